@@ -1,0 +1,51 @@
+import type { Engine } from '../../core/engine';
+import { formatBytes, table, UsageError, type CliIO } from '../io';
+
+export interface Parsed {
+  positionals: string[];
+  values: Record<string, string | boolean | string[] | undefined>;
+}
+
+export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [sub, ...rest] = args.positionals;
+  const json = args.values.json === true;
+  switch (sub) {
+    case 'list': {
+      if (rest.length) throw new UsageError('cases list takes no arguments');
+      const { cases } = await engine.router.call('cases.list', {});
+      if (json) {
+        io.out(JSON.stringify({ cases: cases.map((c) => ({ id: c.id, name: c.name, created: c.created, files: c.files, bytes: c.bytes })) }));
+      } else if (cases.length === 0) {
+        io.out('No cases yet. Create one with: casefile cases create "<name>"');
+      } else {
+        io.out(table(['ID', 'NAME', 'FILES', 'SIZE', 'CREATED'], cases.map((c) => [c.id, c.name, String(c.files), formatBytes(c.bytes), c.created.slice(0, 16).replace('T', ' ')])));
+      }
+      return 0;
+    }
+    case 'create': {
+      if (rest.length !== 1) throw new UsageError('cases create takes exactly one <name> (quote names with spaces)');
+      const created = await engine.router.call('cases.create', { name: rest[0] });
+      io.out(json ? JSON.stringify({ id: created.id, name: created.name }) : created.id);
+      return 0;
+    }
+    case 'rename': {
+      if (rest.length !== 2) throw new UsageError('cases rename takes <case> <new-name>');
+      const target = await engine.cases.resolve(rest[0]!);
+      const renamed = await engine.router.call('cases.rename', { caseId: target.id, name: rest[1] });
+      io.out(json ? JSON.stringify({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${renamed.name}"`);
+      return 0;
+    }
+    case 'delete': {
+      if (rest.length !== 1) throw new UsageError('cases delete takes <case> --yes');
+      const target = await engine.cases.resolve(rest[0]!);
+      if (args.values.yes !== true) {
+        throw new UsageError(`deleting "${target.name}" (${target.files} files) removes it for good; add --yes to confirm`);
+      }
+      await engine.router.call('cases.delete', { caseId: target.id });
+      io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${target.name}" (${target.id})`);
+      return 0;
+    }
+    default:
+      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename or delete');
+  }
+}

@@ -1,0 +1,11 @@
+import type { Engine } from '../../core/engine';
+import type { CliIO } from '../io';
+import { casesCommand, type Parsed } from './cases';
+
+export type { Parsed };
+export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<number>;
+
+/** Top-level commands; each feature adds its own entry here. */
+export const commands: Record<string, Command> = {
+  cases: casesCommand,
+};

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import { Engine } from '../core/engine';
+import { toApiError } from '../shared/errors';
+import { commands } from './commands/index';
+import { resolveHome } from './home';
+import { UsageError, type CliIO } from './io';
+import { USAGE } from './usage';
+
+/** Options any command may take; commands ignore the ones they do not use. */
+const OPTIONS = {
+  home: { type: 'string' },
+  json: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  mode: { type: 'string' },
+  k: { type: 'string' },
+  model: { type: 'string' },
+  'max-steps': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+  session: { type: 'string' },
+} as const;
+
+/**
+ * Run the CLI. Exit codes: 0 success, 2 usage error (one-line reason + usage on stderr),
+ * 1 any other failure (one-line reason on stderr). With --json, stdout carries JSON only.
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`casefile: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    io.out((await import('../core/version')).VERSION);
+    return 0;
+  }
+  const [name, ...rest] = positionals;
+  if (values.help || !name) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`casefile: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  let engine: Engine | undefined;
+  try {
+    engine = await Engine.open({ home: resolveHome(values.home, io.env) });
+    return await command(engine, { positionals: rest, values }, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`casefile: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    const api = toApiError(err);
+    io.err(`casefile: ${api.message}`);
+    return api.code === 'invalid_input' ? 2 : 1;
+  } finally {
+    await engine?.close();
+  }
+}

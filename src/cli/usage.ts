@@ -1,0 +1,14 @@
+export const USAGE = `Usage:
+  casefile [--home DIR] cases list [--json]
+  casefile [--home DIR] cases create <name> [--json]
+  casefile [--home DIR] cases rename <case> <new-name>
+  casefile [--home DIR] cases delete <case> --yes
+  casefile [--home DIR] ingest <case> <path...> [--json]
+  casefile [--home DIR] files <case> [--json]
+  casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
+  casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--json]
+  casefile [--home DIR] models list|import <path>
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1]
+
+<case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
+else the desktop app's own data folder.`;

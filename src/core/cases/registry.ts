@@ -1,0 +1,161 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { CaseSummary } from '../../shared/contract/cases';
+import { CasefileError } from '../../shared/errors';
+import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
+import { newId } from '../util/ids';
+
+export const CASE_SCHEMA_VERSION = 1;
+
+/** case.json, versioned so later releases can migrate it. */
+export const CaseMeta = z.object({
+  schemaVersion: z.literal(CASE_SCHEMA_VERSION),
+  id: z.string(),
+  name: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  /** Which embedding model made this case's vectors (null: none yet). Filled by the index. */
+  embedding: z.object({ modelId: z.string(), dimension: z.number().int().positive() }).nullable().default(null),
+  /** Per-case settings (chunking, retrieval); each feature owns its keys. */
+  settings: z.record(z.string(), z.unknown()).default({}),
+});
+export type CaseMeta = z.infer<typeof CaseMeta>;
+
+export interface CaseStats {
+  files: number;
+  bytes: number;
+}
+export type CaseStatsProvider = (caseDir: string) => Promise<CaseStats>;
+
+const CREATING = '.creating-';
+const DELETING = '.deleting-';
+
+/**
+ * The cases of one data home. A case is a directory `<home>/cases/<id>/` holding everything of
+ * that case; creation and deletion go through a dot-prefixed staging name so a crash never leaves
+ * half a case visible.
+ */
+export class CaseRegistry {
+  readonly casesDir: string;
+  private statsProvider: CaseStatsProvider = async () => ({ files: 0, bytes: 0 });
+
+  constructor(readonly home: string) {
+    this.casesDir = path.join(home, 'cases');
+  }
+
+  /** Ingest registers how file counts and sizes are computed. */
+  setStatsProvider(provider: CaseStatsProvider): void {
+    this.statsProvider = provider;
+  }
+
+  caseDir(caseId: string): string {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(caseId)) throw new CasefileError('invalid_input', `Not a case id: ${caseId}`);
+    return path.join(this.casesDir, caseId);
+  }
+
+  async init(): Promise<void> {
+    await fs.mkdir(this.casesDir, { recursive: true });
+    await this.cleanup();
+  }
+
+  /** Remove leftovers of crashed creates/deletes and of interrupted atomic writes. */
+  async cleanup(): Promise<void> {
+    const entries = await fs.readdir(this.casesDir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const full = path.join(this.casesDir, e.name);
+      if (e.name.startsWith(CREATING) || e.name.startsWith(DELETING)) {
+        await fs.rm(full, { recursive: true, force: true });
+      } else if (e.isDirectory()) {
+        await cleanTempFiles(full);
+      }
+    }
+  }
+
+  async create(name: string): Promise<CaseSummary> {
+    await fs.mkdir(this.casesDir, { recursive: true });
+    const id = newId('c', 12);
+    const now = new Date().toISOString();
+    const meta: CaseMeta = { schemaVersion: CASE_SCHEMA_VERSION, id, name, created: now, updated: now, embedding: null, settings: {} };
+    const staging = path.join(this.casesDir, `${CREATING}${id}`);
+    await fs.mkdir(staging, { recursive: true });
+    await writeJsonAtomic(path.join(staging, 'case.json'), meta);
+    await fs.rename(staging, this.caseDir(id));
+    return this.summary(meta);
+  }
+
+  async readMeta(caseId: string): Promise<CaseMeta> {
+    const file = path.join(this.caseDir(caseId), 'case.json');
+    let raw: unknown;
+    try {
+      raw = await readJson(file);
+    } catch (err) {
+      throw new CasefileError('failed', `The case file of ${caseId} is unreadable: ${(err as Error).message}`);
+    }
+    if (raw === undefined) throw new CasefileError('not_found', `No case with id ${caseId}.`);
+    const parsed = CaseMeta.safeParse(raw);
+    if (!parsed.success) throw new CasefileError('failed', `The case file of ${caseId} is damaged: ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  }
+
+  /** Read-modify-write of case.json (atomic). */
+  async updateMeta(caseId: string, change: (meta: CaseMeta) => CaseMeta): Promise<CaseMeta> {
+    const meta = change(await this.readMeta(caseId));
+    meta.updated = new Date().toISOString();
+    await writeJsonAtomic(path.join(this.caseDir(caseId), 'case.json'), meta);
+    return meta;
+  }
+
+  async get(caseId: string): Promise<CaseSummary> {
+    return this.summary(await this.readMeta(caseId));
+  }
+
+  async list(query?: string): Promise<CaseSummary[]> {
+    const entries = await fs.readdir(this.casesDir, { withFileTypes: true }).catch(() => []);
+    const metas: CaseMeta[] = [];
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name.startsWith('.')) continue;
+      try {
+        metas.push(await this.readMeta(e.name));
+      } catch {
+        // A directory without a readable case.json is not a case (e.g. foreign files); skip it.
+      }
+    }
+    const needle = query?.trim().toLocaleLowerCase();
+    const shown = needle ? metas.filter((m) => m.name.toLocaleLowerCase().includes(needle)) : metas;
+    shown.sort((a, b) => b.created.localeCompare(a.created) || a.name.localeCompare(b.name));
+    return Promise.all(shown.map((m) => this.summary(m)));
+  }
+
+  async rename(caseId: string, name: string): Promise<CaseSummary> {
+    return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, name })));
+  }
+
+  async delete(caseId: string): Promise<void> {
+    const dir = this.caseDir(caseId);
+    await this.readMeta(caseId); // not_found if absent
+    const staging = path.join(this.casesDir, `${DELETING}${caseId}-${Date.now()}`);
+    await fs.rename(dir, staging);
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+
+  /** Resolve what a user typed: an exact id, else a unique exact name, else a unique case-insensitive name. */
+  async resolve(ref: string): Promise<CaseSummary> {
+    const all = await this.list();
+    const byId = all.find((c) => c.id === ref);
+    if (byId) return byId;
+    const exact = all.filter((c) => c.name === ref);
+    const matches = exact.length ? exact : all.filter((c) => c.name.toLocaleLowerCase() === ref.toLocaleLowerCase());
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length === 0) throw new CasefileError('not_found', `No case with id or name "${ref}".`);
+    throw new CasefileError(
+      'ambiguous',
+      `${matches.length} cases are named "${ref}"; use an id instead: ${matches.map((m) => m.id).join(', ')}.`,
+    );
+  }
+
+  private async summary(meta: CaseMeta): Promise<CaseSummary> {
+    const stats = await this.statsProvider(this.caseDir(meta.id));
+    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes };
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The API contract: every operation any shell can call. Adding an operation is one entry
+ * in one feature file, joined here. Pure TypeScript — no Node, no DOM, no electron.
+ */
+import type { z } from 'zod';
+import { casesContract } from './cases';
+import type { OpSpec, OutputOf } from './op';
+
+export const contract = {
+  ...casesContract,
+} satisfies Record<string, OpSpec>;
+
+export type Contract = typeof contract;
+export type OpName = keyof Contract;
+/** What a caller may send (before defaults/transforms). */
+export type OpInput<N extends OpName> = z.input<Contract[N]['input']>;
+/** What a handler receives (after validation). */
+export type OpParsed<N extends OpName> = z.output<Contract[N]['input']>;
+export type OpOutput<N extends OpName> = OutputOf<Contract[N]>;
+
+export const opNames = Object.keys(contract) as OpName[];
+
+export function isOpName(name: unknown): name is OpName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(contract, name);
+}
+
+export * from './common';
+export * from './cases';
+export { op, type OpSpec } from './op';

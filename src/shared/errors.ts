@@ -1,0 +1,57 @@
+/**
+ * Errors that cross the API boundary. Pure TypeScript: shells serialise an
+ * {@link ApiErrorShape} and the renderer shows `message` (never a stack).
+ */
+export type ErrorCode =
+  | 'invalid_input' // the caller sent something the schema refuses
+  | 'not_found' // the case / file / session does not exist
+  | 'ambiguous' // a name matched more than one thing
+  | 'conflict' // the operation cannot run in the current state
+  | 'cancelled' // the user cancelled: not a failure
+  | 'unavailable' // a capability is off (e.g. no embedding model installed)
+  | 'failed' // an expected failure with a reason for the user
+  | 'internal'; // a bug
+
+export interface FieldIssue {
+  /** Dotted path of the offending field, e.g. `name` or `filters.top_k`. */
+  field: string;
+  message: string;
+}
+
+export interface ApiErrorShape {
+  code: ErrorCode;
+  message: string;
+  fields?: FieldIssue[];
+}
+
+export class CasefileError extends Error {
+  readonly code: ErrorCode;
+  readonly fields?: FieldIssue[];
+  constructor(code: ErrorCode, message: string, fields?: FieldIssue[]) {
+    super(message);
+    this.name = 'CasefileError';
+    this.code = code;
+    if (fields) this.fields = fields;
+  }
+  toJSON(): ApiErrorShape {
+    return { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) };
+  }
+}
+
+export function isApiErrorShape(value: unknown): value is ApiErrorShape {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+/** Turn anything thrown into the shape that may cross a boundary. Bugs keep their message but lose their stack. */
+export function toApiError(err: unknown): ApiErrorShape {
+  if (err instanceof CasefileError) return err.toJSON();
+  if (isApiErrorShape(err)) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
+  if (err instanceof Error && err.name === 'AbortError') return { code: 'cancelled', message: 'Cancelled.' };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message: `Unexpected error: ${message}` };
+}

@@ -1,0 +1,26 @@
+/**
+ * Events the engine emits. Every shell forwards all of them (IPC, SSE, CLI trace).
+ * Each payload names its case so a window only shows what belongs to the open case.
+ */
+export interface CasesChangedEvent {
+  caseId: string;
+  kind: 'created' | 'renamed' | 'deleted' | 'files';
+}
+
+export interface EngineEvents {
+  'cases.changed': CasesChangedEvent;
+}
+
+export type EventName = keyof EngineEvents;
+
+/** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
+export const eventNames = ['cases.changed'] as const satisfies readonly EventName[];
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && (eventNames as readonly string[]).includes(name);
+}
+
+export interface EventEnvelope<N extends EventName = EventName> {
+  name: N;
+  payload: EngineEvents[N];
+}

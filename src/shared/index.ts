@@ -1,0 +1,4 @@
+export * from './contract/index';
+export * from './events';
+export * from './errors';
+export * from './validate';
