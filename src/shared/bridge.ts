@@ -1,0 +1,28 @@
+/**
+ * The shape of `window.casefile` (Electron preload) — and of the renderer's HTTP client, so
+ * components never know which transport they use. Every method resolves to a {@link Result}
+ * instead of rejecting, because errors do not survive contextBridge/IPC with their fields.
+ */
+import type { OpInput, OpName, OpOutput } from './contract/index';
+import type { ApiErrorShape } from './errors';
+import type { EngineEvents, EventName } from './events';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiErrorShape };
+
+export type BridgeOps = { [N in OpName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> };
+
+export interface BridgeExtras {
+  /** Subscribe to an engine event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
+  /** Electron only: the filesystem path of a dropped File (webUtils.getPathForFile). */
+  pathForFile(file: unknown): string;
+}
+
+export type CasefileBridge = BridgeOps & BridgeExtras;
+
+/** Keys of the bridge object besides the operations (checked by the preload test). */
+export const bridgeExtraKeys = ['on', 'pathForFile'] as const satisfies readonly (keyof BridgeExtras)[];
+
+/** IPC channel names. The main process handles exactly these. */
+export const IPC_INVOKE = 'casefile:invoke';
+export const IPC_EVENT = 'casefile:event';
