@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// Main-process entries: the app, plus worker files the engine starts with worker_threads.
+const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
+if (existsSync('src/core/ingest/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/ingest/worker.ts');
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: mainInputs },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload can only require('electron'): bundle everything else (zod) into it,
+      // and emit CommonJS, which is what Electron loads for sandboxed preloads.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,165 @@
+/**
+ * Electron main process: window, menu, lifecycle, and the IPC binding of the engine's router.
+ * No business logic lives here — everything is a router call into src/core.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
+import { Engine } from '../core/engine';
+import { IPC_EVENT, IPC_INVOKE, type Result } from '../shared/bridge';
+import { toApiError } from '../shared/errors';
+import {
+  CONTENT_SECURITY_POLICY,
+  isAllowedNavigation,
+  isAllowedRequest,
+  isTrustedSender,
+  secureWebPreferences,
+} from './security';
+import { loadWindowState, saveWindowState } from './window-state';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const rendererIndex = path.join(here, '../renderer/index.html');
+const appUrl = devServerUrl ?? pathToFileURL(rendererIndex).href;
+
+let engine: Engine | undefined;
+let mainWindow: BrowserWindow | null = null;
+
+function bundledModelDirs(): string[] {
+  const candidates = app.isPackaged ? [path.join(process.resourcesPath, 'models')] : [path.join(app.getAppPath(), 'models')];
+  return candidates.filter((d) => existsSync(d));
+}
+
+function applySecurity(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url, appUrl) }));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event, url) => {
+      if (!isAllowedNavigation(url, appUrl)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isAllowedNavigation(url, appUrl)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+}
+
+function bindRouter(eng: Engine): void {
+  ipcMain.handle(IPC_INVOKE, async (event, name: unknown, input: unknown): Promise<Result<unknown>> => {
+    if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
+      return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
+    }
+    try {
+      return { ok: true, value: await eng.router.call(String(name), input) };
+    } catch (err) {
+      return { ok: false, error: toApiError(err) };
+    }
+  });
+  eng.events.onAny((envelope) => {
+    for (const win of BrowserWindow.getAllWindows()) {
+      if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, envelope);
+    }
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const stateFile = path.join(app.getPath('userData'), 'window-state.json');
+  const state = loadWindowState(stateFile);
+  const visible = state.x !== undefined && state.y !== undefined &&
+    screen.getAllDisplays().some((d) => {
+      const b = d.workArea;
+      return state.x! >= b.x - 50 && state.y! >= b.y - 50 && state.x! < b.x + b.width && state.y! < b.y + b.height;
+    });
+  const win = new BrowserWindow({
+    ...(visible ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Casefile',
+    backgroundColor: '#1f2329',
+    webPreferences: secureWebPreferences(path.join(here, '../preload/index.cjs')),
+  });
+  if (state.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  const persist = () => {
+    if (win.isDestroyed()) return;
+    const b = win.getNormalBounds();
+    void saveWindowState(stateFile, { x: b.x, y: b.y, width: b.width, height: b.height, maximized: win.isMaximized() });
+  };
+  win.on('close', persist);
+  if (devServerUrl) void win.loadURL(devServerUrl);
+  else void win.loadFile(rendererIndex);
+  return win;
+}
+
+function buildMenu(): void {
+  const isMac = process.platform === 'darwin';
+  // Menu items replay the renderer's own keyboard shortcut, so there is one code path and no extra IPC channel.
+  const shortcut = (key: string) => () => {
+    const modifiers: ('meta' | 'control')[] = [isMac ? 'meta' : 'control'];
+    mainWindow?.webContents.sendInputEvent({ type: 'keyDown', keyCode: key, modifiers });
+  };
+  const template: MenuItemConstructorOptions[] = [
+    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'New Case…', click: shortcut('N') },
+        { label: 'Find Case…', click: shortcut('K') },
+        { type: 'separator' },
+        isMac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    { role: 'viewMenu' },
+    { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [{ label: 'Open Data Folder', click: () => engine && void shell.openPath(engine.home) }],
+    },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting || !engine) return;
+    // Graceful quit: let the engine persist jobs and close tables first.
+    event.preventDefault();
+    quitting = true;
+    void engine.close().finally(() => app.quit());
+  });
+  void app.whenReady().then(async () => {
+    applySecurity();
+    engine = await Engine.open({ home: app.getPath('userData'), bundledModelDirs: bundledModelDirs() });
+    bindRouter(engine);
+    buildMenu();
+    mainWindow = createWindow();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import { buildBridge } from './bridge';
+
+contextBridge.exposeInMainWorld('casefile', buildBridge(ipcRenderer, webUtils));

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { runCasefile } from '../helpers/cli';
+import { tempHome } from '../helpers/home';
+
+describe('casefile cases (child process)', () => {
+  it('create – list – rename – delete, in text and JSON', async () => {
+    const home = tempHome();
+    const created = await runCasefile(home, ['cases', 'create', 'Acme v. Roadrunner / 2024 ⚖️', '--json']);
+    expect(created.code).toBe(0);
+    const { id, name } = JSON.parse(created.stdout) as { id: string; name: string };
+    expect(name).toBe('Acme v. Roadrunner / 2024 ⚖️');
+
+    const plain = await runCasefile(home, ['cases', 'create', 'Second matter']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim()).toMatch(/^[a-z0-9]+$/);
+
+    const listed = await runCasefile(home, ['cases', 'list', '--json']);
+    expect(listed.code).toBe(0);
+    const { cases } = JSON.parse(listed.stdout) as { cases: Record<string, unknown>[] };
+    expect(cases).toHaveLength(2);
+    expect(Object.keys(cases[0]!).sort()).toEqual(['bytes', 'created', 'files', 'id', 'name']);
+
+    const text = await runCasefile(home, ['cases', 'list']);
+    expect(text.stdout).toContain('Acme v. Roadrunner / 2024 ⚖️');
+    expect(text.stdout).toContain('Second matter');
+
+    const renamed = await runCasefile(home, ['cases', 'rename', 'Second matter', 'Second matter (settled)']);
+    expect(renamed.code).toBe(0);
+    expect((await runCasefile(home, ['cases', 'list'])).stdout).toContain('Second matter (settled)');
+
+    const refused = await runCasefile(home, ['cases', 'delete', id]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+
+    const deleted = await runCasefile(home, ['cases', 'delete', id, '--yes']);
+    expect(deleted.code).toBe(0);
+    const after = JSON.parse((await runCasefile(home, ['cases', 'list', '--json'])).stdout) as { cases: { name: string }[] };
+    expect(after.cases.map((c) => c.name)).toEqual(['Second matter (settled)']);
+  });
+
+  it('usage errors – exit 2 with a one-line reason and the usage', async () => {
+    const home = tempHome();
+    for (const args of [['cases'], ['frobnicate'], ['cases', 'create'], ['cases', 'list', '--bogus-flag'], []]) {
+      const r = await runCasefile(home, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/Usage:/);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('failures – exit 1 with a clear reason: unknown case, ambiguous name', async () => {
+    const home = tempHome();
+    const missing = await runCasefile(home, ['cases', 'rename', 'nope', 'x']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No case with id or name "nope"/);
+    await runCasefile(home, ['cases', 'create', 'Twin']);
+    await runCasefile(home, ['cases', 'create', 'Twin']);
+    const ambiguous = await runCasefile(home, ['cases', 'delete', 'Twin', '--yes']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toMatch(/2 cases are named "Twin"; use an id/);
+  });
+
+  it('invalid name – exit 2 naming the field', async () => {
+    const r = await runCasefile(tempHome(), ['cases', 'create', '   ']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/name: name must not be empty/);
+  });
+
+  it('CASEFILE_HOME – is the data folder when --home is absent', async () => {
+    const home = tempHome();
+    const { spawnSync } = await import('node:child_process');
+    const path = await import('node:path');
+    const { repoRoot } = await import('../helpers/home');
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), 'cases', 'create', 'Via env', '--json'], {
+      env: { ...process.env, CASEFILE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const listed = await runCasefile(home, ['cases', 'list', '--json']);
+    expect(JSON.parse(listed.stdout).cases[0].name).toBe('Via env');
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { Router } from '../../src/core/router/router';
+import { buildBridge, type IpcRendererLike } from '../../src/preload/bridge';
+import { bridgeExtraKeys, IPC_INVOKE } from '../../src/shared/bridge';
+import { contract, opNames } from '../../src/shared/contract/index';
+import { CasefileError } from '../../src/shared/errors';
+import { tempHome } from '../helpers/home';
+
+/** A value of the wrong type for any field: every schema must refuse it with a field-level message. */
+const GARBAGE = { __unexpected__: { nested: [1, 2, 3] } };
+
+describe('contract', () => {
+  it('every operation – has a schema and a summary, and the engine has a handler for it', async () => {
+    const engine = await Engine.open({ home: tempHome() });
+    expect(opNames.length).toBeGreaterThan(5);
+    for (const name of opNames) {
+      expect(typeof contract[name].summary, name).toBe('string');
+      expect(contract[name].input, name).toBeDefined();
+    }
+    expect(engine.router.missing()).toEqual([]);
+    await engine.close();
+  });
+
+  it('every operation – rejects malformed input with a message naming the field', async () => {
+    const engine = await Engine.open({ home: tempHome() });
+    for (const name of opNames) {
+      const err = await engine.router.call(name, GARBAGE).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, `${name} accepted garbage`).toBeInstanceOf(CasefileError);
+      const e = err as CasefileError;
+      expect(e.code, name).toBe('invalid_input');
+      expect(e.fields?.length, name).toBeGreaterThan(0);
+      expect(e.message, name).toMatch(/Invalid input to /);
+      for (const f of e.fields ?? []) expect(e.message).toContain(f.field);
+    }
+    await engine.close();
+  });
+
+  it('cases.create – names the field and the rule', async () => {
+    const engine = await Engine.open({ home: tempHome() });
+    await expect(engine.router.call('cases.create', { name: '   ' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      fields: [{ field: 'name', message: 'name must not be empty' }],
+    });
+    await expect(engine.router.call('cases.create', { name: 'x'.repeat(201) })).rejects.toMatchObject({
+      fields: [{ field: 'name', message: 'name must be at most 200 characters' }],
+    });
+    await expect(engine.router.call('cases.create', {})).rejects.toMatchObject({ fields: [{ field: 'name' }] });
+    await expect(engine.router.call('cases.get', { caseId: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'caseId' }] });
+    // 200 emoji are 200 characters, not 400 UTF-16 units.
+    await expect(engine.router.call('cases.create', { name: '⚖'.repeat(200) })).resolves.toMatchObject({ name: '⚖'.repeat(200) });
+    await engine.close();
+  });
+
+  it('router – refuses duplicate handlers, unknown operations and names outside the contract', async () => {
+    const router = new Router();
+    router.register({ 'cases.list': async () => ({ cases: [] }) });
+    expect(() => router.register({ 'cases.list': async () => ({ cases: [] }) })).toThrow(/duplicate/);
+    expect(() => router.register({ 'no.such': async () => null } as never)).toThrow(/not an operation/);
+    await expect(router.call('no.such', {})).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
+
+describe('preload bridge', () => {
+  function fakeIpc() {
+    const calls: unknown[][] = [];
+    const ipc: IpcRendererLike = {
+      invoke: async (...args) => {
+        calls.push(args);
+        return { ok: true, value: 'r' };
+      },
+      on: () => undefined,
+      removeListener: () => undefined,
+    };
+    return { ipc, calls };
+  }
+
+  it('exposes exactly the contract operations plus on/pathForFile — no Node surface', () => {
+    const bridge = buildBridge(fakeIpc().ipc, { getPathForFile: () => '/x' });
+    expect(Object.keys(bridge).sort()).toEqual([...opNames, ...bridgeExtraKeys].sort());
+    for (const key of Object.keys(bridge)) expect(typeof (bridge as unknown as Record<string, unknown>)[key]).toBe('function');
+    for (const forbidden of ['require', 'process', 'ipcRenderer', 'send', 'invoke', 'fs']) expect(bridge).not.toHaveProperty(forbidden);
+  });
+
+  it('forwards an operation over the single invoke channel and refuses unknown events', async () => {
+    const { ipc, calls } = fakeIpc();
+    const bridge = buildBridge(ipc, { getPathForFile: () => '/x' });
+    await expect(bridge['cases.list']({})).resolves.toEqual({ ok: true, value: 'r' });
+    expect(calls).toEqual([[IPC_INVOKE, 'cases.list', {}]]);
+    expect(() => bridge.on('not.an.event' as never, () => {})).toThrow(/Unknown event/);
+  });
+});
