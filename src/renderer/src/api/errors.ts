@@ -1,0 +1,27 @@
+import type { ApiErrorShape, ErrorCode, FieldIssue } from '../../../shared/errors';
+
+/** An operation failed. `message` is written for the user; `fields` names bad inputs. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: FieldIssue[];
+  constructor(shape: ApiErrorShape) {
+    super(shape.message);
+    this.name = 'ApiError';
+    this.code = shape.code;
+    this.fields = shape.fields ?? [];
+  }
+  /** The message for one field, if the server named it. */
+  field(name: string): string | undefined {
+    return this.fields.find((f) => f.field === name)?.message;
+  }
+}
+
+/** A message safe to show a user for anything thrown (never a stack trace). */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error && err.name === 'AbortError') return 'Cancelled.';
+  if (err instanceof TypeError && /fetch|network/i.test(err.message)) {
+    return 'Casefile is not reachable. Check that the app (or `casefile serve`) is still running.';
+  }
+  return 'Something went wrong. Try again; if it keeps happening, restart Casefile.';
+}

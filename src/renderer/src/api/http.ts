@@ -1,0 +1,85 @@
+import type { EngineEvents, EventEnvelope, EventName } from '../../../shared/events';
+import { isApiErrorShape } from '../../../shared/errors';
+import { ApiError } from './errors';
+import type { Api } from './types';
+
+/** Base path of the serve-mode API (same origin as the page; the auth cookie rides along). */
+const BASE = '/api';
+
+async function readError(res: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  const shape = (body as { error?: unknown } | undefined)?.error;
+  if (isApiErrorShape(shape)) return new ApiError(shape);
+  if (res.status === 401) {
+    return new ApiError({ code: 'invalid_input', message: 'This page is not signed in to the Casefile server. Open the address that `casefile serve` printed.' });
+  }
+  return new ApiError({ code: 'internal', message: `The Casefile server answered ${res.status} ${res.statusText}.` });
+}
+
+/** The serve-mode transport: JSON over HTTP for operations, server-sent events for engine events. */
+export function httpApi(): Api {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  let source: EventSource | null = null;
+
+  const ensureStream = () => {
+    if (source) return;
+    source = new EventSource(`${BASE}/events`, { withCredentials: true });
+    source.onmessage = (msg) => {
+      let env: EventEnvelope;
+      try {
+        env = JSON.parse(msg.data as string) as EventEnvelope;
+      } catch {
+        return;
+      }
+      listeners.get(env.name)?.forEach((cb) => cb(env.payload));
+    };
+  };
+
+  return {
+    async call(name, input) {
+      const res = await fetch(`${BASE}/op/${encodeURIComponent(name)}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+        credentials: 'same-origin',
+      });
+      if (!res.ok) throw await readError(res);
+      return (await res.json()) as never;
+    },
+    on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void) {
+      ensureStream();
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: unknown) => void);
+      listeners.set(event, set);
+      return () => {
+        set.delete(listener as (payload: unknown) => void);
+      };
+    },
+    async stage(items, signal) {
+      const files = await items.files();
+      if (files.length === 0) throw new ApiError({ code: 'invalid_input', message: 'Nothing to add: the folder is empty.' });
+      const start = await fetch(`${BASE}/upload`, { method: 'POST', credentials: 'same-origin', ...(signal ? { signal } : {}) });
+      if (!start.ok) throw await readError(start);
+      const { batch } = (await start.json()) as { batch: string };
+      const tops = new Set<string>();
+      for (const { file, relPath } of files) {
+        const res = await fetch(`${BASE}/upload/${batch}?path=${encodeURIComponent(relPath)}`, {
+          method: 'PUT',
+          body: file,
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/octet-stream' },
+          ...(signal ? { signal } : {}),
+        });
+        if (!res.ok) throw await readError(res);
+        const { top } = (await res.json()) as { top: string };
+        tops.add(top);
+      }
+      return [...tops];
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { OpInput, OpName, OpOutput } from '../../../shared/contract/index';
+import type { EngineEvents, EventName } from '../../../shared/events';
+
+/** A file the user picked or dropped, with its path relative to the dropped folder. */
+export interface PickedFile {
+  file: File;
+  /** e.g. `Smith v Jones/medical/report.pdf`; a loose file is just its name. */
+  relPath: string;
+}
+
+/**
+ * Everything the UI may ask of the engine. Two implementations (Electron IPC and HTTP+SSE),
+ * picked once at startup; components only ever see this interface.
+ */
+export interface Api {
+  /** Call an operation; resolves with its output or throws an {@link ApiError}. */
+  call<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>>;
+  /** Subscribe to an engine event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
+  /**
+   * Turn dropped / chosen items into paths the engine can read: in Electron the files' own paths,
+   * in serve mode the folder they were uploaded to. `top` are the dropped entries themselves
+   * (folders included), `files` every file below them.
+   */
+  stage(items: { top: File[]; files: () => Promise<PickedFile[]> }, signal?: AbortSignal): Promise<string[]>;
+}
