@@ -1,4 +1,9 @@
+import path from 'node:path';
+import { CasefileError } from '../../shared/errors';
+import { CaseRegistry } from '../cases/registry';
 import type { ChunkRecord } from '../ingest/types';
+import { loadEmbedder, type LoadedEmbedder } from './models';
+import { ChunkStore } from './store';
 
 /**
  * What ingest hands to the index after a file version is parsed and chunked. Implementations
@@ -25,12 +30,147 @@ export interface IndexSinkOptions {
   modelDirs: string[];
 }
 
-/** Placeholder until the index lands: accepts everything, stores nothing. Replaced by the LanceDB sink. */
-export async function createIndexSink(_options: IndexSinkOptions): Promise<IndexSink> {
-  return {
-    async indexVersion() {},
-    async setLatest() {},
-    async removeFile() {},
-    async close() {},
-  };
+/** Versions indexed between two compactions (also run on close, i.e. after each ingest batch). */
+const OPTIMIZE_EVERY = 25;
+/** Texts embedded per call when re-embedding a whole case (progress granularity). */
+const REEMBED_BATCH = 64;
+
+function aborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/**
+ * The LanceDB sink of one case: chunks (with vectors from the case's embedding model when one is
+ * installed) into `<caseDir>/lancedb`, table `chunks`. The case records its model id and dimension
+ * in case.json; if the installed model differs from the one that made the case's vectors, the
+ * whole case is re-embedded (reported through `onProgress`) instead of mixing vectors.
+ */
+class LanceIndexSink implements IndexSink {
+  private store: Promise<ChunkStore> | null = null;
+  private embedderState: Promise<LoadedEmbedder | null> | null = null;
+  private sinceOptimize = 0;
+  private dirty = false;
+  private readonly caseId: string;
+  private readonly registry: CaseRegistry;
+
+  constructor(private readonly options: IndexSinkOptions) {
+    this.caseId = path.basename(options.caseDir);
+    this.registry = new CaseRegistry(options.home);
+  }
+
+  private getStore(): Promise<ChunkStore> {
+    this.store ??= ChunkStore.open(this.options.caseDir);
+    return this.store;
+  }
+
+  /** Decide once per sink which model embeds this case, re-embedding existing chunks when the model changed. */
+  private embedder(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<LoadedEmbedder | null> {
+    this.embedderState ??= this.chooseEmbedder(signal, onProgress).catch((err: unknown) => {
+      this.embedderState = null;
+      throw err;
+    });
+    return this.embedderState;
+  }
+
+  private async chooseEmbedder(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<LoadedEmbedder | null> {
+    const store = await this.getStore();
+    const meta = await this.registry.readMeta(this.caseId).catch(() => null);
+    const recorded = meta?.embedding ?? null;
+    const storedDim = await store.vectorDimension();
+    const rows = await store.count();
+    // Prefer the model that made this case's vectors; else the default installed model.
+    let loaded = recorded ? await loadEmbedder(this.options, recorded.modelId) : null;
+    if (!loaded || !loaded.ok) loaded = await loadEmbedder(this.options, null);
+    if (!loaded.ok) {
+      if (storedDim !== null && rows > 0) {
+        throw new CasefileError(
+          'unavailable',
+          `This case's vectors were made with "${recorded?.modelId ?? 'an embedding model'}", which is not installed any more. Install it again (or another embedding model, and the case will be re-embedded) before adding files.`,
+        );
+      }
+      return null;
+    }
+    const embedder = loaded.embedder;
+    await embedder.init();
+    const sameModel = recorded !== null && recorded.modelId === embedder.modelId && storedDim === embedder.dimension;
+    if (rows > 0 && !sameModel) await this.reembed(store, embedder, signal, onProgress);
+    if (!sameModel || recorded?.dimension !== embedder.dimension) {
+      await this.registry.updateMeta(this.caseId, (m) => ({ ...m, embedding: { modelId: embedder.modelId, dimension: embedder.dimension } }));
+    }
+    return embedder;
+  }
+
+  /** Embed every stored chunk with `embedder` and rewrite the table in one step. */
+  private async reembed(store: ChunkStore, embedder: LoadedEmbedder, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<void> {
+    const chunks = await store.rows(undefined);
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < chunks.length; i += REEMBED_BATCH) {
+      aborted(signal);
+      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map((c) => c.text), signal)));
+      onProgress?.(vectors.length, chunks.length);
+    }
+    await store.overwrite(chunks, vectors);
+    await store.optimize();
+  }
+
+  async indexVersion(chunks: ChunkRecord[], opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<void> {
+    const { signal, onProgress } = opts;
+    aborted(signal);
+    if (chunks.length === 0) return;
+    const first = chunks[0]!;
+    if (chunks.some((c) => c.file_id !== first.file_id || c.version !== first.version)) {
+      throw new Error('indexVersion takes the chunks of exactly one file version');
+    }
+    const store = await this.getStore();
+    const embedder = await this.embedder(signal, onProgress);
+    let vectors: Float32Array[] | null = null;
+    if (embedder) {
+      vectors = [];
+      const batch = 32;
+      for (let i = 0; i < chunks.length; i += batch) {
+        aborted(signal);
+        vectors.push(...(await embedder.embed(chunks.slice(i, i + batch).map((c) => c.text), signal)));
+        onProgress?.(vectors.length, chunks.length);
+      }
+    } else {
+      onProgress?.(chunks.length, chunks.length);
+    }
+    aborted(signal);
+    await store.replaceVersion(first.file_id, first.version, chunks, vectors);
+    this.dirty = true;
+    if (++this.sinceOptimize >= OPTIMIZE_EVERY) {
+      this.sinceOptimize = 0;
+      await store.optimize();
+    }
+  }
+
+  async setLatest(fileId: string, latestVersion: number | null): Promise<void> {
+    await (await this.getStore()).setLatest(fileId, latestVersion);
+    this.dirty = true;
+  }
+
+  async removeFile(fileId: string, versions?: number[]): Promise<void> {
+    await (await this.getStore()).removeFile(fileId, versions);
+    this.dirty = true;
+  }
+
+  /** End of an ingest batch: bring the full-text index up to date, compact, then release everything. */
+  async close(): Promise<void> {
+    const store = this.store ? await this.store : null;
+    this.store = null;
+    if (store) {
+      try {
+        if (this.dirty) await store.optimize();
+      } finally {
+        store.close();
+      }
+    }
+    const embedder = this.embedderState ? await this.embedderState.catch(() => null) : null;
+    this.embedderState = null;
+    await embedder?.dispose();
+  }
+}
+
+export async function createIndexSink(options: IndexSinkOptions): Promise<IndexSink> {
+  return new LanceIndexSink(options);
 }

@@ -1,0 +1,175 @@
+import type {
+  ComponentScore,
+  KeywordLabel,
+  SearchMode,
+  SearchResponse,
+  SearchResult,
+  VectorLabel,
+} from '../../shared/contract/search';
+import { CasefileError } from '../../shared/errors';
+import { CitationLedger, pageRange } from '../citations/ledger';
+import { betterLabel, keywordLabel, vectorLabel } from './labels';
+import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk, type StoredChunk } from './store';
+
+/** Turns a query into a normalised vector with the same model that embedded the case. */
+export interface QueryEmbedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+}
+
+/** A cross-encoder: one relevance score per (query, passage) pair, higher is better. */
+export interface Reranker {
+  readonly modelId: string;
+  score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]>;
+}
+
+/** Whether vectors can be used for this case, and if not, why (shown on every surface). */
+export type SemanticState = { embedder: QueryEmbedder; reason?: undefined } | { embedder: null; reason: string };
+
+export const RRF_K = 60;
+
+export interface SearchOptions extends ChunkFilter {
+  query: string;
+  mode: SearchMode;
+  top_k: number;
+  score_threshold?: number;
+  rerank_top_n?: number;
+  reject_hashes?: Iterable<string>;
+  signal?: AbortSignal;
+}
+
+/** Keep the best-scored chunk of each text hash (rows arrive best first). */
+export function dedupByHash(rows: ScoredChunk[]): ScoredChunk[] {
+  const seen = new Set<string>();
+  const out: ScoredChunk[] = [];
+  for (const r of rows) {
+    if (seen.has(r.chunk.hash)) continue;
+    seen.add(r.chunk.hash);
+    out.push(r);
+  }
+  return out;
+}
+
+interface Fused {
+  chunk: StoredChunk;
+  rrf: number;
+  keyword?: ComponentScore<KeywordLabel>;
+  vector?: ComponentScore<VectorLabel>;
+}
+
+/** Reciprocal Rank Fusion: Σ 1/(k + rank) over the lists a chunk appears in; component ranks and scores are kept. */
+export function reciprocalRankFusion(keyword: ScoredChunk[], vector: ScoredChunk[], k = RRF_K): Fused[] {
+  const byHash = new Map<string, Fused>();
+  keyword.forEach((r, i) => {
+    const f: Fused = byHash.get(r.chunk.hash) ?? { chunk: r.chunk, rrf: 0 };
+    f.rrf += 1 / (k + i + 1);
+    f.keyword = { rank: i + 1, score: r.score, label: keywordLabel(r.score) };
+    byHash.set(r.chunk.hash, f);
+  });
+  vector.forEach((r, i) => {
+    const f: Fused = byHash.get(r.chunk.hash) ?? { chunk: r.chunk, rrf: 0 };
+    f.rrf += 1 / (k + i + 1);
+    f.vector = { rank: i + 1, score: r.score, label: vectorLabel(r.score) };
+    byHash.set(r.chunk.hash, f);
+  });
+  return [...byHash.values()].sort((a, b) => b.rrf - a.rrf || (a.chunk.chunk_id < b.chunk.chunk_id ? -1 : 1));
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new CasefileError('cancelled', 'Search cancelled.');
+}
+
+/**
+ * Search one case's store. Keyword = LanceDB BM25; vector = cosine over normalised embeddings;
+ * hybrid = RRF of both (falls back to keyword when vectors are unavailable, saying so).
+ * `score_threshold` applies to `score` in the mode searched (BM25, cosine, or RRF for hybrid).
+ */
+export async function searchChunks(
+  store: ChunkStore,
+  semantic: SemanticState,
+  options: SearchOptions,
+  ledger: CitationLedger = new CitationLedger(),
+  reranker: Reranker | null = null,
+): Promise<SearchResponse> {
+  const { query, top_k: topK } = options;
+  const where = filterToWhere({ ...options, exclude_hashes: options.reject_hashes });
+  const fetch = Math.max(topK * 4, options.rerank_top_n ?? 0, 50);
+  const mode = options.mode;
+  const useVectors = semantic.embedder !== null && mode !== 'keyword';
+  if (mode === 'vector' && !semantic.embedder) {
+    throw new CasefileError('unavailable', `Semantic search is off: ${semantic.reason}`);
+  }
+
+  throwIfAborted(options.signal);
+  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(query, where, fetch));
+  throwIfAborted(options.signal);
+  let vectorRows: ScoredChunk[] = [];
+  if (useVectors) {
+    const vec = await semantic.embedder!.embedQuery(query, options.signal);
+    throwIfAborted(options.signal);
+    vectorRows = dedupByHash(await store.vector(vec, where, fetch));
+  }
+
+  let fused: Fused[];
+  if (mode === 'keyword' || (mode === 'hybrid' && !useVectors)) {
+    fused = keywordRows.map((r, i) => ({ chunk: r.chunk, rrf: 0, keyword: { rank: i + 1, score: r.score, label: keywordLabel(r.score) } }));
+  } else if (mode === 'vector') {
+    fused = vectorRows.map((r, i) => ({ chunk: r.chunk, rrf: 0, vector: { rank: i + 1, score: r.score, label: vectorLabel(r.score) } }));
+  } else {
+    fused = reciprocalRankFusion(keywordRows, vectorRows);
+  }
+  const hybrid = mode === 'hybrid' && useVectors;
+
+  let results: SearchResult[] = fused.map((f) => {
+    const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
+    const label = hybrid ? betterLabel(f.keyword?.label, f.vector?.label) : mode === 'vector' ? f.vector!.label : f.keyword!.label;
+    const c = f.chunk;
+    return {
+      chunk_id: c.chunk_id,
+      file_id: c.file_id,
+      file_name: c.file_name,
+      version: c.version,
+      chunk_index: c.chunk_index,
+      pages: [c.page_start, c.page_end],
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      hash: c.hash,
+      doc_type: c.doc_type,
+      doc_date: c.doc_date,
+      score,
+      label,
+      scores: {
+        ...(f.keyword ? { keyword: f.keyword } : {}),
+        ...(f.vector ? { vector: f.vector } : {}),
+        ...(hybrid ? { rrf: f.rrf } : {}),
+      },
+      citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
+    } satisfies SearchResult;
+  });
+
+  if (options.score_threshold !== undefined) results = results.filter((r) => r.score >= options.score_threshold!);
+
+  if (reranker && options.rerank_top_n) {
+    const head = results.slice(0, options.rerank_top_n);
+    const scores = await reranker.score(query, head.map((r) => r.text), options.signal);
+    head.forEach((r, i) => {
+      r.scores.rerank = scores[i]!;
+    });
+    head.sort((a, b) => (b.scores.rerank ?? 0) - (a.scores.rerank ?? 0));
+    results = [...head, ...results.slice(options.rerank_top_n)];
+  }
+
+  results = results.slice(0, topK);
+  for (const r of results) {
+    const { id: _unused, ...span } = r.citation;
+    r.citation = ledger.issue(span);
+  }
+  const response: SearchResponse = { results, mode, semantic: useVectors || (mode === 'keyword' && semantic.embedder !== null) };
+  if (!semantic.embedder) {
+    response.semantic = false;
+    response.semantic_reason = semantic.reason;
+  }
+  return response;
+}

@@ -1,0 +1,310 @@
+import path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import type { ChunkRecord, DocType } from '../ingest/types';
+import { and, sqlInt, sqlString } from './sql';
+
+export const CHUNKS_TABLE = 'chunks';
+/** Rows above which a vector (ANN) index is built; below it an exact scan is as fast (see bench/index.ts). */
+export const ANN_MIN_ROWS = 50_000;
+
+/** A chunk as read back from the store (without its vector). */
+export type StoredChunk = ChunkRecord;
+
+export interface ScoredChunk {
+  chunk: StoredChunk;
+  /** BM25 for keyword search; cosine similarity for vector search. */
+  score: number;
+}
+
+const CHUNK_COLUMNS = [
+  'chunk_id',
+  'file_id',
+  'file_name',
+  'version',
+  'is_latest',
+  'chunk_index',
+  'start',
+  'end',
+  'page_start',
+  'page_end',
+  'text',
+  'hash',
+  'doc_type',
+  'doc_date',
+] as const;
+
+/** Arrow schema of the `chunks` table; `dimension` adds the fixed-size float32 `vector` column. */
+export function chunkSchema(dimension: number | null): Schema {
+  const fields: Field[] = [
+    new Field('chunk_id', new Utf8(), false),
+    new Field('file_id', new Utf8(), false),
+    new Field('file_name', new Utf8(), false),
+    new Field('version', new Int32(), false),
+    new Field('is_latest', new Bool(), false),
+    new Field('chunk_index', new Int32(), false),
+    new Field('start', new Int32(), false),
+    new Field('end', new Int32(), false),
+    new Field('page_start', new Int32(), false),
+    new Field('page_end', new Int32(), false),
+    new Field('text', new Utf8(), false),
+    new Field('hash', new Utf8(), false),
+    new Field('doc_type', new Utf8(), false),
+    new Field('doc_date', new Utf8(), false),
+  ];
+  if (dimension !== null) {
+    fields.push(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false));
+  }
+  return new Schema(fields);
+}
+
+/** The FTS index: BM25 over `text`, English stemming, stop words removed, case and accents folded. */
+export function ftsIndex(): lancedb.Index {
+  return lancedb.Index.fts({
+    withPosition: false,
+    baseTokenizer: 'simple',
+    language: 'English',
+    stem: true,
+    removeStopWords: true,
+    lowercase: true,
+    asciiFolding: true,
+  });
+}
+
+function toChunk(row: Record<string, unknown>): StoredChunk {
+  return {
+    chunk_id: String(row.chunk_id),
+    file_id: String(row.file_id),
+    file_name: String(row.file_name),
+    version: Number(row.version),
+    is_latest: Boolean(row.is_latest),
+    chunk_index: Number(row.chunk_index),
+    start: Number(row.start),
+    end: Number(row.end),
+    page_start: Number(row.page_start),
+    page_end: Number(row.page_end),
+    text: String(row.text),
+    hash: String(row.hash),
+    doc_type: String(row.doc_type) as DocType,
+    doc_date: String(row.doc_date ?? ''),
+  };
+}
+
+function toRow(chunk: ChunkRecord, vector: Float32Array | number[] | undefined): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const c of CHUNK_COLUMNS) row[c] = chunk[c];
+  row.doc_date = chunk.doc_date ?? '';
+  if (vector) row.vector = Array.from(vector);
+  return row;
+}
+
+/**
+ * One case's LanceDB database (`<caseDir>/lancedb`, table `chunks`). Nothing here can reach another
+ * case: the store is opened on one directory and every query runs on that directory's table.
+ * Readers use strong read consistency so chunks written by an ingest worker are seen at once.
+ */
+export class ChunkStore {
+  readonly dir: string;
+  private tableHandle: lancedb.Table | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly db: lancedb.Connection,
+    dir: string,
+  ) {
+    this.dir = dir;
+  }
+
+  static async open(caseDir: string): Promise<ChunkStore> {
+    const dir = path.join(caseDir, 'lancedb');
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    return new ChunkStore(db, dir);
+  }
+
+  /** The `chunks` table, or null while nothing has been indexed in this case. */
+  async table(): Promise<lancedb.Table | null> {
+    if (this.closed) throw new Error('ChunkStore is closed');
+    if (this.tableHandle) return this.tableHandle;
+    const names = await this.db.tableNames();
+    if (!names.includes(CHUNKS_TABLE)) return null;
+    this.tableHandle = await this.db.openTable(CHUNKS_TABLE);
+    return this.tableHandle;
+  }
+
+  /** Dimension of the stored vectors, or null when the table has none (keyword-only case or empty). */
+  async vectorDimension(): Promise<number | null> {
+    const table = await this.table();
+    if (!table) return null;
+    const schema = await table.schema();
+    const field = schema.fields.find((f) => f.name === 'vector');
+    if (!field) return null;
+    const type = field.type as { listSize?: number };
+    return typeof type.listSize === 'number' ? type.listSize : null;
+  }
+
+  async count(where?: string): Promise<number> {
+    const table = await this.table();
+    return table ? table.countRows(where) : 0;
+  }
+
+  /**
+   * Replace all chunks of one (file_id, version) by `chunks`, with `vectors` (same order) when the
+   * case has embeddings. Idempotent: indexing the same version twice leaves one copy.
+   */
+  async replaceVersion(fileId: string, version: number, chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | null): Promise<void> {
+    const dimension = vectors && vectors.length ? vectors[0]!.length : vectors ? await this.vectorDimension() : null;
+    let table = await this.table();
+    const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
+    if (!table) {
+      table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(dimension), { existOk: true });
+      this.tableHandle = table;
+    } else {
+      const have = await this.vectorDimension();
+      if (have !== (vectors ? dimension : null) && rows.length > 0) {
+        throw new Error(
+          have === null
+            ? 'This case was indexed without vectors; re-embed it before adding vectors.'
+            : `This case holds ${have}-dimensional vectors; chunks arrived ${vectors ? `with ${dimension}` : 'without vectors'}.`,
+        );
+      }
+    }
+    await table.delete(and(`file_id = ${sqlString(fileId)}`, `version = ${sqlInt(version)}`)!);
+    if (rows.length) await table.add(rows);
+    await this.ensureFtsIndex();
+  }
+
+  async setLatest(fileId: string, latestVersion: number | null): Promise<void> {
+    const table = await this.table();
+    if (!table) return;
+    const file = `file_id = ${sqlString(fileId)}`;
+    if (latestVersion === null) {
+      await table.update({ values: { is_latest: false }, where: and(file, 'is_latest = true')! });
+      return;
+    }
+    await table.update({ values: { is_latest: false }, where: and(file, 'is_latest = true', `version <> ${sqlInt(latestVersion)}`)! });
+    await table.update({ values: { is_latest: true }, where: and(file, `version = ${sqlInt(latestVersion)}`, 'is_latest = false')! });
+  }
+
+  async removeFile(fileId: string, versions?: number[]): Promise<void> {
+    const table = await this.table();
+    if (!table) return;
+    const file = `file_id = ${sqlString(fileId)}`;
+    if (versions && versions.length === 0) return;
+    const where = versions ? and(file, `version IN (${versions.map(sqlInt).join(', ')})`)! : file;
+    await table.delete(where);
+  }
+
+  /** Create the BM25 index on `text` the first time there are rows to index. */
+  async ensureFtsIndex(): Promise<void> {
+    const table = await this.table();
+    if (!table) return;
+    const indices = await table.listIndices();
+    if (indices.some((i) => i.columns.includes('text') && i.indexType === 'FTS')) return;
+    if ((await table.countRows()) === 0) return;
+    await table.createIndex('text', { config: ftsIndex(), replace: true });
+  }
+
+  /**
+   * Bring indexes up to date with new rows, compact small fragments left by many small ingests and
+   * drop superseded versions. Run after each ingest batch.
+   */
+  async optimize(): Promise<void> {
+    const table = await this.table();
+    if (!table) return;
+    await this.ensureFtsIndex();
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const dim = await this.vectorDimension();
+    if (dim !== null) {
+      const indices = await table.listIndices();
+      const rows = await table.countRows();
+      if (rows >= ANN_MIN_ROWS && !indices.some((i) => i.columns.includes('vector'))) {
+        await table.createIndex('vector', {
+          config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(16, Math.round(Math.sqrt(rows))), numSubVectors: dim % 16 === 0 ? dim / 16 : undefined }),
+        });
+      }
+    }
+  }
+
+  /** BM25 search over `text` (LanceDB's native full-text index). */
+  async keyword(query: string, where: string | undefined, limit: number): Promise<ScoredChunk[]> {
+    const table = await this.table();
+    if (!table || !query.trim()) return [];
+    let q = table.query().fullTextSearch(query, { columns: 'text' }).select([...CHUNK_COLUMNS, '_score']).limit(limit);
+    if (where) q = q.where(where);
+    const rows = (await q.toArray()) as Record<string, unknown>[];
+    return rows.map((r) => ({ chunk: toChunk(r), score: Number(r._score) }));
+  }
+
+  /** Nearest chunks by cosine similarity to a normalised query vector. */
+  async vector(query: Float32Array | number[], where: string | undefined, limit: number): Promise<ScoredChunk[]> {
+    const table = await this.table();
+    if (!table) return [];
+    let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...CHUNK_COLUMNS, '_distance']).limit(limit);
+    if (where) q = q.where(where);
+    const rows = (await q.toArray()) as Record<string, unknown>[];
+    return rows.map((r) => ({ chunk: toChunk(r), score: 1 - Number(r._distance) }));
+  }
+
+  /** Plain filtered scan (no ranking), e.g. neighbours of a chunk or all chunks of a version. */
+  async rows(where: string | undefined, limit?: number): Promise<StoredChunk[]> {
+    const table = await this.table();
+    if (!table) return [];
+    let q = table.query().select([...CHUNK_COLUMNS]);
+    if (where) q = q.where(where);
+    if (limit !== undefined) q = q.limit(limit);
+    const rows = (await q.toArray()) as Record<string, unknown>[];
+    return rows.map(toChunk);
+  }
+
+  /** All rows with their vectors (for re-embedding). */
+  async allRowsWithText(): Promise<StoredChunk[]> {
+    return this.rows(undefined);
+  }
+
+  /** Rewrite the whole table with new vectors (model change or first model): one atomic overwrite. */
+  async overwrite(chunks: StoredChunk[], vectors: (Float32Array | number[])[] | null): Promise<void> {
+    const dimension = vectors && vectors.length ? vectors[0]!.length : null;
+    const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
+    const schema = chunkSchema(dimension);
+    const table = await this.db.createEmptyTable(CHUNKS_TABLE, schema, { mode: 'overwrite' });
+    if (rows.length) await table.add(rows);
+    this.tableHandle?.close();
+    this.tableHandle = table;
+    await this.ensureFtsIndex();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.tableHandle?.close();
+    this.tableHandle = null;
+    this.db.close();
+  }
+}
+
+/** Filters as SQL, shared by every search. Only whitelisted columns, every value escaped. */
+export interface ChunkFilter {
+  file_name?: string;
+  file_name_contains?: string;
+  file_version?: number | 'latest' | 'all';
+  doc_type?: string;
+  date_from?: string;
+  date_to?: string;
+  file_id?: string;
+  exclude_hashes?: Iterable<string>;
+}
+
+export function filterToWhere(f: ChunkFilter): string | undefined {
+  const version = f.file_version ?? 'latest';
+  const hashes = f.exclude_hashes ? [...f.exclude_hashes] : [];
+  return and(
+    f.file_id !== undefined && `file_id = ${sqlString(f.file_id)}`,
+    f.file_name !== undefined && `file_name = ${sqlString(f.file_name)}`,
+    f.file_name_contains !== undefined && `strpos(lower(file_name), lower(${sqlString(f.file_name_contains)})) > 0`,
+    version === 'latest' ? 'is_latest = true' : version === 'all' ? undefined : `version = ${sqlInt(version)}`,
+    f.doc_type !== undefined && `doc_type = ${sqlString(f.doc_type)}`,
+    f.date_from !== undefined && `doc_date <> '' AND doc_date >= ${sqlString(f.date_from)}`,
+    f.date_to !== undefined && `doc_date <> '' AND doc_date <= ${sqlString(f.date_to)}`,
+    hashes.length > 0 && `hash NOT IN (${hashes.map(sqlString).join(', ')})`,
+  );
+}

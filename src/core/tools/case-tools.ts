@@ -1,0 +1,294 @@
+import type {
+  CitationRecord,
+  FindFilesResult,
+  GrepCaseResult,
+  GrepFileResult,
+  GrepMatch,
+  ReadFileResult,
+  SearchResponse,
+  SearchResult,
+} from '../../shared/contract/search';
+import { CasefileError } from '../../shared/errors';
+import { parseInput } from '../../shared/validate';
+import { CitationLedger } from '../citations/ledger';
+import { searchChunks, type Reranker, type SemanticState } from '../index/search';
+import { sqlInt, sqlString } from '../index/sql';
+import type { ChunkStore, StoredChunk } from '../index/store';
+import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './documents';
+import { compileUserRegex, guardedMatchAll } from './regex';
+import {
+  AdjacentChunksArgs,
+  FindFilesArgs,
+  GrepCaseArgs,
+  GrepFileArgs,
+  ReadFileArgs,
+  RetrieveArgs,
+  SingleModeSearchArgs,
+} from './schemas';
+
+export interface AdjacentChunk {
+  chunk_id: string;
+  chunk_index: number;
+  file_id: string;
+  file_name: string;
+  version: number;
+  pages: [number, number];
+  start: number;
+  end: number;
+  text: string;
+  /** True for the chunk asked about. */
+  anchor: boolean;
+  citation: CitationRecord;
+}
+
+export interface CaseToolsDeps {
+  caseId: string;
+  store: ChunkStore;
+  documents: DocumentSource;
+  /** Asked on each search, so a model installed or removed while the case is open is noticed. */
+  semantic: () => Promise<SemanticState>;
+  reranker?: () => Promise<Reranker | null>;
+  ledger?: CitationLedger;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  needs_ocr: 'needs OCR',
+  failed: 'failed',
+  unsupported: 'unsupported',
+  cancelled: 'cancelled',
+  queued: 'not ingested yet',
+  parsing: 'still ingesting',
+  embedding: 'still ingesting',
+};
+
+/**
+ * The retrieval tools over exactly one case. Every result carries a citation record issued by the
+ * tools' ledger (one ledger per conversation; pass the agent's ledger in to share ids).
+ */
+export class CaseTools {
+  readonly caseId: string;
+  readonly ledger: CitationLedger;
+  private readonly store: ChunkStore;
+  private readonly documents: DocumentSource;
+  private readonly semanticState: () => Promise<SemanticState>;
+  private readonly rerankerOf: () => Promise<Reranker | null>;
+
+  constructor(deps: CaseToolsDeps) {
+    this.caseId = deps.caseId;
+    this.store = deps.store;
+    this.documents = deps.documents;
+    this.semanticState = deps.semantic;
+    this.rerankerOf = deps.reranker ?? (async () => null);
+    this.ledger = deps.ledger ?? new CitationLedger();
+  }
+
+  /** The same tools with another conversation's ledger (ids are unique within a conversation). */
+  withLedger(ledger: CitationLedger): CaseTools {
+    return new CaseTools({ caseId: this.caseId, store: this.store, documents: this.documents, semantic: this.semanticState, reranker: this.rerankerOf, ledger });
+  }
+
+  async semantic(): Promise<{ semantic: boolean; semantic_reason?: string }> {
+    const s = await this.semanticState();
+    return s.embedder ? { semantic: true } : { semantic: false, semantic_reason: s.reason };
+  }
+
+  async findFiles(args: FindFilesArgs = {}): Promise<FindFilesResult> {
+    const a = parseInput(FindFilesArgs, args, 'findFiles arguments');
+    const needle = a.file_name_contains?.toLocaleLowerCase();
+    const all = (await this.documents.listFiles()).filter(
+      (f) =>
+        (a.file_name === undefined || f.name === a.file_name) &&
+        (needle === undefined || f.name.toLocaleLowerCase().includes(needle)) &&
+        (a.doc_type === undefined || f.type === a.doc_type),
+    );
+    const from = (a.page - 1) * a.page_size;
+    return {
+      files: all.slice(from, from + a.page_size).map((f) => ({
+        id: f.id,
+        name: f.name,
+        version: f.version,
+        versions: f.versions,
+        type: f.type,
+        pages: f.pages,
+        status: f.status,
+        ...(f.reason ? { reason: f.reason } : {}),
+        date: f.date,
+      })),
+      total: all.length,
+      page: a.page,
+      page_size: a.page_size,
+    };
+  }
+
+  /** Hybrid search (keyword + vector, RRF), optionally reranked; keyword only when vectors are off, saying why. */
+  async retrieve(args: RetrieveArgs, signal?: AbortSignal): Promise<SearchResponse> {
+    const a = parseInput(RetrieveArgs, args, 'retrieve arguments');
+    const reranker = a.rerank_top_n ? await this.rerankerOf() : null;
+    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'hybrid', signal }, this.ledger, reranker);
+  }
+
+  async vector_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
+    const a = parseInput(SingleModeSearchArgs, args, 'vector_search arguments');
+    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'vector', signal }, this.ledger);
+  }
+
+  async keyword_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
+    const a = parseInput(SingleModeSearchArgs, args, 'keyword_search arguments');
+    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'keyword', signal }, this.ledger);
+  }
+
+  /** Search in a given mode (the `search` operation and the CLI). */
+  async search(
+    mode: 'hybrid' | 'keyword' | 'vector',
+    args: Omit<RetrieveArgs, 'top_k'> & { top_k: number },
+    signal?: AbortSignal,
+  ): Promise<SearchResponse> {
+    if (mode === 'hybrid') return this.retrieve(args, signal);
+    const { rerank_top_n: _r, ...rest } = args;
+    return mode === 'vector' ? this.vector_search(rest, signal) : this.keyword_search(rest, signal);
+  }
+
+  async readFile(args: ReadFileArgs): Promise<ReadFileResult> {
+    const a = parseInput(ReadFileArgs, args, 'readFile arguments');
+    const { file, version, doc } = await this.openText(a.file_id, a.version);
+    const total = doc.text.length;
+    const start = Math.min(a.offset, total);
+    const end = Math.min(total, start + a.max_length);
+    const pages = end > start ? pagesOf(doc.pageStarts, start, end) : [pageAt(doc.pageStarts, Math.max(0, total - 1))];
+    return {
+      file_id: file.id,
+      file_name: file.name,
+      version,
+      start,
+      end,
+      total_length: total,
+      pages,
+      text: doc.text.slice(start, end),
+      eof: end >= total,
+      citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start, end }),
+    };
+  }
+
+  async grepFile(args: GrepFileArgs): Promise<GrepFileResult> {
+    const a = parseInput(GrepFileArgs, args, 'grepFile arguments');
+    const re = compileUserRegex(a.pattern, a.flags);
+    const { file, version, doc } = await this.openText(a.file_id, a.version);
+    const { hits, total } = guardedMatchAll(re, doc.text, a.limit);
+    return {
+      file_id: file.id,
+      file_name: file.name,
+      version,
+      matches: hits.map((h) => this.toMatch(file, version, doc, h, a.context_chars)),
+      total,
+      truncated: total > hits.length,
+    };
+  }
+
+  async grepCase(args: GrepCaseArgs): Promise<GrepCaseResult> {
+    const a = parseInput(GrepCaseArgs, args, 'grepCase arguments');
+    const re = compileUserRegex(a.pattern, a.flags);
+    const needle = a.file_name_contains?.toLocaleLowerCase();
+    const files = (await this.documents.listFiles()).filter(
+      (f) => (needle === undefined || f.name.toLocaleLowerCase().includes(needle)) && (a.doc_type === undefined || f.type === a.doc_type),
+    );
+    const out: GrepCaseResult['files'] = [];
+    const notSearchable: GrepCaseResult['coverage']['not_searchable'] = [];
+    let searched = 0;
+    let totalMatches = 0;
+    let returned = 0;
+    let truncated = false;
+    for (const f of files) {
+      const doc = isReadable(f.status) ? await this.documents.readText(f.id, f.version) : null;
+      if (!doc) {
+        notSearchable.push({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) });
+        continue;
+      }
+      searched++;
+      const room = Math.max(0, Math.min(a.limit_per_file, a.limit - returned));
+      const { hits, total } = guardedMatchAll(re, doc.text, room);
+      if (total === 0) continue;
+      totalMatches += total;
+      returned += hits.length;
+      if (hits.length < total) truncated = true;
+      out.push({
+        file_id: f.id,
+        file_name: f.name,
+        version: f.version,
+        count: total,
+        matches: hits.map((h) => this.toMatch(f, f.version, doc, h, a.context_chars)),
+      });
+    }
+    const parts = [`searched ${searched} file${searched === 1 ? '' : 's'}, ${out.length} with hits (${totalMatches} match${totalMatches === 1 ? '' : 'es'})`];
+    if (notSearchable.length) {
+      parts.push(`not searchable: ${notSearchable.map((n) => `${n.file_name} (${STATUS_WORDS[n.status] ?? n.status})`).join(', ')}`);
+    }
+    return {
+      files: out,
+      total_matches: totalMatches,
+      coverage: { files_searched: searched, files_with_hits: out.length, not_searchable: notSearchable, line: parts.join('; ') },
+      truncated,
+    };
+  }
+
+  async getAdjacentChunks(args: AdjacentChunksArgs): Promise<{ chunks: AdjacentChunk[] }> {
+    const a = parseInput(AdjacentChunksArgs, args, 'getAdjacentChunks arguments');
+    const [anchor] = await this.store.rows(`chunk_id = ${sqlString(a.chunk_id)}`, 1);
+    if (!anchor) throw new CasefileError('not_found', `No chunk "${a.chunk_id}" in this case. Use a chunk_id from a search result.`);
+    const rows = await this.store.rows(
+      `file_id = ${sqlString(anchor.file_id)} AND version = ${sqlInt(anchor.version)} AND chunk_index >= ${sqlInt(anchor.chunk_index - a.before)} AND chunk_index <= ${sqlInt(anchor.chunk_index + a.after)}`,
+    );
+    rows.sort((x, y) => x.chunk_index - y.chunk_index);
+    return { chunks: rows.map((c) => this.toAdjacent(c, c.chunk_id === anchor.chunk_id)) };
+  }
+
+  private toAdjacent(c: StoredChunk, anchor: boolean): AdjacentChunk {
+    const pages: number[] = [];
+    for (let p = c.page_start; p <= c.page_end; p++) pages.push(p);
+    return {
+      chunk_id: c.chunk_id,
+      chunk_index: c.chunk_index,
+      file_id: c.file_id,
+      file_name: c.file_name,
+      version: c.version,
+      pages: [c.page_start, c.page_end],
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      anchor,
+      citation: this.ledger.issue({ file_id: c.file_id, file_name: c.file_name, version: c.version, pages, start: c.start, end: c.end }),
+    };
+  }
+
+  private toMatch(file: DocumentInfo, version: number, doc: DocumentText, h: { start: number; end: number; match: string }, ctx: number): GrepMatch {
+    const from = Math.max(0, h.start - ctx);
+    const to = Math.min(doc.text.length, h.end + ctx);
+    const pages = pagesOf(doc.pageStarts, h.start, Math.max(h.end, h.start + 1));
+    return {
+      file_id: file.id,
+      file_name: file.name,
+      version,
+      start: h.start,
+      end: h.end,
+      page: pages[0]!,
+      match: h.match,
+      context: `${from > 0 ? '…' : ''}${doc.text.slice(from, to)}${to < doc.text.length ? '…' : ''}`,
+      citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: h.start, end: h.end }),
+    };
+  }
+
+  private async openText(fileId: string, version?: number): Promise<{ file: DocumentInfo; version: number; doc: DocumentText }> {
+    const file = (await this.documents.listFiles()).find((f) => f.id === fileId);
+    if (!file) throw new CasefileError('not_found', `No file with id "${fileId}" in this case. Use findFiles to list the files.`);
+    const v = version ?? file.version;
+    if (!file.versions.includes(v)) {
+      throw new CasefileError('not_found', `"${file.name}" has no version ${v}; it has version${file.versions.length === 1 ? '' : 's'} ${file.versions.join(', ')}.`);
+    }
+    const doc = await this.documents.readText(file.id, v);
+    if (!doc) {
+      throw new CasefileError('unavailable', `"${file.name}" has no readable text (${STATUS_WORDS[file.status] ?? file.status}${file.reason ? `: ${file.reason}` : ''}).`);
+    }
+    return { file, version: v, doc };
+  }
+}
+
+export type { SearchResult };

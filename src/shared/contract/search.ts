@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { CaseId } from './common';
+import { op } from './op';
+
+/** Where a quoted passage lives: enough to open the document at the right words and draw boxes. */
+export interface CitationRecord {
+  /** Short id, unique within one conversation (e.g. `c7f2qa`). */
+  id: string;
+  file_id: string;
+  file_name: string;
+  version: number;
+  /** Pages the passage spans (1-based, ascending). */
+  pages: number[];
+  /** Character range [start, end) in the document text of that version. */
+  start: number;
+  end: number;
+}
+
+export type SearchMode = 'hybrid' | 'keyword' | 'vector';
+/** BM25 labels: strong ≥15, good 8–15, partial 3–8, weak 1–3, none below 1. */
+export type KeywordLabel = 'strong' | 'good' | 'partial' | 'weak' | 'none';
+/** Cosine labels: strong ≥0.5, good 0.35–0.5, marginal 0.2–0.35, noise below 0.2. */
+export type VectorLabel = 'strong' | 'good' | 'marginal' | 'noise';
+export type QualityLabel = KeywordLabel | VectorLabel;
+
+/** One component's view of a result: its 1-based rank in that component's list, raw score and label. */
+export interface ComponentScore<L extends QualityLabel = QualityLabel> {
+  rank: number;
+  score: number;
+  label: L;
+}
+
+export interface SearchResult {
+  chunk_id: string;
+  file_id: string;
+  file_name: string;
+  version: number;
+  chunk_index: number;
+  /** [first page, last page] of the chunk. */
+  pages: [number, number];
+  start: number;
+  end: number;
+  text: string;
+  hash: string;
+  doc_type: string;
+  doc_date: string;
+  /** The score in the mode searched: BM25 (keyword), cosine similarity (vector), RRF (hybrid), reranker (reranked). */
+  score: number;
+  label: QualityLabel;
+  scores: {
+    keyword?: ComponentScore<KeywordLabel>;
+    vector?: ComponentScore<VectorLabel>;
+    rrf?: number;
+    rerank?: number;
+  };
+  citation: CitationRecord;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  mode: SearchMode;
+  /** False when vectors could not be used (no model installed, model changed); `semantic_reason` says why. */
+  semantic: boolean;
+  semantic_reason?: string;
+}
+
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-01-31');
+
+/** Filters every search accepts. */
+export const SearchFilters = z.object({
+  file_name: z.string().min(1).max(1000).optional(),
+  file_name_contains: z.string().min(1).max(1000).optional(),
+  /** A version number, `latest` (default: latest version of each file) or `all`. */
+  file_version: z.union([z.number().int().positive(), z.literal('latest'), z.literal('all')]).optional(),
+  doc_type: z.string().min(1).max(64).optional(),
+  date_from: IsoDate.optional(),
+  date_to: IsoDate.optional(),
+});
+export type SearchFilters = z.infer<typeof SearchFilters>;
+
+export const SearchInput = SearchFilters.extend({
+  caseId: CaseId,
+  query: z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(4000),
+  mode: z.enum(['hybrid', 'keyword', 'vector']).default('hybrid'),
+  k: z.number().int().min(1).max(200).default(10),
+  score_threshold: z.number().optional(),
+  rerank_top_n: z.number().int().min(1).max(200).optional(),
+  /** Chunk hashes the caller has already seen or rejected. */
+  reject_hashes: z.array(z.string().max(128)).max(10_000).optional(),
+}).strict();
+
+export interface FileListing {
+  id: string;
+  name: string;
+  version: number;
+  versions: number[];
+  type: string;
+  pages: number;
+  status: string;
+  reason?: string;
+  date: string;
+}
+
+export interface FindFilesResult {
+  files: FileListing[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface ReadFileResult {
+  file_id: string;
+  file_name: string;
+  version: number;
+  /** The window actually returned: [start, end) in the document text. */
+  start: number;
+  end: number;
+  /** Length of the whole document text. */
+  total_length: number;
+  pages: number[];
+  text: string;
+  /** True when the window reaches the end of the document. */
+  eof: boolean;
+  citation: CitationRecord;
+}
+
+export interface GrepMatch {
+  file_id: string;
+  file_name: string;
+  version: number;
+  start: number;
+  end: number;
+  page: number;
+  match: string;
+  context: string;
+  citation: CitationRecord;
+}
+
+export interface GrepFileResult {
+  file_id: string;
+  file_name: string;
+  version: number;
+  matches: GrepMatch[];
+  /** Matches in the file (may exceed `matches.length` when `limit` cut the list). */
+  total: number;
+  truncated: boolean;
+}
+
+export interface GrepCaseResult {
+  files: { file_id: string; file_name: string; version: number; count: number; matches: GrepMatch[] }[];
+  total_matches: number;
+  coverage: {
+    files_searched: number;
+    files_with_hits: number;
+    not_searchable: { file_name: string; status: string; reason?: string }[];
+    /** One line a person can read, e.g. "searched 12 files, 3 with hits; not searchable: scan.pdf (needs OCR)". */
+    line: string;
+  };
+  truncated: boolean;
+}
+
+const FileId = z.string({ error: 'file_id is required' }).min(1).max(200);
+const Pattern = z.string({ error: 'pattern is required' }).min(1, 'pattern must not be empty').max(1000);
+const Flags = z.string().regex(/^[imsu]*$/, 'flags may only contain i, m, s, u').max(4).optional();
+
+export const FindFilesInput = z.object({
+  caseId: CaseId,
+  file_name: z.string().max(1000).optional(),
+  file_name_contains: z.string().max(1000).optional(),
+  doc_type: z.string().max(64).optional(),
+  page: z.number().int().min(1).default(1),
+  page_size: z.number().int().min(1).max(500).default(50),
+}).strict();
+
+export const ReadFileInput = z.object({
+  caseId: CaseId,
+  file_id: FileId,
+  version: z.number().int().positive().optional(),
+  offset: z.number().int().min(0).default(0),
+  max_length: z.number().int().min(1).max(100_000).default(4000),
+}).strict();
+
+export const GrepFileInput = z.object({
+  caseId: CaseId,
+  file_id: FileId,
+  version: z.number().int().positive().optional(),
+  pattern: Pattern,
+  flags: Flags,
+  context_chars: z.number().int().min(0).max(2000).default(80),
+  limit: z.number().int().min(1).max(1000).default(50),
+}).strict();
+
+export const GrepCaseInput = z.object({
+  caseId: CaseId,
+  pattern: Pattern,
+  flags: Flags,
+  file_name_contains: z.string().max(1000).optional(),
+  doc_type: z.string().max(64).optional(),
+  context_chars: z.number().int().min(0).max(2000).default(80),
+  limit_per_file: z.number().int().min(1).max(200).default(5),
+  limit: z.number().int().min(1).max(5000).default(200),
+}).strict();
+
+export const searchContract = {
+  search: op<SearchResponse>()(SearchInput, 'Search one case: keyword (BM25), vector (cosine) or hybrid (RRF).'),
+  'tools.findFiles': op<FindFilesResult>()(FindFilesInput, 'List the files of a case, filtered and paginated.'),
+  'tools.readFile': op<ReadFileResult>()(ReadFileInput, 'Read a window of a document’s text (latest version by default).'),
+  'tools.grepFile': op<GrepFileResult>()(GrepFileInput, 'Regular-expression search in one document.'),
+  'tools.grepCase': op<GrepCaseResult>()(GrepCaseInput, 'Regular-expression search over every readable file of a case.'),
+};
