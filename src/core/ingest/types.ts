@@ -48,3 +48,95 @@ export interface ChunkRecord {
   /** ISO date (YYYY-MM-DD) or '' when none was found. */
   doc_date: string;
 }
+
+/** Status of a version that no running ingest will change any more. */
+export const TERMINAL_STATUSES: readonly FileStatus[] = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed'];
+/** Status of a version an interrupted ingest left unfinished (redone on resume). */
+export const PENDING_STATUSES: readonly FileStatus[] = ['queued', 'parsing', 'embedding'];
+
+/** What a file was detected as (magic bytes first, extension second). */
+export type DetectedKind = FileKind | 'unknown';
+
+/** One stored version of a file record (files.json). */
+export interface VersionRecord {
+  version: number;
+  sha256: string;
+  size: number;
+  kind: DetectedKind;
+  /** Page count (PDF pages; fixed-size pseudo-pages for DOCX and text); 0 before parsing or when unreadable. */
+  pages: number;
+  status: FileStatus;
+  /** Plain-words reason for failed / unsupported / needs_ocr / cancelled; '' otherwise. */
+  reason: string;
+  doc_type: DocType;
+  /** ISO date (YYYY-MM-DD) or ''. */
+  doc_date: string;
+  /** ISO timestamp of registration (set again when the version finishes). */
+  ingested_at: string;
+  /** 1-based pages that carry no text (scanned pages in a partly scanned PDF). */
+  empty_pages: number[];
+  /** Number of chunks stored for this version. */
+  chunks: number;
+}
+
+/** One file of a case: its name is its path relative to the dropped folder, with '/' separators. */
+export interface FileRecord {
+  id: string;
+  name: string;
+  versions: VersionRecord[];
+  /** User's doc type override (wins over the heuristic); null when none. */
+  doc_type_override: DocType | null;
+}
+
+/** files.json of a case. */
+export interface FileManifest {
+  schemaVersion: 1;
+  files: FileRecord[];
+}
+
+/**
+ * Geometry of one PDF page, compact: `items` is a flat list of ITEM_STRIDE numbers per text item:
+ * [start, length, a, b, c, d, e, f, width, height, font] — start/length is the item's character range in
+ * the document text, a..f its pdf.js transform (PDF user space), width/height its size, font an index
+ * into `fonts` ([ascent, descent, vertical 0|1]).
+ */
+export interface PageGeometry {
+  /** 1-based page number. */
+  page: number;
+  /** Character range [start, end) of this page in the document text. */
+  start: number;
+  end: number;
+  /** Page view box [x0, y0, x1, y1] in PDF user space, and /Rotate in degrees. */
+  view: [number, number, number, number];
+  rotate: number;
+  fonts: [number, number, number][];
+  items: number[];
+}
+
+export const ITEM_STRIDE = 11;
+
+/** Pages of a version: for PDFs with geometry; DOCX/text pseudo-pages carry only ranges. */
+export interface PageIndex {
+  kind: FileKind;
+  pages: PageGeometry[];
+  /** DOCX/text: paragraph ranges [start, end) in the document text. */
+  paragraphs?: [number, number][];
+}
+
+/** Chunker settings (per case, `settings.chunking` in case.json). */
+export interface ChunkingOptions {
+  size: number;
+  overlap: number;
+  separators: string[];
+}
+
+export const DEFAULT_CHUNKING: ChunkingOptions = { size: 1000, overlap: 150, separators: ['\n\n', '\n', '. ', ' ', ''] };
+
+/** Result of one file in an ingest run (CLI `--json`, `ingest.start`). */
+export interface IngestResult {
+  fileId: string;
+  name: string;
+  version: number;
+  status: FileStatus;
+  reason: string;
+}

@@ -1,0 +1,156 @@
+import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../ingest/types';
+
+/** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The rectangles of a character span on one page, with what is needed to draw them. */
+export interface PageRects {
+  /** 1-based page number. */
+  page: number;
+  /** Page view box [x0, y0, x1, y1] in PDF user space and /Rotate in degrees (pdf.js `page.view` / `page.rotate`). */
+  view: [number, number, number, number];
+  rotate: number;
+  /** One rectangle per line fragment of the span, merged along each line. */
+  rects: Rect[];
+}
+
+const DEFAULT_ASCENT = 0.8;
+const DEFAULT_DESCENT = -0.2;
+
+/**
+ * Map the character range [start, end) of a document's text to (page, rectangles) using the
+ * geometry stored at ingest — no PDF parsing. Within a text item, character positions are
+ * interpolated in proportion to the item's width. Whitespace-only fragments are left out when
+ * `text` (the document text) is given. Pages without geometry (DOCX/text) yield no pages.
+ */
+export function spanToRects(index: PageIndex, start: number, end: number, text?: string): PageRects[] {
+  const out: PageRects[] = [];
+  if (index.kind !== 'pdf' || end <= start) return out;
+  for (const page of index.pages) {
+    if (page.items.length === 0) continue;
+    const rects = pageRects(page, start, end, text);
+    if (rects.length) out.push({ page: page.page, view: page.view, rotate: page.rotate, rects: mergeLines(rects) });
+  }
+  return out;
+}
+
+function pageRects(page: PageGeometry, start: number, end: number, text?: string): Rect[] {
+  const rects: Rect[] = [];
+  const it = page.items;
+  for (let k = 0; k + ITEM_STRIDE <= it.length; k += ITEM_STRIDE) {
+    const s = it[k]!;
+    const len = it[k + 1]!;
+    if (s + len <= start || s >= end || len === 0) continue;
+    let from = Math.max(start, s);
+    let to = Math.min(end, s + len);
+    if (text) {
+      while (from < to && /\s/.test(text[from]!)) from++;
+      while (to > from && /\s/.test(text[to - 1]!)) to--;
+      if (to <= from) continue;
+    }
+    const [a, b, c, d, e, f, width, height, font] = [it[k + 2]!, it[k + 3]!, it[k + 4]!, it[k + 5]!, it[k + 6]!, it[k + 7]!, it[k + 8]!, it[k + 9]!, it[k + 10]!];
+    const [ascent0, descent0, vertical] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0];
+    // Fonts without metrics report 0/0: fall back to the usual proportions.
+    const ascent = ascent0 > 0 ? ascent0 : DEFAULT_ASCENT;
+    const descent = ascent0 > 0 ? Math.min(descent0, 0) : DEFAULT_DESCENT;
+    const sa = Math.hypot(a, b) || 1;
+    const sc = Math.hypot(c, d) || 1;
+    // Text direction u and "up" direction n in user space.
+    const ux = a / sa;
+    const uy = b / sa;
+    const nx = c / sc;
+    const ny = d / sc;
+    const size = height || sc;
+    const [f0, f1] = text ? weightedFractions(text, s, len, from, to) : [(from - s) / len, (to - s) / len];
+    let corners: [number, number][];
+    if (vertical) {
+      // Vertical text runs downwards along -n; its width spans the glyph box across.
+      const y0 = -width * f0;
+      const y1 = -width * f1;
+      corners = [
+        [e + nx * y0 - ux * size * 0.5, f + ny * y0 - uy * size * 0.5],
+        [e + nx * y0 + ux * size * 0.5, f + ny * y0 + uy * size * 0.5],
+        [e + nx * y1 - ux * size * 0.5, f + ny * y1 - uy * size * 0.5],
+        [e + nx * y1 + ux * size * 0.5, f + ny * y1 + uy * size * 0.5],
+      ];
+    } else {
+      const x0 = width * f0;
+      const x1 = width * f1;
+      const top = size * ascent;
+      const bottom = size * descent;
+      corners = [
+        [e + ux * x0 + nx * bottom, f + uy * x0 + ny * bottom],
+        [e + ux * x1 + nx * bottom, f + uy * x1 + ny * bottom],
+        [e + ux * x0 + nx * top, f + uy * x0 + ny * top],
+        [e + ux * x1 + nx * top, f + uy * x1 + ny * top],
+      ];
+    }
+    const xs = corners.map((p) => p[0]);
+    const ys = corners.map((p) => p[1]);
+    const x = Math.min(...xs);
+    const y = Math.min(...ys);
+    rects.push({ x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
+  }
+  return rects;
+}
+
+/**
+ * Where characters [from, to) sit within the item [s, s+len), as fractions of its width. Glyph
+ * widths are not stored, so proportional-font advances are estimated per character class
+ * (close to Helvetica/Times metrics); much closer than equal widths for words inside a line.
+ */
+function weightedFractions(text: string, s: number, len: number, from: number, to: number): [number, number] {
+  let before = 0;
+  let inside = 0;
+  let total = 0;
+  for (let i = s; i < s + len; i++) {
+    const w = charWeight(text.charCodeAt(i));
+    total += w;
+    if (i < from) before += w;
+    else if (i < to) inside += w;
+  }
+  if (total <= 0) return [(from - s) / len, (to - s) / len];
+  return [before / total, (before + inside) / total];
+}
+
+function charWeight(code: number): number {
+  const ch = String.fromCharCode(code);
+  if (code === 32) return 0.28;
+  if ('iljI.,;:!|\'`'.includes(ch)) return 0.25;
+  if ('ftr()[]-/"'.includes(ch)) return 0.35;
+  if ('mwMW'.includes(ch)) return 0.85;
+  if (code >= 65 && code <= 90) return 0.68;
+  if (code >= 48 && code <= 57) return 0.556;
+  return 0.52;
+}
+
+/** Merge rectangles that sit on the same line and touch or nearly touch into one per line fragment. */
+function mergeLines(rects: Rect[]): Rect[] {
+  const out: Rect[] = [];
+  for (const r of rects) {
+    const prev = out[out.length - 1];
+    if (prev) {
+      const overlapY = Math.min(prev.y + prev.height, r.y + r.height) - Math.max(prev.y, r.y);
+      const minH = Math.min(prev.height, r.height) || 1;
+      const gap = Math.max(r.x - (prev.x + prev.width), prev.x - (r.x + r.width));
+      if (overlapY >= 0.5 * minH && gap <= Math.max(prev.height, r.height) * 1.2) {
+        const x = Math.min(prev.x, r.x);
+        const y = Math.min(prev.y, r.y);
+        prev.width = Math.max(prev.x + prev.width, r.x + r.width) - x;
+        prev.height = Math.max(prev.y + prev.height, r.y + r.height) - y;
+        prev.x = x;
+        prev.y = y;
+        continue;
+      }
+    }
+    out.push({ ...r });
+  }
+  return out.map((r) => ({ x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }));
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

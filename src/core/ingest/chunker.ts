@@ -1,0 +1,127 @@
+import { DEFAULT_CHUNKING, type ChunkingOptions } from './types';
+
+/** A chunk as a character range [start, end) of the document text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Recursive character splitter over ranges of `text` (never copies or rewrites the text, so
+ * every chunk is exactly `text.slice(start, end)`). Pieces are split on the first separator
+ * that occurs (kept at the end of the piece before it), pieces longer than `size` are split
+ * again with the next separators, and neighbours are merged up to `size` characters with up to
+ * `overlap` characters repeated between consecutive chunks. Chunks are trimmed of surrounding
+ * whitespace; whitespace-only chunks are dropped.
+ */
+export function splitText(text: string, options: Partial<ChunkingOptions> = {}): Span[] {
+  const opts = { ...DEFAULT_CHUNKING, ...options };
+  if (!(opts.size > 0)) throw new RangeError(`chunk size must be positive (got ${opts.size})`);
+  if (opts.overlap < 0 || opts.overlap >= opts.size) {
+    throw new RangeError(`chunk overlap must be between 0 and size-1 (got ${opts.overlap} for size ${opts.size})`);
+  }
+  const out: Span[] = [];
+  splitRange(text, 0, text.length, opts.separators, opts, out);
+  const trimmed: Span[] = [];
+  for (const span of out) {
+    let { start, end } = span;
+    while (start < end && isSpace(text.charCodeAt(start))) start++;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+    if (end <= start) continue;
+    const prev = trimmed[trimmed.length - 1];
+    if (prev && prev.start === start && prev.end === end) continue;
+    trimmed.push({ start, end });
+  }
+  return trimmed;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9 || code === 12 || code === 11 || code === 0xa0;
+}
+
+function splitRange(text: string, start: number, end: number, separators: string[], opts: ChunkingOptions, out: Span[]): void {
+  if (end - start <= opts.size) {
+    if (end > start) out.push({ start, end });
+    return;
+  }
+  let sepIndex = separators.findIndex((s) => s === '' || indexIn(text, s, start, end) >= 0);
+  if (sepIndex < 0) sepIndex = separators.length; // none occurs and no '' fallback: hard windows
+  const sep = separators[sepIndex];
+  const rest = separators.slice(sepIndex + 1);
+  if (sep === undefined || sep === '') {
+    windows(start, end, opts, out);
+    return;
+  }
+  const pieces = piecesOf(text, start, end, sep);
+  let good: Span[] = [];
+  for (const piece of pieces) {
+    if (piece.end - piece.start <= opts.size) {
+      good.push(piece);
+    } else {
+      if (good.length) {
+        merge(good, opts, out);
+        good = [];
+      }
+      splitRange(text, piece.start, piece.end, rest, opts, out);
+    }
+  }
+  if (good.length) merge(good, opts, out);
+}
+
+function indexIn(text: string, sep: string, start: number, end: number): number {
+  const i = text.indexOf(sep, start);
+  return i >= 0 && i + sep.length <= end ? i : -1;
+}
+
+/** Split [start, end) after each occurrence of `sep` (the separator stays with the piece before it). */
+function piecesOf(text: string, start: number, end: number, sep: string): Span[] {
+  const pieces: Span[] = [];
+  let from = start;
+  for (;;) {
+    const i = indexIn(text, sep, from, end);
+    if (i < 0) break;
+    const cut = i + sep.length;
+    if (cut > from) pieces.push({ start: from, end: cut });
+    from = cut;
+  }
+  if (from < end) pieces.push({ start: from, end });
+  return pieces;
+}
+
+/** Fixed windows of `size` with `overlap` (the '' separator: split anywhere). */
+function windows(start: number, end: number, opts: ChunkingOptions, out: Span[]): void {
+  const step = opts.size - opts.overlap;
+  for (let s = start; s < end; s += step) {
+    const e = Math.min(end, s + opts.size);
+    out.push({ start: s, end: e });
+    if (e === end) break;
+  }
+}
+
+/** Merge contiguous pieces into chunks of at most `size`, carrying up to `overlap` characters over. */
+function merge(pieces: Span[], opts: ChunkingOptions, out: Span[]): void {
+  const current: Span[] = [];
+  const length = () => (current.length ? current[current.length - 1]!.end - current[0]!.start : 0);
+  for (const piece of pieces) {
+    const len = piece.end - piece.start;
+    if (current.length && length() + len > opts.size) {
+      out.push({ start: current[0]!.start, end: current[current.length - 1]!.end });
+      while (current.length && (length() > opts.overlap || length() + len > opts.size)) current.shift();
+    }
+    current.push(piece);
+  }
+  if (current.length) out.push({ start: current[0]!.start, end: current[current.length - 1]!.end });
+}
+
+/** 1-based page of a character offset, given each page's start offset in ascending order. */
+export function pageAt(pageStarts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = pageStarts.length - 1;
+  if (hi < 0) return 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pageStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}

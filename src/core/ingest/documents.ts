@@ -1,0 +1,117 @@
+import { CasefileError } from '../../shared/errors';
+import { pageAt } from './chunker';
+import { CaseStore, expandChunks, latestVersion } from './store';
+import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
+
+/** Statuses whose text can be read (and searched). */
+export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
+
+/**
+ * Read access to one case's ingested documents, for the index, tools and citations. Every
+ * method is bound to this case's directory; text and page indexes are cached (small LRU).
+ * `version` defaults to the latest version of the file.
+ */
+export class CaseDocuments {
+  readonly store: CaseStore;
+  private readonly cache = new Map<string, { text: string; pages: PageIndex }>();
+  private readonly cacheSize: number;
+
+  constructor(caseDir: string, options: { cacheSize?: number } = {}) {
+    this.store = new CaseStore(caseDir);
+    this.cacheSize = options.cacheSize ?? 16;
+  }
+
+  /** All file records (each with every version, oldest first). */
+  async listFiles(): Promise<FileRecord[]> {
+    return (await this.store.readManifest()).files;
+  }
+
+  /** A file by id, or undefined. */
+  async getFile(fileId: string): Promise<FileRecord | undefined> {
+    return (await this.listFiles()).find((f) => f.id === fileId);
+  }
+
+  /** A file by its name (path relative to the dropped folder), or undefined. */
+  async getFileByName(name: string): Promise<FileRecord | undefined> {
+    return (await this.listFiles()).find((f) => f.name === name);
+  }
+
+  /** File and version, throwing `not_found` with a plain message when either is missing. */
+  async resolve(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord }> {
+    const file = await this.getFile(fileId);
+    if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+    const v = version === undefined ? latestVersion(file) : file.versions.find((x) => x.version === version);
+    if (!v) {
+      throw new CasefileError('not_found', `${file.name} has no version ${version}; it has ${file.versions.map((x) => `v${x.version}`).join(', ') || 'none'}.`);
+    }
+    return { file, version: v };
+  }
+
+  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
+    const r = await this.resolve(fileId, version);
+    const key = `${fileId}@${r.version.version}`;
+    let hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+    } else {
+      const [text, pages] = await Promise.all([this.store.readText(fileId, r.version.version), this.store.readPages(fileId, r.version.version)]);
+      if (text === undefined || pages === undefined || !READABLE_STATUSES.has(r.version.status)) {
+        const why = r.version.reason ? `: ${r.version.reason}` : ` (status ${r.version.status})`;
+        throw new CasefileError('unavailable', `${r.file.name} v${r.version.version} has no readable text${why}.`);
+      }
+      hit = { text, pages };
+      this.cache.set(key, hit);
+      while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
+    }
+    return { ...r, ...hit };
+  }
+
+  /** The document text of a version (what chunk offsets point into). */
+  async getText(fileId: string, version?: number): Promise<string> {
+    return (await this.load(fileId, version)).text;
+  }
+
+  /** Page ranges (and PDF geometry) of a version. */
+  async getPages(fileId: string, version?: number): Promise<PageIndex> {
+    return (await this.load(fileId, version)).pages;
+  }
+
+  /** DOCX: the HTML rendering kept for display; undefined for other kinds. */
+  async getHtml(fileId: string, version?: number): Promise<string | undefined> {
+    const r = await this.resolve(fileId, version);
+    return this.store.readHtml(fileId, r.version.version);
+  }
+
+  /** All chunks of a version, in order (text included). */
+  async getChunks(fileId: string, version?: number): Promise<ChunkRecord[]> {
+    const r = await this.load(fileId, version);
+    const stored = (await this.store.readStoredChunks(fileId, r.version.version)) ?? [];
+    return expandChunks(stored, r.text, r.file, r.version);
+  }
+
+  /** 1-based page holding character `offset` of a version's text. */
+  async pageOfOffset(fileId: string, offset: number, version?: number): Promise<number> {
+    const { pages } = await this.load(fileId, version);
+    return pageAt(pages.pages.map((p) => p.start), offset);
+  }
+
+  /** First and last page of the character range [start, end). */
+  async pagesOfSpan(fileId: string, start: number, end: number, version?: number): Promise<[number, number]> {
+    const { pages } = await this.load(fileId, version);
+    const starts = pages.pages.map((p) => p.start);
+    return [pageAt(starts, start), pageAt(starts, Math.max(start, end - 1))];
+  }
+
+  /** Path of a version's original bytes (for rendering pages or "open in system viewer"). */
+  async originalPath(fileId: string, version?: number): Promise<string> {
+    const r = await this.resolve(fileId, version);
+    return this.store.blobPath(r.version.sha256);
+  }
+
+  /** Drop cached text (after a file was removed or re-ingested). */
+  invalidate(fileId?: string): void {
+    if (fileId === undefined) this.cache.clear();
+    else for (const k of [...this.cache.keys()]) if (k.startsWith(`${fileId}@`)) this.cache.delete(k);
+  }
+}

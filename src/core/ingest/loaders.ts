@@ -1,0 +1,302 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { decodeText } from './detect';
+import { type FileKind, type PageGeometry, type PageIndex } from './types';
+
+/** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
+export interface ParsedDoc {
+  kind: FileKind;
+  text: string;
+  index: PageIndex;
+  html?: string;
+  /** 1-based pages without any text. */
+  emptyPages: number[];
+}
+
+/** Expected failure of a loader: the status and plain-words reason recorded for the file. */
+export class LoadError extends Error {
+  constructor(
+    readonly status: 'failed' | 'needs_ocr',
+    readonly reason: string,
+    readonly pages = 0,
+  ) {
+    super(reason);
+    this.name = 'LoadError';
+  }
+}
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  /** Called after each PDF page. */
+  onPage?: (done: number, total: number) => void;
+  /** Folder (or file: URL) with pdf.js standard font data; defaults to pdfjs-dist's own. */
+  standardFontDataUrl?: string;
+}
+
+/** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
+export const TEXT_LINES_PER_PAGE = 50;
+export const DOCX_CHARS_PER_PAGE = 3000;
+
+function checkAbort(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('Cancelled'), { name: 'AbortError' });
+}
+
+// ---------------------------------------------------------------- text
+
+export function loadText(bytes: Uint8Array): ParsedDoc {
+  const text = decodeText(bytes).text.replace(/\r\n?/g, '\n');
+  const pages: PageGeometry[] = [];
+  const paragraphs: [number, number][] = [];
+  let pageStart = 0;
+  let line = 0;
+  let pos = 0;
+  while (pos <= text.length) {
+    const nl = text.indexOf('\n', pos);
+    const lineEnd = nl < 0 ? text.length : nl;
+    line++;
+    const next = nl < 0 ? text.length + 1 : nl + 1;
+    if (line % TEXT_LINES_PER_PAGE === 0 || nl < 0) {
+      pages.push(emptyPage(pages.length + 1, pageStart, lineEnd));
+      pageStart = Math.min(next, text.length);
+    }
+    pos = next;
+  }
+  let p = 0;
+  for (const m of text.matchAll(/\n\s*\n/g)) {
+    if (m.index > p && /\S/.test(text.slice(p, m.index))) paragraphs.push([p, m.index]);
+    p = m.index + m[0].length;
+  }
+  if (p < text.length && /\S/.test(text.slice(p))) paragraphs.push([p, text.length]);
+  if (!/\S/.test(text)) throw new LoadError('failed', 'no text in the file (only blank space)');
+  return { kind: 'text', text, index: { kind: 'text', pages, paragraphs }, emptyPages: emptyPagesOf(text, pages) };
+}
+
+function emptyPage(page: number, start: number, end: number): PageGeometry {
+  return { page, start, end, view: [0, 0, 0, 0], rotate: 0, fonts: [], items: [] };
+}
+
+function emptyPagesOf(text: string, pages: PageGeometry[]): number[] {
+  return pages.filter((p) => !/\S/.test(text.slice(p.start, p.end))).map((p) => p.page);
+}
+
+// ---------------------------------------------------------------- docx
+
+export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
+  const mammoth = (await import('mammoth')).default;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let raw: string;
+  let html: string;
+  try {
+    raw = (await mammoth.extractRawText({ buffer })).value;
+    html = (await mammoth.convertToHtml({ buffer })).value;
+  } catch (err) {
+    throw new LoadError('failed', `damaged Word file, it could not be read (${plain(err)})`);
+  }
+  // mammoth ends every paragraph with "\n\n"; keep one blank line between paragraphs, none at the end.
+  const text = raw.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\s+$/, '');
+  if (!/\S/.test(text)) throw new LoadError('failed', 'the Word file has no text');
+  const paragraphs: [number, number][] = [];
+  let p = 0;
+  for (const m of text.matchAll(/\n\n/g)) {
+    if (m.index > p && /\S/.test(text.slice(p, m.index))) paragraphs.push([p, m.index]);
+    p = m.index + 2;
+  }
+  if (p < text.length && /\S/.test(text.slice(p))) paragraphs.push([p, text.length]);
+  // Pseudo-pages: whole paragraphs, about DOCX_CHARS_PER_PAGE characters each.
+  const pages: PageGeometry[] = [];
+  let start = 0;
+  let end = 0;
+  for (const [ps, pe] of paragraphs) {
+    if (pe - start > DOCX_CHARS_PER_PAGE && end > start) {
+      pages.push(emptyPage(pages.length + 1, start, end));
+      start = ps;
+    }
+    end = pe;
+  }
+  pages.push(emptyPage(pages.length + 1, start, text.length));
+  return { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs }, emptyPages: [] };
+}
+
+// ---------------------------------------------------------------- pdf
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsPromise: Promise<PdfJs> | undefined;
+
+/** Load pdf.js once per thread (legacy build for Node), with its worker code in-thread. */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsPromise ??= (async () => {
+    // Node 20 lacks Promise.withResolvers, which pdf.js 6 uses (Electron's Node 22 has it).
+    const P = Promise as unknown as { withResolvers?: unknown };
+    if (typeof P.withResolvers !== 'function') {
+      P.withResolvers = function withResolvers<T>() {
+        let resolve!: (v: T) => void;
+        let reject!: (e: unknown) => void;
+        const promise = new Promise<T>((res, rej) => {
+          resolve = res;
+          reject = rej;
+        });
+        return { promise, resolve, reject };
+      };
+    }
+    // Importing the worker module here makes pdf.js run its "fake worker" in this thread
+    // (we are already off the main thread), and keeps bundlers aware of the worker code.
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return pdfjsPromise;
+}
+
+/** file: URL (with trailing slash) of pdfjs-dist's standard font data. */
+export function defaultStandardFontDataUrl(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve('pdfjs-dist/package.json');
+  return pathToFileURL(path.join(path.dirname(pkg), 'standard_fonts') + path.sep).href;
+}
+
+function plain(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error';
+}
+
+interface RawItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  fontName: string;
+  hasEOL: boolean;
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Promise<ParsedDoc> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    // pdf.js takes ownership of (and may detach) the buffer it is given: pass a copy.
+    data: new Uint8Array(bytes),
+    // pdf.js 6 removed `isEvalSupported` together with its eval code path (nothing to turn off).
+    standardFontDataUrl: options.standardFontDataUrl ?? defaultStandardFontDataUrl(),
+    useSystemFonts: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  let doc: Awaited<typeof task.promise>;
+  // Everything below ends with task.destroy(), which also frees the document.
+  try {
+    doc = await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => {});
+    const name = (err as { name?: string }).name;
+    if (name === 'PasswordException') throw new LoadError('failed', 'password protected — ask the sender for an unlocked copy');
+    if (name === 'InvalidPDFException') throw new LoadError('failed', `damaged or incomplete PDF, it could not be opened (${plain(err)})`);
+    throw new LoadError('failed', `the PDF could not be opened (${plain(err)})`);
+  }
+  try {
+    const pages: PageGeometry[] = [];
+    const emptyPages: number[] = [];
+    // Built as parts (not `+=` with look-backs, which would flatten a growing string per item).
+    const parts: string[] = [];
+    let length = 0;
+    let last = '';
+    const append = (s: string) => {
+      if (!s) return;
+      parts.push(s);
+      length += s.length;
+      last = s[s.length - 1]!;
+    };
+    const total = doc.numPages;
+    let readable = 0;
+    for (let n = 1; n <= total; n++) {
+      checkAbort(options.signal);
+      if (n > 1) append('\n\n');
+      const start = length;
+      let geometry: PageGeometry = emptyPage(n, start, start);
+      let pageHasText = false;
+      try {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent();
+        const fonts: [number, number, number][] = [];
+        const fontIndex = new Map<string, number>();
+        const items: number[] = [];
+        let prev: RawItem | undefined;
+        let prevEOL = true;
+        let pageEnd = start;
+        for (const it of content.items) {
+          if (!('str' in it)) continue;
+          const item = it as RawItem;
+          if (item.str === '') {
+            if (item.hasEOL && length > start && last !== '\n') append('\n');
+            prevEOL = prevEOL || item.hasEOL;
+            continue;
+          }
+          if (prev && length > start) append(separatorBetween(prev, item, prevEOL, last));
+          let fi = fontIndex.get(item.fontName);
+          if (fi === undefined) {
+            const style = content.styles[item.fontName];
+            fi = fonts.length;
+            fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0]);
+            fontIndex.set(item.fontName, fi);
+          }
+          const t = item.transform;
+          items.push(length, item.str.length, r2(t[0]!), r2(t[1]!), r2(t[2]!), r2(t[3]!), r2(t[4]!), r2(t[5]!), r2(item.width), r2(item.height), fi);
+          append(item.str);
+          if (/\S/.test(item.str)) {
+            pageHasText = true;
+            pageEnd = length;
+          }
+          if (item.hasEOL) append('\n');
+          prev = item;
+          prevEOL = item.hasEOL;
+        }
+        // A page's range ends at its last visible character; trailing breaks fall between pages.
+        const view = page.view;
+        geometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
+        page.cleanup();
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') throw err;
+        // One unreadable page does not lose the document: it counts as a page without text.
+        geometry = emptyPage(n, start, start);
+        pageHasText = false;
+      }
+      if (!pageHasText) emptyPages.push(n);
+      else readable++;
+      pages.push(geometry);
+      options.onPage?.(n, total);
+      // Let messages (cancel) through between pages.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
+    if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
+    // Trailing line breaks after the last page carry nothing.
+    const text = parts.join('').replace(/\s+$/, '');
+    for (const p of pages) {
+      p.start = Math.min(p.start, text.length);
+      p.end = Math.min(p.end, text.length);
+    }
+    return { kind: 'pdf', text, index: { kind: 'pdf', pages }, emptyPages };
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
+
+/** What goes between two consecutive text items: nothing, a space or a line break. */
+function separatorBetween(prev: RawItem, item: RawItem, prevEOL: boolean, last: string): string {
+  if (prevEOL) return last === '\n' ? '' : '\n';
+  const [a, b] = prev.transform as [number, number, number, number, number, number];
+  const scale = Math.hypot(a, b) || 1;
+  const ux = a / scale;
+  const uy = b / scale;
+  const dx = item.transform[4]! - prev.transform[4]!;
+  const dy = item.transform[5]! - prev.transform[5]!;
+  const along = dx * ux + dy * uy;
+  const across = -dx * uy + dy * ux;
+  const size = Math.max(prev.height, item.height, 1);
+  const endsSpace = /\s/.test(last);
+  const startsSpace = /^\s/.test(item.str);
+  if (Math.abs(across) > size * 0.5) return endsSpace || startsSpace ? '' : '\n';
+  const gap = along - prev.width;
+  if (gap < -size) return endsSpace || startsSpace ? '' : '\n'; // jumped back on the same baseline: a new column/line
+  if (gap > size * 0.15 && !endsSpace && !startsSpace) return ' ';
+  return '';
+}

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { pageAt, splitText } from './chunker';
+import { detectKind } from './detect';
+import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
+import { findDocDate, guessDocType } from './meta';
+import type { ChunkingOptions, ChunkRecord, DetectedKind, DocType, FileStatus } from './types';
+
+export interface ParseRequest {
+  bytes: Uint8Array;
+  name: string;
+  /** Size limit in bytes; larger files fail with "too large". */
+  maxBytes: number;
+  signal?: AbortSignal;
+  onPage?: (done: number, total: number) => void;
+  standardFontDataUrl?: string;
+}
+
+export interface ParseOutcome {
+  kind: DetectedKind;
+  status: Extract<FileStatus, 'indexed' | 'needs_ocr' | 'unsupported' | 'failed'>;
+  reason: string;
+  doc?: ParsedDoc;
+  pages: number;
+  emptyPages: number[];
+  docType: DocType;
+  docDate: string;
+}
+
+export const DEFAULT_MAX_BYTES = 500 * 1024 * 1024;
+
+/** Detect, check and load one file. Expected problems come back as a status and reason, never as a throw (except cancellation). */
+export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
+  const base = { pages: 0, emptyPages: [] as number[], docDate: '', docType: guessDocType(req.name, '') };
+  if (req.bytes.length === 0) return { ...base, kind: 'unknown', status: 'failed', reason: 'empty file' };
+  if (req.bytes.length > req.maxBytes) {
+    const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+    return { ...base, kind: 'unknown', status: 'failed', reason: `too large (${mb(req.bytes.length)}; the limit is ${mb(req.maxBytes)})` };
+  }
+  const detected = detectKind(req.bytes, req.name);
+  if (detected.kind === 'unknown') return { ...base, kind: 'unknown', status: 'unsupported', reason: detected.reason };
+  let doc: ParsedDoc;
+  try {
+    if (detected.kind === 'pdf') {
+      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl });
+    } else if (detected.kind === 'docx') {
+      doc = await loadDocx(req.bytes);
+    } else {
+      doc = loadText(req.bytes);
+    }
+  } catch (err) {
+    if (err instanceof LoadError) {
+      const emptyPages = err.status === 'needs_ocr' ? Array.from({ length: err.pages }, (_, i) => i + 1) : [];
+      return { ...base, kind: detected.kind, status: err.status, reason: err.reason, pages: err.pages, emptyPages };
+    }
+    if ((err as Error).name === 'AbortError') throw err;
+    const msg = err instanceof Error ? err.message : String(err);
+    return { ...base, kind: detected.kind, status: 'failed', reason: `could not be read (${msg.slice(0, 200)})` };
+  }
+  const firstPage = doc.index.pages.find((p) => p.end > p.start);
+  const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
+  const partial = doc.emptyPages.length ? `${doc.emptyPages.length} of ${doc.index.pages.length} pages have no text layer (pages ${compactRanges(doc.emptyPages)}); run OCR to search them` : '';
+  return {
+    kind: detected.kind,
+    status: 'indexed',
+    reason: doc.kind === 'pdf' ? partial : '',
+    doc,
+    pages: doc.index.pages.length,
+    emptyPages: doc.emptyPages,
+    docType: guessDocType(req.name, firstText),
+    docDate: findDocDate(doc.text),
+  };
+}
+
+/** "1-3, 7, 9-10" */
+export function compactRanges(nums: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < nums.length; ) {
+    let j = i;
+    while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
+    out.push(i === j ? `${nums[i]}` : `${nums[i]}-${nums[j]}`);
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+export interface ChunkMeta {
+  fileId: string;
+  name: string;
+  version: number;
+  isLatest: boolean;
+  docType: DocType;
+  docDate: string;
+}
+
+/** Chunk a parsed document into records whose `text` is exactly `doc.text.slice(start, end)`. */
+export function chunkDocument(doc: Pick<ParsedDoc, 'text' | 'index'>, meta: ChunkMeta, options?: Partial<ChunkingOptions>): ChunkRecord[] {
+  const spans = splitText(doc.text, options);
+  const starts = doc.index.pages.map((p) => p.start);
+  return spans.map((span, i) => {
+    const text = doc.text.slice(span.start, span.end);
+    return {
+      chunk_id: `${meta.name}@v${meta.version}#${i}`,
+      file_id: meta.fileId,
+      file_name: meta.name,
+      version: meta.version,
+      is_latest: meta.isLatest,
+      chunk_index: i,
+      start: span.start,
+      end: span.end,
+      page_start: pageAt(starts, span.start),
+      page_end: pageAt(starts, span.end - 1),
+      text,
+      hash: createHash('sha256').update(text).digest('hex'),
+      doc_type: meta.docType,
+      doc_date: meta.docDate,
+    };
+  });
+}

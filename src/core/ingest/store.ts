@@ -1,0 +1,227 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { CasefileError } from '../../shared/errors';
+import { readJson, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from '../util/fs';
+import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
+
+/** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
+export interface StoredChunk {
+  /** chunk_index */
+  i: number;
+  s: number;
+  e: number;
+  /** first and last page */
+  ps: number;
+  pe: number;
+  /** sha256 of the chunk text */
+  h: string;
+}
+
+export const MANIFEST_FILE = 'files.json';
+
+const locks = new Map<string, Promise<unknown>>();
+
+/** Run `fn` after every earlier call for the same key has finished (per-process mutex). */
+async function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const before = locks.get(key) ?? Promise.resolve();
+  const run = before.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  locks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
+/**
+ * On-disk store of one case's documents:
+ * ```
+ * <caseDir>/files.json                    the file manifest (records and versions)
+ * <caseDir>/files/<sha256>                originals, content-addressed, never modified
+ * <caseDir>/docs/<fileId>/v<N>/text.txt   document text of a version
+ *                             pages.json  page ranges + compact PDF geometry (PageIndex)
+ *                             chunks.json chunk offsets (StoredChunk[])
+ *                             doc.html    DOCX rendering for display
+ * ```
+ * Every file is written atomically; a version's artifacts are complete before the manifest
+ * marks it finished, so a crash leaves at worst unreferenced artifacts that are rewritten.
+ */
+export class CaseStore {
+  constructor(readonly caseDir: string) {}
+
+  get manifestPath(): string {
+    return path.join(this.caseDir, MANIFEST_FILE);
+  }
+
+  blobPath(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new CasefileError('invalid_input', `Not a sha256: ${sha256}`);
+    return path.join(this.caseDir, 'files', sha256);
+  }
+
+  versionDir(fileId: string, version: number): string {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) throw new CasefileError('invalid_input', `Not a file id: ${fileId}`);
+    return path.join(this.caseDir, 'docs', fileId, `v${version}`);
+  }
+
+  async readManifest(): Promise<FileManifest> {
+    let raw: unknown;
+    try {
+      raw = await readJson(this.manifestPath);
+    } catch (err) {
+      throw new CasefileError('failed', `The file list of this case is damaged (${(err as Error).message}).`);
+    }
+    if (raw === undefined) return { schemaVersion: 1, files: [] };
+    const m = raw as FileManifest;
+    if (m.schemaVersion !== 1 || !Array.isArray(m.files)) throw new CasefileError('failed', 'The file list of this case has an unknown format.');
+    return m;
+  }
+
+  /** Read-modify-write the manifest, serialized per case within this process. */
+  async update<T>(change: (manifest: FileManifest) => T | Promise<T>): Promise<T> {
+    return serialized(this.manifestPath, async () => {
+      const manifest = await this.readManifest();
+      const result = await change(manifest);
+      await fs.mkdir(this.caseDir, { recursive: true });
+      await writeJsonAtomic(this.manifestPath, manifest);
+      return result;
+    });
+  }
+
+  /**
+   * Copy a file into `files/<sha256>` while hashing it (one read). Files over `maxBytes` are
+   * hashed but not copied (`stored: false`): they are registered as too large.
+   */
+  async importBlob(source: string, maxBytes: number, signal?: AbortSignal): Promise<{ sha256: string; size: number; stored: boolean }> {
+    const stat = await fs.stat(source);
+    const dir = path.join(this.caseDir, 'files');
+    await fs.mkdir(dir, { recursive: true });
+    const hash = createHash('sha256');
+    const store = stat.size <= maxBytes;
+    const tmp = path.join(dir, `import${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+    const out = store ? await fs.open(tmp, 'w') : undefined;
+    let size = 0;
+    try {
+      for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20, signal })) {
+        const buf = chunk as Buffer;
+        hash.update(buf);
+        size += buf.length;
+        if (out) await out.write(buf);
+      }
+      if (out) await out.sync();
+    } catch (err) {
+      await out?.close();
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    await out?.close();
+    const sha256 = hash.digest('hex');
+    if (!store) return { sha256, size, stored: false };
+    const target = this.blobPath(sha256);
+    if (await exists(target)) await fs.rm(tmp, { force: true });
+    else await fs.rename(tmp, target);
+    return { sha256, size, stored: true };
+  }
+
+  async writeArtifacts(fileId: string, version: number, parts: { text: string; index: PageIndex; html?: string | undefined; chunks: StoredChunk[] }): Promise<void> {
+    const dir = this.versionDir(fileId, version);
+    await fs.mkdir(dir, { recursive: true });
+    await writeFileAtomic(path.join(dir, 'text.txt'), parts.text);
+    await writeFileAtomic(path.join(dir, 'pages.json'), JSON.stringify(parts.index));
+    if (parts.html !== undefined) await writeFileAtomic(path.join(dir, 'doc.html'), parts.html);
+    await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(parts.chunks));
+  }
+
+  async readText(fileId: string, version: number): Promise<string | undefined> {
+    return readOptional(path.join(this.versionDir(fileId, version), 'text.txt'));
+  }
+
+  async readPages(fileId: string, version: number): Promise<PageIndex | undefined> {
+    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'pages.json'));
+    return raw === undefined ? undefined : (JSON.parse(raw) as PageIndex);
+  }
+
+  async readStoredChunks(fileId: string, version: number): Promise<StoredChunk[] | undefined> {
+    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'chunks.json'));
+    return raw === undefined ? undefined : (JSON.parse(raw) as StoredChunk[]);
+  }
+
+  async readHtml(fileId: string, version: number): Promise<string | undefined> {
+    return readOptional(path.join(this.versionDir(fileId, version), 'doc.html'));
+  }
+
+  /** Delete parsed artifacts of a file: one version or all. */
+  async removeArtifacts(fileId: string, version?: number): Promise<void> {
+    const target = version === undefined ? path.join(this.caseDir, 'docs', fileId) : this.versionDir(fileId, version);
+    await fs.rm(target, { recursive: true, force: true });
+  }
+
+  /** Delete originals no version references any more. */
+  async collectGarbage(manifest: FileManifest): Promise<void> {
+    const used = new Set(manifest.files.flatMap((f) => f.versions.map((v) => v.sha256)));
+    const dir = path.join(this.caseDir, 'files');
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const n of names) {
+      if (/^[0-9a-f]{64}$/.test(n) && !used.has(n)) await fs.rm(path.join(dir, n), { force: true });
+    }
+  }
+
+  /** File count (records with at least one version) and bytes of stored originals. */
+  async stats(): Promise<{ files: number; bytes: number }> {
+    const manifest = await this.readManifest().catch(() => ({ schemaVersion: 1 as const, files: [] }));
+    const shas = new Map<string, number>();
+    for (const f of manifest.files) for (const v of f.versions) shas.set(v.sha256, v.size);
+    let bytes = 0;
+    for (const size of shas.values()) bytes += size;
+    return { files: manifest.files.filter((f) => f.versions.length).length, bytes };
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export function latestVersion(file: FileRecord): VersionRecord | undefined {
+  return file.versions[file.versions.length - 1];
+}
+
+/** Expand stored chunk offsets to full records (text sliced from the document text). */
+export function expandChunks(stored: StoredChunk[], text: string, file: FileRecord, version: VersionRecord): ChunkRecord[] {
+  const latest = latestVersion(file)?.version === version.version;
+  const docType = file.doc_type_override ?? version.doc_type;
+  return stored.map((c) => ({
+    chunk_id: `${file.name}@v${version.version}#${c.i}`,
+    file_id: file.id,
+    file_name: file.name,
+    version: version.version,
+    is_latest: latest,
+    chunk_index: c.i,
+    start: c.s,
+    end: c.e,
+    page_start: c.ps,
+    page_end: c.pe,
+    text: text.slice(c.s, c.e),
+    hash: c.h,
+    doc_type: docType,
+    doc_date: version.doc_date,
+  }));
+}
+
+export function compactChunks(chunks: ChunkRecord[]): StoredChunk[] {
+  return chunks.map((c) => ({ i: c.chunk_index, s: c.start, e: c.end, ps: c.page_start, pe: c.page_end, h: c.hash }));
+}

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spanToRects } from '../../src/core/citations/geometry';
+import { decodeText, detectKind } from '../../src/core/ingest/detect';
+import { findDocDate, guessDocType } from '../../src/core/ingest/meta';
+import { chunkDocument, parseFile } from '../../src/core/ingest/parse';
+import { corpusDir } from '../helpers/home';
+import { imageOnlyPdf, multiPagePdf, partlyScannedPdf, rotatedPdf, truncatedPdf, twoColumnPdf } from '../fixtures/pdfs';
+
+const corpus = (p: string) => readFileSync(path.join(corpusDir, p));
+const parse = (bytes: Uint8Array, name: string, maxBytes = 500 * 1024 * 1024) => parseFile({ bytes, name, maxBytes });
+
+describe('pdf loader', () => {
+  it('multi-page – page ranges hold exactly their page text, chunks map to the right pages', async () => {
+    const out = await parse(await multiPagePdf(3, 12), 'lease.pdf');
+    expect(out.status).toBe('indexed');
+    expect(out.pages).toBe(3);
+    const doc = out.doc!;
+    for (const p of doc.index.pages) {
+      const pageText = doc.text.slice(p.start, p.end);
+      expect(pageText.startsWith(`Page ${p.page} line 1:`)).toBe(true);
+      expect(pageText.endsWith('termination.')).toBe(true);
+      expect(pageText.split('\n')).toHaveLength(12);
+      expect(pageText).not.toMatch(new RegExp(`Page (?!${p.page} )\\d+ line`));
+    }
+    const chunks = chunkDocument(doc, { fileId: 'f', name: 'lease.pdf', version: 1, isLatest: true, docType: 'other', docDate: '' });
+    for (const c of chunks) {
+      expect(c.text).toBe(doc.text.slice(c.start, c.end));
+      const pagesMentioned = [...c.text.matchAll(/Page (\d+) line/g)].map((m) => Number(m[1]));
+      expect(Math.min(...pagesMentioned)).toBe(c.page_start);
+      expect(Math.max(...pagesMentioned)).toBe(c.page_end);
+    }
+  });
+
+  it('geometry – every text item maps back to its own characters, and a span maps to boxes on its page', async () => {
+    const out = await parse(await multiPagePdf(2, 5), 'g.pdf');
+    const doc = out.doc!;
+    const page2 = doc.index.pages[1]!;
+    const at = doc.text.indexOf('Page 2 line 3: the alpha clause');
+    const start = doc.text.indexOf('alpha', at);
+    const boxes = spanToRects(doc.index, start, start + 'alpha clause'.length, doc.text);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.page).toBe(2);
+    expect(boxes[0]!.rects).toHaveLength(1);
+    const r = boxes[0]!.rects[0]!;
+    // Line 3 is drawn at y = 720 - 3*16 = 672 (baseline), 11pt; the words sit after "Page 2 line 3: the ".
+    expect(r.y).toBeLessThan(672);
+    expect(r.y + r.height).toBeGreaterThan(672 + 6);
+    expect(r.height).toBeLessThan(14);
+    expect(r.x).toBeGreaterThan(72 + 60);
+    expect(r.x + r.width).toBeLessThan(300);
+    // Items are stored with offsets that slice to their strings within the page range.
+    for (let k = 0; k < page2.items.length; k += 11) {
+      expect(page2.items[k]!).toBeGreaterThanOrEqual(page2.start);
+      expect(page2.items[k]! + page2.items[k + 1]!).toBeLessThanOrEqual(page2.end);
+    }
+    // A span over two lines gives one rectangle per line.
+    const two = doc.text.indexOf('termination.', at);
+    const lines = spanToRects(doc.index, two, two + 'termination.\nPage 2 line 4'.length, doc.text);
+    expect(lines[0]!.rects).toHaveLength(2);
+  });
+
+  it('two columns – columns come out one after the other, not interleaved', async () => {
+    const out = await parse(await twoColumnPdf(), 'cols.pdf');
+    const text = out.doc!.text;
+    expect(text.indexOf('Left column sentence 10')).toBeLessThan(text.indexOf('Right column sentence 1 '));
+    expect(text).toContain('Left column sentence 3 about the deposit.\nLeft column sentence 4');
+  });
+
+  it('rotated pages – text of a /Rotate 90 page is read and its rotation kept', async () => {
+    const out = await parse(await rotatedPdf(), 'rot.pdf');
+    expect(out.status).toBe('indexed');
+    expect(out.doc!.index.pages.map((p) => p.rotate)).toEqual([0, 90]);
+    const i = out.doc!.text.indexOf('arbitration');
+    expect(i).toBeGreaterThan(0);
+    const boxes = spanToRects(out.doc!.index, i, i + 11, out.doc!.text);
+    expect(boxes[0]!.page).toBe(2);
+    // Text drawn rotated by 90°: its box is taller than wide.
+    expect(boxes[0]!.rects[0]!.height).toBeGreaterThan(boxes[0]!.rects[0]!.width);
+  });
+
+  it('partly scanned – indexed, with the page without text flagged', async () => {
+    const out = await parse(await partlyScannedPdf(), 'scan.pdf');
+    expect(out.status).toBe('indexed');
+    expect(out.emptyPages).toEqual([2]);
+    expect(out.reason).toMatch(/page.*2/);
+    expect(out.docDate).toBe('2021-03-03');
+  });
+
+  it('image only – needs_ocr, with its pages counted', async () => {
+    const out = await parse(await imageOnlyPdf(), 'scan.pdf');
+    expect(out).toMatchObject({ status: 'needs_ocr', pages: 2 });
+    const real = await parse(corpus('derived-odd-pdfs/ADIANUTRITION-RESELLER_image-only-150dpi.pdf'), 'x.pdf');
+    expect(real).toMatchObject({ status: 'needs_ocr', pages: 5 });
+  });
+
+  it('password protected – failed, saying what to do', async () => {
+    for (const p of ['derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf', 'py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf']) {
+      const out = await parse(corpus(p), 'locked.pdf');
+      expect(out.status).toBe('failed');
+      expect(out.reason).toBe('password protected — ask the sender for an unlocked copy');
+    }
+  });
+
+  it('owner password only – opens and reads (no password needed to view)', async () => {
+    const out = await parse(corpus('derived-odd-pdfs/ADIANUTRITION-RESELLER_owner-password-only_aes256.pdf'), 'r.pdf');
+    expect(out.status).toBe('indexed');
+    expect(out.doc!.text).toContain('RESELLER AGREEMENT');
+  });
+
+  it('truncated and zero-byte and too large – failed with plain reasons', async () => {
+    const truncated = await parse(await truncatedPdf(), 't.pdf');
+    expect(truncated.status).toBe('failed');
+    expect(truncated.reason).toMatch(/damaged or incomplete PDF/);
+    expect(await parse(new Uint8Array(0), 'e.pdf')).toMatchObject({ status: 'failed', reason: 'empty file' });
+    const big = await parse(new Uint8Array(2048).fill(65), 'big.txt', 1024);
+    expect(big.status).toBe('failed');
+    expect(big.reason).toMatch(/^too large/);
+  });
+
+  it('real contract – text, date and doc type', async () => {
+    const out = await parse(corpus('cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf'), 'Affiliate Agreement.pdf');
+    expect(out).toMatchObject({ status: 'indexed', pages: 7, docType: 'contract', docDate: '2005-07-15' });
+    expect(out.doc!.text).toContain('AFFILIATE AGREEMENT\nThis Agreement entered into as of the Effective Date');
+  });
+});
+
+describe('docx and text loaders', () => {
+  it('docx – paragraphs with offsets and HTML for display', async () => {
+    const out = await parse(corpus('freelaw-doctor/word-docx.docx'), 'motion.docx');
+    expect(out.status).toBe('indexed');
+    const doc = out.doc!;
+    expect(doc.kind).toBe('docx');
+    expect(doc.html).toMatch(/<p>/);
+    const paras = doc.index.paragraphs!;
+    expect(paras.length).toBeGreaterThan(5);
+    for (const [s, e] of paras) {
+      expect(doc.text.slice(s, e)).not.toContain('\n\n');
+      expect(doc.text.slice(s, e).trim().length).toBeGreaterThan(0);
+    }
+    expect(doc.index.pages[0]!.start).toBe(0);
+    expect(doc.index.pages[doc.index.pages.length - 1]!.end).toBe(doc.text.length);
+  });
+
+  it('damaged docx – failed with a reason', async () => {
+    const bytes = corpus('freelaw-doctor/word-docx.docx').subarray(0, 3000);
+    const out = await parse(bytes, 'broken.docx');
+    expect(out.kind).toBe('docx');
+    expect(out.status).toBe('failed');
+    expect(out.reason).toMatch(/damaged Word file/);
+  });
+
+  it('text – UTF-8, UTF-16 with BOM and Latin-1 decode to the same words', () => {
+    const s = 'Café résumé — naïve façade\r\nsecond line';
+    expect(decodeText(new TextEncoder().encode(s)).text).toBe(s);
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+    expect(decodeText(le)).toEqual({ text: s, encoding: 'utf-16le' });
+    const latin = Buffer.from('Café résumé naïve', 'latin1');
+    expect(decodeText(latin)).toEqual({ text: 'Café résumé naïve', encoding: 'windows-1252' });
+    expect(detectKind(le, 'notes.txt').kind).toBe('text');
+    expect(detectKind(latin, 'notes').kind).toBe('text');
+  });
+
+  it('detection – by bytes, not by extension', () => {
+    const pdfBytes = Buffer.from('%PDF-1.7\n...');
+    expect(detectKind(pdfBytes, 'scan.txt').kind).toBe('pdf');
+    expect(detectKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), 'photo.pdf')).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/image/) });
+    expect(detectKind(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 'old.doc').reason).toMatch(/\.docx/);
+    expect(detectKind(Buffer.from([1, 2, 3, 0, 5]), 'blob.bin').kind).toBe('unknown');
+  });
+});
+
+describe('metadata heuristics', () => {
+  it('doc date – first parseable date, ISO', () => {
+    expect(findDocDate('Filed on the 5th day of January, 2021 and amended 2022-02-03')).toBe('2021-01-05');
+    expect(findDocDate('Ref 2019-13-45, then March 31, 2020')).toBe('2020-03-31');
+    expect(findDocDate('seen 02/30/2020; returned 03/04/2020')).toBe('2020-03-04');
+    expect(findDocDate('no dates here')).toBe('');
+  });
+
+  it('doc type – name and first-page cues', () => {
+    expect(guessDocType('Master Services Agreement.pdf', 'This Agreement is made between the parties')).toBe('contract');
+    expect(guessDocType('scan.pdf', 'DEPOSITION OF JOHN DOE\nEXAMINATION BY MR. SMITH\nQ. Where were you?\nA. Home.')).toBe('deposition');
+    expect(guessDocType('INV-2041.pdf', 'Invoice\nBill to: Acme\nAmount due: $300')).toBe('invoice');
+    expect(guessDocType('notes.txt', 'groceries')).toBe('other');
+  });
+});
