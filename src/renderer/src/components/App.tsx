@@ -1,0 +1,46 @@
+import { useEffect } from 'react';
+import { useCases, watchCases } from '../stores/cases';
+import { useUi } from '../stores/ui';
+import { CaseDialogs } from './CaseDialogs';
+import { Settings } from './Settings';
+import { Sidebar } from './Sidebar';
+import { Toasts } from './Toasts';
+import { Workspace } from './Workspace';
+
+/** Cmd/Ctrl+N new case, Cmd/Ctrl+K search cases. Enter/Esc are handled where they apply. */
+function useGlobalShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.metaKey || e.ctrlKey;
+      if (!mod || e.altKey || e.shiftKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'n') {
+        e.preventDefault();
+        if (!useUi.getState().dialog) useUi.getState().openDialog({ kind: 'create' });
+      } else if (key === 'k') {
+        e.preventDefault();
+        useUi.getState().requestSearchFocus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function App() {
+  const view = useUi((s) => s.view);
+  const load = useCases((s) => s.load);
+  useGlobalShortcuts();
+  useEffect(() => {
+    void load();
+    return watchCases();
+  }, [load]);
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main">{view === 'settings' ? <Settings /> : <Workspace />}</main>
+      <CaseDialogs />
+      <Toasts />
+    </div>
+  );
+}

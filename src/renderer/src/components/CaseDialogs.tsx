@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../api/index';
+import { useCases } from '../stores/cases';
+import { useUi, type DialogRequest } from '../stores/ui';
+import { Modal } from './Modal';
+
+function NameDialog({
+  title,
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  title: string;
+  initial: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<void>;
+}) {
+  const close = useUi((s) => s.closeDialog);
+  const [name, setName] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(name);
+      close();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.field('name') ?? err.message) : errorMessage(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={title}
+      onClose={close}
+      onSubmit={() => void submit()}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {submitLabel}
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span className="field-label">Case name</span>
+        <input
+          autoFocus
+          value={name}
+          maxLength={400}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'name-error' : undefined}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. Smith v. Jones (2024)"
+        />
+      </label>
+      {error && (
+        <p id="name-error" className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}
+
+function DeleteDialog({ caseId }: { caseId: string }) {
+  const close = useUi((s) => s.closeDialog);
+  const toast = useUi((s) => s.toast);
+  const target = useCases((s) => s.cases.find((c) => c.id === caseId));
+  const remove = useCases((s) => s.remove);
+  const [busy, setBusy] = useState(false);
+  if (!target) return null;
+  const files = target.files === 1 ? '1 file' : `${target.files} files`;
+  return (
+    <Modal
+      title="Delete case"
+      onClose={close}
+      onSubmit={async () => {
+        setBusy(true);
+        try {
+          await remove(caseId);
+          toast('info', `Deleted “${target.name}”.`);
+          close();
+        } catch (err) {
+          toast('error', errorMessage(err));
+          setBusy(false);
+        }
+      }}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={close} autoFocus>
+            Keep it
+          </button>
+          <button type="submit" className="btn btn-danger" disabled={busy}>
+            Delete case
+          </button>
+        </>
+      }
+    >
+      <p>
+        Delete <strong>“{target.name}”</strong> and its {files}? Its documents, index and chats are removed from
+        this computer for good. The originals you added from elsewhere are not touched.
+      </p>
+    </Modal>
+  );
+}
+
+/** Whichever case dialog is open. */
+export function CaseDialogs() {
+  const dialog: DialogRequest | null = useUi((s) => s.dialog);
+  const create = useCases((s) => s.create);
+  const rename = useCases((s) => s.rename);
+  const cases = useCases((s) => s.cases);
+  if (!dialog) return null;
+  switch (dialog.kind) {
+    case 'create':
+      return (
+        <NameDialog
+          key="create"
+          title="New case"
+          initial={dialog.suggestedName ?? ''}
+          submitLabel="Create case"
+          onSubmit={async (name) => {
+            const created = await create(name);
+            dialog.then?.(created.id);
+          }}
+        />
+      );
+    case 'rename': {
+      const target = cases.find((c) => c.id === dialog.caseId);
+      if (!target) return null;
+      return (
+        <NameDialog
+          key={`rename-${target.id}`}
+          title="Rename case"
+          initial={target.name}
+          submitLabel="Rename"
+          onSubmit={(name) => rename(target.id, name)}
+        />
+      );
+    }
+    case 'delete':
+      return <DeleteDialog caseId={dialog.caseId} />;
+  }
+}

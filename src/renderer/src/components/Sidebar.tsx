@@ -1,0 +1,96 @@
+import { useEffect, useRef } from 'react';
+import { filterCases, useCases } from '../stores/cases';
+import { useUi } from '../stores/ui';
+import { formatBytes, shortcut } from './format';
+
+export function Sidebar() {
+  const cases = useCases((s) => s.cases);
+  const loaded = useCases((s) => s.loaded);
+  const error = useCases((s) => s.error);
+  const query = useCases((s) => s.query);
+  const setQuery = useCases((s) => s.setQuery);
+  const selectedId = useCases((s) => s.selectedId);
+  const select = useCases((s) => s.select);
+  const openDialog = useUi((s) => s.openDialog);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const focusSearch = useUi((s) => s.focusSearch);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (focusSearch) {
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    }
+  }, [focusSearch]);
+
+  const shown = filterCases(cases, query);
+  return (
+    <nav className="sidebar" aria-label="Cases">
+      <div className="sidebar-head">
+        <span className="brand">Casefile</span>
+        <button
+          type="button"
+          className="btn btn-primary btn-small"
+          onClick={() => openDialog({ kind: 'create' })}
+          title={`New case (${shortcut('N')})`}
+        >
+          New case
+        </button>
+      </div>
+      <input
+        ref={searchRef}
+        className="sidebar-search"
+        type="search"
+        aria-label="Search cases"
+        placeholder={`Search cases (${shortcut('K')})`}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setQuery('');
+          if (e.key === 'Enter' && shown[0]) {
+            select(shown[0].id);
+            setView('workspace');
+          }
+        }}
+      />
+      <ul className="case-list" role="list">
+        {shown.map((c) => (
+          <li key={c.id}>
+            <button
+              type="button"
+              className={`case-item${c.id === selectedId && view === 'workspace' ? ' selected' : ''}`}
+              aria-current={c.id === selectedId ? 'true' : undefined}
+              onClick={() => {
+                select(c.id);
+                setView('workspace');
+              }}
+            >
+              <span className="case-name">{c.name}</span>
+              <span className="case-meta">
+                {c.files === 1 ? '1 file' : `${c.files} files`}
+                {c.bytes > 0 ? ` · ${formatBytes(c.bytes)}` : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {loaded && cases.length === 0 && !error && <p className="sidebar-empty">No cases yet. Create one to start.</p>}
+      {loaded && cases.length > 0 && shown.length === 0 && <p className="sidebar-empty">No case matches “{query}”.</p>}
+      {error && (
+        <p className="sidebar-empty error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="sidebar-foot">
+        <button
+          type="button"
+          className={`btn btn-ghost${view === 'settings' ? ' active' : ''}`}
+          onClick={() => setView(view === 'settings' ? 'workspace' : 'settings')}
+        >
+          Settings
+        </button>
+      </div>
+    </nav>
+  );
+}

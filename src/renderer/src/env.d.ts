@@ -1,0 +1,2 @@
+/** Side-effect style imports, bundled by Vite. */
+declare module '*.css';

@@ -1,0 +1,72 @@
+import { expect, screenshot, test } from './fixtures';
+
+test.describe('cases', () => {
+  test('create, rename, search and delete a case', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+
+    // Create: an empty name is refused with the field's reason, then a unicode name with a slash works.
+    await page.getByRole('button', { name: 'New case' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New case' });
+    await dialog.getByLabel('Case name').fill('   ');
+    await dialog.getByRole('button', { name: 'Create case' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('name must not be empty');
+    await dialog.getByLabel('Case name').fill('Smith v. Jones / 2024 ⚖️');
+    await dialog.getByRole('button', { name: 'Create case' }).click();
+    await expect(dialog).toBeHidden();
+    const sidebar = page.getByRole('navigation', { name: 'Cases' });
+    await expect(sidebar.getByRole('button', { name: /Smith v\. Jones \/ 2024 ⚖️/ })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Smith v. Jones / 2024 ⚖️' })).toBeVisible();
+
+    // Keyboard: Ctrl+N opens the same dialog.
+    await page.keyboard.press('Control+n');
+    const second = page.getByRole('dialog', { name: 'New case' });
+    await second.getByLabel('Case name').fill('Acme Corp. merger');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'Acme Corp. merger' })).toBeVisible();
+    await screenshot(page, '01-case-list');
+
+    // The engine really has both.
+    const listed = await app.op<{ cases: { name: string }[] }>('cases.list', {});
+    expect(listed.cases.map((c) => c.name).sort()).toEqual(['Acme Corp. merger', 'Smith v. Jones / 2024 ⚖️']);
+
+    // Search: Ctrl+K focuses the box, typing filters the list.
+    await page.keyboard.press('Control+k');
+    await expect(sidebar.getByRole('searchbox', { name: 'Search cases' })).toBeFocused();
+    await page.keyboard.type('acme');
+    await expect(sidebar.getByRole('button', { name: /Acme Corp/ })).toBeVisible();
+    await expect(sidebar.getByRole('button', { name: /Smith v\. Jones/ })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(sidebar.getByRole('button', { name: /Smith v\. Jones/ })).toBeVisible();
+
+    // Rename.
+    await sidebar.getByRole('button', { name: /Smith v\. Jones/ }).click();
+    await page.getByRole('button', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename case' });
+    await expect(rename.getByLabel('Case name')).toHaveValue('Smith v. Jones / 2024 ⚖️');
+    await rename.getByLabel('Case name').fill('Smith v. Jones (settled)');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Smith v. Jones (settled)' })).toBeVisible();
+    await expect(sidebar.getByRole('button', { name: /Smith v\. Jones \(settled\)/ })).toBeVisible();
+
+    // Delete: the confirmation names the case and its file count; keeping it changes nothing.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete case' });
+    await expect(confirm).toContainText('“Smith v. Jones (settled)” and its 0 files');
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await expect(confirm).toBeHidden();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Delete case' }).getByRole('button', { name: 'Delete case' }).click();
+    await expect(sidebar.getByRole('button', { name: /Smith v\. Jones/ })).toHaveCount(0);
+    await expect(sidebar.getByRole('button', { name: /Acme Corp/ })).toBeVisible();
+    const after = await app.op<{ cases: { name: string }[] }>('cases.list', {});
+    expect(after.cases.map((c) => c.name)).toEqual(['Acme Corp. merger']);
+  });
+
+  test('a case created elsewhere appears live (event stream)', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+    await app.op('cases.create', { name: 'Created from the CLI' });
+    await expect(page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Created from the CLI/ })).toBeVisible();
+  });
+});
