@@ -1,0 +1,165 @@
+import path from 'node:path';
+import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+import { CasefileError } from '../../shared/errors';
+import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
+import { findDefaultEmbeddingModel, type ModelLocations } from '../models/registry';
+import { withLocalModel } from '../models/transformers';
+
+/** An embedding model on disk: a transformers.js folder (config.json, tokenizer, onnx/*.onnx). */
+export interface EmbeddingModelRef {
+  /** The id the case records with its vectors (e.g. `all-MiniLM-L6-v2`). */
+  id: string;
+  /** Absolute path of the model folder. */
+  dir: string;
+}
+
+export interface EmbedderOptions {
+  /** Texts per forward pass (default 16). */
+  batchSize?: number;
+  /** Override the pooling the folder implies (normally leave unset). */
+  pooling?: Pooling;
+  /** onnxruntime intra-op threads (default: onnxruntime's choice, all cores). */
+  threads?: number;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/**
+ * A sentence-embedding model run through transformers.js feature extraction (onnxruntime-node
+ * on CPU). Loads lazily on first use, only from its local folder; pooling follows the model
+ * (mean for MiniLM-style, CLS for BGE-style) and vectors are L2-normalised, so a dot product
+ * is the cosine similarity. Works the same on the main thread and inside a worker_thread.
+ */
+export class Embedder {
+  readonly modelId: string;
+  readonly dir: string;
+  private readonly options: EmbedderOptions;
+  private folder: TransformersFolder | undefined;
+  private extractor: FeatureExtractionPipeline | undefined;
+  private initPromise: Promise<void> | undefined;
+  private dim: number | undefined;
+
+  constructor(model: EmbeddingModelRef, options: EmbedderOptions = {}) {
+    this.modelId = model.id;
+    this.dir = path.resolve(model.dir);
+    this.options = options;
+  }
+
+  /** Vector length; known from config.json before `init()`, confirmed by the first embedding. */
+  get dimension(): number {
+    const dim = this.dim ?? this.folder?.hiddenSize;
+    if (!dim) throw new Error('Embedder.dimension is known only after init()');
+    return dim;
+  }
+
+  get pooling(): Pooling {
+    return this.options.pooling ?? this.folder?.pooling ?? 'mean';
+  }
+
+  /** Load the tokenizer and the ONNX session. Safe to call many times; concurrent callers share one load. */
+  init(): Promise<void> {
+    this.initPromise ??= this.load().catch((err: unknown) => {
+      this.initPromise = undefined;
+      throw err;
+    });
+    return this.initPromise;
+  }
+
+  private async load(): Promise<void> {
+    const inspected = await inspectTransformersFolder(this.dir);
+    if (!inspected.ok) {
+      throw new CasefileError('failed', `The embedding model "${this.modelId}" at ${this.dir} cannot be used: ${inspected.reason}.`);
+    }
+    const folder = inspected.folder;
+    try {
+      this.extractor = await withLocalModel(
+        folder,
+        (mod, name, options) => mod.pipeline('feature-extraction', name, options),
+        this.options.threads ? { session_options: { intraOpNumThreads: this.options.threads } } : {},
+      );
+    } catch (err) {
+      throw new CasefileError(
+        'failed',
+        `Could not load the embedding model "${this.modelId}" from ${this.dir}: ${(err as Error).message}`,
+      );
+    }
+    this.folder = folder;
+  }
+
+  /**
+   * Embed texts in batches; one normalised vector per text, in order. Checks `signal` between
+   * batches and rejects with an AbortError once it is aborted.
+   */
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (signal?.aborted) throw abortError(signal);
+    await this.init();
+    const extractor = this.extractor!;
+    const batchSize = Math.max(1, this.options.batchSize ?? 16);
+    const out: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      if (signal?.aborted) throw abortError(signal);
+      // An empty string would still produce [CLS][SEP]; keep it, callers may rely on one vector per text.
+      const batch = texts.slice(start, start + batchSize);
+      const tensor = await extractor(batch, { pooling: this.pooling, normalize: true });
+      const [rows, dim] = tensor.dims as [number, number];
+      const data = tensor.data as Float32Array;
+      this.dim = dim;
+      for (let r = 0; r < rows; r++) out.push(data.slice(r * dim, (r + 1) * dim));
+      tensor.dispose?.();
+    }
+    return out;
+  }
+
+  /** Embed one text (e.g. a query). */
+  async embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await this.embed([text], signal);
+    return vector!;
+  }
+
+  /** Release the ONNX session. The embedder can be initialised again afterwards. */
+  async dispose(): Promise<void> {
+    const extractor = this.extractor;
+    this.extractor = undefined;
+    this.initPromise = undefined;
+    await extractor?.dispose();
+  }
+}
+
+/** Cosine similarity of two vectors (a plain dot product for the normalised vectors an Embedder returns). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+export type ResolvedEmbeddingModel =
+  | { ok: true; model: EmbeddingModelRef & { dimension: number | null; pooling: Pooling } }
+  | { ok: false; reason: string };
+
+/**
+ * The embedding model new vectors should use: `modelId` when given (e.g. the one a case already
+ * records), else the default installed model (`<home>/models`, then the bundled `models/`).
+ * Returns a reason instead of throwing when there is none, so callers fall back to keyword search.
+ */
+export async function resolveEmbeddingModel(
+  where: ModelLocations,
+  modelId?: string | null,
+): Promise<ResolvedEmbeddingModel> {
+  const found = await findDefaultEmbeddingModel(where, modelId ?? undefined);
+  if (!found) {
+    return modelId
+      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only (import it with: casefile models import <folder>)` }
+      : { ok: false, reason: 'no embedding model installed — keyword search only (import one with: casefile models import <folder>)' };
+  }
+  return { ok: true, model: found };
+}

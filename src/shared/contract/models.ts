@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { op } from './op';
+
+export type ModelKind = 'chat' | 'embedding' | 'reranker';
+
+/** One model the engine can use: imported into `<home>/models`, or shipped in the app's bundled `models/`. */
+export interface ModelInfo {
+  /** Stable id: the folder name of a transformers.js model, the file name (without .gguf) of a GGUF. */
+  id: string;
+  kind: ModelKind;
+  format: 'gguf' | 'onnx';
+  /** `installed`: under `<home>/models`; `bundled`: in the app's `models/` folder (read-only). */
+  source: 'installed' | 'bundled';
+  /** Absolute path: the .gguf file, or the model folder. */
+  path: string;
+  /** Bytes on disk (all files of a folder). */
+  bytes: number;
+  /** GGUF file type (e.g. `Q4_K_M`) or ONNX weight type (e.g. `q8`). */
+  quantization: string | null;
+  /** Chat models: trained context length. Embedding models: max tokens per text. */
+  contextLength: number | null;
+  /** GGUF `general.architecture` or config.json `model_type`. */
+  architecture: string | null;
+  /** Embedding models: vector dimension. */
+  dimension: number | null;
+  /** Embedding models: pooling that turns token vectors into one vector. */
+  pooling: 'mean' | 'cls' | null;
+  /** The default embedding model for new cases. */
+  isDefault: boolean;
+  /** Cases whose vectors were made by this model. */
+  usedBy: Array<{ caseId: string; name: string }>;
+  /** ISO time of import (null for models found on disk without an import). */
+  imported: string | null;
+  sha256: string | null;
+}
+
+export interface ModelsList {
+  models: ModelInfo[];
+  /** Id of the embedding model new cases use; null when none is installed. */
+  defaultEmbeddingModel: string | null;
+  /** Whether semantic search is available, and why not when it is off. */
+  semantic: { available: boolean; reason: string | null };
+  /** Where imports go. */
+  modelsDir: string;
+}
+
+export interface ModelImportResult {
+  model: ModelInfo;
+  /** The same model was already installed under this id; nothing was copied. */
+  alreadyInstalled: boolean;
+  defaultEmbeddingModel: string | null;
+}
+
+/** Model ids are safe as folder names. */
+export const ModelId = z
+  .string({ error: 'modelId is required' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'modelId must be letters, digits, ".", "_" or "-" (at most 128)');
+
+export const modelsContract = {
+  'models.list': op<ModelsList>()(
+    z.object({ kind: z.enum(['chat', 'embedding', 'reranker']).optional() }).strict(),
+    'Installed and bundled models (chat GGUF, embedding and reranker ONNX) with size, quantization, context length and the cases that use them.',
+  ),
+  'models.import': op<ModelImportResult>()(
+    z
+      .object({
+        path: z.string({ error: 'path is required' }).min(1, 'path must not be empty').max(4096, 'path is too long'),
+        id: ModelId.optional(),
+        /** `copy` (default) copies into `<home>/models`; `link` leaves the files where they are and links to them. */
+        mode: z.enum(['copy', 'link']).default('copy'),
+      })
+      .strict(),
+    'Import a GGUF file (validated by its header) or a transformers.js model folder (validated by loading it) into <home>/models.',
+  ),
+  'models.setDefault': op<ModelsList>()(
+    z.object({ modelId: ModelId }).strict(),
+    'Make an installed embedding model the default for new cases.',
+  ),
+};
