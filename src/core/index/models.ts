@@ -1,4 +1,9 @@
-import { NO_MODEL_REASON } from './semantic';
+import path from 'node:path';
+import { ModelRegistry, type ModelLocations } from '../models/registry';
+import { inspectTransformersFolder } from '../models/folder';
+import { withLocalModel } from '../models/transformers';
+import { Embedder, resolveEmbeddingModel } from './embedder';
+import type { Reranker } from './search';
 
 /** An embedding model ready to embed a case's chunks and queries (normalised vectors). */
 export interface LoadedEmbedder {
@@ -12,7 +17,56 @@ export interface LoadedEmbedder {
 
 export type EmbedderLoad = { ok: true; embedder: LoadedEmbedder } | { ok: false; reason: string };
 
-/** The embedding model `modelId` (or the default installed one) from the model folders. */
-export async function loadEmbedder(_where: { home: string; modelDirs: string[] }, _modelId: string | null): Promise<EmbedderLoad> {
-  return { ok: false, reason: NO_MODEL_REASON };
+export interface ModelFolders {
+  home: string;
+  /** `<home>/models` first, then bundled folders. */
+  modelDirs: string[];
+}
+
+export function modelLocations(where: ModelFolders): ModelLocations {
+  const [first, ...rest] = where.modelDirs;
+  return { modelsDir: first ?? path.join(where.home, 'models'), bundledModelDirs: rest, casesDir: path.join(where.home, 'cases') };
+}
+
+/**
+ * The embedding model `modelId` (or, with null, the default installed one), loaded and ready.
+ * A model that is registered but cannot load counts as unavailable, with its reason.
+ */
+export async function loadEmbedder(where: ModelFolders, modelId: string | null): Promise<EmbedderLoad> {
+  const resolved = await resolveEmbeddingModel(modelLocations(where), modelId);
+  if (!resolved.ok) return resolved;
+  const embedder = new Embedder({ id: resolved.model.id, dir: resolved.model.dir });
+  try {
+    await embedder.init();
+  } catch (err) {
+    return { ok: false, reason: `the embedding model "${resolved.model.id}" could not be loaded (${(err as Error).message}) — keyword search only` };
+  }
+  return { ok: true, embedder };
+}
+
+/**
+ * A cross-encoder reranker (transformers.js text-classification over (query, passage) pairs),
+ * when one is installed; null otherwise. Higher logits mean more relevant.
+ */
+export async function loadReranker(where: ModelFolders): Promise<Reranker | null> {
+  const { models } = await new ModelRegistry(modelLocations(where)).list('reranker');
+  const model = models[0];
+  if (!model) return null;
+  const inspected = await inspectTransformersFolder(model.path);
+  if (!inspected.ok) return null;
+  const folder = inspected.folder;
+  const loaded = await withLocalModel(folder, async (mod, name, options) => ({
+    tokenizer: await mod.AutoTokenizer.from_pretrained(name, options),
+    model: await mod.AutoModelForSequenceClassification.from_pretrained(name, options),
+  }));
+  return {
+    modelId: model.id,
+    async score(query, passages) {
+      if (passages.length === 0) return [];
+      const inputs = loaded.tokenizer(new Array<string>(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true });
+      const { logits } = (await loaded.model(inputs)) as { logits: { data: Float32Array; dims: number[] } };
+      const cols = logits.dims[1] ?? 1;
+      return passages.map((_, i) => logits.data[i * cols + (cols - 1)]!);
+    },
+  };
 }

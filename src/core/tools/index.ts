@@ -1,6 +1,6 @@
 import type { Engine } from '../engine';
 import type { CitationLedger } from '../citations/ledger';
-import { caseSemantics } from '../index/semantic';
+import { caseSemantics, engineReranker } from '../index/semantic';
 import { ChunkStore } from '../index/store';
 import { CaseTools } from './case-tools';
 import { caseDocumentSource } from './source';
@@ -59,6 +59,7 @@ export async function openCaseTools(engine: Engine, caseId: string, options: { l
     store,
     documents: caseDocumentSource(engine, caseId, store),
     semantic: () => caseSemantics(engine, caseId, store),
+    reranker: () => engineReranker(engine),
     ...(options.ledger ? { ledger: options.ledger } : {}),
   });
 }

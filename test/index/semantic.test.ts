@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { ChunkStore } from '../../src/core/index/store';
+import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
+import { corpusDir, tempHome } from '../helpers/home';
+import { installTestModels, MINILM_ID } from '../helpers/models';
+import { corpusText, indexDocs } from './helpers';
+
+/** Real all-MiniLM-L6-v2 through transformers.js + onnxruntime-node; real LanceDB. */
+const NAMES = ['BT_NDA.txt', 'CopAcc_NDA-and-ToP-Mentors_2.0_2017.txt', 'AGProjects-NDA.txt', 'BCG-Mutual-NDA.txt'];
+
+interface Labelled {
+  query: string;
+  snippets: { file_path: string; span: [number, number] }[];
+}
+
+let engine: Engine;
+let caseId: string;
+let tools: CaseTools;
+
+beforeAll(async () => {
+  const home = tempHome();
+  await installTestModels(home);
+  engine = await Engine.open({ home });
+  caseId = (await engine.cases.create('Semantic')).id;
+  await indexDocs(
+    engine,
+    caseId,
+    NAMES.map((n, i) => ({ fileId: `f${i}`, name: n, text: corpusText(`legalbench-rag/corpus/contractnli/${n}`) })),
+  );
+  tools = await openCaseTools(engine, caseId);
+});
+afterAll(async () => {
+  await engine?.close();
+});
+
+describe('semantic search (all-MiniLM-L6-v2)', () => {
+  it('case.json – records the embedding model id and dimension; the table holds 384-d vectors', async () => {
+    const meta = await engine.cases.readMeta(caseId);
+    expect(meta.embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
+    const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+    expect(await store.vectorDimension()).toBe(384);
+    store.close();
+  });
+
+  it('vector_search – a paraphrased question finds the governing-law clause that keyword search misses', async () => {
+    const query = "Which nation's legislation controls this deal?";
+    const clause = 'governed by and construed in accordance with the laws of Netherlands';
+    const filter = { file_name: 'AGProjects-NDA.txt' };
+    const vector = await tools.vector_search({ query, top_k: 3, ...filter });
+    expect(vector.semantic).toBe(true);
+    expect(vector.results[0]!.text).toContain(clause);
+    expect(vector.results[0]!.scores.vector).toMatchObject({ rank: 1 });
+    expect(vector.results[0]!.score).toBeGreaterThan(0);
+    expect(vector.results[0]!.score).toBeLessThanOrEqual(1);
+    expect(['strong', 'good', 'marginal', 'noise']).toContain(vector.results[0]!.label);
+    const keyword = await tools.keyword_search({ query, top_k: 3, ...filter });
+    expect(keyword.results.some((r) => r.text.includes(clause))).toBe(false);
+    // Hybrid keeps the clause near the top and reports both components.
+    const hybrid = await tools.retrieve({ query, top_k: 3, ...filter });
+    const hit = hybrid.results.find((r) => r.text.includes(clause))!;
+    expect(hit).toBeDefined();
+    expect(hit.scores.vector?.rank).toBe(1);
+    expect(hit.scores.rrf).toBeCloseTo(1 / 61 + (hit.scores.keyword ? 1 / (60 + hit.scores.keyword.rank) : 0), 10);
+  });
+
+  it('hybrid – at least as good as keyword and as vector (MRR@10) on the ContractNLI questions about these NDAs', async () => {
+    const all = (JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as { tests: Labelled[] }).tests;
+    const labelled = all.filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`));
+    expect(labelled.length).toBeGreaterThan(20);
+    const mrr: Record<string, number> = {};
+    for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
+      let sum = 0;
+      for (const t of labelled) {
+        const gold = t.snippets[0]!;
+        const fileId = `f${NAMES.findIndex((n) => gold.file_path === `contractnli/${n}`)}`;
+        const res = await tools.search(mode, { query: t.query, top_k: 10 });
+        const rank = res.results.findIndex((r) => r.file_id === fileId && r.start < gold.span[1] && r.end > gold.span[0]);
+        if (rank >= 0) sum += 1 / (rank + 1);
+      }
+      mrr[mode] = sum / labelled.length;
+    }
+    expect(mrr.hybrid).toBeGreaterThanOrEqual(mrr.keyword!);
+    expect(mrr.hybrid).toBeGreaterThanOrEqual(mrr.vector!);
+  });
+
+  it('a case indexed before any model was installed – says why semantic search is off, until re-embedded', async () => {
+    const home = tempHome();
+    const e = await Engine.open({ home });
+    try {
+      const { id } = await e.cases.create('Late model');
+      await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
+      const before = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
+      expect(before).toMatchObject({ semantic: false, semantic_reason: expect.stringMatching(/no embedding model installed/) });
+      await installTestModels(home);
+      const installed = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
+      expect(installed.semantic).toBe(false);
+      expect(installed.semantic_reason).toMatch(/indexed without an embedding model/);
+      // The next ingest re-embeds the whole case with progress, then vectors are on.
+      const progress: [number, number][] = [];
+      const { createIndexSink } = await import('../../src/core/index/sink');
+      const sink = await createIndexSink({ home, caseDir: e.cases.caseDir(id), modelDirs: [e.modelsDir] });
+      const { chunkDoc } = await import('./helpers');
+      await sink.indexVersion(chunkDoc({ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }), {
+        onProgress: (done, total) => progress.push([done, total]),
+      });
+      await sink.close();
+      expect(progress.length).toBeGreaterThan(1);
+      expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
+      const after = await (await openCaseTools(e, id)).vector_search({ query: "Which nation's legislation controls this deal?", top_k: 1, file_name: 'AGProjects-NDA.txt' });
+      expect(after.semantic).toBe(true);
+      expect(after.results[0]!.text).toContain('laws of Netherlands');
+    } finally {
+      await e.close();
+    }
+  });
+});
