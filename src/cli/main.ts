@@ -21,6 +21,8 @@ const OPTIONS = {
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },
   session: { type: 'string' },
+  id: { type: 'string' },
+  link: { type: 'boolean' },
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
+import { modelHandlers } from './models/handlers';
 import { EventBus } from './events';
 import { Router } from './router/router';
 import { VERSION } from './version';
@@ -41,6 +42,7 @@ export class Engine {
     await fs.mkdir(engine.home, { recursive: true });
     await engine.cases.init();
     engine.router.register(caseHandlers(engine));
+    engine.router.register(modelHandlers(engine));
     return engine;
   }
 

@@ -7,14 +7,20 @@ export interface CasesChangedEvent {
   kind: 'created' | 'renamed' | 'deleted' | 'files';
 }
 
+export interface ModelsChangedEvent {
+  modelId: string;
+  kind: 'imported' | 'default';
+}
+
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
+  'models.changed': ModelsChangedEvent;
 }
 
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

@@ -1,6 +1,7 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { casesCommand, type Parsed } from './cases';
+import { modelsCommand } from './models';
 import { serveCommand } from './serve';
 
 export type { Parsed };
@@ -9,5 +10,6 @@ export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<numbe
 /** Top-level commands; each feature adds its own entry here. */
 export const commands: Record<string, Command> = {
   cases: casesCommand,
+  models: modelsCommand,
   serve: serveCommand,
 };

@@ -27,6 +27,14 @@ const FILE_TYPES: Record<number, string> = {
   36: 'TQ1_0', 37: 'TQ2_0', 38: 'MXFP4_MOE',
 };
 
+/** ggml tensor types, for files whose header has no `general.file_type`. */
+const TENSOR_TYPES: Record<number, string> = {
+  0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 6: 'Q5_0', 7: 'Q5_1', 8: 'Q8_0', 9: 'Q8_1', 10: 'Q2_K', 11: 'Q3_K',
+  12: 'Q4_K', 13: 'Q5_K', 14: 'Q6_K', 15: 'Q8_K', 16: 'IQ2_XXS', 17: 'IQ2_XS', 18: 'IQ3_XXS', 19: 'IQ1_S',
+  20: 'IQ4_NL', 21: 'IQ3_S', 22: 'IQ2_S', 23: 'IQ4_XS', 24: 'I8', 25: 'I16', 26: 'I32', 27: 'I64', 28: 'F64',
+  29: 'IQ1_M', 30: 'BF16', 34: 'TQ1_0', 35: 'TQ2_0', 39: 'MXFP4',
+};
+
 /** Byte sizes of the fixed-size GGUF value types. */
 const SCALAR_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 const STRING = 8;
@@ -154,6 +162,18 @@ export async function readGgufInfo(file: string): Promise<GgufInfo> {
         metadata[key] = { arrayLength: n };
       } else throw new NotGguf(`metadata "${key}" has an unknown value type ${type} (damaged file)`);
     }
+    // Tensor infos: name, dims, type, offset. Reading them checks the header is whole and gives the weight type.
+    const typeCounts = new Map<number, number>();
+    for (let i = 0; i < tensorCount; i++) {
+      await r.skip(await count(r)); // name
+      const nDims = await r.u32();
+      if (nDims > 8) throw new NotGguf('a tensor has an impossible number of dimensions (damaged file)');
+      await r.skip(nDims * (version === 1 ? 4 : 8));
+      const type = await r.u32();
+      await r.skip(8); // offset
+      if (nDims >= 2) typeCounts.set(type, (typeCounts.get(type) ?? 0) + 1);
+    }
+    const dominant = [...typeCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     const architecture = typeof metadata['general.architecture'] === 'string' ? metadata['general.architecture'] : null;
     const ctx = architecture ? metadata[`${architecture}.context_length`] : undefined;
     const ftype = metadata['general.file_type'];
@@ -162,7 +182,10 @@ export async function readGgufInfo(file: string): Promise<GgufInfo> {
       tensorCount,
       architecture,
       name: typeof metadata['general.name'] === 'string' ? metadata['general.name'] : null,
-      quantization: typeof ftype === 'number' ? (FILE_TYPES[ftype] ?? `type ${ftype}`) : quantizationFromName(file),
+      quantization:
+        typeof ftype === 'number'
+          ? (FILE_TYPES[ftype] ?? `type ${ftype}`)
+          : (quantizationFromName(file) ?? (dominant !== undefined ? (TENSOR_TYPES[dominant] ?? null) : null)),
       contextLength: typeof ctx === 'number' ? ctx : null,
       metadata,
       bytes: size,

@@ -101,6 +101,7 @@ async function copyTree(src: string, dest: string, signal?: AbortSignal): Promis
   await fs.mkdir(dest, { recursive: true });
   for (const entry of await fs.readdir(src, { withFileTypes: true })) {
     if (signal?.aborted) throw abortError(signal);
+    if (entry.name.startsWith('.')) continue; // .git, markers, OS junk: not part of the model
     const from = path.join(src, entry.name);
     const to = path.join(dest, entry.name);
     if (entry.isDirectory()) await copyTree(from, to, signal);
@@ -201,12 +202,13 @@ export class ModelRegistry {
     return path.join(this.modelsDir, REGISTRY_FILE);
   }
 
-  /** Remove leftovers of imports interrupted by a crash. */
+  /** Remove leftovers of imports interrupted by a crash (staging folders of processes that are gone). */
   async cleanup(): Promise<void> {
     for (const name of await fs.readdir(this.modelsDir).catch(() => [] as string[])) {
-      if (name.startsWith(IMPORTING) || name.startsWith(`${REGISTRY_FILE}.tmp-`)) {
-        await fs.rm(path.join(this.modelsDir, name), { recursive: true, force: true });
-      }
+      if (!name.startsWith(IMPORTING)) continue;
+      const pid = Number(name.slice(IMPORTING.length).split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+      await fs.rm(path.join(this.modelsDir, name), { recursive: true, force: true });
     }
   }
 
@@ -401,7 +403,8 @@ export class ModelRegistry {
       relPath = ggufFile ?? src;
       if (ggufFile) sha256 = await hashFile(ggufFile, options.signal);
     } else {
-      const staging = path.join(this.modelsDir, `${IMPORTING}${id}-${randomBytes(4).toString('hex')}`);
+      await this.cleanup();
+      const staging = path.join(this.modelsDir, `${IMPORTING}${process.pid}-${id}-${randomBytes(4).toString('hex')}`);
       const target = path.join(this.modelsDir, id);
       if (await statOrNull(target)) {
         throw new CasefileError('conflict', `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`);
@@ -448,6 +451,16 @@ export class ModelRegistry {
   }
 }
 
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
@@ -471,12 +484,18 @@ async function validateByLoading(id: string, folder: TransformersFolder, signal?
   }
   const { withLocalModel } = await import('./transformers');
   try {
-    const classifier = await withLocalModel(folder, (mod, name, options) => mod.pipeline('text-classification', name, options));
-    try {
-      await classifier('what is the notice period?', { text_pair: 'Either party may terminate on thirty days notice.' } as never);
-    } finally {
-      await classifier.dispose();
-    }
+    // A cross-encoder scores a (query, passage) pair: load tokenizer and model and score one pair.
+    await withLocalModel(folder, async (mod, name, options) => {
+      const tokenizer = await mod.AutoTokenizer.from_pretrained(name, { local_files_only: true });
+      const model = await mod.AutoModelForSequenceClassification.from_pretrained(name, options);
+      try {
+        const inputs = tokenizer(['what is the notice period?'], { text_pair: ['Either party may terminate on thirty days notice.'], padding: true, truncation: true });
+        const { logits } = (await model(inputs)) as { logits: { data: ArrayLike<number> } };
+        if (!logits?.data?.length || !Number.isFinite(logits.data[0]!)) throw new Error('it produced no score');
+      } finally {
+        await model.dispose();
+      }
+    });
   } catch (err) {
     throw new CasefileError('failed', `Could not load the reranker model at ${folder.dir}: ${(err as Error).message}`);
   }

@@ -4,10 +4,12 @@
  */
 import type { z } from 'zod';
 import { casesContract } from './cases';
+import { modelsContract } from './models';
 import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
   ...casesContract,
+  ...modelsContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -26,4 +28,5 @@ export function isOpName(name: unknown): name is OpName {
 
 export * from './common';
 export * from './cases';
+export * from './models';
 export { op, type OpSpec } from './op';

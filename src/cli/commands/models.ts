@@ -1,0 +1,75 @@
+import path from 'node:path';
+import type { Engine } from '../../core/engine';
+import type { ModelInfo } from '../../shared/contract/models';
+import { formatBytes, table, UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+function row(m: ModelInfo): string[] {
+  return [
+    m.isDefault ? `${m.id} *` : m.id,
+    m.kind,
+    m.format,
+    formatBytes(m.bytes),
+    m.quantization ?? '-',
+    m.contextLength ? String(m.contextLength) : '-',
+    m.dimension ? String(m.dimension) : '-',
+    m.source,
+    m.usedBy.length ? m.usedBy.map((c) => c.name).join(', ') : '-',
+  ];
+}
+
+/**
+ * `casefile models list [--json]`, `casefile models import <path> [--id ID] [--link] [--json]`,
+ * `casefile models default <id> [--json]`.
+ */
+export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [sub, ...rest] = args.positionals;
+  const json = args.values.json === true;
+  switch (sub) {
+    case 'list': {
+      if (rest.length) throw new UsageError('models list takes no arguments');
+      const list = await engine.router.call('models.list', {});
+      if (json) {
+        io.out(JSON.stringify(list));
+        return 0;
+      }
+      if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.modelsDir})`);
+      else io.out(table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)));
+      io.out(
+        list.semantic.available
+          ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
+          : `\nSemantic search is off: ${list.semantic.reason}`,
+      );
+      return 0;
+    }
+    case 'import': {
+      if (rest.length !== 1) throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
+      const id = typeof args.values.id === 'string' ? args.values.id : undefined;
+      if (!json) io.err(`Checking ${rest[0]} ...`);
+      const result = await engine.router.call('models.import', {
+        path: path.resolve(rest[0]!),
+        ...(id ? { id } : {}),
+        mode: args.values.link === true ? 'link' : 'copy',
+      });
+      if (json) {
+        io.out(JSON.stringify(result));
+        return 0;
+      }
+      const m = result.model;
+      const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.contextLength ? `context ${m.contextLength}` : null]
+        .filter(Boolean)
+        .join(', ');
+      io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${m.path}`);
+      if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
+      return 0;
+    }
+    case 'default': {
+      if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
+      const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
+      io.out(json ? JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel }) : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path> or default <id>');
+  }
+}
