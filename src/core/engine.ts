@@ -4,6 +4,8 @@ import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { modelHandlers } from './models/handlers';
 import { EventBus } from './events';
+import { registerIngest } from './ingest/handlers';
+import type { IngestOptions, IngestService } from './ingest/service';
 import { Router } from './router/router';
 import { VERSION } from './version';
 
@@ -12,6 +14,8 @@ export interface EngineOptions {
   home: string;
   /** Folders with bundled models (the app's `models/`), read after `<home>/models`. */
   bundledModelDirs?: string[];
+  /** Ingest settings; the Electron main passes its bundled `workerPath` here. */
+  ingest?: IngestOptions;
 }
 
 type Disposer = () => Promise<void> | void;
@@ -28,6 +32,8 @@ export class Engine {
   readonly router = new Router();
   readonly cases: CaseRegistry;
   readonly bundledModelDirs: string[];
+  /** Ingest service (set in `open()`): runs, file lists, and `documents(caseId)` for readers. */
+  ingest!: IngestService;
   private readonly disposers: Disposer[] = [];
   private readonly deleteHooks: CaseHook[] = [];
 
@@ -42,6 +48,7 @@ export class Engine {
     await fs.mkdir(engine.home, { recursive: true });
     await engine.cases.init();
     engine.router.register(caseHandlers(engine));
+    engine.ingest = registerIngest(engine, options.ingest);
     engine.router.register(modelHandlers(engine));
     return engine;
   }

@@ -4,11 +4,13 @@
  */
 import type { z } from 'zod';
 import { casesContract } from './cases';
+import { ingestContract } from './ingest';
 import { modelsContract } from './models';
 import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
   ...casesContract,
+  ...ingestContract,
   ...modelsContract,
 } satisfies Record<string, OpSpec>;
 
@@ -28,5 +30,6 @@ export function isOpName(name: unknown): name is OpName {
 
 export * from './common';
 export * from './cases';
+export * from './ingest';
 export * from './models';
 export { op, type OpSpec } from './op';

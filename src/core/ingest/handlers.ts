@@ -1,0 +1,30 @@
+import type { Engine } from '../engine';
+import type { HandlerMap } from '../router/router';
+import { IngestService, type IngestOptions } from './service';
+import { CaseStore } from './store';
+
+/**
+ * Attach ingest to an engine: the service, its operations, case stats (`cases list` file counts
+ * and bytes), stopping a case's ingest before the case is deleted, and shutdown.
+ */
+export function registerIngest(engine: Engine, options: IngestOptions = {}): IngestService {
+  const service = new IngestService(engine, options);
+  engine.cases.setStatsProvider((caseDir) => new CaseStore(caseDir).stats());
+  engine.onCaseDelete((caseId) => service.beforeCaseDelete(caseId));
+  engine.onClose(() => service.close());
+  engine.router.register(ingestHandlers(service));
+  return service;
+}
+
+export function ingestHandlers(service: IngestService): HandlerMap {
+  return {
+    'ingest.start': async ({ caseId, paths, wait }, { signal }) =>
+      wait === false ? service.startDetached(caseId, paths) : service.start(caseId, paths, { signal }),
+    'ingest.cancel': async ({ caseId }) => ({ caseId, cancelled: service.cancel(caseId) }),
+    'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
+    'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
+    'files.list': async ({ caseId }) => ({ files: await service.listFiles(caseId) }),
+    'files.remove': async ({ caseId, fileId, version }) => ({ removed: await service.removeFile(caseId, fileId, version) }),
+    'files.read': async ({ caseId, fileId, version }) => service.read(caseId, fileId, version),
+  };
+}

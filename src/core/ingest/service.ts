@@ -1,0 +1,615 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type {
+  FileContent,
+  FileInfo,
+  IngestFileStatus,
+  IngestJobHandle,
+  IngestProgress,
+  IngestResultItem,
+  IngestRunResult,
+  IngestStage,
+} from '../../shared/contract/ingest';
+import { CasefileError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { createIndexSink, type IndexSink } from '../index/sink';
+import { cleanTempFiles } from '../util/fs';
+import { newId } from '../util/ids';
+import { CaseDocuments } from './documents';
+import { JobStore, type JobRecord } from './jobs';
+import { DEFAULT_MAX_BYTES } from './parse';
+import { WorkerPool, type ParseResult } from './pool';
+import { CaseStore, latestVersion } from './store';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
+import { walkPaths } from './walk';
+
+export interface IngestOptions {
+  /** Worker entry; default src/core/ingest/worker.ts next to this module (the Electron bundle passes its built worker). */
+  workerPath?: string;
+  /** Parallel parse workers (default: cores − 1, 1–4). */
+  concurrency?: number;
+  /** Files larger than this fail with "too large" (default 500 MB). */
+  maxFileBytes?: number;
+  /** pdf.js standard font data folder (file: URL); default pdfjs-dist's own. */
+  standardFontDataUrl?: string;
+}
+
+interface RunState {
+  job: JobRecord;
+  controller: AbortController;
+  progress: IngestProgress;
+  started: number;
+  lastEmit: number;
+  current: Map<string, { name: string; stage: IngestStage; pages: number; pagesDone: number; bytes: number }>;
+}
+
+interface WorkItem {
+  fileId: string;
+  name: string;
+  version: number;
+  size: number;
+  sha256: string;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+/** Chunking settings of a case: `settings.chunking` in case.json over the defaults. */
+function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
+  const raw = (settings.chunking ?? {}) as Partial<ChunkingOptions>;
+  const size = typeof raw.size === 'number' && raw.size > 0 ? raw.size : DEFAULT_CHUNKING.size;
+  const overlap = typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size ? raw.overlap : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
+  const separators = Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string') ? raw.separators : DEFAULT_CHUNKING.separators;
+  return { size, overlap, separators };
+}
+
+/**
+ * Ingest for one engine: runs are serialized per case (a second drop queues behind the first),
+ * parsing runs in a worker pool, finished versions go to the index sink, and every step is
+ * persisted so a killed process resumes (see {@link JobStore}).
+ */
+export class IngestService {
+  readonly jobs: JobStore;
+  private pool: WorkerPool | undefined;
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly active = new Map<string, Set<RunState>>();
+  private readonly maxBytes: number;
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: IngestOptions = {},
+  ) {
+    this.jobs = new JobStore(path.join(engine.home, 'jobs'));
+    this.maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  private getPool(): WorkerPool {
+    this.pool ??= new WorkerPool({ workerPath: this.options.workerPath, concurrency: this.options.concurrency });
+    return this.pool;
+  }
+
+  documents(caseId: string): CaseDocuments {
+    return new CaseDocuments(this.engine.cases.caseDir(caseId));
+  }
+
+  /** Queue a run for the case; resolves with its results when it ends. */
+  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal } = {}): Promise<IngestRunResult> {
+    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal);
+    return done;
+  }
+
+  /** Queue a run and return its handle at once (progress and results arrive as events). */
+  async startDetached(caseId: string, paths: string[]): Promise<IngestJobHandle> {
+    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)));
+    done.catch(() => {});
+    return { jobId: job.id, caseId, state: 'running' };
+  }
+
+  private async enqueue(caseId: string, paths: string[], signal?: AbortSignal, resumeCancelled = false, existing?: JobRecord): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
+    if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
+    await this.engine.cases.readMeta(caseId); // not_found before anything is written
+    const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, created: new Date().toISOString(), state: 'running', pid: process.pid };
+    job.pid = process.pid;
+    job.state = 'running';
+    await this.jobs.save(job);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const state = this.newState(job, controller);
+    let set = this.active.get(caseId);
+    if (!set) this.active.set(caseId, (set = new Set()));
+    set.add(state);
+    const before = this.chains.get(caseId) ?? Promise.resolve();
+    const done = before
+      .catch(() => undefined)
+      .then(() => this.run(state, resumeCancelled))
+      .finally(() => {
+        signal?.removeEventListener('abort', onAbort);
+        set.delete(state);
+        if (set.size === 0) this.active.delete(caseId);
+      });
+    this.chains.set(caseId, done.catch(() => undefined));
+    return { job, done };
+  }
+
+  private newState(job: JobRecord, controller: AbortController): RunState {
+    return {
+      job,
+      controller,
+      started: Date.now(),
+      lastEmit: 0,
+      current: new Map(),
+      progress: {
+        caseId: job.caseId,
+        jobId: job.id,
+        state: 'running',
+        filesDone: 0,
+        filesTotal: 0,
+        pagesDone: 0,
+        pagesTotal: 0,
+        bytesDone: 0,
+        bytesTotal: 0,
+        current: [],
+        errors: 0,
+        etaSeconds: null,
+        elapsedSeconds: 0,
+      },
+    };
+  }
+
+  /** Cancel every queued and running ingest of a case. */
+  cancel(caseId: string): boolean {
+    const set = this.active.get(caseId);
+    if (!set?.size) return false;
+    for (const s of set) s.controller.abort();
+    return true;
+  }
+
+  /** Progress of the case's running ingest, or null. */
+  status(caseId: string): IngestProgress | null {
+    const set = this.active.get(caseId);
+    if (!set) return null;
+    for (const s of set) if (s.progress.state === 'running' && s.started <= Date.now()) return this.snapshot(s);
+    return null;
+  }
+
+  /** File versions waiting to be finished (queued by an interrupted run, or cancelled). */
+  async pendingCount(caseId: string): Promise<number> {
+    const m = await new CaseStore(this.engine.cases.caseDir(caseId)).readManifest();
+    return m.files.reduce((n, f) => n + f.versions.filter((v) => PENDING_STATUSES.includes(v.status) || v.status === 'cancelled').length, 0);
+  }
+
+  /**
+   * Finish interrupted work: job files left by a killed process are run again (their paths are
+   * walked again; finished files come out unchanged), and versions left queued or cancelled are
+   * finished. With no caseId, every case with such work is resumed.
+   */
+  async resume(caseId?: string): Promise<IngestRunResult[]> {
+    const jobs = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id));
+    const caseIds = new Set<string>();
+    if (caseId) caseIds.add(caseId);
+    else {
+      for (const j of jobs) caseIds.add(j.caseId);
+      for (const c of await this.engine.cases.list()) if ((await this.pendingCount(c.id)) > 0) caseIds.add(c.id);
+    }
+    const results: IngestRunResult[] = [];
+    for (const id of caseIds) {
+      const own = jobs.filter((j) => j.caseId === id);
+      const exists = await this.engine.cases.readMeta(id).then(() => true, () => false);
+      if (!exists) {
+        for (const j of own) await this.jobs.remove(j.id);
+        continue;
+      }
+      const [first, ...rest] = own;
+      const paths = [...new Set(own.flatMap((j) => j.paths))];
+      for (const j of rest) await this.jobs.remove(j.id);
+      const { done } = await this.enqueue(id, paths, undefined, true, first ? { ...first, paths } : undefined);
+      results.push(await done);
+    }
+    return results;
+  }
+
+  private isActiveJob(jobId: string): boolean {
+    for (const set of this.active.values()) for (const s of set) if (s.job.id === jobId) return true;
+    return false;
+  }
+
+  // ------------------------------------------------------------------ the run
+
+  private async run(state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
+    const { job, controller } = state;
+    const signal = controller.signal;
+    const caseId = job.caseId;
+    const caseDir = this.engine.cases.caseDir(caseId);
+    const store = new CaseStore(caseDir);
+    const results = new Map<string, IngestResultItem>();
+    const skipped: IngestRunResult['skipped'] = [];
+    let sink: IndexSink | undefined;
+    let cancelled = false;
+    const work = new Map<string, WorkItem>();
+    try {
+      const meta = await this.engine.cases.readMeta(caseId);
+      const chunking = chunkingOf(meta.settings);
+      await cleanTempFiles(path.join(caseDir, 'files'));
+
+      // Interrupted runs of this case that no process owns any more: walk their paths too.
+      const orphans = (await this.jobs.list(caseId)).filter((j) => j.id !== job.id && !this.isActiveJob(j.id));
+      const paths = [...new Set([...job.paths, ...orphans.flatMap((j) => j.paths)])];
+
+      // 1. Walk and copy originals in (hashing).
+      const walked = await walkPaths(paths, signal);
+      skipped.push(...walked.skipped);
+      state.progress.filesTotal = walked.files.length;
+      state.progress.bytesTotal = walked.files.reduce((n, f) => n + f.size, 0);
+      const imported: { name: string; sha256: string; size: number }[] = [];
+      for (const entry of walked.files) {
+        signal.throwIfAborted();
+        this.setStage(state, entry.name, 'hashing', entry.size);
+        try {
+          const blob = await store.importBlob(entry.absPath, this.maxBytes, signal);
+          imported.push({ name: entry.name, sha256: blob.sha256, size: blob.size });
+        } catch (err) {
+          if (isAbort(err)) throw err;
+          const code = (err as NodeJS.ErrnoException).code;
+          results.set(entry.name, { fileId: '', name: entry.name, version: 0, status: 'failed', reason: `could not be read from disk (${code ?? (err as Error).message})` });
+          state.progress.errors++;
+          state.progress.filesDone++;
+        }
+        this.clearStage(state, entry.name);
+      }
+
+      // 2. Register versions (one manifest write): unchanged, new version, or redo an unfinished one.
+      const now = new Date().toISOString();
+      await store.update((m) => {
+        for (const it of imported) {
+          let file = m.files.find((f) => f.name === it.name);
+          if (!file) {
+            file = { id: newId('f', 12), name: it.name, versions: [], doc_type_override: null };
+            m.files.push(file);
+          }
+          const latest = latestVersion(file);
+          if (latest && latest.sha256 === it.sha256) {
+            if (TERMINAL_STATUSES.includes(latest.status)) {
+              results.set(it.name, { fileId: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
+              continue;
+            }
+            latest.status = 'queued';
+            latest.reason = '';
+          } else {
+            file.versions.push(newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now));
+          }
+          const v = latestVersion(file)!;
+          results.set(it.name, { fileId: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
+        }
+        // Everything unfinished in the case is finished by this run (resume after a crash).
+        for (const f of m.files) {
+          for (const v of f.versions) {
+            if (resumeCancelled && v.status === 'cancelled') v.status = 'queued';
+            if (PENDING_STATUSES.includes(v.status)) work.set(`${f.id}@${v.version}`, { fileId: f.id, name: f.name, version: v.version, size: v.size, sha256: v.sha256 });
+          }
+        }
+      });
+      for (const r of results.values()) if (r.status === 'unchanged') state.progress.filesDone++;
+      // Files resumed from earlier runs count too.
+      for (const w of work.values()) {
+        if (!results.has(w.name) || results.get(w.name)!.version !== w.version) {
+          state.progress.filesTotal++;
+          state.progress.bytesTotal += w.size;
+        }
+      }
+      for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytesDone += imported.find((i) => i.name === r.name)?.size ?? 0;
+      this.emitProgress(state, true);
+
+      // 3. Parse, chunk, index — bounded by the worker pool.
+      if (work.size) {
+        sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+        const queue = [...work.values()];
+        const lanes = Math.max(1, this.getPool().concurrency);
+        const runLane = async () => {
+          for (let item = queue.shift(); item; item = queue.shift()) {
+            if (signal.aborted) return;
+            const final = await this.processVersion(state, store, sink!, item, chunking);
+            if (final) {
+              work.delete(`${item.fileId}@${item.version}`);
+              results.set(item.name, final);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: lanes }, runLane));
+      }
+      signal.throwIfAborted();
+    } catch (err) {
+      if (!isAbort(err) && !signal.aborted) {
+        await this.finish(state, sink, 'cancelled');
+        throw err;
+      }
+      cancelled = true;
+    }
+
+    if (cancelled) {
+      // Unfinished versions are marked so; `ingest.resume` (or ingesting them again) finishes them.
+      await store.update((m) => {
+        for (const f of m.files) {
+          for (const v of f.versions) {
+            if (work.has(`${f.id}@${v.version}`) && PENDING_STATUSES.includes(v.status)) {
+              v.status = 'cancelled';
+              v.reason = 'cancelled — add the file again or resume to finish it';
+              results.set(f.name, { fileId: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
+              this.engine.events.emit('ingest.file', { caseId, jobId: job.id, fileId: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
+            }
+          }
+        }
+      });
+      for (const r of results.values()) if (r.status === 'queued') r.status = 'cancelled';
+    }
+    await this.finish(state, sink, cancelled ? 'cancelled' : 'done');
+    const orphans = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id) || j.id === job.id);
+    for (const j of orphans) await this.jobs.remove(j.id);
+    this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    return { jobId: job.id, caseId, state: cancelled ? 'cancelled' : 'done', results: [...results.values()], skipped };
+  }
+
+  private async finish(state: RunState, sink: IndexSink | undefined, end: 'done' | 'cancelled'): Promise<void> {
+    try {
+      await sink?.close();
+    } finally {
+      state.current.clear();
+      state.progress.state = end;
+      this.emitProgress(state, true);
+    }
+  }
+
+  /** Parse → chunk → index one version, then record its final status. Returns null when cancelled. */
+  private async processVersion(state: RunState, store: CaseStore, sink: IndexSink, item: WorkItem, chunking: ChunkingOptions): Promise<IngestResultItem | null> {
+    const { job, controller } = state;
+    const signal = controller.signal;
+    const caseId = job.caseId;
+    const emitFile = (status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number) =>
+      this.engine.events.emit('ingest.file', { caseId, jobId: job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
+    this.setStage(state, item.name, 'parsing', item.size);
+    emitFile('parsing', '', 'parsing');
+    let parsed: ParseResult;
+    try {
+      if (item.size === 0) parsed = failedResult('empty file');
+      else if (item.size > this.maxBytes) parsed = failedResult(`too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(this.maxBytes / 1048576)} MB)`);
+      else {
+        const blob = store.blobPath(item.sha256);
+        const present = await fs.access(blob).then(() => true, () => false);
+        if (!present) parsed = failedResult('the stored copy of this file is missing; add the file again');
+        else {
+          const manifest = await store.readManifest();
+          const file = manifest.files.find((f) => f.id === item.fileId);
+          const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
+          parsed = await this.getPool().run(
+            { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: this.maxBytes, chunking, standardFontDataUrl: this.options.standardFontDataUrl },
+            {
+              signal,
+              onPage: (done, total) => {
+                const cur = state.current.get(item.name);
+                if (cur) {
+                  cur.pages = total;
+                  cur.pagesDone = done;
+                }
+                this.emitProgress(state);
+              },
+            },
+          );
+        }
+      }
+    } catch (err) {
+      if (isAbort(err) || signal.aborted) return null;
+      parsed = failedResult(`could not be read (${(err as Error).message})`);
+    }
+
+    const { summary, chunks } = parsed;
+    let status: IngestFileStatus = summary.status;
+    let reason = summary.reason;
+    try {
+      if (status === 'indexed' && chunks.length) {
+        this.setStage(state, item.name, 'embedding', item.size, summary.pages);
+        emitFile('embedding', '', 'embedding', summary.pages);
+        await sink.indexVersion(chunks, { signal, onProgress: () => this.emitProgress(state) });
+        this.setStage(state, item.name, 'indexing', item.size, summary.pages);
+      } else {
+        // A redone version that indexed chunks before a crash and now yields none: drop them.
+        await sink.removeFile(item.fileId, [item.version]);
+      }
+      const latest = await this.highestVersion(store, item.fileId);
+      if (latest === item.version) await sink.setLatest(item.fileId, latest);
+    } catch (err) {
+      if (isAbort(err) || signal.aborted) return null;
+      status = 'failed';
+      reason = `could not be added to the search index (${(err as Error).message})`;
+      await sink.removeFile(item.fileId, [item.version]).catch(() => {});
+    }
+    if (signal.aborted) return null;
+
+    let name = item.name;
+    await store.update((m) => {
+      const file = m.files.find((f) => f.id === item.fileId);
+      const v = file?.versions.find((x) => x.version === item.version);
+      if (!file || !v) return;
+      name = file.name;
+      Object.assign(v, {
+        kind: summary.kind,
+        pages: summary.pages,
+        status,
+        reason,
+        doc_type: summary.docType,
+        doc_date: summary.docDate,
+        empty_pages: summary.emptyPages,
+        chunks: status === 'indexed' ? chunks.length : 0,
+        ingested_at: new Date().toISOString(),
+      } satisfies Partial<VersionRecord>);
+    });
+    const cur = state.current.get(item.name);
+    state.progress.pagesDone += summary.pages;
+    state.progress.pagesTotal += summary.pages;
+    state.progress.bytesDone += item.size;
+    state.progress.filesDone++;
+    if (status === 'failed') state.progress.errors++;
+    void cur;
+    this.clearStage(state, item.name);
+    emitFile(status, reason, undefined, summary.pages);
+    this.emitProgress(state, true);
+    return { fileId: item.fileId, name, version: item.version, status, reason };
+  }
+
+  private async highestVersion(store: CaseStore, fileId: string): Promise<number | null> {
+    const m = await store.readManifest();
+    const file = m.files.find((f) => f.id === fileId);
+    return file ? (latestVersion(file)?.version ?? null) : null;
+  }
+
+  private setStage(state: RunState, name: string, stage: IngestStage, bytes: number, pages = 0): void {
+    const cur = state.current.get(name);
+    if (cur) {
+      cur.stage = stage;
+      if (pages) cur.pages = pages;
+    } else state.current.set(name, { name, stage, pages, pagesDone: 0, bytes });
+    this.emitProgress(state);
+  }
+
+  private clearStage(state: RunState, name: string): void {
+    state.current.delete(name);
+  }
+
+  private snapshot(state: RunState): IngestProgress {
+    const p = state.progress;
+    let pagesDone = p.pagesDone;
+    let pagesTotal = p.pagesTotal;
+    let bytesDone = p.bytesDone;
+    for (const c of state.current.values()) {
+      pagesDone += c.pagesDone;
+      pagesTotal += c.pages;
+      if (c.pages > 0) bytesDone += (c.bytes * c.pagesDone) / c.pages;
+    }
+    const elapsed = (Date.now() - state.started) / 1000;
+    const remaining = Math.max(0, p.bytesTotal - bytesDone);
+    const eta = p.state !== 'running' ? 0 : bytesDone > 0 && elapsed > 1 ? Math.round((elapsed / bytesDone) * remaining) : null;
+    return {
+      ...p,
+      pagesDone,
+      pagesTotal,
+      bytesDone: Math.round(bytesDone),
+      current: [...state.current.values()].map((c) => ({ name: c.name, stage: c.stage })),
+      etaSeconds: eta,
+      elapsedSeconds: Math.round(elapsed * 10) / 10,
+    };
+  }
+
+  private emitProgress(state: RunState, force = false): void {
+    const now = Date.now();
+    if (!force && now - state.lastEmit < 200) return;
+    state.lastEmit = now;
+    this.engine.events.emit('ingest.progress', this.snapshot(state));
+  }
+
+  // ------------------------------------------------------------------ files
+
+  async listFiles(caseId: string): Promise<FileInfo[]> {
+    const m = await new CaseStore(this.engine.cases.caseDir(caseId)).readManifest();
+    return m.files.filter((f) => f.versions.length).map(fileInfo).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
+  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
+    const caseDir = this.engine.cases.caseDir(caseId);
+    const store = new CaseStore(caseDir);
+    const run = async () => {
+      const m = await store.readManifest();
+      const file = m.files.find((f) => f.id === fileId);
+      if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+      const versions = version === undefined ? file.versions.map((v) => v.version) : [version];
+      if (version !== undefined && !file.versions.some((v) => v.version === version)) {
+        throw new CasefileError('not_found', `${file.name} has no version ${version}.`);
+      }
+      const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+      let left: FileManifest | undefined;
+      try {
+        await sink.removeFile(fileId, versions);
+        let newLatest: number | null = null;
+        left = await store.update((man) => {
+          const f = man.files.find((x) => x.id === fileId);
+          if (f) {
+            f.versions = f.versions.filter((v) => !versions.includes(v.version));
+            newLatest = latestVersion(f)?.version ?? null;
+            if (!f.versions.length) man.files = man.files.filter((x) => x.id !== fileId);
+          }
+          return structuredClone(man);
+        });
+        await sink.setLatest(fileId, newLatest);
+      } finally {
+        await sink.close();
+      }
+      if (version === undefined) await store.removeArtifacts(fileId);
+      else await store.removeArtifacts(fileId, version);
+      await store.collectGarbage(left);
+      this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+      return { fileId, versions };
+    };
+    // Never while an ingest of the case writes the same manifest: queue behind it.
+    const before = this.chains.get(caseId) ?? Promise.resolve();
+    const done = before.catch(() => undefined).then(run);
+    this.chains.set(caseId, done.catch(() => undefined));
+    return done;
+  }
+
+  async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {
+    const docs = this.documents(caseId);
+    const { file, version: v } = await docs.resolve(fileId, version);
+    const text = await docs.getText(fileId, v.version);
+    const pages = await docs.getPages(fileId, v.version);
+    const html = (await docs.getHtml(fileId, v.version)) ?? null;
+    return {
+      fileId,
+      name: file.name,
+      version: v.version,
+      kind: pages.kind,
+      text,
+      html,
+      pages: pages.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+    };
+  }
+
+  /** Stop the case's ingest and wait for it, before its directory goes. */
+  async beforeCaseDelete(caseId: string): Promise<void> {
+    this.cancel(caseId);
+    await (this.chains.get(caseId) ?? Promise.resolve()).catch(() => undefined);
+    for (const j of await this.jobs.list(caseId)) await this.jobs.remove(j.id);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const set of this.active.values()) for (const s of set) s.controller.abort();
+    await Promise.all([...this.chains.values()].map((p) => p.catch(() => undefined)));
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+}
+
+function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {
+  return { version, sha256, size, kind: 'unknown', pages: 0, status: 'queued', reason: '', doc_type: 'other', doc_date: '', ingested_at: now, empty_pages: [], chunks: 0 };
+}
+
+function failedResult(reason: string): ParseResult {
+  return { summary: { kind: 'unknown', status: 'failed', reason, pages: 0, emptyPages: [], docType: 'other', docDate: '' }, chunks: [] };
+}
+
+export function fileInfo(f: FileRecord): FileInfo {
+  const v = latestVersion(f)!;
+  return {
+    id: f.id,
+    name: f.name,
+    version: v.version,
+    versions: f.versions.map((x) => ({ ...x })),
+    type: f.doc_type_override ?? v.doc_type,
+    pages: v.pages,
+    status: v.status,
+    reason: v.reason,
+    date: v.doc_date,
+    size: v.size,
+  };
+}

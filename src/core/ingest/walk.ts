@@ -1,0 +1,106 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** One file found under a dropped path; `name` is its path relative to the dropped folder, with '/' separators. */
+export interface WalkEntry {
+  name: string;
+  absPath: string;
+  size: number;
+}
+
+export interface WalkResult {
+  files: WalkEntry[];
+  /** Things not taken, with why (links leaving the dropped folder, unreadable folders, missing paths). */
+  skipped: { path: string; reason: string }[];
+}
+
+const JUNK_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r']);
+const JUNK_DIRS = new Set(['__macosx', 'node_modules', '$recycle.bin', 'system volume information']);
+
+/** Hidden and OS junk files: dot files, Thumbs.db, desktop.ini, Office lock files (~$…), editor backups. */
+export function isJunk(name: string, isDir: boolean): boolean {
+  const lower = name.toLowerCase();
+  if (name.startsWith('.')) return true;
+  if (isDir) return JUNK_DIRS.has(lower);
+  return JUNK_FILES.has(lower) || name.startsWith('~$') || name.endsWith('~');
+}
+
+/**
+ * Walk dropped files and folders. Folders are walked recursively in name order; hidden and junk
+ * entries are skipped; symbolic links are followed only when they resolve inside the dropped
+ * folder (a link to a folder already visited is not walked twice, so loops end).
+ */
+export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<WalkResult> {
+  const result: WalkResult = { files: [], skipped: [] };
+  for (const p of paths) {
+    signal?.throwIfAborted();
+    const abs = path.resolve(p);
+    let stat;
+    try {
+      stat = await fs.stat(abs);
+    } catch {
+      result.skipped.push({ path: abs, reason: 'not found' });
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const root = await fs.realpath(abs);
+      await walkDir(abs, root, '', new Set([root]), result, signal);
+    } else if (stat.isFile()) {
+      const base = path.basename(abs);
+      if (isJunk(base, false)) continue;
+      result.files.push({ name: base, absPath: abs, size: stat.size });
+    } else {
+      result.skipped.push({ path: abs, reason: 'not a regular file' });
+    }
+  }
+  return result;
+}
+
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function walkDir(dir: string, root: string, prefix: string, visited: Set<string>, out: WalkResult, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    out.skipped.push({ path: dir, reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    const name = prefix ? `${prefix}/${e.name}` : e.name;
+    let isDir = e.isDirectory();
+    let isFile = e.isFile();
+    let real = full;
+    if (e.isSymbolicLink()) {
+      try {
+        real = await fs.realpath(full);
+      } catch {
+        out.skipped.push({ path: full, reason: 'broken link' });
+        continue;
+      }
+      if (!inside(root, real)) {
+        out.skipped.push({ path: full, reason: 'link pointing outside the dropped folder' });
+        continue;
+      }
+      const st = await fs.stat(real);
+      isDir = st.isDirectory();
+      isFile = st.isFile();
+    }
+    if (isJunk(e.name, isDir)) continue;
+    if (isDir) {
+      const key = real === full ? await fs.realpath(full).catch(() => full) : real;
+      if (visited.has(key)) continue;
+      visited.add(key);
+      await walkDir(full, root, name, visited, out, signal);
+    } else if (isFile) {
+      const st = await fs.stat(full);
+      out.files.push({ name, absPath: full, size: st.size });
+    }
+  }
+}

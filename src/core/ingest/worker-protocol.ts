@@ -1,0 +1,33 @@
+import type { ChunkingOptions, ChunkRecord } from './types';
+import type { ParseOutcome } from './parse';
+
+/** Main → worker: parse, chunk and store one file version. */
+export interface ParseTask {
+  type: 'parse';
+  id: number;
+  caseDir: string;
+  blobPath: string;
+  name: string;
+  fileId: string;
+  version: number;
+  isLatest: boolean;
+  maxBytes: number;
+  chunking: ChunkingOptions;
+  standardFontDataUrl?: string;
+}
+
+export interface CancelTask {
+  type: 'cancel';
+  id: number;
+}
+
+export type WorkerRequest = ParseTask | CancelTask;
+
+/** What the worker learned about the version (artifacts are already on disk when it reports). */
+export type ParseSummary = Omit<ParseOutcome, 'doc'>;
+
+export type WorkerResponse =
+  | { type: 'page'; id: number; done: number; total: number }
+  | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[] }
+  | { type: 'cancelled'; id: number }
+  | { type: 'error'; id: number; message: string };

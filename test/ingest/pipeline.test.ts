@@ -1,0 +1,189 @@
+import { promises as fs, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { CaseDocuments } from '../../src/core/ingest/documents';
+import type { EngineEvents } from '../../src/shared/events';
+import { corpusDir, tempHome } from '../helpers/home';
+import { imageOnlyPdf, multiPagePdf, truncatedPdf, writeFixtureSet } from '../fixtures/pdfs';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+async function setup(options: { maxFileBytes?: number } = {}) {
+  const home = tempHome('casefile-ingest-');
+  const engine = await Engine.open({ home, ingest: { concurrency: 2, ...options } });
+  engines.push(engine);
+  const c = await engine.router.call('cases.create', { name: 'Doe v. Roe' });
+  const drop = path.join(home, 'drop');
+  mkdirSync(drop, { recursive: true });
+  return { home, engine, caseId: c.id, drop, call: engine.router.call.bind(engine.router) };
+}
+
+const byName = <T extends { name: string }>(items: T[]) => Object.fromEntries(items.map((i) => [i.name, i]));
+
+describe('ingest pipeline', () => {
+  it('folder – every file gets a status; junk skipped; names are paths inside the folder', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, {
+      'pleadings/lease.pdf': await multiPagePdf(3, 10),
+      'pleadings/scan.pdf': await imageOnlyPdf(),
+      'broken.pdf': await truncatedPdf(),
+      'empty.txt': '',
+      'notes.md': '# Notes\n\nCalled the landlord on March 3, 2021.\n',
+      'photo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      '.DS_Store': 'junk',
+      'Thumbs.db': 'junk',
+      '~$lease.docx': 'lock',
+      '.hidden/secret.txt': 'hidden',
+    });
+    await fs.copyFile(path.join(corpusDir, 'freelaw-doctor/word-docx.docx'), path.join(drop, 'motion.docx'));
+    await fs.copyFile(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(drop, 'locked.pdf'));
+    const events: EngineEvents['ingest.progress'][] = [];
+    engine.events.on('ingest.progress', (p) => events.push(p));
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    if (!('results' in run)) throw new Error('expected results');
+    const r = byName(run.results);
+    expect(Object.keys(r).sort()).toEqual(['broken.pdf', 'empty.txt', 'locked.pdf', 'motion.docx', 'notes.md', 'photo.png', 'pleadings/lease.pdf', 'pleadings/scan.pdf']);
+    expect(r['pleadings/lease.pdf']).toMatchObject({ status: 'indexed', version: 1 });
+    expect(r['motion.docx']).toMatchObject({ status: 'indexed' });
+    expect(r['notes.md']).toMatchObject({ status: 'indexed' });
+    expect(r['pleadings/scan.pdf']).toMatchObject({ status: 'needs_ocr' });
+    expect(r['broken.pdf']!.status).toBe('failed');
+    expect(r['empty.txt']).toMatchObject({ status: 'failed', reason: 'empty file' });
+    expect(r['locked.pdf']).toMatchObject({ status: 'failed', reason: 'password protected — ask the sender for an unlocked copy' });
+    expect(r['photo.png']!.status).toBe('unsupported');
+    expect(r['photo.png']!.reason).toMatch(/image/);
+
+    const last = events[events.length - 1]!;
+    expect(last).toMatchObject({ state: 'done', filesDone: 8, filesTotal: 8, errors: 3 });
+    expect(last.pagesDone).toBeGreaterThanOrEqual(3 + 2);
+
+    const { files } = await call('files.list', { caseId });
+    const f = byName(files);
+    expect(f['pleadings/lease.pdf']).toMatchObject({ version: 1, pages: 3, status: 'indexed', type: expect.any(String) });
+    expect(f['notes.md']!.date).toBe('2021-03-03');
+
+    // Stored originals are byte-identical; case stats count them.
+    const docs = new CaseDocuments(engine.cases.caseDir(caseId));
+    const lease = f['pleadings/lease.pdf']!;
+    expect(await fs.readFile(await docs.originalPath(lease.id))).toEqual(await fs.readFile(path.join(drop, 'pleadings/lease.pdf')));
+    const summary = await call('cases.get', { caseId });
+    expect(summary.files).toBe(8);
+    expect(summary.bytes).toBeGreaterThan(1000);
+
+    // Chunks read back through the document API: text equals the document text at its offsets.
+    const text = await docs.getText(lease.id);
+    const chunks = await docs.getChunks(lease.id);
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const c of chunks) {
+      expect(c.text).toBe(text.slice(c.start, c.end));
+      expect(c.chunk_id).toBe(`pleadings/lease.pdf@v1#${c.chunk_index}`);
+      expect(await docs.pageOfOffset(lease.id, c.start)).toBe(c.page_start);
+    }
+    const read = await call('files.read', { caseId, fileId: f['motion.docx']!.id });
+    expect(read.kind).toBe('docx');
+    expect(read.html).toMatch(/<p>/);
+    await expect(call('files.read', { caseId, fileId: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('versions – unchanged re-ingest does no work; new bytes make v2; old versions stay readable; remove', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    const file = path.join(drop, 'contract.txt');
+    writeFileSync(file, 'The rent is 1000 dollars per month.\n');
+    await call('ingest.start', { caseId, paths: [drop] });
+    const parsing: string[] = [];
+    engine.events.on('ingest.file', (e) => {
+      if (e.status === 'parsing') parsing.push(e.name);
+    });
+    const again = await call('ingest.start', { caseId, paths: [drop] });
+    expect('results' in again && again.results).toEqual([expect.objectContaining({ name: 'contract.txt', status: 'unchanged', version: 1 })]);
+    expect(parsing).toEqual([]);
+
+    writeFileSync(file, 'The rent is 1200 dollars per month.\n');
+    const v2 = await call('ingest.start', { caseId, paths: [drop] });
+    expect('results' in v2 && v2.results[0]).toMatchObject({ status: 'indexed', version: 2 });
+    writeFileSync(file, 'The rent is 1500 dollars per month.\n');
+    await call('ingest.start', { caseId, paths: [file] });
+    const { files } = await call('files.list', { caseId });
+    expect(files).toHaveLength(1);
+    expect(files[0]!.version).toBe(3);
+    expect(files[0]!.versions.map((v) => v.version)).toEqual([1, 2, 3]);
+    const id = files[0]!.id;
+    expect((await call('files.read', { caseId, fileId: id })).text).toContain('1500');
+    expect((await call('files.read', { caseId, fileId: id, version: 1 })).text).toContain('1000');
+    const docs = new CaseDocuments(engine.cases.caseDir(caseId));
+    expect((await docs.getChunks(id, 2))[0]!.chunk_id).toBe('contract.txt@v2#0');
+    expect((await docs.getChunks(id, 2))[0]!.is_latest).toBe(false);
+    expect((await docs.getChunks(id))[0]!.is_latest).toBe(true);
+
+    // Same bytes under another name: a second record sharing storage.
+    writeFileSync(path.join(drop, 'copy.txt'), 'The rent is 1500 dollars per month.\n');
+    await call('ingest.start', { caseId, paths: [path.join(drop, 'copy.txt')] });
+    const blobs = await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'));
+    expect(blobs).toHaveLength(3);
+
+    await call('files.remove', { caseId, fileId: id, version: 2 });
+    expect((await call('files.list', { caseId })).files.find((f) => f.id === id)!.versions.map((v) => v.version)).toEqual([1, 3]);
+    await call('files.remove', { caseId, fileId: id });
+    const left = (await call('files.list', { caseId })).files;
+    expect(left.map((f) => f.name)).toEqual(['copy.txt']);
+    // The shared original stays (copy.txt uses it); the others are gone.
+    expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toHaveLength(1);
+    await expect(fs.stat(path.join(engine.cases.caseDir(caseId), 'docs', id))).rejects.toThrow();
+    await expect(call('files.remove', { caseId, fileId: id })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('limits – too large fails with a reason and is not copied', async () => {
+    const { engine, caseId, drop, call } = await setup({ maxFileBytes: 1000 });
+    writeFileSync(path.join(drop, 'big.txt'), 'x '.repeat(1000));
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    expect('results' in run && run.results[0]!.status).toBe('failed');
+    expect('results' in run && run.results[0]!.reason).toMatch(/^too large/);
+    expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toEqual([]);
+  });
+
+  it('symlinks – links out of the dropped folder are skipped, loops end', async () => {
+    const { caseId, drop, home, call } = await setup();
+    const outside = path.join(home, 'outside.txt');
+    writeFileSync(outside, 'outside the folder');
+    writeFileSync(path.join(drop, 'inside.txt'), 'inside the folder');
+    symlinkSync(outside, path.join(drop, 'out-link.txt'));
+    mkdirSync(path.join(drop, 'sub'));
+    symlinkSync(drop, path.join(drop, 'sub', 'loop'));
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.results.map((r) => r.name)).toEqual(['inside.txt']);
+    expect(run.skipped.map((s) => s.reason)).toEqual(['link pointing outside the dropped folder']);
+  });
+
+  it('cancel – unfinished files are marked cancelled and resume finishes them', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    const set: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 4; i++) set[`doc${i}.pdf`] = await multiPagePdf(20, 30, `m${i}`);
+    await writeFixtureSet(drop, set);
+    const off = engine.events.on('ingest.file', (e) => {
+      if (e.status === 'parsing') void call('ingest.cancel', { caseId });
+    });
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    off();
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.state).toBe('cancelled');
+    const cancelled = run.results.filter((r) => r.status === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect((await call('ingest.status', { caseId })).pending).toBe(cancelled.length);
+    const { resumed } = await call('ingest.resume', { caseId });
+    expect(resumed[0]!.state).toBe('done');
+    const { files } = await call('files.list', { caseId });
+    expect(files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed', 'indexed']);
+    expect((await call('ingest.status', { caseId })).pending).toBe(0);
+  });
+
+  it('input – bad input is refused with the field named; unknown case is not_found', async () => {
+    const { call } = await setup();
+    await expect(call('ingest.start', { caseId: 'nope', paths: [] })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/paths/) });
+    await expect(call('ingest.start', { caseId: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
