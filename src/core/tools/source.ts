@@ -1,11 +1,54 @@
 import type { Engine } from '../engine';
 import type { ChunkStore } from '../index/store';
-import { chunkDocumentSource, type DocumentSource } from './documents';
+import { CaseDocuments } from '../ingest/documents';
+import { CasefileError } from '../../shared/errors';
+import { chunkDocumentSource, type DocumentInfo, type DocumentSource } from './documents';
+
+/** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
+export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
+  return {
+    async listFiles() {
+      const out: DocumentInfo[] = [];
+      for (const f of await docs.listFiles()) {
+        const latest = f.versions[f.versions.length - 1];
+        if (!latest) continue;
+        out.push({
+          id: f.id,
+          name: f.name,
+          version: latest.version,
+          versions: f.versions.map((v) => v.version),
+          type: f.doc_type_override ?? latest.doc_type,
+          pages: latest.pages,
+          status: latest.status,
+          reason: latest.reason,
+          date: latest.doc_date,
+        });
+      }
+      return out.sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async readText(fileId, version) {
+      try {
+        const [text, pages] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version)]);
+        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0] };
+      } catch (err) {
+        if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return null;
+        throw err;
+      }
+    },
+  };
+}
 
 /**
- * The documents of one case for the tools: ingest's manifest and stored texts when available,
- * else rebuilt from the case's chunks.
+ * The documents of one case for the tools: ingest's manifest and stored texts when the case has
+ * them (the normal case), else rebuilt from the case's chunks (cases indexed without ingest).
  */
-export function caseDocumentSource(_engine: Engine, _caseId: string, store: ChunkStore): DocumentSource {
-  return chunkDocumentSource(store);
+export function caseDocumentSource(engine: Engine, caseId: string, store: ChunkStore): DocumentSource {
+  const docs = new CaseDocuments(engine.cases.caseDir(caseId));
+  const ingest = ingestDocumentSource(docs);
+  const chunks = chunkDocumentSource(store);
+  const pick = async (): Promise<DocumentSource> => ((await docs.listFiles()).length > 0 ? ingest : chunks);
+  return {
+    listFiles: async () => (await pick()).listFiles(),
+    readText: async (fileId, version) => (await pick()).readText(fileId, version),
+  };
 }
