@@ -7,6 +7,7 @@ import { EventBus } from './events';
 import { registerIngest } from './ingest/handlers';
 import type { IngestOptions, IngestService } from './ingest/service';
 import { Router } from './router/router';
+import { searchHandlers } from './tools/handlers';
 import { VERSION } from './version';
 
 export interface EngineOptions {
@@ -50,6 +51,7 @@ export class Engine {
     engine.router.register(caseHandlers(engine));
     engine.ingest = registerIngest(engine, options.ingest);
     engine.router.register(modelHandlers(engine));
+    engine.router.register(searchHandlers(engine));
     return engine;
   }
 

@@ -2,6 +2,7 @@ import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { casesCommand, type Parsed } from './cases';
 import { modelsCommand } from './models';
+import { searchCommand } from './search';
 import { serveCommand } from './serve';
 
 export type { Parsed };
@@ -11,5 +12,6 @@ export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<numbe
 export const commands: Record<string, Command> = {
   cases: casesCommand,
   models: modelsCommand,
+  search: searchCommand,
   serve: serveCommand,
 };

@@ -166,10 +166,6 @@ export async function searchChunks(
     const { id: _unused, ...span } = r.citation;
     r.citation = ledger.issue(span);
   }
-  const response: SearchResponse = { results, mode, semantic: useVectors || (mode === 'keyword' && semantic.embedder !== null) };
-  if (!semantic.embedder) {
-    response.semantic = false;
-    response.semantic_reason = semantic.reason;
-  }
-  return response;
+  // `semantic` says whether vector search is available in this case (whatever mode was asked).
+  return semantic.embedder ? { results, mode, semantic: true } : { results, mode, semantic: false, semantic_reason: semantic.reason };
 }

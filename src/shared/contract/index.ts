@@ -6,12 +6,14 @@ import type { z } from 'zod';
 import { casesContract } from './cases';
 import { ingestContract } from './ingest';
 import { modelsContract } from './models';
+import { searchContract } from './search';
 import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
   ...casesContract,
   ...ingestContract,
   ...modelsContract,
+  ...searchContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -32,4 +34,5 @@ export * from './common';
 export * from './cases';
 export * from './ingest';
 export * from './models';
+export * from './search';
 export { op, type OpSpec } from './op';

@@ -1,0 +1,66 @@
+import type { Engine } from '../../core/engine';
+import type { SearchMode } from '../../shared/contract/search';
+import { UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+const MODES: SearchMode[] = ['hybrid', 'keyword', 'vector'];
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function formatScore(mode: SearchMode, score: number): string {
+  return mode === 'hybrid' ? score.toFixed(4) : mode === 'vector' ? score.toFixed(3) : score.toFixed(2);
+}
+
+/** `casefile search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]` */
+export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...words] = args.positionals;
+  if (!caseRef || words.length === 0) throw new UsageError('search takes <case> <query>');
+  const mode = (args.values.mode ?? 'hybrid') as SearchMode;
+  if (!MODES.includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or vector (got "${String(args.values.mode)}")`);
+  const kRaw = args.values.k;
+  const k = kRaw === undefined ? 10 : Number(kRaw);
+  if (!Number.isInteger(k) || k < 1 || k > 200) throw new UsageError(`--k must be a whole number from 1 to 200 (got "${String(kRaw)}")`);
+  const target = await engine.cases.resolve(caseRef);
+  const res = await engine.router.call('search', { caseId: target.id, query: words.join(' '), mode, k });
+  if (args.values.json === true) {
+    io.out(
+      JSON.stringify({
+        results: res.results.map((r) => ({
+          chunk_id: r.chunk_id,
+          file_name: r.file_name,
+          version: r.version,
+          pages: r.pages,
+          text: r.text,
+          score: r.score,
+          label: r.label,
+          citation: r.citation,
+        })),
+        semantic: res.semantic,
+        ...(res.semantic_reason ? { semantic_reason: res.semantic_reason } : {}),
+      }),
+    );
+    return 0;
+  }
+  if (!res.semantic) io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
+  if (res.results.length === 0) {
+    io.out(`No results in "${target.name}" for: ${words.join(' ')}`);
+    return 0;
+  }
+  const lines: string[] = [];
+  const shown: SearchMode = res.mode === 'hybrid' && !res.semantic ? 'keyword' : res.mode;
+  res.results.forEach((r, i) => {
+    const pages = r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`;
+    const parts = [`${r.label} ${formatScore(shown, r.score)}`];
+    if (shown === 'hybrid') {
+      if (r.scores.keyword) parts.push(`bm25 ${r.scores.keyword.score.toFixed(2)} #${r.scores.keyword.rank}`);
+      if (r.scores.vector) parts.push(`cos ${r.scores.vector.score.toFixed(3)} #${r.scores.vector.rank}`);
+    }
+    lines.push(`${i + 1}. [${r.citation.id}] ${r.file_name} v${r.version}, ${pages}  (${parts.join(', ')})`);
+    lines.push(`   ${oneLine(r.text, 200)}`);
+  });
+  io.out(lines.join('\n'));
+  return 0;
+}
