@@ -1,6 +1,8 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { casesCommand, type Parsed } from './cases';
+import { filesCommand } from './files';
+import { ingestCommand } from './ingest';
 import { modelsCommand } from './models';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
@@ -11,6 +13,8 @@ export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<numbe
 /** Top-level commands; each feature adds its own entry here. */
 export const commands: Record<string, Command> = {
   cases: casesCommand,
+  ingest: ingestCommand,
+  files: filesCommand,
   models: modelsCommand,
   search: searchCommand,
   serve: serveCommand,

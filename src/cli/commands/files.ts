@@ -1,0 +1,49 @@
+import type { Engine } from '../../core/engine';
+import { table, UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+const STATUS_WORDS: Record<string, string> = { needs_ocr: 'needs OCR' };
+
+/** `casefile files <case> [--json]` */
+export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...rest] = args.positionals;
+  if (!caseRef || rest.length) throw new UsageError('files takes exactly one <case>');
+  const target = await engine.cases.resolve(caseRef);
+  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  if (args.values.json === true) {
+    io.out(
+      JSON.stringify({
+        files: files.map((f) => ({
+          id: f.id,
+          name: f.name,
+          version: f.version,
+          versions: f.versions.map((v) => v.version),
+          type: f.type,
+          pages: f.pages,
+          status: f.status,
+          reason: f.reason,
+          date: f.date,
+        })),
+      }),
+    );
+    return 0;
+  }
+  if (files.length === 0) {
+    io.out(`No files in "${target.name}" yet. Add some with: casefile ingest "${target.name}" <folder>`);
+    return 0;
+  }
+  io.out(
+    table(
+      ['NAME', 'VERSION', 'TYPE', 'PAGES', 'DATE', 'STATUS'],
+      files.map((f) => [
+        f.name,
+        f.versions.length > 1 ? `v${f.version} (of ${f.versions.map((v) => `v${v.version}`).join(',')})` : `v${f.version}`,
+        f.type.replace('_', ' '),
+        String(f.pages),
+        f.date,
+        `${STATUS_WORDS[f.status] ?? f.status}${f.reason ? ` — ${f.reason}` : ''}`,
+      ]),
+    ),
+  );
+  return 0;
+}

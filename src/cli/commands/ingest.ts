@@ -1,0 +1,89 @@
+import type { Engine } from '../../core/engine';
+import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
+import { formatBytes, UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'cancelled'] as const;
+const STATUS_WORDS: Record<string, string> = {
+  indexed: 'indexed',
+  unchanged: 'unchanged',
+  needs_ocr: 'need OCR',
+  unsupported: 'unsupported',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+function eta(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 60) return `${seconds}s left`;
+  const m = Math.floor(seconds / 60);
+  return m < 60 ? `${m}m${String(seconds % 60).padStart(2, '0')}s left` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m left`;
+}
+
+function bar(p: IngestProgress, width = 24): string {
+  const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : p.filesTotal ? p.filesDone / p.filesTotal : 0;
+  const full = Math.round(frac * width);
+  const cur = p.current[0];
+  const what = cur ? ` ${cur.stage} ${cur.name}` : '';
+  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''} ${eta(p.etaSeconds)}${what}`;
+  const cols = process.stdout.columns || 100;
+  return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
+}
+
+/** Per-status counts and the reasons of what did not go in. */
+export function summarize(results: IngestResultItem[]): string {
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  const parts = STATUS_ORDER.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${STATUS_WORDS[s]}`);
+  const lines = [`${results.length} file${results.length === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`];
+  for (const r of results) {
+    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr') lines.push(`  ${STATUS_WORDS[r.status]}: ${r.name} — ${r.reason}`);
+  }
+  return lines.join('\n');
+}
+
+/** `casefile ingest <case> <path...> [--json]` */
+export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...paths] = args.positionals;
+  if (!caseRef || paths.length === 0) throw new UsageError('ingest takes <case> and at least one file or folder');
+  const json = args.values.json === true;
+  const target = await engine.cases.resolve(caseRef);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const live = io.isTTY && !json;
+  let lastLine = 0;
+  const offProgress = engine.events.on('ingest.progress', (p) => {
+    if (p.caseId !== target.id || !live) return;
+    const now = Date.now();
+    if (p.state === 'running' && now - lastLine < 100) return;
+    lastLine = now;
+    process.stdout.write(`\r\x1b[2K${bar(p)}`);
+  });
+  const offFile = engine.events.on('ingest.file', (e) => {
+    if (e.caseId !== target.id || json || live) return;
+    if (e.status === 'parsing' || e.status === 'embedding' || e.status === 'queued') return;
+    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${e.name} (v${e.version}${e.pages ? `, ${e.pages} pages` : ''})${e.reason ? ` — ${e.reason}` : ''}`);
+  });
+  let run: IngestRunResult;
+  try {
+    const out = await engine.router.call('ingest.start', { caseId: target.id, paths }, { signal: controller.signal });
+    if (!('results' in out)) throw new Error('ingest did not wait for its results');
+    run = out;
+  } finally {
+    offProgress();
+    offFile();
+    process.off('SIGINT', onSigint);
+    if (live) process.stdout.write('\r\x1b[2K');
+  }
+  if (json) {
+    io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: r.reason })) }));
+  } else {
+    const stats = await engine.cases.get(target.id);
+    io.out(summarize(run.results));
+    for (const s of run.skipped) io.out(`  skipped: ${s.path} — ${s.reason}`);
+    io.out(`Case "${stats.name}" now holds ${stats.files} files (${formatBytes(stats.bytes)}).`);
+    if (run.state === 'cancelled') io.out('Cancelled. Run the same command again to finish the rest.');
+  }
+  return run.state === 'cancelled' ? 130 : 0;
+}
