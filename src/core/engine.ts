@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
+import { registerAgent, type AgentOptions, type AgentService } from './agent/service';
 import { modelHandlers } from './models/handlers';
 import { EventBus } from './events';
 import { registerIngest } from './ingest/handlers';
@@ -17,6 +18,8 @@ export interface EngineOptions {
   bundledModelDirs?: string[];
   /** Ingest settings; the Electron main passes its bundled `workerPath` here. */
   ingest?: IngestOptions;
+  /** Agent settings (local model runtime, endpoint, step bounds). */
+  agent?: AgentOptions;
 }
 
 type Disposer = () => Promise<void> | void;
@@ -35,6 +38,8 @@ export class Engine {
   readonly bundledModelDirs: string[];
   /** Ingest service (set in `open()`): runs, file lists, and `documents(caseId)` for readers. */
   ingest!: IngestService;
+  /** The case agent (set in `open()`): chat turns, sessions, the local model runtime. */
+  agent!: AgentService;
   private readonly disposers: Disposer[] = [];
   private readonly deleteHooks: CaseHook[] = [];
 
@@ -52,6 +57,7 @@ export class Engine {
     engine.ingest = registerIngest(engine, options.ingest);
     engine.router.register(modelHandlers(engine));
     engine.router.register(searchHandlers(engine));
+    engine.agent = registerAgent(engine, options.agent);
     return engine;
   }
 

@@ -2,6 +2,7 @@
  * Events the engine emits. Every shell forwards all of them (IPC, SSE, CLI trace).
  * Each payload names its case so a window only shows what belongs to the open case.
  */
+import type { AgentStep, ChatAnswer } from './contract/chat';
 import type { IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
@@ -14,17 +15,54 @@ export interface ModelsChangedEvent {
   kind: 'imported' | 'default';
 }
 
+/** Agent turn events: every payload names its case, session and turn. */
+export interface AgentTurnRef {
+  caseId: string;
+  sessionId: string;
+  turnId: string;
+}
+
+/** A turn started (phase `started`) or its follow-up was condensed into a standalone question (`condensed`). */
+export interface AgentTurnEvent extends AgentTurnRef {
+  phase: 'started' | 'condensed';
+  question: string;
+  standalone_question?: string;
+  model: string;
+}
+
+/** A step was decided (`action`, before the tool runs), observed (`observation`), or is the final answer (`final`). */
+export interface AgentStepEvent extends AgentTurnRef {
+  phase: 'action' | 'observation' | 'final';
+  step: AgentStep;
+}
+
+/** Streamed text of the step being generated: its thought, or the answer. */
+export interface AgentTokenEvent extends AgentTurnRef {
+  step: number;
+  channel: 'thought' | 'answer';
+  text: string;
+}
+
+/** The turn ended (done, cancelled, failed) with its answer, citations (verified or not) and coverage. */
+export interface AgentDoneEvent extends AgentTurnRef {
+  result: ChatAnswer;
+}
+
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
   'ingest.progress': IngestProgress;
   'ingest.file': IngestFileEvent;
   'models.changed': ModelsChangedEvent;
+  'agent.turn': AgentTurnEvent;
+  'agent.step': AgentStepEvent;
+  'agent.token': AgentTokenEvent;
+  'agent.done': AgentDoneEvent;
 }
 
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'ingest.progress', 'ingest.file'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'ingest.progress', 'ingest.file', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { casesContract } from './cases';
+import { chatContract } from './chat';
 import { ingestContract } from './ingest';
 import { modelsContract } from './models';
 import { searchContract } from './search';
@@ -14,6 +15,7 @@ export const contract = {
   ...ingestContract,
   ...modelsContract,
   ...searchContract,
+  ...chatContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -32,6 +34,7 @@ export function isOpName(name: unknown): name is OpName {
 
 export * from './common';
 export * from './cases';
+export * from './chat';
 export * from './ingest';
 export * from './models';
 export * from './search';

@@ -1,0 +1,92 @@
+/**
+ * Which language model answers a turn. Chosen per turn from what the user picked:
+ *   - an installed chat model id, or a path to a .gguf file → node-llama-cpp (local, offline; default);
+ *   - `endpoint:<model>` → the OpenAI-compatible endpoint configured by the user (never a default);
+ *   - `scripted:<script.json>` → the deterministic scripted model (tests, demos).
+ * With no choice: CASEFILE_SCRIPTED_MODEL, then CASEFILE_CHAT_MODEL, then the first installed chat model.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { CasefileError } from '../../shared/errors';
+import { ModelRegistry } from '../models/registry';
+import { LlamaLanguageModel, type LlamaRuntime } from './llama-provider';
+import type { StepFormat } from './prompt';
+import { ScriptedLanguageModel } from './scripted';
+
+export interface EndpointConfig {
+  /** e.g. http://llm.firm.local:8080/v1 */
+  baseURL: string;
+  apiKey?: string;
+  /** The server honours JSON-schema response formats (llama.cpp server, vLLM): steps are constrained like local ones. */
+  structuredOutputs?: boolean;
+}
+
+export interface ResolvedModel {
+  model: LanguageModelV4;
+  format: StepFormat;
+  /** What traces and answers name as the model. */
+  label: string;
+  kind: 'llama' | 'endpoint' | 'scripted';
+}
+
+export interface BackendContext {
+  runtime: () => LlamaRuntime;
+  registry: ModelRegistry;
+  endpoint?: EndpointConfig | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The endpoint the user configured through the environment, if any (CASEFILE_ENDPOINT_URL, CASEFILE_ENDPOINT_KEY). */
+export function endpointFromEnv(env: NodeJS.ProcessEnv): EndpointConfig | undefined {
+  const baseURL = env.CASEFILE_ENDPOINT_URL?.trim();
+  if (!baseURL) return undefined;
+  return {
+    baseURL,
+    ...(env.CASEFILE_ENDPOINT_KEY ? { apiKey: env.CASEFILE_ENDPOINT_KEY } : {}),
+    structuredOutputs: env.CASEFILE_ENDPOINT_STRUCTURED === '1',
+  };
+}
+
+export async function resolveModel(spec: string | undefined, ctx: BackendContext): Promise<ResolvedModel> {
+  const chosen = spec?.trim() || ctx.env.CASEFILE_SCRIPTED_MODEL?.trim() && `scripted:${ctx.env.CASEFILE_SCRIPTED_MODEL.trim()}` || ctx.env.CASEFILE_CHAT_MODEL?.trim() || undefined;
+  if (chosen?.startsWith('scripted:')) {
+    const file = path.resolve(chosen.slice('scripted:'.length));
+    return { model: ScriptedLanguageModel.fromFile(file), format: 'json', label: `scripted:${path.basename(file)}`, kind: 'scripted' };
+  }
+  if (chosen?.startsWith('endpoint:')) {
+    const name = chosen.slice('endpoint:'.length).trim();
+    if (!ctx.endpoint) {
+      throw new CasefileError(
+        'unavailable',
+        'No model endpoint is configured. Set CASEFILE_ENDPOINT_URL (and CASEFILE_ENDPOINT_KEY if it needs one) to your own server, or pick a local model.',
+      );
+    }
+    if (!name) throw new CasefileError('invalid_input', 'Name the endpoint model after "endpoint:", e.g. endpoint:llama3.1-8b.');
+    const provider = createOpenAICompatible({
+      name: 'casefile-endpoint',
+      baseURL: ctx.endpoint.baseURL,
+      ...(ctx.endpoint.apiKey ? { apiKey: ctx.endpoint.apiKey } : {}),
+      supportsStructuredOutputs: ctx.endpoint.structuredOutputs ?? false,
+    });
+    return { model: provider.chatModel(name), format: ctx.endpoint.structuredOutputs ? 'json' : 'text', label: `endpoint:${name}`, kind: 'endpoint' };
+  }
+  if (chosen && (chosen.toLowerCase().endsWith('.gguf') || chosen.includes('/') || chosen.includes('\\'))) {
+    const file = path.resolve(chosen);
+    if (!existsSync(file)) throw new CasefileError('not_found', `No model file at ${file}. Check the path, or list installed models with "casefile models list".`);
+    return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama' };
+  }
+  const { models } = await ctx.registry.list('chat');
+  const pick = chosen ? models.find((m) => m.id === chosen) : models[0];
+  if (!pick) {
+    if (chosen) {
+      throw new CasefileError('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}. Import one with "casefile models import <file.gguf>".`);
+    }
+    throw new CasefileError(
+      'unavailable',
+      'No chat model is installed. Import a GGUF file with "casefile models import <file.gguf>", or pass --model <path-to.gguf>.',
+    );
+  }
+  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama' };
+}

@@ -1,0 +1,181 @@
+/**
+ * The case tools (src/core/tools) as agent tools: same functions, same validation, results turned
+ * into what the loop formats (passages with cite ids, file lists, coverage).
+ */
+import type { SearchResponse } from '../../shared/contract/search';
+import {
+  AdjacentChunksArgs,
+  FindFilesArgs,
+  GrepCaseArgs,
+  GrepFileArgs,
+  ReadFileArgs,
+  RetrieveArgs,
+  SingleModeSearchArgs,
+  type CaseTools,
+} from '../tools/index';
+import { bestLabelOf } from './labels';
+import { pagesLabel } from './prompt';
+import { defineTool, type AgentTool, type PassageItem, type ToolOutcome } from './types';
+
+const READABLE = new Set(['indexed', 'unchanged']);
+
+export interface CaseToolOptions {
+  /** Characters of a readFile window shown to the model. */
+  readChars?: number;
+  /** Files listed per findFiles observation. */
+  listLimit?: number;
+}
+
+function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
+  const items: PassageItem[] = res.results.map((r) => ({
+    cite: r.citation.id,
+    file_name: r.file_name,
+    pages: r.citation.pages,
+    text: r.text,
+    hash: r.hash,
+    chunk_id: r.chunk_id,
+    label: r.label,
+    score: r.score,
+  }));
+  const head = [`${res.results.length} passage${res.results.length === 1 ? '' : 's'} (${what}${res.mode === 'hybrid' && !res.semantic ? ', keyword only' : ''}).`];
+  if (!res.semantic && res.semantic_reason && res.mode !== 'keyword') head.push(`Semantic search is off: ${res.semantic_reason}`);
+  const best = bestLabelOf(items.map((i) => i.label));
+  return {
+    text: head.join(' '),
+    items,
+    count: res.results.length,
+    ...(best ? { best_label: best } : {}),
+    citations: res.results.map((r) => r.citation),
+    coverage: { searched: [...new Set(res.results.map((r) => r.file_name))] },
+  };
+}
+
+/** The agent's view of one case's tools. */
+export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): AgentTool[] {
+  const readChars = options.readChars ?? 2000;
+  const listLimit = options.listLimit ?? 40;
+  const withRejected = <T extends { reject_hashes?: string[] | undefined }>(input: T, rejected: ReadonlySet<string>): T =>
+    rejected.size ? { ...input, reject_hashes: [...new Set([...(input.reject_hashes ?? []), ...rejected])] } : input;
+
+  const list: AgentTool[] = [
+    defineTool({
+      name: 'findFiles',
+      description: 'List the files of the case (id, name, version, type, pages, status, date). Call it first.',
+      inputSchema: FindFilesArgs,
+      grammarProperties: {},
+      async run(input) {
+        const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
+        const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
+        for (const f of res.files) {
+          const status = READABLE.has(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
+          lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
+        }
+        return {
+          text: lines.join('\n'),
+          count: res.total,
+          citations: [],
+          coverage: {
+            total: input.file_name || input.file_name_contains || input.doc_type ? undefined : res.total,
+            listed: res.files.map((f) => f.name),
+            unsearchable: res.files.filter((f) => !READABLE.has(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
+          },
+        } satisfies ToolOutcome;
+      },
+    }),
+    defineTool({
+      name: 'retrieve',
+      description: 'Hybrid search (keywords + meaning) over the case; returns passages with cite ids and quality labels.',
+      inputSchema: RetrieveArgs,
+      async run(input, ctx) {
+        return searchOutcome(await tools.retrieve(withRejected(input, ctx.rejected), ctx.signal), 'hybrid search');
+      },
+    }),
+    defineTool({
+      name: 'keyword_search',
+      description: 'Keyword (BM25) search over the case.',
+      inputSchema: SingleModeSearchArgs,
+      async run(input, ctx) {
+        return searchOutcome(await tools.keyword_search(withRejected(input, ctx.rejected), ctx.signal), 'keyword search');
+      },
+    }),
+    defineTool({
+      name: 'vector_search',
+      description: 'Semantic (meaning) search over the case.',
+      inputSchema: SingleModeSearchArgs,
+      async run(input, ctx) {
+        return searchOutcome(await tools.vector_search(withRejected(input, ctx.rejected), ctx.signal), 'semantic search');
+      },
+    }),
+    defineTool({
+      name: 'readFile',
+      description: 'Read a window of a file’s text by file_id (from findFiles), from offset.',
+      inputSchema: ReadFileArgs,
+      async run(input) {
+        const r = await tools.readFile({ ...input, max_length: Math.min(Number(input.max_length ?? readChars), readChars) });
+        const more = r.eof ? 'end of file' : `more from offset ${r.end}`;
+        return {
+          text: `${r.file_name} v${r.version}, characters ${r.start}-${r.end} of ${r.total_length} (${pagesLabel(r.pages)}; ${more}) [cite:${r.citation.id}]:\n${r.text}`,
+          count: 1,
+          citations: [r.citation],
+          coverage: { read: [r.file_name] },
+        };
+      },
+    }),
+    defineTool({
+      name: 'grepFile',
+      description: 'Regular-expression search in one file (file_id from findFiles); confirms exact wording.',
+      inputSchema: GrepFileArgs,
+      async run(input) {
+        const r = await tools.grepFile(input);
+        const items: PassageItem[] = r.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context }));
+        return {
+          text: `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.file_name}${r.truncated ? ` (first ${r.matches.length} shown)` : ''}.`,
+          items,
+          count: r.total,
+          citations: r.matches.map((m) => m.citation),
+          coverage: { searched: [r.file_name] },
+        };
+      },
+    }),
+    defineTool({
+      name: 'grepCase',
+      description: 'Regular-expression search over every readable file of the case; use it for "every / all / each time / list" questions.',
+      inputSchema: GrepCaseArgs,
+      async run(input) {
+        const r = await tools.grepCase(input);
+        const items: PassageItem[] = r.files.flatMap((f) =>
+          f.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context })),
+        );
+        const perFile = r.files.map((f) => `${f.file_name}: ${f.count}`).join(', ');
+        return {
+          text: `${r.total_matches} match${r.total_matches === 1 ? '' : 'es'}${perFile ? ` (${perFile})` : ''}. Coverage: ${r.coverage.line}.${r.truncated ? ' Some matches were not shown (limit).' : ''}`,
+          items,
+          count: r.total_matches,
+          citations: items.map((i) => ({ ...r.files.flatMap((f) => f.matches).find((m) => m.citation.id === i.cite)!.citation })),
+          coverage: {
+            searched: r.files.map((f) => f.file_name),
+            unsearchable: r.coverage.not_searchable,
+            wholeCase: !input.file_name_contains && !input.doc_type,
+          },
+        };
+      },
+    }),
+    defineTool({
+      name: 'getAdjacentChunks',
+      description: 'The passages just before and after a chunk_id (from a search result), in order.',
+      inputSchema: AdjacentChunksArgs,
+      async run(input) {
+        const r = await tools.getAdjacentChunks(input);
+        const items: PassageItem[] = r.chunks.map((c) => ({ cite: c.citation.id, file_name: c.file_name, pages: c.citation.pages, text: c.text, chunk_id: c.chunk_id }));
+        return {
+          text: `${r.chunks.length} neighbouring passage${r.chunks.length === 1 ? '' : 's'}.`,
+          items,
+          count: r.chunks.length,
+          citations: r.chunks.map((c) => c.citation),
+          coverage: { read: [...new Set(r.chunks.map((c) => c.file_name))] },
+        };
+      },
+    }),
+  ];
+  return list;
+}

@@ -1,0 +1,271 @@
+/**
+ * The case agent as an engine feature: `chat.*` operations, agent.* events, per-case chat
+ * sessions, running turns that can be cancelled, and the local model runtime (loaded once,
+ * unloaded when idle, closed with the engine).
+ */
+import type { ChatAnswer, ChatMessage, ChunkRef } from '../../shared/contract/chat';
+import { CasefileError } from '../../shared/errors';
+import { CitationLedger } from '../citations/ledger';
+import { findCites } from '../citations/verify';
+import type { Engine } from '../engine';
+import { ModelRegistry } from '../models/registry';
+import type { HandlerMap } from '../router/router';
+import { caseStore, openCaseTools } from '../tools/index';
+import { caseDocumentSource } from '../tools/source';
+import { newId } from '../util/ids';
+import { endpointFromEnv, resolveModel, type EndpointConfig } from './backends';
+import { agentToolsFor } from './case-tools';
+import { condenseQuestion } from './condense';
+import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
+import { runAgent, type AgentRunResult } from './loop';
+import { trimText } from './prompt';
+import { ChatStore, exportMarkdown, priorRefs, replayHistory, summary, toSession } from './sessions';
+import type { AgentTool } from './types';
+
+export interface AgentOptions {
+  llama?: LlamaRuntimeOptions;
+  /** OpenAI-compatible endpoint (default: from CASEFILE_ENDPOINT_URL / CASEFILE_ENDPOINT_KEY; none otherwise). */
+  endpoint?: EndpointConfig;
+  /** Output tokens per step (default 512, or CASEFILE_AGENT_MAX_TOKENS). */
+  maxOutputTokens?: number;
+  /** Bounds of a constrained step's thought and answer (characters). */
+  thoughtChars?: number;
+  answerChars?: number;
+  /** Passage characters shown per result, and per observation. */
+  passageChars?: number;
+  observationChars?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Replace the case tools (benchmarks); default: the index's tools bound to the case. */
+  toolsFor?: (caseId: string, ledger: CitationLedger) => Promise<AgentTool[]>;
+}
+
+export interface AskInput {
+  caseId: string;
+  sessionId?: string | undefined;
+  question: string;
+  model?: string | undefined;
+  maxSteps?: number | undefined;
+  turnId?: string | undefined;
+}
+
+function envNumber(v: string | undefined): number | undefined {
+  const n = v ? Number(v) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+export class AgentService {
+  private runtimeInstance: LlamaRuntime | undefined;
+  private readonly running = new Map<string, { caseId: string; controller: AbortController }>();
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: AgentOptions = {},
+  ) {
+    this.env = options.env ?? process.env;
+  }
+
+  /** The local model runtime, created on first use. */
+  runtime(): LlamaRuntime {
+    this.runtimeInstance ??= new LlamaRuntime({
+      ...(envNumber(this.env.CASEFILE_LLAMA_THREADS) ? { threads: envNumber(this.env.CASEFILE_LLAMA_THREADS) } : {}),
+      ...(envNumber(this.env.CASEFILE_LLAMA_CONTEXT) ? { contextSize: envNumber(this.env.CASEFILE_LLAMA_CONTEXT) } : {}),
+      ...(this.env.CASEFILE_LLAMA_IDLE_MS !== undefined && envNumber(this.env.CASEFILE_LLAMA_IDLE_MS) !== undefined ? { idleUnloadMs: envNumber(this.env.CASEFILE_LLAMA_IDLE_MS) } : {}),
+      ...this.options.llama,
+    });
+    return this.runtimeInstance;
+  }
+
+  store(caseId: string): ChatStore {
+    return new ChatStore(caseId, this.engine.cases.caseDir(caseId));
+  }
+
+  cancel(turnId: string): boolean {
+    const t = this.running.get(turnId);
+    if (!t) return false;
+    t.controller.abort(new CasefileError('cancelled', 'Cancelled.'));
+    return true;
+  }
+
+  cancelCase(caseId: string): void {
+    for (const [id, t] of this.running) if (t.caseId === caseId) this.cancel(id);
+  }
+
+  async close(): Promise<void> {
+    for (const id of [...this.running.keys()]) this.cancel(id);
+    await this.runtimeInstance?.close();
+    this.runtimeInstance = undefined;
+  }
+
+  async ask(input: AskInput, outer?: AbortSignal): Promise<ChatAnswer> {
+    const started = performance.now();
+    const { caseId } = input;
+    await this.engine.cases.readMeta(caseId);
+    const chats = this.store(caseId);
+    const session = input.sessionId ? await chats.read(input.sessionId) : await chats.create(input.question);
+    const sessionId = session.id;
+    const turnId = input.turnId ?? newId('t', 12);
+    if (this.running.has(turnId)) throw new CasefileError('conflict', `A turn with id ${turnId} is already running.`);
+    const controller = new AbortController();
+    const onOuter = () => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', onOuter, { once: true });
+    if (outer?.aborted) controller.abort(outer.reason);
+    this.running.set(turnId, { caseId, controller });
+    const ref = { caseId, sessionId, turnId };
+    const events = this.engine.events;
+    let label = input.model ?? 'default';
+    let standalone = input.question;
+
+    try {
+      const resolved = await resolveModel(input.model, {
+        runtime: () => this.runtime(),
+        registry: new ModelRegistry({ modelsDir: this.engine.modelsDir, bundledModelDirs: this.engine.bundledModelDirs, casesDir: this.engine.cases.casesDir }),
+        endpoint: this.options.endpoint ?? endpointFromEnv(this.env),
+        env: this.env,
+      });
+      label = resolved.label;
+      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: label });
+
+      const ledger = new CitationLedger(session.ledger);
+      const tools = this.options.toolsFor ? await this.options.toolsFor(caseId, ledger) : agentToolsFor(await openCaseTools(this.engine, caseId, { ledger }));
+      const history = replayHistory(session.messages);
+      const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 512;
+      if (history.length) {
+        standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal: controller.signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
+        events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: standalone, model: label });
+      }
+      const sourceText = await this.sourceTextOf(caseId);
+      const run = await runAgent({
+        model: resolved.model,
+        format: resolved.format,
+        tools,
+        question: standalone === input.question ? standalone : `${standalone} (asked as a follow-up: "${input.question}")`,
+        history,
+        priorRefs: priorRefs(session.messages),
+        ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
+        maxOutputTokens,
+        ...(this.options.thoughtChars ? { thoughtChars: this.options.thoughtChars } : {}),
+        ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
+        ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
+        ...(this.options.observationChars ? { observationChars: this.options.observationChars } : {}),
+        signal: controller.signal,
+        citations: ledger,
+        sourceText,
+        onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
+        onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
+      });
+      const result: ChatAnswer = {
+        ...ref,
+        question: input.question,
+        standalone_question: standalone,
+        answer: run.answer,
+        citations: run.citations,
+        steps: run.steps,
+        coverage: run.coverage,
+        grounded: run.grounded,
+        status: run.cancelled ? 'cancelled' : 'done',
+        model: label,
+        timing: { total_ms: performance.now() - started },
+      };
+      await this.persist(chats, sessionId, input.question, result, run, ledger);
+      events.emit('agent.done', { ...ref, result });
+      return result;
+    } catch (err) {
+      const cancelled = controller.signal.aborted;
+      const message = err instanceof Error ? err.message : String(err);
+      const result: ChatAnswer = {
+        ...ref,
+        question: input.question,
+        standalone_question: standalone,
+        answer: '',
+        citations: [],
+        steps: [],
+        coverage: {
+          files_total: null, files_listed: 0, files_searched: 0, files_read: 0, searched: [], read: [], unsearchable: [],
+          exhaustive: false, whole_case_searched: false, budget_exhausted: false, note: cancelled ? 'The turn was cancelled.' : `The turn failed: ${message}`,
+        },
+        grounded: false,
+        status: cancelled ? 'cancelled' : 'failed',
+        ...(cancelled ? {} : { error: message }),
+        model: label,
+        timing: { total_ms: performance.now() - started },
+      };
+      await this.persist(chats, sessionId, input.question, result, null, null).catch(() => undefined);
+      events.emit('agent.done', { ...ref, result });
+      if (cancelled) return result;
+      throw err;
+    } finally {
+      outer?.removeEventListener('abort', onOuter);
+      this.running.delete(turnId);
+    }
+  }
+
+  /** Document text per file version, for verification (ingest's stored text; chunks as fallback). */
+  private async sourceTextOf(caseId: string): Promise<(fileId: string, version: number) => Promise<string | null>> {
+    const store = await caseStore(this.engine, caseId);
+    const docs = caseDocumentSource(this.engine, caseId, store);
+    return async (fileId, version) => (await docs.readText(fileId, version))?.text ?? null;
+  }
+
+  private async persist(chats: ChatStore, sessionId: string, question: string, result: ChatAnswer, run: AgentRunResult | null, ledger: CitationLedger | null): Promise<void> {
+    const now = new Date().toISOString();
+    const cited = new Set(findCites(result.answer).map((c) => c.id));
+    const refs: ChunkRef[] = [];
+    if (run) {
+      const ordered = [...run.seen.filter((s) => cited.has(s.cite)), ...run.seen.filter((s) => !cited.has(s.cite))];
+      for (const s of ordered.slice(0, 12)) {
+        refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
+      }
+    }
+    const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turnId: result.turnId, created: now };
+    const assistant: ChatMessage = {
+      id: newId('m', 12),
+      role: 'assistant',
+      content: result.answer,
+      turnId: result.turnId,
+      created: now,
+      status: result.status,
+      citations: result.citations,
+      steps: result.steps,
+      coverage: result.coverage,
+      grounded: result.grounded,
+      standalone_question: result.standalone_question,
+      refs,
+      model: result.model,
+    };
+    await chats.update(sessionId, (s) => {
+      s.messages.push(user, assistant);
+      if (ledger) s.ledger = ledger.records();
+    });
+  }
+}
+
+/** Register the `chat.*` operations on the engine and return the service. */
+export function registerAgent(engine: Engine, options: AgentOptions = {}): AgentService {
+  const service = new AgentService(engine, options);
+  const handlers: HandlerMap = {
+    'chat.ask': async (input, ctx) => service.ask(input, ctx.signal),
+    'chat.cancel': async ({ turnId }) => ({ turnId, cancelled: service.cancel(turnId) }),
+    'chat.sessions': async ({ caseId }) => {
+      await engine.cases.readMeta(caseId);
+      return { sessions: await service.store(caseId).list() };
+    },
+    'chat.session': async ({ caseId, sessionId }) => toSession(await service.store(caseId).read(sessionId)),
+    'chat.rename': async ({ caseId, sessionId, title }) => service.store(caseId).rename(sessionId, title),
+    'chat.delete': async ({ caseId, sessionId }) => {
+      await service.store(caseId).delete(sessionId);
+      return { id: sessionId, deleted: true as const };
+    },
+    'chat.export': async ({ caseId, sessionId }) => {
+      const meta = await engine.cases.readMeta(caseId);
+      const s = await service.store(caseId).read(sessionId);
+      const safe = s.title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || s.id;
+      return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md` };
+    },
+  };
+  engine.router.register(handlers);
+  engine.onCaseDelete((caseId) => service.cancelCase(caseId));
+  engine.onClose(() => service.close());
+  void summary;
+  return service;
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { CitationRecord } from '../../shared/contract/search';
+
+export type { CitationRecord };
+
+/** One passage (or match) a tool returned, in the form the loop de-duplicates and formats for the model. */
+export interface PassageItem {
+  cite: string;
+  file_name: string;
+  pages: number[];
+  text: string;
+  /** Content hash (chunk text); de-duplication and the rejection set key on it. */
+  hash?: string;
+  chunk_id?: string;
+  label?: string;
+  score?: number;
+}
+
+/** What a tool call contributes to the turn's coverage note. */
+export interface CoverageDelta {
+  total?: number;
+  listed?: string[];
+  searched?: string[];
+  read?: string[];
+  unsearchable?: { file_name: string; status: string; reason?: string }[];
+  /** The call searched every readable file of the case (grepCase without filters). */
+  wholeCase?: boolean;
+}
+
+export interface ToolOutcome {
+  /** Plain text for the model (file lists, read windows, coverage lines). Passages go in `items`. */
+  text: string;
+  items?: PassageItem[];
+  count: number;
+  best_label?: string;
+  citations: CitationRecord[];
+  coverage?: CoverageDelta;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  /** Hashes the loop has judged useless in earlier rounds; search tools exclude them. */
+  rejected: ReadonlySet<string>;
+}
+
+/** A tool the loop can call. The case tools are adapted to this shape in `case-tools.ts`. */
+export interface AgentTool<I = Record<string, unknown>> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<I>;
+  /** Properties a constrained (grammar) step must always fill; the others are left to their defaults. */
+  grammarProperties?: Record<string, unknown>;
+  run(input: I, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Declare a tool with its input typed from its schema (the loop validates before `run`). */
+export function defineTool<S extends z.ZodType>(spec: {
+  name: string;
+  description: string;
+  inputSchema: S;
+  grammarProperties?: Record<string, unknown>;
+  run(input: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}): AgentTool {
+  return spec as unknown as AgentTool;
+}

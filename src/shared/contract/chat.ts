@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { CaseId } from './common';
+import { op } from './op';
+
+/** How a citation in an answer fared when checked against the conversation's records and the source text. */
+export type CitationStatus = 'verified' | 'not_verified' | 'invented';
+
+export interface CheckedCitation {
+  id: string;
+  status: CitationStatus;
+  verified: boolean;
+  /** Plain words: why it is (not) verified. */
+  reason: string;
+  /** Present when the id exists in the conversation's records. */
+  file_id?: string;
+  file_name?: string;
+  version?: number;
+  pages?: number[];
+  start?: number;
+  end?: number;
+  /** Quoted text of the sentence that was checked against the source, if any. */
+  quotes?: string[];
+}
+
+export interface StepSummary {
+  tool: string;
+  /** Results the tool returned (files, passages, matches). */
+  count: number;
+  /** Best quality label among them (strong, good, partial, …), when the tool labels results. */
+  best_label?: string;
+}
+
+/** One iteration of the loop: Thought, then an Action with its input (or the Final Answer). */
+export interface AgentStep {
+  /** 1-based. */
+  index: number;
+  kind: 'action' | 'final';
+  thought: string;
+  /** Tool name, or `final_answer`. */
+  action: string;
+  input: Record<string, unknown>;
+  /** What the model was shown back (empty for the final answer). */
+  observation: string;
+  summary?: StepSummary;
+  /** A policy the engine applied at this step (findFiles first, repeated call, forced answer, …). */
+  policy?: string;
+  /** True when the tool failed; the error is the observation. */
+  error?: boolean;
+  timing: { model_ms: number; tool_ms: number };
+  tokens: { input: number; output: number };
+}
+
+export interface Coverage {
+  /** Files in the case (from findFiles; null if the inventory was never taken). */
+  files_total: number | null;
+  files_listed: number;
+  files_searched: number;
+  files_read: number;
+  /** Names of files whose text was searched or read in this turn. */
+  searched: string[];
+  read: string[];
+  /** Files that cannot be searched (needs OCR, failed, …), by name. */
+  unsearchable: { file_name: string; status: string; reason?: string }[];
+  /** The question asks for every occurrence. */
+  exhaustive: boolean;
+  /** Every readable file was searched (grepCase). */
+  whole_case_searched: boolean;
+  /** The step budget ran out before the agent answered on its own. */
+  budget_exhausted: boolean;
+  /** One paragraph the user reads under the answer. */
+  note: string;
+}
+
+export type TurnStatus = 'done' | 'cancelled' | 'failed';
+
+export interface ChatAnswer {
+  turnId: string;
+  sessionId: string;
+  caseId: string;
+  question: string;
+  /** The question after follow-up condensation (equal to `question` for a first question). */
+  standalone_question: string;
+  answer: string;
+  citations: CheckedCitation[];
+  steps: AgentStep[];
+  coverage: Coverage;
+  /** At least one citation verified. */
+  grounded: boolean;
+  status: TurnStatus;
+  error?: string;
+  model: string;
+  timing: { total_ms: number };
+}
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  turnId: string;
+  created: string;
+  /** Assistant messages: the turn's outcome (citations, steps, coverage). */
+  status?: TurnStatus;
+  citations?: CheckedCitation[];
+  steps?: AgentStep[];
+  coverage?: Coverage;
+  grounded?: boolean;
+  standalone_question?: string;
+  /** Sources this turn saw: cite id, chunk id when known, and a one-line summary. */
+  refs?: ChunkRef[];
+  model?: string;
+}
+
+export interface ChunkRef {
+  cite: string;
+  chunk_id?: string;
+  file_name: string;
+  pages: number[];
+  summary: string;
+}
+
+export interface ChatSessionSummary {
+  id: string;
+  caseId: string;
+  title: string;
+  created: string;
+  updated: string;
+  messages: number;
+}
+
+export interface ChatSession extends ChatSessionSummary {
+  messages_list: ChatMessage[];
+}
+
+const SessionId = z
+  .string({ error: 'sessionId is required' })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'sessionId must be a session id (letters, digits, - and _)');
+const TurnId = z
+  .string({ error: 'turnId is required' })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'turnId must be a turn id (letters, digits, - and _)');
+
+export const ChatAskInput = z
+  .object({
+    caseId: CaseId,
+    sessionId: SessionId.optional(),
+    question: z.string({ error: 'question is required' }).trim().min(1, 'question must not be empty').max(4000, 'question must be at most 4000 characters'),
+    /** Installed model id, path to a .gguf, `endpoint:<model>` or `scripted:<script.json>`; default: the configured/first chat model. */
+    model: z.string().min(1).max(4096).optional(),
+    maxSteps: z.number().int().min(1, 'maxSteps must be between 1 and 5').max(5, 'maxSteps must be between 1 and 5').optional(),
+    /** Client-chosen id for the turn, so it can be cancelled before the answer arrives. */
+    turnId: TurnId.optional(),
+  })
+  .strict();
+
+export const chatContract = {
+  'chat.ask': op<ChatAnswer>()(ChatAskInput, 'Ask the case agent a question; agent.* events stream while it runs.'),
+  'chat.cancel': op<{ turnId: string; cancelled: boolean }>()(z.object({ turnId: TurnId }).strict(), 'Cancel a running turn; its partial trace is kept.'),
+  'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(z.object({ caseId: CaseId }).strict(), 'Chat sessions of a case, newest first.'),
+  'chat.session': op<ChatSession>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'One chat session with its messages.'),
+  'chat.rename': op<ChatSessionSummary>()(
+    z.object({ caseId: CaseId, sessionId: SessionId, title: z.string().trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters') }).strict(),
+    'Rename a chat session.',
+  ),
+  'chat.delete': op<{ id: string; deleted: true }>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'Delete a chat session.'),
+  'chat.export': op<{ markdown: string; filename: string }>()(
+    z.object({ caseId: CaseId, sessionId: SessionId }).strict(),
+    'A chat session as Markdown, with its citations.',
+  ),
+};
