@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -96,6 +96,14 @@ describe('resolveEmbeddingModel', () => {
     const home = tempHome();
     const r = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') });
     expect(r).toEqual({ ok: false, reason: expect.stringContaining('no embedding model installed — keyword search only') });
+  });
+
+  it('resolveEmbeddingModel – a damaged registry gives a reason, not a crash', async () => {
+    const home = tempHome();
+    mkdirSync(path.join(home, 'models'));
+    writeFileSync(path.join(home, 'models', 'registry.json'), '{"schemaVersion": 1, "models": [');
+    const r = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') });
+    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/model registry could not be read .* keyword search only$/) });
   });
 
   it('resolveEmbeddingModel – the imported model becomes the default and loads', async () => {

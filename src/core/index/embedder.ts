@@ -155,7 +155,13 @@ export async function resolveEmbeddingModel(
   where: ModelLocations,
   modelId?: string | null,
 ): Promise<ResolvedEmbeddingModel> {
-  const found = await findDefaultEmbeddingModel(where, modelId ?? undefined);
+  let found: Awaited<ReturnType<typeof findDefaultEmbeddingModel>>;
+  try {
+    found = await findDefaultEmbeddingModel(where, modelId ?? undefined);
+  } catch (err) {
+    // A damaged registry must not take keyword search down with it.
+    return { ok: false, reason: `the model registry could not be read (${(err as Error).message}) — keyword search only` };
+  }
   if (!found) {
     return modelId
       ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only (import it with: casefile models import <folder>)` }
