@@ -27,10 +27,27 @@ export function defaultWorkerPath(): string {
   return path.join(path.dirname(here), `worker${path.extname(here) || '.js'}`);
 }
 
-/** ESM entry of tsx's API (the CJS one cannot load inside an eval'd worker). */
-function tsxApiUrl(): string {
-  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
-  return pathToFileURL(path.join(path.dirname(pkg), 'dist', 'esm', 'api', 'index.mjs')).href;
+function packageFileUrl(pkg: string, ...rel: string[]): string {
+  const dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  return pathToFileURL(path.join(dir, ...rel)).href;
+}
+
+/**
+ * Worker code that runs a TypeScript entry (tests, CLI via tsx). pdf.js is imported natively
+ * first — tsx would otherwise transform its 2 MB modules in every worker, costing ~450 MB of
+ * memory and seconds of start-up — then tsx is registered (its ESM API: `execArgv: ['--import',
+ * 'tsx']` does not reach the entry module on Node 20) and the entry loaded.
+ */
+function tsBootstrap(entry: string): string {
+  const pdfWorker = packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs');
+  const pdf = packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs');
+  const tsx = packageFileUrl('tsx', 'dist', 'esm', 'api', 'index.mjs');
+  return `(async () => {
+    await import(${JSON.stringify(pdfWorker)});
+    await import(${JSON.stringify(pdf)});
+    (await import(${JSON.stringify(tsx)})).register();
+    await import(${JSON.stringify(pathToFileURL(entry).href)});
+  })().catch((err) => { throw err; });`;
 }
 
 export interface ParseResult {
@@ -123,14 +140,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = /\.(c|m)?ts$/.test(this.workerPath)
-      ? // From TypeScript source (tests, CLI via tsx): register tsx inside the worker, then load the entry.
-        // (`execArgv: ['--import', 'tsx']` does not reach the entry module on Node 20.)
-        new Worker(
-          `import(${JSON.stringify(tsxApiUrl())}).then((m) => { m.register(); return import(${JSON.stringify(pathToFileURL(this.workerPath).href)}); })`,
-          { eval: true },
-        )
-      : new Worker(this.workerPath);
+    const worker = /\.(c|m)?ts$/.test(this.workerPath) ? new Worker(tsBootstrap(this.workerPath), { eval: true }) : new Worker(this.workerPath);
     const slot: Slot = { worker };
     worker.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, `the reader stopped unexpectedly (${err.message})`));

@@ -18,7 +18,7 @@ import { newId } from '../util/ids';
 import { CaseDocuments } from './documents';
 import { JobStore, type JobRecord } from './jobs';
 import { DEFAULT_MAX_BYTES } from './parse';
-import { WorkerPool, type ParseResult } from './pool';
+import { defaultConcurrency, WorkerPool, type ParseResult } from './pool';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -83,6 +83,11 @@ export class IngestService {
   ) {
     this.jobs = new JobStore(path.join(engine.home, 'jobs'));
     this.maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  /** Parallel parse workers this service uses. */
+  get concurrency(): number {
+    return Math.max(1, this.options.concurrency ?? defaultConcurrency());
   }
 
   private getPool(): WorkerPool {

@@ -1,0 +1,124 @@
+/**
+ * Ingest benchmark (part of `npm run bench`), on a fixed set of real contracts from
+ * ../shared/corpus (the first CUAD PDFs with a text layer, in MANIFEST order, up to ~250 pages):
+ * - pdf.js parse throughput (pages/s, one thread, text + geometry);
+ * - chunking throughput (MB of document text per second, default splitter settings);
+ * - the whole pipeline through the engine (worker pool, store, index sink without embeddings);
+ * - poppler's `pdftotext` on the same files, timed in the same run, as a ratio;
+ * - peak RSS of this process.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from '../src/core/engine';
+import { splitText } from '../src/core/ingest/chunker';
+import { parseFile } from '../src/core/ingest/parse';
+
+interface Metric {
+  value: number;
+  unit: string;
+  note: string;
+}
+
+const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
+const PAGE_BUDGET = 250;
+
+function corpusSet(): { files: string[]; pages: number } {
+  const manifest = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1);
+  const files: string[] = [];
+  let pages = 0;
+  for (const line of manifest) {
+    const cols = line.split('\t');
+    if (cols[2] !== 'pdf' || cols[7] !== 'yes' || !cols[0]!.startsWith('cuad/')) continue;
+    const n = Number(cols[5]);
+    if (!(n > 0) || n > 60 || pages + n > PAGE_BUDGET) continue;
+    files.push(path.join(CORPUS, cols[0]!));
+    pages += n;
+  }
+  return { files, pages };
+}
+
+function hasPdftotext(): boolean {
+  const r = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+  return r.status === 0 || /pdftotext/i.test(`${r.stderr}${r.stdout}`);
+}
+
+export async function ingestBench(): Promise<Record<string, Metric>> {
+  const metrics: Record<string, Metric> = {};
+  if (!existsSync(path.join(CORPUS, 'MANIFEST.tsv'))) {
+    metrics['ingest.skipped'] = { value: 0, unit: '', note: `corpus not found at ${CORPUS}` };
+    return metrics;
+  }
+  const { files, pages } = corpusSet();
+  const bytes = files.map((f) => new Uint8Array(readFileSync(f)));
+
+  // Warm pdf.js once (module load and font data are not per-document costs).
+  await parseFile({ bytes: bytes[0]!, name: 'warm.pdf', maxBytes: Infinity });
+
+  const texts: string[] = [];
+  let parsedPages = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < files.length; i++) {
+    const out = await parseFile({ bytes: bytes[i]!, name: path.basename(files[i]!), maxBytes: Infinity });
+    parsedPages += out.pages;
+    if (out.doc) texts.push(out.doc.text);
+  }
+  const parseSec = (performance.now() - t0) / 1000;
+  metrics['ingest.pdf_parse_pages_per_s'] = {
+    value: parsedPages / parseSec,
+    unit: 'pages/s',
+    note: `pdf.js text + geometry, one thread, ${files.length} CUAD PDFs, ${parsedPages} pages (${parseSec.toFixed(2)} s)`,
+  };
+
+  const chars = texts.reduce((n, t) => n + t.length, 0);
+  let chunks = 0;
+  const rounds = 5;
+  const t1 = performance.now();
+  for (let r = 0; r < rounds; r++) for (const t of texts) chunks += splitText(t).length;
+  const chunkSec = (performance.now() - t1) / 1000;
+  metrics['ingest.chunk_mb_per_s'] = {
+    value: (chars * rounds) / 1e6 / chunkSec,
+    unit: 'MB/s',
+    note: `recursive splitter (1000/150), ${(chars / 1e6).toFixed(2)}M chars × ${rounds}, ${chunks / rounds} chunks per round`,
+  };
+
+  if (hasPdftotext()) {
+    const t2 = performance.now();
+    for (const f of files) spawnSync('pdftotext', ['-q', '-enc', 'UTF-8', f, '-'], { maxBuffer: 1 << 28 });
+    const popplerSec = (performance.now() - t2) / 1000;
+    metrics['ingest.pdftotext_pages_per_s'] = { value: pages / popplerSec, unit: 'pages/s', note: `poppler pdftotext on the same ${files.length} files (process per file)` };
+    metrics['ingest.pdfjs_vs_pdftotext'] = {
+      value: popplerSec / parseSec,
+      unit: 'ratio',
+      note: 'pdf.js throughput ÷ pdftotext throughput (1.0 = as fast; pdf.js also records geometry per text item)',
+    };
+  } else {
+    metrics['ingest.pdfjs_vs_pdftotext'] = { value: Number.NaN, unit: 'ratio', note: 'skipped: pdftotext (poppler-utils) is not installed' };
+  }
+
+  // Whole pipeline through the engine: walk, hash+copy, worker pool parse, chunk, store, index sink.
+  const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-bench-ingest-'));
+  try {
+    const engine = await Engine.open({ home });
+    try {
+      const c = await engine.cases.create('bench');
+      const t3 = performance.now();
+      const run = await engine.ingest.start(c.id, files);
+      const pipeSec = (performance.now() - t3) / 1000;
+      const indexed = run.results.filter((r) => r.status === 'indexed').length;
+      metrics['ingest.pipeline_pages_per_s'] = {
+        value: pages / pipeSec,
+        unit: 'pages/s',
+        note: `engine ingest of the same files with ${engine.ingest.concurrency} worker(s) on ${os.availableParallelism?.() ?? os.cpus().length} cores, ${indexed}/${files.length} indexed, no embedding model (${pipeSec.toFixed(2)} s)`,
+      };
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+
+  metrics['ingest.peak_rss_mb'] = { value: process.resourceUsage().maxRSS / 1024, unit: 'MB', note: 'peak resident set of the bench process (parse in-process + engine run)' };
+  return metrics;
+}
