@@ -60,6 +60,7 @@ export interface RunAgentOptions extends AgentHooks {
   /** Bounds of the constrained JSON step (local models). */
   thoughtChars?: number;
   answerChars?: number;
+  argChars?: number;
   signal?: AbortSignal;
   citations: CitationLookup;
   sourceText: SourceText;
@@ -167,7 +168,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         sentAnswer = p.answer.length;
       }
     };
-    const schema = format === 'json' ? stepSchema(opts.tools, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars }) : undefined;
+    const schema = format === 'json' ? stepSchema(opts.tools, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars }) : undefined;
     const result = streamText({
       model: opts.model,
       system,
@@ -204,11 +205,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   };
 
   /** Ask the model for a step; one repair retry when the reply does not parse. */
-  const nextStep = async (index: number, finalOnly: boolean): Promise<{ step: ParsedStep | null; raw: string; reply: ModelReply }> => {
+  const nextStep = async (index: number, finalOnly: boolean): Promise<{ step: ParsedStep | null; raw: string; reply: ModelReply; repaired: boolean }> => {
     const parse = format === 'json' ? parseJsonStep : parseTextStep;
     const first = await callModel(index, finalOnly);
     try {
-      return { step: parse(first.text), raw: first.text, reply: first };
+      return { step: parse(first.text), raw: first.text, reply: first, repaired: false };
     } catch (err) {
       const reason = (err as Error).message;
       const second = await callModel(index, finalOnly, [
@@ -217,9 +218,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       ]);
       const reply = { text: second.text, inputTokens: first.inputTokens + second.inputTokens, outputTokens: first.outputTokens + second.outputTokens, ms: first.ms + second.ms };
       try {
-        return { step: parse(second.text), raw: second.text, reply };
+        return { step: parse(second.text), raw: second.text, reply, repaired: true };
       } catch {
-        return { step: null, raw: second.text || first.text, reply };
+        return { step: null, raw: second.text || first.text, reply, repaired: true };
       }
     }
   };
@@ -335,7 +336,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   try {
     for (let index = 1; ; index++) {
       const forced = toolSteps >= maxSteps;
-      const { step: parsed, raw, reply } = await nextStep(index, forced);
+      const { step: parsed, raw, reply, repaired } = await nextStep(index, forced);
+      const mark = (s: AgentStep): AgentStep => (repaired ? Object.assign(s, { repaired: true }) : s);
       let policy: string | undefined;
       let action: ParsedStep;
 
@@ -366,7 +368,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
             tokens: { input: reply.inputTokens, output: reply.outputTokens },
           };
           toolSteps++;
-          steps.push(step);
+          steps.push(mark(step));
           opts.onStep?.(step, 'observation');
           messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${step.observation}` });
           continue;
@@ -384,7 +386,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
             timing: { model_ms: reply.ms, tool_ms: 0 },
             tokens: { input: reply.inputTokens, output: reply.outputTokens },
           };
-          steps.push(step);
+          steps.push(mark(step));
           opts.onStep?.(step, 'final');
           break;
         }
@@ -405,7 +407,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
           timing: { model_ms: reply.ms, tool_ms: 0 },
           tokens: { input: reply.inputTokens, output: reply.outputTokens },
         };
-        steps.push(step);
+        steps.push(mark(step));
         opts.onStep?.(step, 'final');
         break;
       }
@@ -441,7 +443,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       step.timing.model_ms = reply.ms;
       step.tokens = { input: reply.inputTokens, output: reply.outputTokens };
       toolSteps++;
-      steps.push(step);
+      steps.push(mark(step));
       opts.onStep?.(step, 'observation');
       messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${step.observation}` });
     }

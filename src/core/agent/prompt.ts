@@ -82,7 +82,7 @@ function boundedString(max: number): Record<string, unknown> {
  * The JSON schema of one step for grammar-constrained generation: a choice between each tool
  * (with its required arguments) and the final answer. `finalOnly` allows only the answer.
  */
-export function stepSchema(tools: AgentTool[], opts: { finalOnly?: boolean; thoughtChars?: number; answerChars?: number } = {}): Record<string, unknown> {
+export function stepSchema(tools: AgentTool[], opts: { finalOnly?: boolean; thoughtChars?: number; answerChars?: number; argChars?: number } = {}): Record<string, unknown> {
   const thought = boundedString(opts.thoughtChars ?? 400);
   const final = {
     type: 'object',
@@ -92,22 +92,22 @@ export function stepSchema(tools: AgentTool[], opts: { finalOnly?: boolean; thou
   if (opts.finalOnly) return final;
   const variants = tools.map((t) => ({
     type: 'object',
-    properties: { thought, action: { const: t.name }, action_input: { type: 'object', properties: t.grammarProperties ?? grammarPropertiesOf(t), required: Object.keys(t.grammarProperties ?? grammarPropertiesOf(t)) } },
+    properties: { thought, action: { const: t.name }, action_input: { type: 'object', properties: t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars), required: Object.keys(t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars)) } },
     required: ['thought', 'action', 'action_input'],
   }));
   return { oneOf: [...variants, final] };
 }
 
 /** Required properties of a tool's input as bounded JSON-schema properties. */
-export function grammarPropertiesOf(t: AgentTool): Record<string, unknown> {
+export function grammarPropertiesOf(t: AgentTool, argChars = 200): Record<string, unknown> {
   const schema = z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   const out: Record<string, unknown> = {};
   for (const key of schema.required ?? []) {
     const p = schema.properties?.[key] ?? {};
-    if (p.type === 'string') out[key] = boundedString(Math.min(Number(p.maxLength ?? 200), 200));
+    if (p.type === 'string') out[key] = boundedString(Math.min(Number(p.maxLength ?? argChars), argChars));
     else if (p.type === 'integer' || p.type === 'number') out[key] = { type: 'integer' };
     else if (p.type === 'boolean') out[key] = { type: 'boolean' };
-    else out[key] = boundedString(200);
+    else out[key] = boundedString(argChars);
   }
   return out;
 }

@@ -31,6 +31,8 @@ export interface AgentOptions {
   /** Bounds of a constrained step's thought and answer (characters). */
   thoughtChars?: number;
   answerChars?: number;
+  /** Bound of each string argument of a constrained tool call (characters). */
+  argChars?: number;
   /** Passage characters shown per result, and per observation. */
   passageChars?: number;
   observationChars?: number;
@@ -146,6 +148,7 @@ export class AgentService {
         maxOutputTokens,
         ...(this.options.thoughtChars ? { thoughtChars: this.options.thoughtChars } : {}),
         ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
+        ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
         ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
         ...(this.options.observationChars ? { observationChars: this.options.observationChars } : {}),
         signal: controller.signal,

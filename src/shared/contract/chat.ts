@@ -44,6 +44,8 @@ export interface AgentStep {
   summary?: StepSummary;
   /** A policy the engine applied at this step (findFiles first, repeated call, forced answer, …). */
   policy?: string;
+  /** True when the model's first reply did not parse and one repair retry was asked for. */
+  repaired?: boolean;
   /** True when the tool failed; the error is the observation. */
   error?: boolean;
   timing: { model_ms: number; tool_ms: number };

@@ -1,0 +1,121 @@
+import { rmSync } from 'node:fs';
+import { jsonSchema, Output, streamText } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LlamaLanguageModel, LlamaRuntime } from '../../src/core/agent/llama-provider';
+import type { EngineEvents } from '../../src/shared/events';
+import { stories260kGguf, tinyRandomGguf } from '../helpers/models';
+import { ingestedCase, type IngestedCase } from './helpers';
+
+/**
+ * The real node-llama-cpp path with a tiny random-weight GGUF: its words are gibberish, so these
+ * tests assert mechanics — loading through production code, grammar-constrained steps that always
+ * parse, the step budget, streaming and cancellation — never content.
+ */
+const AGENT = { llama: { threads: 1, contextSize: 2048, idleUnloadMs: 0 }, maxOutputTokens: 256, thoughtChars: 48, answerChars: 160, argChars: 32, passageChars: 160, observationChars: 900 };
+
+describe('LlamaLanguageModel – provider', () => {
+  const runtime = new LlamaRuntime({ threads: 1, contextSize: 1024, idleUnloadMs: 0 });
+  afterAll(async () => {
+    await runtime.close();
+  });
+
+  it('streams tokens, honours max tokens and reports usage; the model is loaded once', async () => {
+    const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
+    const deltas: string[] = [];
+    const result = streamText({ model, prompt: 'Hello', maxOutputTokens: 12, maxRetries: 0 });
+    for await (const d of result.textStream) deltas.push(d);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(await result.finishReason).toBe('length');
+    const usage = await result.usage;
+    expect(usage.outputTokens).toBe(12);
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    const first = await runtime.acquire(tinyRandomGguf);
+    const again = streamText({ model: new LlamaLanguageModel(runtime, tinyRandomGguf), prompt: 'Hi', maxOutputTokens: 4, maxRetries: 0 });
+    await again.text;
+    expect(await runtime.acquire(tinyRandomGguf)).toBe(first);
+  });
+
+  it('JSON-schema output – the grammar makes random weights produce valid JSON of the schema', async () => {
+    const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
+    const schema = { type: 'object', properties: { action: { enum: ['findFiles', 'final_answer'] }, note: { type: 'string', maxLength: 20 } }, required: ['action', 'note'] };
+    const result = streamText({ model, prompt: 'Pick an action.', maxOutputTokens: 120, maxRetries: 0, output: Output.object({ schema: jsonSchema(schema) }) });
+    const text = await result.text;
+    const value = JSON.parse(text) as { action: string; note: string };
+    expect(['findFiles', 'final_answer']).toContain(value.action);
+    expect(value.note.length).toBeLessThanOrEqual(20);
+  });
+
+  it('stop sequences – generation ends at the first stop sequence', async () => {
+    const model = new LlamaLanguageModel(runtime, stories260kGguf);
+    const result = streamText({ model, prompt: 'Once upon a time', maxOutputTokens: 200, maxRetries: 0, stopSequences: ['.'] });
+    const text = await result.text;
+    expect(await result.finishReason).toBe('stop');
+    expect(text).not.toContain('.');
+  });
+
+  it('abort – an aborted call stops generating', async () => {
+    const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
+    const controller = new AbortController();
+    let chunks = 0;
+    const result = streamText({ model, prompt: 'Go on', maxOutputTokens: 2000, maxRetries: 0, abortSignal: controller.signal, onError: () => {} });
+    for await (const _ of result.textStream) {
+      if (++chunks === 3) controller.abort();
+    }
+    expect(chunks).toBeLessThan(20);
+  });
+});
+
+describe('case agent on node-llama-cpp (tiny random model)', () => {
+  let c: IngestedCase;
+  beforeAll(async () => {
+    c = await ingestedCase({ agent: AGENT });
+  });
+  afterAll(async () => {
+    await c?.engine.close();
+    if (c) rmSync(c.root, { recursive: true, force: true });
+  });
+
+  it('every step parses under the grammar, the inventory comes first, and the loop ends within max steps', async () => {
+    const tokens: EngineEvents['agent.token'][] = [];
+    const off = c.engine.events.on('agent.token', (e) => tokens.push(e));
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'What notice is needed to terminate the MSA?', model: tinyRandomGguf, maxSteps: 2 });
+    off();
+    expect(r.status).toBe('done');
+    expect(r.model).toBe('llama-2-tiny-random.gguf');
+    expect(r.steps.length).toBeGreaterThan(0);
+    expect(r.steps.length).toBeLessThanOrEqual(3);
+    expect(r.steps.filter((s) => s.kind === 'action').length).toBeLessThanOrEqual(2);
+    expect(r.steps.at(-1)!.kind).toBe('final');
+    for (const s of r.steps) {
+      expect(s.repaired, JSON.stringify(s)).toBeFalsy();
+      expect(s.policy ?? '').not.toMatch(/could not be parsed/);
+      expect(s.tokens.output).toBeGreaterThan(0);
+    }
+    expect(r.steps[0]!.action).toBe('findFiles');
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(tokens.every((t) => t.turnId === r.turnId && t.caseId === c.caseId)).toBe(true);
+    // Whatever it cites is judged honestly: random weights cannot produce a verified quote of a real id by chance.
+    for (const cite of r.citations) expect(['verified', 'not_verified', 'invented']).toContain(cite.status);
+  });
+
+  it('cancel – a running turn stops promptly and keeps its partial trace', async () => {
+    const turnId = 'tcancelme01';
+    let after = 0;
+    let cancelled = false;
+    const off = c.engine.events.on('agent.token', (e) => {
+      if (e.turnId !== turnId) return;
+      if (cancelled) after++;
+      else {
+        cancelled = true;
+        void c.engine.router.call('chat.cancel', { turnId });
+      }
+    });
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'List every visit.', model: tinyRandomGguf, turnId });
+    off();
+    expect(r.status).toBe('cancelled');
+    expect(r.steps.length).toBeLessThanOrEqual(1);
+    expect(after).toBeLessThan(20);
+    const session = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId });
+    expect(session.messages_list.at(-1)).toMatchObject({ role: 'assistant', status: 'cancelled' });
+  });
+});
