@@ -48,11 +48,21 @@ export interface AgentDoneEvent extends AgentTurnRef {
   result: ChatAnswer;
 }
 
+export interface ModelsProgressEvent {
+  /** The model being downloaded. */
+  modelId: string;
+  file: string;
+  receivedBytes: number;
+  /** Null when the server does not say. */
+  totalBytes: number | null;
+}
+
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
   'ingest.progress': IngestProgress;
   'ingest.file': IngestFileEvent;
   'models.changed': ModelsChangedEvent;
+  'models.progress': ModelsProgressEvent;
   'agent.turn': AgentTurnEvent;
   'agent.step': AgentStepEvent;
   'agent.token': AgentTokenEvent;
@@ -62,7 +72,7 @@ export interface EngineEvents {
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'ingest.progress', 'ingest.file', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

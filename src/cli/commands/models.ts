@@ -20,6 +20,7 @@ function row(m: ModelInfo): string[] {
 
 /**
  * `casefile models list [--json]`, `casefile models import <path> [--id ID] [--link] [--json]`,
+ * `casefile models download <url | owner/repo | owner/repo/file.gguf> [--id ID] [--json]`,
  * `casefile models default <id> [--json]`.
  */
 export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
@@ -63,6 +64,34 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
       return 0;
     }
+    case 'download': {
+      if (rest.length !== 1) throw new UsageError('models download takes exactly one <url | owner/repo | owner/repo/file.gguf>');
+      const id = typeof args.values.id === 'string' ? args.values.id : undefined;
+      let lastLine = 0;
+      const off = engine.events.on('models.progress', (p) => {
+        if (json) return;
+        const pct = p.totalBytes ? ` (${Math.floor((p.receivedBytes / p.totalBytes) * 100)}%)` : '';
+        const line = `${p.file}: ${formatBytes(p.receivedBytes)}${p.totalBytes ? ` of ${formatBytes(p.totalBytes)}` : ''}${pct}`;
+        if (io.isTTY) io.err(`\u001b[1A\u001b[2K${line}`);
+        else if (Date.now() - lastLine > 5000 || p.receivedBytes === p.totalBytes) {
+          lastLine = Date.now();
+          io.err(line);
+        }
+      });
+      if (!json) io.err(`Downloading ${rest[0]} ...${io.isTTY ? '\n' : ''}`);
+      try {
+        const result = await engine.router.call('models.download', { source: rest[0], ...(id ? { id } : {}) });
+        const m = result.model;
+        if (json) io.out(JSON.stringify(result));
+        else {
+          io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${m.path}`);
+          if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
+        }
+      } finally {
+        off();
+      }
+      return 0;
+    }
     case 'default': {
       if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
       const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
@@ -70,6 +99,6 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       return 0;
     }
     default:
-      throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path> or default <id>');
+      throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path>, download <source> or default <id>');
   }
 }

@@ -20,6 +20,16 @@ export function modelHandlers(engine: Engine): HandlerMap {
       if (!result.alreadyInstalled) engine.events.emit('models.changed', { modelId: result.model.id, kind: 'imported' });
       return result;
     },
+    'models.download': async ({ source, id, sha256 }, { signal }) => {
+      const result = await registry.download(source, {
+        ...(id ? { id } : {}),
+        ...(sha256 ? { sha256 } : {}),
+        signal,
+        onProgress: (modelId, p) => engine.events.emit('models.progress', { modelId, ...p }),
+      });
+      if (!result.alreadyInstalled) engine.events.emit('models.changed', { modelId: result.model.id, kind: 'imported' });
+      return result;
+    },
     'models.setDefault': async ({ modelId }) => {
       const list = await registry.setDefault(modelId);
       engine.events.emit('models.changed', { modelId, kind: 'default' });

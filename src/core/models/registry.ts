@@ -8,7 +8,11 @@ import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../
 import { CasefileError } from '../../shared/errors';
 import { readJson, writeJsonAtomic } from '../util/fs';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from './folder';
+import { downloadPlan, planDownload, type DownloadProgress } from './download';
 import { looksLikeGguf, readGgufInfo } from './gguf';
+import { modelIdFrom } from './ids';
+
+export { modelIdFrom };
 
 /** Where models live for one engine. */
 export interface ModelLocations {
@@ -23,6 +27,8 @@ export interface ModelLocations {
 export const REGISTRY_FILE = 'registry.json';
 const REGISTRY_SCHEMA_VERSION = 1;
 const IMPORTING = '.importing-';
+/** Partial downloads, kept so that a later attempt resumes. */
+const DOWNLOADS = '.downloads';
 
 const RegisteredModel = z.object({
   id: z.string(),
@@ -55,16 +61,6 @@ type Described = Omit<ModelInfo, 'isDefault' | 'usedBy'>;
 
 /** Registry writes of one process go one at a time (read-modify-write of registry.json). */
 const writeLocks = new Map<string, Promise<unknown>>();
-
-/** A file or folder name turned into a model id: letters, digits, `.`, `_`, `-`. */
-export function modelIdFrom(name: string): string {
-  const id = name
-    .replace(/\.gguf$/i, '')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 128);
-  return id || 'model';
-}
 
 async function statOrNull(p: string) {
   return fs.stat(p).catch(() => null);
@@ -345,7 +341,7 @@ export class ModelRegistry {
    */
   async import(
     source: string,
-    options: { id?: string; mode?: 'copy' | 'link'; signal?: AbortSignal } = {},
+    options: { id?: string; mode?: 'copy' | 'link' | 'move'; signal?: AbortSignal } = {},
   ): Promise<ModelImportResult> {
     const src = path.resolve(source);
     const mode = options.mode ?? 'copy';
@@ -412,10 +408,15 @@ export class ModelRegistry {
       try {
         if (ggufFile) {
           await fs.mkdir(staging, { recursive: true });
-          sha256 = await copyFileHashed(ggufFile, path.join(staging, path.basename(ggufFile)), options.signal);
+          const dest = path.join(staging, path.basename(ggufFile));
+          if (mode === 'move') {
+            await fs.rename(ggufFile, dest); // downloads land inside modelsDir: no second copy
+            sha256 = await hashFile(dest, options.signal);
+          } else sha256 = await copyFileHashed(ggufFile, dest, options.signal);
           relPath = path.join(id, path.basename(ggufFile));
         } else {
-          await copyTree(src, staging, options.signal);
+          if (mode === 'move') await fs.rename(src, staging);
+          else await copyTree(src, staging, options.signal);
           relPath = id;
         }
         await fs.rename(staging, target);
@@ -448,6 +449,34 @@ export class ModelRegistry {
     });
     const list = await this.list();
     return { model: list.models.find((m) => m.id === id)!, alreadyInstalled: false, defaultEmbeddingModel: list.defaultEmbeddingModel };
+  }
+
+  /**
+   * Download a model (only when the user asks): a .gguf URL, a Hugging Face `owner/repo/file.gguf`,
+   * or a Hugging Face transformers.js repo `owner/repo`. Partial files stay in
+   * `<modelsDir>/.downloads/<id>/` so a later attempt resumes; the result is validated and
+   * registered exactly like an import from disk.
+   */
+  async download(
+    source: string,
+    options: { id?: string; sha256?: string; signal?: AbortSignal; onProgress?: (modelId: string, p: DownloadProgress) => void } = {},
+  ): Promise<ModelImportResult> {
+    const plan = planDownload(source, options.id);
+    const existing = (await this.collect()).models.find((m) => m.id === plan.id && m.source === 'installed');
+    if (existing) {
+      const list = await this.list();
+      return { model: list.models.find((m) => m.id === plan.id)!, alreadyInstalled: true, defaultEmbeddingModel: list.defaultEmbeddingModel };
+    }
+    const dir = path.join(this.modelsDir, DOWNLOADS, plan.id);
+    await fs.mkdir(dir, { recursive: true });
+    const target = await downloadPlan(plan, dir, {
+      ...(options.sha256 ? { sha256: options.sha256 } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onProgress: (p) => options.onProgress?.(plan.id, p),
+    });
+    const result = await this.import(target, { id: plan.id, mode: 'move', ...(options.signal ? { signal: options.signal } : {}) });
+    await fs.rm(dir, { recursive: true, force: true });
+    return result;
   }
 }
 

@@ -72,6 +72,20 @@ export const modelsContract = {
       .strict(),
     'Import a GGUF file (validated by its header) or a transformers.js model folder (validated by loading it) into <home>/models.',
   ),
+  'models.download': op<ModelImportResult>()(
+    z
+      .object({
+        /** A URL of a .gguf file, a Hugging Face `owner/repo/file.gguf`, or a Hugging Face transformers.js repo `owner/repo`. */
+        source: z.string({ error: 'source is required' }).trim().min(3, 'source must be a URL or a Hugging Face name').max(2048, 'source is too long'),
+        id: ModelId.optional(),
+        sha256: z
+          .string()
+          .regex(/^[0-9a-fA-F]{64}$/, 'sha256 must be 64 hexadecimal characters')
+          .optional(),
+      })
+      .strict(),
+    'Download a model (only when the user asks; needs a network): resumes, checks the sha256 when given, then validates and registers it like an import.',
+  ),
   'models.setDefault': op<ModelsList>()(
     z.object({ modelId: ModelId }).strict(),
     'Make an installed embedding model the default for new cases.',

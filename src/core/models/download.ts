@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CasefileError } from '../../shared/errors';
+import { modelIdFrom } from './ids';
+
+/** What to fetch for one model: one GGUF file, or the files of a transformers.js folder. */
+export interface DownloadPlan {
+  id: string;
+  kind: 'file' | 'folder';
+  /** Host shown in messages. */
+  host: string;
+  files: Array<{ url: string; path: string; optional?: boolean; alternatives?: string[] }>;
+}
+
+export interface DownloadProgress {
+  file: string;
+  receivedBytes: number;
+  totalBytes: number | null;
+}
+
+/** Hugging Face (or a mirror set with HF_ENDPOINT). */
+export function hfEndpoint(): string {
+  return (process.env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, '');
+}
+
+const HF_REPO = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const HF_FILE = /^([A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*)\/(.+\.gguf)$/i;
+
+/**
+ * Turn what the user typed into files to fetch: an http(s) URL of a `.gguf` file, a Hugging Face
+ * file reference `owner/repo/file.gguf`, or a Hugging Face repository `owner/repo` holding a
+ * transformers.js model (config.json, tokenizer files, onnx/model_quantized.onnx or onnx/model.onnx).
+ */
+export function planDownload(source: string, id?: string): DownloadPlan {
+  const src = source.trim();
+  if (/^https?:\/\//i.test(src)) {
+    let url: URL;
+    try {
+      url = new URL(src);
+    } catch {
+      throw new CasefileError('invalid_input', `"${src}" is not a valid URL.`);
+    }
+    const name = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    if (!/\.gguf$/i.test(name)) {
+      throw new CasefileError('invalid_input', `Only .gguf files can be downloaded by URL; for a transformers.js model give its Hugging Face name (e.g. Xenova/bge-small-en-v1.5).`);
+    }
+    return { id: id ?? modelIdFrom(name), kind: 'file', host: url.host, files: [{ url: url.href, path: name }] };
+  }
+  const base = hfEndpoint();
+  const host = new URL(base).host;
+  const file = HF_FILE.exec(src);
+  if (file) {
+    const [, repo, rel] = file;
+    const name = rel!.split('/').pop()!;
+    return { id: id ?? modelIdFrom(name), kind: 'file', host, files: [{ url: `${base}/${repo}/resolve/main/${rel}`, path: name }] };
+  }
+  if (HF_REPO.test(src)) {
+    const url = (p: string) => `${base}/${src}/resolve/main/${p}`;
+    return {
+      id: id ?? modelIdFrom(src.split('/')[1]!),
+      kind: 'folder',
+      host,
+      files: [
+        { url: url('config.json'), path: 'config.json' },
+        { url: url('tokenizer.json'), path: 'tokenizer.json' },
+        { url: url('tokenizer_config.json'), path: 'tokenizer_config.json', optional: true },
+        { url: url('special_tokens_map.json'), path: 'special_tokens_map.json', optional: true },
+        { url: url('1_Pooling/config.json'), path: '1_Pooling/config.json', optional: true },
+        { url: url('onnx/model_quantized.onnx'), path: 'onnx/model_quantized.onnx', alternatives: ['onnx/model.onnx'] },
+      ],
+    };
+  }
+  throw new CasefileError(
+    'invalid_input',
+    `"${src}" is neither a URL of a .gguf file nor a Hugging Face name (owner/repo or owner/repo/file.gguf).`,
+  );
+}
+
+function networkReason(err: unknown): string {
+  const e = err as { cause?: { code?: string; message?: string }; code?: string; message?: string };
+  return e?.cause?.code ?? e?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+}
+
+function offline(host: string, err: unknown): CasefileError {
+  return new CasefileError(
+    'unavailable',
+    `Cannot reach ${host} (${networkReason(err)}). Downloading a model needs a network connection; on a machine without one, import the model from disk: casefile models import <file.gguf | folder>.`,
+  );
+}
+
+/**
+ * Fetch one URL into `dest`, resuming from `dest.partial` (HTTP Range) and reporting progress.
+ * Returns false for a 404 (the caller decides whether that file was optional).
+ */
+async function fetchFile(
+  url: string,
+  dest: string,
+  host: string,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const partial = `${dest}.partial`;
+  await fs.mkdir(path.dirname(dest), { recursive: true });
+  const have = (await fs.stat(partial).catch(() => null))?.size ?? 0;
+  const headers: Record<string, string> = {};
+  if (have > 0) headers.Range = `bytes=${have}-`;
+  const token = process.env.HF_TOKEN;
+  if (token && new URL(url).host === new URL(hfEndpoint()).host) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, redirect: 'follow', signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason ?? err;
+    throw offline(host, err);
+  }
+  if (res.status === 404) {
+    await res.body?.cancel();
+    return false;
+  }
+  if (res.status === 416 && have > 0) {
+    await res.body?.cancel();
+    await fs.rename(partial, dest);
+    return true;
+  }
+  if (res.status === 401 || res.status === 403) {
+    await res.body?.cancel();
+    throw new CasefileError('failed', `${host} refused the download of ${url} (HTTP ${res.status}). Gated models need a token (HF_TOKEN) that has accepted the model's license.`);
+  }
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw new CasefileError('failed', `${host} answered HTTP ${res.status} for ${url}.`);
+  }
+  const resumed = res.status === 206;
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  const totalBytes = Number.isFinite(length) ? length + (resumed ? have : 0) : null;
+  let receivedBytes = resumed ? have : 0;
+  let lastReport = 0;
+  const file = path.basename(dest);
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      receivedBytes += chunk.length;
+      const now = Date.now();
+      if (now - lastReport > 200) {
+        lastReport = now;
+        onProgress({ file, receivedBytes, totalBytes });
+      }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), meter, createWriteStream(partial, { flags: resumed ? 'a' : 'w' }), { signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason ?? err;
+    throw offline(host, err); // connection dropped: the partial file stays for the next try
+  }
+  if (totalBytes !== null && receivedBytes !== totalBytes) {
+    throw new CasefileError('failed', `The download of ${file} stopped at ${receivedBytes} of ${totalBytes} bytes; run it again to resume.`);
+  }
+  onProgress({ file, receivedBytes, totalBytes });
+  await fs.rename(partial, dest);
+  return true;
+}
+
+export async function sha256Of(file: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Download every file of `plan` into `dir` (kept between attempts so an interrupted download
+ * resumes). Returns the path to import: the GGUF file, or the folder.
+ */
+export async function downloadPlan(
+  plan: DownloadPlan,
+  dir: string,
+  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {},
+): Promise<string> {
+  const onProgress = options.onProgress ?? (() => {});
+  for (const f of plan.files) {
+    const dest = path.join(dir, f.path);
+    if (await fs.stat(dest).catch(() => null)) continue; // finished in an earlier attempt
+    let ok = await fetchFile(f.url, dest, plan.host, onProgress, options.signal);
+    for (const alt of f.alternatives ?? []) {
+      if (ok) break;
+      const altUrl = f.url.slice(0, f.url.length - f.path.length) + alt;
+      ok = await fetchFile(altUrl, path.join(dir, alt), plan.host, onProgress, options.signal);
+    }
+    if (!ok && !f.optional) {
+      throw new CasefileError('not_found', `${plan.host} has no ${f.path} for this model (${f.url}); check the name.`);
+    }
+  }
+  const target = plan.kind === 'file' ? path.join(dir, plan.files[0]!.path) : dir;
+  if (options.sha256 && plan.kind === 'file') {
+    const actual = await sha256Of(target, options.signal);
+    if (actual !== options.sha256.toLowerCase()) {
+      await fs.rm(target, { force: true });
+      throw new CasefileError('failed', `The downloaded ${plan.files[0]!.path} has sha256 ${actual}, not the expected ${options.sha256}; it was discarded.`);
+    }
+  }
+  return target;
+}
