@@ -4,6 +4,7 @@ import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { registerAgent, type AgentOptions, type AgentService } from './agent/service';
 import { modelHandlers } from './models/handlers';
+import { citationViewerHandlers } from './citations/render';
 import { EventBus } from './events';
 import { registerIngest } from './ingest/handlers';
 import type { IngestOptions, IngestService } from './ingest/service';
@@ -57,6 +58,7 @@ export class Engine {
     engine.ingest = registerIngest(engine, options.ingest);
     engine.router.register(modelHandlers(engine));
     engine.router.register(searchHandlers(engine));
+    engine.router.register(citationViewerHandlers(engine));
     engine.agent = registerAgent(engine, options.agent);
     return engine;
   }

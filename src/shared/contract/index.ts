@@ -8,6 +8,7 @@ import { chatContract } from './chat';
 import { ingestContract } from './ingest';
 import { modelsContract } from './models';
 import { searchContract } from './search';
+import { viewerContract } from './viewer';
 import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
@@ -15,6 +16,7 @@ export const contract = {
   ...ingestContract,
   ...modelsContract,
   ...searchContract,
+  ...viewerContract,
   ...chatContract,
 } satisfies Record<string, OpSpec>;
 
@@ -38,4 +40,5 @@ export * from './chat';
 export * from './ingest';
 export * from './models';
 export * from './search';
+export * from './viewer';
 export { op, type OpSpec } from './op';
