@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { inspectTransformersFolder } from '../../src/core/models/folder';
 import { readGgufInfo } from '../../src/core/models/gguf';
 import { ModelRegistry } from '../../src/core/models/registry';
 import { sharedDir, tempHome } from '../helpers/home';
@@ -177,5 +178,30 @@ describe('models.list / models.import (production registry through the engine ro
     await registry.cleanup();
     expect(existsSync(stale)).toBe(false);
     expect((await registry.list()).models).toEqual([]);
+  });
+});
+
+describe('transformers.js folder inspection', () => {
+  it('inspectTransformersFolder – pooling follows the pooling config, else CLS for BGE and mean for the rest', async () => {
+    const dir = tempHome();
+    const mini = await inspectTransformersFolder(miniLmDir);
+    expect(mini).toMatchObject({ ok: true, folder: { kind: 'embedding', pooling: 'mean', dtype: 'q8', hiddenSize: 384, modelType: 'bert' } });
+
+    const bge = path.join(dir, 'bge-small-en-v1.5');
+    cpSync(miniLmDir, bge, { recursive: true });
+    rmSync(path.join(bge, '1_Pooling'), { recursive: true });
+    expect(await inspectTransformersFolder(bge)).toMatchObject({ ok: true, folder: { pooling: 'cls' } });
+    // An explicit pooling config wins over the name.
+    mkdirSync(path.join(bge, '1_Pooling'));
+    writeFileSync(path.join(bge, '1_Pooling', 'config.json'), JSON.stringify({ pooling_mode_mean_tokens: true }));
+    expect(await inspectTransformersFolder(bge)).toMatchObject({ ok: true, folder: { pooling: 'mean' } });
+
+    // A sequence-classification head makes it a reranker; fp32 weights are picked as fp32.
+    const rerank = path.join(dir, 'ms-marco-MiniLM-L-6-v2');
+    mkdirSync(path.join(rerank, 'onnx'), { recursive: true });
+    copyFileSync(path.join(sharedDir, 'models', 'xenova-ms-marco-minilm-l6-v2-int8-tokenizer-only', 'config.json'), path.join(rerank, 'config.json'));
+    copyFileSync(path.join(miniLmDir, 'tokenizer.json'), path.join(rerank, 'tokenizer.json'));
+    writeFileSync(path.join(rerank, 'onnx', 'model.onnx'), '');
+    expect(await inspectTransformersFolder(rerank)).toMatchObject({ ok: true, folder: { kind: 'reranker', dtype: 'fp32' } });
   });
 });
