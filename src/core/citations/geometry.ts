@@ -19,8 +19,10 @@ export interface PageRects {
   rects: Rect[];
 }
 
-const DEFAULT_ASCENT = 0.8;
-const DEFAULT_DESCENT = -0.2;
+const DEFAULT_ASCENT = 0.75;
+const DEFAULT_DESCENT = -0.21;
+const MAX_ASCENT = 0.75;
+const MAX_DESCENT = -0.22;
 
 /**
  * Map the character range [start, end) of a document's text to (page, rectangles) using the
@@ -54,10 +56,13 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
       if (to <= from) continue;
     }
     const [a, b, c, d, e, f, width, height, font] = [it[k + 2]!, it[k + 3]!, it[k + 4]!, it[k + 5]!, it[k + 6]!, it[k + 7]!, it[k + 8]!, it[k + 9]!, it[k + 10]!];
-    const [ascent0, descent0, vertical] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0];
+    const [ascent0, descent0, vertical, family = 0] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0, 0];
     // Fonts without metrics report 0/0: fall back to the usual proportions.
-    const ascent = ascent0 > 0 ? ascent0 : DEFAULT_ASCENT;
-    const descent = ascent0 > 0 ? Math.min(descent0, 0) : DEFAULT_DESCENT;
+    // pdf.js reports the font file's extremes (often the bbox: 0.9–1.0 up, 0.3 down), taller than
+    // the glyphs of running text; capped to typographic ascender/descender so boxes hug the words
+    // (and agree with poppler, which uses the FontDescriptor's /Ascent and /Descent).
+    const ascent = Math.min(ascent0 > 0 ? ascent0 : DEFAULT_ASCENT, MAX_ASCENT);
+    const descent = Math.max(ascent0 > 0 ? Math.min(descent0, 0) : DEFAULT_DESCENT, MAX_DESCENT);
     const sa = Math.hypot(a, b) || 1;
     const sc = Math.hypot(c, d) || 1;
     // Text direction u and "up" direction n in user space.
@@ -66,7 +71,7 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
     const nx = c / sc;
     const ny = d / sc;
     const size = height || sc;
-    const [f0, f1] = text ? weightedFractions(text, s, len, from, to) : [(from - s) / len, (to - s) / len];
+    const [f0, f1] = text ? weightedFractions(text, s, len, from, to, family) : [(from - s) / len, (to - s) / len];
     let corners: [number, number][];
     if (vertical) {
       // Vertical text runs downwards along -n; its width spans the glyph box across.
@@ -101,15 +106,19 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
 
 /**
  * Where characters [from, to) sit within the item [s, s+len), as fractions of its width. Glyph
- * widths are not stored, so proportional-font advances are estimated per character class
- * (close to Helvetica/Times metrics); much closer than equal widths for words inside a line.
+ * widths are not stored; they are estimated from the standard font metrics of the item's family
+ * (Helvetica for sans-serif, Times for serif, equal widths for monospace), which places words
+ * inside a line far better than equal widths.
  */
-function weightedFractions(text: string, s: number, len: number, from: number, to: number): [number, number] {
+function weightedFractions(text: string, s: number, len: number, from: number, to: number, family: number): [number, number] {
+  if (family === 2) return [(from - s) / len, (to - s) / len];
+  const table = family === 1 ? TIMES : HELVETICA;
   let before = 0;
   let inside = 0;
   let total = 0;
   for (let i = s; i < s + len; i++) {
-    const w = charWeight(text.charCodeAt(i));
+    const code = text.charCodeAt(i);
+    const w = code >= 32 && code < 127 ? table[code - 32]! : code >= 0x3000 ? 1000 : family === 1 ? 500 : 556;
     total += w;
     if (i < from) before += w;
     else if (i < to) inside += w;
@@ -118,16 +127,17 @@ function weightedFractions(text: string, s: number, len: number, from: number, t
   return [before / total, (before + inside) / total];
 }
 
-function charWeight(code: number): number {
-  const ch = String.fromCharCode(code);
-  if (code === 32) return 0.28;
-  if ('iljI.,;:!|\'`'.includes(ch)) return 0.25;
-  if ('ftr()[]-/"'.includes(ch)) return 0.35;
-  if ('mwMW'.includes(ch)) return 0.85;
-  if (code >= 65 && code <= 90) return 0.68;
-  if (code >= 48 && code <= 57) return 0.556;
-  return 0.52;
-}
+/** Advance widths (1/1000 em) of ASCII 32–126 in Helvetica and Times-Roman (Adobe AFM metrics, as pdf.js ships them). */
+const HELVETICA = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667,
+  667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500,
+  556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+const TIMES = [
+  250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722,
+  667, 667, 722, 611, 556, 722, 722, 333, 389, 722, 611, 889, 722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722, 722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444,
+  500, 444, 333, 500, 500, 278, 278, 500, 278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480, 200, 480, 541,
+];
 
 /** Merge rectangles that sit on the same line and touch or nearly touch into one per line fragment. */
 function mergeLines(rects: Rect[]): Rect[] {

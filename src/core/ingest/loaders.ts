@@ -216,7 +216,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       try {
         const page = await doc.getPage(n);
         const content = await page.getTextContent();
-        const fonts: [number, number, number][] = [];
+        const fonts: PageGeometry['fonts'] = [];
         const fontIndex = new Map<string, number>();
         const items: number[] = [];
         let prev: RawItem | undefined;
@@ -235,7 +235,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
           if (fi === undefined) {
             const style = content.styles[item.fontName];
             fi = fonts.length;
-            fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0]);
+            fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0, familyCode(style?.fontFamily)]);
             fontIndex.set(item.fontName, fi);
           }
           const t = item.transform;
@@ -278,6 +278,15 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
   } finally {
     await task.destroy().catch(() => {});
   }
+}
+
+/** 0 sans-serif (and unknown), 1 serif, 2 monospace — picks the width table used to place characters inside an item. */
+function familyCode(family: string | undefined): number {
+  const f = (family ?? '').toLowerCase();
+  if (f.includes('mono') || f.includes('courier')) return 2;
+  if (f.includes('sans')) return 0;
+  if (f.includes('serif') || f.includes('times')) return 1;
+  return 0;
 }
 
 /** What goes between two consecutive text items: nothing, a space or a line break. */

@@ -109,7 +109,8 @@ export interface PageGeometry {
   /** Page view box [x0, y0, x1, y1] in PDF user space, and /Rotate in degrees. */
   view: [number, number, number, number];
   rotate: number;
-  fonts: [number, number, number][];
+  /** Per font: [ascent, descent, vertical 0|1, family 0 sans / 1 serif / 2 mono (absent in old data)]. */
+  fonts: [number, number, number, number?][];
   items: number[];
 }
 
