@@ -23,6 +23,7 @@ const OPTIONS = {
   session: { type: 'string' },
   id: { type: 'string' },
   link: { type: 'boolean' },
+  out: { type: 'string' },
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
+import { askCommand, chatCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
 import { filesCommand } from './files';
 import { ingestCommand } from './ingest';
@@ -18,4 +19,6 @@ export const commands: Record<string, Command> = {
   models: modelsCommand,
   search: searchCommand,
   serve: serveCommand,
+  ask: askCommand,
+  chat: chatCommand,
 };

@@ -1,0 +1,156 @@
+import { writeFileSync } from 'node:fs';
+import type { Engine } from '../../core/engine';
+import type { AgentStep, ChatAnswer, CheckedCitation } from '../../shared/contract/chat';
+import { newId } from '../../core/util/ids';
+import { UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function stepLines(s: AgentStep): string[] {
+  const lines: string[] = [];
+  if (s.kind === 'final') {
+    lines.push(`Step ${s.index} · final answer${s.policy ? `  [${s.policy}]` : ''}`);
+    if (s.thought) lines.push(`  Thought: ${oneLine(s.thought, 300)}`);
+    return lines;
+  }
+  lines.push(`Step ${s.index} · ${s.action} ${oneLine(JSON.stringify(s.input), 200)}${s.policy ? `  [${s.policy}]` : ''}`);
+  if (s.thought) lines.push(`  Thought: ${oneLine(s.thought, 300)}`);
+  const sum = s.summary ? `${s.summary.count} result${s.summary.count === 1 ? '' : 's'}${s.summary.best_label ? `, best ${s.summary.best_label}` : ''}` : '';
+  lines.push(`  Observation${s.error ? ' (error)' : ''}${sum ? ` — ${sum}` : ''}: ${oneLine(s.observation, 240)}`);
+  lines.push(`  (${Math.round(s.timing.model_ms)} ms model, ${Math.round(s.timing.tool_ms)} ms tool, ${s.tokens.input} in / ${s.tokens.output} out tokens)`);
+  return lines;
+}
+
+function citationLine(c: CheckedCitation, i: number): string {
+  const where = c.file_name ? `${c.file_name}${c.pages?.length ? ` p.${c.pages.join('-')}` : ''}` : 'unknown source';
+  const mark = c.status === 'verified' ? 'verified' : c.status === 'invented' ? 'INVENTED' : 'NOT verified';
+  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${c.reason}`;
+}
+
+/** The `--json` shape of an answer (documented in the README; keep it stable). */
+export function answerJson(r: ChatAnswer): Record<string, unknown> {
+  return {
+    answer: r.answer,
+    citations: r.citations.map((c) => ({ id: c.id, file_name: c.file_name ?? null, pages: c.pages ?? [], verified: c.verified, reason: c.reason })),
+    steps: r.steps.map((s) => ({ thought: s.thought, action: s.action, input: s.input, observation: s.observation })),
+    coverage: r.coverage,
+    grounded: r.grounded,
+  };
+}
+
+/**
+ * `casefile ask <case> <question> [--model ID|PATH] [--max-steps N] [--session ID] [--json]`:
+ * the trace as it happens, then the answer with its citations and their verification.
+ */
+export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...words] = args.positionals;
+  if (!caseRef || words.length === 0) throw new UsageError('ask takes <case> <question>');
+  const json = args.values.json === true;
+  const raw = args.values['max-steps'];
+  const maxSteps = raw === undefined ? undefined : Number(raw);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 5)) {
+    throw new UsageError(`--max-steps must be a whole number from 1 to 5 (got "${String(raw)}")`);
+  }
+  const model = typeof args.values.model === 'string' ? args.values.model : undefined;
+  const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
+  const target = await engine.cases.resolve(caseRef);
+  const turnId = newId('t', 12);
+
+  const offs: Array<() => void> = [];
+  if (!json) {
+    offs.push(
+      engine.events.on('agent.turn', (e) => {
+        if (e.turnId !== turnId) return;
+        if (e.phase === 'started') io.out(`Asking ${e.model} about "${target.name}"…`);
+        else io.out(`Standalone question: ${e.standalone_question}`);
+      }),
+      engine.events.on('agent.step', (e) => {
+        if (e.turnId !== turnId || e.phase === 'action') return;
+        io.out(stepLines(e.step).join('\n'));
+      }),
+    );
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let r: ChatAnswer;
+  try {
+    r = await engine.router.call(
+      'chat.ask',
+      { caseId: target.id, question: words.join(' '), turnId, ...(model ? { model } : {}), ...(maxSteps ? { maxSteps } : {}), ...(sessionId ? { sessionId } : {}) },
+      { signal: controller.signal },
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+    for (const off of offs) off();
+  }
+  if (json) {
+    io.out(JSON.stringify(answerJson(r)));
+    return r.status === 'done' ? 0 : 1;
+  }
+  io.out('');
+  if (r.status === 'cancelled') io.out('Cancelled. The partial trace above was kept in the session.');
+  io.out('Answer:');
+  io.out(r.answer || '(no answer)');
+  io.out('');
+  if (r.citations.length) {
+    io.out('Citations:');
+    r.citations.forEach((c, i) => io.out(citationLine(c, i)));
+  } else io.out('Citations: none');
+  io.out(r.grounded ? 'Grounded: yes (at least one citation verified)' : 'Grounded: NO — no citation of this answer could be verified; do not rely on it.');
+  io.out(`Coverage: ${r.coverage.note}`);
+  io.out(`Session: ${r.sessionId} (continue with --session ${r.sessionId})`);
+  return r.status === 'done' ? 0 : 1;
+}
+
+/** `casefile chat <case> list | show <session> | export <session> [--out FILE] | rename <session> <title> | delete <session> --yes` */
+export async function chatCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, sub, sessionId, ...rest] = args.positionals;
+  if (!caseRef || !sub) throw new UsageError('chat takes <case> list|show|export|rename|delete');
+  const target = await engine.cases.resolve(caseRef);
+  const json = args.values.json === true;
+  const need = () => {
+    if (!sessionId) throw new UsageError(`chat ${sub} takes a <session> id`);
+    return sessionId;
+  };
+  switch (sub) {
+    case 'list': {
+      const { sessions } = await engine.router.call('chat.sessions', { caseId: target.id });
+      if (json) io.out(JSON.stringify({ sessions }));
+      else if (!sessions.length) io.out('No chat sessions in this case yet. Ask with: casefile ask <case> "<question>"');
+      else for (const s of sessions) io.out(`${s.id}  ${s.updated.slice(0, 16).replace('T', ' ')}  ${s.messages} messages  ${s.title}`);
+      return 0;
+    }
+    case 'show': {
+      const s = await engine.router.call('chat.session', { caseId: target.id, sessionId: need() });
+      if (json) io.out(JSON.stringify(s));
+      else for (const m of s.messages_list) io.out(`${m.role === 'user' ? 'Q' : 'A'}: ${m.content}${m.status && m.status !== 'done' ? ` (${m.status})` : ''}`);
+      return 0;
+    }
+    case 'export': {
+      const { markdown } = await engine.router.call('chat.export', { caseId: target.id, sessionId: need() });
+      const out = typeof args.values.out === 'string' ? args.values.out : undefined;
+      if (out) writeFileSync(out, markdown);
+      else io.out(markdown);
+      return 0;
+    }
+    case 'rename': {
+      if (!rest.length) throw new UsageError('chat rename takes <session> <title>');
+      const s = await engine.router.call('chat.rename', { caseId: target.id, sessionId: need(), title: rest.join(' ') });
+      io.out(json ? JSON.stringify(s) : `Renamed ${s.id} to "${s.title}"`);
+      return 0;
+    }
+    case 'delete': {
+      if (args.values.yes !== true) throw new UsageError('deleting a chat session removes it for good; add --yes to confirm');
+      await engine.router.call('chat.delete', { caseId: target.id, sessionId: need() });
+      io.out(json ? JSON.stringify({ id: sessionId, deleted: true }) : `Deleted chat session ${sessionId}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown chat command "${sub}"`);
+  }
+}

@@ -1,0 +1,117 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCasefile } from '../helpers/cli';
+import { installTestModels, SMOLLM_ID, tinyRandomGguf } from '../helpers/models';
+import { scriptModel, writeCaseFolder } from './helpers';
+
+/**
+ * `casefile ask` end to end: the real binary in a child process, a temp home, a case ingested by
+ * `casefile ingest`, and real models (tiny random GGUF, SmolLM2-135M-Instruct) or the scripted one.
+ */
+let root: string;
+let home: string;
+let caseId: string;
+const SMALL = { CASEFILE_LLAMA_THREADS: '1', CASEFILE_LLAMA_CONTEXT: '2048', CASEFILE_AGENT_MAX_TOKENS: '384' };
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'casefile-ask-'));
+  home = path.join(root, 'home');
+  const created = await runCasefile(home, ['cases', 'create', 'Rivera v. Acme', '--json']);
+  caseId = (JSON.parse(created.stdout) as { id: string }).id;
+  const ingest = await runCasefile(home, ['ingest', caseId, writeCaseFolder(root), '--json']);
+  expect(ingest.code, ingest.stderr).toBe(0);
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const JSON_KEYS = ['answer', 'citations', 'steps', 'coverage', 'grounded'];
+
+describe('casefile ask', () => {
+  it('--json – the documented shape, with verified and invented citations', async () => {
+    const model = scriptModel(root, {
+      steps: [
+        { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+        { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'sixty \\(60\\) days' } },
+        { final: 'Either party needs "sixty (60) days\' prior written notice" [cite:{{cite}}], not ninety [cite:made01].' },
+      ],
+    });
+    const r = await runCasefile(home, ['ask', 'Rivera v. Acme', 'What notice is needed to terminate the MSA?', '--model', model, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown> & {
+      citations: Array<Record<string, unknown>>;
+      steps: Array<Record<string, unknown>>;
+      coverage: Record<string, unknown>;
+    };
+    expect(Object.keys(out)).toEqual(JSON_KEYS);
+    expect(out.grounded).toBe(true);
+    expect(out.citations).toHaveLength(2);
+    for (const c of out.citations) expect(Object.keys(c)).toEqual(['id', 'file_name', 'pages', 'verified', 'reason']);
+    expect(out.citations[0]).toMatchObject({ file_name: 'contracts/msa.txt', pages: [1], verified: true });
+    expect(out.citations[1]).toMatchObject({ id: 'made01', verified: false, reason: expect.stringMatching(/invented/) });
+    for (const s of out.steps) expect(Object.keys(s)).toEqual(['thought', 'action', 'input', 'observation']);
+    expect(out.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
+    expect(out.coverage).toMatchObject({ files_total: 4, whole_case_searched: true });
+    expect(String(out.coverage.note)).toMatch(/broken\.pdf/);
+  });
+
+  it('text – a readable trace, then the answer, citations and their verification', async () => {
+    const model = scriptModel(root, { steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'Brightline is the provider.' }] });
+    const r = await runCasefile(home, ['ask', caseId, 'Who is the provider?', '--model', model]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Step 1 · findFiles \{\}/);
+    expect(r.stdout).toMatch(/Observation — 4 results: 4 files in the case/);
+    expect(r.stdout).toMatch(/Answer:\nBrightline is the provider\./);
+    expect(r.stdout).toMatch(/Grounded: NO/);
+    const session = /--session (\S+)\)/.exec(r.stdout)?.[1];
+    expect(session).toBeTruthy();
+    const exported = await runCasefile(home, ['chat', caseId, 'export', session!, '--out', path.join(root, 'chat.md')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'chat.md'), 'utf8')).toMatch(/Who is the provider\?/);
+  });
+
+  it('usage – --max-steps outside 1–5 is a usage error (exit 2)', async () => {
+    const r = await runCasefile(home, ['ask', caseId, 'q?', '--max-steps', '9']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--max-steps must be a whole number from 1 to 5/);
+  });
+
+  it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', async () => {
+    const r = await runCasefile(home, ['ask', caseId, 'When did the claimant last see a doctor about his knee?', '--model', tinyRandomGguf, '--max-steps', '2', '--json'], { env: SMALL, timeoutMs: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string }>; citations: Array<{ verified: boolean }>; grounded: boolean };
+    expect(out.steps[0]!.action).toBe('findFiles');
+    expect(out.steps.length).toBeLessThanOrEqual(3);
+    expect(out.steps.at(-1)!.action).toBe('final_answer');
+    expect(out.grounded).toBe(out.citations.some((c) => c.verified));
+  });
+
+  it('SmolLM2-135M-Instruct – verification is honest about what the model cites', async () => {
+    await installTestModels(home, { embedding: false, chat: true });
+    const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA for convenience?', '--model', SMOLLM_ID, '--max-steps', '2', '--json'], {
+      env: SMALL,
+      timeoutMs: 400_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      answer: string;
+      steps: Array<{ action: string; observation: string }>;
+      citations: Array<{ id: string; verified: boolean; reason: string }>;
+      grounded: boolean;
+    };
+    expect(out.steps[0]!.action).toBe('findFiles');
+    expect(out.steps.filter((s) => s.action !== 'final_answer').length).toBeLessThanOrEqual(2);
+    expect(out.steps.at(-1)!.action).toBe('final_answer');
+    // Honest: a cite is verified only if a tool showed that id in this turn; ids never shown are flagged invented.
+    const shown = new Set(out.steps.flatMap((s) => [...s.observation.matchAll(/\[cite:([A-Za-z0-9_-]+)\]/g)].map((m) => m[1]!)));
+    for (const c of out.citations) {
+      if (!shown.has(c.id)) {
+        expect(c.verified, JSON.stringify(c)).toBe(false);
+        expect(c.reason).toMatch(/invented/);
+      }
+    }
+    expect(out.grounded).toBe(out.citations.some((c) => c.verified));
+  });
+});

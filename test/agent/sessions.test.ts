@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayHistory } from '../../src/core/agent/sessions';
+import type { ChatMessage } from '../../src/shared/contract/chat';
+import type { EngineEvents } from '../../src/shared/events';
+import { ingestedCase, scriptModel, type IngestedCase } from './helpers';
+
+/** Chat memory through the real `chat.*` operations, with the scripted model as the only boundary. */
+let c: IngestedCase;
+beforeAll(async () => {
+  c = await ingestedCase();
+});
+afterAll(async () => {
+  await c?.engine.close();
+  if (c) rmSync(c.root, { recursive: true, force: true });
+});
+
+const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
+const GREP = { thought: 'Find the clause.', action: 'grepCase', action_input: { pattern: 'terminate this Agreement for convenience' } };
+
+describe('chat sessions', () => {
+  it('follow-up – condensed into a standalone question; earlier sources re-open by their cite ids', async () => {
+    const first = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question: 'What notice is needed to terminate the MSA for convenience?',
+      model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'Sixty days\' prior written notice [cite:{{cite}}].' }] }),
+    });
+    expect(first.grounded).toBe(true);
+    const firstCite = first.citations[0]!.id;
+
+    const turns: EngineEvents['agent.turn'][] = [];
+    const off = c.engine.events.on('agent.turn', (e) => turns.push(e));
+    const second = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      sessionId: first.sessionId,
+      question: 'And for breach?',
+      model: scriptModel(c.root, {
+        condense: ['What notice is needed to terminate the MSA for material breach?'],
+        steps: [
+          { thought: 'Answering: {{question}}', action: 'findFiles', action_input: {} },
+          // {{cite}} is the first cite id in the prompt: the earlier turn's source, listed for follow-ups.
+          { final: 'As before [cite:{{cite}}]; a breach needs thirty days to cure.' },
+        ],
+      }),
+    });
+    off();
+    expect(second.sessionId).toBe(first.sessionId);
+    expect(second.standalone_question).toBe('What notice is needed to terminate the MSA for material breach?');
+    expect(turns.find((t) => t.phase === 'condensed')).toMatchObject({ turnId: second.turnId, standalone_question: second.standalone_question });
+    expect(second.steps[0]!.thought).toContain('What notice is needed to terminate the MSA for material breach?');
+    expect(second.steps[0]!.thought).toContain('And for breach?');
+    // The id issued in turn 1 is still valid in turn 2: the conversation's records persist with the session.
+    expect(second.citations[0]).toMatchObject({ id: firstCite, status: 'verified' });
+
+    const session = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: first.sessionId });
+    expect(session.messages_list.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    const a1 = session.messages_list[1]!;
+    expect(a1.refs?.[0]).toMatchObject({ cite: firstCite, file_name: 'contracts/msa.txt' });
+    expect(a1.steps?.length).toBe(3);
+  });
+
+  it('replay – only clean user/assistant messages of finished turns, never traces', () => {
+    const msgs: ChatMessage[] = [
+      { id: '1', role: 'user', content: 'Q1', turnId: 't1', created: '' },
+      { id: '2', role: 'assistant', content: 'A1', turnId: 't1', created: '', status: 'done', steps: [{} as never] },
+      { id: '3', role: 'user', content: 'Q2', turnId: 't2', created: '' },
+      { id: '4', role: 'assistant', content: 'partial', turnId: 't2', created: '', status: 'cancelled' },
+      { id: '5', role: 'user', content: 'Q3', turnId: 't3', created: '' },
+      { id: '6', role: 'assistant', content: '', turnId: 't3', created: '', status: 'failed' },
+    ];
+    expect(replayHistory(msgs)).toEqual([
+      { role: 'user', content: 'Q1' },
+      { role: 'assistant', content: 'A1' },
+    ]);
+  });
+
+  it('events – a turn emits started, steps, tokens and done, each naming case, session and turn', async () => {
+    const seen: string[] = [];
+    const offs = (['agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const).map((name) =>
+      c.engine.events.on(name, (e) => {
+        expect(e.caseId).toBe(c.caseId);
+        seen.push(`${name}:${e.turnId}`);
+      }),
+    );
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Who is the provider?', model: scriptModel(c.root, { steps: [FIND, { final: 'Brightline.' }] }) });
+    for (const off of offs) off();
+    for (const name of ['agent.turn', 'agent.step', 'agent.token', 'agent.done']) expect(seen).toContain(`${name}:${r.turnId}`);
+    expect(seen.at(-1)).toBe(`agent.done:${r.turnId}`);
+  });
+
+  it('list, rename, export as Markdown with citations, delete', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question: 'What notice ends the MSA?',
+      model: scriptModel(c.root, {
+        steps: [FIND, { ...GREP, action_input: { pattern: 'sixty \\(60\\) days' } }, { final: 'Sixty days "upon sixty (60) days\' prior written notice" [cite:{{cite}}] [cite:bogus1].' }],
+      }),
+    });
+    const { sessions } = await c.engine.router.call('chat.sessions', { caseId: c.caseId });
+    expect(sessions.map((s) => s.id)).toContain(r.sessionId);
+    expect(sessions.find((s) => s.id === r.sessionId)).toMatchObject({ title: 'What notice ends the MSA?', messages: 2 });
+
+    const renamed = await c.engine.router.call('chat.rename', { caseId: c.caseId, sessionId: r.sessionId, title: 'Termination / notice ✉️' });
+    expect(renamed.title).toBe('Termination / notice ✉️');
+
+    const { markdown, filename } = await c.engine.router.call('chat.export', { caseId: c.caseId, sessionId: r.sessionId });
+    expect(filename).toMatch(/\.md$/);
+    expect(markdown).toMatch(/^# Termination \/ notice ✉️/);
+    expect(markdown).toContain('## Question\n\nWhat notice ends the MSA?');
+    expect(markdown).toMatch(new RegExp(`\\[cite:${r.citations[0]!.id}\\] contracts/msa\\.txt v1, p\\. 1 — verified`));
+    expect(markdown).toMatch(/\[cite:bogus1\] unknown source — INVENTED/);
+    expect(markdown).toMatch(/_Coverage: Looked at 4 files/);
+
+    await c.engine.router.call('chat.delete', { caseId: c.caseId, sessionId: r.sessionId });
+    const after = await c.engine.router.call('chat.sessions', { caseId: c.caseId });
+    expect(after.sessions.map((s) => s.id)).not.toContain(r.sessionId);
+    await expect(c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('persistence – sessions live under <case>/chats as JSON; a leftover temp file is ignored', async () => {
+    const dir = path.join(c.engine.cases.caseDir(c.caseId), 'chats');
+    writeFileSync(path.join(dir, 'sx.json.tmp-123-abcd'), '{"half written');
+    const { sessions } = await c.engine.router.call('chat.sessions', { caseId: c.caseId });
+    expect(sessions.length).toBeGreaterThan(0);
+    expect(readdirSync(dir).some((n) => n.includes('.tmp-'))).toBe(false);
+    for (const s of sessions) expect(JSON.parse(readFileSync(path.join(dir, `${s.id}.json`), 'utf8')).schemaVersion).toBe(1);
+  });
+
+  it('input – bad ids and max steps are refused with the field named', async () => {
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q', maxSteps: 9 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/maxSteps/) });
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: '  ' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/question/) });
+    await expect(c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('no model – a clear error says how to install one', async () => {
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/casefile models import/) });
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'endpoint:llama3' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/CASEFILE_ENDPOINT_URL/) });
+  });
+});
