@@ -13,6 +13,12 @@ export function registerIngest(engine: Engine, options: IngestOptions = {}): Ing
   engine.onCaseDelete((caseId) => service.beforeCaseDelete(caseId));
   engine.onClose(() => service.close());
   engine.router.register(ingestHandlers(service));
+  if (options.autoResume) {
+    // After open() returns; a failure to resume is reported per case by the next ingest.
+    setImmediate(() => {
+      service.resume().catch((err: unknown) => console.error(`casefile: resuming interrupted ingests failed: ${(err as Error).message}`));
+    });
+  }
   return service;
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -21,10 +22,15 @@ export function defaultConcurrency(): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-/** The worker next to this module: worker.ts when running from TypeScript source, worker.js when compiled. */
+/**
+ * The worker next to this module: worker.ts when running from TypeScript source, worker.js when
+ * compiled, or `ingest-worker.js` next to the bundle (electron-vite's main entry of that name).
+ */
 export function defaultWorkerPath(): string {
   const here = fileURLToPath(import.meta.url);
-  return path.join(path.dirname(here), `worker${path.extname(here) || '.js'}`);
+  const dir = path.dirname(here);
+  const candidates = [path.join(dir, `worker${path.extname(here) || '.js'}`), path.join(dir, 'ingest-worker.js'), path.join(dir, 'ingest-worker.mjs')];
+  return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
 function packageFileUrl(pkg: string, ...rel: string[]): string {

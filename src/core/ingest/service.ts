@@ -32,6 +32,11 @@ export interface IngestOptions {
   maxFileBytes?: number;
   /** pdf.js standard font data folder (file: URL); default pdfjs-dist's own. */
   standardFontDataUrl?: string;
+  /**
+   * Resume interrupted ingests in the background as soon as the engine opens (the desktop app
+   * sets this). Off by default: the CLI finishes a case's unfinished work on its next `ingest`.
+   */
+  autoResume?: boolean;
 }
 
 interface RunState {
