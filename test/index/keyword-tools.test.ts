@@ -163,6 +163,19 @@ describe('keyword search (LanceDB BM25)', () => {
     expect(rejected.results.map((r) => r.hash)).toEqual([res.results[1]!.hash]);
   });
 
+  it('sink – concurrent indexVersion calls (ingest lanes) store every version exactly once', async () => {
+    const { id: caseId } = await engine.cases.create('Lanes');
+    const sink = await createIndexSink({ home, caseDir: engine.cases.caseDir(caseId), modelDirs: [] });
+    const docs = Array.from({ length: 8 }, (_, i) => chunkDoc({ fileId: `f${i}`, name: `f${i}.txt`, text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}` }));
+    await Promise.all([...docs, docs[3]!, docs[5]!].map((c) => sink.indexVersion(c, {})));
+    await sink.close();
+    const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+    expect(await store.count()).toBe(docs.reduce((n, d) => n + d.length, 0));
+    store.close();
+    const tools = await openCaseTools(engine, caseId);
+    expect((await tools.keyword_search({ query: 'marker5' })).results.map((r) => r.file_id)).toEqual(['f5']);
+  });
+
   it('store – many small ingests are compacted and the full-text index stays current', async () => {
     const { id: caseId } = await engine.cases.create('Many');
     const docs: DocSpec[] = Array.from({ length: 30 }, (_, i) => ({ fileId: `f${i}`, name: `note-${i}.txt`, text: `Memo ${i}: the witness number ${i} saw a zebracrossing${i}.` }));

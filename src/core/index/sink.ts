@@ -50,12 +50,20 @@ class LanceIndexSink implements IndexSink {
   private embedderState: Promise<LoadedEmbedder | null> | null = null;
   private sinceOptimize = 0;
   private dirty = false;
+  /** Table writes go one at a time (ingest lanes call the sink concurrently); embedding runs outside it. */
+  private writes: Promise<unknown> = Promise.resolve();
   private readonly caseId: string;
   private readonly registry: CaseRegistry;
 
   constructor(private readonly options: IndexSinkOptions) {
     this.caseId = path.basename(options.caseDir);
     this.registry = new CaseRegistry(options.home);
+  }
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(fn, fn);
+    this.writes = run.catch(() => undefined);
+    return run;
   }
 
   private getStore(): Promise<ChunkStore> {
@@ -93,7 +101,7 @@ class LanceIndexSink implements IndexSink {
     const embedder = loaded.embedder;
     await embedder.init();
     const sameModel = recorded !== null && recorded.modelId === embedder.modelId && storedDim === embedder.dimension;
-    if (rows > 0 && !sameModel) await this.reembed(store, embedder, signal, onProgress);
+    if (rows > 0 && !sameModel) await this.serialized(() => this.reembed(store, embedder, signal, onProgress));
     if (!sameModel || recorded?.dimension !== embedder.dimension) {
       await this.registry.updateMeta(this.caseId, (m) => ({ ...m, embedding: { modelId: embedder.modelId, dimension: embedder.dimension } }));
     }
@@ -136,26 +144,31 @@ class LanceIndexSink implements IndexSink {
       onProgress?.(chunks.length, chunks.length);
     }
     aborted(signal);
-    await store.replaceVersion(first.file_id, first.version, chunks, vectors);
-    this.dirty = true;
-    if (++this.sinceOptimize >= OPTIMIZE_EVERY) {
-      this.sinceOptimize = 0;
-      await store.optimize();
-    }
+    await this.serialized(async () => {
+      await store.replaceVersion(first.file_id, first.version, chunks, vectors);
+      this.dirty = true;
+      if (++this.sinceOptimize >= OPTIMIZE_EVERY) {
+        this.sinceOptimize = 0;
+        await store.optimize();
+      }
+    });
   }
 
   async setLatest(fileId: string, latestVersion: number | null): Promise<void> {
-    await (await this.getStore()).setLatest(fileId, latestVersion);
+    const store = await this.getStore();
+    await this.serialized(() => store.setLatest(fileId, latestVersion));
     this.dirty = true;
   }
 
   async removeFile(fileId: string, versions?: number[]): Promise<void> {
-    await (await this.getStore()).removeFile(fileId, versions);
+    const store = await this.getStore();
+    await this.serialized(() => store.removeFile(fileId, versions));
     this.dirty = true;
   }
 
   /** End of an ingest batch: bring the full-text index up to date, compact, then release everything. */
   async close(): Promise<void> {
+    await this.writes;
     const store = this.store ? await this.store : null;
     this.store = null;
     if (store) {

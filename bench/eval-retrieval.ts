@@ -1,0 +1,269 @@
+/**
+ * `npm run eval:retrieval`: retrieval quality of keyword (BM25), vector (MiniLM cosine) and hybrid
+ * (RRF) search on labelled (question → gold file + character span) sets built from the ground truth
+ * in ../shared/corpus:
+ *   - LegalBench-RAG: contractnli, privacy_qa, and the MAUD subset (benchmarks/*.json, exact spans)
+ *   - CUAD: derived_clause_spans_selected.jsonl (unique clause spans, one question per category)
+ * Each set is indexed into its own case through the real index sink (ingest's chunker, real
+ * embeddings), then every question is searched in each mode. A result is a hit when its
+ * character range overlaps a gold span of the same file.
+ *
+ *   recall@k  share of a question's gold spans overlapped by the top k (averaged over questions)
+ *   MRR       1 / rank of the first hit (0 when none in the top 10)
+ *   nDCG@10   binary gain, one credit per gold span (first result that overlaps it)
+ *
+ * Options: --max-queries N (per set, default 250; spread evenly), --sets a,b, --cuad-docs N (default 25).
+ * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../src/core/engine';
+import { createIndexSink } from '../src/core/index/sink';
+import { splitText } from '../src/core/ingest/chunker';
+import type { ChunkRecord } from '../src/core/ingest/types';
+import { openCaseTools } from '../src/core/tools/index';
+import { installTestModels } from '../test/helpers/models';
+import { mergeResults, printTable, type Metrics } from './run';
+
+const here = import.meta.dirname;
+const corpus = path.resolve(here, '..', '..', 'shared', 'corpus');
+const MODES = ['keyword', 'vector', 'hybrid'] as const;
+type Mode = (typeof MODES)[number];
+const PAGE_CHARS = 3000;
+
+interface Gold {
+  file: string;
+  start: number;
+  end: number;
+}
+interface Question {
+  query: string;
+  gold: Gold[];
+}
+interface EvalSet {
+  name: string;
+  /** file name (relative id) → text */
+  docs: Map<string, string>;
+  questions: Question[];
+}
+
+/** Python str offsets count code points; JS strings count UTF-16 units. */
+function codePointToUtf16(text: string): (cp: number) => number {
+  if (!/[\uD800-\uDFFF]/.test(text)) return (cp) => cp;
+  const map: number[] = [];
+  let u = 0;
+  for (const ch of text) {
+    map.push(u);
+    u += ch.length;
+  }
+  map.push(u);
+  return (cp) => map[Math.min(cp, map.length - 1)]!;
+}
+
+function legalbench(sub: string, file: string): EvalSet {
+  const base = path.join(corpus, 'legalbench-rag');
+  const tests = (JSON.parse(readFileSync(path.join(base, 'benchmarks', file), 'utf8')) as {
+    tests: { query: string; snippets: { file_path: string; span: [number, number]; answer: string }[] }[];
+  }).tests;
+  const docs = new Map<string, string>();
+  const questions: Question[] = [];
+  let skipped = 0;
+  for (const t of tests) {
+    const gold: Gold[] = [];
+    for (const s of t.snippets) {
+      const rel = s.file_path.replace(/: /g, '_ ');
+      if (!docs.has(rel)) {
+        try {
+          docs.set(rel, readFileSync(path.join(base, 'corpus', rel), 'utf8'));
+        } catch {
+          continue;
+        }
+      }
+      const text = docs.get(rel)!;
+      const conv = codePointToUtf16(text);
+      const start = conv(s.span[0]);
+      const end = conv(s.span[1]);
+      if (text.slice(start, end) !== s.answer) {
+        skipped++;
+        continue;
+      }
+      gold.push({ file: rel, start, end });
+    }
+    if (gold.length) questions.push({ query: t.query, gold });
+  }
+  if (skipped) console.log(`  ${sub}: ${skipped} snippets skipped (span does not match the text)`);
+  return { name: sub, docs, questions };
+}
+
+const CUAD_SKIP = new Set(['Parties', 'Document Name', 'Agreement Date', 'Effective Date', 'Expiration Date', 'Notice Period To Terminate Renewal- Answer']);
+
+function cuad(maxDocs: number): EvalSet {
+  const base = path.join(corpus, 'cuad');
+  const rows = readFileSync(path.join(base, 'derived_clause_spans_selected.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { txt: string; category: string; clause_text: string; txt_span: [number, number] | null; txt_occurrences: number });
+  const usable = rows.filter((r) => r.txt_span && r.txt_occurrences === 1 && r.clause_text.length >= 60 && !CUAD_SKIP.has(r.category));
+  const files = [...new Set(usable.map((r) => r.txt))].sort().slice(0, maxDocs);
+  const docs = new Map<string, string>();
+  for (const f of files) docs.set(f, readFileSync(path.join(base, f), 'utf8'));
+  const questions: Question[] = [];
+  for (const r of usable) {
+    const text = docs.get(r.txt);
+    if (!text) continue;
+    const conv = codePointToUtf16(text);
+    const start = conv(r.txt_span![0]);
+    const end = conv(r.txt_span![1]);
+    if (text.slice(start, end) !== r.clause_text) continue;
+    const stem = path.basename(r.txt, '.txt');
+    const company = stem.split(/[_-]/)[0]!;
+    const kind = (stem.split('-').pop() ?? 'agreement').toLowerCase();
+    questions.push({ query: `Consider the ${kind} of ${company}; what does it say about ${r.category.toLowerCase()}?`, gold: [{ file: r.txt, start, end }] });
+  }
+  return { name: 'cuad', docs, questions };
+}
+
+function chunksOf(fileId: string, name: string, text: string): ChunkRecord[] {
+  return splitText(text).map((s, i) => {
+    const t = text.slice(s.start, s.end);
+    return {
+      chunk_id: `${name}@v1#${i}`,
+      file_id: fileId,
+      file_name: name,
+      version: 1,
+      is_latest: true,
+      chunk_index: i,
+      start: s.start,
+      end: s.end,
+      page_start: Math.floor(s.start / PAGE_CHARS) + 1,
+      page_end: Math.floor((s.end - 1) / PAGE_CHARS) + 1,
+      text: t,
+      hash: createHash('sha256').update(t).digest('hex'),
+      doc_type: 'contract',
+      doc_date: '',
+    };
+  });
+}
+
+function spread<T>(items: T[], max: number): T[] {
+  if (items.length <= max) return items;
+  const step = items.length / max;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+interface Scores {
+  r1: number;
+  r5: number;
+  r10: number;
+  mrr: number;
+  ndcg: number;
+}
+
+function score(results: { file: string; start: number; end: number }[], gold: Gold[]): Scores {
+  const overlaps = (r: { file: string; start: number; end: number }, g: Gold) => r.file === g.file && r.start < g.end && r.end > g.start;
+  const recallAt = (k: number) => gold.filter((g) => results.slice(0, k).some((r) => overlaps(r, g))).length / gold.length;
+  const first = results.slice(0, 10).findIndex((r) => gold.some((g) => overlaps(r, g)));
+  const credited = new Set<number>();
+  let dcg = 0;
+  results.slice(0, 10).forEach((r, i) => {
+    const gi = gold.findIndex((g, j) => !credited.has(j) && overlaps(r, g));
+    if (gi >= 0) {
+      credited.add(gi);
+      dcg += 1 / Math.log2(i + 2);
+    }
+  });
+  let idcg = 0;
+  for (let i = 0; i < Math.min(10, gold.length); i++) idcg += 1 / Math.log2(i + 2);
+  return { r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), mrr: first >= 0 ? 1 / (first + 1) : 0, ndcg: idcg ? dcg / idcg : 0 };
+}
+
+async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Mode, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
+  const { id: caseId } = await engine.cases.create(`eval ${set.name}`);
+  const sink = await createIndexSink({ home: engine.home, caseDir: engine.cases.caseDir(caseId), modelDirs: [engine.modelsDir] });
+  const fileIds = new Map<string, string>();
+  let chunks = 0;
+  const t0 = performance.now();
+  let i = 0;
+  for (const [name, text] of set.docs) {
+    const fileId = `f${i++}`;
+    fileIds.set(fileId, name);
+    const records = chunksOf(fileId, name, text);
+    chunks += records.length;
+    await sink.indexVersion(records, {});
+    process.stdout.write(`\r  ${set.name}: indexed ${i}/${set.docs.size} files, ${chunks} chunks`);
+  }
+  await sink.close();
+  const indexSeconds = (performance.now() - t0) / 1000;
+  process.stdout.write(` in ${indexSeconds.toFixed(0)} s\n`);
+  const tools = await openCaseTools(engine, caseId);
+  const questions = spread(set.questions, maxQueries);
+  const sums = Object.fromEntries(MODES.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Mode, Scores>;
+  for (const q of questions) {
+    for (const mode of MODES) {
+      const res = await tools.search(mode, { query: q.query, top_k: 10 });
+      if (mode !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
+      const s = score(res.results.map((r) => ({ file: fileIds.get(r.file_id)!, start: r.start, end: r.end })), q.gold);
+      for (const k of Object.keys(s) as (keyof Scores)[]) sums[mode][k] += s[k];
+    }
+  }
+  for (const mode of MODES) for (const k of Object.keys(sums[mode]) as (keyof Scores)[]) sums[mode][k] /= questions.length;
+  return { ...sums, queries: questions.length, chunks, indexSeconds };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' } },
+  });
+  const maxQueries = Number(values['max-queries'] ?? 250);
+  const cuadDocs = Number(values['cuad-docs'] ?? 25);
+  const wanted = (values.sets ?? 'contractnli,privacy_qa,maud,cuad').split(',');
+  const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-eval-'));
+  const metrics: Metrics = {};
+  const rows: string[][] = [];
+  try {
+    await installTestModels(home);
+    const engine = await Engine.open({ home });
+    try {
+      const loaders: Record<string, () => EvalSet> = {
+        contractnli: () => legalbench('contractnli', 'contractnli.json'),
+        privacy_qa: () => legalbench('privacy_qa', 'privacy_qa.json'),
+        maud: () => legalbench('maud', 'derived_maud_subset.json'),
+        cuad: () => cuad(cuadDocs),
+      };
+      for (const name of wanted) {
+        const load = loaders[name];
+        if (!load) throw new Error(`unknown set "${name}" (sets: ${Object.keys(loaders).join(', ')})`);
+        const set = load();
+        const r = await evaluate(engine, set, maxQueries);
+        const note = `${r.queries} questions, ${set.docs.size} docs, ${r.chunks} chunks, all-MiniLM-L6-v2`;
+        for (const mode of MODES) {
+          const s = r[mode];
+          rows.push([set.name, mode, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
+          const put = (metric: string, value: number) => {
+            metrics[`retrieval.${set.name}.${mode}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
+          };
+          put('recall@1', s.r1);
+          put('recall@5', s.r5);
+          put('recall@10', s.r10);
+          put('mrr@10', s.mrr);
+          put('ndcg@10', s.ndcg);
+        }
+      }
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  const header = ['set', 'mode', 'R@1', 'R@5', 'R@10', 'MRR', 'nDCG@10', 'n'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  console.log('\n' + [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n'));
+  await mergeResults(metrics);
+  console.log('\nmerged into bench/results.json:');
+  printTable(metrics);
+}
+
+await main();
