@@ -181,6 +181,33 @@ describe('ingest pipeline', () => {
     expect((await call('ingest.status', { caseId })).pending).toBe(0);
   });
 
+  it('chunking – per-case settings change chunk size and overlap', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    await engine.cases.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, chunking: { size: 300, overlap: 40 } } }));
+    writeFileSync(path.join(drop, 'long.txt'), Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the statement of facts.`).join(' '));
+    await call('ingest.start', { caseId, paths: [drop] });
+    const docs = new CaseDocuments(engine.cases.caseDir(caseId));
+    const [file] = await docs.listFiles();
+    const chunks = await docs.getChunks(file!.id);
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) expect(c.end - c.start).toBeLessThanOrEqual(300);
+  });
+
+  it('case delete – stops the running ingest first and leaves no job behind', async () => {
+    const { engine, caseId, drop, home, call } = await setup();
+    const set: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 3; i++) set[`doc${i}.pdf`] = await multiPagePdf(15, 30, `d${i}`);
+    await writeFixtureSet(drop, set);
+    const started = new Promise<void>((resolve) => engine.events.on('ingest.file', (e) => e.status === 'parsing' && resolve()));
+    const handle = await call('ingest.start', { caseId, paths: [drop], wait: false });
+    expect(handle).toMatchObject({ state: 'running', caseId });
+    await started;
+    expect((await call('ingest.status', { caseId })).progress).toMatchObject({ state: 'running', filesTotal: 3 });
+    await call('cases.delete', { caseId });
+    await expect(fs.stat(engine.cases.caseDir(caseId))).rejects.toThrow();
+    expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
+  });
+
   it('input – bad input is refused with the field named; unknown case is not_found', async () => {
     const { call } = await setup();
     await expect(call('ingest.start', { caseId: 'nope', paths: [] })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/paths/) });
