@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
@@ -18,7 +19,10 @@ export interface EmbedderOptions {
   batchSize?: number;
   /** Override the pooling the folder implies (normally leave unset). */
   pooling?: Pooling;
-  /** onnxruntime intra-op threads (default: onnxruntime's choice, all cores). */
+  /**
+   * onnxruntime intra-op threads. Default: half the cores (at least 1), or CASEFILE_EMBED_THREADS.
+   * More threads than free cores makes onnxruntime much slower, not faster (its workers spin).
+   */
   threads?: number;
 }
 
@@ -54,6 +58,14 @@ export class Embedder {
     return dim;
   }
 
+  /** onnxruntime threads this embedder runs with. */
+  get threads(): number {
+    const fromEnv = Number(process.env.CASEFILE_EMBED_THREADS);
+    if (this.options.threads && this.options.threads > 0) return Math.floor(this.options.threads);
+    if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+    return Math.max(1, Math.floor(os.availableParallelism() / 2));
+  }
+
   get pooling(): Pooling {
     return this.options.pooling ?? this.folder?.pooling ?? 'mean';
   }
@@ -77,7 +89,7 @@ export class Embedder {
       this.extractor = await withLocalModel(
         folder,
         (mod, name, options) => mod.pipeline('feature-extraction', name, options),
-        this.options.threads ? { session_options: { intraOpNumThreads: this.options.threads } } : {},
+        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1 } },
       );
     } catch (err) {
       throw new CasefileError(
