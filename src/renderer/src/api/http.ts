@@ -60,13 +60,15 @@ export function httpApi(): Api {
         set.delete(listener as (payload: unknown) => void);
       };
     },
-    async stage(items, signal) {
+    async stage(items, onProgress, signal) {
       const files = await items.files();
       if (files.length === 0) throw new ApiError({ code: 'invalid_input', message: 'Nothing to add: the folder is empty.' });
       const start = await fetch(`${BASE}/upload`, { method: 'POST', credentials: 'same-origin', ...(signal ? { signal } : {}) });
       if (!start.ok) throw await readError(start);
       const { batch } = (await start.json()) as { batch: string };
       const tops = new Set<string>();
+      let done = 0;
+      onProgress?.(0, files.length);
       for (const { file, relPath } of files) {
         const res = await fetch(`${BASE}/upload/${batch}?path=${encodeURIComponent(relPath)}`, {
           method: 'PUT',
@@ -78,6 +80,7 @@ export function httpApi(): Api {
         if (!res.ok) throw await readError(res);
         const { top } = (await res.json()) as { top: string };
         tops.add(top);
+        onProgress?.(++done, files.length);
       }
       return [...tops];
     },

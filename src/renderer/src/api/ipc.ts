@@ -24,6 +24,16 @@ export function ipcApi(bridge: CasefileBridge): Api {
         const p = bridge.pathForFile(file);
         if (p) paths.push(p);
       }
+      if (items.top.length === 0) {
+        // A folder chosen with <input webkitdirectory>: its path is a file's path minus the part inside it.
+        for (const { file, relPath } of await items.files()) {
+          const full = bridge.pathForFile(file);
+          const inside = relPath.split('/').slice(1).join('/');
+          if (!full || !inside || !full.replace(/\\/g, '/').endsWith(inside)) continue;
+          const root = full.slice(0, full.length - inside.length).replace(/[\\/]+$/, '');
+          if (!paths.includes(root)) paths.push(root);
+        }
+      }
       if (paths.length === 0) {
         throw new ApiError({ code: 'invalid_input', message: 'Those items have no location on disk; drop files or folders from your file manager.' });
       }

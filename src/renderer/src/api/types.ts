@@ -22,5 +22,9 @@ export interface Api {
    * in serve mode the folder they were uploaded to. `top` are the dropped entries themselves
    * (folders included), `files` every file below them.
    */
-  stage(items: { top: File[]; files: () => Promise<PickedFile[]> }, signal?: AbortSignal): Promise<string[]>;
+  stage(
+    items: { top: File[]; files: () => Promise<PickedFile[]> },
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<string[]>;
 }

@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 import { useCases, watchCases } from '../stores/cases';
+import { watchAgent } from '../stores/chat';
+import { watchIngest } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { CaseDialogs } from './CaseDialogs';
+import { DropTarget } from './DropTarget';
 import { Settings } from './Settings';
 import { Sidebar } from './Sidebar';
 import { Toasts } from './Toasts';
@@ -33,13 +36,15 @@ export function App() {
   useGlobalShortcuts();
   useEffect(() => {
     void load();
-    return watchCases();
+    const offs = [watchCases(), watchIngest(), watchAgent()];
+    return () => offs.forEach((off) => off());
   }, [load]);
   return (
     <div className="app">
       <Sidebar />
       <main className="main">{view === 'settings' ? <Settings /> : <Workspace />}</main>
       <CaseDialogs />
+      <DropTarget />
       <Toasts />
     </div>
   );

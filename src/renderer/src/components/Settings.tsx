@@ -1,6 +1,155 @@
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../../shared/contract/index';
-import { api, errorMessage } from '../api/index';
+import type { ModelsList } from '../../../shared/contract/models';
+import { api, ApiError, errorMessage } from '../api/index';
+import { useSettings } from '../stores/settings';
+import { useUi } from '../stores/ui';
+import { formatBytes } from './format';
+
+function Models() {
+  const [list, setList] = useState<ModelsList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  const toast = useUi((s) => s.toast);
+  const load = () => api.call('models.list', {}).then(setList, (err) => setError(errorMessage(err)));
+  useEffect(() => {
+    void load();
+  }, []);
+  const importModel = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.call('models.import', { path: path.trim() });
+      toast('info', r.alreadyInstalled ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
+      setPath('');
+      await load();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-label="Models">
+      <h2>Models</h2>
+      {list && (
+        <p className={list.semantic.available ? 'muted' : 'notice warn'}>
+          {list.semantic.available ? 'Semantic search is on.' : `Semantic search is off: ${list.semantic.reason ?? 'no embedding model installed'}.`}
+        </p>
+      )}
+      {list && list.models.length > 0 && (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th>Model</th>
+              <th>Kind</th>
+              <th>Size</th>
+              <th>Quantization</th>
+              <th>Context</th>
+              <th>Used by</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.models.map((m) => (
+              <tr key={`${m.source}-${m.id}`}>
+                <td>
+                  {m.id} {m.isDefault && <span className="badge">default</span>}
+                  {m.source === 'bundled' && <span className="badge">bundled</span>}
+                </td>
+                <td>{m.kind}</td>
+                <td>{formatBytes(m.bytes)}</td>
+                <td>{m.quantization ?? '—'}</td>
+                <td>{m.contextLength ?? '—'}</td>
+                <td>{m.usedBy.length ? m.usedBy.map((u) => u.name).join(', ') : '—'}</td>
+                <td>
+                  {m.kind === 'embedding' && !m.isDefault && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => api.call('models.setDefault', { modelId: m.id }).then(setList, (err) => toast('error', errorMessage(err)))}
+                    >
+                      Make default
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
+      <form
+        className="field-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void importModel();
+        }}
+      >
+        <label className="grow">
+          <span className="muted small">Import from disk (a .gguf file or a model folder)</span>
+          <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model path" />
+        </label>
+        <button type="submit" className="btn" disabled={busy || !path.trim()}>
+          {busy ? 'Importing…' : 'Import'}
+        </button>
+      </form>
+      {list && <p className="muted small">Models are stored in {list.modelsDir}.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Retrieval() {
+  const s = useSettings();
+  const num = (v: string) => (v.trim() === '' ? null : Number(v));
+  return (
+    <section className="card" aria-label="Retrieval">
+      <h2>Search and answers</h2>
+      <div className="settings-grid">
+        <label>
+          <span>Search mode</span>
+          <select value={s.mode} onChange={(e) => s.update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
+            <option value="hybrid">Hybrid (keywords + meaning)</option>
+            <option value="keyword">Keywords only</option>
+            <option value="vector">Meaning only</option>
+          </select>
+        </label>
+        <label>
+          <span>Results per search (top k)</span>
+          <input type="number" min={1} max={200} value={s.topK} onChange={(e) => s.update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })} />
+        </label>
+        <label>
+          <span>Score threshold</span>
+          <input type="number" step="0.01" value={s.threshold ?? ''} placeholder="none" onChange={(e) => s.update({ threshold: num(e.target.value) })} />
+        </label>
+        <label>
+          <span>Rerank top N</span>
+          <input
+            type="number"
+            min={1}
+            max={200}
+            value={s.rerankTopN ?? ''}
+            placeholder="off"
+            onChange={(e) => s.update({ rerankTopN: num(e.target.value) })}
+          />
+        </label>
+        <label>
+          <span>Agent steps per question (1–5)</span>
+          <input type="number" min={1} max={5} value={s.maxSteps} onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(5, Number(e.target.value) || 5)) })} />
+        </label>
+      </div>
+      <button type="button" className="btn btn-small" onClick={s.reset}>
+        Restore defaults
+      </button>
+    </section>
+  );
+}
 
 export function Settings() {
   const [info, setInfo] = useState<AppInfo | null>(null);
@@ -11,6 +160,8 @@ export function Settings() {
   return (
     <section className="settings" aria-label="Settings">
       <h1>Settings</h1>
+      <Models />
+      <Retrieval />
       <section className="card">
         <h2>Data folder</h2>
         <p className="muted">Every case, its documents, index and chats live here, on this computer only.</p>
@@ -21,8 +172,7 @@ export function Settings() {
       <section className="card">
         <h2>About</h2>
         <p>
-          Casefile {info ? <span data-testid="app-version">{info.version}</span> : '…'} — offline case files with cited
-          answers.
+          Casefile {info ? <span data-testid="app-version">{info.version}</span> : '…'} — offline case files with cited answers.
         </p>
       </section>
       {error && (

@@ -1,11 +1,53 @@
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
+import { useDocuments, type DroppedItems } from '../stores/documents';
+import { useSearch } from '../stores/search';
 import { useUi } from '../stores/ui';
-import { plural, formatBytes, shortcut } from './format';
+import { useViewer } from '../stores/viewer';
+import { Chat } from './Chat';
+import { Documents } from './Documents';
+import { formatBytes, plural, shortcut } from './format';
+import { SearchResults } from './SearchResults';
+import { SourceViewer } from './SourceViewer';
+
+/** Add dropped or chosen items to a case, reporting failures in words. */
+export function addItemsToCase(caseId: string, items: DroppedItems): void {
+  const { toast } = useUi.getState();
+  useDocuments
+    .getState()
+    .add(caseId, items)
+    .catch((err) => toast('error', `Could not add “${items.label}”: ${errorMessage(err)}`));
+}
+
+function CaseSearch({ caseId }: { caseId: string }) {
+  const run = useSearch((s) => s.run);
+  const [q, setQ] = useState('');
+  return (
+    <form
+      className="case-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(caseId, q);
+      }}
+    >
+      <input type="search" aria-label="Search this case" placeholder="Search this case…" value={q} onChange={(e) => setQ(e.target.value)} />
+    </form>
+  );
+}
 
 export function Workspace() {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId));
   const hasCases = useCases((s) => s.cases.length > 0);
   const openDialog = useUi((s) => s.openDialog);
+  const searchOpen = useSearch((s) => s.open && s.caseId === selected?.id);
+  const viewerOpen = useViewer((s) => s.source !== null);
+
+  useEffect(() => {
+    useSearch.getState().close();
+    useViewer.getState().close();
+  }, [selected?.id]);
 
   if (!selected) {
     return (
@@ -13,7 +55,7 @@ export function Workspace() {
         <h1>{hasCases ? 'Choose a case' : 'Welcome to Casefile'}</h1>
         <p>
           {hasCases
-            ? 'Pick a case on the left, or create a new one.'
+            ? 'Pick a case on the left, or create a new one. You can also drop a folder here to start a case from it.'
             : 'Create a case, add its folder of documents, and ask questions answered with citations to the exact words on the page.'}
         </p>
         <button type="button" className="btn btn-primary" onClick={() => openDialog({ kind: 'create' })}>
@@ -30,10 +72,10 @@ export function Workspace() {
           <h1>{selected.name}</h1>
           <span className="muted">
             {plural(selected.files, 'file')}
-            {selected.bytes > 0 ? ` · ${formatBytes(selected.bytes)}` : ''} · created{' '}
-            {new Date(selected.created).toLocaleDateString()}
+            {selected.bytes > 0 ? ` · ${formatBytes(selected.bytes)}` : ''} · created {new Date(selected.created).toLocaleDateString()}
           </span>
         </div>
+        <CaseSearch caseId={selected.id} />
         <div className="workspace-actions">
           <button type="button" className="btn" onClick={() => openDialog({ kind: 'rename', caseId: selected.id })}>
             Rename
@@ -43,15 +85,10 @@ export function Workspace() {
           </button>
         </div>
       </header>
-      <div className="workspace-body">
-        <section className="pane pane-docs" aria-label="Documents">
-          <h2 className="pane-title">Documents</h2>
-          <p className="muted pad">Document ingestion arrives with the ingest engine.</p>
-        </section>
-        <section className="pane pane-chat" aria-label="Chat">
-          <h2 className="pane-title">Chat</h2>
-          <p className="muted pad">Ask questions about this case once its documents are added.</p>
-        </section>
+      <div className={`workspace-body${viewerOpen ? ' with-viewer' : ''}`}>
+        <Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />
+        {searchOpen ? <SearchResults /> : <Chat caseId={selected.id} />}
+        {viewerOpen && <SourceViewer />}
       </div>
     </section>
   );

@@ -1,0 +1,334 @@
+import { useEffect, useRef, useState } from 'react';
+import type { FileInfo, FileVersionInfo, IngestFileStatus, IngestProgress } from '../../../shared/contract/ingest';
+import { errorMessage } from '../api/index';
+import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
+import { useUi } from '../stores/ui';
+import { useViewer } from '../stores/viewer';
+import { formatBytes, formatDuration, plural } from './format';
+
+const STATUS_LABEL: Record<IngestFileStatus, string> = {
+  queued: 'Queued',
+  parsing: 'Parsing',
+  embedding: 'Embedding',
+  indexed: 'Indexed',
+  unchanged: 'Indexed',
+  needs_ocr: 'Needs OCR',
+  unsupported: 'Unsupported',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+const TYPE_LABEL: Record<string, string> = {
+  contract: 'Contract',
+  medical_record: 'Medical record',
+  police_report: 'Police report',
+  correspondence: 'Correspondence',
+  pleading: 'Pleading',
+  deposition: 'Deposition',
+  invoice: 'Invoice',
+  other: 'Other',
+};
+
+function statusClass(status: IngestFileStatus): string {
+  if (status === 'indexed' || status === 'unchanged') return 'ok';
+  if (status === 'failed') return 'bad';
+  if (status === 'needs_ocr' || status === 'unsupported' || status === 'cancelled') return 'warn';
+  return 'busy';
+}
+
+export function StatusPill({ status, reason }: { status: IngestFileStatus; reason?: string | undefined }) {
+  return (
+    <span className={`pill pill-${statusClass(status)}`} title={reason || undefined} data-status={status}>
+      {STATUS_LABEL[status]}
+    </span>
+  );
+}
+
+function OverallProgress({ caseId, progress }: { caseId: string; progress: IngestProgress }) {
+  const cancel = useDocuments((s) => s.cancel);
+  const toast = useUi((s) => s.toast);
+  const fraction = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 0;
+  const pct = Math.round(Math.min(1, fraction) * 100);
+  return (
+    <div className="ingest-progress" role="status" aria-label="Ingest progress">
+      <div className="ingest-progress-line">
+        <strong>
+          Adding documents: {progress.filesDone} of {plural(progress.filesTotal, 'file')}
+        </strong>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => cancel(caseId).catch((err) => toast('error', errorMessage(err)))}
+        >
+          Cancel
+        </button>
+      </div>
+      <progress max={100} value={pct} aria-label="Overall progress" />
+      <div className="muted small">
+        {progress.pagesTotal > 0 ? `${progress.pagesDone} / ${progress.pagesTotal} pages · ` : ''}
+        {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
+        {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
+      </div>
+      {progress.current.length > 0 && (
+        <ul className="ingest-current">
+          {progress.current.map((c) => (
+            <li key={c.name}>
+              <span className="ellipsis">{c.name}</span>
+              <span className="muted small">{c.stage}…</span>
+              <progress aria-label={`${c.name} progress`} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
+  const [open, setOpen] = useState(false);
+  const remove = useDocuments((s) => s.remove);
+  const toast = useUi((s) => s.toast);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    window.addEventListener('mousedown', close);
+    return () => window.removeEventListener('mousedown', close);
+  }, [open]);
+  const older = [...file.versions].reverse();
+  return (
+    <div className="version-menu" ref={ref}>
+      <button
+        type="button"
+        className="badge badge-button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        title={file.versions.length > 1 ? 'Show all versions' : 'Only version'}
+        onClick={() => setOpen(!open)}
+      >
+        v{file.version}
+        {file.versions.length > 1 ? ' ▾' : ''}
+      </button>
+      {open && (
+        <div className="popover" role="menu" aria-label={`Versions of ${file.name}`}>
+          {older.map((v: FileVersionInfo) => (
+            <div key={v.version} className="popover-row" role="menuitem">
+              <span className="badge">v{v.version}</span>
+              <span className="small">{new Date(v.ingested_at).toLocaleString()}</span>
+              <StatusPill status={v.status} reason={v.reason} />
+              <span className="muted small">{formatBytes(v.size)}</span>
+              {file.versions.length > 1 && (
+                <button
+                  type="button"
+                  className="btn-icon small"
+                  title={`Remove version ${v.version}`}
+                  aria-label={`Remove version ${v.version}`}
+                  onClick={() => remove(caseId, file.id, v.version).catch((err) => toast('error', errorMessage(err)))}
+                >
+                  ×
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; depth: number }) {
+  const live = useDocuments((s) => s.live[file.id]);
+  const remove = useDocuments((s) => s.remove);
+  const toast = useUi((s) => s.toast);
+  const openSource = useViewer((s) => s.open);
+  const [showReason, setShowReason] = useState(false);
+  const status = live && live.version >= file.version && statusClass(live.status) === 'busy' ? live.status : file.status;
+  const reason = file.reason;
+  const base = file.name.split('/').pop() ?? file.name;
+  const latest = file.versions[file.versions.length - 1];
+  const readable = file.status === 'indexed' || file.status === 'unchanged';
+  return (
+    <li className="file-row" style={{ paddingLeft: `${0.75 + depth * 1}rem` }} data-file={file.name}>
+      <div className="file-main">
+        <button
+          type="button"
+          className="file-name link"
+          title={file.name}
+          disabled={!readable}
+          onClick={() =>
+            openSource({ file_id: file.id, file_name: file.name, version: file.version, pages: [1], start: 0, end: 0, kind: latest?.kind })
+          }
+        >
+          {base}
+        </button>
+        <VersionMenu caseId={caseId} file={file} />
+        <button
+          type="button"
+          className="pill-button"
+          onClick={() => setShowReason(!showReason)}
+          disabled={!reason}
+          aria-label={reason ? `${STATUS_LABEL[status]}: show reason` : STATUS_LABEL[status]}
+        >
+          <StatusPill status={status} reason={reason} />
+        </button>
+        <button
+          type="button"
+          className="btn-icon file-remove"
+          title={`Remove ${file.name}`}
+          aria-label={`Remove ${file.name}`}
+          onClick={() => {
+            if (window.confirm(`Remove “${file.name}” (all ${plural(file.versions.length, 'version')}) from this case?`)) {
+              remove(caseId, file.id).catch((err) => toast('error', errorMessage(err)));
+            }
+          }}
+        >
+          ×
+        </button>
+      </div>
+      <div className="file-meta muted small">
+        {TYPE_LABEL[file.type] ?? file.type}
+        {file.pages > 0 ? ` · ${plural(file.pages, 'page')}` : ''}
+        {file.date ? ` · ${file.date}` : ''}
+        {live && statusClass(live.status) === 'busy' && live.stage ? ` · ${live.stage}…` : ''}
+      </div>
+      {showReason && reason && (
+        <p className="file-reason" role="note">
+          {reason}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function Folder({ caseId, node, depth }: { caseId: string; node: TreeNode; depth: number }) {
+  const [open, setOpen] = useState(true);
+  const count = countFiles(node);
+  return (
+    <li className="folder">
+      <button
+        type="button"
+        className="folder-name"
+        style={{ paddingLeft: `${0.75 + depth * 1}rem` }}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="chev">{open ? '▾' : '▸'}</span> {node.name} <span className="muted small">({count})</span>
+      </button>
+      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} />}
+    </li>
+  );
+}
+
+function countFiles(node: TreeNode): number {
+  return node.files.length + node.folders.reduce((n, f) => n + countFiles(f), 0);
+}
+
+function TreeList({ caseId, node, depth }: { caseId: string; node: TreeNode; depth: number }) {
+  return (
+    <ul className="tree" role="list">
+      {node.folders.map((f) => (
+        <Folder key={f.path} caseId={caseId} node={f} depth={depth} />
+      ))}
+      {node.files.map((f) => (
+        <FileRow key={f.id} caseId={caseId} file={f} depth={depth} />
+      ))}
+    </ul>
+  );
+}
+
+export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: DroppedItems) => void }) {
+  const files = useDocuments((s) => (s.caseId === caseId ? s.files : []));
+  const loading = useDocuments((s) => s.loading);
+  const error = useDocuments((s) => s.error);
+  const progress = useDocuments((s) => s.progress[caseId] ?? null);
+  const upload = useDocuments((s) => s.upload);
+  const load = useDocuments((s) => s.load);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void load(caseId);
+  }, [caseId, load]);
+
+  useEffect(() => {
+    // React has no typed prop for these non-standard attributes.
+    folderInput.current?.setAttribute('webkitdirectory', '');
+    folderInput.current?.setAttribute('directory', '');
+  }, []);
+
+  const tree = buildTree(files);
+  const problems = files.filter((f) => f.status === 'failed' || f.status === 'needs_ocr' || f.status === 'unsupported').length;
+  const pick = (list: FileList | null) => {
+    const items = list ? itemsFromInput(list) : null;
+    if (items) onAdd(items);
+  };
+  return (
+    <section className="pane pane-docs" aria-label="Documents">
+      <h2 className="pane-title">
+        <span>
+          Documents <span className="muted small">{files.length > 0 ? `${files.length}` : ''}</span>
+        </span>
+        <span className="pane-actions">
+          <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()}>
+            Add files…
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => folderInput.current?.click()}>
+            Add folder…
+          </button>
+        </span>
+      </h2>
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        hidden
+        aria-label="Choose files to add"
+        onChange={(e) => {
+          pick(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      <input
+        ref={folderInput}
+        type="file"
+        hidden
+        aria-label="Choose a folder to add"
+        onChange={(e) => {
+          pick(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      {upload && (
+        <div className="ingest-progress" role="status">
+          Uploading {upload.done} of {plural(upload.total, 'file')}…
+          <progress max={upload.total} value={upload.done} />
+        </div>
+      )}
+      {progress && <OverallProgress caseId={caseId} progress={progress} />}
+      <div className="pane-scroll">
+        {error && (
+          <p className="pad error" role="alert">
+            {error}
+          </p>
+        )}
+        {!loading && files.length === 0 && !progress && !error && (
+          <div className="dropzone-hint">
+            <p>
+              <strong>Drop a case folder here</strong>
+            </p>
+            <p className="muted">PDF, Word (DOCX) and text files, in folders of any depth. Or use “Add folder…”.</p>
+          </div>
+        )}
+        {files.length > 0 && <TreeList caseId={caseId} node={tree} depth={0} />}
+      </div>
+      {files.length > 0 && (
+        <div className="pane-foot muted small">
+          {plural(files.length, 'file')}
+          {problems > 0 ? ` · ${plural(problems, 'file')} need attention` : ''}
+        </div>
+      )}
+    </section>
+  );
+}

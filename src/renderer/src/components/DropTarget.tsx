@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { useCases } from '../stores/cases';
+import { itemsFromDataTransfer } from '../stores/documents';
+import { useUi } from '../stores/ui';
+import { addItemsToCase } from './Workspace';
+
+/**
+ * Files and folders dropped anywhere on the window go into the open case; with no case open,
+ * the user is offered a new case named after the dropped folder.
+ */
+export function DropTarget() {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => Boolean(e.dataTransfer?.types.includes('Files'));
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setOver(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    const overHandler = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e) || !e.dataTransfer) return;
+      e.preventDefault();
+      depth = 0;
+      setOver(false);
+      const items = itemsFromDataTransfer(e.dataTransfer);
+      if (!items) return;
+      const { selectedId } = useCases.getState();
+      const { view, setView, openDialog } = useUi.getState();
+      if (selectedId && view === 'workspace') {
+        addItemsToCase(selectedId, items);
+      } else {
+        setView('workspace');
+        openDialog({
+          kind: 'create',
+          suggestedName: items.label.replace(/\.[A-Za-z0-9]{1,5}$/, ''),
+          then: (caseId) => addItemsToCase(caseId, items),
+        });
+      }
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', overHandler);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', overHandler);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+  if (!over) return null;
+  const open = useCases.getState().cases.find((c) => c.id === useCases.getState().selectedId);
+  return (
+    <div className="drop-overlay" aria-hidden="true">
+      <div className="drop-card">{open ? `Drop to add to “${open.name}”` : 'Drop to start a new case'}</div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useSearch } from '../stores/search';
+import { useViewer } from '../stores/viewer';
+import { plural } from './format';
+
+export function SearchResults() {
+  const { response, running, error, query } = useSearch();
+  const close = useSearch((s) => s.close);
+  const open = useViewer((s) => s.open);
+  return (
+    <section className="pane pane-search" aria-label="Search results">
+      <h2 className="pane-title">
+        <span className="ellipsis">Results for “{query}”</span>
+        <button type="button" className="btn btn-small" onClick={close}>
+          Back to chat
+        </button>
+      </h2>
+      <div className="pane-scroll">
+        {running && <p className="pad muted">Searching…</p>}
+        {error && (
+          <p className="pad error" role="alert">
+            {error}
+          </p>
+        )}
+        {response && !response.semantic && (
+          <p className="pad small notice" role="note">
+            Semantic search is off{response.semantic_reason ? `: ${response.semantic_reason}` : ''}. Results use keywords only.
+          </p>
+        )}
+        {response && !running && response.results.length === 0 && <p className="pad muted">Nothing in this case matches.</p>}
+        {response && (
+          <ol className="results" aria-label={plural(response.results.length, 'result')}>
+            {response.results.map((r) => (
+              <li key={r.chunk_id} className="result">
+                <button
+                  type="button"
+                  className="result-button"
+                  onClick={() =>
+                    open({
+                      file_id: r.file_id,
+                      file_name: r.file_name,
+                      version: r.version,
+                      pages: r.citation.pages,
+                      start: r.citation.start,
+                      end: r.citation.end,
+                    })
+                  }
+                >
+                  <span className="result-head">
+                    <span className="result-file ellipsis">{r.file_name}</span>
+                    <span className="muted small">
+                      {r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`}
+                    </span>
+                    <span className={`label label-${r.label}`}>{r.label}</span>
+                  </span>
+                  <span className="result-text">{r.text.length > 360 ? `${r.text.slice(0, 360)}…` : r.text}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useRef } from 'react';
+import { useViewer } from '../stores/viewer';
+import { plural } from './format';
+
+function PdfPage() {
+  const image = useViewer((s) => s.image)!;
+  const zoom = useViewer((s) => s.zoom);
+  const firstBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    firstBox.current?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [image]);
+  // The image is rendered at a higher pixel density than shown: display it at scale / density.
+  const density = image.scale / zoom;
+  const w = image.width / density;
+  const h = image.height / density;
+  return (
+    <div className="page-frame" style={{ width: `${w}px`, height: `${h}px` }}>
+      <img
+        className="page-image"
+        src={`data:image/png;base64,${image.png}`}
+        width={w}
+        height={h}
+        alt={`Page ${image.page} of ${image.file_name}`}
+        draggable={false}
+      />
+      {image.rects.map((r, i) => (
+        <div
+          key={i}
+          ref={i === 0 ? firstBox : undefined}
+          className="cite-box"
+          data-testid="cite-box"
+          data-x={r.x}
+          data-y={r.y}
+          data-w={r.width}
+          data-h={r.height}
+          style={{ left: `${r.x / density}px`, top: `${r.y / density}px`, width: `${r.width / density}px`, height: `${r.height / density}px` }}
+        />
+      ))}
+    </div>
+  );
+}
+
+function PassageView() {
+  const passage = useViewer((s) => s.passage)!;
+  const mark = useRef<HTMLElement>(null);
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: 'center' });
+  }, [passage]);
+  const a = passage.start - passage.offset;
+  const b = passage.end - passage.offset;
+  const before = passage.text.slice(0, Math.max(0, a));
+  const cited = passage.text.slice(Math.max(0, a), Math.max(0, b));
+  const after = passage.text.slice(Math.max(0, b));
+  return (
+    <div className="passage" data-testid="passage">
+      {passage.offset > 0 && <p className="muted small">…</p>}
+      <div className="passage-text">
+        {before}
+        {cited && (
+          <mark ref={mark} className="cite-mark">
+            {cited}
+          </mark>
+        )}
+        {after}
+      </div>
+      {passage.offset + passage.text.length < passage.total_length && <p className="muted small">…</p>}
+    </div>
+  );
+}
+
+export function SourceViewer() {
+  const source = useViewer((s) => s.source);
+  const image = useViewer((s) => s.image);
+  const passage = useViewer((s) => s.passage);
+  const loading = useViewer((s) => s.loading);
+  const error = useViewer((s) => s.error);
+  const page = useViewer((s) => s.page);
+  const zoom = useViewer((s) => s.zoom);
+  const { close, goto, setZoom } = useViewer.getState();
+  if (!source) return null;
+  const spanPages = image?.span_pages ?? passage?.pages ?? [];
+  return (
+    <section className="pane pane-viewer" aria-label="Source viewer">
+      <h2 className="pane-title">
+        <span className="ellipsis" title={source.file_name}>
+          {source.label ? <span className="chip chip-static">{source.label}</span> : null} {source.file_name}{' '}
+          <span className="muted small">v{source.version}</span>
+        </span>
+        <button type="button" className="btn-icon" aria-label="Close source viewer" onClick={close}>
+          ×
+        </button>
+      </h2>
+      {image && (
+        <div className="viewer-toolbar">
+          <button type="button" className="btn btn-small" aria-label="Previous page" disabled={page <= 1 || loading} onClick={() => goto(page - 1)}>
+            ‹
+          </button>
+          <span className="small" aria-live="polite">
+            Page {image.page} of {image.page_count}
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label="Next page"
+            disabled={page >= image.page_count || loading}
+            onClick={() => goto(page + 1)}
+          >
+            ›
+          </button>
+          <span className="toolbar-gap" />
+          <button type="button" className="btn btn-small" aria-label="Zoom out" onClick={() => setZoom(zoom / 1.25)}>
+            −
+          </button>
+          <span className="small">{Math.round(zoom * 100)}%</span>
+          <button type="button" className="btn btn-small" aria-label="Zoom in" onClick={() => setZoom(zoom * 1.25)}>
+            +
+          </button>
+        </div>
+      )}
+      {spanPages.length > 0 && (
+        <div className="viewer-note small muted">
+          Cited passage on {spanPages.length === 1 ? `page ${spanPages[0]}` : `pages ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
+          {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
+        </div>
+      )}
+      <div className="pane-scroll viewer-body" aria-busy={loading}>
+        {error && (
+          <p className="pad error" role="alert">
+            {error}
+          </p>
+        )}
+        {loading && !image && !passage && <p className="pad muted">Opening…</p>}
+        {image && <PdfPage />}
+        {passage && <PassageView />}
+      </div>
+    </section>
+  );
+}

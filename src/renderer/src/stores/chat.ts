@@ -1,0 +1,170 @@
+import { create } from 'zustand';
+import type { AgentStep, ChatAnswer, ChatMessage, ChatSessionSummary } from '../../../shared/contract/chat';
+import { api, ApiError, errorMessage } from '../api/index';
+import { useSettings } from './settings';
+
+/** The turn being answered right now, built from agent.* events as they arrive. */
+export interface LiveTurn {
+  turnId: string;
+  question: string;
+  steps: AgentStep[];
+  /** Step being generated and its streamed thought. */
+  step: number;
+  thought: string;
+  answer: string;
+  cancelling: boolean;
+  model: string;
+}
+
+interface ChatState {
+  caseId: string | null;
+  sessions: ChatSessionSummary[];
+  sessionId: string | null;
+  messages: ChatMessage[];
+  live: LiveTurn | null;
+  error: string | null;
+  loadSessions(caseId: string): Promise<void>;
+  openSession(sessionId: string | null): Promise<void>;
+  ask(question: string): Promise<void>;
+  cancel(): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
+}
+
+function newTurnId(): string {
+  const bytes = new Uint8Array(9);
+  crypto.getRandomValues(bytes);
+  return `t${[...bytes].map((b) => b.toString(36).padStart(2, '0')).join('').slice(0, 16)}`;
+}
+
+function upsertStep(steps: AgentStep[], step: AgentStep): AgentStep[] {
+  const i = steps.findIndex((s) => s.index === step.index);
+  if (i === -1) return [...steps, step].sort((a, b) => a.index - b.index);
+  const next = steps.slice();
+  next[i] = step;
+  return next;
+}
+
+export const useChat = create<ChatState>((set, get) => ({
+  caseId: null,
+  sessions: [],
+  sessionId: null,
+  messages: [],
+  live: null,
+  error: null,
+  async loadSessions(caseId) {
+    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null });
+    try {
+      const { sessions } = await api.call('chat.sessions', { caseId });
+      if (get().caseId !== caseId) return;
+      set({ sessions });
+      if (!get().sessionId && sessions[0]) await get().openSession(sessions[0].id);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unavailable') return; // chat not in this build
+      set({ error: errorMessage(err) });
+    }
+  },
+  async openSession(sessionId) {
+    const caseId = get().caseId;
+    if (!caseId) return;
+    if (!sessionId) {
+      set({ sessionId: null, messages: [], error: null });
+      return;
+    }
+    try {
+      const session = await api.call('chat.session', { caseId, sessionId });
+      if (get().caseId === caseId) set({ sessionId, messages: session.messages_list, error: null });
+    } catch (err) {
+      set({ error: errorMessage(err) });
+    }
+  },
+  async ask(question) {
+    const caseId = get().caseId;
+    if (!caseId || get().live) return;
+    const settings = useSettings.getState();
+    const turnId = newTurnId();
+    const now = new Date().toISOString();
+    set((s) => ({
+      error: null,
+      live: { turnId, question, steps: [], step: 1, thought: '', answer: '', cancelling: false, model: settings.model },
+      messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
+    }));
+    let result: ChatAnswer | null = null;
+    try {
+      result = await api.call('chat.ask', {
+        caseId,
+        question,
+        turnId,
+        maxSteps: settings.maxSteps,
+        ...(get().sessionId ? { sessionId: get().sessionId! } : {}),
+        ...(settings.model ? { model: settings.model } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'cancelled')) set({ error: errorMessage(err) });
+    }
+    if (get().caseId !== caseId) return;
+    const sessionId = result?.sessionId ?? get().sessionId;
+    set({ live: null });
+    if (result?.status === 'failed' && result.error) set({ error: result.error });
+    try {
+      const { sessions } = await api.call('chat.sessions', { caseId });
+      set({ sessions });
+      if (sessionId) await get().openSession(sessionId);
+    } catch {
+      // the answer is shown from the session when it can be read; nothing else to do
+    }
+  },
+  async cancel() {
+    const live = get().live;
+    if (!live || live.cancelling) return;
+    set({ live: { ...live, cancelling: true } });
+    try {
+      await api.call('chat.cancel', { turnId: live.turnId });
+    } catch (err) {
+      set({ error: errorMessage(err) });
+    }
+  },
+  async deleteSession(sessionId) {
+    const caseId = get().caseId;
+    if (!caseId) return;
+    await api.call('chat.delete', { caseId, sessionId });
+    if (get().sessionId === sessionId) set({ sessionId: null, messages: [] });
+    await get().loadSessions(caseId);
+  },
+}));
+
+let watching = false;
+/** Follow the live turn's events: steps, streamed thought and answer tokens. */
+export function watchAgent(): () => void {
+  if (watching) return () => {};
+  watching = true;
+  const mine = (turnId: string) => useChat.getState().live?.turnId === turnId;
+  const offs = [
+    api.on('agent.step', (e) => {
+      if (!mine(e.turnId)) return;
+      useChat.setState((s) =>
+        s.live
+          ? {
+              live: {
+                ...s.live,
+                steps: upsertStep(s.live.steps, e.step),
+                ...(e.phase === 'observation' ? { step: e.step.index + 1, thought: '' } : {}),
+              },
+            }
+          : {},
+      );
+    }),
+    api.on('agent.token', (e) => {
+      if (!mine(e.turnId)) return;
+      useChat.setState((s) => {
+        if (!s.live) return {};
+        if (e.channel === 'answer') return { live: { ...s.live, answer: s.live.answer + e.text } };
+        const sameStep = e.step === s.live.step;
+        return { live: { ...s.live, step: e.step, thought: (sameStep ? s.live.thought : '') + e.text } };
+      });
+    }),
+  ];
+  return () => {
+    watching = false;
+    offs.forEach((off) => off());
+  };
+}

@@ -1,0 +1,107 @@
+import { create } from 'zustand';
+import type { PageImage, Passage } from '../../../shared/contract/viewer';
+import { api, errorMessage } from '../api/index';
+import { useDocuments } from './documents';
+
+/** What a citation chip or search result points at. */
+export interface SourceRef {
+  file_id: string;
+  file_name: string;
+  version: number;
+  pages: number[];
+  start: number;
+  end: number;
+  /** Citation id or label shown in the viewer's title. */
+  label?: string;
+  kind?: 'pdf' | 'docx' | 'text' | 'unknown' | undefined;
+}
+
+interface ViewerState {
+  caseId: string | null;
+  source: SourceRef | null;
+  page: number;
+  zoom: number;
+  image: PageImage | null;
+  passage: Passage | null;
+  loading: boolean;
+  error: string | null;
+  open(source: SourceRef): void;
+  close(): void;
+  goto(page: number): void;
+  setZoom(zoom: number): void;
+}
+
+let request = 0;
+
+function kindOf(source: SourceRef): string | undefined {
+  if (source.kind) return source.kind;
+  const file = useDocuments.getState().files.find((f) => f.id === source.file_id);
+  return file?.versions.find((v) => v.version === source.version)?.kind;
+}
+
+async function fetchView(caseId: string, source: SourceRef, page: number, zoom: number) {
+  const id = ++request;
+  useViewer.setState({ loading: true, error: null });
+  try {
+    const hasSpan = source.end > source.start;
+    if (kindOf(source) === 'pdf') {
+      const image = await api.call('citations.page', {
+        caseId,
+        fileId: source.file_id,
+        version: source.version,
+        page,
+        scale: zoom * (globalThis.devicePixelRatio > 1 ? 2 : 1.25),
+        ...(hasSpan ? { start: source.start, end: source.end } : {}),
+      });
+      if (id === request) useViewer.setState({ image, passage: null, loading: false, page: image.page });
+    } else {
+      const passage = await api.call('citations.passage', {
+        caseId,
+        fileId: source.file_id,
+        version: source.version,
+        start: source.start,
+        end: source.end,
+        context: hasSpan ? 4000 : 20000,
+      });
+      if (id === request) useViewer.setState({ passage, image: null, loading: false });
+    }
+  } catch (err) {
+    if (id === request) useViewer.setState({ loading: false, error: errorMessage(err) });
+  }
+}
+
+export const useViewer = create<ViewerState>((set, get) => ({
+  caseId: null,
+  source: null,
+  page: 1,
+  zoom: 1,
+  image: null,
+  passage: null,
+  loading: false,
+  error: null,
+  open(source) {
+    const caseId = useDocuments.getState().caseId;
+    if (!caseId) return;
+    const page = source.pages[0] ?? 1;
+    set({ caseId, source, page, image: null, passage: null });
+    void fetchView(caseId, source, page, get().zoom);
+  },
+  close() {
+    request++;
+    set({ source: null, image: null, passage: null, error: null, loading: false });
+  },
+  goto(page) {
+    const { caseId, source, zoom, image } = get();
+    if (!caseId || !source) return;
+    const max = image?.page_count ?? page;
+    const target = Math.max(1, Math.min(max, page));
+    set({ page: target });
+    void fetchView(caseId, source, target, zoom);
+  },
+  setZoom(zoom) {
+    const { caseId, source, page } = get();
+    const z = Math.max(0.5, Math.min(3, zoom));
+    set({ zoom: z });
+    if (caseId && source) void fetchView(caseId, source, page, z);
+  },
+}));
