@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Engine } from '../core/engine';
 import { toApiError } from '../shared/errors';
@@ -5,6 +7,12 @@ import { commands } from './commands/index';
 import { resolveHome } from './home';
 import { UsageError, type CliIO } from './io';
 import { USAGE } from './usage';
+
+/** The package's own `models/` folder (what an installer ships), when it exists. */
+function bundledModelDirs(): string[] {
+  const dir = fileURLToPath(new URL('../../models', import.meta.url));
+  return existsSync(dir) ? [dir] : [];
+}
 
 /** Options any command may take; commands ignore the ones they do not use. */
 const OPTIONS = {
@@ -55,7 +63,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   let engine: Engine | undefined;
   try {
-    engine = await Engine.open({ home: resolveHome(values.home, io.env) });
+    engine = await Engine.open({ home: resolveHome(values.home, io.env), bundledModelDirs: bundledModelDirs() });
     return await command(engine, { positionals: rest, values }, io);
   } catch (err) {
     if (err instanceof UsageError) {

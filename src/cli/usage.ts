@@ -7,7 +7,10 @@ export const USAGE = `Usage:
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
   casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--json]
-  casefile [--home DIR] models list|import <path>
+  casefile [--home DIR] models list [--json]
+  casefile [--home DIR] models import <path> [--id ID] [--link] [--json]
+  casefile [--home DIR] models default <id>
+  casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] serve [--port N] [--host 127.0.0.1]
 
 <case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
