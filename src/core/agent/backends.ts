@@ -21,6 +21,8 @@ export interface EndpointConfig {
   apiKey?: string;
   /** The server honours JSON-schema response formats (llama.cpp server, vLLM): steps are constrained like local ones. */
   structuredOutputs?: boolean;
+  /** Use the model's native tool calling (default true); the loop falls back to text ReAct when the server refuses tools. */
+  toolCalling?: boolean;
 }
 
 export interface ResolvedModel {
@@ -46,6 +48,7 @@ export function endpointFromEnv(env: NodeJS.ProcessEnv): EndpointConfig | undefi
     baseURL,
     ...(env.CASEFILE_ENDPOINT_KEY ? { apiKey: env.CASEFILE_ENDPOINT_KEY } : {}),
     structuredOutputs: env.CASEFILE_ENDPOINT_STRUCTURED === '1',
+    toolCalling: env.CASEFILE_ENDPOINT_TOOLS !== '0',
   };
 }
 
@@ -70,7 +73,7 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
       ...(ctx.endpoint.apiKey ? { apiKey: ctx.endpoint.apiKey } : {}),
       supportsStructuredOutputs: ctx.endpoint.structuredOutputs ?? false,
     });
-    return { model: provider.chatModel(name), format: ctx.endpoint.structuredOutputs ? 'json' : 'text', label: `endpoint:${name}`, kind: 'endpoint' };
+    return { model: provider.chatModel(name), format: ctx.endpoint.structuredOutputs ? 'json' : ctx.endpoint.toolCalling === false ? 'text' : 'tools', label: `endpoint:${name}`, kind: 'endpoint' };
   }
   if (chosen && (chosen.toLowerCase().endsWith('.gguf') || chosen.includes('/') || chosen.includes('\\'))) {
     const file = path.resolve(chosen);

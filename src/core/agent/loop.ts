@@ -5,7 +5,8 @@
  * lives here, in code, not only in the prompt.
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { jsonSchema, Output, streamText, type ModelMessage } from 'ai';
+import { jsonSchema, Output, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
 import type { AgentStep, CheckedCitation, Coverage } from '../../shared/contract/chat';
 import { verifyCitations, type CitationLookup, type SourceText } from '../citations/verify';
 import {
@@ -42,7 +43,11 @@ export interface AgentHooks {
 
 export interface RunAgentOptions extends AgentHooks {
   model: LanguageModelV4;
-  /** `json`: one JSON object per step, constrained by a schema (local models); `text`: text ReAct with one repair retry. */
+  /**
+   * `json`: one JSON object per step, constrained by a schema (local models); `tools`: the model's
+   * native tool calling (endpoints), falling back to `text` when the endpoint refuses tools;
+   * `text`: text ReAct with one repair retry.
+   */
   format: StepFormat;
   tools: AgentTool[];
   /** The standalone question. */
@@ -89,6 +94,8 @@ class CancelledError extends Error {
 
 interface ModelReply {
   text: string;
+  /** Native tool calls (format `tools`). */
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
   inputTokens: number;
   outputTokens: number;
   ms: number;
@@ -112,11 +119,16 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const maxSteps = Math.min(5, Math.max(1, opts.maxSteps ?? 5));
   const tools = new Map(opts.tools.map((t) => [t.name, t]));
   const exhaustive = isExhaustiveQuestion(opts.question);
-  const format = opts.format;
+  let format: StepFormat = opts.format;
   const passageChars = opts.passageChars ?? 500;
   const observationChars = opts.observationChars ?? 3000;
   const signal = opts.signal ?? new AbortController().signal;
-  const system = systemPrompt(opts.tools, format, { maxSteps, exhaustive });
+  let system = systemPrompt(opts.tools, format, { maxSteps, exhaustive });
+  const nativeTools: ToolSet = Object.fromEntries(
+    opts.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as never) })]),
+  );
+  /** The model's own tool call id of the step in progress (format `tools`). */
+  let pendingCallId: string | undefined;
 
   const messages: ModelMessage[] = [];
   for (const m of opts.history ?? []) messages.push({ role: m.role, content: m.content });
@@ -168,7 +180,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         sentAnswer = p.answer.length;
       }
     };
-    const schema = format === 'json' ? stepSchema(opts.tools, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars }) : undefined;
+    const callFormat = format;
+    const schema = callFormat === 'json' ? stepSchema(opts.tools, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars }) : undefined;
     const result = streamText({
       model: opts.model,
       system,
@@ -179,16 +192,21 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       abortSignal: signal,
       temperature: opts.temperature ?? 0,
       ...(opts.maxOutputTokens ? { maxOutputTokens: opts.maxOutputTokens } : {}),
-      ...(format === 'text' ? { stopSequences: ['\nObservation:', 'Observation:'] } : {}),
+      ...(callFormat === 'text' ? { stopSequences: ['\nObservation:', 'Observation:'] } : {}),
       ...(schema ? { output: Output.object({ schema: jsonSchema(schema) }) } : {}),
+      ...(callFormat === 'tools' ? { tools: nativeTools, toolChoice: finalOnly ? ('none' as const) : ('auto' as const) } : {}),
     });
+    const toolCalls: ModelReply['toolCalls'] = [];
     let inTok = 0;
     let outTok = 0;
     let failure: unknown;
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
         text += part.text;
-        emitPartial();
+        if (callFormat === 'tools') opts.onToken?.(index, 'answer', part.text);
+        else emitPartial();
+      } else if (part.type === 'tool-call') {
+        toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
       } else if (part.type === 'finish') {
         inTok = part.totalUsage.inputTokens ?? 0;
         outTok = part.totalUsage.outputTokens ?? 0;
@@ -201,24 +219,68 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     tokensOut += outTok;
     if (signal.aborted) throw new CancelledError();
     if (failure) throw failure;
-    return { text, inputTokens: inTok, outputTokens: outTok, ms };
+    return { text, toolCalls, inputTokens: inTok, outputTokens: outTok, ms };
+  };
+
+  /** A native reply as a step: the first tool call, or (no call) the text as the final answer. */
+  const parseNative = (reply: ModelReply): ParsedStep => {
+    const call = reply.toolCalls[0];
+    if (call) {
+      pendingCallId = call.toolCallId;
+      const input = typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
+      return { thought: reply.text.trim(), action: call.toolName, input };
+    }
+    if (!reply.text.trim()) throw new Error('the reply was empty');
+    return { thought: '', action: FINAL, input: { answer: reply.text.trim() } };
+  };
+
+  /** First call of a turn on an endpoint that refuses tools: continue the turn as text ReAct. */
+  const refusesTools = (err: unknown): boolean => {
+    if (format !== 'tools' || signal.aborted) return false;
+    const e = err as { statusCode?: number; message?: string };
+    return (e.statusCode !== undefined && [400, 404, 422, 500, 501].includes(e.statusCode)) || /tool|function/i.test(e.message ?? '');
+  };
+
+  const callWithFallback = async (index: number, finalOnly: boolean, extra: ModelMessage[] = []): Promise<ModelReply> => {
+    try {
+      return await callModel(index, finalOnly, extra);
+    } catch (err) {
+      if (!refusesTools(err) || steps.length > 0) throw err;
+      format = 'text';
+      system = systemPrompt(opts.tools, format, { maxSteps, exhaustive });
+      return callModel(index, finalOnly, extra);
+    }
+  };
+
+  /** Write a completed step back into the conversation in the form the backend expects. */
+  const record = (action: ParsedStep, observation: string) => {
+    if (format === 'tools') {
+      const toolCallId = pendingCallId ?? `call_${steps.length + 1}`;
+      pendingCallId = undefined;
+      messages.push(
+        { role: 'assistant', content: [...(action.thought ? [{ type: 'text' as const, text: action.thought }] : []), { type: 'tool-call' as const, toolCallId, toolName: action.action, input: action.input }] },
+        { role: 'tool', content: [{ type: 'tool-result' as const, toolCallId, toolName: action.action, output: { type: 'text' as const, value: observation } }] },
+      );
+      return;
+    }
+    messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${observation}` });
   };
 
   /** Ask the model for a step; one repair retry when the reply does not parse. */
   const nextStep = async (index: number, finalOnly: boolean): Promise<{ step: ParsedStep | null; raw: string; reply: ModelReply; repaired: boolean }> => {
-    const parse = format === 'json' ? parseJsonStep : parseTextStep;
-    const first = await callModel(index, finalOnly);
+    const first = await callWithFallback(index, finalOnly);
+    const parse = (r: ModelReply) => (format === 'tools' ? parseNative(r) : format === 'json' ? parseJsonStep(r.text) : parseTextStep(r.text));
     try {
-      return { step: parse(first.text), raw: first.text, reply: first, repaired: false };
+      return { step: parse(first), raw: first.text, reply: first, repaired: false };
     } catch (err) {
       const reason = (err as Error).message;
       const second = await callModel(index, finalOnly, [
         { role: 'assistant', content: first.text || '(empty reply)' },
         { role: 'user', content: repairMessage(reason, format) },
       ]);
-      const reply = { text: second.text, inputTokens: first.inputTokens + second.inputTokens, outputTokens: first.outputTokens + second.outputTokens, ms: first.ms + second.ms };
+      const reply = { text: second.text, toolCalls: second.toolCalls, inputTokens: first.inputTokens + second.inputTokens, outputTokens: first.outputTokens + second.outputTokens, ms: first.ms + second.ms };
       try {
-        return { step: parse(second.text), raw: second.text, reply, repaired: true };
+        return { step: parse(second), raw: second.text, reply, repaired: true };
       } catch {
         return { step: null, raw: second.text || first.text, reply, repaired: true };
       }
@@ -370,7 +432,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
           toolSteps++;
           steps.push(mark(step));
           opts.onStep?.(step, 'observation');
-          messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${step.observation}` });
+          record(action, step.observation);
           continue;
         } else {
           answer = String(action.input.answer ?? '').trim();
@@ -445,7 +507,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       toolSteps++;
       steps.push(mark(step));
       opts.onStep?.(step, 'observation');
-      messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${step.observation}` });
+      record(action, step.observation);
     }
   } catch (err) {
     if (!(err instanceof CancelledError) && !signal.aborted) throw err;

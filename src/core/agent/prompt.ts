@@ -14,7 +14,7 @@ export interface ParsedStep {
   input: Record<string, unknown>;
 }
 
-export type StepFormat = 'json' | 'text';
+export type StepFormat = 'json' | 'text' | 'tools';
 
 const EXHAUSTIVE_RE = /\b(every|all|each time|each|list|how many times|whenever|all occurrences)\b/i;
 
@@ -59,6 +59,8 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
       '{"thought": "<what you will do and why>", "action": "<tool name>", "action_input": {<tool arguments>}}',
       `or, to answer: {"thought": "<why you can answer>", "action": "${FINAL}", "action_input": {"answer": "<answer with [cite:ID] citations>"}}`,
     );
+  } else if (format === 'tools') {
+    lines.push('Call the tools you need, one at a time. When you can answer, reply with the answer text only (no tool call), citing as [cite:ID].');
   } else {
     lines.push(
       'Reply in exactly this format:',
@@ -166,6 +168,7 @@ export function renderStep(step: ParsedStep, format: StepFormat): string {
 }
 
 export function repairMessage(reason: string, format: StepFormat): string {
+  if (format === 'tools') return `Your reply could not be used: ${reason}. Call one tool, or reply with the final answer text.`;
   return format === 'json'
     ? `Your reply could not be read: ${reason}. Reply again with exactly one JSON object {"thought": ..., "action": ..., "action_input": {...}}.`
     : `Your reply could not be read: ${reason}. Reply again in exactly this format:\nThought: ...\nAction: <tool name>\nAction Input: {...}\nor\nThought: ...\nFinal Answer: ...`;
