@@ -64,14 +64,16 @@ export function electronAvailable(): boolean {
   return existsSync(electronDist) && existsSync(path.join(repoRoot, 'out', 'main', 'index.js'));
 }
 
-export const test = base.extend<ShellOptions & { app: AppFixture; home: string }>({
+export const test = base.extend<ShellOptions & { app: AppFixture; home: string; engineEnv: Record<string, string> }>({
   shell: ['serve', { option: true }],
+  /** Extra environment for the engine process (e.g. CASEFILE_SCRIPTED_MODEL); set with test.use(). */
+  engineEnv: [{}, { option: true }],
   home: async ({}, use) => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-'));
     await use(home);
     rmSync(home, { recursive: true, force: true });
   },
-  app: async ({ shell, home, playwright, launchOptions }, use, testInfo) => {
+  app: async ({ shell, home, engineEnv, playwright, launchOptions }, use, testInfo) => {
     if (shell === 'electron') {
       testInfo.skip(
         !electronAvailable(),
@@ -80,7 +82,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string }
       const electronApp = await _electron.launch({
         args: [repoRoot],
         cwd: repoRoot,
-        env: { ...process.env, CASEFILE_HOME: home } as Record<string, string>,
+        env: { ...process.env, ...engineEnv, CASEFILE_HOME: home } as Record<string, string>,
       });
       const page = await electronApp.firstWindow();
       const op = async <T,>(name: string, input: unknown): Promise<T> =>
@@ -97,7 +99,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string }
       await electronApp.close();
       return;
     }
-    const server = await startServe(home);
+    const server = await startServe(home, engineEnv);
     const browser = await playwright.chromium.launch({ ...launchOptions, headless: true });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();

@@ -9,17 +9,14 @@ function PdfPage() {
   useEffect(() => {
     firstBox.current?.scrollIntoView({ block: 'center', inline: 'nearest' });
   }, [image]);
-  // The image is rendered at a higher pixel density than shown: display it at scale / density.
-  const density = image.scale / zoom;
-  const w = image.width / density;
-  const h = image.height / density;
+  // Zoom 100% fits the pane's width; boxes are placed in fractions of the image, so they stay on
+  // their words at any size.
+  const pct = (v: number, of: number) => `${(v / of) * 100}%`;
   return (
-    <div className="page-frame" style={{ width: `${w}px`, height: `${h}px` }}>
+    <div className="page-frame" style={{ width: `${zoom * 100}%`, aspectRatio: `${image.width} / ${image.height}` }}>
       <img
         className="page-image"
         src={`data:image/png;base64,${image.png}`}
-        width={w}
-        height={h}
         alt={`Page ${image.page} of ${image.file_name}`}
         draggable={false}
       />
@@ -29,11 +26,7 @@ function PdfPage() {
           ref={i === 0 ? firstBox : undefined}
           className="cite-box"
           data-testid="cite-box"
-          data-x={r.x}
-          data-y={r.y}
-          data-w={r.width}
-          data-h={r.height}
-          style={{ left: `${r.x / density}px`, top: `${r.y / density}px`, width: `${r.width / density}px`, height: `${r.height / density}px` }}
+          style={{ left: pct(r.x, image.width), top: pct(r.y, image.height), width: pct(r.width, image.width), height: pct(r.height, image.height) }}
         />
       ))}
     </div>

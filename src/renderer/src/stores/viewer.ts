@@ -50,7 +50,8 @@ async function fetchView(caseId: string, source: SourceRef, page: number, zoom: 
         fileId: source.file_id,
         version: source.version,
         page,
-        scale: zoom * (globalThis.devicePixelRatio > 1 ? 2 : 1.25),
+        // Sharp at the pane's width on ordinary and HiDPI screens, capped by the op's limit.
+        scale: Math.min(4, Math.max(0.5, zoom * (globalThis.devicePixelRatio > 1 ? 2.5 : 1.5))),
         ...(hasSpan ? { start: source.start, end: source.end } : {}),
       });
       if (id === request) useViewer.setState({ image, passage: null, loading: false, page: image.page });

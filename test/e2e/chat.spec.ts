@@ -1,0 +1,156 @@
+import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChatSession } from '../../src/shared/contract/chat';
+import type { PageImage } from '../../src/shared/contract/viewer';
+import { CORPUS } from './corpus';
+import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
+
+const scripts = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-scripts-'));
+
+/** findFiles → retrieve → an answer citing the first passage, plus one invented cite id. */
+const answerScript = path.join(scripts, 'answer.json');
+writeFileSync(
+  answerScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+      { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+      { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}]. Another claim [cite:zz9zz9].' },
+    ],
+    chunkChars: 12,
+    delayMs: 5,
+  }),
+);
+
+/** Streams slowly, so the turn is still running when the user cancels it. */
+const slowScript = path.join(scripts, 'slow.json');
+writeFileSync(
+  slowScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'First I list the files of the case. '.repeat(40), action: 'findFiles', action_input: {} },
+      { thought: 'Now I search. '.repeat(200), action: 'retrieve', action_input: { query: 'termination' } },
+    ],
+    chunkChars: 4,
+    delayMs: 40,
+  }),
+);
+
+async function caseWithContract(app: AppFixture): Promise<string> {
+  const { id } = await app.op<{ id: string }>('cases.create', { name: 'Equidata affiliate' });
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-chat-')), 'docs');
+  mkdirSync(dir);
+  copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, 'affiliate-agreement.pdf'));
+  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.page.reload();
+  await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
+  return id;
+}
+
+test.describe('chat', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
+
+  test('ask: live timeline, verified and invented chips, chip opens the page with boxes on the cited words', async ({ app }) => {
+    const { page } = app;
+    const caseId = await caseWithContract(app);
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+
+    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
+    // The timeline: findFiles first, then retrieve with its result count and label, then the answer.
+    const timeline = answer.locator('details.timeline');
+    await timeline.locator(':scope > summary').click();
+    const steps = timeline.getByRole('list', { name: 'Agent steps' }).locator(':scope > li');
+    await expect(steps).toHaveCount(3);
+    await expect(steps.nth(0)).toContainText('findFiles');
+    await expect(steps.nth(1)).toContainText('retrieve');
+    await expect(steps.nth(1)).toContainText(/\d+ results?/);
+    await expect(steps.nth(1)).toContainText('Search for the term and renewal clause.');
+    await expect(steps.nth(2)).toContainText('Final answer');
+
+    // Chips: the real citation is verified, the made-up id is flagged as invented — and they look different.
+    const verified = answer.locator('.chip[data-status="verified"]');
+    const invented = answer.locator('.chip[data-status="invented"]');
+    await expect(verified).toHaveCount(1);
+    await expect(invented).toHaveCount(1);
+    await expect(verified).toHaveText('✓1');
+    await expect(invented).toHaveText('!2');
+    const look = async (l: typeof verified) => l.evaluate((el) => {
+        const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+        return `${style.backgroundColor} ${style.borderStyle}`;
+      });
+    expect(await look(verified)).not.toBe(await look(invented));
+    await expect(invented).toBeDisabled();
+    await screenshot(page, '04-chat-timeline');
+
+    // Click the verified chip: the page image opens with boxes exactly where the geometry API puts them.
+    await verified.click();
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    const img = viewer.getByRole('img', { name: /affiliate-agreement\.pdf/ });
+    await expect(img).toBeVisible();
+    const boxes = viewer.getByTestId('cite-box');
+    await expect(boxes.first()).toBeVisible();
+
+    const session = await app.op<ChatSession>('chat.session', {
+      caseId,
+      sessionId: (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId })).sessions[0]!.id,
+    });
+    const cite = session.messages_list.at(-1)!.citations!.find((c) => c.status === 'verified')!;
+    const pageNo = Number(/Page (\d+) of/.exec((await viewer.getByText(/Page \d+ of \d+/).textContent()) ?? '')![1]);
+    expect(cite.pages).toContain(pageNo);
+    const oracle = await app.op<PageImage>('citations.page', {
+      caseId,
+      fileId: cite.file_id,
+      version: cite.version,
+      page: pageNo,
+      scale: 1,
+      start: cite.start,
+      end: cite.end,
+    });
+    expect(oracle.rects.length).toBeGreaterThan(0);
+    await expect(boxes).toHaveCount(oracle.rects.length);
+    const imgBox = (await img.boundingBox())!;
+    for (let i = 0; i < oracle.rects.length; i++) {
+      const r = oracle.rects[i]!;
+      const b = (await boxes.nth(i).boundingBox())!;
+      // Same place as a fraction of the page, to within a pixel or so on screen.
+      expect(Math.abs((b.x - imgBox.x) / imgBox.width - r.x / oracle.width)).toBeLessThan(0.003);
+      expect(Math.abs((b.y - imgBox.y) / imgBox.height - r.y / oracle.height)).toBeLessThan(0.003);
+      expect(Math.abs(b.width / imgBox.width - r.width / oracle.width)).toBeLessThan(0.003);
+      expect(Math.abs(b.height / imgBox.height - r.height / oracle.height)).toBeLessThan(0.003);
+    }
+    await screenshot(page, '05-citation-viewer');
+
+    // Paging and zoom keep working.
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    await expect(viewer.getByText('125%')).toBeVisible();
+  });
+});
+
+test.describe('chat cancel', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: slowScript } });
+
+  test('cancel a running turn with Esc: it stops and keeps the partial trace', async ({ app }) => {
+    const { page } = app;
+    const caseId = await caseWithContract(app);
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('When can the agreement be terminated?');
+    await chat.getByRole('button', { name: 'Ask' }).click();
+    const live = chat.getByRole('article', { name: 'Answer in progress' });
+    await expect(live).toBeVisible();
+    await expect(live.getByText('Thinking')).toBeVisible();
+    await expect(chat.getByRole('button', { name: /Cancel/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(live).toBeHidden({ timeout: 20_000 });
+    await expect(chat.getByRole('button', { name: 'Ask' })).toBeVisible();
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
+    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const last = session.messages_list.at(-1)!;
+    expect(last.role).toBe('assistant');
+    expect(last.status).toBe('cancelled');
+    await expect(chat.getByText('This turn was cancelled')).toBeVisible();
+  });
+});
