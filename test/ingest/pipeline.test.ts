@@ -214,3 +214,20 @@ describe('ingest pipeline', () => {
     await expect(call('ingest.start', { caseId: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({ code: 'not_found' });
   });
 });
+
+describe('ingest lock', () => {
+  it('conflict – a case another live process is ingesting is refused with a plain reason; a dead owner is taken over', async () => {
+    const { engine, caseId, drop, call, home } = await setup();
+    writeFileSync(path.join(drop, 'a.txt'), 'hello there');
+    const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
+    // The parent of this test process is alive and is not us.
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, started: new Date().toISOString() }));
+    await expect(call('ingest.start', { caseId, paths: [drop] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Another Casefile process/) });
+    expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
+    // A lock left by a process that no longer exists is stale.
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, started: new Date().toISOString() }));
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    expect('results' in run && run.results[0]!.status).toBe('indexed');
+    await expect(fs.stat(lock)).rejects.toThrow();
+  });
+});

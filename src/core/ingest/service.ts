@@ -197,7 +197,7 @@ export class IngestService {
    * finished. With no caseId, every case with such work is resumed.
    */
   async resume(caseId?: string): Promise<IngestRunResult[]> {
-    const jobs = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id));
+    const jobs = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id) && !ownedElsewhere(j));
     const caseIds = new Set<string>();
     if (caseId) caseIds.add(caseId);
     else {
@@ -216,7 +216,12 @@ export class IngestService {
       const paths = [...new Set(own.flatMap((j) => j.paths))];
       for (const j of rest) await this.jobs.remove(j.id);
       const { done } = await this.enqueue(id, paths, undefined, true, first ? { ...first, paths } : undefined);
-      results.push(await done);
+      try {
+        results.push(await done);
+      } catch (err) {
+        // A case another process is ingesting right now is left to that process.
+        if (!(err instanceof CasefileError && err.code === 'conflict') || caseId) throw err;
+      }
     }
     return results;
   }
@@ -228,7 +233,55 @@ export class IngestService {
 
   // ------------------------------------------------------------------ the run
 
+  /**
+   * One process ingests into a case at a time: `<caseDir>/ingest.lock` names the owner. A lock
+   * whose process is gone (killed) is taken over; one held by a live process is a conflict.
+   */
+  private async lock(caseDir: string): Promise<() => Promise<void>> {
+    const file = path.join(caseDir, 'ingest.lock');
+    const mine = JSON.stringify({ pid: process.pid, started: new Date().toISOString() });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await fs.writeFile(file, mine, { flag: 'wx' });
+        return async () => {
+          const now = await fs.readFile(file, 'utf8').catch(() => '');
+          if (now === mine) await fs.rm(file, { force: true });
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      let owner = 0;
+      try {
+        owner = Number((JSON.parse(await fs.readFile(file, 'utf8')) as { pid?: unknown }).pid) || 0;
+      } catch {
+        owner = 0;
+      }
+      if (owner && owner !== process.pid && pidAlive(owner)) {
+        throw new CasefileError('conflict', `Another Casefile process (pid ${owner}) is adding files to this case. Wait for it to finish, then try again.`);
+      }
+      await fs.rm(file, { force: true });
+    }
+    throw new CasefileError('conflict', 'Could not take the ingest lock of this case; try again.');
+  }
+
   private async run(state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
+    let release: () => Promise<void>;
+    try {
+      release = await this.lock(this.engine.cases.caseDir(state.job.caseId));
+    } catch (err) {
+      // Not started: nothing of this job is on disk but its record, which would otherwise be resumed later.
+      await this.jobs.remove(state.job.id);
+      state.progress.state = 'cancelled';
+      throw err;
+    }
+    try {
+      return await this.runLocked(state, resumeCancelled);
+    } finally {
+      await release();
+    }
+  }
+
+  private async runLocked(state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
     const { job, controller } = state;
     const signal = controller.signal;
     const caseId = job.caseId;
@@ -245,7 +298,7 @@ export class IngestService {
       await cleanTempFiles(path.join(caseDir, 'files'));
 
       // Interrupted runs of this case that no process owns any more: walk their paths too.
-      const orphans = (await this.jobs.list(caseId)).filter((j) => j.id !== job.id && !this.isActiveJob(j.id));
+      const orphans = (await this.jobs.list(caseId)).filter((j) => j.id !== job.id && !this.isActiveJob(j.id) && !ownedElsewhere(j));
       const paths = [...new Set([...job.paths, ...orphans.flatMap((j) => j.paths)])];
 
       // 1. Walk and copy originals in (hashing).
@@ -598,6 +651,20 @@ export class IngestService {
     await this.pool?.close();
     this.pool = undefined;
   }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A job that another live process is running (not an orphan to resume here). */
+function ownedElsewhere(job: JobRecord): boolean {
+  return job.pid !== process.pid && pidAlive(job.pid);
 }
 
 function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {
