@@ -111,12 +111,13 @@ describe('casefile ingest / files (CLI)', () => {
     expect(clean.indexed).toEqual(clean.stored);
 
     // Killed runs: SIGKILL after pseudo-random delays covering start-up, hashing, parsing and indexing.
+    // (CASEFILE_CRASH_SEED / CASEFILE_CRASH_KILLS vary the kill points for a longer local soak.)
     const home = tempHome('casefile-killed-');
     const c = JSON.parse((await cli(home, 'cases', 'create', 'Killed', '--json')).stdout) as { id: string };
-    let seed = 7;
+    let seed = Number(process.env.CASEFILE_CRASH_SEED ?? 7);
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const kills: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < Number(process.env.CASEFILE_CRASH_KILLS ?? 4); i++) {
       const delay = 900 + Math.floor(rand() * 2600);
       const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], { cwd: repoRoot, stdio: 'ignore' });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
