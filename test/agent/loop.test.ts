@@ -74,6 +74,9 @@ describe('runAgent – policy', () => {
     expect(forced?.type).toBe('json');
     expect(JSON.stringify(forced)).not.toMatch(/"retrieve"/);
     expect(JSON.stringify(model.calls[1]!.responseFormat)).toMatch(/"retrieve"/);
+    // findFiles takes no constrained arguments: once called it can only repeat, so the grammar stops offering it.
+    expect(JSON.stringify(model.calls[0]!.responseFormat)).toMatch(/"findFiles"/);
+    expect(JSON.stringify(model.calls[1]!.responseFormat)).not.toMatch(/"findFiles"/);
   });
 
   it('max steps – a model that still asks for a tool gets an honest "budget ran out" answer', async () => {

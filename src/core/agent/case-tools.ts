@@ -39,6 +39,7 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
   }));
   const head = [`${res.results.length} passage${res.results.length === 1 ? '' : 's'} (${what}${res.mode === 'hybrid' && !res.semantic ? ', keyword only' : ''}).`];
   if (!res.semantic && res.semantic_reason && res.mode !== 'keyword') head.push(`Semantic search is off: ${res.semantic_reason}`);
+  if (!res.results.length) head.push('Nothing matched: reformulate the query with other words from the question (synonyms, key terms), or use grepCase with a pattern. Do not answer from memory.');
   const best = bestLabelOf(items.map((i) => i.label));
   return {
     text: head.join(' '),
@@ -70,6 +71,7 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
           const status = READABLE.has(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
           lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
         }
+        lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
         return {
           text: lines.join('\n'),
           count: res.total,

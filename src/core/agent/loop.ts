@@ -181,7 +181,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       }
     };
     const callFormat = format;
-    const schema = callFormat === 'json' ? stepSchema(opts.tools, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars }) : undefined;
+    // A tool whose constrained call takes no arguments can only repeat itself once called: leave it out of the grammar.
+    const offered = opts.tools.filter((t) => !(t.grammarProperties && Object.keys(t.grammarProperties).length === 0 && earlier.has(stableKey(t.name, {}))));
+    const schema = callFormat === 'json' ? stepSchema(offered, { finalOnly, thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars }) : undefined;
     const result = streamText({
       model: opts.model,
       system,
@@ -362,7 +364,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     const prior = earlier.get(key);
     if (prior) {
       step.policy = [policy, `repeated call: answered from step ${prior.step} without running the tool again`].filter(Boolean).join('; ');
-      step.observation = `You already made this exact call in step ${prior.step}. Its result was:\n${prior.observation}\nUse it, or try a different call.`;
+      step.observation = `You already made this exact call in step ${prior.step}; do not repeat it. Call a different tool or answer. Its result was:\n${prior.observation}`;
       if (prior.outcome) step.summary = { tool: parsed.action, count: prior.outcome.count, ...(prior.outcome.best_label ? { best_label: prior.outcome.best_label } : {}) };
       return step;
     }

@@ -58,6 +58,11 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
       'Reply with ONE JSON object per turn:',
       '{"thought": "<what you will do and why>", "action": "<tool name>", "action_input": {<tool arguments>}}',
       `or, to answer: {"thought": "<why you can answer>", "action": "${FINAL}", "action_input": {"answer": "<answer with [cite:ID] citations>"}}`,
+      '',
+      'Example turn:',
+      '{"thought": "First I list the files.", "action": "findFiles", "action_input": {}}',
+      '{"thought": "Now I search for the lease end date.", "action": "retrieve", "action_input": {"query": "lease term ends"}}',
+      '…and when the observations answer the question, the final_answer with their cite ids.',
     );
   } else if (format === 'tools') {
     lines.push('Call the tools you need, one at a time. When you can answer, reply with the answer text only (no tool call), citing as [cite:ID].');
