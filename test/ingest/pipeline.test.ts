@@ -2,6 +2,7 @@ import { promises as fs, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { ChunkStore } from '../../src/core/index/store';
 import { CaseDocuments } from '../../src/core/ingest/documents';
 import type { EngineEvents } from '../../src/shared/events';
 import { corpusDir, tempHome } from '../helpers/home';
@@ -134,6 +135,24 @@ describe('ingest pipeline', () => {
     expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toHaveLength(1);
     await expect(fs.stat(path.join(engine.cases.caseDir(caseId), 'docs', id))).rejects.toThrow();
     await expect(call('files.remove', { caseId, fileId: id })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('doc type – a user override shows in the list and reaches the index', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    writeFileSync(path.join(drop, 'summary.txt'), 'Some words about the matter.\n');
+    await call('ingest.start', { caseId, paths: [drop] });
+    const [file] = (await call('files.list', { caseId })).files;
+    expect(file!.type).toBe('other');
+    const { file: updated } = await call('files.setType', { caseId, fileId: file!.id, type: 'invoice' });
+    expect(updated.type).toBe('invoice');
+    expect((await call('files.list', { caseId })).files[0]!.type).toBe('invoice');
+    const index = await ChunkStore.open(engine.cases.caseDir(caseId));
+    try {
+      expect((await index.rows(undefined)).map((r) => r.doc_type)).toEqual(['invoice']);
+    } finally {
+      index.close();
+    }
+    await expect(call('files.setType', { caseId, fileId: file!.id, type: 'memo' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('limits – too large fails with a reason and is not copied', async () => {

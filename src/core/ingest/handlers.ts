@@ -31,6 +31,7 @@ export function ingestHandlers(service: IngestService): HandlerMap {
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
     'files.list': async ({ caseId }) => ({ files: await service.listFiles(caseId) }),
     'files.remove': async ({ caseId, fileId, version }) => ({ removed: await service.removeFile(caseId, fileId, version) }),
+    'files.setType': async ({ caseId, fileId, type }) => ({ file: await service.setDocType(caseId, fileId, type) }),
     'files.read': async ({ caseId, fileId, version }) => service.read(caseId, fileId, version),
   };
 }

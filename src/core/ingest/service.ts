@@ -20,7 +20,7 @@ import { JobStore, type JobRecord } from './jobs';
 import { DEFAULT_MAX_BYTES } from './parse';
 import { defaultConcurrency, WorkerPool, type ParseResult } from './pool';
 import { CaseStore, latestVersion } from './store';
-import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type DocType, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
 export interface IngestOptions {
@@ -582,6 +582,14 @@ export class IngestService {
     const caseDir = this.engine.cases.caseDir(caseId);
     const store = new CaseStore(caseDir);
     const run = async () => {
+      const release = await this.lock(caseDir);
+      try {
+        return await removeLocked();
+      } finally {
+        await release();
+      }
+    };
+    const removeLocked = async () => {
       const m = await store.readManifest();
       const file = m.files.find((f) => f.id === fileId);
       if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
@@ -614,6 +622,43 @@ export class IngestService {
       return { fileId, versions };
     };
     // Never while an ingest of the case writes the same manifest: queue behind it.
+    const before = this.chains.get(caseId) ?? Promise.resolve();
+    const done = before.catch(() => undefined).then(run);
+    this.chains.set(caseId, done.catch(() => undefined));
+    return done;
+  }
+
+  /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
+  async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
+    const caseDir = this.engine.cases.caseDir(caseId);
+    const store = new CaseStore(caseDir);
+    const run = async () => {
+      const release = await this.lock(caseDir);
+      try {
+        const file = await store.update((m) => {
+          const f = m.files.find((x) => x.id === fileId);
+          if (!f) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+          f.doc_type_override = type;
+          return structuredClone(f);
+        });
+        const docs = new CaseDocuments(caseDir);
+        const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+        try {
+          for (const v of file.versions) {
+            if (v.status !== 'indexed') continue;
+            await sink.indexVersion(await docs.getChunks(fileId, v.version), {});
+          }
+          const latest = latestVersion(file);
+          if (latest) await sink.setLatest(fileId, latest.version);
+        } finally {
+          await sink.close();
+        }
+        this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+        return fileInfo(file);
+      } finally {
+        await release();
+      }
+    };
     const before = this.chains.get(caseId) ?? Promise.resolve();
     const done = before.catch(() => undefined).then(run);
     this.chains.set(caseId, done.catch(() => undefined));

@@ -141,6 +141,16 @@ export const ingestContract = {
     z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
     'Remove a file (every version, or one) with its chunks and index entries.',
   ),
+  'files.setType': op<{ file: FileInfo }>()(
+    z
+      .object({
+        caseId: CaseId,
+        fileId: FileId,
+        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'deposition', 'invoice', 'other'], { error: 'type must be one of contract, medical_record, police_report, correspondence, pleading, deposition, invoice, other' }).nullable(),
+      })
+      .strict(),
+    "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",
+  ),
   'files.read': op<FileContent>()(
     z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
     "A version's text (and DOCX HTML) for the source viewer; latest version by default.",
