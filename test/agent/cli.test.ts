@@ -72,6 +72,16 @@ describe('casefile ask', () => {
     expect(readFileSync(path.join(root, 'chat.md'), 'utf8')).toMatch(/Who is the provider\?/);
   });
 
+  it('CASEFILE_SCRIPTED_MODEL – selects the scripted model without --model (the e2e fixture gives a citation chip)', async () => {
+    const fixture = path.join(import.meta.dirname, 'fixtures', 'scripted-answer.json');
+    const r = await runCasefile(home, ['ask', caseId, 'terminate for convenience', '--json'], { env: { CASEFILE_SCRIPTED_MODEL: fixture } });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string }>; citations: Array<{ verified: boolean; file_name: string }>; grounded: boolean };
+    expect(out.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
+    expect(out.citations[0]).toMatchObject({ verified: true, file_name: 'contracts/msa.txt' });
+    expect(out.grounded).toBe(true);
+  });
+
   it('usage – --max-steps outside 1–5 is a usage error (exit 2)', async () => {
     const r = await runCasefile(home, ['ask', caseId, 'q?', '--max-steps', '9']);
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { jsonSchema, Output, streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LlamaLanguageModel, LlamaRuntime } from '../../src/core/agent/llama-provider';
 import type { EngineEvents } from '../../src/shared/events';
 import { stories260kGguf, tinyRandomGguf } from '../helpers/models';
@@ -51,6 +51,19 @@ describe('LlamaLanguageModel – provider', () => {
     const text = await result.text;
     expect(await result.finishReason).toBe('stop');
     expect(text).not.toContain('.');
+  });
+
+  it('idle unload – a model unused for the configured time is unloaded, and loads again on the next call', async () => {
+    const idle = new LlamaRuntime({ threads: 1, contextSize: 512, idleUnloadMs: 50 });
+    try {
+      const model = new LlamaLanguageModel(idle, tinyRandomGguf);
+      await streamText({ model, prompt: 'a', maxOutputTokens: 2, maxRetries: 0 }).text;
+      expect(idle.isLoaded(tinyRandomGguf)).toBe(true);
+      await vi.waitFor(() => expect(idle.isLoaded(tinyRandomGguf)).toBe(false), { timeout: 10_000, interval: 20 });
+      expect(await streamText({ model, prompt: 'b', maxOutputTokens: 2, maxRetries: 0 }).text).toBeTypeOf('string');
+    } finally {
+      await idle.close();
+    }
   });
 
   it('abort – an aborted call stops generating', async () => {
