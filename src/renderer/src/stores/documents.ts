@@ -161,7 +161,9 @@ export function itemsFromDataTransfer(dt: DataTransfer): DroppedItems | null {
     .filter((e): e is FileSystemEntry => Boolean(e));
   if (top.length === 0 && entries.length === 0) return null;
   const label = entries[0]?.name ?? top[0]?.name ?? 'New case';
-  return { top, files: () => filesFromEntries(entries), label };
+  // Synthetic drops (and some platforms) give files without entries: take them as loose files.
+  const files = entries.length ? () => filesFromEntries(entries) : async () => top.map((file) => ({ file, relPath: file.name }));
+  return { top, files, label };
 }
 
 /** Files chosen with <input type=file> (webkitdirectory keeps the folder in webkitRelativePath). */

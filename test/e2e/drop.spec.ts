@@ -1,0 +1,60 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/** Drop files on the window the way the OS does (a DataTransfer carrying File objects). */
+async function dropFiles(page: Page, files: { name: string; text: string }[]): Promise<void> {
+  const dt = await page.evaluateHandle((list) => {
+    // DOM types are not in the Node-side tsconfig; this runs in the page.
+    const g = globalThis as unknown as {
+      DataTransfer: new () => { items: { add(file: unknown): void } };
+      File: new (parts: string[], name: string, options: { type: string }) => unknown;
+    };
+    const transfer = new g.DataTransfer();
+    for (const f of list) transfer.items.add(new g.File([f.text], f.name, { type: 'text/plain' }));
+    return transfer;
+  }, files);
+  await page.dispatchEvent('main', 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent('main', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+}
+
+const v1 = 'MEMO. The tenant shall give ninety days written notice before leaving the premises.';
+const v2 = 'MEMO (revised). The tenant shall give sixty days written notice before leaving the premises.';
+
+test.describe('drag and drop', () => {
+  test('a drop with no case open offers a case named after it; a changed file becomes v2; delete names the file count', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+    await dropFiles(page, [{ name: 'Lease notes.txt', text: v1 }]);
+    const dialog = page.getByRole('dialog', { name: 'New case' });
+    await expect(dialog.getByLabel('Case name')).toHaveValue('Lease notes');
+    await dialog.getByRole('button', { name: 'Create case' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Lease notes' })).toBeVisible();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    const row = docs.locator('[data-file="Lease notes.txt"]');
+    await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
+    await expect(row.getByRole('button', { name: 'v1' })).toBeVisible();
+
+    // The same name with new content: a second version, the first kept and listed.
+    await dropFiles(page, [{ name: 'Lease notes.txt', text: v2 }]);
+    await expect(row.getByRole('button', { name: /^v2/ })).toBeVisible({ timeout: 60_000 });
+    await row.getByRole('button', { name: /^v2/ }).click();
+    const menu = page.getByRole('menu', { name: 'Versions of Lease notes.txt' });
+    await expect(menu.getByRole('menuitem')).toHaveCount(2);
+    await expect(menu.getByRole('menuitem').nth(1)).toContainText('v1');
+
+    // Search defaults to the latest version.
+    await page.getByRole('searchbox', { name: 'Search this case' }).fill('sixty days');
+    await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
+    await expect(page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first()).toContainText('sixty days');
+
+    // Delete: the confirmation names the case and its file count.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete case' });
+    await expect(confirm).toContainText('“Lease notes” and its 1 file?');
+    await confirm.getByRole('button', { name: 'Delete case' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+    const { cases } = await app.op<{ cases: unknown[] }>('cases.list', {});
+    expect(cases).toEqual([]);
+  });
+});
