@@ -19,7 +19,7 @@ import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';
 import { trimText } from './prompt';
-import { ChatStore, exportMarkdown, priorRefs, replayHistory, summary, toSession } from './sessions';
+import { ChatStore, exportMarkdown, priorRefs, replayHistory, toSession } from './sessions';
 import type { AgentTool } from './types';
 
 export interface AgentOptions {
@@ -48,6 +48,11 @@ export interface AskInput {
   model?: string | undefined;
   maxSteps?: number | undefined;
   turnId?: string | undefined;
+}
+
+/** Characters of observation per step so that a full turn fits the model's context (≈3.5 characters a token). */
+function observationBudget(contextTokens: number, maxSteps: number): number {
+  return Math.round(Math.min(3000, Math.max(600, ((contextTokens - 1200) * 3.5) / (maxSteps + 1))));
 }
 
 function envNumber(v: string | undefined): number | undefined {
@@ -150,7 +155,7 @@ export class AgentService {
         ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
         ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
         ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
-        ...(this.options.observationChars ? { observationChars: this.options.observationChars } : {}),
+        observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, input.maxSteps ?? 5),
         signal: controller.signal,
         citations: ledger,
         sourceText,
@@ -269,6 +274,5 @@ export function registerAgent(engine: Engine, options: AgentOptions = {}): Agent
   engine.router.register(handlers);
   engine.onCaseDelete((caseId) => service.cancelCase(caseId));
   engine.onClose(() => service.close());
-  void summary;
   return service;
 }
