@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { decodeText } from './detect';
 import { type FileKind, type PageGeometry, type PageIndex } from './types';
 
@@ -30,7 +29,7 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** Called after each PDF page. */
   onPage?: (done: number, total: number) => void;
-  /** Folder (or file: URL) with pdf.js standard font data; defaults to pdfjs-dist's own. */
+  /** Folder with pdf.js standard font data (a path ending in a separator); defaults to pdfjs-dist's own. */
   standardFontDataUrl?: string;
 }
 
@@ -148,11 +147,15 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
-/** file: URL (with trailing slash) of pdfjs-dist's standard font data. */
+/**
+ * pdfjs-dist's standard font data folder, with a trailing separator. In Node, pdf.js reads it with
+ * fs.readFile(base + name), so this is a filesystem path — a file: URL would fail to load (and the
+ * fonts would silently fall back, with warnings).
+ */
 export function defaultStandardFontDataUrl(): string {
   const require = createRequire(import.meta.url);
   const pkg = require.resolve('pdfjs-dist/package.json');
-  return pathToFileURL(path.join(path.dirname(pkg), 'standard_fonts') + path.sep).href;
+  return path.join(path.dirname(pkg), 'standard_fonts') + path.sep;
 }
 
 function plain(err: unknown): string {
@@ -179,7 +182,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     // pdf.js 6 removed `isEvalSupported` together with its eval code path (nothing to turn off).
     standardFontDataUrl: options.standardFontDataUrl ?? defaultStandardFontDataUrl(),
     useSystemFonts: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
+    verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
   let doc: Awaited<typeof task.promise>;
   // Everything below ends with task.destroy(), which also frees the document.
