@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spanToRects } from '../../src/core/citations/geometry';
 import { decodeText, detectKind } from '../../src/core/ingest/detect';
 import { findDocDate, guessDocType } from '../../src/core/ingest/meta';
@@ -59,6 +59,21 @@ describe('pdf loader', () => {
     const two = doc.text.indexOf('termination.', at);
     const lines = spanToRects(doc.index, two, two + 'termination.\nPage 2 line 4'.length, doc.text);
     expect(lines[0]!.rects).toHaveLength(2);
+  });
+
+  it('standard fonts – non-embedded fonts load from pdfjs-dist with no pdf.js warning', async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args.join(' ')));
+    process.env.CASEFILE_PDFJS_VERBOSE = '1';
+    try {
+      // pdf-lib's StandardFonts are not embedded: pdf.js needs its standard font data for them.
+      const out = await parse(await multiPagePdf(1, 3), 'fonts.pdf');
+      expect(out.status).toBe('indexed');
+    } finally {
+      delete process.env.CASEFILE_PDFJS_VERBOSE;
+      spy.mockRestore();
+    }
+    expect(logged.filter((l) => /warn/i.test(l))).toEqual([]);
   });
 
   it('two columns – columns come out one after the other, not interleaved', async () => {
