@@ -73,6 +73,17 @@ describe('verifyCitations', () => {
     expect((await verifyCitations('Sixty days [cite:nope].', ledger, text)).grounded).toBe(false);
   });
 
+  it('sentences – full stops inside quotes and after abbreviations do not split the checked sentence', async () => {
+    const ledger = new CitationLedger();
+    const src = 'On August 2, 2022 the claimant last saw Dr. Helen Park about his knee. She released him.';
+    const rec = ledger.issue({ file_id: 'm', file_name: 'med.txt', version: 1, pages: [1], start: 0, end: src.length });
+    const text = async () => src;
+    const ok = await verifyCitations(`Per the records, "the claimant last saw Dr. Helen Park about his knee." [cite:${rec.id}]`, ledger, text);
+    expect(ok.citations[0]).toMatchObject({ status: 'verified', quotes: ['the claimant last saw Dr. Helen Park about his knee.'] });
+    const bad = await verifyCitations(`He saw Dr. Park "on May 5, 2023 for surgery" [cite:${rec.id}].`, ledger, text);
+    expect(bad.citations[0]).toMatchObject({ status: 'not_verified' });
+  });
+
   it('a quote is satisfied by any cite of its sentence', async () => {
     const { ledger, clause, hit, text } = setup();
     const r = await verifyCitations(`It needs "sixty (60) days" [cite:${hit.id}, ${clause.id}].`, ledger, text);
