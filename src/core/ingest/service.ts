@@ -406,6 +406,8 @@ export class IngestService {
         }
       });
       for (const r of results.values()) if (r.status === 'queued') r.status = 'cancelled';
+      // Originals copied in before the cancel but never registered.
+      await store.collectGarbage(await store.readManifest());
     }
     await this.finish(state, sink, cancelled ? 'cancelled' : 'done');
     const orphans = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id) || j.id === job.id);
