@@ -50,5 +50,15 @@ test.describe('documents', () => {
     await expect(viewer.getByRole('img', { name: /Page \d+ of contracts\/affiliate-agreement\.pdf/ })).toBeVisible();
     await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
     await screenshot(page, '03-search-viewer');
+
+    // Remove a file: confirmed in a dialog naming it, then gone from the list and the engine.
+    await row(names.empty!).hover();
+    await row(names.empty!).getByRole('button', { name: `Remove ${names.empty}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove document' });
+    await expect(confirm).toContainText(`“${names.empty}”`);
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect(row(names.empty!)).toHaveCount(0);
+    const after = await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id });
+    expect(after.files.map((f) => f.name)).not.toContain(names.empty);
   });
 });

@@ -5,6 +5,7 @@ import { watchIngest } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { CaseDialogs } from './CaseDialogs';
 import { DropTarget } from './DropTarget';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Settings } from './Settings';
 import { Sidebar } from './Sidebar';
 import { Toasts } from './Toasts';
@@ -42,7 +43,9 @@ export function App() {
   return (
     <div className="app">
       <Sidebar />
-      <main className="main">{view === 'settings' ? <Settings /> : <Workspace />}</main>
+      <main className="main">
+        <ErrorBoundary>{view === 'settings' ? <Settings /> : <Workspace />}</ErrorBoundary>
+      </main>
       <CaseDialogs />
       <DropTarget />
       <Toasts />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
+import { useDocuments } from '../stores/documents';
 import { useUi, type DialogRequest } from '../stores/ui';
 import { Modal } from './Modal';
 
@@ -110,6 +111,44 @@ function DeleteDialog({ caseId }: { caseId: string }) {
   );
 }
 
+function RemoveFileDialog({ caseId, fileId, name, versions }: { caseId: string; fileId: string; name: string; versions: number }) {
+  const close = useUi((s) => s.closeDialog);
+  const toast = useUi((s) => s.toast);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal
+      title="Remove document"
+      onClose={close}
+      onSubmit={async () => {
+        setBusy(true);
+        try {
+          await useDocuments.getState().remove(caseId, fileId);
+          close();
+        } catch (err) {
+          toast('error', errorMessage(err));
+          setBusy(false);
+        }
+      }}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={close} autoFocus>
+            Keep it
+          </button>
+          <button type="submit" className="btn btn-danger" disabled={busy}>
+            Remove
+          </button>
+        </>
+      }
+    >
+      <p>
+        Remove <strong>“{name}”</strong>
+        {versions > 1 ? ` and all ${versions} of its versions` : ''} from this case? Its text and search index entries go
+        with it; the original on your disk is not touched.
+      </p>
+    </Modal>
+  );
+}
+
 /** Whichever case dialog is open. */
 export function CaseDialogs() {
   const dialog: DialogRequest | null = useUi((s) => s.dialog);
@@ -146,5 +185,7 @@ export function CaseDialogs() {
     }
     case 'delete':
       return <DeleteDialog caseId={dialog.caseId} />;
+    case 'removeFile':
+      return <RemoveFileDialog caseId={dialog.caseId} fileId={dialog.fileId} name={dialog.name} versions={dialog.versions} />;
   }
 }

@@ -143,6 +143,7 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
   const remove = useDocuments((s) => s.remove);
   const toast = useUi((s) => s.toast);
   const openSource = useViewer((s) => s.open);
+  const openDialog = useUi((s) => s.openDialog);
   const [showReason, setShowReason] = useState(false);
   const status = live && live.version >= file.version && statusClass(live.status) === 'busy' ? live.status : file.status;
   const reason = file.reason;
@@ -178,11 +179,7 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
           className="btn-icon file-remove"
           title={`Remove ${file.name}`}
           aria-label={`Remove ${file.name}`}
-          onClick={() => {
-            if (window.confirm(`Remove “${file.name}” (all ${plural(file.versions.length, 'version')}) from this case?`)) {
-              remove(caseId, file.id).catch((err) => toast('error', errorMessage(err)));
-            }
-          }}
+          onClick={() => openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })}
         >
           ×
         </button>

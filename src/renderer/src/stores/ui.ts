@@ -11,7 +11,8 @@ export interface Toast {
 export type DialogRequest =
   | { kind: 'create'; suggestedName?: string; then?: (caseId: string) => void }
   | { kind: 'rename'; caseId: string }
-  | { kind: 'delete'; caseId: string };
+  | { kind: 'delete'; caseId: string }
+  | { kind: 'removeFile'; caseId: string; fileId: string; name: string; versions: number };
 
 interface UiState {
   view: View;
