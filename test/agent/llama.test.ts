@@ -11,7 +11,7 @@ import { ingestedCase, type IngestedCase } from './helpers';
  * tests assert mechanics — loading through production code, grammar-constrained steps that always
  * parse, the step budget, streaming and cancellation — never content.
  */
-const AGENT = { llama: { threads: 1, contextSize: 2048, idleUnloadMs: 0 }, maxOutputTokens: 256, thoughtChars: 48, answerChars: 160, argChars: 32, passageChars: 160, observationChars: 900 };
+const AGENT = { llama: { threads: 1, contextSize: 2048, idleUnloadMs: 0 }, maxOutputTokens: 512, thoughtChars: 48, answerChars: 160, argChars: 32, passageChars: 160, observationChars: 900 };
 
 describe('LlamaLanguageModel – provider', () => {
   const runtime = new LlamaRuntime({ threads: 1, contextSize: 1024, idleUnloadMs: 0 });

@@ -115,6 +115,16 @@ describe('runAgent – policy', () => {
     expect(result.grounded).toBe(true);
   });
 
+  it('cut-off reply – after one repair, the part of the answer that was written is kept', async () => {
+    const cut = '{"thought": "Answering.", "action": "final_answer", "action_input": {"answer": "Sixty days of written no';
+    const { result, model } = await run({ steps: [FIND, cut, cut] }, 'What notice ends the MSA?');
+    expect(model.calls).toHaveLength(3);
+    const last = result.steps.at(-1)!;
+    expect(last).toMatchObject({ kind: 'final', repaired: true });
+    expect(last.policy).toMatch(/cut off/);
+    expect(result.answer).toBe('Sixty days of written no');
+  });
+
   it('unknown tool – the model is told which tools exist', async () => {
     const { result } = await run({ steps: [FIND, { thought: 'x', action: 'deleteEverything', action_input: {} }, { final: 'No answer.' }] }, 'q?');
     expect(result.steps[1]!.observation).toMatch(/no tool named "deleteEverything".*findFiles/);

@@ -123,7 +123,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const passageChars = opts.passageChars ?? 500;
   const observationChars = opts.observationChars ?? 3000;
   const signal = opts.signal ?? new AbortController().signal;
-  let system = systemPrompt(opts.tools, format, { maxSteps, exhaustive });
+  const bounds = { thoughtChars: opts.thoughtChars ?? 400, answerChars: opts.answerChars ?? 1500 };
+  let system = systemPrompt(opts.tools, format, { maxSteps, exhaustive, ...bounds });
   const nativeTools: ToolSet = Object.fromEntries(
     opts.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as never) })]),
   );
@@ -249,7 +250,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     } catch (err) {
       if (!refusesTools(err) || steps.length > 0) throw err;
       format = 'text';
-      system = systemPrompt(opts.tools, format, { maxSteps, exhaustive });
+      system = systemPrompt(opts.tools, format, { maxSteps, exhaustive, ...bounds });
       return callModel(index, finalOnly, extra);
     }
   };
@@ -406,9 +407,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       let action: ParsedStep;
 
       if (!parsed) {
-        // Even the repaired reply did not parse: take its text as the answer, never crash.
-        action = { thought: '', action: FINAL, input: { answer: raw.trim() } };
-        policy = 'the reply could not be parsed after one repair; its text is taken as the answer';
+        // Even the repaired reply did not parse (e.g. cut at the token limit): keep what can be read as the answer, never crash.
+        const partial = format === 'json' ? partialJsonString(raw, 'answer') : undefined;
+        action = { thought: (format === 'json' ? partialJsonString(raw, 'thought') : undefined) ?? '', action: FINAL, input: { answer: (partial ?? raw).trim() } };
+        policy = partial !== undefined ? 'the reply was cut off; the part of the answer that was written is kept' : 'the reply could not be parsed after one repair; its text is taken as the answer';
       } else action = parsed;
 
       if (action.action === FINAL) {

@@ -33,7 +33,7 @@ function toolLine(t: AgentTool): string {
   return `- ${t.name}(${props.join(', ')}): ${t.description}`;
 }
 
-export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { maxSteps: number; exhaustive: boolean }): string {
+export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { maxSteps: number; exhaustive: boolean; thoughtChars?: number; answerChars?: number }): string {
   const names = tools.map((t) => t.name);
   const lines = [
     'You are Casefile, a careful paralegal assistant. You answer questions about ONE legal case using only the documents of that case, which you reach through tools.',
@@ -58,6 +58,7 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
       'Reply with ONE JSON object per turn:',
       '{"thought": "<what you will do and why>", "action": "<tool name>", "action_input": {<tool arguments>}}',
       `or, to answer: {"thought": "<why you can answer>", "action": "${FINAL}", "action_input": {"answer": "<answer with [cite:ID] citations>"}}`,
+      `Keep the thought under ${opts.thoughtChars ?? 400} characters and the answer under ${opts.answerChars ?? 1500}.`,
       '',
       'Example turn:',
       '{"thought": "First I list the files.", "action": "findFiles", "action_input": {}}',

@@ -26,7 +26,7 @@ export interface AgentOptions {
   llama?: LlamaRuntimeOptions;
   /** OpenAI-compatible endpoint (default: from CASEFILE_ENDPOINT_URL / CASEFILE_ENDPOINT_KEY; none otherwise). */
   endpoint?: EndpointConfig;
-  /** Output tokens per step (default 512, or CASEFILE_AGENT_MAX_TOKENS). */
+  /** Output tokens per step (default 768, or CASEFILE_AGENT_MAX_TOKENS). */
   maxOutputTokens?: number;
   /** Bounds of a constrained step's thought and answer (characters). */
   thoughtChars?: number;
@@ -136,7 +136,7 @@ export class AgentService {
       const ledger = new CitationLedger(session.ledger);
       const tools = this.options.toolsFor ? await this.options.toolsFor(caseId, ledger) : agentToolsFor(await openCaseTools(this.engine, caseId, { ledger }));
       const history = replayHistory(session.messages);
-      const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 512;
+      const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
       if (history.length) {
         standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal: controller.signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
         events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: standalone, model: label });
