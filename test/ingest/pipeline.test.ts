@@ -58,6 +58,8 @@ describe('ingest pipeline', () => {
     expect(r['photo.png']!.status).toBe('unsupported');
     expect(r['photo.png']!.reason).toMatch(/image/);
 
+    const stages = new Set(events.flatMap((e) => e.current.map((c) => c.stage)));
+    for (const stage of ['hashing', 'parsing', 'chunking', 'embedding']) expect(stages).toContain(stage);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({ state: 'done', filesDone: 8, filesTotal: 8, errors: 3 });
     expect(last.pagesDone).toBeGreaterThanOrEqual(3 + 2);

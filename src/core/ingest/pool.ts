@@ -66,6 +66,7 @@ type Pending = {
   resolve: (r: ParseResult) => void;
   reject: (e: unknown) => void;
   onPage?: (done: number, total: number) => void;
+  onStage?: (stage: 'chunking') => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 };
@@ -102,11 +103,14 @@ export class WorkerPool {
     this.idleMs = options.idleMs ?? 30_000;
   }
 
-  run(task: Omit<ParseTask, 'type' | 'id'>, opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void } = {}): Promise<ParseResult> {
+  run(
+    task: Omit<ParseTask, 'type' | 'id'>,
+    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void } = {},
+  ): Promise<ParseResult> {
     if (this.closed) return Promise.reject(new Error('The ingest worker pool is closed.'));
     if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal));
     return new Promise<ParseResult>((resolve, reject) => {
-      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, signal: opts.signal };
+      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, signal: opts.signal };
       if (opts.signal) {
         pending.onAbort = () => this.abort(pending);
         opts.signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -160,6 +164,10 @@ export class WorkerPool {
     if (!p || p.task.id !== msg.id) return;
     if (msg.type === 'page') {
       p.onPage?.(msg.done, msg.total);
+      return;
+    }
+    if (msg.type === 'stage') {
+      p.onStage?.(msg.stage);
       return;
     }
     slot.current = undefined;

@@ -459,6 +459,7 @@ export class IngestService {
                 }
                 this.emitProgress(state);
               },
+              onStage: (stage) => this.setStage(state, item.name, stage, item.size),
             },
           );
         }
@@ -534,7 +535,8 @@ export class IngestService {
       cur.stage = stage;
       if (pages) cur.pages = pages;
     } else state.current.set(name, { name, stage, pages, pagesDone: 0, bytes });
-    this.emitProgress(state);
+    // Stage changes are few per file and always shown; page ticks are throttled.
+    this.emitProgress(state, true);
   }
 
   private clearStage(state: RunState, name: string): void {

@@ -28,6 +28,7 @@ export type ParseSummary = Omit<ParseOutcome, 'doc'>;
 
 export type WorkerResponse =
   | { type: 'page'; id: number; done: number; total: number }
+  | { type: 'stage'; id: number; stage: 'chunking' }
   | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[] }
   | { type: 'cancelled'; id: number }
   | { type: 'error'; id: number; message: string };

@@ -40,6 +40,7 @@ async function handleParse(task: ParseTask): Promise<void> {
     const { doc, ...summary } = outcome;
     let chunks: ReturnType<typeof chunkDocument> = [];
     if (doc && outcome.status === 'indexed') {
+      send({ type: 'stage', id: task.id, stage: 'chunking' });
       chunks = chunkDocument(
         doc,
         { fileId: task.fileId, name: task.name, version: task.version, isLatest: task.isLatest, docType: outcome.docType, docDate: outcome.docDate },
