@@ -155,6 +155,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const maxUpload = options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024;
   const uploadsDir = path.join(engine.home, 'uploads');
   const streams = new Set<ServerResponse>();
+  const uploadWatchers = new Set<() => void>();
   await removeStaleUploads(uploadsDir);
 
   let cookie = cookieName(options.port ?? 0);
@@ -282,6 +283,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
     try {
       const value = await engine.router.call(name, input, { signal: controller.signal });
+      if (name === 'ingest.start') cleanUploadsAfter(input, value);
       sendJson(res, 200, value ?? null);
     } catch (err) {
       const e = toApiError(err);
@@ -291,6 +293,37 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
       if (!res.writableEnded) sendError(res, statusFor(e.code), e);
     }
+  };
+
+  /**
+   * Uploaded batches are copied into the case by ingest (content-addressed), so once a run that
+   * read them is done they are removed. A cancelled run keeps them (it may be resumed); a day-old
+   * leftover is removed at the next start.
+   */
+  const cleanUploadsAfter = (input: unknown, value: unknown) => {
+    const paths = (input as { paths?: unknown }).paths;
+    if (!Array.isArray(paths)) return;
+    const batches = new Set<string>();
+    for (const p of paths) {
+      if (typeof p !== 'string') continue;
+      const rel = path.relative(uploadsDir, path.resolve(p));
+      const batch = rel.split(path.sep)[0];
+      if (batch && !rel.startsWith('..') && !path.isAbsolute(rel) && UPLOAD_BATCH.test(batch)) batches.add(path.join(uploadsDir, batch));
+    }
+    if (batches.size === 0) return;
+    const remove = () => {
+      for (const dir of batches) void fs.rm(dir, { recursive: true, force: true });
+    };
+    const result = value as { state?: string; jobId?: string };
+    if (result.state === 'done') return remove();
+    if (result.state !== 'running' || !result.jobId) return;
+    const off = engine.events.on('ingest.progress', (p) => {
+      if (p.jobId !== result.jobId || p.state === 'running') return;
+      off();
+      uploadWatchers.delete(off);
+      if (p.state === 'done') remove();
+    });
+    uploadWatchers.add(off);
   };
 
   const handleEvents = (req: IncomingMessage, res: ServerResponse) => {
@@ -412,6 +445,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url,
     loginUrl: `${url}?token=${token}`,
     async close() {
+      for (const off of uploadWatchers) off();
+      uploadWatchers.clear();
       for (const res of streams) res.end();
       streams.clear();
       await new Promise<void>((resolve) => {

@@ -186,6 +186,25 @@ describe('serve mode', () => {
     expect(escaped).toBeNull();
   });
 
+  it('upload then ingest – the uploaded folder is ingested with its relative names, then removed', async () => {
+    const { id: caseId } = (await (await op('cases.create', { name: 'Uploaded' })).json()) as { id: string };
+    const start = (await (await fetch(`${server.url}api/upload`, { method: 'POST', headers: auth })).json()) as { batch: string; dir: string };
+    let top = '';
+    for (const [rel, text] of [['Matter/letters/one.txt', 'The first letter about the lease.'], ['Matter/two.txt', 'The second note.']]) {
+      const res = await fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(rel!)}`, { method: 'PUT', headers: auth, body: text });
+      top = ((await res.json()) as { top: string }).top;
+    }
+    const run = await op('ingest.start', { caseId, paths: [top], wait: true });
+    expect(run.status).toBe(200);
+    const result = (await run.json()) as { state: string; results: { name: string; status: string }[] };
+    expect(result.state).toBe('done');
+    expect(result.results.map((r) => [r.name, r.status]).sort()).toEqual([
+      ['letters/one.txt', 'indexed'],
+      ['two.txt', 'indexed'],
+    ]);
+    await expect.poll(() => fs.stat(start.dir).then(() => 'present', () => 'removed')).toBe('removed');
+  });
+
   it('startServer – refuses a non-loopback host without allowRemote', async () => {
     await expect(startServer({ engine, host: '0.0.0.0', staticDir })).rejects.toThrow(/--allow-remote/);
   });
