@@ -44,6 +44,8 @@ interface RunState {
   controller: AbortController;
   progress: IngestProgress;
   started: number;
+  /** False while queued behind another run of the same case. */
+  running: boolean;
   lastEmit: number;
   current: Map<string, { name: string; stage: IngestStage; pages: number; pagesDone: number; bytes: number }>;
 }
@@ -149,6 +151,7 @@ export class IngestService {
       job,
       controller,
       started: Date.now(),
+      running: false,
       lastEmit: 0,
       current: new Map(),
       progress: {
@@ -181,7 +184,7 @@ export class IngestService {
   status(caseId: string): IngestProgress | null {
     const set = this.active.get(caseId);
     if (!set) return null;
-    for (const s of set) if (s.progress.state === 'running' && s.started <= Date.now()) return this.snapshot(s);
+    for (const s of set) if (s.running && s.progress.state === 'running') return this.snapshot(s);
     return null;
   }
 
@@ -283,6 +286,8 @@ export class IngestService {
 
   private async runLocked(state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
     const { job, controller } = state;
+    state.running = true;
+    state.started = Date.now();
     const signal = controller.signal;
     const caseId = job.caseId;
     const caseDir = this.engine.cases.caseDir(caseId);
