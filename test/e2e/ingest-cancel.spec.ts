@@ -1,0 +1,31 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FileInfo } from '../../src/shared/contract/ingest';
+import { multiPagePdf } from '../fixtures/pdfs';
+import { expect, test } from './fixtures';
+
+test.describe('ingest cancel', () => {
+  test('cancel a running ingest: it stops, unfinished files say cancelled', async ({ app }) => {
+    const { page } = app;
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-cancel-')), 'Bundles');
+    mkdirSync(dir);
+    for (let i = 1; i <= 4; i++) writeFileSync(path.join(dir, `bundle-${i}.pdf`), await multiPagePdf(150, 40, `marker${i}`));
+    const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Cancel me' });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Cancel me/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
+    const progress = docs.getByRole('status', { name: 'Ingest progress' });
+    await expect(progress).toBeVisible({ timeout: 30_000 });
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await expect(progress).toBeHidden({ timeout: 60_000 });
+
+    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId });
+    const cancelled = files.filter((f) => f.status === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const f of cancelled) {
+      await expect(docs.locator(`[data-file="${f.name}"] [data-status]`).first()).toHaveAttribute('data-status', 'cancelled');
+    }
+  });
+});
