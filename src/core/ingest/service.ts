@@ -415,8 +415,9 @@ export class IngestService {
       await store.collectGarbage(await store.readManifest());
     }
     await this.finish(state, sink, cancelled ? 'cancelled' : 'done');
-    const orphans = (await this.jobs.list(caseId)).filter((j) => !this.isActiveJob(j.id) || j.id === job.id);
-    for (const j of orphans) await this.jobs.remove(j.id);
+    // This run's job, and the interrupted ones it took over, are done.
+    const finished = (await this.jobs.list(caseId)).filter((j) => j.id === job.id || (!this.isActiveJob(j.id) && !ownedElsewhere(j)));
+    for (const j of finished) await this.jobs.remove(j.id);
     this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
     return { jobId: job.id, caseId, state: cancelled ? 'cancelled' : 'done', results: [...results.values()], skipped };
   }
