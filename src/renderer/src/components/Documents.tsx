@@ -47,8 +47,17 @@ export function StatusPill({ status, reason }: { status: IngestFileStatus; reaso
 function OverallProgress({ caseId, progress }: { caseId: string; progress: IngestProgress }) {
   const cancel = useDocuments((s) => s.cancel);
   const toast = useUi((s) => s.toast);
-  const fraction = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 0;
-  const pct = Math.round(Math.min(1, fraction) * 100);
+  // Bytes move when a file finishes, pages as each is parsed: show the further of the two, and
+  // never let the bar move backwards within one job (page totals grow as files are opened).
+  const fraction = Math.max(
+    progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : 0,
+    progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 0,
+    progress.pagesTotal > 0 && progress.filesTotal === 1 ? progress.pagesDone / progress.pagesTotal : 0,
+  );
+  const best = useRef({ jobId: '', pct: 0 });
+  if (best.current.jobId !== progress.jobId) best.current = { jobId: progress.jobId, pct: 0 };
+  best.current.pct = Math.max(best.current.pct, Math.round(Math.min(1, fraction) * 100));
+  const pct = best.current.pct;
   return (
     <div className="ingest-progress" role="status" aria-label="Ingest progress">
       <div className="ingest-progress-line">
