@@ -51,6 +51,15 @@ test.describe('documents', () => {
     await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
     await screenshot(page, '03-search-viewer');
 
+    // A text document opens as its passage with the cited span highlighted.
+    await page.getByRole('searchbox', { name: 'Search this case' }).fill('TOM WATSON professional golfer');
+    await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
+    const txtResult = results.getByRole('listitem').filter({ hasText: names.txt! }).first();
+    await expect(txtResult).toBeVisible();
+    await txtResult.getByRole('button').click();
+    await expect(viewer.getByTestId('passage').locator('mark')).toContainText('TOM WATSON');
+    await expect(viewer.getByTestId('passage').locator('mark')).toBeInViewport();
+
     // Remove a file: confirmed in a dialog naming it, then gone from the list and the engine.
     await row(names.empty!).hover();
     await row(names.empty!).getByRole('button', { name: `Remove ${names.empty}` }).click();
