@@ -127,6 +127,14 @@ test.describe('chat', () => {
     // Paging and zoom keep working.
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     await expect(viewer.getByText('125%')).toBeVisible();
+
+    // The conversation can be deleted; the case's documents stay.
+    await chat.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete conversation' });
+    await expect(confirm).toContainText('How long does the agreement run?');
+    await confirm.getByRole('button', { name: 'Delete conversation' }).click();
+    await expect(chat.getByRole('article')).toHaveCount(0);
+    expect((await app.op<{ sessions: unknown[] }>('chat.sessions', { caseId })).sessions).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
+import { useChat } from '../stores/chat';
 import { useDocuments } from '../stores/documents';
 import { useUi, type DialogRequest } from '../stores/ui';
 import { Modal } from './Modal';
@@ -149,6 +150,39 @@ function RemoveFileDialog({ caseId, fileId, name, versions }: { caseId: string; 
   );
 }
 
+function DeleteSessionDialog({ sessionId, title }: { sessionId: string; title: string }) {
+  const close = useUi((s) => s.closeDialog);
+  const toast = useUi((s) => s.toast);
+  return (
+    <Modal
+      title="Delete conversation"
+      onClose={close}
+      onSubmit={async () => {
+        try {
+          await useChat.getState().deleteSession(sessionId);
+          close();
+        } catch (err) {
+          toast('error', errorMessage(err));
+        }
+      }}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={close} autoFocus>
+            Keep it
+          </button>
+          <button type="submit" className="btn btn-danger">
+            Delete conversation
+          </button>
+        </>
+      }
+    >
+      <p>
+        Delete the conversation <strong>“{title}”</strong> with its questions, answers and traces? The case’s documents stay.
+      </p>
+    </Modal>
+  );
+}
+
 /** Whichever case dialog is open. */
 export function CaseDialogs() {
   const dialog: DialogRequest | null = useUi((s) => s.dialog);
@@ -185,6 +219,8 @@ export function CaseDialogs() {
     }
     case 'delete':
       return <DeleteDialog caseId={dialog.caseId} />;
+    case 'deleteSession':
+      return <DeleteSessionDialog sessionId={dialog.sessionId} title={dialog.title} />;
     case 'removeFile':
       return <RemoveFileDialog caseId={dialog.caseId} fileId={dialog.fileId} name={dialog.name} versions={dialog.versions} />;
   }

@@ -4,6 +4,7 @@ import type { ModelInfo } from '../../../shared/contract/models';
 import { api } from '../api/index';
 import { useChat } from '../stores/chat';
 import { useSettings } from '../stores/settings';
+import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 
 const CITE = /\[cite:([A-Za-z0-9_-]+)\]/g;
@@ -167,6 +168,7 @@ function ModelPicker() {
 export function Chat({ caseId }: { caseId: string }) {
   const { sessions, sessionId, messages, live, error } = useChat();
   const { loadSessions, openSession, ask, cancel } = useChat.getState();
+  const openDialog = useUi((s) => s.openDialog);
   const [draft, setDraft] = useState('');
   const endRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -217,9 +219,23 @@ export function Chat({ caseId }: { caseId: string }) {
             ))}
           </select>
         </span>
-        <button type="button" className="btn btn-small" disabled={Boolean(live) || !sessionId} onClick={() => void openSession(null)}>
-          New chat
-        </button>
+        <span className="pane-actions">
+          <button type="button" className="btn btn-small" disabled={Boolean(live) || !sessionId} onClick={() => void openSession(null)}>
+            New chat
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-danger-ghost"
+            disabled={Boolean(live) || !sessionId}
+            title="Delete this conversation"
+            onClick={() => {
+              const s = sessions.find((x) => x.id === sessionId);
+              if (s) openDialog({ kind: 'deleteSession', caseId, sessionId: s.id, title: s.title });
+            }}
+          >
+            Delete
+          </button>
+        </span>
       </h2>
       <div className="pane-scroll messages" aria-live="polite">
         {messages.length === 0 && !live && (

@@ -12,7 +12,8 @@ export type DialogRequest =
   | { kind: 'create'; suggestedName?: string; then?: (caseId: string) => void }
   | { kind: 'rename'; caseId: string }
   | { kind: 'delete'; caseId: string }
-  | { kind: 'removeFile'; caseId: string; fileId: string; name: string; versions: number };
+  | { kind: 'removeFile'; caseId: string; fileId: string; name: string; versions: number }
+  | { kind: 'deleteSession'; caseId: string; sessionId: string; title: string };
 
 interface UiState {
   view: View;
