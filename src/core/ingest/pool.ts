@@ -29,7 +29,13 @@ export function defaultConcurrency(): number {
 export function defaultWorkerPath(): string {
   const here = fileURLToPath(import.meta.url);
   const dir = path.dirname(here);
-  const candidates = [path.join(dir, `worker${path.extname(here) || '.js'}`), path.join(dir, 'ingest-worker.js'), path.join(dir, 'ingest-worker.mjs')];
+  const candidates = [
+    path.join(dir, `worker${path.extname(here) || '.js'}`),
+    path.join(dir, 'ingest-worker.js'),
+    path.join(dir, 'ingest-worker.mjs'),
+    // this module bundled into a shared chunk (out/main/chunks/…)
+    path.join(dir, '..', 'ingest-worker.js'),
+  ];
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
