@@ -12,7 +12,7 @@
  *   MRR       1 / rank of the first hit (0 when none in the top 10)
  *   nDCG@10   binary gain, one credit per gold span (first result that overlaps it)
  *
- * Options: --max-queries N (per set, default 250; spread evenly), --sets a,b, --cuad-docs N (default 25).
+ * Options: --max-queries N (per set, default 250; spread evenly), --sets a,b, --cuad-docs N (default 15).
  * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
  */
 import { createHash } from 'node:crypto';
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
     options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' } },
   });
   const maxQueries = Number(values['max-queries'] ?? 250);
-  const cuadDocs = Number(values['cuad-docs'] ?? 25);
+  const cuadDocs = Number(values['cuad-docs'] ?? 15);
   const wanted = (values.sets ?? 'contractnli,privacy_qa,maud,cuad').split(',');
   const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-eval-'));
   const metrics: Metrics = {};

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import './lancedb-env';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { ChunkRecord, DocType } from '../ingest/types';
@@ -173,6 +174,17 @@ export class ChunkStore {
     await this.ensureFtsIndex();
   }
 
+  /** Bulk append (bench and re-embedding of large cases): no per-version delete. */
+  async append(chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | null): Promise<void> {
+    const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
+    let table = await this.table();
+    if (!table) {
+      table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(vectors && vectors.length ? vectors[0]!.length : null), { existOk: true });
+      this.tableHandle = table;
+    }
+    if (rows.length) await table.add(rows);
+  }
+
   async setLatest(fileId: string, latestVersion: number | null): Promise<void> {
     const table = await this.table();
     if (!table) return;
@@ -208,11 +220,12 @@ export class ChunkStore {
    * Bring indexes up to date with new rows, compact small fragments left by many small ingests and
    * drop superseded versions. Run after each ingest batch.
    */
-  async optimize(): Promise<void> {
+  async optimize(options: { keepVersionsMs?: number } = {}): Promise<void> {
     const table = await this.table();
     if (!table) return;
     await this.ensureFtsIndex();
-    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    // Old table versions go after a minute (a query running on one is long finished by then).
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - (options.keepVersionsMs ?? 60_000)) });
     const dim = await this.vectorDimension();
     if (dim !== null) {
       const indices = await table.listIndices();
@@ -236,10 +249,11 @@ export class ChunkStore {
   }
 
   /** Nearest chunks by cosine similarity to a normalised query vector. */
-  async vector(query: Float32Array | number[], where: string | undefined, limit: number): Promise<ScoredChunk[]> {
+  async vector(query: Float32Array | number[], where: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<ScoredChunk[]> {
     const table = await this.table();
     if (!table) return [];
     let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...CHUNK_COLUMNS, '_distance']).limit(limit);
+    if (options.exact) q = q.bypassVectorIndex();
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
     return rows.map((r) => ({ chunk: toChunk(r), score: 1 - Number(r._distance) }));
