@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import type { PixelRect } from '../../src/shared/contract/viewer';
+import { corpusDir, tempHome } from '../helpers/home';
+
+const PDF = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf');
+
+interface Word {
+  w: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Offset of the word in the document text (matched in reading order), or -1. */
+  at: number;
+}
+
+function popplerWords(file: string, page: number): Word[] {
+  const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    x0: Number(m[1]),
+    y0: Number(m[2]),
+    x1: Number(m[3]),
+    y1: Number(m[4]),
+    w: unescape(m[5]!),
+    at: -1,
+  }));
+}
+
+/** Fraction of the word's box covered by the union of the rectangles (they do not overlap each other). */
+function covered(word: Word, rects: PixelRect[]): number {
+  const area = (word.x1 - word.x0) * (word.y1 - word.y0);
+  let inter = 0;
+  for (const r of rects) {
+    const ix = Math.max(0, Math.min(r.x + r.width, word.x1) - Math.max(r.x, word.x0));
+    const iy = Math.max(0, Math.min(r.y + r.height, word.y1) - Math.max(r.y, word.y0));
+    inter += ix * iy;
+  }
+  return area > 0 ? inter / area : 0;
+}
+
+let hasPoppler = true;
+try {
+  execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+} catch {
+  hasPoppler = false;
+}
+
+describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the oracle)', () => {
+  const home = tempHome('casefile-viewer-corpus-');
+
+  it('citations.page – boxes of a cited passage cover its words and no word outside it', async () => {
+    const engine = await Engine.open({ home });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Steel Vault' });
+      const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-viewer-src-')), 'docs');
+      mkdirSync(dir);
+      copyFileSync(PDF, path.join(dir, 'affiliate.pdf'));
+      await engine.router.call('ingest.start', { caseId, paths: [dir], wait: true });
+      const { files } = await engine.router.call('files.list', { caseId });
+      const file = files[0]!;
+      const content = await engine.router.call('files.read', { caseId, fileId: file.id });
+      const page = 2;
+      const range = content.pages.find((p) => p.page === page)!;
+
+      // Place poppler's words in the document text, in reading order.
+      const words = popplerWords(PDF, page);
+      let cursor = range.start;
+      for (const w of words) {
+        const at = content.text.indexOf(w.w, cursor);
+        if (at >= 0 && at < range.end && at - cursor < 200) {
+          w.at = at;
+          cursor = at + w.w.length;
+        }
+      }
+      const placed = words.filter((w) => w.at >= 0);
+      expect(placed.length / words.length).toBeGreaterThan(0.9);
+
+      // Cite a run of 40 words from the middle of the page.
+      const first = placed[Math.floor(placed.length / 3)]!;
+      const last = placed[placed.indexOf(first) + 39]!;
+      const start = first.at;
+      const end = last.at + last.w.length;
+      const img = await engine.router.call('citations.page', { caseId, fileId: file.id, page, scale: 1, start, end });
+      expect(img.rects.length).toBeGreaterThan(0);
+
+      const inside = placed.filter((w) => w.at >= start && w.at + w.w.length <= end);
+      const outside = placed.filter((w) => w.at + w.w.length <= start || w.at >= end);
+      expect(inside.length).toBe(40);
+      for (const w of inside) expect(covered(w, img.rects), `cited word "${w.w}"`).toBeGreaterThan(0.8);
+      for (const w of outside) expect(covered(w, img.rects), `word "${w.w}" outside the span`).toBeLessThan(0.2);
+    } finally {
+      await engine.close();
+    }
+  });
+});
