@@ -154,7 +154,12 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(async () => {
     applySecurity();
-    engine = await Engine.open({ home: app.getPath('userData'), bundledModelDirs: bundledModelDirs() });
+    engine = await Engine.open({
+      home: app.getPath('userData'),
+      bundledModelDirs: bundledModelDirs(),
+      // The worker is its own electron-vite main entry; unfinished ingests resume at start.
+      ingest: { workerPath: path.join(here, 'ingest-worker.js'), autoResume: true },
+    });
     bindRouter(engine);
     buildMenu();
     mainWindow = createWindow();
