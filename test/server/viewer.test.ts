@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PageImage, Passage, PixelRect } from '../../src/shared/contract/viewer';
 import { Engine } from '../../src/core/engine';
+import { createPageRenderer, defaultRenderWorkerPath } from '../../src/core/citations/render';
 import { parseFile, DEFAULT_MAX_BYTES, chunkDocument } from '../../src/core/ingest/parse';
 import { CaseStore, compactChunks } from '../../src/core/ingest/store';
 import type { FileRecord } from '../../src/core/ingest/types';
@@ -147,6 +148,26 @@ describe('source viewer ops', () => {
       }
     } finally {
       await engine.close();
+    }
+  });
+
+  it('page renderer – runs in a worker thread, drawing exactly what the in-thread fallback draws', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'casefile-render-'));
+    const file = path.join(dir, 'three.pdf');
+    writeFileSync(file, await multiPagePdf(3, 12, 'gamma'));
+    expect(defaultRenderWorkerPath()).toMatch(/render-worker\.ts$/);
+    const worker = createPageRenderer();
+    const inThread = createPageRenderer(null);
+    try {
+      const a = await worker.render({ file, name: 'three.pdf', page: 2, scale: 1 });
+      const b = await inThread.render({ file, name: 'three.pdf', page: 2, scale: 1 });
+      expect([a.width, a.height, a.pageCount]).toEqual([612, 792, 3]);
+      expect(a.transform).toEqual(b.transform);
+      expect(Buffer.from(a.png).equals(Buffer.from(b.png))).toBe(true);
+      await expect(worker.render({ file, name: 'three.pdf', page: 7, scale: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await worker.close();
+      await inThread.close();
     }
   });
 

@@ -1,12 +1,13 @@
 /**
- * The source viewer's server side: render a PDF page with pdf.js onto @napi-rs/canvas and map a
- * cited character span to pixel rectangles on it (from the geometry stored at ingest), or cut
- * the passage around a span out of a DOCX / text document.
+ * The source viewer's server side: render a PDF page (pdf.js onto @napi-rs/canvas, in a worker
+ * thread) and map a cited character span to pixel rectangles on it from the geometry stored at
+ * ingest; or cut the passage around a span out of a DOCX / text document.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { PageImage, Passage, PixelRect } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
 import type { Engine } from '../engine';
@@ -14,94 +15,118 @@ import { CaseDocuments } from '../ingest/documents';
 import type { PageIndex } from '../ingest/types';
 import type { HandlerMap } from '../router/router';
 import { spanToRects } from './geometry';
+import type { RenderedPage, RenderRequest } from './pdf-render';
+import type { RenderWorkerRequest, RenderWorkerResponse } from './render-worker';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
-let pdfjsPromise: Promise<PdfJs> | undefined;
-
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= (async () => {
-    const P = Promise as unknown as { withResolvers?: unknown };
-    if (typeof P.withResolvers !== 'function') {
-      P.withResolvers = function withResolvers<T>() {
-        let resolve!: (v: T) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<T>((res, rej) => {
-          resolve = res;
-          reject = rej;
-        });
-        return { promise, resolve, reject };
-      };
-    }
-    // Node 20 lacks ArrayBuffer#transferToFixedLength, which pdf.js 6 uses when it hands image
-    // data between its layers (Electron's Node 22 has it); a copy is equivalent for pdf.js.
-    const AB = ArrayBuffer.prototype as unknown as { transferToFixedLength?: (this: ArrayBuffer, n?: number) => ArrayBuffer };
-    if (typeof AB.transferToFixedLength !== 'function') {
-      AB.transferToFixedLength = function transferToFixedLength(this: ArrayBuffer, n?: number) {
-        const length = n ?? this.byteLength;
-        const out = new ArrayBuffer(length);
-        new Uint8Array(out).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
-        return out;
-      };
-    }
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
-  return pdfjsPromise;
+/** Renders pages somewhere: a worker thread, or this thread when no worker file exists. */
+export interface PageRenderer {
+  render(req: RenderRequest): Promise<RenderedPage>;
+  close(): Promise<void>;
 }
 
-function pdfjsDataUrl(folder: string): string {
+/** render-worker.ts next to this module (source), or `render-worker.js` next to the bundle. */
+export function defaultRenderWorkerPath(): string | null {
+  const here = fileURLToPath(import.meta.url);
+  const dir = path.dirname(here);
+  const candidates = [
+    path.join(dir, `render-worker${path.extname(here) || '.js'}`),
+    path.join(dir, 'render-worker.js'),
+    path.join(dir, 'render-worker.mjs'),
+    path.join(dir, '..', 'render-worker.js'),
+  ];
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
+
+/** Load a TypeScript worker entry through tsx (tests, CLI); pdf.js is imported natively first. */
+function tsBootstrap(entry: string): string {
   const require = createRequire(import.meta.url);
-  const pkg = require.resolve('pdfjs-dist/package.json');
-  return pathToFileURL(path.join(path.dirname(pkg), folder) + path.sep).href;
+  const url = (pkg: string, ...rel: string[]) => pathToFileURL(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), ...rel)).href;
+  return `(async () => {
+    await import(${JSON.stringify(url('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'))});
+    await import(${JSON.stringify(url('pdfjs-dist', 'legacy', 'build', 'pdf.mjs'))});
+    (await import(${JSON.stringify(url('tsx', 'dist', 'esm', 'api', 'index.mjs'))})).register();
+    await import(${JSON.stringify(pathToFileURL(entry).href)});
+  })().catch((err) => { throw err; });`;
 }
 
-/** A few open documents, so paging through one PDF does not re-parse it each time. */
-class PdfCache {
-  private readonly open = new Map<string, Promise<PdfDocument>>();
-  constructor(private readonly size = 3) {}
+/** One lazily started worker thread; it exits after a minute idle and is restarted on demand. */
+class WorkerRenderer implements PageRenderer {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (p: RenderedPage) => void; reject: (e: unknown) => void }>();
+  private idle: NodeJS.Timeout | undefined;
 
-  async get(file: string): Promise<PdfDocument> {
-    let hit = this.open.get(file);
-    if (hit) {
-      this.open.delete(file);
-      this.open.set(file, hit);
-      return hit;
-    }
-    hit = (async () => {
-      const pdfjs = await loadPdfJs();
-      const data = new Uint8Array(await fs.readFile(file));
-      const task = pdfjs.getDocument({
-        data,
-        standardFontDataUrl: pdfjsDataUrl('standard_fonts'),
-        cMapUrl: pdfjsDataUrl('cmaps'),
-        cMapPacked: true,
-        useSystemFonts: false,
-        verbosity: pdfjs.VerbosityLevel.ERRORS,
-      });
-      try {
-        return await task.promise;
-      } catch (err) {
-        await task.destroy().catch(() => {});
-        throw new CasefileError('failed', `The PDF could not be opened for display (${err instanceof Error ? err.message : String(err)}).`);
-      }
-    })();
-    this.open.set(file, hit);
-    hit.catch(() => this.open.delete(file));
-    while (this.open.size > this.size) {
-      const [oldest, doc] = this.open.entries().next().value as [string, Promise<PdfDocument>];
-      this.open.delete(oldest);
-      void doc.then((d) => d.loadingTask.destroy()).catch(() => {});
-    }
-    return hit;
+  constructor(private readonly entry: string) {}
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = /\.(c|m)?ts$/.test(this.entry) ? new Worker(tsBootstrap(this.entry), { eval: true }) : new Worker(this.entry);
+    worker.unref();
+    worker.on('message', (msg: RenderWorkerResponse) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) p.resolve({ ...msg.page, png: new Uint8Array(msg.page.png) });
+      else p.reject(new CasefileError(msg.error.code, msg.error.message, msg.error.fields));
+      this.armIdle();
+    });
+    const fail = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const p of this.pending.values()) p.reject(new CasefileError('failed', `The page could not be drawn (${why}). Try again.`));
+      this.pending.clear();
+    };
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', (code) => fail(`renderer exited with code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idle);
+    if (this.pending.size > 0) return;
+    this.idle = setTimeout(() => void this.close(), 60_000);
+    this.idle.unref();
+  }
+
+  render(req: RenderRequest): Promise<RenderedPage> {
+    clearTimeout(this.idle);
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...req, id } satisfies RenderWorkerRequest);
+    });
   }
 
   async close(): Promise<void> {
-    const docs = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(docs.map((d) => d.then((x) => x.loadingTask.destroy()).catch(() => {})));
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = null;
+    for (const p of this.pending.values()) p.reject(new CasefileError('cancelled', 'Cancelled.'));
+    this.pending.clear();
+    await worker?.terminate();
   }
+}
+
+/** Fallback when the worker entry is not shipped: render on this thread. */
+class InThreadRenderer implements PageRenderer {
+  private renderer: Promise<import('./pdf-render').PdfRenderer> | null = null;
+  private get(): Promise<import('./pdf-render').PdfRenderer> {
+    this.renderer ??= import('./pdf-render').then((m) => new m.PdfRenderer());
+    return this.renderer;
+  }
+  async render(req: RenderRequest): Promise<RenderedPage> {
+    return (await this.get()).render(req);
+  }
+  async close(): Promise<void> {
+    if (this.renderer) await (await this.renderer).close();
+    this.renderer = null;
+  }
+}
+
+export function createPageRenderer(workerPath: string | null = defaultRenderWorkerPath()): PageRenderer {
+  return workerPath ? new WorkerRenderer(workerPath) : new InThreadRenderer();
 }
 
 /** 1-based pages whose character range overlaps [start, end). */
@@ -110,9 +135,11 @@ function pagesOfSpan(index: PageIndex, start: number, end: number): number[] {
   return index.pages.filter((p) => p.start < hi && p.end > start).map((p) => p.page);
 }
 
+const round = (n: number) => Math.round(n * 10) / 10;
+
 export interface RenderPageArgs {
   docs: CaseDocuments;
-  cache: PdfCache;
+  renderer: PageRenderer;
   fileId: string;
   version?: number | undefined;
   page: number;
@@ -130,31 +157,14 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
       { field: 'fileId', message: 'must be a PDF file' },
     ]);
   }
-  const [text, index] = await Promise.all([docs.getText(fileId, version.version), docs.getPages(fileId, version.version)]);
-  const pdf = await args.cache.get(await docs.originalPath(fileId, version.version));
-  if (page > pdf.numPages) {
-    throw new CasefileError('not_found', `${file.name} has ${pdf.numPages} pages; there is no page ${page}.`, [
-      { field: 'page', message: `must be at most ${pdf.numPages}` },
-    ]);
-  }
-  const pdfPage = await pdf.getPage(page);
-  const viewport = pdfPage.getViewport({ scale });
-  const width = Math.ceil(viewport.width);
-  const height = Math.ceil(viewport.height);
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  type RenderParams = Parameters<typeof pdfPage.render>[0];
-  // @napi-rs/canvas implements the canvas API pdf.js draws with (pdf.js uses it itself in Node).
-  await pdfPage.render({
-    canvas: canvas as unknown as RenderParams['canvas'],
-    canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
-    viewport,
-  }).promise;
-  pdfPage.cleanup();
-  const png = (await canvas.encode('png')).toString('base64');
+  const [text, index, original] = await Promise.all([
+    docs.getText(fileId, version.version),
+    docs.getPages(fileId, version.version),
+    docs.originalPath(fileId, version.version),
+  ]);
+  const rendered = await args.renderer.render({ file: original, name: file.name, page, scale });
+  const [a, b, c, d, e, f] = rendered.transform;
+  const toPixel = (x: number, y: number): [number, number] => [a * x + c * y + e, b * x + d * y + f];
 
   const rects: PixelRect[] = [];
   let spanPages: number[] = [];
@@ -163,15 +173,10 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
     for (const pr of spanToRects(index, args.start, args.end, text)) {
       if (pr.page !== page) continue;
       for (const r of pr.rects) {
-        // Both corners through the viewport transform (handles view box offset and /Rotate).
-        const [x1, y1] = viewport.convertToViewportPoint(r.x, r.y) as [number, number];
-        const [x2, y2] = viewport.convertToViewportPoint(r.x + r.width, r.y + r.height) as [number, number];
-        rects.push({
-          x: round(Math.min(x1, x2)),
-          y: round(Math.min(y1, y2)),
-          width: round(Math.abs(x2 - x1)),
-          height: round(Math.abs(y2 - y1)),
-        });
+        // Both corners through the viewport transform (handles the view box offset and /Rotate).
+        const [x1, y1] = toPixel(r.x, r.y);
+        const [x2, y2] = toPixel(r.x + r.width, r.y + r.height);
+        rects.push({ x: round(Math.min(x1, x2)), y: round(Math.min(y1, y2)), width: round(Math.abs(x2 - x1)), height: round(Math.abs(y2 - y1)) });
       }
     }
   }
@@ -180,17 +185,15 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
     file_name: file.name,
     version: version.version,
     page,
-    page_count: pdf.numPages,
-    png,
-    width,
-    height,
+    page_count: rendered.pageCount,
+    png: Buffer.from(rendered.png.buffer, rendered.png.byteOffset, rendered.png.byteLength).toString('base64'),
+    width: rendered.width,
+    height: rendered.height,
     scale,
     rects,
     span_pages: spanPages,
   };
 }
-
-const round = (n: number) => Math.round(n * 10) / 10;
 
 /** The text around [start, end), widened to paragraph boundaries where they are near. */
 export async function passage(
@@ -227,15 +230,14 @@ export async function passage(
 
 /** `citations.page` and `citations.passage`, bound to the engine's cases. */
 export function citationViewerHandlers(engine: Engine): HandlerMap {
-  const cache = new PdfCache();
-  engine.onClose(() => cache.close());
+  const renderer = createPageRenderer();
+  engine.onClose(() => renderer.close());
   const docsOf = async (caseId: string) => {
     await engine.cases.get(caseId); // not_found for an unknown case
     return new CaseDocuments(engine.cases.caseDir(caseId));
   };
   return {
-    'citations.page': async (input) =>
-      renderPage({ docs: await docsOf(input.caseId), cache, ...input }),
+    'citations.page': async (input) => renderPage({ docs: await docsOf(input.caseId), renderer, ...input }),
     'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
   };
 }
