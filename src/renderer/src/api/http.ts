@@ -24,11 +24,21 @@ async function readError(res: Response): Promise<ApiError> {
 /** The serve-mode transport: JSON over HTTP for operations, server-sent events for engine events. */
 export function httpApi(): Api {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const resync = new Set<() => void>();
   let source: EventSource | null = null;
+  let interrupted = false;
 
   const ensureStream = () => {
     if (source) return;
     source = new EventSource(`${BASE}/events`, { withCredentials: true });
+    source.onerror = () => {
+      interrupted = true;
+    };
+    source.onopen = () => {
+      if (!interrupted) return;
+      interrupted = false;
+      resync.forEach((cb) => cb());
+    };
     source.onmessage = (msg) => {
       let env: EventEnvelope;
       try {
@@ -58,6 +68,13 @@ export function httpApi(): Api {
       listeners.set(event, set);
       return () => {
         set.delete(listener as (payload: unknown) => void);
+      };
+    },
+    onResync(listener) {
+      ensureStream();
+      resync.add(listener);
+      return () => {
+        resync.delete(listener);
       };
     },
     async stage(items, onProgress, signal) {

@@ -18,6 +18,10 @@ export function ipcApi(bridge: CasefileBridge): Api {
     on(event, listener) {
       return bridge.on(event, listener);
     },
+    onResync() {
+      // IPC events are not lost while the window lives: nothing to resync.
+      return () => {};
+    },
     async stage(items) {
       const paths: string[] = [];
       for (const file of items.top) {

@@ -18,6 +18,11 @@ export interface Api {
   /** Subscribe to an engine event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /**
+   * Called when the event stream was interrupted and is back (events may have been missed), so
+   * views reload what they show. Returns the unsubscribe function.
+   */
+  onResync(listener: () => void): () => void;
+  /**
    * Turn dropped / chosen items into paths the engine can read: in Electron the files' own paths,
    * in serve mode the folder they were uploaded to. `top` are the dropped entries themselves
    * (folders included), `files` every file below them.

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useCases, watchCases } from '../stores/cases';
-import { watchAgent } from '../stores/chat';
-import { watchIngest } from '../stores/documents';
+import { api } from '../api/index';
+import { useChat, watchAgent } from '../stores/chat';
+import { useDocuments, watchIngest } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { CaseDialogs } from './CaseDialogs';
 import { DropTarget } from './DropTarget';
@@ -37,7 +38,18 @@ export function App() {
   useGlobalShortcuts();
   useEffect(() => {
     void load();
-    const offs = [watchCases(), watchIngest(), watchAgent()];
+    const offs = [
+      watchCases(),
+      watchIngest(),
+      watchAgent(),
+      api.onResync(() => {
+        void useCases.getState().load();
+        const docCase = useDocuments.getState().caseId;
+        if (docCase) void useDocuments.getState().load(docCase);
+        const chatCase = useChat.getState().caseId;
+        if (chatCase) void useChat.getState().loadSessions(chatCase);
+      }),
+    ];
     return () => offs.forEach((off) => off());
   }, [load]);
   return (
