@@ -270,11 +270,6 @@ export class ChunkStore {
     return rows.map(toChunk);
   }
 
-  /** All rows with their vectors (for re-embedding). */
-  async allRowsWithText(): Promise<StoredChunk[]> {
-    return this.rows(undefined);
-  }
-
   /** Rewrite the whole table with new vectors (model change or first model): one atomic overwrite. */
   async overwrite(chunks: StoredChunk[], vectors: (Float32Array | number[])[] | null): Promise<void> {
     const dimension = vectors && vectors.length ? vectors[0]!.length : null;
