@@ -1,0 +1,46 @@
+/**
+ * electron-builder.yml is validated with electron-builder's own loader and schema (the same code
+ * `npm run dist` runs first), since packaging itself needs the Electron download.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/home';
+
+const require = createRequire(import.meta.url);
+type Config = Record<string, unknown> & {
+  linux?: { target?: unknown };
+  mac?: { target?: unknown };
+  win?: { target?: unknown };
+  extraResources?: { from: string; to: string }[];
+  files?: string[];
+};
+const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+  getConfig(projectDir: string, configPath: string | null, fromOptions: null): Promise<Config>;
+  validateConfiguration(config: Config, logger: unknown): Promise<void>;
+};
+const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+
+describe('electron-builder.yml', () => {
+  it('passes electron-builder schema validation', async () => {
+    const config = await getConfig(repoRoot, null, null);
+    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
+  });
+
+  it('targets AppImage + deb, dmg and nsis, and ships models/ as extra resources', async () => {
+    const config = await getConfig(repoRoot, null, null);
+    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac?.target).toEqual(['dmg']);
+    expect(config.win?.target).toEqual(['nsis']);
+    expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'models', to: 'models' }));
+    // Sources, tests and bench stay out of the package; the built app (out/) goes in.
+    expect(JSON.stringify(config.files)).toMatch(/!\{src,test,bench/);
+    expect(JSON.stringify(config.files)).not.toMatch(/!out|!\{out/);
+  });
+
+  it('a malformed config is refused – the validator is not blind', async () => {
+    const config = await getConfig(repoRoot, null, null);
+    await expect(validateConfiguration({ ...config, linux: { target: 'AppImage', notAnOption: 1 } }, new DebugLogger(false))).rejects.toThrow(
+      /does not match the API schema/,
+    );
+  });
+});
