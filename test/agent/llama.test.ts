@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { jsonSchema, Output, streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LlamaLanguageModel, LlamaRuntime } from '../../src/core/agent/llama-provider';
@@ -109,6 +110,19 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     expect(tokens.every((t) => t.turnId === r.turnId && t.caseId === c.caseId)).toBe(true);
     // Whatever it cites is judged honestly: random weights cannot produce a verified quote of a real id by chance.
     for (const cite of r.citations) expect(['verified', 'not_verified', 'invented']).toContain(cite.status);
+  });
+
+  it('a broken model file – the turn fails with a reason the user can act on, and says so in agent.done', async () => {
+    const junk = path.join(c.root, 'broken.gguf');
+    writeFileSync(junk, 'GGUF but not really a model');
+    const done: EngineEvents['agent.done'][] = [];
+    const off = c.engine.events.on('agent.done', (e) => done.push(e));
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: junk })).rejects.toMatchObject({
+      code: 'failed',
+      message: expect.stringMatching(/broken\.gguf could not be loaded.*casefile models import/s),
+    });
+    off();
+    expect(done[0]!.result).toMatchObject({ status: 'failed', error: expect.stringMatching(/could not be loaded/) });
   });
 
   it('cancel – a running turn stops promptly and keeps its partial trace', async () => {

@@ -19,6 +19,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import { CasefileError } from '../../shared/errors';
+import { readGgufInfo } from '../models/gguf';
 
 export interface LlamaRuntimeOptions {
   /** Context size cap; the actual size is the largest that fits the machine, up to this and the model's trained size. */
@@ -128,15 +129,24 @@ export class LlamaRuntime {
   }
 
   private async load(modelPath: string): Promise<Loaded> {
+    const unusable = (reason: string) =>
+      new CasefileError(
+        'failed',
+        `The chat model ${path.basename(modelPath)} could not be loaded (${reason}). Check that it is a complete GGUF file, or import it again with "casefile models import".`,
+      );
+    // Check the header first: llama.cpp can hang on a file that only looks like GGUF.
+    try {
+      await readGgufInfo(modelPath);
+    } catch (err) {
+      if (err instanceof CasefileError && err.code === 'not_found') throw err;
+      throw unusable((err as Error).message.replace(/^.*? is not a usable GGUF model: /, '').replace(/\.$/, ''));
+    }
     const llama = await this.binding();
     let model: LlamaModel;
     try {
       model = await llama.loadModel({ modelPath });
     } catch (err) {
-      throw new CasefileError(
-        'failed',
-        `The chat model ${path.basename(modelPath)} could not be loaded (${(err as Error).message}). Check that it is a complete GGUF file, or import it again with "casefile models import".`,
-      );
+      throw unusable((err as Error).message);
     }
     const max = Math.max(256, Math.min(this.options.contextSize, model.trainContextSize || this.options.contextSize));
     let context: LlamaContext;
