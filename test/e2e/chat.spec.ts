@@ -129,7 +129,7 @@ test.describe('chat', () => {
     await expect(viewer.getByText('125%')).toBeVisible();
 
     // The conversation can be deleted; the case's documents stay.
-    await chat.getByRole('button', { name: 'Delete', exact: true }).click();
+    await chat.getByRole('button', { name: 'Delete chat' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete conversation' });
     await expect(confirm).toContainText('How long does the agreement run?');
     await confirm.getByRole('button', { name: 'Delete conversation' }).click();

@@ -26,19 +26,13 @@ export function httpApi(): Api {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const resync = new Set<() => void>();
   let source: EventSource | null = null;
-  let interrupted = false;
 
   const ensureStream = () => {
     if (source) return;
     source = new EventSource(`${BASE}/events`, { withCredentials: true });
-    source.onerror = () => {
-      interrupted = true;
-    };
-    source.onopen = () => {
-      if (!interrupted) return;
-      interrupted = false;
-      resync.forEach((cb) => cb());
-    };
+    // Each (re)connection may have missed events — the first one included, since views load
+    // before the stream is up — so views reload what they show.
+    source.onopen = () => resync.forEach((cb) => cb());
     source.onmessage = (msg) => {
       let env: EventEnvelope;
       try {

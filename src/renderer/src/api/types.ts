@@ -18,8 +18,8 @@ export interface Api {
   /** Subscribe to an engine event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /**
-   * Called when the event stream was interrupted and is back (events may have been missed), so
-   * views reload what they show. Returns the unsubscribe function.
+   * Called when the event stream (re)connects — events may have been missed before — so views
+   * reload what they show. Returns the unsubscribe function.
    */
   onResync(listener: () => void): () => void;
   /**

@@ -233,7 +233,7 @@ export function Chat({ caseId }: { caseId: string }) {
               if (s) openDialog({ kind: 'deleteSession', caseId, sessionId: s.id, title: s.title });
             }}
           >
-            Delete
+            Delete chat
           </button>
         </span>
       </h2>
