@@ -117,6 +117,7 @@ describe('casefile ask', () => {
     // Honest: a cite is verified only if a tool showed that id in this turn; ids never shown are flagged invented.
     const shown = new Set(out.steps.flatMap((s) => [...s.observation.matchAll(/\[cite:([A-Za-z0-9_-]+)\]/g)].map((m) => m[1]!)));
     for (const c of out.citations) {
+      if (c.verified) expect(shown.has(c.id), JSON.stringify(c)).toBe(true);
       if (!shown.has(c.id)) {
         expect(c.verified, JSON.stringify(c)).toBe(false);
         expect(c.reason).toMatch(/invented/);

@@ -95,6 +95,24 @@ describe('OpenAI-compatible endpoint', () => {
     expect(JSON.stringify(third)).toMatch(/sixty \(60\) days/);
   });
 
+  it('native tool calling – an early answer to an "every" question is sent back as a plain message, then grepCase runs', async () => {
+    requests.length = 0;
+    refuseTools = false;
+    replies = [
+      { toolCall: { name: 'findFiles', args: {} } },
+      { content: 'He saw the doctor once.' },
+      { toolCall: { name: 'grepCase', args: { pattern: 'Dr\\. Helen Park' } } },
+      { content: 'Four visits with Dr. Park.' },
+    ];
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'List every visit with Dr. Park.', model: 'endpoint:firm-model' });
+    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer', 'grepCase', 'final_answer']);
+    expect(r.steps[1]!.policy).toMatch(/exhaustive/);
+    expect(r.coverage.whole_case_searched).toBe(true);
+    const history = JSON.stringify(requests[2]!.messages);
+    expect(history).not.toMatch(/"name":"final_answer"/);
+    expect(history).toMatch(/every occurrence/);
+  });
+
   it('no tool support – the turn falls back to text ReAct', async () => {
     requests.length = 0;
     refuseTools = true;

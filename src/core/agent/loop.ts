@@ -257,6 +257,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
 
   /** Write a completed step back into the conversation in the form the backend expects. */
   const record = (action: ParsedStep, observation: string) => {
+    if (format === 'tools' && action.action === FINAL) {
+      // An answer sent back by policy: plain messages (final_answer is not a tool the server knows).
+      pendingCallId = undefined;
+      messages.push({ role: 'assistant', content: String(action.input.answer ?? '') || '(answer)' }, { role: 'user', content: observation });
+      return;
+    }
     if (format === 'tools') {
       const toolCallId = pendingCallId ?? `call_${steps.length + 1}`;
       pendingCallId = undefined;
