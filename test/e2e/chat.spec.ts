@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChatSession } from '../../src/shared/contract/chat';
@@ -127,6 +127,15 @@ test.describe('chat', () => {
     // Paging and zoom keep working.
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     await expect(viewer.getByText('125%')).toBeVisible();
+
+    // Export: a Markdown file with the question and the answer.
+    const download = page.waitForEvent('download');
+    await chat.getByRole('button', { name: 'Export' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.md$/);
+    const markdown = readFileSync(await file.path(), 'utf8');
+    expect(markdown).toContain('How long does the agreement run?');
+    expect(markdown).toContain('renews automatically');
 
     // The conversation can be deleted; the case's documents stay.
     await chat.getByRole('button', { name: 'Delete chat' }).click();

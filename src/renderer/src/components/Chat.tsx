@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AgentStep, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
 import type { ModelInfo } from '../../../shared/contract/models';
-import { api } from '../api/index';
+import { api, errorMessage } from '../api/index';
 import { useChat } from '../stores/chat';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
@@ -165,6 +165,21 @@ function ModelPicker() {
   );
 }
 
+/** Save a conversation as a Markdown file (a download in the browser, a save dialog in the app). */
+async function exportSession(caseId: string, sessionId: string): Promise<void> {
+  try {
+    const { markdown, filename } = await api.call('chat.export', { caseId, sessionId });
+    const url = URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    useUi.getState().toast('error', errorMessage(err));
+  }
+}
+
 export function Chat({ caseId }: { caseId: string }) {
   const { sessions, sessionId, messages, live, error } = useChat();
   const { loadSessions, openSession, ask, cancel } = useChat.getState();
@@ -222,6 +237,15 @@ export function Chat({ caseId }: { caseId: string }) {
         <span className="pane-actions">
           <button type="button" className="btn btn-small" disabled={Boolean(live) || !sessionId} onClick={() => void openSession(null)}>
             New chat
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={Boolean(live) || !sessionId}
+            title="Save this conversation as Markdown, with its citations"
+            onClick={() => sessionId && void exportSession(caseId, sessionId)}
+          >
+            Export
           </button>
           <button
             type="button"

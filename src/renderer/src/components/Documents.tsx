@@ -95,6 +95,7 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
 
 function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
   const [open, setOpen] = useState(false);
+  const openSource = useViewer((s) => s.open);
   const remove = useDocuments((s) => s.remove);
   const toast = useUi((s) => s.toast);
   const ref = useRef<HTMLDivElement>(null);
@@ -124,7 +125,19 @@ function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
         <div className="popover" role="menu" aria-label={`Versions of ${file.name}`}>
           {older.map((v: FileVersionInfo) => (
             <div key={v.version} className="popover-row" role="menuitem">
-              <span className="badge">v{v.version}</span>
+              <button
+                type="button"
+                className="badge badge-button"
+                title={`Open version ${v.version}`}
+                aria-label={`Open version ${v.version}`}
+                disabled={!(v.status === 'indexed' || v.status === 'unchanged')}
+                onClick={() => {
+                  setOpen(false);
+                  openSource({ file_id: file.id, file_name: file.name, version: v.version, pages: [1], start: 0, end: 0, kind: v.kind });
+                }}
+              >
+                v{v.version}
+              </button>
               <span className="small">{new Date(v.ingested_at).toLocaleString()}</span>
               <StatusPill status={v.status} reason={v.reason} />
               <span className="muted small">{formatBytes(v.size)}</span>
