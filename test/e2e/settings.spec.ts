@@ -16,6 +16,12 @@ test.describe('settings', () => {
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).toBeVisible();
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).not.toContainText(/at \S+\.(ts|js):\d+/);
 
+    // A download that cannot reach its server says so plainly.
+    await settings.getByLabel('Model to download').fill('http://127.0.0.1:9/model.gguf');
+    await settings.getByRole('button', { name: 'Download' }).click();
+    await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).toBeVisible();
+    await expect(settings.getByRole('button', { name: 'Download' })).toBeEnabled();
+
     await settings.getByLabel('Agent steps per question (1–5)').fill('3');
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();

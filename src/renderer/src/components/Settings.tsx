@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../../shared/contract/index';
 import type { ModelsList } from '../../../shared/contract/models';
+import type { ModelsProgressEvent } from '../../../shared/events';
 import { api, ApiError, errorMessage } from '../api/index';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
@@ -11,7 +12,26 @@ function Models() {
   const [error, setError] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
+  const [source, setSource] = useState('');
+  const [downloading, setDownloading] = useState(false);
+  const [progress, setProgress] = useState<ModelsProgressEvent | null>(null);
   const toast = useUi((s) => s.toast);
+  useEffect(() => api.on('models.progress', setProgress), []);
+  const downloadModel = async () => {
+    setDownloading(true);
+    setError(null);
+    try {
+      const r = await api.call('models.download', { source: source.trim() });
+      toast('info', `Downloaded ${r.model.id}.`);
+      setSource('');
+      await load();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.field('source') ?? err.message) : errorMessage(err));
+    } finally {
+      setDownloading(false);
+      setProgress(null);
+    }
+  };
   const load = () => api.call('models.list', {}).then(setList, (err) => setError(errorMessage(err)));
   useEffect(() => {
     void load();
@@ -95,6 +115,28 @@ function Models() {
           {busy ? 'Importing…' : 'Import'}
         </button>
       </form>
+      <form
+        className="field-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void downloadModel();
+        }}
+      >
+        <label className="grow">
+          <span className="muted small">Download (needs a network; only when you ask): a .gguf URL or a Hugging Face name</span>
+          <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="owner/repo/model.gguf" aria-label="Model to download" />
+        </label>
+        <button type="submit" className="btn" disabled={downloading || !source.trim()}>
+          {downloading ? 'Downloading…' : 'Download'}
+        </button>
+      </form>
+      {progress && (
+        <div className="small" role="status" aria-label="Download progress">
+          {progress.file}: {formatBytes(progress.receivedBytes)}
+          {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''}
+          <progress max={progress.totalBytes ?? undefined} value={progress.totalBytes ? progress.receivedBytes : undefined} />
+        </div>
+      )}
       {list && <p className="muted small">Models are stored in {list.modelsDir}.</p>}
       {error && (
         <p className="error" role="alert">
