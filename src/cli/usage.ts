@@ -6,12 +6,13 @@ export const USAGE = `Usage:
   casefile [--home DIR] ingest <case> <path...> [--json]
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
-  casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--json]
+  casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--session ID] [--json]
+  casefile [--home DIR] chat <case> list|show <session>|export <session> [--out F]|rename <session> <title>|delete <session> --yes
   casefile [--home DIR] models list [--json]
   casefile [--home DIR] models import <path> [--id ID] [--link] [--json]
   casefile [--home DIR] models default <id>
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
-  casefile [--home DIR] serve [--port N] [--host 127.0.0.1]
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote]
 
 <case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
 else the desktop app's own data folder.`;
