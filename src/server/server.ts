@@ -134,6 +134,8 @@ export function safeRelativePath(raw: string | null): string[] | null {
   if (!raw || raw.length > 4096 || raw.includes('\0') || raw.includes('\\')) return null;
   const segments = raw.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s.length > 255)) return null;
+  // Windows: a drive or stream marker ("C:", "a:b") would leave the upload folder.
+  if (process.platform === 'win32' && segments.some((s) => s.includes(':'))) return null;
   return segments;
 }
 
