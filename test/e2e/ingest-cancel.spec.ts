@@ -6,7 +6,7 @@ import { multiPagePdf } from '../fixtures/pdfs';
 import { expect, test } from './fixtures';
 
 test.describe('ingest cancel', () => {
-  test('cancel a running ingest: it stops, unfinished files say cancelled', async ({ app }) => {
+  test('cancel a running ingest: it stops, unfinished files say cancelled, and Resume finishes them', async ({ app }) => {
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-cancel-')), 'Bundles');
     mkdirSync(dir);
@@ -27,5 +27,13 @@ test.describe('ingest cancel', () => {
     for (const f of cancelled) {
       await expect(docs.locator(`[data-file="${f.name}"] [data-status]`).first()).toHaveAttribute('data-status', 'cancelled');
     }
+
+    const unfinished = docs.getByRole('status', { name: 'Unfinished documents' });
+    await expect(unfinished).toBeVisible();
+    await unfinished.getByRole('button', { name: 'Resume' }).click();
+    for (let i = 1; i <= 4; i++) {
+      await expect(docs.locator(`[data-file="bundle-${i}.pdf"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    }
+    await expect(unfinished).toBeHidden();
   });
 });

@@ -263,6 +263,9 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
   const error = useDocuments((s) => s.error);
   const progress = useDocuments((s) => s.progress[caseId] ?? null);
   const upload = useDocuments((s) => s.upload);
+  const pending = useDocuments((s) => s.pending[caseId] ?? 0);
+  const resume = useDocuments((s) => s.resume);
+  const toast = useUi((s) => s.toast);
   const load = useDocuments((s) => s.load);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -326,6 +329,16 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
         </div>
       )}
       {progress && <OverallProgress caseId={caseId} progress={progress} />}
+      {!progress && pending > 0 && (
+        <div className="ingest-progress ingest-pending" role="status" aria-label="Unfinished documents">
+          <div className="ingest-progress-line">
+            <span>{plural(pending, 'document')} were not finished (the app was closed or the run was cancelled).</span>
+            <button type="button" className="btn btn-small" onClick={() => resume(caseId).catch((err) => toast('error', errorMessage(err)))}>
+              Resume
+            </button>
+          </div>
+        </div>
+      )}
       <div className="pane-scroll">
         {error && (
           <p className="pad error" role="alert">

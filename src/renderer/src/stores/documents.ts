@@ -19,11 +19,14 @@ interface DocsState {
   progress: Record<string, IngestProgress | null>;
   /** Latest status event per file id (live, between list reloads). */
   live: Record<string, IngestFileEvent>;
+  /** File versions left unfinished by an interrupted or cancelled run, per case. */
+  pending: Record<string, number>;
   /** Serve mode: files uploaded so far / total while staging. */
   upload: { done: number; total: number } | null;
   load(caseId: string): Promise<void>;
   add(caseId: string, items: DroppedItems): Promise<void>;
   cancel(caseId: string): Promise<void>;
+  resume(caseId: string): Promise<void>;
   remove(caseId: string, fileId: string, version?: number): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export const useDocuments = create<DocsState>((set, get) => ({
   error: null,
   progress: {},
   live: {},
+  pending: {},
   upload: null,
   async load(caseId) {
     if (get().caseId !== caseId) set({ caseId, files: [], live: {}, loading: true, error: null });
@@ -48,6 +52,7 @@ export const useDocuments = create<DocsState>((set, get) => ({
         loading: false,
         error: null,
         progress: status ? { ...s.progress, [caseId]: status.progress } : s.progress,
+        pending: status ? { ...s.pending, [caseId]: status.pending } : s.pending,
       }));
     } catch (err) {
       if (get().caseId === caseId) set({ loading: false, error: errorMessage(err) });
@@ -62,6 +67,12 @@ export const useDocuments = create<DocsState>((set, get) => ({
   },
   async cancel(caseId) {
     await api.call('ingest.cancel', { caseId });
+  },
+  async resume(caseId) {
+    set((s) => ({ pending: { ...s.pending, [caseId]: 0 } }));
+    // Resolves when the resumed run ends; progress arrives as events meanwhile.
+    await api.call('ingest.resume', { caseId });
+    await get().load(caseId);
   },
   async remove(caseId, fileId, version) {
     await api.call('files.remove', { caseId, fileId, ...(version !== undefined ? { version } : {}) });
