@@ -63,6 +63,28 @@ test.describe('cases', () => {
     expect(after.cases.map((c) => c.name)).toEqual(['Acme Corp. merger']);
   });
 
+  test('theme follows the OS (light and dark); text follows the browser font size', async ({ app }) => {
+    const { page } = app;
+    await app.op('cases.create', { name: 'Theme check' });
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Theme check/ }).click();
+    const bg = () => page.locator('body').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await bg();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await bg();
+    expect(light).not.toBe(dark);
+    await screenshot(page, '07-dark-theme');
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Sizes are in rem: a larger root font makes the case title larger.
+    const h1 = page.getByRole('heading', { level: 1, name: 'Theme check' });
+    const before = await h1.evaluate((el) => el.getBoundingClientRect().height);
+    await page.locator('html').evaluate((el) => {
+      el.style.fontSize = '150%';
+    });
+    const after = await h1.evaluate((el) => el.getBoundingClientRect().height);
+    expect(after).toBeGreaterThan(before * 1.3);
+  });
+
   test('a case created elsewhere appears live (event stream)', async ({ app }) => {
     const { page } = app;
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
