@@ -76,7 +76,9 @@ function StepItem({ step }: { step: AgentStep }) {
             {step.summary.best_label ? ` · best: ${step.summary.best_label}` : ''}
           </span>
         )}
-        <span className="muted small step-time">{Math.round(step.timing.model_ms + step.timing.tool_ms)} ms</span>
+        <span className="muted small step-time" title={`model ${Math.round(step.timing.model_ms)} ms · tool ${Math.round(step.timing.tool_ms)} ms · ${step.tokens.input} tokens in, ${step.tokens.output} out`}>
+          {Math.round(step.timing.model_ms + step.timing.tool_ms)} ms
+        </span>
       </div>
       {step.thought && (
         <div className="step-thought">
