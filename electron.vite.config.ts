@@ -6,6 +6,7 @@ import { defineConfig } from 'electron-vite';
 // Main-process entries: the app, plus worker files the engine starts with worker_threads.
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
 if (existsSync('src/core/ingest/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/ingest/worker.ts');
+if (existsSync('src/core/citations/render-worker.ts')) mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
 
 export default defineConfig({
   main: {

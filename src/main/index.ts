@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { Engine } from '../core/engine';
-import { IPC_EVENT, IPC_INVOKE, type Result } from '../shared/bridge';
+import { IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
+import { openOriginalInSystemViewer } from './open-original';
 import { toApiError } from '../shared/errors';
 import {
   CONTENT_SECURITY_POLICY,
@@ -60,6 +61,16 @@ function bindRouter(eng: Engine): void {
     }
     try {
       return { ok: true, value: await eng.router.call(String(name), input) };
+    } catch (err) {
+      return { ok: false, error: toApiError(err) };
+    }
+  });
+  ipcMain.handle(IPC_OPEN_ORIGINAL, async (event, input: unknown): Promise<Result<{ opened: true }>> => {
+    if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
+      return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
+    }
+    try {
+      return { ok: true, value: await openOriginalInSystemViewer(eng, input, (file) => shell.openPath(file)) };
     } catch (err) {
       return { ok: false, error: toApiError(err) };
     }
@@ -155,7 +166,8 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     applySecurity();
     engine = await Engine.open({
-      home: app.getPath('userData'),
+      // CASEFILE_HOME lets tests (and power users) point the app at another data folder.
+      home: process.env.CASEFILE_HOME || app.getPath('userData'),
       bundledModelDirs: bundledModelDirs(),
       // The worker is its own electron-vite main entry; unfinished ingests resume at start.
       ingest: { workerPath: path.join(here, 'ingest-worker.js'), autoResume: true },

@@ -16,13 +16,22 @@ export interface BridgeExtras {
   on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /** Electron only: the filesystem path of a dropped File (webUtils.getPathForFile). */
   pathForFile(file: unknown): string;
+  /** Electron only: open a file's original (one version) in the system's default viewer. */
+  openOriginal(input: OpenOriginalInput): Promise<Result<{ opened: true }>>;
+}
+
+export interface OpenOriginalInput {
+  caseId: string;
+  fileId: string;
+  version?: number;
 }
 
 export type CasefileBridge = BridgeOps & BridgeExtras;
 
 /** Keys of the bridge object besides the operations (checked by the preload test). */
-export const bridgeExtraKeys = ['on', 'pathForFile'] as const satisfies readonly (keyof BridgeExtras)[];
+export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal'] as const satisfies readonly (keyof BridgeExtras)[];
 
 /** IPC channel names. The main process handles exactly these. */
 export const IPC_INVOKE = 'casefile:invoke';
 export const IPC_EVENT = 'casefile:event';
+export const IPC_OPEN_ORIGINAL = 'casefile:open-original';

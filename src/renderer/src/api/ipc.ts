@@ -18,6 +18,10 @@ export function ipcApi(bridge: CasefileBridge): Api {
     on(event, listener) {
       return bridge.on(event, listener);
     },
+    async openOriginal(input) {
+      const result = await bridge.openOriginal(input);
+      if (!result.ok) throw new ApiError(result.error);
+    },
     onResync() {
       // IPC events are not lost while the window lives: nothing to resync.
       return () => {};

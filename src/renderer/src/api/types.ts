@@ -27,6 +27,8 @@ export interface Api {
    * in serve mode the folder they were uploaded to. `top` are the dropped entries themselves
    * (folders included), `files` every file below them.
    */
+  /** Electron only (absent in serve mode): open a file version in the system's default viewer. */
+  openOriginal?(input: { caseId: string; fileId: string; version?: number }): Promise<void>;
   stage(
     items: { top: File[]; files: () => Promise<PickedFile[]> },
     onProgress?: (done: number, total: number) => void,

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { api, errorMessage } from '../api/index';
 import { useViewer } from '../stores/viewer';
 import { plural } from './format';
 
@@ -69,6 +70,7 @@ export function SourceViewer() {
   const error = useViewer((s) => s.error);
   const page = useViewer((s) => s.page);
   const zoom = useViewer((s) => s.zoom);
+  const caseId = useViewer((s) => s.caseId);
   const { close, goto, setZoom } = useViewer.getState();
   if (!source) return null;
   const spanPages = image?.span_pages ?? passage?.pages ?? [];
@@ -108,6 +110,20 @@ export function SourceViewer() {
           <button type="button" className="btn btn-small" aria-label="Zoom in" onClick={() => setZoom(zoom * 1.25)}>
             +
           </button>
+          {api.openOriginal && caseId && (
+            <button
+              type="button"
+              className="btn btn-small"
+              title="Open the original file in your system's viewer"
+              onClick={() => {
+                api.openOriginal?.({ caseId, fileId: source.file_id, version: source.version }).catch((err: unknown) => {
+                  useViewer.setState({ error: errorMessage(err) });
+                });
+              }}
+            >
+              Open in system viewer
+            </button>
+          )}
         </div>
       )}
       {spanPages.length > 0 && (
