@@ -116,4 +116,25 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       await e.close();
     }
   });
+
+  it('index.reembed – turns semantic search on for a case indexed without a model, in one step', async () => {
+    const home = tempHome();
+    const e = await Engine.open({ home });
+    try {
+      const { id } = await e.cases.create('Re-embed');
+      await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
+      await expect(e.router.call('index.reembed', { caseId: id })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/no embedding model installed/) });
+      await installTestModels(home);
+      const done = await e.router.call('index.reembed', { caseId: id });
+      expect(done).toMatchObject({ modelId: MINILM_ID, dimension: 384 });
+      expect(done.chunks).toBeGreaterThan(5);
+      expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
+      const res = await e.router.call('search', { caseId: id, query: "Which nation's legislation controls this deal?", mode: 'vector', k: 1 });
+      expect(res.semantic).toBe(true);
+      expect(res.results[0]!.text).toContain('laws of Netherlands');
+      await expect(e.router.call('index.reembed', { caseId: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await e.close();
+    }
+  });
 });

@@ -64,7 +64,7 @@ export async function caseSemantics(engine: Engine, caseId: string, store: Chunk
     return {
       embedder: null,
       reason: anyModel.ok
-        ? `this case was indexed without an embedding model — keyword search only until it is re-embedded with "${anyModel.embedder.modelId}" (ingest any file again to re-embed)`
+        ? `this case was indexed without an embedding model — keyword search only until it is re-embedded with "${anyModel.embedder.modelId}" (re-embed the case: the index.reembed operation, or ingest any file again)`
         : NO_MODEL_REASON,
     };
   }

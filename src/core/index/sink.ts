@@ -184,6 +184,43 @@ class LanceIndexSink implements IndexSink {
   }
 }
 
+/**
+ * Re-embed every chunk of a case with `modelId` (or the default embedding model) and record it in
+ * case.json — what "change the case's embedding model" runs. One atomic table rewrite: searches
+ * see either the old vectors or the new ones, never a mix. Do not run it during an ingest of the case.
+ */
+export async function reembedCase(
+  options: IndexSinkOptions & { modelId?: string | null },
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): Promise<{ modelId: string; dimension: number; chunks: number }> {
+  const loaded = await loadEmbedder(options, options.modelId ?? null);
+  if (!loaded.ok) throw new CasefileError('unavailable', `Cannot re-embed: ${loaded.reason}.`);
+  const embedder = loaded.embedder;
+  const store = await ChunkStore.open(options.caseDir);
+  try {
+    const chunks = await store.rows(undefined);
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < chunks.length; i += REEMBED_BATCH) {
+      aborted(opts.signal);
+      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map((c) => c.text), opts.signal)));
+      opts.onProgress?.(vectors.length, chunks.length);
+    }
+    aborted(opts.signal);
+    if (chunks.length) {
+      await store.overwrite(chunks, vectors);
+      await store.optimize();
+    }
+    await new CaseRegistry(options.home).updateMeta(path.basename(options.caseDir), (m) => ({
+      ...m,
+      embedding: { modelId: embedder.modelId, dimension: embedder.dimension },
+    }));
+    return { modelId: embedder.modelId, dimension: embedder.dimension, chunks: chunks.length };
+  } finally {
+    store.close();
+    await embedder.dispose();
+  }
+}
+
 export async function createIndexSink(options: IndexSinkOptions): Promise<IndexSink> {
   return new LanceIndexSink(options);
 }

@@ -201,7 +201,17 @@ export const GrepCaseInput = z.object({
   limit: z.number().int().min(1).max(5000).default(200),
 }).strict();
 
+export const ReembedInput = z.object({
+  caseId: CaseId,
+  /** An installed embedding model id; default: the default embedding model. */
+  modelId: z.string().min(1).max(200).optional(),
+}).strict();
+
 export const searchContract = {
+  'index.reembed': op<{ modelId: string; dimension: number; chunks: number }>()(
+    ReembedInput,
+    'Re-embed every chunk of a case with another embedding model (turns semantic search on for a case indexed without one).',
+  ),
   search: op<SearchResponse>()(SearchInput, 'Search one case: keyword (BM25), vector (cosine) or hybrid (RRF).'),
   'tools.findFiles': op<FindFilesResult>()(FindFilesInput, 'List the files of a case, filtered and paginated.'),
   'tools.readFile': op<ReadFileResult>()(ReadFileInput, 'Read a window of a document’s text (latest version by default).'),
