@@ -209,6 +209,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       last = s[s.length - 1]!;
     };
     const total = doc.numPages;
+    // The page count is known as soon as the document is open: report it before the first page.
+    if (total > 0) options.onPage?.(0, total);
     let readable = 0;
     for (let n = 1; n <= total; n++) {
       checkAbort(options.signal);

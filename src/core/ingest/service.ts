@@ -5,6 +5,7 @@ import type {
   FileInfo,
   IngestFileStatus,
   IngestJobHandle,
+  IngestCurrentFile,
   IngestProgress,
   IngestResultItem,
   IngestRunResult,
@@ -20,7 +21,7 @@ import { JobStore, type JobRecord } from './jobs';
 import { DEFAULT_MAX_BYTES } from './parse';
 import { defaultConcurrency, WorkerPool, type ParseResult } from './pool';
 import { CaseStore, latestVersion } from './store';
-import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type DocType, type FileManifest, type FileRecord, type VersionRecord } from './types';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
 export interface IngestOptions {
@@ -47,7 +48,26 @@ interface RunState {
   /** False while queued behind another run of the same case. */
   running: boolean;
   lastEmit: number;
-  current: Map<string, { name: string; stage: IngestStage; pages: number; pagesDone: number; bytes: number }>;
+  current: Map<string, CurrentFile>;
+  /** Work items whose page count is not known yet (key → bytes), for the pagesTotal estimate. */
+  unopened: Map<string, number>;
+  /** Pages and bytes of the files of this run whose page count is known (pages-per-byte basis). */
+  knownPages: number;
+  knownBytes: number;
+}
+
+/** A file in flight: its stage, and that stage's count (pages parsed, chunks embedded). */
+interface CurrentFile {
+  name: string;
+  fileId: string | null;
+  version: number | null;
+  stage: IngestStage;
+  pages: number;
+  pagesDone: number;
+  bytes: number;
+  done: number | null;
+  total: number | null;
+  stageStarted: number;
 }
 
 interface WorkItem {
@@ -154,6 +174,9 @@ export class IngestService {
       running: false,
       lastEmit: 0,
       current: new Map(),
+      unopened: new Map(),
+      knownPages: 0,
+      knownBytes: 0,
       progress: {
         caseId: job.caseId,
         jobId: job.id,
@@ -162,6 +185,7 @@ export class IngestService {
         filesTotal: 0,
         pagesDone: 0,
         pagesTotal: 0,
+        pagesEstimated: true,
         bytesDone: 0,
         bytesTotal: 0,
         current: [],
@@ -368,6 +392,7 @@ export class IngestService {
         }
       }
       for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytesDone += imported.find((i) => i.name === r.name)?.size ?? 0;
+      for (const [key, w] of work) state.unopened.set(key, w.size);
       this.emitProgress(state, true);
 
       // 3. Parse, chunk, index — bounded by the worker pool.
@@ -439,7 +464,9 @@ export class IngestService {
     const caseId = job.caseId;
     const emitFile = (status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number) =>
       this.engine.events.emit('ingest.file', { caseId, jobId: job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
-    this.setStage(state, item.name, 'parsing', item.size);
+    const key = `${item.fileId}@${item.version}`;
+    const ids = { fileId: item.fileId, version: item.version };
+    this.setStage(state, item.name, 'parsing', item.size, 0, ids);
     emitFile('parsing', '', 'parsing');
     let parsed: ParseResult;
     try {
@@ -462,8 +489,14 @@ export class IngestService {
                 if (cur) {
                   cur.pages = total;
                   cur.pagesDone = done;
+                  if (cur.stage === 'parsing') {
+                    cur.done = done;
+                    cur.total = total;
+                  }
                 }
-                this.emitProgress(state);
+                this.pagesKnown(state, key, total, item.size);
+                // The first (page count known) and last ticks always go out, so a bar starts at 0 and ends at 1.
+                this.emitProgress(state, done === 0 || done === total);
               },
               onStage: (stage) => this.setStage(state, item.name, stage, item.size),
             },
@@ -480,9 +513,17 @@ export class IngestService {
     let reason = summary.reason;
     try {
       if (status === 'indexed' && chunks.length) {
-        this.setStage(state, item.name, 'embedding', item.size, summary.pages);
+        this.pagesKnown(state, key, summary.pages, item.size);
+        this.setStage(state, item.name, 'embedding', item.size, summary.pages, undefined, { done: 0, total: chunks.length });
         emitFile('embedding', '', 'embedding', summary.pages);
-        await sink.indexVersion(chunks, { signal, onProgress: () => this.emitProgress(state) });
+        const onProgress = (done: number, total: number) => {
+          const cur = state.current.get(item.name);
+          // A whole-case re-embed (model changed) reports its own totals: not this file's.
+          if (!cur || cur.stage !== 'embedding' || total !== chunks.length) return;
+          cur.done = Math.max(cur.done ?? 0, Math.min(done, total));
+          this.emitProgress(state, done >= total);
+        };
+        await sink.indexVersion(chunks, { signal, onProgress });
         this.setStage(state, item.name, 'indexing', item.size, summary.pages);
       } else {
         // A redone version that indexed chunks before a crash and now yields none: drop them.
@@ -516,13 +557,13 @@ export class IngestService {
         ingested_at: new Date().toISOString(),
       } satisfies Partial<VersionRecord>);
     });
-    const cur = state.current.get(item.name);
+    this.pagesKnown(state, key, summary.pages, item.size);
+    state.unopened.delete(key);
     state.progress.pagesDone += summary.pages;
     state.progress.pagesTotal += summary.pages;
     state.progress.bytesDone += item.size;
     state.progress.filesDone++;
     if (status === 'failed') state.progress.errors++;
-    void cur;
     this.clearStage(state, item.name);
     emitFile(status, reason, undefined, summary.pages);
     this.emitProgress(state, true);
@@ -535,14 +576,41 @@ export class IngestService {
     return file ? (latestVersion(file)?.version ?? null) : null;
   }
 
-  private setStage(state: RunState, name: string, stage: IngestStage, bytes: number, pages = 0): void {
+  private setStage(
+    state: RunState,
+    name: string,
+    stage: IngestStage,
+    bytes: number,
+    pages = 0,
+    ids?: { fileId: string; version: number },
+    count: { done: number; total: number } | null = null,
+  ): void {
     const cur = state.current.get(name);
+    const now = Date.now();
     if (cur) {
-      cur.stage = stage;
+      if (cur.stage !== stage) {
+        cur.stage = stage;
+        cur.stageStarted = now;
+        cur.done = count?.done ?? null;
+        cur.total = count?.total ?? null;
+      }
       if (pages) cur.pages = pages;
-    } else state.current.set(name, { name, stage, pages, pagesDone: 0, bytes });
+      if (ids) Object.assign(cur, ids);
+    } else {
+      state.current.set(name, { name, fileId: ids?.fileId ?? null, version: ids?.version ?? null, stage, pages, pagesDone: 0, bytes, done: count?.done ?? null, total: count?.total ?? null, stageStarted: now });
+    }
     // Stage changes are few per file and always shown; page ticks are throttled.
     this.emitProgress(state, true);
+  }
+
+  /** A work item's page count is known (opened, or finished): it leaves the estimate and joins its basis. */
+  private pagesKnown(state: RunState, key: string, pages: number, bytes: number): void {
+    if (!state.unopened.has(key)) return;
+    state.unopened.delete(key);
+    if (pages > 0) {
+      state.knownPages += pages;
+      state.knownBytes += bytes;
+    }
   }
 
   private clearStage(state: RunState, name: string): void {
@@ -559,15 +627,23 @@ export class IngestService {
       pagesTotal += c.pages;
       if (c.pages > 0) bytesDone += (c.bytes * c.pagesDone) / c.pages;
     }
-    const elapsed = (Date.now() - state.started) / 1000;
+    // Files not opened yet: estimated from their bytes at the pages-per-byte of the files opened so far.
+    let unopenedBytes = 0;
+    for (const b of state.unopened.values()) unopenedBytes += b;
+    const pagesEstimated = p.state === 'running' && (state.unopened.size > 0 || p.filesTotal === 0);
+    if (state.unopened.size > 0 && state.knownBytes > 0) pagesTotal += Math.round((unopenedBytes * state.knownPages) / state.knownBytes);
+    pagesTotal = Math.max(pagesTotal, pagesDone);
+    const now = Date.now();
+    const elapsed = (now - state.started) / 1000;
     const remaining = Math.max(0, p.bytesTotal - bytesDone);
     const eta = p.state !== 'running' ? 0 : bytesDone > 0 && elapsed > 1 ? Math.round((elapsed / bytesDone) * remaining) : null;
     return {
       ...p,
       pagesDone,
       pagesTotal,
+      pagesEstimated,
       bytesDone: Math.round(bytesDone),
-      current: [...state.current.values()].map((c) => ({ name: c.name, stage: c.stage })),
+      current: [...state.current.values()].map((c) => currentFile(c, now)),
       etaSeconds: eta,
       elapsedSeconds: Math.round(elapsed * 10) / 10,
     };
@@ -584,7 +660,20 @@ export class IngestService {
 
   async listFiles(caseId: string): Promise<FileInfo[]> {
     const m = await new CaseStore(this.engine.cases.caseDir(caseId)).readManifest();
-    return m.files.filter((f) => f.versions.length).map(fileInfo).sort((a, b) => a.name.localeCompare(b.name));
+    const files = m.files.filter((f) => f.versions.length).map(fileInfo);
+    // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
+    const live = new Map<string, CurrentFile>();
+    for (const s of this.active.get(caseId) ?? []) for (const c of s.current.values()) if (c.fileId) live.set(`${c.fileId}@${c.version}`, c);
+    if (live.size) {
+      const now = Date.now();
+      for (const f of files) {
+        const c = live.get(`${f.id}@${f.version}`);
+        if (!c || !PENDING_STATUSES.includes(f.status as FileStatus)) continue;
+        f.status = LIVE_STATUS[c.stage];
+        f.live = { stage: c.stage, fraction: currentFile(c, now).fraction };
+      }
+    }
+    return files.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
@@ -724,6 +813,31 @@ function ownedElsewhere(job: JobRecord): boolean {
 
 function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {
   return { version, sha256, size, kind: 'unknown', pages: 0, status: 'queued', reason: '', doc_type: 'other', doc_date: '', ingested_at: now, empty_pages: [], chunks: 0 };
+}
+
+/** The status `files.list` shows for a version in flight, by stage. */
+const LIVE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'parsing', parsing: 'parsing', chunking: 'parsing', embedding: 'embedding', indexing: 'indexing' };
+
+/** Seconds of a stage before its rate is trusted for an ETA, and the least fraction done. */
+const ETA_MIN_SECONDS = 1;
+const ETA_MIN_FRACTION = 0.05;
+
+function currentFile(c: CurrentFile, now: number): IngestCurrentFile {
+  const counted = c.done !== null && c.total !== null && c.total > 0;
+  const fraction = counted ? Math.min(1, Math.max(0, c.done! / c.total!)) : null;
+  const inStage = (now - c.stageStarted) / 1000;
+  const etaSeconds = fraction !== null && fraction >= ETA_MIN_FRACTION && fraction < 1 && inStage >= ETA_MIN_SECONDS ? Math.round((inStage * (1 - fraction)) / fraction) : null;
+  return {
+    name: c.name,
+    fileId: c.fileId,
+    version: c.version,
+    stage: c.stage,
+    done: counted ? c.done : null,
+    total: counted ? c.total : null,
+    fraction,
+    pages: c.pages > 0 ? c.pages : null,
+    etaSeconds,
+  };
 }
 
 function failedResult(reason: string): ParseResult {

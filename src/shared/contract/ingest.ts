@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { CaseId } from './common';
 import { op } from './op';
 
-/** Where a file version stands. `unchanged` appears only in ingest results (same bytes as before). */
+/**
+ * Where a file version stands. `unchanged` appears only in ingest results (same bytes as before);
+ * `indexing` only in `files.list` while a run writes the version's chunks to the index.
+ */
 export type IngestFileStatus =
   | 'queued'
   | 'parsing'
   | 'embedding'
+  | 'indexing'
   | 'indexed'
   | 'unchanged'
   | 'needs_ocr'
@@ -44,6 +48,27 @@ export interface IngestJobHandle {
   state: 'running';
 }
 
+/** A file being worked on now, with how far its current stage is. */
+export interface IngestCurrentFile {
+  name: string;
+  /** Null while the file is being hashed (before it is registered). */
+  fileId: string | null;
+  version: number | null;
+  stage: IngestStage;
+  /**
+   * Units of the current stage done and in all: pages while parsing (known once pdf.js has opened
+   * the file), chunks while embedding; null for stages without a count (hashing, chunking, indexing).
+   */
+  done: number | null;
+  total: number | null;
+  /** done / total (0–1), null when the stage has no count. */
+  fraction: number | null;
+  /** Page count of the file once known, else null. */
+  pages: number | null;
+  /** Seconds left in the current stage, from its rate so far; null until that is meaningful. */
+  etaSeconds: number | null;
+}
+
 export interface IngestProgress {
   caseId: string;
   jobId: string;
@@ -51,12 +76,17 @@ export interface IngestProgress {
   filesDone: number;
   filesTotal: number;
   pagesDone: number;
-  /** Pages known so far (grows as files are opened). */
+  /**
+   * Pages of the run: exact for files already opened or finished; while `pagesEstimated` is true
+   * it adds an estimate for files not opened yet (their bytes at the pages-per-byte seen so far).
+   */
   pagesTotal: number;
+  /** True while some files' page counts are not known yet (pagesTotal is then partly an estimate). */
+  pagesEstimated: boolean;
   bytesDone: number;
   bytesTotal: number;
-  /** Files being worked on now, with their stage. */
-  current: { name: string; stage: IngestStage }[];
+  /** Files being worked on now, with their stage and its progress. */
+  current: IngestCurrentFile[];
   /** Files that failed so far. */
   errors: number;
   /** Seconds left (estimate from bytes processed so far); null until it can be estimated. */
@@ -95,6 +125,8 @@ export interface FileInfo {
   /** ISO date of the document ('' when none was found). */
   date: string;
   size: number;
+  /** Only while a run works on the latest version: its live stage and that stage's fraction (null: no count). */
+  live?: { stage: IngestStage; fraction: number | null };
 }
 
 /** A document version's text for the source viewer (DOCX also as HTML). */

@@ -10,6 +10,7 @@ const STATUS_LABEL: Record<IngestFileStatus, string> = {
   queued: 'Queued',
   parsing: 'Parsing',
   embedding: 'Embedding',
+  indexing: 'Indexing',
   indexed: 'Indexed',
   unchanged: 'Indexed',
   needs_ocr: 'Needs OCR',

@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import type { FileInfo, IngestProgress } from '../../src/shared/contract/ingest';
+import { tempHome } from '../helpers/home';
+import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+function nonDecreasing(xs: number[]): boolean {
+  return xs.every((x, i) => i === 0 || x >= xs[i - 1]!);
+}
+
+describe('ingest progress per file', () => {
+  it('fractions rise to 1 per stage; pagesTotal is exact once every file is opened; files.list and ingest.status show the live stage', async () => {
+    const home = tempHome('casefile-progress-');
+    // One lane: one file in flight, the others visibly queued or done.
+    const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Progress v. Bars' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    await writeFixtureSet(drop, {
+      'long.pdf': await multiPagePdf(40, 30, 'alpha'),
+      'short-1.pdf': await multiPagePdf(4, 10, 'beta'),
+      'short-2.pdf': await multiPagePdf(3, 10, 'gamma'),
+    });
+
+    const events: IngestProgress[] = [];
+    let during: Promise<[FileInfo[], IngestProgress | null]> | undefined;
+    engine.events.on('ingest.progress', (p) => {
+      events.push(structuredClone(p));
+      // The moment long.pdf is open (page count known, no page parsed yet), ask what the case looks like.
+      if (!during && p.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 0)) {
+        during = Promise.all([call('files.list', { caseId }).then((r) => r.files), call('ingest.status', { caseId }).then((r) => r.progress)]);
+      }
+    });
+
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
+
+    // Per-file fractions of long.pdf: parsing goes 0 → … → 1 over its 40 pages, embedding ends at 1.
+    const ticks = events.flatMap((e) => e.current.filter((c) => c.name === 'long.pdf'));
+    const parsing = ticks.filter((c) => c.stage === 'parsing' && c.fraction !== null);
+    expect(parsing.length).toBeGreaterThanOrEqual(2);
+    expect(parsing.every((c) => c.total === 40 && c.pages === 40 && c.fileId !== null && c.version === 1)).toBe(true);
+    const pf = parsing.map((c) => c.fraction!);
+    expect(pf[0]).toBe(0);
+    expect(pf[pf.length - 1]).toBe(1);
+    expect(nonDecreasing(pf)).toBe(true);
+    expect(nonDecreasing(parsing.map((c) => c.done!))).toBe(true);
+    const embedding = ticks.filter((c) => c.stage === 'embedding');
+    expect(embedding.length).toBeGreaterThan(0);
+    const ef = embedding.map((c) => c.fraction);
+    expect(ef.every((f) => f !== null && f >= 0 && f <= 1)).toBe(true);
+    expect(nonDecreasing(ef as number[])).toBe(true);
+    expect(ef[ef.length - 1]).toBe(1);
+    // Stages without a count draw no fake fraction.
+    expect(ticks.filter((c) => c.stage === 'chunking' || c.stage === 'indexing').every((c) => c.fraction === null)).toBe(true);
+
+    // Overall pages: never below pages done; flagged as an estimate until every file is opened; exact at the end.
+    for (const e of events) expect(e.pagesTotal).toBeGreaterThanOrEqual(e.pagesDone);
+    expect(events.some((e) => e.state === 'running' && e.pagesEstimated)).toBe(true);
+    const last = events[events.length - 1]!;
+    expect(last).toMatchObject({ state: 'done', pagesDone: 47, pagesTotal: 47, pagesEstimated: false, filesDone: 3 });
+
+    // files.list during the run: long.pdf is parsing (not queued), with its live fraction; the others are not in flight.
+    expect(during).toBeDefined();
+    const [listed, status] = await during!;
+    const long = listed.find((f) => f.name === 'long.pdf')!;
+    // (Asked when parsing had just begun; a slow machine may have moved on to a later stage, never back to queued.)
+    expect(['parsing', 'embedding', 'indexing']).toContain(long.status);
+    expect(long.live?.stage).toMatch(/parsing|chunking|embedding|indexing/);
+    if (long.live!.stage === 'parsing') {
+      expect(long.status).toBe('parsing');
+      expect(long.live!.fraction).toBeGreaterThanOrEqual(0);
+      expect(long.live!.fraction).toBeLessThanOrEqual(1);
+    }
+    for (const f of listed.filter((x) => x.name !== 'long.pdf')) {
+      expect(['queued', 'indexed']).toContain(f.status);
+      expect(f.live).toBeUndefined();
+    }
+    expect(status?.current).toEqual([expect.objectContaining({ name: 'long.pdf', fileId: long.id, version: 1, pages: 40 })]);
+
+    // After the run: the manifest's final status, no live overlay.
+    const after = (await call('files.list', { caseId })).files;
+    expect(after.map((f) => [f.name, f.status, f.pages, f.live])).toEqual([
+      ['long.pdf', 'indexed', 40, undefined],
+      ['short-1.pdf', 'indexed', 4, undefined],
+      ['short-2.pdf', 'indexed', 3, undefined],
+    ]);
+  });
+});
