@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { registerAgent, type AgentOptions, type AgentService } from './agent/service';
+import { retainEmbedWorker } from './index/embed-host';
 import { modelHandlers } from './models/handlers';
 import { citationViewerHandlers } from './citations/render';
 import { EventBus } from './events';
@@ -54,6 +55,8 @@ export class Engine {
     const engine = new Engine(options);
     await fs.mkdir(engine.home, { recursive: true });
     await engine.cases.init();
+    // Registered first so it runs last: the embedding worker stops after everything that embeds.
+    engine.onClose(retainEmbedWorker());
     engine.router.register(caseHandlers(engine));
     engine.ingest = registerIngest(engine, options.ingest);
     engine.router.register(modelHandlers(engine));

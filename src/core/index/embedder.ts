@@ -26,6 +26,17 @@ export interface EmbedderOptions {
   threads?: number;
 }
 
+/**
+ * onnxruntime intra-op threads for an embedder: `requested` when given, else CASEFILE_EMBED_THREADS,
+ * else half the cores (at least 1).
+ */
+export function embedThreads(requested?: number): number {
+  if (requested && requested > 0) return Math.floor(requested);
+  const fromEnv = Number(process.env.CASEFILE_EMBED_THREADS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return Math.max(1, Math.floor(os.availableParallelism() / 2));
+}
+
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
@@ -60,10 +71,7 @@ export class Embedder {
 
   /** onnxruntime threads this embedder runs with. */
   get threads(): number {
-    const fromEnv = Number(process.env.CASEFILE_EMBED_THREADS);
-    if (this.options.threads && this.options.threads > 0) return Math.floor(this.options.threads);
-    if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-    return Math.max(1, Math.floor(os.availableParallelism() / 2));
+    return embedThreads(this.options.threads);
   }
 
   get pooling(): Pooling {

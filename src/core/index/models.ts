@@ -2,7 +2,8 @@ import path from 'node:path';
 import { ModelRegistry, type ModelLocations } from '../models/registry';
 import { inspectTransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
-import { Embedder, resolveEmbeddingModel } from './embedder';
+import { resolveEmbeddingModel } from './embedder';
+import { RemoteEmbedder } from './embed-host';
 import type { Reranker } from './search';
 
 /** An embedding model ready to embed a case's chunks and queries (normalised vectors). */
@@ -35,7 +36,8 @@ export function modelLocations(where: ModelFolders): ModelLocations {
 export async function loadEmbedder(where: ModelFolders, modelId: string | null): Promise<EmbedderLoad> {
   const resolved = await resolveEmbeddingModel(modelLocations(where), modelId);
   if (!resolved.ok) return resolved;
-  const embedder = new Embedder({ id: resolved.model.id, dir: resolved.model.dir });
+  // Loaded and run in the embedding worker thread, never on the engine's thread.
+  const embedder = new RemoteEmbedder({ id: resolved.model.id, dir: resolved.model.dir });
   try {
     await embedder.init();
   } catch (err) {

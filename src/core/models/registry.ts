@@ -499,8 +499,9 @@ async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
 /** Load a transformers.js folder the way the engine will use it; fail with the loader's reason. */
 async function validateByLoading(id: string, folder: TransformersFolder, signal?: AbortSignal): Promise<{ dimension: number | null }> {
   if (folder.kind === 'embedding') {
-    const { Embedder } = await import('../index/embedder');
-    const embedder = new Embedder({ id, dir: folder.dir });
+    // In the embedding worker, like every embedding: importing a model never loads onnxruntime on the engine's thread.
+    const { RemoteEmbedder } = await import('../index/embed-host');
+    const embedder = new RemoteEmbedder({ id, dir: folder.dir });
     try {
       const [vector] = await embedder.embed(['The tenant shall pay rent monthly.'], signal);
       if (!vector || vector.length === 0 || !vector.every(Number.isFinite)) {

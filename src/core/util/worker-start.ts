@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Where a worker entry lives: `<sourceName>.ts` next to the calling module when running from
+ * TypeScript source (tests, CLI under tsx), `<sourceName>.js` when compiled, or `<bundleName>.js`
+ * next to the electron-vite bundle (the module may itself sit in a shared chunk, out/main/chunks/).
+ * `moduleUrl` is the caller's `import.meta.url`. Null when none exists.
+ */
+export function findWorkerEntry(moduleUrl: string, sourceName: string, bundleName: string): string | null {
+  const here = fileURLToPath(moduleUrl);
+  const dir = path.dirname(here);
+  const candidates = [
+    path.join(dir, `${sourceName}${path.extname(here) || '.js'}`),
+    path.join(dir, `${bundleName}.js`),
+    path.join(dir, `${bundleName}.mjs`),
+    path.join(dir, '..', `${bundleName}.js`),
+  ];
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
+
+/** file: URL of a file inside an installed package (found from this module; works when the package does not export package.json). */
+export function packageFileUrl(pkg: string, ...rel: string[]): string {
+  const lookup = createRequire(import.meta.url).resolve.paths(pkg) ?? [];
+  const dir = lookup.map((d) => path.join(d, pkg)).find((d) => existsSync(path.join(d, 'package.json')));
+  if (!dir) throw new Error(`Package ${pkg} is not installed.`);
+  return pathToFileURL(path.join(dir, ...rel)).href;
+}
+
+/**
+ * Worker code that runs a TypeScript entry (tests, CLI via tsx). Big libraries (`preload`, file
+ * URLs) are imported natively first — tsx would otherwise transform their megabytes of code in
+ * every worker, costing memory and seconds of start-up — then tsx is registered (its ESM API:
+ * `execArgv: ['--import', 'tsx']` does not reach the entry module on Node 20) and the entry loaded.
+ */
+export function tsWorkerBootstrap(entry: string, preload: string[] = []): string {
+  const tsx = packageFileUrl('tsx', 'dist', 'esm', 'api', 'index.mjs');
+  const imports = preload.map((url) => `await import(${JSON.stringify(url)});`).join('\n    ');
+  return `(async () => {
+    ${imports}
+    (await import(${JSON.stringify(tsx)})).register();
+    await import(${JSON.stringify(pathToFileURL(entry).href)});
+  })().catch((err) => { throw err; });`;
+}
+
+/** Start a worker thread on `entry`: through tsx (with `preload` imported natively first) for a .ts entry, directly otherwise. */
+export function startWorker(entry: string, preload: string[] = []): Worker {
+  return /\.(c|m)?ts$/.test(entry) ? new Worker(tsWorkerBootstrap(entry, preload), { eval: true }) : new Worker(entry);
+}

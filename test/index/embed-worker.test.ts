@@ -1,0 +1,143 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { threadId } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/index/embed-host';
+import { Embedder } from '../../src/core/index/embedder';
+import { ChunkStore } from '../../src/core/index/store';
+import { openCaseTools } from '../../src/core/tools/index';
+import type { EngineEvents } from '../../src/shared/events';
+import { corpusDir, tempHome } from '../helpers/home';
+import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
+import { NDA_DIR } from './helpers';
+
+/**
+ * Embedding runs in its own worker thread (src/core/index/embed-worker.ts), never on the engine's
+ * thread — in the app, Electron's main process. Structural proof: this thread's module cache never
+ * holds onnxruntime, while the vectors are exactly those an in-thread Embedder makes.
+ */
+const { miniLmDir } = testModels();
+const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
+const BIG = path.join(corpusDir, 'cuad', 'full_contract_txt', 'CERES,INC_01_25_2012-EX-10.20-Collaboration Agreement.txt');
+
+/** Modules of the embedding runtime loaded on this thread (onnxruntime-node is CommonJS: its binding shows in the cache). */
+function runtimeOnThisThread(): string[] {
+  return Object.keys(createRequire(import.meta.url).cache).filter((k) => /onnxruntime|[\\/]@huggingface[\\/]transformers[\\/]/.test(k));
+}
+
+async function openWithModel(home: string): Promise<{ engine: Engine; caseId: string; drop: string }> {
+  await installTestModels(home); // the import validates the model by embedding a sentence — in the worker too
+  const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
+  const caseId = (await engine.router.call('cases.create', { name: 'Worker v. Main' })).id;
+  const drop = path.join(home, 'drop');
+  mkdirSync(drop, { recursive: true });
+  return { engine, caseId, drop };
+}
+
+describe('embedding worker (all-MiniLM-L6-v2)', () => {
+  it('ingest and search embed in the worker: this thread never loads onnxruntime, the model loads once, vectors equal in-thread embedding', async () => {
+    expect(runtimeOnThisThread()).toEqual([]);
+    const { engine, caseId, drop } = await openWithModel(tempHome('casefile-embedw-'));
+    for (const f of NDAS) copyFileSync(path.join(NDA_DIR, f), path.join(drop, f));
+
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
+    delay.disable();
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
+
+    const tools = await openCaseTools(engine, caseId);
+    const hits = await tools.vector_search({ query: 'Which law governs this agreement?', top_k: 3 });
+    expect(hits.semantic).toBe(true);
+    expect(hits.results.length).toBeGreaterThan(0);
+
+    const host = sharedEmbedHost();
+    const stats = await host.stats();
+    expect(stats.threadId).not.toBe(threadId);
+    expect(stats.loads).toBe(1); // import check, three files and the query: one load, reused
+    expect(stats.models).toEqual([MINILM_ID]);
+
+    const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+    const table = (await store.table())!;
+    const rows = (await table.query().select(['chunk_id', 'text', 'vector']).toArray()) as { chunk_id: string; text: string; vector: ArrayLike<number> }[];
+    store.close();
+    expect(stats.texts).toBeGreaterThanOrEqual(rows.length + 2);
+    // The engine's thread never held the runtime, through import, ingest and search.
+    expect(runtimeOnThisThread()).toEqual([]);
+    console.info(`embed worker: ${rows.length} chunks; max event-loop delay on the engine thread during ingest ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms)`);
+
+    // Closing the (last) engine stops the worker.
+    const worker = host.runningWorker!;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    await engine.close();
+    await exited;
+    expect(host.threadId).toBeNull();
+
+    // The same model on this thread, with the same settings, gives exactly the stored vectors.
+    const local = new Embedder({ id: MINILM_ID, dir: miniLmDir });
+    try {
+      const vectors = await local.embed(rows.map((r) => r.text));
+      rows.forEach((r, i) => expect(Array.from(r.vector)).toEqual(Array.from(vectors[i]!)));
+    } finally {
+      await local.dispose();
+    }
+    expect(runtimeOnThisThread().length).toBeGreaterThan(0); // the probe does see an in-thread load
+  });
+
+  it('cancel – an aborted embed rejects with AbortError and the worker stops after its current batch', async () => {
+    const host = sharedEmbedHost();
+    const embedder = new RemoteEmbedder({ id: MINILM_ID, dir: miniLmDir });
+    try {
+      await embedder.init();
+      const before = (await host.stats()).texts;
+      const texts = Array.from({ length: 480 }, (_, i) => `Clause ${i}. ${'The receiving party shall keep the information confidential. '.repeat(12)}`);
+      const ctrl = new AbortController();
+      const pending = embedder.embed(texts, ctrl.signal);
+      // Abort once the worker has begun (a first batch is in flight), not before.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ctrl.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      expect(host.inFlight).toBe(0);
+      // The next request runs after the cancelled one stopped: far fewer than 480 texts were embedded.
+      expect(await embedder.embed(['Notice must be given in writing.'])).toHaveLength(1);
+      const done = (await host.stats()).texts - before;
+      expect(done).toBeGreaterThanOrEqual(1);
+      expect(done).toBeLessThan(texts.length / 2);
+    } finally {
+      await embedder.dispose();
+      await host.close();
+    }
+  });
+
+  it('a crash of the embedding worker fails that file with a reason; the ingest goes on and the next file is indexed', async () => {
+    const { engine, caseId, drop } = await openWithModel(tempHome('casefile-embedw-'));
+    try {
+      copyFileSync(BIG, path.join(drop, 'a-collaboration.txt'));
+      copyFileSync(path.join(NDA_DIR, NDAS[0]!), path.join(drop, 'b-nda.txt'));
+      const host = sharedEmbedHost();
+      let killed = false;
+      engine.events.on('ingest.file', (e: EngineEvents['ingest.file']) => {
+        if (e.name !== 'a-collaboration.txt' || e.stage !== 'embedding' || killed) return;
+        killed = true;
+        // Stop the worker the way a crash would, while a request of this file is on it.
+        const poll = setInterval(() => {
+          if (host.inFlight === 0) return;
+          clearInterval(poll);
+          void host.runningWorker?.terminate();
+        }, 5);
+      });
+      const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      if (!('results' in run)) throw new Error('expected results');
+      const byName = Object.fromEntries(run.results.map((r) => [r.name, r]));
+      expect(killed).toBe(true);
+      expect(byName['a-collaboration.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/embedding worker stopped unexpectedly/) });
+      expect(byName['b-nda.txt']).toMatchObject({ status: 'indexed' });
+    } finally {
+      await engine.close();
+    }
+  });
+});
