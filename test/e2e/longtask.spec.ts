@@ -44,6 +44,9 @@ test.describe('responsiveness', () => {
     const progress = docs.getByRole('status', { name: 'Ingest progress' });
     await expect(progress).toBeVisible({ timeout: 30_000 });
     await expect(progress).toContainText(/pages/, { timeout: 30_000 });
+    // The file's own bar is determinate while it parses: a value strictly between 0 and 1.
+    const fileBar = progress.getByRole('progressbar', { name: 'bundle-200-pages.pdf progress' });
+    await expect(fileBar).toHaveAttribute('value', /^0\.\d*[1-9]/, { timeout: 60_000 });
     await screenshot(page, '06-ingest-in-progress');
     // Meanwhile the UI answers: typing in the case filter is reflected at once.
     await page.getByRole('searchbox', { name: 'Search cases' }).fill('big');

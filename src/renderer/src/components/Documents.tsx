@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FileInfo, FileVersionInfo, IngestFileStatus, IngestProgress } from '../../../shared/contract/ingest';
+import type { FileInfo, FileVersionInfo, IngestCurrentFile, IngestFileStatus, IngestProgress, IngestStage } from '../../../shared/contract/ingest';
 import { errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
 import { useUi } from '../stores/ui';
@@ -30,6 +30,33 @@ const TYPE_LABEL: Record<string, string> = {
   other: 'Other',
 };
 
+const STAGE_LABEL: Record<IngestStage, string> = {
+  hashing: 'Copying',
+  parsing: 'Parsing',
+  chunking: 'Chunking',
+  embedding: 'Embedding',
+  indexing: 'Indexing',
+};
+
+const STAGE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'parsing', parsing: 'parsing', chunking: 'parsing', embedding: 'embedding', indexing: 'indexing' };
+
+/** "Parsing · 12 / 40 pages · about 20 s left" for a file in flight. */
+function stageText(c: IngestCurrentFile): string {
+  const unit = c.stage === 'parsing' ? 'pages' : 'chunks';
+  const count = c.done !== null && c.total !== null ? ` · ${c.done} / ${c.total} ${unit}` : '';
+  const eta = c.etaSeconds !== null && c.etaSeconds > 0 ? ` · about ${formatDuration(c.etaSeconds * 1000)} left` : '';
+  return `${STAGE_LABEL[c.stage]}${count}${eta}`;
+}
+
+/** A file's own bar: determinate while its stage has a count, indeterminate for the short stages without one. */
+function FileProgress({ c }: { c: IngestCurrentFile }) {
+  return c.fraction !== null ? (
+    <progress className="file-progress" max={1} value={c.fraction} aria-label={`${c.name} progress`} data-stage={c.stage} />
+  ) : (
+    <progress className="file-progress" aria-label={`${c.name} progress`} data-stage={c.stage} />
+  );
+}
+
 function statusClass(status: IngestFileStatus): string {
   if (status === 'indexed' || status === 'unchanged') return 'ok';
   if (status === 'failed') return 'bad';
@@ -49,11 +76,11 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
   const cancel = useDocuments((s) => s.cancel);
   const toast = useUi((s) => s.toast);
   // Bytes move when a file finishes, pages as each is parsed: show the further of the two, and
-  // never let the bar move backwards within one job (page totals grow as files are opened).
+  // never let the bar move backwards within one job (an estimated page total can still change).
   const fraction = Math.max(
     progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : 0,
     progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 0,
-    progress.pagesTotal > 0 && progress.filesTotal === 1 ? progress.pagesDone / progress.pagesTotal : 0,
+    progress.pagesTotal > 0 && (!progress.pagesEstimated || progress.filesTotal === 1) ? progress.pagesDone / progress.pagesTotal : 0,
   );
   const best = useRef({ jobId: '', pct: 0 });
   if (best.current.jobId !== progress.jobId) best.current = { jobId: progress.jobId, pct: 0 };
@@ -75,17 +102,19 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
       </div>
       <progress max={100} value={pct} aria-label="Overall progress" />
       <div className="muted small">
-        {progress.pagesTotal > 0 ? `${progress.pagesDone} / ${progress.pagesTotal} pages · ` : ''}
+        {progress.pagesTotal > 0 ? `${progress.pagesDone} / ${progress.pagesEstimated ? 'about ' : ''}${progress.pagesTotal} pages · ` : ''}
         {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
         {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
       </div>
       {progress.current.length > 0 && (
         <ul className="ingest-current">
           {progress.current.map((c) => (
-            <li key={c.name}>
-              <span className="ellipsis">{c.name}</span>
-              <span className="muted small">{c.stage}…</span>
-              <progress aria-label={`${c.name} progress`} />
+            <li key={c.name} data-current={c.name}>
+              <span className="ellipsis" title={c.name}>
+                {c.name}
+              </span>
+              <span className="muted small stage">{stageText(c)}</span>
+              <FileProgress c={c} />
             </li>
           ))}
         </ul>
@@ -163,12 +192,18 @@ function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
 
 function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; depth: number }) {
   const live = useDocuments((s) => s.live[file.id]);
+  // The running ingest's view of this file (latest version in flight), else what files.list overlaid.
+  const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.fileId === file.id && c.version === file.version));
   const remove = useDocuments((s) => s.remove);
   const toast = useUi((s) => s.toast);
   const openSource = useViewer((s) => s.open);
   const openDialog = useUi((s) => s.openDialog);
   const [showReason, setShowReason] = useState(false);
-  const status = live && live.version >= file.version && statusClass(live.status) === 'busy' ? live.status : file.status;
+  const status = current
+    ? STAGE_STATUS[current.stage]
+    : live && live.version >= file.version && statusClass(live.status) === 'busy'
+      ? live.status
+      : file.status;
   const reason = file.reason;
   const base = file.name.split('/').pop() ?? file.name;
   const latest = file.versions[file.versions.length - 1];
@@ -211,7 +246,7 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
         {TYPE_LABEL[file.type] ?? file.type}
         {file.pages > 0 ? ` · ${plural(file.pages, 'page')}` : ''}
         {file.date ? ` · ${file.date}` : ''}
-        {live && statusClass(live.status) === 'busy' && live.stage ? ` · ${live.stage}…` : ''}
+        {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
       </div>
       {showReason && reason && (
         <p className="file-reason" role="note">
