@@ -4,16 +4,16 @@
  * ingest; or cut the passage around a span out of a DOCX / text document.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import type { PageImage, Passage, PixelRect } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { CaseDocuments } from '../ingest/documents';
 import type { PageIndex } from '../ingest/types';
 import type { HandlerMap } from '../router/router';
+import { packageFileUrl, startWorker } from '../util/worker-start';
 import { spanToRects } from './geometry';
 import type { RenderedPage, RenderRequest } from './pdf-render';
 import type { RenderWorkerRequest, RenderWorkerResponse } from './render-worker';
@@ -37,16 +37,9 @@ export function defaultRenderWorkerPath(): string | null {
   return candidates.find((c) => existsSync(c)) ?? null;
 }
 
-/** Load a TypeScript worker entry through tsx (tests, CLI); pdf.js is imported natively first. */
-function tsBootstrap(entry: string): string {
-  const require = createRequire(import.meta.url);
-  const url = (pkg: string, ...rel: string[]) => pathToFileURL(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), ...rel)).href;
-  return `(async () => {
-    await import(${JSON.stringify(url('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'))});
-    await import(${JSON.stringify(url('pdfjs-dist', 'legacy', 'build', 'pdf.mjs'))});
-    (await import(${JSON.stringify(url('tsx', 'dist', 'esm', 'api', 'index.mjs'))})).register();
-    await import(${JSON.stringify(pathToFileURL(entry).href)});
-  })().catch((err) => { throw err; });`;
+/** pdf.js, imported natively before tsx loads a TypeScript worker entry (tests, CLI; see startWorker). */
+function pdfjsPreload(): string[] {
+  return [packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'), packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs')];
 }
 
 /** One lazily started worker thread; it exits after a minute idle and is restarted on demand. */
@@ -60,7 +53,7 @@ class WorkerRenderer implements PageRenderer {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = /\.(c|m)?ts$/.test(this.entry) ? new Worker(tsBootstrap(this.entry), { eval: true }) : new Worker(this.entry);
+    const worker = startWorker(this.entry, pdfjsPreload());
     worker.unref();
     worker.on('message', (msg: RenderWorkerResponse) => {
       const p = this.pending.get(msg.id);

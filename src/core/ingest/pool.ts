@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { packageFileUrl, startWorker } from '../util/worker-start';
 import type { ChunkRecord } from './types';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -39,27 +39,13 @@ export function defaultWorkerPath(): string {
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
-function packageFileUrl(pkg: string, ...rel: string[]): string {
-  const dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
-  return pathToFileURL(path.join(dir, ...rel)).href;
-}
-
 /**
  * Worker code that runs a TypeScript entry (tests, CLI via tsx). pdf.js is imported natively
  * first — tsx would otherwise transform its 2 MB modules in every worker, costing ~450 MB of
- * memory and seconds of start-up — then tsx is registered (its ESM API: `execArgv: ['--import',
- * 'tsx']` does not reach the entry module on Node 20) and the entry loaded.
+ * memory and seconds of start-up — then tsx is registered and the entry loaded (see startWorker).
  */
-function tsBootstrap(entry: string): string {
-  const pdfWorker = packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs');
-  const pdf = packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs');
-  const tsx = packageFileUrl('tsx', 'dist', 'esm', 'api', 'index.mjs');
-  return `(async () => {
-    await import(${JSON.stringify(pdfWorker)});
-    await import(${JSON.stringify(pdf)});
-    (await import(${JSON.stringify(tsx)})).register();
-    await import(${JSON.stringify(pathToFileURL(entry).href)});
-  })().catch((err) => { throw err; });`;
+function pdfjsPreload(): string[] {
+  return [packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'), packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs')];
 }
 
 export interface ParseResult {
@@ -156,7 +142,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = /\.(c|m)?ts$/.test(this.workerPath) ? new Worker(tsBootstrap(this.workerPath), { eval: true }) : new Worker(this.workerPath);
+    const worker = startWorker(this.workerPath, pdfjsPreload());
     const slot: Slot = { worker };
     worker.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, `the reader stopped unexpectedly (${err.message})`));
