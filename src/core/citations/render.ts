@@ -53,7 +53,7 @@ class WorkerRenderer implements PageRenderer {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.entry, pdfjsPreload());
+    const worker = startWorker(this.entry, pdfjsPreload);
     worker.unref();
     worker.on('message', (msg: RenderWorkerResponse) => {
       const p = this.pending.get(msg.id);

@@ -66,7 +66,7 @@ export class EmbedWorkerHost {
       throw new CasefileError('unavailable', 'The embedding worker is missing from this installation (embed-worker.js next to the app bundle). Reinstall Casefile.');
     }
     // From source, transformers.js is imported natively before tsx takes over (see startWorker).
-    const worker = startWorker(this.entry, [packageFileUrl('@huggingface/transformers', 'dist', 'transformers.node.mjs')]);
+    const worker = startWorker(this.entry, () => [packageFileUrl('@huggingface/transformers', 'dist', 'transformers.node.mjs')]);
     worker.unref();
     const stopped = (detail: string) => {
       if (this.worker !== worker) return;

@@ -142,7 +142,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.workerPath, pdfjsPreload());
+    const worker = startWorker(this.workerPath, pdfjsPreload);
     const slot: Slot = { worker };
     worker.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, `the reader stopped unexpectedly (${err.message})`));

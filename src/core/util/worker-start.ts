@@ -46,7 +46,10 @@ export function tsWorkerBootstrap(entry: string, preload: string[] = []): string
   })().catch((err) => { throw err; });`;
 }
 
-/** Start a worker thread on `entry`: through tsx (with `preload` imported natively first) for a .ts entry, directly otherwise. */
-export function startWorker(entry: string, preload: string[] = []): Worker {
-  return /\.(c|m)?ts$/.test(entry) ? new Worker(tsWorkerBootstrap(entry, preload), { eval: true }) : new Worker(entry);
+/**
+ * Start a worker thread on `entry`: through tsx for a .ts entry, with the file URLs `preload`
+ * returns imported natively first (only asked for then); directly for a built .js entry.
+ */
+export function startWorker(entry: string, preload: () => string[] = () => []): Worker {
+  return /\.(c|m)?ts$/.test(entry) ? new Worker(tsWorkerBootstrap(entry, preload()), { eval: true }) : new Worker(entry);
 }
