@@ -59,7 +59,7 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     const stats = await host.stats();
     expect(stats.threadId).not.toBe(threadId);
     expect(stats.loads).toBe(1); // import check, three files and the query: one load, reused
-    expect(stats.models).toEqual([MINILM_ID]);
+    expect(stats.models.map((m) => m.id)).toEqual([MINILM_ID]);
 
     const store = await ChunkStore.open(engine.cases.caseDir(caseId));
     const table = (await store.table())!;
@@ -90,9 +90,15 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
 
   it('cancel – an aborted embed rejects with AbortError and the worker stops after its current batch', async () => {
     const host = sharedEmbedHost();
+    const saved = process.env.CASEFILE_EMBED_THREADS;
+    process.env.CASEFILE_EMBED_THREADS = '1';
     const embedder = new RemoteEmbedder({ id: MINILM_ID, dir: miniLmDir });
+    if (saved === undefined) delete process.env.CASEFILE_EMBED_THREADS;
+    else process.env.CASEFILE_EMBED_THREADS = saved;
     try {
       await embedder.init();
+      // The thread count set on the engine's side is what onnxruntime runs with in the worker.
+      expect((await host.stats()).models).toContainEqual({ id: MINILM_ID, threads: 1 });
       const before = (await host.stats()).texts;
       const texts = Array.from({ length: 480 }, (_, i) => `Clause ${i}. ${'The receiving party shall keep the information confidential. '.repeat(12)}`);
       const ctrl = new AbortController();

@@ -23,7 +23,8 @@ export interface EmbedWorkerStats {
   loads: number;
   /** Texts embedded since this worker started (cancelled requests stop counting at their last batch). */
   texts: number;
-  models: string[];
+  /** Models loaded now, with the onnxruntime threads each runs on. */
+  models: { id: string; threads: number }[];
 }
 
 export type EmbedWorkerResponse =

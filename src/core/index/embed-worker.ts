@@ -92,7 +92,7 @@ port?.on('message', (msg: EmbedWorkerRequest) => {
       break;
     }
     case 'stats':
-      send({ type: 'stats', id: msg.id, stats: { threadId, loads, texts, models: [...models.values()].map((m) => m.modelId) } });
+      send({ type: 'stats', id: msg.id, stats: { threadId, loads, texts, models: [...models.values()].map((m) => ({ id: m.modelId, threads: m.threads })) } });
       break;
   }
 });
