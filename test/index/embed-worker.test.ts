@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/index/embed-host';
 import { Embedder } from '../../src/core/index/embedder';
+import { loadEmbedder } from '../../src/core/index/models';
 import { ChunkStore } from '../../src/core/index/store';
 import { openCaseTools } from '../../src/core/tools/index';
-import type { EngineEvents } from '../../src/shared/events';
 import { corpusDir, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
 import { NDA_DIR } from './helpers';
@@ -119,23 +119,46 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     }
   });
 
+  it('a crash while the model loads is an error of that call (not a silent keyword-only fallback); the next load starts a new worker', async () => {
+    const home = tempHome('casefile-embedw-');
+    await installTestModels(home);
+    const host = sharedEmbedHost();
+    await host.close(); // a fresh worker: the model is not loaded yet
+    const load = host.load.bind(host);
+    host.load = (model, signal) => {
+      const reply = load(model, signal);
+      void host.runningWorker?.terminate();
+      return reply;
+    };
+    const where = { home, modelDirs: [path.join(home, 'models')] };
+    try {
+      await expect(loadEmbedder(where, null)).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/embedding worker stopped unexpectedly/) });
+    } finally {
+      Reflect.deleteProperty(host, 'load');
+    }
+    const again = await loadEmbedder(where, null);
+    expect(again.ok && again.embedder.dimension).toBe(384);
+    if (again.ok) await again.embedder.dispose();
+    await host.close();
+  });
+
   it('a crash of the embedding worker fails that file with a reason; the ingest goes on and the next file is indexed', async () => {
     const { engine, caseId, drop } = await openWithModel(tempHome('casefile-embedw-'));
+    const host = sharedEmbedHost();
     try {
       copyFileSync(BIG, path.join(drop, 'a-collaboration.txt'));
       copyFileSync(path.join(NDA_DIR, NDAS[0]!), path.join(drop, 'b-nda.txt'));
-      const host = sharedEmbedHost();
+      // Stop the worker the way a crash would, right after the first batch of the big file is sent to it.
       let killed = false;
-      engine.events.on('ingest.file', (e: EngineEvents['ingest.file']) => {
-        if (e.name !== 'a-collaboration.txt' || e.stage !== 'embedding' || killed) return;
-        killed = true;
-        // Stop the worker the way a crash would, while a request of this file is on it.
-        const poll = setInterval(() => {
-          if (host.inFlight === 0) return;
-          clearInterval(poll);
+      const embed = host.embed.bind(host);
+      host.embed = (model, texts, signal) => {
+        const reply = embed(model, texts, signal);
+        if (!killed && texts.some((t) => /Ceres/i.test(t))) {
+          killed = true;
           void host.runningWorker?.terminate();
-        }, 5);
-      });
+        }
+        return reply;
+      };
       const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
       if (!('results' in run)) throw new Error('expected results');
       const byName = Object.fromEntries(run.results.map((r) => [r.name, r]));
@@ -143,6 +166,7 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
       expect(byName['a-collaboration.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/embedding worker stopped unexpectedly/) });
       expect(byName['b-nda.txt']).toMatchObject({ status: 'indexed' });
     } finally {
+      Reflect.deleteProperty(host, 'embed');
       await engine.close();
     }
   });

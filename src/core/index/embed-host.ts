@@ -27,6 +27,13 @@ function abortError(signal?: AbortSignal): unknown {
   return signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
+/** The embedding worker died under a request (a crash, not a model that cannot load): retrying may work. */
+export class EmbedWorkerStopped extends CasefileError {
+  constructor(detail: string) {
+    super('failed', `the embedding worker stopped unexpectedly (${detail}); ingest the file again to retry`);
+  }
+}
+
 type Reply = Exclude<EmbedWorkerResponse, { type: 'cancelled' | 'error' }>;
 
 interface Pending {
@@ -71,7 +78,7 @@ export class EmbedWorkerHost {
     const stopped = (detail: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      this.failAll(new CasefileError('failed', `the embedding worker stopped unexpectedly (${detail}); ingest the file again to retry`));
+      this.failAll(new EmbedWorkerStopped(detail));
     };
     worker.on('message', (msg: EmbedWorkerResponse) => this.onMessage(msg));
     worker.on('error', (err) => stopped(err.message));

@@ -3,7 +3,7 @@ import { ModelRegistry, type ModelLocations } from '../models/registry';
 import { inspectTransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
 import { resolveEmbeddingModel } from './embedder';
-import { RemoteEmbedder } from './embed-host';
+import { EmbedWorkerStopped, RemoteEmbedder } from './embed-host';
 import type { Reranker } from './search';
 
 /** An embedding model ready to embed a case's chunks and queries (normalised vectors). */
@@ -31,7 +31,8 @@ export function modelLocations(where: ModelFolders): ModelLocations {
 
 /**
  * The embedding model `modelId` (or, with null, the default installed one), loaded and ready.
- * A model that is registered but cannot load counts as unavailable, with its reason.
+ * A model that is registered but cannot load counts as unavailable, with its reason; rejects
+ * (EmbedWorkerStopped) only when the embedding worker crashed while loading it.
  */
 export async function loadEmbedder(where: ModelFolders, modelId: string | null): Promise<EmbedderLoad> {
   const resolved = await resolveEmbeddingModel(modelLocations(where), modelId);
@@ -41,6 +42,8 @@ export async function loadEmbedder(where: ModelFolders, modelId: string | null):
   try {
     await embedder.init();
   } catch (err) {
+    // A crashed worker is an error of this operation, not a model to do without (keyword-only).
+    if (err instanceof EmbedWorkerStopped) throw err;
     return { ok: false, reason: `the embedding model "${resolved.model.id}" could not be loaded (${(err as Error).message}) — keyword search only` };
   }
   return { ok: true, embedder };

@@ -43,9 +43,12 @@ async function queryEmbedder(engine: Engine, modelId: string | null): Promise<Em
     load = loadEmbedder(engineModelFolders(engine), modelId);
     embedders.set(key, load);
     // A model that is missing now may be installed later: do not cache failures.
-    void load.then((r) => {
-      if (!r.ok) embedders.delete(key);
-    });
+    void load.then(
+      (r) => {
+        if (!r.ok) embedders.delete(key);
+      },
+      () => embedders.delete(key), // the embedding worker crashed while loading: try again next time
+    );
   }
   return load;
 }
