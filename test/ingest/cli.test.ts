@@ -105,7 +105,11 @@ describe('casefile ingest / files (CLI)', () => {
     // Clean run.
     const cleanHome = tempHome('casefile-clean-');
     const cleanCase = JSON.parse((await cli(cleanHome, 'cases', 'create', 'Clean', '--json')).stdout) as { id: string };
+    const cleanStart = Date.now();
     expect((await cli(cleanHome, 'ingest', cleanCase.id, drop, '--json')).code).toBe(0);
+    // Kill points are fractions of how long a whole run takes on this machine (start-up included),
+    // so they land inside the run on a fast idle machine and on a loaded one alike.
+    const runMs = Date.now() - cleanStart;
     const clean = await chunkSet(path.join(cleanHome, 'cases', cleanCase.id));
     expect(clean.stored.length).toBeGreaterThan(20);
     expect(clean.indexed).toEqual(clean.stored);
@@ -118,7 +122,8 @@ describe('casefile ingest / files (CLI)', () => {
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const kills: number[] = [];
     for (let i = 0; i < Number(process.env.CASEFILE_CRASH_KILLS ?? 4); i++) {
-      const delay = 900 + Math.floor(rand() * 2600);
+      // The first kill lands early in a full run (guaranteed to interrupt it); later ones anywhere.
+      const delay = Math.floor(runMs * (i === 0 ? 0.45 + rand() * 0.15 : 0.3 + rand() * 0.7));
       const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], { cwd: repoRoot, stdio: 'ignore' });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
