@@ -24,7 +24,8 @@ function bar(p: IngestProgress, width = 24): string {
   const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : p.filesTotal ? p.filesDone / p.filesTotal : 0;
   const full = Math.round(frac * width);
   const cur = p.current[0];
-  const what = cur ? ` ${cur.stage} ${cur.name}` : '';
+  const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
+  const what = cur ? ` ${cur.stage}${count} ${cur.name}` : '';
   const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''} ${eta(p.etaSeconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
