@@ -57,6 +57,30 @@ interface RunState {
 }
 
 /** A file in flight: its stage, and that stage's count (pages parsed, chunks embedded). */
+/**
+ * Share of a file's work that parsing stands for in the overall bar and ETA; the rest is
+ * embedding + indexing, which on a CPU is the slower part. Without this an ingest looked finished
+ * ("0s left") while the last file was still being embedded.
+ */
+const PARSE_SHARE = 0.4;
+
+/** How far along an in-flight file is (0–1), from its stage and the stage's own count. */
+function fileFraction(c: CurrentFile): number {
+  const parsed = c.pages > 0 ? Math.min(1, c.pagesDone / c.pages) : 0;
+  switch (c.stage) {
+    case 'hashing':
+      return 0;
+    case 'parsing':
+      return PARSE_SHARE * parsed;
+    case 'chunking':
+      return PARSE_SHARE;
+    case 'embedding':
+      return PARSE_SHARE + (1 - PARSE_SHARE) * 0.95 * (c.total ? Math.min(1, (c.done ?? 0) / c.total) : 0);
+    case 'indexing':
+      return 0.97;
+  }
+}
+
 interface CurrentFile {
   name: string;
   fileId: string | null;
@@ -625,7 +649,7 @@ export class IngestService {
     for (const c of state.current.values()) {
       pagesDone += c.pagesDone;
       pagesTotal += c.pages;
-      if (c.pages > 0) bytesDone += (c.bytes * c.pagesDone) / c.pages;
+      bytesDone += c.bytes * fileFraction(c);
     }
     // Files not opened yet: estimated from their bytes at the pages-per-byte of the files opened so far.
     let unopenedBytes = 0;
