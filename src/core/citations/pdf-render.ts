@@ -4,12 +4,9 @@
  * not re-parse it each time.
  */
 import { promises as fs } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CasefileError } from '../../shared/errors';
+import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
 /** A rendered page: PNG bytes, pixel size, and the viewport transform (PDF user space → pixels). */
@@ -31,47 +28,6 @@ export interface RenderRequest {
   scale: number;
 }
 
-let pdfjsPromise: Promise<PdfJs> | undefined;
-
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= (async () => {
-    // Node 20 lacks Promise.withResolvers and ArrayBuffer#transferToFixedLength, both used by
-    // pdf.js 6 (Electron's Node 22 has them); these stand-ins behave the same for pdf.js.
-    const P = Promise as unknown as { withResolvers?: unknown };
-    if (typeof P.withResolvers !== 'function') {
-      P.withResolvers = function withResolvers<T>() {
-        let resolve!: (v: T) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<T>((res, rej) => {
-          resolve = res;
-          reject = rej;
-        });
-        return { promise, resolve, reject };
-      };
-    }
-    const AB = ArrayBuffer.prototype as unknown as { transferToFixedLength?: (this: ArrayBuffer, n?: number) => ArrayBuffer };
-    if (typeof AB.transferToFixedLength !== 'function') {
-      AB.transferToFixedLength = function transferToFixedLength(this: ArrayBuffer, n?: number) {
-        const length = n ?? this.byteLength;
-        const out = new ArrayBuffer(length);
-        new Uint8Array(out).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
-        return out;
-      };
-    }
-    // pdf.js's "fake worker" runs in this thread (already off the engine's main thread).
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
-  return pdfjsPromise;
-}
-
-function pdfjsDataUrl(folder: string): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require.resolve('pdfjs-dist/package.json');
-  return pathToFileURL(path.join(path.dirname(pkg), folder) + path.sep).href;
-}
-
 export class PdfRenderer {
   private readonly open = new Map<string, Promise<PdfDocument>>();
   constructor(private readonly size = 3) {}
@@ -88,10 +44,7 @@ export class PdfRenderer {
       const data = new Uint8Array(await fs.readFile(file));
       const task = pdfjs.getDocument({
         data,
-        standardFontDataUrl: pdfjsDataUrl('standard_fonts'),
-        cMapUrl: pdfjsDataUrl('cmaps'),
-        cMapPacked: true,
-        useSystemFonts: false,
+        ...pdfjsDataOptions(),
         verbosity: pdfjs.VerbosityLevel.ERRORS,
       });
       try {

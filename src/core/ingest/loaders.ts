@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { decodeText } from './detect';
 import { type FileKind, type PageGeometry, type PageIndex } from './types';
+import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions } from '../util/pdfjs';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -119,33 +119,6 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
 
 // ---------------------------------------------------------------- pdf
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjsPromise: Promise<PdfJs> | undefined;
-
-/** Load pdf.js once per thread (legacy build for Node), with its worker code in-thread. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= (async () => {
-    // Node 20 lacks Promise.withResolvers, which pdf.js 6 uses (Electron's Node 22 has it).
-    const P = Promise as unknown as { withResolvers?: unknown };
-    if (typeof P.withResolvers !== 'function') {
-      P.withResolvers = function withResolvers<T>() {
-        let resolve!: (v: T) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<T>((res, rej) => {
-          resolve = res;
-          reject = rej;
-        });
-        return { promise, resolve, reject };
-      };
-    }
-    // Importing the worker module here makes pdf.js run its "fake worker" in this thread
-    // (we are already off the main thread), and keeps bundlers aware of the worker code.
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
-  return pdfjsPromise;
-}
 
 /**
  * pdfjs-dist's standard font data folder, with a trailing separator. In Node, pdf.js reads it with
@@ -153,9 +126,7 @@ function loadPdfJs(): Promise<PdfJs> {
  * fonts would silently fall back, with warnings).
  */
 export function defaultStandardFontDataUrl(): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require.resolve('pdfjs-dist/package.json');
-  return path.join(path.dirname(pkg), 'standard_fonts') + path.sep;
+  return pdfjsAssetDir('standard_fonts');
 }
 
 function plain(err: unknown): string {
@@ -180,8 +151,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     // pdf.js takes ownership of (and may detach) the buffer it is given: pass a copy.
     data: new Uint8Array(bytes),
     // pdf.js 6 removed `isEvalSupported` together with its eval code path (nothing to turn off).
-    standardFontDataUrl: options.standardFontDataUrl ?? defaultStandardFontDataUrl(),
-    useSystemFonts: false,
+    ...pdfjsDataOptions(),
+    ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
     verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
   let doc: Awaited<typeof task.promise>;
