@@ -1,3 +1,5 @@
+export { formatBytes } from '../shared/format';
+
 /** Where a command writes. Tests pass buffers; the binary passes the process streams. */
 export interface CliIO {
   out: (text: string) => void;
@@ -12,18 +14,6 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 /** Left-aligned plain-text table. */
