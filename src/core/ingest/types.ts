@@ -3,28 +3,13 @@
  * them). Character offsets are UTF-16 code-unit offsets into the document text of one version.
  */
 
+import type { DocTypeName, IngestFileStatus } from '../../shared/contract/ingest';
+
 export type FileKind = 'pdf' | 'docx' | 'text';
 
-export type FileStatus =
-  | 'queued'
-  | 'parsing'
-  | 'embedding'
-  | 'indexed'
-  | 'unchanged'
-  | 'needs_ocr'
-  | 'unsupported'
-  | 'failed'
-  | 'cancelled';
-
-export type DocType =
-  | 'contract'
-  | 'medical_record'
-  | 'police_report'
-  | 'correspondence'
-  | 'pleading'
-  | 'deposition'
-  | 'invoice'
-  | 'other';
+/** The contract's names are the single source; the core uses them under its own names. */
+export type FileStatus = Exclude<IngestFileStatus, 'indexing'>;
+export type DocType = DocTypeName;
 
 /** One chunk as stored in the case's LanceDB `chunks` table (plus `vector` when embeddings are on). */
 export interface ChunkRecord {
@@ -112,13 +97,24 @@ export interface PageGeometry {
   /** Per font: [ascent, descent, vertical 0|1, family 0 sans / 1 serif / 2 mono (absent in old data)]. */
   fonts: [number, number, number, number?][];
   items: number[];
+  /**
+   * Format 2+: per font (same index as `fonts`), the real advance widths (1/1000 em) of the
+   * characters that font draws on this page, from the embedded font; 0 where unknown (vertical or
+   * equal-width fonts). Absent in format 1 data: positions inside items are then estimated.
+   */
+  widths?: (Record<string, number> | 0)[];
 }
+
+/** Version of the stored pages.json format: 2 adds `PageGeometry.widths`. */
+export const PAGES_FORMAT = 2;
 
 export const ITEM_STRIDE = 11;
 
 /** Pages of a version: for PDFs with geometry; DOCX/text pseudo-pages carry only ranges. */
 export interface PageIndex {
   kind: FileKind;
+  /** Format of this record (absent = 1). */
+  format?: number;
   pages: PageGeometry[];
   /** DOCX/text: paragraph ranges [start, end) in the document text. */
   paragraphs?: [number, number][];
