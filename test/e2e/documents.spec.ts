@@ -60,6 +60,30 @@ test.describe('documents', () => {
     await expect(viewer.getByTestId('passage').locator('mark')).toContainText('TOM WATSON');
     await expect(viewer.getByTestId('passage').locator('mark')).toBeInViewport();
 
+    // A DOCX opens in its own formatting (mammoth's HTML, sanitised): heading, paragraphs and list
+    // items, with the cited words marked in place — exactly the span's words — and scrolled to.
+    await page.getByRole('searchbox', { name: 'Search this case' }).fill('Applicant contends command did not support him personal problems divorce');
+    await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
+    const docxResult = results.getByRole('listitem').filter({ hasText: names.docx! }).first();
+    await expect(docxResult).toBeVisible();
+    await docxResult.getByRole('button').click();
+    const docxView = viewer.locator('[data-testid="passage"][data-view="docx"]');
+    await expect(docxView).toBeVisible();
+    await expect(docxView.locator('h1')).toHaveCount(1);
+    expect(await docxView.locator('p').count()).toBeGreaterThan(20);
+    expect(await docxView.locator('li').count()).toBeGreaterThan(2);
+    expect(await docxView.locator('script, style, iframe, img, [style], [onclick], [href]').count()).toBe(0);
+    const marks = docxView.locator('mark');
+    await expect(marks.first()).toBeInViewport();
+    const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
+    const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === names.docx)!;
+    const content = await app.op<{ text: string }>('files.read', { caseId: created.id, fileId: docxFile.id });
+    const squeeze = (s: string) => s.replace(/\s+/g, '');
+    const marked = (await marks.allTextContents()).join('');
+    expect(squeeze(marked)).toBe(squeeze(content.text.slice(span.start, span.end)));
+    expect(squeeze(marked)).toContain(squeeze('did not support him'));
+    await screenshot(page, '03b-docx-viewer');
+
     // Remove a file: confirmed in a dialog naming it, then gone from the list and the engine.
     await row(names.empty!).hover();
     await row(names.empty!).getByRole('button', { name: `Remove ${names.empty}` }).click();

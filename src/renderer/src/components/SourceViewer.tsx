@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { createElement, useEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import { api, errorMessage } from '../api/index';
 import { useViewer } from '../stores/viewer';
+import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
 import { plural } from './format';
 
 function PdfPage() {
@@ -34,7 +35,47 @@ function PdfPage() {
   );
 }
 
-function PassageView() {
+/** React elements from the sanitised tree: only allow-listed tags, no attributes from the document. */
+function renderSafe(nodes: SafeNode[], firstMark: Ref<HTMLElement>, seen: { mark: boolean }): ReactNode[] {
+  return nodes.map((n, i) => {
+    if (n.kind === 'text') return n.text;
+    const props: Record<string, unknown> = { key: i };
+    if (n.colSpan) props.colSpan = n.colSpan;
+    if (n.rowSpan) props.rowSpan = n.rowSpan;
+    if (n.placeholder) props.className = 'docx-image';
+    else if (n.note) props.className = 'docx-note';
+    if (n.tag === 'mark') {
+      props.className = 'cite-mark';
+      if (!seen.mark) props.ref = firstMark;
+      seen.mark = true;
+    }
+    if (n.tag === 'br') return createElement('br', props);
+    return createElement(n.tag, props, ...renderSafe(n.children, firstMark, seen));
+  });
+}
+
+/** A DOCX in its own formatting with the cited span marked; the plain-text passage when the span cannot be placed. */
+function DocxView() {
+  const passage = useViewer((s) => s.passage)!;
+  const docx = useViewer((s) => s.docx)!;
+  const mark = useRef<HTMLElement>(null);
+  const view = useMemo(() => {
+    // DOMParser builds an inert document (no scripts run, nothing loads); only data leaves it.
+    const body = new DOMParser().parseFromString(docx.html, 'text/html').body;
+    return highlightDocxSpan(sanitizeDocxHtml(body), docx.text, passage.start, passage.end);
+  }, [docx, passage]);
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: 'center' });
+  }, [view]);
+  if (!view) return <PassageView note="Shown as plain text: the cited words could not be placed in the formatted document." />;
+  return (
+    <div className="passage docx-view" data-testid="passage" data-view="docx" data-start={passage.start} data-end={passage.end}>
+      {renderSafe(view.nodes, mark, { mark: false })}
+    </div>
+  );
+}
+
+function PassageView({ note }: { note?: string }) {
   const passage = useViewer((s) => s.passage)!;
   const mark = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -46,7 +87,8 @@ function PassageView() {
   const cited = passage.text.slice(Math.max(0, a), Math.max(0, b));
   const after = passage.text.slice(Math.max(0, b));
   return (
-    <div className="passage" data-testid="passage">
+    <div className="passage" data-testid="passage" data-view="text">
+      {note && <p className="muted small">{note}</p>}
       {passage.offset > 0 && <p className="muted small">…</p>}
       <div className="passage-text">
         {before}
@@ -66,6 +108,7 @@ export function SourceViewer() {
   const source = useViewer((s) => s.source);
   const image = useViewer((s) => s.image);
   const passage = useViewer((s) => s.passage);
+  const docx = useViewer((s) => s.docx);
   const loading = useViewer((s) => s.loading);
   const error = useViewer((s) => s.error);
   const page = useViewer((s) => s.page);
@@ -140,7 +183,7 @@ export function SourceViewer() {
         )}
         {loading && !image && !passage && <p className="pad muted">Opening…</p>}
         {image && <PdfPage />}
-        {passage && <PassageView />}
+        {passage && (docx ? <DocxView /> : <PassageView />)}
       </div>
     </section>
   );

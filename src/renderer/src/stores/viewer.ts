@@ -23,6 +23,8 @@ interface ViewerState {
   zoom: number;
   image: PageImage | null;
   passage: Passage | null;
+  /** For a DOCX passage: the document's HTML (as mammoth rendered it at ingest) and its text, to show the span in place. */
+  docx: DocxSource | null;
   loading: boolean;
   error: string | null;
   open(source: SourceRef): void;
@@ -31,7 +33,23 @@ interface ViewerState {
   setZoom(zoom: number): void;
 }
 
+/** What the DOCX view needs: the HTML and the ingest text the span's offsets refer to. */
+export interface DocxSource {
+  html: string;
+  text: string;
+}
+
 let request = 0;
+
+/** The DOCX's HTML and text (files.read); null when there is none or it cannot be read (the passage is shown as text then). */
+async function fetchDocx(caseId: string, fileId: string, version: number): Promise<DocxSource | null> {
+  try {
+    const content = await api.call('files.read', { caseId, fileId, version });
+    return content.kind === 'docx' && content.html ? { html: content.html, text: content.text } : null;
+  } catch {
+    return null;
+  }
+}
 
 function kindOf(source: SourceRef): string | undefined {
   if (source.kind) return source.kind;
@@ -54,7 +72,7 @@ async function fetchView(caseId: string, source: SourceRef, page: number, zoom: 
         scale: Math.min(4, Math.max(0.5, zoom * (globalThis.devicePixelRatio > 1 ? 2.5 : 1.5))),
         ...(hasSpan ? { start: source.start, end: source.end } : {}),
       });
-      if (id === request) useViewer.setState({ image, passage: null, loading: false, page: image.page });
+      if (id === request) useViewer.setState({ image, passage: null, docx: null, loading: false, page: image.page });
     } else {
       const passage = await api.call('citations.passage', {
         caseId,
@@ -64,7 +82,8 @@ async function fetchView(caseId: string, source: SourceRef, page: number, zoom: 
         end: source.end,
         context: hasSpan ? 4000 : 20000,
       });
-      if (id === request) useViewer.setState({ passage, image: null, loading: false });
+      const docx = passage.kind === 'docx' ? await fetchDocx(caseId, passage.file_id, passage.version) : null;
+      if (id === request) useViewer.setState({ passage, docx, image: null, loading: false });
     }
   } catch (err) {
     if (id === request) useViewer.setState({ loading: false, error: errorMessage(err) });
@@ -78,18 +97,19 @@ export const useViewer = create<ViewerState>((set, get) => ({
   zoom: 1,
   image: null,
   passage: null,
+  docx: null,
   loading: false,
   error: null,
   open(source) {
     const caseId = useDocuments.getState().caseId;
     if (!caseId) return;
     const page = source.pages[0] ?? 1;
-    set({ caseId, source, page, image: null, passage: null });
+    set({ caseId, source, page, image: null, passage: null, docx: null });
     void fetchView(caseId, source, page, get().zoom);
   },
   close() {
     request++;
-    set({ source: null, image: null, passage: null, error: null, loading: false });
+    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false });
   },
   goto(page) {
     const { caseId, source, zoom, image } = get();
