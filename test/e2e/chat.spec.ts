@@ -37,6 +37,21 @@ writeFileSync(
   }),
 );
 
+/** grepCase finds an exact phrase in a DOCX; the answer cites that match (a span of a few words). */
+const docxScript = path.join(scripts, 'docx.json');
+writeFileSync(
+  docxScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+      { thought: 'Find the exact wording in the decision.', action: 'grepCase', action_input: { pattern: 'did not support him' } },
+      { final: 'The Applicant says his command did not support him [cite:{{cite}}].' },
+    ],
+    chunkChars: 16,
+    delayMs: 2,
+  }),
+);
+
 async function caseWithContract(app: AppFixture): Promise<string> {
   const { id } = await app.op<{ id: string }>('cases.create', { name: 'Equidata affiliate' });
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-chat-')), 'docs');
@@ -169,5 +184,47 @@ test.describe('chat cancel', () => {
     expect(last.role).toBe('assistant');
     expect(last.status).toBe('cancelled');
     await expect(chat.getByText('This turn was cancelled')).toBeVisible();
+  });
+});
+
+test.describe('chat citation in a DOCX', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: docxScript } });
+
+  test('a chip citing a few words of a DOCX opens its formatted text with exactly those words marked', async ({ app }) => {
+    const { page } = app;
+    const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Discharge review' });
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-docx-')), 'docs');
+    mkdirSync(dir);
+    copyFileSync(path.join(corpusDir, CORPUS.docx), path.join(dir, 'decision.docx'));
+    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Discharge review/ }).click();
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('Did his command support him?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    await expect(answer).toContainText('did not support him', { timeout: 60_000 });
+    const chip = answer.locator('.chip[data-cite]').first();
+    await expect(chip).toBeEnabled();
+    await chip.click();
+
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    const docxView = viewer.locator('[data-testid="passage"][data-view="docx"]');
+    await expect(docxView).toBeVisible();
+    // The document's structure as Word has it: its heading, paragraphs, the numbered issues.
+    await expect(docxView.locator('h1')).toHaveCount(1);
+    expect(await docxView.locator('p').count()).toBeGreaterThan(20);
+    expect(await docxView.locator('ol > li').count()).toBeGreaterThan(2);
+    // One mark, on the cited words, inside a list item, scrolled into view.
+    const mark = docxView.locator('mark');
+    await expect(mark).toHaveCount(1);
+    await expect(mark).toHaveText('did not support him');
+    await expect(mark).toBeInViewport();
+    expect(await mark.evaluate((el) => el.closest('li') !== null)).toBe(true);
+    const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
+    const { files } = await app.op<{ files: { id: string }[] }>('files.list', { caseId });
+    const content = await app.op<{ text: string }>('files.read', { caseId, fileId: files[0]!.id });
+    expect(content.text.slice(span.start, span.end)).toBe('did not support him');
+    await screenshot(page, '05b-docx-citation');
   });
 });
