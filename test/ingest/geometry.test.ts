@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { beginText, endText, moveText, PDFDocument, PDFHexString, PDFName, setCharacterSpacing, setFontAndSize, setWordSpacing, showText } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { spanToRects, type Rect } from '../../src/core/citations/geometry';
 import { parseFile } from '../../src/core/ingest/parse';
@@ -53,6 +54,104 @@ async function wordIous(file: string, page: number): Promise<number[]> {
   }
   return ious;
 }
+
+const CONFORMIS = 'cuad/full_contract_pdf/Part_I/Development/ConformisInc_20191101_10-Q_EX-10.6_11861402_EX-10.6_Development Agreement.pdf';
+const TUNIU = 'cuad/full_contract_pdf/Part_II/Collaboration/TUNIUCORP_03_06_2014-EX-10-COOPERATION AGREEMENT.PDF';
+
+/**
+ * A page set in a font whose /Widths are far from Helvetica's (narrow letters wide, wide ones
+ * narrow), lines with character and word spacing: only the font's real widths place words right.
+ */
+async function oddWidthsPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const widths: number[] = [];
+  for (let c = 32; c <= 126; c++) widths.push(c === 32 ? 300 : 300 + ((c * 137) % 11) * 60);
+  const descriptor = doc.context.register(
+    doc.context.obj({ Type: 'FontDescriptor', FontName: 'CasefileOddWidths', Flags: 32, FontBBox: [-200, -220, 1000, 900], ItalicAngle: 0, Ascent: 750, Descent: -220, CapHeight: 700, StemV: 80 }),
+  );
+  const font = doc.context.register(
+    doc.context.obj({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'CasefileOddWidths', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding', FontDescriptor: descriptor }),
+  );
+  page.node.setFontDictionary(PDFName.of('F9'), font);
+  const lines = [
+    'Agreement Tenant Landlord premises lawful quiet',
+    'enjoyment Waiver notice thirty days Indemnify',
+    'harmless Jurisdiction Delaware arbitration Witness',
+    'Wilmington Exhibit Schedule payable monthly',
+    'installment Security deposit liability remedies',
+  ];
+  const hex = (s: string) => PDFHexString.of(Buffer.from(s, 'latin1').toString('hex'));
+  lines.forEach((line, i) =>
+    page.pushOperators(beginText(), setFontAndSize('F9', 11), setCharacterSpacing([0, 0.6, -0.3, 0.2, 0][i]!), setWordSpacing([0, 2, 0, 4, 1][i]!), moveText(60, 720 - i * 20), showText(hex(line)), endText()),
+  );
+  return doc.save();
+}
+
+/**
+ * The issue's rule for one cited span: take poppler's words `from`..`to` (in its reading order) on
+ * a page as the span; every word inside gets its own box with IoU ≥ 0.8 against poppler's, and the
+ * span's rectangles cover no word outside it by more than a sliver (10% of that word's box).
+ */
+async function checkSpan(file: string, page: number, from: number, to: number): Promise<{ ious: number[]; lines: number }> {
+  const out = await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity });
+  const doc = out.doc!;
+  expect(doc.index.format).toBe(2);
+  const geo = doc.index.pages[page - 1]!;
+  const pageText = doc.text.slice(geo.start, geo.end);
+  // Align poppler's words with the document text, in order.
+  const placed: (Box & { at: number })[] = [];
+  let cursor = 0;
+  for (const w of popplerWords(file, page, geo.view[3])) {
+    const at = pageText.indexOf(w.word, cursor);
+    if (at < 0 || at - cursor > 40) continue;
+    placed.push({ ...w, at: geo.start + at });
+    cursor = at + w.word.length;
+  }
+  const inside = placed.slice(from, to + 1);
+  expect(inside.length).toBe(to - from + 1);
+  const start = inside[0]!.at;
+  const end = inside[inside.length - 1]!.at + inside[inside.length - 1]!.word.length;
+  const ious = inside.map((w) => {
+    const boxes = spanToRects(doc.index, w.at, w.at + w.word.length, doc.text);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.rects).toHaveLength(1);
+    return iou(w, boxes[0]!.rects[0]!);
+  });
+  const span = spanToRects(doc.index, start, end, doc.text);
+  expect(span.map((b) => b.page)).toEqual([page]);
+  const rects = span[0]!.rects;
+  for (const w of placed) {
+    if (w.at >= start && w.at < end) continue;
+    const area = (w.x1 - w.x0) * (w.y1 - w.y0);
+    for (const r of rects) {
+      const ix = Math.max(0, Math.min(w.x1, r.x + r.width) - Math.max(w.x0, r.x));
+      const iy = Math.max(0, Math.min(w.y1, r.y + r.height) - Math.max(w.y0, r.y));
+      expect(ix * iy, `"${w.word}" outside the span is covered`).toBeLessThanOrEqual(0.1 * area);
+    }
+  }
+  return { ious, lines: rects.length };
+}
+
+describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.8, nothing outside covered', () => {
+  it('generated page in a font with unusual widths, character and word spacing', async () => {
+    const file = path.join(tempHome('casefile-geo-'), 'odd.pdf');
+    writeFileSync(file, await oddWidthsPdf());
+    // From the middle of line 1 to the middle of line 4.
+    const { ious, lines } = await checkSpan(file, 1, 3, 19);
+    expect(lines).toBe(4);
+    expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it.each([
+    [CONFORMIS, 1, 45, 135],
+    [TUNIU, 1, 30, 120],
+  ])('real contract %s page %i, words %i–%i', async (rel, page, from, to) => {
+    const { ious, lines } = await checkSpan(path.join(corpusDir, rel), page, from, to);
+    expect(lines).toBeGreaterThanOrEqual(3);
+    expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
+  });
+});
 
 describe.skipIf(!hasPoppler)('span → rectangles against poppler (pdftotext -bbox)', () => {
   it('generated page – every unique word box overlaps poppler’s with IoU ≥ 0.8', async () => {

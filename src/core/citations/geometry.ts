@@ -71,7 +71,12 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
     const nx = c / sc;
     const ny = d / sc;
     const size = height || sc;
-    const [f0, f1] = text ? weightedFractions(text, s, len, from, to, family) : [(from - s) / len, (to - s) / len];
+    const real = page.widths?.[font];
+    const [f0, f1] = !text
+      ? [(from - s) / len, (to - s) / len]
+      : real && !vertical
+        ? realFractions(text, s, len, from, to, real, width, sa, family)
+        : weightedFractions(text, s, len, from, to, family);
     let corners: [number, number][];
     if (vertical) {
       // Vertical text runs downwards along -n; its width spans the glyph box across.
@@ -105,8 +110,53 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
 }
 
 /**
+ * Where characters [from, to) sit within the item [s, s+len), as fractions of its width, from the
+ * font's real advance widths stored at ingest (1/1000 em; `size` is the em in user space along the
+ * line, the item's transform scale).
+ */
+function realFractions(
+  text: string,
+  s: number,
+  len: number,
+  from: number,
+  to: number,
+  widths: Record<string, number>,
+  width: number,
+  size: number,
+  family: number,
+): [number, number] {
+  const table = family === 1 ? TIMES : HELVETICA;
+  const adv: number[] = new Array<number>(len);
+  let natural = 0;
+  for (let i = 0; i < len; i++) {
+    const ch = text[s + i]!;
+    const space = /\s/.test(ch);
+    let w = widths[space ? ' ' : ch];
+    if (w === undefined) {
+      // A character the font table lacks (a space the font never draws, half of a surrogate pair): its standard width.
+      const code = space ? 32 : ch.charCodeAt(0);
+      w = code >= 32 && code < 127 ? table[code - 32]! : code >= 0xd800 && code < 0xe000 ? 0 : 556;
+    }
+    adv[i] = (w / 1000) * size;
+    natural += adv[i]!;
+  }
+  if (natural <= 0 || width <= 0) return weightedFractions(text, s, len, from, to, family);
+  // What the item's width holds beyond the advances (character and word spacing, justification)
+  // is shared out evenly per character, as the PDF's character spacing is.
+  const extra = (width - natural) / len;
+  let before = 0;
+  let inside = 0;
+  for (let i = 0; i < len; i++) {
+    const a = adv[i]! + extra;
+    if (s + i < from) before += a;
+    else if (s + i < to) inside += a;
+  }
+  return [before / width, (before + inside) / width];
+}
+
+/**
  * Where characters [from, to) sit within the item [s, s+len), as fractions of its width. Glyph
- * widths are not stored; they are estimated from the standard font metrics of the item's family
+ * widths are not stored (pages.json format 1); they are estimated from the standard font metrics of the item's family
  * (Helvetica for sans-serif, Times for serif, equal widths for monospace), which places words
  * inside a line far better than equal widths.
  */

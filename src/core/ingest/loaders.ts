@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { decodeText } from './detect';
-import { type FileKind, type PageGeometry, type PageIndex } from './types';
-import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions } from '../util/pdfjs';
+import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
+import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -183,12 +184,14 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     // The page count is known as soon as the document is open: report it before the first page.
     if (total > 0) options.onPage?.(0, total);
     let readable = 0;
+    const glyphWidths: GlyphWidths = new Map();
     for (let n = 1; n <= total; n++) {
       checkAbort(options.signal);
       if (n > 1) append('\n\n');
       const start = length;
       let geometry: PageGeometry = emptyPage(n, start, start);
       let pageHasText = false;
+      const pageParts = parts.length;
       try {
         const page = await doc.getPage(n);
         const content = await page.getTextContent();
@@ -228,6 +231,10 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
         // A page's range ends at its last visible character; trailing breaks fall between pages.
         const view = page.view;
         geometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
+        if (pageHasText) {
+          const pageText = parts.slice(pageParts).join('');
+          geometry.widths = await pageWidths(pdfjs, page, glyphWidths, fontIndex, fonts, items, pageText, start);
+        }
         page.cleanup();
       } catch (err) {
         if ((err as Error).name === 'AbortError') throw err;
@@ -250,10 +257,94 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       p.start = Math.min(p.start, text.length);
       p.end = Math.min(p.end, text.length);
     }
-    return { kind: 'pdf', text, index: { kind: 'pdf', pages }, emptyPages };
+    return { kind: 'pdf', text, index: { kind: 'pdf', format: PAGES_FORMAT, pages }, emptyPages };
   } finally {
     await task.destroy().catch(() => {});
   }
+}
+
+/** Per pdf.js font (loadedName, stable within a document): character → advance width in 1/1000 em. */
+type GlyphWidths = Map<string, Map<string, number>>;
+
+/**
+ * The real advance widths of the characters each font draws on this page, read from the glyphs
+ * pdf.js lays out (its operator list carries each glyph's unicode and width from the embedded
+ * font). The operator list is built only when the page uses a font or character not seen on
+ * earlier pages of the document, so most pages cost nothing extra. Fonts whose characters all
+ * share one width (monospace) and vertical fonts store 0: equal shares are then exact enough.
+ */
+async function pageWidths(
+  pdfjs: PdfJs,
+  page: PDFPageProxy,
+  known: GlyphWidths,
+  fontIndex: Map<string, number>,
+  fonts: PageGeometry['fonts'],
+  items: number[],
+  pageText: string,
+  pageStart: number,
+): Promise<(Record<string, number> | 0)[]> {
+  const used: Set<string>[] = fonts.map(() => new Set());
+  for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
+    const fi = items[k + 10]!;
+    if (fonts[fi]![2]) continue;
+    const from = items[k]! - pageStart;
+    for (const ch of pageText.slice(from, from + items[k + 1]!)) used[fi]!.add(ch === '\u00a0' ? ' ' : ch);
+  }
+  const names = [...fontIndex.keys()];
+  const missing = names.some((name) => {
+    const m = known.get(name);
+    const fi = fontIndex.get(name)!;
+    return !m || [...used[fi]!].some((ch) => !m.has(ch));
+  });
+  if (missing) {
+    try {
+      const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+      let font = '';
+      let scale = 1;
+      for (let i = 0; i < ops.fnArray.length; i++) {
+        const fn = ops.fnArray[i];
+        if (fn === pdfjs.OPS.setFont) {
+          font = String((ops.argsArray[i] as unknown[])[0]);
+          // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
+          let matrix: number[] | undefined;
+          try {
+            matrix = (page.commonObjs.get(font) as { fontMatrix?: number[] } | undefined)?.fontMatrix;
+          } catch {
+            matrix = undefined;
+          }
+          scale = matrix && matrix[0] ? matrix[0] * 1000 : 1;
+        } else if (fn === pdfjs.OPS.showText) {
+          let m = known.get(font);
+          if (!m) known.set(font, (m = new Map()));
+          for (const g of (ops.argsArray[i] as unknown[][])[0]!) {
+            if (!g || typeof g !== 'object') continue;
+            const { unicode, width } = g as { unicode?: string; width?: number };
+            if (!unicode || typeof width !== 'number' || !(width >= 0)) continue;
+            // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
+            const chars = [...unicode.normalize('NFKC')];
+            for (const ch of chars) if (!m.has(ch)) m.set(ch, (width * scale) / chars.length);
+          }
+        }
+      }
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      // No operator list: positions inside items are estimated, as for old data.
+    }
+  }
+  return names.map((name) => {
+    const fi = fontIndex.get(name)!;
+    const m = known.get(name);
+    if (!m || fonts[fi]![2]) return 0;
+    const out: Record<string, number> = {};
+    const seen = new Set<number>();
+    for (const ch of used[fi]!) {
+      const w = m.get(ch);
+      if (w === undefined) continue;
+      out[ch] = Math.round(w * 10) / 10;
+      seen.add(out[ch]);
+    }
+    return seen.size > 1 ? out : 0;
+  });
 }
 
 /** 0 sans-serif (and unknown), 1 serif, 2 monospace — picks the width table used to place characters inside an item. */
