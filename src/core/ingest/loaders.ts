@@ -185,6 +185,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     if (total > 0) options.onPage?.(0, total);
     let readable = 0;
     const glyphWidths: GlyphWidths = new Map();
+    const pendingWidths: PageFonts[] = [];
     for (let n = 1; n <= total; n++) {
       checkAbort(options.signal);
       if (n > 1) append('\n\n');
@@ -233,7 +234,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
         geometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
         if (pageHasText) {
           const pageText = parts.slice(pageParts).join('');
-          geometry.widths = await pageWidths(pdfjs, page, glyphWidths, fontIndex, fonts, items, pageText, start);
+          pendingWidths.push(await learnWidths(pdfjs, page, glyphWidths, geometry, [...fontIndex.keys()], pageText));
         }
         page.cleanup();
       } catch (err) {
@@ -251,6 +252,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     }
     if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
     if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
+    // Width tables once the whole document is read: characters first seen on later pages count too.
+    for (const p of pendingWidths) p.geometry.widths = widthTable(p, glyphWidths);
     // Trailing line breaks after the last page carry nothing.
     const text = parts.join('').replace(/\s+$/, '');
     for (const p of pages) {
@@ -266,37 +269,41 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
 /** Per pdf.js font (loadedName, stable within a document): character → advance width in 1/1000 em. */
 type GlyphWidths = Map<string, Map<string, number>>;
 
+/** A page's fonts (pdf.js names, in `fonts` order) and the characters each draws. */
+interface PageFonts {
+  geometry: PageGeometry;
+  names: string[];
+  used: Set<string>[];
+}
+
+/** Distinct characters of known fonts without a width that make a page worth an operator list. */
+const UNKNOWN_CHARS_FOR_OPLIST = 8;
+
 /**
- * The real advance widths of the characters each font draws on this page, read from the glyphs
- * pdf.js lays out (its operator list carries each glyph's unicode and width from the embedded
- * font). The operator list is built only when the page uses a font or character not seen on
- * earlier pages of the document, so most pages cost nothing extra. Fonts whose characters all
- * share one width (monospace) and vertical fonts store 0: equal shares are then exact enough.
+ * Learn the real advance widths of the characters a page's fonts draw, from the glyphs pdf.js
+ * lays out (its operator list carries each glyph's unicode and width from the font program or
+ * the PDF's /Widths). The operator list costs about as much again as the text, so it is built
+ * only for pages that bring a font not seen before, or many characters without a width yet.
  */
-async function pageWidths(
-  pdfjs: PdfJs,
-  page: PDFPageProxy,
-  known: GlyphWidths,
-  fontIndex: Map<string, number>,
-  fonts: PageGeometry['fonts'],
-  items: number[],
-  pageText: string,
-  pageStart: number,
-): Promise<(Record<string, number> | 0)[]> {
+async function learnWidths(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): Promise<PageFonts> {
+  const { fonts, items } = geometry;
   const used: Set<string>[] = fonts.map(() => new Set());
   for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
     const fi = items[k + 10]!;
     if (fonts[fi]![2]) continue;
-    const from = items[k]! - pageStart;
-    for (const ch of pageText.slice(from, from + items[k + 1]!)) used[fi]!.add(ch === '\u00a0' ? ' ' : ch);
+    const from = items[k]! - geometry.start;
+    for (const ch of pageText.slice(from, from + items[k + 1]!)) used[fi]!.add(/\s/.test(ch) ? ' ' : ch);
   }
-  const names = [...fontIndex.keys()];
-  const missing = names.some((name) => {
+  let unknown = 0;
+  let newFont = false;
+  names.forEach((name, fi) => {
     const m = known.get(name);
-    const fi = fontIndex.get(name)!;
-    return !m || [...used[fi]!].some((ch) => !m.has(ch));
+    if (!m) newFont = newFont || used[fi]!.size > 0;
+    else for (const ch of used[fi]!) if (!m.has(ch) && ch !== ' ') unknown++;
   });
-  if (missing) {
+  if (newFont || unknown >= UNKNOWN_CHARS_FOR_OPLIST) {
+    // Fonts of this page that draw nothing in the operator list still count as seen.
+    for (const name of names) if (!known.has(name)) known.set(name, new Map());
     try {
       const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
       let font = '';
@@ -322,7 +329,7 @@ async function pageWidths(
             if (!unicode || typeof width !== 'number' || !(width >= 0)) continue;
             // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
             const chars = [...unicode.normalize('NFKC')];
-            for (const ch of chars) if (!m.has(ch)) m.set(ch, (width * scale) / chars.length);
+            for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, (width * scale) / chars.length);
           }
         }
       }
@@ -331,10 +338,18 @@ async function pageWidths(
       // No operator list: positions inside items are estimated, as for old data.
     }
   }
-  return names.map((name) => {
-    const fi = fontIndex.get(name)!;
+  return { geometry, names, used };
+}
+
+/**
+ * Per font of a page, the widths (1/1000 em, 0.1 precision) of the characters it draws there; 0
+ * where none are known, for vertical fonts, and where all are equal (monospace: equal shares are
+ * exact). Characters still without a width are estimated when boxes are drawn.
+ */
+function widthTable({ geometry, names, used }: PageFonts, known: GlyphWidths): (Record<string, number> | 0)[] {
+  return names.map((name, fi) => {
     const m = known.get(name);
-    if (!m || fonts[fi]![2]) return 0;
+    if (!m || geometry.fonts[fi]![2]) return 0;
     const out: Record<string, number> = {};
     const seen = new Set<number>();
     for (const ch of used[fi]!) {
