@@ -143,6 +143,20 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
     expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
   });
 
+  it('pages stored before widths existed (format 1) still get a box per word, estimated', async () => {
+    const out = await parseFile({ bytes: await oddWidthsPdf(), name: 'odd.pdf', maxBytes: Infinity });
+    const doc = out.doc!;
+    expect(doc.index.pages[0]!.widths?.some((w) => w !== 0)).toBe(true);
+    const old = JSON.parse(JSON.stringify({ ...doc.index, format: undefined, pages: doc.index.pages.map((p) => ({ ...p, widths: undefined })) })) as typeof doc.index;
+    const at = doc.text.indexOf('Delaware');
+    const [now] = spanToRects(doc.index, at, at + 8, doc.text);
+    const [before] = spanToRects(old, at, at + 8, doc.text);
+    expect(before!.rects).toHaveLength(1);
+    expect(now!.rects).toHaveLength(1);
+    expect(before!.rects[0]!.y).toBe(now!.rects[0]!.y);
+    expect(before!.rects[0]!.x).not.toBe(now!.rects[0]!.x);
+  });
+
   it.each([
     [CONFORMIS, 1, 45, 135],
     [TUNIU, 1, 30, 120],
