@@ -1,4 +1,5 @@
 import type { ChunkStore, StoredChunk } from '../index/store';
+import { pageAt } from '../ingest/chunker';
 import { sqlInt, sqlString } from '../index/sql';
 
 /** One file of a case as the tools see it (latest version first-class, older versions listed). */
@@ -41,18 +42,7 @@ export function isReadable(status: string): boolean {
   return status === 'indexed' || status === 'unchanged';
 }
 
-/** 1-based page holding character `offset`. */
-export function pageAt(pageStarts: number[], offset: number): number {
-  let lo = 0;
-  let hi = pageStarts.length - 1;
-  if (hi < 0) return 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (pageStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
+export { pageAt } from '../ingest/chunker';
 
 /** Pages covering [start, end). */
 export function pagesOf(pageStarts: number[], start: number, end: number): number[] {
