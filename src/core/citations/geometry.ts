@@ -56,13 +56,15 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
       if (to <= from) continue;
     }
     const [a, b, c, d, e, f, width, height, font] = [it[k + 2]!, it[k + 3]!, it[k + 4]!, it[k + 5]!, it[k + 6]!, it[k + 7]!, it[k + 8]!, it[k + 9]!, it[k + 10]!];
-    const [ascent0, descent0, vertical, family = 0] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0, 0];
-    // Fonts without metrics report 0/0: fall back to the usual proportions.
-    // pdf.js reports the font file's extremes (often the bbox: 0.9–1.0 up, 0.3 down), taller than
-    // the glyphs of running text; capped to typographic ascender/descender so boxes hug the words
-    // (and agree with poppler, which uses the FontDescriptor's /Ascent and /Descent).
-    const ascent = Math.min(ascent0 > 0 ? ascent0 : DEFAULT_ASCENT, MAX_ASCENT);
-    const descent = Math.max(ascent0 > 0 ? Math.min(descent0, 0) : DEFAULT_DESCENT, MAX_DESCENT);
+    const [ascent0, descent0, vertical, family = 0, boxAscent, boxDescent] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0, 0];
+    // The FontDescriptor's ascent/descent, stored at ingest: boxes exactly as tall as poppler's
+    // (base line + ascent × size down to base line + descent × size).
+    // Older data (or a descriptor that could not be read): pdf.js's metrics, the font file's
+    // extremes (often the bbox: 0.9–1.0 up, 0.3 down), capped to typographic ascender/descender so
+    // boxes hug the words; fonts without metrics report 0/0 and get the usual proportions.
+    const known = boxAscent !== undefined && boxDescent !== undefined;
+    const ascent = known ? boxAscent : Math.min(ascent0 > 0 ? ascent0 : DEFAULT_ASCENT, MAX_ASCENT);
+    const descent = known ? boxDescent : Math.max(ascent0 > 0 ? Math.min(descent0, 0) : DEFAULT_DESCENT, MAX_DESCENT);
     const sa = Math.hypot(a, b) || 1;
     const sc = Math.hypot(c, d) || 1;
     // Text direction u and "up" direction n in user space.

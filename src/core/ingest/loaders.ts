@@ -3,6 +3,7 @@ import { decodeText } from './detect';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -145,6 +146,7 @@ interface RawItem {
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
+const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
@@ -153,6 +155,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     data: new Uint8Array(bytes),
     // pdf.js 6 removed `isEvalSupported` together with its eval code path (nothing to turn off).
     ...pdfjsDataOptions(),
+    // Font names (and composite/Type 3) in commonObjs: to look up each font's FontDescriptor metrics.
+    fontExtraProperties: true,
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
     verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
@@ -185,6 +189,9 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     if (total > 0) options.onPage?.(0, total);
     let readable = 0;
     const glyphWidths: GlyphWidths = new Map();
+    // pdf.js font → poppler's [ascent, descent] (null: unknown), and the PDF's descriptors (read once, when needed).
+    const fontMetrics = new Map<string, [number, number] | null>();
+    let descriptors: FontDescriptorInfo[] | undefined;
     const pendingWidths: PageFonts[] = [];
     for (let n = 1; n <= total; n++) {
       checkAbort(options.signal);
@@ -235,6 +242,22 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
         if (pageHasText) {
           const pageText = parts.slice(pageParts).join('');
           pendingWidths.push(await learnWidths(pdfjs, page, glyphWidths, geometry, [...fontIndex.keys()], pageText));
+          for (const [name, fi] of fontIndex) {
+            if (!fontMetrics.has(name)) {
+              let info: PdfJsFontInfo | undefined;
+              try {
+                info = page.commonObjs.has(name) ? (page.commonObjs.get(name) as PdfJsFontInfo) : undefined;
+              } catch {
+                info = undefined;
+              }
+              if (!info) continue;
+              descriptors ??= readFontDescriptors(bytes);
+              fontMetrics.set(name, popplerMetrics(info, descriptors) ?? null);
+            }
+            const m = fontMetrics.get(name);
+            const f = fonts[fi]!;
+            if (m) fonts[fi] = [f[0], f[1], f[2], f[3] ?? 0, r3(m[0]), r3(m[1])];
+          }
         }
         page.cleanup();
       } catch (err) {

@@ -94,8 +94,13 @@ export interface PageGeometry {
   /** Page view box [x0, y0, x1, y1] in PDF user space, and /Rotate in degrees. */
   view: [number, number, number, number];
   rotate: number;
-  /** Per font: [ascent, descent, vertical 0|1, family 0 sans / 1 serif / 2 mono (absent in old data)]. */
-  fonts: [number, number, number, number?][];
+  /**
+   * Per font: [ascent, descent, vertical 0|1, family 0 sans / 1 serif / 2 mono (absent in old data),
+   * box ascent, box descent]. ascent/descent are pdf.js's (the font file's extremes); box ascent and
+   * descent (em, absent in older data and where the PDF's FontDescriptor could not be read) are the
+   * FontDescriptor's, as poppler sizes word boxes — citation boxes use them when present.
+   */
+  fonts: [number, number, number, number?, number?, number?][];
   items: number[];
   /**
    * Format 2+: per font (same index as `fonts`), the real advance widths (1/1000 em) of the

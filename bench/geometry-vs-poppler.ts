@@ -1,0 +1,68 @@
+/**
+ * Citation boxes against poppler (`pdftotext -bbox`): IoU of our box with poppler's for every word
+ * that occurs once on the page (≥3 characters), on the first 12 CUAD PDFs with a text layer
+ * (MANIFEST order), pages 1–3. Prints median / min / share under 0.8 (and the same for the
+ * horizontal and vertical overlaps alone). Run: node --import tsx bench/geometry-vs-poppler.ts
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { spanToRects } from '../src/core/citations/geometry';
+import { parseFile } from '../src/core/ingest/parse';
+
+const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
+const FILES = 12;
+const PAGES = 3;
+
+function files(): string[] {
+  const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1).map((l) => l.split('\t'));
+  return rows.filter((r) => r[0]?.startsWith('cuad/') && r[2] === 'pdf' && r[7] !== 'none' && r[7] !== 'no').slice(0, FILES).map((r) => r[0]!);
+}
+
+const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'");
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / (Math.max(a1, b1) - Math.min(a0, b0));
+const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
+
+const all: number[] = [];
+const hx: number[] = [];
+const vy: number[] = [];
+const worst: string[] = [];
+for (const rel of files()) {
+  const file = path.join(CORPUS, rel);
+  const doc = (await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity })).doc!;
+  for (let page = 1; page <= Math.min(PAGES, doc.index.kind === 'pdf' ? doc.index.pages.length : 0); page++) {
+    const geo = doc.index.pages[page - 1]!;
+    const pageText = doc.text.slice(geo.start, geo.end);
+    const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-']).toString();
+    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+      word: unescape(m[5]!), x0: +m[1]!, x1: +m[3]!, y0: geo.view[3] - +m[4]!, y1: geo.view[3] - +m[2]!,
+    }));
+    const counts = new Map<string, number>();
+    for (const w of words) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
+    for (const w of words) {
+      if (counts.get(w.word) !== 1 || w.word.length < 3) continue;
+      const at = pageText.indexOf(w.word);
+      if (at < 0 || pageText.indexOf(w.word, at + 1) >= 0) continue;
+      const start = geo.start + at;
+      const boxes = spanToRects(doc.index, start, start + w.word.length, doc.text);
+      if (boxes.length !== 1 || boxes[0]!.rects.length !== 1) continue;
+      const r = boxes[0]!.rects[0]!;
+      const ix = Math.max(0, Math.min(w.x1, r.x + r.width) - Math.max(w.x0, r.x));
+      const iy = Math.max(0, Math.min(w.y1, r.y + r.height) - Math.max(w.y0, r.y));
+      const inter = ix * iy;
+      const iou = inter / ((w.x1 - w.x0) * (w.y1 - w.y0) + r.width * r.height - inter);
+      all.push(iou);
+      hx.push(overlap(w.x0, w.x1, r.x, r.x + r.width));
+      vy.push(overlap(w.y0, w.y1, r.y, r.y + r.height));
+      if (iou < 0.8 && process.env.VERBOSE)
+        worst.push(`${iou.toFixed(2)} ${path.basename(rel).slice(0, 24)} p${page} "${w.word}" poppler y ${w.y0.toFixed(1)}–${w.y1.toFixed(1)} ours ${r.y.toFixed(1)}–${(r.y + r.height).toFixed(1)} x ${w.x0.toFixed(1)}/${r.x.toFixed(1)}`);
+    }
+  }
+}
+const line = (name: string, xs: number[]) =>
+  `${name}: median ${q(xs, 0.5).toFixed(3)}  min ${Math.min(...xs).toFixed(3)}  under 0.8 ${((100 * xs.filter((x) => x < 0.8).length) / xs.length).toFixed(1)}%`;
+console.log(`${all.length} words`);
+console.log(line('IoU', all));
+console.log(line('horizontal', hx));
+console.log(line('vertical', vy));
+if (worst.length) console.log(worst.join('\n'));
