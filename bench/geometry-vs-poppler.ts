@@ -2,7 +2,7 @@
  * Citation boxes against poppler (`pdftotext -bbox`): IoU of our box with poppler's for every word
  * that occurs once on the page (≥3 characters), on the first 12 CUAD PDFs with a text layer
  * (MANIFEST order), pages 1–3. Prints median / min / share under 0.8 (and the same for the
- * horizontal and vertical overlaps alone). Run: node --import tsx bench/geometry-vs-poppler.ts
+ * horizontal and vertical overlaps alone). Run: [FILES=n] [VERBOSE=1] node --import tsx bench/geometry-vs-poppler.ts
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { spanToRects } from '../src/core/citations/geometry';
 import { parseFile } from '../src/core/ingest/parse';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
-const FILES = 12;
+const FILES = Number(process.env.FILES ?? 12);
 const PAGES = 3;
 
 function files(): string[] {
