@@ -29,12 +29,19 @@ const DEFAULT_DESCENT = -0.35;
  * object streams of PDF 1.5+). Best effort: encrypted or unusual files yield fewer (or none), and
  * their fonts then keep pdf.js's metrics.
  */
+/** Object streams are small (a few hundred objects); anything far larger is not worth inflating. */
+const MAX_INFLATED_STREAM = 16 * 1024 * 1024;
+const MAX_INFLATED_TOTAL = 64 * 1024 * 1024;
+
 export function readFontDescriptors(bytes: Uint8Array): FontDescriptorInfo[] {
   const out: FontDescriptorInfo[] = [];
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const text = buf.toString('latin1');
   scanDescriptors(text, out);
+  // A hostile file may hold a decompression bomb: cap each object stream and the total inflated.
+  let budget = MAX_INFLATED_TOTAL;
   for (const m of text.matchAll(/\/Type\s*\/ObjStm\b/g)) {
+    if (budget <= 0) break;
     const dict = enclosingDict(text, m.index);
     if (!dict || !/\/Filter\s*\/FlateDecode\b/.test(dict.body) || /\/DecodeParms/.test(dict.body)) continue;
     const s = /^\s*stream\r?\n/.exec(text.slice(dict.end, dict.end + 20));
@@ -43,7 +50,9 @@ export function readFontDescriptors(bytes: Uint8Array): FontDescriptorInfo[] {
     const to = text.indexOf('endstream', from);
     if (to < 0) continue;
     try {
-      const data = inflateSync(buf.subarray(from, to), { finishFlush: zlib.Z_SYNC_FLUSH }).toString('latin1');
+      const inflated = inflateSync(buf.subarray(from, to), { finishFlush: zlib.Z_SYNC_FLUSH, maxOutputLength: Math.min(MAX_INFLATED_STREAM, budget) });
+      budget -= inflated.length;
+      const data = inflated.toString('latin1');
       scanDescriptors(data, out);
     } catch {
       // A stream that does not inflate (encrypted, damaged): its fonts keep pdf.js's metrics.
