@@ -13,11 +13,18 @@ import {
   SingleModeSearchArgs,
   type CaseTools,
 } from '../tools/index';
+import { isReadable } from '../tools/documents';
 import { bestLabelOf } from './labels';
 import { pagesLabel } from './prompt';
 import { defineTool, type AgentTool, type PassageItem, type ToolOutcome } from './types';
 
-const READABLE = new Set(['indexed', 'unchanged']);
+/** The three search tools differ only in mode: one entry each. */
+const SEARCH_TOOLS = [
+  { name: 'retrieve', description: 'Hybrid search (keywords + meaning) over the case; returns passages with cite ids and quality labels.', inputSchema: RetrieveArgs, what: 'hybrid search' },
+  { name: 'keyword_search', description: 'Keyword (BM25) search over the case.', inputSchema: SingleModeSearchArgs, what: 'keyword search' },
+  { name: 'vector_search', description: 'Semantic (meaning) search over the case.', inputSchema: SingleModeSearchArgs, what: 'semantic search' },
+] as const;
+
 
 export interface CaseToolOptions {
   /** Characters of a readFile window shown to the model. */
@@ -68,7 +75,7 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
         const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
         const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
         for (const f of res.files) {
-          const status = READABLE.has(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
+          const status = isReadable(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
           lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
         }
         lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
@@ -79,35 +86,21 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
           coverage: {
             total: input.file_name || input.file_name_contains || input.doc_type ? undefined : res.total,
             listed: res.files.map((f) => f.name),
-            unsearchable: res.files.filter((f) => !READABLE.has(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
+            unsearchable: res.files.filter((f) => !isReadable(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
           },
         } satisfies ToolOutcome;
       },
     }),
-    defineTool({
-      name: 'retrieve',
-      description: 'Hybrid search (keywords + meaning) over the case; returns passages with cite ids and quality labels.',
-      inputSchema: RetrieveArgs,
-      async run(input, ctx) {
-        return searchOutcome(await tools.retrieve(withRejected(input, ctx.rejected), ctx.signal), 'hybrid search');
-      },
-    }),
-    defineTool({
-      name: 'keyword_search',
-      description: 'Keyword (BM25) search over the case.',
-      inputSchema: SingleModeSearchArgs,
-      async run(input, ctx) {
-        return searchOutcome(await tools.keyword_search(withRejected(input, ctx.rejected), ctx.signal), 'keyword search');
-      },
-    }),
-    defineTool({
-      name: 'vector_search',
-      description: 'Semantic (meaning) search over the case.',
-      inputSchema: SingleModeSearchArgs,
-      async run(input, ctx) {
-        return searchOutcome(await tools.vector_search(withRejected(input, ctx.rejected), ctx.signal), 'semantic search');
-      },
-    }),
+    ...SEARCH_TOOLS.map(({ name, description, inputSchema, what }) =>
+      defineTool({
+        name,
+        description,
+        inputSchema,
+        async run(input, ctx) {
+          return searchOutcome(await tools[name](withRejected(input, ctx.rejected), ctx.signal), what);
+        },
+      }),
+    ),
     defineTool({
       name: 'readFile',
       description: 'Read a window of a file’s text by file_id (from findFiles), from offset.',
