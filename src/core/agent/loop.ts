@@ -104,6 +104,21 @@ interface ModelReply {
 /** Passages with these labels are judged useless: later searches in the turn exclude them. */
 const REJECT_LABELS = new Set(['none', 'noise']);
 
+/** The closing step of a turn. */
+function finalStep(index: number, thought: string, answer: string, policy: string | undefined, reply: ModelReply): AgentStep {
+  return {
+    index,
+    kind: 'final',
+    thought,
+    action: FINAL,
+    input: { answer },
+    observation: '',
+    ...(policy ? { policy } : {}),
+    timing: { model_ms: reply.ms, tool_ms: 0 },
+    tokens: { input: reply.inputTokens, output: reply.outputTokens },
+  };
+}
+
 function stableKey(action: string, input: Record<string, unknown>): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
@@ -447,17 +462,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         } else {
           answer = String(action.input.answer ?? '').trim();
           if (forced) budgetExhausted = true;
-          const step: AgentStep = {
+          const step = finalStep(
             index,
-            kind: 'final',
-            thought: action.thought,
-            action: FINAL,
-            input: { answer },
-            observation: '',
-            ...(policy ? { policy } : forced ? { policy: `step budget of ${maxSteps} reached: answer forced from what was found` } : {}),
-            timing: { model_ms: reply.ms, tool_ms: 0 },
-            tokens: { input: reply.inputTokens, output: reply.outputTokens },
-          };
+            action.thought,
+            answer,
+            policy || (forced ? `step budget of ${maxSteps} reached: answer forced from what was found` : undefined),
+            reply,
+          );
           steps.push(mark(step));
           opts.onStep?.(step, 'final');
           break;
@@ -468,17 +479,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
         // The model asked for a tool when it had to answer (unconstrained backends): answer honestly.
         budgetExhausted = true;
         answer = 'The step budget ran out before an answer was found in the documents.';
-        const step: AgentStep = {
+        const step = finalStep(
           index,
-          kind: 'final',
-          thought: action.thought,
-          action: FINAL,
-          input: { answer },
-          observation: '',
-          policy: `step budget of ${maxSteps} reached and the model asked for ${action.action}; no answer was produced`,
-          timing: { model_ms: reply.ms, tool_ms: 0 },
-          tokens: { input: reply.inputTokens, output: reply.outputTokens },
-        };
+          action.thought,
+          answer,
+          `step budget of ${maxSteps} reached and the model asked for ${action.action}; no answer was produced`,
+          reply,
+        );
         steps.push(mark(step));
         opts.onStep?.(step, 'final');
         break;
