@@ -1,23 +1,10 @@
+import type { FileListing } from '../../shared/contract/search';
 import type { ChunkStore, StoredChunk } from '../index/store';
 import { pageAt } from '../ingest/chunker';
 import { sqlInt, sqlString } from '../index/sql';
 
-/** One file of a case as the tools see it (latest version first-class, older versions listed). */
-export interface DocumentInfo {
-  id: string;
-  name: string;
-  /** Latest version number. */
-  version: number;
-  versions: number[];
-  /** Document type (contract, medical_record, …). */
-  type: string;
-  pages: number;
-  /** Status of the latest version: indexed, needs_ocr, failed, unsupported, … */
-  status: string;
-  reason: string;
-  /** ISO date of the document or ''. */
-  date: string;
-}
+/** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
+export type DocumentInfo = FileListing & { reason: string };
 
 /** The text of one version and where each page begins in it. */
 export interface DocumentText {
