@@ -4,11 +4,11 @@
  * (MANIFEST order), pages 1–3. Prints median / min / share under 0.8 (and the same for the
  * horizontal and vertical overlaps alone). Run: [FILES=n] [VERBOSE=1] node --import tsx bench/geometry-vs-poppler.ts
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spanToRects } from '../src/core/citations/geometry';
 import { parseFile } from '../src/core/ingest/parse';
+import { boxIou, popplerWordsUserSpace } from '../test/helpers/poppler';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const FILES = Number(process.env.FILES ?? 12);
@@ -19,7 +19,6 @@ function files(): string[] {
   return rows.filter((r) => r[0]?.startsWith('cuad/') && r[2] === 'pdf' && r[7] !== 'none' && r[7] !== 'no').slice(0, FILES).map((r) => r[0]!);
 }
 
-const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'");
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / (Math.max(a1, b1) - Math.min(a0, b0));
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
 
@@ -33,10 +32,7 @@ for (const rel of files()) {
   for (let page = 1; page <= Math.min(PAGES, doc.index.kind === 'pdf' ? doc.index.pages.length : 0); page++) {
     const geo = doc.index.pages[page - 1]!;
     const pageText = doc.text.slice(geo.start, geo.end);
-    const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-']).toString();
-    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-      word: unescape(m[5]!), x0: +m[1]!, x1: +m[3]!, y0: geo.view[3] - +m[4]!, y1: geo.view[3] - +m[2]!,
-    }));
+    const words = popplerWordsUserSpace(file, page, geo.view[3]);
     const counts = new Map<string, number>();
     for (const w of words) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
     for (const w of words) {
@@ -47,10 +43,7 @@ for (const rel of files()) {
       const boxes = spanToRects(doc.index, start, start + w.word.length, doc.text);
       if (boxes.length !== 1 || boxes[0]!.rects.length !== 1) continue;
       const r = boxes[0]!.rects[0]!;
-      const ix = Math.max(0, Math.min(w.x1, r.x + r.width) - Math.max(w.x0, r.x));
-      const iy = Math.max(0, Math.min(w.y1, r.y + r.height) - Math.max(w.y0, r.y));
-      const inter = ix * iy;
-      const iou = inter / ((w.x1 - w.x0) * (w.y1 - w.y0) + r.width * r.height - inter);
+      const iou = boxIou(w, r);
       all.push(iou);
       hx.push(overlap(w.x0, w.x1, r.x, r.x + r.width));
       vy.push(overlap(w.y0, w.y1, r.y, r.y + r.height));

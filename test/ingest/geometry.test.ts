@@ -1,36 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beginText, endText, moveText, PDFDocument, PDFHexString, PDFName, setCharacterSpacing, setFontAndSize, setWordSpacing, showText } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { spanToRects, type Rect } from '../../src/core/citations/geometry';
+import { spanToRects } from '../../src/core/citations/geometry';
 import { parseFile } from '../../src/core/ingest/parse';
 import { corpusDir, tempHome } from '../helpers/home';
+import { boxIou, hasPoppler, popplerWordsUserSpace, type PopplerWord } from '../helpers/poppler';
 import { uniqueWordsPdf } from '../fixtures/pdfs';
-
-const hasPoppler = spawnSync('pdftotext', ['-v']).status === 0;
-
-interface Box { word: string; x0: number; y0: number; x1: number; y1: number }
-
-/** poppler's word boxes of one page, flipped to PDF user space (y up). */
-function popplerWords(file: string, page: number, pageHeight: number): Box[] {
-  const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-']).toString();
-  const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'");
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-    word: unescape(m[5]!),
-    x0: +m[1]!,
-    x1: +m[3]!,
-    y0: pageHeight - +m[4]!,
-    y1: pageHeight - +m[2]!,
-  }));
-}
-
-function iou(b: Box, r: Rect): number {
-  const ix = Math.max(0, Math.min(b.x1, r.x + r.width) - Math.max(b.x0, r.x));
-  const iy = Math.max(0, Math.min(b.y1, r.y + r.height) - Math.max(b.y0, r.y));
-  const inter = ix * iy;
-  return inter / ((b.x1 - b.x0) * (b.y1 - b.y0) + r.width * r.height - inter);
-}
 
 /** IoU of our box for each word that occurs exactly once on the page (in both readings) with poppler's box. */
 async function wordIous(file: string, page: number): Promise<number[]> {
@@ -38,7 +14,7 @@ async function wordIous(file: string, page: number): Promise<number[]> {
   const doc = out.doc!;
   const geo = doc.index.pages[page - 1]!;
   const pageText = doc.text.slice(geo.start, geo.end);
-  const words = popplerWords(file, page, geo.view[3]);
+  const words = popplerWordsUserSpace(file, page, geo.view[3]);
   const counts = new Map<string, number>();
   for (const w of words) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
   const ious: number[] = [];
@@ -50,7 +26,7 @@ async function wordIous(file: string, page: number): Promise<number[]> {
     const boxes = spanToRects(doc.index, start, start + w.word.length, doc.text);
     expect(boxes.map((b) => b.page)).toEqual([page]);
     expect(boxes[0]!.rects).toHaveLength(1);
-    ious.push(iou(w, boxes[0]!.rects[0]!));
+    ious.push(boxIou(w, boxes[0]!.rects[0]!));
   }
   return ious;
 }
@@ -100,9 +76,9 @@ async function checkSpan(file: string, page: number, from: number, to: number): 
   const geo = doc.index.pages[page - 1]!;
   const pageText = doc.text.slice(geo.start, geo.end);
   // Align poppler's words with the document text, in order.
-  const placed: (Box & { at: number })[] = [];
+  const placed: (PopplerWord & { at: number })[] = [];
   let cursor = 0;
-  for (const w of popplerWords(file, page, geo.view[3])) {
+  for (const w of popplerWordsUserSpace(file, page, geo.view[3])) {
     const at = pageText.indexOf(w.word, cursor);
     if (at < 0 || at - cursor > 40) continue;
     placed.push({ ...w, at: geo.start + at });
@@ -116,7 +92,7 @@ async function checkSpan(file: string, page: number, from: number, to: number): 
     const boxes = spanToRects(doc.index, w.at, w.at + w.word.length, doc.text);
     expect(boxes).toHaveLength(1);
     expect(boxes[0]!.rects).toHaveLength(1);
-    return iou(w, boxes[0]!.rects[0]!);
+    return boxIou(w, boxes[0]!.rects[0]!);
   });
   const span = spanToRects(doc.index, start, end, doc.text);
   expect(span.map((b) => b.page)).toEqual([page]);
@@ -184,7 +160,7 @@ describe.skipIf(!hasPoppler)('span → rectangles against poppler (pdftotext -bb
     const doc = out.doc!;
     const geo = doc.index.pages[0]!;
     const pageText = doc.text.slice(geo.start, geo.end);
-    const footer = popplerWords(file, 1, geo.view[3]).filter((w) => w.y1 < 60);
+    const footer = popplerWordsUserSpace(file, 1, geo.view[3]).filter((w) => w.y1 < 60);
     expect(footer.map((w) => w.word)).toContain('Source:');
     for (const w of footer) {
       const at = pageText.indexOf(w.word);
@@ -192,7 +168,7 @@ describe.skipIf(!hasPoppler)('span → rectangles against poppler (pdftotext -bb
       const [box] = spanToRects(doc.index, geo.start + at, geo.start + at + w.word.length, doc.text);
       const r = box!.rects[0]!;
       expect(r.height / (w.y1 - w.y0)).toBeCloseTo(1, 1);
-      expect(iou(w, r), w.word).toBeGreaterThanOrEqual(0.95);
+      expect(boxIou(w, r), w.word).toBeGreaterThanOrEqual(0.95);
     }
     // Data stored before descriptor metrics (no box ascent/descent per font) keeps the capped pdf.js metrics.
     const old = { ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, fonts: p.fonts.map((f) => [f[0], f[1], f[2], f[3]] as typeof f) })) };

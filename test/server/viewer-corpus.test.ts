@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import type { PixelRect } from '../../src/shared/contract/viewer';
 import { corpusDir, tempHome } from '../helpers/home';
+import { hasPoppler, popplerWords } from '../helpers/poppler';
 
 const PDF = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf');
 
@@ -19,17 +19,8 @@ interface Word {
   at: number;
 }
 
-function popplerWords(file: string, page: number): Word[] {
-  const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-    x0: Number(m[1]),
-    y0: Number(m[2]),
-    x1: Number(m[3]),
-    y1: Number(m[4]),
-    w: unescape(m[5]!),
-    at: -1,
-  }));
+function popplerWordsAt(file: string, page: number): Word[] {
+  return popplerWords(file, page).map(({ word, ...box }) => ({ ...box, w: word, at: -1 }));
 }
 
 /** Fraction of the word's box covered by the union of the rectangles (they do not overlap each other). */
@@ -44,12 +35,6 @@ function covered(word: Word, rects: PixelRect[]): number {
   return area > 0 ? inter / area : 0;
 }
 
-let hasPoppler = true;
-try {
-  execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-} catch {
-  hasPoppler = false;
-}
 
 describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the oracle)', () => {
   const home = tempHome('casefile-viewer-corpus-');
@@ -69,7 +54,7 @@ describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the o
       const range = content.pages.find((p) => p.page === page)!;
 
       // Place poppler's words in the document text, in reading order.
-      const words = popplerWords(PDF, page);
+      const words = popplerWordsAt(PDF, page);
       let cursor = range.start;
       for (const w of words) {
         const at = content.text.indexOf(w.w, cursor);

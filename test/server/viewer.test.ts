@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { CaseStore, compactChunks } from '../../src/core/ingest/store';
 import type { FileRecord } from '../../src/core/ingest/types';
 import { multiPagePdf, rotatedPdf } from '../fixtures/pdfs';
 import { tempHome } from '../helpers/home';
+import { hasPoppler, popplerWords } from '../helpers/poppler';
 
 /** Store one file in a case the way ingest does (blob, artifacts, manifest), without the index. */
 async function addFile(engine: Engine, caseId: string, name: string, bytes: Uint8Array): Promise<{ id: string; text: string }> {
@@ -50,30 +50,10 @@ async function addFile(engine: Engine, caseId: string, name: string, bytes: Uint
   return { id, text: doc.text };
 }
 
-/** Words and boxes (PDF points, top-left origin) of one page, from poppler's `pdftotext -bbox`. */
-function popplerWords(file: string, page: number): { word: string; x0: number; y0: number; x1: number; y1: number }[] {
-  const html = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' });
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-    x0: Number(m[1]),
-    y0: Number(m[2]),
-    x1: Number(m[3]),
-    y1: Number(m[4]),
-    word: m[5]!,
-  }));
-}
-
 function overlapX(a: PixelRect, b: { x0: number; x1: number }): number {
   return Math.max(0, Math.min(a.x + a.width, b.x1) - Math.max(a.x, b.x0));
 }
 
-const hasPoppler = (() => {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe('source viewer ops', () => {
   const home = tempHome('casefile-viewer-');
