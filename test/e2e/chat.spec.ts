@@ -83,8 +83,13 @@ test.describe('chat', () => {
     await expect(steps.nth(0)).toContainText('findFiles');
     await expect(steps.nth(1)).toContainText('retrieve');
     await expect(steps.nth(1)).toContainText(/\d+ results?/);
+    // The observation's quality label and every step's own timing.
+    await expect(steps.nth(1)).toContainText(/best: (strong|good|partial|weak|none|marginal|noise)/);
     await expect(steps.nth(1)).toContainText('Search for the term and renewal clause.');
     await expect(steps.nth(2)).toContainText('Final answer');
+    for (let i = 0; i < 3; i++) await expect(steps.nth(i).locator('.step-time')).toHaveText(/^\d+ ms$/);
+    // The answer says which model produced it (the scripted test model here).
+    await expect(answer.locator('.turn-model')).toHaveText('Answered by scripted:answer.json');
 
     // Chips: the real citation is verified, the made-up id is flagged as invented — and they look different.
     const verified = answer.locator('.chip[data-status="verified"]');
@@ -139,9 +144,31 @@ test.describe('chat', () => {
     }
     await screenshot(page, '05-citation-viewer');
 
-    // Paging and zoom keep working.
+    // Zoom: the page image grows, and the boxes stay on the same words (same fractions of the page).
+    const width = imgBox.width;
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     await expect(viewer.getByText('125%')).toBeVisible();
+    await expect.poll(async () => (await img.boundingBox())!.width).toBeGreaterThan(width * 1.2);
+    const zoomed = (await img.boundingBox())!;
+    const first = (await boxes.first().boundingBox())!;
+    expect(Math.abs((first.x - zoomed.x) / zoomed.width - oracle.rects[0]!.x / oracle.width)).toBeLessThan(0.003);
+    await viewer.getByRole('button', { name: 'Zoom out' }).click();
+    await expect(viewer.getByText('100%')).toBeVisible();
+
+    // Previous / next page: another page of the same file, then back to the cited page with its boxes.
+    const pageCount = Number(/of (\d+)/.exec((await viewer.getByText(/Page \d+ of \d+/).textContent()) ?? '')![1]);
+    expect(pageCount).toBeGreaterThan(1);
+    const step = pageNo < pageCount ? 'Next page' : 'Previous page';
+    const other = pageNo < pageCount ? pageNo + 1 : pageNo - 1;
+    const back = pageNo < pageCount ? 'Previous page' : 'Next page';
+    await viewer.getByRole('button', { name: step }).click();
+    await expect(viewer.getByText(`Page ${other} of ${pageCount}`)).toBeVisible();
+    await expect(viewer.getByRole('img', { name: new RegExp(`^Page ${other} of .*affiliate-agreement\\.pdf$`) })).toBeVisible();
+    await viewer.getByRole('button', { name: back }).click();
+    await expect(viewer.getByText(`Page ${pageNo} of ${pageCount}`)).toBeVisible();
+    await expect(boxes).toHaveCount(oracle.rects.length);
+    // "Open in system viewer" is the desktop app's; a browser has no system viewer to hand a file to.
+    await expect(viewer.getByRole('button', { name: 'Open in system viewer' })).toHaveCount(test.info().project.name === 'electron' ? 1 : 0);
 
     // Export: a Markdown file with the question and the answer.
     const download = page.waitForEvent('download');
@@ -159,6 +186,55 @@ test.describe('chat', () => {
     await confirm.getByRole('button', { name: 'Delete conversation' }).click();
     await expect(chat.getByRole('article')).toHaveCount(0);
     expect((await app.op<{ sessions: unknown[] }>('chat.sessions', { caseId })).sessions).toEqual([]);
+  });
+});
+
+test.describe('chat model per turn', () => {
+  // A real GGUF (a tiny random-weight llama) as the second model; short generations keep it quick.
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript, CASEFILE_AGENT_MAX_TOKENS: '48' } });
+
+  test('the picker chooses the model of the next turn, and the step setting bounds that turn', async ({ app }) => {
+    const { page } = app;
+    await app.op('models.import', { path: path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf') });
+    const caseId = await caseWithContract(app);
+    const chat = page.getByRole('region', { name: 'Chat' });
+    const question = chat.getByRole('textbox', { name: 'Question' });
+    const picker = chat.getByRole('combobox', { name: 'Chat model' });
+    await expect(picker.locator('option', { hasText: 'llama-2-tiny-random' })).toHaveCount(1);
+
+    // Turn 1: the default model (the scripted one, as configured for tests), five steps allowed.
+    await question.fill('How long does the agreement run?');
+    await question.press('Enter');
+    const answers = chat.getByRole('article', { name: 'Answer' });
+    await expect(answers).toHaveCount(1, { timeout: 60_000 });
+    await expect(answers.nth(0).locator('.turn-model')).toHaveText('Answered by scripted:answer.json');
+
+    // Turn 2: one step per question (Settings), and the GGUF model picked for this turn.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Agent steps per question (1–5)').fill('1');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await chat.getByRole('combobox', { name: 'Chat model' }).selectOption('llama-2-tiny-random');
+    await question.fill('Who are the parties?');
+    await question.press('Enter');
+    await expect(answers).toHaveCount(2, { timeout: 90_000 });
+    await expect(answers.nth(1).locator('.turn-model')).toHaveText('Answered by llama-2-tiny-random');
+    // The first turn keeps its own model.
+    await expect(answers.nth(0).locator('.turn-model')).toHaveText('Answered by scripted:answer.json');
+
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
+    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const replies = session.messages_list.filter((m) => m.role === 'assistant');
+    expect(replies.map((m) => m.model)).toEqual(['scripted:answer.json', 'llama-2-tiny-random']);
+    // At most one tool step in the second turn: the budget the setting asked for.
+    expect(replies[1]!.steps!.filter((st) => st.kind !== 'final').length).toBeLessThanOrEqual(1);
+
+    // The sessions list: a new conversation starts empty; picking the old one brings it back.
+    await chat.getByRole('button', { name: 'New chat' }).click();
+    await expect(chat.getByRole('article')).toHaveCount(0);
+    const sessionPicker = chat.getByRole('combobox', { name: 'Chat session' });
+    await expect(sessionPicker.locator('option')).toHaveText(['New conversation', 'How long does the agreement run?']);
+    await sessionPicker.selectOption({ label: 'How long does the agreement run?' });
+    await expect(answers).toHaveCount(2);
   });
 });
 

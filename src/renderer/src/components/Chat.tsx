@@ -137,6 +137,11 @@ function AssistantMessage({ message }: { message: ChatMessage }) {
         </p>
       )}
       {message.coverage?.note && <p className="small muted coverage">{message.coverage.note}</p>}
+      {message.model && (
+        <p className="small muted turn-model" data-model={message.model}>
+          Answered by {message.model}
+        </p>
+      )}
     </article>
   );
 }
