@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { multiPagePdf } from '../fixtures/pdfs';
 import { expect, test } from './fixtures';
 
 /** Drop files on the window the way the OS does (a DataTransfer carrying File objects). */
@@ -56,5 +60,29 @@ test.describe('drag and drop', () => {
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
     const { cases } = await app.op<{ cases: unknown[] }>('cases.list', {});
     expect(cases).toEqual([]);
+  });
+
+  test('a drop while an ingest runs is queued behind it, said so, and then added', async ({ app }) => {
+    const { page } = app;
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-queue-')), 'Bundle');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'bundle-200-pages.pdf'), await multiPagePdf(200, 40, 'indemnity'));
+    await app.op('cases.create', { name: 'Queue check' });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Queue check/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
+    const progress = docs.getByRole('status', { name: 'Ingest progress' });
+    await expect(progress).toBeVisible({ timeout: 30_000 });
+
+    // Dropped while the big PDF is still being added: the user is told it waits its turn.
+    await dropFiles(page, [{ name: 'Lease notes.txt', text: v1 }]);
+    await expect(page.getByRole('status').filter({ hasText: 'Queued “Lease notes.txt”' })).toBeVisible();
+
+    // Both end up indexed.
+    for (const name of ['bundle-200-pages.pdf', 'Lease notes.txt']) {
+      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    }
+    await expect(progress).toBeHidden({ timeout: 30_000 });
   });
 });

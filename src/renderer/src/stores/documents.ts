@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { FileInfo, IngestProgress, IngestFileEvent } from '../../../shared/contract/ingest';
 import { api, errorMessage, type PickedFile } from '../api/index';
+import { useUi } from './ui';
 
 /** What the user dropped or chose, captured synchronously from the event. */
 export interface DroppedItems {
@@ -62,7 +63,10 @@ export const useDocuments = create<DocsState>((set, get) => ({
     set({ upload: null });
     const paths = await api.stage(items, (done, total) => set({ upload: { done, total } }));
     set({ upload: null });
+    // The engine runs one ingest per case at a time: items added meanwhile wait behind it.
+    const busy = Boolean(get().progress[caseId]);
     await api.call('ingest.start', { caseId, paths, wait: false });
+    if (busy) useUi.getState().toast('info', `Queued “${items.label}”: it is added when the documents being added now are done.`);
     await get().load(caseId);
   },
   async cancel(caseId) {
