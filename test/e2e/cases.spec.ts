@@ -83,6 +83,21 @@ test.describe('cases', () => {
     });
     const after = await h1.evaluate((el) => el.getBoundingClientRect().height);
     expect(after).toBeGreaterThan(before * 1.3);
+    // Every piece of text on the screen follows, not only the title: nothing is sized in fixed pixels.
+    const sizes = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<object> } }).document;
+        const win = globalThis as unknown as { getComputedStyle(el: object): { fontSize: string } };
+        return Array.from(doc.querySelectorAll('body *')).map((el) => parseFloat(win.getComputedStyle(el).fontSize));
+      });
+    const large = await sizes();
+    await page.locator('html').evaluate((el) => {
+      el.style.fontSize = '100%';
+    });
+    const normal = await sizes();
+    expect(normal.length).toBeGreaterThan(20);
+    expect(large.length).toBe(normal.length);
+    normal.forEach((px, i) => expect(large[i]! / px, `element ${i}`).toBeCloseTo(1.5, 1));
   });
 
   test('a case created elsewhere appears live (event stream)', async ({ app }) => {

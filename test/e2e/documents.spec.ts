@@ -36,6 +36,9 @@ test.describe('documents', () => {
     const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id });
     const steel = files.find((f) => f.name === names.steelVault)!;
     await expect(row(names.steelVault!)).toContainText(`${steel.pages} pages`);
+    // Its document type (and date, when the engine found one) beside the pages.
+    await expect(row(names.steelVault!).locator('.file-meta')).toContainText(new RegExp(`^${steel.type.replace(/_/g, ' ')}`, 'i'));
+    if (steel.date) await expect(row(names.steelVault!).locator('.file-meta')).toContainText(steel.date);
     await expect(row(names.steelVault!).getByRole('button', { name: /^v1/ })).toBeVisible();
     await expect(docs.getByRole('button', { name: /contracts \(2\)/ })).toBeVisible();
     await screenshot(page, '02-documents');

@@ -47,6 +47,8 @@ test.describe('responsiveness', () => {
     // The file's own bar is determinate while it parses: a value strictly between 0 and 1.
     const fileBar = progress.getByRole('progressbar', { name: 'bundle-200-pages.pdf progress' });
     await expect(fileBar).toHaveAttribute('value', /^0\.\d*[1-9]/, { timeout: 60_000 });
+    // Time left, once the run has seen enough to estimate it.
+    await expect(progress).toContainText(/about \d+ (s|min|h)\b.* left/);
     await screenshot(page, '06-ingest-in-progress');
     // Meanwhile the UI answers: typing in the case filter is reflected at once.
     await page.getByRole('searchbox', { name: 'Search cases' }).fill('big');

@@ -1,4 +1,8 @@
-import { expect, test } from './fixtures';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CORPUS } from './corpus';
+import { corpusDir, expect, test } from './fixtures';
 
 test.describe('settings', () => {
   test('shows the data folder, version, model state; retrieval settings persist', async ({ app }) => {
@@ -26,5 +30,32 @@ test.describe('settings', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByLabel('Agent steps per question (1–5)')).toHaveValue('3');
+  });
+
+  test('the top k set in Settings is what the case search returns', async ({ app }) => {
+    const { page } = app;
+    const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Golf endorsement' });
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-topk-')), 'docs');
+    mkdirSync(dir);
+    copyFileSync(path.join(corpusDir, CORPUS.txt), path.join(dir, 'endorsement.txt'));
+    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Golf endorsement/ }).click();
+
+    const setTopK = async (k: number) => {
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByLabel('Results per search (top k)').fill(String(k));
+      await page.getByRole('button', { name: 'Settings' }).click();
+    };
+    const search = async () => {
+      const box = page.getByRole('searchbox', { name: 'Search this case' });
+      await box.fill('agreement');
+      await box.press('Enter');
+      return page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+    };
+    await setTopK(2);
+    await expect(await search()).toHaveCount(2);
+    await setTopK(5);
+    await expect(await search()).toHaveCount(5);
   });
 });
