@@ -19,6 +19,9 @@ describe('contract', () => {
       expect(contract[name].input, name).toBeDefined();
     }
     expect(engine.router.missing()).toEqual([]);
+    // Features load on first use; each must then handle exactly the operations it reserved.
+    await engine.router.loadAll();
+    expect(engine.router.missing()).toEqual([]);
     await engine.close();
   });
 
@@ -62,6 +65,36 @@ describe('contract', () => {
     expect(() => router.register({ 'no.such': async () => null } as never)).toThrow(/not an operation/);
     await expect(router.call('no.such', {})).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('router – a lazy feature loads once, on the first valid call of one of its operations', async () => {
+    const router = new Router();
+    let loads = 0;
+    router.registerLazy(['cases.list', 'cases.get'], async () => {
+      loads++;
+      return { 'cases.list': async () => ({ cases: [] }), 'cases.get': async () => { throw new CasefileError('not_found', 'No such case.'); } };
+    });
+    expect(router.missing()).not.toContain('cases.list');
+    expect(() => router.register({ 'cases.get': async () => { throw new Error('unused'); } })).toThrow(/duplicate/);
+    await expect(router.call('cases.get', { caseId: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(loads).toBe(0);
+    await Promise.all([router.call('cases.list', {}), router.call('cases.list', {})]);
+    await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+    expect(loads).toBe(1);
+  });
+
+  it('router – a lazy feature that loads other operations than it reserved fails clearly; a failed load is retried', async () => {
+    const router = new Router();
+    router.registerLazy(['cases.list', 'cases.get'], async () => ({ 'cases.list': async () => ({ cases: [] }) }));
+    await expect(router.call('cases.list', {})).rejects.toThrow(/handles \[cases\.list\], not the reserved \[cases\.get, cases\.list\]/);
+    let attempts = 0;
+    const flaky = new Router();
+    flaky.registerLazy(['cases.list'], async () => {
+      if (attempts++ === 0) throw new Error('native module failed to load');
+      return { 'cases.list': async () => ({ cases: [] }) };
+    });
+    await expect(flaky.call('cases.list', {})).rejects.toThrow(/native module failed to load/);
+    await expect(flaky.call('cases.list', {})).resolves.toEqual({ cases: [] });
   });
 });
 
