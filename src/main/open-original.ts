@@ -25,7 +25,7 @@ export async function openOriginalInSystemViewer(
 ): Promise<{ opened: true }> {
   const { caseId, fileId, version } = parseInput(OpenOriginalInput, input);
   await engine.cases.readMeta(caseId);
-  const docs = engine.ingest.documents(caseId);
+  const docs = (await engine.ingestService()).documents(caseId);
   const { file, version: v } = await docs.resolve(fileId, version);
   const original = await docs.originalPath(fileId, v.version);
   const dir = path.join(os.tmpdir(), 'casefile-open', randomBytes(6).toString('hex'));

@@ -60,6 +60,23 @@ describe('casefile cases (child process)', () => {
     expect(ambiguous.stderr).toMatch(/2 cases are named "Twin"; use an id/);
   });
 
+  it('delete – drops the persisted jobs of an interrupted ingest of that case, not of other cases', async () => {
+    const { mkdirSync, readdirSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const home = tempHome();
+    const ids: string[] = [];
+    for (const name of ['Gone', 'Kept']) ids.push((JSON.parse((await runCasefile(home, ['cases', 'create', name, '--json'])).stdout) as { id: string }).id);
+    // What a process killed mid-ingest leaves behind (its pid no longer runs).
+    mkdirSync(path.join(home, 'jobs'));
+    for (const [i, caseId] of ids.entries()) {
+      const job = { schemaVersion: 1, id: `j${i}`, caseId, paths: [home], created: new Date().toISOString(), state: 'running', pid: 2 ** 22 + 12345 };
+      writeFileSync(path.join(home, 'jobs', `j${i}.json`), JSON.stringify(job));
+    }
+    const deleted = await runCasefile(home, ['cases', 'delete', ids[0]!, '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(readdirSync(path.join(home, 'jobs'))).toEqual(['j1.json']);
+  });
+
   it('invalid name – exit 2 naming the field', async () => {
     const r = await runCasefile(tempHome(), ['cases', 'create', '   ']);
     expect(r.code).toBe(2);

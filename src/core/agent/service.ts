@@ -248,10 +248,16 @@ export class AgentService {
   }
 }
 
-/** Register the `chat.*` operations on the engine and return the service. */
-export function registerAgent(engine: Engine, options: AgentOptions = {}): AgentService {
+/** The agent for an engine (loaded on first use, see `Engine.agentService`), closed with it. The engine calls `cancelCase`. */
+export function createAgent(engine: Engine, options: AgentOptions = {}): AgentService {
   const service = new AgentService(engine, options);
-  const handlers: HandlerMap = {
+  engine.onClose(() => service.close());
+  return service;
+}
+
+/** The `chat.*` operations. */
+export function agentHandlers(engine: Engine, service: AgentService): HandlerMap {
+  return {
     'chat.ask': async (input, ctx) => service.ask(input, ctx.signal),
     'chat.cancel': async ({ turnId }) => ({ turnId, cancelled: service.cancel(turnId) }),
     'chat.sessions': async ({ caseId }) => {
@@ -271,8 +277,4 @@ export function registerAgent(engine: Engine, options: AgentOptions = {}): Agent
       return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md` };
     },
   };
-  engine.router.register(handlers);
-  engine.onCaseDelete((caseId) => service.cancelCase(caseId));
-  engine.onClose(() => service.close());
-  return service;
 }

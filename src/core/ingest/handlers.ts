@@ -1,18 +1,14 @@
 import type { Engine } from '../engine';
 import type { HandlerMap } from '../router/router';
 import { IngestService, type IngestOptions } from './service';
-import { CaseStore } from './store';
 
 /**
- * Attach ingest to an engine: the service, its operations, case stats (`cases list` file counts
- * and bytes), stopping a case's ingest before the case is deleted, and shutdown.
+ * Ingest for an engine (loaded on first use, see `Engine.ingestService`): the service, its
+ * shutdown, and resuming interrupted ingests when asked. The engine calls `beforeCaseDelete`.
  */
-export function registerIngest(engine: Engine, options: IngestOptions = {}): IngestService {
+export function createIngest(engine: Engine, options: IngestOptions = {}): IngestService {
   const service = new IngestService(engine, options);
-  engine.cases.setStatsProvider((caseDir) => new CaseStore(caseDir).stats());
-  engine.onCaseDelete((caseId) => service.beforeCaseDelete(caseId));
   engine.onClose(() => service.close());
-  engine.router.register(ingestHandlers(service));
   if (options.autoResume) {
     // After open() returns; a failure to resume is reported per case by the next ingest.
     setImmediate(() => {
