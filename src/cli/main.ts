@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Engine } from '../core/engine';
+import type { Engine } from '../core/engine';
 import { toApiError } from '../shared/errors';
-import { commands } from './commands/index';
 import { resolveHome } from './home';
 import { UsageError, type CliIO } from './io';
 import { USAGE } from './usage';
@@ -56,6 +55,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
+  // Imported only now, so --help and --version load neither the commands nor the engine.
+  const { commands } = await import('./commands/index');
   const command = commands[name];
   if (!command) {
     io.err(`casefile: unknown command "${name}"\n\n${USAGE}`);
@@ -63,6 +64,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   let engine: Engine | undefined;
   try {
+    const { Engine } = await import('../core/engine');
     engine = await Engine.open({ home: resolveHome(values.home, io.env), bundledModelDirs: bundledModelDirs() });
     return await command(engine, { positionals: rest, values }, io);
   } catch (err) {

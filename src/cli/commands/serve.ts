@@ -1,5 +1,4 @@
 import type { Engine } from '../../core/engine';
-import { isLoopbackHost, startServer } from '../../server/server';
 import { UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -11,6 +10,7 @@ const DEFAULT_PORT = 7411;
  */
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) throw new UsageError('serve takes no arguments, only --port, --host and --allow-remote');
+  const { isLoopbackHost, startServer } = await import('../../server/server');
   const portFlag = args.values.port;
   const port = portFlag === undefined ? DEFAULT_PORT : Number(portFlag);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${String(portFlag)}"`);
