@@ -9,9 +9,9 @@ export interface CliResult {
 }
 
 /** Run the real `casefile` binary as a child process against `home`. */
-export function runCasefile(home: string, args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCasefile(home: string, args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args], {
       cwd: repoRoot,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
