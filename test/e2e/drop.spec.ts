@@ -46,6 +46,9 @@ test.describe('drag and drop', () => {
     const menu = page.getByRole('menu', { name: 'Versions of Lease notes.txt' });
     await expect(menu.getByRole('menuitem')).toHaveCount(2);
     await expect(menu.getByRole('menuitem').nth(1)).toContainText('v1');
+    // Each version with its own status and the date it was added.
+    await expect(menu.getByRole('menuitem').nth(1).locator('[data-status]')).toHaveAttribute('data-status', 'indexed');
+    await expect(menu.getByRole('menuitem').nth(1)).toContainText(/\b\d{4}\b/);
 
     // Search defaults to the latest version.
     await page.getByRole('searchbox', { name: 'Search this case' }).fill('sixty days');

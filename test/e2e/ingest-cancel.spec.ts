@@ -18,6 +18,10 @@ test.describe('ingest cancel', () => {
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
     const progress = docs.getByRole('status', { name: 'Ingest progress' });
     await expect(progress).toBeVisible({ timeout: 30_000 });
+    // While it runs, the list shows each file's stage: one being worked on, the others queued behind it.
+    const rows = docs.locator('.file-row');
+    await expect(rows.locator('[data-status="parsing"], [data-status="embedding"], [data-status="indexing"]').first()).toBeVisible();
+    await expect(rows.locator('[data-status="queued"]').first()).toBeVisible();
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toBeHidden({ timeout: 60_000 });
 
