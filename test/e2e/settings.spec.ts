@@ -57,5 +57,23 @@ test.describe('settings', () => {
     await expect(await search()).toHaveCount(2);
     await setTopK(5);
     await expect(await search()).toHaveCount(5);
+
+    // A score threshold nothing reaches: no results, said in words.
+    const setField = async (label: string, value: string) => {
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByLabel(label).fill(value);
+      await page.getByRole('button', { name: 'Settings' }).click();
+    };
+    await setField('Score threshold', '1000000');
+    await expect(await search()).toHaveCount(0);
+    const results = page.getByRole('region', { name: 'Search results' });
+    await expect(results).toContainText('Nothing in this case matches.');
+    await setField('Score threshold', '');
+    await expect(await search()).toHaveCount(5);
+
+    // Reranking asked for with no reranker model installed: the results say it did not happen, and why.
+    await setField('Rerank top N', '5');
+    await expect(await search()).toHaveCount(5);
+    await expect(results.getByRole('note').filter({ hasText: 'Reranking is off' })).toContainText('no reranker model is installed');
   });
 });

@@ -87,6 +87,19 @@ describe('keyword search (LanceDB BM25)', () => {
     expect(res.semantic_reason).toBeTruthy();
     expect(res.results[0]!.file_id).toBe('f-copacc');
     await expect(tools.vector_search({ query: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
+    expect(res.reranked).toBeUndefined();
+  });
+
+  it('retrieve – reranking asked for without a reranker model says it did not happen, and why', async () => {
+    const caseId = await newCase('K');
+    const tools = await openCaseTools(engine, caseId);
+    const plain = await tools.retrieve({ query: 'Federal Republic of Germany material laws' });
+    const res = await tools.retrieve({ query: 'Federal Republic of Germany material laws', rerank_top_n: 5 });
+    expect(res.reranked).toBe(false);
+    expect(res.rerank_reason).toMatch(/no reranker model/);
+    expect(res.results.map((r) => r.chunk_id)).toEqual(plain.results.map((r) => r.chunk_id));
+    const keyword = await tools.search('keyword', { query: 'Federal Republic of Germany material laws', top_k: 5, rerank_top_n: 5 });
+    expect(keyword).toMatchObject({ reranked: false, rerank_reason: 'reranking applies to hybrid search only' });
   });
 
   it('filters – file_name, file_name_contains (quotes and case), doc_type, date range, score_threshold', async () => {

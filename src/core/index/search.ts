@@ -166,6 +166,10 @@ export async function searchChunks(
     const { id: _unused, ...span } = r.citation;
     r.citation = ledger.issue(span);
   }
+  // Reranking asked for but impossible is said, not silently skipped.
+  const rerank = options.rerank_top_n ? (reranker ? { reranked: true } : { reranked: false, rerank_reason: 'no reranker model is installed' }) : {};
   // `semantic` says whether vector search is available in this case (whatever mode was asked).
-  return semantic.embedder ? { results, mode, semantic: true } : { results, mode, semantic: false, semantic_reason: semantic.reason };
+  return semantic.embedder
+    ? { results, mode, semantic: true, ...rerank }
+    : { results, mode, semantic: false, semantic_reason: semantic.reason, ...rerank };
 }

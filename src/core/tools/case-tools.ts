@@ -144,8 +144,9 @@ export class CaseTools {
     signal?: AbortSignal,
   ): Promise<SearchResponse> {
     if (mode === 'hybrid') return this.retrieve(args, signal);
-    const { rerank_top_n: _r, ...rest } = args;
-    return mode === 'vector' ? this.vector_search(rest, signal) : this.keyword_search(rest, signal);
+    const { rerank_top_n: rerank, ...rest } = args;
+    const res = mode === 'vector' ? await this.vector_search(rest, signal) : await this.keyword_search(rest, signal);
+    return rerank ? { ...res, reranked: false, rerank_reason: 'reranking applies to hybrid search only' } : res;
   }
 
   async readFile(args: ReadFileArgs): Promise<ReadFileResult> {

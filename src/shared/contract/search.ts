@@ -62,6 +62,9 @@ export interface SearchResponse {
   /** False when vectors could not be used (no model installed, model changed); `semantic_reason` says why. */
   semantic: boolean;
   semantic_reason?: string;
+  /** Present when reranking was asked for (`rerank_top_n`): whether it happened; `rerank_reason` says why not. */
+  reranked?: boolean;
+  rerank_reason?: string;
 }
 
 const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-01-31');

@@ -26,6 +26,12 @@ export function SearchResults() {
             Semantic search is off{response.semantic_reason ? `: ${response.semantic_reason}` : ''}. Results use keywords only.
           </p>
         )}
+        {response && response.reranked === false && (
+          <p className="pad small notice" role="note">
+            Reranking is off{response.rerank_reason ? `: ${response.rerank_reason}` : ''}. Results keep their search order (import a reranker in
+            Settings → Models, or clear “Rerank top N”).
+          </p>
+        )}
         {response && !running && response.results.length === 0 && <p className="pad muted">Nothing in this case matches.</p>}
         {response && (
           <ol className="results" aria-label={plural(response.results.length, 'result')}>
