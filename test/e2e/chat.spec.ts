@@ -29,7 +29,7 @@ writeFileSync(
   slowScript,
   JSON.stringify({
     steps: [
-      { thought: 'First I list the files of the case. '.repeat(40), action: 'findFiles', action_input: {} },
+      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
       { thought: 'Now I search. '.repeat(200), action: 'retrieve', action_input: { query: 'termination' } },
     ],
     chunkChars: 4,
@@ -249,7 +249,12 @@ test.describe('chat cancel', () => {
     await chat.getByRole('button', { name: 'Ask' }).click();
     const live = chat.getByRole('article', { name: 'Answer in progress' });
     await expect(live).toBeVisible();
+    // The timeline fills in while the turn runs: the finished first step, then the next thought streaming.
+    const liveSteps = live.getByRole('list', { name: 'Agent steps' }).locator(':scope > li');
+    await expect(liveSteps.first()).toContainText('findFiles');
+    await expect(liveSteps.first()).toContainText('1 result');
     await expect(live.getByText('Thinking')).toBeVisible();
+    await expect(live.getByText(/Thinking\s+Now I search\./)).toBeVisible();
     await expect(chat.getByRole('button', { name: /Cancel/ })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(live).toBeHidden({ timeout: 20_000 });
@@ -259,6 +264,7 @@ test.describe('chat cancel', () => {
     const last = session.messages_list.at(-1)!;
     expect(last.role).toBe('assistant');
     expect(last.status).toBe('cancelled');
+    expect(last.steps!.map((st) => st.action)).toContain('findFiles');
     await expect(chat.getByText('This turn was cancelled')).toBeVisible();
   });
 });

@@ -26,7 +26,8 @@ test.describe('documents', () => {
     await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
     await expect(docs.getByRole('status', { name: 'Ingest progress' })).toBeHidden({ timeout: 60_000 });
 
-    // The failure reasons, in plain words, on click.
+    // The failure reasons, in plain words, on hover (the pill's tooltip) and on click.
+    await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('title', 'empty file');
     await row(names.empty!).getByRole('button', { name: /Failed: show reason/ }).click();
     await expect(row(names.empty!).getByRole('note')).toHaveText('empty file');
     await row(names.truncated!).getByRole('button', { name: /Failed: show reason/ }).click();
