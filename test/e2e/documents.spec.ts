@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FileInfo } from '../../src/shared/contract/ingest';
+import { imageOnlyPdf } from '../fixtures/pdfs';
 import { makeCaseFolder } from './corpus';
 import { expect, screenshot, test } from './fixtures';
 
@@ -7,6 +10,10 @@ test.describe('documents', () => {
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Steel Vault' });
     const { dir, names } = makeCaseFolder();
+    // A scan with no text layer: listed as needing OCR, not as indexed or failed.
+    mkdirSync(path.join(dir, 'scans'));
+    writeFileSync(path.join(dir, 'scans', 'photo-scan.pdf'), await imageOnlyPdf());
+    names.scan = 'scans/photo-scan.pdf';
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Steel Vault/ }).click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await expect(docs.getByText('Drop a case folder here')).toBeVisible();
@@ -24,6 +31,8 @@ test.describe('documents', () => {
     await expect(row(names.txt!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
     await expect(row(names.truncated!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
     await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
+    await expect(row(names.scan!).locator('[data-status]').first()).toHaveAttribute('data-status', 'needs_ocr');
+    await expect(row(names.scan!).locator('[data-status]').first()).toHaveText('Needs OCR');
     await expect(docs.getByRole('status', { name: 'Ingest progress' })).toBeHidden({ timeout: 60_000 });
 
     // The failure reasons, in plain words, on hover (the pill's tooltip) and on click.

@@ -20,6 +20,15 @@ test.describe('settings', () => {
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).toBeVisible();
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).not.toContainText(/at \S+\.(ts|js):\d+/);
 
+    // A real GGUF imported from disk shows up in the models table.
+    const gguf = path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf');
+    await settings.getByLabel('Model path').fill(gguf);
+    await settings.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Imported llama-2-tiny-random.' })).toBeVisible();
+    const row = settings.getByRole('region', { name: 'Models' }).getByRole('row', { name: /llama-2-tiny-random/ });
+    await expect(row).toContainText('chat');
+    await expect(row).toContainText('4096');
+
     // A download that cannot reach its server says so plainly.
     await settings.getByLabel('Model to download').fill('http://127.0.0.1:9/model.gguf');
     await settings.getByRole('button', { name: 'Download' }).click();
