@@ -37,6 +37,26 @@ writeFileSync(
   }),
 );
 
+/** An answer that streams slowly, with one plain citation and one whose quote is not in its passage. */
+const streamScript = path.join(scripts, 'stream.json');
+writeFileSync(
+  streamScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+      { thought: 'Search for the term.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+      {
+        final:
+          'The agreement sets out its term and how it renews, in the clause the search found [cite:{{cite}}]. ' +
+          'It also says "the moon is made of green cheese" [cite:{{cite:2}}]. ' +
+          'Nothing else in the results bears on the question.',
+      },
+    ],
+    chunkChars: 3,
+    delayMs: 25,
+  }),
+);
+
 /** grepCase finds an exact phrase in a DOCX; the answer cites that match (a span of a few words). */
 const docxScript = path.join(scripts, 'docx.json');
 writeFileSync(
@@ -235,6 +255,38 @@ test.describe('chat model per turn', () => {
     await expect(sessionPicker.locator('option')).toHaveText(['New conversation', 'How long does the agreement run?']);
     await sessionPicker.selectOption({ label: 'How long does the agreement run?' });
     await expect(answers).toHaveCount(2);
+  });
+});
+
+test.describe('chat streaming', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: streamScript } });
+
+  test('the answer appears while it is written; a quote not in its passage gets a not-verified chip that says why', async ({ app }) => {
+    const { page } = app;
+    await caseWithContract(app);
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('What is the term?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+
+    // Part of the answer is on screen while the turn is still running (the rest not yet).
+    const live = chat.getByRole('article', { name: 'Answer in progress' });
+    await expect(live).toContainText('The agreement sets out');
+    expect(await live.textContent()).not.toContain('Nothing else in the results');
+    await expect(live).toBeHidden({ timeout: 60_000 });
+
+    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    await expect(answer).toContainText('Nothing else in the results bears on the question.');
+    const verified = answer.locator('.chip[data-status="verified"]');
+    const unverified = answer.locator('.chip[data-status="not_verified"]');
+    await expect(verified).toHaveText('✓1');
+    await expect(unverified).toHaveText('?2');
+    await expect(unverified).toHaveAttribute('title', /quote not found: "the moon is made of green cheese"/);
+    const look = async (l: typeof verified) =>
+      l.evaluate((el) => {
+        const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+        return `${style.backgroundColor} ${style.borderStyle}`;
+      });
+    expect(await look(verified)).not.toBe(await look(unverified));
   });
 });
 
