@@ -202,6 +202,21 @@ describe('ingest pipeline', () => {
     expect((await call('ingest.status', { caseId })).pending).toBe(0);
   });
 
+  it('autoResume – an ingest interrupted by a killed process finishes after the next open, with no call', async () => {
+    const { home, caseId, drop } = await setup();
+    writeFileSync(path.join(drop, 'memo.txt'), 'The hearing is set for 3 May 2024.');
+    // What a process killed mid-ingest leaves behind: its job (its pid no longer runs).
+    mkdirSync(path.join(home, 'jobs'), { recursive: true });
+    const job = { schemaVersion: 1, id: 'jkilled', caseId, paths: [drop], created: new Date().toISOString(), state: 'running', pid: 2 ** 22 + 12345 };
+    writeFileSync(path.join(home, 'jobs', 'jkilled.json'), JSON.stringify(job));
+    const reopened = await Engine.open({ home, ingest: { concurrency: 1, autoResume: true } });
+    engines.push(reopened);
+    // The job file goes when the resumed run has finished.
+    while ((await fs.readdir(path.join(home, 'jobs'))).length) await new Promise((r) => setTimeout(r, 50));
+    const { files } = await reopened.router.call('files.list', { caseId });
+    expect(files.map((f) => [f.name, f.status])).toEqual([['memo.txt', 'indexed']]);
+  });
+
   it('chunking – per-case settings change chunk size and overlap', async () => {
     const { engine, caseId, drop, call } = await setup();
     await engine.cases.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, chunking: { size: 300, overlap: 40 } } }));
