@@ -81,6 +81,7 @@ test.describe('drag and drop', () => {
     // Dropped while the big PDF is still being added: the user is told it waits its turn.
     await dropFiles(page, [{ name: 'Lease notes.txt', text: v1 }]);
     await expect(page.getByRole('status').filter({ hasText: 'Queued “Lease notes.txt”' })).toBeVisible();
+    await expect(progress.getByTestId('ingest-waiting')).toHaveText('Waiting to be added next: Lease notes.txt');
 
     // Both end up indexed.
     for (const name of ['bundle-200-pages.pdf', 'Lease notes.txt']) {

@@ -96,4 +96,44 @@ describe('ingest progress per file', () => {
       ['short-2.pdf', 'indexed', 3, undefined],
     ]);
   });
+
+  it('a second drop while a run works waits behind it, and the running progress names what is waiting', async () => {
+    const home = tempHome('casefile-progress-wait-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Queue v. Later' });
+    const first = path.join(home, 'Bundle');
+    const second = path.join(home, 'Late letters');
+    mkdirSync(first, { recursive: true });
+    mkdirSync(second, { recursive: true });
+    await writeFixtureSet(first, { 'long.pdf': await multiPagePdf(60, 30, 'alpha') });
+    await writeFixtureSet(second, { 'letter.txt': 'The landlord wrote on 3 March about the deposit.' });
+
+    const events: IngestProgress[] = [];
+    let late: Promise<unknown> | undefined;
+    engine.events.on('ingest.progress', (p) => {
+      events.push(structuredClone(p));
+      // Once the first run is under way, drop the second folder.
+      if (!late && p.state === 'running' && p.current.length > 0) late = call('ingest.start', { caseId, paths: [second] });
+    });
+    const run1 = await call('ingest.start', { caseId, paths: [first] });
+    const run2 = await late!;
+    expect(run1).toMatchObject({ results: [expect.objectContaining({ name: 'long.pdf', status: 'indexed' })] });
+    expect(run2).toMatchObject({ results: [expect.objectContaining({ name: 'letter.txt', status: 'indexed' })] });
+
+    const jobs = [...new Set(events.map((e) => e.jobId))];
+    expect(jobs).toHaveLength(2);
+    const ofFirst = events.filter((e) => e.jobId === jobs[0]);
+    const ofSecond = events.filter((e) => e.jobId === jobs[1]);
+    // The first run says the second folder waits behind it; the second run, once it runs, has nothing behind it.
+    expect(ofFirst.some((e) => e.state === 'running' && e.waiting.includes('Late letters'))).toBe(true);
+    expect(ofFirst[0]!.waiting).toEqual([]);
+    expect(ofSecond.every((e) => e.waiting.length === 0)).toBe(true);
+    // Strictly one after the other: the second run starts only when the first has ended.
+    const firstEnd = events.findIndex((e) => e.jobId === jobs[0] && e.state !== 'running');
+    const secondStart = events.findIndex((e) => e.jobId === jobs[1]);
+    expect(firstEnd).toBeGreaterThanOrEqual(0);
+    expect(secondStart).toBeGreaterThan(firstEnd);
+  });
 });

@@ -216,6 +216,7 @@ export class IngestService {
         errors: 0,
         etaSeconds: null,
         elapsedSeconds: 0,
+        waiting: [],
       },
     };
   }
@@ -661,6 +662,8 @@ export class IngestService {
     const elapsed = (now - state.started) / 1000;
     const remaining = Math.max(0, p.bytesTotal - bytesDone);
     const eta = p.state !== 'running' ? 0 : bytesDone > 0 && elapsed > 1 ? Math.round((elapsed / bytesDone) * remaining) : null;
+    // Runs of the same case queued behind this one (a drop while it works), by what was added.
+    const waiting = [...(this.active.get(p.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.map((x) => path.basename(x)));
     return {
       ...p,
       pagesDone,
@@ -670,6 +673,7 @@ export class IngestService {
       current: [...state.current.values()].map((c) => currentFile(c, now)),
       etaSeconds: eta,
       elapsedSeconds: Math.round(elapsed * 10) / 10,
+      waiting,
     };
   }
 

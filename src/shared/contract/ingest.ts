@@ -92,6 +92,8 @@ export interface IngestProgress {
   /** Seconds left (estimate from bytes processed so far); null until it can be estimated. */
   etaSeconds: number | null;
   elapsedSeconds: number;
+  /** What was added to the case while this run works (file or folder names), queued to run after it. */
+  waiting: string[];
 }
 
 /** One version of a file, as listed. */

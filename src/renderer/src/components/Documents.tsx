@@ -106,6 +106,11 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
         {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
         {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
       </div>
+      {progress.waiting.length > 0 && (
+        <div className="muted small ellipsis" data-testid="ingest-waiting" title={progress.waiting.join(', ')}>
+          Waiting to be added next: {progress.waiting.join(', ')}
+        </div>
+      )}
       {progress.current.length > 0 && (
         <ul className="ingest-current">
           {progress.current.map((c) => (
