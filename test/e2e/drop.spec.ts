@@ -22,6 +22,17 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]): P
   await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
 }
 
+/**
+ * Drag real files or folders from disk onto the window: Chromium's own drag (CDP), so folders
+ * arrive as directory entries exactly as from the OS file manager.
+ */
+async function dropFromDisk(page: Page, paths: string[]): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: paths, dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x: 700, y: 400, data });
+  await cdp.detach();
+}
+
 const v1 = 'MEMO. The tenant shall give ninety days written notice before leaving the premises.';
 const v2 = 'MEMO (revised). The tenant shall give sixty days written notice before leaving the premises.';
 
@@ -63,6 +74,25 @@ test.describe('drag and drop', () => {
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
     const { cases } = await app.op<{ cases: unknown[] }>('cases.list', {});
     expect(cases).toEqual([]);
+  });
+
+  test('a folder dropped from disk with no case open: a case named after the folder, with its subfolders', async ({ app }) => {
+    const { page } = app;
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-folder-')), 'Smith matter');
+    mkdirSync(path.join(dir, 'letters'), { recursive: true });
+    writeFileSync(path.join(dir, 'letters', 'notice.txt'), v1);
+    writeFileSync(path.join(dir, 'summary.txt'), 'The landlord replied that the deposit is held in trust.');
+    await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+    await dropFromDisk(page, [dir]);
+    const dialog = page.getByRole('dialog', { name: 'New case' });
+    await expect(dialog.getByLabel('Case name')).toHaveValue('Smith matter');
+    await dialog.getByRole('button', { name: 'Create case' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Smith matter' })).toBeVisible();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    for (const name of ['letters/notice.txt', 'summary.txt']) {
+      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
+    }
+    await expect(docs.getByRole('button', { name: /letters \(1\)/ })).toBeVisible();
   });
 
   test('a drop while an ingest runs is queued behind it, said so, and then added', async ({ app }) => {
