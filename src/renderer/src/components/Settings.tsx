@@ -153,6 +153,10 @@ function Retrieval() {
   return (
     <section className="card" aria-label="Retrieval">
       <h2>Search and answers</h2>
+      <p className="muted small">
+        Mode, top k, threshold and reranking apply to searches you run from the search box (the agent sets its own on each
+        search it makes); agent steps bound each question you ask.
+      </p>
       <div className="settings-grid">
         <label>
           <span>Search mode</span>
