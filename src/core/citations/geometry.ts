@@ -1,3 +1,4 @@
+import { inlineModel, inlineOffset, type Stop } from '../ingest/inline';
 import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../ingest/types';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
@@ -26,8 +27,9 @@ const MAX_DESCENT = -0.22;
 
 /**
  * Map the character range [start, end) of a document's text to (page, rectangles) using the
- * geometry stored at ingest — no PDF parsing. Within a text item, character positions are
- * interpolated in proportion to the item's width. Whitespace-only fragments are left out when
+ * geometry stored at ingest — no PDF parsing. Within a text item, character positions come from
+ * the inline model (the font's advance widths, the rest of the item's width shared out) pinned by
+ * the exact word boundaries stored at ingest (format 3). Whitespace-only fragments are left out when
  * `text` (the document text) is given. Pages without geometry (DOCX/text) yield no pages.
  */
 export function spanToRects(index: PageIndex, start: number, end: number, text?: string): PageRects[] {
@@ -44,6 +46,7 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
 function pageRects(page: PageGeometry, start: number, end: number, text?: string): Rect[] {
   const rects: Rect[] = [];
   const it = page.items;
+  const stops = text ? stopsByItem(page) : undefined;
   for (let k = 0; k + ITEM_STRIDE <= it.length; k += ITEM_STRIDE) {
     const s = it[k]!;
     const len = it[k + 1]!;
@@ -73,17 +76,25 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
     const nx = c / sc;
     const ny = d / sc;
     const size = height || sc;
-    const real = page.widths?.[font];
-    const [f0, f1] = !text
-      ? [(from - s) / len, (to - s) / len]
-      : real && !vertical
-        ? realFractions(text, s, len, from, to, real, width, sa, family)
-        : weightedFractions(text, s, len, from, to, family);
+    // Offsets of the span's ends along the item: the inline model, pinned by the stops stored at
+    // ingest from the page's exact glyph positions (format 3).
+    let x0: number;
+    let x1: number;
+    if (!text) {
+      x0 = (width * (from - s)) / len;
+      x1 = (width * (to - s)) / len;
+    } else {
+      const real = page.widths?.[font];
+      const model = inlineModel(text, s, len, width, sa, family, real && !vertical ? real : undefined);
+      const pinned = vertical ? undefined : stops?.get(k / ITEM_STRIDE);
+      x0 = inlineOffset(model, from - s, pinned);
+      x1 = inlineOffset(model, to - s, pinned);
+    }
     let corners: [number, number][];
     if (vertical) {
       // Vertical text runs downwards along -n; its width spans the glyph box across.
-      const y0 = -width * f0;
-      const y1 = -width * f1;
+      const y0 = -x0;
+      const y1 = -x1;
       corners = [
         [e + nx * y0 - ux * size * 0.5, f + ny * y0 - uy * size * 0.5],
         [e + nx * y0 + ux * size * 0.5, f + ny * y0 + uy * size * 0.5],
@@ -91,8 +102,6 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
         [e + nx * y1 + ux * size * 0.5, f + ny * y1 + uy * size * 0.5],
       ];
     } else {
-      const x0 = width * f0;
-      const x1 = width * f1;
       const top = size * ascent;
       const bottom = size * descent;
       corners = [
@@ -111,85 +120,19 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
   return rects;
 }
 
-/**
- * Where characters [from, to) sit within the item [s, s+len), as fractions of its width, from the
- * font's real advance widths stored at ingest (1/1000 em; `size` is the em in user space along the
- * line, the item's transform scale).
- */
-function realFractions(
-  text: string,
-  s: number,
-  len: number,
-  from: number,
-  to: number,
-  widths: Record<string, number>,
-  width: number,
-  size: number,
-  family: number,
-): [number, number] {
-  const table = family === 1 ? TIMES : HELVETICA;
-  const adv: number[] = new Array<number>(len);
-  let natural = 0;
-  for (let i = 0; i < len; i++) {
-    const ch = text[s + i]!;
-    const space = /\s/.test(ch);
-    let w = widths[space ? ' ' : ch];
-    if (w === undefined) {
-      // A character the font table lacks (a space the font never draws, half of a surrogate pair): its standard width.
-      const code = space ? 32 : ch.charCodeAt(0);
-      w = code >= 32 && code < 127 ? table[code - 32]! : code >= 0xd800 && code < 0xe000 ? 0 : 556;
-    }
-    adv[i] = (w / 1000) * size;
-    natural += adv[i]!;
+/** A page's stops (format 3: flat [item, character, offset] triples) by item ordinal. */
+function stopsByItem(page: PageGeometry): Map<number, Stop[]> | undefined {
+  const flat = page.stops;
+  if (!flat?.length) return undefined;
+  const out = new Map<number, Stop[]>();
+  for (let j = 0; j + 3 <= flat.length; j += 3) {
+    const list = out.get(flat[j]!) ?? [];
+    list.push([flat[j + 1]!, flat[j + 2]!]);
+    out.set(flat[j]!, list);
   }
-  if (natural <= 0 || width <= 0) return weightedFractions(text, s, len, from, to, family);
-  // What the item's width holds beyond the advances (character and word spacing, justification)
-  // is shared out evenly per character, as the PDF's character spacing is.
-  const extra = (width - natural) / len;
-  let before = 0;
-  let inside = 0;
-  for (let i = 0; i < len; i++) {
-    const a = adv[i]! + extra;
-    if (s + i < from) before += a;
-    else if (s + i < to) inside += a;
-  }
-  return [before / width, (before + inside) / width];
+  for (const list of out.values()) list.sort((p, q) => p[0] - q[0]);
+  return out;
 }
-
-/**
- * Where characters [from, to) sit within the item [s, s+len), as fractions of its width. Glyph
- * widths are not stored (pages.json format 1); they are estimated from the standard font metrics of the item's family
- * (Helvetica for sans-serif, Times for serif, equal widths for monospace), which places words
- * inside a line far better than equal widths.
- */
-function weightedFractions(text: string, s: number, len: number, from: number, to: number, family: number): [number, number] {
-  if (family === 2) return [(from - s) / len, (to - s) / len];
-  const table = family === 1 ? TIMES : HELVETICA;
-  let before = 0;
-  let inside = 0;
-  let total = 0;
-  for (let i = s; i < s + len; i++) {
-    const code = text.charCodeAt(i);
-    const w = code >= 32 && code < 127 ? table[code - 32]! : code >= 0x3000 ? 1000 : family === 1 ? 500 : 556;
-    total += w;
-    if (i < from) before += w;
-    else if (i < to) inside += w;
-  }
-  if (total <= 0) return [(from - s) / len, (to - s) / len];
-  return [before / total, (before + inside) / total];
-}
-
-/** Advance widths (1/1000 em) of ASCII 32–126 in Helvetica and Times-Roman (Adobe AFM metrics, as pdf.js ships them). */
-const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667,
-  667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500,
-  556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
-];
-const TIMES = [
-  250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722,
-  667, 667, 722, 611, 556, 722, 722, 333, 389, 722, 611, 889, 722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722, 722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444,
-  500, 444, 333, 500, 500, 278, 278, 500, 278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480, 200, 480, 541,
-];
 
 /** Merge rectangles that sit on the same line and touch or nearly touch into one per line fragment. */
 function mergeLines(rects: Rect[]): Rect[] {

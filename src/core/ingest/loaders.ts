@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { decodeText } from './detect';
+import { placeGlyphs, wordBoundaries, type Boundary, type GlyphFont } from './glyphs';
+import { chooseStops, inlineModel } from './inline';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -192,7 +194,6 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     // pdf.js font → poppler's [ascent, descent] (null: unknown), and the PDF's descriptors (read once, when needed).
     const fontMetrics = new Map<string, [number, number] | null>();
     let descriptors: FontDescriptorInfo[] | undefined;
-    const pendingWidths: PageFonts[] = [];
     for (let n = 1; n <= total; n++) {
       checkAbort(options.signal);
       if (n > 1) append('\n\n');
@@ -241,7 +242,10 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
         geometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
         if (pageHasText) {
           const pageText = parts.slice(pageParts).join('');
-          pendingWidths.push(await learnWidths(pdfjs, page, glyphWidths, geometry, [...fontIndex.keys()], pageText));
+          const glyphs = await readGlyphs(pdfjs, page, glyphWidths, geometry, [...fontIndex.keys()], pageText);
+          // The page's own operator list has drawn every character its fonts show here.
+          geometry.widths = widthTable(glyphs, glyphWidths);
+          if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
           for (const [name, fi] of fontIndex) {
             if (!fontMetrics.has(name)) {
               let info: PdfJsFontInfo | undefined;
@@ -275,8 +279,6 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     }
     if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
     if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
-    // Width tables once the whole document is read: characters first seen on later pages count too.
-    for (const p of pendingWidths) p.geometry.widths = widthTable(p, glyphWidths);
     // Trailing line breaks after the last page carry nothing.
     const text = parts.join('').replace(/\s+$/, '');
     for (const p of pages) {
@@ -297,18 +299,17 @@ interface PageFonts {
   geometry: PageGeometry;
   names: string[];
   used: Set<string>[];
+  /** Item ordinal → exact character boundaries, from the glyphs. */
+  bounds?: Map<number, Boundary[]>;
 }
 
-/** Distinct characters of known fonts without a width that make a page worth an operator list. */
-const UNKNOWN_CHARS_FOR_OPLIST = 8;
-
 /**
- * Learn the real advance widths of the characters a page's fonts draw, from the glyphs pdf.js
- * lays out (its operator list carries each glyph's unicode and width from the font program or
- * the PDF's /Widths). The operator list costs about as much again as the text, so it is built
- * only for pages that bring a font not seen before, or many characters without a width yet.
+ * Read a page's operator list once: learn the real advance widths of the characters its fonts draw
+ * (each glyph carries its unicode and width from the font program or the PDF's /Widths), and place
+ * every glyph to find the exact word boundaries inside each text item. The operator list costs
+ * about half as much again as the text; it is what makes citation boxes land on the words.
  */
-async function learnWidths(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): Promise<PageFonts> {
+async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): Promise<PageFonts> {
   const { fonts, items } = geometry;
   const used: Set<string>[] = fonts.map(() => new Set());
   for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
@@ -317,51 +318,50 @@ async function learnWidths(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths,
     const from = items[k]! - geometry.start;
     for (const ch of pageText.slice(from, from + items[k + 1]!)) used[fi]!.add(/\s/.test(ch) ? ' ' : ch);
   }
-  let unknown = 0;
-  let newFont = false;
-  names.forEach((name, fi) => {
-    const m = known.get(name);
-    if (!m) newFont = newFont || used[fi]!.size > 0;
-    else for (const ch of used[fi]!) if (!m.has(ch) && ch !== ' ') unknown++;
-  });
-  if (newFont || unknown >= UNKNOWN_CHARS_FOR_OPLIST) {
-    // Fonts of this page that draw nothing in the operator list still count as seen.
-    for (const name of names) if (!known.has(name)) known.set(name, new Map());
-    try {
-      const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-      let font = '';
-      let scale = 1;
-      for (let i = 0; i < ops.fnArray.length; i++) {
-        const fn = ops.fnArray[i];
-        if (fn === pdfjs.OPS.setFont) {
-          font = String((ops.argsArray[i] as unknown[])[0]);
-          // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
-          let matrix: number[] | undefined;
-          try {
-            matrix = (page.commonObjs.get(font) as { fontMatrix?: number[] } | undefined)?.fontMatrix;
-          } catch {
-            matrix = undefined;
-          }
-          scale = matrix && matrix[0] ? matrix[0] * 1000 : 1;
-        } else if (fn === pdfjs.OPS.showText) {
-          let m = known.get(font);
-          if (!m) known.set(font, (m = new Map()));
-          for (const g of (ops.argsArray[i] as unknown[][])[0]!) {
-            if (!g || typeof g !== 'object') continue;
-            const { unicode, width } = g as { unicode?: string; width?: number };
-            if (!unicode || typeof width !== 'number' || !(width >= 0)) continue;
-            // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
-            const chars = [...unicode.normalize('NFKC')];
-            for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, (width * scale) / chars.length);
-          }
+  // Fonts of this page that draw nothing in the operator list still count as seen.
+  for (const name of names) if (!known.has(name)) known.set(name, new Map());
+  let bounds: Map<number, Boundary[]> | undefined;
+  try {
+    const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+    const fontOf = (name: string): (GlyphFont & { isType3Font?: boolean }) | undefined => {
+      try {
+        return page.commonObjs.get(name) as GlyphFont | undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    let font = '';
+    let scale = 1;
+    for (let i = 0; i < ops.fnArray.length; i++) {
+      const fn = ops.fnArray[i];
+      if (fn === pdfjs.OPS.setFont) {
+        font = String((ops.argsArray[i] as unknown[])[0]);
+        // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
+        const matrix = fontOf(font)?.fontMatrix;
+        scale = matrix && matrix[0] ? matrix[0] * 1000 : 1;
+      } else if (fn === pdfjs.OPS.showText) {
+        let m = known.get(font);
+        if (!m) known.set(font, (m = new Map()));
+        for (const g of (ops.argsArray[i] as unknown[][])[0]!) {
+          if (!g || typeof g !== 'object') continue;
+          const { unicode, width } = g as { unicode?: string; width?: number };
+          if (!unicode || typeof width !== 'number' || !(width >= 0)) continue;
+          // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
+          const chars = [...unicode.normalize('NFKC')];
+          for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, (width * scale) / chars.length);
         }
       }
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') throw err;
-      // No operator list: positions inside items are estimated, as for old data.
     }
+    const glyphs = placeGlyphs(ops.fnArray, ops.argsArray, pdfjs.OPS, fontOf);
+    // Offsets in `items` are into the document text; pageText starts at geometry.start.
+    const shifted = items.slice();
+    for (let k = 0; k + ITEM_STRIDE <= shifted.length; k += ITEM_STRIDE) shifted[k] = shifted[k]! - geometry.start;
+    bounds = wordBoundaries(glyphs, shifted, ITEM_STRIDE, pageText, (fi) => !!fonts[fi]?.[2]);
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    // No operator list: positions inside items are estimated, as for old data.
   }
-  return { geometry, names, used };
+  return { geometry, names, used, bounds };
 }
 
 /**
@@ -383,6 +383,30 @@ function widthTable({ geometry, names, used }: PageFonts, known: GlyphWidths): (
     }
     return seen.size > 1 ? out : 0;
   });
+}
+
+/**
+ * How far (user space units, ≈ points) the inline model may place a boundary from where its glyphs
+ * are: at a word's start or end, and between two characters of a word (kerning inside words is
+ * left to the model unless it adds up).
+ */
+const STOP_TOLERANCE = { word: 0.4, inner: 1.5 };
+
+/**
+ * Store, per item, the fewest stops that bring every known word boundary within STOP_TOLERANCE of
+ * the model (the same one citations draw with: the page's width tables, the stored item values).
+ */
+function setStops(geometry: PageGeometry, bounds: Map<number, Boundary[]>, pageText: string): void {
+  const { items, fonts, widths } = geometry;
+  const flat: number[] = [];
+  for (const [ordinal, exact] of bounds) {
+    const k = ordinal * ITEM_STRIDE;
+    const [s, len, a, b, width, fi] = [items[k]! - geometry.start, items[k + 1]!, items[k + 2]!, items[k + 3]!, items[k + 8]!, items[k + 10]!];
+    const real = widths?.[fi];
+    const model = inlineModel(pageText, s, len, width, Math.hypot(a, b) || 1, fonts[fi]?.[3] ?? 0, real || undefined);
+    for (const [i, x] of chooseStops(model, exact, STOP_TOLERANCE)) flat.push(ordinal, i, r2(x));
+  }
+  if (flat.length) geometry.stops = flat;
 }
 
 /** 0 sans-serif (and unknown), 1 serif, 2 monospace — picks the width table used to place characters inside an item. */

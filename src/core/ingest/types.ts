@@ -108,10 +108,17 @@ export interface PageGeometry {
    * equal-width fonts). Absent in format 1 data: positions inside items are then estimated.
    */
   widths?: (Record<string, number> | 0)[];
+  /**
+   * Format 3+: where the inline model (ingest/inline.ts) misplaces a word by more than a fraction
+   * of a point — spacing shared out unevenly, as justified lines and TJ adjustments do — the exact
+   * offset of that word boundary, from the page's glyph positions: flat triples [item ordinal,
+   * character index within the item, offset along the item in user space]. Absent where none is needed.
+   */
+  stops?: number[];
 }
 
-/** Version of the stored pages.json format: 2 adds `PageGeometry.widths`. */
-export const PAGES_FORMAT = 2;
+/** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops`. */
+export const PAGES_FORMAT = 3;
 
 export const ITEM_STRIDE = 11;
 

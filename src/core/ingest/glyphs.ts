@@ -1,0 +1,308 @@
+/**
+ * Where each glyph of a PDF page sits, from pdf.js's operator list: the text state machine that
+ * pdf.js's own canvas renderer runs (CTM, text matrix, font size, character and word spacing,
+ * horizontal scaling, rise, TJ adjustments), reduced to one thing — each glyph's origin and the end
+ * of its advance in PDF user space. Citation boxes use it to place words inside a text item
+ * exactly, where the item's width alone cannot tell how its spacing is shared out.
+ */
+
+/** One horizontal glyph: the text it stands for, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
+export interface PlacedGlyph {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The pdf.js operator codes this reads (pdfjs.OPS). */
+export interface GlyphOps {
+  save: number;
+  restore: number;
+  transform: number;
+  beginText: number;
+  setCharSpacing: number;
+  setWordSpacing: number;
+  setHScale: number;
+  setLeading: number;
+  setFont: number;
+  setTextRise: number;
+  moveText: number;
+  setLeadingMoveText: number;
+  setTextMatrix: number;
+  nextLine: number;
+  showText: number;
+  paintFormXObjectBegin: number;
+  paintFormXObjectEnd: number;
+}
+
+/** What a loaded font needs to say for glyph advances (pdf.js `commonObjs` entry). */
+export interface GlyphFont {
+  fontMatrix?: number[];
+  vertical?: boolean;
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** m1 × m2 in PDF's row-vector convention: apply m1, then m2. */
+function multiply(m1: readonly number[], m2: readonly number[]): Matrix {
+  return [
+    m1[0]! * m2[0]! + m1[1]! * m2[2]!,
+    m1[0]! * m2[1]! + m1[1]! * m2[3]!,
+    m1[2]! * m2[0]! + m1[3]! * m2[2]!,
+    m1[2]! * m2[1]! + m1[3]! * m2[3]!,
+    m1[4]! * m2[0]! + m1[5]! * m2[2]! + m2[4]!,
+    m1[4]! * m2[1]! + m1[5]! * m2[3]! + m2[5]!,
+  ];
+}
+
+/** A matrix operand: pdf.js passes six numbers, or one (typed) array of six. */
+function matrixArg(args: unknown[] | null): Matrix {
+  const m = (args?.length === 1 ? args[0] : args) as ArrayLike<number> | null | undefined;
+  if (!m || m.length < 6) return IDENTITY;
+  return [Number(m[0]), Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
+}
+
+interface TextState {
+  ctm: Matrix;
+  font: GlyphFont | undefined;
+  size: number;
+  direction: number;
+  charSpacing: number;
+  wordSpacing: number;
+  hScale: number;
+  leading: number;
+  rise: number;
+  /** Text matrix and the position within it (pdf.js saves and restores these with q/Q too). */
+  tm: Matrix;
+  x: number;
+  y: number;
+  lineX: number;
+  lineY: number;
+}
+
+/**
+ * Glyph positions of a page, in content-stream order (the order pdf.js's text content follows).
+ * Vertical fonts are stepped over (their text keeps the item-based estimate).
+ */
+export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, OPS: GlyphOps, fontOf: (name: string) => GlyphFont | undefined): PlacedGlyph[] {
+  const out: PlacedGlyph[] = [];
+  let st: TextState = { ctm: IDENTITY, font: undefined, size: 0, direction: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
+  const stack: TextState[] = [];
+  const moveText = (dx: number, dy: number) => {
+    st.x = st.lineX += dx;
+    st.y = st.lineY += dy;
+  };
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OPS.save:
+        stack.push({ ...st });
+        break;
+      case OPS.restore:
+        st = stack.pop() ?? st;
+        break;
+      case OPS.transform:
+        st.ctm = multiply(matrixArg(args), st.ctm);
+        break;
+      case OPS.paintFormXObjectBegin: {
+        stack.push({ ...st });
+        const m = args?.[0] as ArrayLike<number> | null | undefined;
+        if (m && m.length === 6) st.ctm = multiply(matrixArg([m]), st.ctm);
+        break;
+      }
+      case OPS.paintFormXObjectEnd:
+        st = stack.pop() ?? st;
+        break;
+      case OPS.beginText:
+        st.tm = IDENTITY;
+        st.x = st.y = st.lineX = st.lineY = 0;
+        break;
+      case OPS.setTextMatrix:
+        st.tm = matrixArg(args);
+        st.x = st.y = st.lineX = st.lineY = 0;
+        break;
+      case OPS.moveText:
+        moveText(Number(args![0]), Number(args![1]));
+        break;
+      case OPS.setLeadingMoveText:
+        st.leading = Number(args![1]);
+        moveText(Number(args![0]), Number(args![1]));
+        break;
+      case OPS.nextLine:
+        moveText(0, st.leading);
+        break;
+      case OPS.setLeading:
+        st.leading = -Number(args![0]);
+        break;
+      case OPS.setCharSpacing:
+        st.charSpacing = Number(args![0]);
+        break;
+      case OPS.setWordSpacing:
+        st.wordSpacing = Number(args![0]);
+        break;
+      case OPS.setHScale:
+        st.hScale = Number(args![0]) / 100;
+        break;
+      case OPS.setTextRise:
+        st.rise = Number(args![0]);
+        break;
+      case OPS.setFont: {
+        const size = Number(args![1]);
+        st.font = fontOf(String(args![0]));
+        st.size = Math.abs(size);
+        st.direction = size < 0 ? -1 : 1;
+        break;
+      }
+      case OPS.showText: {
+        const glyphs = args![0] as unknown[];
+        const font = st.font;
+        if (!font || st.size === 0 || !Array.isArray(glyphs)) break;
+        const vertical = !!font.vertical;
+        const scale = st.hScale * st.direction;
+        const advanceScale = st.size * (font.fontMatrix?.[0] || 0.001);
+        // Text space → user space for this run.
+        const m = multiply(st.tm, st.ctm);
+        const at = (tx: number, ty: number): [number, number] => [m[0] * tx + m[2] * ty + m[4], m[1] * tx + m[3] * ty + m[5]];
+        let run = 0;
+        for (const g of glyphs) {
+          if (typeof g === 'number') {
+            run += ((vertical ? 1 : -1) * g * st.size) / 1000;
+            continue;
+          }
+          if (!g || typeof g !== 'object') continue;
+          const { unicode, width, isSpace, vmetric } = g as { unicode?: string; width?: number; isSpace?: boolean; vmetric?: number[] };
+          const spacing = (isSpace ? st.wordSpacing : 0) + st.charSpacing;
+          if (vertical) {
+            const w = vmetric ? -vmetric[0]! : (width ?? 0);
+            run += w * advanceScale - spacing * st.direction;
+            continue;
+          }
+          // The glyph covers its width; character and word spacing move the next one on (as poppler's
+          // text boxes see it: TextPage::addChar takes the spacing back out of each advance).
+          const glyphWidth = (width ?? 0) * advanceScale;
+          const advance = glyphWidth + spacing * st.direction;
+          const [x0, y0] = at(st.x + run * scale, st.y + st.rise);
+          const [x1, y1] = at(st.x + (run + glyphWidth) * scale, st.y + st.rise);
+          if (unicode) out.push({ text: unicode, x0, y0, x1, y1 });
+          run += advance;
+        }
+        if (vertical) st.y -= run;
+        else st.x += run * scale;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
+export type Boundary = [i: number, x: number, word: 0 | 1];
+
+/** How far ahead of the last matched glyph a character of the next item is looked for. */
+const LOOKAHEAD = 96;
+
+/**
+ * The exact offsets of character boundaries inside each text item of a page: the items' characters
+ * are matched, in order, with the page's glyphs (pdf.js builds its text content from the same
+ * glyphs, in the same order), and each character's start, and each word's end, are projected on
+ * the item's base line. An item
+ * whose matched glyphs do not lie on its line, in order, within its extent, gets none (the inline
+ * model alone places its words).
+ *
+ * `items` is the page's flat geometry (ITEM_STRIDE numbers per item, offsets into the document
+ * text), `text` the document text (or any string holding the page's characters at those offsets),
+ * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
+ * Returns item ordinal → boundaries [character index within the item, offset along the item, 1 at
+ * a word's start or end, 0 inside a word].
+ */
+export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, Boundary[]> {
+  const out = new Map<number, Boundary[]>();
+  const norm = glyphs.map((g) => g.text.normalize('NFKC'));
+  let gj = 0;
+  let sub = 0;
+  for (let k = 0, ordinal = 0; k + stride <= items.length; k += stride, ordinal++) {
+    const s = items[k]!;
+    const len = items[k + 1]!;
+    if (skip(items[k + 10]!)) continue;
+    const [a, b, , , e, f, width, height] = [items[k + 2]!, items[k + 3]!, items[k + 4]!, items[k + 5]!, items[k + 6]!, items[k + 7]!, items[k + 8]!, items[k + 9]!];
+    const scale = Math.hypot(a, b);
+    if (!(scale > 0) || !(width > 0)) continue;
+    const ux = a / scale;
+    const uy = b / scale;
+    const size = Math.max(height, scale, 1);
+    const slack = Math.max(1, 0.3 * size);
+    const savedJ = gj;
+    const savedSub = sub;
+    // Per character: [start, end] along the item, where matched.
+    const at: ([number, number] | undefined)[] = new Array(len);
+    let matched = 0;
+    let ok = true;
+    let lastStart = -Infinity;
+    let lastGlyph = -1;
+    let wanted = 0;
+    for (let i = 0; i < len; i++) {
+      const c = text[s + i]!;
+      if (/\s/.test(c)) continue;
+      wanted++;
+      if (!(gj < norm.length && norm[gj]![sub] === c)) {
+        let found = -1;
+        for (let j = sub > 0 ? gj + 1 : gj, lim = Math.min(norm.length, gj + LOOKAHEAD); j < lim; j++) {
+          if (norm[j]![0] === c) {
+            found = j;
+            break;
+          }
+        }
+        if (found < 0) continue;
+        gj = found;
+        sub = 0;
+      }
+      const g = glyphs[gj]!;
+      const n = norm[gj]!.length;
+      const a0 = (g.x0 - e) * ux + (g.y0 - f) * uy;
+      const a1 = (g.x1 - e) * ux + (g.y1 - f) * uy;
+      const across = -(g.x0 - e) * uy + (g.y0 - f) * ux;
+      const start = a0 + ((a1 - a0) * sub) / n;
+      const end = a0 + ((a1 - a0) * (sub + 1)) / n;
+      // On the line, in order, starting within the item (its width may leave out glyphs pdf.js dropped, a soft hyphen).
+      if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack || start < lastStart - 0.5) ok = false;
+      lastStart = start;
+      at[i] = [start, end];
+      matched++;
+      lastGlyph = gj;
+      if (++sub >= n) {
+        gj++;
+        sub = 0;
+      }
+    }
+    if (!ok || matched < wanted) {
+      // Glyphs that do not fit this item: keep going after them only if most characters found one.
+      if (matched * 2 < wanted) {
+        gj = savedJ;
+        sub = savedSub;
+      } else if (lastGlyph >= 0 && gj <= lastGlyph) {
+        gj = lastGlyph + 1;
+        sub = 0;
+      }
+      if (!ok) continue;
+    }
+    // Every matched character's start, and each word's end (its last character's advance).
+    const bounds: Boundary[] = [];
+    for (let i = 0; i < len; i++) {
+      const here = at[i];
+      const wordStart = i === 0 || /\s/.test(text[s + i - 1]!);
+      if (here) bounds.push([i, here[0], wordStart ? 1 : 0]);
+      const last = at[i - 1];
+      if (!here && last && /\s/.test(text[s + i]!)) bounds.push([i, last[1], 1]);
+    }
+    const end = at[len - 1];
+    if (end) bounds.push([len, end[1], 1]);
+    if (bounds.length) out.set(ordinal, bounds);
+  }
+  return out;
+}
