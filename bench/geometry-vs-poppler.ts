@@ -1,8 +1,10 @@
 /**
  * Citation boxes against poppler (`pdftotext -bbox`): IoU of our box with poppler's for every word
  * that occurs once on the page (≥3 characters), on the first 12 CUAD PDFs with a text layer
- * (MANIFEST order), pages 1–3. Prints median / min / share under 0.8 (and the same for the
- * horizontal and vertical overlaps alone). Run: [FILES=n] [VERBOSE=1] node --import tsx bench/geometry-vs-poppler.ts
+ * (MANIFEST order; SET=all: every PDF of the corpus with a text layer; MATCH=s: paths containing s), pages 1–3 (PAGES=n).
+ * Unrotated pages whose view box starts at 0,0 only (poppler reports the displayed page).
+ * Prints median / min / share under 0.8 (and the same for the horizontal and vertical overlaps
+ * alone). Run: [FILES=n] [PAGES=n] [SET=all] [MATCH=s] [VERBOSE=1] node --import tsx bench/geometry-vs-poppler.ts
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,11 +14,24 @@ import { boxIou, popplerWordsUserSpace } from '../test/helpers/poppler';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const FILES = Number(process.env.FILES ?? 12);
-const PAGES = 3;
+const PAGES = Number(process.env.PAGES ?? 3);
 
 function files(): string[] {
   const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1).map((l) => l.split('\t'));
-  return rows.filter((r) => r[0]?.startsWith('cuad/') && r[2] === 'pdf' && r[7] !== 'none' && r[7] !== 'no').slice(0, FILES).map((r) => r[0]!);
+  const all = process.env.SET === 'all';
+  return rows
+    .filter((r) => r[2] === 'pdf' && (all ? r[7] === 'yes' : r[0]?.startsWith('cuad/') && r[7] !== 'none' && r[7] !== 'no'))
+    .filter((r) => !process.env.MATCH || r[0]!.includes(process.env.MATCH))
+    .slice(0, FILES)
+    .map((r) => r[0]!);
+}
+
+function wholeWord(text: string, word: string): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if ((at === 0 || /\s/.test(text[at - 1]!)) && (at + word.length === text.length || /\s/.test(text[at + word.length]!))) out.push(at);
+  }
+  return out;
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / (Math.max(a1, b1) - Math.min(a0, b0));
@@ -28,17 +43,21 @@ const vy: number[] = [];
 const worst: string[] = [];
 for (const rel of files()) {
   const file = path.join(CORPUS, rel);
-  const doc = (await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity })).doc!;
+  const doc = (await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity })).doc;
+  if (doc?.index.kind !== 'pdf') continue;
   for (let page = 1; page <= Math.min(PAGES, doc.index.kind === 'pdf' ? doc.index.pages.length : 0); page++) {
     const geo = doc.index.pages[page - 1]!;
+    if (geo.rotate !== 0 || geo.view[0] !== 0 || geo.view[1] !== 0) continue;
     const pageText = doc.text.slice(geo.start, geo.end);
     const words = popplerWordsUserSpace(file, page, geo.view[3]);
     const counts = new Map<string, number>();
     for (const w of words) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
     for (const w of words) {
       if (counts.get(w.word) !== 1 || w.word.length < 3) continue;
-      const at = pageText.indexOf(w.word);
-      if (at < 0 || pageText.indexOf(w.word, at + 1) >= 0) continue;
+      // The same whole word (whitespace around it) exactly once in our text.
+      const hits = wholeWord(pageText, w.word);
+      if (hits.length !== 1) continue;
+      const at = hits[0]!;
       const start = geo.start + at;
       const boxes = spanToRects(doc.index, start, start + w.word.length, doc.text);
       if (boxes.length !== 1 || boxes[0]!.rects.length !== 1) continue;
