@@ -2,6 +2,7 @@
  * The case tools (src/core/tools) as agent tools: same functions, same validation, results turned
  * into what the loop formats (passages with cite ids, file lists, coverage).
  */
+import type { RetrievalDefaults } from '../../shared/contract/chat';
 import type { SearchResponse } from '../../shared/contract/search';
 import {
   AdjacentChunksArgs,
@@ -20,10 +21,22 @@ import { defineTool, type AgentTool, type PassageItem, type ToolOutcome } from '
 
 /** The three search tools differ only in mode: one entry each. */
 const SEARCH_TOOLS = [
-  { name: 'retrieve', description: 'Hybrid search (keywords + meaning) over the case; returns passages with cite ids and quality labels.', inputSchema: RetrieveArgs, what: 'hybrid search' },
-  { name: 'keyword_search', description: 'Keyword (BM25) search over the case.', inputSchema: SingleModeSearchArgs, what: 'keyword search' },
-  { name: 'vector_search', description: 'Semantic (meaning) search over the case.', inputSchema: SingleModeSearchArgs, what: 'semantic search' },
+  { name: 'retrieve', description: 'Hybrid search (keywords + meaning) over the case; returns passages with cite ids and quality labels.', inputSchema: RetrieveArgs, what: 'hybrid search', mode: 'hybrid', rerank: true },
+  { name: 'keyword_search', description: 'Keyword (BM25) search over the case.', inputSchema: SingleModeSearchArgs, what: 'keyword search', mode: 'keyword', rerank: false },
+  { name: 'vector_search', description: 'Semantic (meaning) search over the case.', inputSchema: SingleModeSearchArgs, what: 'semantic search', mode: 'vector', rerank: false },
 ] as const;
+
+/** The defaults one search tool takes from the turn's retrieval settings (only what its schema accepts). */
+export function searchDefaults(retrieval: RetrievalDefaults | undefined, tool: { mode: 'hybrid' | 'keyword' | 'vector'; rerank: boolean }): Record<string, unknown> | undefined {
+  if (!retrieval) return undefined;
+  const out: Record<string, unknown> = {};
+  if (retrieval.top_k !== undefined) out.top_k = retrieval.top_k;
+  if (retrieval.score_threshold !== undefined && (retrieval.score_threshold_mode === undefined || retrieval.score_threshold_mode === tool.mode)) {
+    out.score_threshold = retrieval.score_threshold;
+  }
+  if (tool.rerank && retrieval.rerank_top_n !== undefined) out.rerank_top_n = retrieval.rerank_top_n;
+  return Object.keys(out).length ? out : undefined;
+}
 
 
 export interface CaseToolOptions {
@@ -31,6 +44,8 @@ export interface CaseToolOptions {
   readChars?: number;
   /** Files listed per findFiles observation. */
   listLimit?: number;
+  /** The turn's retrieval defaults (Settings): used by the search tools when the model's call leaves an argument out. */
+  retrieval?: RetrievalDefaults;
 }
 
 function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
@@ -91,11 +106,12 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
         } satisfies ToolOutcome;
       },
     }),
-    ...SEARCH_TOOLS.map(({ name, description, inputSchema, what }) =>
+    ...SEARCH_TOOLS.map(({ name, description, inputSchema, what, mode, rerank }) =>
       defineTool({
         name,
         description,
         inputSchema,
+        defaults: searchDefaults(options.retrieval, { mode, rerank }),
         async run(input, ctx) {
           return searchOutcome(await tools[name](withRejected(input, ctx.rejected), ctx.signal), what);
         },

@@ -369,20 +369,29 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     return lines.join('\n') || 'No results.';
   };
 
+  /** The arguments a tool runs with: the model's, plus the turn's defaults for those it left out (named in `defaults`). */
+  const effective = (parsed: ParsedStep): { input: Record<string, unknown>; defaults?: string[] } => {
+    const given = parsed.input;
+    const filled = Object.entries(tools.get(parsed.action)?.defaults ?? {}).filter(([k, v]) => v !== undefined && !Object.hasOwn(given, k));
+    return filled.length ? { input: { ...given, ...Object.fromEntries(filled) }, defaults: filled.map(([k]) => k) } : { input: given };
+  };
+
   const runTool = async (index: number, parsed: ParsedStep, policy?: string): Promise<AgentStep> => {
     const tool = tools.get(parsed.action)!;
+    const { input, defaults } = effective(parsed);
     const step: AgentStep = {
       index,
       kind: 'action',
       thought: parsed.thought,
       action: parsed.action,
-      input: parsed.input,
+      input,
+      ...(defaults ? { defaults } : {}),
       observation: '',
       timing: { model_ms: 0, tool_ms: 0 },
       tokens: { input: 0, output: 0 },
       ...(policy ? { policy } : {}),
     };
-    const key = stableKey(parsed.action, parsed.input);
+    const key = stableKey(parsed.action, input);
     const prior = earlier.get(key);
     if (prior) {
       step.policy = [policy, `repeated call: answered from step ${prior.step} without running the tool again`].filter(Boolean).join('; ');
@@ -390,7 +399,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
       if (prior.outcome) step.summary = { tool: parsed.action, count: prior.outcome.count, ...(prior.outcome.best_label ? { best_label: prior.outcome.best_label } : {}) };
       return step;
     }
-    const valid = tool.inputSchema.safeParse(parsed.input);
+    const valid = tool.inputSchema.safeParse(input);
     if (!valid.success) {
       const fields = valid.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
       step.error = true;
@@ -514,7 +523,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
           step = await runTool(index, action, policy);
           step.observation = `(Policy: the case inventory comes first; your call ${requested.action}(${JSON.stringify(requested.input)}) was not run — repeat it if you still need it.)\n${step.observation}`;
         } else {
-          opts.onStep?.({ index, kind: 'action', thought: action.thought, action: action.action, input: action.input, observation: '', ...(policy ? { policy } : {}), timing: { model_ms: reply.ms, tool_ms: 0 }, tokens: { input: reply.inputTokens, output: reply.outputTokens } }, 'action');
+          opts.onStep?.({ index, kind: 'action', thought: action.thought, action: action.action, ...effective(action), observation: '', ...(policy ? { policy } : {}), timing: { model_ms: reply.ms, tool_ms: 0 }, tokens: { input: reply.inputTokens, output: reply.outputTokens } }, 'action');
           step = await runTool(index, action, policy);
         }
         if (action.action === 'findFiles') inventoryTaken = true;

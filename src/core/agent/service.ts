@@ -3,7 +3,7 @@
  * sessions, running turns that can be cancelled, and the local model runtime (loaded once,
  * unloaded when idle, closed with the engine).
  */
-import type { ChatAnswer, ChatMessage, ChunkRef } from '../../shared/contract/chat';
+import type { ChatAnswer, ChatMessage, ChunkRef, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger } from '../citations/ledger';
 import { findCites } from '../citations/verify';
@@ -38,7 +38,7 @@ export interface AgentOptions {
   observationChars?: number;
   env?: NodeJS.ProcessEnv;
   /** Replace the case tools (benchmarks); default: the index's tools bound to the case. */
-  toolsFor?: (caseId: string, ledger: CitationLedger) => Promise<AgentTool[]>;
+  toolsFor?: (caseId: string, ledger: CitationLedger, retrieval?: RetrievalDefaults) => Promise<AgentTool[]>;
 }
 
 export interface AskInput {
@@ -48,6 +48,8 @@ export interface AskInput {
   model?: string | undefined;
   maxSteps?: number | undefined;
   turnId?: string | undefined;
+  /** Defaults for the agent's searches (Settings); the model's explicit arguments win. */
+  retrieval?: RetrievalDefaults | undefined;
 }
 
 /** Characters of observation per step so that a full turn fits the model's context (≈3.5 characters a token). */
@@ -134,7 +136,9 @@ export class AgentService {
       events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: label });
 
       const ledger = new CitationLedger(session.ledger);
-      const tools = this.options.toolsFor ? await this.options.toolsFor(caseId, ledger) : agentToolsFor(await openCaseTools(this.engine, caseId, { ledger }));
+      const tools = this.options.toolsFor
+        ? await this.options.toolsFor(caseId, ledger, input.retrieval)
+        : agentToolsFor(await openCaseTools(this.engine, caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
       const history = replayHistory(session.messages);
       const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
       if (history.length) {

@@ -50,6 +50,11 @@ export interface AgentTool<I = Record<string, unknown>> {
   inputSchema: z.ZodType<I>;
   /** Properties a constrained (grammar) step must always fill; the others are left to their defaults. */
   grammarProperties?: Record<string, unknown>;
+  /**
+   * Arguments this turn supplies when the model's call leaves them out (the user's retrieval
+   * settings); an argument the model sets wins. The step's `input` shows the merged arguments.
+   */
+  defaults?: Record<string, unknown>;
   run(input: I, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -59,6 +64,7 @@ export function defineTool<S extends z.ZodType>(spec: {
   description: string;
   inputSchema: S;
   grammarProperties?: Record<string, unknown>;
+  defaults?: Record<string, unknown>;
   run(input: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }): AgentTool {
   return spec as unknown as AgentTool;

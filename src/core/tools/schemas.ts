@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { FindFilesInput, GrepCaseInput, GrepFileInput, ReadFileInput, SearchFilters } from '../../shared/contract/search';
 
 /**
@@ -6,7 +7,7 @@ import { FindFilesInput, GrepCaseInput, GrepFileInput, ReadFileInput, SearchFilt
  * its tool definitions; every tool validates its input with them and names bad fields.
  */
 const Query = z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(4000);
-const TopK = z.number().int().min(1).max(100).default(8);
+const TopK = z.number().int().min(1).max(AGENT_TOP_K_MAX).default(AGENT_TOP_K_DEFAULT);
 const RejectHashes = z.array(z.string().max(128)).max(10_000).optional();
 
 export const FindFilesArgs = FindFilesInput.omit({ caseId: true });

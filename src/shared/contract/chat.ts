@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CaseId } from './common';
 import { op } from './op';
+import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../retrieval';
 
 /** How a citation in an answer fared when checked against the conversation's records and the source text. */
 export type CitationStatus = 'verified' | 'not_verified' | 'invented';
@@ -48,6 +49,8 @@ export interface AgentStep {
   repaired?: boolean;
   /** True when the tool failed; the error is the observation. */
   error?: boolean;
+  /** Arguments in `input` that came from the turn's retrieval defaults (Settings) because the model's call left them out. */
+  defaults?: string[];
   timing: { model_ms: number; tool_ms: number };
   tokens: { input: number; output: number };
 }
@@ -140,6 +143,41 @@ const TurnId = z
   .string({ error: 'turnId is required' })
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'turnId must be a turn id (letters, digits, - and _)');
 
+export { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX };
+
+/**
+ * Retrieval defaults for one turn (the user's Settings): the agent's search tools use them whenever
+ * the model's own tool call leaves the argument out; an argument the model sets wins.
+ */
+export const RetrievalDefaults = z
+  .object({
+    /** Passages per search (retrieve, vector_search, keyword_search); the tools' own default is AGENT_TOP_K_DEFAULT. */
+    top_k: z
+      .number({ error: `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}` })
+      .int(`retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
+      .min(1, `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
+      .max(AGENT_TOP_K_MAX, `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
+      .optional(),
+    /** Minimum score a passage needs; compared with the score of the mode searched (RRF for hybrid, BM25 for keyword, cosine for vector). */
+    score_threshold: z
+      .number({ error: 'retrieval.score_threshold must be a number' })
+      .refine(Number.isFinite, 'retrieval.score_threshold must be a finite number')
+      .optional(),
+    /** The search mode whose scores score_threshold is in; when given, the threshold applies only to that tool (hybrid = retrieve). */
+    score_threshold_mode: z
+      .enum(['hybrid', 'keyword', 'vector'], { error: 'retrieval.score_threshold_mode must be hybrid, keyword or vector' })
+      .optional(),
+    /** Rerank the top N fused passages of retrieve (hybrid) when a reranker is installed. */
+    rerank_top_n: z
+      .number({ error: 'retrieval.rerank_top_n must be a whole number between 1 and 200' })
+      .int('retrieval.rerank_top_n must be a whole number between 1 and 200')
+      .min(1, 'retrieval.rerank_top_n must be a whole number between 1 and 200')
+      .max(200, 'retrieval.rerank_top_n must be a whole number between 1 and 200')
+      .optional(),
+  })
+  .strict();
+export type RetrievalDefaults = z.infer<typeof RetrievalDefaults>;
+
 export const ChatAskInput = z
   .object({
     caseId: CaseId,
@@ -150,6 +188,8 @@ export const ChatAskInput = z
     maxSteps: z.number().int().min(1, 'maxSteps must be between 1 and 5').max(5, 'maxSteps must be between 1 and 5').optional(),
     /** Client-chosen id for the turn, so it can be cancelled before the answer arrives. */
     turnId: TurnId.optional(),
+    /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */
+    retrieval: RetrievalDefaults.optional(),
   })
   .strict();
 
