@@ -24,6 +24,8 @@ const OPTIONS = {
   k: { type: 'string' },
   model: { type: 'string' },
   'max-steps': { type: 'string' },
+  'top-k': { type: 'string' },
+  threshold: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },

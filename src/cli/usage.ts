@@ -6,7 +6,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] ingest <case> <path...> [--json]
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
-  casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--session ID] [--json]
+  casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]
   casefile [--home DIR] chat <case> list|show <session>|export <session> [--out F]|rename <session> <title>|delete <session> --yes
   casefile [--home DIR] models list [--json]
   casefile [--home DIR] models import <path> [--id ID] [--link] [--json]

@@ -88,6 +88,32 @@ describe('casefile ask', () => {
     expect(r.stderr).toMatch(/--max-steps must be a whole number from 1 to 5/);
   });
 
+  it('--top-k and --threshold – defaults for the agent’s searches, shown in the step input; the model’s own top_k wins', async () => {
+    const model = scriptModel(root, {
+      steps: [
+        { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+        { thought: 'Search.', action: 'retrieve', action_input: { query: 'notice' } },
+        { thought: 'Search more.', action: 'keyword_search', action_input: { query: 'notice knee deadline', top_k: 3 } },
+        { final: 'Notice is needed [cite:{{cite}}].' },
+      ],
+    });
+    const r = await runCasefile(home, ['ask', caseId, 'What notice is needed?', '--model', model, '--top-k', '1', '--threshold', '0', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string; input: Record<string, unknown>; observation: string }> };
+    const [retrieve, keyword] = out.steps.filter((s) => s.action !== 'findFiles' && s.action !== 'final_answer');
+    expect(retrieve!.input).toEqual({ query: 'notice', top_k: 1, score_threshold: 0 });
+    expect(retrieve!.observation).toMatch(/^1 passage \(/);
+    expect(keyword!.input).toEqual({ query: 'notice knee deadline', top_k: 3, score_threshold: 0 });
+    expect(keyword!.observation).toMatch(/^[23] passages/);
+
+    const bad = await runCasefile(home, ['ask', caseId, 'q?', '--top-k', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--top-k must be a whole number from 1 to 100 \(got "0"\)/);
+    const badThreshold = await runCasefile(home, ['ask', caseId, 'q?', '--threshold', 'high']);
+    expect(badThreshold.code).toBe(2);
+    expect(badThreshold.stderr).toMatch(/--threshold must be a number \(got "high"\)/);
+  });
+
   it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', async () => {
     const r = await runCasefile(home, ['ask', caseId, 'When did the claimant last see a doctor about his knee?', '--model', tinyRandomGguf, '--max-steps', '2', '--json'], { env: SMALL, timeoutMs: 300_000 });
     expect(r.code, r.stderr).toBe(0);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Engine } from '../../core/engine';
-import type { AgentStep, ChatAnswer, CheckedCitation } from '../../shared/contract/chat';
+import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
+import { AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
 import { UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
@@ -43,8 +44,9 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
 }
 
 /**
- * `casefile ask <case> <question> [--model ID|PATH] [--max-steps N] [--session ID] [--json]`:
- * the trace as it happens, then the answer with its citations and their verification.
+ * `casefile ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]`:
+ * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
+ * `--threshold` are defaults for the agent's searches (the model's own arguments win).
  */
 export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const [caseRef, ...words] = args.positionals;
@@ -54,6 +56,19 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   const maxSteps = raw === undefined ? undefined : Number(raw);
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 5)) {
     throw new UsageError(`--max-steps must be a whole number from 1 to 5 (got "${String(raw)}")`);
+  }
+  const retrieval: RetrievalDefaults = {};
+  const rawTopK = args.values['top-k'];
+  if (rawTopK !== undefined) {
+    const topK = Number(rawTopK);
+    if (!Number.isInteger(topK) || topK < 1 || topK > AGENT_TOP_K_MAX) throw new UsageError(`--top-k must be a whole number from 1 to ${AGENT_TOP_K_MAX} (got "${String(rawTopK)}")`);
+    retrieval.top_k = topK;
+  }
+  const rawThreshold = args.values.threshold;
+  if (rawThreshold !== undefined) {
+    const threshold = typeof rawThreshold === 'string' && rawThreshold.trim() !== '' ? Number(rawThreshold) : NaN;
+    if (!Number.isFinite(threshold)) throw new UsageError(`--threshold must be a number (got "${String(rawThreshold)}")`);
+    retrieval.score_threshold = threshold;
   }
   const model = typeof args.values.model === 'string' ? args.values.model : undefined;
   const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
@@ -81,7 +96,15 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   try {
     r = await engine.router.call(
       'chat.ask',
-      { caseId: target.id, question: words.join(' '), turnId, ...(model ? { model } : {}), ...(maxSteps ? { maxSteps } : {}), ...(sessionId ? { sessionId } : {}) },
+      {
+        caseId: target.id,
+        question: words.join(' '),
+        turnId,
+        ...(model ? { model } : {}),
+        ...(maxSteps ? { maxSteps } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        ...(Object.keys(retrieval).length ? { retrieval } : {}),
+      },
       { signal: controller.signal },
     );
   } finally {
