@@ -106,6 +106,8 @@ test.describe('chat', () => {
     // The observation's quality label and every step's own timing.
     await expect(steps.nth(1)).toContainText(/best: (strong|good|partial|weak|none|marginal|noise)/);
     await expect(steps.nth(1)).toContainText('Search for the term and renewal clause.');
+    // Settings untouched: the search ran with the model's own arguments only.
+    await expect(steps.nth(1)).not.toContainText('from Settings');
     await expect(steps.nth(2)).toContainText('Final answer');
     for (let i = 0; i < 3; i++) await expect(steps.nth(i).locator('.step-time')).toHaveText(/^\d+ ms$/);
     // The answer says which model produced it (the scripted test model here).
@@ -206,6 +208,39 @@ test.describe('chat', () => {
     await confirm.getByRole('button', { name: 'Delete conversation' }).click();
     await expect(chat.getByRole('article')).toHaveCount(0);
     expect((await app.op<{ sessions: unknown[] }>('chat.sessions', { caseId })).sessions).toEqual([]);
+  });
+});
+
+test.describe('chat retrieval settings', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
+
+  test('the top k set in Settings bounds the agent’s searches, and the timeline shows it came from Settings', async ({ app }) => {
+    const { page } = app;
+    const caseId = await caseWithContract(app);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('region', { name: 'Settings' });
+    await expect(settings.getByTestId('retrieval-scope')).toContainText('to the agent’s searches too');
+    await settings.getByLabel('Results per search (top k)').fill('2');
+    await page.getByRole('button', { name: 'Settings' }).click();
+
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
+    const timeline = answer.locator('details.timeline');
+    await timeline.locator(':scope > summary').click();
+    const retrieve = timeline.getByRole('list', { name: 'Agent steps' }).locator(':scope > li').nth(1);
+    await expect(retrieve).toContainText('retrieve');
+    await expect(retrieve).toContainText('2 results');
+    await expect(retrieve.locator('.step-input')).toContainText('"top_k":2');
+    await expect(retrieve.locator('.step-input')).toContainText('(from Settings: top_k)');
+
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
+    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const step = session.messages_list.find((m) => m.role === 'assistant')!.steps!.find((st) => st.action === 'retrieve')!;
+    expect(step.input).toMatchObject({ top_k: 2 });
+    expect(step.summary!.count).toBe(2);
   });
 });
 

@@ -88,6 +88,12 @@ function StepItem({ step }: { step: AgentStep }) {
       {input && step.kind !== 'final' && (
         <div className="step-input mono small">
           <span className="step-label">Input</span> {input}
+          {step.defaults?.length ? (
+            <span className="muted step-defaults" title="The agent did not set these itself; they come from Settings → Search and answers.">
+              {' '}
+              (from Settings: {step.defaults.join(', ')})
+            </span>
+          ) : null}
         </div>
       )}
       {step.policy && <div className="small notice">{step.policy}</div>}

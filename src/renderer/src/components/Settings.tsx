@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 import type { AppInfo } from '../../../shared/contract/index';
 import type { ModelsList } from '../../../shared/contract/models';
 import type { ModelsProgressEvent } from '../../../shared/events';
@@ -153,9 +154,13 @@ function Retrieval() {
   return (
     <section className="card" aria-label="Retrieval">
       <h2>Search and answers</h2>
-      <p className="muted small">
-        Mode, top k, threshold and reranking apply to searches you run from the search box (the agent sets its own on each
-        search it makes); agent steps bound each question you ask.
+      <p className="muted small" data-testid="retrieval-scope">
+        Search mode applies to the search box; the agent picks its own kind of search each time. Top k, threshold and
+        reranking apply to the search box and, once changed from their defaults, to the agent’s searches too, wherever the
+        agent does not set them itself (its steps show the values used): top k is the number of passages per search (the
+        agent otherwise takes {AGENT_TOP_K_DEFAULT}, and at most {AGENT_TOP_K_MAX}); the threshold is measured in the chosen
+        mode’s scores, so it applies to the agent’s searches of that mode only; reranking applies to its hybrid searches.
+        Agent steps bound each question you ask.
       </p>
       <div className="settings-grid">
         <label>

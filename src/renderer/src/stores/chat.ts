@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { AgentStep, ChatAnswer, ChatMessage, ChatSessionSummary } from '../../../shared/contract/chat';
 import { api, ApiError, errorMessage } from '../api/index';
-import { useSettings } from './settings';
+import { agentRetrieval, useSettings } from './settings';
 
 /** The turn being answered right now, built from agent.* events as they arrive. */
 export interface LiveTurn {
@@ -81,6 +81,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const caseId = get().caseId;
     if (!caseId || get().live) return;
     const settings = useSettings.getState();
+    const retrieval = agentRetrieval(settings);
     const turnId = newTurnId();
     const now = new Date().toISOString();
     set((s) => ({
@@ -95,6 +96,7 @@ export const useChat = create<ChatState>((set, get) => ({
         question,
         turnId,
         maxSteps: settings.maxSteps,
+        ...(retrieval ? { retrieval } : {}),
         ...(get().sessionId ? { sessionId: get().sessionId! } : {}),
         ...(settings.model ? { model: settings.model } : {}),
       });

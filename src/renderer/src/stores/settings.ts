@@ -1,6 +1,8 @@
 import { create } from 'zustand';
+import type { RetrievalDefaults } from '../../../shared/contract/chat';
+import { AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 
-/** Retrieval and agent parameters the user sets in Settings; sent with each search and turn. */
+/** Retrieval and agent parameters the user sets in Settings; sent with each search and turn (see `agentRetrieval`). */
 export interface RetrievalSettings {
   topK: number;
   /** Minimum score to keep a result; null = no threshold. */
@@ -14,7 +16,24 @@ export interface RetrievalSettings {
 }
 
 const KEY = 'casefile.settings.v1';
-const DEFAULTS: RetrievalSettings = { topK: 10, threshold: null, rerankTopN: null, maxSteps: 5, mode: 'hybrid', model: '' };
+export const DEFAULTS: RetrievalSettings = { topK: 10, threshold: null, rerankTopN: null, maxSteps: 5, mode: 'hybrid', model: '' };
+
+/**
+ * The retrieval defaults a chat turn carries: only the values the user changed from their defaults,
+ * so an untouched Settings screen leaves the agent its own (8 passages a search, no threshold, no
+ * reranking). The threshold is measured in the search mode's scores, so it applies to the agent's
+ * searches of that mode only.
+ */
+export function agentRetrieval(s: RetrievalSettings): RetrievalDefaults | undefined {
+  const out: RetrievalDefaults = {};
+  if (Number.isInteger(s.topK) && s.topK !== DEFAULTS.topK) out.top_k = Math.max(1, Math.min(AGENT_TOP_K_MAX, s.topK));
+  if (s.threshold !== null && Number.isFinite(s.threshold)) {
+    out.score_threshold = s.threshold;
+    out.score_threshold_mode = s.mode;
+  }
+  if (s.rerankTopN !== null && Number.isFinite(s.rerankTopN)) out.rerank_top_n = Math.max(1, Math.min(200, Math.round(s.rerankTopN)));
+  return Object.keys(out).length ? out : undefined;
+}
 
 function loadSettings(): RetrievalSettings {
   try {
