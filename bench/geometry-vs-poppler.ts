@@ -41,13 +41,17 @@ const all: number[] = [];
 const hx: number[] = [];
 const vy: number[] = [];
 const worst: string[] = [];
+let docs = 0;
+let pagesChecked = 0;
 for (const rel of files()) {
   const file = path.join(CORPUS, rel);
   const doc = (await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity })).doc;
   if (doc?.index.kind !== 'pdf') continue;
+  docs++;
   for (let page = 1; page <= Math.min(PAGES, doc.index.kind === 'pdf' ? doc.index.pages.length : 0); page++) {
     const geo = doc.index.pages[page - 1]!;
     if (geo.rotate !== 0 || geo.view[0] !== 0 || geo.view[1] !== 0) continue;
+    pagesChecked++;
     const pageText = doc.text.slice(geo.start, geo.end);
     const words = popplerWordsUserSpace(file, page, geo.view[3]);
     const counts = new Map<string, number>();
@@ -73,7 +77,7 @@ for (const rel of files()) {
 }
 const line = (name: string, xs: number[]) =>
   `${name}: median ${q(xs, 0.5).toFixed(3)}  min ${Math.min(...xs).toFixed(3)}  under 0.8 ${((100 * xs.filter((x) => x < 0.8).length) / xs.length).toFixed(1)}%`;
-console.log(`${all.length} words`);
+console.log(`${docs} PDFs, ${pagesChecked} pages, ${all.length} words`);
 console.log(line('IoU', all));
 console.log(line('horizontal', hx));
 console.log(line('vertical', vy));

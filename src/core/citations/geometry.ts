@@ -1,4 +1,4 @@
-import { inlineModel, inlineOffset, type Stop } from '../ingest/inline';
+import { inlineModel, inlineOffset } from '../ingest/inline';
 import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../ingest/types';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
@@ -46,7 +46,8 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
 function pageRects(page: PageGeometry, start: number, end: number, text?: string): Rect[] {
   const rects: Rect[] = [];
   const it = page.items;
-  const stops = text ? stopsByItem(page) : undefined;
+  const stops = text ? byItem(page.stops) : undefined;
+  const lifts = text ? byItem(page.lifts) : undefined;
   for (let k = 0; k + ITEM_STRIDE <= it.length; k += ITEM_STRIDE) {
     const s = it[k]!;
     const len = it[k + 1]!;
@@ -78,53 +79,72 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
     const size = height || sc;
     // Offsets of the span's ends along the item: the inline model, pinned by the stops stored at
     // ingest from the page's exact glyph positions (format 3).
-    let x0: number;
-    let x1: number;
-    if (!text) {
-      x0 = (width * (from - s)) / len;
-      x1 = (width * (to - s)) / len;
-    } else {
-      const real = page.widths?.[font];
-      const model = inlineModel(text, s, len, width, sa, family, real && !vertical ? real : undefined);
-      const pinned = vertical ? undefined : stops?.get(k / ITEM_STRIDE);
-      x0 = inlineOffset(model, from - s, pinned);
-      x1 = inlineOffset(model, to - s, pinned);
+    const real = page.widths?.[font];
+    const model = text ? inlineModel(text, s, len, width, sa, family, real && !vertical ? real : undefined) : undefined;
+    const pinned = vertical ? undefined : stops?.get(k / ITEM_STRIDE);
+    const offset = (i: number) => (model ? inlineOffset(model, i - s, pinned) : (width * (i - s)) / len);
+    // Where the base line moves inside the item (format 3), the span is drawn piece by piece.
+    const moves = vertical ? undefined : lifts?.get(k / ITEM_STRIDE);
+    const pieces: [number, number, number][] = [];
+    if (!moves || !text) pieces.push([from, to, 0]);
+    else {
+      let dy = 0;
+      let at = from;
+      for (const [i, lift] of moves) {
+        if (s + i <= from) dy = lift;
+        else if (s + i < to) {
+          pieces.push([at, s + i, dy]);
+          at = s + i;
+          dy = lift;
+        }
+      }
+      pieces.push([at, to, dy]);
     }
-    let corners: [number, number][];
-    if (vertical) {
-      // Vertical text runs downwards along -n; its width spans the glyph box across.
-      const y0 = -x0;
-      const y1 = -x1;
-      corners = [
-        [e + nx * y0 - ux * size * 0.5, f + ny * y0 - uy * size * 0.5],
-        [e + nx * y0 + ux * size * 0.5, f + ny * y0 + uy * size * 0.5],
-        [e + nx * y1 - ux * size * 0.5, f + ny * y1 - uy * size * 0.5],
-        [e + nx * y1 + ux * size * 0.5, f + ny * y1 + uy * size * 0.5],
-      ];
-    } else {
-      const top = size * ascent;
-      const bottom = size * descent;
-      corners = [
-        [e + ux * x0 + nx * bottom, f + uy * x0 + ny * bottom],
-        [e + ux * x1 + nx * bottom, f + uy * x1 + ny * bottom],
-        [e + ux * x0 + nx * top, f + uy * x0 + ny * top],
-        [e + ux * x1 + nx * top, f + uy * x1 + ny * top],
-      ];
+    for (const [p0, p1, dy] of pieces) {
+      let a0 = p0;
+      let a1 = p1;
+      if (text) {
+        while (a0 < a1 && /\s/.test(text[a0]!)) a0++;
+        while (a1 > a0 && /\s/.test(text[a1 - 1]!)) a1--;
+      }
+      if (a1 <= a0) continue;
+      const x0 = offset(a0);
+      const x1 = offset(a1);
+      let corners: [number, number][];
+      if (vertical) {
+        // Vertical text runs downwards along -n; its width spans the glyph box across.
+        const y0 = -x0;
+        const y1 = -x1;
+        corners = [
+          [e + nx * y0 - ux * size * 0.5, f + ny * y0 - uy * size * 0.5],
+          [e + nx * y0 + ux * size * 0.5, f + ny * y0 + uy * size * 0.5],
+          [e + nx * y1 - ux * size * 0.5, f + ny * y1 - uy * size * 0.5],
+          [e + nx * y1 + ux * size * 0.5, f + ny * y1 + uy * size * 0.5],
+        ];
+      } else {
+        const top = size * ascent + dy;
+        const bottom = size * descent + dy;
+        corners = [
+          [e + ux * x0 + nx * bottom, f + uy * x0 + ny * bottom],
+          [e + ux * x1 + nx * bottom, f + uy * x1 + ny * bottom],
+          [e + ux * x0 + nx * top, f + uy * x0 + ny * top],
+          [e + ux * x1 + nx * top, f + uy * x1 + ny * top],
+        ];
+      }
+      const xs = corners.map((p) => p[0]);
+      const ys = corners.map((p) => p[1]);
+      const x = Math.min(...xs);
+      const y = Math.min(...ys);
+      rects.push({ x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
     }
-    const xs = corners.map((p) => p[0]);
-    const ys = corners.map((p) => p[1]);
-    const x = Math.min(...xs);
-    const y = Math.min(...ys);
-    rects.push({ x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
   }
   return rects;
 }
 
-/** A page's stops (format 3: flat [item, character, offset] triples) by item ordinal. */
-function stopsByItem(page: PageGeometry): Map<number, Stop[]> | undefined {
-  const flat = page.stops;
+/** A page's stops or lifts (format 3: flat [item, character, value] triples) by item ordinal, sorted by character. */
+function byItem(flat: number[] | undefined): Map<number, [number, number][]> | undefined {
   if (!flat?.length) return undefined;
-  const out = new Map<number, Stop[]>();
+  const out = new Map<number, [number, number][]>();
   for (let j = 0; j + 3 <= flat.length; j += 3) {
     const list = out.get(flat[j]!) ?? [];
     list.push([flat[j + 1]!, flat[j + 2]!]);

@@ -204,6 +204,18 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
 /** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
 export type Boundary = [i: number, x: number, word: 0 | 1];
 
+/** From character `i` of an item on, the base line sits `dy` above the item's (user space, along its up direction). */
+export type Lift = [i: number, dy: number];
+
+/** What the glyphs tell about one item. */
+export interface ItemGlyphs {
+  bounds: Boundary[];
+  lifts: Lift[];
+}
+
+/** A base-line move smaller than this (user space units) is not recorded. */
+const LIFT_TOLERANCE = 0.5;
+
 /** How far ahead of the last matched glyph a character of the next item is looked for. */
 const LOOKAHEAD = 96;
 
@@ -218,11 +230,10 @@ const LOOKAHEAD = 96;
  * `items` is the page's flat geometry (ITEM_STRIDE numbers per item, offsets into the document
  * text), `text` the document text (or any string holding the page's characters at those offsets),
  * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
- * Returns item ordinal → boundaries [character index within the item, offset along the item, 1 at
- * a word's start or end, 0 inside a word].
+ * Returns item ordinal → its boundaries and lifts.
  */
-export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, Boundary[]> {
-  const out = new Map<number, Boundary[]>();
+export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
+  const out = new Map<number, ItemGlyphs>();
   const norm = glyphs.map((g) => g.text.normalize('NFKC'));
   let gj = 0;
   let sub = 0;
@@ -240,7 +251,7 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
     const savedJ = gj;
     const savedSub = sub;
     // Per character: [start, end] along the item, where matched.
-    const at: ([number, number] | undefined)[] = new Array(len);
+    const at: ([number, number, number] | undefined)[] = new Array(len);
     let matched = 0;
     let ok = true;
     let lastStart = -Infinity;
@@ -272,7 +283,7 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
       // On the line, in order, starting within the item (its width may leave out glyphs pdf.js dropped, a soft hyphen).
       if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack || start < lastStart - 0.5) ok = false;
       lastStart = start;
-      at[i] = [start, end];
+      at[i] = [start, end, across];
       matched++;
       lastGlyph = gj;
       if (++sub >= n) {
@@ -302,7 +313,19 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
     }
     const end = at[len - 1];
     if (end) bounds.push([len, end[1], 1]);
-    if (bounds.length) out.set(ordinal, bounds);
+    // Where the base line moves inside the item (pdf.js joins words set a little higher or lower).
+    const lifts: Lift[] = [];
+    let base = 0;
+    for (let i = 0; i < len; i++) {
+      const here = at[i];
+      if (!here || Math.abs(here[2] - base) <= LIFT_TOLERANCE) continue;
+      base = here[2];
+      // The move belongs to the word: start it there (after the preceding whitespace).
+      let from = i;
+      while (from > 0 && !/\s/.test(text[s + from - 1]!) && !at[from - 1]) from--;
+      lifts.push([from, Math.round(base * 100) / 100]);
+    }
+    if (bounds.length || lifts.length) out.set(ordinal, { bounds, lifts });
   }
   return out;
 }

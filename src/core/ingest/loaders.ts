@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { decodeText } from './detect';
-import { placeGlyphs, wordBoundaries, type Boundary, type GlyphFont } from './glyphs';
+import { placeGlyphs, wordBoundaries, type GlyphFont, type ItemGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
@@ -300,7 +300,7 @@ interface PageFonts {
   names: string[];
   used: Set<string>[];
   /** Item ordinal → exact character boundaries, from the glyphs. */
-  bounds?: Map<number, Boundary[]>;
+  bounds?: Map<number, ItemGlyphs>;
 }
 
 /**
@@ -320,7 +320,7 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
   }
   // Fonts of this page that draw nothing in the operator list still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
-  let bounds: Map<number, Boundary[]> | undefined;
+  let bounds: Map<number, ItemGlyphs> | undefined;
   try {
     const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
     const fontOf = (name: string): (GlyphFont & { isType3Font?: boolean }) | undefined => {
@@ -394,12 +394,15 @@ const STOP_TOLERANCE = { word: 0.4, inner: 1.5 };
 
 /**
  * Store, per item, the fewest stops that bring every known word boundary within STOP_TOLERANCE of
- * the model (the same one citations draw with: the page's width tables, the stored item values).
+ * the model (the same one citations draw with: the page's width tables, the stored item values),
+ * and where its base line moves.
  */
-function setStops(geometry: PageGeometry, bounds: Map<number, Boundary[]>, pageText: string): void {
+function setStops(geometry: PageGeometry, bounds: Map<number, ItemGlyphs>, pageText: string): void {
   const { items, fonts, widths } = geometry;
   const flat: number[] = [];
-  for (const [ordinal, exact] of bounds) {
+  const lifts: number[] = [];
+  for (const [ordinal, { bounds: exact, lifts: moves }] of bounds) {
+    for (const [i, dy] of moves) lifts.push(ordinal, i, dy);
     const k = ordinal * ITEM_STRIDE;
     const [s, len, a, b, width, fi] = [items[k]! - geometry.start, items[k + 1]!, items[k + 2]!, items[k + 3]!, items[k + 8]!, items[k + 10]!];
     const real = widths?.[fi];
@@ -407,6 +410,7 @@ function setStops(geometry: PageGeometry, bounds: Map<number, Boundary[]>, pageT
     for (const [i, x] of chooseStops(model, exact, STOP_TOLERANCE)) flat.push(ordinal, i, r2(x));
   }
   if (flat.length) geometry.stops = flat;
+  if (lifts.length) geometry.lifts = lifts;
 }
 
 /** 0 sans-serif (and unknown), 1 serif, 2 monospace — picks the width table used to place characters inside an item. */

@@ -115,9 +115,16 @@ export interface PageGeometry {
    * character index within the item, offset along the item in user space]. Absent where none is needed.
    */
   stops?: number[];
+  /**
+   * Format 3+: where words inside an item sit on another base line than the item's (pdf.js joins
+   * words set a little higher or lower into one item): flat triples [item ordinal, character
+   * index, dy] — from that character on, the base line is dy above the item's (user space, along
+   * the item's up direction), until the item's next lift. Absent where none is needed.
+   */
+  lifts?: number[];
 }
 
-/** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops`. */
+/** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops` and `lifts`. */
 export const PAGES_FORMAT = 3;
 
 export const ITEM_STRIDE = 11;
