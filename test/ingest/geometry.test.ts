@@ -112,6 +112,16 @@ async function justifiedPdf(): Promise<Uint8Array> {
     tj(['arbitration Witness', -200, ' Wilmington']),
     endText(),
     popGraphicsState(),
+    // One line whose middle word sits 2.4 pt lower (pdf.js keeps the line as one item).
+    beginText(),
+    setFontAndSize('F9', 11),
+    moveText(60, 560),
+    showText(hex('Exhibit ')),
+    moveText(52, -2.4),
+    showText(hex('Schedule ')),
+    moveText(70, 2.4),
+    showText(hex('payable')),
+    endText(),
   );
   return doc.save();
 }
@@ -223,6 +233,14 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
       return boxIou(w, box!.rects[0]!);
     });
     expect(Math.min(...drift)).toBeLessThan(0.8);
+    // The lowered word: its own base line is stored (a lift), without which its box sits too high.
+    expect(geo.lifts?.length).toBeGreaterThan(0);
+    const lowered = words.find((w) => w.word === 'Schedule')!;
+    const at = doc.text.indexOf('Schedule');
+    const [withLift] = spanToRects(doc.index, at, at + 8, doc.text);
+    const [withoutLift] = spanToRects({ ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, lifts: undefined })) }, at, at + 8, doc.text);
+    expect(boxIou(lowered, withLift!.rects[0]!)).toBeGreaterThanOrEqual(0.8);
+    expect(boxIou(lowered, withoutLift!.rects[0]!)).toBeLessThan(0.8);
   });
 
   it.each([
