@@ -8,69 +8,60 @@ import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures
 
 const scripts = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-scripts-'));
 
+/** A scripted-model script (test/agent fixtures format) written to a temp file; returns its path. */
+function writeScript(name: string, script: object): string {
+  const file = path.join(scripts, name);
+  writeFileSync(file, JSON.stringify(script));
+  return file;
+}
+
 /** findFiles → retrieve → an answer citing the first passage, plus one invented cite id. */
-const answerScript = path.join(scripts, 'answer.json');
-writeFileSync(
-  answerScript,
-  JSON.stringify({
-    steps: [
-      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-      { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
-      { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}]. Another claim [cite:zz9zz9].' },
-    ],
-    chunkChars: 12,
-    delayMs: 5,
-  }),
-);
+const answerScript = writeScript('answer.json', {
+  steps: [
+    { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+    { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+    { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}]. Another claim [cite:zz9zz9].' },
+  ],
+  chunkChars: 12,
+  delayMs: 5,
+});
 
 /** Streams slowly, so the turn is still running when the user cancels it. */
-const slowScript = path.join(scripts, 'slow.json');
-writeFileSync(
-  slowScript,
-  JSON.stringify({
-    steps: [
-      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-      { thought: 'Now I search. '.repeat(200), action: 'retrieve', action_input: { query: 'termination' } },
-    ],
-    chunkChars: 4,
-    delayMs: 40,
-  }),
-);
+const slowScript = writeScript('slow.json', {
+  steps: [
+    { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+    { thought: 'Now I search. '.repeat(200), action: 'retrieve', action_input: { query: 'termination' } },
+  ],
+  chunkChars: 4,
+  delayMs: 40,
+});
 
 /** An answer that streams slowly, with one plain citation and one whose quote is not in its passage. */
-const streamScript = path.join(scripts, 'stream.json');
-writeFileSync(
-  streamScript,
-  JSON.stringify({
-    steps: [
-      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-      { thought: 'Search for the term.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
-      {
-        final:
-          'The agreement sets out its term and how it renews, in the clause the search found [cite:{{cite}}]. ' +
-          'It also says "the moon is made of green cheese" [cite:{{cite:2}}]. ' +
-          'Nothing else in the results bears on the question.',
-      },
-    ],
-    chunkChars: 3,
-    delayMs: 25,
-  }),
-);
+const streamScript = writeScript('stream.json', {
+  steps: [
+    { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+    { thought: 'Search for the term.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+    {
+      final:
+        'The agreement sets out its term and how it renews, in the clause the search found [cite:{{cite}}]. ' +
+        'It also says "the moon is made of green cheese" [cite:{{cite:2}}]. ' +
+        'Nothing else in the results bears on the question.',
+    },
+  ],
+  chunkChars: 3,
+  delayMs: 25,
+});
 
 /** grepCase finds an exact phrase in a DOCX; the answer cites that match (a span of a few words). */
-const docxScript = path.join(scripts, 'docx.json');
-writeFileSync(
-  docxScript,
-  JSON.stringify({
-    steps: [
-      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-      { thought: 'Find the exact wording in the decision.', action: 'grepCase', action_input: { pattern: 'did not support him' } },
-      { final: 'The Applicant says his command did not support him [cite:{{cite}}].' },
-    ],
-    chunkChars: 16,
-    delayMs: 2,
-  }),
-);
+const docxScript = writeScript('docx.json', {
+  steps: [
+    { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+    { thought: 'Find the exact wording in the decision.', action: 'grepCase', action_input: { pattern: 'did not support him' } },
+    { final: 'The Applicant says his command did not support him [cite:{{cite}}].' },
+  ],
+  chunkChars: 16,
+  delayMs: 2,
+});
 
 async function caseWithContract(app: AppFixture): Promise<string> {
   const { id } = await app.op<{ id: string }>('cases.create', { name: 'Equidata affiliate' });
