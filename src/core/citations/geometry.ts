@@ -1,4 +1,4 @@
-import { inlineModel, inlineOffset } from '../ingest/inline';
+import { inlineModel, inlineOffset, type Stop } from '../ingest/inline';
 import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../ingest/types';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
@@ -46,8 +46,8 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
 function pageRects(page: PageGeometry, start: number, end: number, text?: string): Rect[] {
   const rects: Rect[] = [];
   const it = page.items;
-  const stops = text ? byItem(page.stops) : undefined;
-  const lifts = text ? byItem(page.lifts) : undefined;
+  const stops = text ? byItem(page.stops, 3) : undefined;
+  const lifts = text ? byItem(page.lifts, 4) : undefined;
   for (let k = 0; k + ITEM_STRIDE <= it.length; k += ITEM_STRIDE) {
     const s = it[k]!;
     const len = it[k + 1]!;
@@ -81,26 +81,27 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
     // ingest from the page's exact glyph positions (format 3).
     const real = page.widths?.[font];
     const model = text ? inlineModel(text, s, len, width, sa, family, real && !vertical ? real : undefined) : undefined;
-    const pinned = vertical ? undefined : stops?.get(k / ITEM_STRIDE);
+    const pinned = vertical ? undefined : (stops?.get(k / ITEM_STRIDE) as Stop[] | undefined);
     const offset = (i: number) => (model ? inlineOffset(model, i - s, pinned) : (width * (i - s)) / len);
-    // Where the base line moves inside the item (format 3), the span is drawn piece by piece.
+    // Where the base line moves or the size changes inside the item (format 3), the span is drawn piece by piece.
     const moves = vertical ? undefined : lifts?.get(k / ITEM_STRIDE);
-    const pieces: [number, number, number][] = [];
-    if (!moves || !text) pieces.push([from, to, 0]);
+    const pieces: [from: number, to: number, dy: number, size: number][] = [];
+    if (!moves || !text) pieces.push([from, to, 0, size]);
     else {
       let dy = 0;
+      let em = size;
       let at = from;
-      for (const [i, lift] of moves) {
-        if (s + i <= from) dy = lift;
+      for (const [i, lift, liftSize] of moves as [number, number, number][]) {
+        if (s + i <= from) [dy, em] = [lift, liftSize];
         else if (s + i < to) {
-          pieces.push([at, s + i, dy]);
+          pieces.push([at, s + i, dy, em]);
           at = s + i;
-          dy = lift;
+          [dy, em] = [lift, liftSize];
         }
       }
-      pieces.push([at, to, dy]);
+      pieces.push([at, to, dy, em]);
     }
-    for (const [p0, p1, dy] of pieces) {
+    for (const [p0, p1, dy, em] of pieces) {
       let a0 = p0;
       let a1 = p1;
       if (text) {
@@ -122,8 +123,8 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
           [e + nx * y1 + ux * size * 0.5, f + ny * y1 + uy * size * 0.5],
         ];
       } else {
-        const top = size * ascent + dy;
-        const bottom = size * descent + dy;
+        const top = em * ascent + dy;
+        const bottom = em * descent + dy;
         corners = [
           [e + ux * x0 + nx * bottom, f + uy * x0 + ny * bottom],
           [e + ux * x1 + nx * bottom, f + uy * x1 + ny * bottom],
@@ -141,16 +142,16 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
   return rects;
 }
 
-/** A page's stops or lifts (format 3: flat [item, character, value] triples) by item ordinal, sorted by character. */
-function byItem(flat: number[] | undefined): Map<number, [number, number][]> | undefined {
+/** A page's stops (stride 3) or lifts (stride 4), stored flat as [item, character, values…], by item ordinal, sorted by character. */
+function byItem(flat: number[] | undefined, stride: number): Map<number, number[][]> | undefined {
   if (!flat?.length) return undefined;
-  const out = new Map<number, [number, number][]>();
-  for (let j = 0; j + 3 <= flat.length; j += 3) {
+  const out = new Map<number, number[][]>();
+  for (let j = 0; j + stride <= flat.length; j += stride) {
     const list = out.get(flat[j]!) ?? [];
-    list.push([flat[j + 1]!, flat[j + 2]!]);
+    list.push(flat.slice(j + 1, j + stride));
     out.set(flat[j]!, list);
   }
-  for (const list of out.values()) list.sort((p, q) => p[0] - q[0]);
+  for (const list of out.values()) list.sort((p, q) => p[0]! - q[0]!);
   return out;
 }
 

@@ -6,9 +6,11 @@
  * exactly, where the item's width alone cannot tell how its spacing is shared out.
  */
 
-/** One horizontal glyph: the text it stands for, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
+/** One horizontal glyph: the text it stands for, its size, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
 export interface PlacedGlyph {
   text: string;
+  /** The font's em in user space across the line (font size × the text's vertical scale). */
+  size: number;
   x0: number;
   y0: number;
   x1: number;
@@ -167,6 +169,7 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
         // Text space → user space for this run.
         const m = multiply(st.tm, st.ctm);
         const at = (tx: number, ty: number): [number, number] => [m[0] * tx + m[2] * ty + m[4], m[1] * tx + m[3] * ty + m[5]];
+        const em = st.size * Math.hypot(m[2], m[3]);
         let run = 0;
         for (const g of glyphs) {
           if (typeof g === 'number') {
@@ -187,7 +190,7 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
           const advance = glyphWidth + spacing * st.direction;
           const [x0, y0] = at(st.x + run * scale, st.y + st.rise);
           const [x1, y1] = at(st.x + (run + glyphWidth) * scale, st.y + st.rise);
-          if (unicode) out.push({ text: unicode, x0, y0, x1, y1 });
+          if (unicode) out.push({ text: unicode, size: em, x0, y0, x1, y1 });
           run += advance;
         }
         if (vertical) st.y -= run;
@@ -204,8 +207,11 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
 /** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
 export type Boundary = [i: number, x: number, word: 0 | 1];
 
-/** From character `i` of an item on, the base line sits `dy` above the item's (user space, along its up direction). */
-export type Lift = [i: number, dy: number];
+/**
+ * From character `i` of an item on, the base line sits `dy` above the item's (user space, along
+ * its up direction) and the text is `size` tall (its em in user space).
+ */
+export type Lift = [i: number, dy: number, size: number];
 
 /** What the glyphs tell about one item. */
 export interface ItemGlyphs {
@@ -213,7 +219,7 @@ export interface ItemGlyphs {
   lifts: Lift[];
 }
 
-/** A base-line move smaller than this (user space units) is not recorded. */
+/** A base-line move smaller than this (user space units), or a size change under 5 %, is not recorded. */
 const LIFT_TOLERANCE = 0.5;
 
 /** How far ahead of the last matched glyph a character of the next item is looked for. */
@@ -251,7 +257,7 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
     const savedJ = gj;
     const savedSub = sub;
     // Per character: [start, end] along the item, where matched.
-    const at: ([number, number, number] | undefined)[] = new Array(len);
+    const at: ([number, number, number, number] | undefined)[] = new Array(len);
     let matched = 0;
     let ok = true;
     let lastStart = -Infinity;
@@ -283,7 +289,7 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
       // On the line, in order, starting within the item (its width may leave out glyphs pdf.js dropped, a soft hyphen).
       if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack || start < lastStart - 0.5) ok = false;
       lastStart = start;
-      at[i] = [start, end, across];
+      at[i] = [start, end, across, g.size];
       matched++;
       lastGlyph = gj;
       if (++sub >= n) {
@@ -314,16 +320,19 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
     const end = at[len - 1];
     if (end) bounds.push([len, end[1], 1]);
     // Where the base line moves inside the item (pdf.js joins words set a little higher or lower).
+    // Or where the text changes size (small capitals set as a scaled-down run of the same font).
     const lifts: Lift[] = [];
     let base = 0;
+    let em = height;
     for (let i = 0; i < len; i++) {
       const here = at[i];
-      if (!here || Math.abs(here[2] - base) <= LIFT_TOLERANCE) continue;
+      if (!here || (Math.abs(here[2] - base) <= LIFT_TOLERANCE && Math.abs(here[3] - em) <= 0.05 * em)) continue;
       base = here[2];
+      em = here[3];
       // The move belongs to the word: start it there (after the preceding whitespace).
       let from = i;
       while (from > 0 && !/\s/.test(text[s + from - 1]!) && !at[from - 1]) from--;
-      lifts.push([from, Math.round(base * 100) / 100]);
+      lifts.push([from, Math.round(base * 100) / 100, Math.round(em * 100) / 100]);
     }
     if (bounds.length || lifts.length) out.set(ordinal, { bounds, lifts });
   }

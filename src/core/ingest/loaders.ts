@@ -402,7 +402,7 @@ function setStops(geometry: PageGeometry, bounds: Map<number, ItemGlyphs>, pageT
   const flat: number[] = [];
   const lifts: number[] = [];
   for (const [ordinal, { bounds: exact, lifts: moves }] of bounds) {
-    for (const [i, dy] of moves) lifts.push(ordinal, i, dy);
+    for (const [i, dy, size] of moves) lifts.push(ordinal, i, dy, size);
     const k = ordinal * ITEM_STRIDE;
     const [s, len, a, b, width, fi] = [items[k]! - geometry.start, items[k + 1]!, items[k + 2]!, items[k + 3]!, items[k + 8]!, items[k + 10]!];
     const real = widths?.[fi];

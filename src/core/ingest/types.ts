@@ -116,10 +116,11 @@ export interface PageGeometry {
    */
   stops?: number[];
   /**
-   * Format 3+: where words inside an item sit on another base line than the item's (pdf.js joins
-   * words set a little higher or lower into one item): flat triples [item ordinal, character
-   * index, dy] — from that character on, the base line is dy above the item's (user space, along
-   * the item's up direction), until the item's next lift. Absent where none is needed.
+   * Format 3+: where words inside an item sit on another base line than the item's, or at another
+   * size (pdf.js joins words set a little higher or lower, and small capitals drawn smaller, into
+   * one item): flat quadruples [item ordinal, character index, dy, size] — from that character
+   * on, the base line is dy above the item's (user space, along the item's up direction) and the
+   * text's em is `size`, until the item's next lift. Absent where none is needed.
    */
   lifts?: number[];
 }
