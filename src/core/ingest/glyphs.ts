@@ -226,19 +226,19 @@ const LIFT_TOLERANCE = 0.5;
 const LOOKAHEAD = 96;
 
 /**
- * The exact offsets of character boundaries inside each text item of a page: the items' characters
- * are matched, in order, with the page's glyphs (pdf.js builds its text content from the same
- * glyphs, in the same order), and each character's start, and each word's end, are projected on
- * the item's base line. An item
- * whose matched glyphs do not lie on its line, in order, within its extent, gets none (the inline
- * model alone places its words).
+ * What the glyphs tell about each text item of a page: the items' characters are matched, in
+ * order, with the page's glyphs (pdf.js builds its text content from the same glyphs, in the same
+ * order); each character's start and each word's end are projected on the item's base line
+ * (boundaries), and where the base line or the size changes inside the item is noted (lifts). An
+ * item whose matched glyphs do not lie on its line, in order, within its extent, gets nothing (the
+ * inline model alone places its words).
  *
  * `items` is the page's flat geometry (ITEM_STRIDE numbers per item, offsets into the document
  * text), `text` the document text (or any string holding the page's characters at those offsets),
  * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
  * Returns item ordinal → its boundaries and lifts.
  */
-export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
+export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();
   const norm = glyphs.map((g) => g.text.normalize('NFKC'));
   let gj = 0;
@@ -256,7 +256,7 @@ export function wordBoundaries(glyphs: PlacedGlyph[], items: number[], stride: n
     const slack = Math.max(1, 0.3 * size);
     const savedJ = gj;
     const savedSub = sub;
-    // Per character: [start, end] along the item, where matched.
+    // Per matched character: [start, end] along the item, its base line's offset across it, its size.
     const at: ([number, number, number, number] | undefined)[] = new Array(len);
     let matched = 0;
     let ok = true;

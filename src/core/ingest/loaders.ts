@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { decodeText } from './detect';
-import { placeGlyphs, wordBoundaries, type GlyphFont, type ItemGlyphs } from './glyphs';
+import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
@@ -356,7 +356,7 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
     // Offsets in `items` are into the document text; pageText starts at geometry.start.
     const shifted = items.slice();
     for (let k = 0; k + ITEM_STRIDE <= shifted.length; k += ITEM_STRIDE) shifted[k] = shifted[k]! - geometry.start;
-    bounds = wordBoundaries(glyphs, shifted, ITEM_STRIDE, pageText, (fi) => !!fonts[fi]?.[2]);
+    bounds = alignItems(glyphs, shifted, ITEM_STRIDE, pageText, (fi) => !!fonts[fi]?.[2]);
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     // No operator list: positions inside items are estimated, as for old data.
