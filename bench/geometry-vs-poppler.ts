@@ -76,7 +76,7 @@ for (const rel of files()) {
   }
 }
 const line = (name: string, xs: number[]) =>
-  `${name}: median ${q(xs, 0.5).toFixed(3)}  min ${Math.min(...xs).toFixed(3)}  under 0.8 ${((100 * xs.filter((x) => x < 0.8).length) / xs.length).toFixed(1)}%`;
+  `${name}: median ${q(xs, 0.5).toFixed(3)}  min ${xs.reduce((m, x) => Math.min(m, x), Infinity).toFixed(3)}  under 0.8 ${xs.filter((x) => x < 0.8).length} (${((100 * xs.filter((x) => x < 0.8).length) / xs.length).toFixed(2)}%)`;
 console.log(`${docs} PDFs, ${pagesChecked} pages, ${all.length} words`);
 console.log(line('IoU', all));
 console.log(line('horizontal', hx));
