@@ -59,7 +59,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   // Imported only now, so --help and --version load neither the commands nor the engine.
   const { commands } = await import('./commands/index');
-  const command = commands[name];
+  // Own keys only: "toString" or "constructor" is not a command.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     io.err(`casefile: unknown command "${name}"\n\n${USAGE}`);
     return 2;

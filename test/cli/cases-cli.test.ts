@@ -40,7 +40,7 @@ describe('casefile cases (child process)', () => {
 
   it('usage errors – exit 2 with a one-line reason and the usage', async () => {
     const home = tempHome();
-    for (const args of [['cases'], ['frobnicate'], ['cases', 'create'], ['cases', 'list', '--bogus-flag'], []]) {
+    for (const args of [['cases'], ['frobnicate'], ['toString'], ['constructor'], ['cases', 'create'], ['cases', 'list', '--bogus-flag'], []]) {
       const r = await runCasefile(home, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/Usage:/);
