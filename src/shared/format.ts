@@ -1,3 +1,8 @@
+/** "1 file", "3 files": a count with its noun, the same in the CLI and the app. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Human-readable sizes (1.2 MB), the same in the CLI and the app. Pure TS. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

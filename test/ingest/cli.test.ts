@@ -87,6 +87,7 @@ describe('casefile ingest / files (CLI)', () => {
     expect(text.stdout).toMatch(/letter\.txt\s+v2 \(of v1,v2\)\s+correspondence/);
     const plain = await cli(home, 'ingest', created.id, drop);
     expect(plain.stdout).toMatch(/2 files: 2 unchanged/);
+    expect(plain.stdout).toMatch(/now holds 2 files \(/);
     const list = JSON.parse((await cli(home, 'cases', 'list', '--json')).stdout) as { cases: { files: number; bytes: number }[] };
     expect(list.cases[0]).toMatchObject({ files: 2 });
     expect(list.cases[0]!.bytes).toBeGreaterThan(50);

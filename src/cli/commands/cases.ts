@@ -1,5 +1,5 @@
 import type { Engine } from '../../core/engine';
-import { formatBytes, table, UsageError, type CliIO } from '../io';
+import { formatBytes, plural, table, UsageError, type CliIO } from '../io';
 
 export interface Parsed {
   positionals: string[];
@@ -39,7 +39,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (rest.length !== 1) throw new UsageError('cases delete takes <case> --yes');
       const target = await engine.cases.resolve(rest[0]!);
       if (args.values.yes !== true) {
-        throw new UsageError(`deleting "${target.name}" (${target.files} files) removes it for good; add --yes to confirm`);
+        throw new UsageError(`deleting "${target.name}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
       }
       await engine.router.call('cases.delete', { caseId: target.id });
       io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${target.name}" (${target.id})`);

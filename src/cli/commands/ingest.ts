@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { formatBytes, UsageError, type CliIO } from '../io';
+import { formatBytes, plural, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'cancelled'] as const;
@@ -64,7 +64,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const offFile = engine.events.on('ingest.file', (e) => {
     if (e.caseId !== target.id || json || live) return;
     if (e.status === 'parsing' || e.status === 'embedding' || e.status === 'queued') return;
-    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${e.name} (v${e.version}${e.pages ? `, ${e.pages} pages` : ''})${e.reason ? ` — ${e.reason}` : ''}`);
+    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${e.name} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${e.reason}` : ''}`);
   });
   let run: IngestRunResult;
   try {
@@ -83,7 +83,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     const stats = await engine.cases.get(target.id);
     io.out(summarize(run.results));
     for (const s of run.skipped) io.out(`  skipped: ${s.path} — ${s.reason}`);
-    io.out(`Case "${stats.name}" now holds ${stats.files} files (${formatBytes(stats.bytes)}).`);
+    io.out(`Case "${stats.name}" now holds ${plural(stats.files, 'file')} (${formatBytes(stats.bytes)}).`);
     if (run.state === 'cancelled') io.out('Cancelled. Run the same command again to finish the rest.');
   }
   return run.state === 'cancelled' ? 130 : 0;

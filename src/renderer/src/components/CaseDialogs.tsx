@@ -4,6 +4,7 @@ import { useCases } from '../stores/cases';
 import { useChat } from '../stores/chat';
 import { useDocuments } from '../stores/documents';
 import { useUi, type DialogRequest } from '../stores/ui';
+import { plural } from './format';
 import { Modal } from './Modal';
 
 function NameDialog({
@@ -77,7 +78,7 @@ function DeleteDialog({ caseId }: { caseId: string }) {
   const remove = useCases((s) => s.remove);
   const [busy, setBusy] = useState(false);
   if (!target) return null;
-  const files = target.files === 1 ? '1 file' : `${target.files} files`;
+  const files = plural(target.files, 'file');
   return (
     <Modal
       title="Delete case"

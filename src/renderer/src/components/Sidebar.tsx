@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { filterCases, useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
-import { formatBytes, shortcut } from './format';
+import { formatBytes, plural, shortcut } from './format';
 
 export function Sidebar() {
   const cases = useCases((s) => s.cases);
@@ -68,7 +68,7 @@ export function Sidebar() {
             >
               <span className="case-name">{c.name}</span>
               <span className="case-meta">
-                {c.files === 1 ? '1 file' : `${c.files} files`}
+                {plural(c.files, 'file')}
                 {c.bytes > 0 ? ` · ${formatBytes(c.bytes)}` : ''}
               </span>
             </button>
