@@ -222,8 +222,9 @@ export interface ItemGlyphs {
 /** A base-line move smaller than this (user space units), or a size change under 5 %, is not recorded. */
 const LIFT_TOLERANCE = 0.5;
 
-/** How far ahead of the last matched glyph a character of the next item is looked for. */
+/** How many glyphs (not counting spaces) ahead of the last matched one a character of the next item is looked for, and how many glyphs at most. */
 const LOOKAHEAD = 96;
+const MAX_SCAN = 4096;
 
 /**
  * What the glyphs tell about each text item of a page: the items' characters are matched, in
@@ -263,19 +264,25 @@ export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: numbe
     let lastStart = -Infinity;
     let lastGlyph = -1;
     let wanted = 0;
+    let dropped = 0;
     for (let i = 0; i < len; i++) {
       const c = text[s + i]!;
       if (/\s/.test(c)) continue;
       wanted++;
       if (!(gj < norm.length && norm[gj]![sub] === c)) {
         let found = -1;
-        for (let j = sub > 0 ? gj + 1 : gj, lim = Math.min(norm.length, gj + LOOKAHEAD); j < lim; j++) {
-          if (norm[j]![0] === c) {
+        // Runs of space glyphs (layout by spaces) do not count against the look-ahead.
+        for (let j = sub > 0 ? gj + 1 : gj, seen = 0, lim = Math.min(norm.length, gj + MAX_SCAN); j < lim && seen < LOOKAHEAD; j++) {
+          const t = norm[j]!;
+          if (t[0] === c) {
             found = j;
             break;
           }
+          if (!/^\s*$/.test(t)) seen++;
         }
         if (found < 0) continue;
+        // Glyphs passed over (a soft hyphen pdf.js leaves out of the text) still took room on the line.
+        for (let j = sub > 0 ? gj + 1 : gj; j < found; j++) dropped += Math.abs((glyphs[j]!.x1 - glyphs[j]!.x0) * ux + (glyphs[j]!.y1 - glyphs[j]!.y0) * uy);
         gj = found;
         sub = 0;
       }
@@ -286,8 +293,8 @@ export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: numbe
       const across = -(g.x0 - e) * uy + (g.y0 - f) * ux;
       const start = a0 + ((a1 - a0) * sub) / n;
       const end = a0 + ((a1 - a0) * (sub + 1)) / n;
-      // On the line, in order, starting within the item (its width may leave out glyphs pdf.js dropped, a soft hyphen).
-      if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack || start < lastStart - 0.5) ok = false;
+      // On the line, in order, starting within the item (whose width leaves out the glyphs pdf.js dropped).
+      if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack + dropped || start < lastStart - 0.5) ok = false;
       lastStart = start;
       at[i] = [start, end, across, g.size];
       matched++;
