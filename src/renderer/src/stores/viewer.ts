@@ -1,16 +1,11 @@
 import { create } from 'zustand';
+import type { CitationRecord } from '../../../shared/contract/search';
 import type { PageImage, Passage } from '../../../shared/contract/viewer';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 
-/** What a citation chip or search result points at. */
-export interface SourceRef {
-  file_id: string;
-  file_name: string;
-  version: number;
-  pages: number[];
-  start: number;
-  end: number;
+/** What a citation chip or search result points at: a citation record's place (its id aside). */
+export interface SourceRef extends Omit<CitationRecord, 'id'> {
   /** Citation id or label shown in the viewer's title. */
   label?: string;
   kind?: 'pdf' | 'docx' | 'text' | 'unknown' | undefined;
