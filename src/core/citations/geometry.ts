@@ -36,7 +36,8 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
   const out: PageRects[] = [];
   if (index.kind !== 'pdf' || end <= start) return out;
   for (const page of index.pages) {
-    if (page.items.length === 0) continue;
+    // Only pages the span touches (their items all lie within the page's text range).
+    if (page.items.length === 0 || page.end <= start || page.start >= end) continue;
     const rects = pageRects(page, start, end, text);
     if (rects.length) out.push({ page: page.page, view: page.view, rotate: page.rotate, rects: mergeLines(rects) });
   }
