@@ -9,6 +9,9 @@
 /** One horizontal glyph: the text it stands for, its size, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
 export interface PlacedGlyph {
   text: string;
+  /** The pdf.js font (loadedName) that drew it, and its advance width in 1/1000 em where pdf.js gave one. */
+  font: string;
+  width?: number;
   /** The font's em in user space across the line (font size × the text's vertical scale). */
   size: number;
   x0: number;
@@ -70,6 +73,7 @@ function matrixArg(args: unknown[] | null): Matrix {
 interface TextState {
   ctm: Matrix;
   font: GlyphFont | undefined;
+  fontName: string;
   size: number;
   direction: number;
   charSpacing: number;
@@ -91,7 +95,7 @@ interface TextState {
  */
 export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, OPS: GlyphOps, fontOf: (name: string) => GlyphFont | undefined): PlacedGlyph[] {
   const out: PlacedGlyph[] = [];
-  let st: TextState = { ctm: IDENTITY, font: undefined, size: 0, direction: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
+  let st: TextState = { ctm: IDENTITY, font: undefined, fontName: '', size: 0, direction: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
   const stack: TextState[] = [];
   const moveText = (dx: number, dy: number) => {
     st.x = st.lineX += dx;
@@ -154,7 +158,8 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
         break;
       case OPS.setFont: {
         const size = Number(args![1]);
-        st.font = fontOf(String(args![0]));
+        st.fontName = String(args![0]);
+        st.font = fontOf(st.fontName);
         st.size = Math.abs(size);
         st.direction = size < 0 ? -1 : 1;
         break;
@@ -190,7 +195,11 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
           const advance = glyphWidth + spacing * st.direction;
           const [x0, y0] = at(st.x + run * scale, st.y + st.rise);
           const [x1, y1] = at(st.x + (run + glyphWidth) * scale, st.y + st.rise);
-          if (unicode) out.push({ text: unicode, size: em, x0, y0, x1, y1 });
+          if (unicode) {
+            // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
+            const em1000 = typeof width === 'number' && width >= 0 ? width * (font.fontMatrix?.[0] ? font.fontMatrix[0] * 1000 : 1) : undefined;
+            out.push({ text: unicode, font: st.fontName, width: em1000, size: em, x0, y0, x1, y1 });
+          }
           run += advance;
         }
         if (vertical) st.y -= run;
@@ -235,17 +244,17 @@ const MAX_SCAN = 4096;
  * inline model alone places its words).
  *
  * `items` is the page's flat geometry (ITEM_STRIDE numbers per item, offsets into the document
- * text), `text` the document text (or any string holding the page's characters at those offsets),
+ * text), `text` the page's characters with `offset` the document offset of its first,
  * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
  * Returns item ordinal → its boundaries and lifts.
  */
-export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
+export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();
   const norm = glyphs.map((g) => g.text.normalize('NFKC'));
   let gj = 0;
   let sub = 0;
   for (let k = 0, ordinal = 0; k + stride <= items.length; k += stride, ordinal++) {
-    const s = items[k]!;
+    const s = items[k]! - offset;
     const len = items[k + 1]!;
     if (skip(items[k + 10]!)) continue;
     const [a, b, , , e, f, width, height] = [items[k + 2]!, items[k + 3]!, items[k + 4]!, items[k + 5]!, items[k + 6]!, items[k + 7]!, items[k + 8]!, items[k + 9]!];

@@ -323,40 +323,23 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
   let bounds: Map<number, ItemGlyphs> | undefined;
   try {
     const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-    const fontOf = (name: string): (GlyphFont & { isType3Font?: boolean }) | undefined => {
+    const fontOf = (name: string): GlyphFont | undefined => {
       try {
         return page.commonObjs.get(name) as GlyphFont | undefined;
       } catch {
         return undefined;
       }
     };
-    let font = '';
-    let scale = 1;
-    for (let i = 0; i < ops.fnArray.length; i++) {
-      const fn = ops.fnArray[i];
-      if (fn === pdfjs.OPS.setFont) {
-        font = String((ops.argsArray[i] as unknown[])[0]);
-        // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
-        const matrix = fontOf(font)?.fontMatrix;
-        scale = matrix && matrix[0] ? matrix[0] * 1000 : 1;
-      } else if (fn === pdfjs.OPS.showText) {
-        let m = known.get(font);
-        if (!m) known.set(font, (m = new Map()));
-        for (const g of (ops.argsArray[i] as unknown[][])[0]!) {
-          if (!g || typeof g !== 'object') continue;
-          const { unicode, width } = g as { unicode?: string; width?: number };
-          if (!unicode || typeof width !== 'number' || !(width >= 0)) continue;
-          // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
-          const chars = [...unicode.normalize('NFKC')];
-          for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, (width * scale) / chars.length);
-        }
-      }
-    }
     const glyphs = placeGlyphs(ops.fnArray, ops.argsArray, pdfjs.OPS, fontOf);
-    // Offsets in `items` are into the document text; pageText starts at geometry.start.
-    const shifted = items.slice();
-    for (let k = 0; k + ITEM_STRIDE <= shifted.length; k += ITEM_STRIDE) shifted[k] = shifted[k]! - geometry.start;
-    bounds = alignItems(glyphs, shifted, ITEM_STRIDE, pageText, (fi) => !!fonts[fi]?.[2]);
+    for (const g of glyphs) {
+      if (g.width === undefined) continue;
+      let m = known.get(g.font);
+      if (!m) known.set(g.font, (m = new Map()));
+      // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
+      const chars = [...g.text.normalize('NFKC')];
+      for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, g.width / chars.length);
+    }
+    bounds = alignItems(glyphs, items, ITEM_STRIDE, pageText, geometry.start, (fi) => !!fonts[fi]?.[2]);
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     // No operator list: positions inside items are estimated, as for old data.
