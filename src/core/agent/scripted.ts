@@ -45,11 +45,18 @@ export type ModelScript = z.infer<typeof ModelScript>;
 export const PURPOSE_OPTION = 'casefile';
 
 export function loadScript(file: string): ModelScript {
+  // Neither message quotes the file: JSON.parse's own message does, and the file may be anything.
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CasefileError('invalid_input', `The model script ${file} could not be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}).`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CasefileError('invalid_input', `The model script ${file} could not be read (${(err as Error).message}).`);
+    raw = JSON.parse(text);
+  } catch {
+    throw new CasefileError('invalid_input', `The model script ${file} is not valid JSON.`);
   }
   const parsed = ModelScript.safeParse(raw);
   if (!parsed.success) throw new CasefileError('invalid_input', `The model script ${file} is not valid: ${parsed.error.issues[0]?.message}.`);
