@@ -70,7 +70,7 @@ export class Engine {
     // `cases list` file counts and bytes come from the case's manifest (plain JSON, no index).
     engine.cases.setStatsProvider((caseDir) => new CaseStore(caseDir).stats());
     engine.router.register(caseHandlers(engine));
-    engine.router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await engine.ingestService()));
+    engine.router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await engine.ingestService(), engine));
     engine.router.registerLazy(opsOf(modelsContract), () => engine.load(async () => (await import('./models/handlers')).modelHandlers(engine)));
     engine.router.registerLazy(opsOf(searchContract), () => engine.load(async () => (await import('./tools/handlers')).searchHandlers(engine)));
     engine.router.registerLazy(opsOf(viewerContract), () => engine.load(async () => (await import('./citations/render')).citationViewerHandlers(engine)));

@@ -18,14 +18,17 @@ export function createIngest(engine: Engine, options: IngestOptions = {}): Inges
   return service;
 }
 
-export function ingestHandlers(service: IngestService): HandlerMap {
+export function ingestHandlers(service: IngestService, engine: Engine): HandlerMap {
   return {
     'ingest.start': async ({ caseId, paths, wait }, { signal }) =>
       wait === false ? service.startDetached(caseId, paths) : service.start(caseId, paths, { signal }),
     'ingest.cancel': async ({ caseId }) => ({ caseId, cancelled: service.cancel(caseId) }),
     'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
-    'files.list': async ({ caseId }) => ({ files: await service.listFiles(caseId) }),
+    'files.list': async ({ caseId }) => {
+      await engine.cases.readMeta(caseId); // not_found for a case that does not exist (not an empty list)
+      return { files: await service.listFiles(caseId) };
+    },
     'files.remove': async ({ caseId, fileId, version }) => ({ removed: await service.removeFile(caseId, fileId, version) }),
     'files.setType': async ({ caseId, fileId, type }) => ({ file: await service.setDocType(caseId, fileId, type) }),
     'files.read': async ({ caseId, fileId, version }) => service.read(caseId, fileId, version),
