@@ -29,6 +29,8 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },
+  'allow-path': { type: 'string', multiple: true },
+  'allow-scripted-models': { type: 'boolean' },
   session: { type: 'string' },
   id: { type: 'string' },
   link: { type: 'boolean' },

@@ -12,7 +12,10 @@ export const USAGE = `Usage:
   casefile [--home DIR] models import <path> [--id ID] [--link] [--json]
   casefile [--home DIR] models default <id>
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
-  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote]
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]
 
 <case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
-else the desktop app's own data folder.`;
+else the desktop app's own data folder.
+
+serve reads only files uploaded through its page, plus folders named with --allow-path
+(repeatable). --allow-scripted-models lets requests pick scripted: test models (tests only).`;

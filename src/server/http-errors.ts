@@ -5,6 +5,10 @@ export function statusFor(code: ErrorCode): number {
   switch (code) {
     case 'invalid_input':
       return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
     case 'not_found':
       return 404;
     case 'ambiguous':

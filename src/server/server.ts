@@ -1,7 +1,8 @@
 /**
  * Serve mode: the engine's router behind loopback HTTP, engine events as server-sent events, and
  * the built renderer as static files. Every request must carry the bearer token printed at start
- * (header, or the HttpOnly cookie the page gets when opened with `?token=`).
+ * (header, or the HttpOnly cookie the page gets when opened with `?token=`). A token opens cases,
+ * not the disk: operations read only uploaded files and folders allowed at start (`./scope`).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, promises as fs } from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Engine } from '../core/engine';
 import { CasefileError, toApiError, type ApiErrorShape } from '../shared/errors';
 import { statusFor } from './http-errors';
+import { checkScope, type ServeScope } from './scope';
 import { contentType, resolveStatic } from './static';
 
 export interface ServeOptions {
@@ -31,6 +33,10 @@ export interface ServeOptions {
   maxJsonBytes?: number;
   /** Largest single uploaded file, bytes. */
   maxUploadBytes?: number;
+  /** Folders (besides uploads) whose files operations may read: `--allow-path DIR`. Default none. */
+  allowPaths?: string[];
+  /** Started for tests (`--allow-scripted-models`): a request may pick a `scripted:` model. Default false. */
+  allowScriptedModels?: boolean;
 }
 
 export interface RunningServer {
@@ -156,6 +162,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const maxJson = options.maxJsonBytes ?? 16 * 1024 * 1024;
   const maxUpload = options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024;
   const uploadsDir = path.join(engine.home, 'uploads');
+  const scope: ServeScope = { uploadsDir, allowPaths: [...(options.allowPaths ?? [])], allowScriptedModels: options.allowScriptedModels === true };
   const streams = new Set<ServerResponse>();
   const uploadWatchers = new Set<() => void>();
   await removeStaleUploads(uploadsDir);
@@ -195,7 +202,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
     if (!authorised(req)) {
       if (url.pathname.startsWith('/api/')) {
-        sendError(res, 401, { code: 'invalid_input', message: 'Missing or wrong token. Open the address `casefile serve` printed.' });
+        sendError(res, 401, { code: 'unauthorized', message: 'Missing or wrong token. Open the address `casefile serve` printed.' });
       } else {
         sendText(res, 401, 'Casefile: sign in by opening the full address (with ?token=…) that `casefile serve` printed.');
       }
@@ -223,7 +230,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         sendError(res, 405, { code: 'invalid_input', message: 'Operations are called with POST.' });
         return;
       }
-      await handleOp(decodeURIComponent(url.pathname.slice('/api/op/'.length)), req, res);
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice('/api/op/'.length));
+      } catch {
+        req.resume();
+        sendError(res, 400, { code: 'invalid_input', message: 'The operation name in the address is not valid (a broken %-escape).' });
+        return;
+      }
+      await handleOp(name, req, res);
       return;
     }
     if (url.pathname === '/api/events') {
@@ -284,6 +299,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!res.writableFinished) controller.abort();
     });
     try {
+      await checkScope(name, input, scope);
       const value = await engine.router.call(name, input, { signal: controller.signal });
       if (name === 'ingest.start') cleanUploadsAfter(input, value);
       sendJson(res, 200, value ?? null);
@@ -386,11 +402,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         createWriteStream(target, { flags: 'wx' }),
       );
     } catch (err) {
-      await fs.rm(target, { force: true });
-      const e =
-        (err as NodeJS.ErrnoException).code === 'EEXIST'
-          ? { code: 'conflict' as const, message: `"${segments.join('/')}" was already uploaded in this batch.` }
-          : toApiError(err);
+      // An existing file is the earlier upload of this path: it stays; only a partial write of ours goes.
+      const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
+      if (!exists) await fs.rm(target, { force: true });
+      const e = exists ? { code: 'conflict' as const, message: `"${segments.join('/')}" was already uploaded in this batch.` } : toApiError(err);
       if (!res.writableEnded) sendError(res, statusFor(e.code), e);
       return;
     }

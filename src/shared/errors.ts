@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'cancelled' // the user cancelled: not a failure
   | 'unavailable' // a capability is off (e.g. no embedding model installed)
   | 'failed' // an expected failure with a reason for the user
+  | 'unauthorized' // serve mode: the request carries no valid token
+  | 'forbidden' // serve mode: the request names something outside what the server may reach (a path, a test model)
   | 'internal'; // a bug
 
 export interface FieldIssue {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +43,47 @@ describe('casefile serve', () => {
     const badPort = await runCasefile(home, ['serve', '--port', 'eighty']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toMatch(/--port must be a number/);
+  });
+
+  it('serve --allow-path – ingest reads that folder and nothing outside it; a missing folder is a usage error', async () => {
+    const missing = await runCasefile(home, ['serve', '--port', '0', '--allow-path', path.join(home, 'no-such-folder')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--allow-path .*no folder there/);
+    expect(missing.stderr).toMatch(/--allow-path DIR/); // the usage names the flag
+
+    const allowed = mkdtempSync(path.join(os.tmpdir(), 'casefile-serve-allowed-'));
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'casefile-serve-outside-'));
+    writeFileSync(path.join(allowed, 'letter.txt'), 'The tenant gave notice.');
+    writeFileSync(path.join(outside, 'secret.txt'), 'not for the server');
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--allow-path', allowed], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      const first = await new Promise<string>((resolve, reject) => {
+        lines.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      const info = JSON.parse(first) as { url: string; token: string; allowPaths: string[] };
+      expect(info.allowPaths).toHaveLength(1);
+      const op = (name: string, body: unknown) =>
+        fetch(`${info.url}api/op/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${info.token}` } });
+      const { id: caseId } = (await (await op('cases.create', { name: 'Allowed' })).json()) as { id: string };
+      const ok = await op('ingest.start', { caseId, paths: [allowed], wait: true });
+      expect(ok.status).toBe(200);
+      const refused = await op('ingest.start', { caseId, paths: [path.join(outside, 'secret.txt')], wait: true });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/outside/);
+      const { files } = (await (await op('files.list', { caseId })).json()) as { files: { name: string }[] };
+      expect(files.map((f) => f.name)).toEqual(['letter.txt']);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(allowed, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('serve --allow-remote – binds and prints a warning', async () => {

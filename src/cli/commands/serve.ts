@@ -1,15 +1,31 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Engine } from '../../core/engine';
 import { UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const DEFAULT_PORT = 7411;
 
+/** `--allow-path DIR` values: each an existing folder, returned with links resolved. */
+async function allowedFolders(values: string | boolean | string[] | undefined): Promise<string[]> {
+  const given = Array.isArray(values) ? values : typeof values === 'string' ? [values] : [];
+  const folders: string[] = [];
+  for (const dir of given) {
+    const abs = path.resolve(dir);
+    const stat = await fs.stat(abs).catch(() => null);
+    if (!stat?.isDirectory()) throw new UsageError(`--allow-path ${dir}: there is no folder there`);
+    folders.push(await fs.realpath(abs));
+  }
+  return [...new Set(folders)];
+}
+
 /**
- * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote]`: the app in a browser on this
- * machine. Prints the sign-in URL (with its one-time token) and runs until Ctrl+C / SIGTERM.
+ * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]`:
+ * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
+ * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders.
  */
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  if (args.positionals.length) throw new UsageError('serve takes no arguments, only --port, --host and --allow-remote');
+  if (args.positionals.length) throw new UsageError('serve takes no arguments, only --port, --host, --allow-remote, --allow-path and --allow-scripted-models');
   const { isLoopbackHost, startServer } = await import('../../server/server');
   const portFlag = args.values.port;
   const port = portFlag === undefined ? DEFAULT_PORT : Number(portFlag);
@@ -19,16 +35,24 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   if (!isLoopbackHost(host) && !allowRemote) {
     throw new UsageError(`--host ${host} would expose your cases to the network; add --allow-remote if you really mean it`);
   }
-  const server = await startServer({ engine, host, port, allowRemote });
+  const allowPaths = await allowedFolders(args.values['allow-path']);
+  const allowScriptedModels = args.values['allow-scripted-models'] === true;
+  const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels });
   if (!isLoopbackHost(host)) {
     io.err(
       `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,
     );
   }
   if (args.values.json === true) {
-    io.out(JSON.stringify({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home }));
+    io.out(JSON.stringify({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths }));
   } else {
     io.out(`Casefile is serving ${engine.home}`);
+    io.out(
+      allowPaths.length
+        ? `Reads uploaded files and these folders: ${allowPaths.join(', ')}`
+        : 'Reads only files uploaded through the page (allow a folder with --allow-path DIR).',
+    );
+    if (allowScriptedModels) io.out('Scripted test models are on (--allow-scripted-models): for tests only.');
     io.out(`Open: ${server.loginUrl}`);
     io.out(`Token: ${server.token}   (API clients: Authorization: Bearer <token>)`);
     io.out('Press Ctrl+C to stop.');

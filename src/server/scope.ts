@@ -1,0 +1,82 @@
+/**
+ * What a serve-mode token may reach on this computer's disk. The CLI and the desktop app act for
+ * the local user on their own files; a server acts for whoever holds its token (over the network
+ * with --allow-remote), so every path an operation names must lie in the upload folder or in a
+ * folder the operator allowed at start (`casefile serve --allow-path DIR`), and the scripted test
+ * model (which reads the file it names) is refused unless the server was started for tests.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { CasefileError } from '../shared/errors';
+
+export interface ServeScope {
+  /** Where uploads land (`<home>/uploads`): always readable. */
+  uploadsDir: string;
+  /** Folders the operator allowed with --allow-path. */
+  allowPaths: readonly string[];
+  /** Started for tests (--allow-scripted-models): `scripted:` models may be picked per request. */
+  allowScriptedModels: boolean;
+}
+
+function within(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Whether `p` lies in an allowed folder. A path that exists is judged by where it really is
+ * (a link inside an allowed folder that points out of it is outside); one that does not exist is
+ * judged as written, and refused alike when outside, so refusals never tell what exists there.
+ */
+export async function inScope(p: string, scope: ServeScope): Promise<boolean> {
+  const given = [scope.uploadsDir, ...scope.allowPaths].map((r) => path.resolve(r));
+  const real = await Promise.all(given.map((r) => fs.realpath(r).catch(() => r)));
+  const abs = path.resolve(p);
+  const target = await fs.realpath(abs).catch(() => null);
+  if (target !== null) return real.some((r) => within(r, target));
+  return [...given, ...real].some((r) => within(r, abs));
+}
+
+function outsideMessage(scope: ServeScope, what: string, p: string): string {
+  const allowed = scope.allowPaths.length
+    ? `files uploaded through the page or folders allowed with --allow-path (${scope.allowPaths.join(', ')})`
+    : 'files uploaded through the page (or folders the person running the server allowed with --allow-path)';
+  return `This server only reads ${allowed}; ${what} "${p}" is outside them. Upload it instead, or ask whoever runs the server to allow its folder.`;
+}
+
+async function checkPath(scope: ServeScope, field: string, what: string, p: string): Promise<void> {
+  if (await inScope(p, scope)) return;
+  const message = outsideMessage(scope, what, p);
+  throw new CasefileError('forbidden', message, [{ field, message: `${what} is outside the folders this server may read` }]);
+}
+
+/** Mirrors how the agent reads a model choice (`resolveModel`): a path when it ends in .gguf or has a slash. */
+function modelPath(spec: string): string | null {
+  if (spec.startsWith('scripted:') || spec.startsWith('endpoint:')) return null;
+  return spec.toLowerCase().endsWith('.gguf') || spec.includes('/') || spec.includes('\\') ? spec : null;
+}
+
+/**
+ * Refuse an operation whose input names something outside the server's scope, before it runs.
+ * Input that is not even shaped right passes through: the contract's validation refuses it.
+ */
+export async function checkScope(name: string, input: unknown, scope: ServeScope): Promise<void> {
+  if (typeof input !== 'object' || input === null) return;
+  const fields = input as Record<string, unknown>;
+  if (name === 'ingest.start' && Array.isArray(fields.paths)) {
+    for (const [i, p] of fields.paths.entries()) if (typeof p === 'string' && p) await checkPath(scope, `paths.${i}`, 'the file or folder', p);
+  }
+  if (name === 'models.import' && typeof fields.path === 'string' && fields.path) {
+    await checkPath(scope, 'path', 'the model', fields.path);
+  }
+  if (name === 'chat.ask' && typeof fields.model === 'string') {
+    const spec = fields.model.trim();
+    if (spec.startsWith('scripted:') && !scope.allowScriptedModels) {
+      const message =
+        'Scripted models are for tests and demos and are off on this server. Pick an installed chat model (or start the server with --allow-scripted-models for tests).';
+      throw new CasefileError('forbidden', message, [{ field: 'model', message: 'scripted models are off on this server' }]);
+    }
+    const file = modelPath(spec);
+    if (file !== null) await checkPath(scope, 'model', 'the model file', file);
+  }
+}
