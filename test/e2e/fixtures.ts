@@ -26,9 +26,20 @@ export interface ServeProcess {
   child: ChildProcess;
 }
 
-/** Start `casefile serve` on `home` and wait for its JSON line. */
+/**
+ * Folders the test server may read besides uploads (serve mode reads nothing else): the temp
+ * folders specs build their case folders in, and ../shared (the tiny GGUF models they import).
+ */
+export const serveAllowPaths = [os.tmpdir(), path.resolve(repoRoot, '..', 'shared')].filter((dir) => existsSync(dir));
+
+/**
+ * Start `casefile serve` on `home`, started for tests (`--allow-scripted-models`, and the folders
+ * above allowed with `--allow-path`), and wait for its JSON line.
+ */
 export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json'], {
+  const allow = serveAllowPaths.flatMap((dir) => ['--allow-path', dir]);
+  const args = [path.join(repoRoot, 'bin', 'casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--allow-scripted-models', ...allow];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
