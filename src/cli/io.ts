@@ -16,8 +16,42 @@ export class UsageError extends Error {
   }
 }
 
-/** Left-aligned plain-text table. */
-export function table(headers: string[], rows: string[][]): string {
+/**
+ * Characters a terminal acts on instead of showing: C0 and C1 controls (ESC starts colour, title
+ * and cursor sequences; BEL ends a title; CR/LF move the cursor), DEL, line/paragraph separators,
+ * and the bidi embeddings, overrides and isolates that reorder what follows them.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` safe to print on a terminal: every control character and bidi override written as an
+ * escape (`\x1b`, `\n`, `\u202e`), so a file name cannot recolour the terminal, retitle its
+ * window, add lines or reorder a row. `lines`: keep line breaks and tabs (multi-line text such as
+ * an answer). JSON output is printed exact, never through this.
+ */
+export function printable(text: string, options: { lines?: boolean } = {}): string {
+  return text.replace(UNSAFE, (c) => {
+    if (options.lines && (c === '\n' || c === '\t')) return c;
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** The IO a command gets: what it prints for people is escaped (`printable`); `--json` stdout stays exact. */
+export function safeIO(io: CliIO, json: boolean): CliIO {
+  return {
+    ...io,
+    out: json ? io.out : (text) => io.out(printable(text, { lines: true })),
+    err: (text) => io.err(printable(text, { lines: true })),
+  };
+}
+
+/** Left-aligned plain-text table; cells are shown escaped (one line each). */
+export function table(headers: string[], rawRows: string[][]): string {
+  const rows = rawRows.map((r) => r.map((c) => printable(c)));
   const widths = headers.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i]! - [...c].length))).join('  ');

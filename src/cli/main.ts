@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine';
 import { toApiError } from '../shared/errors';
 import { resolveHome } from './home';
-import { UsageError, type CliIO } from './io';
+import { safeIO, UsageError, type CliIO } from './io';
 import { USAGE } from './usage';
 
 /** The package's own `models/` folder (what an installer ships), when it exists. */
@@ -41,7 +41,9 @@ const OPTIONS = {
  * Run the CLI. Exit codes: 0 success, 2 usage error (one-line reason + usage on stderr),
  * 1 any other failure (one-line reason on stderr). With --json, stdout carries JSON only.
  */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
+  // Names, reasons and answers come from files and models: printed for people, they are escaped.
+  let io = safeIO(rawIO, false);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -50,6 +52,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
+  io = safeIO(rawIO, values.json === true);
   if (values.version) {
     io.out((await import('../core/version')).VERSION);
     return 0;

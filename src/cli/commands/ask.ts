@@ -3,7 +3,7 @@ import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
 import { AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
-import { UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 function oneLine(text: string, max: number): string {
@@ -27,9 +27,9 @@ function stepLines(s: AgentStep): string[] {
 }
 
 function citationLine(c: CheckedCitation, i: number): string {
-  const where = c.file_name ? `${c.file_name}${c.pages?.length ? ` p.${c.pages.join('-')}` : ''}` : 'unknown source';
+  const where = c.file_name ? `${printable(c.file_name)}${c.pages?.length ? ` p.${c.pages.join('-')}` : ''}` : 'unknown source';
   const mark = c.status === 'verified' ? 'verified' : c.status === 'invented' ? 'INVENTED' : 'NOT verified';
-  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${c.reason}`;
+  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}`;
 }
 
 /** The `--json` shape of an answer (documented in the README; keep it stable). */
@@ -80,8 +80,8 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     offs.push(
       engine.events.on('agent.turn', (e) => {
         if (e.turnId !== turnId) return;
-        if (e.phase === 'started') io.out(`Asking ${e.model} about "${target.name}"…`);
-        else io.out(`Standalone question: ${e.standalone_question}`);
+        if (e.phase === 'started') io.out(`Asking ${printable(e.model)} about "${printable(target.name)}"…`);
+        else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
       }),
       engine.events.on('agent.step', (e) => {
         if (e.turnId !== turnId || e.phase === 'action') return;
@@ -145,7 +145,7 @@ export async function chatCommand(engine: Engine, args: Parsed, io: CliIO): Prom
       const { sessions } = await engine.router.call('chat.sessions', { caseId: target.id });
       if (json) io.out(JSON.stringify({ sessions }));
       else if (!sessions.length) io.out('No chat sessions in this case yet. Ask with: casefile ask <case> "<question>"');
-      else for (const s of sessions) io.out(`${s.id}  ${s.updated.slice(0, 16).replace('T', ' ')}  ${s.messages} messages  ${s.title}`);
+      else for (const s of sessions) io.out(`${s.id}  ${s.updated.slice(0, 16).replace('T', ' ')}  ${s.messages} messages  ${printable(s.title)}`);
       return 0;
     }
     case 'show': {
@@ -164,7 +164,7 @@ export async function chatCommand(engine: Engine, args: Parsed, io: CliIO): Prom
     case 'rename': {
       if (!rest.length) throw new UsageError('chat rename takes <session> <title>');
       const s = await engine.router.call('chat.rename', { caseId: target.id, sessionId: need(), title: rest.join(' ') });
-      io.out(json ? JSON.stringify(s) : `Renamed ${s.id} to "${s.title}"`);
+      io.out(json ? JSON.stringify(s) : `Renamed ${s.id} to "${printable(s.title)}"`);
       return 0;
     }
     case 'delete': {

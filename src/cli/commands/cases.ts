@@ -1,5 +1,5 @@
 import type { Engine } from '../../core/engine';
-import { formatBytes, plural, table, UsageError, type CliIO } from '../io';
+import { formatBytes, plural, printable, table, UsageError, type CliIO } from '../io';
 
 export interface Parsed {
   positionals: string[];
@@ -32,17 +32,17 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (rest.length !== 2) throw new UsageError('cases rename takes <case> <new-name>');
       const target = await engine.cases.resolve(rest[0]!);
       const renamed = await engine.router.call('cases.rename', { caseId: target.id, name: rest[1] });
-      io.out(json ? JSON.stringify({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${renamed.name}"`);
+      io.out(json ? JSON.stringify({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${printable(renamed.name)}"`);
       return 0;
     }
     case 'delete': {
       if (rest.length !== 1) throw new UsageError('cases delete takes <case> --yes');
       const target = await engine.cases.resolve(rest[0]!);
       if (args.values.yes !== true) {
-        throw new UsageError(`deleting "${target.name}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
+        throw new UsageError(`deleting "${printable(target.name)}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
       }
       await engine.router.call('cases.delete', { caseId: target.id });
-      io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${target.name}" (${target.id})`);
+      io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
       return 0;
     }
     default:

@@ -1,5 +1,5 @@
 import type { Engine } from '../../core/engine';
-import { table, UsageError, type CliIO } from '../io';
+import { printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_WORDS: Record<string, string> = { needs_ocr: 'needs OCR' };
@@ -29,7 +29,8 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     return 0;
   }
   if (files.length === 0) {
-    io.out(`No files in "${target.name}" yet. Add some with: casefile ingest "${target.name}" <folder>`);
+    const name = printable(target.name);
+    io.out(`No files in "${name}" yet. Add some with: casefile ingest "${name}" <folder>`);
     return 0;
   }
   io.out(

@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { formatBytes, plural, UsageError, type CliIO } from '../io';
+import { formatBytes, plural, printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'cancelled'] as const;
@@ -25,7 +25,7 @@ function bar(p: IngestProgress, width = 24): string {
   const full = Math.round(frac * width);
   const cur = p.current[0];
   const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
-  const what = cur ? ` ${cur.stage}${count} ${cur.name}` : '';
+  const what = cur ? ` ${cur.stage}${count} ${printable(cur.name)}` : '';
   const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''} ${eta(p.etaSeconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
@@ -38,7 +38,7 @@ export function summarize(results: IngestResultItem[]): string {
   const parts = STATUS_ORDER.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${STATUS_WORDS[s]}`);
   const lines = [`${results.length} file${results.length === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`];
   for (const r of results) {
-    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr') lines.push(`  ${STATUS_WORDS[r.status]}: ${r.name} — ${r.reason}`);
+    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr') lines.push(`  ${STATUS_WORDS[r.status]}: ${printable(r.name)} — ${printable(r.reason)}`);
   }
   return lines.join('\n');
 }
@@ -64,7 +64,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const offFile = engine.events.on('ingest.file', (e) => {
     if (e.caseId !== target.id || json || live) return;
     if (e.status === 'parsing' || e.status === 'embedding' || e.status === 'queued') return;
-    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${e.name} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${e.reason}` : ''}`);
+    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${printable(e.name)} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${printable(e.reason)}` : ''}`);
   });
   let run: IngestRunResult;
   try {
@@ -82,8 +82,8 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   } else {
     const stats = await engine.cases.get(target.id);
     io.out(summarize(run.results));
-    for (const s of run.skipped) io.out(`  skipped: ${s.path} — ${s.reason}`);
-    io.out(`Case "${stats.name}" now holds ${plural(stats.files, 'file')} (${formatBytes(stats.bytes)}).`);
+    for (const s of run.skipped) io.out(`  skipped: ${printable(s.path)} — ${printable(s.reason)}`);
+    io.out(`Case "${printable(stats.name)}" now holds ${plural(stats.files, 'file')} (${formatBytes(stats.bytes)}).`);
     if (run.state === 'cancelled') io.out('Cancelled. Run the same command again to finish the rest.');
   }
   return run.state === 'cancelled' ? 130 : 0;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
 import type { ModelInfo } from '../../shared/contract/models';
-import { formatBytes, table, UsageError, type CliIO } from '../io';
+import { formatBytes, printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 function row(m: ModelInfo): string[] {
@@ -46,7 +46,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     case 'import': {
       if (rest.length !== 1) throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
       const id = typeof args.values.id === 'string' ? args.values.id : undefined;
-      if (!json) io.err(`Checking ${rest[0]} ...`);
+      if (!json) io.err(`Checking ${printable(rest[0]!)} ...`);
       const result = await engine.router.call('models.import', {
         path: path.resolve(rest[0]!),
         ...(id ? { id } : {}),
@@ -60,7 +60,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.contextLength ? `context ${m.contextLength}` : null]
         .filter(Boolean)
         .join(', ');
-      io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${m.path}`);
+      io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
       if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
       return 0;
     }
@@ -72,7 +72,8 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
         if (json) return;
         const pct = p.totalBytes ? ` (${Math.floor((p.receivedBytes / p.totalBytes) * 100)}%)` : '';
         const line = `${p.file}: ${formatBytes(p.receivedBytes)}${p.totalBytes ? ` of ${formatBytes(p.totalBytes)}` : ''}${pct}`;
-        if (io.isTTY) io.err(`\u001b[1A\u001b[2K${line}`);
+        // A line rewritten in place goes straight to the terminal (CliIO escapes control characters).
+        if (io.isTTY) process.stderr.write(`\u001b[1A\u001b[2K${printable(line)}\n`);
         else if (Date.now() - lastLine > 5000 || p.receivedBytes === p.totalBytes) {
           lastLine = Date.now();
           io.err(line);
@@ -84,7 +85,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
         const m = result.model;
         if (json) io.out(JSON.stringify(result));
         else {
-          io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${m.path}`);
+          io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
           if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
         }
       } finally {

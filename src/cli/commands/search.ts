@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { SearchMode } from '../../shared/contract/search';
-import { UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const MODES: SearchMode[] = ['hybrid', 'keyword', 'vector'];
@@ -46,7 +46,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   }
   if (!res.semantic) io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
   if (res.results.length === 0) {
-    io.out(`No results in "${target.name}" for: ${words.join(' ')}`);
+    io.out(`No results in "${printable(target.name)}" for: ${printable(words.join(' '))}`);
     return 0;
   }
   const lines: string[] = [];
@@ -58,8 +58,8 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       if (r.scores.keyword) parts.push(`bm25 ${r.scores.keyword.score.toFixed(2)} #${r.scores.keyword.rank}`);
       if (r.scores.vector) parts.push(`cos ${r.scores.vector.score.toFixed(3)} #${r.scores.vector.rank}`);
     }
-    lines.push(`${i + 1}. [${r.citation.id}] ${r.file_name} v${r.version}, ${pages}  (${parts.join(', ')})`);
-    lines.push(`   ${oneLine(r.text, 200)}`);
+    lines.push(`${i + 1}. [${r.citation.id}] ${printable(r.file_name)} v${r.version}, ${pages}  (${parts.join(', ')})`);
+    lines.push(`   ${printable(oneLine(r.text, 200))}`);
   });
   io.out(lines.join('\n'));
   return 0;
