@@ -69,6 +69,9 @@ describe('ingest progress per file', () => {
     expect(events.some((e) => e.state === 'running' && e.pagesEstimated)).toBe(true);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({ state: 'done', pagesDone: 47, pagesTotal: 47, pagesEstimated: false, filesDone: 3 });
+    // Time left appears by work done, on any machine: the tick that ends long.pdf's parse (40 pages, always sent) has one.
+    const parsed = events.find((e) => e.state === 'running' && e.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 1));
+    expect(parsed?.etaSeconds).toEqual(expect.any(Number));
 
     // files.list during the run: long.pdf is parsing (not queued), with its live fraction; the others are not in flight.
     expect(during).toBeDefined();

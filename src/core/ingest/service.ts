@@ -17,6 +17,7 @@ import { createIndexSink, type IndexSink } from '../index/sink';
 import { cleanTempFiles } from '../util/fs';
 import { newId } from '../util/ids';
 import { CaseDocuments } from './documents';
+import { runEtaSeconds, stageEtaSeconds } from './eta';
 import { JobStore, type JobRecord } from './jobs';
 import { DEFAULT_MAX_BYTES } from './parse';
 import { defaultConcurrency, WorkerPool, type ParseResult } from './pool';
@@ -660,8 +661,7 @@ export class IngestService {
     pagesTotal = Math.max(pagesTotal, pagesDone);
     const now = Date.now();
     const elapsed = (now - state.started) / 1000;
-    const remaining = Math.max(0, p.bytesTotal - bytesDone);
-    const eta = p.state !== 'running' ? 0 : bytesDone > 0 && elapsed > 1 ? Math.round((elapsed / bytesDone) * remaining) : null;
+    const eta = runEtaSeconds({ running: p.state === 'running', done: bytesDone, total: p.bytesTotal, pagesDone, elapsedSeconds: elapsed });
     // Runs of the same case queued behind this one (a drop while it works), by what was added.
     const waiting = [...(this.active.get(p.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.map((x) => path.basename(x)));
     return {
@@ -846,15 +846,11 @@ function newVersion(version: number, sha256: string, size: number, now: string):
 /** The status `files.list` shows for a version in flight, by stage. */
 const LIVE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'parsing', parsing: 'parsing', chunking: 'parsing', embedding: 'embedding', indexing: 'indexing' };
 
-/** Seconds of a stage before its rate is trusted for an ETA, and the least fraction done. */
-const ETA_MIN_SECONDS = 1;
-const ETA_MIN_FRACTION = 0.05;
-
 function currentFile(c: CurrentFile, now: number): IngestCurrentFile {
   const counted = c.done !== null && c.total !== null && c.total > 0;
   const fraction = counted ? Math.min(1, Math.max(0, c.done! / c.total!)) : null;
   const inStage = (now - c.stageStarted) / 1000;
-  const etaSeconds = fraction !== null && fraction >= ETA_MIN_FRACTION && fraction < 1 && inStage >= ETA_MIN_SECONDS ? Math.round((inStage * (1 - fraction)) / fraction) : null;
+  const etaSeconds = counted ? stageEtaSeconds(c.done, c.total, inStage) : null;
   return {
     name: c.name,
     fileId: c.fileId,
