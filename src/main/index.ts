@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { Engine } from '../core/engine';
+import { applyOfflineEnv } from '../core/util/offline-env';
 import { IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
 import { openOriginalInSystemViewer } from './open-original';
 import { toApiError } from '../shared/errors';
@@ -18,6 +19,10 @@ import {
   secureWebPreferences,
 } from './security';
 import { loadWindowState, saveWindowState } from './window-state';
+
+// First thing the app does: onnxruntime's telemetry off in the real environment, which the
+// embedding worker thread and every utility or child process read (see offline-env.ts).
+applyOfflineEnv();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;

@@ -9,6 +9,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';
+import { applyOfflineEnv } from '../util/offline-env';
 import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import type { Pooling } from '../models/folder';
 import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embedder';
@@ -72,6 +73,8 @@ export class EmbedWorkerHost {
     if (!this.entry) {
       throw new CasefileError('unavailable', 'The embedding worker is missing from this installation (embed-worker.js next to the app bundle). Reinstall Casefile.');
     }
+    // The worker's process.env is a copy: onnxruntime reads the real environment, set here first.
+    applyOfflineEnv();
     // From source, transformers.js is imported natively before tsx takes over (see startWorker).
     const worker = startWorker(this.entry, () => [packageFileUrl('@huggingface/transformers', 'dist', 'transformers.node.mjs')]);
     worker.unref();

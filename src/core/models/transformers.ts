@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { PretrainedModelOptions } from '@huggingface/transformers';
 import type { TransformersFolder } from './folder';
+import { applyOfflineEnv } from '../util/offline-env';
 
 export type TransformersModule = typeof import('@huggingface/transformers');
 
@@ -10,6 +11,8 @@ let loadChain: Promise<unknown> = Promise.resolve();
 
 /** transformers.js, configured once for local folders only: nothing is fetched from a hub or cached elsewhere. */
 export async function loadTransformers(): Promise<TransformersModule> {
+  // On a main thread this reaches onnxruntime (in a worker it is a copy: the host has set it already).
+  applyOfflineEnv();
   transformersModule ??= import('@huggingface/transformers').then((mod) => {
     mod.env.allowRemoteModels = false;
     mod.env.allowLocalModels = true;
