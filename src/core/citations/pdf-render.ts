@@ -6,6 +6,13 @@
 import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
+import { resolveLimits } from '../ingest/limits';
+
+/**
+ * Largest page image drawn (pixels): a page of 200000 × 200000 points asked for at 100% is drawn
+ * at the scale that fits (its boxes follow through the returned transform), never as a 160 GB canvas.
+ */
+export const MAX_CANVAS_PIXELS = 40_000_000;
 
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
@@ -15,6 +22,8 @@ export interface RenderedPage {
   width: number;
   height: number;
   pageCount: number;
+  /** The scale drawn at: the one asked for, or less for a page too large to draw at it. */
+  scale: number;
   /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
   transform: [number, number, number, number, number, number];
 }
@@ -45,6 +54,9 @@ export class PdfRenderer {
       const task = pdfjs.getDocument({
         data,
         ...pdfjsDataOptions(),
+        // An image of more pixels than this is left out of the page (a 20000² image would need gigabytes).
+        maxImageSize: resolveLimits().maxImagePixels,
+        canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
         verbosity: pdfjs.VerbosityLevel.ERRORS,
       });
       try {
@@ -72,7 +84,12 @@ export class PdfRenderer {
       ]);
     }
     const page = await pdf.getPage(req.page);
-    const viewport = page.getViewport({ scale: req.scale });
+    let scale = req.scale;
+    let viewport = page.getViewport({ scale });
+    if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) {
+      scale = req.scale * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999;
+      viewport = page.getViewport({ scale });
+    }
     const width = Math.ceil(viewport.width);
     const height = Math.ceil(viewport.height);
     const { createCanvas } = await import('@napi-rs/canvas');
@@ -90,7 +107,7 @@ export class PdfRenderer {
     page.cleanup();
     const png = new Uint8Array(await canvas.encode('png'));
     const [a, b, c, d, e, f] = viewport.transform as number[];
-    return { png, width, height, pageCount: pdf.numPages, transform: [a!, b!, c!, d!, e!, f!] };
+    return { png, width, height, pageCount: pdf.numPages, scale, transform: [a!, b!, c!, d!, e!, f!] };
   }
 
   async close(): Promise<void> {

@@ -182,7 +182,7 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
     png: Buffer.from(rendered.png.buffer, rendered.png.byteOffset, rendered.png.byteLength).toString('base64'),
     width: rendered.width,
     height: rendered.height,
-    scale,
+    scale: rendered.scale,
     rects,
     span_pages: spanPages,
   };

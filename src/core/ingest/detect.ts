@@ -43,6 +43,7 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
     if (asciiIndexOf(bytes, 'word/document.xml') >= 0 || asciiIndexOf(bytes, 'word/') >= 0) return { kind: 'docx', reason: '' };
     if (asciiIndexOf(bytes, 'xl/') >= 0) return { kind: 'unknown', reason: 'spreadsheet (Excel) files are not read; save the sheets as PDF or CSV' };
     if (asciiIndexOf(bytes, 'ppt/') >= 0) return { kind: 'unknown', reason: 'presentation files are not read; save it as PDF' };
+    if (ext === 'docx') return { kind: 'unknown', reason: 'not a readable Word file: it is damaged or incomplete (no document inside) — ask for a new copy' };
     return { kind: 'unknown', reason: 'ZIP archive; unpack it and add the files inside' };
   }
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
@@ -55,6 +56,9 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { kind: 'unknown', reason: 'RTF files are not read; save it as .docx or PDF' };
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0xef, 0xbb, 0xbf])) return { kind: 'text', reason: '' };
   if (looksLikeText(bytes)) return { kind: 'text', reason: '' };
+  // A name that promises a type the bytes do not have: say so, rather than "PDF files are not read".
+  const promised: Record<string, string> = { pdf: 'not a PDF', docx: 'not a Word file', doc: 'not a Word file', txt: 'not a text file', md: 'not a text file' };
+  if (promised[ext]) return { kind: 'unknown', reason: `${promised[ext]}: the file's content is not a recognised type (damaged, or named with the wrong extension)` };
   const what = ext ? `.${ext} files are not a supported type` : 'unknown file type';
   return { kind: 'unknown', reason: `${what}; only PDF, Word (.docx) and text files are read` };
 }

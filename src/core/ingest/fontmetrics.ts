@@ -79,7 +79,7 @@ function scanDescriptors(text: string, out: FontDescriptorInfo[]): void {
 const unescapeName = (n: string) => n.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 /** The innermost `<< … >>` dictionary around position `at` (strings and hex strings skipped). */
-function enclosingDict(text: string, at: number): { body: string; end: number } | undefined {
+export function enclosingDict(text: string, at: number): { body: string; end: number } | undefined {
   // Backwards to the opening `<<` at depth 0 (a key sits at the top level of its dictionary).
   let depth = 0;
   let start = -1;

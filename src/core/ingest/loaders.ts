@@ -2,6 +2,7 @@ import path from 'node:path';
 import { decodeText } from './detect';
 import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
+import { DEFAULT_LIMITS } from './limits';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -35,6 +36,10 @@ export interface LoadOptions {
   onPage?: (done: number, total: number) => void;
   /** Folder with pdf.js standard font data (a path ending in a separator); defaults to pdfjs-dist's own. */
   standardFontDataUrl?: string;
+  /** A PDF with more pages fails ("too many pages"); default 20,000. */
+  maxPages?: number;
+  /** Images of more pixels are left out (pdf.js's maxImageSize); default 100 million. */
+  maxImagePixels?: number;
 }
 
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
@@ -159,6 +164,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     ...pdfjsDataOptions(),
     // Font names (and composite/Type 3) in commonObjs: to look up each font's FontDescriptor metrics.
     fontExtraProperties: true,
+    maxImageSize: options.maxImagePixels ?? DEFAULT_LIMITS.maxImagePixels,
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
     verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
@@ -187,9 +193,14 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       last = s[s.length - 1]!;
     };
     const total = doc.numPages;
+    const maxPages = options.maxPages ?? DEFAULT_LIMITS.maxPages;
+    if (total > maxPages) {
+      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file, or raise CASEFILE_MAX_PAGES and retry it`);
+    }
     // The page count is known as soon as the document is open: report it before the first page.
     if (total > 0) options.onPage?.(0, total);
     let readable = 0;
+    let brokenPages = 0;
     const glyphWidths: GlyphWidths = new Map();
     // pdf.js font → poppler's [ascent, descent] (null: unknown), and the PDF's descriptors (read once, when needed).
     const fontMetrics = new Map<string, [number, number] | null>();
@@ -269,6 +280,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
         // One unreadable page does not lose the document: it counts as a page without text.
         geometry = emptyPage(n, start, start);
         pageHasText = false;
+        brokenPages++;
       }
       if (!pageHasText) emptyPages.push(n);
       else readable++;
@@ -278,6 +290,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       await new Promise<void>((r) => setImmediate(r));
     }
     if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
+    if (readable === 0 && brokenPages === total) throw new LoadError('failed', `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`);
     if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
     // Trailing line breaks after the last page carry nothing.
     const text = parts.join('').replace(/\s+$/, '');

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { pageAt, splitText } from './chunker';
 import { detectKind } from './detect';
+import { resolveLimits, type IngestLimits } from './limits';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
+import { checkPdfStreams } from './pdf-guard';
+import { checkZip } from './zip-guard';
 import type { ChunkingOptions, ChunkRecord, DetectedKind, DocType, FileStatus } from './types';
 
 export interface ParseRequest {
@@ -10,6 +13,8 @@ export interface ParseRequest {
   name: string;
   /** Size limit in bytes; larger files fail with "too large". */
   maxBytes: number;
+  /** Limits on what the file may expand to (pages, decoded streams, images, DOCX parts); defaults and environment otherwise. */
+  limits?: Partial<IngestLimits>;
   signal?: AbortSignal;
   onPage?: (done: number, total: number) => void;
   standardFontDataUrl?: string;
@@ -26,6 +31,7 @@ export interface ParseOutcome {
   docDate: string;
 }
 
+export { DEFAULT_LIMITS } from './limits';
 export const DEFAULT_MAX_BYTES = 500 * 1024 * 1024;
 
 /** Detect, check and load one file. Expected problems come back as a status and reason, never as a throw (except cancellation). */
@@ -38,11 +44,14 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   }
   const detected = detectKind(req.bytes, req.name);
   if (detected.kind === 'unknown') return { ...base, kind: 'unknown', status: 'unsupported', reason: detected.reason };
+  const limits = resolveLimits(req.limits);
   let doc: ParsedDoc;
   try {
     if (detected.kind === 'pdf') {
-      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl });
+      checkPdfStreams(req.bytes, limits);
+      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels });
     } else if (detected.kind === 'docx') {
+      checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);
     } else {
       doc = loadText(req.bytes);

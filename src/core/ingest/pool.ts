@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
-import { packageFileUrl, startWorker } from '../util/worker-start';
+import { packageFileUrl, startChild } from '../util/worker-start';
+import { DEFAULT_LIMITS, formatBytes, formatDuration, type IngestLimits } from './limits';
 import type { ChunkRecord } from './types';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -14,9 +15,11 @@ export interface PoolOptions {
   concurrency?: number;
   /** Terminate idle workers after this many ms (default 30 s). */
   idleMs?: number;
+  /** Memory and time limits of one file's reader (the rest of the limits travel with each task). */
+  limits?: Pick<IngestLimits, 'maxParseMemoryBytes' | 'fileTimeoutMs' | 'pageTimeoutMs'>;
 }
 
-/** Parallel workers that suit 2–8 cores: leave one core to the UI / main thread, cap memory at four pdf.js instances. */
+/** Parallel readers that suit 2–8 cores: leave one core to the UI / main thread, cap memory at four pdf.js instances. */
 export function defaultConcurrency(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   return Math.max(1, Math.min(4, cores - 1));
@@ -64,9 +67,15 @@ type Pending = {
 };
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   current?: Pending;
   idleTimer?: NodeJS.Timeout;
+  /** When the current task started, and when it last reported progress (a page, a stage). */
+  started: number;
+  lastProgress: number;
+  /** Why the pool stopped this reader (set before it is killed). */
+  stoppedFor?: string;
+  cancelTimer?: NodeJS.Timeout;
 }
 
 function abortError(signal?: AbortSignal): Error {
@@ -76,23 +85,66 @@ function abortError(signal?: AbortSignal): Error {
 }
 
 /**
- * A small pool of worker threads running parse tasks, one task per worker at a time, FIFO.
- * Aborting a queued task removes it; aborting a running one asks the worker to stop (between
- * pages). A worker that dies fails only its own task and is replaced on demand.
+ * A reader the pool had to stop, or that died: the file is quarantined (failed with this reason,
+ * never resumed automatically), and the rest of the batch goes on.
+ */
+export class ReaderStopped extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReaderStopped';
+  }
+}
+
+/** Resident set size of a process in bytes (Linux /proc; elsewhere the pidusage package), null when unknown. */
+async function residentBytes(pid: number): Promise<number | null> {
+  if (process.platform === 'linux') {
+    try {
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
+      return m ? Number(m[1]) * 1024 : null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const pidusage = (await import('pidusage')).default;
+    return (await pidusage(pid)).memory;
+  } catch {
+    return null;
+  }
+}
+
+/** How often running readers are measured. */
+const WATCH_MS = 100;
+/** A cancelled reader that does not answer within this time (stuck in one long step) is stopped. */
+const CANCEL_GRACE_MS = 2000;
+
+/**
+ * A small pool of reader processes running parse tasks, one task per process at a time, FIFO.
+ * Each reader is a child process the pool watches: one whose memory passes the limit, or that
+ * takes too long for a page or for the file, is killed and its file fails with the reason, while
+ * the app and the rest of the batch carry on. Aborting a queued task removes it; aborting a running
+ * one asks the reader to stop between pages (and kills it if it does not answer). A reader that
+ * dies fails only its own task and is replaced on demand.
  */
 export class WorkerPool {
   readonly workerPath: string;
   readonly concurrency: number;
+  readonly limits: NonNullable<PoolOptions['limits']>;
   private readonly idleMs: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
+  private watch?: NodeJS.Timeout;
+  private measuring = false;
+  /** Highest resident set seen of any reader (bytes), for benchmarks and diagnostics. */
+  peakRss = 0;
 
   constructor(options: PoolOptions = {}) {
     this.workerPath = options.workerPath ?? defaultWorkerPath();
     this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
     this.idleMs = options.idleMs ?? 30_000;
+    this.limits = options.limits ?? DEFAULT_LIMITS;
   }
 
   run(
@@ -120,12 +172,25 @@ export class WorkerPool {
       return;
     }
     const slot = this.slots.find((s) => s.current === p);
-    slot?.worker.postMessage({ type: 'cancel', id: p.task.id } satisfies WorkerRequest);
+    if (!slot) return;
+    this.send(slot, { type: 'cancel', id: p.task.id });
+    slot.cancelTimer ??= setTimeout(() => {
+      if (slot.current === p) this.stop(slot, 'cancelled');
+    }, CANCEL_GRACE_MS);
+    slot.cancelTimer.unref();
   }
 
   private settle(p: Pending, fn: () => void): void {
     if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
     fn();
+  }
+
+  private send(slot: Slot, msg: WorkerRequest): void {
+    try {
+      if (slot.child.connected) slot.child.send(msg);
+    } catch {
+      // The reader is gone; its exit handler settles the task.
+    }
   }
 
   private pump(): void {
@@ -137,23 +202,78 @@ export class WorkerPool {
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = undefined;
       slot.current = p;
-      slot.worker.postMessage(p.task satisfies WorkerRequest);
+      slot.started = slot.lastProgress = Date.now();
+      this.send(slot, p.task);
     }
+    this.watchReaders();
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.workerPath, pdfjsPreload);
-    const slot: Slot = { worker };
-    worker.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
-    worker.on('error', (err) => this.onExit(slot, `the reader stopped unexpectedly (${err.message})`));
-    worker.on('exit', (code) => this.onExit(slot, `the reader stopped unexpectedly (exit code ${code})`));
+    // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
+    const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
+    const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`] });
+    const slot: Slot = { child, started: 0, lastProgress: 0 };
+    child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
+    child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
+    child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal)));
     this.slots.push(slot);
     return slot;
   }
 
+  private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
+    // V8 ends a process whose heap is full with SIGABRT (or exit code 134).
+    if (signal === 'SIGABRT' || code === 134) return `stopped: it needed more than ${formatBytes(this.limits.maxParseMemoryBytes)} of memory`;
+    return `the reader stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`;
+  }
+
+  /** Measure running readers: memory, time per page, time per file. */
+  private watchReaders(): void {
+    const busy = this.slots.some((s) => s.current);
+    if (!busy) {
+      if (this.watch) clearInterval(this.watch);
+      this.watch = undefined;
+      return;
+    }
+    if (this.watch) return;
+    this.watch = setInterval(() => void this.measure(), WATCH_MS);
+    this.watch.unref();
+  }
+
+  private async measure(): Promise<void> {
+    if (this.measuring) return;
+    this.measuring = true;
+    try {
+      const now = Date.now();
+      const { maxParseMemoryBytes, pageTimeoutMs, fileTimeoutMs } = this.limits;
+      for (const slot of [...this.slots]) {
+        if (!slot.current || slot.stoppedFor) continue;
+        const pid = slot.child.pid;
+        const rss = pid ? await residentBytes(pid) : null;
+        if (rss !== null) this.peakRss = Math.max(this.peakRss, rss);
+        if (!slot.current || slot.stoppedFor) continue;
+        if (rss !== null && rss > maxParseMemoryBytes) {
+          this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile; if it is fine, raise CASEFILE_PARSE_MEMORY_MB and retry it)`);
+        } else if (now - slot.started > fileTimeoutMs) {
+          this.stop(slot, `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)} (raise CASEFILE_FILE_TIMEOUT_S and retry it if the file is fine)`);
+        } else if (now - slot.lastProgress > pageTimeoutMs) {
+          this.stop(slot, `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile; raise CASEFILE_PAGE_TIMEOUT_S and retry it if it is fine)`);
+        }
+      }
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  /** Kill a reader; its task fails with `reason` (or is cancelled). */
+  private stop(slot: Slot, reason: string): void {
+    slot.stoppedFor = reason;
+    slot.child.kill('SIGKILL');
+  }
+
   private onMessage(slot: Slot, msg: WorkerResponse): void {
     const p = slot.current;
-    if (!p || p.task.id !== msg.id) return;
+    if (!p || p.task.id !== msg.id || slot.stoppedFor) return;
+    slot.lastProgress = Date.now();
     if (msg.type === 'page') {
       p.onPage?.(msg.done, msg.total);
       return;
@@ -163,6 +283,8 @@ export class WorkerPool {
       return;
     }
     slot.current = undefined;
+    if (slot.cancelTimer) clearTimeout(slot.cancelTimer);
+    slot.cancelTimer = undefined;
     if (msg.type === 'done') this.settle(p, () => p.resolve({ summary: msg.summary, chunks: msg.chunks }));
     else if (msg.type === 'cancelled') this.settle(p, () => p.reject(abortError(p.signal)));
     else this.settle(p, () => p.reject(new Error(msg.message)));
@@ -173,7 +295,7 @@ export class WorkerPool {
   private idle(slot: Slot): void {
     if (slot.current || this.closed) return;
     slot.idleTimer = setTimeout(() => {
-      if (!slot.current) void slot.worker.terminate();
+      if (!slot.current) slot.child.kill();
     }, this.idleMs);
     slot.idleTimer.unref();
   }
@@ -183,23 +305,36 @@ export class WorkerPool {
     if (i < 0) return;
     this.slots.splice(i, 1);
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    if (slot.cancelTimer) clearTimeout(slot.cancelTimer);
     const p = slot.current;
     slot.current = undefined;
-    if (p) this.settle(p, () => p.reject(Object.assign(new Error(reason), { name: 'WorkerCrash' })));
+    if (p) {
+      if (slot.stoppedFor === 'cancelled' || p.signal?.aborted) this.settle(p, () => p.reject(abortError(p.signal)));
+      else this.settle(p, () => p.reject(new ReaderStopped(slot.stoppedFor ?? reason)));
+    }
     if (!this.closed) this.pump();
   }
 
-  /** Stop every worker; queued tasks are rejected as cancelled. */
+  /** Stop every reader; queued tasks are rejected as cancelled. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.watch) clearInterval(this.watch);
+    this.watch = undefined;
     for (const p of this.queue.splice(0)) this.settle(p, () => p.reject(abortError()));
     const slots = this.slots.splice(0);
-    for (const s of slots) {
-      if (s.idleTimer) clearTimeout(s.idleTimer);
-      const p = s.current;
-      s.current = undefined;
-      if (p) this.settle(p, () => p.reject(abortError()));
-    }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(
+      slots.map((s) => {
+        if (s.idleTimer) clearTimeout(s.idleTimer);
+        if (s.cancelTimer) clearTimeout(s.cancelTimer);
+        const p = s.current;
+        s.current = undefined;
+        if (p) this.settle(p, () => p.reject(abortError()));
+        if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
+        return new Promise<void>((resolve) => {
+          s.child.once('exit', () => resolve());
+          s.child.kill('SIGKILL');
+        });
+      }),
+    );
   }
 }

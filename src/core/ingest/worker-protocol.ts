@@ -1,3 +1,4 @@
+import type { IngestLimits } from './limits';
 import type { ChunkingOptions, ChunkRecord } from './types';
 import type { ParseOutcome } from './parse';
 
@@ -12,6 +13,8 @@ export interface ParseTask {
   version: number;
   isLatest: boolean;
   maxBytes: number;
+  /** Limits the reader checks itself (pages, decoded bytes, image pixels, DOCX expansion). */
+  limits?: Partial<IngestLimits>;
   chunking: ChunkingOptions;
   standardFontDataUrl?: string;
 }

@@ -1,20 +1,20 @@
 /**
- * Worker-thread entry of the ingest pipeline: parses one file version at a time (pdf.js,
- * mammoth, text), chunks it, and writes its artifacts into the case directory. The main thread
- * only sees small messages: page progress, and the summary plus chunk records at the end.
- * Bundlers: build this file as its own entry and pass its path as the ingest `workerPath`.
+ * Reader process of the ingest pipeline (a child process the pool watches and may kill): parses
+ * one file version at a time (pdf.js, mammoth, text), chunks it, and writes its artifacts into the
+ * case directory. The app only sees small messages: page progress, and the summary plus chunk
+ * records at the end. Bundlers: build this file as its own entry and pass its path as the ingest
+ * `workerPath`.
  */
 import { readFile } from 'node:fs/promises';
-import { parentPort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { chunkDocument, parseFile } from './parse';
 import { compactChunks, CaseStore } from './store';
 import type { ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
-const port = parentPort;
 const running = new Map<number, AbortController>();
 
 function send(msg: WorkerResponse): void {
-  port?.postMessage(msg);
+  if (process.connected) process.send?.(msg);
 }
 
 async function handleParse(task: ParseTask): Promise<void> {
@@ -27,6 +27,7 @@ async function handleParse(task: ParseTask): Promise<void> {
       bytes,
       name: task.name,
       maxBytes: task.maxBytes,
+      limits: task.limits,
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,
       onPage: (done, total) => {
@@ -58,7 +59,21 @@ async function handleParse(task: ParseTask): Promise<void> {
   }
 }
 
-port?.on('message', (msg: WorkerRequest) => {
+process.on('message', (msg: WorkerRequest) => {
   if (msg.type === 'cancel') running.get(msg.id)?.abort();
   else if (msg.type === 'parse') void handleParse(msg);
 });
+// The app went away (closed or killed): nothing is waiting for this reader any more.
+process.on('disconnect', () => process.exit(0));
+// The same, checked from a thread of its own: this thread may be busy in one long step (a page,
+// a stream) when the app dies, with no watchdog left to stop it.
+const orphanWatch = new Worker(
+  `const { workerData } = require('node:worker_threads');
+   setInterval(() => {
+     let alive = true;
+     try { process.kill(workerData.ppid, 0); } catch (err) { alive = err.code === 'EPERM'; }
+     if (!alive || process.ppid !== workerData.ppid) process.kill(workerData.pid, 'SIGKILL');
+   }, 500);`,
+  { eval: true, execArgv: [], workerData: { ppid: process.ppid, pid: process.pid } },
+);
+orphanWatch.unref();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -52,4 +53,24 @@ export function tsWorkerBootstrap(entry: string, preload: string[] = []): string
  */
 export function startWorker(entry: string, preload: () => string[] = () => []): Worker {
   return /\.(c|m)?ts$/.test(entry) ? new Worker(tsWorkerBootstrap(entry, preload()), { eval: true }) : new Worker(entry);
+}
+
+/**
+ * Start a child process on `entry` with an IPC channel (structured-clone serialization): through
+ * tsx for a .ts entry (the same bootstrap as a worker's, evaluated by a plain `node`), with `fork`
+ * for a built .js entry (in Electron, fork runs the entry with Electron's own Node). A child, unlike
+ * a worker thread, can be measured and killed on its own: what it decodes outside the JS heap
+ * counts in its resident set, not the app's.
+ */
+export function startChild(entry: string, preload: () => string[] = () => [], opts: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+  const execArgv = opts.execArgv ?? [];
+  const env = opts.env ?? process.env;
+  if (/\.(c|m)?ts$/.test(entry)) {
+    return spawn(process.execPath, [...execArgv, '--input-type=module', '--eval', tsWorkerBootstrap(entry, preload())], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      env,
+    });
+  }
+  return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env });
 }

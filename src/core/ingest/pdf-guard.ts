@@ -1,0 +1,81 @@
+import zlib, { inflateSync } from 'node:zlib';
+import { enclosingDict } from './fontmetrics';
+import { formatBytes, type IngestLimits } from './limits';
+import { LoadError } from './loaders';
+
+/** Deflate's largest expansion per layer (an image smaller than the limit at this ratio is not inflated to check it). */
+const DEFLATE_MAX_RATIO = 1032;
+
+/**
+ * Check a PDF's Flate streams before pdf.js reads it: pdf.js inflates a content stream whole,
+ * outside the JS heap, so a 4.6 MB file whose one stream inflates to 4.7 GB would take the
+ * process down. Each compressed stream that could expand past the per-stream limit is inflated
+ * here with a hard output cap (zlib's maxOutputLength), and the decoded bytes of all non-image
+ * streams are added up against the per-document limit. Images are bounded by their pixel count
+ * instead (pdf.js's maxImageSize; it reads only width × height samples of them).
+ * Throws a LoadError naming the problem; streams that do not inflate (encrypted, damaged) are
+ * left to pdf.js.
+ */
+export function checkPdfStreams(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxStreamBytes' | 'maxDecodedBytes'>): { streams: number; decoded: number } {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buf.toString('latin1');
+  let decoded = 0;
+  let streams = 0;
+  for (const m of text.matchAll(/stream(?:\r\n|\n|\r)/g)) {
+    if (m.index >= 3 && text.slice(m.index - 3, m.index) === 'end') continue;
+    // The stream's dictionary ends right before the keyword.
+    const close = text.lastIndexOf('>>', m.index);
+    if (close < 0 || /\S/.test(text.slice(close + 2, m.index))) continue;
+    const dict = enclosingDict(text, close);
+    if (!dict) continue;
+    const flates = flateLayers(dict.body);
+    if (!flates) continue;
+    const from = m.index + m[0].length;
+    const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict.body);
+    let to = length ? from + Number(length[1]) : -1;
+    if (to < from || to > buf.length || text.slice(to, to + 40).indexOf('endstream') < 0) to = text.indexOf('endstream', from);
+    if (to < 0) to = buf.length;
+    const compressed = to - from;
+    const image = /\/Subtype\s*\/Image\b/.test(dict.body);
+    const worst = compressed * DEFLATE_MAX_RATIO ** flates;
+    if (image && worst <= limits.maxStreamBytes) continue;
+    const size = inflatedSize(buf.subarray(from, to), flates, limits.maxStreamBytes);
+    if (size === null) continue;
+    if (size > limits.maxStreamBytes) {
+      throw new LoadError('failed', `damaged or hostile PDF (a stream expands beyond ${formatBytes(limits.maxStreamBytes)}); if the file opens normally elsewhere, raise CASEFILE_MAX_STREAM_MB and retry it`);
+    }
+    if (!image) decoded += size;
+    streams++;
+    if (decoded > limits.maxDecodedBytes) {
+      throw new LoadError('failed', `damaged or hostile PDF (its streams expand beyond ${formatBytes(limits.maxDecodedBytes)} in all); if the file opens normally elsewhere, raise CASEFILE_MAX_DECODED_MB and retry it`);
+    }
+  }
+  return { streams, decoded };
+}
+
+/** How many FlateDecode filters a stream dictionary applies first (0: none, or another filter first). */
+function flateLayers(dict: string): number {
+  const f = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict);
+  if (!f) return 0;
+  const names = f[1]!.match(/\/[A-Za-z0-9]+/g) ?? [];
+  let n = 0;
+  for (const name of names) {
+    if (name !== '/FlateDecode' && name !== '/Fl') break;
+    n++;
+  }
+  return n;
+}
+
+/** Decoded size through `layers` inflates, stopping past `cap` (returns cap + 1); null when the data does not inflate. */
+function inflatedSize(data: Buffer, layers: number, cap: number): number | null {
+  let cur: Buffer = data;
+  for (let i = 0; i < layers; i++) {
+    try {
+      cur = inflateSync(cur, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: cap + 1 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) return cap + 1;
+      return i === 0 ? null : cur.length;
+    }
+  }
+  return cur.length;
+}

@@ -1,0 +1,96 @@
+import { inflateRawSync } from 'node:zlib';
+import { formatBytes, type IngestLimits } from './limits';
+import { LoadError } from './loaders';
+
+/**
+ * Check a DOCX (a ZIP of XML parts) before mammoth unpacks it whole in memory: every part is
+ * inflated here with a hard output cap, so a zip bomb, a part that expands hundreds of times, or
+ * XML of millions of elements ends as a failed file with a plain reason instead of gigabytes of
+ * memory. Sizes are measured, not taken from the ZIP's headers (which a hostile file can fake).
+ */
+export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxXmlElements'>, what = 'Word file'): void {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = centralDirectory(buf);
+  if (!entries) return; // not a readable ZIP: mammoth says what is wrong with it
+  let total = 0;
+  let elements = 0;
+  for (const e of entries) {
+    const local = e.offset;
+    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) continue;
+    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const data = buf.subarray(start, Math.min(buf.length, start + e.compressed));
+    let size = data.length;
+    let out: Buffer | undefined;
+    if (e.method === 8) {
+      try {
+        out = inflateRawSync(data, { maxOutputLength: limits.maxZipBytes - total + 1 });
+        size = out.length;
+      } catch (err) {
+        if (err instanceof RangeError) size = limits.maxZipBytes - total + 1;
+        else continue; // damaged part: mammoth reports it
+      }
+    } else if (e.method === 0) {
+      out = data;
+    } else continue;
+    total += size;
+    if (total > limits.maxZipBytes) {
+      throw new LoadError('failed', `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}); raise CASEFILE_MAX_ZIP_MB and retry it if the file is fine`);
+    }
+    if (size > 10 * 1024 * 1024 && size / Math.max(1, data.length) > limits.maxZipRatio) {
+      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / Math.max(1, data.length))} times, a zip bomb); raise CASEFILE_MAX_ZIP_RATIO and retry it if the file is fine`);
+    }
+    if (out && /\.(xml|rels)$/i.test(e.name)) {
+      elements += countElements(out);
+      if (elements > limits.maxXmlElements) {
+        throw new LoadError('failed', `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements); split it, or raise CASEFILE_MAX_XML_ELEMENTS and retry it`);
+      }
+    }
+  }
+}
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressed: number;
+  offset: number;
+}
+
+/** The ZIP's central directory (null when there is none to read). */
+function centralDirectory(buf: Buffer): ZipEntry[] | null {
+  // End of central directory: signature within the last 64 KB + 22 bytes (a trailing comment).
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return null;
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const out: ZipEntry[] = [];
+  for (let i = 0; i < count && p + 46 <= buf.length; i++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) break;
+    const nameLen = buf.readUInt16LE(p + 28);
+    out.push({
+      method: buf.readUInt16LE(p + 10),
+      compressed: buf.readUInt32LE(p + 20),
+      offset: buf.readUInt32LE(p + 42),
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+    });
+    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return out;
+}
+
+/** Start tags and empty-element tags (`<w:p>`, `<w:br/>`), not end tags, declarations or comments. */
+function countElements(xml: Buffer): number {
+  let n = 0;
+  let i = xml.indexOf(0x3c);
+  while (i >= 0) {
+    const next = xml[i + 1];
+    if (next !== 0x2f && next !== 0x3f && next !== 0x21) n++;
+    i = xml.indexOf(0x3c, i + 1);
+  }
+  return n;
+}
