@@ -4,6 +4,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] cases rename <case> <new-name>
   casefile [--home DIR] cases delete <case> --yes
   casefile [--home DIR] ingest <case> <path...> [--json]
+  casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
   casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]

@@ -3,7 +3,7 @@ import type { CliIO } from '../io';
 import { askCommand, chatCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
 import { filesCommand } from './files';
-import { ingestCommand } from './ingest';
+import { ingestCommand, retryCommand } from './ingest';
 import { modelsCommand } from './models';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
@@ -15,6 +15,7 @@ export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<numbe
 export const commands: Record<string, Command> = {
   cases: casesCommand,
   ingest: ingestCommand,
+  retry: retryCommand,
   files: filesCommand,
   models: modelsCommand,
   search: searchCommand,

@@ -3,13 +3,14 @@ import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../sh
 import { formatBytes, plural, printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
-const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'cancelled'] as const;
+const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
 const STATUS_WORDS: Record<string, string> = {
   indexed: 'indexed',
   unchanged: 'unchanged',
   needs_ocr: 'need OCR',
   unsupported: 'unsupported',
   failed: 'failed',
+  skipped: 'skipped',
   cancelled: 'cancelled',
 };
 
@@ -38,7 +39,7 @@ export function summarize(results: IngestResultItem[]): string {
   const parts = STATUS_ORDER.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${STATUS_WORDS[s]}`);
   const lines = [`${results.length} file${results.length === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`];
   for (const r of results) {
-    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr') lines.push(`  ${STATUS_WORDS[r.status]}: ${printable(r.name)} — ${printable(r.reason)}`);
+    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr' || r.status === 'skipped') lines.push(`  ${STATUS_WORDS[r.status]}: ${printable(r.name)} — ${printable(r.reason)}`);
   }
   return lines.join('\n');
 }
@@ -82,9 +83,26 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   } else {
     const stats = await engine.cases.get(target.id);
     io.out(summarize(run.results));
-    for (const s of run.skipped) io.out(`  skipped: ${printable(s.path)} — ${printable(s.reason)}`);
     io.out(`Case "${printable(stats.name)}" now holds ${plural(stats.files, 'file')} (${formatBytes(stats.bytes)}).`);
     if (run.state === 'cancelled') io.out('Cancelled. Run the same command again to finish the rest.');
   }
   return run.state === 'cancelled' ? 130 : 0;
+}
+
+/** `casefile retry <case> <file> [--json]`: read a failed or set-aside file again (file id or unique name). */
+export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, fileRef] = args.positionals;
+  if (!caseRef || !fileRef) throw new UsageError('retry takes <case> and <file> (a file id or name)');
+  const json = args.values.json === true;
+  const target = await engine.cases.resolve(caseRef);
+  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  const byId = files.find((f) => f.id === fileRef);
+  const byName = files.filter((f) => f.name === fileRef);
+  const file = byId ?? (byName.length === 1 ? byName[0] : undefined);
+  if (!file) throw new UsageError(byName.length > 1 ? `${byName.length} files are named "${fileRef}"; give the file id` : `no file "${fileRef}" in case "${target.name}"`);
+  const run = await engine.router.call('files.retry', { caseId: target.id, fileId: file.id });
+  if (!('results' in run)) throw new Error('retry did not wait for its results');
+  if (json) io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: r.reason })) }));
+  else io.out(summarize(run.results));
+  return 0;
 }

@@ -14,13 +14,13 @@ import type {
 import { CasefileError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { createIndexSink, type IndexSink } from '../index/sink';
-import { cleanTempFiles } from '../util/fs';
+import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import { CaseDocuments } from './documents';
 import { runEtaSeconds, stageEtaSeconds } from './eta';
 import { JobStore, type JobRecord } from './jobs';
-import { DEFAULT_MAX_BYTES } from './parse';
-import { defaultConcurrency, WorkerPool, type ParseResult } from './pool';
+import { resolveLimits, type IngestLimits } from './limits';
+import { defaultConcurrency, ReaderStopped, WorkerPool, type ParseResult } from './pool';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -30,8 +30,10 @@ export interface IngestOptions {
   workerPath?: string;
   /** Parallel parse workers (default: cores − 1, 1–4). */
   concurrency?: number;
-  /** Files larger than this fail with "too large" (default 500 MB). */
+  /** Files larger than this fail with "too large" (default 500 MB; same as `limits.maxFileBytes`). */
   maxFileBytes?: number;
+  /** Per-file limits (memory, time, pages, decoded bytes…) over the defaults and CASEFILE_* variables. */
+  limits?: Partial<IngestLimits>;
   /** pdf.js standard font data folder (file: URL); default pdfjs-dist's own. */
   standardFontDataUrl?: string;
   /**
@@ -127,14 +129,18 @@ export class IngestService {
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly active = new Map<string, Set<RunState>>();
   private readonly maxBytes: number;
+  readonly limits: IngestLimits;
   private closed = false;
+  /** Serializes writes of each case's reading.json. */
+  private readonly readingWrites = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly engine: Engine,
     private readonly options: IngestOptions = {},
   ) {
     this.jobs = new JobStore(path.join(engine.home, 'jobs'));
-    this.maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
+    this.limits = resolveLimits({ ...options.limits, ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}) });
+    this.maxBytes = this.limits.maxFileBytes;
   }
 
   /** Parallel parse workers this service uses. */
@@ -143,7 +149,7 @@ export class IngestService {
   }
 
   private getPool(): WorkerPool {
-    this.pool ??= new WorkerPool({ workerPath: this.options.workerPath, concurrency: this.options.concurrency });
+    this.pool ??= new WorkerPool({ workerPath: this.options.workerPath, concurrency: this.options.concurrency, limits: this.limits });
     return this.pool;
   }
 
@@ -154,6 +160,32 @@ export class IngestService {
   /** Queue a run for the case; resolves with its results when it ends. */
   async start(caseId: string, paths: string[], opts: { signal?: AbortSignal } = {}): Promise<IngestRunResult> {
     const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal);
+    return done;
+  }
+
+  /**
+   * Read a file again by hand (a failed or quarantined one): its latest version is queued, its
+   * crash count cleared, and a run finishes it (queued behind a run of the case that is working).
+   */
+  async retry(caseId: string, fileId: string, opts: { wait?: boolean; signal?: AbortSignal } = {}): Promise<IngestRunResult | IngestJobHandle> {
+    const caseDir = this.engine.cases.caseDir(caseId);
+    await this.engine.cases.readMeta(caseId);
+    const store = new CaseStore(caseDir);
+    const file = (await store.readManifest()).files.find((f) => f.id === fileId);
+    const latest = file ? latestVersion(file) : undefined;
+    if (!file || !latest) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+    if (latest.sha256 === '') throw new CasefileError('invalid_input', `${file.name} could not be read from disk, so Casefile has no copy of it: add it again from its folder.`);
+    if (latest.status === 'indexed') throw new CasefileError('invalid_input', `${file.name} is already indexed; there is nothing to retry.`);
+    await store.update((m) => {
+      const v = m.files.find((f) => f.id === fileId)?.versions.find((x) => x.version === latest.version);
+      if (v && TERMINAL_STATUSES.includes(v.status)) Object.assign(v, { status: 'queued', reason: '' });
+    });
+    await this.setReading(caseDir, `${fileId}@${latest.version}`, null);
+    const { job, done } = await this.enqueue(caseId, [], opts.signal);
+    if (opts.wait === false) {
+      done.catch(() => {});
+      return { jobId: job.id, caseId, state: 'running' };
+    }
     return done;
   }
 
@@ -359,6 +391,8 @@ export class IngestService {
       // 1. Walk and copy originals in (hashing).
       const walked = await walkPaths(paths, signal);
       skipped.push(...walked.skipped);
+      for (const sk of walked.skipped) results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+      const unreadable: { name: string; size: number; reason: string }[] = [];
       state.progress.filesTotal = walked.files.length;
       state.progress.bytesTotal = walked.files.reduce((n, f) => n + f.size, 0);
       const imported: { name: string; sha256: string; size: number }[] = [];
@@ -371,7 +405,7 @@ export class IngestService {
         } catch (err) {
           if (isAbort(err)) throw err;
           const code = (err as NodeJS.ErrnoException).code;
-          results.set(entry.name, { fileId: '', name: entry.name, version: 0, status: 'failed', reason: `could not be read from disk (${code ?? (err as Error).message})` });
+          unreadable.push({ name: entry.name, size: entry.size, reason: diskReason(code, err) });
           state.progress.errors++;
           state.progress.filesDone++;
         }
@@ -388,7 +422,10 @@ export class IngestService {
             m.files.push(file);
           }
           const latest = latestVersion(file);
-          if (latest && latest.sha256 === it.sha256) {
+          if (latest && latest.sha256 === '') {
+            // The file could not be read last time: this is that version, now readable.
+            Object.assign(latest, newVersion(latest.version, it.sha256, it.size, now));
+          } else if (latest && latest.sha256 === it.sha256) {
             if (TERMINAL_STATUSES.includes(latest.status)) {
               results.set(it.name, { fileId: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
               continue;
@@ -401,6 +438,18 @@ export class IngestService {
           const v = latestVersion(file)!;
           results.set(it.name, { fileId: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
         }
+        // Files that could not be read from disk are listed as failed, so they do not vanish.
+        for (const u of unreadable) {
+          let file = m.files.find((f) => f.name === u.name);
+          if (!file) {
+            file = { id: newId('f', 12), name: u.name, versions: [], doc_type_override: null };
+            m.files.push(file);
+          }
+          let v = latestVersion(file);
+          if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
+          Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
+          results.set(u.name, { fileId: file.id, name: file.name, version: v.version, status: 'failed', reason: u.reason });
+        }
         // Everything unfinished in the case is finished by this run (resume after a crash).
         for (const f of m.files) {
           for (const v of f.versions) {
@@ -410,6 +459,28 @@ export class IngestService {
         }
       });
       for (const r of results.values()) if (r.status === 'unchanged') state.progress.filesDone++;
+      // Quarantine: a version the process died while reading, again and again, is set aside (failed)
+      // instead of being read once more; the user can retry it by hand.
+      const reading = await this.readReading(caseDir);
+      const quarantined: { fileId: string; version: number; name: string; reason: string }[] = [];
+      for (const [key, w] of work) {
+        if ((reading[key] ?? 0) < QUARANTINE_AFTER) continue;
+        work.delete(key);
+        quarantined.push({ fileId: w.fileId, version: w.version, name: w.name, reason: QUARANTINE_REASON });
+      }
+      if (quarantined.length) {
+        await store.update((m) => {
+          for (const q of quarantined) {
+            const v = m.files.find((f) => f.id === q.fileId)?.versions.find((x) => x.version === q.version);
+            if (v) Object.assign(v, { status: 'failed', reason: q.reason, chunks: 0, ingested_at: new Date().toISOString() });
+          }
+        });
+        for (const q of quarantined) {
+          await this.setReading(caseDir, `${q.fileId}@${q.version}`, null);
+          results.set(q.name, { fileId: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
+          this.engine.events.emit('ingest.file', { caseId, jobId: job.id, fileId: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
+        }
+      }
       // Files resumed from earlier runs count too.
       for (const w of work.values()) {
         if (!results.has(w.name) || results.get(w.name)!.version !== w.version) {
@@ -506,8 +577,11 @@ export class IngestService {
           const manifest = await store.readManifest();
           const file = manifest.files.find((f) => f.id === item.fileId);
           const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
-          parsed = await this.getPool().run(
-            { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: this.maxBytes, chunking, standardFontDataUrl: this.options.standardFontDataUrl },
+          // Counted before reading and cleared once the reader answered: a count left behind means this
+          // process died while the file was being read (or its result handed over).
+          await this.setReading(store.caseDir, key, ((await this.readReading(store.caseDir))[key] ?? 0) + 1);
+          parsed = await this.readVersion(store.caseDir, key, () => this.getPool().run(
+            { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: this.maxBytes, limits: this.limits, chunking, standardFontDataUrl: this.options.standardFontDataUrl },
             {
               signal,
               onPage: (done, total) => {
@@ -526,12 +600,13 @@ export class IngestService {
               },
               onStage: (stage) => this.setStage(state, item.name, stage, item.size),
             },
-          );
+          ));
         }
       }
     } catch (err) {
       if (isAbort(err) || signal.aborted) return null;
-      parsed = failedResult(`could not be read (${(err as Error).message})`);
+      // A reader that was stopped (memory, time) or died: the file is quarantined with the reason.
+      parsed = failedResult(err instanceof ReaderStopped ? err.message : `could not be read (${(err as Error).message})`);
     }
 
     const { summary, chunks } = parsed;
@@ -594,6 +669,40 @@ export class IngestService {
     emitFile(status, reason, undefined, summary.pages);
     this.emitProgress(state, true);
     return { fileId: item.fileId, name, version: item.version, status, reason };
+  }
+
+  /** Run a read, then clear its reading count however it ended (a cancel or a stopped reader is not a crash of this process). */
+  private async readVersion<T>(caseDir: string, key: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } finally {
+      await this.setReading(caseDir, key, null);
+    }
+  }
+
+  /** `<caseDir>/reading.json`: versions being read now → how many times reading them started (a crash leaves the count). */
+  private async readReading(caseDir: string): Promise<Record<string, number>> {
+    await this.readingWrites.get(caseDir);
+    const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(raw ?? {})) if (typeof v === 'number' && v > 0) out[k] = v;
+    return out;
+  }
+
+  private setReading(caseDir: string, key: string, count: number | null): Promise<void> {
+    const file = path.join(caseDir, 'reading.json');
+    const write = (this.readingWrites.get(caseDir) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        const now = (await readJson(file).catch(() => undefined)) as Record<string, number> | undefined;
+        const next = { ...(now ?? {}) };
+        if (count === null) delete next[key];
+        else next[key] = count;
+        if (Object.keys(next).length === 0) await fs.rm(file, { force: true });
+        else await writeJsonAtomic(file, next);
+      });
+    this.readingWrites.set(caseDir, write);
+    return write;
   }
 
   private async highestVersion(store: CaseStore, fileId: string): Promise<number | null> {
@@ -825,6 +934,10 @@ export class IngestService {
   }
 }
 
+/** Reading a version started this many times without the process finishing it: it is set aside. */
+const QUARANTINE_AFTER = 3;
+const QUARANTINE_REASON = 'stopped: Casefile closed unexpectedly 3 times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.';
+
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -837,6 +950,18 @@ function pidAlive(pid: number): boolean {
 /** A job that another live process is running (not an orphan to resume here). */
 function ownedElsewhere(job: JobRecord): boolean {
   return job.pid !== process.pid && pidAlive(job.pid);
+}
+
+/** Plain words for a file the disk would not give us. */
+function diskReason(code: string | undefined, err: unknown): string {
+  const what: Record<string, string> = {
+    EACCES: 'permission denied — ask for access to the file, or copy it somewhere you can read it, then add it again',
+    EPERM: 'permission denied — ask for access to the file, or copy it somewhere you can read it, then add it again',
+    EIO: 'the disk reported an error while reading it — copy the file from a working drive, then add it again',
+    ENOENT: 'it was moved or deleted while being added',
+    EISDIR: 'it is a folder',
+  };
+  return `could not be read from disk: ${(code && what[code]) ?? (code ?? (err as Error).message)}`;
 }
 
 function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {

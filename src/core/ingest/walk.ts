@@ -10,10 +10,14 @@ export interface WalkEntry {
 
 export interface WalkResult {
   files: WalkEntry[];
-  /** Things not taken, with why (links leaving the dropped folder, unreadable folders, missing paths). */
-  skipped: { path: string; reason: string }[];
+  /**
+   * Things not taken, with why (links leaving the dropped folder, broken links, pipes and devices,
+   * unreadable folders, missing paths); `name` as a file there would be named.
+   */
+  skipped: { path: string; name: string; reason: string }[];
 }
 
+const NOT_REGULAR = 'not a regular file (a pipe, socket or device)';
 const JUNK_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r']);
 const JUNK_DIRS = new Set(['__macosx', 'node_modules', '$recycle.bin', 'system volume information']);
 
@@ -39,7 +43,7 @@ export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<
     try {
       stat = await fs.stat(abs);
     } catch {
-      result.skipped.push({ path: abs, reason: 'not found' });
+      result.skipped.push({ path: abs, name: path.basename(abs), reason: 'not found' });
       continue;
     }
     if (stat.isDirectory()) {
@@ -50,7 +54,7 @@ export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<
       if (isJunk(base, false)) continue;
       result.files.push({ name: base, absPath: abs, size: stat.size });
     } else {
-      result.skipped.push({ path: abs, reason: 'not a regular file' });
+      result.skipped.push({ path: abs, name: path.basename(abs), reason: NOT_REGULAR });
     }
   }
   return result;
@@ -67,7 +71,7 @@ async function walkDir(dir: string, root: string, prefix: string, visited: Set<s
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (err) {
-    out.skipped.push({ path: dir, reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    out.skipped.push({ path: dir, name: prefix || path.basename(dir), reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -81,16 +85,16 @@ async function walkDir(dir: string, root: string, prefix: string, visited: Set<s
       try {
         real = await fs.realpath(full);
       } catch {
-        out.skipped.push({ path: full, reason: 'broken link' });
+        out.skipped.push({ path: full, name, reason: 'broken link (it points to nothing)' });
         continue;
       }
       if (!inside(root, real)) {
-        out.skipped.push({ path: full, reason: 'link pointing outside the dropped folder' });
+        out.skipped.push({ path: full, name, reason: 'link pointing outside the dropped folder' });
         continue;
       }
-      const st = await fs.stat(real);
-      isDir = st.isDirectory();
-      isFile = st.isFile();
+      const st = await fs.stat(real).catch(() => null);
+      isDir = !!st?.isDirectory();
+      isFile = !!st?.isFile();
     }
     if (isJunk(e.name, isDir)) continue;
     if (isDir) {
@@ -99,8 +103,11 @@ async function walkDir(dir: string, root: string, prefix: string, visited: Set<s
       visited.add(key);
       await walkDir(full, root, name, visited, out, signal);
     } else if (isFile) {
-      const st = await fs.stat(full);
-      out.files.push({ name, absPath: full, size: st.size });
+      const st = await fs.stat(full).catch(() => null);
+      if (st) out.files.push({ name, absPath: full, size: st.size });
+      else out.skipped.push({ path: full, name, reason: 'it vanished while the folder was read' });
+    } else {
+      out.skipped.push({ path: full, name, reason: NOT_REGULAR });
     }
   }
 }

@@ -3,7 +3,8 @@ import { CaseId } from './common';
 import { op } from './op';
 
 /**
- * Where a file version stands. `unchanged` appears only in ingest results (same bytes as before);
+ * Where a file version stands. `unchanged` appears only in ingest results (same bytes as before),
+ * and so does `skipped` (a link out of the dropped folder, a pipe or device: never read);
  * `indexing` only in `files.list` while a run writes the version's chunks to the index.
  */
 export type IngestFileStatus =
@@ -16,7 +17,8 @@ export type IngestFileStatus =
   | 'needs_ocr'
   | 'unsupported'
   | 'failed'
-  | 'cancelled';
+  | 'cancelled'
+  | 'skipped';
 
 export type IngestStage = 'hashing' | 'parsing' | 'chunking' | 'embedding' | 'indexing';
 
@@ -37,8 +39,8 @@ export interface IngestRunResult {
   /** `cancelled` when the run was cancelled before every file finished. */
   state: 'done' | 'cancelled';
   results: IngestResultItem[];
-  /** Dropped paths not taken (links leaving the folder, unreadable folders, missing paths). */
-  skipped: { path: string; reason: string }[];
+  /** Dropped paths not taken (links leaving the folder, pipes, unreadable folders, missing paths); also in `results` as `skipped`. */
+  skipped: { path: string; name: string; reason: string }[];
 }
 
 /** A running ingest's handle (ingest.start with `wait: false`). */
@@ -184,6 +186,10 @@ export const ingestContract = {
       })
       .strict(),
     "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",
+  ),
+  'files.retry': op<IngestRunResult | IngestJobHandle>()(
+    z.object({ caseId: CaseId, fileId: FileId, wait: z.boolean().optional() }).strict(),
+    'Read a failed (or set-aside) file again, by hand: its latest version is queued and an ingest run finishes it.',
   ),
   'files.read': op<FileContent>()(
     z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),

@@ -17,6 +17,7 @@ const STATUS_LABEL: Record<IngestFileStatus, string> = {
   unsupported: 'Unsupported',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  skipped: 'Not added',
 };
 
 const TYPE_LABEL: Record<string, string> = {
