@@ -23,6 +23,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'ingest.ts', fn: 'ingestBench' },
   { file: 'index.ts', fn: 'indexBench' },
   { file: 'agent.ts', fn: 'agentBench' },
+  { file: 'hostile.ts', fn: 'hostileBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */
