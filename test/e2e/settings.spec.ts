@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CORPUS } from './corpus';
 import { corpusDir, expect, test } from './fixtures';
+import { recordTexts } from './record';
 
 test.describe('settings', () => {
   test('shows the data folder, version, model state; retrieval settings persist', async ({ app }) => {
@@ -22,12 +23,14 @@ test.describe('settings', () => {
 
     // A real GGUF imported from disk shows up in the models table.
     const gguf = path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf');
+    // The toast lasts a few seconds: recorded when shown, checked once the import is listed.
+    const statusTexts = await recordTexts(page, '[role="status"]');
     await settings.getByLabel('Model path').fill(gguf);
     await settings.getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Imported llama-2-tiny-random.' })).toBeVisible();
     const row = settings.getByRole('region', { name: 'Models' }).getByRole('row', { name: /llama-2-tiny-random/ });
-    await expect(row).toContainText('chat');
+    await expect(row).toContainText('chat', { timeout: 60_000 });
     await expect(row).toContainText('4096');
+    await expect.poll(statusTexts).toContainEqual(expect.stringContaining('Imported llama-2-tiny-random.'));
 
     // A download that cannot reach its server says so plainly.
     await settings.getByLabel('Model to download').fill('http://127.0.0.1:9/model.gguf');
