@@ -7,6 +7,7 @@ import { expect, screenshot, test } from './fixtures';
 
 test.describe('documents', () => {
   test('add a folder of real documents: progress to done, broken files say why, search finds text', async ({ app }) => {
+    test.slow(); // real documents ingested, searched and rendered: the time depends on the machine and its load
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Steel Vault' });
     const { dir, names } = makeCaseFolder();
@@ -27,11 +28,12 @@ test.describe('documents', () => {
     const row = (name: string) => docs.locator(`[data-file="${name}"]`);
     await expect(row(names.steelVault!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
     await expect(row(names.mphase!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
-    await expect(row(names.docx!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
-    await expect(row(names.txt!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
-    await expect(row(names.truncated!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
-    await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
-    await expect(row(names.scan!).locator('[data-status]').first()).toHaveAttribute('data-status', 'needs_ocr');
+    // (Each file's final status may still be on its way on a loaded machine: the same generous wait for each.)
+    await expect(row(names.docx!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
+    await expect(row(names.txt!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
+    await expect(row(names.truncated!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
+    await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
+    await expect(row(names.scan!).locator('[data-status]').first()).toHaveAttribute('data-status', 'needs_ocr', { timeout: 90_000 });
     await expect(row(names.scan!).locator('[data-status]').first()).toHaveText('Needs OCR');
     await expect(docs.getByRole('status', { name: 'Ingest progress' })).toBeHidden({ timeout: 60_000 });
 

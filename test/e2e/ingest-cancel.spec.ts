@@ -5,12 +5,16 @@ import type { FileInfo } from '../../src/shared/contract/ingest';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { expect, test } from './fixtures';
 
+const FILES = 6;
+
 test.describe('ingest cancel', () => {
   test('cancel a running ingest: it stops, unfinished files say cancelled, and Resume finishes them', async ({ app }) => {
+    test.slow(); // 600 pages to ingest (part of them twice): its time depends on the machine and its load
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-cancel-')), 'Bundles');
     mkdirSync(dir);
-    for (let i = 1; i <= 4; i++) writeFileSync(path.join(dir, `bundle-${i}.pdf`), await multiPagePdf(150, 40, `marker${i}`));
+    // More files than the ingest ever runs at once (at most 4 lanes, however many cores), so some wait queued.
+    for (let i = 1; i <= FILES; i++) writeFileSync(path.join(dir, `bundle-${i}.pdf`), await multiPagePdf(100, 40, `marker${i}`));
     const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Cancel me' });
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Cancel me/ }).click();
@@ -35,7 +39,7 @@ test.describe('ingest cancel', () => {
     const unfinished = docs.getByRole('status', { name: 'Unfinished documents' });
     await expect(unfinished).toBeVisible();
     await unfinished.getByRole('button', { name: 'Resume' }).click();
-    for (let i = 1; i <= 4; i++) {
+    for (let i = 1; i <= FILES; i++) {
       await expect(docs.locator(`[data-file="bundle-${i}.pdf"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     }
     await expect(unfinished).toBeHidden();
