@@ -391,7 +391,10 @@ export class IngestService {
       // 1. Walk and copy originals in (hashing).
       const walked = await walkPaths(paths, signal);
       skipped.push(...walked.skipped);
-      for (const sk of walked.skipped) results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+      for (const sk of walked.skipped) {
+        results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+        this.engine.events.emit('ingest.file', { caseId, jobId: job.id, fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+      }
       const unreadable: { name: string; size: number; reason: string }[] = [];
       state.progress.filesTotal = walked.files.length;
       state.progress.bytesTotal = walked.files.reduce((n, f) => n + f.size, 0);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FileInfo, FileVersionInfo, IngestCurrentFile, IngestFileStatus, IngestProgress, IngestStage } from '../../../shared/contract/ingest';
-import { errorMessage } from '../api/index';
+import { api, errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
@@ -257,6 +257,23 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
       {showReason && reason && (
         <p className="file-reason" role="note">
           {reason}
+          {file.status === 'failed' && file.versions[file.versions.length - 1]?.sha256 !== '' && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() =>
+                  api
+                    .call('files.retry', { caseId, fileId: file.id, wait: false })
+                    .then(() => setShowReason(false))
+                    .catch((err) => toast('error', errorMessage(err)))
+                }
+              >
+                Retry
+              </button>
+            </>
+          )}
         </p>
       )}
     </li>
@@ -299,6 +316,8 @@ function TreeList({ caseId, node, depth }: { caseId: string; node: TreeNode; dep
   );
 }
 
+const NONE: { name: string; reason: string }[] = [];
+
 export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: DroppedItems) => void }) {
   const files = useDocuments((s) => (s.caseId === caseId ? s.files : []));
   const loading = useDocuments((s) => s.loading);
@@ -307,6 +326,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
   const upload = useDocuments((s) => s.upload);
   const pending = useDocuments((s) => s.pending[caseId] ?? 0);
   const resume = useDocuments((s) => s.resume);
+  const skipped = useDocuments((s) => s.skipped[caseId] ?? NONE);
   const toast = useUi((s) => s.toast);
   const load = useDocuments((s) => s.load);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -371,6 +391,18 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
         </div>
       )}
       {progress && <OverallProgress caseId={caseId} progress={progress} />}
+      {skipped.length > 0 && (
+        <details className="ingest-progress ingest-skipped" role="status" aria-label="Not added">
+          <summary>Not added: {plural(skipped.length, 'item')} (links out of the folder, pipes, devices)</summary>
+          <ul className="small">
+            {skipped.map((k) => (
+              <li key={k.name}>
+                {k.name} — {k.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {!progress && pending > 0 && (
         <div className="ingest-progress ingest-pending" role="status" aria-label="Unfinished documents">
           <div className="ingest-progress-line">

@@ -22,6 +22,8 @@ interface DocsState {
   live: Record<string, IngestFileEvent>;
   /** File versions left unfinished by an interrupted or cancelled run, per case. */
   pending: Record<string, number>;
+  /** Items of the last drop that were not added (links out, pipes…), per case, with why. */
+  skipped: Record<string, { name: string; reason: string }[]>;
   /** Serve mode: files uploaded so far / total while staging. */
   upload: { done: number; total: number } | null;
   load(caseId: string): Promise<void>;
@@ -39,6 +41,7 @@ export const useDocuments = create<DocsState>((set, get) => ({
   progress: {},
   live: {},
   pending: {},
+  skipped: {},
   upload: null,
   async load(caseId) {
     if (get().caseId !== caseId) set({ caseId, files: [], live: {}, loading: true, error: null });
@@ -60,7 +63,7 @@ export const useDocuments = create<DocsState>((set, get) => ({
     }
   },
   async add(caseId, items) {
-    set({ upload: null });
+    set((s) => ({ upload: null, skipped: { ...s.skipped, [caseId]: [] } }));
     const paths = await api.stage(items, (done, total) => set({ upload: { done, total } }));
     set({ upload: null });
     // The engine runs one ingest per case at a time: items added meanwhile wait behind it.
@@ -102,6 +105,13 @@ export function watchIngest(): () => void {
     if (p.state !== 'running' && p.caseId === useDocuments.getState().caseId) reload();
   });
   const offFile = api.on('ingest.file', (e) => {
+    if (e.status === 'skipped') {
+      useDocuments.setState((s) => {
+        const list = (s.skipped[e.caseId] ?? []).filter((k) => k.name !== e.name);
+        return { skipped: { ...s.skipped, [e.caseId]: [...list, { name: e.name, reason: e.reason }] } };
+      });
+      return;
+    }
     if (e.caseId !== useDocuments.getState().caseId) return;
     useDocuments.setState((s) => ({ live: { ...s.live, [e.fileId]: e } }));
     reload();
