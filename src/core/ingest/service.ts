@@ -685,7 +685,7 @@ export class IngestService {
 
   /** `<caseDir>/reading.json`: versions being read now → how many times reading them started (a crash leaves the count). */
   private async readReading(caseDir: string): Promise<Record<string, number>> {
-    await this.readingWrites.get(caseDir);
+    await this.readingWrites.get(caseDir)?.catch(() => undefined);
     const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as Record<string, unknown> | undefined;
     const out: Record<string, number> = {};
     for (const [k, v] of Object.entries(raw ?? {})) if (typeof v === 'number' && v > 0) out[k] = v;
@@ -939,7 +939,7 @@ export class IngestService {
 
 /** Reading a version started this many times without the process finishing it: it is set aside. */
 const QUARANTINE_AFTER = 3;
-const QUARANTINE_REASON = 'stopped: Casefile closed unexpectedly 3 times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.';
+const QUARANTINE_REASON = `stopped: Casefile closed unexpectedly ${QUARANTINE_AFTER} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
 
 function pidAlive(pid: number): boolean {
   try {

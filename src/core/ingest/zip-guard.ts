@@ -1,3 +1,4 @@
+import { constants as bufferConstants } from 'node:buffer';
 import { inflateRawSync } from 'node:zlib';
 import { formatBytes, type IngestLimits } from './limits';
 import { LoadError } from './loaders';
@@ -23,10 +24,11 @@ export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBy
     let out: Buffer | undefined;
     if (e.method === 8) {
       try {
-        out = inflateRawSync(data, { maxOutputLength: limits.maxZipBytes - total + 1 });
+        const bound = Math.min(limits.maxZipBytes - total + 1, bufferConstants.MAX_LENGTH);
+        out = inflateRawSync(data, { maxOutputLength: bound });
         size = out.length;
       } catch (err) {
-        if (err instanceof RangeError) size = limits.maxZipBytes - total + 1;
+        if (err instanceof RangeError) size = Math.min(limits.maxZipBytes - total + 1, bufferConstants.MAX_LENGTH);
         else continue; // damaged part: mammoth reports it
       }
     } else if (e.method === 0) {

@@ -72,5 +72,7 @@ export function startChild(entry: string, preload: () => string[] = () => [], op
       env,
     });
   }
-  return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env });
+  // In Electron, the child is Electron's own Node (ELECTRON_RUN_AS_NODE), not a second app.
+  const childEnv = process.versions.electron ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env;
+  return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: childEnv });
 }

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, resolveLimits } from '../../src/core/ingest/limits';
+import { checkPdfStreams } from '../../src/core/ingest/pdf-guard';
+import { checkZip } from '../../src/core/ingest/zip-guard';
+import { deflateBomb, docx, rawPdf } from '../fixtures/hostile';
+import { corpusDir } from '../helpers/home';
+
+const contract = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf');
+const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+
+describe('limits before the parsers', () => {
+  it('a real contract passes the stream check and its decoded bytes are counted', () => {
+    const r = checkPdfStreams(readFileSync(contract), DEFAULT_LIMITS);
+    expect(r.streams).toBeGreaterThan(0);
+    expect(r.decoded).toBeGreaterThan(10_000);
+  });
+
+  it('a stream over the per-stream limit, and streams over the per-document limit, are refused with the limit named', () => {
+    const one = rawPdf(['<< /Type /Catalog >>', stream('/Filter /FlateDecode', deflateBomb(40, 0))]);
+    expect(() => checkPdfStreams(one, { maxStreamBytes: 32 * 1024 * 1024, maxDecodedBytes: 1e12 })).toThrow('damaged or hostile PDF (a stream expands beyond 32 MB)');
+    expect(() => checkPdfStreams(one, { maxStreamBytes: 64 * 1024 * 1024, maxDecodedBytes: 1e12 })).not.toThrow();
+    const many = rawPdf(['<< /Type /Catalog >>', ...Array.from({ length: 5 }, () => stream('/Filter /FlateDecode', deflateBomb(8, 0)))]);
+    expect(() => checkPdfStreams(many, { maxStreamBytes: 1e12, maxDecodedBytes: 32 * 1024 * 1024 })).toThrow('its streams expand beyond 32 MB in all');
+  });
+
+  it('a file full of fake stream keywords is scanned in linear time (no quadratic rescans)', () => {
+    const fake = Buffer.from('%PDF-1.7\n' + '<< /Length 999999 >>\nstream\nxx\n'.repeat(100_000) + 'endstream\n');
+    const r = checkPdfStreams(fake, DEFAULT_LIMITS);
+    expect(r.streams).toBe(0);
+  });
+
+  it('a DOCX over the XML element limit, or with a part that expands hundreds of times, is refused; a normal one passes', () => {
+    const paras = '<w:p><w:r><w:t>x</w:t></w:r></w:p>'.repeat(2000);
+    const file = docx(`<?xml version="1.0"?><w:document xmlns:w="w"><w:body>${paras}</w:body></w:document>`);
+    expect(() => checkZip(file, { ...DEFAULT_LIMITS, maxXmlElements: 5000 })).toThrow('more than 5,000 XML elements');
+    expect(() => checkZip(file, DEFAULT_LIMITS)).not.toThrow();
+    const bomb = docx({ name: 'word/document.xml', data: zlib.deflateRawSync(Buffer.alloc(20 * 1024 * 1024, 0x20)), deflated: { size: 20 * 1024 * 1024, crc: 0 } });
+    expect(() => checkZip(bomb, DEFAULT_LIMITS)).toThrow(/a part expands \d+ times, a zip bomb/);
+  });
+
+  it('limits come from defaults, then CASEFILE_* variables, then explicit options', () => {
+    expect(resolveLimits({}, {}).maxPages).toBe(20_000);
+    expect(resolveLimits({}, { CASEFILE_MAX_PAGES: '50', CASEFILE_PARSE_MEMORY_MB: '700' })).toMatchObject({ maxPages: 50, maxParseMemoryBytes: 700 * 1024 * 1024 });
+    expect(resolveLimits({ maxPages: 7 }, { CASEFILE_MAX_PAGES: '50' }).maxPages).toBe(7);
+    expect(resolveLimits({}, { CASEFILE_MAX_PAGES: 'lots' }).maxPages).toBe(20_000);
+  });
+});
