@@ -176,7 +176,12 @@ describe('ingest pipeline', () => {
     symlinkSync(drop, path.join(drop, 'sub', 'loop'));
     const run = await call('ingest.start', { caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
-    expect(run.results.map((r) => r.name)).toEqual(['inside.txt']);
+    // The link out is reported, as skipped with why, and never read; the loop just ends.
+    expect(run.results.map((r) => [r.name, r.status]).sort()).toEqual([
+      ['inside.txt', 'indexed'],
+      ['out-link.txt', 'skipped'],
+    ]);
+    expect(run.results.find((r) => r.name === 'out-link.txt')?.reason).toBe('link pointing outside the dropped folder');
     expect(run.skipped.map((s) => s.reason)).toEqual(['link pointing outside the dropped folder']);
   });
 
