@@ -72,7 +72,7 @@ describe('hostile files', () => {
     // Nothing without a clear status; nothing that did not go in without a reason.
     for (const r of results) {
       expect(['indexed', 'failed', 'unsupported', 'needs_ocr', 'skipped']).toContain(r.status);
-      if (r.status !== 'indexed') expect(r.reason.length, `${r.name} has no reason`).toBeGreaterThan(10);
+      if (r.status !== 'indexed') expect(r.reason.trim().length, `${r.name} has no reason`).toBeGreaterThan(4);
     }
     // Every good file, and every one of the tiny files, is in.
     for (const g of set.good) expect(byName.get(g)?.status).toBe('indexed');
