@@ -70,7 +70,8 @@ interface Slot {
   child: ChildProcess;
   current?: Pending;
   idleTimer?: NodeJS.Timeout;
-  /** When the current task started, and when it last reported progress (a page, a stage). */
+  /** When the current task was handed over, when the reader began it (0: still starting up), and its last progress (a page, a stage). */
+  sent: number;
   started: number;
   lastProgress: number;
   /** Why the pool stopped this reader (set before it is killed). */
@@ -115,6 +116,8 @@ async function residentBytes(pid: number): Promise<number | null> {
 
 /** How often running readers are measured. */
 const WATCH_MS = 100;
+/** How long a new reader may take to load before it begins its task (on top of the page limit). */
+const STARTUP_LIMIT_MS = 60_000;
 /** A cancelled reader that does not answer within this time (stuck in one long step) is stopped. */
 const CANCEL_GRACE_MS = 2000;
 
@@ -202,7 +205,8 @@ export class WorkerPool {
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = undefined;
       slot.current = p;
-      slot.started = slot.lastProgress = Date.now();
+      slot.sent = Date.now();
+      slot.started = slot.lastProgress = 0;
       this.send(slot, p.task);
     }
     this.watchReaders();
@@ -212,7 +216,7 @@ export class WorkerPool {
     // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
     const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
     const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`] });
-    const slot: Slot = { child, started: 0, lastProgress: 0 };
+    const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0 };
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
     child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal)));
@@ -251,6 +255,11 @@ export class WorkerPool {
         const rss = pid ? await residentBytes(pid) : null;
         if (rss !== null) this.peakRss = Math.max(this.peakRss, rss);
         if (!slot.current || slot.stoppedFor) continue;
+        if (!slot.started) {
+          // A reader still starting up (loading pdf.js on a busy machine) is not reading the file yet.
+          if (now - slot.sent > STARTUP_LIMIT_MS + pageTimeoutMs) this.stop(slot, 'the reader could not start (the computer may be overloaded); retry the file');
+          continue;
+        }
         if (rss !== null && rss > maxParseMemoryBytes) {
           this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile; if it is fine, raise CASEFILE_PARSE_MEMORY_MB and retry it)`);
         } else if (now - slot.started > fileTimeoutMs) {
@@ -274,6 +283,10 @@ export class WorkerPool {
     const p = slot.current;
     if (!p || p.task.id !== msg.id || slot.stoppedFor) return;
     slot.lastProgress = Date.now();
+    if (msg.type === 'started') {
+      slot.started = slot.lastProgress;
+      return;
+    }
     if (msg.type === 'page') {
       p.onPage?.(msg.done, msg.total);
       return;

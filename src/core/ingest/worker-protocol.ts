@@ -30,6 +30,8 @@ export type WorkerRequest = ParseTask | CancelTask;
 export type ParseSummary = Omit<ParseOutcome, 'doc'>;
 
 export type WorkerResponse =
+  /** The reader has loaded and begins the task: its time limits count from here, not from its start-up. */
+  | { type: 'started'; id: number }
   | { type: 'page'; id: number; done: number; total: number }
   | { type: 'stage'; id: number; stage: 'chunking' }
   | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[] }

@@ -20,6 +20,7 @@ function send(msg: WorkerResponse): void {
 async function handleParse(task: ParseTask): Promise<void> {
   const controller = new AbortController();
   running.set(task.id, controller);
+  send({ type: 'started', id: task.id });
   try {
     const bytes = await readFile(task.blobPath);
     let lastPost = 0;
