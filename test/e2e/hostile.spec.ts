@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { deflateBomb, rawPdf } from '../fixtures/hostile';
-import { expect, test } from './fixtures';
+import { expect, screenshot, test } from './fixtures';
 
 /** One page whose content stream inflates to 4.7 GB: fails at once as a hostile PDF. */
 function bombPdf(): Buffer {
@@ -44,6 +44,7 @@ test.describe('hostile files', () => {
     // The reason says what happened; Retry reads the file again.
     await row('bomb.pdf').getByRole('button', { name: /Failed: show reason/ }).click();
     await expect(row('bomb.pdf').getByRole('note')).toContainText('damaged or hostile PDF (a stream expands beyond 256 MB)');
+    await screenshot(page, 'documents-hostile');
     const before = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === 'bomb.pdf')!;
     await row('bomb.pdf').getByRole('button', { name: 'Retry' }).click();
     await expect(row('bomb.pdf').getByRole('note')).toHaveCount(0);

@@ -86,3 +86,8 @@ export function formatDuration(ms: number): string {
   if (s < 7200) return `${Math.round(s / 60)} min`;
   return `${Math.round(s / 3600)} h`;
 }
+
+/** The end of a limit's reason: plain words for the user, the exact setting for whoever runs the machine. */
+export function raiseHint(key: keyof IngestLimits): string {
+  return ` If the file opens normally elsewhere, ask for the limit to be raised (${LIMIT_ENV[key].env}), then retry it.`;
+}

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { decodeText } from './detect';
 import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
-import { DEFAULT_LIMITS } from './limits';
+import { DEFAULT_LIMITS, raiseHint } from './limits';
 import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -195,7 +195,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     const total = doc.numPages;
     const maxPages = options.maxPages ?? DEFAULT_LIMITS.maxPages;
     if (total > maxPages) {
-      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file, or raise CASEFILE_MAX_PAGES and retry it`);
+      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file.${raiseHint('maxPages')}`);
     }
     // The page count is known as soon as the document is open: report it before the first page.
     if (total > 0) options.onPage?.(0, total);

@@ -1,7 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import zlib, { inflateSync } from 'node:zlib';
 import { enclosingDict } from './fontmetrics';
-import { formatBytes, type IngestLimits } from './limits';
+import { formatBytes, raiseHint, type IngestLimits } from './limits';
 import { LoadError } from './loaders';
 
 /** Deflate's largest expansion per layer (an image smaller than the limit at this ratio is not inflated to check it). */
@@ -53,12 +53,12 @@ export function checkPdfStreams(bytes: Uint8Array, limits: Pick<IngestLimits, 'm
     const size = inflatedSize(buf.subarray(from, to), flates, limits.maxStreamBytes);
     if (size === null) continue;
     if (size > limits.maxStreamBytes) {
-      throw new LoadError('failed', `damaged or hostile PDF (a stream expands beyond ${formatBytes(limits.maxStreamBytes)}); if the file opens normally elsewhere, raise CASEFILE_MAX_STREAM_MB and retry it`);
+      throw new LoadError('failed', `damaged or hostile PDF (a stream expands beyond ${formatBytes(limits.maxStreamBytes)}).${raiseHint('maxStreamBytes')}`);
     }
     if (!image) decoded += size;
     streams++;
     if (decoded > limits.maxDecodedBytes) {
-      throw new LoadError('failed', `damaged or hostile PDF (its streams expand beyond ${formatBytes(limits.maxDecodedBytes)} in all); if the file opens normally elsewhere, raise CASEFILE_MAX_DECODED_MB and retry it`);
+      throw new LoadError('failed', `damaged or hostile PDF (its streams expand beyond ${formatBytes(limits.maxDecodedBytes)} in all).${raiseHint('maxDecodedBytes')}`);
     }
   }
   return { streams, decoded };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageFileUrl, startChild } from '../util/worker-start';
-import { DEFAULT_LIMITS, formatBytes, formatDuration, type IngestLimits } from './limits';
+import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits } from './limits';
 import type { ChunkRecord } from './types';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -261,11 +261,11 @@ export class WorkerPool {
           continue;
         }
         if (rss !== null && rss > maxParseMemoryBytes) {
-          this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile; if it is fine, raise CASEFILE_PARSE_MEMORY_MB and retry it)`);
+          this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile).${raiseHint('maxParseMemoryBytes')}`);
         } else if (now - slot.started > fileTimeoutMs) {
-          this.stop(slot, `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)} (raise CASEFILE_FILE_TIMEOUT_S and retry it if the file is fine)`);
+          this.stop(slot, `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)}.${raiseHint('fileTimeoutMs')}`);
         } else if (now - slot.lastProgress > pageTimeoutMs) {
-          this.stop(slot, `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile; raise CASEFILE_PAGE_TIMEOUT_S and retry it if it is fine)`);
+          this.stop(slot, `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile).${raiseHint('pageTimeoutMs')}`);
         }
       }
     } finally {

@@ -1,6 +1,6 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { inflateRawSync } from 'node:zlib';
-import { formatBytes, type IngestLimits } from './limits';
+import { formatBytes, raiseHint, type IngestLimits } from './limits';
 import { LoadError } from './loaders';
 
 /**
@@ -36,15 +36,15 @@ export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBy
     } else continue;
     total += size;
     if (total > limits.maxZipBytes) {
-      throw new LoadError('failed', `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}); raise CASEFILE_MAX_ZIP_MB and retry it if the file is fine`);
+      throw new LoadError('failed', `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}).${raiseHint('maxZipBytes')}`);
     }
     if (size > 10 * 1024 * 1024 && size / Math.max(1, data.length) > limits.maxZipRatio) {
-      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / Math.max(1, data.length))} times, a zip bomb); raise CASEFILE_MAX_ZIP_RATIO and retry it if the file is fine`);
+      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / Math.max(1, data.length))} times, a zip bomb).${raiseHint('maxZipRatio')}`);
     }
     if (out && /\.(xml|rels)$/i.test(e.name)) {
       elements += countElements(out);
       if (elements > limits.maxXmlElements) {
-        throw new LoadError('failed', `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements); split it, or raise CASEFILE_MAX_XML_ELEMENTS and retry it`);
+        throw new LoadError('failed', `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements): split it.${raiseHint('maxXmlElements')}`);
       }
     }
   }
