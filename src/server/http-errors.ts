@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../shared/errors';
+import { CasefileError, toApiError, type ApiErrorShape, type ErrorCode } from '../shared/errors';
 
 /** HTTP status for each API error code. */
 export function statusFor(code: ErrorCode): number {
@@ -24,4 +24,15 @@ export function statusFor(code: ErrorCode): number {
     default:
       return 500;
   }
+}
+
+/**
+ * The status and body an HTTP client gets for anything thrown, chosen by the error's code and
+ * reason, never by its message. An unknown operation (reason `unknown_operation`, code
+ * `invalid_input` in-process) is a 404 `not_found`: its address names nothing.
+ */
+export function httpError(err: unknown): { status: number; error: ApiErrorShape } {
+  const error = toApiError(err);
+  if (err instanceof CasefileError && err.reason === 'unknown_operation') return { status: 404, error: { ...error, code: 'not_found' } };
+  return { status: statusFor(error.code), error };
 }

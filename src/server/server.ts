@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../core/engine';
 import { CasefileError, toApiError, type ApiErrorShape } from '../shared/errors';
-import { statusFor } from './http-errors';
+import { httpError, statusFor } from './http-errors';
 import { checkScope, type ServeScope } from './scope';
 import { contentType, resolveStatic } from './static';
 
@@ -304,12 +304,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (name === 'ingest.start') cleanUploadsAfter(input, value);
       sendJson(res, 200, value ?? null);
     } catch (err) {
-      const e = toApiError(err);
-      if (e.code === 'invalid_input' && /^Unknown operation/.test(e.message)) {
-        sendError(res, 404, { ...e, code: 'not_found' });
-        return;
-      }
-      if (!res.writableEnded) sendError(res, statusFor(e.code), e);
+      const { status, error } = httpError(err);
+      if (!res.writableEnded) sendError(res, status, error);
     }
   };
 

@@ -14,6 +14,15 @@ export type ErrorCode =
   | 'forbidden' // serve mode: the request names something outside what the server may reach (a path, a test model)
   | 'internal'; // a bug
 
+/**
+ * A finer, machine-readable kind of error within a code, for a shell that answers it differently.
+ * Never serialised: clients see `code`, `message` and `fields` only.
+ * - `unknown_operation`: the name is not an operation of the contract. To an in-process caller
+ *   (CLI, Electron) that is `invalid_input`; serve mode answers it 404 `not_found`, as for any
+ *   address that names nothing.
+ */
+export type ErrorReason = 'unknown_operation';
+
 export interface FieldIssue {
   /** Dotted path of the offending field, e.g. `name` or `filters.top_k`. */
   field: string;
@@ -29,11 +38,14 @@ export interface ApiErrorShape {
 export class CasefileError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldIssue[];
-  constructor(code: ErrorCode, message: string, fields?: FieldIssue[]) {
+  /** See {@link ErrorReason}; not part of {@link toJSON}. */
+  readonly reason?: ErrorReason;
+  constructor(code: ErrorCode, message: string, fields?: FieldIssue[], reason?: ErrorReason) {
     super(message);
     this.name = 'CasefileError';
     this.code = code;
     if (fields) this.fields = fields;
+    if (reason) this.reason = reason;
   }
   toJSON(): ApiErrorShape {
     return { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) };

@@ -121,6 +121,12 @@ describe('serve mode', () => {
     expect((await fetch(`${server.url}api/op/cases.list`, { headers: auth })).status).toBe(405);
   });
 
+  it('operations – an unknown operation is a 404 not_found (by its reason, not its message)', async () => {
+    const res = await op('no.such.op', {});
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Unknown operation "no.such.op".' } });
+  });
+
   it('events – the SSE stream delivers cases.changed', async () => {
     const controller = new AbortController();
     const res = await fetch(`${server.url}api/events`, { headers: auth, signal: controller.signal });

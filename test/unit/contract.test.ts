@@ -4,7 +4,7 @@ import { Router } from '../../src/core/router/router';
 import { buildBridge, type IpcRendererLike } from '../../src/preload/bridge';
 import { bridgeExtraKeys, IPC_INVOKE } from '../../src/shared/bridge';
 import { contract, opNames } from '../../src/shared/contract/index';
-import { CasefileError } from '../../src/shared/errors';
+import { CasefileError, toApiError } from '../../src/shared/errors';
 import { tempHome } from '../helpers/home';
 
 /** A value of the wrong type for any field: every schema must refuse it with a field-level message. */
@@ -65,6 +65,16 @@ describe('contract', () => {
     expect(() => router.register({ 'no.such': async () => null } as never)).toThrow(/not an operation/);
     await expect(router.call('no.such', {})).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('router – an unknown operation carries the reason unknown_operation, which does not cross the boundary', async () => {
+    const err = await new Router().call('no.such', {}).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(CasefileError);
+    expect(err).toMatchObject({ code: 'invalid_input', reason: 'unknown_operation' });
+    expect(toApiError(err)).toEqual({ code: 'invalid_input', message: 'Unknown operation "no.such".' });
   });
 
   it('router – a lazy feature loads once, on the first valid call of one of its operations', async () => {

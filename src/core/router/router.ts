@@ -78,7 +78,7 @@ export class Router {
   async call<N extends OpName>(name: N, input: unknown, ctx?: Partial<CallContext>): Promise<OpOutput<N>>;
   async call(name: string, input: unknown, ctx?: Partial<CallContext>): Promise<unknown>;
   async call(name: string, input: unknown, ctx: Partial<CallContext> = {}): Promise<unknown> {
-    if (!isOpName(name)) throw new CasefileError('invalid_input', `Unknown operation "${name}".`);
+    if (!isOpName(name)) throw new CasefileError('invalid_input', `Unknown operation "${name}".`, undefined, 'unknown_operation');
     if (!this.has(name)) throw new CasefileError('unavailable', `Operation "${name}" is not available in this build.`);
     const parsed = parseInput(contract[name].input, input ?? {}, `input to ${name}`);
     await this.lazy.get(name)?.(); // bad input is refused before a feature is loaded for it
