@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ChatMessage, ChatSession, ChatSessionSummary, ChunkRef } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
+import { KeyedQueue } from '../util/concurrency';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import type { HistoryMessage } from './loop';
@@ -27,7 +28,7 @@ const SessionFile = z.object({
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 
-const locks = new Map<string, Promise<unknown>>();
+const locks = new KeyedQueue<string>();
 
 function titleFrom(question: string): string {
   const t = question.replace(/\s+/g, ' ').trim();
@@ -65,16 +66,13 @@ export class ChatStore {
   /** Read-modify-write under a per-session lock, written atomically. */
   async update<T>(sessionId: string, change: (s: SessionFile) => T | Promise<T>): Promise<T> {
     const key = this.file(sessionId);
-    const prev = locks.get(key) ?? Promise.resolve();
-    const run = prev.then(async () => {
+    return locks.run(key, async () => {
       const s = await this.read(sessionId);
       const out = await change(s);
       s.updated = new Date().toISOString();
       await writeJsonAtomic(key, s);
       return out;
     });
-    locks.set(key, run.catch(() => undefined));
-    return run;
   }
 
   async create(firstQuestion: string): Promise<SessionFile> {

@@ -14,6 +14,7 @@ import type {
 import { CasefileError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { createIndexSink, type IndexSink } from '../index/sink';
+import { KeyedQueue, pidAlive } from '../util/concurrency';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import { CaseDocuments } from './documents';
@@ -126,13 +127,14 @@ function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
 export class IngestService {
   readonly jobs: JobStore;
   private pool: WorkerPool | undefined;
-  private readonly chains = new Map<string, Promise<unknown>>();
+  /** Runs, removals and doc-type changes of a case, one at a time in order (keyed by case id). */
+  private readonly queue = new KeyedQueue<string>();
   private readonly active = new Map<string, Set<RunState>>();
   private readonly maxBytes: number;
   readonly limits: IngestLimits;
   private closed = false;
   /** Serializes writes of each case's reading.json. */
-  private readonly readingWrites = new Map<string, Promise<unknown>>();
+  private readonly readingWrites = new KeyedQueue<string>();
 
   constructor(
     private readonly engine: Engine,
@@ -210,16 +212,15 @@ export class IngestService {
     let set = this.active.get(caseId);
     if (!set) this.active.set(caseId, (set = new Set()));
     set.add(state);
-    const before = this.chains.get(caseId) ?? Promise.resolve();
-    const done = before
-      .catch(() => undefined)
-      .then(() => this.run(state, resumeCancelled))
-      .finally(() => {
+    const done = this.queue.run(caseId, async () => {
+      try {
+        return await this.run(state, resumeCancelled);
+      } finally {
         signal?.removeEventListener('abort', onAbort);
         set.delete(state);
         if (set.size === 0) this.active.delete(caseId);
-      });
-    this.chains.set(caseId, done.catch(() => undefined));
+      }
+    });
     return { job, done };
   }
 
@@ -685,7 +686,7 @@ export class IngestService {
 
   /** `<caseDir>/reading.json`: versions being read now → how many times reading them started (a crash leaves the count). */
   private async readReading(caseDir: string): Promise<Record<string, number>> {
-    await this.readingWrites.get(caseDir)?.catch(() => undefined);
+    await this.readingWrites.idle(caseDir);
     const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as Record<string, unknown> | undefined;
     const out: Record<string, number> = {};
     for (const [k, v] of Object.entries(raw ?? {})) if (typeof v === 'number' && v > 0) out[k] = v;
@@ -694,18 +695,14 @@ export class IngestService {
 
   private setReading(caseDir: string, key: string, count: number | null): Promise<void> {
     const file = path.join(caseDir, 'reading.json');
-    const write = (this.readingWrites.get(caseDir) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(async () => {
-        const now = (await readJson(file).catch(() => undefined)) as Record<string, number> | undefined;
-        const next = { ...(now ?? {}) };
-        if (count === null) delete next[key];
-        else next[key] = count;
-        if (Object.keys(next).length === 0) await fs.rm(file, { force: true });
-        else await writeJsonAtomic(file, next);
-      });
-    this.readingWrites.set(caseDir, write);
-    return write;
+    return this.readingWrites.run(caseDir, async () => {
+      const now = (await readJson(file).catch(() => undefined)) as Record<string, number> | undefined;
+      const next = { ...(now ?? {}) };
+      if (count === null) delete next[key];
+      else next[key] = count;
+      if (Object.keys(next).length === 0) await fs.rm(file, { force: true });
+      else await writeJsonAtomic(file, next);
+    });
   }
 
   private async highestVersion(store: CaseStore, fileId: string): Promise<number | null> {
@@ -861,10 +858,7 @@ export class IngestService {
       return { fileId, versions };
     };
     // Never while an ingest of the case writes the same manifest: queue behind it.
-    const before = this.chains.get(caseId) ?? Promise.resolve();
-    const done = before.catch(() => undefined).then(run);
-    this.chains.set(caseId, done.catch(() => undefined));
-    return done;
+    return this.queue.run(caseId, run);
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
@@ -898,10 +892,7 @@ export class IngestService {
         await release();
       }
     };
-    const before = this.chains.get(caseId) ?? Promise.resolve();
-    const done = before.catch(() => undefined).then(run);
-    this.chains.set(caseId, done.catch(() => undefined));
-    return done;
+    return this.queue.run(caseId, run);
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {
@@ -924,14 +915,14 @@ export class IngestService {
   /** Stop the case's ingest and wait for it, before its directory goes. */
   async beforeCaseDelete(caseId: string): Promise<void> {
     this.cancel(caseId);
-    await (this.chains.get(caseId) ?? Promise.resolve()).catch(() => undefined);
+    await this.queue.idle(caseId);
     for (const j of await this.jobs.list(caseId)) await this.jobs.remove(j.id);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const set of this.active.values()) for (const s of set) s.controller.abort();
-    await Promise.all([...this.chains.values()].map((p) => p.catch(() => undefined)));
+    await this.queue.idleAll();
     await this.pool?.close();
     this.pool = undefined;
   }
@@ -940,15 +931,6 @@ export class IngestService {
 /** Reading a version started this many times without the process finishing it: it is set aside. */
 const QUARANTINE_AFTER = 3;
 const QUARANTINE_REASON = `stopped: Casefile closed unexpectedly ${QUARANTINE_AFTER} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A job that another live process is running (not an orphan to resume here). */
 function ownedElsewhere(job: JobRecord): boolean {

@@ -3,6 +3,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readJson, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from '../util/fs';
+import { KeyedQueue } from '../util/concurrency';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
@@ -20,19 +21,11 @@ export interface StoredChunk {
 
 export const MANIFEST_FILE = 'files.json';
 
-const locks = new Map<string, Promise<unknown>>();
+const locks = new KeyedQueue<string>();
 
 /** Run `fn` after every earlier call for the same key has finished (per-process mutex). */
-async function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const before = locks.get(key) ?? Promise.resolve();
-  const run = before.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  locks.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (locks.get(key) === tail) locks.delete(key);
-  }
+function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return locks.run(key, fn);
 }
 
 /**

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../shared/contract/models';
 import { CasefileError } from '../../shared/errors';
+import { KeyedQueue, pidAlive } from '../util/concurrency';
 import { readJson, writeJsonAtomic } from '../util/fs';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from './folder';
 import { downloadPlan, planDownload, type DownloadProgress } from './download';
@@ -60,7 +61,7 @@ type RegistryFile = z.infer<typeof RegistryFile>;
 type Described = Omit<ModelInfo, 'isDefault' | 'usedBy'>;
 
 /** Registry writes of one process go one at a time (read-modify-write of registry.json). */
-const writeLocks = new Map<string, Promise<unknown>>();
+const writeLocks = new KeyedQueue<string>();
 
 async function statOrNull(p: string) {
   return fs.stat(p).catch(() => null);
@@ -203,7 +204,7 @@ export class ModelRegistry {
     for (const name of await fs.readdir(this.modelsDir).catch(() => [] as string[])) {
       if (!name.startsWith(IMPORTING)) continue;
       const pid = Number(name.slice(IMPORTING.length).split('-')[0]);
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+      if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) continue;
       await fs.rm(path.join(this.modelsDir, name), { recursive: true, force: true });
     }
   }
@@ -222,17 +223,13 @@ export class ModelRegistry {
   }
 
   private async updateRegistry<T>(change: (reg: RegistryFile) => T | Promise<T>): Promise<T> {
-    const key = this.registryFile;
-    const previous = writeLocks.get(key) ?? Promise.resolve();
-    const run = previous.then(async () => {
+    return writeLocks.run(this.registryFile, async () => {
       const reg = await this.readRegistry();
       const result = await change(reg);
       await fs.mkdir(this.modelsDir, { recursive: true });
       await writeJsonAtomic(this.registryFile, reg);
       return result;
     });
-    writeLocks.set(key, run.catch(() => undefined));
-    return run;
   }
 
   private entryPath(entry: RegisteredModel): string {
@@ -477,16 +474,6 @@ export class ModelRegistry {
     const result = await this.import(target, { id: plan.id, mode: 'move', ...(options.signal ? { signal: options.signal } : {}) });
     await fs.rm(dir, { recursive: true, force: true });
     return result;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
