@@ -257,24 +257,23 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
       {showReason && reason && (
         <p className="file-reason" role="note">
           {reason}
-          {file.status === 'failed' && file.versions[file.versions.length - 1]?.sha256 !== '' && (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={() =>
-                  api
-                    .call('files.retry', { caseId, fileId: file.id, wait: false })
-                    .then(() => setShowReason(false))
-                    .catch((err) => toast('error', errorMessage(err)))
-                }
-              >
-                Retry
-              </button>
-            </>
-          )}
         </p>
+      )}
+      {showReason && file.status === 'failed' && latest?.sha256 !== '' && (
+        <div className="file-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() =>
+              api
+                .call('files.retry', { caseId, fileId: file.id, wait: false })
+                .then(() => setShowReason(false))
+                .catch((err) => toast('error', errorMessage(err)))
+            }
+          >
+            Retry
+          </button>
+        </div>
       )}
     </li>
   );
