@@ -1,5 +1,27 @@
+/** The built renderer (`npm run build`), served as static files; the page under a strict CSP. */
 import { promises as fs } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASE_HEADERS, sendText } from './respond';
+
+/** Content-Security-Policy of the served page: our own bundle only. */
+export const SERVE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const defaultStaticDir = path.resolve(here, '..', '..', 'out', 'renderer');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,4 +66,24 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
   const stat = await fs.stat(real).catch(() => null);
   if (!stat?.isFile()) return null;
   return real;
+}
+
+/** Answer a GET or HEAD for `pathname` from `staticDir`: the file, or 404 (saying so when nothing is built). */
+export async function serveStatic(staticDir: string, pathname: string, method: string, res: ServerResponse): Promise<void> {
+  const file = await resolveStatic(staticDir, pathname);
+  if (!file) {
+    const built = await fs.stat(path.join(staticDir, 'index.html')).catch(() => null);
+    sendText(res, 404, built ? 'Not found.' : 'The interface is not built yet: run `npm run build`, then start `casefile serve` again.');
+    return;
+  }
+  const body = await fs.readFile(file);
+  const isHtml = file.endsWith('.html');
+  res.writeHead(200, {
+    ...BASE_HEADERS,
+    'Content-Type': contentType(file),
+    'Content-Length': body.length,
+    'Cache-Control': isHtml ? 'no-store' : 'private, max-age=3600',
+    ...(isHtml ? { 'Content-Security-Policy': SERVE_CSP } : {}),
+  });
+  res.end(method === 'HEAD' ? undefined : body);
 }
