@@ -114,7 +114,7 @@ describe('casefile ask', () => {
     expect(badThreshold.stderr).toMatch(/--threshold must be a number \(got "high"\)/);
   });
 
-  it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', async () => {
+  it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', { timeout: 320_000 }, async () => {
     const r = await runCasefile(home, ['ask', caseId, 'When did the claimant last see a doctor about his knee?', '--model', tinyRandomGguf, '--max-steps', '2', '--json'], { env: SMALL, timeoutMs: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { steps: Array<{ action: string }>; citations: Array<{ verified: boolean }>; grounded: boolean };
@@ -124,7 +124,7 @@ describe('casefile ask', () => {
     expect(out.grounded).toBe(out.citations.some((c) => c.verified));
   });
 
-  it('SmolLM2-135M-Instruct – verification is honest about what the model cites', async () => {
+  it('SmolLM2-135M-Instruct – verification is honest about what the model cites', { timeout: 420_000 }, async () => {
     await installTestModels(home, { embedding: false, chat: true });
     const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA for convenience?', '--model', SMOLLM_ID, '--max-steps', '2', '--json'], {
       env: SMALL,

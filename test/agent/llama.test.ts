@@ -55,7 +55,8 @@ describe('LlamaLanguageModel – provider', () => {
   });
 
   it('idle unload – a model unused for the configured time is unloaded, and loads again on the next call', async () => {
-    const idle = new LlamaRuntime({ threads: 1, contextSize: 512, idleUnloadMs: 50 });
+    // Long enough that the model is still loaded when the first call returns on a busy machine.
+    const idle = new LlamaRuntime({ threads: 1, contextSize: 512, idleUnloadMs: 1000 });
     try {
       const model = new LlamaLanguageModel(idle, tinyRandomGguf);
       await streamText({ model, prompt: 'a', maxOutputTokens: 2, maxRetries: 0 }).text;
