@@ -1,0 +1,157 @@
+/**
+ * The files of a case, as the Documents view and `files.*` operations see them: list (with what a
+ * running ingest is doing overlaid), remove, set a doc type, read. Not ingest itself, but it writes
+ * the same manifest and index, so its writes queue behind the case's runs and take the case lock.
+ */
+import type { FileContent, FileInfo } from '../../shared/contract/ingest';
+import { CasefileError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { createIndexSink } from '../index/sink';
+import type { KeyedQueue } from '../util/concurrency';
+import { withCaseLock } from './case-lock';
+import { CaseDocuments } from './documents';
+import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
+import { CaseStore, latestVersion } from './store';
+import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus } from './types';
+
+export function fileInfo(f: FileRecord): FileInfo {
+  const v = latestVersion(f)!;
+  return {
+    id: f.id,
+    name: f.name,
+    version: v.version,
+    versions: f.versions.map((x) => ({ ...x })),
+    type: f.doc_type_override ?? v.doc_type,
+    pages: v.pages,
+    status: v.status,
+    reason: v.reason,
+    date: v.doc_date,
+    size: v.size,
+  };
+}
+
+export interface CaseFilesDeps {
+  engine: Engine;
+  /** The service's per-case queue: removals and doc-type changes wait for the case's runs. */
+  queue: KeyedQueue<string>;
+  /** Files in flight in the case's runs now. */
+  inFlight: (caseId: string) => Iterable<CurrentFile>;
+}
+
+export class CaseFiles {
+  constructor(private readonly deps: CaseFilesDeps) {}
+
+  private get engine(): Engine {
+    return this.deps.engine;
+  }
+
+  documents(caseId: string): CaseDocuments {
+    return new CaseDocuments(this.engine.cases.caseDir(caseId));
+  }
+
+  async listFiles(caseId: string): Promise<FileInfo[]> {
+    const m = await new CaseStore(this.engine.cases.caseDir(caseId)).readManifest();
+    const files = m.files.filter((f) => f.versions.length).map(fileInfo);
+    // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
+    const live = new Map<string, CurrentFile>();
+    for (const c of this.deps.inFlight(caseId)) if (c.fileId) live.set(`${c.fileId}@${c.version}`, c);
+    if (live.size) {
+      const now = Date.now();
+      for (const f of files) {
+        const c = live.get(`${f.id}@${f.version}`);
+        if (!c || !PENDING_STATUSES.includes(f.status as FileStatus)) continue;
+        f.status = LIVE_STATUS[c.stage];
+        f.live = { stage: c.stage, fraction: currentFile(c, now).fraction };
+      }
+    }
+    return files.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
+  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
+    const caseDir = this.engine.cases.caseDir(caseId);
+    // Never while an ingest of the case writes the same manifest: queue behind it.
+    return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.removeLocked(caseId, caseDir, fileId, version)));
+  }
+
+  private async removeLocked(caseId: string, caseDir: string, fileId: string, version: number | undefined): Promise<{ fileId: string; versions: number[] }> {
+    const store = new CaseStore(caseDir);
+    const m = await store.readManifest();
+    const file = m.files.find((f) => f.id === fileId);
+    if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+    const versions = version === undefined ? file.versions.map((v) => v.version) : [version];
+    if (version !== undefined && !file.versions.some((v) => v.version === version)) {
+      throw new CasefileError('not_found', `${file.name} has no version ${version}.`);
+    }
+    const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+    let left: FileManifest | undefined;
+    try {
+      await sink.removeFile(fileId, versions);
+      let newLatest: number | null = null;
+      left = await store.update((man) => {
+        const f = man.files.find((x) => x.id === fileId);
+        if (f) {
+          f.versions = f.versions.filter((v) => !versions.includes(v.version));
+          newLatest = latestVersion(f)?.version ?? null;
+          if (!f.versions.length) man.files = man.files.filter((x) => x.id !== fileId);
+        }
+        return structuredClone(man);
+      });
+      await sink.setLatest(fileId, newLatest);
+    } finally {
+      await sink.close();
+    }
+    if (version === undefined) await store.removeArtifacts(fileId);
+    else await store.removeArtifacts(fileId, version);
+    await store.collectGarbage(left);
+    this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    return { fileId, versions };
+  }
+
+  /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
+  async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
+    const caseDir = this.engine.cases.caseDir(caseId);
+    return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.setDocTypeLocked(caseId, caseDir, fileId, type)));
+  }
+
+  private async setDocTypeLocked(caseId: string, caseDir: string, fileId: string, type: DocType | null): Promise<FileInfo> {
+    const store = new CaseStore(caseDir);
+    const file = await store.update((m) => {
+      const f = m.files.find((x) => x.id === fileId);
+      if (!f) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+      f.doc_type_override = type;
+      return structuredClone(f);
+    });
+    const docs = new CaseDocuments(caseDir);
+    const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+    try {
+      for (const v of file.versions) {
+        if (v.status !== 'indexed') continue;
+        await sink.indexVersion(await docs.getChunks(fileId, v.version), {});
+      }
+      const latest = latestVersion(file);
+      if (latest) await sink.setLatest(fileId, latest.version);
+    } finally {
+      await sink.close();
+    }
+    this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    return fileInfo(file);
+  }
+
+  async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {
+    const docs = this.documents(caseId);
+    const { file, version: v } = await docs.resolve(fileId, version);
+    const text = await docs.getText(fileId, v.version);
+    const pages = await docs.getPages(fileId, v.version);
+    const html = (await docs.getHtml(fileId, v.version)) ?? null;
+    return {
+      fileId,
+      name: file.name,
+      version: v.version,
+      kind: pages.kind,
+      text,
+      html,
+      pages: pages.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+    };
+  }
+}

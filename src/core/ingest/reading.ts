@@ -1,0 +1,50 @@
+/**
+ * `<caseDir>/reading.json`: versions being read now → how many times reading them started. The
+ * count is raised before a read and cleared once the reader answered, so a count left behind means
+ * the process died while reading (or handing over) that file; at {@link QUARANTINE_AFTER} the
+ * version is set aside instead of being read again.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { KeyedQueue } from '../util/concurrency';
+import { readJson, writeJsonAtomic } from '../util/fs';
+
+/** Reading a version started this many times without the process finishing it: it is set aside. */
+export const QUARANTINE_AFTER = 3;
+export const QUARANTINE_REASON = `stopped: Casefile closed unexpectedly ${QUARANTINE_AFTER} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
+
+/** Reading counts of cases; writes of each case's file go one at a time. */
+export class ReadingCounts {
+  private readonly writes = new KeyedQueue<string>();
+
+  /** The counts of a case (after the writes queued so far). */
+  async read(caseDir: string): Promise<Record<string, number>> {
+    await this.writes.idle(caseDir);
+    const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(raw ?? {})) if (typeof v === 'number' && v > 0) out[k] = v;
+    return out;
+  }
+
+  /** Set a version's count, or clear it with null (the file goes when nothing is left in it). */
+  set(caseDir: string, key: string, count: number | null): Promise<void> {
+    const file = path.join(caseDir, 'reading.json');
+    return this.writes.run(caseDir, async () => {
+      const now = (await readJson(file).catch(() => undefined)) as Record<string, number> | undefined;
+      const next = { ...(now ?? {}) };
+      if (count === null) delete next[key];
+      else next[key] = count;
+      if (Object.keys(next).length === 0) await fs.rm(file, { force: true });
+      else await writeJsonAtomic(file, next);
+    });
+  }
+
+  /** Run a read, then clear its count however it ended (a cancel or a stopped reader is not a crash of this process). */
+  async during<T>(caseDir: string, key: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } finally {
+      await this.set(caseDir, key, null);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Finishing interrupted work: job files left by a killed process are run again (their paths are
+ * walked again; finished files come out unchanged), and versions left queued or cancelled are
+ * finished.
+ */
+import type { IngestRunResult } from '../../shared/contract/ingest';
+import { CasefileError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { ownedElsewhere } from './case-lock';
+import type { JobRecord, JobStore } from './jobs';
+import { CaseStore } from './store';
+import { PENDING_STATUSES } from './types';
+
+/** File versions of a case waiting to be finished (queued by an interrupted run, or cancelled). */
+export async function pendingCount(engine: Engine, caseId: string): Promise<number> {
+  const m = await new CaseStore(engine.cases.caseDir(caseId)).readManifest();
+  return m.files.reduce((n, f) => n + f.versions.filter((v) => PENDING_STATUSES.includes(v.status) || v.status === 'cancelled').length, 0);
+}
+
+export interface ResumeDeps {
+  engine: Engine;
+  jobs: JobStore;
+  /** Is this job queued or running in this process? */
+  isActiveJob: (jobId: string) => boolean;
+  /** Queue a run of the case that also finishes cancelled versions, as `existing` (a job to take over) where given. */
+  enqueueResume: (caseId: string, paths: string[], existing: JobRecord | undefined) => Promise<{ done: Promise<IngestRunResult> }>;
+}
+
+/**
+ * Resume the case (or, with no caseId, every case with interrupted jobs or unfinished versions),
+ * one case after another. The jobs of a case are merged into one run; those of a deleted case are
+ * dropped. Without a caseId, a case another process is ingesting right now is left to it.
+ */
+export async function resumeInterrupted(deps: ResumeDeps, caseId?: string): Promise<IngestRunResult[]> {
+  const { engine, jobs: store } = deps;
+  const jobs = (await store.list(caseId)).filter((j) => !deps.isActiveJob(j.id) && !ownedElsewhere(j));
+  const caseIds = new Set<string>();
+  if (caseId) caseIds.add(caseId);
+  else {
+    for (const j of jobs) caseIds.add(j.caseId);
+    for (const c of await engine.cases.list()) if ((await pendingCount(engine, c.id)) > 0) caseIds.add(c.id);
+  }
+  const results: IngestRunResult[] = [];
+  for (const id of caseIds) {
+    const own = jobs.filter((j) => j.caseId === id);
+    const exists = await engine.cases.readMeta(id).then(() => true, () => false);
+    if (!exists) {
+      for (const j of own) await store.remove(j.id);
+      continue;
+    }
+    const [first, ...rest] = own;
+    const paths = [...new Set(own.flatMap((j) => j.paths))];
+    for (const j of rest) await store.remove(j.id);
+    const { done } = await deps.enqueueResume(id, paths, first ? { ...first, paths } : undefined);
+    try {
+      results.push(await done);
+    } catch (err) {
+      // A case another process is ingesting right now is left to that process.
+      if (!(err instanceof CasefileError && err.code === 'conflict') || caseId) throw err;
+    }
+  }
+  return results;
+}

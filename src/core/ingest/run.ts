@@ -1,0 +1,497 @@
+/**
+ * One ingest run of a case, under the case's lock: walk the dropped paths and copy the originals
+ * in (hashing), register their versions, set aside versions the process kept dying on, then parse,
+ * chunk and index every unfinished version of the case in the worker pool, recording each final
+ * status. Every step is persisted, so a killed process resumes (see {@link JobStore}).
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
+import type { Engine } from '../engine';
+import { createIndexSink, type IndexSink } from '../index/sink';
+import { cleanTempFiles } from '../util/fs';
+import { newId } from '../util/ids';
+import { lockCase, ownedElsewhere } from './case-lock';
+import type { JobRecord, JobStore } from './jobs';
+import type { IngestLimits } from './limits';
+import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
+import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
+import { QUARANTINE_AFTER, QUARANTINE_REASON, type ReadingCounts } from './reading';
+import { CaseStore, latestVersion } from './store';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type VersionRecord } from './types';
+import { walkPaths } from './walk';
+
+/** A run, queued or running: its job, its cancel switch, and its progress. */
+export interface RunState extends RunProgress {
+  job: JobRecord;
+  controller: AbortController;
+  /** False while queued behind another run of the same case. */
+  running: boolean;
+}
+
+/** What a run needs of the service that queued it. */
+export interface RunContext {
+  engine: Engine;
+  jobs: JobStore;
+  pool: () => WorkerPool;
+  limits: IngestLimits;
+  /** Files larger than this fail with "too large". */
+  maxBytes: number;
+  standardFontDataUrl?: string;
+  reading: ReadingCounts;
+  /** Is this job queued or running in this process? */
+  isActiveJob: (jobId: string) => boolean;
+  /** Emit the run's progress (throttled unless forced). */
+  emitProgress: (state: RunState, force?: boolean) => void;
+}
+
+interface WorkItem {
+  fileId: string;
+  name: string;
+  version: number;
+  size: number;
+  sha256: string;
+}
+
+interface Imported {
+  name: string;
+  sha256: string;
+  size: number;
+}
+
+interface Unreadable {
+  name: string;
+  size: number;
+  reason: string;
+}
+
+/** The status a version ends a run with. */
+type FinalStatus = ParseResult['summary']['status'];
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+/** Chunking settings of a case: `settings.chunking` in case.json over the defaults. */
+export function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
+  const raw = (settings.chunking ?? {}) as Partial<ChunkingOptions>;
+  const size = typeof raw.size === 'number' && raw.size > 0 ? raw.size : DEFAULT_CHUNKING.size;
+  const overlap = typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size ? raw.overlap : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
+  const separators = Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string') ? raw.separators : DEFAULT_CHUNKING.separators;
+  return { size, overlap, separators };
+}
+
+/** Plain words for a file the disk would not give us. */
+function diskReason(code: string | undefined, err: unknown): string {
+  const what: Record<string, string> = {
+    EACCES: 'permission denied — ask for access to the file, or copy it somewhere you can read it, then add it again',
+    EPERM: 'permission denied — ask for access to the file, or copy it somewhere you can read it, then add it again',
+    EIO: 'the disk reported an error while reading it — copy the file from a working drive, then add it again',
+    ENOENT: 'it was moved or deleted while being added',
+    EISDIR: 'it is a folder',
+  };
+  return `could not be read from disk: ${(code && what[code]) ?? (code ?? (err as Error).message)}`;
+}
+
+function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {
+  return { version, sha256, size, kind: 'unknown', pages: 0, status: 'queued', reason: '', doc_type: 'other', doc_date: '', ingested_at: now, empty_pages: [], chunks: 0 };
+}
+
+function failedResult(reason: string): ParseResult {
+  return { summary: { kind: 'unknown', status: 'failed', reason, pages: 0, emptyPages: [], docType: 'other', docDate: '' }, chunks: [] };
+}
+
+/** Run a queued run: take the case's lock, then run it. A run that cannot take the lock leaves nothing behind. */
+export async function runIngest(ctx: RunContext, state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockCase(ctx.engine.cases.caseDir(state.job.caseId));
+  } catch (err) {
+    // Not started: nothing of this job is on disk but its record, which would otherwise be resumed later.
+    await ctx.jobs.remove(state.job.id);
+    state.progress.state = 'cancelled';
+    throw err;
+  }
+  try {
+    return await new IngestRun(ctx, state, resumeCancelled).execute();
+  } finally {
+    await release();
+  }
+}
+
+/** One run, with the lock held. */
+class IngestRun {
+  private readonly signal: AbortSignal;
+  private readonly caseId: string;
+  private readonly caseDir: string;
+  private readonly store: CaseStore;
+  private readonly results = new Map<string, IngestResultItem>();
+  private readonly skipped: IngestRunResult['skipped'] = [];
+  /** Versions left to finish (key `fileId@version`). */
+  private readonly work = new Map<string, WorkItem>();
+  private sink: IndexSink | undefined;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly state: RunState,
+    private readonly resumeCancelled: boolean,
+  ) {
+    this.signal = state.controller.signal;
+    this.caseId = state.job.caseId;
+    this.caseDir = ctx.engine.cases.caseDir(this.caseId);
+    this.store = new CaseStore(this.caseDir);
+  }
+
+  async execute(): Promise<IngestRunResult> {
+    const { state, signal, caseId } = this;
+    state.running = true;
+    state.started = Date.now();
+    let cancelled = false;
+    try {
+      const meta = await this.ctx.engine.cases.readMeta(caseId);
+      const chunking = chunkingOf(meta.settings);
+      await cleanTempFiles(path.join(this.caseDir, 'files'));
+      const { imported, unreadable } = await this.importOriginals(await this.pathsToWalk());
+      await this.registerVersions(imported, unreadable);
+      await this.quarantine();
+      this.countWork(imported);
+      this.ctx.emitProgress(state, true);
+      if (this.work.size) await this.processAll(chunking);
+      signal.throwIfAborted();
+    } catch (err) {
+      if (!isAbort(err) && !signal.aborted) {
+        await this.finish('cancelled');
+        throw err;
+      }
+      cancelled = true;
+    }
+    if (cancelled) await this.markCancelled();
+    await this.finish(cancelled ? 'cancelled' : 'done');
+    // This run's job, and the interrupted ones it took over, are done.
+    const finished = (await this.ctx.jobs.list(caseId)).filter((j) => j.id === state.job.id || (!this.ctx.isActiveJob(j.id) && !ownedElsewhere(j)));
+    for (const j of finished) await this.ctx.jobs.remove(j.id);
+    this.ctx.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    return { jobId: state.job.id, caseId, state: cancelled ? 'cancelled' : 'done', results: [...this.results.values()], skipped: this.skipped };
+  }
+
+  /** This run's paths, and those of interrupted runs of this case that no process owns any more. */
+  private async pathsToWalk(): Promise<string[]> {
+    const { job } = this.state;
+    const orphans = (await this.ctx.jobs.list(this.caseId)).filter((j) => j.id !== job.id && !this.ctx.isActiveJob(j.id) && !ownedElsewhere(j));
+    return [...new Set([...job.paths, ...orphans.flatMap((j) => j.paths)])];
+  }
+
+  private emitFile(item: { fileId: string; name: string; version: number }, status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number): void {
+    this.ctx.engine.events.emit('ingest.file', { caseId: this.caseId, jobId: this.state.job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
+  }
+
+  /** A file enters a stage (shown at once: stage changes are few per file; page ticks are throttled). */
+  private setStage(name: string, stage: IngestStage, bytes: number, pages = 0, ids?: { fileId: string; version: number }, count: { done: number; total: number } | null = null): void {
+    setStage(this.state, Date.now(), name, stage, bytes, pages, ids, count);
+    this.ctx.emitProgress(this.state, true);
+  }
+
+  /** 1. Walk the paths and copy the originals in (hashing); what is not a file to add is skipped, what the disk refuses is unreadable. */
+  private async importOriginals(paths: string[]): Promise<{ imported: Imported[]; unreadable: Unreadable[] }> {
+    const { state, signal } = this;
+    const walked = await walkPaths(paths, signal);
+    this.skipped.push(...walked.skipped);
+    for (const sk of walked.skipped) {
+      this.results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+      this.emitFile({ fileId: '', name: sk.name, version: 0 }, 'skipped', sk.reason);
+    }
+    const unreadable: Unreadable[] = [];
+    state.progress.filesTotal = walked.files.length;
+    state.progress.bytesTotal = walked.files.reduce((n, f) => n + f.size, 0);
+    const imported: Imported[] = [];
+    for (const entry of walked.files) {
+      signal.throwIfAborted();
+      this.setStage(entry.name, 'hashing', entry.size);
+      try {
+        const blob = await this.store.importBlob(entry.absPath, this.ctx.maxBytes, signal);
+        imported.push({ name: entry.name, sha256: blob.sha256, size: blob.size });
+      } catch (err) {
+        if (isAbort(err)) throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        unreadable.push({ name: entry.name, size: entry.size, reason: diskReason(code, err) });
+        state.progress.errors++;
+        state.progress.filesDone++;
+      }
+      state.current.delete(entry.name);
+    }
+    return { imported, unreadable };
+  }
+
+  /** 2. Register versions (one manifest write): unchanged, new version, or redo an unfinished one; then collect the case's unfinished work. */
+  private async registerVersions(imported: Imported[], unreadable: Unreadable[]): Promise<void> {
+    const now = new Date().toISOString();
+    await this.store.update((m) => {
+      for (const it of imported) this.registerImported(m, it, now);
+      // Files that could not be read from disk are listed as failed, so they do not vanish.
+      for (const u of unreadable) this.registerUnreadable(m, u, now);
+      // Everything unfinished in the case is finished by this run (resume after a crash).
+      for (const f of m.files) {
+        for (const v of f.versions) {
+          if (this.resumeCancelled && v.status === 'cancelled') v.status = 'queued';
+          if (PENDING_STATUSES.includes(v.status)) this.work.set(`${f.id}@${v.version}`, { fileId: f.id, name: f.name, version: v.version, size: v.size, sha256: v.sha256 });
+        }
+      }
+    });
+    for (const r of this.results.values()) if (r.status === 'unchanged') this.state.progress.filesDone++;
+  }
+
+  private registerImported(m: FileManifest, it: Imported, now: string): void {
+    let file = m.files.find((f) => f.name === it.name);
+    if (!file) {
+      file = { id: newId('f', 12), name: it.name, versions: [], doc_type_override: null };
+      m.files.push(file);
+    }
+    const latest = latestVersion(file);
+    if (latest && latest.sha256 === '') {
+      // The file could not be read last time: this is that version, now readable.
+      Object.assign(latest, newVersion(latest.version, it.sha256, it.size, now));
+    } else if (latest && latest.sha256 === it.sha256) {
+      if (TERMINAL_STATUSES.includes(latest.status)) {
+        this.results.set(it.name, { fileId: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
+        return;
+      }
+      latest.status = 'queued';
+      latest.reason = '';
+    } else {
+      file.versions.push(newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now));
+    }
+    const v = latestVersion(file)!;
+    this.results.set(it.name, { fileId: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
+  }
+
+  private registerUnreadable(m: FileManifest, u: Unreadable, now: string): void {
+    let file = m.files.find((f) => f.name === u.name);
+    if (!file) {
+      file = { id: newId('f', 12), name: u.name, versions: [], doc_type_override: null };
+      m.files.push(file);
+    }
+    let v = latestVersion(file);
+    if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
+    Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
+    this.results.set(u.name, { fileId: file.id, name: file.name, version: v.version, status: 'failed', reason: u.reason });
+  }
+
+  /**
+   * Quarantine: a version the process died while reading, again and again, is set aside (failed)
+   * instead of being read once more; the user can retry it by hand.
+   */
+  private async quarantine(): Promise<void> {
+    const reading = await this.ctx.reading.read(this.caseDir);
+    const quarantined: { fileId: string; version: number; name: string; reason: string }[] = [];
+    for (const [key, w] of this.work) {
+      if ((reading[key] ?? 0) < QUARANTINE_AFTER) continue;
+      this.work.delete(key);
+      quarantined.push({ fileId: w.fileId, version: w.version, name: w.name, reason: QUARANTINE_REASON });
+    }
+    if (!quarantined.length) return;
+    await this.store.update((m) => {
+      for (const q of quarantined) {
+        const v = m.files.find((f) => f.id === q.fileId)?.versions.find((x) => x.version === q.version);
+        if (v) Object.assign(v, { status: 'failed', reason: q.reason, chunks: 0, ingested_at: new Date().toISOString() });
+      }
+    });
+    for (const q of quarantined) {
+      await this.ctx.reading.set(this.caseDir, `${q.fileId}@${q.version}`, null);
+      this.results.set(q.name, { fileId: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
+      this.emitFile(q, 'failed', q.reason);
+    }
+  }
+
+  /** Totals over the work to do: files resumed from earlier runs count too, unchanged files are done. */
+  private countWork(imported: Imported[]): void {
+    const { state, results } = this;
+    for (const w of this.work.values()) {
+      if (!results.has(w.name) || results.get(w.name)!.version !== w.version) {
+        state.progress.filesTotal++;
+        state.progress.bytesTotal += w.size;
+      }
+    }
+    for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytesDone += imported.find((i) => i.name === r.name)?.size ?? 0;
+    for (const [key, w] of this.work) state.unopened.set(key, w.size);
+  }
+
+  /** 3. Parse, chunk, index — bounded by the worker pool. */
+  private async processAll(chunking: ChunkingOptions): Promise<void> {
+    const sink = (this.sink = await createIndexSink({ home: this.ctx.engine.home, caseDir: this.caseDir, modelDirs: [this.ctx.engine.modelsDir, ...this.ctx.engine.bundledModelDirs] }));
+    const queue = [...this.work.values()];
+    const lanes = Math.max(1, this.ctx.pool().concurrency);
+    const runLane = async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        if (this.signal.aborted) return;
+        const final = await this.processVersion(sink, item, chunking);
+        if (final) {
+          this.work.delete(`${item.fileId}@${item.version}`);
+          this.results.set(item.name, final);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, runLane));
+  }
+
+  /** Unfinished versions are marked so; `ingest.resume` (or ingesting them again) finishes them. */
+  private async markCancelled(): Promise<void> {
+    const { results, work } = this;
+    await this.store.update((m) => {
+      for (const f of m.files) {
+        for (const v of f.versions) {
+          if (work.has(`${f.id}@${v.version}`) && PENDING_STATUSES.includes(v.status)) {
+            v.status = 'cancelled';
+            v.reason = 'cancelled — add the file again or resume to finish it';
+            results.set(f.name, { fileId: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
+            this.emitFile({ fileId: f.id, name: f.name, version: v.version }, 'cancelled', v.reason);
+          }
+        }
+      }
+    });
+    for (const r of results.values()) if (r.status === 'queued') r.status = 'cancelled';
+    // Originals copied in before the cancel but never registered.
+    await this.store.collectGarbage(await this.store.readManifest());
+  }
+
+  private async finish(end: 'done' | 'cancelled'): Promise<void> {
+    try {
+      await this.sink?.close();
+    } finally {
+      this.state.current.clear();
+      this.state.progress.state = end;
+      this.ctx.emitProgress(this.state, true);
+    }
+  }
+
+  /** Parse → chunk → index one version, then record its final status. Returns null when cancelled. */
+  private async processVersion(sink: IndexSink, item: WorkItem, chunking: ChunkingOptions): Promise<IngestResultItem | null> {
+    const key = `${item.fileId}@${item.version}`;
+    this.setStage(item.name, 'parsing', item.size, 0, { fileId: item.fileId, version: item.version });
+    this.emitFile(item, 'parsing', '', 'parsing');
+    const parsed = await this.parseVersion(item, key, chunking);
+    if (!parsed) return null;
+    const indexed = await this.indexVersion(sink, item, key, parsed);
+    if (!indexed || this.signal.aborted) return null;
+    const { status, reason } = indexed;
+    const { summary } = parsed;
+    const name = await this.recordVersion(item, parsed, status, reason);
+    fileFinished(this.state, key, item.name, summary.pages, item.size, status === 'failed');
+    this.emitFile(item, status, reason, undefined, summary.pages);
+    this.ctx.emitProgress(this.state, true);
+    return { fileId: item.fileId, name, version: item.version, status, reason };
+  }
+
+  /** Parse one version (or fail it without reading: empty, too large, copy missing). Null when cancelled. */
+  private async parseVersion(item: WorkItem, key: string, chunking: ChunkingOptions): Promise<ParseResult | null> {
+    const { maxBytes } = this.ctx;
+    try {
+      if (item.size === 0) return failedResult('empty file');
+      if (item.size > maxBytes) return failedResult(`too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB)`);
+      const blob = this.store.blobPath(item.sha256);
+      const present = await fs.access(blob).then(() => true, () => false);
+      if (!present) return failedResult('the stored copy of this file is missing; add the file again');
+      return await this.readInPool(item, key, blob, chunking);
+    } catch (err) {
+      if (isAbort(err) || this.signal.aborted) return null;
+      // A reader that was stopped (memory, time) or died: the file is quarantined with the reason.
+      return failedResult(err instanceof ReaderStopped ? err.message : `could not be read (${(err as Error).message})`);
+    }
+  }
+
+  /** Read a version in a pool worker, counted in reading.json while it is read, with page and stage ticks. */
+  private async readInPool(item: WorkItem, key: string, blob: string, chunking: ChunkingOptions): Promise<ParseResult> {
+    const { state, store, ctx } = this;
+    const manifest = await store.readManifest();
+    const file = manifest.files.find((f) => f.id === item.fileId);
+    const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
+    // Counted before reading and cleared once the reader answered: a count left behind means this
+    // process died while the file was being read (or its result handed over).
+    await ctx.reading.set(store.caseDir, key, ((await ctx.reading.read(store.caseDir))[key] ?? 0) + 1);
+    return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.maxBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl },
+      {
+        signal: this.signal,
+        onPage: (done, total) => {
+          const cur = state.current.get(item.name);
+          if (cur) {
+            cur.pages = total;
+            cur.pagesDone = done;
+            if (cur.stage === 'parsing') {
+              cur.done = done;
+              cur.total = total;
+            }
+          }
+          pagesKnown(state, key, total, item.size);
+          // The first (page count known) and last ticks always go out, so a bar starts at 0 and ends at 1.
+          ctx.emitProgress(state, done === 0 || done === total);
+        },
+        onStage: (stage) => this.setStage(item.name, stage, item.size),
+      },
+    ));
+  }
+
+  /** Embed and index a parsed version's chunks (or drop stale ones), and make it the latest where it is. Null when cancelled. */
+  private async indexVersion(sink: IndexSink, item: WorkItem, key: string, parsed: ParseResult): Promise<{ status: FinalStatus; reason: string } | null> {
+    const { state, signal } = this;
+    const { summary, chunks } = parsed;
+    let status: FinalStatus = summary.status;
+    let reason = summary.reason;
+    try {
+      if (status === 'indexed' && chunks.length) {
+        pagesKnown(state, key, summary.pages, item.size);
+        this.setStage(item.name, 'embedding', item.size, summary.pages, undefined, { done: 0, total: chunks.length });
+        this.emitFile(item, 'embedding', '', 'embedding', summary.pages);
+        const onProgress = (done: number, total: number) => {
+          const cur = state.current.get(item.name);
+          // A whole-case re-embed (model changed) reports its own totals: not this file's.
+          if (!cur || cur.stage !== 'embedding' || total !== chunks.length) return;
+          cur.done = Math.max(cur.done ?? 0, Math.min(done, total));
+          this.ctx.emitProgress(state, done >= total);
+        };
+        await sink.indexVersion(chunks, { signal, onProgress });
+        this.setStage(item.name, 'indexing', item.size, summary.pages);
+      } else {
+        // A redone version that indexed chunks before a crash and now yields none: drop them.
+        await sink.removeFile(item.fileId, [item.version]);
+      }
+      const latest = await this.highestVersion(item.fileId);
+      if (latest === item.version) await sink.setLatest(item.fileId, latest);
+    } catch (err) {
+      if (isAbort(err) || signal.aborted) return null;
+      status = 'failed';
+      reason = `could not be added to the search index (${(err as Error).message})`;
+      await sink.removeFile(item.fileId, [item.version]).catch(() => {});
+    }
+    return { status, reason };
+  }
+
+  private async highestVersion(fileId: string): Promise<number | null> {
+    const m = await this.store.readManifest();
+    const file = m.files.find((f) => f.id === fileId);
+    return file ? (latestVersion(file)?.version ?? null) : null;
+  }
+
+  /** Record a version's final status in the manifest; returns the file's name there (renamed since?). */
+  private async recordVersion(item: WorkItem, parsed: ParseResult, status: FinalStatus, reason: string): Promise<string> {
+    const { summary, chunks } = parsed;
+    let name = item.name;
+    await this.store.update((m) => {
+      const file = m.files.find((f) => f.id === item.fileId);
+      const v = file?.versions.find((x) => x.version === item.version);
+      if (!file || !v) return;
+      name = file.name;
+      Object.assign(v, {
+        kind: summary.kind,
+        pages: summary.pages,
+        status,
+        reason,
+        doc_type: summary.docType,
+        doc_date: summary.docDate,
+        empty_pages: summary.emptyPages,
+        chunks: status === 'indexed' ? chunks.length : 0,
+        ingested_at: new Date().toISOString(),
+      } satisfies Partial<VersionRecord>);
+    });
+    return name;
+  }
+}
