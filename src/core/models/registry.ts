@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -345,29 +345,7 @@ export class ModelRegistry {
     const stat = await statOrNull(src);
     if (!stat) throw new CasefileError('not_found', `No file or folder at ${src}.`);
 
-    let ggufFile: string | undefined;
-    let folder: TransformersFolder | undefined;
-    if (stat.isFile()) {
-      if (!(await looksLikeGguf(src))) {
-        throw new CasefileError(
-          'failed',
-          `${path.basename(src)} is not a GGUF model file (its first bytes are not the GGUF signature). Import a .gguf chat model, or a transformers.js model folder (config.json, tokenizer.json, onnx/*.onnx).`,
-        );
-      }
-      ggufFile = src;
-    } else if (stat.isDirectory()) {
-      const inspected = await inspectTransformersFolder(src);
-      if (inspected.ok) folder = inspected.folder;
-      else {
-        const ggufs = (await fs.readdir(src)).filter((n) => n.toLowerCase().endsWith('.gguf'));
-        if (ggufs.length !== 1) {
-          throw new CasefileError('failed', `${src} is not a model folder: ${inspected.reason}. Import a .gguf file or a transformers.js model folder.`);
-        }
-        ggufFile = path.join(src, ggufs[0]!);
-      }
-    } else {
-      throw new CasefileError('failed', `${src} is neither a file nor a folder.`);
-    }
+    const { ggufFile, folder } = await classifySource(src, stat);
 
     const id = options.id ?? modelIdFrom(path.basename(ggufFile && !folder && stat.isFile() ? ggufFile : src));
     let described: Described;
@@ -390,38 +368,7 @@ export class ModelRegistry {
     }
 
     await fs.mkdir(this.modelsDir, { recursive: true });
-    let relPath: string;
-    let sha256: string | null = null;
-    if (mode === 'link') {
-      relPath = ggufFile ?? src;
-      if (ggufFile) sha256 = await hashFile(ggufFile, options.signal);
-    } else {
-      await this.cleanup();
-      const staging = path.join(this.modelsDir, `${IMPORTING}${process.pid}-${id}-${randomBytes(4).toString('hex')}`);
-      const target = path.join(this.modelsDir, id);
-      if (await statOrNull(target)) {
-        throw new CasefileError('conflict', `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`);
-      }
-      try {
-        if (ggufFile) {
-          await fs.mkdir(staging, { recursive: true });
-          const dest = path.join(staging, path.basename(ggufFile));
-          if (mode === 'move') {
-            await fs.rename(ggufFile, dest); // downloads land inside modelsDir: no second copy
-            sha256 = await hashFile(dest, options.signal);
-          } else sha256 = await copyFileHashed(ggufFile, dest, options.signal);
-          relPath = path.join(id, path.basename(ggufFile));
-        } else {
-          if (mode === 'move') await fs.rename(src, staging);
-          else await copyTree(src, staging, options.signal);
-          relPath = id;
-        }
-        await fs.rename(staging, target);
-      } catch (err) {
-        await fs.rm(staging, { recursive: true, force: true });
-        throw err;
-      }
-    }
+    const { relPath, sha256 } = await this.install(id, src, ggufFile, mode, options.signal);
 
     const entry: RegisteredModel = {
       id,
@@ -446,6 +393,43 @@ export class ModelRegistry {
     });
     const list = await this.list();
     return { model: list.models.find((m) => m.id === id)!, alreadyInstalled: false, defaultEmbeddingModel: list.defaultEmbeddingModel };
+  }
+
+  /** Put an imported model in place: linked where it is, or copied (moved) into `<modelsDir>/<id>/` through a staging folder. */
+  private async install(id: string, src: string, ggufFile: string | undefined, mode: 'copy' | 'link' | 'move', signal: AbortSignal | undefined): Promise<{ relPath: string; sha256: string | null }> {
+    let relPath: string;
+    let sha256: string | null = null;
+    if (mode === 'link') {
+      relPath = ggufFile ?? src;
+      if (ggufFile) sha256 = await hashFile(ggufFile, signal);
+    } else {
+      await this.cleanup();
+      const staging = path.join(this.modelsDir, `${IMPORTING}${process.pid}-${id}-${randomBytes(4).toString('hex')}`);
+      const target = path.join(this.modelsDir, id);
+      if (await statOrNull(target)) {
+        throw new CasefileError('conflict', `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`);
+      }
+      try {
+        if (ggufFile) {
+          await fs.mkdir(staging, { recursive: true });
+          const dest = path.join(staging, path.basename(ggufFile));
+          if (mode === 'move') {
+            await fs.rename(ggufFile, dest); // downloads land inside modelsDir: no second copy
+            sha256 = await hashFile(dest, signal);
+          } else sha256 = await copyFileHashed(ggufFile, dest, signal);
+          relPath = path.join(id, path.basename(ggufFile));
+        } else {
+          if (mode === 'move') await fs.rename(src, staging);
+          else await copyTree(src, staging, signal);
+          relPath = id;
+        }
+        await fs.rename(staging, target);
+      } catch (err) {
+        await fs.rm(staging, { recursive: true, force: true });
+        throw err;
+      }
+    }
+    return { relPath, sha256 };
   }
 
   /**
@@ -475,6 +459,34 @@ export class ModelRegistry {
     await fs.rm(dir, { recursive: true, force: true });
     return result;
   }
+}
+
+/** What an import source is: a GGUF file (checked by its signature), a transformers.js model folder, or a folder holding one .gguf. */
+async function classifySource(src: string, stat: Stats): Promise<{ ggufFile?: string; folder?: TransformersFolder }> {
+  let ggufFile: string | undefined;
+  let folder: TransformersFolder | undefined;
+  if (stat.isFile()) {
+    if (!(await looksLikeGguf(src))) {
+      throw new CasefileError(
+        'failed',
+        `${path.basename(src)} is not a GGUF model file (its first bytes are not the GGUF signature). Import a .gguf chat model, or a transformers.js model folder (config.json, tokenizer.json, onnx/*.onnx).`,
+      );
+    }
+    ggufFile = src;
+  } else if (stat.isDirectory()) {
+    const inspected = await inspectTransformersFolder(src);
+    if (inspected.ok) folder = inspected.folder;
+    else {
+      const ggufs = (await fs.readdir(src)).filter((n) => n.toLowerCase().endsWith('.gguf'));
+      if (ggufs.length !== 1) {
+        throw new CasefileError('failed', `${src} is not a model folder: ${inspected.reason}. Import a .gguf file or a transformers.js model folder.`);
+      }
+      ggufFile = path.join(src, ggufs[0]!);
+    }
+  } else {
+    throw new CasefileError('failed', `${src} is neither a file nor a folder.`);
+  }
+  return { ggufFile, folder };
 }
 
 async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
