@@ -62,6 +62,7 @@ type Pending = {
   reject: (e: unknown) => void;
   onPage?: (done: number, total: number) => void;
   onStage?: (stage: 'chunking') => void;
+  onStarted?: () => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 };
@@ -152,12 +153,12 @@ export class WorkerPool {
 
   run(
     task: Omit<ParseTask, 'type' | 'id'>,
-    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void } = {},
+    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void; onStarted?: () => void } = {},
   ): Promise<ParseResult> {
     if (this.closed) return Promise.reject(new Error('The ingest worker pool is closed.'));
     if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal));
     return new Promise<ParseResult>((resolve, reject) => {
-      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, signal: opts.signal };
+      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, onStarted: opts.onStarted, signal: opts.signal };
       if (opts.signal) {
         pending.onAbort = () => this.abort(pending);
         opts.signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -285,6 +286,7 @@ export class WorkerPool {
     slot.lastProgress = Date.now();
     if (msg.type === 'started') {
       slot.started = slot.lastProgress;
+      p.onStarted?.();
       return;
     }
     if (msg.type === 'page') {

@@ -1,6 +1,6 @@
 /**
  * `<caseDir>/reading.json`: versions being read now → how many times reading them started. The
- * count is raised before a read and cleared once the reader answered, so a count left behind means
+ * count is raised when a reader begins the file and cleared once it answered, so a count left behind means
  * the process died while reading (or handing over) that file; at {@link QUARANTINE_AFTER} the
  * version is set aside instead of being read again.
  */
@@ -28,14 +28,24 @@ export class ReadingCounts {
 
   /** Set a version's count, or clear it with null (the file goes when nothing is left in it). */
   set(caseDir: string, key: string, count: number | null): Promise<void> {
+    return this.update(caseDir, key, () => count);
+  }
+
+  /** Raise a version's count by one, queued at once (so a clear asked for later lands after it). */
+  increment(caseDir: string, key: string): Promise<void> {
+    return this.update(caseDir, key, (now) => (now ?? 0) + 1);
+  }
+
+  private update(caseDir: string, key: string, next: (now: number | undefined) => number | null): Promise<void> {
     const file = path.join(caseDir, 'reading.json');
     return this.writes.run(caseDir, async () => {
       const now = (await readJson(file).catch(() => undefined)) as Record<string, number> | undefined;
-      const next = { ...(now ?? {}) };
-      if (count === null) delete next[key];
-      else next[key] = count;
-      if (Object.keys(next).length === 0) await fs.rm(file, { force: true });
-      else await writeJsonAtomic(file, next);
+      const counts = { ...(now ?? {}) };
+      const count = next(typeof counts[key] === 'number' ? counts[key] : undefined);
+      if (count === null) delete counts[key];
+      else counts[key] = count;
+      if (Object.keys(counts).length === 0) await fs.rm(file, { force: true });
+      else await writeJsonAtomic(file, counts);
     });
   }
 

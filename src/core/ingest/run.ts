@@ -404,9 +404,9 @@ class IngestRun {
     const manifest = await store.readManifest();
     const file = manifest.files.find((f) => f.id === item.fileId);
     const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
-    // Counted before reading and cleared once the reader answered: a count left behind means this
-    // process died while the file was being read (or its result handed over).
-    await ctx.reading.set(store.caseDir, key, ((await ctx.reading.read(store.caseDir))[key] ?? 0) + 1);
+    // Counted once the reader has begun the file (not while a reader starts up: a process killed
+    // then says nothing about the file) and cleared once it answered: a count left behind means
+    // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
       { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.maxBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl },
       {
@@ -426,6 +426,7 @@ class IngestRun {
           ctx.emitProgress(state, done === 0 || done === total);
         },
         onStage: (stage) => this.setStage(item.name, stage, item.size),
+        onStarted: () => void ctx.reading.increment(store.caseDir, key).catch(() => undefined),
       },
     ));
   }
