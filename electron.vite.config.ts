@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-// Main-process entries: the app, plus worker files the engine starts with worker_threads.
+// Main-process entries: the app, plus the files the engine starts as workers (render, embedding:
+// worker_threads) and as reader processes (ingest: child processes it can measure and stop).
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
 if (existsSync('src/core/ingest/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/ingest/worker.ts');
 if (existsSync('src/core/citations/render-worker.ts')) mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
