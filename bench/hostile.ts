@@ -10,23 +10,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
-import { deflateBomb, rawPdf, writeHostileSet } from '../test/fixtures/hostile';
+import { bombPdf, writeHostileSet } from '../test/fixtures/hostile';
 import { multiPagePdf } from '../test/fixtures/pdfs';
 import { runMeasured } from '../test/helpers/measured';
 import type { Metrics } from './run';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'casefile.mjs');
-
-function hiddenBomb(): Buffer {
-  const s = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>',
-    s('/Filter [/ASCIIHexDecode /FlateDecode]', Buffer.from(deflateBomb(4700, 0).toString('hex') + '>')),
-  ]);
-}
 
 export async function hostileBench(): Promise<Metrics> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'casefile-bench-hostile-'));
@@ -46,7 +36,7 @@ export async function hostileBench(): Promise<Metrics> {
     // 2. A poisoned case: the app died three times while reading a hidden bomb.
     const pdrop = path.join(root, 'pdrop');
     mkdirSync(pdrop, { recursive: true });
-    writeFileSync(path.join(pdrop, 'a-poison.pdf'), hiddenBomb());
+    writeFileSync(path.join(pdrop, 'a-poison.pdf'), bombPdf(true));
     const phome = path.join(root, 'phome');
     const pcase = (JSON.parse((await runMeasured(phome, ['cases', 'create', 'Poisoned', '--json'])).stdout) as { id: string }).id;
     const reading = path.join(phome, 'cases', pcase, 'reading.json');

@@ -2,19 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FileInfo } from '../../src/shared/contract/ingest';
-import { deflateBomb, rawPdf } from '../fixtures/hostile';
+import { bombPdf } from '../fixtures/hostile';
 import { expect, screenshot, test } from './fixtures';
-
-/** One page whose content stream inflates to 4.7 GB: fails at once as a hostile PDF. */
-function bombPdf(): Buffer {
-  const data = deflateBomb(4700, 0);
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>',
-    Buffer.concat([Buffer.from(`<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]),
-  ]);
-}
 
 test.describe('hostile files', () => {
   test('a decompression bomb fails with its reason and can be retried by hand; a link out of the folder is listed as not added', async ({ app }) => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deflateBomb, rawPdf, writeHostileSet } from '../fixtures/hostile';
+import { bombPdf, writeHostileSet } from '../fixtures/hostile';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { runMeasured } from '../helpers/measured';
@@ -174,20 +174,3 @@ describe('hostile files', () => {
     expect(existsSync(reading)).toBe(false);
   });
 });
-
-/**
- * One page whose content stream inflates to 4.7 GB (a 4.6 MB file), then a line of text. `hidden`:
- * the stream is hex-encoded first ([/ASCIIHexDecode /FlateDecode]), a chain the stream check does
- * not decode, so only the reader's memory limit can stop it.
- */
-function bombPdf(hidden = false): Buffer {
-  const s = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R 6 0 R] >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    hidden ? s('/Filter [/ASCIIHexDecode /FlateDecode]', Buffer.from(deflateBomb(4700, 0).toString('hex') + '>')) : s('/Filter /FlateDecode', deflateBomb(4700, 0)),
-    s('', Buffer.from('BT /F1 12 Tf 72 700 Td (after the bomb) Tj ET')),
-  ]);
-}
