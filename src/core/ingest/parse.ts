@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pageAt, splitText } from './chunker';
 import { detectKind } from './detect';
-import { resolveLimits, type IngestLimits } from './limits';
+import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
@@ -31,8 +31,8 @@ export interface ParseOutcome {
   docDate: string;
 }
 
-export { DEFAULT_LIMITS } from './limits';
-export const DEFAULT_MAX_BYTES = 500 * 1024 * 1024;
+/** The default file-size limit (the limits table holds every limit). */
+export const DEFAULT_MAX_BYTES = DEFAULT_LIMITS.maxFileBytes;
 
 /** Detect, check and load one file. Expected problems come back as a status and reason, never as a throw (except cancellation). */
 export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {

@@ -18,7 +18,7 @@ import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { QUARANTINE_AFTER, QUARANTINE_REASON, type ReadingCounts } from './reading';
 import { CaseStore, latestVersion } from './store';
-import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type VersionRecord } from './types';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
 /** A run, queued or running: its job, its cancel switch, and its progress. */
@@ -34,9 +34,8 @@ export interface RunContext {
   engine: Engine;
   jobs: JobStore;
   pool: () => WorkerPool;
+  /** Per-file limits; files larger than `limits.maxFileBytes` fail with "too large". */
   limits: IngestLimits;
-  /** Files larger than this fail with "too large". */
-  maxBytes: number;
   standardFontDataUrl?: string;
   reading: ReadingCounts;
   /** Is this job queued or running in this process? */
@@ -208,7 +207,7 @@ class IngestRun {
       signal.throwIfAborted();
       this.setStage(entry.name, 'hashing', entry.size);
       try {
-        const blob = await this.store.importBlob(entry.absPath, this.ctx.maxBytes, signal);
+        const blob = await this.store.importBlob(entry.absPath, this.ctx.limits.maxFileBytes, signal);
         imported.push({ name: entry.name, sha256: blob.sha256, size: blob.size });
       } catch (err) {
         if (isAbort(err)) throw err;
@@ -241,11 +240,7 @@ class IngestRun {
   }
 
   private registerImported(m: FileManifest, it: Imported, now: string): void {
-    let file = m.files.find((f) => f.name === it.name);
-    if (!file) {
-      file = { id: newId('f', 12), name: it.name, versions: [], doc_type_override: null };
-      m.files.push(file);
-    }
+    const file = fileNamed(m, it.name);
     const latest = latestVersion(file);
     if (latest && latest.sha256 === '') {
       // The file could not be read last time: this is that version, now readable.
@@ -265,11 +260,7 @@ class IngestRun {
   }
 
   private registerUnreadable(m: FileManifest, u: Unreadable, now: string): void {
-    let file = m.files.find((f) => f.name === u.name);
-    if (!file) {
-      file = { id: newId('f', 12), name: u.name, versions: [], doc_type_override: null };
-      m.files.push(file);
-    }
+    const file = fileNamed(m, u.name);
     let v = latestVersion(file);
     if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
     Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
@@ -383,7 +374,7 @@ class IngestRun {
 
   /** Parse one version (or fail it without reading: empty, too large, copy missing). Null when cancelled. */
   private async parseVersion(item: WorkItem, key: string, chunking: ChunkingOptions): Promise<ParseResult | null> {
-    const { maxBytes } = this.ctx;
+    const maxBytes = this.ctx.limits.maxFileBytes;
     try {
       if (item.size === 0) return failedResult('empty file');
       if (item.size > maxBytes) return failedResult(`too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB)`);
@@ -408,7 +399,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.maxBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl },
       {
         signal: this.signal,
         onPage: (done, total) => {
@@ -495,4 +486,14 @@ class IngestRun {
     });
     return name;
   }
+}
+
+/** The manifest's record of a file name, added (with no versions yet) when there is none. */
+function fileNamed(m: FileManifest, name: string): FileRecord {
+  let file = m.files.find((f) => f.name === name);
+  if (!file) {
+    file = { id: newId('f', 12), name, versions: [], doc_type_override: null };
+    m.files.push(file);
+  }
+  return file;
 }

@@ -49,7 +49,6 @@ export class IngestService {
   /** Runs, removals and doc-type changes of a case, one at a time in order (keyed by case id). */
   private readonly queue = new KeyedQueue<string>();
   private readonly active = new Map<string, Set<RunState>>();
-  private readonly maxBytes: number;
   readonly limits: IngestLimits;
   private closed = false;
   /** Each case's reading.json (reads in progress, for quarantine). */
@@ -63,7 +62,6 @@ export class IngestService {
   ) {
     this.jobs = new JobStore(path.join(engine.home, 'jobs'));
     this.limits = resolveLimits({ ...options.limits, ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}) });
-    this.maxBytes = this.limits.maxFileBytes;
     this.files = new CaseFiles({
       engine,
       queue: this.queue,
@@ -74,7 +72,6 @@ export class IngestService {
       jobs: this.jobs,
       pool: () => this.getPool(),
       limits: this.limits,
-      maxBytes: this.maxBytes,
       standardFontDataUrl: options.standardFontDataUrl,
       reading: this.reading,
       isActiveJob: (jobId) => this.isActiveJob(jobId),
