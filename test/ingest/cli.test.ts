@@ -12,8 +12,12 @@ const run = promisify(execFile);
 const BIN = path.join(repoRoot, 'bin', 'casefile.mjs');
 
 async function cli(home: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliEnv(home, {}, ...args);
+}
+
+async function cliEnv(home: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, '--home', home, ...args], { cwd: repoRoot, env: { ...process.env, CASEFILE_HOME: '' } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, '--home', home, ...args], { cwd: repoRoot, env: { ...process.env, CASEFILE_HOME: '', ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -117,6 +121,10 @@ describe('casefile ingest / files (CLI)', () => {
 
     // Killed runs: SIGKILL after pseudo-random delays covering start-up, hashing, parsing and indexing.
     // (CASEFILE_CRASH_SEED / CASEFILE_CRASH_KILLS vary the kill points for a longer local soak.)
+    // Each run reads the unfinished files first, so on a loaded machine three kills can all land while
+    // the same healthy file is read, and quarantine would rightly set it aside (hostile.test.ts covers
+    // that): this test is about durability, so quarantine waits for more kills than it makes.
+    const noQuarantine = { CASEFILE_QUARANTINE_AFTER: '1000' };
     const home = tempHome('casefile-killed-');
     const c = JSON.parse((await cli(home, 'cases', 'create', 'Killed', '--json')).stdout) as { id: string };
     let seed = Number(process.env.CASEFILE_CRASH_SEED ?? 7);
@@ -125,7 +133,7 @@ describe('casefile ingest / files (CLI)', () => {
     for (let i = 0; i < Number(process.env.CASEFILE_CRASH_KILLS ?? 4); i++) {
       // The first kill lands early in a full run (guaranteed to interrupt it); later ones anywhere.
       const delay = Math.floor(runMs * (i === 0 ? 0.45 + rand() * 0.15 : 0.3 + rand() * 0.7));
-      const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], { cwd: repoRoot, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], { cwd: repoRoot, stdio: 'ignore', env: { ...process.env, ...noQuarantine } });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
       const code = await exited;
@@ -135,7 +143,7 @@ describe('casefile ingest / files (CLI)', () => {
     // At least one kill landed before the run finished (otherwise the test proves nothing).
     expect(kills.some((k) => k > 0)).toBe(true);
 
-    const resumed = await cli(home, 'ingest', c.id, drop, '--json');
+    const resumed = await cliEnv(home, noQuarantine, 'ingest', c.id, drop, '--json');
     expect(resumed.code).toBe(0);
     const statuses = (JSON.parse(resumed.stdout) as { results: { status: string }[] }).results.map((r) => r.status);
     expect(statuses.every((s) => ['indexed', 'unchanged', 'needs_ocr', 'failed'].includes(s))).toBe(true);

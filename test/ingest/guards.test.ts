@@ -46,5 +46,6 @@ describe('limits before the parsers', () => {
     expect(resolveLimits({}, { CASEFILE_MAX_PAGES: '50', CASEFILE_PARSE_MEMORY_MB: '700' })).toMatchObject({ maxPages: 50, maxParseMemoryBytes: 700 * 1024 * 1024 });
     expect(resolveLimits({ maxPages: 7 }, { CASEFILE_MAX_PAGES: '50' }).maxPages).toBe(7);
     expect(resolveLimits({}, { CASEFILE_MAX_PAGES: 'lots' }).maxPages).toBe(20_000);
+    expect(resolveLimits({}, { CASEFILE_QUARANTINE_AFTER: '5' }).quarantineAfter).toBe(5);
   });
 });

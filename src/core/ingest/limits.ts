@@ -26,6 +26,8 @@ export interface IngestLimits {
   maxZipBytes: number;
   maxZipRatio: number;
   maxXmlElements: number;
+  /** Times the app may close unexpectedly while reading one file before that file is set aside. */
+  quarantineAfter: number;
 }
 
 const MB = 1024 * 1024;
@@ -42,6 +44,7 @@ export const DEFAULT_LIMITS: IngestLimits = {
   maxZipBytes: 512 * MB,
   maxZipRatio: 200,
   maxXmlElements: 5_000_000,
+  quarantineAfter: 3,
 };
 
 /** Environment variable → limit, with the unit the variable is written in. */
@@ -57,6 +60,7 @@ export const LIMIT_ENV: Record<keyof IngestLimits, { env: string; unit: number }
   maxZipBytes: { env: 'CASEFILE_MAX_ZIP_MB', unit: MB },
   maxZipRatio: { env: 'CASEFILE_MAX_ZIP_RATIO', unit: 1 },
   maxXmlElements: { env: 'CASEFILE_MAX_XML_ELEMENTS', unit: 1 },
+  quarantineAfter: { env: 'CASEFILE_QUARANTINE_AFTER', unit: 1 },
 };
 
 /** Defaults, then the environment, then explicit options (positive numbers only; others are ignored). */

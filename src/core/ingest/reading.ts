@@ -1,17 +1,18 @@
 /**
  * `<caseDir>/reading.json`: versions being read now → how many times reading them started. The
  * count is raised when a reader begins the file and cleared once it answered, so a count left behind means
- * the process died while reading (or handing over) that file; at {@link QUARANTINE_AFTER} the
- * version is set aside instead of being read again.
+ * the process died while reading (or handing over) that file; at `limits.quarantineAfter` (3 by
+ * default) the version is set aside instead of being read again.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { KeyedQueue } from '../util/concurrency';
 import { readJson, writeJsonAtomic } from '../util/fs';
 
-/** Reading a version started this many times without the process finishing it: it is set aside. */
-export const QUARANTINE_AFTER = 3;
-export const QUARANTINE_REASON = `stopped: Casefile closed unexpectedly ${QUARANTINE_AFTER} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
+/** The reason of a version set aside after the app closed `times` times while reading it. */
+export function quarantineReason(times: number): string {
+  return `stopped: Casefile closed unexpectedly ${times} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
+}
 
 /** Reading counts of cases; writes of each case's file go one at a time. */
 export class ReadingCounts {

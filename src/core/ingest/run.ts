@@ -16,7 +16,7 @@ import type { JobRecord, JobStore } from './jobs';
 import type { IngestLimits } from './limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
-import { QUARANTINE_AFTER, QUARANTINE_REASON, type ReadingCounts } from './reading';
+import { quarantineReason, type ReadingCounts } from './reading';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -274,10 +274,11 @@ class IngestRun {
   private async quarantine(): Promise<void> {
     const reading = await this.ctx.reading.read(this.caseDir);
     const quarantined: { fileId: string; version: number; name: string; reason: string }[] = [];
+    const after = this.ctx.limits.quarantineAfter;
     for (const [key, w] of this.work) {
-      if ((reading[key] ?? 0) < QUARANTINE_AFTER) continue;
+      if ((reading[key] ?? 0) < after) continue;
       this.work.delete(key);
-      quarantined.push({ fileId: w.fileId, version: w.version, name: w.name, reason: QUARANTINE_REASON });
+      quarantined.push({ fileId: w.fileId, version: w.version, name: w.name, reason: quarantineReason(after) });
     }
     if (!quarantined.length) return;
     await this.store.update((m) => {
