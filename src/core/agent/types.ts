@@ -69,3 +69,11 @@ export function defineTool<S extends z.ZodType>(spec: {
 }): AgentTool {
   return spec as unknown as AgentTool;
 }
+
+/** A turn stopped by its abort signal (a cancel): the loop returns the partial trace. */
+export class CancelledError extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'AbortError';
+  }
+}
