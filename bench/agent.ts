@@ -47,7 +47,7 @@ async function stepOverhead(): Promise<Metrics> {
   try {
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Bench' });
     await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
-    const docs = caseDocumentSource(engine, caseId, await caseStore(engine, caseId));
+    const docs = caseDocumentSource(await engine.openCases.open(caseId), await caseStore(engine, caseId));
     const perStep: number[] = [];
     const toolPerStep: number[] = [];
     for (let i = 0; i < 12; i++) {

@@ -182,7 +182,7 @@ function score(results: { file: string; start: number; end: number }[], gold: Go
 
 async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Mode, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
   const { id: caseId } = await engine.cases.create(`eval ${set.name}`);
-  const sink = await createIndexSink({ home: engine.home, caseDir: engine.cases.caseDir(caseId), modelDirs: [engine.modelsDir] });
+  const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   const fileIds = new Map<string, string>();
   let chunks = 0;
   const t0 = performance.now();

@@ -10,10 +10,16 @@ import type { AgentOptions, AgentService } from './agent/service';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { EventBus } from './events';
+import type { QueryModels } from './index/semantic';
+import type { IndexSinkOptions } from './index/sink';
 import { JobStore } from './ingest/jobs';
 import type { IngestOptions, IngestService } from './ingest/service';
 import { CaseStore } from './ingest/store';
+import type { ModelRegistry } from './models/registry';
+import { OpenCases } from './open-cases';
 import { Router } from './router/router';
+import { Disposables } from './util/disposables';
+import { lazy } from './util/lazy';
 import { VERSION } from './version';
 
 export interface EngineOptions {
@@ -27,14 +33,12 @@ export interface EngineOptions {
   agent?: AgentOptions;
 }
 
-type Disposer = () => Promise<void> | void;
-type CaseHook = (caseId: string) => Promise<void> | void;
-
 const opsOf = (feature: object) => Object.keys(feature) as OpName[];
 
 /**
- * One engine per data home: owns every piece of state and the router all shells bind.
- * Shells call `router.call(name, input)` only.
+ * One engine per data home, and the composition root: it owns every piece of state (the open
+ * cases, the model catalog, the query models, the features) and builds each feature with exactly
+ * the ports it names; no feature imports this module. Shells call `router.call(name, input)` only.
  *
  * Cases are loaded in `open()`; every other feature (ingest, models, search, citations, agent)
  * is imported on the first call of one of its operations, so a light command (`cases list`)
@@ -46,21 +50,27 @@ export class Engine {
   readonly events = new EventBus();
   readonly router = new Router();
   readonly cases: CaseRegistry;
+  /** One context per case in use (documents, chunk table), released before a case is deleted. */
+  readonly openCases: OpenCases;
   readonly bundledModelDirs: string[];
   private readonly options: EngineOptions;
-  private readonly disposers: Disposer[] = [];
-  private readonly deleteHooks: CaseHook[] = [];
-  /** Feature imports in flight: `close()` waits for them, so none registers cleanup after it. */
+  /** What `close()` stops, last-added first: the open cases last, the features first. */
+  private readonly disposables = new Disposables();
+  /** Feature imports in flight: `close()` waits for them, so none is built after it. */
   private readonly loading = new Set<Promise<unknown>>();
   private embedWorkerHeld: Promise<void> | undefined;
   private ingestLoaded: Promise<IngestService> | undefined;
   private agentLoaded: Promise<AgentService> | undefined;
+  private readonly catalogLoaded = lazy(() => this.makeCatalog());
+  private readonly queryModelsLoaded = lazy(() => this.load(() => this.makeQueryModels()));
 
   private constructor(options: EngineOptions) {
     this.options = options;
     this.home = path.resolve(options.home);
     this.bundledModelDirs = options.bundledModelDirs ?? [];
     this.cases = new CaseRegistry(this.home);
+    this.openCases = new OpenCases(this.cases);
+    this.disposables.add(() => this.openCases.close());
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -69,23 +79,7 @@ export class Engine {
     await engine.cases.init();
     // `cases list` file counts and bytes come from the case's manifest (plain JSON, no index).
     engine.cases.setStatsProvider((caseDir) => new CaseStore(caseDir).stats());
-    engine.router.register(caseHandlers(engine));
-    engine.router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await engine.ingestService(), engine));
-    engine.router.registerLazy(opsOf(modelsContract), () => engine.load(async () => (await import('./models/handlers')).modelHandlers(engine)));
-    engine.router.registerLazy(opsOf(searchContract), () => engine.load(async () => (await import('./tools/handlers')).searchHandlers(engine)));
-    engine.router.registerLazy(opsOf(viewerContract), () => engine.load(async () => (await import('./citations/render')).citationViewerHandlers(engine)));
-    engine.router.registerLazy(opsOf(chatContract), async () => (await import('./agent/service')).agentHandlers(engine, await engine.agentService()));
-    // Before a case's directory goes: stop its ingest and drop its persisted jobs, cancel its chat turns.
-    engine.onCaseDelete(async (caseId) => {
-      const ingest = await engine.ingestLoaded?.catch(() => undefined);
-      if (ingest) await ingest.beforeCaseDelete(caseId);
-      else {
-        // Ingest never loaded in this process, so nothing of the case runs here; only its persisted jobs remain.
-        const jobs = new JobStore(path.join(engine.home, 'jobs'));
-        for (const job of await jobs.list(caseId)) await jobs.remove(job.id);
-      }
-      (await engine.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
-    });
+    engine.registerFeatures();
     if (options.ingest?.autoResume) {
       // Interrupted ingests resume after open() returns (the service schedules it once loaded).
       setImmediate(() => {
@@ -95,27 +89,86 @@ export class Engine {
     return engine;
   }
 
+  /** Each feature's operations, its module imported on first use and given its ports (this engine). */
+  private registerFeatures(): void {
+    const { router } = this;
+    router.register(caseHandlers(this));
+    router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await this.ingestService(), this));
+    router.registerLazy(opsOf(modelsContract), () => this.load(async () => (await import('./models/handlers')).modelHandlers(this)));
+    router.registerLazy(opsOf(searchContract), () => this.load(async () => (await import('./tools/handlers')).searchHandlers(this)));
+    router.registerLazy(opsOf(viewerContract), () =>
+      this.load(async () => {
+        const viewer = (await import('./citations/render')).createCitationViewer(this);
+        this.disposables.add(() => viewer.close());
+        return viewer.handlers;
+      }),
+    );
+    router.registerLazy(opsOf(chatContract), async () => (await import('./agent/service')).agentHandlers(this, await this.agentService()));
+  }
+
   get modelsDir(): string {
     return path.join(this.home, 'models');
   }
 
-  /** The ingest service (runs, file lists, `documents(caseId)` for readers), loaded on first use. */
+  /** The one model catalog of this engine (`<home>/models`, then the bundled folders). */
+  catalog(): Promise<ModelRegistry> {
+    return this.catalogLoaded.get();
+  }
+
+  private async makeCatalog(): Promise<ModelRegistry> {
+    const { ModelRegistry } = await import('./models/registry');
+    return new ModelRegistry({
+      modelsDir: this.modelsDir,
+      bundledModelDirs: this.bundledModelDirs,
+      casesDir: this.cases.casesDir,
+      // An imported embedding model is checked in the embedding worker, like every embedding.
+      probeEmbedding: async (id, dir, signal) => (await import('./index/models')).probeEmbedding(id, dir, signal),
+    });
+  }
+
+  /** The query embedders and reranker shared by every case's searches, loaded on first use. */
+  queryModels(): Promise<QueryModels> {
+    return this.queryModelsLoaded.get();
+  }
+
+  private async makeQueryModels(): Promise<QueryModels> {
+    const { QueryModels } = await import('./index/semantic');
+    const models = new QueryModels(await this.catalog());
+    this.disposables.add(() => models.dispose());
+    return models;
+  }
+
+  /** What a case's index sink needs (not_found for an unknown case). */
+  async indexSinkOptions(caseId: string): Promise<IndexSinkOptions> {
+    const open = await this.openCases.open(caseId);
+    return { caseId, caseDir: open.dir, cases: this.cases, catalog: await this.catalog() };
+  }
+
+  /** The ingest service (runs, file lists), loaded on first use. */
   ingestService(): Promise<IngestService> {
-    return (this.ingestLoaded ??= this.load(async () => (await import('./ingest/handlers')).createIngest(this, this.options.ingest)));
+    return (this.ingestLoaded ??= this.load(async () => {
+      const service = (await import('./ingest/handlers')).createIngest(this, this.options.ingest);
+      this.disposables.add(() => service.close());
+      return service;
+    }));
   }
 
   /** The case agent (chat turns, sessions, the local model runtime), loaded on first use. */
   agentService(): Promise<AgentService> {
-    return (this.agentLoaded ??= this.load(async () => (await import('./agent/service')).createAgent(this, this.options.agent)));
+    return (this.agentLoaded ??= this.load(async () => {
+      const service = (await import('./agent/service')).createAgent(this, this.options.agent);
+      this.disposables.add(() => service.close());
+      return service;
+    }));
   }
 
   /**
    * Import a feature and attach it (`attach` imports its module and builds its service or
    * handlers). The first one also makes this engine hold the process's embedding worker, with
-   * its release registered before any feature's cleanup, so it runs after all of them.
+   * its release added before any feature's cleanup, so it runs after all of them.
    */
   private load<T>(attach: () => Promise<T>): Promise<T> {
-    this.embedWorkerHeld ??= import('./index/embed-host').then(({ retainEmbedWorker }) => this.onClose(retainEmbedWorker()));
+    this.embedWorkerHeld ??= import('./index/embed-host').then(({ retainEmbedWorker }) => this.disposables.add(retainEmbedWorker()));
     const loaded = this.embedWorkerHeld.then(attach);
     this.loading.add(loaded);
     const done = () => this.loading.delete(loaded);
@@ -123,23 +176,24 @@ export class Engine {
     return loaded;
   }
 
-  /** Features register cleanup (stop workers, close tables) run by `close()`, last first. */
-  onClose(disposer: Disposer): void {
-    this.disposers.push(disposer);
-  }
-
-  /** Features register what must stop before a case's directory is removed (running jobs, open tables). */
-  onCaseDelete(hook: CaseHook): void {
-    this.deleteHooks.push(hook);
-  }
-
+  /**
+   * Before a case's folder goes: stop its ingest and drop its persisted jobs, cancel its chat
+   * turns, close what the open case holds.
+   */
   async beforeCaseDelete(caseId: string): Promise<void> {
-    for (const hook of this.deleteHooks) await hook(caseId);
+    const ingest = await this.ingestLoaded?.catch(() => undefined);
+    if (ingest) await ingest.beforeCaseDelete(caseId);
+    else {
+      // Ingest never loaded in this process, so nothing of the case runs here; only its persisted jobs remain.
+      const jobs = new JobStore(path.join(this.home, 'jobs'));
+      for (const job of await jobs.list(caseId)) await jobs.remove(job.id);
+    }
+    (await this.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
+    await this.openCases.release(caseId);
   }
 
   async close(): Promise<void> {
     await Promise.allSettled(this.loading);
-    for (const dispose of this.disposers.reverse()) await dispose();
-    this.disposers.length = 0;
+    await this.disposables.dispose();
   }
 }

@@ -24,8 +24,7 @@ export async function openOriginalInSystemViewer(
   open: (file: string) => Promise<string>,
 ): Promise<{ opened: true }> {
   const { caseId, fileId, version } = parseInput(OpenOriginalInput, input);
-  await engine.cases.readMeta(caseId);
-  const docs = (await engine.ingestService()).documents(caseId);
+  const docs = (await engine.openCases.open(caseId)).documents; // not_found for an unknown case
   const { file, version: v } = await docs.resolve(fileId, version);
   const original = await docs.originalPath(fileId, v.version);
   const dir = path.join(os.tmpdir(), 'casefile-open', randomBytes(6).toString('hex'));

@@ -26,7 +26,7 @@ afterAll(async () => {
 async function run(script: unknown, question: string, extra: Partial<RunAgentOptions> = {}) {
   const ledger = new CitationLedger();
   const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
-  const docs = caseDocumentSource(c.engine, c.caseId, await caseStore(c.engine, c.caseId));
+  const docs = caseDocumentSource(await c.engine.openCases.open(c.caseId), await caseStore(c.engine, c.caseId));
   const model = new ScriptedLanguageModel(ModelScript.parse(script));
   const result = await runAgent({
     model,

@@ -8,6 +8,7 @@ import { Engine } from '../../src/core/engine';
 import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/index/embed-host';
 import { Embedder } from '../../src/core/index/embedder';
 import { loadEmbedder } from '../../src/core/index/models';
+import { ModelRegistry } from '../../src/core/models/registry';
 import { ChunkStore } from '../../src/core/index/store';
 import { openCaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
@@ -130,7 +131,7 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
       void host.runningWorker?.terminate();
       return reply;
     };
-    const where = { home, modelDirs: [path.join(home, 'models')] };
+    const where = new ModelRegistry({ modelsDir: path.join(home, 'models') });
     try {
       await expect(loadEmbedder(where, null)).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/embedding worker stopped unexpectedly/) });
     } finally {

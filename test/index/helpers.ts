@@ -67,7 +67,7 @@ export function chunkDoc(spec: DocSpec, size = 1000, overlap = 150): ChunkRecord
 
 /** Index documents into a case through the real sink, as ingest does (one call per version, close = end of batch). */
 export async function indexDocs(engine: Engine, caseId: string, docs: DocSpec[]): Promise<ChunkRecord[][]> {
-  const sink = await createIndexSink({ home: engine.home, caseDir: engine.cases.caseDir(caseId), modelDirs: [engine.modelsDir] });
+  const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   const all: ChunkRecord[][] = [];
   try {
     for (const d of docs) {

@@ -49,7 +49,7 @@ beforeAll(async () => {
   await store.update((m) => {
     m.files = files;
   });
-  const sink = await createIndexSink({ home: engine.home, caseDir, modelDirs: [engine.modelsDir] });
+  const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   await sink.indexVersion(chunks, {});
   await sink.close();
   tools = await openCaseTools(engine, caseId);

@@ -130,7 +130,7 @@ describe('keyword search (LanceDB BM25)', () => {
     const { id: caseId } = await engine.cases.create('V');
     const v1 = 'The rent is one thousand dollars per month, payable on the first day of each month.';
     const v2 = 'The rent is two thousand dollars per month, payable on the fifth day of each month.';
-    const sink = await createIndexSink({ home, caseDir: engine.cases.caseDir(caseId), modelDirs: [] });
+    const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
     await sink.indexVersion(chunkDoc({ fileId: 'f-lease', name: 'lease.txt', text: v1, version: 1 }), {});
     await sink.indexVersion(chunkDoc({ fileId: 'f-lease', name: 'lease.txt', text: v2, version: 2 }), {});
     await sink.setLatest('f-lease', 2);
@@ -148,12 +148,12 @@ describe('keyword search (LanceDB BM25)', () => {
     const files = await tools.findFiles();
     expect(files.files).toMatchObject([{ id: 'f-lease', name: 'lease.txt', version: 2, versions: [1, 2] }]);
 
-    const sink2 = await createIndexSink({ home, caseDir: engine.cases.caseDir(caseId), modelDirs: [] });
+    const sink2 = await createIndexSink(await engine.indexSinkOptions(caseId));
     await sink2.removeFile('f-lease', [2]);
     await sink2.setLatest('f-lease', 1);
     await sink2.close();
     expect((await tools.keyword_search({ query: 'rent dollars per month' })).results.map((r) => r.version)).toEqual([1]);
-    const sink3 = await createIndexSink({ home, caseDir: engine.cases.caseDir(caseId), modelDirs: [] });
+    const sink3 = await createIndexSink(await engine.indexSinkOptions(caseId));
     await sink3.removeFile('f-lease');
     await sink3.close();
     expect((await tools.keyword_search({ query: 'rent', file_version: 'all' })).results).toEqual([]);
@@ -178,7 +178,7 @@ describe('keyword search (LanceDB BM25)', () => {
 
   it('sink – concurrent indexVersion calls (ingest lanes) store every version exactly once', async () => {
     const { id: caseId } = await engine.cases.create('Lanes');
-    const sink = await createIndexSink({ home, caseDir: engine.cases.caseDir(caseId), modelDirs: [] });
+    const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
     const docs = Array.from({ length: 8 }, (_, i) => chunkDoc({ fileId: `f${i}`, name: `f${i}.txt`, text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}` }));
     await Promise.all([...docs, docs[3]!, docs[5]!].map((c) => sink.indexVersion(c, {})));
     await sink.close();

@@ -108,7 +108,7 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       // The next ingest re-embeds the whole case with progress, then vectors are on.
       const progress: [number, number][] = [];
       const { createIndexSink } = await import('../../src/core/index/sink');
-      const sink = await createIndexSink({ home, caseDir: e.cases.caseDir(id), modelDirs: [e.modelsDir] });
+      const sink = await createIndexSink(await e.indexSinkOptions(id));
       const { chunkDoc } = await import('./helpers');
       await sink.indexVersion(chunkDoc({ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }), {
         onProgress: (done, total) => progress.push([done, total]),

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosine, Embedder, resolveEmbeddingModel } from '../../src/core/index/embedder';
+import { cosine, Embedder } from '../../src/core/index/embedder';
+import { resolveEmbeddingModel } from '../../src/core/index/models';
+import { ModelRegistry } from '../../src/core/models/registry';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
 
@@ -94,7 +96,7 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
 describe('resolveEmbeddingModel', () => {
   it('resolveEmbeddingModel – no model installed gives the reason instead of throwing', async () => {
     const home = tempHome();
-    const r = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') });
+    const r = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }));
     expect(r).toEqual({ ok: false, reason: expect.stringContaining('no embedding model installed — keyword search only') });
   });
 
@@ -102,18 +104,18 @@ describe('resolveEmbeddingModel', () => {
     const home = tempHome();
     mkdirSync(path.join(home, 'models'));
     writeFileSync(path.join(home, 'models', 'registry.json'), '{"schemaVersion": 1, "models": [');
-    const r = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') });
+    const r = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }));
     expect(r).toEqual({ ok: false, reason: expect.stringMatching(/model registry could not be read .* keyword search only$/) });
   });
 
   it('resolveEmbeddingModel – the imported model becomes the default and loads', async () => {
     const home = tempHome();
     await installTestModels(home);
-    const r = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') });
+    const r = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.model).toMatchObject({ id: MINILM_ID, dimension: 384, pooling: 'mean' });
-    const missing = await resolveEmbeddingModel({ modelsDir: path.join(home, 'models') }, 'bge-small-en-v1.5');
+    const missing = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }), 'bge-small-en-v1.5');
     expect(missing).toEqual({ ok: false, reason: expect.stringContaining('"bge-small-en-v1.5" is not installed') });
   });
 });

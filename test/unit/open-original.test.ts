@@ -25,7 +25,7 @@ describe('open in system viewer (Electron main)', () => {
     // Read-only for everyone (root ignores the bits, so check them rather than a failed write).
     expect((await fs.stat(opened[0]!)).mode & 0o222).toBe(0);
     // The copy is not the stored original: changing it leaves the case's file as it was.
-    const original = await (await engine.ingestService()).documents(c.id).originalPath(files[0]!.id);
+    const original = await (await engine.openCases.open(c.id)).documents.originalPath(files[0]!.id);
     expect(path.resolve(opened[0]!)).not.toBe(path.resolve(original));
     await expect(
       openOriginalInSystemViewer(engine, { caseId: c.id, fileId: files[0]!.id }, async () => 'no application is registered'),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { CasefileError } from '../../shared/errors';
-import { ModelRegistry } from '../models/registry';
+import type { ModelRegistry } from '../models/registry';
 import { LlamaLanguageModel, type LlamaRuntime } from './llama-provider';
 import type { StepFormat } from './prompt';
 import { ScriptedLanguageModel } from './scripted';

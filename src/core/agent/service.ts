@@ -7,10 +7,9 @@ import type { ChatAnswer, ChatMessage, ChunkRef, RetrievalDefaults } from '../..
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger } from '../citations/ledger';
 import { findCites } from '../citations/verify';
-import type { Engine } from '../engine';
-import { ModelRegistry } from '../models/registry';
+import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
-import { caseStore, openCaseTools } from '../tools/index';
+import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { caseDocumentSource } from '../tools/source';
 import { newId } from '../util/ids';
 import { endpointFromEnv, resolveModel, type EndpointConfig } from './backends';
@@ -21,6 +20,12 @@ import { runAgent, type AgentRunResult } from './loop';
 import { trimText } from './prompt';
 import { ChatStore, exportMarkdown, priorRefs, replayHistory, toSession } from './sessions';
 import type { AgentTool } from './types';
+
+/** What the agent needs: the tools' ports, the model catalog, case.json and the events it emits. */
+export interface AgentPorts extends ToolsPorts, ModelCatalogPort {
+  readonly cases: Pick<CasesPort, 'readMeta' | 'caseDir'>;
+  readonly events: EventsPort;
+}
 
 export interface AgentOptions {
   llama?: LlamaRuntimeOptions;
@@ -68,7 +73,7 @@ export class AgentService {
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly ports: AgentPorts,
     private readonly options: AgentOptions = {},
   ) {
     this.env = options.env ?? process.env;
@@ -86,7 +91,7 @@ export class AgentService {
   }
 
   store(caseId: string): ChatStore {
-    return new ChatStore(caseId, this.engine.cases.caseDir(caseId));
+    return new ChatStore(caseId, this.ports.cases.caseDir(caseId));
   }
 
   cancel(turnId: string): boolean {
@@ -109,7 +114,7 @@ export class AgentService {
   async ask(input: AskInput, outer?: AbortSignal): Promise<ChatAnswer> {
     const started = performance.now();
     const { caseId } = input;
-    await this.engine.cases.readMeta(caseId);
+    await this.ports.cases.readMeta(caseId);
     const chats = this.store(caseId);
     const session = input.sessionId ? await chats.read(input.sessionId) : await chats.create(input.question);
     const sessionId = session.id;
@@ -121,14 +126,14 @@ export class AgentService {
     if (outer?.aborted) controller.abort(outer.reason);
     this.running.set(turnId, { caseId, controller });
     const ref = { caseId, sessionId, turnId };
-    const events = this.engine.events;
+    const events = this.ports.events;
     let label = input.model ?? 'default';
     let standalone = input.question;
 
     try {
       const resolved = await resolveModel(input.model, {
         runtime: () => this.runtime(),
-        registry: new ModelRegistry({ modelsDir: this.engine.modelsDir, bundledModelDirs: this.engine.bundledModelDirs, casesDir: this.engine.cases.casesDir }),
+        registry: await this.ports.catalog(),
         endpoint: this.options.endpoint ?? endpointFromEnv(this.env),
         env: this.env,
       });
@@ -138,7 +143,7 @@ export class AgentService {
       const ledger = new CitationLedger(session.ledger);
       const tools = this.options.toolsFor
         ? await this.options.toolsFor(caseId, ledger, input.retrieval)
-        : agentToolsFor(await openCaseTools(this.engine, caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
+        : agentToolsFor(await openCaseTools(this.ports, caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
       const history = replayHistory(session.messages);
       const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
       if (history.length) {
@@ -214,8 +219,8 @@ export class AgentService {
 
   /** Document text per file version, for verification (ingest's stored text; chunks as fallback). */
   private async sourceTextOf(caseId: string): Promise<(fileId: string, version: number) => Promise<string | null>> {
-    const store = await caseStore(this.engine, caseId);
-    const docs = caseDocumentSource(this.engine, caseId, store);
+    const open = await this.ports.openCases.open(caseId);
+    const docs = caseDocumentSource(open, await open.chunks());
     return async (fileId, version) => (await docs.readText(fileId, version))?.text ?? null;
   }
 
@@ -252,20 +257,18 @@ export class AgentService {
   }
 }
 
-/** The agent for an engine (loaded on first use, see `Engine.agentService`), closed with it. The engine calls `cancelCase`. */
-export function createAgent(engine: Engine, options: AgentOptions = {}): AgentService {
-  const service = new AgentService(engine, options);
-  engine.onClose(() => service.close());
-  return service;
+/** The agent for an engine (loaded on first use, see `Engine.agentService`); its owner closes it and calls `cancelCase`. */
+export function createAgent(ports: AgentPorts, options: AgentOptions = {}): AgentService {
+  return new AgentService(ports, options);
 }
 
 /** The `chat.*` operations. */
-export function agentHandlers(engine: Engine, service: AgentService): HandlerMap {
+export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentService): HandlerMap {
   return {
     'chat.ask': async (input, ctx) => service.ask(input, ctx.signal),
     'chat.cancel': async ({ turnId }) => ({ turnId, cancelled: service.cancel(turnId) }),
     'chat.sessions': async ({ caseId }) => {
-      await engine.cases.readMeta(caseId);
+      await ports.cases.readMeta(caseId);
       return { sessions: await service.store(caseId).list() };
     },
     'chat.session': async ({ caseId, sessionId }) => toSession(await service.store(caseId).read(sessionId)),
@@ -275,7 +278,7 @@ export function agentHandlers(engine: Engine, service: AgentService): HandlerMap
       return { id: sessionId, deleted: true as const };
     },
     'chat.export': async ({ caseId, sessionId }) => {
-      const meta = await engine.cases.readMeta(caseId);
+      const meta = await ports.cases.readMeta(caseId);
       const s = await service.store(caseId).read(sessionId);
       const safe = s.title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || s.id;
       return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md` };

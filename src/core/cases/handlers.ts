@@ -1,10 +1,20 @@
-import type { Engine } from '../engine';
+import type { EventBus } from '../events';
 import type { HandlerMap } from '../router/router';
+import type { CaseRegistry } from './registry';
 
-export function caseHandlers(engine: Engine): HandlerMap {
-  const { cases, events } = engine;
+/** What the case operations need: the registry, events, and the stop of everything a case holds before it goes. */
+export interface CasePorts {
+  readonly version: string;
+  readonly home: string;
+  readonly cases: CaseRegistry;
+  readonly events: Pick<EventBus, 'emit'>;
+  beforeCaseDelete(caseId: string): Promise<void>;
+}
+
+export function caseHandlers(ports: CasePorts): HandlerMap {
+  const { cases, events } = ports;
   return {
-    'app.info': async () => ({ name: 'casefile', version: engine.version, home: engine.home }),
+    'app.info': async () => ({ name: 'casefile', version: ports.version, home: ports.home }),
     'cases.list': async ({ query }) => ({ cases: await cases.list(query) }),
     'cases.get': async ({ caseId }) => cases.get(caseId),
     'cases.create': async ({ name }) => {
@@ -18,7 +28,7 @@ export function caseHandlers(engine: Engine): HandlerMap {
       return renamed;
     },
     'cases.delete': async ({ caseId }) => {
-      await engine.beforeCaseDelete(caseId);
+      await ports.beforeCaseDelete(caseId);
       await cases.delete(caseId);
       events.emit('cases.changed', { caseId, kind: 'deleted' });
       return { id: caseId, deleted: true as const };

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { PageImage, Passage, PixelRect } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
-import type { Engine } from '../engine';
-import { CaseDocuments } from '../ingest/documents';
+import type { CaseDocuments } from '../ingest/documents';
 import type { PageIndex } from '../ingest/types';
+import type { OpenCasesPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { packageFileUrl, startWorker } from '../util/worker-start';
 import { spanToRects } from './geometry';
@@ -221,16 +221,18 @@ export async function passage(
   };
 }
 
-/** `citations.page` and `citations.passage`, bound to the engine's cases. */
-export function citationViewerHandlers(engine: Engine): HandlerMap {
+/**
+ * The source viewer of an engine: `citations.page` and `citations.passage` over the open cases,
+ * and its page renderer, which the owner closes.
+ */
+export function createCitationViewer(ports: { openCases: OpenCasesPort }): { handlers: HandlerMap; close(): Promise<void> } {
   const renderer = createPageRenderer();
-  engine.onClose(() => renderer.close());
-  const docsOf = async (caseId: string) => {
-    await engine.cases.get(caseId); // not_found for an unknown case
-    return new CaseDocuments(engine.cases.caseDir(caseId));
-  };
+  const docsOf = async (caseId: string) => (await ports.openCases.open(caseId)).documents; // not_found for an unknown case
   return {
-    'citations.page': async (input) => renderPage({ docs: await docsOf(input.caseId), renderer, ...input }),
-    'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
+    handlers: {
+      'citations.page': async (input) => renderPage({ docs: await docsOf(input.caseId), renderer, ...input }),
+      'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
+    },
+    close: () => renderer.close(),
   };
 }

@@ -13,7 +13,6 @@ import { applyOfflineEnv } from '../util/offline-env';
 import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import type { Pooling } from '../models/folder';
 import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embedder';
-import type { LoadedEmbedder } from './models';
 import { modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse, type EmbedWorkerStats } from './embed-protocol';
 
 /** A model no embedder holds any more is unloaded from the worker after this long (the next ingest or query often wants it again). */
@@ -231,6 +230,16 @@ export function retainEmbedWorker(): () => Promise<void> {
  * embedOne, dimension, dispose), so callers need not know where the model runs. Cancelling the
  * signal rejects at once with an AbortError and stops the worker after its current batch.
  */
+/** An embedding model ready to embed a case's chunks and queries (normalised vectors). */
+export interface LoadedEmbedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  init(): Promise<void>;
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  embedOne(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  dispose(): Promise<void>;
+}
+
 export class RemoteEmbedder implements LoadedEmbedder {
   readonly modelId: string;
   private readonly spec: EmbedModelSpec;

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
-import { findDefaultEmbeddingModel, type ModelLocations } from '../models/registry';
 import { withLocalModel } from '../models/transformers';
 
 /** An embedding model on disk: a transformers.js folder (config.json, tokenizer, onnx/*.onnx). */
@@ -160,32 +159,4 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
-export type ResolvedEmbeddingModel =
-  | { ok: true; model: EmbeddingModelRef & { dimension: number | null; pooling: Pooling } }
-  | { ok: false; reason: string };
-
-/**
- * The embedding model new vectors should use: `modelId` when given (e.g. the one a case already
- * records), else the default installed model (`<home>/models`, then the bundled `models/`).
- * Returns a reason instead of throwing when there is none, so callers fall back to keyword search.
- */
-export async function resolveEmbeddingModel(
-  where: ModelLocations,
-  modelId?: string | null,
-): Promise<ResolvedEmbeddingModel> {
-  let found: Awaited<ReturnType<typeof findDefaultEmbeddingModel>>;
-  try {
-    found = await findDefaultEmbeddingModel(where, modelId ?? undefined);
-  } catch (err) {
-    // A damaged registry must not take keyword search down with it.
-    return { ok: false, reason: `the model registry could not be read (${(err as Error).message}) — keyword search only` };
-  }
-  if (!found) {
-    return modelId
-      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only (import it with: casefile models import <folder>)` }
-      : { ok: false, reason: 'no embedding model installed — keyword search only (import one with: casefile models import <folder>)' };
-  }
-  return { ok: true, model: found };
 }

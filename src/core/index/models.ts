@@ -1,32 +1,43 @@
-import path from 'node:path';
-import { ModelRegistry, type ModelLocations } from '../models/registry';
+import { CasefileError } from '../../shared/errors';
+import type { ModelRegistry } from '../models/registry';
+import { NO_EMBEDDING_MODEL_REASON } from '../models/registry';
+import type { Pooling } from '../models/folder';
 import { inspectTransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
-import { resolveEmbeddingModel } from './embedder';
-import { EmbedWorkerStopped, RemoteEmbedder } from './embed-host';
+import { EmbedWorkerStopped, RemoteEmbedder, type LoadedEmbedder } from './embed-host';
+import type { EmbeddingModelRef } from './embedder';
 import type { Reranker } from './search';
 
-/** An embedding model ready to embed a case's chunks and queries (normalised vectors). */
-export interface LoadedEmbedder {
-  readonly modelId: string;
-  readonly dimension: number;
-  init(): Promise<void>;
-  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
-  embedOne(text: string, signal?: AbortSignal): Promise<Float32Array>;
-  dispose(): Promise<void>;
-}
+export type { LoadedEmbedder } from './embed-host';
 
 export type EmbedderLoad = { ok: true; embedder: LoadedEmbedder } | { ok: false; reason: string };
 
-export interface ModelFolders {
-  home: string;
-  /** `<home>/models` first, then bundled folders. */
-  modelDirs: string[];
-}
+/** What the index needs of the model catalog. */
+export type EmbeddingCatalog = Pick<ModelRegistry, 'defaultEmbedding' | 'list'>;
 
-export function modelLocations(where: ModelFolders): ModelLocations {
-  const [first, ...rest] = where.modelDirs;
-  return { modelsDir: first ?? path.join(where.home, 'models'), bundledModelDirs: rest, casesDir: path.join(where.home, 'cases') };
+export type ResolvedEmbeddingModel =
+  | { ok: true; model: EmbeddingModelRef & { dimension: number | null; pooling: Pooling } }
+  | { ok: false; reason: string };
+
+/**
+ * The embedding model new vectors should use: `modelId` when given (e.g. the one a case already
+ * records), else the default installed model (`<home>/models`, then the bundled `models/`).
+ * Returns a reason instead of throwing when there is none, so callers fall back to keyword search.
+ */
+export async function resolveEmbeddingModel(catalog: EmbeddingCatalog, modelId?: string | null): Promise<ResolvedEmbeddingModel> {
+  let found: Awaited<ReturnType<EmbeddingCatalog['defaultEmbedding']>>;
+  try {
+    found = await catalog.defaultEmbedding(modelId ?? undefined);
+  } catch (err) {
+    // A damaged registry must not take keyword search down with it.
+    return { ok: false, reason: `the model registry could not be read (${(err as Error).message}) — keyword search only` };
+  }
+  if (!found) {
+    return modelId
+      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only (import it with: casefile models import <folder>)` }
+      : { ok: false, reason: NO_EMBEDDING_MODEL_REASON };
+  }
+  return { ok: true, model: { id: found.id, dir: found.path, dimension: found.dimension, pooling: found.pooling } };
 }
 
 /**
@@ -34,8 +45,8 @@ export function modelLocations(where: ModelFolders): ModelLocations {
  * A model that is registered but cannot load counts as unavailable, with its reason; rejects
  * (EmbedWorkerStopped) only when the embedding worker crashed while loading it.
  */
-export async function loadEmbedder(where: ModelFolders, modelId: string | null): Promise<EmbedderLoad> {
-  const resolved = await resolveEmbeddingModel(modelLocations(where), modelId);
+export async function loadEmbedder(catalog: EmbeddingCatalog, modelId: string | null): Promise<EmbedderLoad> {
+  const resolved = await resolveEmbeddingModel(catalog, modelId);
   if (!resolved.ok) return resolved;
   // Loaded and run in the embedding worker thread, never on the engine's thread.
   const embedder = new RemoteEmbedder({ id: resolved.model.id, dir: resolved.model.dir });
@@ -50,11 +61,29 @@ export async function loadEmbedder(where: ModelFolders, modelId: string | null):
 }
 
 /**
+ * The catalog's check of an embedding folder at import: load it in the embedding worker, embed one
+ * sentence, and return the vector length (a folder that loads but yields no usable vector is not
+ * a sentence-embedding model).
+ */
+export async function probeEmbedding(id: string, dir: string, signal?: AbortSignal): Promise<number> {
+  const embedder = new RemoteEmbedder({ id, dir });
+  try {
+    const [vector] = await embedder.embed(['The tenant shall pay rent monthly.'], signal);
+    if (!vector || vector.length === 0 || !vector.every(Number.isFinite)) {
+      throw new CasefileError('failed', `${dir} loaded but produced no usable embedding; it is not a sentence-embedding model.`);
+    }
+    return vector.length;
+  } finally {
+    await embedder.dispose();
+  }
+}
+
+/**
  * A cross-encoder reranker (transformers.js text-classification over (query, passage) pairs),
  * when one is installed; null otherwise. Higher logits mean more relevant.
  */
-export async function loadReranker(where: ModelFolders): Promise<Reranker | null> {
-  const { models } = await new ModelRegistry(modelLocations(where)).list('reranker');
+export async function loadReranker(catalog: EmbeddingCatalog): Promise<Reranker | null> {
+  const { models } = await catalog.list('reranker');
   const model = models[0];
   if (!model) return null;
   const inspected = await inspectTransformersFolder(model.path);

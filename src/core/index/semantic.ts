@@ -1,77 +1,79 @@
-import type { Engine } from '../engine';
-import { loadEmbedder, loadReranker, type EmbedderLoad, type ModelFolders } from './models';
+import type { CaseMeta } from '../cases/registry';
+import { NO_EMBEDDING_MODEL_REASON } from '../models/registry';
+import { loadEmbedder, loadReranker, type EmbedderLoad, type EmbeddingCatalog } from './models';
 import type { Reranker, SemanticState } from './search';
 import type { ChunkStore } from './store';
 
-export const NO_MODEL_REASON =
-  'no embedding model installed — keyword search only (import one with: casefile models import <folder>)';
 
-interface EngineModels {
-  embedders: Map<string, Promise<EmbedderLoad>>;
-  reranker: Promise<Reranker | null> | null;
-}
-const perEngine = new WeakMap<Engine, EngineModels>();
+/**
+ * The models that answer queries, loaded once per engine and shared by every case: query embedders
+ * (by model id) and the cross-encoder reranker. A model missing now may be installed later, so
+ * failed loads are not kept. The engine owns it and disposes it when it closes.
+ */
+export class QueryModels {
+  private readonly embedders = new Map<string, Promise<EmbedderLoad>>();
+  private rerankerLoad: Promise<Reranker | null> | null = null;
 
-export function engineModelFolders(engine: Engine): ModelFolders {
-  return { home: engine.home, modelDirs: [engine.modelsDir, ...engine.bundledModelDirs] };
-}
+  constructor(private readonly catalog: EmbeddingCatalog) {}
 
-function modelsOf(engine: Engine): EngineModels {
-  let entry = perEngine.get(engine);
-  if (!entry) {
-    const created: EngineModels = { embedders: new Map(), reranker: null };
-    entry = created;
-    perEngine.set(engine, created);
-    engine.onClose(async () => {
-      const loads = [...created.embedders.values()];
-      created.embedders.clear();
-      for (const l of loads) {
-        const r = await l.catch(() => null);
-        if (r?.ok) await r.embedder.dispose();
-      }
-    });
+  /** Query embedder for `modelId` (null: the default model). */
+  embedder(modelId: string | null): Promise<EmbedderLoad> {
+    const key = modelId ?? '\u0000default';
+    let load = this.embedders.get(key);
+    if (!load) {
+      load = loadEmbedder(this.catalog, modelId);
+      this.embedders.set(key, load);
+      void load.then(
+        (r) => {
+          if (!r.ok) this.embedders.delete(key);
+        },
+        () => this.embedders.delete(key), // the embedding worker crashed while loading: try again next time
+      );
+    }
+    return load;
   }
-  return entry;
+
+  /** The installed cross-encoder reranker (null when none is installed). */
+  async reranker(): Promise<Reranker | null> {
+    this.rerankerLoad ??= loadReranker(this.catalog).catch(() => null);
+    const r = await this.rerankerLoad;
+    if (!r) this.rerankerLoad = null;
+    return r;
+  }
+
+  async dispose(): Promise<void> {
+    const loads = [...this.embedders.values()];
+    this.embedders.clear();
+    for (const l of loads) {
+      const r = await l.catch(() => null);
+      if (r?.ok) await r.embedder.dispose();
+    }
+  }
 }
 
-/** Query embedder for `modelId` (null: the default model), loaded once per engine. */
-async function queryEmbedder(engine: Engine, modelId: string | null): Promise<EmbedderLoad> {
-  const { embedders } = modelsOf(engine);
-  const key = modelId ?? '\u0000default';
-  let load = embedders.get(key);
-  if (!load) {
-    load = loadEmbedder(engineModelFolders(engine), modelId);
-    embedders.set(key, load);
-    // A model that is missing now may be installed later: do not cache failures.
-    void load.then(
-      (r) => {
-        if (!r.ok) embedders.delete(key);
-      },
-      () => embedders.delete(key), // the embedding worker crashed while loading: try again next time
-    );
-  }
-  return load;
+/** Where a case's query models come from. */
+export interface QueryModelsPort {
+  queryModels(): Promise<QueryModels>;
 }
 
 /**
  * Whether this case can use vectors now, and the query embedder if so: the case's vectors must
  * have been made by a model that is installed (the one case.json records).
  */
-export async function caseSemantics(engine: Engine, caseId: string, store: ChunkStore): Promise<SemanticState> {
-  const meta = await engine.cases.readMeta(caseId);
+export async function caseSemantics(models: QueryModels, meta: CaseMeta, store: ChunkStore): Promise<SemanticState> {
   const recorded = meta.embedding;
   const storedDim = await store.vectorDimension();
   const rows = await store.count();
   if (rows > 0 && storedDim === null) {
-    const anyModel = await queryEmbedder(engine, null);
+    const anyModel = await models.embedder(null);
     return {
       embedder: null,
       reason: anyModel.ok
         ? `this case was indexed without an embedding model — keyword search only until it is re-embedded with "${anyModel.embedder.modelId}" (re-embed the case: the index.reembed operation, or ingest any file again)`
-        : NO_MODEL_REASON,
+        : NO_EMBEDDING_MODEL_REASON,
     };
   }
-  const load = await queryEmbedder(engine, rows > 0 ? (recorded?.modelId ?? null) : null);
+  const load = await models.embedder(rows > 0 ? (recorded?.modelId ?? null) : null);
   if (!load.ok) {
     return {
       embedder: null,
@@ -89,13 +91,4 @@ export async function caseSemantics(engine: Engine, caseId: string, store: Chunk
       embedQuery: (text, signal) => embedder.embedOne(text, signal),
     },
   };
-}
-
-/** The installed cross-encoder reranker, loaded once per engine (null when none is installed). */
-export async function engineReranker(engine: Engine): Promise<Reranker | null> {
-  const models = modelsOf(engine);
-  models.reranker ??= loadReranker(engineModelFolders(engine)).catch(() => null);
-  const r = await models.reranker;
-  if (!r) models.reranker = null;
-  return r;
 }

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
-import { CaseRegistry } from '../cases/registry';
+import type { CaseRegistry } from '../cases/registry';
 import type { ChunkRecord } from '../ingest/types';
-import { loadEmbedder, type LoadedEmbedder } from './models';
+import { loadEmbedder, type EmbeddingCatalog, type LoadedEmbedder } from './models';
 import { ChunkStore } from './store';
 
 /**
@@ -24,10 +23,12 @@ export interface IndexSink {
 }
 
 export interface IndexSinkOptions {
-  home: string;
+  caseId: string;
   caseDir: string;
-  /** Folders searched for models, `<home>/models` first. */
-  modelDirs: string[];
+  /** case.json records which model made the case's vectors. */
+  cases: Pick<CaseRegistry, 'readMeta' | 'updateMeta'>;
+  /** Where embedding models come from (the engine's model catalog). */
+  catalog: EmbeddingCatalog;
 }
 
 /** Versions indexed between two compactions (also run on close, i.e. after each ingest batch). */
@@ -52,13 +53,7 @@ class LanceIndexSink implements IndexSink {
   private dirty = false;
   /** Table writes go one at a time (ingest lanes call the sink concurrently); embedding runs outside it. */
   private writes: Promise<unknown> = Promise.resolve();
-  private readonly caseId: string;
-  private readonly registry: CaseRegistry;
-
-  constructor(private readonly options: IndexSinkOptions) {
-    this.caseId = path.basename(options.caseDir);
-    this.registry = new CaseRegistry(options.home);
-  }
+  constructor(private readonly options: IndexSinkOptions) {}
 
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.writes.then(fn, fn);
@@ -82,13 +77,13 @@ class LanceIndexSink implements IndexSink {
 
   private async chooseEmbedder(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<LoadedEmbedder | null> {
     const store = await this.getStore();
-    const meta = await this.registry.readMeta(this.caseId).catch(() => null);
+    const meta = await this.options.cases.readMeta(this.options.caseId).catch(() => null);
     const recorded = meta?.embedding ?? null;
     const storedDim = await store.vectorDimension();
     const rows = await store.count();
     // Prefer the model that made this case's vectors; else the default installed model.
-    let loaded = recorded ? await loadEmbedder(this.options, recorded.modelId) : null;
-    if (!loaded || !loaded.ok) loaded = await loadEmbedder(this.options, null);
+    let loaded = recorded ? await loadEmbedder(this.options.catalog, recorded.modelId) : null;
+    if (!loaded || !loaded.ok) loaded = await loadEmbedder(this.options.catalog, null);
     if (!loaded.ok) {
       if (storedDim !== null && rows > 0) {
         throw new CasefileError(
@@ -103,7 +98,7 @@ class LanceIndexSink implements IndexSink {
     const sameModel = recorded !== null && recorded.modelId === embedder.modelId && storedDim === embedder.dimension;
     if (rows > 0 && !sameModel) await this.serialized(() => this.reembed(store, embedder, signal, onProgress));
     if (!sameModel || recorded?.dimension !== embedder.dimension) {
-      await this.registry.updateMeta(this.caseId, (m) => ({ ...m, embedding: { modelId: embedder.modelId, dimension: embedder.dimension } }));
+      await this.options.cases.updateMeta(this.options.caseId, (m) => ({ ...m, embedding: { modelId: embedder.modelId, dimension: embedder.dimension } }));
     }
     return embedder;
   }
@@ -193,7 +188,7 @@ export async function reembedCase(
   options: IndexSinkOptions & { modelId?: string | null },
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<{ modelId: string; dimension: number; chunks: number }> {
-  const loaded = await loadEmbedder(options, options.modelId ?? null);
+  const loaded = await loadEmbedder(options.catalog, options.modelId ?? null);
   if (!loaded.ok) throw new CasefileError('unavailable', `Cannot re-embed: ${loaded.reason}.`);
   const embedder = loaded.embedder;
   const store = await ChunkStore.open(options.caseDir);
@@ -210,7 +205,7 @@ export async function reembedCase(
       await store.overwrite(chunks, vectors);
       await store.optimize();
     }
-    await new CaseRegistry(options.home).updateMeta(path.basename(options.caseDir), (m) => ({
+    await options.cases.updateMeta(options.caseId, (m) => ({
       ...m,
       embedding: { modelId: embedder.modelId, dimension: embedder.dimension },
     }));

@@ -49,7 +49,9 @@ export class CaseDocuments {
 
   private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
     const r = await this.resolve(fileId, version);
-    const key = `${fileId}@${r.version.version}`;
+    // The version's identity, not only its number: a shared reader must not serve the text of a
+    // version that was removed and then made again under the same number.
+    const key = `${fileId}@${r.version.version}:${r.version.sha256}:${r.version.ingested_at}`;
     let hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key);

@@ -5,11 +5,11 @@
  */
 import type { FileContent, FileInfo } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
-import type { Engine } from '../engine';
 import { createIndexSink } from '../index/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
-import { CaseDocuments } from './documents';
+import type { CaseDocuments } from './documents';
+import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { CaseStore, latestVersion } from './store';
 import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus } from './types';
@@ -31,7 +31,7 @@ export function fileInfo(f: FileRecord): FileInfo {
 }
 
 export interface CaseFilesDeps {
-  engine: Engine;
+  ports: IngestPorts;
   /** The service's per-case queue: removals and doc-type changes wait for the case's runs. */
   queue: KeyedQueue<string>;
   /** Files in flight in the case's runs now. */
@@ -41,16 +41,17 @@ export interface CaseFilesDeps {
 export class CaseFiles {
   constructor(private readonly deps: CaseFilesDeps) {}
 
-  private get engine(): Engine {
-    return this.deps.engine;
+  private get ports(): IngestPorts {
+    return this.deps.ports;
   }
 
-  documents(caseId: string): CaseDocuments {
-    return new CaseDocuments(this.engine.cases.caseDir(caseId));
+  /** The case's documents (not_found for an unknown case). */
+  async documents(caseId: string): Promise<CaseDocuments> {
+    return (await this.ports.openCases.open(caseId)).documents;
   }
 
   async listFiles(caseId: string): Promise<FileInfo[]> {
-    const m = await new CaseStore(this.engine.cases.caseDir(caseId)).readManifest();
+    const m = await new CaseStore(this.ports.cases.caseDir(caseId)).readManifest();
     const files = m.files.filter((f) => f.versions.length).map(fileInfo);
     // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
     const live = new Map<string, CurrentFile>();
@@ -69,7 +70,7 @@ export class CaseFiles {
 
   /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
   async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
-    const caseDir = this.engine.cases.caseDir(caseId);
+    const caseDir = this.ports.cases.caseDir(caseId);
     // Never while an ingest of the case writes the same manifest: queue behind it.
     return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.removeLocked(caseId, caseDir, fileId, version)));
   }
@@ -83,7 +84,7 @@ export class CaseFiles {
     if (version !== undefined && !file.versions.some((v) => v.version === version)) {
       throw new CasefileError('not_found', `${file.name} has no version ${version}.`);
     }
-    const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+    const sink = await createIndexSink(await this.ports.indexSinkOptions(caseId));
     let left: FileManifest | undefined;
     try {
       await sink.removeFile(fileId, versions);
@@ -104,13 +105,13 @@ export class CaseFiles {
     if (version === undefined) await store.removeArtifacts(fileId);
     else await store.removeArtifacts(fileId, version);
     await store.collectGarbage(left);
-    this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
     return { fileId, versions };
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
   async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
-    const caseDir = this.engine.cases.caseDir(caseId);
+    const caseDir = this.ports.cases.caseDir(caseId);
     return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.setDocTypeLocked(caseId, caseDir, fileId, type)));
   }
 
@@ -122,8 +123,8 @@ export class CaseFiles {
       f.doc_type_override = type;
       return structuredClone(f);
     });
-    const docs = new CaseDocuments(caseDir);
-    const sink = await createIndexSink({ home: this.engine.home, caseDir, modelDirs: [this.engine.modelsDir, ...this.engine.bundledModelDirs] });
+    const docs = await this.documents(caseId);
+    const sink = await createIndexSink(await this.ports.indexSinkOptions(caseId));
     try {
       for (const v of file.versions) {
         if (v.status !== 'indexed') continue;
@@ -134,12 +135,12 @@ export class CaseFiles {
     } finally {
       await sink.close();
     }
-    this.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
     return fileInfo(file);
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {
-    const docs = this.documents(caseId);
+    const docs = await this.documents(caseId);
     const { file, version: v } = await docs.resolve(fileId, version);
     const text = await docs.getText(fileId, v.version);
     const pages = await docs.getPages(fileId, v.version);

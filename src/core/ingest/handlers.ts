@@ -1,14 +1,13 @@
-import type { Engine } from '../engine';
 import type { HandlerMap } from '../router/router';
+import type { IngestPorts } from './ports';
 import { IngestService, type IngestOptions } from './service';
 
 /**
- * Ingest for an engine (loaded on first use, see `Engine.ingestService`): the service, its
- * shutdown, and resuming interrupted ingests when asked. The engine calls `beforeCaseDelete`.
+ * Ingest for an engine (loaded on first use, see `Engine.ingestService`), resuming interrupted
+ * ingests when asked. Its owner closes it and calls `beforeCaseDelete`.
  */
-export function createIngest(engine: Engine, options: IngestOptions = {}): IngestService {
-  const service = new IngestService(engine, options);
-  engine.onClose(() => service.close());
+export function createIngest(ports: IngestPorts, options: IngestOptions = {}): IngestService {
+  const service = new IngestService(ports, options);
   if (options.autoResume) {
     // After open() returns; a failure to resume is reported per case by the next ingest.
     setImmediate(() => {
@@ -18,7 +17,7 @@ export function createIngest(engine: Engine, options: IngestOptions = {}): Inges
   return service;
 }
 
-export function ingestHandlers(service: IngestService, engine: Engine): HandlerMap {
+export function ingestHandlers(service: IngestService, ports: Pick<IngestPorts, 'cases'>): HandlerMap {
   return {
     'ingest.start': async ({ caseId, paths, wait }, { signal }) =>
       wait === false ? service.startDetached(caseId, paths) : service.start(caseId, paths, { signal }),
@@ -26,7 +25,7 @@ export function ingestHandlers(service: IngestService, engine: Engine): HandlerM
     'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
     'files.list': async ({ caseId }) => {
-      await engine.cases.readMeta(caseId); // not_found for a case that does not exist (not an empty list)
+      await ports.cases.readMeta(caseId); // not_found for a case that does not exist (not an empty list)
       return { files: await service.listFiles(caseId) };
     },
     'files.remove': async ({ caseId, fileId, version }) => ({ removed: await service.removeFile(caseId, fileId, version) }),

@@ -5,20 +5,20 @@
  */
 import type { IngestRunResult } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
-import type { Engine } from '../engine';
 import { ownedElsewhere } from './case-lock';
 import type { JobRecord, JobStore } from './jobs';
+import type { IngestPorts } from './ports';
 import { CaseStore } from './store';
 import { PENDING_STATUSES } from './types';
 
 /** File versions of a case waiting to be finished (queued by an interrupted run, or cancelled). */
-export async function pendingCount(engine: Engine, caseId: string): Promise<number> {
-  const m = await new CaseStore(engine.cases.caseDir(caseId)).readManifest();
+export async function pendingCount(cases: IngestPorts['cases'], caseId: string): Promise<number> {
+  const m = await new CaseStore(cases.caseDir(caseId)).readManifest();
   return m.files.reduce((n, f) => n + f.versions.filter((v) => PENDING_STATUSES.includes(v.status) || v.status === 'cancelled').length, 0);
 }
 
 export interface ResumeDeps {
-  engine: Engine;
+  cases: IngestPorts['cases'];
   jobs: JobStore;
   /** Is this job queued or running in this process? */
   isActiveJob: (jobId: string) => boolean;
@@ -32,18 +32,18 @@ export interface ResumeDeps {
  * dropped. Without a caseId, a case another process is ingesting right now is left to it.
  */
 export async function resumeInterrupted(deps: ResumeDeps, caseId?: string): Promise<IngestRunResult[]> {
-  const { engine, jobs: store } = deps;
+  const { cases, jobs: store } = deps;
   const jobs = (await store.list(caseId)).filter((j) => !deps.isActiveJob(j.id) && !ownedElsewhere(j));
   const caseIds = new Set<string>();
   if (caseId) caseIds.add(caseId);
   else {
     for (const j of jobs) caseIds.add(j.caseId);
-    for (const c of await engine.cases.list()) if ((await pendingCount(engine, c.id)) > 0) caseIds.add(c.id);
+    for (const c of await cases.list()) if ((await pendingCount(cases, c.id)) > 0) caseIds.add(c.id);
   }
   const results: IngestRunResult[] = [];
   for (const id of caseIds) {
     const own = jobs.filter((j) => j.caseId === id);
-    const exists = await engine.cases.readMeta(id).then(() => true, () => false);
+    const exists = await cases.readMeta(id).then(() => true, () => false);
     if (!exists) {
       for (const j of own) await store.remove(j.id);
       continue;

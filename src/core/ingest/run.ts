@@ -7,8 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
-import type { Engine } from '../engine';
 import { createIndexSink, type IndexSink } from '../index/sink';
+import type { IngestPorts } from './ports';
 import { cleanTempFiles } from '../util/fs';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
@@ -31,7 +31,7 @@ export interface RunState extends RunProgress {
 
 /** What a run needs of the service that queued it. */
 export interface RunContext {
-  engine: Engine;
+  ports: IngestPorts;
   jobs: JobStore;
   pool: () => WorkerPool;
   /** Per-file limits; files larger than `limits.maxFileBytes` fail with "too large". */
@@ -104,7 +104,7 @@ function failedResult(reason: string): ParseResult {
 export async function runIngest(ctx: RunContext, state: RunState, resumeCancelled: boolean): Promise<IngestRunResult> {
   let release: () => Promise<void>;
   try {
-    release = await lockCase(ctx.engine.cases.caseDir(state.job.caseId));
+    release = await lockCase(ctx.ports.cases.caseDir(state.job.caseId));
   } catch (err) {
     // Not started: nothing of this job is on disk but its record, which would otherwise be resumed later.
     await ctx.jobs.remove(state.job.id);
@@ -137,7 +137,7 @@ class IngestRun {
   ) {
     this.signal = state.controller.signal;
     this.caseId = state.job.caseId;
-    this.caseDir = ctx.engine.cases.caseDir(this.caseId);
+    this.caseDir = ctx.ports.cases.caseDir(this.caseId);
     this.store = new CaseStore(this.caseDir);
   }
 
@@ -147,7 +147,7 @@ class IngestRun {
     state.started = Date.now();
     let cancelled = false;
     try {
-      const meta = await this.ctx.engine.cases.readMeta(caseId);
+      const meta = await this.ctx.ports.cases.readMeta(caseId);
       const chunking = chunkingOf(meta.settings);
       await cleanTempFiles(path.join(this.caseDir, 'files'));
       const { imported, unreadable } = await this.importOriginals(await this.pathsToWalk());
@@ -169,7 +169,7 @@ class IngestRun {
     // This run's job, and the interrupted ones it took over, are done.
     const finished = (await this.ctx.jobs.list(caseId)).filter((j) => j.id === state.job.id || (!this.ctx.isActiveJob(j.id) && !ownedElsewhere(j)));
     for (const j of finished) await this.ctx.jobs.remove(j.id);
-    this.ctx.engine.events.emit('cases.changed', { caseId, kind: 'files' });
+    this.ctx.ports.events.emit('cases.changed', { caseId, kind: 'files' });
     return { jobId: state.job.id, caseId, state: cancelled ? 'cancelled' : 'done', results: [...this.results.values()], skipped: this.skipped };
   }
 
@@ -181,7 +181,7 @@ class IngestRun {
   }
 
   private emitFile(item: { fileId: string; name: string; version: number }, status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number): void {
-    this.ctx.engine.events.emit('ingest.file', { caseId: this.caseId, jobId: this.state.job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
+    this.ctx.ports.events.emit('ingest.file', { caseId: this.caseId, jobId: this.state.job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
   }
 
   /** A file enters a stage (shown at once: stage changes are few per file; page ticks are throttled). */
@@ -309,7 +309,7 @@ class IngestRun {
 
   /** 3. Parse, chunk, index — bounded by the worker pool. */
   private async processAll(chunking: ChunkingOptions): Promise<void> {
-    const sink = (this.sink = await createIndexSink({ home: this.ctx.engine.home, caseDir: this.caseDir, modelDirs: [this.ctx.engine.modelsDir, ...this.ctx.engine.bundledModelDirs] }));
+    const sink = (this.sink = await createIndexSink(await this.ctx.ports.indexSinkOptions(this.caseId)));
     const queue = [...this.work.values()];
     const lanes = Math.max(1, this.ctx.pool().concurrency);
     const runLane = async () => {

@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
-import type { Engine } from '../engine';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
-import { CaseDocuments } from './documents';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
 import { resolveLimits, type IngestLimits } from './limits';
 import { defaultConcurrency, WorkerPool } from './pool';
+import type { IngestPorts } from './ports';
 import { newRunProgress, snapshot, takeEmit } from './progress';
 import { ReadingCounts } from './reading';
 import { pendingCount, resumeInterrupted } from './resume';
@@ -57,18 +56,18 @@ export class IngestService {
   private readonly runContext: RunContext;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly ports: IngestPorts,
     private readonly options: IngestOptions = {},
   ) {
-    this.jobs = new JobStore(path.join(engine.home, 'jobs'));
+    this.jobs = new JobStore(path.join(ports.home, 'jobs'));
     this.limits = resolveLimits({ ...options.limits, ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}) });
     this.files = new CaseFiles({
-      engine,
+      ports,
       queue: this.queue,
       inFlight: (caseId) => [...(this.active.get(caseId) ?? [])].flatMap((s) => [...s.current.values()]),
     });
     this.runContext = {
-      engine,
+      ports,
       jobs: this.jobs,
       pool: () => this.getPool(),
       limits: this.limits,
@@ -89,10 +88,6 @@ export class IngestService {
     return this.pool;
   }
 
-  documents(caseId: string): CaseDocuments {
-    return this.files.documents(caseId);
-  }
-
   /** Queue a run for the case; resolves with its results when it ends. */
   async start(caseId: string, paths: string[], opts: { signal?: AbortSignal } = {}): Promise<IngestRunResult> {
     const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal);
@@ -104,8 +99,8 @@ export class IngestService {
    * crash count cleared, and a run finishes it (queued behind a run of the case that is working).
    */
   async retry(caseId: string, fileId: string, opts: { wait?: boolean; signal?: AbortSignal } = {}): Promise<IngestRunResult | IngestJobHandle> {
-    const caseDir = this.engine.cases.caseDir(caseId);
-    await this.engine.cases.readMeta(caseId);
+    const caseDir = this.ports.cases.caseDir(caseId);
+    await this.ports.cases.readMeta(caseId);
     const store = new CaseStore(caseDir);
     const file = (await store.readManifest()).files.find((f) => f.id === fileId);
     const latest = file ? latestVersion(file) : undefined;
@@ -134,7 +129,7 @@ export class IngestService {
 
   private async enqueue(caseId: string, paths: string[], signal?: AbortSignal, resumeCancelled = false, existing?: JobRecord): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
     if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
-    await this.engine.cases.readMeta(caseId); // not_found before anything is written
+    await this.ports.cases.readMeta(caseId); // not_found before anything is written
     const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, created: new Date().toISOString(), state: 'running', pid: process.pid };
     job.pid = process.pid;
     job.state = 'running';
@@ -176,7 +171,7 @@ export class IngestService {
 
   /** File versions waiting to be finished (queued by an interrupted run, or cancelled). */
   async pendingCount(caseId: string): Promise<number> {
-    return pendingCount(this.engine, caseId);
+    return pendingCount(this.ports.cases, caseId);
   }
 
   /**
@@ -187,7 +182,7 @@ export class IngestService {
   async resume(caseId?: string): Promise<IngestRunResult[]> {
     return resumeInterrupted(
       {
-        engine: this.engine,
+        cases: this.ports.cases,
         jobs: this.jobs,
         isActiveJob: (jobId) => this.isActiveJob(jobId),
         enqueueResume: (id, paths, existing) => this.enqueue(id, paths, undefined, true, existing),
@@ -209,7 +204,7 @@ export class IngestService {
 
   private emitProgress(state: RunState, force = false): void {
     if (!takeEmit(state, Date.now(), force)) return;
-    this.engine.events.emit('ingest.progress', this.snapshot(state));
+    this.ports.events.emit('ingest.progress', this.snapshot(state));
   }
 
   // ------------------------------------------------------------------ files (./files.ts)

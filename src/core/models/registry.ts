@@ -13,8 +13,6 @@ import { downloadPlan, planDownload, type DownloadProgress } from './download';
 import { looksLikeGguf, readGgufInfo } from './gguf';
 import { modelIdFrom } from './ids';
 
-export { modelIdFrom };
-
 /** Where models live for one engine. */
 export interface ModelLocations {
   /** `<home>/models`: imports go here, the registry file lives here. */
@@ -23,9 +21,20 @@ export interface ModelLocations {
   bundledModelDirs?: string[];
   /** `<home>/cases`, to report which cases use a model (optional). */
   casesDir?: string;
+  /**
+   * Loads an embedding model folder the way search will (in the embedding worker) and returns the
+   * length of its vectors; an import validates with it. Injected by the engine (index/models.ts's
+   * `probeEmbedding`), so the catalog does not depend on the index.
+   */
+  probeEmbedding?: EmbeddingProbe;
 }
 
+export type EmbeddingProbe = (id: string, dir: string, signal?: AbortSignal) => Promise<number>;
+
 export const REGISTRY_FILE = 'registry.json';
+
+/** Why semantic search is off when no embedding model is installed (search results, Settings, `models list`). */
+export const NO_EMBEDDING_MODEL_REASON = 'no embedding model installed — keyword search only (import one with: casefile models import <folder>)';
 const REGISTRY_SCHEMA_VERSION = 1;
 const IMPORTING = '.importing-';
 /** Partial downloads, kept so that a later attempt resumes. */
@@ -188,11 +197,13 @@ export class ModelRegistry {
   readonly modelsDir: string;
   readonly bundledModelDirs: string[];
   readonly casesDir: string | undefined;
+  private readonly probeEmbedding: EmbeddingProbe | undefined;
 
   constructor(where: ModelLocations) {
     this.modelsDir = path.resolve(where.modelsDir);
     this.bundledModelDirs = (where.bundledModelDirs ?? []).map((d) => path.resolve(d));
     this.casesDir = where.casesDir;
+    this.probeEmbedding = where.probeEmbedding;
   }
 
   get registryFile(): string {
@@ -304,7 +315,7 @@ export class ModelRegistry {
       defaultEmbeddingModel: def?.id ?? null,
       semantic: def
         ? { available: true, reason: null }
-        : { available: false, reason: 'no embedding model installed — keyword search only (import one with: casefile models import <folder>)' },
+        : { available: false, reason: NO_EMBEDDING_MODEL_REASON },
       modelsDir: this.modelsDir,
     };
   }
@@ -353,7 +364,7 @@ export class ModelRegistry {
       described = await describeGguf(id, ggufFile, 'installed'); // throws with the header's problem
     } else {
       described = describeFolder(id, folder!, await folderBytes(src), 'installed');
-      const check = await validateByLoading(id, folder!, options.signal);
+      const check = await validateByLoading(id, folder!, this.probeEmbedding, options.signal);
       described.dimension = check.dimension ?? described.dimension;
     }
 
@@ -496,20 +507,10 @@ async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
 }
 
 /** Load a transformers.js folder the way the engine will use it; fail with the loader's reason. */
-async function validateByLoading(id: string, folder: TransformersFolder, signal?: AbortSignal): Promise<{ dimension: number | null }> {
+async function validateByLoading(id: string, folder: TransformersFolder, probe: EmbeddingProbe | undefined, signal?: AbortSignal): Promise<{ dimension: number | null }> {
   if (folder.kind === 'embedding') {
-    // In the embedding worker, like every embedding: importing a model never loads onnxruntime on the engine's thread.
-    const { RemoteEmbedder } = await import('../index/embed-host');
-    const embedder = new RemoteEmbedder({ id, dir: folder.dir });
-    try {
-      const [vector] = await embedder.embed(['The tenant shall pay rent monthly.'], signal);
-      if (!vector || vector.length === 0 || !vector.every(Number.isFinite)) {
-        throw new CasefileError('failed', `${folder.dir} loaded but produced no usable embedding; it is not a sentence-embedding model.`);
-      }
-      return { dimension: vector.length };
-    } finally {
-      await embedder.dispose();
-    }
+    if (!probe) throw new CasefileError('unavailable', 'Embedding models cannot be imported here (no embedding worker to check them with).');
+    return { dimension: await probe(id, folder.dir, signal) };
   }
   const { withLocalModel } = await import('./transformers');
   try {
@@ -529,13 +530,4 @@ async function validateByLoading(id: string, folder: TransformersFolder, signal?
     throw new CasefileError('failed', `Could not load the reranker model at ${folder.dir}: ${(err as Error).message}`);
   }
   return { dimension: null };
-}
-
-/** The default (or named) embedding model of these locations, or undefined when none is installed. */
-export async function findDefaultEmbeddingModel(
-  where: ModelLocations,
-  id?: string,
-): Promise<{ id: string; dir: string; dimension: number | null; pooling: Pooling } | undefined> {
-  const found = await new ModelRegistry(where).defaultEmbedding(id);
-  return found ? { id: found.id, dir: found.path, dimension: found.dimension, pooling: found.pooling } : undefined;
 }

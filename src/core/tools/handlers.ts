@@ -1,25 +1,24 @@
-import type { Engine } from '../engine';
 import type { HandlerMap } from '../router/router';
-import { reembedCase } from '../index/sink';
-import { engineModelFolders } from '../index/semantic';
-import { caseStore, openCaseTools } from './index';
+import { reembedCase, type IndexSinkOptions } from '../index/sink';
+import { openCaseTools, type ToolsPorts } from './index';
+
+/** What search needs: the tools' ports, and where a case's index sink reads its model and case.json. */
+export interface SearchPorts extends ToolsPorts {
+  indexSinkOptions(caseId: string): Promise<IndexSinkOptions>;
+}
 
 /** The `search` and `tools.*` operations: each call opens the tools of exactly the case it names. */
-export function searchHandlers(engine: Engine): HandlerMap {
+export function searchHandlers(ports: SearchPorts): HandlerMap {
   return {
     search: async (input, { signal }) => {
       const { caseId, mode, k, query, ...rest } = input;
-      const tools = await openCaseTools(engine, caseId);
+      const tools = await openCaseTools(ports, caseId);
       return tools.search(mode, { ...rest, query, top_k: k }, signal);
     },
-    'index.reembed': async ({ caseId, modelId }, { signal }) => {
-      await caseStore(engine, caseId); // not_found for unknown cases
-      const { home, modelDirs } = engineModelFolders(engine);
-      return reembedCase({ home, caseDir: engine.cases.caseDir(caseId), modelDirs, modelId: modelId ?? null }, { signal });
-    },
-    'tools.findFiles': async ({ caseId, ...args }) => (await openCaseTools(engine, caseId)).findFiles(args),
-    'tools.readFile': async ({ caseId, ...args }) => (await openCaseTools(engine, caseId)).readFile(args),
-    'tools.grepFile': async ({ caseId, ...args }) => (await openCaseTools(engine, caseId)).grepFile(args),
-    'tools.grepCase': async ({ caseId, ...args }) => (await openCaseTools(engine, caseId)).grepCase(args),
+    'index.reembed': async ({ caseId, modelId }, { signal }) => reembedCase({ ...(await ports.indexSinkOptions(caseId)), modelId: modelId ?? null }, { signal }),
+    'tools.findFiles': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).findFiles(args),
+    'tools.readFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readFile(args),
+    'tools.grepFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepFile(args),
+    'tools.grepCase': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepCase(args),
   };
 }

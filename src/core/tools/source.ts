@@ -1,6 +1,6 @@
-import type { Engine } from '../engine';
 import type { ChunkStore } from '../index/store';
-import { CaseDocuments } from '../ingest/documents';
+import type { CaseDocuments } from '../ingest/documents';
+import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import { chunkDocumentSource, type DocumentInfo, type DocumentSource } from './documents';
 
@@ -42,8 +42,8 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
  * The documents of one case for the tools: ingest's manifest and stored texts when the case has
  * them (the normal case), else rebuilt from the case's chunks (cases indexed without ingest).
  */
-export function caseDocumentSource(engine: Engine, caseId: string, store: ChunkStore): DocumentSource {
-  const docs = new CaseDocuments(engine.cases.caseDir(caseId));
+export function caseDocumentSource(open: Pick<OpenCase, 'documents'>, store: ChunkStore): DocumentSource {
+  const docs = open.documents;
   const ingest = ingestDocumentSource(docs);
   const chunks = chunkDocumentSource(store);
   const pick = async (): Promise<DocumentSource> => ((await docs.listFiles()).length > 0 ? ingest : chunks);
