@@ -5,37 +5,14 @@
  *   src/renderer only src/shared, its own code, and browser packages
  *   src/preload  electron + src/shared only
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/home';
+import { importsOf, SRC, sourceFiles } from '../helpers/imports';
 
-const SRC = path.join(repoRoot, 'src');
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.(ts|tsx|mts|cts)$/.test(name)) out.push(full);
-  }
-  return out;
-}
-
-/** Every module specifier of static imports, re-exports, dynamic imports and require calls. */
-export function importsOf(code: string): string[] {
-  const specs: string[] = [];
-  const patterns = [
-    /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g,
-    /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g,
-    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const re of patterns) for (const m of code.matchAll(re)) specs.push(m[1]!);
-  return specs;
-}
 
 function layerOf(file: string): string {
   return path.relative(SRC, file).split(path.sep)[0]!;

@@ -1,0 +1,99 @@
+/**
+ * The engine's structure as rules (see src/core/README.md):
+ *   - no import cycles anywhere in src/ (static, type, dynamic and require imports all count);
+ *   - inside src/core, layers import only downwards:
+ *       foundation (util/, router/, events, version)
+ *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger)
+ *       ← features in this order: models ← index ← ingest ← citations ← tools ← agent ← cases' handlers
+ *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
+ *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
+ *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
+ *   - the embedding worker's bundle holds no model catalog, downloader or GGUF reader.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cycles, importGraph, importsOf, reachable, SRC, sourceFiles } from '../helpers/imports';
+
+const CORE = path.join(SRC, 'core');
+const rel = (f: string) => path.relative(CORE, f).split(path.sep).join('/');
+
+/** Layers of src/core, lowest first; a file belongs to the first whose pattern matches. */
+const LAYERS: [string, RegExp][] = [
+  ['foundation', /^(util\/.*|router\/.*|events\.ts|version\.ts)$/],
+  ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts)$/],
+  ['models', /^models\/.*$/],
+  ['index', /^index\/.*$/],
+  ['ingest', /^ingest\/.*$/],
+  ['citations', /^citations\/.*$/],
+  ['tools', /^tools\/.*$/],
+  ['agent', /^agent\/.*$/],
+  ['cases', /^cases\/.*$/],
+  ['ports', /^ports\.ts$/],
+  ['app', /^(engine\.ts|open-cases\.ts)$/],
+];
+
+function layerOf(file: string): number {
+  const r = rel(file);
+  const i = LAYERS.findIndex(([, re]) => re.test(r));
+  if (i < 0) throw new Error(`src/core/${r} is in no layer: add it to LAYERS`);
+  return i;
+}
+
+const graph = importGraph(sourceFiles(SRC));
+
+describe('core structure', () => {
+  it('no import cycles in src/ (static, type and dynamic imports)', () => {
+    expect(cycles(graph).map((c) => c.map((f) => path.relative(SRC, f)))).toEqual([]);
+  });
+
+  it('the cycle finder finds a cycle, and one through a dynamic import', () => {
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(cycles(g)).toEqual([['a', 'b', 'c']]);
+    expect(importsOf(`const m = await import('./engine');`)).toEqual(['./engine']);
+  });
+
+  it('inside src/core, every import goes to the same layer or a lower one', () => {
+    const up: string[] = [];
+    for (const [file, targets] of graph) {
+      if (!file.startsWith(CORE + path.sep)) continue;
+      for (const t of targets) {
+        if (!t.startsWith(CORE + path.sep)) continue;
+        // ports.ts is types the app hands down: any feature may name them.
+        if (rel(t) === 'ports.ts' && LAYERS[layerOf(file)]![0] !== 'foundation') continue;
+        if (layerOf(t) > layerOf(file)) up.push(`${rel(file)} (${LAYERS[layerOf(file)]![0]}) → ${rel(t)} (${LAYERS[layerOf(t)]![0]})`);
+      }
+    }
+    expect(up).toEqual([]);
+  });
+
+  it('ports.ts holds types only', () => {
+    const code = readFileSync(path.join(CORE, 'ports.ts'), 'utf8');
+    const imports = [...code.matchAll(/^import\s+(type\s+)?/gm)];
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((m) => !m[1])).toEqual([]);
+  });
+
+  it('only the shells import the app (engine.ts, open-cases.ts); no feature keeps state keyed by the engine', () => {
+    const app = new Set(['engine.ts', 'open-cases.ts'].map((f) => path.join(CORE, f)));
+    const importers: string[] = [];
+    for (const [file, targets] of graph) {
+      if (app.has(file)) continue;
+      if (targets.some((t) => app.has(t)) && file.startsWith(CORE + path.sep)) importers.push(rel(file));
+    }
+    expect(importers).toEqual([]);
+    const keyed = sourceFiles(CORE).filter((f) => /WeakMap<\s*Engine\b/.test(readFileSync(f, 'utf8'))).map(rel);
+    expect(keyed).toEqual([]);
+  });
+
+  it("the embedding worker's bundle holds no model catalog, downloader or GGUF reader", () => {
+    const bundle = [...reachable(graph, path.join(CORE, 'index', 'embed-worker.ts'))].map(rel);
+    expect(bundle).toContain('index/embedder.ts');
+    expect(bundle.filter((f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f))).toEqual([]);
+  });
+});
