@@ -8,7 +8,7 @@ import { defineConfig } from 'electron-vite';
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
 if (existsSync('src/core/ingest/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/ingest/worker.ts');
 if (existsSync('src/core/citations/render-worker.ts')) mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
-if (existsSync('src/core/index/embed-worker.ts')) mainInputs['embed-worker'] = resolve('src/core/index/embed-worker.ts');
+if (existsSync('src/core/retrieval/embed-worker.ts')) mainInputs['embed-worker'] = resolve('src/core/retrieval/embed-worker.ts');
 
 export default defineConfig({
   main: {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { streamText } from 'ai';
-import { agentToolsFor } from '../src/core/agent/case-tools';
+import { agentToolsFor } from '../src/core/agent/agent-tools';
 import { LlamaLanguageModel, LlamaRuntime } from '../src/core/agent/llama-provider';
 import { runAgent } from '../src/core/agent/loop';
 import { ModelScript, ScriptedLanguageModel } from '../src/core/agent/scripted';

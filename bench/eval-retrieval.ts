@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
-import { createIndexSink } from '../src/core/index/sink';
+import { createIndexSink } from '../src/core/retrieval/sink';
 import { splitText } from '../src/core/ingest/chunker';
 import type { ChunkRecord } from '../src/core/ingest/types';
 import { openCaseTools } from '../src/core/tools/index';

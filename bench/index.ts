@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { searchChunks, type SemanticState } from '../src/core/index/search';
-import { ANN_MIN_ROWS, ChunkStore } from '../src/core/index/store';
+import { searchChunks, type SemanticState } from '../src/core/retrieval/search';
+import { ANN_MIN_ROWS, ChunkStore } from '../src/core/retrieval/store';
 import type { ChunkRecord } from '../src/core/ingest/types';
 
 interface Metric {

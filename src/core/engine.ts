@@ -10,8 +10,8 @@ import type { AgentOptions, AgentService } from './agent/service';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { EventBus } from './events';
-import type { QueryModels } from './index/semantic';
-import type { IndexSinkOptions } from './index/sink';
+import type { QueryModels } from './retrieval/semantic';
+import type { IndexSinkOptions } from './retrieval/sink';
 import { JobStore } from './ingest/jobs';
 import type { IngestOptions, IngestService } from './ingest/service';
 import { CaseStore } from './ingest/store';
@@ -122,7 +122,7 @@ export class Engine {
       bundledModelDirs: this.bundledModelDirs,
       casesDir: this.cases.casesDir,
       // An imported embedding model is checked in the embedding worker, like every embedding.
-      probeEmbedding: async (id, dir, signal) => (await import('./index/models')).probeEmbedding(id, dir, signal),
+      probeEmbedding: async (id, dir, signal) => (await import('./retrieval/models')).probeEmbedding(id, dir, signal),
     });
   }
 
@@ -132,7 +132,7 @@ export class Engine {
   }
 
   private async makeQueryModels(): Promise<QueryModels> {
-    const { QueryModels } = await import('./index/semantic');
+    const { QueryModels } = await import('./retrieval/semantic');
     const models = new QueryModels(await this.catalog());
     this.disposables.add(() => models.dispose());
     return models;
@@ -168,7 +168,7 @@ export class Engine {
    * its release added before any feature's cleanup, so it runs after all of them.
    */
   private load<T>(attach: () => Promise<T>): Promise<T> {
-    this.embedWorkerHeld ??= import('./index/embed-host').then(({ retainEmbedWorker }) => this.disposables.add(retainEmbedWorker()));
+    this.embedWorkerHeld ??= import('./retrieval/embed-host').then(({ retainEmbedWorker }) => this.disposables.add(retainEmbedWorker()));
     const loaded = this.embedWorkerHeld.then(attach);
     this.loading.add(loaded);
     const done = () => this.loading.delete(loaded);

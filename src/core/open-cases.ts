@@ -4,14 +4,14 @@
  * case only through it, so a case's documents reader and LanceDB table exist once per engine.
  */
 import type { CaseRegistry } from './cases/registry';
-import type { ChunkStore } from './index/store';
+import type { ChunkStore } from './retrieval/store';
 import { CaseDocuments } from './ingest/documents';
 import type { OpenCase, OpenCasesPort } from './ports';
 import { lazy } from './util/lazy';
 
 export class CaseContext implements OpenCase {
   readonly documents: CaseDocuments;
-  private readonly table = lazy(async () => (await import('./index/store')).ChunkStore.open(this.dir));
+  private readonly table = lazy(async () => (await import('./retrieval/store')).ChunkStore.open(this.dir));
 
   constructor(
     readonly id: string,

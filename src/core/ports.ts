@@ -6,7 +6,7 @@
  */
 import type { CaseMeta, CaseRegistry } from './cases/registry';
 import type { EventBus } from './events';
-import type { ChunkStore } from './index/store';
+import type { ChunkStore } from './retrieval/store';
 import type { CaseDocuments } from './ingest/documents';
 import type { ModelRegistry } from './models/registry';
 

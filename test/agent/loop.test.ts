@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentToolsFor } from '../../src/core/agent/case-tools';
+import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/citations/ledger';

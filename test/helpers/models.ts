@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { probeEmbedding } from '../../src/core/index/models';
+import { probeEmbedding } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
 import type { ModelImportResult } from '../../src/shared/contract/models';
 import { repoRoot, sharedDir } from './home';

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ChunkStore } from '../../src/core/index/store';
+import { ChunkStore } from '../../src/core/retrieval/store';
 import { CaseDocuments } from '../../src/core/ingest/documents';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';

@@ -2,7 +2,7 @@ import { promises as fs, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { ChunkStore } from '../../src/core/index/store';
+import { ChunkStore } from '../../src/core/retrieval/store';
 import { CaseDocuments } from '../../src/core/ingest/documents';
 import type { EngineEvents } from '../../src/shared/events';
 import { corpusDir, tempHome } from '../helpers/home';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosine, Embedder } from '../../src/core/index/embedder';
-import { resolveEmbeddingModel } from '../../src/core/index/models';
+import { cosine, Embedder } from '../../src/core/retrieval/embedder';
+import { resolveEmbeddingModel } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
@@ -136,7 +136,7 @@ describe('Embedder in a worker_thread', () => {
     const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(script)}`), {
       workerData: {
         tsx: import.meta.resolve('tsx/esm/api'),
-        module: pathToFileURL(path.join(repoRoot, 'src/core/index/embedder.ts')).href,
+        module: pathToFileURL(path.join(repoRoot, 'src/core/retrieval/embedder.ts')).href,
         dir: miniLmDir,
       },
     });

@@ -4,7 +4,7 @@
  *   - inside src/core, layers import only downwards:
  *       foundation (util/, router/, events, version)
  *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger)
- *       ← features in this order: models ← index ← ingest ← citations ← tools ← agent ← cases' handlers
+ *       ← features in this order: models ← retrieval ← ingest ← citations ← tools ← agent ← cases' handlers
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
  *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
@@ -23,7 +23,7 @@ const LAYERS: [string, RegExp][] = [
   ['foundation', /^(util\/.*|router\/.*|events\.ts|version\.ts)$/],
   ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts)$/],
   ['models', /^models\/.*$/],
-  ['index', /^index\/.*$/],
+  ['retrieval', /^retrieval\/.*$/],
   ['ingest', /^ingest\/.*$/],
   ['citations', /^citations\/.*$/],
   ['tools', /^tools\/.*$/],
@@ -92,8 +92,8 @@ describe('core structure', () => {
   });
 
   it("the embedding worker's bundle holds no model catalog, downloader or GGUF reader", () => {
-    const bundle = [...reachable(graph, path.join(CORE, 'index', 'embed-worker.ts'))].map(rel);
-    expect(bundle).toContain('index/embedder.ts');
+    const bundle = [...reachable(graph, path.join(CORE, 'retrieval', 'embed-worker.ts'))].map(rel);
+    expect(bundle).toContain('retrieval/embedder.ts');
     expect(bundle.filter((f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f))).toEqual([]);
   });
 });

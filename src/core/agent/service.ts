@@ -13,7 +13,7 @@ import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { caseDocumentSource } from '../tools/source';
 import { newId } from '../util/ids';
 import { endpointFromEnv, resolveModel, type EndpointConfig } from './backends';
-import { agentToolsFor } from './case-tools';
+import { agentToolsFor } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';

@@ -5,7 +5,7 @@
  */
 import type { FileContent, FileInfo } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
-import { createIndexSink } from '../index/sink';
+import { createIndexSink } from '../retrieval/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
 import type { CaseDocuments } from './documents';

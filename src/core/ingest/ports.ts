@@ -1,4 +1,4 @@
-import type { IndexSinkOptions } from '../index/sink';
+import type { IndexSinkOptions } from '../retrieval/sink';
 import type { CasesPort, EventsPort, OpenCasesPort } from '../ports';
 
 /** What ingest needs from the engine. */

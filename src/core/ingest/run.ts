@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
-import { createIndexSink, type IndexSink } from '../index/sink';
+import { createIndexSink, type IndexSink } from '../retrieval/sink';
 import type { IngestPorts } from './ports';
 import { cleanTempFiles } from '../util/fs';
 import { newId } from '../util/ids';

@@ -11,10 +11,11 @@ import type {
 import { CasefileError } from '../../shared/errors';
 import { parseInput } from '../../shared/validate';
 import { CitationLedger } from '../citations/ledger';
-import { searchChunks, type Reranker, type SemanticState } from '../index/search';
-import { sqlInt, sqlString } from '../index/sql';
-import type { ChunkStore, StoredChunk } from '../index/store';
-import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './documents';
+import { searchChunks, type Reranker, type SemanticState } from '../retrieval/search';
+import { sqlInt, sqlString } from '../retrieval/sql';
+import type { ChunkRecord } from '../ingest/types';
+import type { ChunkStore } from '../retrieval/store';
+import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import {
   AdjacentChunksArgs,
@@ -242,7 +243,7 @@ export class CaseTools {
     return { chunks: rows.map((c) => this.toAdjacent(c, c.chunk_id === anchor.chunk_id)) };
   }
 
-  private toAdjacent(c: StoredChunk, anchor: boolean): AdjacentChunk {
+  private toAdjacent(c: ChunkRecord, anchor: boolean): AdjacentChunk {
     const pages: number[] = [];
     for (let p = c.page_start; p <= c.page_end; p++) pages.push(p);
     return {

@@ -1,5 +1,5 @@
 import type { HandlerMap } from '../router/router';
-import { reembedCase, type IndexSinkOptions } from '../index/sink';
+import { reembedCase, type IndexSinkOptions } from '../retrieval/sink';
 import { openCaseTools, type ToolsPorts } from './index';
 
 /** What search needs: the tools' ports, and where a case's index sink reads its model and case.json. */

@@ -1,6 +1,6 @@
 import type { CitationLedger } from '../citations/ledger';
-import { caseSemantics, type QueryModelsPort } from '../index/semantic';
-import type { ChunkStore } from '../index/store';
+import { caseSemantics, type QueryModelsPort } from '../retrieval/semantic';
+import type { ChunkStore } from '../retrieval/store';
 import type { OpenCasesPort } from '../ports';
 import { CaseTools } from './case-tools';
 import { caseDocumentSource } from './source';

@@ -1,8 +1,8 @@
-import type { ChunkStore } from '../index/store';
+import type { ChunkStore } from '../retrieval/store';
 import type { CaseDocuments } from '../ingest/documents';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
-import { chunkDocumentSource, type DocumentInfo, type DocumentSource } from './documents';
+import { chunkDocumentSource, type DocumentInfo, type DocumentSource } from './document-source';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
 export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {

@@ -9,11 +9,8 @@ export const CHUNKS_TABLE = 'chunks';
 /** Rows above which a vector (ANN) index is built; below it an exact scan is as fast (see bench/index.ts). */
 export const ANN_MIN_ROWS = 50_000;
 
-/** A chunk as read back from the store (without its vector). */
-export type StoredChunk = ChunkRecord;
-
 export interface ScoredChunk {
-  chunk: StoredChunk;
+  chunk: ChunkRecord;
   /** BM25 for keyword search; cosine similarity for vector search. */
   score: number;
 }
@@ -72,7 +69,7 @@ export function ftsIndex(): lancedb.Index {
   });
 }
 
-function toChunk(row: Record<string, unknown>): StoredChunk {
+function toChunk(row: Record<string, unknown>): ChunkRecord {
   return {
     chunk_id: String(row.chunk_id),
     file_id: String(row.file_id),
@@ -260,7 +257,7 @@ export class ChunkStore {
   }
 
   /** Plain filtered scan (no ranking), e.g. neighbours of a chunk or all chunks of a version. */
-  async rows(where: string | undefined, limit?: number): Promise<StoredChunk[]> {
+  async rows(where: string | undefined, limit?: number): Promise<ChunkRecord[]> {
     const table = await this.table();
     if (!table) return [];
     let q = table.query().select([...CHUNK_COLUMNS]);
@@ -271,7 +268,7 @@ export class ChunkStore {
   }
 
   /** Rewrite the whole table with new vectors (model change or first model): one atomic overwrite. */
-  async overwrite(chunks: StoredChunk[], vectors: (Float32Array | number[])[] | null): Promise<void> {
+  async overwrite(chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | null): Promise<void> {
     const dimension = vectors && vectors.length ? vectors[0]!.length : null;
     const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
     const schema = chunkSchema(dimension);

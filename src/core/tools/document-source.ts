@@ -1,7 +1,8 @@
 import type { FileListing } from '../../shared/contract/search';
-import type { ChunkStore, StoredChunk } from '../index/store';
+import type { ChunkRecord } from '../ingest/types';
+import type { ChunkStore } from '../retrieval/store';
 import { pageAt } from '../ingest/chunker';
-import { sqlInt, sqlString } from '../index/sql';
+import { sqlInt, sqlString } from '../retrieval/sql';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
 export type DocumentInfo = FileListing & { reason: string };
@@ -41,7 +42,7 @@ export function pagesOf(pageStarts: number[], start: number, end: number): numbe
 }
 
 /** Rebuild a version's text from its chunks (exact where chunks cover it; uncovered gaps become spaces). */
-export function textFromChunks(chunks: StoredChunk[]): DocumentText {
+export function textFromChunks(chunks: ChunkRecord[]): DocumentText {
   const sorted = [...chunks].sort((a, b) => a.start - b.start);
   const length = sorted.reduce((m, c) => Math.max(m, c.end), 0);
   const parts: string[] = [];
@@ -73,7 +74,7 @@ export function chunkDocumentSource(store: ChunkStore): DocumentSource {
   return {
     async listFiles() {
       const rows = await store.rows(undefined);
-      const byFile = new Map<string, StoredChunk[]>();
+      const byFile = new Map<string, ChunkRecord[]>();
       for (const r of rows) {
         const list = byFile.get(r.file_id) ?? [];
         list.push(r);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine';
-import { createIndexSink } from '../../src/core/index/sink';
+import { createIndexSink } from '../../src/core/retrieval/sink';
 import type { ChunkRecord, DocType } from '../../src/core/ingest/types';
 import { corpusDir } from '../helpers/home';
 

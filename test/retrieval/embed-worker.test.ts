@@ -5,18 +5,18 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/index/embed-host';
-import { Embedder } from '../../src/core/index/embedder';
-import { loadEmbedder } from '../../src/core/index/models';
+import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/retrieval/embed-host';
+import { Embedder } from '../../src/core/retrieval/embedder';
+import { loadEmbedder } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
-import { ChunkStore } from '../../src/core/index/store';
+import { ChunkStore } from '../../src/core/retrieval/store';
 import { openCaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
 import { NDA_DIR } from './helpers';
 
 /**
- * Embedding runs in its own worker thread (src/core/index/embed-worker.ts), never on the engine's
+ * Embedding runs in its own worker thread (src/core/retrieval/embed-worker.ts), never on the engine's
  * thread — in the app, Electron's main process. Structural proof: this thread's module cache never
  * holds onnxruntime, while the vectors are exactly those an in-thread Embedder makes.
  */

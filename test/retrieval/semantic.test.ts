@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { ChunkStore } from '../../src/core/index/store';
+import { ChunkStore } from '../../src/core/retrieval/store';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID } from '../helpers/models';
@@ -107,7 +107,7 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       expect(installed.semantic_reason).toMatch(/indexed without an embedding model/);
       // The next ingest re-embeds the whole case with progress, then vectors are on.
       const progress: [number, number][] = [];
-      const { createIndexSink } = await import('../../src/core/index/sink');
+      const { createIndexSink } = await import('../../src/core/retrieval/sink');
       const sink = await createIndexSink(await e.indexSinkOptions(id));
       const { chunkDoc } = await import('./helpers');
       await sink.indexVersion(chunkDoc({ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }), {

@@ -14,8 +14,8 @@ import {
   SingleModeSearchArgs,
   type CaseTools,
 } from '../tools/index';
-import { isReadable } from '../tools/documents';
-import { bestLabelOf } from './labels';
+import { isReadable } from '../tools/document-source';
+import { bestLabelOf } from '../retrieval/labels';
 import { pagesLabel } from './prompt';
 import { defineTool, type AgentTool, type PassageItem, type ToolOutcome } from './types';
 

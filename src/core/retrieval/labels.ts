@@ -25,3 +25,10 @@ export function betterLabel(a: QualityLabel | undefined, b: QualityLabel | undef
   if (!b) return a;
   return TIER[b] > TIER[a] ? b : a;
 }
+
+/** The best quality label among results (strong > good > partial/marginal > weak > none/noise). */
+export function bestLabelOf(labels: (string | undefined)[]): string | undefined {
+  let best: string | undefined;
+  for (const l of labels) if (l && (best === undefined || (TIER[l as QualityLabel] ?? 0) > (TIER[best as QualityLabel] ?? 0))) best = l;
+  return best;
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCitation } from '../../src/core/citations/resolve';
 import { Engine } from '../../src/core/engine';
-import { createIndexSink } from '../../src/core/index/sink';
+import { createIndexSink } from '../../src/core/retrieval/sink';
 import { CaseDocuments } from '../../src/core/ingest/documents';
 import { chunkDocument, parseFile } from '../../src/core/ingest/parse';
 import { CaseStore, compactChunks } from '../../src/core/ingest/store';

@@ -9,7 +9,8 @@ import type {
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger, pageRange } from '../citations/ledger';
 import { betterLabel, keywordLabel, vectorLabel } from './labels';
-import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk, type StoredChunk } from './store';
+import type { ChunkRecord } from '../ingest/types';
+import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 
 /** Turns a query into a normalised vector with the same model that embedded the case. */
 export interface QueryEmbedder {
@@ -52,7 +53,7 @@ export function dedupByHash(rows: ScoredChunk[]): ScoredChunk[] {
 }
 
 interface Fused {
-  chunk: StoredChunk;
+  chunk: ChunkRecord;
   rrf: number;
   keyword?: ComponentScore<KeywordLabel>;
   vector?: ComponentScore<VectorLabel>;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { keywordLabel, vectorLabel } from '../../src/core/index/labels';
-import { createIndexSink } from '../../src/core/index/sink';
-import { sqlString } from '../../src/core/index/sql';
-import { ChunkStore, filterToWhere } from '../../src/core/index/store';
+import { keywordLabel, vectorLabel } from '../../src/core/retrieval/labels';
+import { createIndexSink } from '../../src/core/retrieval/sink';
+import { sqlString } from '../../src/core/retrieval/sql';
+import { ChunkStore, filterToWhere } from '../../src/core/retrieval/store';
 import { openCaseTools } from '../../src/core/tools/index';
 import { CasefileError } from '../../src/shared/errors';
 import { tempHome } from '../helpers/home';
