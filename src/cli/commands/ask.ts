@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
-import { AGENT_TOP_K_MAX } from '../../shared/retrieval';
+import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
@@ -54,8 +54,8 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   const json = args.values.json === true;
   const raw = args.values['max-steps'];
   const maxSteps = raw === undefined ? undefined : Number(raw);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 5)) {
-    throw new UsageError(`--max-steps must be a whole number from 1 to 5 (got "${String(raw)}")`);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > AGENT_MAX_STEPS)) {
+    throw new UsageError(`--max-steps must be a whole number from 1 to ${AGENT_MAX_STEPS} (got "${String(raw)}")`);
   }
   const retrieval: RetrievalDefaults = {};
   const rawTopK = args.values['top-k'];

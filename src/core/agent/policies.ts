@@ -3,11 +3,12 @@
  * for, what happens — findFiles first, an exhaustive question sent back once to grepCase, the
  * step budget. No I/O; the loop carries the decisions out.
  */
+import { AGENT_MAX_STEPS } from '../../shared/retrieval';
 import { FINAL, type ParsedStep } from './prompt';
 
-/** Tool steps a turn may take: 1–5, default 5. */
+/** Tool steps a turn may take: 1 to AGENT_MAX_STEPS, which is also the default. */
 export function clampMaxSteps(maxSteps: number | undefined): number {
-  return Math.min(5, Math.max(1, maxSteps ?? 5));
+  return Math.min(AGENT_MAX_STEPS, Math.max(1, maxSteps ?? AGENT_MAX_STEPS));
 }
 
 /** What stays fixed during a turn. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CaseId } from './common';
 import { op } from './op';
-import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../retrieval';
+import { AGENT_MAX_STEPS, AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../retrieval';
 
 /** How a citation in an answer fared when checked against the conversation's records and the source text. */
 export type CitationStatus = 'verified' | 'not_verified' | 'invented';
@@ -185,7 +185,7 @@ export const ChatAskInput = z
     question: z.string({ error: 'question is required' }).trim().min(1, 'question must not be empty').max(4000, 'question must be at most 4000 characters'),
     /** Installed model id, path to a .gguf, `endpoint:<model>` or `scripted:<script.json>`; default: the configured/first chat model. */
     model: z.string().min(1).max(4096).optional(),
-    maxSteps: z.number().int().min(1, 'maxSteps must be between 1 and 5').max(5, 'maxSteps must be between 1 and 5').optional(),
+    maxSteps: z.number().int().min(1, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).max(AGENT_MAX_STEPS, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).optional(),
     /** Client-chosen id for the turn, so it can be cancelled before the answer arrives. */
     turnId: TurnId.optional(),
     /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
+import { AGENT_MAX_STEPS, AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 import type { AppInfo } from '../../../shared/contract/index';
 import type { ModelsList } from '../../../shared/contract/models';
 import type { ModelsProgressEvent } from '../../../shared/events';
@@ -191,8 +191,8 @@ function Retrieval() {
           />
         </label>
         <label>
-          <span>Agent steps per question (1–5)</span>
-          <input type="number" min={1} max={5} value={s.maxSteps} onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(5, Number(e.target.value) || 5)) })} />
+          <span>{`Agent steps per question (1–${AGENT_MAX_STEPS})`}</span>
+          <input type="number" min={1} max={AGENT_MAX_STEPS} value={s.maxSteps} onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })} />
         </label>
       </div>
       <button type="button" className="btn btn-small" onClick={s.reset}>

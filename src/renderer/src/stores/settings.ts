@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { RetrievalDefaults } from '../../../shared/contract/chat';
-import { AGENT_TOP_K_MAX } from '../../../shared/retrieval';
+import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 
 /** Retrieval and agent parameters the user sets in Settings; sent with each search and turn (see `agentRetrieval`). */
 export interface RetrievalSettings {
@@ -16,7 +16,7 @@ export interface RetrievalSettings {
 }
 
 const KEY = 'casefile.settings.v1';
-export const DEFAULTS: RetrievalSettings = { topK: 10, threshold: null, rerankTopN: null, maxSteps: 5, mode: 'hybrid', model: '' };
+export const DEFAULTS: RetrievalSettings = { topK: 10, threshold: null, rerankTopN: null, maxSteps: AGENT_MAX_STEPS, mode: 'hybrid', model: '' };
 
 /**
  * The retrieval defaults a chat turn carries: only the values the user changed from their defaults,
