@@ -75,118 +75,144 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
 
 /** The agent's view of one case's tools. */
 export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): AgentTool[] {
-  const readChars = options.readChars ?? 2000;
-  const listLimit = options.listLimit ?? 40;
+  return [
+    findFilesTool(tools, options.listLimit ?? 40),
+    ...searchTools(tools, options),
+    readFileTool(tools, options.readChars ?? 2000),
+    grepFileTool(tools),
+    grepCaseTool(tools),
+    adjacentChunksTool(tools),
+  ];
+}
+
+/** findFiles: the case's inventory, with what cannot be searched and why. */
+function findFilesTool(tools: CaseTools, listLimit: number): AgentTool {
+  return defineTool({
+    name: 'findFiles',
+    description: 'List the files of the case (id, name, version, type, pages, status, date). Call it first.',
+    inputSchema: FindFilesArgs,
+    grammarProperties: {},
+    async run(input) {
+      const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
+      const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
+      for (const f of res.files) {
+        const status = isReadable(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
+        lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
+      }
+      lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
+      return {
+        text: lines.join('\n'),
+        count: res.total,
+        citations: [],
+        coverage: {
+          total: input.file_name || input.file_name_contains || input.doc_type ? undefined : res.total,
+          listed: res.files.map((f) => f.name),
+          unsearchable: res.files.filter((f) => !isReadable(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
+        },
+      } satisfies ToolOutcome;
+    },
+  });
+}
+
+/** readFile: a window of a file's text, cited. */
+function readFileTool(tools: CaseTools, readChars: number): AgentTool {
+  return defineTool({
+    name: 'readFile',
+    description: 'Read a window of a file’s text by file_id (from findFiles), from offset.',
+    inputSchema: ReadFileArgs,
+    async run(input) {
+      const r = await tools.readFile({ ...input, max_length: Math.min(Number(input.max_length ?? readChars), readChars) });
+      const more = r.eof ? 'end of file' : `more from offset ${r.end}`;
+      return {
+        text: `${r.file_name} v${r.version}, characters ${r.start}-${r.end} of ${r.total_length} (${pagesLabel(r.pages)}; ${more}) [cite:${r.citation.id}]:\n${r.text}`,
+        count: 1,
+        citations: [r.citation],
+        coverage: { read: [r.file_name] },
+      };
+    },
+  });
+}
+
+/** grepFile: every match of a pattern in one file. */
+function grepFileTool(tools: CaseTools): AgentTool {
+  return defineTool({
+    name: 'grepFile',
+    description: 'Regular-expression search in one file (file_id from findFiles); confirms exact wording.',
+    inputSchema: GrepFileArgs,
+    async run(input) {
+      const r = await tools.grepFile(input);
+      const items: PassageItem[] = r.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context }));
+      return {
+        text: `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.file_name}${r.truncated ? ` (first ${r.matches.length} shown)` : ''}.`,
+        items,
+        count: r.total,
+        citations: r.matches.map((m) => m.citation),
+        coverage: { searched: [r.file_name] },
+      };
+    },
+  });
+}
+
+/** grepCase: every match of a pattern in every readable file, with coverage. */
+function grepCaseTool(tools: CaseTools): AgentTool {
+  return defineTool({
+    name: 'grepCase',
+    description: 'Regular-expression search over every readable file of the case; use it for "every / all / each time / list" questions.',
+    inputSchema: GrepCaseArgs,
+    async run(input) {
+      const r = await tools.grepCase(input);
+      const items: PassageItem[] = r.files.flatMap((f) =>
+        f.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context })),
+      );
+      const perFile = r.files.map((f) => `${f.file_name}: ${f.count}`).join(', ');
+      return {
+        text: `${r.total_matches} match${r.total_matches === 1 ? '' : 'es'}${perFile ? ` (${perFile})` : ''}. Coverage: ${r.coverage.line}.${r.truncated ? ' Some matches were not shown (limit).' : ''}`,
+        items,
+        count: r.total_matches,
+        citations: items.map((i) => ({ ...r.files.flatMap((f) => f.matches).find((m) => m.citation.id === i.cite)!.citation })),
+        coverage: {
+          searched: r.files.map((f) => f.file_name),
+          unsearchable: r.coverage.not_searchable,
+          wholeCase: !input.file_name_contains && !input.doc_type,
+        },
+      };
+    },
+  });
+}
+
+/** getAdjacentChunks: the passages around a search hit. */
+function adjacentChunksTool(tools: CaseTools): AgentTool {
+  return defineTool({
+    name: 'getAdjacentChunks',
+    description: 'The passages just before and after a chunk_id (from a search result), in order.',
+    inputSchema: AdjacentChunksArgs,
+    async run(input) {
+      const r = await tools.getAdjacentChunks(input);
+      const items: PassageItem[] = r.chunks.map((c) => ({ cite: c.citation.id, file_name: c.file_name, pages: c.citation.pages, text: c.text, chunk_id: c.chunk_id }));
+      return {
+        text: `${r.chunks.length} neighbouring passage${r.chunks.length === 1 ? '' : 's'}.`,
+        items,
+        count: r.chunks.length,
+        citations: r.chunks.map((c) => c.citation),
+        coverage: { read: [...new Set(r.chunks.map((c) => c.file_name))] },
+      };
+    },
+  });
+}
+
+/** The search tools (retrieve, keyword_search, vector_search…), with the user's retrieval defaults. */
+function searchTools(tools: CaseTools, options: CaseToolOptions): AgentTool[] {
   const withRejected = <T extends { reject_hashes?: string[] | undefined }>(input: T, rejected: ReadonlySet<string>): T =>
     rejected.size ? { ...input, reject_hashes: [...new Set([...(input.reject_hashes ?? []), ...rejected])] } : input;
-
-  const list: AgentTool[] = [
+  return SEARCH_TOOLS.map(({ name, description, inputSchema, what, mode, rerank }) =>
     defineTool({
-      name: 'findFiles',
-      description: 'List the files of the case (id, name, version, type, pages, status, date). Call it first.',
-      inputSchema: FindFilesArgs,
-      grammarProperties: {},
-      async run(input) {
-        const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
-        const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
-        for (const f of res.files) {
-          const status = isReadable(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
-          lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
-        }
-        lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
-        return {
-          text: lines.join('\n'),
-          count: res.total,
-          citations: [],
-          coverage: {
-            total: input.file_name || input.file_name_contains || input.doc_type ? undefined : res.total,
-            listed: res.files.map((f) => f.name),
-            unsearchable: res.files.filter((f) => !isReadable(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
-          },
-        } satisfies ToolOutcome;
+      name,
+      description,
+      inputSchema,
+      defaults: searchDefaults(options.retrieval, { mode, rerank }),
+      async run(input, ctx) {
+        return searchOutcome(await tools[name](withRejected(input, ctx.rejected), ctx.signal), what);
       },
     }),
-    ...SEARCH_TOOLS.map(({ name, description, inputSchema, what, mode, rerank }) =>
-      defineTool({
-        name,
-        description,
-        inputSchema,
-        defaults: searchDefaults(options.retrieval, { mode, rerank }),
-        async run(input, ctx) {
-          return searchOutcome(await tools[name](withRejected(input, ctx.rejected), ctx.signal), what);
-        },
-      }),
-    ),
-    defineTool({
-      name: 'readFile',
-      description: 'Read a window of a file’s text by file_id (from findFiles), from offset.',
-      inputSchema: ReadFileArgs,
-      async run(input) {
-        const r = await tools.readFile({ ...input, max_length: Math.min(Number(input.max_length ?? readChars), readChars) });
-        const more = r.eof ? 'end of file' : `more from offset ${r.end}`;
-        return {
-          text: `${r.file_name} v${r.version}, characters ${r.start}-${r.end} of ${r.total_length} (${pagesLabel(r.pages)}; ${more}) [cite:${r.citation.id}]:\n${r.text}`,
-          count: 1,
-          citations: [r.citation],
-          coverage: { read: [r.file_name] },
-        };
-      },
-    }),
-    defineTool({
-      name: 'grepFile',
-      description: 'Regular-expression search in one file (file_id from findFiles); confirms exact wording.',
-      inputSchema: GrepFileArgs,
-      async run(input) {
-        const r = await tools.grepFile(input);
-        const items: PassageItem[] = r.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context }));
-        return {
-          text: `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.file_name}${r.truncated ? ` (first ${r.matches.length} shown)` : ''}.`,
-          items,
-          count: r.total,
-          citations: r.matches.map((m) => m.citation),
-          coverage: { searched: [r.file_name] },
-        };
-      },
-    }),
-    defineTool({
-      name: 'grepCase',
-      description: 'Regular-expression search over every readable file of the case; use it for "every / all / each time / list" questions.',
-      inputSchema: GrepCaseArgs,
-      async run(input) {
-        const r = await tools.grepCase(input);
-        const items: PassageItem[] = r.files.flatMap((f) =>
-          f.matches.map((m) => ({ cite: m.citation.id, file_name: m.file_name, pages: m.citation.pages, text: m.context })),
-        );
-        const perFile = r.files.map((f) => `${f.file_name}: ${f.count}`).join(', ');
-        return {
-          text: `${r.total_matches} match${r.total_matches === 1 ? '' : 'es'}${perFile ? ` (${perFile})` : ''}. Coverage: ${r.coverage.line}.${r.truncated ? ' Some matches were not shown (limit).' : ''}`,
-          items,
-          count: r.total_matches,
-          citations: items.map((i) => ({ ...r.files.flatMap((f) => f.matches).find((m) => m.citation.id === i.cite)!.citation })),
-          coverage: {
-            searched: r.files.map((f) => f.file_name),
-            unsearchable: r.coverage.not_searchable,
-            wholeCase: !input.file_name_contains && !input.doc_type,
-          },
-        };
-      },
-    }),
-    defineTool({
-      name: 'getAdjacentChunks',
-      description: 'The passages just before and after a chunk_id (from a search result), in order.',
-      inputSchema: AdjacentChunksArgs,
-      async run(input) {
-        const r = await tools.getAdjacentChunks(input);
-        const items: PassageItem[] = r.chunks.map((c) => ({ cite: c.citation.id, file_name: c.file_name, pages: c.citation.pages, text: c.text, chunk_id: c.chunk_id }));
-        return {
-          text: `${r.chunks.length} neighbouring passage${r.chunks.length === 1 ? '' : 's'}.`,
-          items,
-          count: r.chunks.length,
-          citations: r.chunks.map((c) => c.citation),
-          coverage: { read: [...new Set(r.chunks.map((c) => c.file_name))] },
-        };
-      },
-    }),
-  ];
-  return list;
+  );
 }

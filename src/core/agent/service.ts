@@ -17,6 +17,7 @@ import { agentToolsFor } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';
+import { clampMaxSteps } from './policies';
 import { trimText } from './prompt';
 import { ChatStore, exportMarkdown, priorRefs, replayHistory, toSession } from './sessions';
 import type { AgentTool } from './types';
@@ -65,6 +66,20 @@ function observationBudget(contextTokens: number, maxSteps: number): number {
 function envNumber(v: string | undefined): number | undefined {
   const n = v ? Number(v) : NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** One turn in flight: what it was asked, where it is kept, and what it has learnt so far. */
+interface TurnState {
+  input: AskInput;
+  chats: ChatStore;
+  session: Awaited<ReturnType<ChatStore['read']>>;
+  ref: { caseId: string; sessionId: string; turnId: string };
+  signal: AbortSignal;
+  started: number;
+  /** The model's label, once resolved. */
+  label: string;
+  /** The question as asked, or its stand-alone form after condensing a follow-up. */
+  standalone: string;
 }
 
 export class AgentService {
@@ -117,7 +132,6 @@ export class AgentService {
     await this.ports.cases.readMeta(caseId);
     const chats = this.store(caseId);
     const session = input.sessionId ? await chats.read(input.sessionId) : await chats.create(input.question);
-    const sessionId = session.id;
     const turnId = input.turnId ?? newId('t', 12);
     if (this.running.has(turnId)) throw new CasefileError('conflict', `A turn with id ${turnId} is already running.`);
     const controller = new AbortController();
@@ -125,96 +139,103 @@ export class AgentService {
     outer?.addEventListener('abort', onOuter, { once: true });
     if (outer?.aborted) controller.abort(outer.reason);
     this.running.set(turnId, { caseId, controller });
-    const ref = { caseId, sessionId, turnId };
-    const events = this.ports.events;
-    let label = input.model ?? 'default';
-    let standalone = input.question;
-
+    const turn: TurnState = { input, chats, session, ref: { caseId, sessionId: session.id, turnId }, signal: controller.signal, started, label: input.model ?? 'default', standalone: input.question };
     try {
-      const resolved = await resolveModel(input.model, {
-        runtime: () => this.runtime(),
-        registry: await this.ports.catalog(),
-        endpoint: this.options.endpoint ?? endpointFromEnv(this.env),
-        env: this.env,
-      });
-      label = resolved.label;
-      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: label });
-
-      const ledger = new CitationLedger(session.ledger);
-      const tools = this.options.toolsFor
-        ? await this.options.toolsFor(caseId, ledger, input.retrieval)
-        : agentToolsFor(await openCaseTools(this.ports, caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
-      const history = replayHistory(session.messages);
-      const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
-      if (history.length) {
-        standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal: controller.signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
-        events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: standalone, model: label });
-      }
-      const sourceText = await this.sourceTextOf(caseId);
-      const run = await runAgent({
-        model: resolved.model,
-        format: resolved.format,
-        tools,
-        question: standalone === input.question ? standalone : `${standalone} (asked as a follow-up: "${input.question}")`,
-        history,
-        priorRefs: priorRefs(session.messages),
-        ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
-        maxOutputTokens,
-        ...(this.options.thoughtChars ? { thoughtChars: this.options.thoughtChars } : {}),
-        ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
-        ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
-        ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
-        observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, input.maxSteps ?? 5),
-        signal: controller.signal,
-        citations: ledger,
-        sourceText,
-        onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
-        onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
-      });
-      const result: ChatAnswer = {
-        ...ref,
-        question: input.question,
-        standalone_question: standalone,
-        answer: run.answer,
-        citations: run.citations,
-        steps: run.steps,
-        coverage: run.coverage,
-        grounded: run.grounded,
-        status: run.cancelled ? 'cancelled' : 'done',
-        model: label,
-        timing: { total_ms: performance.now() - started },
-      };
-      await this.persist(chats, sessionId, input.question, result, run, ledger);
-      events.emit('agent.done', { ...ref, result });
-      return result;
+      return await this.runTurn(turn);
     } catch (err) {
-      const cancelled = controller.signal.aborted;
-      const message = err instanceof Error ? err.message : String(err);
-      const result: ChatAnswer = {
-        ...ref,
-        question: input.question,
-        standalone_question: standalone,
-        answer: '',
-        citations: [],
-        steps: [],
-        coverage: {
-          files_total: null, files_listed: 0, files_searched: 0, files_read: 0, searched: [], read: [], unsearchable: [],
-          exhaustive: false, whole_case_searched: false, budget_exhausted: false, note: cancelled ? 'The turn was cancelled.' : `The turn failed: ${message}`,
-        },
-        grounded: false,
-        status: cancelled ? 'cancelled' : 'failed',
-        ...(cancelled ? {} : { error: message }),
-        model: label,
-        timing: { total_ms: performance.now() - started },
-      };
-      await this.persist(chats, sessionId, input.question, result, null, null).catch(() => undefined);
-      events.emit('agent.done', { ...ref, result });
-      if (cancelled) return result;
+      const result = this.failedAnswer(turn, err);
+      await this.persist(chats, session.id, input.question, result, null, null).catch(() => undefined);
+      this.ports.events.emit('agent.done', { ...turn.ref, result });
+      if (result.status === 'cancelled') return result;
       throw err;
     } finally {
       outer?.removeEventListener('abort', onOuter);
       this.running.delete(turnId);
     }
+  }
+
+  /** Resolve the model, condense a follow-up, run the loop, persist and announce the answer. */
+  private async runTurn(turn: TurnState): Promise<ChatAnswer> {
+    const { input, ref, signal } = turn;
+    const events = this.ports.events;
+    const resolved = await resolveModel(input.model, {
+      runtime: () => this.runtime(),
+      registry: await this.ports.catalog(),
+      endpoint: this.options.endpoint ?? endpointFromEnv(this.env),
+      env: this.env,
+    });
+    turn.label = resolved.label;
+    events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+
+    const ledger = new CitationLedger(turn.session.ledger);
+    const tools = this.options.toolsFor
+      ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
+      : agentToolsFor(await openCaseTools(this.ports, ref.caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
+    const history = replayHistory(turn.session.messages);
+    const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
+    if (history.length) {
+      turn.standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
+      events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: turn.standalone, model: turn.label });
+    }
+    const run = await runAgent({
+      model: resolved.model,
+      format: resolved.format,
+      tools,
+      question: turn.standalone === input.question ? turn.standalone : `${turn.standalone} (asked as a follow-up: "${input.question}")`,
+      history,
+      priorRefs: priorRefs(turn.session.messages),
+      ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
+      maxOutputTokens,
+      ...(this.options.thoughtChars ? { thoughtChars: this.options.thoughtChars } : {}),
+      ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
+      ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
+      ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
+      observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps)),
+      signal,
+      citations: ledger,
+      sourceText: await this.sourceTextOf(ref.caseId),
+      onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
+      onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
+    });
+    const result: ChatAnswer = {
+      ...ref,
+      question: input.question,
+      standalone_question: turn.standalone,
+      answer: run.answer,
+      citations: run.citations,
+      steps: run.steps,
+      coverage: run.coverage,
+      grounded: run.grounded,
+      status: run.cancelled ? 'cancelled' : 'done',
+      model: turn.label,
+      timing: { total_ms: performance.now() - turn.started },
+    };
+    await this.persist(turn.chats, ref.sessionId, input.question, result, run, ledger);
+    events.emit('agent.done', { ...ref, result });
+    return result;
+  }
+
+  /** The answer of a turn that was cancelled or failed (kept in the session like any answer). */
+  private failedAnswer(turn: TurnState, err: unknown): ChatAnswer {
+    const cancelled = turn.signal.aborted;
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      ...turn.ref,
+      question: turn.input.question,
+      standalone_question: turn.standalone,
+      answer: '',
+      citations: [],
+      steps: [],
+      coverage: {
+        files_total: null, files_listed: 0, files_searched: 0, files_read: 0, searched: [], read: [], unsearchable: [],
+        exhaustive: false, whole_case_searched: false, budget_exhausted: false, note: cancelled ? 'The turn was cancelled.' : `The turn failed: ${message}`,
+      },
+      grounded: false,
+      status: cancelled ? 'cancelled' : 'failed',
+      ...(cancelled ? {} : { error: message }),
+      model: turn.label,
+      timing: { total_ms: performance.now() - turn.started },
+    };
   }
 
   /** Document text per file version, for verification (ingest's stored text; chunks as fallback). */
