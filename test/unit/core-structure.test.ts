@@ -8,10 +8,12 @@
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
  *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
- *   - the embedding worker's bundle holds no model catalog, downloader or GGUF reader.
+ *   - the embedding worker's bundle holds no model catalog, downloader or GGUF reader;
+ *   - no function in src/core is longer than 80 lines unless its comment says why ("Long on purpose").
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph, importsOf, reachable, SRC, sourceFiles } from '../helpers/imports';
 
@@ -95,5 +97,23 @@ describe('core structure', () => {
     const bundle = [...reachable(graph, path.join(CORE, 'retrieval', 'embed-worker.ts'))].map(rel);
     expect(bundle).toContain('retrieval/embedder.ts');
     expect(bundle.filter((f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f))).toEqual([]);
+  });
+
+  it('no function in src/core over 80 lines unless its comment says why', () => {
+    const long: string[] = [];
+    for (const file of sourceFiles(CORE)) {
+      const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        const fn = ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isConstructorDeclaration(node);
+        if (fn && (node as ts.FunctionLikeDeclaration).body) {
+          const lines = src.getLineAndCharacterOfPosition(node.getEnd()).line - src.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+          const comment = ts.getLeadingCommentRanges(src.text, node.getFullStart())?.map((r) => src.text.slice(r.pos, r.end)).join('\n') ?? '';
+          if (lines > 80 && !/Long on purpose/.test(comment)) long.push(`${rel(file)}:${src.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(src);
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -44,6 +44,14 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
   return out;
 }
 
+/**
+ * The rectangles of [start, end) on one page, one per item piece it touches. Long on purpose: one
+ * loop over the page's flat item array (ITEM_STRIDE numbers per item) that works out, per item and
+ * from the same dozen locals (its matrix, direction vectors and size), the box height from the font
+ * metrics, the span's ends along the line (the inline model pinned by the stored stops) and the
+ * pieces where the base line lifts; its tests compare every box with poppler's
+ * (test/ingest/geometry.test.ts, test/server/viewer-corpus.test.ts).
+ */
 function pageRects(page: PageGeometry, start: number, end: number, text?: string): Rect[] {
   const rects: Rect[] = [];
   const it = page.items;

@@ -92,6 +92,10 @@ interface TextState {
 /**
  * Glyph positions of a page, in content-stream order (the order pdf.js's text content follows).
  * Vertical fonts are stepped over (their text keeps the item-based estimate).
+ *
+ * Long on purpose: one interpreter of the PDF text operators (BT/ET, Tm/Td/TD/T*, Tf/Tc/Tw/Tz/TL/Ts,
+ * q/Q/cm, Tj/TJ/'/") over a text state they all update; split, each operator's case would take and
+ * return the whole state. It mirrors the PDF specification's text-operator table, section by section.
  */
 export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, OPS: GlyphOps, fontOf: (name: string) => GlyphFont | undefined): PlacedGlyph[] {
   const out: PlacedGlyph[] = [];
@@ -247,6 +251,9 @@ const MAX_SCAN = 4096;
  * text), `text` the page's characters with `offset` the document offset of its first,
  * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
  * Returns item ordinal → its boundaries and lifts.
+ *
+ * Long on purpose: one pass with two cursors (the glyph and the character inside it) that every
+ * step of the match moves; split, the pieces would hand both cursors back and forth.
  */
 export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();

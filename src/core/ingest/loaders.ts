@@ -155,8 +155,76 @@ interface RawItem {
 const r2 = (n: number) => Math.round(n * 100) / 100;
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** The document's text, built as parts (not `+=` with look-backs, which would flatten a growing string per item). */
+class TextBuilder {
+  readonly parts: string[] = [];
+  length = 0;
+  /** The last character appended. */
+  last = '';
+  append(s: string): void {
+    if (!s) return;
+    this.parts.push(s);
+    this.length += s.length;
+    this.last = s[s.length - 1]!;
+  }
+}
+
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+
+/** What one document's pages share: glyph widths, each font's metrics, the PDF's font descriptors (read once, when needed). */
+interface FontState {
+  bytes: Uint8Array;
+  glyphWidths: GlyphWidths;
+  /** pdf.js font → poppler's [ascent, descent] (null: unknown). */
+  metrics: Map<string, [number, number] | null>;
+  descriptors?: FontDescriptorInfo[];
+}
+
 export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
+  const { task, doc } = await openPdf(pdfjs, bytes, options);
+  // Everything below ends with task.destroy(), which also frees the document.
+  try {
+    const total = doc.numPages;
+    const maxPages = options.maxPages ?? DEFAULT_LIMITS.maxPages;
+    if (total > maxPages) {
+      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file.${raiseHint('maxPages')}`);
+    }
+    // The page count is known as soon as the document is open: report it before the first page.
+    if (total > 0) options.onPage?.(0, total);
+    const out = new TextBuilder();
+    const fontState: FontState = { bytes, glyphWidths: new Map(), metrics: new Map() };
+    const pages: PageGeometry[] = [];
+    const emptyPages: number[] = [];
+    let brokenPages = 0;
+    for (let n = 1; n <= total; n++) {
+      checkAbort(options.signal);
+      if (n > 1) out.append('\n\n');
+      const start = out.length;
+      let read: { geometry: PageGeometry; hasText: boolean };
+      try {
+        read = await readPage(pdfjs, await doc.getPage(n), n, out, fontState);
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') throw err;
+        // One unreadable page does not lose the document: it counts as a page without text.
+        brokenPages++;
+        read = { geometry: emptyPage(n, start, start), hasText: false };
+      }
+      if (!read.hasText) emptyPages.push(n);
+      pages.push(read.geometry);
+      options.onPage?.(n, total);
+      // Let messages (cancel) through between pages.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    return finishPdf(out, pages, emptyPages, brokenPages);
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
+
+/** Open the document, or fail with the reason a user can act on (password, damage). */
+async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
   const task = pdfjs.getDocument({
     // pdf.js takes ownership of (and may detach) the buffer it is given: pass a copy.
     data: new Uint8Array(bytes),
@@ -168,10 +236,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
     verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
-  let doc: Awaited<typeof task.promise>;
-  // Everything below ends with task.destroy(), which also frees the document.
   try {
-    doc = await task.promise;
+    return { task, doc: await task.promise };
   } catch (err) {
     await task.destroy().catch(() => {});
     const name = (err as { name?: string }).name;
@@ -179,129 +245,98 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     if (name === 'InvalidPDFException') throw new LoadError('failed', `damaged or incomplete PDF, it could not be opened (${plain(err)})`);
     throw new LoadError('failed', `the PDF could not be opened (${plain(err)})`);
   }
-  try {
-    const pages: PageGeometry[] = [];
-    const emptyPages: number[] = [];
-    // Built as parts (not `+=` with look-backs, which would flatten a growing string per item).
-    const parts: string[] = [];
-    let length = 0;
-    let last = '';
-    const append = (s: string) => {
-      if (!s) return;
-      parts.push(s);
-      length += s.length;
-      last = s[s.length - 1]!;
-    };
-    const total = doc.numPages;
-    const maxPages = options.maxPages ?? DEFAULT_LIMITS.maxPages;
-    if (total > maxPages) {
-      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file.${raiseHint('maxPages')}`);
+}
+
+/** Append page `n`'s text to `out` and return its geometry (glyph widths and font metrics where it shows text). */
+async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder, fontState: FontState): Promise<{ geometry: PageGeometry; hasText: boolean }> {
+  const start = out.length;
+  const pageParts = out.parts.length;
+  const content = await page.getTextContent();
+  const fonts: PageGeometry['fonts'] = [];
+  const fontIndex = new Map<string, number>();
+  const items: number[] = [];
+  let prev: RawItem | undefined;
+  let prevEOL = true;
+  let pageEnd = start;
+  let pageHasText = false;
+  for (const it of content.items) {
+    if (!('str' in it)) continue;
+    const item = it as RawItem;
+    if (item.str === '') {
+      if (item.hasEOL && out.length > start && out.last !== '\n') out.append('\n');
+      prevEOL = prevEOL || item.hasEOL;
+      continue;
     }
-    // The page count is known as soon as the document is open: report it before the first page.
-    if (total > 0) options.onPage?.(0, total);
-    let readable = 0;
-    let brokenPages = 0;
-    const glyphWidths: GlyphWidths = new Map();
-    // pdf.js font → poppler's [ascent, descent] (null: unknown), and the PDF's descriptors (read once, when needed).
-    const fontMetrics = new Map<string, [number, number] | null>();
-    let descriptors: FontDescriptorInfo[] | undefined;
-    for (let n = 1; n <= total; n++) {
-      checkAbort(options.signal);
-      if (n > 1) append('\n\n');
-      const start = length;
-      let geometry: PageGeometry = emptyPage(n, start, start);
-      let pageHasText = false;
-      const pageParts = parts.length;
-      try {
-        const page = await doc.getPage(n);
-        const content = await page.getTextContent();
-        const fonts: PageGeometry['fonts'] = [];
-        const fontIndex = new Map<string, number>();
-        const items: number[] = [];
-        let prev: RawItem | undefined;
-        let prevEOL = true;
-        let pageEnd = start;
-        for (const it of content.items) {
-          if (!('str' in it)) continue;
-          const item = it as RawItem;
-          if (item.str === '') {
-            if (item.hasEOL && length > start && last !== '\n') append('\n');
-            prevEOL = prevEOL || item.hasEOL;
-            continue;
-          }
-          if (prev && length > start) append(separatorBetween(prev, item, prevEOL, last));
-          let fi = fontIndex.get(item.fontName);
-          if (fi === undefined) {
-            const style = content.styles[item.fontName];
-            fi = fonts.length;
-            fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0, familyCode(style?.fontFamily)]);
-            fontIndex.set(item.fontName, fi);
-          }
-          const t = item.transform;
-          items.push(length, item.str.length, r2(t[0]!), r2(t[1]!), r2(t[2]!), r2(t[3]!), r2(t[4]!), r2(t[5]!), r2(item.width), r2(item.height), fi);
-          append(item.str);
-          if (/\S/.test(item.str)) {
-            pageHasText = true;
-            pageEnd = length;
-          }
-          if (item.hasEOL) append('\n');
-          prev = item;
-          prevEOL = item.hasEOL;
-        }
-        // A page's range ends at its last visible character; trailing breaks fall between pages.
-        const view = page.view;
-        geometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
-        if (pageHasText) {
-          const pageText = parts.slice(pageParts).join('');
-          const glyphs = await readGlyphs(pdfjs, page, glyphWidths, geometry, [...fontIndex.keys()], pageText);
-          // The page's own operator list has drawn every character its fonts show here.
-          geometry.widths = widthTable(glyphs, glyphWidths);
-          if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
-          for (const [name, fi] of fontIndex) {
-            if (!fontMetrics.has(name)) {
-              let info: PdfJsFontInfo | undefined;
-              try {
-                info = page.commonObjs.has(name) ? (page.commonObjs.get(name) as PdfJsFontInfo) : undefined;
-              } catch {
-                info = undefined;
-              }
-              if (!info) continue;
-              descriptors ??= readFontDescriptors(bytes);
-              fontMetrics.set(name, popplerMetrics(info, descriptors) ?? null);
-            }
-            const m = fontMetrics.get(name);
-            const f = fonts[fi]!;
-            if (m) fonts[fi] = [f[0], f[1], f[2], f[3] ?? 0, r3(m[0]), r3(m[1])];
-          }
-        }
-        page.cleanup();
-      } catch (err) {
-        if ((err as Error).name === 'AbortError') throw err;
-        // One unreadable page does not lose the document: it counts as a page without text.
-        geometry = emptyPage(n, start, start);
-        pageHasText = false;
-        brokenPages++;
-      }
-      if (!pageHasText) emptyPages.push(n);
-      else readable++;
-      pages.push(geometry);
-      options.onPage?.(n, total);
-      // Let messages (cancel) through between pages.
-      await new Promise<void>((r) => setImmediate(r));
+    if (prev && out.length > start) out.append(separatorBetween(prev, item, prevEOL, out.last));
+    let fi = fontIndex.get(item.fontName);
+    if (fi === undefined) {
+      const style = content.styles[item.fontName];
+      fi = fonts.length;
+      fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0, familyCode(style?.fontFamily)]);
+      fontIndex.set(item.fontName, fi);
     }
-    if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
-    if (readable === 0 && brokenPages === total) throw new LoadError('failed', `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`);
-    if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
-    // Trailing line breaks after the last page carry nothing.
-    const text = parts.join('').replace(/\s+$/, '');
-    for (const p of pages) {
-      p.start = Math.min(p.start, text.length);
-      p.end = Math.min(p.end, text.length);
+    const t = item.transform;
+    items.push(out.length, item.str.length, r2(t[0]!), r2(t[1]!), r2(t[2]!), r2(t[3]!), r2(t[4]!), r2(t[5]!), r2(item.width), r2(item.height), fi);
+    out.append(item.str);
+    if (/\S/.test(item.str)) {
+      pageHasText = true;
+      pageEnd = out.length;
     }
-    return { kind: 'pdf', text, index: { kind: 'pdf', format: PAGES_FORMAT, pages }, emptyPages };
-  } finally {
-    await task.destroy().catch(() => {});
+    if (item.hasEOL) out.append('\n');
+    prev = item;
+    prevEOL = item.hasEOL;
   }
+  // A page's range ends at its last visible character; trailing breaks fall between pages.
+  const view = page.view;
+  const geometry: PageGeometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
+  if (!pageHasText) {
+    page.cleanup();
+    return { geometry, hasText: false };
+  }
+  const pageText = out.parts.slice(pageParts).join('');
+  const glyphs = await readGlyphs(pdfjs, page, fontState.glyphWidths, geometry, [...fontIndex.keys()], pageText);
+  // The page's own operator list has drawn every character its fonts show here.
+  geometry.widths = widthTable(glyphs, fontState.glyphWidths);
+  if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
+  addFontMetrics(page, fontIndex, fonts, fontState);
+  page.cleanup();
+  return { geometry, hasText: true };
+}
+
+/** Poppler's ascent and descent of each font of the page, where its descriptor gives them. */
+function addFontMetrics(page: PdfPage, fontIndex: Map<string, number>, fonts: PageGeometry['fonts'], state: FontState): void {
+  for (const [name, fi] of fontIndex) {
+    if (!state.metrics.has(name)) {
+      let info: PdfJsFontInfo | undefined;
+      try {
+        info = page.commonObjs.has(name) ? (page.commonObjs.get(name) as PdfJsFontInfo) : undefined;
+      } catch {
+        info = undefined;
+      }
+      if (!info) continue;
+      state.descriptors ??= readFontDescriptors(state.bytes);
+      state.metrics.set(name, popplerMetrics(info, state.descriptors) ?? null);
+    }
+    const m = state.metrics.get(name);
+    const f = fonts[fi]!;
+    if (m) fonts[fi] = [f[0], f[1], f[2], f[3] ?? 0, r3(m[0]), r3(m[1])];
+  }
+}
+
+/** The parsed document, or the reason it has no text (no pages, every page broken, scanned). */
+function finishPdf(out: TextBuilder, pages: PageGeometry[], emptyPages: number[], brokenPages: number): ParsedDoc {
+  const total = pages.length;
+  const readable = total - emptyPages.length;
+  if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
+  if (readable === 0 && brokenPages === total) throw new LoadError('failed', `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`);
+  if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
+  // Trailing line breaks after the last page carry nothing.
+  const text = out.parts.join('').replace(/\s+$/, '');
+  for (const p of pages) {
+    p.start = Math.min(p.start, text.length);
+    p.end = Math.min(p.end, text.length);
+  }
+  return { kind: 'pdf', text, index: { kind: 'pdf', format: PAGES_FORMAT, pages }, emptyPages };
 }
 
 /** Per pdf.js font (loadedName, stable within a document): character → advance width in 1/1000 em. */

@@ -122,45 +122,11 @@ export async function searchChunks(
   }
   const hybrid = mode === 'hybrid' && useVectors;
 
-  let results: SearchResult[] = fused.map((f) => {
-    const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
-    const label = hybrid ? betterLabel(f.keyword?.label, f.vector?.label) : mode === 'vector' ? f.vector!.label : f.keyword!.label;
-    const c = f.chunk;
-    return {
-      chunk_id: c.chunk_id,
-      file_id: c.file_id,
-      file_name: c.file_name,
-      version: c.version,
-      chunk_index: c.chunk_index,
-      pages: [c.page_start, c.page_end],
-      start: c.start,
-      end: c.end,
-      text: c.text,
-      hash: c.hash,
-      doc_type: c.doc_type,
-      doc_date: c.doc_date,
-      score,
-      label,
-      scores: {
-        ...(f.keyword ? { keyword: f.keyword } : {}),
-        ...(f.vector ? { vector: f.vector } : {}),
-        ...(hybrid ? { rrf: f.rrf } : {}),
-      },
-      citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
-    } satisfies SearchResult;
-  });
+  let results: SearchResult[] = fused.map((f) => toResult(f, mode, hybrid));
 
   if (options.score_threshold !== undefined) results = results.filter((r) => r.score >= options.score_threshold!);
 
-  if (reranker && options.rerank_top_n) {
-    const head = results.slice(0, options.rerank_top_n);
-    const scores = await reranker.score(query, head.map((r) => r.text), options.signal);
-    head.forEach((r, i) => {
-      r.scores.rerank = scores[i]!;
-    });
-    head.sort((a, b) => (b.scores.rerank ?? 0) - (a.scores.rerank ?? 0));
-    results = [...head, ...results.slice(options.rerank_top_n)];
-  }
+  if (reranker && options.rerank_top_n) results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
 
   results = results.slice(0, topK);
   for (const r of results) {
@@ -173,4 +139,44 @@ export async function searchChunks(
   return semantic.embedder
     ? { results, mode, semantic: true, ...rerank }
     : { results, mode, semantic: false, semantic_reason: semantic.reason, ...rerank };
+}
+
+/** One fused row as a search result, scored and labelled in the mode searched (its citation id is issued later). */
+function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean): SearchResult {
+  const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
+  const label = hybrid ? betterLabel(f.keyword?.label, f.vector?.label) : mode === 'vector' ? f.vector!.label : f.keyword!.label;
+  const c = f.chunk;
+  return {
+    chunk_id: c.chunk_id,
+    file_id: c.file_id,
+    file_name: c.file_name,
+    version: c.version,
+    chunk_index: c.chunk_index,
+    pages: [c.page_start, c.page_end],
+    start: c.start,
+    end: c.end,
+    text: c.text,
+    hash: c.hash,
+    doc_type: c.doc_type,
+    doc_date: c.doc_date,
+    score,
+    label,
+    scores: {
+      ...(f.keyword ? { keyword: f.keyword } : {}),
+      ...(f.vector ? { vector: f.vector } : {}),
+      ...(hybrid ? { rrf: f.rrf } : {}),
+    },
+    citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
+  };
+}
+
+/** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */
+async function rerankHead(reranker: Reranker, query: string, results: SearchResult[], topN: number, signal?: AbortSignal): Promise<SearchResult[]> {
+  const head = results.slice(0, topN);
+  const scores = await reranker.score(query, head.map((r) => r.text), signal);
+  head.forEach((r, i) => {
+    r.scores.rerank = scores[i]!;
+  });
+  head.sort((a, b) => (b.scores.rerank ?? 0) - (a.scores.rerank ?? 0));
+  return [...head, ...results.slice(topN)];
 }
