@@ -17,7 +17,7 @@ import { runAgent } from '../src/core/agent/loop';
 import { ModelScript, ScriptedLanguageModel } from '../src/core/agent/scripted';
 import { CitationLedger } from '../src/core/citations/ledger';
 import { Engine } from '../src/core/engine';
-import { caseStore, openCaseTools } from '../src/core/tools/index';
+import { openCaseTools } from '../src/core/tools/index';
 import { caseDocumentSource } from '../src/core/tools/source';
 import { writeCaseFolder } from '../test/agent/helpers';
 
@@ -47,7 +47,7 @@ async function stepOverhead(): Promise<Metrics> {
   try {
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Bench' });
     await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
-    const docs = caseDocumentSource(await engine.openCases.open(caseId), await caseStore(engine, caseId));
+    const docs = caseDocumentSource(await engine.openCases.open(caseId));
     const perStep: number[] = [];
     const toolPerStep: number[] = [];
     for (let i = 0; i < 12; i++) {

@@ -5,7 +5,7 @@ import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/citations/ledger';
-import { caseStore, openCaseTools } from '../../src/core/tools/index';
+import { openCaseTools } from '../../src/core/tools/index';
 import { caseDocumentSource } from '../../src/core/tools/source';
 import { ingestedCase, type IngestedCase } from './helpers';
 
@@ -26,7 +26,7 @@ afterAll(async () => {
 async function run(script: unknown, question: string, extra: Partial<RunAgentOptions> = {}) {
   const ledger = new CitationLedger();
   const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
-  const docs = caseDocumentSource(await c.engine.openCases.open(c.caseId), await caseStore(c.engine, c.caseId));
+  const docs = caseDocumentSource(await c.engine.openCases.open(c.caseId));
   const model = new ScriptedLanguageModel(ModelScript.parse(script));
   const result = await runAgent({
     model,

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
-import type { ChunkRecord, DocType } from '../../src/core/ingest/types';
+import { CaseStore, compactChunks } from '../../src/core/ingest/store';
+import type { ChunkRecord, DocType, FileRecord, PageIndex, VersionRecord } from '../../src/core/ingest/types';
 import { corpusDir } from '../helpers/home';
 
 export const NDA_DIR = path.join(corpusDir, 'legalbench-rag', 'corpus', 'contractnli');
@@ -65,16 +66,45 @@ export function chunkDoc(spec: DocSpec, size = 1000, overlap = 150): ChunkRecord
   return chunks;
 }
 
-/** Index documents into a case through the real sink, as ingest does (one call per version, close = end of batch). */
-export async function indexDocs(engine: Engine, caseId: string, docs: DocSpec[]): Promise<ChunkRecord[][]> {
-  const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
+/** Pseudo-pages of `pageSize` characters, as chunkDoc numbers them. */
+function pageIndexOf(text: string, pageSize: number): PageIndex {
+  const count = Math.max(1, Math.ceil(text.length / pageSize));
+  const pages = Array.from({ length: count }, (_, i) => ({ page: i + 1, start: i * pageSize, end: Math.min(text.length, (i + 1) * pageSize), view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [] }));
+  return { kind: 'text', pages };
+}
+
+/**
+ * Write what ingest writes for a document version (its text, pages and chunk offsets, and its
+ * record in the case's manifest), so the tools read the case exactly as they read an ingested one.
+ */
+export async function recordDocs(engine: Engine, caseId: string, docs: DocSpec[]): Promise<ChunkRecord[][]> {
+  const store = new CaseStore(engine.cases.caseDir(caseId));
   const all: ChunkRecord[][] = [];
+  for (const d of docs) {
+    const version = d.version ?? 1;
+    const chunks = chunkDoc(d);
+    const index = pageIndexOf(d.text, d.pageSize ?? 3000);
+    await store.writeArtifacts(d.fileId, version, { text: d.text, index, chunks: compactChunks(chunks) });
+    const record: VersionRecord = {
+      version, sha256: createHash('sha256').update(d.text).digest('hex'), size: Buffer.byteLength(d.text), kind: 'text', pages: index.pages.length,
+      status: 'indexed', reason: '', doc_type: d.docType ?? 'contract', doc_date: d.date ?? '', ingested_at: new Date().toISOString(), empty_pages: [], chunks: chunks.length,
+    };
+    await store.update((m) => {
+      let file: FileRecord | undefined = m.files.find((f) => f.id === d.fileId);
+      if (!file) m.files.push((file = { id: d.fileId, name: d.name, versions: [], doc_type_override: null }));
+      file.versions = [...file.versions.filter((v) => v.version !== version), record].sort((a, b) => a.version - b.version);
+    });
+    all.push(chunks);
+  }
+  return all;
+}
+
+/** Index documents into a case as ingest does: its stored output (recordDocs), then the real sink (one call per version, close = end of batch). */
+export async function indexDocs(engine: Engine, caseId: string, docs: DocSpec[]): Promise<ChunkRecord[][]> {
+  const all = await recordDocs(engine, caseId, docs);
+  const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   try {
-    for (const d of docs) {
-      const chunks = chunkDoc(d);
-      await sink.indexVersion(chunks, {});
-      all.push(chunks);
-    }
+    for (const chunks of all) await sink.indexVersion(chunks, {});
   } finally {
     await sink.close();
   }

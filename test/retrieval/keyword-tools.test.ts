@@ -7,7 +7,7 @@ import { ChunkStore, filterToWhere } from '../../src/core/retrieval/store';
 import { openCaseTools } from '../../src/core/tools/index';
 import { CasefileError } from '../../src/shared/errors';
 import { tempHome } from '../helpers/home';
-import { chunkDoc, corpusText, indexDocs, type DocSpec } from './helpers';
+import { chunkDoc, corpusText, indexDocs, recordDocs, type DocSpec } from './helpers';
 
 const BT = corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt');
 const COPACC = corpusText('legalbench-rag/corpus/contractnli/CopAcc_NDA-and-ToP-Mentors_2.0_2017.txt');
@@ -130,6 +130,10 @@ describe('keyword search (LanceDB BM25)', () => {
     const { id: caseId } = await engine.cases.create('V');
     const v1 = 'The rent is one thousand dollars per month, payable on the first day of each month.';
     const v2 = 'The rent is two thousand dollars per month, payable on the fifth day of each month.';
+    await recordDocs(engine, caseId, [
+      { fileId: 'f-lease', name: 'lease.txt', text: v1, version: 1 },
+      { fileId: 'f-lease', name: 'lease.txt', text: v2, version: 2 },
+    ]);
     const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
     await sink.indexVersion(chunkDoc({ fileId: 'f-lease', name: 'lease.txt', text: v1, version: 1 }), {});
     await sink.indexVersion(chunkDoc({ fileId: 'f-lease', name: 'lease.txt', text: v2, version: 2 }), {});
@@ -178,8 +182,8 @@ describe('keyword search (LanceDB BM25)', () => {
 
   it('sink – concurrent indexVersion calls (ingest lanes) store every version exactly once', async () => {
     const { id: caseId } = await engine.cases.create('Lanes');
+    const docs = await recordDocs(engine, caseId, Array.from({ length: 8 }, (_, i) => ({ fileId: `f${i}`, name: `f${i}.txt`, text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}` })));
     const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
-    const docs = Array.from({ length: 8 }, (_, i) => chunkDoc({ fileId: `f${i}`, name: `f${i}.txt`, text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}` }));
     await Promise.all([...docs, docs[3]!, docs[5]!].map((c) => sink.indexVersion(c, {})));
     await sink.close();
     const store = await ChunkStore.open(engine.cases.caseDir(caseId));

@@ -109,8 +109,9 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       const progress: [number, number][] = [];
       const { createIndexSink } = await import('../../src/core/retrieval/sink');
       const sink = await createIndexSink(await e.indexSinkOptions(id));
-      const { chunkDoc } = await import('./helpers');
-      await sink.indexVersion(chunkDoc({ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }), {
+      const { recordDocs } = await import('./helpers');
+      const [bt] = await recordDocs(e, id, [{ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }]);
+      await sink.indexVersion(bt!, {
         onProgress: (done, total) => progress.push([done, total]),
       });
       await sink.close();

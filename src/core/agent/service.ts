@@ -238,10 +238,9 @@ export class AgentService {
     };
   }
 
-  /** Document text per file version, for verification (ingest's stored text; chunks as fallback). */
+  /** Document text per file version, for verification (ingest's stored text). */
   private async sourceTextOf(caseId: string): Promise<(fileId: string, version: number) => Promise<string | null>> {
-    const open = await this.ports.openCases.open(caseId);
-    const docs = caseDocumentSource(open, await open.chunks());
+    const docs = caseDocumentSource(await this.ports.openCases.open(caseId));
     return async (fileId, version) => (await docs.readText(fileId, version))?.text ?? null;
   }
 

@@ -1,6 +1,5 @@
 import type { CitationLedger } from '../citations/ledger';
 import { caseSemantics, type QueryModelsPort } from '../retrieval/semantic';
-import type { ChunkStore } from '../retrieval/store';
 import type { OpenCasesPort } from '../ports';
 import { CaseTools } from './case-tools';
 import { caseDocumentSource } from './source';
@@ -13,11 +12,6 @@ export interface ToolsPorts extends QueryModelsPort {
   openCases: OpenCasesPort;
 }
 
-/** The case's chunk store (the open case's table; not_found for an unknown case). */
-export async function caseStore(ports: ToolsPorts, caseId: string): Promise<ChunkStore> {
-  return (await ports.openCases.open(caseId)).chunks();
-}
-
 /**
  * The retrieval tools bound to exactly one case. Pass the conversation's ledger so citation ids
  * stay unique and stable within it.
@@ -28,7 +22,7 @@ export async function openCaseTools(ports: ToolsPorts, caseId: string, options: 
   return new CaseTools({
     caseId,
     store,
-    documents: caseDocumentSource(open, store),
+    documents: caseDocumentSource(open),
     semantic: async () => caseSemantics(await ports.queryModels(), await open.meta(), store),
     reranker: async () => (await ports.queryModels()).reranker(),
     ...(options.ledger ? { ledger: options.ledger } : {}),

@@ -1,8 +1,7 @@
-import type { ChunkStore } from '../retrieval/store';
 import type { CaseDocuments } from '../ingest/documents';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
-import { chunkDocumentSource, type DocumentInfo, type DocumentSource } from './document-source';
+import type { DocumentInfo, DocumentSource } from './document-source';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
 export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
@@ -38,17 +37,7 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
   };
 }
 
-/**
- * The documents of one case for the tools: ingest's manifest and stored texts when the case has
- * them (the normal case), else rebuilt from the case's chunks (cases indexed without ingest).
- */
-export function caseDocumentSource(open: Pick<OpenCase, 'documents'>, store: ChunkStore): DocumentSource {
-  const docs = open.documents;
-  const ingest = ingestDocumentSource(docs);
-  const chunks = chunkDocumentSource(store);
-  const pick = async (): Promise<DocumentSource> => ((await docs.listFiles()).length > 0 ? ingest : chunks);
-  return {
-    listFiles: async () => (await pick()).listFiles(),
-    readText: async (fileId, version) => (await pick()).readText(fileId, version),
-  };
+/** The documents of one case for the tools: ingest's manifest and stored texts. */
+export function caseDocumentSource(open: Pick<OpenCase, 'documents'>): DocumentSource {
+  return ingestDocumentSource(open.documents);
 }
