@@ -120,7 +120,7 @@ export class Engine {
     return new ModelRegistry({
       modelsDir: this.modelsDir,
       bundledModelDirs: this.bundledModelDirs,
-      casesDir: this.cases.casesDir,
+      cases: this.cases,
       // An imported embedding model is checked in the embedding worker, like every embedding.
       probeEmbedding: async (id, dir, signal) => (await import('./retrieval/models')).probeEmbedding(id, dir, signal),
     });

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { CaseRegistry } from '../../src/core/cases/registry';
 import { probeEmbedding } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
 import type { ModelImportResult } from '../../src/shared/contract/models';
@@ -52,7 +53,7 @@ export async function installTestModels(
   which: { embedding?: boolean; chat?: boolean } = { embedding: true, chat: false },
 ): Promise<{ embedding?: ModelImportResult; chat?: ModelImportResult }> {
   ensureTestModels();
-  const registry = new ModelRegistry({ modelsDir: path.join(home, 'models'), casesDir: path.join(home, 'cases'), probeEmbedding });
+  const registry = new ModelRegistry({ modelsDir: path.join(home, 'models'), cases: new CaseRegistry(home), probeEmbedding });
   const out: { embedding?: ModelImportResult; chat?: ModelImportResult } = {};
   if (which.embedding !== false) out.embedding = await registry.import(miniLmDir, { id: MINILM_ID, mode: 'link' });
   if (which.chat) out.chat = await registry.import(smolLmGguf, { id: SMOLLM_ID, mode: 'link' });

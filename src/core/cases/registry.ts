@@ -110,7 +110,8 @@ export class CaseRegistry {
     return this.summary(await this.readMeta(caseId));
   }
 
-  async list(query?: string): Promise<CaseSummary[]> {
+  /** Every case's case.json (unordered). */
+  async metas(): Promise<CaseMeta[]> {
     const entries = await fs.readdir(this.casesDir, { withFileTypes: true }).catch(() => []);
     const metas: CaseMeta[] = [];
     for (const e of entries) {
@@ -121,6 +122,11 @@ export class CaseRegistry {
         // A directory without a readable case.json is not a case (e.g. foreign files); skip it.
       }
     }
+    return metas;
+  }
+
+  async list(query?: string): Promise<CaseSummary[]> {
+    const metas = await this.metas();
     const needle = query?.trim().toLocaleLowerCase();
     const shown = needle ? metas.filter((m) => m.name.toLocaleLowerCase().includes(needle)) : metas;
     shown.sort((a, b) => b.created.localeCompare(a.created) || a.name.localeCompare(b.name));
