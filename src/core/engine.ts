@@ -9,6 +9,7 @@ import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
+import { readConfig, type EnvConfig } from './config';
 import { EventBus } from './events';
 import type { QueryModels } from './retrieval/semantic';
 import type { IndexSinkOptions } from './retrieval/sink';
@@ -31,6 +32,8 @@ export interface EngineOptions {
   ingest?: IngestOptions;
   /** Agent settings (local model runtime, endpoint, step bounds). */
   agent?: AgentOptions;
+  /** The environment settings are read from (default process.env; see config.ts). Explicit options above win. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const opsOf = (feature: object) => Object.keys(feature) as OpName[];
@@ -54,6 +57,8 @@ export class Engine {
   readonly openCases: OpenCases;
   readonly bundledModelDirs: string[];
   private readonly options: EngineOptions;
+  /** Settings from the environment, read once here and passed down (config.ts). */
+  private readonly config: EnvConfig;
   /** What `close()` stops, last-added first: the open cases last, the features first. */
   private readonly disposables = new Disposables();
   /** Feature imports in flight: `close()` waits for them, so none is built after it. */
@@ -66,6 +71,7 @@ export class Engine {
 
   private constructor(options: EngineOptions) {
     this.options = options;
+    this.config = readConfig(options.env ?? process.env);
     this.home = path.resolve(options.home);
     this.bundledModelDirs = options.bundledModelDirs ?? [];
     this.cases = new CaseRegistry(this.home);
@@ -123,6 +129,7 @@ export class Engine {
       cases: this.cases,
       // An imported embedding model is checked in the embedding worker, like every embedding.
       probeEmbedding: async (id, dir, signal) => (await import('./retrieval/models')).probeEmbedding(id, dir, signal),
+      hub: this.config.hub,
     });
   }
 
@@ -147,7 +154,7 @@ export class Engine {
   /** The ingest service (runs, file lists), loaded on first use. */
   ingestService(): Promise<IngestService> {
     return (this.ingestLoaded ??= this.load(async () => {
-      const service = (await import('./ingest/handlers')).createIngest(this, this.options.ingest);
+      const service = (await import('./ingest/handlers')).createIngest(this, this.ingestOptions());
       this.disposables.add(() => service.close());
       return service;
     }));
@@ -156,10 +163,29 @@ export class Engine {
   /** The case agent (chat turns, sessions, the local model runtime), loaded on first use. */
   agentService(): Promise<AgentService> {
     return (this.agentLoaded ??= this.load(async () => {
-      const service = (await import('./agent/service')).createAgent(this, this.options.agent);
+      const service = (await import('./agent/service')).createAgent(this, this.agentOptions());
       this.disposables.add(() => service.close());
       return service;
     }));
+  }
+
+  /** Ingest's options: the limits the environment sets, under the explicit ones. */
+  private ingestOptions(): IngestOptions {
+    const given = this.options.ingest ?? {};
+    return { ...given, limits: { ...this.config.limits, ...given.limits } };
+  }
+
+  /** The agent's options: the environment's settings under the explicit ones. */
+  private agentOptions(): AgentOptions {
+    const given = this.options.agent ?? {};
+    const { config } = this;
+    return {
+      ...given,
+      llama: { ...config.llama, ...given.llama },
+      ...(given.endpoint ?? config.endpoint ? { endpoint: given.endpoint ?? config.endpoint } : {}),
+      ...(given.defaultModel ?? config.defaultChatModel ? { defaultModel: given.defaultModel ?? config.defaultChatModel } : {}),
+      ...(given.maxOutputTokens ?? config.agentMaxTokens ? { maxOutputTokens: given.maxOutputTokens ?? config.agentMaxTokens } : {}),
+    };
   }
 
   /**

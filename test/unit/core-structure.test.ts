@@ -3,13 +3,14 @@
  *   - no import cycles anywhere in src/ (static, type, dynamic and require imports all count);
  *   - inside src/core, layers import only downwards:
  *       foundation (util/, router/, events, version)
- *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger)
+ *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger, config)
  *       ← features in this order: models ← retrieval ← ingest ← citations ← tools ← agent ← cases' handlers
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
  *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
  *   - the embedding worker's bundle holds no model catalog, downloader or GGUF reader;
- *   - no function in src/core is longer than 80 lines unless its comment says why ("Long on purpose").
+ *   - no function in src/core is longer than 80 lines unless its comment says why ("Long on purpose");
+ *   - settings are read from the environment in config.ts only.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +24,7 @@ const rel = (f: string) => path.relative(CORE, f).split(path.sep).join('/');
 /** Layers of src/core, lowest first; a file belongs to the first whose pattern matches. */
 const LAYERS: [string, RegExp][] = [
   ['foundation', /^(util\/.*|router\/.*|events\.ts|version\.ts)$/],
-  ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts)$/],
+  ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts|config\.ts)$/],
   ['models', /^models\/.*$/],
   ['retrieval', /^retrieval\/.*$/],
   ['ingest', /^ingest\/.*$/],
@@ -115,5 +116,13 @@ describe('core structure', () => {
       visit(src);
     }
     expect(long).toEqual([]);
+  });
+
+  it('settings are read from the environment in config.ts only', () => {
+    const readers = sourceFiles(CORE)
+      .filter((f) => rel(f) !== 'config.ts')
+      .filter((f) => /process\.env\.[A-Z]|\benv\.(CASEFILE|HF)_[A-Z_]+|env\[['"](CASEFILE|HF)_/.test(readFileSync(f, 'utf8').replace(/process\.env\.LANCEDB_LOG \?\?=/, '')))
+      .map(rel);
+    expect(readers).toEqual([]);
   });
 });

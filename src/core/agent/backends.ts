@@ -37,23 +37,12 @@ export interface BackendContext {
   runtime: () => LlamaRuntime;
   registry: ModelRegistry;
   endpoint?: EndpointConfig | undefined;
-  env: NodeJS.ProcessEnv;
-}
-
-/** The endpoint the user configured through the environment, if any (CASEFILE_ENDPOINT_URL, CASEFILE_ENDPOINT_KEY). */
-export function endpointFromEnv(env: NodeJS.ProcessEnv): EndpointConfig | undefined {
-  const baseURL = env.CASEFILE_ENDPOINT_URL?.trim();
-  if (!baseURL) return undefined;
-  return {
-    baseURL,
-    ...(env.CASEFILE_ENDPOINT_KEY ? { apiKey: env.CASEFILE_ENDPOINT_KEY } : {}),
-    structuredOutputs: env.CASEFILE_ENDPOINT_STRUCTURED === '1',
-    toolCalling: env.CASEFILE_ENDPOINT_TOOLS !== '0',
-  };
+  /** The model of a turn that names none (`scripted:<file>`, an installed id or a .gguf path; config.ts). */
+  defaultModel?: string | undefined;
 }
 
 export async function resolveModel(spec: string | undefined, ctx: BackendContext): Promise<ResolvedModel> {
-  const chosen = spec?.trim() || ctx.env.CASEFILE_SCRIPTED_MODEL?.trim() && `scripted:${ctx.env.CASEFILE_SCRIPTED_MODEL.trim()}` || ctx.env.CASEFILE_CHAT_MODEL?.trim() || undefined;
+  const chosen = spec?.trim() || ctx.defaultModel || undefined;
   if (chosen?.startsWith('scripted:')) {
     const file = path.resolve(chosen.slice('scripted:'.length));
     return { model: ScriptedLanguageModel.fromFile(file), format: 'json', label: `scripted:${path.basename(file)}`, kind: 'scripted' };

@@ -12,7 +12,7 @@ import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { caseDocumentSource } from '../tools/source';
 import { newId } from '../util/ids';
-import { endpointFromEnv, resolveModel, type EndpointConfig } from './backends';
+import { resolveModel, type EndpointConfig } from './backends';
 import { agentToolsFor } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
@@ -30,9 +30,11 @@ export interface AgentPorts extends ToolsPorts, ModelCatalogPort {
 
 export interface AgentOptions {
   llama?: LlamaRuntimeOptions;
-  /** OpenAI-compatible endpoint (default: from CASEFILE_ENDPOINT_URL / CASEFILE_ENDPOINT_KEY; none otherwise). */
+  /** OpenAI-compatible endpoint (the engine passes CASEFILE_ENDPOINT_URL's; none otherwise). */
   endpoint?: EndpointConfig;
-  /** Output tokens per step (default 768, or CASEFILE_AGENT_MAX_TOKENS). */
+  /** The model of a turn that names none (the engine passes CASEFILE_SCRIPTED_MODEL's or CASEFILE_CHAT_MODEL's). */
+  defaultModel?: string;
+  /** Output tokens per step (default 768; the engine passes CASEFILE_AGENT_MAX_TOKENS). */
   maxOutputTokens?: number;
   /** Bounds of a constrained step's thought and answer (characters). */
   thoughtChars?: number;
@@ -42,7 +44,6 @@ export interface AgentOptions {
   /** Passage characters shown per result, and per observation. */
   passageChars?: number;
   observationChars?: number;
-  env?: NodeJS.ProcessEnv;
   /** Replace the case tools (benchmarks); default: the index's tools bound to the case. */
   toolsFor?: (caseId: string, ledger: CitationLedger, retrieval?: RetrievalDefaults) => Promise<AgentTool[]>;
 }
@@ -63,11 +64,6 @@ function observationBudget(contextTokens: number, maxSteps: number): number {
   return Math.round(Math.min(3000, Math.max(600, ((contextTokens - 1200) * 3.5) / (maxSteps + 1))));
 }
 
-function envNumber(v: string | undefined): number | undefined {
-  const n = v ? Number(v) : NaN;
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 /** One turn in flight: what it was asked, where it is kept, and what it has learnt so far. */
 interface TurnState {
   input: AskInput;
@@ -85,23 +81,15 @@ interface TurnState {
 export class AgentService {
   private runtimeInstance: LlamaRuntime | undefined;
   private readonly running = new Map<string, { caseId: string; controller: AbortController }>();
-  private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     private readonly ports: AgentPorts,
     private readonly options: AgentOptions = {},
-  ) {
-    this.env = options.env ?? process.env;
-  }
+  ) {}
 
   /** The local model runtime, created on first use. */
   runtime(): LlamaRuntime {
-    this.runtimeInstance ??= new LlamaRuntime({
-      ...(envNumber(this.env.CASEFILE_LLAMA_THREADS) ? { threads: envNumber(this.env.CASEFILE_LLAMA_THREADS) } : {}),
-      ...(envNumber(this.env.CASEFILE_LLAMA_CONTEXT) ? { contextSize: envNumber(this.env.CASEFILE_LLAMA_CONTEXT) } : {}),
-      ...(this.env.CASEFILE_LLAMA_IDLE_MS !== undefined && envNumber(this.env.CASEFILE_LLAMA_IDLE_MS) !== undefined ? { idleUnloadMs: envNumber(this.env.CASEFILE_LLAMA_IDLE_MS) } : {}),
-      ...this.options.llama,
-    });
+    this.runtimeInstance ??= new LlamaRuntime(this.options.llama ?? {});
     return this.runtimeInstance;
   }
 
@@ -161,8 +149,8 @@ export class AgentService {
     const resolved = await resolveModel(input.model, {
       runtime: () => this.runtime(),
       registry: await this.ports.catalog(),
-      endpoint: this.options.endpoint ?? endpointFromEnv(this.env),
-      env: this.env,
+      endpoint: this.options.endpoint,
+      defaultModel: this.options.defaultModel,
     });
     turn.label = resolved.label;
     events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
@@ -172,7 +160,7 @@ export class AgentService {
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
       : agentToolsFor(await openCaseTools(this.ports, ref.caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
     const history = replayHistory(turn.session.messages);
-    const maxOutputTokens = this.options.maxOutputTokens ?? envNumber(this.env.CASEFILE_AGENT_MAX_TOKENS) ?? 768;
+    const maxOutputTokens = this.options.maxOutputTokens ?? 768;
     if (history.length) {
       turn.standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
       events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: turn.standalone, model: turn.label });

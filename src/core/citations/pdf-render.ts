@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
+import { readConfig } from '../config';
 import { resolveLimits } from '../ingest/limits';
 
 /**
@@ -55,7 +56,7 @@ export class PdfRenderer {
         data,
         ...pdfjsDataOptions(),
         // An image of more pixels than this is left out of the page (a 20000² image would need gigabytes).
-        maxImageSize: resolveLimits().maxImagePixels,
+        maxImageSize: resolveLimits(readConfig().limits).maxImagePixels,
         canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
         verbosity: pdfjs.VerbosityLevel.ERRORS,
       });

@@ -63,13 +63,21 @@ export const LIMIT_ENV: Record<keyof IngestLimits, { env: string; unit: number }
   quarantineAfter: { env: 'CASEFILE_QUARANTINE_AFTER', unit: 1 },
 };
 
-/** Defaults, then the environment, then explicit options (positive numbers only; others are ignored). */
-export function resolveLimits(options: Partial<IngestLimits> = {}, env: NodeJS.ProcessEnv = process.env): IngestLimits {
-  const out = { ...DEFAULT_LIMITS };
+/** Limits set by CASEFILE_* variables (read by config.ts), in bytes / milliseconds / counts; positive numbers only. */
+export function limitsFromEnv(env: NodeJS.ProcessEnv): Partial<IngestLimits> {
+  const out: Partial<IngestLimits> = {};
   for (const key of Object.keys(LIMIT_ENV) as (keyof IngestLimits)[]) {
     const raw = env[LIMIT_ENV[key].env];
     const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
     if (Number.isFinite(n) && n > 0) out[key] = Math.round(n * LIMIT_ENV[key].unit);
+  }
+  return out;
+}
+
+/** Defaults, then the given environment's variables, then explicit options (positive numbers only; others are ignored). */
+export function resolveLimits(options: Partial<IngestLimits> = {}, env: NodeJS.ProcessEnv = {}): IngestLimits {
+  const out = { ...DEFAULT_LIMITS, ...limitsFromEnv(env) };
+  for (const key of Object.keys(LIMIT_ENV) as (keyof IngestLimits)[]) {
     const given = options[key];
     if (typeof given === 'number' && Number.isFinite(given) && given > 0) out[key] = given;
   }

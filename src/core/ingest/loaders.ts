@@ -1,3 +1,4 @@
+import { readConfig } from '../config';
 import path from 'node:path';
 import { decodeText } from './detect';
 import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
@@ -234,7 +235,7 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
     fontExtraProperties: true,
     maxImageSize: options.maxImagePixels ?? DEFAULT_LIMITS.maxImagePixels,
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
-    verbosity: process.env.CASEFILE_PDFJS_VERBOSE ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
+    verbosity: readConfig().pdfjsVerbose ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
   try {
     return { task, doc: await task.promise };

@@ -21,10 +21,13 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
-/** Hugging Face (or a mirror set with HF_ENDPOINT). */
-export function hfEndpoint(): string {
-  return (process.env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, '');
+/** Where Hugging Face names are fetched (huggingface.co, or a mirror: HF_ENDPOINT), and the token gated models need (HF_TOKEN). */
+export interface HubConfig {
+  endpoint: string;
+  token?: string;
 }
+
+export const DEFAULT_HUB: HubConfig = { endpoint: 'https://huggingface.co' };
 
 const HF_REPO = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const HF_FILE = /^([A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*)\/(.+\.gguf)$/i;
@@ -34,7 +37,7 @@ const HF_FILE = /^([A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*)\/(.+\
  * file reference `owner/repo/file.gguf`, or a Hugging Face repository `owner/repo` holding a
  * transformers.js model (config.json, tokenizer files, onnx/model_quantized.onnx or onnx/model.onnx).
  */
-export function planDownload(source: string, id?: string): DownloadPlan {
+export function planDownload(source: string, id?: string, hub: HubConfig = DEFAULT_HUB): DownloadPlan {
   const src = source.trim();
   if (/^https?:\/\//i.test(src)) {
     let url: URL;
@@ -49,7 +52,7 @@ export function planDownload(source: string, id?: string): DownloadPlan {
     }
     return { id: id ?? modelIdFrom(name), kind: 'file', host: url.host, files: [{ url: url.href, path: name }] };
   }
-  const base = hfEndpoint();
+  const base = hub.endpoint;
   const host = new URL(base).host;
   const file = HF_FILE.exec(src);
   if (file) {
@@ -100,6 +103,7 @@ async function fetchFile(
   dest: string,
   host: string,
   onProgress: (p: DownloadProgress) => void,
+  hub: HubConfig,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const partial = `${dest}.partial`;
@@ -107,8 +111,7 @@ async function fetchFile(
   const have = (await fs.stat(partial).catch(() => null))?.size ?? 0;
   const headers: Record<string, string> = {};
   if (have > 0) headers.Range = `bytes=${have}-`;
-  const token = process.env.HF_TOKEN;
-  if (token && new URL(url).host === new URL(hfEndpoint()).host) headers.Authorization = `Bearer ${token}`;
+  if (hub.token && new URL(url).host === new URL(hub.endpoint).host) headers.Authorization = `Bearer ${hub.token}`;
   let res: Response;
   try {
     res = await fetch(url, { headers, redirect: 'follow', signal });
@@ -177,17 +180,18 @@ export async function sha256Of(file: string, signal?: AbortSignal): Promise<stri
 export async function downloadPlan(
   plan: DownloadPlan,
   dir: string,
-  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {},
+  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void; hub?: HubConfig } = {},
 ): Promise<string> {
+  const hub = options.hub ?? DEFAULT_HUB;
   const onProgress = options.onProgress ?? (() => {});
   for (const f of plan.files) {
     const dest = path.join(dir, f.path);
     if (await fs.stat(dest).catch(() => null)) continue; // finished in an earlier attempt
-    let ok = await fetchFile(f.url, dest, plan.host, onProgress, options.signal);
+    let ok = await fetchFile(f.url, dest, plan.host, onProgress, hub, options.signal);
     for (const alt of f.alternatives ?? []) {
       if (ok) break;
       const altUrl = f.url.slice(0, f.url.length - f.path.length) + alt;
-      ok = await fetchFile(altUrl, path.join(dir, alt), plan.host, onProgress, options.signal);
+      ok = await fetchFile(altUrl, path.join(dir, alt), plan.host, onProgress, hub, options.signal);
     }
     if (!ok && !f.optional) {
       throw new CasefileError('not_found', `${plan.host} has no ${f.path} for this model (${f.url}); check the name.`);

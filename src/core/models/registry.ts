@@ -4,7 +4,7 @@ import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../
 import { CasefileError } from '../../shared/errors';
 import type { CaseRegistry } from '../cases/registry';
 import { describeFolder, describeGguf, discover, folderBytes, statOrNull, type Described } from './discover';
-import { downloadPlan, planDownload, type DownloadProgress } from './download';
+import { DEFAULT_HUB, downloadPlan, planDownload, type DownloadProgress, type HubConfig } from './download';
 import type { Pooling } from './folder';
 import { modelIdFrom } from './ids';
 import { classifySource, cleanupStaging, installModel, validateByLoading, type EmbeddingProbe } from './install';
@@ -23,6 +23,8 @@ export interface ModelLocations {
   cases?: Pick<CaseRegistry, 'metas'>;
   /** Checks an embedding folder at import by loading it (see install.ts); without it, embedding folders cannot be imported. */
   probeEmbedding?: EmbeddingProbe;
+  /** Where `download` fetches Hugging Face names, and its token (default huggingface.co, no token). */
+  hub?: HubConfig;
 }
 
 /** Why semantic search is off when no embedding model is installed (search results, Settings, `models list`). */
@@ -41,6 +43,7 @@ export class ModelRegistry {
   private readonly cases: Pick<CaseRegistry, 'metas'> | undefined;
   private readonly probeEmbedding: EmbeddingProbe | undefined;
   private readonly registry: RegistryFileStore;
+  private readonly hub: HubConfig;
 
   constructor(where: ModelLocations) {
     this.modelsDir = path.resolve(where.modelsDir);
@@ -48,6 +51,7 @@ export class ModelRegistry {
     this.cases = where.cases;
     this.probeEmbedding = where.probeEmbedding;
     this.registry = new RegistryFileStore(this.modelsDir);
+    this.hub = where.hub ?? DEFAULT_HUB;
   }
 
   get registryFile(): string {
@@ -227,7 +231,7 @@ export class ModelRegistry {
     source: string,
     options: { id?: string; sha256?: string; signal?: AbortSignal; onProgress?: (modelId: string, p: DownloadProgress) => void } = {},
   ): Promise<ModelImportResult> {
-    const plan = planDownload(source, options.id);
+    const plan = planDownload(source, options.id, this.hub);
     const existing = (await this.collect()).models.find((m) => m.id === plan.id && m.source === 'installed');
     if (existing) {
       const list = await this.list();
@@ -236,6 +240,7 @@ export class ModelRegistry {
     const dir = path.join(this.modelsDir, DOWNLOADS, plan.id);
     await fs.mkdir(dir, { recursive: true });
     const target = await downloadPlan(plan, dir, {
+      hub: this.hub,
       ...(options.sha256 ? { sha256: options.sha256 } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => options.onProgress?.(plan.id, p),

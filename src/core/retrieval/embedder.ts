@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
+import { readConfig } from '../config';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
 
@@ -31,8 +32,8 @@ export interface EmbedderOptions {
  */
 export function embedThreads(requested?: number): number {
   if (requested && requested > 0) return Math.floor(requested);
-  const fromEnv = Number(process.env.CASEFILE_EMBED_THREADS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  const configured = readConfig().embedThreads;
+  if (configured) return configured;
   return Math.max(1, Math.floor(os.availableParallelism() / 2));
 }
 
