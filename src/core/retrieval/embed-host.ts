@@ -10,6 +10,7 @@
 import type { Worker } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';
 import { applyOfflineEnv } from '../util/offline-env';
+import { lazy } from '../util/lazy';
 import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import type { Pooling } from '../models/folder';
 import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embedder';
@@ -245,7 +246,7 @@ export class RemoteEmbedder implements LoadedEmbedder {
   private readonly spec: EmbedModelSpec;
   private dim: number | undefined;
   private modelPooling: Pooling | undefined;
-  private initPromise: Promise<void> | undefined;
+  private readonly loading = lazy(() => this.load());
   private held = false;
 
   constructor(
@@ -273,11 +274,7 @@ export class RemoteEmbedder implements LoadedEmbedder {
 
   /** Load the model in the worker. Safe to call many times; concurrent callers share one load. */
   init(): Promise<void> {
-    this.initPromise ??= this.load().catch((err: unknown) => {
-      this.initPromise = undefined;
-      throw err;
-    });
-    return this.initPromise;
+    return this.loading.get();
   }
 
   private async load(): Promise<void> {
@@ -303,7 +300,7 @@ export class RemoteEmbedder implements LoadedEmbedder {
 
   /** Let go of the model (the worker unloads it once nothing holds it for a while). Can be initialised again. */
   async dispose(): Promise<void> {
-    this.initPromise = undefined;
+    this.loading.reset();
     if (this.held) this.host.release(this.spec);
     this.held = false;
   }

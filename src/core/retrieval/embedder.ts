@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
 import { readConfig } from '../config';
+import { lazy } from '../util/lazy';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
 
@@ -53,7 +54,7 @@ export class Embedder {
   private readonly options: EmbedderOptions;
   private folder: TransformersFolder | undefined;
   private extractor: FeatureExtractionPipeline | undefined;
-  private initPromise: Promise<void> | undefined;
+  private readonly loading = lazy(() => this.load());
   private dim: number | undefined;
 
   constructor(model: EmbeddingModelRef, options: EmbedderOptions = {}) {
@@ -80,11 +81,7 @@ export class Embedder {
 
   /** Load the tokenizer and the ONNX session. Safe to call many times; concurrent callers share one load. */
   init(): Promise<void> {
-    this.initPromise ??= this.load().catch((err: unknown) => {
-      this.initPromise = undefined;
-      throw err;
-    });
-    return this.initPromise;
+    return this.loading.get();
   }
 
   private async load(): Promise<void> {
@@ -142,7 +139,7 @@ export class Embedder {
   async dispose(): Promise<void> {
     const extractor = this.extractor;
     this.extractor = undefined;
-    this.initPromise = undefined;
+    this.loading.reset();
     await extractor?.dispose();
   }
 }
