@@ -48,11 +48,14 @@ describe('outline detection', () => {
   });
 
   it('a DOCX: heading styles and bold run-in titles from its HTML (Word list numbers are not in the text)', () => {
-    const text = 'Definitions\n\nConfidentiality.  Each party keeps the other’s secrets.\n\nTerm\n\nThe term is one year.';
-    const html = '<h1>Definitions</h1><p><strong>Confidentiality.</strong> Each party keeps the other’s secrets.</p><table><tr><td><p><strong>Term</strong></p></td></tr></table><p>The term is one year.</p>';
+    const text = 'Definitions\n\nConfidentiality.  Each party keeps the other’s secrets.\n\nTerm\n\nThe term is one year.\n\nSafeguards.  Provider will protect the data.\n\nProvider will not subcontract.  Ever.';
+    const html =
+      '<h1>Definitions</h1><p><strong>Confidentiality.</strong> Each party keeps the other’s secrets.</p><table><tr><td><p><strong>Term</strong></p></td></tr></table><p>The term is one year.</p>' +
+      '<ol><li>Safeguards.  Provider will protect the data.<ol><li>Provider will not subcontract.  Ever.</li></ol></li></ol>';
     expect(detectOutline(text, [0], html).map((h) => [h.level, h.title, text.slice(h.start, h.start + 10)])).toEqual([
       [1, 'Definitions', 'Definition'],
       [2, 'Confidentiality', 'Confidenti'],
+      [2, 'Safeguards', 'Safeguards'],
     ]);
   });
 });

@@ -70,14 +70,16 @@ function titleOf(rest: string): string | null {
   const title = runIn ? runIn[1]! : rest.replace(/[.:]$/, '');
   if (!title || words(title).length > (runIn ? 10 : WORD_LIMIT) || !/^[A-Z“"']/.test(title)) return null;
   if (!runIn && rest.length > 100) return null;
-  if (letters(title).length < 3 || /[§,]/.test(title)) return null;
+  if (letters(title).length < 3 || /§/.test(title) || (/,/.test(title) && !isCaps(title))) return null;
   // A short sentence is not a title ("The Customer may renew it once.").
-  if (/\b(shall|may|will|must|agrees?|is|are|has|have|was|were)\b/.test(title)) return null;
+  if (MODAL.test(title)) return null;
   return title.trim();
 }
 
+const MODAL = /\b(shall|may|will|must|agrees?|is|are|has|have|was|were|not)\b/;
+
 /** A defined term that opens a numbered definition: 1.4 "Improvements" means … */
-const DEFINITION = /^["“]([^"”]{2,80})["”]\s+(shall\s+mean|means|shall\s+have|has\s+the\s+meaning)\b/;
+const DEFINITION = /^["“]([^"”]{2,80})["”][^.;]{0,60}?\b(shall\s+mean|means|shall\s+have|has\s+the\s+meaning)\b/;
 
 /** A numbered clause that opens a sentence of its own ("6.1 The Manufacturer shall…", "(ii) The Parties…", "b. Further, …"). */
 const CLAUSE = /^(\d{1,2}(?:\.\d{1,2}){1,3}(?:\s*\([a-z]\))?|[a-h]\.|\([a-z]{1,2}\)|\([ivx]{1,5}\))\s+[A-Z“"]/;
@@ -85,7 +87,9 @@ const CLAUSE = /^(\d{1,2}(?:\.\d{1,2}){1,3}(?:\s*\([a-z]\))?|[a-h]\.|\([a-z]{1,2
 /** One line as a heading, or null. `prev`: the line before it ('' at the start). */
 function classify(text: string, prev: string): Omit<Heading, 'start' | 'end' | 'page'> | null {
   // An item of a list introduced by a colon continues its sentence: not a heading.
-  if (/[:;]$/.test(prev) && /^(\d{1,2}\.|\(?[a-z]{1,2}[.)]|\(?[ivx]{1,5}[.)])\s/.test(text)) return null;
+  if (/([:;]|\b(or|and))$/.test(prev) && /^(\d{1,2}\.|\(?[a-z]{1,2}[.)]|\(?[ivx]{1,5}[.)])\s/.test(text)) return null;
+  // A list of people ("1. Dr Lily Tomas") is not an outline.
+  if (/^\d{1,2}\.\s+(Dr|Mr|Mrs|Ms|Prof)\.?\s/.test(text)) return null;
   const h = classifyLine(text);
   if (h) return h;
   const clause = CLAUSE.exec(text);
@@ -198,7 +202,8 @@ function docxHeadings(html: string, text: string, pageStarts: readonly number[])
   let cursor = 0;
   let tables = 0;
   let scanned = 0;
-  for (const m of html.matchAll(/<(h[1-6]|p|li)\b[^>]*>([\s\S]*?)<\/\1>/g)) {
+  // Each block's own content runs to the next block boundary (a list item may hold a nested list).
+  for (const m of html.matchAll(/<(h[1-6]|p|li)\b[^>]*>([\s\S]*?)(?=<\/?(?:h[1-6]|p|li|ol|ul|table|tr|td|th)\b|$)/g)) {
     const before = html.slice(scanned, m.index);
     tables += (before.match(/<table\b/g) ?? []).length - (before.match(/<\/table>/g) ?? []).length;
     scanned = m.index;
@@ -209,8 +214,10 @@ function docxHeadings(html: string, text: string, pageStarts: readonly number[])
     const bold = /^<strong>([^<]{1,80})<\/strong>/.exec(inner.trim());
     const boldRunIn = bold && /\.\s*$/.test(bold[1]!) && words(bold[1]!).length <= 8 ? plainOf(bold[1]!).replace(/\.$/, '') : null;
     // A heading-styled paragraph that runs on: its title ends at the first period ("Using AI Services.  The AI Services are…").
-    const styledRunIn = tag.startsWith('h') ? /^([A-Z][^.]{1,80}?)\.\s/.exec(plain) : null;
-    const runIn = boldRunIn ?? (styledRunIn && words(styledRunIn[1]!).length <= 8 ? styledRunIn[1]! : null);
+    // So does a list item that opens with a short title ("Safeguards.  Provider will…"), set by the list's style.
+    const styledRunIn = tag.startsWith('h') || tag === 'li' ? /^([A-Z][^.]{1,80}?)\.\s+\S/.exec(plain) : null;
+    const styledTitle = styledRunIn && words(styledRunIn[1]!).length <= (tag === 'li' ? 6 : 8) && !MODAL.test(styledRunIn[1]!) ? styledRunIn[1]! : null;
+    const runIn = boldRunIn ?? styledTitle;
     const defined = DEFINITION.exec(plain);
     let h: Omit<Heading, 'start' | 'end' | 'page'> | null = null;
     if (tag.startsWith('h')) {
