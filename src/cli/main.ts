@@ -35,6 +35,7 @@ const OPTIONS = {
   id: { type: 'string' },
   link: { type: 'boolean' },
   out: { type: 'string' },
+  section: { type: 'string' },
 } as const;
 
 /**

@@ -6,6 +6,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] ingest <case> <path...> [--json]
   casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
   casefile [--home DIR] files <case> [--json]
+  casefile [--home DIR] outline <case> <file> [--section ID|NUMBER|TITLE] [--json]   # a document's headings, or one section
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
   casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]
   casefile [--home DIR] chat <case> list|show <session>|export <session> [--out F]|rename <session> <title>|delete <session> --yes

@@ -5,6 +5,7 @@ import { casesCommand, type Parsed } from './cases';
 import { filesCommand } from './files';
 import { ingestCommand, retryCommand } from './ingest';
 import { modelsCommand } from './models';
+import { outlineCommand } from './outline';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
 
@@ -17,6 +18,7 @@ export const commands: Record<string, Command> = {
   ingest: ingestCommand,
   retry: retryCommand,
   files: filesCommand,
+  outline: outlineCommand,
   models: modelsCommand,
   search: searchCommand,
   serve: serveCommand,

@@ -4,7 +4,9 @@ import type {
   GrepCaseResult,
   GrepFileResult,
   GrepMatch,
+  OutlineResult,
   ReadFileResult,
+  ReadSectionResult,
   SearchResponse,
   SearchResult,
 } from '../../shared/contract/search';
@@ -17,12 +19,15 @@ import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
+import { findSection, sectionsOf } from './sections';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
   GrepCaseArgs,
   GrepFileArgs,
+  OutlineArgs,
   ReadFileArgs,
+  ReadSectionArgs,
   RetrieveArgs,
   SingleModeSearchArgs,
 } from './schemas';
@@ -168,6 +173,40 @@ export class CaseTools {
       text: doc.text.slice(start, end),
       eof: end >= total,
       citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start, end }),
+    };
+  }
+
+  /** The document's outline: each heading with its section's range, pages and a citation of the heading line. */
+  async outline(args: OutlineArgs): Promise<OutlineResult> {
+    const a = parseInput(OutlineArgs, args, 'outline arguments');
+    const { file, version, doc } = await this.openText(a.file_id, a.version);
+    const sections = sectionsOf(doc).map((s) => {
+      const pages = pagesOf(doc.pageStarts, s.start, Math.max(s.start + 1, s.end));
+      return {
+        id: s.id, level: s.level, number: s.number, title: s.title, kind: s.kind, start: s.start, end: s.end, heading_end: s.headingEnd, pages,
+        citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages: pagesOf(doc.pageStarts, s.start, s.headingEnd), start: s.start, end: s.headingEnd }),
+      };
+    });
+    return { file_id: file.id, file_name: file.name, version, sections };
+  }
+
+  /** One section's text (up to max_length characters from its heading), cited. */
+  async readSection(args: ReadSectionArgs): Promise<ReadSectionResult> {
+    const a = parseInput(ReadSectionArgs, args, 'readSection arguments');
+    const { file, version, doc } = await this.openText(a.file_id, a.version);
+    const sections = sectionsOf(doc);
+    const s = findSection(sections, a.section);
+    if (!s) {
+      const known = sections.slice(0, 12).map((x) => `${x.id} ${[x.number, x.title].filter(Boolean).join(' ')}`.trim());
+      throw new CasefileError('not_found', `"${file.name}" has no section "${a.section}"${known.length ? `; its outline starts: ${known.join('; ')}` : ' (no headings were found in it)'}.`);
+    }
+    const end = Math.min(s.end, s.start + a.max_length);
+    const pages = pagesOf(doc.pageStarts, s.start, Math.max(s.start + 1, end));
+    return {
+      file_id: file.id, file_name: file.name, version, start: s.start, end, total_length: doc.text.length, pages,
+      text: doc.text.slice(s.start, end), eof: end >= doc.text.length,
+      citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: s.start, end }),
+      section: { id: s.id, level: s.level, number: s.number, title: s.title },
     };
   }
 

@@ -9,6 +9,8 @@ export interface DocumentText {
   text: string;
   /** Character offset where page i+1 starts, ascending; pageStarts[0] is 0. */
   pageStarts: number[];
+  /** DOCX: the HTML rendering kept at ingest (its heading styles feed the outline). */
+  html?: string;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */

@@ -20,5 +20,7 @@ export function searchHandlers(ports: SearchPorts): HandlerMap {
     'tools.readFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readFile(args),
     'tools.grepFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepFile(args),
     'tools.grepCase': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepCase(args),
+    'tools.outline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).outline(args),
+    'tools.readSection': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readSection(args),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../shared/retrieval';
-import { FindFilesInput, GrepCaseInput, GrepFileInput, ReadFileInput, SearchFilters } from '../../shared/contract/search';
+import { FindFilesInput, GrepCaseInput, GrepFileInput, OutlineInput, ReadFileInput, ReadSectionInput, SearchFilters } from '../../shared/contract/search';
 
 /**
  * Input schemas of the case tools (bound to one case, so no caseId). The agent turns these into
@@ -27,6 +27,8 @@ export const SingleModeSearchArgs = SearchFilters.extend({
 export const ReadFileArgs = ReadFileInput.omit({ caseId: true });
 export const GrepFileArgs = GrepFileInput.omit({ caseId: true });
 export const GrepCaseArgs = GrepCaseInput.omit({ caseId: true });
+export const OutlineArgs = OutlineInput.omit({ caseId: true });
+export const ReadSectionArgs = ReadSectionInput.omit({ caseId: true });
 export const AdjacentChunksArgs = z
   .object({
     chunk_id: z.string({ error: 'chunk_id is required' }).min(1).max(2000),
@@ -41,6 +43,8 @@ export type SingleModeSearchArgs = z.input<typeof SingleModeSearchArgs>;
 export type ReadFileArgs = z.input<typeof ReadFileArgs>;
 export type GrepFileArgs = z.input<typeof GrepFileArgs>;
 export type GrepCaseArgs = z.input<typeof GrepCaseArgs>;
+export type OutlineArgs = z.input<typeof OutlineArgs>;
+export type ReadSectionArgs = z.input<typeof ReadSectionArgs>;
 export type AdjacentChunksArgs = z.input<typeof AdjacentChunksArgs>;
 
 /** One-line descriptions for agents and UIs, keyed by tool name (same names as the CaseTools methods). */
@@ -53,4 +57,6 @@ export const CASE_TOOL_DESCRIPTIONS = {
   grepFile: 'Regular-expression search in one document: every match with offsets, page, context and a citation id.',
   getAdjacentChunks: 'The passages just before and after a search result (same file version), in order.',
   grepCase: 'Regular-expression search over every readable file of the case: counts per file, first matches with citation ids, and which files could not be searched.',
+  outline: 'The outline of one document: its headings (articles, sections, exhibits) with section ids, pages and citation ids.',
+  readSection: 'Read one section of a document by its outline id, number (e.g. 7.2) or title words; returns its text with a citation id.',
 } as const;

@@ -27,8 +27,8 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
     },
     async readText(fileId, version) {
       try {
-        const [text, pages] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version)]);
-        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0] };
+        const [text, pages, html] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version), docs.getHtml(fileId, version)]);
+        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0], ...(html ? { html } : {}) };
       } catch (err) {
         if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return null;
         throw err;

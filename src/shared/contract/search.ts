@@ -127,6 +127,37 @@ export interface ReadFileResult {
   citation: CitationRecord;
 }
 
+/** One section of a document's outline: its heading and the text up to the next heading of the same or a higher level. */
+export interface OutlineSection {
+  /** Stable within a version: "s1", "s2", … in document order. */
+  id: string;
+  /** 1 = title, article, exhibit; 2 = section; 3 = subsection; 4 = deeper. */
+  level: number;
+  /** As printed ("7.2", "IV", "(a)"), or ''. */
+  number: string;
+  /** The heading's title words, or '' for a bare number. */
+  title: string;
+  kind: string;
+  /** The section's range [start, end) in the document text; the heading line ends at heading_end. */
+  start: number;
+  end: number;
+  heading_end: number;
+  pages: number[];
+  /** Cites the heading line. */
+  citation: CitationRecord;
+}
+
+export interface OutlineResult {
+  file_id: string;
+  file_name: string;
+  version: number;
+  sections: OutlineSection[];
+}
+
+export interface ReadSectionResult extends ReadFileResult {
+  section: Pick<OutlineSection, 'id' | 'level' | 'number' | 'title'>;
+}
+
 export interface GrepMatch {
   file_id: string;
   file_name: string;
@@ -183,6 +214,21 @@ export const ReadFileInput = z.object({
   max_length: z.number().int().min(1).max(100_000).default(4000),
 }).strict();
 
+export const OutlineInput = z.object({
+  caseId: CaseId,
+  file_id: FileId,
+  version: z.number().int().positive().optional(),
+}).strict();
+
+export const ReadSectionInput = z.object({
+  caseId: CaseId,
+  file_id: FileId,
+  version: z.number().int().positive().optional(),
+  /** A section's id from the outline ("s4"), its number ("7.2") or words of its title ("limitation of liability"). */
+  section: z.string({ error: 'section is required' }).trim().min(1, 'section must not be empty').max(200),
+  max_length: z.number().int().min(1).max(100_000).default(8000),
+}).strict();
+
 export const GrepFileInput = z.object({
   caseId: CaseId,
   file_id: FileId,
@@ -219,5 +265,7 @@ export const searchContract = {
   'tools.findFiles': op<FindFilesResult>()(FindFilesInput, 'List the files of a case, filtered and paginated.'),
   'tools.readFile': op<ReadFileResult>()(ReadFileInput, 'Read a window of a document’s text (latest version by default).'),
   'tools.grepFile': op<GrepFileResult>()(GrepFileInput, 'Regular-expression search in one document.'),
+  'tools.outline': op<OutlineResult>()(OutlineInput, 'A document’s outline: its headings and sections, each with pages and a citation.'),
+  'tools.readSection': op<ReadSectionResult>()(ReadSectionInput, 'Read one section of a document (by outline id, number or title), with a citation.'),
   'tools.grepCase': op<GrepCaseResult>()(GrepCaseInput, 'Regular-expression search over every readable file of a case.'),
 };
