@@ -62,6 +62,12 @@ describe('tools.outline and tools.readSection', () => {
     });
   });
 
+  it('search results say where they sit in their document: the section path and the document’s title', async () => {
+    const res = await engine.router.call('search', { caseId, query: 'renewal of the agreement for a further term', mode: 'keyword', k: 10 });
+    const renewal = res.results.find((r) => r.file_id === pdfId && r.section_path?.includes('1.3 Renewal'));
+    expect(renewal).toMatchObject({ section_path: ['1 TERMS OF AGREEMENT', '1.3 Renewal'], document_title: 'ODM - SUPPLY AGREEMENT' });
+  });
+
   it('a DOCX – heading styles and run-in titles from the stored HTML', async () => {
     const o = await engine.router.call('tools.outline', { caseId, file_id: docxId });
     const titles = o.sections.map((s) => s.title);
@@ -78,6 +84,8 @@ describe('tools.outline and tools.readSection', () => {
     // Sections are indented under their article.
     const indent = (label: string) => /^s\d+( +)/.exec(list.stdout.split('\n').find((l) => l.includes(label))!)![1]!.length;
     expect(indent('1.2 Term')).toBe(indent('1 TERMS OF AGREEMENT') + 2);
+    const search = await runCasefile(home, ['search', 'Agape supply', 'renewal of the agreement', '--mode', 'keyword']);
+    expect(search.stdout).toMatch(/^ {3}§ 1 TERMS OF AGREEMENT › 1\.3 Renewal$/m);
     const section = await runCasefile(home, ['outline', 'Agape supply', path.basename(PDF), '--section', '1.2']);
     expect(section.stdout).toMatch(/p\. 2:\n\n1\.2\s+Term/);
     const json = JSON.parse((await runCasefile(home, ['outline', 'Agape supply', pdfId, '--json'])).stdout) as { sections: { number: string }[] };

@@ -37,6 +37,8 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
           score: r.score,
           label: r.label,
           citation: r.citation,
+          ...(r.section_path ? { section_path: r.section_path } : {}),
+          ...(r.document_title ? { document_title: r.document_title } : {}),
         })),
         semantic: res.semantic,
         ...(res.semantic_reason ? { semantic_reason: res.semantic_reason } : {}),
@@ -59,6 +61,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       if (r.scores.vector) parts.push(`cos ${r.scores.vector.score.toFixed(3)} #${r.scores.vector.rank}`);
     }
     lines.push(`${i + 1}. [${r.citation.id}] ${printable(r.file_name)} v${r.version}, ${pages}  (${parts.join(', ')})`);
+    if (r.section_path) lines.push(`   § ${printable(r.section_path.join(' › '))}`);
     lines.push(`   ${printable(oneLine(r.text, 200))}`);
   });
   io.out(lines.join('\n'));

@@ -1,5 +1,6 @@
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
+import { sectionsOf, type Section } from './outline';
 import { CaseStore, expandChunks, latestVersion } from './store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
 
@@ -13,7 +14,7 @@ export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
  */
 export class CaseDocuments {
   readonly store: CaseStore;
-  private readonly cache = new Map<string, { text: string; pages: PageIndex }>();
+  private readonly cache = new Map<string, { text: string; pages: PageIndex; sections?: Section[] }>();
   private readonly cacheSize: number;
 
   constructor(caseDir: string, options: { cacheSize?: number } = {}) {
@@ -47,7 +48,7 @@ export class CaseDocuments {
     return { file, version: v };
   }
 
-  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
+  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex; entry: { text: string; pages: PageIndex; sections?: Section[] } }> {
     const r = await this.resolve(fileId, version);
     // The version's identity, not only its number: a shared reader must not serve the text of a
     // version that was removed and then made again under the same number.
@@ -66,7 +67,17 @@ export class CaseDocuments {
       this.cache.set(key, hit);
       while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
     }
-    return { ...r, ...hit };
+    return { ...r, ...hit, entry: hit };
+  }
+
+  /** The outline of a version as sections (ingest/outline.ts), computed from its stored text once and kept with it. */
+  async getSections(fileId: string, version?: number): Promise<Section[]> {
+    const { file, version: v, entry } = await this.load(fileId, version);
+    if (!entry.sections) {
+      const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
+      entry.sections = sectionsOf(entry.text, entry.pages.pages.length ? entry.pages.pages.map((p) => p.start) : [0], html);
+    }
+    return entry.sections;
   }
 
   /** The document text of a version (what chunk offsets point into). */

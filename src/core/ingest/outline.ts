@@ -238,3 +238,37 @@ function docxHeadings(html: string, text: string, pageStarts: readonly number[])
   }
   return out;
 }
+
+// ------------------------------------------------------------------ sections
+
+export interface Section extends Heading {
+  id: string;
+  /** Where the heading line ends (the section itself ends at `end`). */
+  headingEnd: number;
+}
+
+/** Each heading's section: it runs to the next heading of the same or a higher level (or the end of the text). */
+export function sectionsOf(text: string, pageStarts: readonly number[] = [0], html?: string): Section[] {
+  const headings = detectOutline(text, pageStarts, html);
+  return headings.map((h, i) => {
+    const next = headings.slice(i + 1).find((n) => n.level <= h.level);
+    return { ...h, id: `s${i + 1}`, headingEnd: h.end, end: next ? next.start : text.length };
+  });
+}
+
+/** The sections that hold `offset`, outermost first (the section path of a passage). */
+export function sectionPath(sections: Section[], offset: number): Section[] {
+  return sections.filter((s) => s.start <= offset && offset < s.end).sort((a, b) => a.level - b.level || a.start - b.start);
+}
+
+/** A section by id ("s4"), number ("7.2", "IV", "(a)") or words of its title; null when none. */
+export function findSection(sections: Section[], ref: string): Section | null {
+  const r = ref.trim();
+  const byId = sections.find((s) => s.id === r.toLowerCase());
+  if (byId) return byId;
+  const num = r.replace(/^(section|article|§)\s*/i, '').replace(/\.$/, '');
+  const byNumber = sections.find((s) => s.number !== '' && s.number.replace(/\.$/, '').toLowerCase() === num.toLowerCase());
+  if (byNumber) return byNumber;
+  const words = r.toLowerCase().split(/\s+/).filter(Boolean);
+  return sections.find((s) => s.title && words.every((w) => s.title.toLowerCase().includes(w))) ?? null;
+}

@@ -19,7 +19,7 @@ import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
-import { findSection, sectionsOf } from './sections';
+import { findSection, sectionPath, type Section } from '../ingest/outline';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
@@ -130,17 +130,33 @@ export class CaseTools {
   async retrieve(args: RetrieveArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(RetrieveArgs, args, 'retrieve arguments');
     const reranker = a.rerank_top_n ? await this.rerankerOf() : null;
-    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'hybrid', signal }, this.ledger, reranker);
+    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'hybrid', signal }, this.ledger, reranker));
   }
 
   async vector_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(SingleModeSearchArgs, args, 'vector_search arguments');
-    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'vector', signal }, this.ledger);
+    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'vector', signal }, this.ledger));
   }
 
   async keyword_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(SingleModeSearchArgs, args, 'keyword_search arguments');
-    return searchChunks(this.store, await this.semanticState(), { ...a, mode: 'keyword', signal }, this.ledger);
+    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'keyword', signal }, this.ledger));
+  }
+
+  /** Each result's place in its document: the section path around its middle, and the document's title (from the outline). */
+  private async withContext(res: SearchResponse): Promise<SearchResponse> {
+    const outlines = new Map<string, Promise<Section[]>>();
+    for (const r of res.results) {
+      const key = `${r.file_id}@${r.version}`;
+      let sections = outlines.get(key);
+      if (!sections) outlines.set(key, (sections = this.documents.readSections(r.file_id, r.version).catch(() => [])));
+      const all = await sections;
+      const path = sectionPath(all, r.start + Math.floor((r.end - r.start) / 2)).map((s) => [s.number, s.title].filter(Boolean).join(' '));
+      if (path.length) r.section_path = path;
+      const title = all.find((s) => s.kind === 'title');
+      if (title?.title) r.document_title = title.title;
+    }
+    return res;
   }
 
   /** Search in a given mode (the `search` operation and the CLI). */
@@ -180,7 +196,7 @@ export class CaseTools {
   async outline(args: OutlineArgs): Promise<OutlineResult> {
     const a = parseInput(OutlineArgs, args, 'outline arguments');
     const { file, version, doc } = await this.openText(a.file_id, a.version);
-    const sections = sectionsOf(doc).map((s) => {
+    const sections = (await this.documents.readSections(file.id, version)).map((s) => {
       const pages = pagesOf(doc.pageStarts, s.start, Math.max(s.start + 1, s.end));
       return {
         id: s.id, level: s.level, number: s.number, title: s.title, kind: s.kind, start: s.start, end: s.end, heading_end: s.headingEnd, pages,
@@ -194,7 +210,7 @@ export class CaseTools {
   async readSection(args: ReadSectionArgs): Promise<ReadSectionResult> {
     const a = parseInput(ReadSectionArgs, args, 'readSection arguments');
     const { file, version, doc } = await this.openText(a.file_id, a.version);
-    const sections = sectionsOf(doc);
+    const sections = await this.documents.readSections(file.id, version);
     const s = findSection(sections, a.section);
     if (!s) {
       const known = sections.slice(0, 12).map((x) => `${x.id} ${[x.number, x.title].filter(Boolean).join(' ')}`.trim());

@@ -1,5 +1,6 @@
 import type { FileListing } from '../../shared/contract/search';
 import { pageAt } from '../ingest/chunker';
+import type { Section } from '../ingest/outline';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
 export type DocumentInfo = FileListing & { reason: string };
@@ -9,8 +10,6 @@ export interface DocumentText {
   text: string;
   /** Character offset where page i+1 starts, ascending; pageStarts[0] is 0. */
   pageStarts: number[];
-  /** DOCX: the HTML rendering kept at ingest (its heading styles feed the outline). */
-  html?: string;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */
@@ -18,6 +17,8 @@ export interface DocumentSource {
   listFiles(): Promise<DocumentInfo[]>;
   /** null when the version has no readable text. */
   readText(fileId: string, version: number): Promise<DocumentText | null>;
+  /** The version's outline as sections (ingest/outline.ts); [] when it has no readable text. */
+  readSections(fileId: string, version: number): Promise<Section[]>;
 }
 
 /** Statuses whose text can be read and searched. */

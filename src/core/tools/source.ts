@@ -27,10 +27,18 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
     },
     async readText(fileId, version) {
       try {
-        const [text, pages, html] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version), docs.getHtml(fileId, version)]);
-        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0], ...(html ? { html } : {}) };
+        const [text, pages] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version)]);
+        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0] };
       } catch (err) {
         if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return null;
+        throw err;
+      }
+    },
+    async readSections(fileId, version) {
+      try {
+        return await docs.getSections(fileId, version);
+      } catch (err) {
+        if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return [];
         throw err;
       }
     },

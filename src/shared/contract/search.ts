@@ -54,6 +54,10 @@ export interface SearchResult {
     rerank?: number;
   };
   citation: CitationRecord;
+  /** Where the passage sits in its document's outline, outermost first ("7 Limitation of Liability", "7.2 Cap"); absent when the document has no headings there. */
+  section_path?: string[];
+  /** The document's title from its outline, when it has one. */
+  document_title?: string;
 }
 
 export interface SearchResponse {
