@@ -27,7 +27,7 @@ describe('outline detection', () => {
       ['section', 2, '4.1', 'Term'],
       ['subsection', 2, '4.2', ''],
       ['section', 2, '7.2', 'Licensed Product'],
-      ['other', 1, 'B', ''],
+      ['exhibit', 1, 'B', ''],
       ['signature', 1, '', 'IN WITNESS WHEREOF'],
     ]);
     // Exact ranges: each heading's range is its line in the text.

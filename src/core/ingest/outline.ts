@@ -64,6 +64,9 @@ function runningLines(lines: Line[]): Set<string> {
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
 const letters = (s: string) => s.replace(/[^A-Za-z]/g, '');
 const isCaps = (s: string) => letters(s).length >= 4 && letters(s) === letters(s).toUpperCase();
+/** Words of a sentence, not of a title. */
+const MODAL = /\b(shall|may|will|must|agrees?|is|are|has|have|was|were|not)\b/;
+
 /** A title: short, not a sentence that runs on (a run-in heading ends at its first period). */
 function titleOf(rest: string): string | null {
   const runIn = /^([A-Z][^.;:]{1,80}?)[.:](\s|$)/.exec(rest);
@@ -75,8 +78,6 @@ function titleOf(rest: string): string | null {
   if (MODAL.test(title)) return null;
   return title.trim();
 }
-
-const MODAL = /\b(shall|may|will|must|agrees?|is|are|has|have|was|were|not)\b/;
 
 /** A defined term that opens a numbered definition: 1.4 "Improvements" means … */
 const DEFINITION = /^["“]([^"”]{2,80})["”][^.;]{0,60}?\b(shall\s+mean|means|shall\s+have|has\s+the\s+meaning)\b/;
@@ -113,7 +114,7 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
   }
   if ((m = /^(EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\s+(["“]?[A-Z0-9][A-Z0-9.-]*["”]?)\s*[.:\-–—]?\s*(.*)$/.exec(text))) {
     // Not an SEC filing's own exhibit number ("EXHIBIT 10.5"), nor a sentence that mentions one ("Schedule A of this Agreement").
-    if (words(text).length <= WORD_LIMIT && !/\b(attached|hereto|hereby)\b/i.test(m[3]!) && !/^\d+\.\d+$/.test(m[2]!) && !/^[a-z]/.test(m[3]!)) return { level: 1, number: m[2]!, title: m[3]!.trim(), kind: 'other' as const };
+    if (words(text).length <= WORD_LIMIT && !/\b(attached|hereto|hereby)\b/i.test(m[3]!) && !/^\d+\.\d+$/.test(m[2]!) && !/^[a-z]/.test(m[3]!)) return { level: 1, number: m[2]!, title: m[3]!.trim(), kind: 'exhibit' };
   }
   if (/^IN WITNESS WHEREOF\b/i.test(text)) return { level: 1, number: '', title: 'IN WITNESS WHEREOF', kind: 'signature' };
   if ((m = /^(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)\s+(.+)$/.exec(text))) {
