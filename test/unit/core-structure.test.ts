@@ -98,6 +98,10 @@ describe('core structure', () => {
     const bundle = [...reachable(graph, path.join(CORE, 'retrieval', 'embed-worker.ts'))].map(rel);
     expect(bundle).toContain('retrieval/embedder.ts');
     expect(bundle.filter((f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f))).toEqual([]);
+    // And the embedder (transformers.js, onnxruntime) is the worker's alone: the engine's thread never imports it.
+    const embedder = path.join(CORE, 'retrieval', 'embedder.ts');
+    const importers = [...graph].filter(([file, targets]) => file.startsWith(SRC) && targets.includes(embedder)).map(([file]) => rel(file));
+    expect(importers).toEqual(['retrieval/embed-worker.ts']);
   });
 
   it('no function in src/core over 80 lines unless its comment says why', () => {

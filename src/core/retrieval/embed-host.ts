@@ -13,8 +13,7 @@ import { applyOfflineEnv } from '../util/offline-env';
 import { lazy } from '../util/lazy';
 import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import type { Pooling } from '../models/folder';
-import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embedder';
-import { modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse, type EmbedWorkerStats } from './embed-protocol';
+import { embedThreads, modelKey, type EmbedderOptions, type EmbeddingModelRef, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse, type EmbedWorkerStats } from './embed-protocol';
 
 /** A model no embedder holds any more is unloaded from the worker after this long (the next ingest or query often wants it again). */
 const UNLOAD_AFTER_MS = 60_000;

@@ -1,5 +1,42 @@
-/** Messages between the engine's thread (embed-host.ts) and the embedding worker (embed-worker.ts). */
+/**
+ * What the engine's thread (embed-host.ts) and the embedding worker (embed-worker.ts, embedder.ts)
+ * share: the messages between them, a model's reference and options, and the thread count. The
+ * embedder itself (transformers.js, onnxruntime) is loaded in the worker only.
+ */
+import os from 'node:os';
+import { readConfig } from '../config';
 import type { Pooling } from '../models/folder';
+
+/** An embedding model on disk: a transformers.js folder (config.json, tokenizer, onnx/*.onnx). */
+export interface EmbeddingModelRef {
+  /** The id the case records with its vectors (e.g. `all-MiniLM-L6-v2`). */
+  id: string;
+  /** Absolute path of the model folder. */
+  dir: string;
+}
+
+export interface EmbedderOptions {
+  /** Texts per forward pass (default 16). */
+  batchSize?: number;
+  /** Override the pooling the folder implies (normally leave unset). */
+  pooling?: Pooling;
+  /**
+   * onnxruntime intra-op threads. Default: half the cores (at least 1), or CASEFILE_EMBED_THREADS.
+   * More threads than free cores makes onnxruntime much slower, not faster (its workers spin).
+   */
+  threads?: number;
+}
+
+/**
+ * onnxruntime intra-op threads for an embedder: `requested` when given, else CASEFILE_EMBED_THREADS,
+ * else half the cores (at least 1).
+ */
+export function embedThreads(requested?: number): number {
+  if (requested && requested > 0) return Math.floor(requested);
+  const configured = readConfig().embedThreads;
+  if (configured) return configured;
+  return Math.max(1, Math.floor(os.availableParallelism() / 2));
+}
 
 /** A model as the worker loads it; the same spec always means the same loaded instance. */
 export interface EmbedModelSpec {

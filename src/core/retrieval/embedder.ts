@@ -1,42 +1,10 @@
-import os from 'node:os';
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
-import { readConfig } from '../config';
 import { lazy } from '../util/lazy';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
+import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
 import { withLocalModel } from '../models/transformers';
-
-/** An embedding model on disk: a transformers.js folder (config.json, tokenizer, onnx/*.onnx). */
-export interface EmbeddingModelRef {
-  /** The id the case records with its vectors (e.g. `all-MiniLM-L6-v2`). */
-  id: string;
-  /** Absolute path of the model folder. */
-  dir: string;
-}
-
-export interface EmbedderOptions {
-  /** Texts per forward pass (default 16). */
-  batchSize?: number;
-  /** Override the pooling the folder implies (normally leave unset). */
-  pooling?: Pooling;
-  /**
-   * onnxruntime intra-op threads. Default: half the cores (at least 1), or CASEFILE_EMBED_THREADS.
-   * More threads than free cores makes onnxruntime much slower, not faster (its workers spin).
-   */
-  threads?: number;
-}
-
-/**
- * onnxruntime intra-op threads for an embedder: `requested` when given, else CASEFILE_EMBED_THREADS,
- * else half the cores (at least 1).
- */
-export function embedThreads(requested?: number): number {
-  if (requested && requested > 0) return Math.floor(requested);
-  const configured = readConfig().embedThreads;
-  if (configured) return configured;
-  return Math.max(1, Math.floor(os.availableParallelism() / 2));
-}
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');

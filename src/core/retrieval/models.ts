@@ -5,7 +5,7 @@ import type { Pooling } from '../models/folder';
 import { inspectTransformersFolder } from '../models/folder';
 import { withLocalModel } from '../models/transformers';
 import { EmbedWorkerStopped, RemoteEmbedder, type LoadedEmbedder } from './embed-host';
-import type { EmbeddingModelRef } from './embedder';
+import type { EmbeddingModelRef } from './embed-protocol';
 import type { Reranker } from './search';
 
 export type { LoadedEmbedder } from './embed-host';
