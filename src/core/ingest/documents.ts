@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
 import { sectionsOf, type Section } from './outline';
@@ -16,15 +17,26 @@ export class CaseDocuments {
   readonly store: CaseStore;
   private readonly cache = new Map<string, { text: string; pages: PageIndex; sections?: Section[] }>();
   private readonly cacheSize: number;
+  private manifest: { key: string; files: FileRecord[] } | undefined;
 
   constructor(caseDir: string, options: { cacheSize?: number } = {}) {
     this.store = new CaseStore(caseDir);
     this.cacheSize = options.cacheSize ?? 16;
   }
 
-  /** All file records (each with every version, oldest first). */
+  /**
+   * All file records (each with every version, oldest first). files.json is parsed again only when
+   * it changed (it is replaced whole on every write), so a search that places ten results in their
+   * documents, or a tool call per agent step, does not re-read it each time. Callers must not
+   * change what they get.
+   */
   async listFiles(): Promise<FileRecord[]> {
-    return (await this.store.readManifest()).files;
+    const st = await fs.stat(this.store.manifestPath).catch(() => null);
+    const key = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : '';
+    if (this.manifest?.key === key) return this.manifest.files;
+    const files = (await this.store.readManifest()).files;
+    this.manifest = { key, files };
+    return files;
   }
 
   /** A file by id, or undefined. */
