@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { MockLanguageModelV4 } from 'ai/test';
+import { textReplyModel } from '../helpers/mock-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
@@ -271,28 +271,7 @@ describe('runAgent – streaming and cancellation', () => {
 describe('runAgent – the ai SDK test model', () => {
   it('MockLanguageModelV4 – the loop runs over any ai SDK model', async () => {
     const replies = [JSON.stringify(FIND), JSON.stringify({ thought: 'done', action: 'final_answer', action_input: { answer: 'Nothing to cite.' } })];
-    let i = 0;
-    const model = new MockLanguageModelV4({
-      doStream: async () => {
-        const text = replies[i++]!;
-        return {
-          stream: new ReadableStream({
-            start(ctrl) {
-              ctrl.enqueue({ type: 'stream-start', warnings: [] });
-              ctrl.enqueue({ type: 'text-start', id: '1' });
-              ctrl.enqueue({ type: 'text-delta', id: '1', delta: text });
-              ctrl.enqueue({ type: 'text-end', id: '1' });
-              ctrl.enqueue({
-                type: 'finish',
-                finishReason: { unified: 'stop', raw: 'stop' },
-                usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
-              });
-              ctrl.close();
-            },
-          }),
-        };
-      },
-    });
+    const model = textReplyModel(replies);
     const ledger = new CitationLedger();
     const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
     const result = await runAgent({ model, format: 'json', tools, question: 'q?', citations: ledger, sourceText: async () => null });

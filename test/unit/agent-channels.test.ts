@@ -1,11 +1,12 @@
 import type { ModelMessage } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import type { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { refusesTools, stepChannel, type ModelReply } from '../../src/core/agent/channels';
 import { Conversation } from '../../src/core/agent/conversation';
 import { FINAL } from '../../src/core/agent/prompt';
 import { defineTool, type AgentTool } from '../../src/core/agent/types';
+import { textReplyModel } from '../helpers/mock-model';
 
 /** The step channels (json / text / tools) and the conversation's repair retry. */
 const TOOLS: AgentTool[] = [defineTool({ name: 'retrieve', description: 'Search.', inputSchema: z.object({ query: z.string() }), async run() { return { text: '', count: 0, citations: [] }; } })];
@@ -64,37 +65,12 @@ describe('step channels', () => {
   });
 });
 
-function textModel(replies: string[]) {
-  let i = 0;
-  return new MockLanguageModelV4({
-    doStream: async () => {
-      const text = replies[i++] ?? '';
-      return {
-        stream: new ReadableStream({
-          start(ctrl) {
-            ctrl.enqueue({ type: 'stream-start', warnings: [] });
-            ctrl.enqueue({ type: 'text-start', id: '1' });
-            ctrl.enqueue({ type: 'text-delta', id: '1', delta: text });
-            ctrl.enqueue({ type: 'text-end', id: '1' });
-            ctrl.enqueue({
-              type: 'finish',
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
-            });
-            ctrl.close();
-          },
-        }),
-      };
-    },
-  });
-}
-
 describe('Conversation', () => {
   const conversation = (model: MockLanguageModelV4) =>
     new Conversation({ model, format: 'text', tools: TOOLS, systemPrompt: (f) => `system (${f})`, question: 'What notice?', bounds: {}, signal: new AbortController().signal });
 
   it('a reply that does not parse is asked again once, with the reason; both calls count', async () => {
-    const model = textModel(['I think I will search.', 'Thought: search\nAction: retrieve\nAction Input: {"query": "notice"}']);
+    const model = textReplyModel(['I think I will search.', 'Thought: search\nAction: retrieve\nAction Input: {"query": "notice"}']);
     const c = conversation(model);
     const next = await c.next(1, false, TOOLS, true);
     expect(next).toMatchObject({ step: { thought: 'search', action: 'retrieve', input: { query: 'notice' } }, repaired: true });
@@ -104,13 +80,13 @@ describe('Conversation', () => {
   });
 
   it('a reply that still does not parse is read as the answer', async () => {
-    const c = conversation(textModel(['no format', 'still no format']));
+    const c = conversation(textReplyModel(['no format', 'still no format']));
     const next = await c.next(1, false, TOOLS, true);
     expect(next).toMatchObject({ step: { action: FINAL, input: { answer: 'still no format' } }, repaired: true, policy: expect.stringMatching(/could not be parsed/) });
   });
 
   it('the question and earlier messages open the conversation; recorded steps follow', async () => {
-    const model = textModel(['Thought: ok\nFinal Answer: Sixty days.']);
+    const model = textReplyModel(['Thought: ok\nFinal Answer: Sixty days.']);
     const c = new Conversation({
       model,
       format: 'text',
