@@ -21,11 +21,12 @@
  *
  * Options: --max-queries N (per set, default 250; spread evenly; cuad-clauses takes all 363 unless
  * given), --sets a,b (default contractnli,privacy_qa,maud,cuad; add cuad-clauses: it ingests 94 PDFs),
- * --cuad-docs N (default 15).
+ * --cuad-docs N (default 15), --home DIR (keep the data home there and reuse it: the cuad-clauses case
+ * is ingested once and searched again by later runs; without it a temporary home is removed).
  * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -257,22 +258,30 @@ function holdsClause(r: { file: string; pages: [number, number]; text: string },
   return q.words.size > 0 && shared / Math.min(q.words.size, words.size || 1) >= 0.6;
 }
 
+const CLAUSE_CASE = 'eval cuad-clauses';
+
 async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ rows: Record<string, Scores>; queries: number; docs: number; chunks: number; ingestSeconds: number }> {
   const all = cuadClauses();
   const pdfs = [...new Set(all.map((q) => q.pdf))].sort();
-  const { id: caseId } = await engine.cases.create('eval cuad-clauses');
   // Every contract in one drop, as a user drags a data room in (each file keeps its own name).
   const nameOf = new Map(pdfs.map((pdf) => [path.basename(pdf), pdf]));
   if (nameOf.size !== pdfs.length) throw new Error('two CUAD PDFs share a file name');
-  const t0 = performance.now();
-  const run = await engine.router.call('ingest.start', { caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
-  const ingestSeconds = (performance.now() - t0) / 1000;
-  if (!('results' in run)) throw new Error('ingest did not finish');
-  const bad = run.results.filter((r) => r.status !== 'indexed');
-  if (bad.length) console.log(`  cuad-clauses: ${bad.length} files not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}`);
+  const kept = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === CLAUSE_CASE);
+  let ingestSeconds = NaN;
+  const caseId = kept ? kept.id : (await engine.cases.create(CLAUSE_CASE)).id;
+  if (kept) {
+    console.log(`  cuad-clauses: reusing the ingested case in this home (${caseId})`);
+  } else {
+    const t0 = performance.now();
+    const run = await engine.router.call('ingest.start', { caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
+    ingestSeconds = (performance.now() - t0) / 1000;
+    if (!('results' in run)) throw new Error('ingest did not finish');
+    const bad = run.results.filter((r) => r.status !== 'indexed');
+    if (bad.length) console.log(`  cuad-clauses: ${bad.length} files not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}`);
+  }
   const files = (await engine.router.call('files.list', { caseId })).files;
   const chunks = files.reduce((n, f) => n + (f.versions.at(-1)?.chunks ?? 0), 0);
-  console.log(`  cuad-clauses: ingested ${pdfs.length} PDFs (${chunks} chunks) in ${ingestSeconds.toFixed(0)} s`);
+  console.log(`  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`);
   const tools = await openCaseTools(engine, caseId);
   const questions = spread(all, maxQueries);
   const kinds = [...MODES, 'hybrid, gold contract only'] as const;
@@ -300,16 +309,18 @@ async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ ro
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' } },
+    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' }, home: { type: 'string' } },
   });
   const maxQueries = Number(values['max-queries'] ?? 250);
   const cuadDocs = Number(values['cuad-docs'] ?? 15);
   const wanted = (values.sets ?? 'contractnli,privacy_qa,maud,cuad').split(',');
-  const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-eval-'));
+  const keepHome = values.home !== undefined;
+  const home = keepHome ? path.resolve(values.home!) : mkdtempSync(path.join(os.tmpdir(), 'casefile-eval-'));
+  mkdirSync(home, { recursive: true });
   const metrics: Metrics = {};
   const rows: string[][] = [];
   try {
-    await installTestModels(home);
+    if (!existsSync(path.join(home, 'models'))) await installTestModels(home);
     const engine = await Engine.open({ home });
     try {
       const loaders: Record<string, () => EvalSet> = {
@@ -329,7 +340,7 @@ async function main(): Promise<void> {
               metrics[`retrieval.cuad-clauses.${key}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
             }
           }
-          metrics['retrieval.cuad-clauses.ingest_seconds'] = { value: Number(r.ingestSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs, one drop, embedding included` };
+          if (Number.isFinite(r.ingestSeconds)) metrics['retrieval.cuad-clauses.ingest_seconds'] = { value: Number(r.ingestSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs, one drop, embedding included` };
           continue;
         }
         const load = loaders[name];
@@ -354,7 +365,7 @@ async function main(): Promise<void> {
       await engine.close();
     }
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    if (!keepHome) rmSync(home, { recursive: true, force: true });
   }
   const header = ['set', 'mode', 'R@1', 'R@5', 'R@10', 'MRR', 'nDCG@10', 'n'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
