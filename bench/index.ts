@@ -83,6 +83,7 @@ function makeChunks(n: number, seed: number): { chunks: ChunkRecord[]; vectors: 
       page_start: Math.floor(index / 3) + 1,
       page_end: Math.floor(index / 3) + 1,
       text,
+      context: `Agreement ${file} › ${(index % 12) + 1} Section ${index % 12 === 7 ? 'Limitation of Liability' : 'Terms'}`,
       hash: createHash('sha256').update(text).digest('hex'),
       doc_type: file % 3 === 0 ? 'medical_record' : 'contract',
       doc_date: '',

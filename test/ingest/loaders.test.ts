@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { spanToRects } from '../../src/core/citations/geometry';
 import { decodeText, detectKind } from '../../src/core/ingest/detect';
 import { findDocDate, guessDocType } from '../../src/core/ingest/meta';
-import { chunkDocument, parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/ingest/parse';
+import { chunkDocument } from '../../src/core/ingest/structure';
 import { corpusDir } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, partlyScannedPdf, rotatedPdf, truncatedPdf, twoColumnPdf } from '../fixtures/pdfs';
 

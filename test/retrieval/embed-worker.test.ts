@@ -9,7 +9,7 @@ import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/retrieval/embed-
 import { Embedder } from '../../src/core/retrieval/embedder';
 import { loadEmbedder } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
-import { ChunkStore } from '../../src/core/retrieval/store';
+import { ChunkStore, embeddingText } from '../../src/core/retrieval/store';
 import { openCaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID, testModels } from '../helpers/models';
@@ -64,7 +64,8 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
 
     const store = await ChunkStore.open(engine.cases.caseDir(caseId));
     const table = (await store.table())!;
-    const rows = (await table.query().select(['chunk_id', 'text', 'vector']).toArray()) as { chunk_id: string; text: string; vector: ArrayLike<number> }[];
+    const rows = (await table.query().select(['chunk_id', 'text', 'context', 'vector']).toArray()) as { chunk_id: string; text: string; context: string; vector: ArrayLike<number> }[];
+    expect(rows.every((r) => r.context.length > 0)).toBe(true);
     store.close();
     expect(stats.texts).toBeGreaterThanOrEqual(rows.length + 2);
     // The engine's thread never held the runtime, through import, ingest and search.
@@ -81,7 +82,8 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     // The same model on this thread, with the same settings, gives exactly the stored vectors.
     const local = new Embedder({ id: MINILM_ID, dir: miniLmDir });
     try {
-      const vectors = await local.embed(rows.map((r) => r.text));
+      // What is embedded is the chunk's context (title › section path) on a line before its text.
+      const vectors = await local.embed(rows.map(embeddingText));
       rows.forEach((r, i) => expect(Array.from(r.vector)).toEqual(Array.from(vectors[i]!)));
     } finally {
       await local.dispose();

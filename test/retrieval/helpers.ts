@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { CaseStore, compactChunks } from '../../src/core/ingest/store';
+import { structureOf } from '../../src/core/ingest/structure';
 import type { ChunkRecord, DocType, FileRecord, PageIndex, VersionRecord } from '../../src/core/ingest/types';
 import { corpusDir } from '../helpers/home';
 
@@ -55,6 +56,7 @@ export function chunkDoc(spec: DocSpec, size = 1000, overlap = 150): ChunkRecord
         page_start: Math.floor(start / pageSize) + 1,
         page_end: Math.floor(Math.max(start, end - 1) / pageSize) + 1,
         text: slice,
+        context: '',
         hash: createHash('sha256').update(slice).digest('hex'),
         doc_type: spec.docType ?? 'contract',
         doc_date: spec.date ?? '',
@@ -84,7 +86,7 @@ export async function recordDocs(engine: Engine, caseId: string, docs: DocSpec[]
     const version = d.version ?? 1;
     const chunks = chunkDoc(d);
     const index = pageIndexOf(d.text, d.pageSize ?? 3000);
-    await store.writeArtifacts(d.fileId, version, { text: d.text, index, chunks: compactChunks(chunks) });
+    await store.writeArtifacts(d.fileId, version, { text: d.text, index, structure: structureOf(d.text, index, d.name), chunks: compactChunks(chunks) });
     const record: VersionRecord = {
       version, sha256: createHash('sha256').update(d.text).digest('hex'), size: Buffer.byteLength(d.text), kind: 'text', pages: index.pages.length,
       status: 'indexed', reason: '', doc_type: d.docType ?? 'contract', doc_date: d.date ?? '', ingested_at: new Date().toISOString(), empty_pages: [], chunks: chunks.length,

@@ -5,7 +5,8 @@ import { resolveCitation } from '../../src/core/citations/resolve';
 import { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { CaseDocuments } from '../../src/core/ingest/documents';
-import { chunkDocument, parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/ingest/parse';
+import { chunkDocument, structureOf } from '../../src/core/ingest/structure';
 import { CaseStore, compactChunks } from '../../src/core/ingest/store';
 import type { FileRecord } from '../../src/core/ingest/types';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
@@ -34,9 +35,10 @@ beforeAll(async () => {
   const doc = parsed.doc!;
   text = doc.text;
   pageStarts = doc.index.pages.map((p) => p.start);
-  const chunks = chunkDocument(doc, { fileId: 'fpdf', name: PDF_NAME, version: 1, isLatest: true, docType: parsed.docType, docDate: parsed.docDate });
+  const structure = structureOf(doc.text, doc.index, PDF_NAME, doc.html);
+  const chunks = chunkDocument(doc, { fileId: 'fpdf', name: PDF_NAME, version: 1, isLatest: true, docType: parsed.docType, docDate: parsed.docDate }, undefined, structure);
   const store = new CaseStore(caseDir);
-  await store.writeArtifacts('fpdf', 1, { text: doc.text, index: doc.index, chunks: compactChunks(chunks), ...(doc.html ? { html: doc.html } : {}) });
+  await store.writeArtifacts('fpdf', 1, { text: doc.text, index: doc.index, structure, chunks: compactChunks(chunks), ...(doc.html ? { html: doc.html } : {}) });
   const now = new Date().toISOString();
   const version = (status: 'indexed' | 'needs_ocr', reason: string, pages: number) => ({
     version: 1, sha256: '0'.repeat(64), size: bytes.length, kind: 'pdf' as const, pages, status, reason,

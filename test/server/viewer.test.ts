@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { PageImage, Passage, PixelRect } from '../../src/shared/contract/viewer';
 import { Engine } from '../../src/core/engine';
 import { createPageRenderer, defaultRenderWorkerPath } from '../../src/core/citations/render';
-import { parseFile, DEFAULT_MAX_BYTES, chunkDocument } from '../../src/core/ingest/parse';
+import { parseFile, DEFAULT_MAX_BYTES } from '../../src/core/ingest/parse';
+import { chunkDocument, structureOf } from '../../src/core/ingest/structure';
 import { CaseStore, compactChunks } from '../../src/core/ingest/store';
 import type { FileRecord } from '../../src/core/ingest/types';
 import { multiPagePdf, rotatedPdf } from '../fixtures/pdfs';
@@ -21,8 +22,9 @@ async function addFile(engine: Engine, caseId: string, name: string, bytes: Uint
   const outcome = await parseFile({ bytes, name, maxBytes: DEFAULT_MAX_BYTES });
   const doc = outcome.doc!;
   const id = `f${sha256.slice(0, 10)}`;
-  const chunks = chunkDocument(doc, { fileId: id, name, version: 1, isLatest: true, docType: outcome.docType, docDate: outcome.docDate });
-  await store.writeArtifacts(id, 1, { text: doc.text, index: doc.index, html: doc.html, chunks: compactChunks(chunks) });
+  const structure = structureOf(doc.text, doc.index, name, doc.html);
+  const chunks = chunkDocument(doc, { fileId: id, name, version: 1, isLatest: true, docType: outcome.docType, docDate: outcome.docDate }, undefined, structure);
+  await store.writeArtifacts(id, 1, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
   await store.update((m) => {
     const record: FileRecord = {
       id,

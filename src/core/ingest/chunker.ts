@@ -1,5 +1,15 @@
 import { DEFAULT_CHUNKING, type ChunkingOptions } from './types';
 
+/** Chunking settings of a case: `settings.chunking` in case.json over the defaults. */
+export function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
+  const raw = (settings.chunking ?? {}) as Partial<ChunkingOptions>;
+  const size = typeof raw.size === 'number' && raw.size > 0 ? raw.size : DEFAULT_CHUNKING.size;
+  const overlap = typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size ? raw.overlap : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
+  const separators = Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string') ? raw.separators : DEFAULT_CHUNKING.separators;
+  return { size, overlap, separators };
+}
+
+
 /** A chunk as a character range [start, end) of the document text. */
 export interface Span {
   start: number;
@@ -33,6 +43,63 @@ export function splitText(text: string, options: Partial<ChunkingOptions> = {}):
     trimmed.push({ start, end });
   }
   return trimmed;
+}
+
+/** Sections below this many characters join a neighbour instead of being a chunk of their own. */
+export const TINY_SECTION = 200;
+/** A piece this short (a heading line left alone by the splitter) joins the chunk after it. */
+const TINY_CHUNK = 120;
+
+/** Where a chunk may not straddle: the start of a heading of level 1 (article, exhibit…) or 2 (section). */
+export interface Boundary {
+  offset: number;
+  level: number;
+}
+
+/**
+ * Chunks that follow the document's structure: the text is cut at every boundary, each region is
+ * split as by `splitText`, and no chunk straddles two regions — except that a region shorter than
+ * `TINY_SECTION` joins a neighbour within the same article (the one before it, else the one after:
+ * "ARTICLE 5" alone joins 5.1, a short 5.3 joins 5.2), or the next region when it has none there.
+ * A heading line the splitter left alone joins the chunk after it. Offsets stay exact.
+ */
+export function splitStructured(text: string, boundaries: readonly Boundary[], options: Partial<ChunkingOptions> = {}): Span[] {
+  const cuts = [...new Map(boundaries.filter((b) => b.offset > 0 && b.offset < text.length).map((b) => [b.offset, b])).values()].sort((a, b) => a.offset - b.offset);
+  let top = 0;
+  const regions = [{ start: 0, end: text.length, top }];
+  for (const cut of cuts) {
+    if (cut.level <= 1) top = cut.offset;
+    regions[regions.length - 1]!.end = cut.offset;
+    regions.push({ start: cut.offset, end: text.length, top });
+  }
+  for (let i = 0; i < regions.length && regions.length > 1; ) {
+    const r = regions[i]!;
+    if (r.end - r.start >= TINY_SECTION) {
+      i++;
+      continue;
+    }
+    const prev = regions[i - 1];
+    const next = regions[i + 1];
+    if (prev && (prev.top === r.top || !next)) {
+      prev.end = r.end;
+      regions.splice(i, 1);
+    } else {
+      next!.start = r.start;
+      next!.top = r.top === next!.top ? r.top : next!.top;
+      regions.splice(i, 1);
+    }
+  }
+  const out: Span[] = [];
+  for (const r of regions) {
+    const spans = splitText(text.slice(r.start, r.end), options).map((s) => ({ start: s.start + r.start, end: s.end + r.start }));
+    for (let k = 0; k < spans.length; k++) {
+      const s = spans[k]!;
+      const after = spans[k + 1];
+      if (after && s.end - s.start < TINY_CHUNK && after.start <= s.end + 2) after.start = s.start;
+      else out.push(s);
+    }
+  }
+  return out;
 }
 
 function isSpace(code: number): boolean {

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
-import { sectionsOf, type Section } from './outline';
+import type { Section } from './outline';
+import { structureOf, type DocumentStructure } from './structure';
 import { CaseStore, expandChunks, latestVersion } from './store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
 
@@ -15,7 +16,7 @@ export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
  */
 export class CaseDocuments {
   readonly store: CaseStore;
-  private readonly cache = new Map<string, { text: string; pages: PageIndex; sections?: Section[] }>();
+  private readonly cache = new Map<string, { text: string; pages: PageIndex; structure?: DocumentStructure }>();
   private readonly cacheSize: number;
   private manifest: { key: string; files: FileRecord[] } | undefined;
 
@@ -60,7 +61,7 @@ export class CaseDocuments {
     return { file, version: v };
   }
 
-  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex; entry: { text: string; pages: PageIndex; sections?: Section[] } }> {
+  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex; entry: { text: string; pages: PageIndex; structure?: DocumentStructure } }> {
     const r = await this.resolve(fileId, version);
     // The version's identity, not only its number: a shared reader must not serve the text of a
     // version that was removed and then made again under the same number.
@@ -82,14 +83,25 @@ export class CaseDocuments {
     return { ...r, ...hit, entry: hit };
   }
 
-  /** The outline of a version as sections (ingest/outline.ts), computed from its stored text once and kept with it. */
+  /** The outline of a version as sections (ingest/outline.ts). */
   async getSections(fileId: string, version?: number): Promise<Section[]> {
-    const { file, version: v, entry } = await this.load(fileId, version);
-    if (!entry.sections) {
-      const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
-      entry.sections = sectionsOf(entry.text, entry.pages.pages.length ? entry.pages.pages.map((p) => p.start) : [0], html);
+    return (await this.getStructure(fileId, version)).sections;
+  }
+
+  /**
+   * Outline and profile of a version: as ingest stored them, or (a version indexed before
+   * structure was stored) computed from its stored text once and kept with it.
+   */
+  async getStructure(fileId: string, version?: number): Promise<DocumentStructure> {
+    const { file, version: v, entry, text, pages } = await this.load(fileId, version);
+    if (!entry.structure) {
+      entry.structure = await this.store.readStructure(file.id, v.version);
+      if (!entry.structure) {
+        const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
+        entry.structure = structureOf(text, pages, file.name, html);
+      }
     }
-    return entry.sections;
+    return entry.structure;
   }
 
   /** The document text of a version (what chunk offsets point into). */

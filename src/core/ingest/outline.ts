@@ -251,10 +251,14 @@ export interface Section extends Heading {
 /** Each heading's section: it runs to the next heading of the same or a higher level (or the end of the text). */
 export function sectionsOf(text: string, pageStarts: readonly number[] = [0], html?: string): Section[] {
   const headings = detectOutline(text, pageStarts, html);
-  return headings.map((h, i) => {
-    const next = headings.slice(i + 1).find((n) => n.level <= h.level);
-    return { ...h, id: `s${i + 1}`, headingEnd: h.end, end: next ? next.start : text.length };
-  });
+  const sections: Section[] = headings.map((h, i) => ({ ...h, id: `s${i + 1}`, headingEnd: h.end, end: text.length }));
+  // One pass with the open sections on a stack: a heading closes every open one of its level or deeper.
+  const open: Section[] = [];
+  for (const s of sections) {
+    while (open.length && open[open.length - 1]!.level >= s.level) open.pop()!.end = s.start;
+    open.push(s);
+  }
+  return sections;
 }
 
 /** The sections that hold `offset`, outermost first (the section path of a passage). */

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { pageAt, splitText } from './chunker';
 import { detectKind } from './detect';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
 import { checkZip } from './zip-guard';
-import type { ChunkingOptions, ChunkRecord, DetectedKind, DocType, FileStatus } from './types';
+import type { DetectedKind, DocType, FileStatus } from './types';
 
 export interface ParseRequest {
   bytes: Uint8Array;
@@ -90,38 +88,4 @@ export function compactRanges(nums: number[]): string {
     i = j + 1;
   }
   return out.join(', ');
-}
-
-export interface ChunkMeta {
-  fileId: string;
-  name: string;
-  version: number;
-  isLatest: boolean;
-  docType: DocType;
-  docDate: string;
-}
-
-/** Chunk a parsed document into records whose `text` is exactly `doc.text.slice(start, end)`. */
-export function chunkDocument(doc: Pick<ParsedDoc, 'text' | 'index'>, meta: ChunkMeta, options?: Partial<ChunkingOptions>): ChunkRecord[] {
-  const spans = splitText(doc.text, options);
-  const starts = doc.index.pages.map((p) => p.start);
-  return spans.map((span, i) => {
-    const text = doc.text.slice(span.start, span.end);
-    return {
-      chunk_id: `${meta.name}@v${meta.version}#${i}`,
-      file_id: meta.fileId,
-      file_name: meta.name,
-      version: meta.version,
-      is_latest: meta.isLatest,
-      chunk_index: i,
-      start: span.start,
-      end: span.end,
-      page_start: pageAt(starts, span.start),
-      page_end: pageAt(starts, span.end - 1),
-      text,
-      hash: createHash('sha256').update(text).digest('hex'),
-      doc_type: meta.docType,
-      doc_date: meta.docDate,
-    };
-  });
 }

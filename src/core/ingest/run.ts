@@ -17,6 +17,7 @@ import type { IngestLimits } from './limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
+import { chunkingOf } from './chunker';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -69,15 +70,6 @@ type FinalStatus = ParseResult['summary']['status'];
 
 function isAbort(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
-}
-
-/** Chunking settings of a case: `settings.chunking` in case.json over the defaults. */
-export function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
-  const raw = (settings.chunking ?? {}) as Partial<ChunkingOptions>;
-  const size = typeof raw.size === 'number' && raw.size > 0 ? raw.size : DEFAULT_CHUNKING.size;
-  const overlap = typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size ? raw.overlap : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
-  const separators = Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string') ? raw.separators : DEFAULT_CHUNKING.separators;
-  return { size, overlap, separators };
 }
 
 /** Plain words for a file the disk would not give us. */

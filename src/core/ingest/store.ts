@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readJson, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from '../util/fs';
 import { KeyedQueue } from '../util/concurrency';
+import type { DocumentStructure } from './structure';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
@@ -17,6 +18,8 @@ export interface StoredChunk {
   pe: number;
   /** sha256 of the chunk text */
   h: string;
+  /** the chunk's context (title › section path); absent in versions indexed before contexts */
+  c?: string;
 }
 
 export const MANIFEST_FILE = 'files.json';
@@ -35,7 +38,8 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
  * <caseDir>/files/<sha256>                originals, content-addressed, never modified
  * <caseDir>/docs/<fileId>/v<N>/text.txt   document text of a version
  *                             pages.json  page ranges + compact PDF geometry (PageIndex)
- *                             chunks.json chunk offsets (StoredChunk[])
+ *                             structure.json  outline sections and profile (DocumentStructure)
+ *                             chunks.json chunk offsets and contexts (StoredChunk[])
  *                             doc.html    DOCX rendering for display
  * ```
  * Every file is written atomically; a version's artifacts are complete before the manifest
@@ -117,13 +121,25 @@ export class CaseStore {
     return { sha256, size, stored: true };
   }
 
-  async writeArtifacts(fileId: string, version: number, parts: { text: string; index: PageIndex; html?: string | undefined; chunks: StoredChunk[] }): Promise<void> {
+  async writeArtifacts(fileId: string, version: number, parts: { text: string; index: PageIndex; html?: string | undefined; structure: DocumentStructure; chunks: StoredChunk[] }): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await fs.mkdir(dir, { recursive: true });
     await writeFileAtomic(path.join(dir, 'text.txt'), parts.text);
     await writeFileAtomic(path.join(dir, 'pages.json'), JSON.stringify(parts.index));
     if (parts.html !== undefined) await writeFileAtomic(path.join(dir, 'doc.html'), parts.html);
-    await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(parts.chunks));
+    await this.writeChunking(fileId, version, parts.structure, parts.chunks);
+  }
+
+  /** The structure and chunks of a version (ingest, and the upgrade of a version indexed before structure). */
+  async writeChunking(fileId: string, version: number, structure: DocumentStructure, chunks: StoredChunk[]): Promise<void> {
+    const dir = this.versionDir(fileId, version);
+    await writeFileAtomic(path.join(dir, 'structure.json'), JSON.stringify(structure));
+    await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(chunks));
+  }
+
+  async readStructure(fileId: string, version: number): Promise<DocumentStructure | undefined> {
+    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'structure.json'));
+    return raw === undefined ? undefined : (JSON.parse(raw) as DocumentStructure);
   }
 
   async readText(fileId: string, version: number): Promise<string | undefined> {
@@ -209,6 +225,7 @@ export function expandChunks(stored: StoredChunk[], text: string, file: FileReco
     page_start: c.ps,
     page_end: c.pe,
     text: text.slice(c.s, c.e),
+    context: c.c ?? '',
     hash: c.h,
     doc_type: docType,
     doc_date: version.doc_date,
@@ -216,5 +233,5 @@ export function expandChunks(stored: StoredChunk[], text: string, file: FileReco
 }
 
 export function compactChunks(chunks: ChunkRecord[]): StoredChunk[] {
-  return chunks.map((c) => ({ i: c.chunk_index, s: c.start, e: c.end, ps: c.page_start, pe: c.page_end, h: c.hash }));
+  return chunks.map((c) => ({ i: c.chunk_index, s: c.start, e: c.end, ps: c.page_start, pe: c.page_end, h: c.hash, ...(c.context ? { c: c.context } : {}) }));
 }

@@ -27,6 +27,11 @@ export interface ChunkRecord {
   page_start: number;
   page_end: number;
   text: string;
+  /**
+   * The document's title and the section path at the chunk's start (ingest/structure.ts): searched
+   * as its own weighted field and embedded with the text. '' in a case indexed before contexts.
+   */
+  context: string;
   /** sha256 of the chunk text (hex), for de-duplication and rejection sets. */
   hash: string;
   doc_type: DocType;

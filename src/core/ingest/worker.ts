@@ -7,7 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { chunkDocument, parseFile } from './parse';
+import { parseFile } from './parse';
+import { chunkDocument, structureOf } from './structure';
 import { compactChunks, CaseStore } from './store';
 import type { ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -43,13 +44,15 @@ async function handleParse(task: ParseTask): Promise<void> {
     let chunks: ReturnType<typeof chunkDocument> = [];
     if (doc && outcome.status === 'indexed') {
       send({ type: 'stage', id: task.id, stage: 'chunking' });
+      const structure = structureOf(doc.text, doc.index, task.name, doc.html);
       chunks = chunkDocument(
         doc,
         { fileId: task.fileId, name: task.name, version: task.version, isLatest: task.isLatest, docType: outcome.docType, docDate: outcome.docDate },
         task.chunking,
+        structure,
       );
       if (controller.signal.aborted) throw controller.signal.reason;
-      await new CaseStore(task.caseDir).writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, chunks: compactChunks(chunks) });
+      await new CaseStore(task.caseDir).writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
     }
     send({ type: 'done', id: task.id, summary, chunks });
   } catch (err) {

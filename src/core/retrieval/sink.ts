@@ -2,7 +2,7 @@ import { CasefileError } from '../../shared/errors';
 import type { CaseRegistry } from '../cases/registry';
 import type { ChunkRecord } from '../ingest/types';
 import { loadEmbedder, type EmbeddingCatalog, type LoadedEmbedder } from './models';
-import { ChunkStore } from './store';
+import { ChunkStore, embeddingText } from './store';
 
 /**
  * What ingest hands to the index after a file version is parsed and chunked. Implementations
@@ -109,7 +109,7 @@ class LanceIndexSink implements IndexSink {
     const vectors: Float32Array[] = [];
     for (let i = 0; i < chunks.length; i += REEMBED_BATCH) {
       aborted(signal);
-      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map((c) => c.text), signal)));
+      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map(embeddingText), signal)));
       onProgress?.(vectors.length, chunks.length);
     }
     await store.overwrite(chunks, vectors);
@@ -132,7 +132,7 @@ class LanceIndexSink implements IndexSink {
       const batch = 32;
       for (let i = 0; i < chunks.length; i += batch) {
         aborted(signal);
-        vectors.push(...(await embedder.embed(chunks.slice(i, i + batch).map((c) => c.text), signal)));
+        vectors.push(...(await embedder.embed(chunks.slice(i, i + batch).map(embeddingText), signal)));
         onProgress?.(vectors.length, chunks.length);
       }
     } else {
@@ -197,7 +197,7 @@ export async function reembedCase(
     const vectors: Float32Array[] = [];
     for (let i = 0; i < chunks.length; i += REEMBED_BATCH) {
       aborted(opts.signal);
-      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map((c) => c.text), opts.signal)));
+      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map(embeddingText), opts.signal)));
       opts.onProgress?.(vectors.length, chunks.length);
     }
     aborted(opts.signal);

@@ -1,6 +1,7 @@
 import type { FileListing } from '../../shared/contract/search';
 import { pageAt } from '../ingest/chunker';
 import type { Section } from '../ingest/outline';
+import type { DocumentProfile } from '../ingest/profile';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
 export type DocumentInfo = FileListing & { reason: string };
@@ -19,6 +20,8 @@ export interface DocumentSource {
   readText(fileId: string, version: number): Promise<DocumentText | null>;
   /** The version's outline as sections (ingest/outline.ts); [] when it has no readable text. */
   readSections(fileId: string, version: number): Promise<Section[]>;
+  /** The version's title and parties (ingest/profile.ts); null when it has no readable text. */
+  readProfile(fileId: string, version: number): Promise<DocumentProfile | null>;
 }
 
 /** Statuses whose text can be read and searched. */

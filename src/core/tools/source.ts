@@ -26,23 +26,28 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
       return out.sort((a, b) => a.name.localeCompare(b.name));
     },
     async readText(fileId, version) {
-      try {
+      return unlessUnreadable(async () => {
         const [text, pages] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version)]);
         return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0] };
-      } catch (err) {
-        if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return null;
-        throw err;
-      }
+      });
     },
     async readSections(fileId, version) {
-      try {
-        return await docs.getSections(fileId, version);
-      } catch (err) {
-        if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return [];
-        throw err;
-      }
+      return (await unlessUnreadable(() => docs.getSections(fileId, version))) ?? [];
+    },
+    async readProfile(fileId, version) {
+      return unlessUnreadable(async () => (await docs.getStructure(fileId, version)).profile);
     },
   };
+}
+
+/** `read()`'s value, or null when the version has no readable text or is gone. */
+async function unlessUnreadable<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof CasefileError && (err.code === 'unavailable' || err.code === 'not_found')) return null;
+    throw err;
+  }
 }
 
 /** The documents of one case for the tools: ingest's manifest and stored texts. */

@@ -1,0 +1,105 @@
+/**
+ * A document's structure and the chunks that follow it. Ingest (the reader process) and the upgrade
+ * of older cases (`reindex.ts`, from stored text without parsing again) both come through here, so
+ * a case indexed either way holds the same chunks.
+ *
+ * Every chunk carries its **context**: the document's title and the section path at its start
+ * ("Marketing Agreement › 7 Limitation of Liability › 7.2 Cap on Damages"), plus the headings that
+ * start inside it. Search indexes the context as its own weighted field and embeds it with the
+ * text; the chunk's text and offsets stay exactly the document's words.
+ */
+import { createHash } from 'node:crypto';
+import { pageAt, splitStructured, type Boundary, type Span } from './chunker';
+import { sectionsOf, type Section } from './outline';
+import { profileOf, type DocumentProfile } from './profile';
+import type { ChunkingOptions, ChunkRecord, DocType, PageIndex } from './types';
+
+export interface DocumentStructure {
+  sections: Section[];
+  profile: DocumentProfile;
+}
+
+/** Outline and profile of a document's text (DOCX: its HTML gives the heading styles). */
+export function structureOf(text: string, index: PageIndex, fileName: string, html?: string): DocumentStructure {
+  const starts = index.pages.length ? index.pages.map((p) => p.start) : [0];
+  const sections = sectionsOf(text, starts, html);
+  return { sections, profile: profileOf(text, sections, fileName) };
+}
+
+const CONTEXT_CHARS = 300;
+const label = (s: Section) => [s.number, s.title].filter(Boolean).join(' ');
+
+function contextOf(title: string, path: readonly Section[], inside: readonly Section[]): string {
+  const names = path.filter((s) => s.kind !== 'title').map(label).filter(Boolean);
+  const also = inside.filter((s) => s.kind !== 'title').map(label).filter(Boolean);
+  let context = [title, ...names].join(' › ');
+  if (also.length) context += ` (also: ${also.join('; ')})`;
+  return context.length > CONTEXT_CHARS ? `${context.slice(0, CONTEXT_CHARS - 1).trimEnd()}…` : context;
+}
+
+/**
+ * Each span's context — "Title › 7 Limitation of Liability › 7.2 Cap on Damages (also: 7.3
+ * Exclusions)": the section path at its start, and the headings that start inside it. One sweep
+ * over spans and sections in document order (sections nest: each ends before its parent does).
+ */
+export function chunkContexts(title: string, sections: readonly Section[], spans: readonly Span[]): string[] {
+  const open: Section[] = [];
+  let next = 0;
+  return spans.map((span) => {
+    while (next < sections.length && sections[next]!.start <= span.start) {
+      const s = sections[next++]!;
+      while (open.length && open[open.length - 1]!.end <= s.start) open.pop();
+      open.push(s);
+    }
+    const path = open.filter((s) => s.end > span.start);
+    const inside: Section[] = [];
+    for (let k = next; k < sections.length && sections[k]!.start < span.end && inside.length < 8; k++) inside.push(sections[k]!);
+    return contextOf(title, path, inside);
+  });
+}
+
+/** Where chunks may not straddle: the start of every heading of level 1 or 2 but the title. */
+export function topLevelBoundaries(sections: readonly Section[]): Boundary[] {
+  return sections.filter((s) => s.level <= 2 && s.kind !== 'title').map((s) => ({ offset: s.start, level: s.level }));
+}
+
+export interface ChunkMeta {
+  fileId: string;
+  name: string;
+  version: number;
+  isLatest: boolean;
+  docType: DocType;
+  docDate: string;
+}
+
+/** Chunk a document along its structure into records whose `text` is exactly `doc.text.slice(start, end)`, each with its context. */
+export function chunkDocument(
+  doc: { text: string; index: PageIndex; html?: string | undefined },
+  meta: ChunkMeta,
+  options?: Partial<ChunkingOptions>,
+  structure: DocumentStructure = structureOf(doc.text, doc.index, meta.name, doc.html),
+): ChunkRecord[] {
+  const spans = splitStructured(doc.text, topLevelBoundaries(structure.sections), options);
+  const contexts = chunkContexts(structure.profile.title, structure.sections, spans);
+  const starts = doc.index.pages.map((p) => p.start);
+  return spans.map((span, i) => {
+    const text = doc.text.slice(span.start, span.end);
+    return {
+      chunk_id: `${meta.name}@v${meta.version}#${i}`,
+      file_id: meta.fileId,
+      file_name: meta.name,
+      version: meta.version,
+      is_latest: meta.isLatest,
+      chunk_index: i,
+      start: span.start,
+      end: span.end,
+      page_start: pageAt(starts, span.start),
+      page_end: pageAt(starts, span.end - 1),
+      text,
+      context: contexts[i]!,
+      hash: createHash('sha256').update(text).digest('hex'),
+      doc_type: meta.docType,
+      doc_date: meta.docDate,
+    };
+  });
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { splitStructured, TINY_SECTION } from '../../src/core/ingest/chunker';
+import { loadText } from '../../src/core/ingest/loaders';
+import { parseFile } from '../../src/core/ingest/parse';
+import { documentTitle, findParties } from '../../src/core/ingest/profile';
+import { chunkDocument, structureOf, topLevelBoundaries } from '../../src/core/ingest/structure';
+import { readableFileName } from '../../src/core/util/names';
+import { corpusDir } from '../helpers/home';
+
+const sentence = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `The ${topic} provision ${i} applies to both parties in good faith.`).join(' ');
+
+/** A contract with a title, a preamble naming its parties, and numbered sections of very different lengths. */
+const CONTRACT = [
+  'MARKETING AGREEMENT',
+  '',
+  'This Marketing Agreement (the "Agreement") is made on March 1, 2019 by and between Zounds Hearing, Inc., a Delaware corporation ("Zounds"), and InVivo Therapeutics Corp. (the "Distributor").',
+  '',
+  '1. Definitions',
+  sentence('definitions', 30),
+  '',
+  '2. Term',
+  'Two years.',
+  '',
+  '3. Limitation of Liability',
+  sentence('liability', 6),
+  '',
+  '3.1 Cap on Damages',
+  'Neither party shall be liable for more than the fees paid in the twelve months before the claim.',
+  '',
+  '4. Governing Law',
+  sentence('law', 4),
+].join('\n');
+
+describe('chunks that follow the structure', () => {
+  const doc = loadText(new TextEncoder().encode(CONTRACT));
+  const structure = structureOf(doc.text, doc.index, 'contracts/ZoundsHearingInc_20190301_Marketing Agreement.txt');
+  const chunks = chunkDocument(doc, { fileId: 'f1', name: 'contracts/Zounds.txt', version: 1, isLatest: true, docType: 'contract', docDate: '' }, undefined, structure);
+  const sectionOf = (offset: number) => [...structure.sections].filter((s) => s.level <= 2 && s.kind !== 'title' && s.start <= offset).pop()?.number ?? 'preamble';
+
+  it('no chunk straddles two top-level sections, and each is exactly the document’s words at its offsets', () => {
+    for (const c of chunks) {
+      expect(c.text).toBe(doc.text.slice(c.start, c.end));
+      // Section 2 ("Two years.") is tiny: it joins section 3 instead of being a chunk of its own.
+      const first = sectionOf(c.start);
+      const last = sectionOf(c.end - 1);
+      if (first !== last) expect(first === '2' && ['3', '3.1'].includes(last), `${first} → ${last}`).toBe(true);
+    }
+    // The long definitions section is split; the liability section's chunk starts at its heading.
+    expect(chunks.filter((c) => sectionOf(c.start) === '1').length).toBeGreaterThan(1);
+    expect(chunks.some((c) => c.text.startsWith('2. Term\nTwo years.\n\n3. Limitation of Liability'))).toBe(true);
+  });
+
+  it('each chunk carries the title and its section path as context; headings inside it are named too', () => {
+    const cap = chunks.find((c) => c.text.includes('fees paid in the twelve months'))!;
+    expect(cap.context).toMatch(/^MARKETING AGREEMENT › /);
+    expect(cap.context).toMatch(/3 Limitation of Liability|3\.1 Cap on Damages/);
+    const law = chunks.find((c) => c.text.includes('law provision 3'))!;
+    expect(law.context).toBe('MARKETING AGREEMENT › 4 Governing Law');
+    const definitions = chunks.filter((c) => c.text.includes('definitions provision'));
+    for (const c of definitions.slice(1)) expect(c.context).toBe('MARKETING AGREEMENT › 1 Definitions');
+  });
+
+  it('the profile names the parties from the preamble', () => {
+    expect(structure.profile.title).toBe('MARKETING AGREEMENT');
+    expect(structure.profile.parties).toEqual(expect.arrayContaining(['Zounds Hearing, Inc.', 'Zounds', 'InVivo Therapeutics Corp.', 'Distributor']));
+    expect(structure.profile.parties).not.toContain('Agreement');
+  });
+
+  it('a document without headings: plain recursive chunks, context is the file name made readable', () => {
+    const plain = loadText(new TextEncoder().encode(sentence('plain', 80)));
+    const out = chunkDocument(plain, { fileId: 'f2', name: 'mail/re_SmithJones_settlement-offer.txt', version: 1, isLatest: true, docType: 'other', docDate: '' });
+    expect(out.length).toBeGreaterThan(1);
+    for (const c of out) expect(c.context).toBe('re Smith Jones settlement-offer');
+  });
+
+  it('tiny regions join the next; the text is covered in order', () => {
+    const text = `A heading\n${'x '.repeat(50)}\nB\n${'y '.repeat(400)}\nC\n${'z '.repeat(30)}`;
+    const cuts = [text.indexOf('B\n'), text.indexOf('C\n')];
+    const spans = splitStructured(text, cuts.map((offset) => ({ offset, level: 1 })), { size: 1000, overlap: 0 });
+    // The region before B is shorter than TINY_SECTION, so it joins B's; the short tail (C) joins the region before it.
+    expect(cuts[0]).toBeLessThan(TINY_SECTION);
+    expect(spans[0]!.start).toBe(0);
+    expect(spans.some((s) => s.start === cuts[1])).toBe(false);
+    expect(spans.at(-1)!.end).toBe(text.trimEnd().length);
+  });
+});
+
+describe('document profile', () => {
+  it('file names made readable', () => {
+    expect(readableFileName('Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf')).toBe('Agape Atp Corp 20191202 10-KA EX-10.1 11911128 EX-10.1 Supply Agreement');
+    expect(readableFileName('deposition of J. Smith.docx')).toBe('deposition of J. Smith');
+  });
+
+  it('parties: company names and the short names they are defined by', () => {
+    const p = findParties('THIS DISTRIBUTOR AGREEMENT is entered into between Agape ATP Corporation, a Malaysian company (hereinafter referred to as "Agape"), and Tom Brown Trading Company (the "Distributor").');
+    expect(p).toEqual(expect.arrayContaining(['Agape ATP Corporation', 'Agape', 'Tom Brown Trading Company', 'Distributor']));
+  });
+
+  it('title: the outline’s, else the file name', () => {
+    expect(documentTitle([], 'x/Lease_123MainSt.pdf')).toBe('Lease 123Main St');
+  });
+
+  it('a real contract (CUAD PDF): title and parties from its first page', async () => {
+    const file = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf');
+    const parsed = await parseFile({ bytes: new Uint8Array(readFileSync(file)), name: path.basename(file), maxBytes: 100 << 20 });
+    const { profile, sections } = structureOf(parsed.doc!.text, parsed.doc!.index, path.basename(file));
+    expect(profile.parties.join(' | ')).toMatch(/Agape/i);
+    expect(profile.title.length).toBeGreaterThan(3);
+    expect(topLevelBoundaries(sections).length).toBeGreaterThan(3);
+  });
+});
