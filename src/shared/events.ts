@@ -57,10 +57,22 @@ export interface ModelsProgressEvent {
   totalBytes: number | null;
 }
 
+/** The upgrade of a case's index to the current chunking (`index.reindex`, or on the app's first start after an update). */
+export interface IndexProgressEvent {
+  caseId: string;
+  /** Document versions done, and to do in all. */
+  done: number;
+  total: number;
+  /** The document being upgraded now; null when done. */
+  file: string | null;
+  state: 'running' | 'done';
+}
+
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
   'ingest.progress': IngestProgress;
   'ingest.file': IngestFileEvent;
+  'index.progress': IndexProgressEvent;
   'models.changed': ModelsChangedEvent;
   'models.progress': ModelsProgressEvent;
   'agent.turn': AgentTurnEvent;
@@ -72,7 +84,7 @@ export interface EngineEvents {
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

@@ -11,7 +11,12 @@ export function createIngest(ports: IngestPorts, options: IngestOptions = {}): I
   if (options.autoResume) {
     // After open() returns; a failure to resume is reported per case by the next ingest.
     setImmediate(() => {
-      service.resume().catch((err: unknown) => console.error(`casefile: resuming interrupted ingests failed: ${(err as Error).message}`));
+      // Then cases indexed before the current chunking are upgraded from their stored text.
+    service
+      .resume()
+      .catch((err: unknown) => console.error(`casefile: resuming interrupted ingests failed: ${(err as Error).message}`))
+      .then(() => service.upgradeAll())
+      .catch((err: unknown) => console.error(`casefile: upgrading case indexes failed: ${(err as Error).message}`));
     });
   }
   return service;
@@ -24,6 +29,7 @@ export function ingestHandlers(service: IngestService, ports: Pick<IngestPorts, 
     'ingest.cancel': async ({ caseId }) => ({ caseId, cancelled: service.cancel(caseId) }),
     'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
+    'index.reindex': async ({ caseId, all }, { signal }) => service.reindex(caseId, { all: all === true, signal }),
     'files.list': async ({ caseId }) => {
       await ports.cases.readMeta(caseId); // not_found for a case that does not exist (not an empty list)
       return { files: await service.listFiles(caseId) };

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import type { FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult } from '../../shared/contract/ingest';
+import type { FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult, ReindexResult } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
+import { withCaseLock } from './case-lock';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
 import { resolveLimits, type IngestLimits } from './limits';
@@ -11,6 +12,7 @@ import type { IngestPorts } from './ports';
 import { newRunProgress, snapshot, takeEmit } from './progress';
 import { ReadingCounts } from './reading';
 import { pendingCount, resumeInterrupted } from './resume';
+import { reindexCase } from './reindex';
 import { runIngest, type RunContext, type RunState } from './run';
 import { CaseStore, latestVersion } from './store';
 import { TERMINAL_STATUSES, type DocType } from './types';
@@ -48,6 +50,8 @@ export class IngestService {
   /** Runs, removals and doc-type changes of a case, one at a time in order (keyed by case id). */
   private readonly queue = new KeyedQueue<string>();
   private readonly active = new Map<string, Set<RunState>>();
+  /** Index upgrades running or queued, per case (cancelled with the case's ingest). */
+  private readonly reindexing = new Map<string, AbortController>();
   readonly limits: IngestLimits;
   private closed = false;
   /** Each case's reading.json (reads in progress, for quarantine). */
@@ -153,8 +157,42 @@ export class IngestService {
     return { job, done };
   }
 
+  /**
+   * Upgrade the case's index to the current chunking from its stored text (see ./reindex.ts), in the
+   * case's queue and under its lock, like a run.
+   */
+  async reindex(caseId: string, opts: { all?: boolean; signal?: AbortSignal } = {}): Promise<ReindexResult> {
+    if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
+    await this.ports.cases.readMeta(caseId);
+    const caseDir = this.ports.cases.caseDir(caseId);
+    const documents = (await this.ports.openCases.open(caseId)).documents;
+    const controller = new AbortController();
+    this.reindexing.set(caseId, controller);
+    const onAbort = () => controller.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.queue.run(caseId, () => withCaseLock(caseDir, () => reindexCase(this.ports, caseId, documents, { all: opts.all, signal: controller.signal })));
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      this.reindexing.delete(caseId);
+    }
+  }
+
+  /** Upgrade every case indexed before the current chunking, one after another (the desktop app, after resuming). */
+  async upgradeAll(): Promise<void> {
+    for (const c of await this.ports.cases.list()) {
+      if (this.closed) return;
+      const result = await this.reindex(c.id).catch((err: unknown) => {
+        console.error(`casefile: upgrading the index of case ${c.id} failed: ${(err as Error).message}`);
+        return null;
+      });
+      if (result?.versions) console.error(`casefile: upgraded the index of case ${c.id}: ${result.versions} documents`);
+    }
+  }
+
   /** Cancel every queued and running ingest of a case. */
   cancel(caseId: string): boolean {
+    this.reindexing.get(caseId)?.abort();
     const set = this.active.get(caseId);
     if (!set?.size) return false;
     for (const s of set) s.controller.abort();
@@ -237,6 +275,7 @@ export class IngestService {
   async close(): Promise<void> {
     this.closed = true;
     for (const set of this.active.values()) for (const s of set) s.controller.abort();
+    for (const c of this.reindexing.values()) c.abort();
     await this.queue.idleAll();
     await this.pool?.close();
     this.pool = undefined;

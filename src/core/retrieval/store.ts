@@ -27,10 +27,13 @@ const CHUNK_COLUMNS = [
   'page_start',
   'page_end',
   'text',
+  'context',
   'hash',
   'doc_type',
   'doc_date',
 ] as const;
+/** A table made before chunk contexts has every column but `context` (upgraded by `ensureContextColumn`). */
+const PRE_CONTEXT_COLUMNS = CHUNK_COLUMNS.filter((c) => c !== 'context');
 
 /** Arrow schema of the `chunks` table; `dimension` adds the fixed-size float32 `vector` column. */
 export function chunkSchema(dimension: number | null): Schema {
@@ -46,6 +49,7 @@ export function chunkSchema(dimension: number | null): Schema {
     new Field('page_start', new Int32(), false),
     new Field('page_end', new Int32(), false),
     new Field('text', new Utf8(), false),
+    new Field('context', new Utf8(), false),
     new Field('hash', new Utf8(), false),
     new Field('doc_type', new Utf8(), false),
     new Field('doc_date', new Utf8(), false),
@@ -56,7 +60,7 @@ export function chunkSchema(dimension: number | null): Schema {
   return new Schema(fields);
 }
 
-/** The FTS index: BM25 over `text`, English stemming, stop words removed, case and accents folded. */
+/** The FTS index (on `text`, and on `context`): BM25, English stemming, stop words removed, case and accents folded. */
 export function ftsIndex(): lancedb.Index {
   return lancedb.Index.fts({
     withPosition: false,
@@ -67,6 +71,11 @@ export function ftsIndex(): lancedb.Index {
     lowercase: true,
     asciiFolding: true,
   });
+}
+
+/** What is embedded for a chunk: its context (title › section path) on a line before its text. */
+export function embeddingText(chunk: Pick<ChunkRecord, 'text' | 'context'>): string {
+  return chunk.context ? `${chunk.context}\n${chunk.text}` : chunk.text;
 }
 
 function toChunk(row: Record<string, unknown>): ChunkRecord {
@@ -82,6 +91,7 @@ function toChunk(row: Record<string, unknown>): ChunkRecord {
     page_start: Number(row.page_start),
     page_end: Number(row.page_end),
     text: String(row.text),
+    context: String(row.context ?? ''),
     hash: String(row.hash),
     doc_type: String(row.doc_type) as DocType,
     doc_date: String(row.doc_date ?? ''),
@@ -104,6 +114,7 @@ function toRow(chunk: ChunkRecord, vector: Float32Array | number[] | undefined):
 export class ChunkStore {
   readonly dir: string;
   private tableHandle: lancedb.Table | null = null;
+  private contextColumn: boolean | undefined;
   private closed = false;
 
   private constructor(
@@ -126,7 +137,28 @@ export class ChunkStore {
     const names = await this.db.tableNames();
     if (!names.includes(CHUNKS_TABLE)) return null;
     this.tableHandle = await this.db.openTable(CHUNKS_TABLE);
+    this.contextColumn = undefined;
     return this.tableHandle;
+  }
+
+  /** Whether the table has the `context` column (a table made before contexts has not, until a write adds it). */
+  async hasContext(): Promise<boolean> {
+    const table = await this.table();
+    if (!table) return false;
+    this.contextColumn ??= (await table.schema()).fields.some((f) => f.name === 'context');
+    return this.contextColumn;
+  }
+
+  private async columns(): Promise<readonly string[]> {
+    return (await this.hasContext()) ? CHUNK_COLUMNS : PRE_CONTEXT_COLUMNS;
+  }
+
+  /** Add the `context` column ('' in every row) to a table made before contexts; rows get contexts when their version is indexed again. */
+  async ensureContextColumn(): Promise<void> {
+    const table = await this.table();
+    if (!table || (await this.hasContext())) return;
+    await table.addColumns([{ name: 'context', valueSql: "''" }]);
+    this.contextColumn = true;
   }
 
   /** Dimension of the stored vectors, or null when the table has none (keyword-only case or empty). */
@@ -157,6 +189,7 @@ export class ChunkStore {
       table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(dimension), { existOk: true });
       this.tableHandle = table;
     } else {
+      await this.ensureContextColumn();
       const have = await this.vectorDimension();
       if (have !== (vectors ? dimension : null) && rows.length > 0) {
         throw new Error(
@@ -178,6 +211,8 @@ export class ChunkStore {
     if (!table) {
       table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(vectors && vectors.length ? vectors[0]!.length : null), { existOk: true });
       this.tableHandle = table;
+    } else {
+      await this.ensureContextColumn();
     }
     if (rows.length) await table.add(rows);
   }
@@ -203,14 +238,15 @@ export class ChunkStore {
     await table.delete(where);
   }
 
-  /** Create the BM25 index on `text` the first time there are rows to index. */
+  /** Create the BM25 indexes on `text` and `context` the first time there are rows to index. */
   async ensureFtsIndex(): Promise<void> {
     const table = await this.table();
     if (!table) return;
     const indices = await table.listIndices();
-    if (indices.some((i) => i.columns.includes('text') && i.indexType === 'FTS')) return;
-    if ((await table.countRows()) === 0) return;
-    await table.createIndex('text', { config: ftsIndex(), replace: true });
+    const wanted = (await this.hasContext()) ? ['text', 'context'] : ['text'];
+    const missing = wanted.filter((column) => !indices.some((i) => i.columns.includes(column) && i.indexType === 'FTS'));
+    if (!missing.length || (await table.countRows()) === 0) return;
+    for (const column of missing) await table.createIndex(column, { config: ftsIndex(), replace: true });
   }
 
   /**
@@ -235,11 +271,16 @@ export class ChunkStore {
     }
   }
 
-  /** BM25 search over `text` (LanceDB's native full-text index). */
-  async keyword(query: string, where: string | undefined, limit: number): Promise<ScoredChunk[]> {
+  /**
+   * BM25 search (LanceDB's native full-text index) over `text`, and over `context` weighted by
+   * `contextBoost` where the table has contexts: the score is the sum over both fields.
+   */
+  async keyword(query: string, where: string | undefined, limit: number, options: { contextBoost?: number } = {}): Promise<ScoredChunk[]> {
     const table = await this.table();
     if (!table || !query.trim()) return [];
-    let q = table.query().fullTextSearch(query, { columns: 'text' }).select([...CHUNK_COLUMNS, '_score']).limit(limit);
+    const boost = options.contextBoost ?? 0;
+    const search = boost > 0 && (await this.hasContext()) ? new lancedb.MultiMatchQuery(query, ['text', 'context'], { boosts: [1, boost] }) : query;
+    let q = table.query().fullTextSearch(search, { columns: 'text' }).select([...(await this.columns()), '_score']).limit(limit);
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
     return rows.map((r) => ({ chunk: toChunk(r), score: Number(r._score) }));
@@ -249,18 +290,28 @@ export class ChunkStore {
   async vector(query: Float32Array | number[], where: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<ScoredChunk[]> {
     const table = await this.table();
     if (!table) return [];
-    let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...CHUNK_COLUMNS, '_distance']).limit(limit);
+    let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...(await this.columns()), '_distance']).limit(limit);
     if (options.exact) q = q.bypassVectorIndex();
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
     return rows.map((r) => ({ chunk: toChunk(r), score: 1 - Number(r._distance) }));
   }
 
+  /** `<file_id>@<version>` of every version with rows that have no context (every version, in a table made before contexts). */
+  async versionsWithoutContext(): Promise<Set<string>> {
+    const table = await this.table();
+    if (!table) return new Set();
+    let q = table.query().select(['file_id', 'version']);
+    if (await this.hasContext()) q = q.where("context = ''");
+    const rows = (await q.toArray()) as { file_id: string; version: number }[];
+    return new Set(rows.map((r) => `${r.file_id}@${Number(r.version)}`));
+  }
+
   /** Plain filtered scan (no ranking), e.g. neighbours of a chunk or all chunks of a version. */
   async rows(where: string | undefined, limit?: number): Promise<ChunkRecord[]> {
     const table = await this.table();
     if (!table) return [];
-    let q = table.query().select([...CHUNK_COLUMNS]);
+    let q = table.query().select([...(await this.columns())]);
     if (where) q = q.where(where);
     if (limit !== undefined) q = q.limit(limit);
     const rows = (await q.toArray()) as Record<string, unknown>[];
@@ -276,6 +327,7 @@ export class ChunkStore {
     if (rows.length) await table.add(rows);
     this.tableHandle?.close();
     this.tableHandle = table;
+    this.contextColumn = true;
     await this.ensureFtsIndex();
   }
 
@@ -297,6 +349,8 @@ export interface ChunkFilter {
   date_from?: string;
   date_to?: string;
   file_id?: string;
+  /** Only these files (a search focused on the documents a question names). */
+  file_ids?: readonly string[];
   exclude_hashes?: Iterable<string>;
 }
 
@@ -305,6 +359,7 @@ export function filterToWhere(f: ChunkFilter): string | undefined {
   const hashes = f.exclude_hashes ? [...f.exclude_hashes] : [];
   return and(
     f.file_id !== undefined && `file_id = ${sqlString(f.file_id)}`,
+    f.file_ids !== undefined && (f.file_ids.length ? `file_id IN (${f.file_ids.map(sqlString).join(', ')})` : 'false'),
     f.file_name !== undefined && `file_name = ${sqlString(f.file_name)}`,
     f.file_name_contains !== undefined && `strpos(lower(file_name), lower(${sqlString(f.file_name_contains)})) > 0`,
     version === 'latest' ? 'is_latest = true' : version === 'all' ? undefined : `version = ${sqlInt(version)}`,

@@ -98,6 +98,17 @@ export interface IngestProgress {
   waiting: string[];
 }
 
+/** What `index.reindex` did. */
+export interface ReindexResult {
+  caseId: string;
+  /** Document versions chunked and indexed again. */
+  versions: number;
+  /** Chunks those versions hold now. */
+  chunks: number;
+  /** Readable versions that were already current (left as they were). */
+  current: number;
+}
+
 /** One version of a file, as listed. */
 export interface FileVersionInfo {
   version: number;
@@ -171,6 +182,16 @@ export const ingestContract = {
   'ingest.status': op<{ progress: IngestProgress | null; pending: number }>()(
     z.object({ caseId: CaseId }).strict(),
     'Progress of the running ingest of a case (null when idle) and how many file versions wait to be finished.',
+  ),
+  'index.reindex': op<ReindexResult>()(
+    z
+      .object({
+        caseId: CaseId,
+        /** true: every readable version; default: only versions indexed before the current chunking (contexts, structure). */
+        all: z.boolean().optional(),
+      })
+      .strict(),
+    "Upgrade a case's index to the current chunking (outline, structure-aware chunks with contexts) from its stored text, without reading the files again; resumable, progress as index.progress events.",
   ),
   'files.list': op<{ files: FileInfo[] }>()(z.object({ caseId: CaseId }).strict(), 'Files of a case with all their versions.'),
   'files.remove': op<{ removed: { fileId: string; versions: number[] } }>()(

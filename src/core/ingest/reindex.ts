@@ -1,0 +1,78 @@
+/**
+ * Bring a case's index up to the current chunking without reading its files again: for each
+ * readable version, the stored text (and DOCX HTML) gives the outline and profile
+ * (`structure.ts`), the chunks are cut again along the structure with their contexts, written to
+ * `chunks.json`, embedded and put in place of the version's old rows. A version is done when its
+ * rows carry contexts, so a killed upgrade resumes where it stopped; versions already done are
+ * skipped unless `all` is asked. Runs in the case's queue under the case lock, like ingest.
+ */
+import type { ReindexResult } from '../../shared/contract/ingest';
+import type { IndexProgressEvent } from '../../shared/events';
+import { createIndexSink } from '../retrieval/sink';
+import { ChunkStore } from '../retrieval/store';
+import type { CaseDocuments } from './documents';
+import type { IngestPorts } from './ports';
+import { chunkingOf } from './chunker';
+import { CaseStore, compactChunks, latestVersion } from './store';
+import { chunkDocument, structureOf } from './structure';
+import type { FileRecord, VersionRecord } from './types';
+
+
+const READABLE = new Set(['indexed', 'unchanged']);
+
+/** Readable versions whose index rows have no context yet (all readable versions with `all`). */
+async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean): Promise<{ file: FileRecord; version: VersionRecord }[]> {
+  const readable = files.flatMap((file) => file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })));
+  if (all) return readable;
+  const store = await ChunkStore.open(caseDir);
+  try {
+    const stale = await store.versionsWithoutContext();
+    return readable.filter(({ file, version }) => stale.has(`${file.id}@${version.version}`));
+  } finally {
+    store.close();
+  }
+}
+
+export async function reindexCase(
+  ports: Pick<IngestPorts, 'cases' | 'events' | 'indexSinkOptions'>,
+  caseId: string,
+  documents: CaseDocuments,
+  opts: { all?: boolean; signal?: AbortSignal } = {},
+): Promise<ReindexResult> {
+  const caseDir = ports.cases.caseDir(caseId);
+  const store = new CaseStore(caseDir);
+  const files = (await store.readManifest()).files;
+  const chunking = chunkingOf((await ports.cases.readMeta(caseId)).settings);
+  const todo = await versionsToDo(caseDir, files, opts.all === true);
+  const readable = files.reduce((n, f) => n + f.versions.filter((v) => READABLE.has(v.status)).length, 0);
+  const result: ReindexResult = { caseId, versions: 0, chunks: 0, current: readable - todo.length };
+  if (todo.length === 0) return result;
+  const emit = (e: Omit<IndexProgressEvent, 'caseId' | 'total'>) => ports.events.emit('index.progress', { caseId, total: todo.length, ...e });
+  const sink = await createIndexSink(await ports.indexSinkOptions(caseId));
+  try {
+    for (const { file, version } of todo) {
+      opts.signal?.throwIfAborted();
+      emit({ done: result.versions, file: file.name, state: 'running' });
+      const [text, index, html] = await Promise.all([store.readText(file.id, version.version), store.readPages(file.id, version.version), store.readHtml(file.id, version.version)]);
+      if (text === undefined || index === undefined) continue; // artifacts gone: `files.retry` reads it again
+      const structure = structureOf(text, index, file.name, html);
+      const latest = latestVersion(file)?.version === version.version;
+      const docType = file.doc_type_override ?? version.doc_type;
+      const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate: version.doc_date }, chunking, structure);
+      await store.writeChunking(file.id, version.version, structure, compactChunks(chunks));
+      documents.invalidate(file.id);
+      await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
+      await store.update((m) => {
+        const v = m.files.find((f) => f.id === file.id)?.versions.find((x) => x.version === version.version);
+        if (v) v.chunks = chunks.length;
+      });
+      result.versions++;
+      result.chunks += chunks.length;
+    }
+  } finally {
+    await sink.close();
+  }
+  emit({ done: result.versions, file: null, state: 'done' });
+  ports.events.emit('cases.changed', { caseId, kind: 'files' });
+  return result;
+}
