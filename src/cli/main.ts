@@ -36,6 +36,8 @@ const OPTIONS = {
   link: { type: 'boolean' },
   out: { type: 'string' },
   section: { type: 'string' },
+  focus: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 /**

@@ -7,7 +7,8 @@ export const USAGE = `Usage:
   casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] outline <case> <file> [--section ID|NUMBER|TITLE] [--json]   # a document's headings, or one section
-  casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]
+  casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]
+  casefile [--home DIR] reindex <case> [--all] [--json]     # upgrade the index to the current chunking from stored text
   casefile [--home DIR] ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]
   casefile [--home DIR] chat <case> list|show <session>|export <session> [--out F]|rename <session> <title>|delete <session> --yes
   casefile [--home DIR] models list [--json]
@@ -15,6 +16,9 @@ export const USAGE = `Usage:
   casefile [--home DIR] models default <id>
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]
+
+search focuses on the documents a question names (a party, a title, a contract type, a file
+name) and says so; --focus off searches the whole case.
 
 <case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
 else the desktop app's own data folder.

@@ -201,13 +201,35 @@ describe('keyword search (LanceDB BM25)', () => {
     const table = (await store.table())!;
     const stats = await table.stats();
     expect(stats.fragmentStats.numFragments).toBeLessThan(5);
-    const fts = (await table.listIndices()).find((i) => i.indexType === 'FTS')!;
-    expect(fts.columns).toEqual(['text']);
-    expect((await table.indexStats(fts.name))?.numUnindexedRows).toBe(0);
+    const fts = (await table.listIndices()).filter((i) => i.indexType === 'FTS');
+    expect(fts.map((i) => i.columns).sort()).toEqual([['context'], ['text']]);
+    for (const index of fts) expect((await table.indexStats(index.name))?.numUnindexedRows).toBe(0);
     store.close();
     const tools = await openCaseTools(engine, caseId);
     const hit = await tools.keyword_search({ query: 'zebracrossing17' });
     expect(hit.results.map((r) => r.file_name)).toEqual(['note-17.txt']);
+  });
+});
+
+describe('adjacency expansion', () => {
+  it('a passage cut mid-sentence by its chunk comes with the rest of the sentence, still the document’s exact words', async () => {
+    const { id: caseId } = await engine.cases.create('Cut');
+    const sentences = Array.from({ length: 12 }, (_, i) => `Clause ${i}: the supplier shall deliver every order within ${i + 10} days of the purchase order and keep written records of each delivery.`);
+    const text = sentences.join(' ');
+    const [chunks] = await indexDocs(engine, caseId, [{ fileId: 'f1', name: 'supply.txt', text }]);
+    const first = chunks![0]!;
+    expect(first.text).not.toMatch(/[.;:]\s*$/); // the chunker cut it mid-sentence
+    const unique = first.text.trim().split(' ').slice(-6, -1).join(' ');
+    const tools = await openCaseTools(engine, caseId);
+    const res = await tools.keyword_search({ query: `"${unique}"`, top_k: 1 });
+    const r = res.results[0]!;
+    expect(r.chunk_id).toBe(first.chunk_id);
+    expect(r.end).toBeGreaterThan(first.end);
+    expect(r.text).toBe(text.slice(r.start, r.end));
+    expect(r.citation.end).toBe(r.end);
+    // The sentence that was cut is whole in the result.
+    const cutSentence = sentences.find((s) => text.indexOf(s) < first.end && text.indexOf(s) + s.length > first.end)!;
+    expect(r.text).toContain(cutSentence);
   });
 });
 

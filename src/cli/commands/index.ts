@@ -6,6 +6,7 @@ import { filesCommand } from './files';
 import { ingestCommand, retryCommand } from './ingest';
 import { modelsCommand } from './models';
 import { outlineCommand } from './outline';
+import { reindexCommand } from './reindex';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
 
@@ -21,6 +22,7 @@ export const commands: Record<string, Command> = {
   outline: outlineCommand,
   models: modelsCommand,
   search: searchCommand,
+  reindex: reindexCommand,
   serve: serveCommand,
   ask: askCommand,
   chat: chatCommand,

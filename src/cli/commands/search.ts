@@ -1,5 +1,5 @@
 import type { Engine } from '../../core/engine';
-import type { SearchMode } from '../../shared/contract/search';
+import type { SearchFocus, SearchMode } from '../../shared/contract/search';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -10,11 +10,20 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** "Focused on 2 documents the question names (“Zounds”, “Hearing”): A.pdf, B.pdf. --focus off searches the whole case." */
+export function focusLine(focus: SearchFocus): string {
+  const names = focus.files.map((f) => printable(f.file_name)).join(', ');
+  const words = focus.matched.map((w) => `“${printable(w)}”`).join(', ');
+  const what = focus.files.length === 1 ? 'the document' : `${focus.files.length} documents`;
+  const widened = focus.widened ? ' They gave fewer results than asked; the rest come from the whole case.' : '';
+  return `Focused on ${what} the question names (${words}): ${names}.${widened} --focus off searches the whole case.`;
+}
+
 function formatScore(mode: SearchMode, score: number): string {
   return mode === 'hybrid' ? score.toFixed(4) : mode === 'vector' ? score.toFixed(3) : score.toFixed(2);
 }
 
-/** `casefile search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--json]` */
+/** `casefile search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]` */
 export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const [caseRef, ...words] = args.positionals;
   if (!caseRef || words.length === 0) throw new UsageError('search takes <case> <query>');
@@ -23,8 +32,10 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const kRaw = args.values.k;
   const k = kRaw === undefined ? 10 : Number(kRaw);
   if (!Number.isInteger(k) || k < 1 || k > 200) throw new UsageError(`--k must be a whole number from 1 to 200 (got "${String(kRaw)}")`);
+  const focus = args.values.focus ?? 'auto';
+  if (focus !== 'auto' && focus !== 'off') throw new UsageError(`--focus must be auto or off (got "${String(focus)}")`);
   const target = await engine.cases.resolve(caseRef);
-  const res = await engine.router.call('search', { caseId: target.id, query: words.join(' '), mode, k });
+  const res = await engine.router.call('search', { caseId: target.id, query: words.join(' '), mode, k, focus });
   if (args.values.json === true) {
     io.out(
       JSON.stringify({
@@ -42,11 +53,13 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
         })),
         semantic: res.semantic,
         ...(res.semantic_reason ? { semantic_reason: res.semantic_reason } : {}),
+        ...(res.focus ? { focus: res.focus } : {}),
       }),
     );
     return 0;
   }
   if (!res.semantic) io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
+  if (res.focus) io.out(focusLine(res.focus));
   if (res.results.length === 0) {
     io.out(`No results in "${printable(target.name)}" for: ${printable(words.join(' '))}`);
     return 0;

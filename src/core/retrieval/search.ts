@@ -10,7 +10,9 @@ import { CasefileError } from '../../shared/errors';
 import { CitationLedger, pageRange } from '../citations/ledger';
 import { betterLabel, keywordLabel, vectorLabel } from './labels';
 import type { ChunkRecord } from '../ingest/types';
+import { sqlInt, sqlString } from './sql';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
+import { RETRIEVAL_TUNING } from './tuning';
 
 /** Turns a query into a normalised vector with the same model that embedded the case. */
 export interface QueryEmbedder {
@@ -28,7 +30,6 @@ export interface Reranker {
 /** Whether vectors can be used for this case, and if not, why (shown on every surface). */
 export type SemanticState = { embedder: QueryEmbedder; reason?: undefined } | { embedder: null; reason: string };
 
-export const RRF_K = 60;
 
 export interface SearchOptions extends ChunkFilter {
   query: string;
@@ -59,18 +60,23 @@ interface Fused {
   vector?: ComponentScore<VectorLabel>;
 }
 
-/** Reciprocal Rank Fusion: Σ 1/(k + rank) over the lists a chunk appears in; component ranks and scores are kept. */
-export function reciprocalRankFusion(keyword: ScoredChunk[], vector: ScoredChunk[], k = RRF_K): Fused[] {
+/** Reciprocal Rank Fusion: Σ weight/(k + rank) over the lists a chunk appears in; component ranks and scores are kept. */
+export function reciprocalRankFusion(
+  keyword: ScoredChunk[],
+  vector: ScoredChunk[],
+  k = RETRIEVAL_TUNING.rrfK,
+  weights: { keyword: number; vector: number } = { keyword: RETRIEVAL_TUNING.keywordWeight, vector: RETRIEVAL_TUNING.vectorWeight },
+): Fused[] {
   const byHash = new Map<string, Fused>();
   keyword.forEach((r, i) => {
     const f: Fused = byHash.get(r.chunk.hash) ?? { chunk: r.chunk, rrf: 0 };
-    f.rrf += 1 / (k + i + 1);
+    f.rrf += weights.keyword / (k + i + 1);
     f.keyword = { rank: i + 1, score: r.score, label: keywordLabel(r.score) };
     byHash.set(r.chunk.hash, f);
   });
   vector.forEach((r, i) => {
     const f: Fused = byHash.get(r.chunk.hash) ?? { chunk: r.chunk, rrf: 0 };
-    f.rrf += 1 / (k + i + 1);
+    f.rrf += weights.vector / (k + i + 1);
     f.vector = { rank: i + 1, score: r.score, label: vectorLabel(r.score) };
     byHash.set(r.chunk.hash, f);
   });
@@ -95,7 +101,7 @@ export async function searchChunks(
 ): Promise<SearchResponse> {
   const { query, top_k: topK } = options;
   const where = filterToWhere({ ...options, exclude_hashes: options.reject_hashes });
-  const fetch = Math.max(topK * 4, options.rerank_top_n ?? 0, 50);
+  const fetch = Math.max(topK * 4, options.rerank_top_n ?? 0, RETRIEVAL_TUNING.candidates);
   const mode = options.mode;
   const useVectors = semantic.embedder !== null && mode !== 'keyword';
   if (mode === 'vector' && !semantic.embedder) {
@@ -103,7 +109,7 @@ export async function searchChunks(
   }
 
   throwIfAborted(options.signal);
-  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(query, where, fetch));
+  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(query, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
   throwIfAborted(options.signal);
   let vectorRows: ScoredChunk[] = [];
   if (useVectors) {
@@ -129,6 +135,7 @@ export async function searchChunks(
   if (reranker && options.rerank_top_n) results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
 
   results = results.slice(0, topK);
+  if (RETRIEVAL_TUNING.adjacency) await extendCutOff(store, results);
   for (const r of results) {
     const { id: _unused, ...span } = r.citation;
     r.citation = ledger.issue(span);
@@ -168,6 +175,29 @@ function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean): Searc
     },
     citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
   };
+}
+
+/** Text that ends a sentence (or a list item, or a quotation): nothing is cut off after it. */
+const SENTENCE_END = /[.;:!?)\]"”’]\s*$/;
+
+/**
+ * Adjacency expansion: a result whose passage stops mid-sentence is extended over the next chunk of
+ * its document (up to that chunk's end), so a clause cut by the chunk boundary comes whole. The
+ * text stays exactly the document's words: chunks are contiguous ranges of the same text.
+ */
+async function extendCutOff(store: ChunkStore, results: SearchResult[]): Promise<void> {
+  const cut = results.filter((r) => !SENTENCE_END.test(r.text));
+  if (!cut.length) return;
+  const where = cut.map((r) => `(file_id = ${sqlString(r.file_id)} AND version = ${sqlInt(r.version)} AND chunk_index = ${sqlInt(r.chunk_index + 1)})`).join(' OR ');
+  const next = new Map((await store.rows(where)).map((c) => [`${c.file_id}@${c.version}#${c.chunk_index}`, c]));
+  for (const r of cut) {
+    const n = next.get(`${r.file_id}@${r.version}#${r.chunk_index + 1}`);
+    if (!n || n.start > r.end || n.end <= r.end) continue;
+    r.text += n.text.slice(r.end - n.start);
+    r.end = n.end;
+    r.pages = [r.pages[0], Math.max(r.pages[1], n.page_end)];
+    r.citation = { ...r.citation, end: n.end, pages: pageRange(r.pages[0], r.pages[1]) };
+  }
 }
 
 /** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */

@@ -13,7 +13,8 @@ import type {
 import { CasefileError } from '../../shared/errors';
 import { parseInput } from '../../shared/validate';
 import { CitationLedger } from '../citations/ledger';
-import { searchChunks, type Reranker, type SemanticState } from '../retrieval/search';
+import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
+import { DocumentRouter } from '../retrieval/routing';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
@@ -55,7 +56,18 @@ export interface CaseToolsDeps {
   semantic: () => Promise<SemanticState>;
   reranker?: () => Promise<Reranker | null>;
   ledger?: CitationLedger;
+  /** The case's document router, kept while its documents do not change (shared by every ledger's tools). */
+  routing?: RouterCache;
 }
+
+/** One router per set of documents (their ids, versions and statuses). */
+interface RouterCache {
+  key?: string;
+  router?: Promise<DocumentRouter>;
+}
+
+/** A section shorter than this (an item like "(a)") is read with the section around it. */
+const CLAUSE_CHARS = 400;
 
 const STATUS_WORDS: Record<string, string> = {
   needs_ocr: 'needs OCR',
@@ -78,6 +90,7 @@ export class CaseTools {
   private readonly documents: DocumentSource;
   private readonly semanticState: () => Promise<SemanticState>;
   private readonly rerankerOf: () => Promise<Reranker | null>;
+  private readonly routing: RouterCache;
 
   constructor(deps: CaseToolsDeps) {
     this.caseId = deps.caseId;
@@ -86,11 +99,12 @@ export class CaseTools {
     this.semanticState = deps.semantic;
     this.rerankerOf = deps.reranker ?? (async () => null);
     this.ledger = deps.ledger ?? new CitationLedger();
+    this.routing = deps.routing ?? {};
   }
 
   /** The same tools with another conversation's ledger (ids are unique within a conversation). */
   withLedger(ledger: CitationLedger): CaseTools {
-    return new CaseTools({ caseId: this.caseId, store: this.store, documents: this.documents, semantic: this.semanticState, reranker: this.rerankerOf, ledger });
+    return new CaseTools({ caseId: this.caseId, store: this.store, documents: this.documents, semantic: this.semanticState, reranker: this.rerankerOf, ledger, routing: this.routing });
   }
 
   async semantic(): Promise<{ semantic: boolean; semantic_reason?: string }> {
@@ -126,21 +140,64 @@ export class CaseTools {
     };
   }
 
-  /** Hybrid search (keyword + vector, RRF), optionally reranked; keyword only when vectors are off, saying why. */
+  /** Hybrid search (keyword + vector, RRF), optionally reranked; keyword only when vectors are off, saying why. Focused on the documents the question names. */
   async retrieve(args: RetrieveArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(RetrieveArgs, args, 'retrieve arguments');
     const reranker = a.rerank_top_n ? await this.rerankerOf() : null;
-    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'hybrid', signal }, this.ledger, reranker));
+    return this.withContext(await this.focused({ ...a, mode: 'hybrid', signal }, reranker));
   }
 
   async vector_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(SingleModeSearchArgs, args, 'vector_search arguments');
-    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'vector', signal }, this.ledger));
+    return this.withContext(await this.focused({ ...a, mode: 'vector', signal }, null));
   }
 
   async keyword_search(args: SingleModeSearchArgs, signal?: AbortSignal): Promise<SearchResponse> {
     const a = parseInput(SingleModeSearchArgs, args, 'keyword_search arguments');
-    return this.withContext(await searchChunks(this.store, await this.semanticState(), { ...a, mode: 'keyword', signal }, this.ledger));
+    return this.withContext(await this.focused({ ...a, mode: 'keyword', signal }, null));
+  }
+
+  /**
+   * A question that names documents is searched within them, without the words that named them;
+   * when they give fewer results than asked, the rest of the case fills the list. No focus with a
+   * file filter, `focus: 'off'`, or a question that names no document.
+   */
+  private async focused(options: SearchOptions & { focus?: 'auto' | 'off' | undefined }, reranker: Reranker | null): Promise<SearchResponse> {
+    const semantic = await this.semanticState();
+    const explicit = options.focus === 'off' || options.file_name !== undefined || options.file_name_contains !== undefined || options.file_id !== undefined;
+    const routing = explicit ? null : (await this.router()).route(options.query);
+    if (!routing) return searchChunks(this.store, semantic, options, this.ledger, reranker);
+    const fileIds = routing.focus.map((f) => f.file_id);
+    const inDocs = await searchChunks(this.store, semantic, { ...options, query: routing.clauseQuery, file_ids: fileIds }, this.ledger, reranker);
+    const missing = options.top_k - inDocs.results.length;
+    const rest =
+      missing > 0
+        ? (await searchChunks(this.store, semantic, { ...options, top_k: missing, reject_hashes: [...(options.reject_hashes ?? []), ...inDocs.results.map((r) => r.hash)] }, this.ledger, reranker)).results
+        : [];
+    return {
+      ...inDocs,
+      results: [...inDocs.results, ...rest],
+      focus: { files: routing.focus, matched: routing.matched, query: routing.clauseQuery, widened: rest.length > 0 },
+    };
+  }
+
+  /** The case's document router, built again only when its readable documents change. */
+  private async router(): Promise<DocumentRouter> {
+    const files = (await this.documents.listFiles()).filter((f) => isReadable(f.status));
+    const key = files.map((f) => `${f.id}@${f.version}`).join(',');
+    if (this.routing.key !== key || !this.routing.router) {
+      this.routing.key = key;
+      this.routing.router = Promise.all(
+        files.map(async (f) => {
+          const profile = await this.documents.readProfile(f.id, f.version);
+          return { file_id: f.id, file_name: f.name, title: profile?.title ?? '', parties: profile?.parties ?? [], date: f.date };
+        }),
+      ).then((docs) => new DocumentRouter(docs));
+      this.routing.router.catch(() => {
+        this.routing.router = undefined;
+      });
+    }
+    return this.routing.router;
   }
 
   /** Each result's place in its document: the section path around its middle, and the document's title (from the outline). */
@@ -151,8 +208,14 @@ export class CaseTools {
       let sections = outlines.get(key);
       if (!sections) outlines.set(key, (sections = this.documents.readSections(r.file_id, r.version).catch(() => [])));
       const all = await sections;
-      const path = sectionPath(all, r.start + Math.floor((r.end - r.start) / 2)).map((s) => [s.number, s.title].filter(Boolean).join(' '));
-      if (path.length) r.section_path = path;
+      const around = sectionPath(all, r.start + Math.floor((r.end - r.start) / 2));
+      const path = around.map((s) => [s.number, s.title].filter(Boolean).join(' '));
+      if (path.length) {
+        r.section_path = path;
+        // The section to read for the whole clause: the innermost one, unless it is a short item ("(a)") inside a section.
+        const readable = [...around].reverse().find((x) => x.level <= 2 || x.end - x.start >= CLAUSE_CHARS) ?? around[around.length - 1]!;
+        r.section_id = readable.id;
+      }
       const title = all.find((s) => s.kind === 'title');
       if (title?.title) r.document_title = title.title;
     }

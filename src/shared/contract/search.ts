@@ -56,12 +56,27 @@ export interface SearchResult {
   citation: CitationRecord;
   /** Where the passage sits in its document's outline, outermost first ("7 Limitation of Liability", "7.2 Cap"); absent when the document has no headings there. */
   section_path?: string[];
+  /** The id ("s12") of the section to read for the whole clause (`tools.readSection`): the innermost one, or the section around a short item. */
+  section_id?: string;
   /** The document's title from its outline, when it has one. */
   document_title?: string;
 }
 
+/** The documents a question named, which the search focused on (`focus: 'off'` searches the whole case). */
+export interface SearchFocus {
+  files: { file_id: string; file_name: string; title: string }[];
+  /** The question's words that named them. */
+  matched: string[];
+  /** What was searched within them: the question without the words that named them. */
+  query: string;
+  /** True when the focused documents gave fewer results than asked and the rest of the case filled the list. */
+  widened: boolean;
+}
+
 export interface SearchResponse {
   results: SearchResult[];
+  /** Present when the question named documents and the search focused on them. */
+  focus?: SearchFocus;
   mode: SearchMode;
   /** False when vectors could not be used (no model installed, model changed); `semantic_reason` says why. */
   semantic: boolean;
@@ -82,6 +97,11 @@ export const SearchFilters = z.object({
   doc_type: z.string().min(1).max(64).optional(),
   date_from: IsoDate.optional(),
   date_to: IsoDate.optional(),
+  /**
+   * `auto` (default): a question that names documents (a party, a title, a contract type, a file
+   * name) is searched in those documents first; `off`: the whole case. A file filter turns it off.
+   */
+  focus: z.enum(['auto', 'off']).optional(),
 });
 export type SearchFilters = z.infer<typeof SearchFilters>;
 

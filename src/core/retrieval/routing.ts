@@ -1,0 +1,133 @@
+/**
+ * Document routing: a question that names documents — a party ("Zounds Hearing"), a title or a
+ * contract type ("the marketing agreement"), a file name — is matched against each document's
+ * title, parties and file name, and search focuses on the documents it names. The words that named
+ * them are taken out of the query searched within them, so they do not drown the words that
+ * describe the clause. A question that names none (no rare naming word matches) is not focused.
+ *
+ * MiniSearch (BM25 over small in-memory fields, with typo tolerance) finds which documents each
+ * query word names; the decision is ours: a word names documents when it is rare among the
+ * documents' names (a party, not "agreement"), and the documents focused on are those whose naming
+ * words weigh at least `ROUTING.keepShare` of the best one's.
+ */
+import MiniSearch from 'minisearch';
+import { readableFileName } from '../util/names';
+import { RETRIEVAL_TUNING, type RoutingTuning } from './tuning';
+
+export interface RoutableDocument {
+  file_id: string;
+  file_name: string;
+  title: string;
+  parties: string[];
+  /** ISO date of the document, or ''. */
+  date: string;
+}
+
+export interface FocusedDocument {
+  file_id: string;
+  file_name: string;
+  title: string;
+}
+
+export interface Routing {
+  /** The documents the question names, best first. */
+  focus: FocusedDocument[];
+  /** The question's words that named them, as written. */
+  matched: string[];
+  /** The question without those words: what is searched within the focused documents. */
+  clauseQuery: string;
+}
+
+/** Words that never name a document: function words, question words, and what every legal document is. */
+const STOP = new Set(
+  (
+    'a an the of and or to in on at by for from with without into under over about as is are was were be been being do does did done has have had having ' +
+    'can could may might must shall should will would it its this that these those there their them they he she his her him we our you your i me my ' +
+    'what which who whom whose when where why how whether if any all each every some such other than then so not no nor only also either neither ' +
+    'document documents file files contract contracts agreement agreements case say says said tell show find'
+  ).split(' '),
+);
+
+/** Lower-case, possessive-free, stop words out. */
+export function routingTerm(term: string): string | null {
+  const t = term.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '');
+  if (t.length < 2 || STOP.has(t)) return null;
+  return t;
+}
+
+const FIELDS = ['name', 'title', 'parties', 'year'] as const;
+
+export class DocumentRouter {
+  private readonly index: MiniSearch;
+  private readonly docs: Map<string, RoutableDocument>;
+
+  constructor(
+    documents: readonly RoutableDocument[],
+    private readonly tuning: RoutingTuning = RETRIEVAL_TUNING.routing,
+  ) {
+    this.docs = new Map(documents.map((d) => [d.file_id, d]));
+    this.index = new MiniSearch({
+      idField: 'file_id',
+      fields: [...FIELDS],
+      processTerm: routingTerm,
+      searchOptions: { processTerm: routingTerm },
+    });
+    this.index.addAll(
+      documents.map((d) => ({
+        file_id: d.file_id,
+        name: readableFileName(d.file_name),
+        title: d.title,
+        parties: d.parties.join(' ; '),
+        year: d.date.slice(0, 4),
+      })),
+    );
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /** The documents `query` names, or null when it names none (or too many to be a focus). */
+  route(query: string): Routing | null {
+    const n = this.docs.size;
+    if (n < 2) return null;
+    const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’.&-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+    const rare = Math.max(this.tuning.minRareDocs, Math.ceil(this.tuning.rareShare * n));
+    const weight = new Map<string, number>();
+    const naming = new Set<string>();
+    for (const word of new Set(words)) {
+      for (const part of word.split(/[.&-]/)) {
+        const term = routingTerm(part);
+        if (!term) continue;
+        const fuzzy = term.length >= this.tuning.fuzzyMinLength ? this.tuning.fuzzy : false;
+        const hits = this.index.search(term, { fuzzy, prefix: false, combineWith: 'OR' });
+        if (hits.length === 0 || hits.length > rare) continue;
+        const idf = Math.log(1 + n / hits.length);
+        naming.add(word);
+        for (const h of hits) weight.set(String(h.id), (weight.get(String(h.id)) ?? 0) + idf);
+      }
+    }
+    if (weight.size === 0) return null;
+    const ranked = [...weight].sort((a, b) => b[1] - a[1]);
+    const best = ranked[0]![1];
+    if (best < this.tuning.minWeight) return null;
+    const focus = ranked.filter(([, w]) => w >= best * this.tuning.keepShare);
+    if (focus.length > this.tuning.maxFocus) return null;
+    const matched = [...naming];
+    const clauseQuery = this.tuning.dropNamingWords ? withoutWords(query, naming) : query;
+    return {
+      focus: focus.map(([id]) => {
+        const d = this.docs.get(id)!;
+        return { file_id: d.file_id, file_name: d.file_name, title: d.title };
+      }),
+      matched,
+      clauseQuery: clauseQuery.trim() ? clauseQuery : query,
+    };
+  }
+}
+
+function withoutWords(query: string, words: Set<string>): string {
+  let out = query;
+  for (const w of words) out = out.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(['’]s)?(?=$|[^\\p{L}\\p{N}])`, 'gu'), '$1');
+  return out.replace(/\s+/g, ' ').replace(/\s+([?.,;:!])/g, '$1').trim();
+}

@@ -1,0 +1,56 @@
+/**
+ * Every knob of retrieval in one place, tuned on `npm run eval:retrieval -- --sets cuad-clauses`
+ * (bench/eval-retrieval.ts). Change a value here and run the eval: the numbers it prints are the
+ * reason each value is what it is.
+ */
+export interface RoutingTuning {
+  /** A word names documents when it is in the names of at most this share of them (a party, not "agreement")… */
+  rareShare: number;
+  /** …or of at most this many, in a small case. */
+  minRareDocs: number;
+  /** Words this long or longer match names with one typo (MiniSearch's fuzzy ratio below). */
+  fuzzyMinLength: number;
+  fuzzy: number;
+  /** The best document's naming weight (Σ idf of its naming words) must reach this to focus at all. */
+  minWeight: number;
+  /** Documents whose weight is at least this share of the best one's are focused on too. */
+  keepShare: number;
+  /** More documents than this named at once is not a focus: the whole case is searched. */
+  maxFocus: number;
+  /** Search within the focused documents without the words that named them. */
+  dropNamingWords: boolean;
+}
+
+export interface RetrievalTuning {
+  /** Reciprocal Rank Fusion's k: Σ 1/(k + rank). */
+  rrfK: number;
+  /** Candidates each component (BM25, vectors) brings to fusion, at least; more when top_k × 4 is more. */
+  candidates: number;
+  /** Weights of the keyword and vector lists in the fusion. */
+  keywordWeight: number;
+  vectorWeight: number;
+  /** BM25 weight of a chunk's context (title › section path) next to its text (weight 1). */
+  contextBoost: number;
+  /** A result that ends mid-sentence is extended over the next chunk of its document. */
+  adjacency: boolean;
+  routing: RoutingTuning;
+}
+
+export const RETRIEVAL_TUNING: RetrievalTuning = {
+  rrfK: 60,
+  candidates: 50,
+  keywordWeight: 1,
+  vectorWeight: 1,
+  contextBoost: 0.5,
+  adjacency: true,
+  routing: {
+    rareShare: 0.08,
+    minRareDocs: 2,
+    fuzzyMinLength: 6,
+    fuzzy: 0.2,
+    minWeight: 1,
+    keepShare: 0.6,
+    maxFocus: 8,
+    dropNamingWords: true,
+  },
+};
