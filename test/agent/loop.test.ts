@@ -3,6 +3,7 @@ import { textReplyModel } from '../helpers/mock-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
+import { CLAUSE_READ_SECTION } from '../../src/core/agent/policies';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/citations/ledger';
 import { openCaseTools } from '../../src/core/tools/index';
@@ -181,6 +182,35 @@ describe('runAgent – policy', () => {
     expect(result.coverage.files_searched).toBe(3);
     expect(result.coverage.note).toMatch(/broken\.pdf/);
     expect(result.coverage.note).not.toMatch(/may miss/);
+  });
+
+  it('clause of a named document – a search focused on it, then an answer: the section of the best passage is read whole first, and the trace says why', async () => {
+    const { result } = await run(
+      {
+        steps: [
+          FIND,
+          { thought: 'Find the termination clause.', action: 'retrieve', action_input: { query: 'Brightline terminate for convenience notice' } },
+          { final: 'Sixty days [cite:{{cite}}].' },
+          { final: 'Sixty days’ prior written notice [cite:{{cite}}].' },
+        ],
+      },
+      'How much notice does Brightline need to end the services agreement for convenience?',
+    );
+    const search = result.steps[1]!;
+    expect(search.observation).toMatch(/Focused on contracts\/msa\.txt \(the question names "Brightline"\)/);
+    expect(search.observation).toMatch(/§ 3 Term and Termination/);
+    const read = result.steps[2]!;
+    expect(read.action).toBe('readSection');
+    expect(read.policy).toBe(CLAUSE_READ_SECTION);
+    expect(read.observation).toMatch(/§ 3 Term and Termination/);
+    expect(read.observation).toContain('sixty (60) days');
+    expect(read.observation).toContain('cured within thirty (30) days');
+    expect(result.answer).toBe('Sixty days’ prior written notice [cite:' + result.citations[0]!.id + '].');
+  });
+
+  it('clause policy – not for a search that names no document, nor twice in a turn', async () => {
+    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice ends the MSA?');
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
   });
 
   it('exhaustive questions – when the budget runs out first, the coverage note says so', async () => {

@@ -9,7 +9,9 @@ import {
   FindFilesArgs,
   GrepCaseArgs,
   GrepFileArgs,
+  OutlineArgs,
   ReadFileArgs,
+  ReadSectionArgs,
   RetrieveArgs,
   SingleModeSearchArgs,
   type CaseTools,
@@ -52,22 +54,35 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
   const items: PassageItem[] = res.results.map((r) => ({
     cite: r.citation.id,
     file_name: r.file_name,
+    file_id: r.file_id,
     pages: r.citation.pages,
     text: r.text,
     hash: r.hash,
     chunk_id: r.chunk_id,
     label: r.label,
     score: r.score,
+    ...(r.section_path ? { section: r.section_path.join(' › ') } : {}),
   }));
   const head = [`${res.results.length} passage${res.results.length === 1 ? '' : 's'} (${what}${res.mode === 'hybrid' && !res.semantic ? ', keyword only' : ''}).`];
+  const focus = res.focus;
+  const best = res.results[0];
+  let readNext: ToolOutcome['readNext'];
+  if (focus) {
+    head.push(`Focused on ${focus.files.map((f) => f.file_name).join(', ')} (the question names ${focus.matched.map((m) => `"${m}"`).join(', ')}).`);
+    if (best?.section_id && focus.files.some((f) => f.file_id === best.file_id)) {
+      readNext = { file_id: best.file_id, section: best.section_id, label: `${best.file_name} § ${best.section_path!.at(-1)}` };
+      head.push(`Next: readSection({"file_id": "${best.file_id}", "section": "${best.section_id}"}) reads the whole section of the best passage.`);
+    }
+  }
   if (!res.semantic && res.semantic_reason && res.mode !== 'keyword') head.push(`Semantic search is off: ${res.semantic_reason}`);
   if (!res.results.length) head.push('Nothing matched: reformulate the query with other words from the question (synonyms, key terms), or use grepCase with a pattern. Do not answer from memory.');
-  const best = bestLabelOf(items.map((i) => i.label));
+  const bestLabel = bestLabelOf(items.map((i) => i.label));
   return {
     text: head.join(' '),
     items,
     count: res.results.length,
-    ...(best ? { best_label: best } : {}),
+    ...(bestLabel ? { best_label: bestLabel } : {}),
+    ...(readNext ? { readNext } : {}),
     citations: res.results.map((r) => r.citation),
     coverage: { searched: [...new Set(res.results.map((r) => r.file_name))] },
   };
@@ -79,6 +94,8 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
     findFilesTool(tools, options.listLimit ?? 40),
     ...searchTools(tools, options),
     readFileTool(tools, options.readChars ?? 2000),
+    outlineTool(tools),
+    readSectionTool(tools, options.readChars ?? 2000),
     grepFileTool(tools),
     grepCaseTool(tools),
     adjacentChunksTool(tools),
@@ -125,6 +142,42 @@ function readFileTool(tools: CaseTools, readChars: number): AgentTool {
       const more = r.eof ? 'end of file' : `more from offset ${r.end}`;
       return {
         text: `${r.file_name} v${r.version}, characters ${r.start}-${r.end} of ${r.total_length} (${pagesLabel(r.pages)}; ${more}) [cite:${r.citation.id}]:\n${r.text}`,
+        count: 1,
+        citations: [r.citation],
+        coverage: { read: [r.file_name] },
+      };
+    },
+  });
+}
+
+/** outline: a document's headings, to pick the section to read. */
+function outlineTool(tools: CaseTools, maxLines = 60): AgentTool {
+  return defineTool({
+    name: 'outline',
+    description: 'The sections of one document (file_id from findFiles or a passage): id, number, title, pages. Then readSection.',
+    inputSchema: OutlineArgs,
+    async run(input) {
+      const r = await tools.outline(input);
+      const lines = [`${r.file_name} v${r.version}: ${r.sections.length} section${r.sections.length === 1 ? '' : 's'}${r.sections.length > maxLines ? ` (first ${maxLines})` : ''}.`];
+      for (const s of r.sections.slice(0, maxLines)) lines.push(`${'  '.repeat(Math.max(0, s.level - 1))}- ${s.id} ${[s.number, s.title].filter(Boolean).join(' ') || s.kind} (${pagesLabel(s.pages)})`);
+      if (!r.sections.length) lines.push('No headings were found: read it with readFile.');
+      return { text: lines.join('\n'), count: r.sections.length, citations: [], coverage: { read: [r.file_name] } };
+    },
+  });
+}
+
+/** readSection: one section's text, cited. */
+function readSectionTool(tools: CaseTools, readChars: number): AgentTool {
+  return defineTool({
+    name: 'readSection',
+    description: 'Read one section of a document, whole: file_id, and section as an id from outline or a passage ("s12"), a number ("7.2") or title words.',
+    inputSchema: ReadSectionArgs,
+    async run(input) {
+      const r = await tools.readSection({ ...input, max_length: Math.min(Number(input.max_length ?? readChars), readChars) });
+      const name = [r.section.number, r.section.title].filter(Boolean).join(' ');
+      const more = r.end < r.start + r.text.length || r.eof ? '' : ` (first ${r.text.length} characters)`;
+      return {
+        text: `${r.file_name} v${r.version} § ${name} (${pagesLabel(r.pages)})${more} [cite:${r.citation.id}]:\n${r.text}`,
         count: 1,
         citations: [r.citation],
         coverage: { read: [r.file_name] },

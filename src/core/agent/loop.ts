@@ -152,7 +152,7 @@ class Turn {
   /** Take step `index`; true when the turn has ended with an answer. */
   async step(index: number): Promise<boolean> {
     const asked = await this.conversation.next(index, mustAnswer(this.rules, this.state), this.runner.offered(), this.steps.length === 0);
-    const state = { ...this.state, wholeCaseSearched: this.coverage.wholeCase };
+    const state = { ...this.state, wholeCaseSearched: this.coverage.wholeCase, sectionToRead: this.runner.sectionToRead };
     const decision = decide(this.rules, state, asked.step, asked.policy);
     if (decision.kind === 'answer' || decision.kind === 'out-of-budget') {
       this.answer = decision.answer;

@@ -1,10 +1,11 @@
 /**
  * The loop's policy as pure functions: given where the turn stands and the step the model asked
- * for, what happens — findFiles first, an exhaustive question sent back once to grepCase, the
- * step budget. No I/O; the loop carries the decisions out.
+ * for, what happens — findFiles first, an exhaustive question sent back once to grepCase, a
+ * clause of a named document read whole before the answer, the step budget. No I/O; the loop carries the decisions out.
  */
 import { AGENT_MAX_STEPS } from '../../shared/retrieval';
 import { FINAL, type ParsedStep } from './prompt';
+import type { SectionRef } from './types';
 
 /** Tool steps a turn may take: 1 to AGENT_MAX_STEPS, which is also the default. */
 export function clampMaxSteps(maxSteps: number | undefined): number {
@@ -30,9 +31,13 @@ export interface PolicyState {
   nudgedExhaustive: boolean;
   /** A call searched every readable file of the case (from the coverage). */
   wholeCaseSearched: boolean;
+  /** The section of the best passage of the last search focused on a named document (from the tool runner). */
+  sectionToRead: SectionRef | null;
+  /** A section was read in this turn (by the model or by the clause policy). */
+  sectionRead: boolean;
 }
 
-export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false };
+export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false, sectionToRead: null, sectionRead: false };
 
 export type Decision =
   /** The turn ends with this answer. */
@@ -49,6 +54,7 @@ export type Decision =
 export const INVENTORY_BEFORE_ANSWER = 'findFiles first: the inventory is taken before answering';
 export const EXHAUSTIVE_SEND_BACK =
   'This question asks for every occurrence. Before answering, search the whole case with grepCase (a regular expression for the thing asked about), then answer.';
+export const CLAUSE_READ_SECTION = 'clause question: the whole section of the best passage is read before answering';
 export const BUDGET_RAN_OUT_ANSWER = 'The step budget ran out before an answer was found in the documents.';
 
 /** The step budget is spent: the next model call may only answer. */
@@ -67,9 +73,14 @@ export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, 
   if (action.action === FINAL) {
     const wantsInventory = !state.inventoryTaken && has('findFiles') && !forced;
     const wantsGrep = rules.exhaustive && !state.wholeCaseSearched && has('grepCase') && !forced && !state.nudgedExhaustive;
+    const wantsSection = !rules.exhaustive && state.sectionToRead !== null && !state.sectionRead && has('readSection') && !forced;
     if (wantsInventory) {
       policy = INVENTORY_BEFORE_ANSWER;
       action = { thought: action.thought, action: 'findFiles', input: {} };
+    } else if (wantsSection) {
+      // A question about a named document's clause: the passage may hold only part of it.
+      const { file_id, section, label } = state.sectionToRead!;
+      return { kind: 'run', action: { thought: `Read ${label} whole before answering.`, action: 'readSection', input: { file_id, section } }, policy: CLAUSE_READ_SECTION };
     } else if (wantsGrep) {
       return { kind: 'send-back', observation: EXHAUSTIVE_SEND_BACK, policy: 'exhaustive question: grepCase required before answering' };
     } else {
@@ -101,7 +112,12 @@ export function advance(state: PolicyState, decision: Decision): PolicyState {
     case 'unknown-tool':
       return { ...state, toolSteps: state.toolSteps + 1 };
     case 'run':
-      return { ...state, toolSteps: state.toolSteps + 1, inventoryTaken: state.inventoryTaken || decision.action.action === 'findFiles' };
+      return {
+        ...state,
+        toolSteps: state.toolSteps + 1,
+        inventoryTaken: state.inventoryTaken || decision.action.action === 'findFiles',
+        sectionRead: state.sectionRead || decision.action.action === 'readSection',
+      };
   }
 }
 

@@ -51,6 +51,9 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
     `5. You have at most ${opts.maxSteps} tool calls; then you must answer with what you have.`,
     '6. Answer only from the documents. Cite each statement with the cite id shown in the observations, written as [cite:ID]. Never invent ids. Put exact quotes in double quotes.',
     '7. If the documents do not contain the answer, say so plainly.',
+    ...(names.includes('readSection')
+      ? ['8. For a clause of a named document ("the cap in the Zounds marketing agreement"): search (it focuses on the documents the question names), then read the whole section of the best passage with readSection(file_id, section) — outline(file_id) lists the sections — and answer from it.']
+      : []),
     '',
   ];
   if (format === 'json') {
@@ -233,5 +236,7 @@ export function pagesLabel(pages: number[]): string {
 export function formatPassage(item: PassageItem, maxChars: number): string {
   const label = item.label ? ` (${item.label})` : '';
   const chunk = item.chunk_id ? ` chunk_id=${item.chunk_id}` : '';
-  return `[cite:${item.cite}] ${item.file_name} ${pagesLabel(item.pages)}${label}${chunk}: "${trimText(item.text, maxChars)}"`;
+  const file = item.file_id ? ` file_id=${item.file_id}` : '';
+  const section = item.section ? ` § ${item.section}` : '';
+  return `[cite:${item.cite}] ${item.file_name} ${pagesLabel(item.pages)}${section}${label}${file}${chunk}: "${trimText(item.text, maxChars)}"`;
 }

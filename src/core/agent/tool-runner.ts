@@ -7,7 +7,7 @@ import type { AgentStep } from '../../shared/contract/chat';
 import type { CoverageAccumulator } from './coverage';
 import type { ObservationBook } from './observations';
 import type { ParsedStep } from './prompt';
-import { CancelledError, type AgentTool, type ToolOutcome } from './types';
+import { CancelledError, type AgentTool, type SectionRef, type ToolOutcome } from './types';
 
 /** A call's identity for the repeat cache: the tool and its arguments, keys sorted, strings trimmed. */
 export function stableKey(action: string, input: Record<string, unknown>): string {
@@ -38,6 +38,8 @@ export class ToolRunner {
   private readonly earlier = new Map<string, CachedCall>();
   /** Time spent in tools this turn. */
   toolMs = 0;
+  /** The section of the best passage of the last search focused on a named document (the clause policy reads it). */
+  sectionToRead: SectionRef | null = null;
 
   constructor(
     private readonly tools: AgentTool[],
@@ -115,6 +117,7 @@ export class ToolRunner {
       step.observation = this.book.observe(step.index, outcome);
       step.summary = { tool: tool.name, count: outcome.count, ...(outcome.best_label ? { best_label: outcome.best_label } : {}) };
       this.coverage.add(outcome.coverage);
+      if (outcome.readNext) this.sectionToRead = outcome.readNext;
       this.earlier.set(key, { step: step.index, observation: step.observation, outcome });
     } catch (err) {
       if (this.signal.aborted) throw new CancelledError();

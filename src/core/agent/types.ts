@@ -14,6 +14,9 @@ export interface PassageItem {
   chunk_id?: string;
   label?: string;
   score?: number;
+  file_id?: string;
+  /** Where the passage sits in its document ("7 Limitation of Liability › 7.2 Cap"). */
+  section?: string;
 }
 
 /** What a tool call contributes to the turn's coverage note. */
@@ -35,6 +38,16 @@ export interface ToolOutcome {
   best_label?: string;
   citations: CitationRecord[];
   coverage?: CoverageDelta;
+  /** A search focused on the document a question names: the section its best passage lies in, to read whole before answering. */
+  readNext?: SectionRef;
+}
+
+/** A section of one document, for `readSection`. */
+export interface SectionRef {
+  file_id: string;
+  section: string;
+  /** "msa.txt § 3 Term and Termination", for the trace. */
+  label: string;
 }
 
 export interface ToolContext {
