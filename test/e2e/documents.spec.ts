@@ -60,7 +60,14 @@ test.describe('documents', () => {
     await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
     const results = page.getByRole('region', { name: 'Search results' });
     await expect(results.getByRole('listitem').first()).toContainText(names.steelVault!);
-    await results.getByRole('listitem').first().getByRole('button').click();
+    // The question names the affiliate agreement: the search says it looked there first, and can widen.
+    const focusNote = results.getByRole('note', { name: 'Search focus' });
+    await expect(focusNote).toContainText(`the document the question names`);
+    await expect(focusNote).toContainText(names.steelVault!);
+    await focusNote.getByRole('button', { name: 'Search all documents' }).click();
+    await expect(focusNote).toBeHidden();
+    await expect(results.getByRole('listitem').first()).toBeVisible();
+    await results.getByRole('listitem').filter({ hasText: names.steelVault! }).first().getByRole('button').click();
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.getByRole('img', { name: /Page \d+ of contracts\/affiliate-agreement\.pdf/ })).toBeVisible();
     await expect(viewer.getByTestId('cite-box').first()).toBeVisible();

@@ -3,8 +3,9 @@ import { useViewer } from '../stores/viewer';
 import { plural } from './format';
 
 export function SearchResults() {
-  const { response, running, error, query } = useSearch();
+  const { response, running, error, query, caseId } = useSearch();
   const close = useSearch((s) => s.close);
+  const run = useSearch((s) => s.run);
   const open = useViewer((s) => s.open);
   return (
     <section className="pane pane-search" aria-label="Search results">
@@ -30,6 +31,16 @@ export function SearchResults() {
           <p className="pad small notice" role="note">
             Reranking is off{response.rerank_reason ? `: ${response.rerank_reason}` : ''}. Results keep their search order (import a reranker in
             Settings → Models, or clear “Rerank top N”).
+          </p>
+        )}
+        {response?.focus && (
+          <p className="pad small notice" role="note" aria-label="Search focus">
+            Searched first in {response.focus.files.length === 1 ? 'the document' : `${response.focus.files.length} documents`} the question names (
+            {response.focus.matched.map((m) => `“${m}”`).join(', ')}): {response.focus.files.map((f) => f.file_name).join(', ')}.
+            {response.focus.widened ? ' They gave fewer results than asked; the rest come from the whole case.' : ''}{' '}
+            <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus: false })}>
+              Search all documents
+            </button>
           </p>
         )}
         {response && !running && response.results.length === 0 && <p className="pad muted">Nothing in this case matches.</p>}
@@ -58,6 +69,7 @@ export function SearchResults() {
                     </span>
                     <span className={`label label-${r.label}`}>{r.label}</span>
                   </span>
+                  {r.section_path && <span className="muted small ellipsis">§ {r.section_path.join(' › ')}</span>}
                   <span className="result-text">{r.text.length > 360 ? `${r.text.slice(0, 360)}…` : r.text}</span>
                 </button>
               </li>

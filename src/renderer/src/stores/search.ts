@@ -10,7 +10,9 @@ interface SearchState {
   running: boolean;
   error: string | null;
   open: boolean;
-  run(caseId: string, query: string): Promise<void>;
+  /** false after "Search all documents": the same query over the whole case, no focus. */
+  focus: boolean;
+  run(caseId: string, query: string, options?: { focus?: boolean }): Promise<void>;
   close(): void;
 }
 
@@ -21,21 +23,24 @@ export const useSearch = create<SearchState>((set, get) => ({
   running: false,
   error: null,
   open: false,
-  async run(caseId, query) {
+  focus: true,
+  async run(caseId, query, options = {}) {
     const q = query.trim();
     if (!q) return;
     const s = useSettings.getState();
-    set({ caseId, query: q, running: true, error: null, open: true });
+    const focus = options.focus ?? true;
+    set({ caseId, query: q, running: true, error: null, open: true, focus });
     try {
       const response = await api.call('search', {
         caseId,
         query: q,
         mode: s.mode,
         k: s.topK,
+        ...(focus ? {} : { focus: 'off' as const }),
         ...(s.threshold !== null ? { score_threshold: s.threshold } : {}),
         ...(s.rerankTopN !== null ? { rerank_top_n: s.rerankTopN } : {}),
       });
-      if (get().query === q) set({ response, running: false });
+      if (get().query === q && get().focus === focus) set({ response, running: false });
     } catch (err) {
       if (get().query === q) set({ running: false, error: errorMessage(err), response: null });
     }
