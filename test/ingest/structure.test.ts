@@ -64,8 +64,7 @@ describe('chunks that follow the structure', () => {
 
   it('the profile names the parties from the preamble', () => {
     expect(structure.profile.title).toBe('MARKETING AGREEMENT');
-    expect(structure.profile.parties).toEqual(expect.arrayContaining(['Zounds Hearing, Inc.', 'Zounds', 'InVivo Therapeutics Corp.', 'Distributor']));
-    expect(structure.profile.parties).not.toContain('Agreement');
+    expect(structure.profile.parties).toEqual(['Zounds Hearing, Inc.', 'InVivo Therapeutics Corp.', 'Zounds']);
   });
 
   it('a document without headings: plain recursive chunks, context is the file name made readable', () => {
@@ -94,8 +93,9 @@ describe('document profile', () => {
   });
 
   it('parties: company names and the short names they are defined by', () => {
-    const p = findParties('THIS DISTRIBUTOR AGREEMENT is entered into between Agape ATP Corporation, a Malaysian company (hereinafter referred to as "Agape"), and Tom Brown Trading Company (the "Distributor").');
-    expect(p).toEqual(expect.arrayContaining(['Agape ATP Corporation', 'Agape', 'Tom Brown Trading Company', 'Distributor']));
+    const p = findParties('THIS DISTRIBUTOR AGREEMENT is entered into between Agape ATP Corporation, a Malaysian company (hereinafter referred to as "Agape"), and Tom Brown Trading Company (the "Distributor") and Associated Press Holding Ltd ("APH").');
+    // Roles ("the Distributor") are not parties; a short name is kept when it is part of a company's name or its initials.
+    expect(p).toEqual(['Agape ATP Corporation', 'Tom Brown Trading Company', 'Associated Press Holding Ltd', 'Agape', 'APH']);
   });
 
   it('title: the outline’s, else the file name', () => {
@@ -109,5 +109,14 @@ describe('document profile', () => {
     expect(profile.parties.join(' | ')).toMatch(/Agape/i);
     expect(profile.title.length).toBeGreaterThan(3);
     expect(topLevelBoundaries(sections).length).toBeGreaterThan(3);
+  });
+});
+
+describe('document title', () => {
+  const h = (title: string, start: number, kind: 'title' | 'other' = 'title') => ({ id: 's', level: 1, number: '', title, kind, start, end: start + 20, page: 1, headingEnd: start + 20 });
+  it('an exhibit number or a table of contents above the real title is passed over', () => {
+    expect(documentTitle([h('EXHIBIT 10.14', 2), h('OUTSOURCING AGREEMENT', 16, 'other')], 'x.pdf')).toBe('OUTSOURCING AGREEMENT');
+    expect(documentTitle([h('TABLE OF CONTENTS', 0), h('Execution Copy', 30, 'other'), h('MASTER SUPPLY AGREEMENT', 60, 'other')], 'x.pdf')).toBe('MASTER SUPPLY AGREEMENT');
+    expect(documentTitle([h('EXHIBIT 10.1', 0)], 'Acme_Lease.pdf')).toBe('Acme Lease');
   });
 });

@@ -17,10 +17,16 @@ export interface DocumentProfile {
 const PREAMBLE_CHARS = 1500;
 const TITLE_CHARS = 120;
 
-/** The outline's title, else the file name made readable. */
+/** Headings above a title that are not one: exhibit numbers, "Table of Contents", "Execution Copy", "Confidential". */
+const NOT_A_TITLE = /^(?:exhibit|ex\.?|annex|attachment)\s*[\d.\-a-z]{0,8}$|^(?:table of contents|contents|execution (?:copy|version)|confidential(?: treatment)?|draft|final|page \d+)$|^[\d\s.\-–]+$/i;
+const TITLE_WITHIN = 3000;
+
+/** The outline's title (or the first heading of the opening words that is one), else the file name made readable. */
 export function documentTitle(sections: readonly Section[], fileName: string): string {
-  const title = sections.find((s) => s.kind === 'title')?.title.trim();
-  const t = title && title.length >= 3 ? title : readableFileName(fileName);
+  const heading = sections.find(
+    (s) => s.start < TITLE_WITHIN && (s.kind === 'title' || (s.kind === 'other' && s.level === 1)) && s.title.trim().length >= 3 && !NOT_A_TITLE.test(s.title.trim()),
+  );
+  const t = heading ? heading.title.trim() : readableFileName(fileName);
   return t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS - 1).trimEnd()}…` : t;
 }
 
@@ -39,21 +45,30 @@ const ENTITY = new RegExp(`\\b([A-Z][\\w&.'’-]*(?:[ \\t]+${NAME_WORD}){0,6}?,?
 /** ("Zounds"), (the "Distributor"), (hereinafter referred to as ‘the Customer’) */
 const DEFINED = /\(\s*(?:each\s+a\s+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“‘']\s*(?:the\s+)?([^"”’']{2,40}?)\s*["”’']/g;
 
-/** Parties named in the preamble: company names ("Zounds Hearing, Inc.") and the short names they are defined by ("Zounds"). */
-export function findParties(preamble: string): string[] {
+/**
+ * Parties named in the preamble: company names ("Zounds Hearing, Inc.") and the short names they
+ * are defined by when those are names, not roles: "Zounds" (a word of a company name or of the file
+ * name) or "AP" (a company's initials), but not "the Distributor".
+ */
+export function findParties(preamble: string, fileName = ''): string[] {
+  const entities = [...new Set([...preamble.matchAll(ENTITY)].map((m) => clean(m[1]!)))].filter((e) => e.length >= 2 && !GENERIC_ROLES.has(e.toLowerCase()));
+  const known = `${entities.join(' ')} ${readableFileName(fileName)}`.toLowerCase();
+  const initials = new Set(entities.map((e) => e.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^(?:Inc|Corp|Ltd|LLC|Co)\b/i.test(w)).map((w) => w[0]).join('')));
+  const defined = [...preamble.matchAll(DEFINED)]
+    .map((m) => clean(m[1]!))
+    .filter((d) => !GENERIC_ROLES.has(d.toLowerCase()) && (new RegExp(`\\b${escape(d.toLowerCase())}\\b`).test(known) || initials.has(d)));
   const out: string[] = [];
   const seen = new Set<string>();
-  const add = (raw: string) => {
-    const name = raw.replace(/^(?:and|the|of)\s+/i, '').replace(/\s+/g, ' ').replace(/[,\s]+$/, '').trim();
-    const key = name.toLowerCase();
-    if (name.length < 2 || seen.has(key) || GENERIC_ROLES.has(key)) return;
-    seen.add(key);
+  for (const name of [...entities, ...defined]) {
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
     out.push(name);
-  };
-  for (const m of preamble.matchAll(ENTITY)) add(m[1]!);
-  for (const m of preamble.matchAll(DEFINED)) add(m[1]!);
+  }
   return out.slice(0, 8);
 }
+
+const clean = (raw: string) => raw.replace(/^(?:and|the|of)\s+/i, '').replace(/\s+/g, ' ').replace(/[,\s]+$/, '').trim();
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Defined names that are roles or the document itself, not parties. */
 const GENERIC_ROLES = new Set(['agreement', 'this agreement', 'effective date', 'parties', 'party', 'the parties', 'amendment', 'contract']);
@@ -61,5 +76,5 @@ const GENERIC_ROLES = new Set(['agreement', 'this agreement', 'effective date', 
 /** A document's profile from its text and outline. */
 export function profileOf(text: string, sections: readonly Section[], fileName: string): DocumentProfile {
   const preamble = preambleOf(text, sections);
-  return { title: documentTitle(sections, fileName), parties: findParties(preamble), preamble };
+  return { title: documentTitle(sections, fileName), parties: findParties(preamble, fileName), preamble };
 }
