@@ -23,6 +23,14 @@ export interface RoutableDocument {
   date: string;
 }
 
+/** Counts from the case's index that sharpen routing (the tools pass the store's). */
+export interface RoutingCounts {
+  /** In how many documents' text `term` occurs, counted up to `cap` + 1. */
+  textFrequency?: (term: string, cap: number) => Promise<number>;
+  /** The share of the passages of `fileIds` that hold `term`. */
+  shareInFocus?: (term: string, fileIds: readonly string[]) => Promise<number>;
+}
+
 export interface FocusedDocument {
   file_id: string;
   file_name: string;
@@ -34,7 +42,7 @@ export interface Routing {
   focus: FocusedDocument[];
   /** The question's words that named them, as written. */
   matched: string[];
-  /** The question without those words: what is searched within the focused documents. */
+  /** The question without those words, nor the focused documents' party names: what is searched within them. */
   clauseQuery: string;
 }
 
@@ -87,8 +95,14 @@ export class DocumentRouter {
     return this.docs.size;
   }
 
-  /** The documents `query` names, or null when it names none (or too many to be a focus). */
-  route(query: string): Routing | null {
+  /**
+   * The documents `query` names, or null when it names none (or too many to be a focus). A word
+   * names documents when it is rare both among their names and, when `textFrequency` is given,
+   * among their texts: "Zounds" is in one contract, "license" in the text of most of a data room,
+   * so "which contracts grant a license?" names none while "the Zounds license" names one.
+   */
+  async route(query: string, counts: RoutingCounts = {}): Promise<Routing | null> {
+    const { textFrequency, shareInFocus } = counts;
     const n = this.docs.size;
     if (n < 2) return null;
     const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’.&-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
@@ -102,6 +116,7 @@ export class DocumentRouter {
         const fuzzy = term.length >= this.tuning.fuzzyMinLength ? this.tuning.fuzzy : false;
         const hits = this.index.search(term, { fuzzy, prefix: false, combineWith: 'OR' });
         if (hits.length === 0 || hits.length > rare) continue;
+        if (textFrequency && (await textFrequency(term, rare)) > rare) continue;
         const idf = Math.log(1 + n / hits.length);
         naming.add(word);
         for (const h of hits) weight.set(String(h.id), (weight.get(String(h.id)) ?? 0) + idf);
@@ -114,7 +129,17 @@ export class DocumentRouter {
     const focus = ranked.filter(([, w]) => w >= best * this.tuning.keepShare);
     if (focus.length > this.tuning.maxFocus) return null;
     const matched = [...naming];
-    const clauseQuery = this.tuning.dropNamingWords ? withoutWords(query, naming) : query;
+    const dropped = new Set(naming);
+    // Names of the focused documents' parties that the question used without naming the document by
+    // them ("HPS" in the Sykes outsourcing agreement): capitalised words found in many of its passages.
+    if (shareInFocus) {
+      const ids = focus.map(([id]) => id);
+      for (const [i, word] of words.entries()) {
+        if (i === 0 || dropped.has(word) || !/^\p{Lu}/u.test(word) || !routingTerm(word)) continue;
+        if ((await shareInFocus(word, ids)) >= this.tuning.partyShare) dropped.add(word);
+      }
+    }
+    const clauseQuery = this.tuning.dropNamingWords ? withoutWords(query, dropped) : query;
     return {
       focus: focus.map(([id]) => {
         const d = this.docs.get(id)!;

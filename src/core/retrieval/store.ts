@@ -286,6 +286,28 @@ export class ChunkStore {
     return rows.map((r) => ({ chunk: toChunk(r), score: Number(r._score) }));
   }
 
+  /**
+   * In how many documents' latest text `term` occurs (BM25 over `text`), counted up to `cap` + 1:
+   * enough to tell a party's name (one contract) from a word most documents use.
+   */
+  async documentFrequency(term: string, cap: number): Promise<number> {
+    const table = await this.table();
+    if (!table || !term.trim()) return 0;
+    const rows = (await table.query().fullTextSearch(term, { columns: 'text' }).where('is_latest = true').select(['file_id']).limit(Math.max(50, (cap + 1) * 20)).toArray()) as { file_id: string }[];
+    return Math.min(cap + 1, new Set(rows.map((r) => r.file_id)).size);
+  }
+
+  /** The share of the latest passages of `fileIds` that hold `term` (BM25 over `text`). */
+  async shareOfPassages(term: string, fileIds: readonly string[]): Promise<number> {
+    const table = await this.table();
+    if (!table || !term.trim() || !fileIds.length) return 0;
+    const where = and('is_latest = true', `file_id IN (${fileIds.map(sqlString).join(', ')})`)!;
+    const total = await table.countRows(where);
+    if (!total) return 0;
+    const rows = await table.query().fullTextSearch(term, { columns: 'text' }).where(where).select(['chunk_id']).limit(total).toArray();
+    return rows.length / total;
+  }
+
   /** Nearest chunks by cosine similarity to a normalised query vector. */
   async vector(query: Float32Array | number[], where: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<ScoredChunk[]> {
     const table = await this.table();

@@ -19,6 +19,8 @@ export interface RoutingTuning {
   maxFocus: number;
   /** Search within the focused documents without the words that named them. */
   dropNamingWords: boolean;
+  /** A capitalised word of the question found in at least this share of the focused documents' passages is a party's name: left out too. */
+  partyShare: number;
 }
 
 export interface RetrievalTuning {
@@ -52,5 +54,6 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
     keepShare: 0.6,
     maxFocus: 8,
     dropNamingWords: true,
+    partyShare: 0.2,
   },
 };

@@ -160,12 +160,21 @@ export class CaseTools {
   /**
    * A question that names documents is searched within them, without the words that named them;
    * when they give fewer results than asked, the rest of the case fills the list. No focus with a
-   * file filter, `focus: 'off'`, or a question that names no document.
+   * file filter (but a question that names the filtered document is searched without those words),
+   * `focus: 'off'`, or a question that names no document.
    */
   private async focused(options: SearchOptions & { focus?: 'auto' | 'off' | undefined }, reranker: Reranker | null): Promise<SearchResponse> {
     const semantic = await this.semanticState();
-    const explicit = options.focus === 'off' || options.file_name !== undefined || options.file_name_contains !== undefined || options.file_id !== undefined;
-    const routing = explicit ? null : (await this.router()).route(options.query);
+    if (options.focus === 'off' || options.file_name_contains !== undefined) return searchChunks(this.store, semantic, options, this.ledger, reranker);
+    const routing = await (await this.router()).route(options.query, {
+      textFrequency: (term, cap) => this.store.documentFrequency(term, cap),
+      shareInFocus: (term, fileIds) => this.store.shareOfPassages(term, fileIds),
+    });
+    if (options.file_name !== undefined || options.file_id !== undefined) {
+      // Searched within one document: the words that name it are left out, as in a focused search.
+      const named = routing?.focus.some((f) => f.file_name === options.file_name || f.file_id === options.file_id);
+      return searchChunks(this.store, semantic, named ? { ...options, query: routing!.clauseQuery } : options, this.ledger, reranker);
+    }
     if (!routing) return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const fileIds = routing.focus.map((f) => f.file_id);
     const inDocs = await searchChunks(this.store, semantic, { ...options, query: routing.clauseQuery, file_ids: fileIds }, this.ledger, reranker);
