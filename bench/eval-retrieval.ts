@@ -22,7 +22,9 @@
  * Options: --max-queries N (per set, default 250; spread evenly; cuad-clauses takes all 363 unless
  * given), --sets a,b (default contractnli,privacy_qa,maud,cuad; add cuad-clauses: it ingests 94 PDFs),
  * --cuad-docs N (default 15), --home DIR (keep the data home there and reuse it: the cuad-clauses case
- * is ingested once and searched again by later runs; without it a temporary home is removed).
+ * is ingested once and searched again by later runs; without it a temporary home is removed),
+ * --variants FILE (with --home: the cuad-clauses questions again under each knob setting listed,
+ * e.g. bench/data/tuning-variants.json; prints a table, merges nothing).
  * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
  */
 import { createHash } from 'node:crypto';
@@ -32,9 +34,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { createIndexSink } from '../src/core/retrieval/sink';
-import { splitText } from '../src/core/ingest/chunker';
+import { chunkDocument } from '../src/core/ingest/structure';
 import type { ChunkRecord } from '../src/core/ingest/types';
 import { openCaseTools } from '../src/core/tools/index';
+import { RETRIEVAL_TUNING, type RetrievalTuning } from '../src/core/retrieval/tuning';
 import { installTestModels } from '../test/helpers/models';
 import { mergeResults, printTable, type Metrics } from './run';
 
@@ -136,26 +139,12 @@ function cuad(maxDocs: number): EvalSet {
   return { name: 'cuad', docs, questions };
 }
 
+/** The product's chunking (structure-aware, with contexts) over pseudo-pages of PAGE_CHARS characters. */
 function chunksOf(fileId: string, name: string, text: string): ChunkRecord[] {
-  return splitText(text).map((s, i) => {
-    const t = text.slice(s.start, s.end);
-    return {
-      chunk_id: `${name}@v1#${i}`,
-      file_id: fileId,
-      file_name: name,
-      version: 1,
-      is_latest: true,
-      chunk_index: i,
-      start: s.start,
-      end: s.end,
-      page_start: Math.floor(s.start / PAGE_CHARS) + 1,
-      page_end: Math.floor((s.end - 1) / PAGE_CHARS) + 1,
-      text: t,
-      hash: createHash('sha256').update(t).digest('hex'),
-      doc_type: 'contract',
-      doc_date: '',
-    };
-  });
+  const pages = Array.from({ length: Math.max(1, Math.ceil(text.length / PAGE_CHARS)) }, (_, i) => ({
+    page: i + 1, start: i * PAGE_CHARS, end: Math.min(text.length, (i + 1) * PAGE_CHARS), view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [],
+  }));
+  return chunkDocument({ text, index: { kind: 'text', pages } }, { fileId, name, version: 1, isLatest: true, docType: 'contract', docDate: '' });
 }
 
 function spread<T>(items: T[], max: number): T[] {
@@ -190,7 +179,11 @@ function score(results: { file: string; start: number; end: number }[], gold: Go
   return { r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), mrr: first >= 0 ? 1 / (first + 1) : 0, ndcg: idcg ? dcg / idcg : 0 };
 }
 
-async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Mode, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
+/** The three modes searched over the whole case (focus off), and the product's default: hybrid, focused on the documents a question names. */
+const KINDS = [...MODES, 'default'] as const;
+type Kind = (typeof KINDS)[number];
+
+async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Kind, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
   const { id: caseId } = await engine.cases.create(`eval ${set.name}`);
   const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   const fileIds = new Map<string, string>();
@@ -210,16 +203,16 @@ async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promi
   process.stdout.write(` in ${indexSeconds.toFixed(0)} s\n`);
   const tools = await openCaseTools(engine, caseId);
   const questions = spread(set.questions, maxQueries);
-  const sums = Object.fromEntries(MODES.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Mode, Scores>;
+  const sums = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Kind, Scores>;
   for (const q of questions) {
-    for (const mode of MODES) {
-      const res = await tools.search(mode, { query: q.query, top_k: 10 });
+    for (const mode of KINDS) {
+      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, { query: q.query, top_k: 10, ...(mode === 'default' ? {} : { focus: 'off' as const }) });
       if (mode !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
       const s = score(res.results.map((r) => ({ file: fileIds.get(r.file_id)!, start: r.start, end: r.end })), q.gold);
       for (const k of Object.keys(s) as (keyof Scores)[]) sums[mode][k] += s[k];
     }
   }
-  for (const mode of MODES) for (const k of Object.keys(sums[mode]) as (keyof Scores)[]) sums[mode][k] /= questions.length;
+  for (const mode of KINDS) for (const k of Object.keys(sums[mode]) as (keyof Scores)[]) sums[mode][k] /= questions.length;
   return { ...sums, queries: questions.length, chunks, indexSeconds };
 }
 
@@ -260,7 +253,13 @@ function holdsClause(r: { file: string; pages: [number, number]; text: string },
 
 const CLAUSE_CASE = 'eval cuad-clauses';
 
-async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ rows: Record<string, Scores>; queries: number; docs: number; chunks: number; ingestSeconds: number }> {
+const DEFAULT_KIND = 'default (hybrid, focused)';
+const GOLD_ONLY = 'hybrid, gold contract only';
+
+async function evaluateClauses(
+  engine: Engine,
+  maxQueries: number,
+): Promise<{ rows: Record<string, Scores>; routing: Record<string, number>; queries: number; docs: number; chunks: number; ingestSeconds: number; reindexSeconds: number }> {
   const all = cuadClauses();
   const pdfs = [...new Set(all.map((q) => q.pdf))].sort();
   // Every contract in one drop, as a user drags a data room in (each file keeps its own name).
@@ -269,8 +268,16 @@ async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ ro
   const kept = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === CLAUSE_CASE);
   let ingestSeconds = NaN;
   const caseId = kept ? kept.id : (await engine.cases.create(CLAUSE_CASE)).id;
+  let reindexSeconds = NaN;
   if (kept) {
     console.log(`  cuad-clauses: reusing the ingested case in this home (${caseId})`);
+    // A case kept from an earlier run is upgraded to the current chunking from its stored text, as the app does.
+    const t0 = performance.now();
+    const r = await engine.router.call('index.reindex', { caseId, ...(process.env.EVAL_REINDEX_ALL ? { all: true } : {}) });
+    if (r.versions) {
+      reindexSeconds = (performance.now() - t0) / 1000;
+      console.log(`  cuad-clauses: re-indexed ${r.versions} documents (${r.chunks} chunks) from stored text in ${reindexSeconds.toFixed(0)} s`);
+    }
   } else {
     const t0 = performance.now();
     const run = await engine.router.call('ingest.start', { caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
@@ -284,14 +291,21 @@ async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ ro
   console.log(`  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`);
   const tools = await openCaseTools(engine, caseId);
   const questions = spread(all, maxQueries);
-  const kinds = [...MODES, 'hybrid, gold contract only'] as const;
+  const kinds = [...MODES, DEFAULT_KIND, GOLD_ONLY] as const;
   const sums = Object.fromEntries(kinds.map((k) => [k, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<string, Scores>;
+  const routing = { goldFocused: 0, focused: 0, focusSize: 0, unnamed: 0, unnamedFocused: 0 };
   for (const q of questions) {
     const goldName = [...nameOf].find(([, pdf]) => pdf === q.pdf)![0];
     for (const kind of kinds) {
-      const restricted = kind === 'hybrid, gold contract only';
-      const res = await tools.search(restricted ? 'hybrid' : kind, { query: q.query, top_k: 10, ...(restricted ? { file_name: goldName } : {}) });
+      const args =
+        kind === GOLD_ONLY ? { file_name: goldName } : kind === DEFAULT_KIND ? {} : { focus: 'off' as const };
+      const res = await tools.search(kind === GOLD_ONLY || kind === DEFAULT_KIND ? 'hybrid' : kind, { query: q.query, top_k: 10, ...args });
       if (kind !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
+      if (kind === DEFAULT_KIND && res.focus) {
+        routing.focused++;
+        routing.focusSize += res.focus.files.length;
+        if (res.focus.files.some((f) => f.file_name === goldName)) routing.goldFocused++;
+      }
       const hits = res.results.map((r) => holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q));
       const first = hits.indexOf(true);
       const at = (k: number) => (hits.slice(0, k).some(Boolean) ? 1 : 0);
@@ -303,13 +317,73 @@ async function evaluateClauses(engine: Engine, maxQueries: number): Promise<{ ro
       s.ndcg += first >= 0 ? 1 / Math.log2(first + 2) : 0;
     }
   }
+  for (const line of readFileSync(path.join(here, 'data', 'unnamed-questions.txt'), 'utf8').split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    routing.unnamed++;
+    const res = await tools.search('hybrid', { query: line, top_k: 10 });
+    if (res.focus) {
+      routing.unnamedFocused++;
+      if (process.env.EVAL_VERBOSE) console.log(`  focused an unnamed question: "${line}" → ${res.focus.files.map((f) => f.file_name).join(', ')} (${res.focus.matched.join(', ')})`);
+    }
+  }
   for (const k of kinds) for (const m of Object.keys(sums[k]!) as (keyof Scores)[]) sums[k]![m] /= questions.length;
-  return { rows: sums, queries: questions.length, docs: pdfs.length, chunks, ingestSeconds };
+  const routed = {
+    gold_in_focus: routing.goldFocused / questions.length,
+    focused: routing.focused / questions.length,
+    mean_focus_size: routing.focused ? routing.focusSize / routing.focused : 0,
+    unnamed_focused: routing.unnamed ? routing.unnamedFocused / routing.unnamed : 0,
+  };
+  return { rows: sums, routing: routed, queries: questions.length, docs: pdfs.length, chunks, ingestSeconds, reindexSeconds };
+}
+
+/** A knob setting to try: overrides of RETRIEVAL_TUNING (src/core/retrieval/tuning.ts). */
+interface Variant {
+  name: string;
+  tuning: Partial<Omit<RetrievalTuning, 'routing'>> & { routing?: Partial<RetrievalTuning['routing']> };
+}
+
+/**
+ * `--variants FILE` (a JSON list of {name, tuning}): the default search and the gold-contract-only
+ * search again under each setting, in this process (the index is the same; only query-time knobs
+ * change). How the values in tuning.ts were chosen.
+ */
+async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: number): Promise<void> {
+  const all = cuadClauses();
+  const nameOf = new Map([...new Set(all.map((q) => q.pdf))].map((pdf) => [path.basename(pdf), pdf]));
+  const caseId = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === CLAUSE_CASE)?.id;
+  if (!caseId) throw new Error('--variants needs the cuad-clauses case: run with --sets cuad-clauses --home DIR first');
+  const questions = spread(all, maxQueries);
+  const saved = structuredClone(RETRIEVAL_TUNING);
+  console.log('\nvariant                         R@1    R@5    R@10   MRR    gold-only R@10');
+  for (const v of variants) {
+    Object.assign(RETRIEVAL_TUNING, structuredClone(saved), v.tuning, { routing: { ...saved.routing, ...v.tuning.routing } });
+    const tools = await openCaseTools(engine, caseId);
+    const s = { r1: 0, r5: 0, r10: 0, mrr: 0, gold: 0 };
+    for (const q of questions) {
+      const goldName = [...nameOf].find(([, pdf]) => pdf === q.pdf)![0];
+      for (const gold of [false, true]) {
+        const res = await tools.search('hybrid', { query: q.query, top_k: 10, ...(gold ? { file_name: goldName } : {}) });
+        const hits = res.results.map((r) => holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q));
+        const first = hits.indexOf(true);
+        if (gold) {
+          s.gold += first >= 0 ? 1 : 0;
+          continue;
+        }
+        s.r1 += first === 0 ? 1 : 0;
+        s.r5 += first >= 0 && first < 5 ? 1 : 0;
+        s.r10 += first >= 0 ? 1 : 0;
+        s.mrr += first >= 0 ? 1 / (first + 1) : 0;
+      }
+    }
+    const n = questions.length;
+    console.log(`${v.name.padEnd(30)}  ${[s.r1, s.r5, s.r10, s.mrr, s.gold].map((x) => (x / n).toFixed(3)).join('  ')}`);
+  }
+  Object.assign(RETRIEVAL_TUNING, saved);
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' }, home: { type: 'string' } },
+    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' }, home: { type: 'string' }, variants: { type: 'string' } },
   });
   const maxQueries = Number(values['max-queries'] ?? 250);
   const cuadDocs = Number(values['cuad-docs'] ?? 15);
@@ -329,17 +403,27 @@ async function main(): Promise<void> {
         maud: () => legalbench('maud', 'derived_maud_subset.json'),
         cuad: () => cuad(cuadDocs),
       };
+      if (values.variants) {
+        const variants = JSON.parse(readFileSync(values.variants, 'utf8')) as Variant[];
+        await sweepClauses(engine, variants, values['max-queries'] ? maxQueries : Infinity);
+        return;
+      }
       for (const name of wanted) {
         if (name === 'cuad-clauses') {
           const r = await evaluateClauses(engine, values['max-queries'] ? maxQueries : Infinity);
           const note = `${r.queries} hand-written clause questions, ${r.docs} CUAD PDFs ingested as one case (${r.chunks} chunks), all-MiniLM-L6-v2`;
           for (const [kind, s] of Object.entries(r.rows)) {
             rows.push(['cuad-clauses', kind, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
-            const key = kind === 'hybrid, gold contract only' ? 'hybrid_gold_doc' : kind;
+            const key = kind === GOLD_ONLY ? 'hybrid_gold_doc' : kind === DEFAULT_KIND ? 'default' : kind;
             for (const [metric, value] of [['recall@1', s.r1], ['recall@5', s.r5], ['recall@10', s.r10], ['mrr@10', s.mrr]] as const) {
               metrics[`retrieval.cuad-clauses.${key}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
             }
           }
+          for (const [name, value] of Object.entries(r.routing)) {
+            console.log(`  routing ${name}: ${value.toFixed(3)}`);
+            metrics[`retrieval.cuad-clauses.routing.${name}`] = { value: Number(value.toFixed(4)), unit: name === 'mean_focus_size' ? 'docs' : 'ratio', note };
+          }
+          if (Number.isFinite(r.reindexSeconds)) metrics['retrieval.cuad-clauses.reindex_seconds'] = { value: Number(r.reindexSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs upgraded from stored text (no parsing), embedding included` };
           if (Number.isFinite(r.ingestSeconds)) metrics['retrieval.cuad-clauses.ingest_seconds'] = { value: Number(r.ingestSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs, one drop, embedding included` };
           continue;
         }
@@ -348,7 +432,7 @@ async function main(): Promise<void> {
         const set = load();
         const r = await evaluate(engine, set, maxQueries);
         const note = `${r.queries} questions, ${set.docs.size} docs, ${r.chunks} chunks, all-MiniLM-L6-v2`;
-        for (const mode of MODES) {
+        for (const mode of KINDS) {
           const s = r[mode];
           rows.push([set.name, mode, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
           const put = (metric: string, value: number) => {
