@@ -36,13 +36,18 @@ const WORD_LIMIT = 12;
 const NOT_HEADINGS = new Set(['FILED', 'AFFIRMED', 'REVERSED', 'REMANDED', 'VACATED', 'DISMISSED', 'PUBLISH', 'UNPUBLISHED', 'BETWEEN', 'AND']);
 const ROMAN = /^(?=[IVXLC])M*(C[MD]|D?C{0,3})(X[CL]|L?X{0,3})(I[XV]|V?I{0,3})$/;
 
+/** Characters of a line the classifier reads. */
+const LINE_HEAD = 600;
+
 function linesOf(text: string, pageStarts: readonly number[]): Line[] {
   const out: Line[] = [];
   let at = 0;
   for (const raw of text.split('\n')) {
     const lead = raw.length - raw.trimStart().length;
-    const t = raw.trim().replace(/\s+/g, ' ');
-    if (t) out.push({ text: t, start: at + lead, end: at + lead + raw.trim().length, page: pageAt(pageStarts, at) });
+    // Only a line's opening words can make it a heading (a run-in title ends at its first period):
+    // a long line is classified by them, so a 10 MB line costs no more than a paragraph.
+    const t = (raw.length > LINE_HEAD ? raw.slice(0, LINE_HEAD) : raw).trim().replace(/\s+/g, ' ');
+    if (t) out.push({ text: t, start: at + lead, end: at + raw.trimEnd().length, page: pageAt(pageStarts, at) });
     at += raw.length + 1;
   }
   return out;
