@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
+import { RETRIEVAL_TUNING } from '../../src/core/retrieval/tuning';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
 import { installTestModels, MINILM_ID } from '../helpers/models';
@@ -70,27 +71,31 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     const hit = hybrid.results.find((r) => r.text.includes(clause))!;
     expect(hit).toBeDefined();
     expect(hit.scores.vector?.rank).toBe(1);
-    expect(hit.scores.rrf).toBeCloseTo(1 / 61 + (hit.scores.keyword ? 1 / (60 + hit.scores.keyword.rank) : 0), 10);
+    const { rrfK: k, keywordWeight, vectorWeight } = RETRIEVAL_TUNING;
+    expect(hit.scores.rrf).toBeCloseTo(vectorWeight / (k + 1) + (hit.scores.keyword ? keywordWeight / (k + hit.scores.keyword.rank) : 0), 10);
   });
 
-  it('hybrid – at least as good as keyword and as vector (MRR@10) on the ContractNLI questions about these 18 NDAs', async () => {
+  it('hybrid – at least as good as keyword and as vector (MRR@10) on the ContractNLI questions about these 18 NDAs; the default, focused on the NDA a question names, better than any of them', async () => {
     const all = (JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as { tests: Labelled[] }).tests;
     const labelled = all.filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`));
     expect(labelled.length).toBeGreaterThan(150);
     const mrr: Record<string, number> = {};
-    for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
+    // Each question names its NDA ("Consider the Non-Disclosure Agreement between CopAcc and ToP Mentors; …").
+    for (const [name, mode, focus] of [['keyword', 'keyword', 'off'], ['vector', 'vector', 'off'], ['hybrid', 'hybrid', 'off'], ['default', 'hybrid', 'auto']] as const) {
       let sum = 0;
       for (const t of labelled) {
         const gold = t.snippets[0]!;
         const fileId = `f${NAMES.findIndex((n) => gold.file_path === `contractnli/${n}`)}`;
-        const res = await tools.search(mode, { query: t.query, top_k: 10 });
+        const res = await tools.search(mode, { query: t.query, top_k: 10, focus });
         const rank = res.results.findIndex((r) => r.file_id === fileId && r.start < gold.span[1] && r.end > gold.span[0]);
         if (rank >= 0) sum += 1 / (rank + 1);
       }
-      mrr[mode] = sum / labelled.length;
+      mrr[name] = sum / labelled.length;
     }
     expect(mrr.hybrid).toBeGreaterThanOrEqual(mrr.keyword!);
     expect(mrr.hybrid).toBeGreaterThanOrEqual(mrr.vector!);
+    // Focusing on the named NDA is what lifts it most (measured: 0.33 → 0.64).
+    expect(mrr.default).toBeGreaterThan(1.5 * mrr.hybrid!);
   });
 
   it('a case indexed before any model was installed – says why semantic search is off, until re-embedded', async () => {
