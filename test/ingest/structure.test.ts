@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { splitStructured, TINY_SECTION } from '../../src/core/ingest/chunker';
 import { loadText } from '../../src/core/ingest/loaders';
 import { parseFile } from '../../src/core/ingest/parse';
-import { documentTitle, findParties } from '../../src/core/ingest/profile';
+import { documentTitle, findDefinedTerms, findParties } from '../../src/core/ingest/profile';
 import { chunkDocument, structureOf, topLevelBoundaries } from '../../src/core/ingest/structure';
 import { readableFileName } from '../../src/core/util/names';
 import { corpusDir } from '../helpers/home';
@@ -118,5 +118,15 @@ describe('document title', () => {
     expect(documentTitle([h('EXHIBIT 10.14', 2), h('OUTSOURCING AGREEMENT', 16, 'other')], 'x.pdf')).toBe('OUTSOURCING AGREEMENT');
     expect(documentTitle([h('TABLE OF CONTENTS', 0), h('Execution Copy', 30, 'other'), h('MASTER SUPPLY AGREEMENT', 60, 'other')], 'x.pdf')).toBe('MASTER SUPPLY AGREEMENT');
     expect(documentTitle([h('EXHIBIT 10.1', 0)], 'Acme_Lease.pdf')).toBe('Acme Lease');
+  });
+});
+
+describe('defined terms', () => {
+  it('“X” means … and (the “X”) are recorded once each, with the definition’s sentence', () => {
+    const text = 'This Agreement (the “Agreement”) is between Acme Inc. ("Acme") and Bolt LLC. 1. Definitions. “Licensed Product” means any hearing aid sold under the Marks; and "Territory" shall mean the United States. The “Agreement” includes its exhibits.';
+    const terms = findDefinedTerms(text);
+    expect(terms.map((t) => t.term)).toEqual(['Agreement', 'Acme', 'Licensed Product', 'Territory']);
+    const lp = terms[2]!;
+    expect(text.slice(lp.start, lp.end)).toBe('“Licensed Product” means any hearing aid sold under the Marks;');
   });
 });

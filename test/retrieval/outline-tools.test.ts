@@ -45,6 +45,12 @@ describe('tools.outline and tools.readSection', () => {
     const c = term.citation;
     const { text } = await engine.router.call('files.read', { caseId, fileId: pdfId });
     expect(text.slice(c.start, c.end)).toMatch(/^1\.2\s+Term$/);
+    // Defined terms, each cited where it is defined.
+    expect(o.defined_terms?.length).toBeGreaterThan(0);
+    for (const d of o.defined_terms!) {
+      expect(text.slice(d.citation.start, d.citation.end)).toContain(d.term);
+      expect(d.pages.length).toBeGreaterThan(0);
+    }
   });
 
   it('readSection – by number, by title words and by id; an unknown section names what the outline holds', async () => {

@@ -37,6 +37,9 @@ export async function outlineCommand(engine: Engine, args: Parsed, io: CliIO): P
     const label = [s.number, s.title].filter(Boolean).join(' ') || '(untitled)';
     io.out(`${s.id.padEnd(5)} ${'  '.repeat(Math.max(0, s.level - 1))}${printable(label)}  (${pagesLabel(s.pages)})`);
   }
+  if (outline.defined_terms?.length) {
+    io.out(`\nDefined terms (${outline.defined_terms.length}): ${outline.defined_terms.map((d) => `“${printable(d.term)}” (${pagesLabel(d.pages)})`).join(', ')}`);
+  }
   io.out(`\nRead a section with: casefile outline "${printable(target.name)}" "${printable(file.name)}" --section <id|number|title>`);
   return 0;
 }

@@ -150,7 +150,10 @@ function readFileTool(tools: CaseTools, readChars: number): AgentTool {
   });
 }
 
-/** outline: a document's headings, to pick the section to read. */
+/** Defined terms an outline observation lists (each cited where it is defined). */
+const MAX_DEFINED_SHOWN = 40;
+
+/** outline: a document's headings and defined terms, to pick the section to read. */
 function outlineTool(tools: CaseTools, maxLines = 60): AgentTool {
   return defineTool({
     name: 'outline',
@@ -161,7 +164,9 @@ function outlineTool(tools: CaseTools, maxLines = 60): AgentTool {
       const lines = [`${r.file_name} v${r.version}: ${r.sections.length} section${r.sections.length === 1 ? '' : 's'}${r.sections.length > maxLines ? ` (first ${maxLines})` : ''}.`];
       for (const s of r.sections.slice(0, maxLines)) lines.push(`${'  '.repeat(Math.max(0, s.level - 1))}- ${s.id} ${[s.number, s.title].filter(Boolean).join(' ') || s.kind} (${pagesLabel(s.pages)})`);
       if (!r.sections.length) lines.push('No headings were found: read it with readFile.');
-      return { text: lines.join('\n'), count: r.sections.length, citations: [], coverage: { read: [r.file_name] } };
+      const defined = (r.defined_terms ?? []).slice(0, MAX_DEFINED_SHOWN);
+      if (defined.length) lines.push(`Defined terms: ${defined.map((d) => `"${d.term}" [cite:${d.citation.id}]`).join(', ')}`);
+      return { text: lines.join('\n'), count: r.sections.length, citations: defined.map((d) => d.citation), coverage: { read: [r.file_name] } };
     },
   });
 }

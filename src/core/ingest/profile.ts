@@ -10,6 +10,8 @@ import type { Section } from './outline';
 export interface DocumentProfile {
   title: string;
   parties: string[];
+  /** Defined terms and where each is defined ("“Licensed Product” means …", (the “Agreement”)): how lawyers ask. */
+  defined?: DefinedTerm[];
   /** The opening words (before the first article or section), where a contract names its parties. */
   preamble: string;
 }
@@ -73,8 +75,36 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Defined names that are roles or the document itself, not parties. */
 const GENERIC_ROLES = new Set(['agreement', 'this agreement', 'effective date', 'parties', 'party', 'the parties', 'amendment', 'contract']);
 
+export interface DefinedTerm {
+  term: string;
+  /** The definition's range in the text: the quoted term through the end of its sentence (at most 600 characters). */
+  start: number;
+  end: number;
+}
+
+const MAX_DEFINED = 300;
+/** “Licensed Product” means … / "Territory" shall mean … / (the “Agreement”) / (hereinafter “Seller”) */
+const DEFINITION = /[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*(?:shall\s+)?(?:means?|has the meaning|refers? to|includes?)\b|\(\s*(?:each\s+a\s+|collectively[, ]+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*\)/g;
+
+/** Every defined term of a document, first definition only, in text order. */
+export function findDefinedTerms(text: string): DefinedTerm[] {
+  const out: DefinedTerm[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(DEFINITION)) {
+    const term = (m[1] ?? m[2]!).replace(/\s+/g, ' ').trim();
+    const key = term.toLowerCase();
+    if (seen.has(key) || term.length < 2) continue;
+    seen.add(key);
+    const start = m.index;
+    const stop = text.slice(start, start + 600).search(/[.;](\s|$)/);
+    out.push({ term, start, end: start + (stop >= 0 ? stop + 1 : Math.min(600, text.length - start)) });
+    if (out.length >= MAX_DEFINED) break;
+  }
+  return out;
+}
+
 /** A document's profile from its text and outline. */
 export function profileOf(text: string, sections: readonly Section[], fileName: string): DocumentProfile {
   const preamble = preambleOf(text, sections);
-  return { title: documentTitle(sections, fileName), parties: findParties(preamble, fileName), preamble };
+  return { title: documentTitle(sections, fileName), parties: findParties(preamble, fileName), preamble, defined: findDefinedTerms(text) };
 }

@@ -275,7 +275,12 @@ export class CaseTools {
         citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages: pagesOf(doc.pageStarts, s.start, s.headingEnd), start: s.start, end: s.headingEnd }),
       };
     });
-    return { file_id: file.id, file_name: file.name, version, sections };
+    const defined = (await this.documents.readProfile(file.id, version))?.defined;
+    const defined_terms = defined?.map((d) => {
+      const pages = pagesOf(doc.pageStarts, d.start, d.end);
+      return { term: d.term, start: d.start, end: d.end, pages, citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: d.start, end: d.end }) };
+    });
+    return { file_id: file.id, file_name: file.name, version, sections, ...(defined_terms ? { defined_terms } : {}) };
   }
 
   /** One section's text (up to max_length characters from its heading), cited. */

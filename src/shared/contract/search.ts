@@ -176,6 +176,8 @@ export interface OutlineResult {
   file_name: string;
   version: number;
   sections: OutlineSection[];
+  /** The document's defined terms ("Licensed Product", "the Agreement"), each with its definition's citation; absent for a version indexed before they were recorded. */
+  defined_terms?: { term: string; start: number; end: number; pages: number[]; citation: CitationRecord }[];
 }
 
 export interface ReadSectionResult extends ReadFileResult {
