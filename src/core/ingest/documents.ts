@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
 import type { Section } from './outline';
+import { findDefinedTerms } from './profile';
 import { structureOf, type DocumentStructure } from './structure';
 import { CaseStore, expandChunks, latestVersion } from './store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
@@ -100,6 +101,8 @@ export class CaseDocuments {
         const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
         entry.structure = structureOf(text, pages, file.name, html);
       }
+      // Stored before defined terms were recorded: one scan of the text, kept with it.
+      entry.structure.profile.defined ??= findDefinedTerms(text);
     }
     return entry.structure;
   }

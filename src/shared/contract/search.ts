@@ -176,7 +176,7 @@ export interface OutlineResult {
   file_name: string;
   version: number;
   sections: OutlineSection[];
-  /** The document's defined terms ("Licensed Product", "the Agreement"), each with its definition's citation; absent for a version indexed before they were recorded. */
+  /** The document's defined terms ("Licensed Product", "Agreement"), each with its definition's citation. */
   defined_terms?: { term: string; start: number; end: number; pages: number[]; citation: CitationRecord }[];
 }
 
