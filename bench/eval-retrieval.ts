@@ -34,8 +34,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { createIndexSink } from '../src/core/retrieval/sink';
-import { chunkDocument } from '../src/core/ingest/structure';
-import type { ChunkRecord } from '../src/core/ingest/types';
+import { chunkDocument, structureOf } from '../src/core/ingest/structure';
+import { CaseStore, compactChunks } from '../src/core/ingest/store';
+import type { ChunkRecord, PageIndex } from '../src/core/ingest/types';
 import { openCaseTools } from '../src/core/tools/index';
 import { RETRIEVAL_TUNING, type RetrievalTuning } from '../src/core/retrieval/tuning';
 import { installTestModels } from '../test/helpers/models';
@@ -139,12 +140,28 @@ function cuad(maxDocs: number): EvalSet {
   return { name: 'cuad', docs, questions };
 }
 
-/** The product's chunking (structure-aware, with contexts) over pseudo-pages of PAGE_CHARS characters. */
-function chunksOf(fileId: string, name: string, text: string): ChunkRecord[] {
+/** What ingest records for a document (its text, pages, structure, chunks and manifest entry), so the tools see it as a file of the case: routing needs its name and profile. */
+async function registerDoc(store: CaseStore, fileId: string, name: string, text: string, chunks: ChunkRecord[]): Promise<void> {
+  const index = pagesOf(text);
+  await store.writeArtifacts(fileId, 1, { text, index, structure: structureOf(text, index, name), chunks: compactChunks(chunks) });
+  await store.update((m) => {
+    m.files.push({
+      id: fileId, name, doc_type_override: null,
+      versions: [{ version: 1, sha256: createHash('sha256').update(text).digest('hex'), size: text.length, kind: 'text', pages: index.pages.length, status: 'indexed', reason: '', doc_type: 'contract', doc_date: '', ingested_at: new Date().toISOString(), empty_pages: [], chunks: chunks.length }],
+    });
+  });
+}
+
+function pagesOf(text: string): PageIndex {
   const pages = Array.from({ length: Math.max(1, Math.ceil(text.length / PAGE_CHARS)) }, (_, i) => ({
     page: i + 1, start: i * PAGE_CHARS, end: Math.min(text.length, (i + 1) * PAGE_CHARS), view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [],
   }));
-  return chunkDocument({ text, index: { kind: 'text', pages } }, { fileId, name, version: 1, isLatest: true, docType: 'contract', docDate: '' });
+  return { kind: 'text', pages };
+}
+
+/** The product's chunking (structure-aware, with contexts) over pseudo-pages of PAGE_CHARS characters. */
+function chunksOf(fileId: string, name: string, text: string): ChunkRecord[] {
+  return chunkDocument({ text, index: pagesOf(text) }, { fileId, name, version: 1, isLatest: true, docType: 'contract', docDate: '' });
 }
 
 function spread<T>(items: T[], max: number): T[] {
@@ -186,6 +203,7 @@ type Kind = (typeof KINDS)[number];
 async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Kind, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
   const { id: caseId } = await engine.cases.create(`eval ${set.name}`);
   const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
+  const store = new CaseStore(engine.cases.caseDir(caseId));
   const fileIds = new Map<string, string>();
   let chunks = 0;
   const t0 = performance.now();
@@ -195,6 +213,7 @@ async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promi
     fileIds.set(fileId, name);
     const records = chunksOf(fileId, name, text);
     chunks += records.length;
+    await registerDoc(store, fileId, name, text, records);
     await sink.indexVersion(records, {});
     process.stdout.write(`\r  ${set.name}: indexed ${i}/${set.docs.size} files, ${chunks} chunks`);
   }

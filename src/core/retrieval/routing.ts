@@ -83,7 +83,8 @@ export class DocumentRouter {
     this.index.addAll(
       documents.map((d) => ({
         file_id: d.file_id,
-        name: readableFileName(d.file_name),
+        // Made readable ("Zounds Hearing Inc"), and as written ("CopAcc", "InVivo": names a camel-case split would break).
+        name: `${readableFileName(d.file_name)} ${(d.file_name.split(/[\\/]/).pop() ?? '').replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[_\-.]+/g, ' ')}`,
         title: d.title,
         parties: d.parties.join(' ; '),
         year: d.date.slice(0, 4),
