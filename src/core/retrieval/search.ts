@@ -10,7 +10,6 @@ import { CasefileError } from '../../shared/errors';
 import { CitationLedger, pageRange } from '../citations/ledger';
 import { betterLabel, keywordLabel, vectorLabel } from './labels';
 import type { ChunkRecord } from '../ingest/types';
-import { sqlInt, sqlString } from './sql';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
 
@@ -135,7 +134,6 @@ export async function searchChunks(
   if (reranker && options.rerank_top_n) results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
 
   results = results.slice(0, topK);
-  if (RETRIEVAL_TUNING.adjacency) await extendCutOff(store, results);
   for (const r of results) {
     const { id: _unused, ...span } = r.citation;
     r.citation = ledger.issue(span);
@@ -175,29 +173,6 @@ function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean): Searc
     },
     citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
   };
-}
-
-/** Text that ends a sentence (or a list item, or a quotation): nothing is cut off after it. */
-const SENTENCE_END = /[.;:!?)\]"”’]\s*$/;
-
-/**
- * Adjacency expansion: a result whose passage stops mid-sentence is extended over the next chunk of
- * its document (up to that chunk's end), so a clause cut by the chunk boundary comes whole. The
- * text stays exactly the document's words: chunks are contiguous ranges of the same text.
- */
-async function extendCutOff(store: ChunkStore, results: SearchResult[]): Promise<void> {
-  const cut = results.filter((r) => !SENTENCE_END.test(r.text));
-  if (!cut.length) return;
-  const where = cut.map((r) => `(file_id = ${sqlString(r.file_id)} AND version = ${sqlInt(r.version)} AND chunk_index = ${sqlInt(r.chunk_index + 1)})`).join(' OR ');
-  const next = new Map((await store.rows(where)).map((c) => [`${c.file_id}@${c.version}#${c.chunk_index}`, c]));
-  for (const r of cut) {
-    const n = next.get(`${r.file_id}@${r.version}#${r.chunk_index + 1}`);
-    if (!n || n.start > r.end || n.end <= r.end) continue;
-    r.text += n.text.slice(r.end - n.start);
-    r.end = n.end;
-    r.pages = [r.pages[0], Math.max(r.pages[1], n.page_end)];
-    r.citation = { ...r.citation, end: n.end, pages: pageRange(r.pages[0], r.pages[1]) };
-  }
 }
 
 /** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */

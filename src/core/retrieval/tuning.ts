@@ -31,7 +31,12 @@ export interface RetrievalTuning {
   /** Weights of the keyword and vector lists in the fusion. */
   keywordWeight: number;
   vectorWeight: number;
-  /** BM25 weight of a chunk's context (title › section path) next to its text (weight 1). */
+  /**
+   * BM25 weight of a chunk's context (title › section path) next to its text (weight 1); 0 searches
+   * the text alone. Measured on the clause set: 0 and 0.5 within 0.003 recall@10, while the
+   * two-field query cost +23 ms p95 at 100k chunks (bench index) — so 0. The context still counts
+   * where it helps: it is embedded with the text.
+   */
   contextBoost: number;
   /** A result that ends mid-sentence is extended over the next chunk of its document. */
   adjacency: boolean;
@@ -43,7 +48,7 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
   candidates: 50,
   keywordWeight: 1,
   vectorWeight: 1,
-  contextBoost: 0.5,
+  contextBoost: 0,
   adjacency: true,
   routing: {
     rareShare: 0.08,

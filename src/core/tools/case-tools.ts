@@ -15,6 +15,7 @@ import { parseInput } from '../../shared/validate';
 import { CitationLedger } from '../citations/ledger';
 import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
 import { DocumentRouter } from '../retrieval/routing';
+import { RETRIEVAL_TUNING } from '../retrieval/tuning';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
@@ -65,6 +66,11 @@ interface RouterCache {
   key?: string;
   router?: Promise<DocumentRouter>;
 }
+
+/** Text that ends a sentence (or a list item, or a quotation): nothing is cut off after it. */
+const SENTENCE_END = /[.;:!?)\]"”’]\s*$/;
+/** How far adjacency expansion may extend a passage to finish its sentence. */
+const ADJACENT_CHARS = 600;
 
 /** A section shorter than this (an item like "(a)") is read with the section around it. */
 const CLAUSE_CHARS = 400;
@@ -209,11 +215,17 @@ export class CaseTools {
     return this.routing.router;
   }
 
-  /** Each result's place in its document: the section path around its middle, and the document's title (from the outline). */
+  /**
+   * Each result's place in its document: the section path around its middle, and the document's
+   * title (from the outline). Adjacency expansion: a passage that stops mid-sentence is extended to
+   * the end of that sentence (at most `ADJACENT_CHARS` further), from the document text — still
+   * exactly the document's words, its citation extended with it.
+   */
   private async withContext(res: SearchResponse): Promise<SearchResponse> {
     const outlines = new Map<string, Promise<Section[]>>();
     for (const r of res.results) {
       const key = `${r.file_id}@${r.version}`;
+      if (RETRIEVAL_TUNING.adjacency && !SENTENCE_END.test(r.text)) await this.completeSentence(r);
       let sections = outlines.get(key);
       if (!sections) outlines.set(key, (sections = this.documents.readSections(r.file_id, r.version).catch(() => [])));
       const all = await sections;
@@ -229,6 +241,21 @@ export class CaseTools {
       if (title?.title) r.document_title = title.title;
     }
     return res;
+  }
+
+  private async completeSentence(r: SearchResult): Promise<void> {
+    const doc = await this.documents.readText(r.file_id, r.version);
+    if (!doc || doc.text.slice(r.start, r.end) !== r.text) return;
+    const after = doc.text.slice(r.end, r.end + ADJACENT_CHARS);
+    const stop = after.search(/[.;!?](?=\s|$)|\n\s*\n/);
+    if (stop < 0) return;
+    const end = r.end + stop + (after[stop] === '\n' ? 0 : 1);
+    r.text = doc.text.slice(r.start, end);
+    r.end = end;
+    const pages = pagesOf(doc.pageStarts, r.start, end);
+    r.pages = [pages[0]!, pages[pages.length - 1]!];
+    const { id: _unused, ...span } = r.citation;
+    r.citation = this.ledger.issue({ ...span, end, pages });
   }
 
   /** Search in a given mode (the `search` operation and the CLI). */
