@@ -211,6 +211,18 @@ describe('keyword search (LanceDB BM25)', () => {
   });
 });
 
+describe('query words are words', () => {
+  it('quotes, AND/OR and field:value in a query are searched as words, never parsed as query syntax', async () => {
+    const { id: caseId } = await engine.cases.create('Syntax');
+    await indexDocs(engine, caseId, [{ fileId: 'f1', name: 'memo.txt', text: 'The tenant shall pay rent monthly. Notice: text:field AND OR "quoted words" appear here.' }]);
+    const tools = await openCaseTools(engine, caseId);
+    for (const query of ['"pay rent monthly"', 'rent AND', 'text:field', '(unbalanced "quote']) {
+      const res = await tools.keyword_search({ query, top_k: 3 });
+      expect(res.results.map((r) => r.file_name), query).toEqual(['memo.txt']);
+    }
+  });
+});
+
 describe('adjacency expansion', () => {
   it('a passage cut mid-sentence by its chunk comes with the rest of the sentence, still the document’s exact words', async () => {
     const { id: caseId } = await engine.cases.create('Cut');
@@ -221,7 +233,7 @@ describe('adjacency expansion', () => {
     expect(first.text).not.toMatch(/[.;:]\s*$/); // the chunker cut it mid-sentence
     const unique = first.text.trim().split(' ').slice(-6, -1).join(' ');
     const tools = await openCaseTools(engine, caseId);
-    const res = await tools.keyword_search({ query: `"${unique}"`, top_k: 1 });
+    const res = await tools.keyword_search({ query: unique, top_k: 1 });
     const r = res.results[0]!;
     expect(r.chunk_id).toBe(first.chunk_id);
     expect(r.end).toBeGreaterThan(first.end);

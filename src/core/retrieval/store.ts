@@ -279,7 +279,8 @@ export class ChunkStore {
     const table = await this.table();
     if (!table || !query.trim()) return [];
     const boost = options.contextBoost ?? 0;
-    const search = boost > 0 && (await this.hasContext()) ? new lancedb.MultiMatchQuery(query, ['text', 'context'], { boosts: [1, boost] }) : query;
+    // Always a match query: the user's words are words, never query syntax ("quotes", AND, field:…).
+    const search = boost > 0 && (await this.hasContext()) ? new lancedb.MultiMatchQuery(query, ['text', 'context'], { boosts: [1, boost] }) : new lancedb.MatchQuery(query, 'text');
     let q = table.query().fullTextSearch(search, { columns: 'text' }).select([...(await this.columns()), '_score']).limit(limit);
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
@@ -293,7 +294,7 @@ export class ChunkStore {
   async documentFrequency(term: string, cap: number): Promise<number> {
     const table = await this.table();
     if (!table || !term.trim()) return 0;
-    const rows = (await table.query().fullTextSearch(term, { columns: 'text' }).where('is_latest = true').select(['file_id']).limit(Math.max(50, (cap + 1) * 20)).toArray()) as { file_id: string }[];
+    const rows = (await table.query().fullTextSearch(new lancedb.MatchQuery(term, 'text')).where('is_latest = true').select(['file_id']).limit(Math.max(50, (cap + 1) * 20)).toArray()) as { file_id: string }[];
     return Math.min(cap + 1, new Set(rows.map((r) => r.file_id)).size);
   }
 
@@ -304,7 +305,7 @@ export class ChunkStore {
     const where = and('is_latest = true', `file_id IN (${fileIds.map(sqlString).join(', ')})`)!;
     const total = await table.countRows(where);
     if (!total) return 0;
-    const rows = await table.query().fullTextSearch(term, { columns: 'text' }).where(where).select(['chunk_id']).limit(total).toArray();
+    const rows = await table.query().fullTextSearch(new lancedb.MatchQuery(term, 'text')).where(where).select(['chunk_id']).limit(total).toArray();
     return rows.length / total;
   }
 
