@@ -7,6 +7,14 @@ import { structureOf, type DocumentStructure } from './structure';
 import { CaseStore, expandChunks, latestVersion } from './store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
 
+/** Structures kept (each a few kB: sections, title, parties, defined terms). */
+const STRUCTURE_CACHE = 2048;
+
+/** A version's identity, not only its number: a shared reader must not serve a version that was removed and made again under the same number. */
+function versionKey(fileId: string, v: VersionRecord): string {
+  return `${fileId}@${v.version}:${v.sha256}:${v.ingested_at}`;
+}
+
 /** Statuses whose text can be read (and searched). */
 export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
 
@@ -17,7 +25,9 @@ export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
  */
 export class CaseDocuments {
   readonly store: CaseStore;
-  private readonly cache = new Map<string, { text: string; pages: PageIndex; structure?: DocumentStructure }>();
+  private readonly cache = new Map<string, { text: string; pages: PageIndex }>();
+  /** Outlines and profiles, by version identity: small, so many more are kept than texts (routing reads every document's). */
+  private readonly structures = new Map<string, DocumentStructure>();
   private readonly cacheSize: number;
   private manifest: { key: string; files: FileRecord[] } | undefined;
 
@@ -62,11 +72,9 @@ export class CaseDocuments {
     return { file, version: v };
   }
 
-  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex; entry: { text: string; pages: PageIndex; structure?: DocumentStructure } }> {
+  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
     const r = await this.resolve(fileId, version);
-    // The version's identity, not only its number: a shared reader must not serve the text of a
-    // version that was removed and then made again under the same number.
-    const key = `${fileId}@${r.version.version}:${r.version.sha256}:${r.version.ingested_at}`;
+    const key = versionKey(fileId, r.version);
     let hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key);
@@ -81,7 +89,7 @@ export class CaseDocuments {
       this.cache.set(key, hit);
       while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
     }
-    return { ...r, ...hit, entry: hit };
+    return { ...r, ...hit };
   }
 
   /** The outline of a version as sections (ingest/outline.ts). */
@@ -90,21 +98,26 @@ export class CaseDocuments {
   }
 
   /**
-   * Outline and profile of a version: as ingest stored them, or (a version indexed before
-   * structure was stored) computed from its stored text once and kept with it.
+   * Outline and profile of a version: as ingest stored them (without reading its text), or — a
+   * version indexed before structure or defined terms were stored — completed from its text once.
    */
   async getStructure(fileId: string, version?: number): Promise<DocumentStructure> {
-    const { file, version: v, entry, text, pages } = await this.load(fileId, version);
-    if (!entry.structure) {
-      entry.structure = await this.store.readStructure(file.id, v.version);
-      if (!entry.structure) {
+    const { file, version: v } = await this.resolve(fileId, version);
+    const key = versionKey(file.id, v);
+    const cached = this.structures.get(key);
+    if (cached) return cached;
+    let structure = READABLE_STATUSES.has(v.status) ? await this.store.readStructure(file.id, v.version) : undefined;
+    if (!structure?.profile.defined) {
+      const { text, pages } = await this.load(file.id, v.version);
+      if (!structure) {
         const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
-        entry.structure = structureOf(text, pages, file.name, html);
+        structure = structureOf(text, pages, file.name, html);
       }
-      // Stored before defined terms were recorded: one scan of the text, kept with it.
-      entry.structure.profile.defined ??= findDefinedTerms(text);
+      structure.profile.defined ??= findDefinedTerms(text);
     }
-    return entry.structure;
+    this.structures.set(key, structure);
+    while (this.structures.size > STRUCTURE_CACHE) this.structures.delete(this.structures.keys().next().value as string);
+    return structure;
   }
 
   /** The document text of a version (what chunk offsets point into). */
@@ -151,7 +164,9 @@ export class CaseDocuments {
 
   /** Drop cached text (after a file was removed or re-ingested). */
   invalidate(fileId?: string): void {
-    if (fileId === undefined) this.cache.clear();
-    else for (const k of [...this.cache.keys()]) if (k.startsWith(`${fileId}@`)) this.cache.delete(k);
+    for (const map of [this.cache, this.structures]) {
+      if (fileId === undefined) map.clear();
+      else for (const k of [...map.keys()]) if (k.startsWith(`${fileId}@`)) map.delete(k);
+    }
   }
 }
