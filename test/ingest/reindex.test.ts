@@ -8,19 +8,14 @@ import { splitText } from '../../src/core/ingest/chunker';
 import { CaseStore, type StoredChunk } from '../../src/core/ingest/store';
 import { ChunkStore, chunkSchema } from '../../src/core/retrieval/store';
 import { runCasefile } from '../helpers/cli';
-import { corpusDir, tempHome } from '../helpers/home';
+import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 
 /**
  * A case indexed before structure and contexts existed is upgraded from its stored text: made here
  * from a real ingest by writing back what the first wave wrote — plain recursive chunks without
  * contexts, no structure.json, and a LanceDB table without the `context` column.
  */
-const base = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I');
-const PDFS = [
-  'Co_Branding/PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf',
-  'License_Agreements/DataCallTechnologies_20060918_SB-2A_EX-10.9_944510_EX-10.9_Content License Agreement.pdf',
-  'License_Agreements/WatchitMediaInc_20061201_8-K_EX-10.1_4148672_EX-10.1_Content License Agreement.pdf',
-].map((p) => path.join(base, p));
+const PDFS = [CUAD_SMALL.pcquote, CUAD_SMALL.datacall, CUAD_SMALL.watchit].map(cuadPdf);
 
 let home: string;
 let engine: Engine;

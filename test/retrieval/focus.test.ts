@@ -2,16 +2,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { runCasefile } from '../helpers/cli';
-import { corpusDir, tempHome } from '../helpers/home';
+import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 
 /** Four real CUAD contracts through the real ingest: two co-branding agreements and two content licenses, each named by its parties. */
-const base = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I');
-const PDFS = [
-  'Co_Branding/PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf',
-  'Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf',
-  'License_Agreements/DataCallTechnologies_20060918_SB-2A_EX-10.9_944510_EX-10.9_Content License Agreement.pdf',
-  'License_Agreements/WatchitMediaInc_20061201_8-K_EX-10.1_4148672_EX-10.1_Content License Agreement.pdf',
-].map((p) => path.join(base, p));
+const PDFS = [CUAD_SMALL.pcquote, CUAD_SMALL.mphase, CUAD_SMALL.datacall, CUAD_SMALL.watchit].map(cuadPdf);
 
 let home: string;
 let engine: Engine;
