@@ -289,7 +289,7 @@ export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentSe
       const meta = await ports.cases.readMeta(caseId);
       const s = await service.store(caseId).read(sessionId);
       const safe = s.title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || s.id;
-      return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md` };
+      return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md`, format: 'md' as const };
     },
   };
 }

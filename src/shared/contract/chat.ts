@@ -6,6 +6,25 @@ import { AGENT_MAX_STEPS, AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../retrie
 /** How a citation in an answer fared when checked against the conversation's records and the source text. */
 export type CitationStatus = 'verified' | 'not_verified' | 'invented';
 
+/**
+ * What the cited passage does for the sentence that cites it. Only `quoted` and `supported` are
+ * green (`status: 'verified'`):
+ * - `quoted`: the sentence's quoted words are in the cited passage;
+ * - `supported`: the sentence's key facts (numbers, amounts, durations, dates, names, defined terms)
+ *   are in the passage and the sentence is close in meaning to a sentence of it;
+ * - `not_supported`: neither (amber), or the source could not be read to check;
+ * - `invented`: no tool issued the id in this conversation.
+ */
+export type SupportLevel = 'quoted' | 'supported' | 'not_supported' | 'invented';
+
+/** The words of a cited passage that support the sentence (whole-document offsets). */
+export interface SupportSpan {
+  start: number;
+  end: number;
+  pages: number[];
+  text: string;
+}
+
 export interface CheckedCitation {
   id: string;
   status: CitationStatus;
@@ -21,6 +40,29 @@ export interface CheckedCitation {
   end?: number;
   /** Quoted text of the sentence that was checked against the source, if any. */
   quotes?: string[];
+  /** The claim-level verdict (`status` is its green/not-green summary). */
+  support?: SupportLevel;
+  /** The sentence of the answer that was checked (without its cite markers). */
+  sentence?: string;
+  /** The supporting words of the passage: the quoted words or the best-matching sentence(s); the chip opens on these. */
+  span?: SupportSpan;
+  /** The document's title (from its outline), when known. */
+  title?: string;
+}
+
+/**
+ * How the answer was made: `agent` (the model's answer), `extractive` (the best passages quoted,
+ * no model text: asked for, no chat model, or the model's answer was unusable), `no_documents`
+ * (the case has nothing searchable; answered without a model).
+ */
+export type AnswerKind = 'agent' | 'extractive' | 'no_documents';
+
+/** Why the model's answer was replaced by the extractive one. */
+export interface AnswerFallback {
+  /** Plain words, e.g. "the model repeated itself". */
+  reason: string;
+  /** What the model wrote, for the record (shown behind a details toggle). */
+  model_answer: string;
 }
 
 export interface StepSummary {
@@ -89,12 +131,16 @@ export interface ChatAnswer {
   citations: CheckedCitation[];
   steps: AgentStep[];
   coverage: Coverage;
-  /** At least one citation verified. */
+  /** At least one citation quoted or supported, and none not supported on a sentence with facts. */
   grounded: boolean;
   status: TurnStatus;
   error?: string;
   model: string;
   timing: { total_ms: number };
+  /** How the answer was made (absent in sessions saved before it existed: `agent`). */
+  answer_kind?: AnswerKind;
+  /** Set when the model's answer was replaced by the extractive answer. */
+  fallback?: AnswerFallback;
 }
 
 export interface ChatMessage {
@@ -113,6 +159,8 @@ export interface ChatMessage {
   /** Sources this turn saw: cite id, chunk id when known, and a one-line summary. */
   refs?: ChunkRef[];
   model?: string;
+  answer_kind?: AnswerKind;
+  fallback?: AnswerFallback;
 }
 
 export interface ChunkRef {
@@ -190,8 +238,31 @@ export const ChatAskInput = z
     turnId: TurnId.optional(),
     /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */
     retrieval: RetrievalDefaults.optional(),
+    /** `extractive`: no model; the best passages for the question, quoted and cited ("Find passages"). Default `agent`. */
+    mode: z.enum(['agent', 'extractive'], { error: 'mode must be agent or extractive' }).optional(),
   })
   .strict();
+
+export const ChatExportInput = z
+  .object({
+    caseId: CaseId,
+    sessionId: SessionId,
+    /** `md` (default) or `docx` (Word, citations as footnotes). */
+    format: z.enum(['md', 'docx'], { error: 'format must be md or docx' }).optional(),
+    /** Export only this turn's question and answer. */
+    turnId: TurnId.optional(),
+  })
+  .strict();
+
+export interface ChatExport {
+  /** The Markdown export (always present, whatever the format). */
+  markdown: string;
+  /** The file name for the chosen format (…md or …docx). */
+  filename: string;
+  format: 'md' | 'docx';
+  /** The Word document, base64, when `format` is `docx`. */
+  docx_base64?: string;
+}
 
 export const chatContract = {
   'chat.ask': op<ChatAnswer>()(ChatAskInput, 'Ask the case agent a question; agent.* events stream while it runs.'),
@@ -203,8 +274,5 @@ export const chatContract = {
     'Rename a chat session.',
   ),
   'chat.delete': op<{ id: string; deleted: true }>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'Delete a chat session.'),
-  'chat.export': op<{ markdown: string; filename: string }>()(
-    z.object({ caseId: CaseId, sessionId: SessionId }).strict(),
-    'A chat session as Markdown, with its citations.',
-  ),
+  'chat.export': op<ChatExport>()(ChatExportInput, 'A chat session (or one turn) as Markdown or Word, with its citations.'),
 };
