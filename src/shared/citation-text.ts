@@ -1,0 +1,55 @@
+/**
+ * How a checked citation reads to a person, the same in the app, the CLI and the exports:
+ * where it is ("Cardlytics Maintenance Agreement, p. 12"), what its verdict means, and the quote
+ * with its citation for pasting into a brief. Pure TS.
+ */
+import type { CheckedCitation, SupportLevel } from './contract/chat';
+
+/** The verdict of a citation: `support` when present, else derived from `status` (sessions saved before it). */
+export function supportOf(c: Pick<CheckedCitation, 'status' | 'support'>): SupportLevel {
+  if (c.support) return c.support;
+  if (c.status === 'invented') return 'invented';
+  return c.status === 'verified' ? 'quoted' : 'not_supported';
+}
+
+/** Green only for quoted and supported. */
+export function isGreen(c: Pick<CheckedCitation, 'status' | 'support'>): boolean {
+  const s = supportOf(c);
+  return s === 'quoted' || s === 'supported';
+}
+
+export const SUPPORT_WORDS: Record<SupportLevel, string> = {
+  quoted: 'Quoted',
+  supported: 'Supported',
+  not_supported: 'Not supported',
+  invented: 'Invented',
+};
+
+/** "p. 12" or "pp. 12–13". */
+export function pagesText(pages: readonly number[] | undefined): string {
+  if (!pages?.length) return '';
+  const lo = Math.min(...pages);
+  const hi = Math.max(...pages);
+  return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
+}
+
+/** "Cardlytics Maintenance Agreement, p. 12" (the title when known, else the file name). */
+export function citationPlace(c: Pick<CheckedCitation, 'title' | 'file_name' | 'pages' | 'span'>): string {
+  const name = c.title || c.file_name || 'unknown document';
+  const pages = pagesText(c.span?.pages?.length ? c.span.pages : c.pages);
+  return pages ? `${name}, ${pages}` : name;
+}
+
+/** The supporting words, one line, shortened in the middle past `max` characters. */
+export function quoteText(c: Pick<CheckedCitation, 'span'>, max = 400): string {
+  const t = (c.span?.text ?? '').replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const half = Math.floor((max - 3) / 2);
+  return `${t.slice(0, half).trimEnd()} … ${t.slice(t.length - half).trimStart()}`;
+}
+
+/** `“…words…” Cardlytics Maintenance Agreement, p. 12` — the quote with its citation. */
+export function quoteWithCitation(c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages'>): string {
+  const q = quoteText(c);
+  return q ? `“${q}” ${citationPlace(c)}` : citationPlace(c);
+}
