@@ -35,7 +35,7 @@ describe('casefile ask', () => {
       steps: [
         { thought: 'Inventory.', action: 'findFiles', action_input: {} },
         { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'sixty \\(60\\) days' } },
-        { final: 'Either party needs "sixty (60) days\' prior written notice" [cite:{{cite}}], not ninety [cite:made01].' },
+        { final: 'Either party needs "sixty (60) days\' prior written notice" [cite:{{cite}}]. Ninety days is wrong [cite:made01].' },
       ],
     });
     const r = await runCasefile(home, ['ask', 'Rivera v. Acme', 'What notice is needed to terminate the MSA?', '--model', model, '--json']);

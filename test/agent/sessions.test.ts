@@ -40,7 +40,7 @@ describe('chat sessions', () => {
         steps: [
           { thought: 'Answering: {{question}}', action: 'findFiles', action_input: {} },
           // {{cite}} is the first cite id in the prompt: the earlier turn's source, listed for follow-ups.
-          { final: 'As before [cite:{{cite}}]; a breach needs thirty days to cure.' },
+          { final: 'As before, termination needs sixty days\' prior written notice [cite:{{cite}}].' },
         ],
       }),
     });

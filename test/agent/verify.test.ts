@@ -21,15 +21,70 @@ describe('verifyCitations', () => {
   it('verified – quote found despite curly apostrophe, line break and case differences', async () => {
     const { ledger, clause, text } = setup();
     const r = await verifyCitations(`Either party may end it "Upon sixty (60) days' prior written notice" [cite:${clause.id}].`, ledger, text);
-    expect(r.citations).toEqual([expect.objectContaining({ id: clause.id, status: 'verified', verified: true, file_name: 'msa.pdf', pages: [3] })]);
+    expect(r.citations).toEqual([expect.objectContaining({ id: clause.id, status: 'verified', verified: true, support: 'quoted', file_name: 'msa.pdf', pages: [3] })]);
+    // The chip opens on the quoted words, not the whole passage.
+    expect(r.citations[0]!.span!.text).toBe('upon sixty (60) days’ prior\n   written notice');
     expect(r.grounded).toBe(true);
   });
 
-  it('verified – a cite without a quote only needs a known id', async () => {
+  it('supported – a paraphrase whose facts and words match the passage; the span narrows to the supporting sentence', async () => {
     const { ledger, clause, text } = setup();
-    const r = await verifyCitations(`Sixty days of notice are needed. [cite:${clause.id}]\nNothing else.`, ledger, text);
-    expect(r.citations[0]).toMatchObject({ status: 'verified' });
-    expect(r.citations[0]!.reason).toMatch(/quotes nothing/);
+    const r = await verifyCitations(`Either party can terminate the agreement for convenience on 60 days' written notice. [cite:${clause.id}]\nNothing else.`, ledger, text);
+    expect(r.citations[0]).toMatchObject({ status: 'verified', verified: true, support: 'supported' });
+    expect(r.citations[0]!.span!.text).toMatch(/^Either party may terminate this Agreement for convenience upon sixty \(60\) days’ prior\s+written notice to the other party\.$/);
+    expect(r.grounded).toBe(true);
+  });
+
+  it('not supported – a number the passage does not state, in amber with the reason', async () => {
+    const { ledger, clause, text } = setup();
+    const r = await verifyCitations(`Either party may terminate for convenience on forty-five (45) days' written notice [cite:${clause.id}].`, ledger, text);
+    expect(r.citations[0]).toMatchObject({ status: 'not_verified', verified: false, support: 'not_supported' });
+    expect(r.citations[0]!.reason).toBe('the passage does not mention 45 days');
+    expect(r.grounded).toBe(false);
+  });
+
+  it('not supported – a passage of another contract; the reason names both documents', async () => {
+    const ledger = new CitationLedger();
+    const src = 'DATA LICENSE AGREEMENT between DataCall Technologies and Licensee. 9.1 Licensee may terminate this Agreement on forty-five (45) days written notice.';
+    const rec = ledger.issue({ file_id: 'dc', file_name: 'datacall.pdf', version: 1, pages: [4], start: src.indexOf('9.1'), end: src.length });
+    const text = async () => ({ text: src, title: 'DataCall Data License Agreement', names: 'DataCall Technologies' });
+    const documentNamed = (name: string) => (name === 'cardlytics' ? 'the Cardlytics Maintenance Agreement' : null);
+    const r = await verifyCitations(`Cardlytics may terminate the agreement on 45 days' notice [cite:${rec.id}].`, ledger, text, { documentNamed });
+    expect(r.citations[0]).toMatchObject({ support: 'not_supported', verified: false });
+    expect(r.citations[0]!.reason).toBe('the passage is from DataCall Data License Agreement, not the Cardlytics Maintenance Agreement');
+    // The same sentence about DataCall is supported: the name is the document's own.
+    const ok = await verifyCitations(`DataCall's licensee may terminate the agreement on 45 days' notice [cite:${rec.id}].`, ledger, text, { documentNamed });
+    expect(ok.citations[0]).toMatchObject({ support: 'supported', title: 'DataCall Data License Agreement' });
+  });
+
+  it('not supported – a sentence about something the passage does not say, or its negation', async () => {
+    const { ledger, clause, text } = setup();
+    const other = await verifyCitations(`The supplier must keep insurance for product liability [cite:${clause.id}].`, ledger, text);
+    expect(other.citations[0]).toMatchObject({ support: 'not_supported' });
+    expect(other.citations[0]!.reason).toMatch(/does not say this/);
+    const negated = await verifyCitations(`Neither party may terminate this Agreement for convenience upon 60 days prior written notice [cite:${clause.id}].`, ledger, text);
+    expect(negated.citations[0]).toMatchObject({ support: 'not_supported' });
+  });
+
+  it('supported with an embedding similarity: the model decides closeness, the words still must not be unrelated', async () => {
+    const { ledger, clause, text } = setup();
+    const calls: string[][] = [];
+    const similarity = async (_s: string, c: string[]) => {
+      calls.push(c);
+      return c.map((x) => (x.includes('convenience') ? 0.9 : 0.1));
+    };
+    const r = await verifyCitations(`Either party may end the contract for convenience with 60 days of notice [cite:${clause.id}].`, ledger, text, { similarity });
+    expect(calls.length).toBe(1);
+    expect(r.citations[0]).toMatchObject({ support: 'supported' });
+    const low = await verifyCitations(`Either party may end the contract for convenience with 60 days of notice [cite:${clause.id}].`, ledger, text, { similarity: async (_s, c) => c.map(() => 0.2) });
+    expect(low.citations[0]).toMatchObject({ support: 'not_supported' });
+  });
+
+  it('quoted – a short quoted term does not vouch for the rest of the sentence', async () => {
+    const { ledger, clause, text } = setup();
+    const r = await verifyCitations(`Under the "prior written notice" rule, either party may terminate for convenience on 90 days' notice [cite:${clause.id}].`, ledger, text);
+    expect(r.citations[0]).toMatchObject({ support: 'not_supported' });
+    expect(r.citations[0]!.reason).toMatch(/90 days/);
   });
 
   it('verified – a quote around a short grep hit counts when it contains the cited words', async () => {

@@ -11,7 +11,7 @@
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentStep, CheckedCitation, Coverage } from '../../shared/contract/chat';
-import { verifyCitations, type CitationLookup, type SourceText } from '../citations/verify';
+import { verifyCitations, type CitationLookup, type SourceText, type VerifyOptions } from '../citations/verify';
 import type { AgentTokenChannel, ModelReply } from './channels';
 import { Conversation, type ModelStep } from './conversation';
 import { CoverageAccumulator } from './coverage';
@@ -63,6 +63,8 @@ export interface RunAgentOptions extends AgentHooks {
   signal?: AbortSignal;
   citations: CitationLookup;
   sourceText: SourceText;
+  /** The case's similarity model and document names, for claim-level verification. */
+  verify?: VerifyOptions;
   temperature?: number;
 }
 
@@ -120,7 +122,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     cancelled = true;
   }
 
-  const verification = turn.answer ? await verifyCitations(turn.answer, opts.citations, opts.sourceText) : { citations: [], grounded: false };
+  const verification = turn.answer ? await verifyCitations(turn.answer, opts.citations, opts.sourceText, opts.verify) : { citations: [], grounded: false };
   return {
     answer: turn.answer,
     citations: verification.citations,

@@ -18,7 +18,8 @@
  *   "chunkChars": 8,  "delayMs": 0                        // streaming granularity and pace
  * }
  * Templates inside strings: {{cite}} / {{cite:N}} — the first / N-th cite id shown to the model in
- * this turn; {{file_id}} — the first file id listed; {{question}} — the user's question.
+ * this turn; {{quote}} / {{quote:N}} — the first words (up to 12) of that passage, to quote it;
+ * {{file_id}} — the first file id listed; {{question}} — the user's question.
  * When the steps run out, the model answers with the first cite id it saw.
  */
 import { readFileSync } from 'node:fs';
@@ -108,9 +109,14 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
     const cites = [...new Set([...prompt.matchAll(/\[cite:([A-Za-z0-9_-]+)\]/g)].map((m) => m[1]!))];
     const fileId = /\bid=([^\s,;)]+)/.exec(prompt)?.[1] ?? '';
     const question = /Question:\s*(.*)/.exec(prompt)?.[1] ?? '';
+    const quoteOf = (id: string | undefined) => {
+      const text = id ? new RegExp(`\\[cite:${id}\\][^\\n]*?: "([^\\n]*)"`).exec(prompt)?.[1] : undefined;
+      return text ? text.replace(/…$/, '').split(/\s+/).filter(Boolean).slice(0, 12).join(' ').replace(/[,;:.]+$/, '') : '';
+    };
     const fill = (s: string) =>
       s
         .replace(/\{\{cite(?::(\d+))?\}\}/g, (_m, n: string | undefined) => cites[(n ? Number(n) : 1) - 1] ?? cites[0] ?? 'none')
+        .replace(/\{\{quote(?::(\d+))?\}\}/g, (_m, n: string | undefined) => quoteOf(cites[(n ? Number(n) : 1) - 1] ?? cites[0]))
         .replace(/\{\{file_id\}\}/g, fileId)
         .replace(/\{\{question\}\}/g, question);
     if (purpose === 'condense') {

@@ -6,11 +6,11 @@
 import type { ChatAnswer, ChatMessage, ChunkRef, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger } from '../citations/ledger';
-import { findCites } from '../citations/verify';
+import { findCites, type SourceText, type VerifyOptions } from '../citations/verify';
+import { caseVerifier } from './verification';
 import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
-import { caseDocumentSource } from '../tools/source';
 import { newId } from '../util/ids';
 import { resolveModel, type EndpointConfig } from './backends';
 import { agentToolsFor } from './agent-tools';
@@ -181,7 +181,7 @@ export class AgentService {
       observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps)),
       signal,
       citations: ledger,
-      sourceText: await this.sourceTextOf(ref.caseId),
+      ...(await this.verifierOf(ref.caseId, signal)),
       onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
       onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
     });
@@ -226,10 +226,10 @@ export class AgentService {
     };
   }
 
-  /** Document text per file version, for verification (ingest's stored text). */
-  private async sourceTextOf(caseId: string): Promise<(fileId: string, version: number) => Promise<string | null>> {
-    const docs = caseDocumentSource(await this.ports.openCases.open(caseId));
-    return async (fileId, version) => (await docs.readText(fileId, version))?.text ?? null;
+  /** What verification reads: the cited documents, the case's embedding model, the other documents' names. */
+  private async verifierOf(caseId: string, signal: AbortSignal): Promise<{ sourceText: SourceText; verify: VerifyOptions }> {
+    const v = await caseVerifier(this.ports, caseId, signal);
+    return { sourceText: v.sourceText, verify: v.options };
   }
 
   private async persist(chats: ChatStore, sessionId: string, question: string, result: ChatAnswer, run: AgentRunResult | null, ledger: CitationLedger | null): Promise<void> {

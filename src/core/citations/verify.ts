@@ -1,22 +1,79 @@
 /**
- * Checks the citations of an answer: every `[cite:id]` must name a record issued in this
- * conversation, and text the sentence quotes must be found (whitespace-, case- and
- * quote-style-normalised) in the cited span of the source. Pure logic over a lookup and a
- * text source, so every shell gets the same verdicts.
+ * Checks the citations of an answer at the level of the claim. For each sentence and each
+ * `[cite:id]` in it:
+ * - `invented` — no tool issued the id in this conversation;
+ * - `quoted` — the sentence quotes words, and they are in the cited passage
+ *   (whitespace-, case- and quote-style-normalised);
+ * - `supported` — the sentence's key facts (numbers, amounts, durations, dates, names, defined
+ *   terms; see facts.ts) are in the passage, and the sentence is close in meaning to a sentence of
+ *   it (cosine with the case's embedding model when one is loaded, word overlap otherwise);
+ * - `not_supported` — neither, with the reason in plain words.
+ * Only quoted and supported are green. The supporting words (the quote, or the best-matching
+ * sentences) come back as the citation's `span`, so a chip opens on them, not on the whole chunk.
+ * Pure logic over a lookup, a text source and an optional similarity, so every shell gets the
+ * same verdicts.
  */
-import type { CheckedCitation } from '../../shared/contract/chat';
+import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
+import { pageAt } from '../ingest/chunker';
+import { factsOf, indexFacts, missingFacts, type Fact } from './facts';
 
 export interface CitationLookup {
   get(id: string): CitationRecord | undefined;
 }
 
-/** The document text of one file version; null when it cannot be read. */
-export type SourceText = (fileId: string, version: number) => Promise<string | null>;
+/** One file version as the verifier reads it. */
+export interface SourceDoc {
+  text: string;
+  /** Offset where each page starts (page 1 first); absent for a single-page text. */
+  pageStarts?: number[];
+  /** The document's title (from its outline). */
+  title?: string;
+  /** The document's own names: title, parties, file name (a passage need not repeat them). */
+  names?: string;
+}
+
+/** The document of one file version (or just its text); null when it cannot be read. */
+export type SourceText = (fileId: string, version: number) => Promise<SourceDoc | string | null>;
+
+/** Cosine similarity of `sentence` to each candidate (null when no model can say). */
+export type Similarity = (sentence: string, candidates: string[]) => Promise<number[] | null>;
+
+/** Where "close in meaning" starts; calibrated on bench/data/support-pairs.jsonl (`npm run eval:support`). */
+export interface SupportThresholds {
+  /** Cosine of the sentence and its best passage sentence(s), with the embedding model. */
+  cosine: number;
+  /** Share of the sentence's content words found in its best passage sentence(s), without a model. */
+  lexical: number;
+  /** With the model, the word share the best sentence(s) must also reach (a small model finds unrelated clauses of one contract alike). */
+  lexicalFloor: number;
+  /** With the model, a sentence whose words are nearly all in the passage is close whatever the cosine (a cut sentence embeds poorly). */
+  lexicalAlone: number;
+  /** A quote makes the sentence `quoted` on its own when it holds this share of the sentence's words; otherwise the rest must be supported too. */
+  quoteShare: number;
+}
+
+export const SUPPORT_THRESHOLDS: SupportThresholds = { cosine: 0.6, lexical: 0.5, lexicalFloor: 0.35, lexicalAlone: 0.8, quoteShare: 0.5 };
+
+/** The scores of a sentence against its best passage sentence(s) (for calibration). */
+export interface SupportScores {
+  cosine: number | null;
+  lexical: number;
+  factsOk: boolean;
+}
+
+export interface VerifyOptions {
+  similarity?: Similarity;
+  /** Another document of the case that `name` names (its title), for the reason a user reads. */
+  documentNamed?: (name: string, notFileId: string) => string | null | Promise<string | null>;
+  thresholds?: SupportThresholds;
+  /** Called with each judged sentence's scores (calibration). */
+  onScores?: (scores: SupportScores) => void;
+}
 
 export interface VerificationResult {
   citations: CheckedCitation[];
-  /** At least one citation verified. */
+  /** At least one citation quoted or supported, and none not supported on a sentence with facts. */
   grounded: boolean;
 }
 
@@ -170,26 +227,159 @@ function trimQuote(q: string): string {
   return q.length > 60 ? `${q.slice(0, 57)}…` : q;
 }
 
+const STOP = new Set(
+  `a an the this that these those such each either neither both any all no not none some it its their there here they he she we you i
+  is are was were be been being am do does did has have had having will would shall should may might must can could
+  of to in on at by for from with without within under upon over into onto out about above below between among through during
+  before after until than then so as if or and but nor also only other another same own more most less least very too
+  which who whom whose what when where while how why whether per via any all party parties agreement hereunder thereof hereof herein
+  according pursuant said says state states stated provides provide provided document passage`.split(/\s+/),
+);
+
+/** Content words, lightly stemmed ("terminates", "terminated", "termination" → "termin"). */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    const w = m[0];
+    if (STOP.has(w) || w.length < 2) continue;
+    out.push(w.length > 5 ? w.replace(/(?:ations?|ings?|ments?|ed|es|s|ly|ion|ions)$/, '') : w.replace(/s$/, ''));
+  }
+  return out;
+}
+
+/** Share of the sentence's content words found in the candidate. */
+export function lexicalOverlap(sentence: string, candidate: string): number {
+  const words = new Set(contentWords(sentence));
+  if (!words.size) return 0;
+  const have = new Set(contentWords(candidate));
+  let n = 0;
+  for (const w of words) if (have.has(w)) n++;
+  return n / words.size;
+}
+
+/** The sentence without its cite markers and surrounding list furniture. */
+export function claimText(sentence: string): string {
+  return sentence.replace(/\[cite:[^\]]*\]/g, ' ').replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').trim();
+}
+
+const DOC_NOUN = '(?:agreement|contract|lease|licen[cs]e|nda|amendment|policy|plan|letter|order|deed|note|opinion|judgment|decision|complaint|filing|document)s?';
+const FRAME = [
+  new RegExp(`^(?:under|in|according to|per|pursuant to|as stated in|as set out in)\\s+(?:the|this|that|its|their)\\b[^,]{0,80}?\\b${DOC_NOUN}\\b[^,]{0,40},\\s*`, 'i'),
+  new RegExp(`^(?:the|this|that|its|their)\\b[^,.]{0,80}?\\b${DOC_NOUN}\\s+(?:provides|states|says|requires|specifies|sets out|establishes|stipulates|grants|allows|permits)\\s+(?:that\\s+)?`, 'i'),
+];
+
+const NEGATION = /\b(?:not|no|never|neither|nor|cannot|can't|won't|isn't|aren't|doesn't|don't|without|prohibited|forbidden)\b/i;
+const negated = (text: string) => NEGATION.test(text);
+
+/** The claim without the frame that names where it comes from ("Under the PivX agreement, …"); names are checked as facts. */
+export function claimCore(claim: string): string {
+  let t = claim;
+  for (const re of FRAME) t = t.replace(re, '');
+  return t.length >= 12 ? t : claim;
+}
+
+/** The cited passage widened to whole sentences (a grep hit may be one line of a longer sentence). */
+function passageWindow(text: string, start: number, end: number): [number, number] {
+  const reach = 400;
+  let s = Math.max(0, start);
+  const lo = Math.max(0, s - reach);
+  const before = text.slice(lo, s);
+  const stop = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'), before.lastIndexOf('; '));
+  s = stop >= 0 ? lo + stop + 2 : lo === 0 ? 0 : s;
+  let e = Math.min(text.length, end);
+  const after = text.slice(e, Math.min(text.length, e + reach));
+  const next = after.search(/[.;](?:\s|$)|\n\n/);
+  e = next >= 0 ? e + next + 1 : e;
+  return [s, Math.max(s, e)];
+}
+
+/** Sentence ranges of a passage window (document offsets), joined in pairs as well. */
+function candidateRanges(text: string, s: number, e: number): Array<[number, number]> {
+  const local = sentenceRanges(text.slice(s, e))
+    .map(([a, b]) => {
+      const piece = text.slice(s + a, s + b);
+      const lead = piece.length - piece.trimStart().length;
+      const trail = piece.length - piece.trimEnd().length;
+      return [s + a + lead, s + b - trail] as [number, number];
+    })
+    .filter(([a, b]) => b - a >= 8);
+  const out: Array<[number, number]> = [...local];
+  for (let i = 0; i + 1 < local.length; i++) out.push([local[i]![0], local[i + 1]![1]]);
+  if (!out.length && e > s) out.push([s, e]);
+  return out;
+}
+
+function pagesOf(doc: SourceDoc, start: number, end: number, fallback: number[]): number[] {
+  const starts = doc.pageStarts;
+  if (!starts?.length) return fallback;
+  const a = pageAt(starts, start);
+  const b = pageAt(starts, Math.max(start, end - 1));
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
+
+/** Where `quote` is, overlapping [start, end) of the source (document offsets), or null. */
+function quoteLocation(quote: string, source: string, start: number, end: number): [number, number] | null {
+  const q = normalise(quote).text;
+  if (!q) return null;
+  const from = Math.max(0, start - quote.length - 16);
+  const to = Math.min(source.length, end + quote.length + 16);
+  const n = normalise(source.slice(from, to));
+  let idx = n.text.indexOf(q);
+  while (idx !== -1) {
+    const s = from + n.map[idx]!;
+    const e = from + n.map[idx + q.length - 1]! + 1;
+    if (s < end && e > start) return [s, e];
+    idx = n.text.indexOf(q, idx + 1);
+  }
+  return null;
+}
+
+function docOf(raw: SourceDoc | string | null): SourceDoc | null {
+  if (raw === null) return null;
+  return typeof raw === 'string' ? { text: raw } : raw;
+}
+
+const capitalise = (w: string) => (w ? w[0]!.toUpperCase() + w.slice(1) : w);
+
+/** Plain words for what the passage lacks. */
+async function missingReason(missing: Fact[], record: CitationRecord, doc: SourceDoc, options: VerifyOptions): Promise<string> {
+  const from = doc.title || record.file_name;
+  const name = missing.find((f) => f.kind === 'name');
+  if (name) {
+    const other = await options.documentNamed?.(name.value, record.file_id);
+    return other ? `the passage is from ${from}, not ${other}` : `the passage (from ${from}) does not mention ${capitalise(name.text)}`;
+  }
+  const list = missing.map((f) => f.text);
+  return `the passage does not mention ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]}`;
+}
+
+interface Judged {
+  support: SupportLevel;
+  reason: string;
+  span?: [number, number];
+}
+
 /** Check every citation of `answer`. */
-export async function verifyCitations(answer: string, lookup: CitationLookup, sourceText: SourceText): Promise<VerificationResult> {
+export async function verifyCitations(answer: string, lookup: CitationLookup, sourceText: SourceText, options: VerifyOptions = {}): Promise<VerificationResult> {
+  const thresholds = options.thresholds ?? SUPPORT_THRESHOLDS;
   const mentions = findCites(answer);
   const sentences = sentenceRanges(answer);
   const sentenceOf = (at: number): string => {
     const r = sentences.find(([s, e]) => at >= s && at < e) ?? [0, answer.length];
     return answer.slice(r[0], r[1]);
   };
-  const texts = new Map<string, Promise<string | null>>();
-  const textOf = (r: CitationRecord) => {
+  const docs = new Map<string, Promise<SourceDoc | null>>();
+  const docFor = (r: CitationRecord) => {
     const key = `${r.file_id}\u0000${r.version}`;
-    let t = texts.get(key);
+    let t = docs.get(key);
     if (!t) {
-      t = sourceText(r.file_id, r.version).catch(() => null);
-      texts.set(key, t);
+      t = sourceText(r.file_id, r.version).then(docOf, () => null);
+      docs.set(key, t);
     }
     return t;
   };
 
-  // Group by sentence so a quote can be satisfied by any cite of its sentence.
+  // Group by sentence so a quote (or a fact) can be satisfied by any cite of its sentence.
   const bySentence = new Map<string, CiteMention[]>();
   for (const m of mentions) {
     const s = sentenceOf(m.at);
@@ -200,45 +390,75 @@ export async function verifyCitations(answer: string, lookup: CitationLookup, so
 
   const checked: CheckedCitation[] = [];
   const seen = new Set<string>();
+  let factualNotSupported = false;
   for (const [sentence, group] of bySentence) {
+    const claim = claimText(sentence);
     const quotes = quotesIn(sentence);
-    // Which quotes each cite of the sentence contains.
-    const found = new Map<string, string[]>();
+    const facts = factsOf(claim);
+    // The words outside the quotes: what a quote alone does not vouch for.
+    const unquoted = claim.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' ');
+    const quotedShare = quotes.length ? 1 - contentWords(unquoted).length / Math.max(1, contentWords(claim).length) : 0;
+    // The sentence's cited passages (widened to whole sentences), read once.
+    const windows = new Map<string, { record: CitationRecord; doc: SourceDoc; window: [number, number] }>();
     for (const m of group) {
       const r = lookup.get(m.id);
-      if (!r || !quotes.length) continue;
-      const src = await textOf(r);
-      if (src === null) continue;
-      found.set(m.id, quotes.filter((q) => quoteInSpan(q, src, r.start, r.end)));
+      if (!r || windows.has(m.id)) continue;
+      const doc = await docFor(r);
+      if (doc) windows.set(m.id, { record: r, doc, window: passageWindow(doc.text, r.start, r.end) });
     }
-    const satisfied = new Set([...found.values()].flat());
+    const found = new Map<string, Array<[number, number]>>();
+    const satisfied = new Set<string>();
+    for (const [id, w] of windows) {
+      const locs: Array<[number, number]> = [];
+      for (const q of quotes) {
+        const loc = quoteLocation(q, w.doc.text, w.record.start, w.record.end);
+        if (loc) {
+          locs.push(loc);
+          satisfied.add(q);
+        }
+      }
+      found.set(id, locs);
+    }
+    const allPassages = indexFacts([...windows.values()].map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+
     for (const m of group) {
       const key = `${m.id}\u0000${sentence}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const r = lookup.get(m.id);
       if (!r) {
-        checked.push({ id: m.id, status: 'invented', verified: false, reason: 'invented: no tool returned this citation id in this conversation' });
+        checked.push({ id: m.id, status: 'invented', verified: false, support: 'invented', sentence: claim, reason: 'invented: no tool returned this citation id in this conversation' });
         continue;
       }
-      const base = { id: m.id, file_id: r.file_id, file_name: r.file_name, version: r.version, pages: [...r.pages], start: r.start, end: r.end };
-      if (!quotes.length) {
-        checked.push({ ...base, status: 'verified', verified: true, reason: 'the id was issued by a tool in this conversation; the sentence quotes nothing to check' });
+      const base: CheckedCitation = { id: m.id, status: 'not_verified', verified: false, reason: '', file_id: r.file_id, file_name: r.file_name, version: r.version, pages: [...r.pages], start: r.start, end: r.end, sentence: claim };
+      const w = windows.get(m.id);
+      if (!w) {
+        checked.push({ ...base, ...(quotes.length ? { quotes } : {}), support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
+        factualNotSupported ||= facts.length > 0;
         continue;
       }
-      const src = await textOf(r);
-      if (src === null) {
-        checked.push({ ...base, quotes, status: 'not_verified', verified: false, reason: `the text of ${r.file_name} v${r.version} could not be read to check the quote` });
-        continue;
+      let judged = quotes.length ? judgeQuotes(quotes, found.get(m.id) ?? [], satisfied, r) : null;
+      if (!judged || (judged.support === 'quoted' && quotedShare < thresholds.quoteShare)) {
+        // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
+        const claimed = await judgeClaim(claim, facts, w, allPassages, options, thresholds);
+        judged = judged && claimed.support === 'supported' ? { ...judged, span: claimed.span ?? judged.span } : judged?.support === 'not_supported' ? judged : claimed;
+      } else if (judged.support === 'quoted') {
+        const missing = missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages);
+        if (missing.length) judged = { support: 'not_supported', reason: await missingReason(missing, r, w.doc, options), ...(judged.span ? { span: judged.span } : {}) };
       }
-      const mine = found.get(m.id) ?? [];
-      const missing = quotes.filter((q) => !satisfied.has(q));
-      if (mine.length && !missing.length) {
-        checked.push({ ...base, quotes, status: 'verified', verified: true, reason: `quoted text found in ${r.file_name} p.${r.pages.join('-')}` });
-      } else {
-        const q = (mine.length ? missing : quotes)[0]!;
-        checked.push({ ...base, quotes, status: 'not_verified', verified: false, reason: `quote not found: "${trimQuote(q)}" is not in the cited passage of ${r.file_name}` });
-      }
+      const green = judged.support === 'quoted' || judged.support === 'supported';
+      if (!green && facts.length) factualNotSupported = true;
+      const span = judged.span ? spanOf(w.doc, judged.span, r.pages) : undefined;
+      checked.push({
+        ...base,
+        ...(quotes.length ? { quotes } : {}),
+        status: green ? 'verified' : 'not_verified',
+        verified: green,
+        support: judged.support,
+        reason: judged.reason,
+        ...(span ? { span } : {}),
+        ...(w.doc.title ? { title: w.doc.title } : {}),
+      });
     }
   }
   // One entry per id (the first verdict that failed wins, so a bad use of an id is not hidden by a good one).
@@ -248,5 +468,88 @@ export async function verifyCitations(answer: string, lookup: CitationLookup, so
     if (!prev || (prev.verified && !c.verified)) byId.set(c.id, c);
   }
   const citations = [...byId.values()];
-  return { citations, grounded: citations.some((c) => c.verified) };
+  return { citations, grounded: citations.some((c) => c.verified) && !factualNotSupported };
+}
+
+function spanOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): SupportSpan {
+  return { start, end, pages: pagesOf(doc, start, end, pages), text: doc.text.slice(start, end) };
+}
+
+function judgeQuotes(quotes: string[], mine: Array<[number, number]>, satisfied: Set<string>, r: CitationRecord): Judged {
+  const missing = quotes.filter((q) => !satisfied.has(q));
+  if (mine.length && !missing.length) {
+    const span: [number, number] = [Math.min(...mine.map((l) => l[0])), Math.max(...mine.map((l) => l[1]))];
+    return { support: 'quoted', reason: `the quoted words are in ${r.file_name} ${r.pages.length > 1 ? 'pp' : 'p'}.${r.pages.join('-')}`, span };
+  }
+  const q = (mine.length ? missing : quotes)[0]!;
+  return { support: 'not_supported', reason: `quote not found: "${trimQuote(q)}" is not in the cited passage of ${r.file_name}` };
+}
+
+async function judgeClaim(
+  claim: string,
+  facts: Fact[],
+  w: { record: CitationRecord; doc: SourceDoc; window: [number, number] },
+  allPassages: ReturnType<typeof indexFacts>,
+  options: VerifyOptions,
+  thresholds: SupportThresholds,
+): Promise<Judged> {
+  const { record, doc, window } = w;
+  const ranges = candidateRanges(doc.text, window[0], window[1]);
+  const texts = ranges.map(([a, b]) => doc.text.slice(a, b));
+  const core = claimCore(claim);
+  const cosines = texts.length ? await options.similarity?.(core, texts).catch(() => null) : null;
+  const lexical = texts.map((t) => lexicalOverlap(core, t));
+  const scores = cosines ?? lexical;
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  const span = ranges[best];
+  const cosine = cosines ? (cosines[best] ?? 0) : null;
+  const words = lexical[best] ?? 0;
+  // Names may be in this passage or be the document's own; numbers must be in the sentence's passages.
+  const own = indexFacts(doc.text.slice(window[0], window[1]));
+  const missing = [
+    ...missingFacts(facts.filter((f) => f.kind === 'name'), own, `${doc.names ?? ''} ${doc.title ?? ''} ${record.file_name}`),
+    ...missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages),
+  ];
+  options.onScores?.({ cosine, lexical: words, factsOk: missing.length === 0 });
+  if (missing.length) return { support: 'not_supported', reason: await missingReason(missing, record, doc, options), ...(span ? { span } : {}) };
+  const close = cosine !== null ? (cosine >= thresholds.cosine && words >= thresholds.lexicalFloor) || words >= thresholds.lexicalAlone : words >= thresholds.lexical;
+  if (span && close && negated(core) && !negated(doc.text.slice(span[0], span[1]))) {
+    return { support: 'not_supported', reason: `the sentence says "not" where the cited passage of ${doc.title || record.file_name} does not`, span };
+  }
+  if (!span || !close) {
+    return { support: 'not_supported', reason: `the cited passage of ${doc.title || record.file_name} does not say this`, ...(span ? { span } : {}) };
+  }
+  return {
+    support: 'supported',
+    reason: `${facts.length ? 'its facts and meaning match' : 'its meaning matches'} ${doc.title || record.file_name} ${record.pages.length > 1 ? 'pp' : 'p'}.${pagesOf(doc, span[0], span[1], record.pages).join('-')}`,
+    span,
+  };
+}
+
+/** Anything that embeds texts into normalised vectors (the case's embedding model). */
+export interface TextEmbedder {
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+/**
+ * Cosine similarity with an embedding model: vectors are normalised, so a dot product. Vectors are
+ * kept for the similarity's lifetime (one answer), so a sentence cited twice is embedded once.
+ */
+export function embeddingSimilarity(embedder: TextEmbedder, signal?: AbortSignal): Similarity {
+  const cache = new Map<string, Float32Array>();
+  return async (sentence, candidates) => {
+    const todo = [...new Set([sentence, ...candidates])].filter((t) => !cache.has(t));
+    if (todo.length) {
+      const vectors = await embedder.embed(todo, signal);
+      todo.forEach((t, i) => cache.set(t, vectors[i]!));
+    }
+    const a = cache.get(sentence)!;
+    return candidates.map((c) => {
+      const b = cache.get(c)!;
+      let dot = 0;
+      for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+      return dot;
+    });
+  };
 }

@@ -1,0 +1,57 @@
+/**
+ * What the verifier needs to know of one case: each cited document's text with its page starts,
+ * title and own names (parties, file name), the case's embedding model for "close in meaning",
+ * and which other document a name points at (for the reason "the passage is from X, not Y").
+ */
+import type { SourceDoc, SourceText, VerifyOptions } from '../citations/verify';
+import { embeddingSimilarity } from '../citations/verify';
+import type { CasesPort } from '../ports';
+import type { ToolsPorts } from '../tools/index';
+import { caseDocumentSource } from '../tools/source';
+import { readableFileName } from '../util/names';
+
+export interface CaseVerifier {
+  sourceText: SourceText;
+  options: VerifyOptions;
+}
+
+export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 'readMeta'> }, caseId: string, signal?: AbortSignal): Promise<CaseVerifier> {
+  const docs = caseDocumentSource(await ports.openCases.open(caseId));
+  const names = new Map<string, string>();
+  const sourceText: SourceText = async (fileId, version): Promise<SourceDoc | null> => {
+    const text = await docs.readText(fileId, version);
+    if (!text) return null;
+    const profile = await docs.readProfile(fileId, version).catch(() => null);
+    const file = (await listed()).find((f) => f.id === fileId)?.name ?? '';
+    const title = profile?.title || (file ? readableFileName(file) : '');
+    return { text: text.text, pageStarts: text.pageStarts, ...(title ? { title } : {}), names: [title, ...(profile?.parties ?? []), file].join(' \n ') };
+  };
+  let files: ReturnType<typeof docs.listFiles> | null = null;
+  const listed = () => (files ??= docs.listFiles().catch(() => []));
+
+  // Titles and names of every document, read once per answer and only when a name is missing.
+  let catalog: Promise<Array<{ id: string; title: string; names: string }>> | null = null;
+  const documents = () =>
+    (catalog ??= listed().then((all) =>
+      Promise.all(
+        all.map(async (f) => {
+          const p = await docs.readProfile(f.id, f.version).catch(() => null);
+          const title = p?.title || readableFileName(f.name);
+          return { id: f.id, title, names: `${title} ${(p?.parties ?? []).join(' ')} ${f.name}`.toLowerCase() };
+        }),
+      ),
+    ));
+  const documentNamed = async (name: string, notFileId: string): Promise<string | null> => {
+    if (names.has(`${name}\u0000${notFileId}`)) return names.get(`${name}\u0000${notFileId}`) || null;
+    const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u');
+    const hit = (await documents()).find((d) => d.id !== notFileId && re.test(d.names));
+    names.set(`${name}\u0000${notFileId}`, hit?.title ?? '');
+    return hit ? `the ${hit.title}` : null;
+  };
+
+  const options: VerifyOptions = { documentNamed };
+  const meta = await ports.cases.readMeta(caseId);
+  const load = await (await ports.queryModels()).embedder(meta.embedding?.modelId ?? null).catch(() => null);
+  if (load?.ok && (!meta.embedding || load.embedder.modelId === meta.embedding.modelId)) options.similarity = embeddingSimilarity(load.embedder, signal);
+  return { sourceText, options };
+}
