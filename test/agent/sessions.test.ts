@@ -108,8 +108,11 @@ describe('chat sessions', () => {
     expect(filename).toMatch(/\.md$/);
     expect(markdown).toMatch(/^# Termination \/ notice ✉️/);
     expect(markdown).toContain('## Question\n\nWhat notice ends the MSA?');
-    expect(markdown).toMatch(new RegExp(`\\[cite:${r.citations[0]!.id}\\] contracts/msa\\.txt v1, p\\. 1 — verified`));
-    expect(markdown).toMatch(/\[cite:bogus1\] unknown source — INVENTED/);
+    // Cite markers read as footnotes: where, the supporting words, the verdict.
+    expect(markdown).not.toContain('[cite:');
+    expect(markdown).toContain('prior written notice"[^1][^2].');
+    expect(markdown).toMatch(/^\[\^1\]: .+, p\. 1: “[^”]*sixty \(60\) days[^”]*” — Quoted$/m);
+    expect(markdown).toMatch(/^\[\^2\]: Unknown source \(id bogus1\) — Invented: no tool returned this citation id/m);
     expect(markdown).toMatch(/_Coverage: Looked at 4 files/);
 
     await c.engine.router.call('chat.delete', { caseId: c.caseId, sessionId: r.sessionId });

@@ -19,7 +19,8 @@ import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';
 import { clampMaxSteps } from './policies';
 import { trimText } from './prompt';
-import { ChatStore, exportMarkdown, priorRefs, replayHistory, toSession } from './sessions';
+import { exportChat } from './export';
+import { ChatStore, priorRefs, replayHistory, toSession } from './sessions';
 import type { AgentTool } from './types';
 
 /** What the agent needs: the tools' ports, the model catalog, case.json and the events it emits. */
@@ -285,11 +286,10 @@ export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentSe
       await service.store(caseId).delete(sessionId);
       return { id: sessionId, deleted: true as const };
     },
-    'chat.export': async ({ caseId, sessionId }) => {
+    'chat.export': async ({ caseId, sessionId, format, turnId }) => {
       const meta = await ports.cases.readMeta(caseId);
       const s = await service.store(caseId).read(sessionId);
-      const safe = s.title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || s.id;
-      return { markdown: exportMarkdown(s, meta.name), filename: `${safe}.md`, format: 'md' as const };
+      return exportChat(s, { caseName: meta.name, ...(format ? { format } : {}), ...(turnId ? { turnId } : {}) });
     },
   };
 }

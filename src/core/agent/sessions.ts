@@ -156,27 +156,3 @@ export function priorRefs(messages: ChatMessage[], maxTurns = 2, maxRefs = 8): s
     .join('\n');
 }
 
-/** The session as Markdown: questions, answers with their citations and verification, coverage notes. */
-export function exportMarkdown(s: SessionFile, caseName: string): string {
-  const lines = [`# ${s.title}`, '', `Case: ${caseName}  `, `Session: ${s.id}  `, `Exported: ${new Date().toISOString()}`, ''];
-  for (const m of s.messages) {
-    if (m.role === 'user') {
-      lines.push(`## Question`, '', m.content, '');
-      continue;
-    }
-    lines.push(`### Answer${m.status && m.status !== 'done' ? ` (${m.status})` : ''}`, '');
-    lines.push(m.content || '_No answer._', '');
-    if (m.grounded === false && m.status === 'done') lines.push('> Ungrounded: no citation of this answer could be verified.', '');
-    if (m.citations?.length) {
-      lines.push('Citations:', '');
-      for (const c of m.citations) {
-        const where = c.file_name ? `${c.file_name}${c.version ? ` v${c.version}` : ''}, p. ${c.pages?.join('-') ?? '?'}` : 'unknown source';
-        const mark = c.status === 'verified' ? 'verified' : c.status === 'invented' ? 'INVENTED' : 'NOT verified';
-        lines.push(`- [cite:${c.id}] ${where} — ${mark}: ${c.reason}`);
-      }
-      lines.push('');
-    }
-    if (m.coverage?.note) lines.push(`_Coverage: ${m.coverage.note}_`, '');
-  }
-  return lines.join('\n');
-}
