@@ -35,6 +35,8 @@ const OPTIONS = {
   id: { type: 'string' },
   link: { type: 'boolean' },
   out: { type: 'string' },
+  format: { type: 'string' },
+  turn: { type: 'string' },
   section: { type: 'string' },
   focus: { type: 'string' },
   all: { type: 'boolean' },

@@ -1,7 +1,8 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
-import { askCommand, chatCommand } from './ask';
+import { askCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
+import { chatCommand } from './chat';
 import { filesCommand } from './files';
 import { ingestCommand, retryCommand } from './ingest';
 import { modelsCommand } from './models';
