@@ -40,6 +40,7 @@ const OPTIONS = {
   section: { type: 'string' },
   focus: { type: 'string' },
   all: { type: 'boolean' },
+  extractive: { type: 'boolean' },
 } as const;
 
 /**

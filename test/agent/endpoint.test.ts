@@ -105,8 +105,10 @@ describe('OpenAI-compatible endpoint', () => {
       { content: 'Four visits with Dr. Park.' },
     ];
     const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'List every visit with Dr. Park.', model: 'endpoint:firm-model' });
-    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer', 'grepCase', 'final_answer']);
+    // The answer cites nothing, so the passages found are shown instead (find_passages).
+    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer', 'grepCase', 'final_answer', 'find_passages']);
     expect(r.steps[1]!.policy).toMatch(/exhaustive/);
+    expect(r).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'Four visits with Dr. Park.' } });
     expect(r.coverage.whole_case_searched).toBe(true);
     const history = JSON.stringify(requests[2]!.messages);
     expect(history).not.toMatch(/"name":"final_answer"/);
@@ -118,12 +120,14 @@ describe('OpenAI-compatible endpoint', () => {
     refuseTools = true;
     replies = [
       { content: 'Thought: list files\nAction: findFiles\nAction Input: {}' },
+      { content: 'Thought: search\nAction: grepCase\nAction Input: {"pattern": "signed"}' },
       { content: 'Thought: enough\nFinal Answer: The documents do not say.' },
     ];
     const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Who signed the MSA?', model: 'endpoint:firm-model' });
     expect(r.status).toBe('done');
-    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer']);
-    expect(r.answer).toBe('The documents do not say.');
+    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer', 'find_passages']);
+    // An answer with nothing cited is not shown as the answer; the closest passages are, and the model's words are kept for the record.
+    expect(r).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'The documents do not say.' } });
     expect(requests[0]!.tools).toBeDefined();
     expect(requests[1]!.tools).toBeUndefined();
     expect(requests[1]!.stop).toEqual(['\nObservation:', 'Observation:']);

@@ -3,7 +3,7 @@ import { textReplyModel } from '../helpers/mock-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
-import { CLAUSE_READ_SECTION } from '../../src/core/agent/policies';
+import { CLAUSE_READ_SECTION, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/citations/ledger';
 import { openCaseTools } from '../../src/core/tools/index';
@@ -46,7 +46,7 @@ const SEARCH = { thought: 'Search for the termination clause.', action: 'retriev
 
 describe('runAgent – policy', () => {
   it('findFiles first – a first retrieval is replaced by the inventory', async () => {
-    const { result } = await run({ steps: [SEARCH, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice ends the MSA?');
+    const { result } = await run({ steps: [SEARCH, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
     expect(result.steps[0]!.action).toBe('findFiles');
     expect(result.steps[0]!.policy).toMatch(/findFiles first/);
     expect(result.steps[0]!.observation).toMatch(/contracts\/msa\.txt/);
@@ -55,9 +55,16 @@ describe('runAgent – policy', () => {
   });
 
   it('findFiles first – an immediate final answer is not accepted before the inventory', async () => {
-    const { result } = await run({ steps: [{ final: 'I know this already.' }, { final: 'Now from the files.' }] }, 'What notice ends the MSA?');
-    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer']);
+    const { result } = await run({ steps: [{ final: 'I know this already.' }, { final: 'Still without reading.' }, { final: 'Now from the files.' }] }, 'What notice is needed to terminate?');
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
     expect(result.answer).toBe('Now from the files.');
+  });
+
+  it('search first – an answer proposed after the inventory but before any search becomes a retrieve of the question', async () => {
+    const { result } = await run({ steps: [FIND, { final: 'final_answer' }, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
+    expect(result.steps[1]).toMatchObject({ input: { query: 'What notice is needed to terminate?' }, policy: SEARCH_BEFORE_ANSWER });
+    expect(result.steps[1]!.summary!.count).toBeGreaterThan(0);
   });
 
   it('max steps – after the budget the next step must be the answer, constrained to final_answer', async () => {
@@ -118,8 +125,8 @@ describe('runAgent – policy', () => {
 
   it('cut-off reply – after one repair, the part of the answer that was written is kept', async () => {
     const cut = '{"thought": "Answering.", "action": "final_answer", "action_input": {"answer": "Sixty days of written no';
-    const { result, model } = await run({ steps: [FIND, cut, cut] }, 'What notice ends the MSA?');
-    expect(model.calls).toHaveLength(3);
+    const { result, model } = await run({ steps: [FIND, SEARCH, cut, cut] }, 'What notice ends the MSA?');
+    expect(model.calls).toHaveLength(4);
     const last = result.steps.at(-1)!;
     expect(last).toMatchObject({ kind: 'final', repaired: true });
     expect(last.policy).toMatch(/cut off/);
@@ -133,7 +140,7 @@ describe('runAgent – policy', () => {
 
   it('repeated identical call – answered from the earlier observation without running the tool', async () => {
     const again = { ...SEARCH, thought: 'Search again.', action_input: { query: ' terminate convenience written notice' } };
-    const { result } = await run({ steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice ends the MSA?');
+    const { result } = await run({ steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
     const repeat = result.steps[2]!;
     expect(repeat.policy).toMatch(/repeated call: answered from step 2/);
     expect(repeat.observation).toContain(result.steps[1]!.observation);
@@ -209,7 +216,7 @@ describe('runAgent – policy', () => {
   });
 
   it('clause policy – not for a search that names no document, nor twice in a turn', async () => {
-    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice ends the MSA?');
+    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
   });
 
@@ -263,7 +270,7 @@ describe('runAgent – citations', () => {
 describe('runAgent – streaming and cancellation', () => {
   it('streams thought and answer tokens while a step is generated', async () => {
     const tokens: { step: number; channel: string; text: string }[] = [];
-    const { result } = await run({ chunkChars: 3, steps: [FIND, { final: 'Sixty days of notice.' }] }, 'q?', {
+    const { result } = await run({ chunkChars: 3, steps: [FIND, SEARCH, { final: 'Sixty days of notice.' }] }, 'q?', {
       onToken: (step, channel, text) => tokens.push({ step, channel, text }),
     });
     expect(tokens.filter((t) => t.step === 1 && t.channel === 'thought').map((t) => t.text).join('')).toBe(FIND.thought);
@@ -300,12 +307,12 @@ describe('runAgent – streaming and cancellation', () => {
 
 describe('runAgent – the ai SDK test model', () => {
   it('MockLanguageModelV4 – the loop runs over any ai SDK model', async () => {
-    const replies = [JSON.stringify(FIND), JSON.stringify({ thought: 'done', action: 'final_answer', action_input: { answer: 'Nothing to cite.' } })];
+    const replies = [JSON.stringify(FIND), JSON.stringify(SEARCH), JSON.stringify({ thought: 'done', action: 'final_answer', action_input: { answer: 'Nothing to cite.' } })];
     const model = textReplyModel(replies);
     const ledger = new CitationLedger();
     const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
     const result = await runAgent({ model, format: 'json', tools, question: 'q?', citations: ledger, sourceText: async () => null });
-    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer']);
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
     expect(result.steps[0]!.tokens).toEqual({ input: 10, output: 5 });
     expect(model.doStreamCalls[0]!.responseFormat?.type).toBe('json');
   });
@@ -313,13 +320,18 @@ describe('runAgent – the ai SDK test model', () => {
   it('text ReAct – a reply that does not parse gets one repair retry', async () => {
     const model = new ScriptedLanguageModel(
       ModelScript.parse({
-        steps: ['I think I will look at files.', 'Thought: list them\nAction: findFiles\nAction Input: {}', 'Thought: enough\nFinal Answer: No notice found.'],
+        steps: [
+          'I think I will look at files.',
+          'Thought: list them\nAction: findFiles\nAction Input: {}',
+          'Thought: search\nAction: grepCase\nAction Input: {"pattern": "notice"}',
+          'Thought: enough\nFinal Answer: No notice found.',
+        ],
       }),
     );
     const ledger = new CitationLedger();
     const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
     const result = await runAgent({ model, format: 'text', tools, question: 'q?', citations: ledger, sourceText: async () => null });
-    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer']);
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(result.answer).toBe('No notice found.');
     // The repair call saw the bad reply and the correction request.
     const repair = JSON.stringify(model.calls[1]!.prompt);

@@ -39,6 +39,7 @@ describe('chat sessions', () => {
         condense: ['What notice is needed to terminate the MSA for material breach?'],
         steps: [
           { thought: 'Answering: {{question}}', action: 'findFiles', action_input: {} },
+          { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'material breach' } },
           // {{cite}} is the first cite id in the prompt: the earlier turn's source, listed for follow-ups.
           { final: 'As before, termination needs sixty days\' prior written notice [cite:{{cite}}].' },
         ],
@@ -136,8 +137,15 @@ describe('chat sessions', () => {
     await expect(c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
-  it('no model – a clear error says how to install one', async () => {
-    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/casefile models import/) });
+  it('no chat model installed – the answer is the best passages, quoted and verified, without a model call', async () => {
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'What notice is needed to terminate for convenience?' });
+    expect(r).toMatchObject({ status: 'done', answer_kind: 'extractive', model: 'none', grounded: true });
+    expect(r.answer).toMatch(/^No chat model is installed, so here are the passages that match your question best:/);
+    expect(r.citations.length).toBeGreaterThan(0);
+    for (const cite of r.citations) expect(cite).toMatchObject({ support: 'quoted', verified: true });
+    expect(r.citations[0]!.span!.text).toMatch(/sixty \(60\) days/i);
+    // A model named but not installed is still an error that says how to install one.
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'nope-7b' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/casefile models import/) });
     await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'endpoint:llama3' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/CASEFILE_ENDPOINT_URL/) });
   });
 });

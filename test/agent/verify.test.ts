@@ -124,7 +124,7 @@ describe('verifyCitations', () => {
 
   it('ungrounded – no citations, or none verified', async () => {
     const { ledger, text } = setup();
-    expect(await verifyCitations('Sixty days.', ledger, text)).toEqual({ citations: [], grounded: false });
+    expect(await verifyCitations('Sixty days.', ledger, text)).toEqual({ citations: [], grounded: false, supportedSentences: 0 });
     expect((await verifyCitations('Sixty days [cite:nope].', ledger, text)).grounded).toBe(false);
   });
 

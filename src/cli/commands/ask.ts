@@ -2,6 +2,7 @@ import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
+import { citationPlace, isGreen, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -26,26 +27,40 @@ function stepLines(s: AgentStep): string[] {
 }
 
 function citationLine(c: CheckedCitation, i: number): string {
-  const where = c.file_name ? `${printable(c.file_name)}${c.pages?.length ? ` p.${c.pages.join('-')}` : ''}` : 'unknown source';
-  const mark = c.status === 'verified' ? 'verified' : c.status === 'invented' ? 'INVENTED' : 'NOT verified';
-  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}`;
+  const where = c.file_name ? printable(citationPlace(c)) : 'unknown source';
+  const support = supportOf(c);
+  const mark = isGreen(c) ? SUPPORT_WORDS[support].toLowerCase() : SUPPORT_WORDS[support].toUpperCase();
+  const quote = c.span?.text ? `\n      “${printable(quoteText(c, 200))}”` : '';
+  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}${quote}`;
 }
 
 /** The `--json` shape of an answer (documented in the README; keep it stable). */
 export function answerJson(r: ChatAnswer): Record<string, unknown> {
   return {
     answer: r.answer,
-    citations: r.citations.map((c) => ({ id: c.id, file_name: c.file_name ?? null, pages: c.pages ?? [], verified: c.verified, reason: c.reason })),
+    citations: r.citations.map((c) => ({
+      id: c.id,
+      file_name: c.file_name ?? null,
+      pages: c.pages ?? [],
+      verified: c.verified,
+      reason: c.reason,
+      support: supportOf(c),
+      quote: c.span?.text ?? null,
+      title: c.title ?? null,
+    })),
     steps: r.steps.map((s) => ({ thought: s.thought, action: s.action, input: s.input, observation: s.observation })),
     coverage: r.coverage,
     grounded: r.grounded,
+    answer_kind: r.answer_kind ?? 'agent',
+    ...(r.fallback ? { fallback: r.fallback } : {}),
   };
 }
 
 /**
- * `casefile ask <case> <question> [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]`:
+ * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]`:
  * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
  * `--threshold` are defaults for the agent's searches (the model's own arguments win).
+ * `--extractive` (or no chat model installed): the best passages quoted, no model.
  */
 export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const [caseRef, ...words] = args.positionals;
@@ -103,6 +118,7 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
         ...(maxSteps ? { maxSteps } : {}),
         ...(sessionId ? { sessionId } : {}),
         ...(Object.keys(retrieval).length ? { retrieval } : {}),
+        ...(args.values.extractive === true ? { mode: 'extractive' as const } : {}),
       },
       { signal: controller.signal },
     );
@@ -118,12 +134,21 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   if (r.status === 'cancelled') io.out('Cancelled. The partial trace above was kept in the session.');
   io.out('Answer:');
   io.out(r.answer || '(no answer)');
+  if (r.fallback) io.out(`\n(The model's own answer was not shown: ${printable(r.fallback.reason)}. It wrote: "${printable(oneLine(r.fallback.model_answer, 200))}")`);
   io.out('');
   if (r.citations.length) {
     io.out('Citations:');
     r.citations.forEach((c, i) => io.out(citationLine(c, i)));
   } else io.out('Citations: none');
-  io.out(r.grounded ? 'Grounded: yes (at least one citation verified)' : 'Grounded: NO — no citation of this answer could be verified; do not rely on it.');
+  io.out(
+    r.answer_kind === 'no_documents'
+      ? 'Grounded: no — nothing in this case can be searched yet.'
+      : r.grounded
+        ? 'Grounded: yes (the cited passages quote or support its sentences)'
+        : r.citations.some((c) => c.verified)
+          ? 'Grounded: NO — some sentences are not supported by the passages they cite; check them before relying on this answer.'
+          : 'Grounded: NO — no sentence of this answer is supported by the passage it cites; do not rely on it.',
+  );
   io.out(`Coverage: ${r.coverage.note}`);
   io.out(`Session: ${r.sessionId} (continue with --session ${r.sessionId})`);
   return r.status === 'done' ? 0 : 1;

@@ -10,6 +10,13 @@ import path from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { CasefileError } from '../../shared/errors';
+
+/** No model was named and none is installed: the turn can still give the extractive answer. */
+export class NoChatModelError extends CasefileError {
+  constructor() {
+    super('unavailable', 'No chat model is installed. Import a GGUF file with "casefile models import <file.gguf>", or pass --model <path-to.gguf>.');
+  }
+}
 import type { ModelRegistry } from '../models/registry';
 import { LlamaLanguageModel, type LlamaRuntime } from './llama-provider';
 import type { StepFormat } from './prompt';
@@ -75,10 +82,7 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     if (chosen) {
       throw new CasefileError('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}. Import one with "casefile models import <file.gguf>".`);
     }
-    throw new CasefileError(
-      'unavailable',
-      'No chat model is installed. Import a GGUF file with "casefile models import <file.gguf>", or pass --model <path-to.gguf>.',
-    );
+    throw new NoChatModelError();
   }
   return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama' };
 }

@@ -22,6 +22,8 @@ export interface ModelReply {
   inputTokens: number;
   outputTokens: number;
   ms: number;
+  /** Generation was stopped because the text had started to loop. */
+  looped?: boolean;
 }
 
 /** What a channel adds to a model call. */

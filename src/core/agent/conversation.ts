@@ -6,6 +6,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { streamText, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import { refusesTools, stepChannel, type AgentTokenChannel, type ModelReply, type StepBounds, type StepChannel, type Streamer } from './channels';
+import { isLooping } from './degenerate';
 import { repairMessage, type ParsedStep, type StepFormat } from './prompt';
 import { CancelledError, type AgentTool } from './types';
 
@@ -66,6 +67,7 @@ export class Conversation {
    */
   async next(index: number, finalOnly: boolean, offered: AgentTool[], first: boolean): Promise<ModelStep> {
     const reply = await this.callWithFallback(index, finalOnly, offered, first);
+    if (reply.looped) return { ...this.channel.salvage(reply.text), policy: LOOP_STOPPED, reply, repaired: false };
     try {
       return { step: this.channel.parse(reply), reply, repaired: false };
     } catch (err) {
@@ -99,10 +101,13 @@ export class Conversation {
     }
   }
 
-  /** One model call, streamed; its time and tokens count even when it fails. */
+  /** One model call, streamed; its time and tokens count even when it fails. A reply that starts to loop is stopped there. */
   private async call(index: number, finalOnly: boolean, offered: AgentTool[], extra: ModelMessage[] = []): Promise<ModelReply> {
     const t0 = performance.now();
     const { signal } = this.o;
+    const call = new AbortController();
+    const onAbort = () => call.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     const result = streamText({
       model: this.o.model,
       system: this.system,
@@ -110,25 +115,34 @@ export class Conversation {
       maxRetries: 0,
       // Errors arrive as stream parts and are handled below; the SDK's default logging would print aborts.
       onError: () => {},
-      abortSignal: signal,
+      abortSignal: call.signal,
       temperature: this.o.temperature ?? 0,
       ...(this.o.maxOutputTokens ? { maxOutputTokens: this.o.maxOutputTokens } : {}),
       ...this.channel.callOptions(offered, finalOnly),
     });
-    const streamed = await readStream(result.fullStream, this.channel.streamer((channel, text) => this.o.onToken?.(index, channel, text)));
+    const streamed = await readStream(result.fullStream, this.channel.streamer((channel, text) => this.o.onToken?.(index, channel, text)), () => call.abort(new Error('the reply was looping'))).finally(() =>
+      signal.removeEventListener('abort', onAbort),
+    );
     const ms = performance.now() - t0;
     this.modelMs += ms;
     this.tokensIn += streamed.inputTokens;
     this.tokensOut += streamed.outputTokens;
     if (signal.aborted) throw new CancelledError();
+    if (streamed.looped) return { text: streamed.text, toolCalls: [], inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens, ms, looped: true };
     if (streamed.failure) throw streamed.failure;
     return { text: streamed.text, toolCalls: streamed.toolCalls, inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens, ms };
   }
 }
 
-/** Read a call's stream to its end: text, tool calls, usage, and the failure if one arrived. */
-async function readStream(stream: AsyncIterable<TextStreamPart<ToolSet>>, onText: Streamer): Promise<Omit<ModelReply, 'ms'> & { failure?: unknown }> {
+export const LOOP_STOPPED = 'the model started repeating itself: generation was stopped';
+
+/** Characters of new text between two loop checks of a stream. */
+const LOOP_CHECK_CHARS = 48;
+
+/** Read a call's stream to its end (or until it loops: `stop` is called): text, tool calls, usage, and the failure if one arrived. */
+async function readStream(stream: AsyncIterable<TextStreamPart<ToolSet>>, onText: Streamer, stop: () => void): Promise<Omit<ModelReply, 'ms'> & { failure?: unknown }> {
   let text = '';
+  let checked = 0;
   const toolCalls: ModelReply['toolCalls'] = [];
   let inputTokens = 0;
   let outputTokens = 0;
@@ -137,6 +151,13 @@ async function readStream(stream: AsyncIterable<TextStreamPart<ToolSet>>, onText
     if (part.type === 'text-delta') {
       text += part.text;
       onText(part.text, text);
+      if (text.length - checked >= LOOP_CHECK_CHARS) {
+        checked = text.length;
+        if (isLooping(text)) {
+          stop();
+          return { text, toolCalls, inputTokens, outputTokens, looped: true };
+        }
+      }
     } else if (part.type === 'tool-call') {
       toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
     } else if (part.type === 'finish') {

@@ -46,6 +46,8 @@ export interface RunAgentOptions extends AgentHooks {
   tools: AgentTool[];
   /** The standalone question. */
   question: string;
+  /** What the search-before-answer policy searches (default: the question). */
+  searchQuery?: string;
   /** Earlier clean user/assistant messages of the session. */
   history?: HistoryMessage[];
   /** A note on sources earlier turns used (cite ids and one-line summaries), for follow-ups. */
@@ -72,6 +74,8 @@ export interface AgentRunResult {
   answer: string;
   citations: CheckedCitation[];
   grounded: boolean;
+  /** Sentences of the answer with a quoted or supported citation. */
+  supportedSentences: number;
   steps: AgentStep[];
   coverage: Coverage;
   cancelled: boolean;
@@ -112,7 +116,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const book = new ObservationBook({ passageChars: opts.passageChars ?? 500, observationChars: opts.observationChars ?? 3000 });
   const coverage = new CoverageAccumulator();
   const runner = new ToolRunner(opts.tools, book, coverage, signal);
-  const turn = new Turn({ maxSteps, exhaustive, tools: runner.names() }, conversation, runner, coverage, opts);
+  const turn = new Turn({ maxSteps, exhaustive, tools: runner.names(), question: opts.searchQuery ?? opts.question }, conversation, runner, coverage, opts);
 
   let cancelled = false;
   try {
@@ -122,11 +126,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     cancelled = true;
   }
 
-  const verification = turn.answer ? await verifyCitations(turn.answer, opts.citations, opts.sourceText, opts.verify) : { citations: [], grounded: false };
+  const verification = turn.answer ? await verifyCitations(turn.answer, opts.citations, opts.sourceText, opts.verify) : { citations: [], grounded: false, supportedSentences: 0 };
   return {
     answer: turn.answer,
     citations: verification.citations,
     grounded: verification.grounded,
+    supportedSentences: verification.supportedSentences,
     steps: turn.steps,
     coverage: coverage.build({ exhaustive, budgetExhausted: turn.budgetExhausted, cancelled }),
     cancelled,
@@ -155,7 +160,7 @@ class Turn {
   async step(index: number): Promise<boolean> {
     const asked = await this.conversation.next(index, mustAnswer(this.rules, this.state), this.runner.offered(), this.steps.length === 0);
     const state = { ...this.state, wholeCaseSearched: this.coverage.wholeCase, sectionToRead: this.runner.sectionToRead };
-    const decision = decide(this.rules, state, asked.step, asked.policy);
+    const decision = decide(this.rules, state, asked.step, asked.policy, this.rules.question);
     if (decision.kind === 'answer' || decision.kind === 'out-of-budget') {
       this.answer = decision.answer;
       if (decision.kind === 'out-of-budget' || decision.budgetExhausted) this.budgetExhausted = true;

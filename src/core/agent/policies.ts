@@ -19,6 +19,8 @@ export interface TurnRules {
   exhaustive: boolean;
   /** The tools of the turn, in order. */
   tools: string[];
+  /** The question, for the search the policy runs when the model answers before searching. */
+  question?: string;
 }
 
 /** What the policy tracks as the turn goes on. */
@@ -35,9 +37,14 @@ export interface PolicyState {
   sectionToRead: SectionRef | null;
   /** A section was read in this turn (by the model or by the clause policy). */
   sectionRead: boolean;
+  /** The documents' text was searched or read in this turn (any search, grep or read). */
+  searched: boolean;
 }
 
-export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false, sectionToRead: null, sectionRead: false };
+export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false, sectionToRead: null, sectionRead: false, searched: false };
+
+/** Tools that look into the documents' text (findFiles and outline only list them). */
+const SEARCHING_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection', 'getAdjacentChunks']);
 
 export type Decision =
   /** The turn ends with this answer. */
@@ -55,6 +62,7 @@ export const INVENTORY_BEFORE_ANSWER = 'findFiles first: the inventory is taken 
 export const EXHAUSTIVE_SEND_BACK =
   'This question asks for every occurrence. Before answering, search the whole case with grepCase (a regular expression for the thing asked about), then answer.';
 export const CLAUSE_READ_SECTION = 'clause question: the whole section of the best passage is read before answering';
+export const SEARCH_BEFORE_ANSWER = 'a question about the documents is searched before it is answered: ran retrieve with the question';
 export const BUDGET_RAN_OUT_ANSWER = 'The step budget ran out before an answer was found in the documents.';
 
 /** The step budget is spent: the next model call may only answer. */
@@ -66,7 +74,7 @@ export function mustAnswer(rules: TurnRules, state: PolicyState): boolean {
  * What to do with the step the model asked for. `policy` is a note already attached to the step
  * (e.g. that its reply was cut off); it is kept when the step goes through as asked.
  */
-export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, policy?: string): Decision {
+export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, policy?: string, question = rules.question ?? ''): Decision {
   const forced = mustAnswer(rules, state);
   const has = (name: string) => rules.tools.includes(name);
   let action = asked;
@@ -74,6 +82,7 @@ export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, 
     const wantsInventory = !state.inventoryTaken && has('findFiles') && !forced;
     const wantsGrep = rules.exhaustive && !state.wholeCaseSearched && has('grepCase') && !forced && !state.nudgedExhaustive;
     const wantsSection = !rules.exhaustive && state.sectionToRead !== null && !state.sectionRead && has('readSection') && !forced;
+    const wantsSearch = !state.searched && has('retrieve') && !forced && question.trim() !== '';
     if (wantsInventory) {
       policy = INVENTORY_BEFORE_ANSWER;
       action = { thought: action.thought, action: 'findFiles', input: {} };
@@ -83,6 +92,9 @@ export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, 
       return { kind: 'run', action: { thought: `Read ${label} whole before answering.`, action: 'readSection', input: { file_id, section } }, policy: CLAUSE_READ_SECTION };
     } else if (wantsGrep) {
       return { kind: 'send-back', observation: EXHAUSTIVE_SEND_BACK, policy: 'exhaustive question: grepCase required before answering' };
+    } else if (wantsSearch) {
+      // An answer proposed before the documents were looked at is a guess: search the question first.
+      return { kind: 'run', action: { thought: action.thought, action: 'retrieve', input: { query: question } }, policy: SEARCH_BEFORE_ANSWER };
     } else {
       const budgetNote = forced ? `step budget of ${rules.maxSteps} reached: answer forced from what was found` : undefined;
       return { kind: 'answer', answer: String(action.input.answer ?? '').trim(), policy: policy || budgetNote, budgetExhausted: forced };
@@ -117,6 +129,7 @@ export function advance(state: PolicyState, decision: Decision): PolicyState {
         toolSteps: state.toolSteps + 1,
         inventoryTaken: state.inventoryTaken || decision.action.action === 'findFiles',
         sectionRead: state.sectionRead || decision.action.action === 'readSection',
+        searched: state.searched || SEARCHING_TOOLS.has(decision.action.action),
       };
   }
 }

@@ -3,16 +3,20 @@
  * sessions, running turns that can be cancelled, and the local model runtime (loaded once,
  * unloaded when idle, closed with the engine).
  */
-import type { ChatAnswer, ChatMessage, ChunkRef, RetrievalDefaults } from '../../shared/contract/chat';
+import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger } from '../citations/ledger';
-import { findCites, type SourceText, type VerifyOptions } from '../citations/verify';
-import { caseVerifier } from './verification';
+import { findCites, verifyCitations } from '../citations/verify';
+import type { CaseTools } from '../tools/case-tools';
+import { isReadable, type DocumentInfo } from '../tools/document-source';
+import { degenerateReason } from './degenerate';
+import { extractiveAnswer, noDocumentsAnswer, type ExtractiveWhy } from './extractive';
+import { caseVerifier, type CaseVerifier } from './verification';
 import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { newId } from '../util/ids';
-import { resolveModel, type EndpointConfig } from './backends';
+import { NoChatModelError, resolveModel, type EndpointConfig } from './backends';
 import { agentToolsFor } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
@@ -21,7 +25,22 @@ import { clampMaxSteps } from './policies';
 import { trimText } from './prompt';
 import { exportChat } from './export';
 import { ChatStore, priorRefs, replayHistory, toSession } from './sessions';
-import type { AgentTool } from './types';
+import type { AgentTool, PassageItem } from './types';
+
+/** The step that quotes the best passages (the extractive answer), as the timeline shows it. */
+export const FIND_PASSAGES = 'find_passages';
+/** Why an answer with no supported sentence is replaced. */
+export const UNSUPPORTED_ANSWER = "no sentence of the model's answer is supported by the passage it cites";
+
+/** Coverage of a turn that took no agent steps. */
+function plainCoverage(files: DocumentInfo[], note: string): Coverage {
+  const unsearchable = files.filter((f) => !isReadable(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) }));
+  const searched = files.filter((f) => isReadable(f.status)).map((f) => f.name);
+  return {
+    files_total: files.length, files_listed: files.length, files_searched: searched.length, files_read: 0, searched, read: [], unsearchable,
+    exhaustive: false, whole_case_searched: false, budget_exhausted: false, note,
+  };
+}
 
 /** What the agent needs: the tools' ports, the model catalog, case.json and the events it emits. */
 export interface AgentPorts extends ToolsPorts, ModelCatalogPort {
@@ -58,6 +77,8 @@ export interface AskInput {
   turnId?: string | undefined;
   /** Defaults for the agent's searches (Settings); the model's explicit arguments win. */
   retrieval?: RetrievalDefaults | undefined;
+  /** `extractive`: the best passages quoted, no model. */
+  mode?: 'agent' | 'extractive' | undefined;
 }
 
 /** Characters of observation per step so that a full turn fits the model's context (≈3.5 characters a token). */
@@ -133,7 +154,7 @@ export class AgentService {
       return await this.runTurn(turn);
     } catch (err) {
       const result = this.failedAnswer(turn, err);
-      await this.persist(chats, session.id, input.question, result, null, null).catch(() => undefined);
+      await this.persist(chats, session.id, input.question, result, [], null).catch(() => undefined);
       this.ports.events.emit('agent.done', { ...turn.ref, result });
       if (result.status === 'cancelled') return result;
       throw err;
@@ -143,23 +164,48 @@ export class AgentService {
     }
   }
 
-  /** Resolve the model, condense a follow-up, run the loop, persist and announce the answer. */
+  /**
+   * Answer at once when nothing is searchable; give the extractive answer when asked for or when
+   * no chat model is installed; otherwise resolve the model, condense a follow-up, run the loop,
+   * and replace an unusable or unsupported answer with the extractive one. Persist and announce.
+   */
   private async runTurn(turn: TurnState): Promise<ChatAnswer> {
     const { input, ref, signal } = turn;
     const events = this.ports.events;
-    const resolved = await resolveModel(input.model, {
-      runtime: () => this.runtime(),
-      registry: await this.ports.catalog(),
-      endpoint: this.options.endpoint,
-      defaultModel: this.options.defaultModel,
-    });
+    const ledger = new CitationLedger(turn.session.ledger);
+    const caseTools = await openCaseTools(this.ports, ref.caseId, { ledger });
+    const files = await caseTools.inventory();
+    const nothing = noDocumentsAnswer(files);
+    if (nothing) {
+      turn.label = 'none';
+      return this.finish(turn, { answer: nothing, kind: 'no_documents', steps: [], coverage: plainCoverage(files, 'No search: the case has nothing searchable yet.'), ledger, seen: [], verification: { citations: [], grounded: false } });
+    }
+    const verifier = await caseVerifier(this.ports, ref.caseId, signal);
+    if (input.mode === 'extractive') {
+      turn.label = 'none';
+      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+      return this.extractive(turn, { why: 'asked', caseTools, ledger, verifier, files, steps: [] });
+    }
+    let resolved: Awaited<ReturnType<typeof resolveModel>>;
+    try {
+      resolved = await resolveModel(input.model, {
+        runtime: () => this.runtime(),
+        registry: await this.ports.catalog(),
+        endpoint: this.options.endpoint,
+        defaultModel: this.options.defaultModel,
+      });
+    } catch (err) {
+      if (!(err instanceof NoChatModelError)) throw err;
+      turn.label = 'none';
+      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+      return this.extractive(turn, { why: 'no_model', caseTools, ledger, verifier, files, steps: [] });
+    }
     turn.label = resolved.label;
     events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
 
-    const ledger = new CitationLedger(turn.session.ledger);
     const tools = this.options.toolsFor
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
-      : agentToolsFor(await openCaseTools(this.ports, ref.caseId, { ledger }), input.retrieval ? { retrieval: input.retrieval } : {});
+      : agentToolsFor(caseTools, input.retrieval ? { retrieval: input.retrieval } : {});
     const history = replayHistory(turn.session.messages);
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
     if (history.length) {
@@ -171,6 +217,7 @@ export class AgentService {
       format: resolved.format,
       tools,
       question: turn.standalone === input.question ? turn.standalone : `${turn.standalone} (asked as a follow-up: "${input.question}")`,
+      searchQuery: turn.standalone,
       history,
       priorRefs: priorRefs(turn.session.messages),
       ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
@@ -182,25 +229,75 @@ export class AgentService {
       observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps)),
       signal,
       citations: ledger,
-      ...(await this.verifierOf(ref.caseId, signal)),
+      sourceText: verifier.sourceText,
+      verify: verifier.options,
       onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
       onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
     });
+    if (!run.cancelled) {
+      const unusable = degenerateReason(run.answer, turn.standalone, { answerChars: this.options.answerChars ?? 1500 }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
+      if (unusable) {
+        return this.extractive(turn, { why: 'fallback', caseTools, ledger, verifier, files, steps: run.steps, run, fallback: { reason: unusable, model_answer: run.answer } });
+      }
+    }
+    return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run, cancelled: run.cancelled });
+  }
+
+  /** End the turn with the extractive answer; its search is one more step of the timeline. */
+  private async extractive(
+    turn: TurnState,
+    o: { why: ExtractiveWhy; caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; files: DocumentInfo[]; steps: AgentStep[]; run?: AgentRunResult; fallback?: AnswerFallback },
+  ): Promise<ChatAnswer> {
+    const { ref, signal } = turn;
+    const t0 = performance.now();
+    const index = o.steps.length + 1;
+    const policy = o.why === 'asked' ? 'Find passages: the best passages, quoted, without a model' : o.why === 'no_model' ? 'no chat model is installed: the best passages, quoted' : `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
+    const query = turn.standalone;
+    const step: AgentStep = { index, kind: 'action', thought: '', action: FIND_PASSAGES, input: { query }, observation: '', policy, timing: { model_ms: 0, tool_ms: 0 }, tokens: { input: 0, output: 0 } };
+    this.ports.events.emit('agent.step', { ...ref, phase: 'action', step });
+    const found = await extractiveAnswer({ tools: o.caseTools, ledger: o.ledger, sourceText: o.verifier.sourceText, ...(o.verifier.options.similarity ? { similarity: o.verifier.options.similarity } : {}), question: query, why: o.why, signal });
+    step.timing.tool_ms = performance.now() - t0;
+    step.observation = found.seen.length ? `Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.` : 'No passage matches the question.';
+    step.summary = { tool: FIND_PASSAGES, count: found.seen.length };
+    this.ports.events.emit('agent.step', { ...ref, phase: 'observation', step });
+    const verification = await verifyCitations(found.answer, o.ledger, o.verifier.sourceText, o.verifier.options);
+    const readable = o.files.filter((f) => isReadable(f.status)).length;
+    const coverage = o.run?.coverage ?? plainCoverage(o.files, `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`);
+    return this.finish(turn, {
+      answer: found.answer,
+      kind: 'extractive',
+      steps: [...o.steps, step],
+      coverage,
+      ledger: o.ledger,
+      seen: [...found.seen, ...(o.run?.seen ?? [])],
+      verification,
+      ...(o.fallback ? { fallback: o.fallback } : {}),
+    });
+  }
+
+  /** Build, persist and announce the turn's answer. */
+  private async finish(
+    turn: TurnState,
+    o: { answer: string; kind: AnswerKind; steps: AgentStep[]; coverage: Coverage; ledger: CitationLedger; seen: PassageItem[]; verification: { citations: CheckedCitation[]; grounded: boolean }; cancelled?: boolean; fallback?: AnswerFallback },
+  ): Promise<ChatAnswer> {
+    const { input, ref } = turn;
     const result: ChatAnswer = {
       ...ref,
       question: input.question,
       standalone_question: turn.standalone,
-      answer: run.answer,
-      citations: run.citations,
-      steps: run.steps,
-      coverage: run.coverage,
-      grounded: run.grounded,
-      status: run.cancelled ? 'cancelled' : 'done',
+      answer: o.answer,
+      citations: o.verification.citations,
+      steps: o.steps,
+      coverage: o.coverage,
+      grounded: o.verification.grounded,
+      status: o.cancelled ? 'cancelled' : 'done',
       model: turn.label,
       timing: { total_ms: performance.now() - turn.started },
+      answer_kind: o.kind,
+      ...(o.fallback ? { fallback: o.fallback } : {}),
     };
-    await this.persist(turn.chats, ref.sessionId, input.question, result, run, ledger);
-    events.emit('agent.done', { ...ref, result });
+    await this.persist(turn.chats, ref.sessionId, input.question, result, o.seen, o.ledger);
+    this.ports.events.emit('agent.done', { ...ref, result });
     return result;
   }
 
@@ -227,21 +324,13 @@ export class AgentService {
     };
   }
 
-  /** What verification reads: the cited documents, the case's embedding model, the other documents' names. */
-  private async verifierOf(caseId: string, signal: AbortSignal): Promise<{ sourceText: SourceText; verify: VerifyOptions }> {
-    const v = await caseVerifier(this.ports, caseId, signal);
-    return { sourceText: v.sourceText, verify: v.options };
-  }
-
-  private async persist(chats: ChatStore, sessionId: string, question: string, result: ChatAnswer, run: AgentRunResult | null, ledger: CitationLedger | null): Promise<void> {
+  private async persist(chats: ChatStore, sessionId: string, question: string, result: ChatAnswer, seen: PassageItem[], ledger: CitationLedger | null): Promise<void> {
     const now = new Date().toISOString();
     const cited = new Set(findCites(result.answer).map((c) => c.id));
     const refs: ChunkRef[] = [];
-    if (run) {
-      const ordered = [...run.seen.filter((s) => cited.has(s.cite)), ...run.seen.filter((s) => !cited.has(s.cite))];
-      for (const s of ordered.slice(0, 12)) {
-        refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
-      }
+    const ordered = [...seen.filter((s) => cited.has(s.cite)), ...seen.filter((s) => !cited.has(s.cite))];
+    for (const s of ordered.slice(0, 12)) {
+      refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
     }
     const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turnId: result.turnId, created: now };
     const assistant: ChatMessage = {
@@ -258,6 +347,8 @@ export class AgentService {
       standalone_question: result.standalone_question,
       refs,
       model: result.model,
+      ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
+      ...(result.fallback ? { fallback: result.fallback } : {}),
     };
     await chats.update(sessionId, (s) => {
       s.messages.push(user, assistant);

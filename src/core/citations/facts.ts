@@ -119,6 +119,8 @@ function numericFacts(t: string): Hit[] {
   // sentence that sends the reader to the wrong section is not supported either.
   for (const m of t.matchAll(/\b\d+(?:\.\d+)*\b/g)) {
     if (m[0] === '1') continue; // "one of the parties"
+    // A page of the document ("p. 12", "pp. 3–4"): where the words are, not what they say.
+    if (/(?:\bp|\bpp|\bpages?)\.?\s*(?:\d+\s*[-–—]\s*)?$/i.test(t.slice(Math.max(0, m.index - 16), m.index))) continue;
     add(m, { kind: 'number', value: /\.\d+\./.test(m[0]) ? m[0] : String(num(m[0])) });
   }
   return hits;

@@ -75,6 +75,8 @@ export interface VerificationResult {
   citations: CheckedCitation[];
   /** At least one citation quoted or supported, and none not supported on a sentence with facts. */
   grounded: boolean;
+  /** Sentences of the answer with at least one quoted or supported citation. */
+  supportedSentences: number;
 }
 
 const CITE_RE = /\[cite:\s*([A-Za-z0-9_-]+(?:\s*[,;]\s*(?:cite:)?\s*[A-Za-z0-9_-]+)*)\s*\]/g;
@@ -293,9 +295,9 @@ function passageWindow(text: string, start: number, end: number): [number, numbe
   return [s, Math.max(s, e)];
 }
 
-/** Sentence ranges of a passage window (document offsets), joined in pairs as well. */
-function candidateRanges(text: string, s: number, e: number): Array<[number, number]> {
-  const local = sentenceRanges(text.slice(s, e))
+/** Sentence ranges of text[s, e) in document offsets, trimmed, at least 8 characters. */
+export function passageSentences(text: string, s: number, e: number): Array<[number, number]> {
+  return sentenceRanges(text.slice(s, e))
     .map(([a, b]) => {
       const piece = text.slice(s + a, s + b);
       const lead = piece.length - piece.trimStart().length;
@@ -303,6 +305,11 @@ function candidateRanges(text: string, s: number, e: number): Array<[number, num
       return [s + a + lead, s + b - trail] as [number, number];
     })
     .filter(([a, b]) => b - a >= 8);
+}
+
+/** Sentence ranges of a passage window (document offsets), joined in pairs as well. */
+function candidateRanges(text: string, s: number, e: number): Array<[number, number]> {
+  const local = passageSentences(text, s, e);
   const out: Array<[number, number]> = [...local];
   for (let i = 0; i + 1 < local.length; i++) out.push([local[i]![0], local[i + 1]![1]]);
   if (!out.length && e > s) out.push([s, e]);
@@ -361,105 +368,29 @@ interface Judged {
 
 /** Check every citation of `answer`. */
 export async function verifyCitations(answer: string, lookup: CitationLookup, sourceText: SourceText, options: VerifyOptions = {}): Promise<VerificationResult> {
-  const thresholds = options.thresholds ?? SUPPORT_THRESHOLDS;
-  const mentions = findCites(answer);
-  const sentences = sentenceRanges(answer);
-  const sentenceOf = (at: number): string => {
-    const r = sentences.find(([s, e]) => at >= s && at < e) ?? [0, answer.length];
-    return answer.slice(r[0], r[1]);
-  };
   const docs = new Map<string, Promise<SourceDoc | null>>();
-  const docFor = (r: CitationRecord) => {
-    const key = `${r.file_id}\u0000${r.version}`;
-    let t = docs.get(key);
-    if (!t) {
-      t = sourceText(r.file_id, r.version).then(docOf, () => null);
-      docs.set(key, t);
-    }
-    return t;
+  const ctx: SentenceContext = {
+    lookup,
+    options,
+    thresholds: options.thresholds ?? SUPPORT_THRESHOLDS,
+    docFor: (r) => {
+      const key = `${r.file_id}\u0000${r.version}`;
+      let t = docs.get(key);
+      if (!t) {
+        t = sourceText(r.file_id, r.version).then(docOf, () => null);
+        docs.set(key, t);
+      }
+      return t;
+    },
   };
-
-  // Group by sentence so a quote (or a fact) can be satisfied by any cite of its sentence.
-  const bySentence = new Map<string, CiteMention[]>();
-  for (const m of mentions) {
-    const s = sentenceOf(m.at);
-    const list = bySentence.get(s) ?? [];
-    list.push(m);
-    bySentence.set(s, list);
-  }
-
   const checked: CheckedCitation[] = [];
-  const seen = new Set<string>();
+  let supportedSentences = 0;
   let factualNotSupported = false;
-  for (const [sentence, group] of bySentence) {
-    const claim = claimText(sentence);
-    const quotes = quotesIn(sentence);
-    const facts = factsOf(claim);
-    // The words outside the quotes: what a quote alone does not vouch for.
-    const unquoted = claim.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' ');
-    const quotedShare = quotes.length ? 1 - contentWords(unquoted).length / Math.max(1, contentWords(claim).length) : 0;
-    // The sentence's cited passages (widened to whole sentences), read once.
-    const windows = new Map<string, { record: CitationRecord; doc: SourceDoc; window: [number, number] }>();
-    for (const m of group) {
-      const r = lookup.get(m.id);
-      if (!r || windows.has(m.id)) continue;
-      const doc = await docFor(r);
-      if (doc) windows.set(m.id, { record: r, doc, window: passageWindow(doc.text, r.start, r.end) });
-    }
-    const found = new Map<string, Array<[number, number]>>();
-    const satisfied = new Set<string>();
-    for (const [id, w] of windows) {
-      const locs: Array<[number, number]> = [];
-      for (const q of quotes) {
-        const loc = quoteLocation(q, w.doc.text, w.record.start, w.record.end);
-        if (loc) {
-          locs.push(loc);
-          satisfied.add(q);
-        }
-      }
-      found.set(id, locs);
-    }
-    const allPassages = indexFacts([...windows.values()].map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
-
-    for (const m of group) {
-      const key = `${m.id}\u0000${sentence}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const r = lookup.get(m.id);
-      if (!r) {
-        checked.push({ id: m.id, status: 'invented', verified: false, support: 'invented', sentence: claim, reason: 'invented: no tool returned this citation id in this conversation' });
-        continue;
-      }
-      const base: CheckedCitation = { id: m.id, status: 'not_verified', verified: false, reason: '', file_id: r.file_id, file_name: r.file_name, version: r.version, pages: [...r.pages], start: r.start, end: r.end, sentence: claim };
-      const w = windows.get(m.id);
-      if (!w) {
-        checked.push({ ...base, ...(quotes.length ? { quotes } : {}), support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
-        factualNotSupported ||= facts.length > 0;
-        continue;
-      }
-      let judged = quotes.length ? judgeQuotes(quotes, found.get(m.id) ?? [], satisfied, r) : null;
-      if (!judged || (judged.support === 'quoted' && quotedShare < thresholds.quoteShare)) {
-        // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
-        const claimed = await judgeClaim(claim, facts, w, allPassages, options, thresholds);
-        judged = judged && claimed.support === 'supported' ? { ...judged, span: claimed.span ?? judged.span } : judged?.support === 'not_supported' ? judged : claimed;
-      } else if (judged.support === 'quoted') {
-        const missing = missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages);
-        if (missing.length) judged = { support: 'not_supported', reason: await missingReason(missing, r, w.doc, options), ...(judged.span ? { span: judged.span } : {}) };
-      }
-      const green = judged.support === 'quoted' || judged.support === 'supported';
-      if (!green && facts.length) factualNotSupported = true;
-      const span = judged.span ? spanOf(w.doc, judged.span, r.pages) : undefined;
-      checked.push({
-        ...base,
-        ...(quotes.length ? { quotes } : {}),
-        status: green ? 'verified' : 'not_verified',
-        verified: green,
-        support: judged.support,
-        reason: judged.reason,
-        ...(span ? { span } : {}),
-        ...(w.doc.title ? { title: w.doc.title } : {}),
-      });
-    }
+  for (const [sentence, ids] of citesBySentence(answer)) {
+    const judged = await checkSentence(sentence, ids, ctx);
+    checked.push(...judged.citations);
+    if (judged.citations.some((c) => c.verified)) supportedSentences++;
+    if (judged.hasFacts && judged.citations.some((c) => c.support === 'not_supported')) factualNotSupported = true;
   }
   // One entry per id (the first verdict that failed wins, so a bad use of an id is not hidden by a good one).
   const byId = new Map<string, CheckedCitation>();
@@ -468,7 +399,101 @@ export async function verifyCitations(answer: string, lookup: CitationLookup, so
     if (!prev || (prev.verified && !c.verified)) byId.set(c.id, c);
   }
   const citations = [...byId.values()];
-  return { citations, grounded: citations.some((c) => c.verified) && !factualNotSupported };
+  return { citations, grounded: supportedSentences > 0 && !factualNotSupported, supportedSentences };
+}
+
+/** The cite ids of each sentence of the answer (each id once per sentence), in order. */
+function citesBySentence(answer: string): Map<string, string[]> {
+  const sentences = sentenceRanges(answer);
+  const out = new Map<string, string[]>();
+  for (const m of findCites(answer)) {
+    const [s, e] = sentences.find(([a, b]) => m.at >= a && m.at < b) ?? [0, answer.length];
+    const sentence = answer.slice(s, e);
+    const ids = out.get(sentence) ?? [];
+    if (!ids.includes(m.id)) ids.push(m.id);
+    out.set(sentence, ids);
+  }
+  return out;
+}
+
+interface SentenceContext {
+  lookup: CitationLookup;
+  options: VerifyOptions;
+  thresholds: SupportThresholds;
+  docFor: (r: CitationRecord) => Promise<SourceDoc | null>;
+}
+
+/** A cited passage, read and widened to whole sentences. */
+interface CitedWindow {
+  record: CitationRecord;
+  doc: SourceDoc;
+  window: [number, number];
+}
+
+/** Every cite of one sentence judged; a quote (or a fact) can be satisfied by any cite of the sentence. */
+async function checkSentence(sentence: string, ids: string[], ctx: SentenceContext): Promise<{ citations: CheckedCitation[]; hasFacts: boolean }> {
+  const claim = claimText(sentence);
+  const quotes = quotesIn(sentence);
+  const facts = factsOf(claim);
+  // The words outside the quotes: what a quote alone does not vouch for.
+  const unquoted = claim.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' ');
+  const quotedShare = quotes.length ? 1 - contentWords(unquoted).length / Math.max(1, contentWords(claim).length) : 0;
+  const windows = new Map<string, CitedWindow>();
+  for (const id of ids) {
+    const r = ctx.lookup.get(id);
+    const doc = r ? await ctx.docFor(r) : null;
+    if (r && doc) windows.set(id, { record: r, doc, window: passageWindow(doc.text, r.start, r.end) });
+  }
+  const found = new Map<string, Array<[number, number]>>();
+  const satisfied = new Set<string>();
+  for (const [id, w] of windows) {
+    const locs: Array<[number, number]> = [];
+    for (const q of quotes) {
+      const loc = quoteLocation(q, w.doc.text, w.record.start, w.record.end);
+      if (loc) {
+        locs.push(loc);
+        satisfied.add(q);
+      }
+    }
+    found.set(id, locs);
+  }
+  const allPassages = indexFacts([...windows.values()].map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+
+  const citations: CheckedCitation[] = [];
+  for (const id of ids) {
+    const r = ctx.lookup.get(id);
+    if (!r) {
+      citations.push({ id, status: 'invented', verified: false, support: 'invented', sentence: claim, reason: 'invented: no tool returned this citation id in this conversation' });
+      continue;
+    }
+    const base: CheckedCitation = { id, status: 'not_verified', verified: false, reason: '', file_id: r.file_id, file_name: r.file_name, version: r.version, pages: [...r.pages], start: r.start, end: r.end, sentence: claim, ...(quotes.length ? { quotes } : {}) };
+    const w = windows.get(id);
+    if (!w) {
+      citations.push({ ...base, support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
+      continue;
+    }
+    let judged = quotes.length ? judgeQuotes(quotes, found.get(id) ?? [], satisfied, r) : null;
+    if (!judged || (judged.support === 'quoted' && quotedShare < ctx.thresholds.quoteShare)) {
+      // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
+      const claimed = await judgeClaim(claim, facts, w, allPassages, ctx.options, ctx.thresholds);
+      judged = judged && claimed.support === 'supported' ? { ...judged, span: claimed.span ?? judged.span } : judged?.support === 'not_supported' ? judged : claimed;
+    } else if (judged.support === 'quoted') {
+      const missing = missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages);
+      if (missing.length) judged = { support: 'not_supported', reason: await missingReason(missing, r, w.doc, ctx.options), ...(judged.span ? { span: judged.span } : {}) };
+    }
+    const green = judged.support === 'quoted' || judged.support === 'supported';
+    const span = judged.span ? spanOf(w.doc, judged.span, r.pages) : undefined;
+    citations.push({
+      ...base,
+      status: green ? 'verified' : 'not_verified',
+      verified: green,
+      support: judged.support,
+      reason: judged.reason,
+      ...(span ? { span } : {}),
+      ...(w.doc.title ? { title: w.doc.title } : {}),
+    });
+  }
+  return { citations, hasFacts: facts.length > 0 };
 }
 
 function spanOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): SupportSpan {

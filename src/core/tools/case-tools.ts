@@ -118,6 +118,11 @@ export class CaseTools {
     return s.embedder ? { semantic: true } : { semantic: false, semantic_reason: s.reason };
   }
 
+  /** Every file of the case with its status (the extractive answer's check for a case with nothing searchable). */
+  async inventory(): Promise<DocumentInfo[]> {
+    return this.documents.listFiles();
+  }
+
   async findFiles(args: FindFilesArgs = {}): Promise<FindFilesResult> {
     const a = parseInput(FindFilesArgs, args, 'findFiles arguments');
     const needle = a.file_name_contains?.toLocaleLowerCase();

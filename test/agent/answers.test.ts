@@ -1,0 +1,161 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOP_STOPPED } from '../../src/core/agent/conversation';
+import { degenerateReason, isLooping } from '../../src/core/agent/degenerate';
+import { Engine } from '../../src/core/engine';
+import type { ChatAnswer } from '../../src/shared/contract/chat';
+import type { EngineEvents } from '../../src/shared/events';
+import { imageOnlyPdf } from '../fixtures/pdfs';
+import { corpusDir } from '../helpers/home';
+import { ingestedCase, scriptModel, type IngestedCase } from './helpers';
+
+/** Never a garbage answer: what weak models write is caught, and the turn still ends with cited passages. */
+describe('degenerate output', () => {
+  const q = 'What notice is needed to terminate the agreement?';
+  it('format tokens, loops, nothing, runaways and another language are named in plain words', () => {
+    expect(degenerateReason('final_answer', q)).toMatch(/words of its instructions/);
+    expect(degenerateReason('finally_a_nswer', q)).toMatch(/words of its instructions/);
+    expect(degenerateReason('{"action": "final_answer", "action_input": {}}', q)).toMatch(/words of its instructions/);
+    expect(degenerateReason('Action: retrieve', q)).toMatch(/words of its instructions/);
+    expect(degenerateReason('', q)).toBe('the model gave no answer');
+    expect(degenerateReason(' ... [cite:abc] ', q)).toBe('the model gave no answer');
+    expect(degenerateReason('The term shall be five years. '.repeat(60), q)).toBe('the model repeated itself');
+    expect(degenerateReason('the notice is is is the notice is is is the notice is is is', q)).toBe('the model repeated itself');
+    const runaway = `Sixty days. ${Array.from({ length: 900 }, (_, i) => `clause${i}`).join(' ')}`;
+    expect(degenerateReason(runaway, q, { answerChars: 1500 })).toMatch(/longer than asked/);
+    expect(degenerateReason('通知期限は六十日であり、書面による事前通知が必要です。契約の解除には理由は不要です。', q)).toMatch(/language/);
+    expect(degenerateReason('The new', q)).toMatch(/too short/);
+  });
+
+  it('a real answer passes, short or long, with or without citations', () => {
+    expect(degenerateReason("Either party may terminate on sixty (60) days' prior written notice [cite:c1].", q)).toBeNull();
+    expect(degenerateReason('No.', 'Is there a non-compete?')).toBeNull();
+    expect(degenerateReason('Notice: 60 days [cite:c1]. Cure period: 30 days [cite:c2]. Both run from written notice [cite:c3].', q)).toBeNull();
+  });
+
+  it('a stream that starts to loop is seen as it grows', () => {
+    expect(isLooping('The term is five years. The term is five years.')).toBe(false);
+    expect(isLooping('The term is five years. The term is five years. The term is five years.')).toBe(true);
+    expect(isLooping('{"thought": "x", "action": "final_answer", "action_input": {"answer": "Sixty days of notice')).toBe(false);
+  });
+});
+
+describe('turns that end with the extractive answer', () => {
+  let c: IngestedCase;
+  beforeAll(async () => {
+    c = await ingestedCase();
+  });
+  afterAll(async () => {
+    await c?.engine.close();
+    if (c) rmSync(c.root, { recursive: true, force: true });
+  });
+
+  const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
+  const GREP = { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'convenience' } };
+  const question = 'What notice is needed to terminate the MSA for convenience?';
+
+  function expectExtractive(r: ChatAnswer, reason: RegExp): void {
+    expect(r).toMatchObject({ status: 'done', answer_kind: 'extractive', grounded: true });
+    expect(r.fallback!.reason).toMatch(reason);
+    expect(r.answer).toMatch(/^The model could not answer this from the documents\. These passages match your question best:\n\n- /);
+    expect(r.answer).toMatch(/MASTER SERVICES AGREEMENT, p\. 1: “[^”]*sixty \(60\) days' prior written notice[^”]*” \[cite:/);
+    expect(r.citations.length).toBeGreaterThan(0);
+    for (const cite of r.citations) expect(cite).toMatchObject({ verified: true, support: 'quoted' });
+    expect(r.steps.at(-1)).toMatchObject({ action: 'find_passages', policy: expect.stringMatching(/replaced by the best passages/) });
+  }
+
+  it('`final_answer` as the answer → the passages, quoted and verified; the model text is kept for the record', async () => {
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'final_answer' }] }) });
+    expectExtractive(r, /words of its instructions/);
+    expect(r.fallback!.model_answer).toBe('final_answer');
+    const session = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId });
+    expect(session.messages_list[1]).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'final_answer' }, content: r.answer });
+  });
+
+  it('an empty answer → the passages', async () => {
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    expectExtractive(r, /no answer/);
+  });
+
+  it('a loop → generation stops early, then the passages', async () => {
+    const looping = { thought: 'Answer.', action: 'final_answer', action_input: { answer: 'The term shall be five years. '.repeat(60) } };
+    const tokens: EngineEvents['agent.token'][] = [];
+    const off = c.engine.events.on('agent.token', (e) => tokens.push(e));
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { chunkChars: 6, steps: [FIND, GREP, looping] }) });
+    off();
+    expectExtractive(r, /repeated itself/);
+    const final = r.steps.find((s) => s.kind === 'final')!;
+    expect(final.policy).toBe(LOOP_STOPPED);
+    // Stopped well before the 60 repetitions were written.
+    const streamed = tokens.filter((t) => t.step === final.index).map((t) => t.text).join('');
+    expect(streamed.length).toBeLessThan(400);
+    expect(r.fallback!.model_answer.length).toBeLessThan(400);
+  });
+
+  it('an answer whose sentences no cited passage supports → the passages', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question,
+      model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'Either party may terminate on ninety (90) days notice [cite:{{cite}}].' }] }),
+    });
+    expectExtractive(r, /no sentence of the model's answer is supported/);
+  });
+
+  it('a supported answer is kept: the model’s words, green citations, the supporting words as the span', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question,
+      model: scriptModel(c.root, { steps: [FIND, GREP, { final: "Either party may terminate the MSA for convenience on 60 days' prior written notice [cite:{{cite}}]." }] }),
+    });
+    expect(r).toMatchObject({ answer_kind: 'agent', grounded: true });
+    expect(r.fallback).toBeUndefined();
+    expect(r.citations[0]).toMatchObject({ support: 'supported', verified: true, title: 'MASTER SERVICES AGREEMENT' });
+    expect(r.citations[0]!.span!.text).toBe("Either party may terminate this Agreement for convenience upon sixty (60) days' prior written notice to the other party.");
+  });
+
+  it('Find passages (mode extractive) → no model call at all', async () => {
+    const file = path.join(c.root, 'never-called.json');
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive', model: `scripted:${file}` });
+    expect(r).toMatchObject({ answer_kind: 'extractive', model: 'none', grounded: true });
+    expect(r.answer).toMatch(/^These passages match your question best \(found without a model\):/);
+    expect(r.steps.map((s) => s.action)).toEqual(['find_passages']);
+  });
+});
+
+describe('a case with nothing searchable', () => {
+  let root: string;
+  let engine: Engine;
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'casefile-empty-'));
+    engine = await Engine.open({ home: path.join(root, 'home') });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is answered at once, without the model: what is there and why it cannot be searched', async () => {
+    const dir = path.join(root, 'folder');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'scan-1.pdf'), await imageOnlyPdf());
+    writeFileSync(path.join(dir, 'scan-2.pdf'), await imageOnlyPdf());
+    copyFileSync(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(dir, 'locked.pdf'));
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans only' });
+    await engine.router.call('ingest.start', { caseId, paths: [dir], wait: true });
+    const script = path.join(root, 'script.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ final: 'no' }] }));
+    const steps: unknown[] = [];
+    const off = engine.events.on('agent.step', (e) => steps.push(e));
+    const r = await engine.router.call('chat.ask', { caseId, question: 'Is there a non-compete?', model: `scripted:${script}` });
+    off();
+    expect(r).toMatchObject({ status: 'done', answer_kind: 'no_documents', grounded: false, steps: [], citations: [] });
+    expect(r.answer).toBe('This case has no searchable documents yet: 2 need OCR (scanned, no text layer), 1 is password protected. 3 files in all; the documents list says what to do for each.');
+    expect(steps).toEqual([]);
+
+    const { id: empty } = await engine.router.call('cases.create', { name: 'Nothing yet' });
+    const none = await engine.router.call('chat.ask', { caseId: empty, question: 'Is there a non-compete?', model: `scripted:${script}` });
+    expect(none.answer).toBe('This case has no documents yet. Add a folder or files to it, then ask again.');
+  });
+});
