@@ -114,9 +114,13 @@ export function SourceViewer() {
   const page = useViewer((s) => s.page);
   const zoom = useViewer((s) => s.zoom);
   const caseId = useViewer((s) => s.caseId);
-  const { close, goto, setZoom } = useViewer.getState();
+  const scope = useViewer((s) => s.scope);
+  const { close, goto, setZoom, setScope } = useViewer.getState();
   if (!source) return null;
   const spanPages = image?.span_pages ?? passage?.pages ?? [];
+  // A chip opens on the supporting words; the whole cited passage is one click away (and back).
+  const narrowed = Boolean(source.whole) && scope === 'support';
+  const what = narrowed ? 'Supporting words' : 'Cited passage';
   return (
     <section className="pane pane-viewer" aria-label="Source viewer">
       <h2 className="pane-title">
@@ -169,10 +173,24 @@ export function SourceViewer() {
           )}
         </div>
       )}
-      {spanPages.length > 0 && (
-        <div className="viewer-note small muted">
-          Cited passage on {spanPages.length === 1 ? `page ${spanPages[0]}` : `pages ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
-          {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
+      {(spanPages.length > 0 || source.whole) && (
+        <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
+          {spanPages.length > 0 && (
+            <span>
+              {what} on {spanPages.length === 1 ? `page ${spanPages[0]}` : `pages ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
+              {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
+            </span>
+          )}
+          {source.whole && (
+            <button
+              type="button"
+              className="btn btn-small viewer-scope-toggle"
+              disabled={loading}
+              onClick={() => setScope(narrowed ? 'whole' : 'support')}
+            >
+              {narrowed ? 'Show the whole passage' : 'Show only the supporting words'}
+            </button>
+          )}
         </div>
       )}
       <div className="pane-scroll viewer-body" aria-busy={loading}>

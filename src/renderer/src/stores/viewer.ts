@@ -4,12 +4,27 @@ import type { PageImage, Passage } from '../../../shared/contract/viewer';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 
+/** A range of a document: whole-document character offsets and the pages they touch. */
+export interface SourceRange {
+  start: number;
+  end: number;
+  pages: number[];
+}
+
 /** What a citation chip or search result points at: a citation record's place (its id aside). */
 export interface SourceRef extends Omit<CitationRecord, 'id'> {
   /** Citation id or label shown in the viewer's title. */
   label?: string;
   kind?: 'pdf' | 'docx' | 'text' | 'unknown' | undefined;
+  /**
+   * A chip opens on the supporting words (start/end/pages above); `whole` is the whole cited
+   * passage, one click away ("Show the whole passage"), and back again.
+   */
+  whole?: SourceRange;
 }
+
+/** What the viewer marks: the supporting words the source opened on, or the whole cited passage. */
+export type ViewerScope = 'support' | 'whole';
 
 interface ViewerState {
   caseId: string | null;
@@ -22,7 +37,11 @@ interface ViewerState {
   docx: DocxSource | null;
   loading: boolean;
   error: string | null;
+  /** `whole` after "Show the whole passage" (only for a source with `whole`). */
+  scope: ViewerScope;
   open(source: SourceRef): void;
+  /** Mark the whole cited passage or only the supporting words (a source with `whole`). */
+  setScope(scope: ViewerScope): void;
   close(): void;
   goto(page: number): void;
   setZoom(zoom: number): void;
@@ -52,7 +71,13 @@ function kindOf(source: SourceRef): string | undefined {
   return file?.versions.find((v) => v.version === source.version)?.kind;
 }
 
-async function fetchView(caseId: string, source: SourceRef, page: number, zoom: number) {
+/** The range the viewer marks now: the source's own, or its whole passage in scope `whole`. */
+export function shownRange(source: SourceRef, scope: ViewerScope): SourceRange {
+  return scope === 'whole' && source.whole ? source.whole : { start: source.start, end: source.end, pages: source.pages };
+}
+
+async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: number) {
+  const source = { ...ref, ...shownRange(ref, useViewer.getState().scope) };
   const id = ++request;
   useViewer.setState({ loading: true, error: null });
   try {
@@ -95,16 +120,25 @@ export const useViewer = create<ViewerState>((set, get) => ({
   docx: null,
   loading: false,
   error: null,
+  scope: 'support',
   open(source) {
     const caseId = useDocuments.getState().caseId;
     if (!caseId) return;
     const page = source.pages[0] ?? 1;
-    set({ caseId, source, page, image: null, passage: null, docx: null });
+    set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support' });
     void fetchView(caseId, source, page, get().zoom);
+  },
+  setScope(scope) {
+    const { caseId, source, zoom } = get();
+    if (!caseId || !source?.whole || scope === get().scope) return;
+    set({ scope });
+    const page = shownRange(source, scope).pages[0] ?? get().page;
+    set({ page });
+    void fetchView(caseId, source, page, zoom);
   },
   close() {
     request++;
-    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false });
+    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support' });
   },
   goto(page) {
     const { caseId, source, zoom, image } = get();
