@@ -1,19 +1,14 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { AgentStep, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
+import type { ChatAnswer, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
 import type { ModelInfo } from '../../../shared/contract/models';
-import { api, errorMessage } from '../api/index';
-import { useChat } from '../stores/chat';
+import { api } from '../api/index';
+import { useChat, type AskMode } from '../stores/chat';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-
-const CITE = /\[cite:([A-Za-z0-9_-]+)\]/g;
-
-const CHIP_TITLE: Record<string, string> = {
-  verified: 'Verified: the cited passage was checked against the source',
-  not_verified: 'Not verified',
-  invented: 'Invented: this citation id was never returned by a tool',
-};
+import { chipMark, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from './citations';
+import { Sources } from './Sources';
+import { Timeline } from './Timeline';
 
 /** Answer text with `[cite:id]` turned into numbered chips (numbered by first appearance). */
 function AnswerText({ text, citations }: { text: string; citations: CheckedCitation[] }) {
@@ -28,32 +23,24 @@ function AnswerText({ text, citations }: { text: string; citations: CheckedCitat
     if (!order.includes(id)) order.push(id);
     const n = order.indexOf(id) + 1;
     const c = citations.find((x) => x.id === id);
-    const status = c?.status ?? 'pending';
-    const clickable = Boolean(c?.file_id && c.start !== undefined && c.end !== undefined);
+    const support = c ? supportOf(c) : 'pending';
+    const src = c ? sourceOf(c, String(n)) : null;
+    const words = c ? verdictText(c) : 'Checking…';
+    const place = c && support !== 'invented' ? `${citationPlace(c)} — ` : '';
     parts.push(
       <button
         key={key++}
         type="button"
-        className={`chip chip-${status}`}
+        className={`chip chip-${support}`}
         data-cite={id}
-        data-status={status}
-        aria-label={`Citation ${n}: ${c ? `${c.file_name ?? id}${c.pages?.length ? `, page ${c.pages[0]}` : ''} — ${status.replace('_', ' ')}` : 'checking'}`}
-        title={c ? `${CHIP_TITLE[status] ?? status}${c.reason ? ` — ${c.reason}` : ''}` : 'Checking…'}
-        disabled={!clickable}
-        onClick={() =>
-          clickable &&
-          open({
-            file_id: c!.file_id!,
-            file_name: c!.file_name ?? '',
-            version: c!.version ?? 1,
-            pages: c!.pages ?? [1],
-            start: c!.start!,
-            end: c!.end!,
-            label: String(n),
-          })
-        }
+        data-status={c?.status ?? 'pending'}
+        data-support={support}
+        aria-label={`Citation ${n}: ${place}${words}`}
+        title={words}
+        disabled={!src}
+        onClick={() => src && open(src)}
       >
-        {status === 'verified' ? '✓' : status === 'invented' ? '!' : '?'}
+        {chipMark(support)}
         {n}
       </button>,
     );
@@ -63,93 +50,104 @@ function AnswerText({ text, citations }: { text: string; citations: CheckedCitat
   return <div className="answer-text">{parts}</div>;
 }
 
-function StepItem({ step }: { step: AgentStep }) {
-  const input = Object.keys(step.input ?? {}).length ? JSON.stringify(step.input) : '';
-  return (
-    <li className={`step${step.error ? ' step-error' : ''}`} data-step={step.index}>
-      <div className="step-head">
-        <span className="step-n">{step.index}</span>
-        <span className="step-action">{step.kind === 'final' ? 'Final answer' : step.action}</span>
-        {step.summary && (
-          <span className="muted small">
-            {step.summary.count} result{step.summary.count === 1 ? '' : 's'}
-            {step.summary.best_label ? ` · best: ${step.summary.best_label}` : ''}
-          </span>
-        )}
-        <span className="muted small step-time" title={`model ${Math.round(step.timing.model_ms)} ms · tool ${Math.round(step.timing.tool_ms)} ms · ${step.tokens.input} tokens in, ${step.tokens.output} out`}>
-          {Math.round(step.timing.model_ms + step.timing.tool_ms)} ms
-        </span>
-      </div>
-      {step.thought && (
-        <div className="step-thought">
-          <span className="step-label">Thought</span> {step.thought}
-        </div>
-      )}
-      {input && step.kind !== 'final' && (
-        <div className="step-input mono small">
-          <span className="step-label">Input</span> {input}
-          {step.defaults?.length ? (
-            <span className="muted step-defaults" title="The agent did not set these itself; they come from Settings → Search and answers.">
-              {' '}
-              (from Settings: {step.defaults.join(', ')})
-            </span>
-          ) : null}
-        </div>
-      )}
-      {step.policy && <div className="small notice">{step.policy}</div>}
-      {step.observation && (
-        <details className="step-observation">
-          <summary className="small">Observation</summary>
-          <pre className="small">{step.observation.length > 2000 ? `${step.observation.slice(0, 2000)}…` : step.observation}</pre>
-        </details>
-      )}
-    </li>
-  );
+/** "the model repeated itself" → "The model repeated itself." */
+function sentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
-function Timeline({ steps, live, defaultOpen, thought }: { steps: AgentStep[]; live?: boolean; defaultOpen?: boolean; thought?: string }) {
-  return (
-    <details className="timeline" open={defaultOpen}>
-      <summary>
-        Timeline · {steps.length} step{steps.length === 1 ? '' : 's'}
-        {live ? ' · working…' : ''}
-      </summary>
-      <ol className="steps" aria-label="Agent steps">
-        {steps.map((s) => (
-          <StepItem key={s.index} step={s} />
-        ))}
-        {live && thought && (
-          <li className="step step-live">
-            <div className="step-thought">
-              <span className="step-label">Thinking</span> {thought}
-            </div>
-          </li>
-        )}
-      </ol>
-    </details>
-  );
-}
-
-function AssistantMessage({ message }: { message: ChatMessage }) {
+/** The answer itself: a notice for a case with nothing to search, the badge of an extractive answer, the text with its chips. */
+function AnswerBody({ message }: { message: ChatMessage }) {
   const citations = message.citations ?? [];
+  if (message.answer_kind === 'no_documents') {
+    return (
+      <p className="notice answer-notice" role="note" data-kind="no_documents">
+        {message.content}
+      </p>
+    );
+  }
   return (
-    <article className="message message-assistant" aria-label="Answer">
-      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} />}
+    <>
+      {message.answer_kind === 'extractive' && (
+        <div className="answer-kind" data-kind="extractive">
+          <span className="pill pill-info">Passages found — no model answer</span>
+          {message.fallback && (
+            <details className="fallback">
+              <summary className="small">Why?</summary>
+              <p className="small">{sentence(message.fallback.reason)}</p>
+              {message.fallback.model_answer && (
+                <>
+                  <p className="small muted">What the model wrote, set aside:</p>
+                  <blockquote className="fallback-text small">{withoutCites(message.fallback.model_answer)}</blockquote>
+                </>
+              )}
+            </details>
+          )}
+        </div>
+      )}
       <AnswerText text={message.content} citations={citations} />
+    </>
+  );
+}
+
+function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; sessionId: string | null; busy: boolean }) {
+  const caseId = useChat((s) => s.caseId);
+  const kind = message.answer_kind ?? 'agent';
+  return (
+    <article className="message message-assistant" aria-label="Answer" data-turn={message.turnId}>
+      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} />}
+      <div className="answer-slot" data-testid="answer-slot" data-state="final">
+        <AnswerBody message={message} />
+      </div>
       {message.status === 'cancelled' && <p className="small notice">This turn was cancelled; the partial trace is kept above.</p>}
-      {message.status !== 'cancelled' && message.grounded === false && (
+      {message.status !== 'cancelled' && kind === 'agent' && message.grounded === false && (
         <p className="small notice warn" role="note">
           Ungrounded: no citation in this answer could be verified against the documents.
         </p>
       )}
+      <Sources text={message.content} citations={message.citations ?? []} refs={message.refs} />
       {message.coverage?.note && <p className="small muted coverage">{message.coverage.note}</p>}
-      {message.model && (
-        <p className="small muted turn-model" data-model={message.model}>
-          Answered by {message.model}
-        </p>
-      )}
+      <div className="answer-foot">
+        {message.model && (
+          <p className="small muted turn-model" data-model={message.model}>
+            {message.model === 'none' ? 'Found without a model' : `Answered by ${message.model}`}
+          </p>
+        )}
+        {caseId && sessionId && message.status !== 'failed' && (
+          <button
+            type="button"
+            className="btn btn-small answer-export"
+            disabled={busy}
+            title="Save this question and answer as a Word document, with its citations as footnotes"
+            onClick={() => void exportChat(caseId, sessionId, 'docx', message.turnId)}
+          >
+            Export answer
+          </button>
+        )}
+      </div>
     </article>
   );
+}
+
+/** An answer that has just arrived, shown as its session will keep it. */
+function messageOf(result: ChatAnswer): ChatMessage {
+  return {
+    id: `live-${result.turnId}`,
+    role: 'assistant',
+    content: result.answer,
+    turnId: result.turnId,
+    created: new Date().toISOString(),
+    status: result.status,
+    citations: result.citations,
+    steps: result.steps,
+    coverage: result.coverage,
+    grounded: result.grounded,
+    standalone_question: result.standalone_question,
+    model: result.model,
+    ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
+  };
 }
 
 function ModelPicker() {
@@ -178,19 +176,57 @@ function ModelPicker() {
   );
 }
 
-/** Save a conversation as a Markdown file (a download in the browser, a save dialog in the app). */
-async function exportSession(caseId: string, sessionId: string): Promise<void> {
-  try {
-    const { markdown, filename } = await api.call('chat.export', { caseId, sessionId });
-    const url = URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = filename;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  } catch (err) {
-    useUi.getState().toast('error', errorMessage(err));
-  }
+/** "Export chat": the conversation as Markdown or as a Word document (a small menu). */
+function ExportMenu({ caseId, sessionId, disabled }: { caseId: string; sessionId: string | null; disabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+  const pick = (format: ExportFormat) => {
+    setOpen(false);
+    if (sessionId) void exportChat(caseId, sessionId, format);
+  };
+  return (
+    <span
+      className="menu-anchor"
+      ref={ref}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+          ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
+        }
+      }}
+    >
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={disabled || !sessionId}
+        title="Save this conversation, with its citations"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Export chat ▾
+      </button>
+      {open && (
+        <span className="popover menu" role="menu" aria-label="Export chat as">
+          <button type="button" role="menuitem" className="btn btn-ghost menu-item" autoFocus onClick={() => pick('docx')}>
+            Word document (.docx)
+          </button>
+          <button type="button" role="menuitem" className="btn btn-ghost menu-item" onClick={() => pick('md')}>
+            Markdown (.md)
+          </button>
+        </span>
+      )}
+    </span>
+  );
 }
 
 export function Chat({ caseId }: { caseId: string }) {
@@ -207,7 +243,7 @@ export function Chat({ caseId }: { caseId: string }) {
 
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, live?.steps.length, live?.answer]);
+  }, [messages.length, live?.steps.length, live?.step, Boolean(live?.result)]);
 
   useEffect(() => {
     if (!live) return;
@@ -221,11 +257,11 @@ export function Chat({ caseId }: { caseId: string }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [live, cancel]);
 
-  const send = () => {
+  const send = (mode: AskMode = 'agent') => {
     const q = draft.trim();
     if (!q || live) return;
     setDraft('');
-    void ask(q);
+    void ask(q, mode);
   };
 
   return (
@@ -251,15 +287,7 @@ export function Chat({ caseId }: { caseId: string }) {
           <button type="button" className="btn btn-small" disabled={Boolean(live) || !sessionId} onClick={() => void openSession(null)}>
             New chat
           </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={Boolean(live) || !sessionId}
-            title="Save this conversation as Markdown, with its citations"
-            onClick={() => sessionId && void exportSession(caseId, sessionId)}
-          >
-            Export
-          </button>
+          <ExportMenu caseId={caseId} sessionId={sessionId} disabled={Boolean(live)} />
           <button
             type="button"
             className="btn btn-small btn-danger-ghost"
@@ -287,15 +315,21 @@ export function Chat({ caseId }: { caseId: string }) {
               {m.content}
             </article>
           ) : (
-            <AssistantMessage key={m.id} message={m} />
+            <AssistantMessage key={m.id} message={m} sessionId={sessionId} busy={Boolean(live)} />
           ),
         )}
-        {live && (
-          <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
-            <Timeline steps={live.steps} live defaultOpen thought={live.thought} />
-            {live.answer ? <AnswerText text={live.answer} citations={[]} /> : <p className="muted small">Working…</p>}
-          </article>
-        )}
+        {live &&
+          (live.result ? (
+            <AssistantMessage message={messageOf(live.result)} sessionId={live.result.sessionId} busy />
+          ) : (
+            <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
+              <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} defaultOpen />
+              {/* Only the final answer ever goes here; what the model writes meanwhile is on the timeline. */}
+              <div className="answer-slot" data-testid="answer-slot" data-state="working">
+                <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
+              </div>
+            </article>
+          ))}
         {error && (
           <p className="error pad" role="alert">
             {error}
@@ -331,9 +365,24 @@ export function Chat({ caseId }: { caseId: string }) {
               {live.cancelling ? 'Cancelling…' : 'Cancel (Esc)'}
             </button>
           ) : (
-            <button type="submit" className="btn btn-primary" disabled={!draft.trim()}>
-              Ask
-            </button>
+            <span className="ask-buttons">
+              <button
+                type="button"
+                className="btn"
+                disabled={!draft.trim()}
+                aria-describedby="find-passages-hint"
+                title="Quote the passages that best match the question, without a model"
+                onClick={() => send('extractive')}
+              >
+                Find passages
+              </button>
+              <span id="find-passages-hint" hidden>
+                Quote the passages that best match the question, without a model.
+              </span>
+              <button type="submit" className="btn btn-primary" disabled={!draft.trim()}>
+                Ask
+              </button>
+            </span>
           )}
         </div>
       </form>

@@ -3,15 +3,27 @@ import type { AgentStep, ChatAnswer, ChatMessage, ChatSessionSummary } from '../
 import { api, ApiError, errorMessage } from '../api/index';
 import { agentRetrieval, useSettings } from './settings';
 
-/** The turn being answered right now, built from agent.* events as they arrive. */
+/** How a question is answered: by the agent (a model), or "Find passages" (no model). */
+export type AskMode = 'agent' | 'extractive';
+
+/**
+ * The turn being answered right now, built from agent.* events as they arrive. What the model
+ * writes while it works (its thought, and the answer it drafts) belongs to the timeline's current
+ * step; the answer slot shows only the turn's final answer (`result`), which may differ from the
+ * draft (an unusable model answer is replaced by the best passages).
+ */
 export interface LiveTurn {
   turnId: string;
   question: string;
+  mode: AskMode;
   steps: AgentStep[];
-  /** Step being generated and its streamed thought. */
+  /** Step being generated, and what the model has streamed for it so far. */
   step: number;
   thought: string;
-  answer: string;
+  /** The answer the model is drafting in step `step` (shown in the timeline, never in the answer slot). */
+  draft: string;
+  /** The final answer (agent.done or the ask's reply); until then the answer slot says the turn is working. */
+  result: ChatAnswer | null;
   cancelling: boolean;
   model: string;
 }
@@ -25,7 +37,7 @@ interface ChatState {
   error: string | null;
   loadSessions(caseId: string): Promise<void>;
   openSession(sessionId: string | null): Promise<void>;
-  ask(question: string): Promise<void>;
+  ask(question: string, mode?: AskMode): Promise<void>;
   cancel(): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
 }
@@ -77,7 +89,7 @@ export const useChat = create<ChatState>((set, get) => ({
       set({ error: errorMessage(err) });
     }
   },
-  async ask(question) {
+  async ask(question, mode = 'agent') {
     const caseId = get().caseId;
     if (!caseId || get().live) return;
     const settings = useSettings.getState();
@@ -86,7 +98,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const now = new Date().toISOString();
     set((s) => ({
       error: null,
-      live: { turnId, question, steps: [], step: 1, thought: '', answer: '', cancelling: false, model: settings.model },
+      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', result: null, cancelling: false, model: settings.model },
       messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
     }));
     let result: ChatAnswer | null = null;
@@ -98,8 +110,11 @@ export const useChat = create<ChatState>((set, get) => ({
         maxSteps: settings.maxSteps,
         ...(retrieval ? { retrieval } : {}),
         ...(get().sessionId ? { sessionId: get().sessionId! } : {}),
-        ...(settings.model ? { model: settings.model } : {}),
+        ...(settings.model && mode === 'agent' ? { model: settings.model } : {}),
+        ...(mode === 'extractive' ? { mode } : {}),
       });
+      const live = get().live;
+      if (live?.turnId === turnId && !live.result) set({ live: { ...live, result } });
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'cancelled')) set({ error: errorMessage(err) });
     }
@@ -135,7 +150,7 @@ export const useChat = create<ChatState>((set, get) => ({
 }));
 
 let watching = false;
-/** Follow the live turn's events: steps, streamed thought and answer tokens. */
+/** Follow the live turn's events: steps, the streamed thought and draft of the current step, the final answer. */
 export function watchAgent(): () => void {
   if (watching) return () => {};
   watching = true;
@@ -149,7 +164,8 @@ export function watchAgent(): () => void {
               live: {
                 ...s.live,
                 steps: upsertStep(s.live.steps, e.step),
-                ...(e.phase === 'observation' ? { step: e.step.index + 1, thought: '' } : {}),
+                ...(e.phase === 'action' && e.step.index !== s.live.step ? { step: e.step.index, thought: '', draft: '' } : {}),
+                ...(e.phase === 'observation' ? { step: e.step.index + 1, thought: '', draft: '' } : {}),
               },
             }
           : {},
@@ -157,12 +173,25 @@ export function watchAgent(): () => void {
     }),
     api.on('agent.token', (e) => {
       if (!mine(e.turnId)) return;
+      // Thought and drafted answer both go to the timeline's current step, never to the answer slot.
       useChat.setState((s) => {
         if (!s.live) return {};
-        if (e.channel === 'answer') return { live: { ...s.live, answer: s.live.answer + e.text } };
-        const sameStep = e.step === s.live.step;
-        return { live: { ...s.live, step: e.step, thought: (sameStep ? s.live.thought : '') + e.text } };
+        const same = e.step === s.live.step;
+        const thought = same ? s.live.thought : '';
+        const draft = same ? s.live.draft : '';
+        return {
+          live: {
+            ...s.live,
+            step: e.step,
+            thought: e.channel === 'thought' ? thought + e.text : thought,
+            draft: e.channel === 'answer' ? draft + e.text : draft,
+          },
+        };
       });
+    }),
+    api.on('agent.done', (e) => {
+      if (!mine(e.turnId)) return;
+      useChat.setState((s) => (s.live ? { live: { ...s.live, result: e.result } } : {}));
     }),
   ];
   return () => {

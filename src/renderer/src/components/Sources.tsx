@@ -1,0 +1,64 @@
+import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
+import { quoteText } from '../../../shared/citation-text';
+import { useViewer } from '../stores/viewer';
+import { citationPlace, citeOrder, copyQuote, sourceOf, supportOf, SUPPORT_WORDS, verdictText } from './citations';
+
+/** The supporting words; without a span (sessions saved before it), the checked quote or the passage's summary. */
+function quoteOf(c: CheckedCitation, refs: ChunkRef[] | undefined): string {
+  return quoteText(c) || c.quotes?.[0] || refs?.find((r) => r.cite === c.id)?.summary || '';
+}
+
+/**
+ * An answer's cited passages, in chip order: number, the supporting quote, where it is, its
+ * verdict in words and colour, and a button to copy the quote with its citation. A row opens the
+ * viewer like its chip.
+ */
+export function Sources({ text, citations, refs }: { text: string; citations: CheckedCitation[]; refs?: ChunkRef[] }) {
+  const open = useViewer((s) => s.open);
+  const rows = citeOrder(text)
+    .map((id, i) => ({ id, n: i + 1, c: citations.find((x) => x.id === id) }))
+    .filter((r): r is { id: string; n: number; c: CheckedCitation } => r.c !== undefined);
+  if (!rows.length) return null;
+  return (
+    <section className="sources" aria-label="Sources">
+      <h3 className="sources-title">Sources</h3>
+      <ol className="source-list">
+        {rows.map(({ id, n, c }) => {
+          const support = supportOf(c);
+          const src = sourceOf(c, String(n));
+          const quote = quoteOf(c, refs);
+          const place = support === 'invented' ? 'No such passage' : citationPlace(c);
+          return (
+            <li key={id} className={`source source-${support}`} data-cite={id} data-support={support}>
+              <button
+                type="button"
+                className="source-open"
+                disabled={!src}
+                aria-label={`Source ${n}: ${place}${src ? ' — open it' : ''}`}
+                onClick={() => src && open(src)}
+              >
+                <span className={`source-n n-${support}`} aria-hidden="true">
+                  {n}
+                </span>
+                <span className="source-body">
+                  {quote && <span className="source-quote">“{quote}”</span>}
+                  <span className="source-place small">{place}</span>
+                </span>
+              </button>
+              <div className="source-foot">
+                <span className={`source-state small state-${support}`} title={verdictText(c)}>
+                  {support === 'not_supported' ? verdictText(c) : SUPPORT_WORDS[support]}
+                </span>
+                {support !== 'invented' && (
+                  <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c)}>
+                    Copy quote with citation
+                  </button>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
