@@ -16,6 +16,7 @@
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
 import { pageAt } from '../ingest/chunker';
+import { contentWords } from '../util/words';
 import { factsOf, indexFacts, missingFacts, type Fact } from './facts';
 
 export interface CitationLookup {
@@ -229,27 +230,9 @@ function trimQuote(q: string): string {
   return q.length > 60 ? `${q.slice(0, 57)}…` : q;
 }
 
-const STOP = new Set(
-  `a an the this that these those such each either neither both any all no not none some it its their there here they he she we you i
-  is are was were be been being am do does did has have had having will would shall should may might must can could
-  of to in on at by for from with without within under upon over into onto out about above below between among through during
-  before after until than then so as if or and but nor also only other another same own more most less least very too
-  which who whom whose what when where while how why whether per via any all party parties agreement hereunder thereof hereof herein
-  according pursuant said says state states stated provides provide provided document passage`.split(/\s+/),
-);
-
-/** Content words, lightly stemmed ("terminates", "terminated", "termination" → "termin"). */
-export function contentWords(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    const w = m[0];
-    if (STOP.has(w) || w.length < 2) continue;
-    out.push(w.length > 5 ? w.replace(/(?:ations?|ings?|ments?|ed|es|s|ly|ion|ions)$/, '') : w.replace(/s$/, ''));
-  }
-  return out;
-}
-
 /** Share of the sentence's content words found in the candidate. */
+export { contentWords };
+
 export function lexicalOverlap(sentence: string, candidate: string): number {
   const words = new Set(contentWords(sentence));
   if (!words.size) return 0;

@@ -1,4 +1,5 @@
 import type { KeywordLabel, QualityLabel, VectorLabel } from '../../shared/contract/search';
+import { contentWords } from '../util/words';
 
 /** BM25 quality: strong ≥15, good 8–15, partial 3–8, weak 1–3, none below 1. */
 export function keywordLabel(bm25: number): KeywordLabel {
@@ -19,11 +20,43 @@ export function vectorLabel(cosine: number): VectorLabel {
 
 const TIER: Record<QualityLabel, number> = { strong: 4, good: 3, partial: 2, marginal: 2, weak: 1, none: 0, noise: 0 };
 
-/** The better of two labels (for hybrid results, which carry both components). */
-export function betterLabel(a: QualityLabel | undefined, b: QualityLabel | undefined): QualityLabel {
-  if (!a) return b ?? 'none';
-  if (!b) return a;
-  return TIER[b] > TIER[a] ? b : a;
+/** Share of the query's content words that the passage contains (0 when the query has none). */
+export function queryCoverage(queryWords: ReadonlySet<string>, text: string): number {
+  if (!queryWords.size) return 0;
+  const have = new Set(contentWords(text));
+  let n = 0;
+  for (const w of queryWords) if (have.has(w)) n++;
+  return n / queryWords.size;
+}
+
+/** What a hybrid hit's label is judged on: its rank in each search that found it, its cosine, and its share of the question's words. */
+export interface HybridEvidence {
+  keywordRank?: number | undefined;
+  vectorRank?: number | undefined;
+  cosine?: number | undefined;
+  coverage: number;
+}
+
+/**
+ * A hybrid hit's relevance to the question: strong when keyword and meaning search both put it at
+ * the top and it is close in meaning; weaker as they disagree. Not the better of two raw scores:
+ * BM25 reads strong for any passage that repeats one rare word, so every hybrid hit used to read
+ * strong. Measured on ContractNLI questions (test/retrieval/semantic.test.ts): the labelled
+ * passage reads strong or good about twice as often as the rest of the list.
+ */
+export function hybridLabel(e: HybridEvidence): QualityLabel {
+  const k = e.keywordRank ?? Infinity;
+  const v = e.vectorRank ?? Infinity;
+  const cos = e.cosine ?? 0;
+  if (e.vectorRank === undefined) {
+    // Found by words alone (or vectors are off): as good as its share of the question's words, never strong.
+    if (k <= 3 && e.coverage >= 0.6) return 'good';
+    return e.coverage >= 0.34 ? 'partial' : 'weak';
+  }
+  if (k <= 3 && v <= 3 && cos >= 0.35) return 'strong';
+  if ((k <= 5 && v <= 5) || ((k === 1 || v === 1) && cos >= 0.3)) return 'good';
+  if ((Number.isFinite(k) && Number.isFinite(v)) || cos >= 0.4 || e.coverage >= 0.6) return 'partial';
+  return 'weak';
 }
 
 /** The best quality label among results (strong > good > partial/marginal > weak > none/noise). */

@@ -8,7 +8,8 @@ import type {
 } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
 import { CitationLedger, pageRange } from '../citations/ledger';
-import { betterLabel, keywordLabel, vectorLabel } from './labels';
+import { hybridLabel, keywordLabel, queryCoverage, vectorLabel } from './labels';
+import { contentWords } from '../util/words';
 import type { ChunkRecord } from '../ingest/types';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
@@ -127,7 +128,8 @@ export async function searchChunks(
   }
   const hybrid = mode === 'hybrid' && useVectors;
 
-  let results: SearchResult[] = fused.map((f) => toResult(f, mode, hybrid));
+  const queryWords = new Set(contentWords(query));
+  let results: SearchResult[] = fused.map((f) => toResult(f, mode, hybrid, queryWords));
 
   if (options.score_threshold !== undefined) results = results.filter((r) => r.score >= options.score_threshold!);
 
@@ -147,9 +149,11 @@ export async function searchChunks(
 }
 
 /** One fused row as a search result, scored and labelled in the mode searched (its citation id is issued later). */
-function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean): SearchResult {
+function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean, queryWords: ReadonlySet<string>): SearchResult {
   const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
-  const label = hybrid ? betterLabel(f.keyword?.label, f.vector?.label) : mode === 'vector' ? f.vector!.label : f.keyword!.label;
+  const label = hybrid
+    ? hybridLabel({ keywordRank: f.keyword?.rank, vectorRank: f.vector?.rank, cosine: f.vector?.score, coverage: queryCoverage(queryWords, f.chunk.text) })
+    : mode === 'vector' ? f.vector!.label : f.keyword!.label;
   const c = f.chunk;
   return {
     chunk_id: c.chunk_id,
