@@ -9,7 +9,8 @@ import type { ChatAnswer } from '../../src/shared/contract/chat';
 import type { EngineEvents } from '../../src/shared/events';
 import { imageOnlyPdf } from '../fixtures/pdfs';
 import { corpusDir } from '../helpers/home';
-import { ingestedCase, scriptModel, type IngestedCase } from './helpers';
+import { installTestModels } from '../helpers/models';
+import { ingestedCase, scriptModel, writeCaseFolder, type IngestedCase } from './helpers';
 
 /** Never a garbage answer: what weak models write is caught, and the turn still ends with cited passages. */
 describe('degenerate output', () => {
@@ -157,5 +158,45 @@ describe('a case with nothing searchable', () => {
     const { id: empty } = await engine.router.call('cases.create', { name: 'Nothing yet' });
     const none = await engine.router.call('chat.ask', { caseId: empty, question: 'Is there a non-compete?', model: `scripted:${script}` });
     expect(none.answer).toBe('This case has no documents yet. Add a folder or files to it, then ask again.');
+  });
+});
+
+describe('verification with the case’s embedding model (all-MiniLM-L6-v2, real)', () => {
+  let root: string;
+  let engine: Engine;
+  let caseId: string;
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'casefile-verify-'));
+    const home = path.join(root, 'home');
+    await installTestModels(home);
+    engine = await Engine.open({ home });
+    caseId = (await engine.router.call('cases.create', { name: 'Rivera v. Acme' })).id;
+    await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const ask = (final: string) =>
+    engine.router.call('chat.ask', {
+      caseId,
+      question: 'What notice is needed to terminate the MSA for convenience?',
+      model: scriptModel(root, { steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'convenience' } }, { final }] }),
+    });
+
+  it('a paraphrase is supported; the same words about another clause, a changed number or another party are not', async () => {
+    const ok = await ask("Either side can end the MSA without cause by giving the other party sixty days' written notice in advance [cite:{{cite}}].");
+    expect(ok.citations[0]).toMatchObject({ support: 'supported', verified: true });
+    expect(ok.answer_kind).toBe('agent');
+
+    const number = await ask("Either side can end the MSA without cause by giving the other party ninety days' written notice in advance [cite:{{cite}}].");
+    expect(number.fallback!.model_answer).toMatch(/ninety days/);
+    const checked = await engine.router.call('chat.session', { caseId, sessionId: number.sessionId });
+    expect(checked.messages_list[1]!.answer_kind).toBe('extractive');
+
+    const other = await ask('The Provider must keep all Confidential Information secret for five years after termination [cite:{{cite}}].');
+    expect(other.answer_kind).toBe('extractive');
+    expect(other.fallback!.reason).toMatch(/no sentence of the model's answer is supported/);
   });
 });

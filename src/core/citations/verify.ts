@@ -253,7 +253,7 @@ const FRAME = [
   new RegExp(`^(?:the|this|that|its|their)\\b[^,.]{0,80}?\\b${DOC_NOUN}\\s+(?:provides|states|says|requires|specifies|sets out|establishes|stipulates|grants|allows|permits)\\s+(?:that\\s+)?`, 'i'),
 ];
 
-const NEGATION = /\b(?:not|no|never|neither|nor|cannot|can't|won't|isn't|aren't|doesn't|don't|without|prohibited|forbidden)\b/i;
+const NEGATION = /\b(?:not|never|neither|nor|cannot|can't|won't|isn't|aren't|doesn't|don't|shan't|mustn't)\b/i;
 const negated = (text: string) => NEGATION.test(text);
 
 /** The claim without the frame that names where it comes from ("Under the PivX agreement, …"); names are checked as facts. */
