@@ -197,10 +197,18 @@ function ExportMenu({ caseId, sessionId, disabled }: { caseId: string; sessionId
       className="menu-anchor"
       ref={ref}
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
+        if (!open) return;
+        if (e.key === 'Escape') {
           e.stopPropagation();
           setOpen(false);
           ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
+        } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          // Arrow keys move between the menu's items, round the ends.
+          e.preventDefault();
+          const items = [...(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+          const at = items.indexOf(document.activeElement as HTMLButtonElement);
+          const next = (at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+          items[at === -1 ? 0 : next]?.focus();
         }
       }}
     >

@@ -1,17 +1,21 @@
 import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
 import { quoteText } from '../../../shared/citation-text';
 import { useViewer } from '../stores/viewer';
-import { citationPlace, citeOrder, copyQuote, sourceOf, supportOf, SUPPORT_WORDS, verdictText } from './citations';
+import { citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, SUPPORT_WORDS, verdictText } from './citations';
 
-/** The supporting words; without a span (sessions saved before it), the checked quote or the passage's summary. */
+/**
+ * The supporting words; without a span (sessions saved before it), the quote checked in the passage
+ * (only when it was found there: an unsupported quote is the answer's words, not the document's),
+ * else the passage's one-line summary.
+ */
 function quoteOf(c: CheckedCitation, refs: ChunkRef[] | undefined): string {
-  return quoteText(c) || c.quotes?.[0] || refs?.find((r) => r.cite === c.id)?.summary || '';
+  return quoteText(c) || (isGreen(c) ? c.quotes?.[0] : undefined) || refs?.find((r) => r.cite === c.id)?.summary || '';
 }
 
 /**
  * An answer's cited passages, in chip order: number, the supporting quote, where it is, its
- * verdict in words and colour, and a button to copy the quote with its citation. A row opens the
- * viewer like its chip.
+ * verdict in words and colour, and (green ones) a button to copy the quote with its citation. A row
+ * opens the viewer like its chip.
  */
 export function Sources({ text, citations, refs }: { text: string; citations: CheckedCitation[]; refs?: ChunkRef[] }) {
   const open = useViewer((s) => s.open);
@@ -49,7 +53,8 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 <span className={`source-state small state-${support}`} title={verdictText(c)}>
                   {support === 'not_supported' ? verdictText(c) : SUPPORT_WORDS[support]}
                 </span>
-                {support !== 'invented' && (
+                {/* Only words the check found in the document are offered for pasting into a brief. */}
+                {isGreen(c) && (
                   <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c)}>
                     Copy quote with citation
                   </button>
