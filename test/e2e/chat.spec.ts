@@ -4,6 +4,7 @@ import path from 'node:path';
 import { citationPlace, quoteWithCitation } from '../../src/shared/citation-text';
 import type { ChatSession, CheckedCitation } from '../../src/shared/contract/chat';
 import type { PageImage } from '../../src/shared/contract/viewer';
+import { hasPoppler, popplerWords } from '../helpers/poppler';
 import { CORPUS } from './corpus';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 import { recordTexts } from './record';
@@ -626,6 +627,17 @@ test.describe('chat supporting words', () => {
     const onSpan = await boxesFor(span, span.pages[0]!);
     expect(onSpan).toBeGreaterThan(0);
     await expect(boxes).toHaveCount(onSpan);
+    if (hasPoppler && span.pages.length === 1) {
+      // The boxes cover exactly the supporting words, by poppler's own word boxes (points, y down; scale 1).
+      const { rects } = await app.op<PageImage>('citations.page', { caseId, fileId: cite.file_id, version: cite.version, page: span.pages[0], scale: 1, start: span.start, end: span.end });
+      const covered = popplerWords(path.join(corpusDir, CORPUS.steelVault), span.pages[0]!).filter((w) => {
+        const cx = (w.x0 + w.x1) / 2;
+        const cy = (w.y0 + w.y1) / 2;
+        return rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height);
+      });
+      const words = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+      expect(words(covered.map((w) => w.word).join(' '))).toBe(words(span.text));
+    }
     await viewer.getByRole('button', { name: 'Close source viewer' }).click();
 
     await answer.locator('.chip[data-status="verified"]').click();
