@@ -3,7 +3,7 @@
  * where it is ("Cardlytics Maintenance Agreement, p. 12"), what its verdict means, and the quote
  * with its citation for pasting into a brief. Pure TS.
  */
-import type { CheckedCitation, SupportLevel } from './contract/chat';
+import type { ChatAnswer, ChatMessage, ChunkRef, CheckedCitation, SupportLevel } from './contract/chat';
 
 /** The verdict of a citation: `support` when present, else derived from `status` (sessions saved before it). */
 export function supportOf(c: Pick<CheckedCitation, 'status' | 'support'>): SupportLevel {
@@ -52,4 +52,25 @@ export function quoteText(c: Pick<CheckedCitation, 'span'>, max = 400): string {
 export function quoteWithCitation(c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages'>): string {
   const q = quoteText(c);
   return q ? `“${q}” ${citationPlace(c)}` : citationPlace(c);
+}
+
+/** A turn's answer as its session keeps it (the app shows a fresh answer the same way). */
+export function answerMessage(result: ChatAnswer, id: string, created: string, refs?: ChunkRef[]): ChatMessage {
+  return {
+    id,
+    role: 'assistant',
+    content: result.answer,
+    turnId: result.turnId,
+    created,
+    status: result.status,
+    citations: result.citations,
+    steps: result.steps,
+    coverage: result.coverage,
+    grounded: result.grounded,
+    standalone_question: result.standalone_question,
+    ...(refs ? { refs } : {}),
+    model: result.model,
+    ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
+  };
 }

@@ -9,6 +9,7 @@
  * yet) reads in the present: "Searching ‘notice period’…".
  */
 import type { AgentStep } from './contract/chat';
+import { plural } from './format';
 
 /** "2.4 s" (one decimal; "0.0 s" for nothing). */
 export function formatSeconds(ms: number): string {
@@ -19,10 +20,6 @@ export function formatSeconds(ms: number): string {
 /** The time a step took (model and tool together), "2.4 s". */
 export function stepSeconds(step: Pick<AgentStep, 'timing'>): string {
   return formatSeconds((step.timing?.model_ms ?? 0) + (step.timing?.tool_ms ?? 0));
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function str(v: unknown): string {

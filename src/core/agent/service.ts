@@ -5,6 +5,7 @@
  */
 import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
+import { answerMessage } from '../../shared/citation-text';
 import { CitationLedger } from '../citations/ledger';
 import { findCites, verifyCitations } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
@@ -333,23 +334,7 @@ export class AgentService {
       refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
     }
     const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turnId: result.turnId, created: now };
-    const assistant: ChatMessage = {
-      id: newId('m', 12),
-      role: 'assistant',
-      content: result.answer,
-      turnId: result.turnId,
-      created: now,
-      status: result.status,
-      citations: result.citations,
-      steps: result.steps,
-      coverage: result.coverage,
-      grounded: result.grounded,
-      standalone_question: result.standalone_question,
-      refs,
-      model: result.model,
-      ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
-      ...(result.fallback ? { fallback: result.fallback } : {}),
-    };
+    const assistant = answerMessage(result, newId('m', 12), now, refs);
     await chats.update(sessionId, (s) => {
       s.messages.push(user, assistant);
       if (ledger) s.ledger = ledger.records();

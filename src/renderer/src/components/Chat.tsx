@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChatAnswer, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
 import type { ModelInfo } from '../../../shared/contract/models';
+import { answerMessage } from '../../../shared/citation-text';
 import { api } from '../api/index';
 import { useChat, type AskMode } from '../stores/chat';
 import { useSettings } from '../stores/settings';
@@ -132,22 +133,7 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
 
 /** An answer that has just arrived, shown as its session will keep it. */
 function messageOf(result: ChatAnswer): ChatMessage {
-  return {
-    id: `live-${result.turnId}`,
-    role: 'assistant',
-    content: result.answer,
-    turnId: result.turnId,
-    created: new Date().toISOString(),
-    status: result.status,
-    citations: result.citations,
-    steps: result.steps,
-    coverage: result.coverage,
-    grounded: result.grounded,
-    standalone_question: result.standalone_question,
-    model: result.model,
-    ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
-    ...(result.fallback ? { fallback: result.fallback } : {}),
-  };
+  return answerMessage(result, `live-${result.turnId}`, new Date().toISOString());
 }
 
 function ModelPicker() {
