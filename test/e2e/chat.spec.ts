@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import JSZip from 'jszip';
 import path from 'node:path';
 import { citationPlace, quoteWithCitation } from '../../src/shared/citation-text';
 import type { ChatSession, CheckedCitation } from '../../src/shared/contract/chat';
@@ -252,6 +253,18 @@ test.describe('chat', () => {
     const word = await wordDownload;
     expect(word.suggestedFilename()).toMatch(/\.docx$/);
     expect(readFileSync(await word.path()).subarray(0, 2).toString('latin1')).toBe('PK');
+    // It opens as a Word document: each citation a footnote with the document, page and quoted words.
+    const zipped = await JSZip.loadAsync(readFileSync(await word.path()));
+    const documentXml = await zipped.file('word/document.xml')!.async('string');
+    const footnotesXml = await zipped.file('word/footnotes.xml')!.async('string');
+    expect(documentXml).toContain('<w:footnoteReference');
+    expect(documentXml).not.toContain('[cite:');
+    const green = (await app.op<ChatSession>('chat.session', { caseId, sessionId: (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId })).sessions[0]!.id })).messages_list
+      .flatMap((m) => m.citations ?? [])
+      .find((c) => c.status === 'verified')!;
+    const xmlText = (xml: string) => xml.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    expect(xmlText(footnotesXml)).toContain(citationPlace(green));
+    expect(xmlText(footnotesXml)).toContain(green.span!.text.replace(/\s+/g, ' ').trim().slice(0, 40));
     await expect(chat.getByRole('menu')).toHaveCount(0);
     // Export answer: this one answer as a Word document.
     const answerDownload = page.waitForEvent('download');
