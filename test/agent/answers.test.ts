@@ -116,6 +116,25 @@ describe('turns that end with the extractive answer', () => {
     expect(r.citations[0]!.span!.text).toBe("Either party may terminate this Agreement for convenience upon sixty (60) days' prior written notice to the other party.");
   });
 
+  it('a sentence about another document of the case → not supported, the reason naming both documents', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question: 'Did the Provider give proper notice?',
+      model: scriptModel(c.root, {
+        steps: [
+          FIND,
+          { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'proper notice' } },
+          { final: "The client wants to know whether the Provider gave proper notice [cite:{{cite}}]. Brightline must give sixty days' notice [cite:{{cite}}]." },
+        ],
+      }),
+    });
+    // One sentence is supported, so the answer stands; the citation's verdict is amber with the reason.
+    expect(r).toMatchObject({ answer_kind: 'agent', grounded: false });
+    expect(r.citations).toHaveLength(1);
+    expect(r.citations[0]).toMatchObject({ support: 'not_supported', verified: false, sentence: "Brightline must give sixty days' notice." });
+    expect(r.citations[0]!.reason).toBe('the passage is from notes, not the MASTER SERVICES AGREEMENT');
+  });
+
   it('Find passages (mode extractive) → no model call at all', async () => {
     const file = path.join(c.root, 'never-called.json');
     const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive', model: `scripted:${file}` });

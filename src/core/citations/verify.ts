@@ -244,7 +244,12 @@ export function lexicalOverlap(sentence: string, candidate: string): number {
 
 /** The sentence without its cite markers and surrounding list furniture. */
 export function claimText(sentence: string): string {
-  return sentence.replace(/\[cite:[^\]]*\]/g, ' ').replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').trim();
+  return sentence
+    .replace(/\[cite:[^\]]*\]/g, ' ')
+    .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])/g, '$1')
+    .trim();
 }
 
 const DOC_NOUN = '(?:agreement|contract|lease|licen[cs]e|nda|amendment|policy|plan|letter|order|deed|note|opinion|judgment|decision|complaint|filing|document)s?';
