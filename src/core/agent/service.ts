@@ -17,7 +17,7 @@ import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { newId } from '../util/ids';
-import { NoChatModelError, resolveModel, type EndpointConfig } from './backends';
+import { NoChatModelError, resolveModel, type EndpointConfig, type ResolvedModel } from './backends';
 import { agentToolsFor } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
@@ -174,6 +174,8 @@ export class AgentService {
     const { input, ref, signal } = turn;
     const events = this.ports.events;
     const ledger = new CitationLedger(turn.session.ledger);
+    // A model the turn names is checked first: naming one that cannot be used is an error whatever the case holds.
+    const named = input.model !== undefined && input.mode !== 'extractive' ? await this.resolve(input.model) : null;
     const caseTools = await openCaseTools(this.ports, ref.caseId, { ledger });
     const files = await caseTools.inventory();
     const nothing = noDocumentsAnswer(files);
@@ -187,14 +189,9 @@ export class AgentService {
       events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
       return this.extractive(turn, { why: 'asked', caseTools, ledger, verifier, files, steps: [] });
     }
-    let resolved: Awaited<ReturnType<typeof resolveModel>>;
+    let resolved: ResolvedModel;
     try {
-      resolved = await resolveModel(input.model, {
-        runtime: () => this.runtime(),
-        registry: await this.ports.catalog(),
-        endpoint: this.options.endpoint,
-        defaultModel: this.options.defaultModel,
-      });
+      resolved = named ?? (await this.resolve(undefined));
     } catch (err) {
       if (!(err instanceof NoChatModelError)) throw err;
       turn.label = 'none';
@@ -242,6 +239,11 @@ export class AgentService {
       }
     }
     return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run, cancelled: run.cancelled });
+  }
+
+  /** The model of a turn: the one named, else the default (NoChatModelError when none is installed). */
+  private async resolve(model: string | undefined): Promise<ResolvedModel> {
+    return resolveModel(model, { runtime: () => this.runtime(), registry: await this.ports.catalog(), endpoint: this.options.endpoint, defaultModel: this.options.defaultModel });
   }
 
   /** End the turn with the extractive answer; its search is one more step of the timeline. */
