@@ -33,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
+import { cuadClauses, holdsClause, type ClauseQuestion } from './cuad-clauses';
 import { createIndexSink } from '../src/core/retrieval/sink';
 import { chunkDocument, structureOf } from '../src/core/ingest/structure';
 import { CaseStore, compactChunks } from '../src/core/ingest/store';
@@ -236,39 +237,6 @@ async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promi
 }
 
 // ------------------------------------------------------------------ cuad-clauses (ingested PDFs)
-
-interface ClauseQuestion {
-  query: string;
-  /** The contract's PDF, relative to the corpus's cuad/ folder. */
-  pdf: string;
-  pages: number[];
-  words: Set<string>;
-}
-
-const STOP = new Set('the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '));
-const wordsOf = (text: string) => new Set((text.normalize('NFKC').toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
-
-function cuadClauses(): ClauseQuestion[] {
-  const base = path.join(corpus, 'cuad');
-  const rows = readFileSync(path.join(base, 'derived_clause_spans_selected.jsonl'), 'utf8').split('\n').filter(Boolean);
-  return readFileSync(path.join(here, 'data', 'cuad-clause-questions.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const q = JSON.parse(l) as { line: number; question: string };
-      const r = JSON.parse(rows[q.line]!) as { pdf: string; clause_text: string; pdf_pages: number[] };
-      return { query: q.question, pdf: r.pdf, pages: r.pdf_pages, words: wordsOf(r.clause_text) };
-    });
-}
-
-/** The result holds the clause on a gold page of the gold contract. */
-function holdsClause(r: { file: string; pages: [number, number]; text: string }, q: ClauseQuestion): boolean {
-  if (r.file !== q.pdf || !q.pages.some((p) => p >= r.pages[0] && p <= r.pages[1])) return false;
-  const words = wordsOf(r.text);
-  let shared = 0;
-  for (const w of q.words) if (words.has(w)) shared++;
-  return q.words.size > 0 && shared / Math.min(q.words.size, words.size || 1) >= 0.6;
-}
 
 const CLAUSE_CASE = 'eval cuad-clauses';
 

@@ -118,6 +118,9 @@ describe('document title', () => {
     expect(documentTitle([h('EXHIBIT 10.14', 2), h('OUTSOURCING AGREEMENT', 16, 'other')], 'x.pdf')).toBe('OUTSOURCING AGREEMENT');
     expect(documentTitle([h('TABLE OF CONTENTS', 0), h('Execution Copy', 30, 'other'), h('MASTER SUPPLY AGREEMENT', 60, 'other')], 'x.pdf')).toBe('MASTER SUPPLY AGREEMENT');
     expect(documentTitle([h('EXHIBIT 10.1', 0)], 'Acme_Lease.pdf')).toBe('Acme Lease');
+    // The SEC filing's redaction notice above the title is not one.
+    expect(documentTitle([h('CONFIDENTIAL TREATMENT HAS BEEN REQUESTED FOR CERTAIN REDACTED PROVISIONS OF', 0), h('SPONSORSHIP AGREEMENT', 200, 'other')], 'x.pdf')).toBe('SPONSORSHIP AGREEMENT');
+    expect(documentTitle([h('[***] Certain confidential information contained in this document, marked by brackets, has been omitted', 0), h('SUPPLY AGREEMENT', 150, 'other')], 'x.pdf')).toBe('SUPPLY AGREEMENT');
   });
 });
 

@@ -12,7 +12,7 @@ import type { SearchResult } from '../../shared/contract/search';
 import { pagesText } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
 import type { CitationLedger } from '../citations/ledger';
-import { lexicalOverlap, passageSentences, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
+import { lexicalOverlap, passageSentences, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';
@@ -50,14 +50,18 @@ export interface ExtractiveOptions {
   signal?: AbortSignal;
 }
 
-/** Passages that are the same words (one hash) or overlap in one document version count once. */
-function distinct(results: SearchResult[]): SearchResult[] {
+/**
+ * Passages that are the same words (one hash) or overlap in one document version count once; at
+ * most PER_DOCUMENT from a document, unless the search focused on one document the question named.
+ */
+function distinct(results: SearchResult[], focusedOnOne: boolean): SearchResult[] {
   const out: SearchResult[] = [];
   const perDoc = new Map<string, number>();
+  const cap = focusedOnOne ? PASSAGES : PER_DOCUMENT;
   for (const r of results) {
     const c = r.citation;
     const dup = out.some((o) => o.hash === r.hash || (o.file_id === r.file_id && o.version === r.version && o.citation.start < c.end && c.start < o.citation.end));
-    if (dup || (perDoc.get(r.file_id) ?? 0) >= PER_DOCUMENT) continue;
+    if (dup || (perDoc.get(r.file_id) ?? 0) >= cap) continue;
     perDoc.set(r.file_id, (perDoc.get(r.file_id) ?? 0) + 1);
     out.push(r);
     if (out.length === PASSAGES) break;
@@ -76,7 +80,8 @@ async function bestSentences(question: string, doc: SourceDoc, start: number, en
   let [s, e] = ranges[best]!;
   // A short sentence ("Termination.") says more with the one after it.
   if (e - s < 80 && ranges[best + 1]) e = ranges[best + 1]![1];
-  return [s, e];
+  // A sentence the chunk cut at either end is completed from the document.
+  return passageWindow(doc.text, s, e);
 }
 
 /** The quoted words: whole when short, else cut at a word with an ellipsis (the verifier trims it). */
@@ -90,19 +95,21 @@ function quoteOf(text: string): string {
 /** The extractive answer for `question` (its citations still go through verification like any answer's). */
 export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
   const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
-  const picked = distinct(response.results);
+  const picked = distinct(response.results, response.focus?.files.length === 1);
   if (!picked.length) return { answer: NOTHING_FOUND, seen: [] };
+  // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
+  const about = response.focus?.query || o.question;
   const lines: string[] = [HEADINGS[o.why], ''];
   const seen: PassageItem[] = [];
   for (const r of picked) {
     const raw = await o.sourceText(r.file_id, r.version);
     const doc: SourceDoc | null = typeof raw === 'string' ? { text: raw } : raw;
     if (!doc) continue;
-    const [s, e] = await bestSentences(o.question, doc, r.citation.start, r.citation.end, o.similarity);
+    const [s, e] = await bestSentences(about, doc, r.citation.start, r.citation.end, o.similarity);
     const quote = quoteOf(doc.text.slice(s, e));
     const pages = doc.pageStarts?.length ? pagesOf(doc.pageStarts, s, e) : r.citation.pages;
     const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
-    const title = r.document_title || doc.title || readableFileName(r.file_name);
+    const title = doc.title || r.document_title || readableFileName(r.file_name);
     lines.push(`- ${title}, ${pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
     seen.push({ cite: cite.id, file_name: r.file_name, pages, text: doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
   }

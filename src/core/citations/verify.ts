@@ -269,23 +269,30 @@ export function claimCore(claim: string): string {
 }
 
 /** The cited passage widened to whole sentences (a grep hit may be one line of a longer sentence). */
-function passageWindow(text: string, start: number, end: number): [number, number] {
+export function passageWindow(text: string, start: number, end: number): [number, number] {
   const reach = 400;
   let s = Math.max(0, start);
-  const lo = Math.max(0, s - reach);
-  const before = text.slice(lo, s);
-  const stop = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'), before.lastIndexOf('; '));
-  s = stop >= 0 ? lo + stop + 2 : lo === 0 ? 0 : s;
+  // Back to the sentence's start, unless the range starts one (after a full stop, a line break, or the text's start).
+  if (!/(?:^|[.;:!?]["”’)\]]*\s+|\n[ \t]*\n\s*)$/.test(text.slice(Math.max(0, s - 6), s))) {
+    const lo = Math.max(0, s - reach);
+    const before = text.slice(lo, s);
+    const stop = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'), before.lastIndexOf('; '));
+    s = stop >= 0 ? lo + stop + 2 : lo === 0 ? 0 : s;
+  }
   let e = Math.min(text.length, end);
-  const after = text.slice(e, Math.min(text.length, e + reach));
-  const next = after.search(/[.;](?:\s|$)|\n\n/);
-  e = next >= 0 ? e + next + 1 : e;
+  // On to the sentence's end, unless the range ends one.
+  if (!/[.;!?]["”’)\]]*\s*$/.test(text.slice(Math.max(0, e - 3), e))) {
+    const after = text.slice(e, Math.min(text.length, e + reach));
+    const next = after.search(/[.;](?:\s|$)|\n\n/);
+    e = next >= 0 ? e + next + 1 : e;
+  }
   return [s, Math.max(s, e)];
 }
 
-/** Sentence ranges of text[s, e) in document offsets, trimmed, at least 8 characters. */
+/** Sentence ranges of a document's text[s, e) in document offsets, trimmed, at least 8 characters. */
 export function passageSentences(text: string, s: number, e: number): Array<[number, number]> {
-  return sentenceRanges(text.slice(s, e))
+  // A document's single line breaks are where the page wrapped, not where a sentence ends (same length, so offsets hold).
+  return sentenceRanges(text.slice(s, e).replace(/([^\n])\n(?!\n)/g, '$1 '))
     .map(([a, b]) => {
       const piece = text.slice(s + a, s + b);
       const lead = piece.length - piece.trimStart().length;
@@ -423,9 +430,12 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
   const claim = claimText(sentence);
   const quotes = quotesIn(sentence);
   const facts = factsOf(claim);
-  // The words outside the quotes: what a quote alone does not vouch for.
+  // The words outside the quotes: what a quote alone does not vouch for (the document's own name aside).
   const unquoted = claim.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' ');
-  const quotedShare = quotes.length ? 1 - contentWords(unquoted).length / Math.max(1, contentWords(claim).length) : 0;
+  const quotedShare = (names: string) => {
+    const own = new Set(contentWords(names));
+    return 1 - contentWords(unquoted).filter((w) => !own.has(w)).length / Math.max(1, contentWords(claim).length);
+  };
   const windows = new Map<string, CitedWindow>();
   for (const id of ids) {
     const r = ctx.lookup.get(id);
@@ -460,13 +470,15 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
       citations.push({ ...base, support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
       continue;
     }
+    const names = `${w.doc.names ?? ''} ${w.doc.title ?? ''} ${r.file_name}`;
     let judged = quotes.length ? judgeQuotes(quotes, found.get(id) ?? [], satisfied, r) : null;
-    if (!judged || (judged.support === 'quoted' && quotedShare < ctx.thresholds.quoteShare)) {
+    if (!judged || (judged.support === 'quoted' && quotedShare(names) < ctx.thresholds.quoteShare)) {
       // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
       const claimed = await judgeClaim(claim, facts, w, allPassages, ctx.options, ctx.thresholds);
       judged = judged && claimed.support === 'supported' ? { ...judged, span: claimed.span ?? judged.span } : judged?.support === 'not_supported' ? judged : claimed;
     } else if (judged.support === 'quoted') {
-      const missing = missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages);
+      // Numbers outside the quote must be in the passage, or be the document's own ("Exhibit 10.13").
+      const missing = missingFacts(missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages), indexFacts(names));
       if (missing.length) judged = { support: 'not_supported', reason: await missingReason(missing, r, w.doc, ctx.options), ...(judged.span ? { span: judged.span } : {}) };
     }
     const green = judged.support === 'quoted' || judged.support === 'supported';

@@ -20,7 +20,8 @@ const PREAMBLE_CHARS = 1500;
 const TITLE_CHARS = 120;
 
 /** Headings above a title that are not one: exhibit numbers, "Table of Contents", "Execution Copy", "Confidential". */
-const NOT_A_TITLE = /^(?:exhibit|ex\.?|annex|attachment)\s*[\d.\-a-z]{0,8}$|^(?:table of contents|contents|execution (?:copy|version)|confidential(?: treatment)?|draft|final|page \d+)$|^[\d\s.\-–]+$/i;
+const NOT_A_TITLE =
+  /^(?:exhibit|ex\.?|annex|attachment)\s*[\d.\-a-z]{0,8}$|^(?:table of contents|contents|execution (?:copy|version)|confidential(?: treatment)?|draft|final|page \d+)$|^[\d\s.\-–]+$|^(?:\[?\*+\]?\s*)?(?:certain )?confidential (?:treatment|information)\b.*(?:requested|omitted|redacted|filed separately)/i;
 const TITLE_WITHIN = 3000;
 
 /** The outline's title (or the first heading of the opening words that is one), else the file name made readable. */
