@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/engine';
+import { cuadPdf } from '../helpers/home';
+import { hasPoppler, popplerWords } from '../helpers/poppler';
+
+/**
+ * The OCR engine against an oracle: a text PDF's page rendered to an image by poppler (pdftoppm),
+ * read back by tesseract.js, compared with poppler's own text and word boxes of the original.
+ */
+const PDF = cuadPdf('Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'casefile-ocr-'));
+const engine = new OcrEngine();
+afterAll(async () => {
+  await engine.dispose();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function render(dpi: number): Uint8Array {
+  const prefix = path.join(tmp, `p${dpi}`);
+  execFileSync('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
+  return readFileSync(`${prefix}.png`);
+}
+
+/** Levenshtein distance over two sequences (two rows). */
+function distance<T>(a: readonly T[], b: readonly T[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+
+function errorRates(page: OcrPage): { cer: number; wer: number } {
+  const truth = flat(execFileSync('pdftotext', ['-f', '1', '-l', '1', PDF, '-'], { encoding: 'utf8' }));
+  const read = flat(page.text);
+  return { cer: distance([...read], [...truth]) / truth.length, wer: distance(read.split(' '), truth.split(' ')) / truth.split(' ').length };
+}
+
+/** Share of OCR words whose box overlaps poppler's box of the same word (IoU ≥ 0.7), among the words matched by text. */
+function boxAgreement(page: OcrPage, dpi: number): { matched: number; goodShare: number } {
+  const scale = dpi / 72;
+  const truth = popplerWords(PDF, 1).map((w) => ({ ...w, x0: w.x0 * scale, y0: w.y0 * scale, x1: w.x1 * scale, y1: w.y1 * scale }));
+  let matched = 0;
+  let good = 0;
+  for (const w of page.words) {
+    const cx = (w.x0 + w.x1) / 2;
+    const cy = (w.y0 + w.y1) / 2;
+    const same = truth.filter((t) => t.word === w.text).sort((a, b) => Math.hypot((a.x0 + a.x1) / 2 - cx, (a.y0 + a.y1) / 2 - cy) - Math.hypot((b.x0 + b.x1) / 2 - cx, (b.y0 + b.y1) / 2 - cy))[0];
+    if (!same) continue;
+    matched++;
+    const ix = Math.max(0, Math.min(w.x1, same.x1) - Math.max(w.x0, same.x0));
+    const iy = Math.max(0, Math.min(w.y1, same.y1) - Math.max(w.y0, same.y0));
+    const inter = ix * iy;
+    const iou = inter / ((w.x1 - w.x0) * (w.y1 - w.y0) + (same.x1 - same.x0) * (same.y1 - same.y0) - inter);
+    if (iou >= 0.7) good++;
+  }
+  return { matched, goodShare: good / Math.max(1, matched) };
+}
+
+describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)', () => {
+  it('the English data comes from the installed npm package, not a CDN', () => {
+    expect(languageData('eng')).toMatch(/@tesseract\.js-data[\\/]eng[\\/]4\.0\.0_best_int$/);
+    expect(languageData('xx-not-a-lang')).toBeNull();
+    expect(languageData('klingon')).toBeNull();
+  });
+
+  it('300 dpi: character error ≤ 2 % against the text layer; ≥ 95 % of words boxed where poppler boxes them', { timeout: 120_000 }, async () => {
+    const page = await engine.recognize(render(300));
+    const { cer, wer } = errorRates(page);
+    expect(cer).toBeLessThanOrEqual(0.02);
+    expect(wer).toBeLessThanOrEqual(0.05);
+    const boxes = boxAgreement(page, 300);
+    expect(boxes.matched).toBeGreaterThan(300);
+    expect(boxes.goodShare).toBeGreaterThanOrEqual(0.95);
+    expect(page.confidence).toBeGreaterThan(80);
+    // Every word's offsets point at its text in the page text.
+    for (const w of page.words) expect(page.text.slice(w.start, w.end)).toBe(w.text);
+  });
+
+  it('150 dpi: character error ≤ 5 %', { timeout: 120_000 }, async () => {
+    const page = await engine.recognize(render(150));
+    expect(errorRates(page).cer).toBeLessThanOrEqual(0.05);
+    expect(boxAgreement(page, 150).goodShare).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('a cancelled read rejects at once with the reason', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(engine.recognize(render(150), controller.signal)).rejects.toThrow('stop');
+  });
+});
