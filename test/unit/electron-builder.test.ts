@@ -13,6 +13,7 @@ type Config = Record<string, unknown> & {
   win?: { target?: unknown };
   extraResources?: { from: string; to: string }[];
   files?: string[];
+  asarUnpack?: string[];
 };
 const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
   getConfig(projectDir: string, configPath: string | null, fromOptions: null): Promise<Config>;
@@ -35,6 +36,21 @@ describe('electron-builder.yml', () => {
     // Sources, tests and bench stay out of the package; the built app (out/) goes in.
     expect(JSON.stringify(config.files)).toMatch(/!\{src,test,bench/);
     expect(JSON.stringify(config.files)).not.toMatch(/!out|!\{out/);
+  });
+
+  it('OCR runs from a packaged app: the tesseract.js worker script, its wasm and the language data are unpacked from the asar', async () => {
+    const { minimatch } = require('minimatch') as { minimatch: (p: string, pattern: string) => boolean };
+    const config = await getConfig(repoRoot, null, null);
+    const unpacked = (file: string) => (config.asarUnpack ?? []).some((pattern) => minimatch(file, pattern));
+    for (const file of [
+      'node_modules/tesseract.js/src/worker-script/node/index.js',
+      'node_modules/tesseract.js-core/tesseract-core-lstm.wasm',
+      'node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz',
+    ]) {
+      expect(require.resolve(`../../${file}`), file).toBeTruthy();
+      expect(unpacked(file), file).toBe(true);
+    }
+    expect(unpacked('node_modules/react/index.js')).toBe(false);
   });
 
   it('a malformed config is refused – the validator is not blind', async () => {
