@@ -86,7 +86,8 @@ async function bestSentences(question: string, doc: SourceDoc, start: number, en
 
 /** The quoted words: whole when short, else cut at a word with an ellipsis (the verifier trims it). */
 function quoteOf(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
+  // Curly double quotes inside would end the quotation early; straight ones read the same (verification folds them).
+  const t = text.replace(/\s+/g, ' ').replace(/[“”]/g, '"').trim();
   if (t.length <= QUOTE_CHARS) return t;
   const cut = t.slice(0, QUOTE_CHARS).replace(/\s+\S*$/, '');
   return `${cut}…`;
