@@ -17,7 +17,8 @@ export interface CaseVerifier {
 
 export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 'readMeta'> }, caseId: string, signal?: AbortSignal): Promise<CaseVerifier> {
   const docs = caseDocumentSource(await ports.openCases.open(caseId));
-  const names = new Map<string, string>();
+  /** name + cited file → the other document it names (null: none). */
+  const names = new Map<string, string | null>();
   const sourceText: SourceText = async (fileId, version): Promise<SourceDoc | null> => {
     const text = await docs.readText(fileId, version);
     if (!text) return null;
@@ -29,7 +30,7 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
   let files: ReturnType<typeof docs.listFiles> | null = null;
   const listed = () => (files ??= docs.listFiles().catch(() => []));
 
-  // Titles and names of every document, read once per answer and only when a name is missing.
+  // Titles and names of every document, read once per turn and only when a name is missing.
   let catalog: Promise<Array<{ id: string; title: string; names: string }>> | null = null;
   const documents = () =>
     (catalog ??= listed().then((all) =>
@@ -42,11 +43,13 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
       ),
     ));
   const documentNamed = async (name: string, notFileId: string): Promise<string | null> => {
-    if (names.has(`${name}\u0000${notFileId}`)) return names.get(`${name}\u0000${notFileId}`) || null;
-    const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u');
-    const hit = (await documents()).find((d) => d.id !== notFileId && re.test(d.names));
-    names.set(`${name}\u0000${notFileId}`, hit?.title ?? '');
-    return hit ? `the ${hit.title}` : null;
+    const key = `${name}\u0000${notFileId}`;
+    if (!names.has(key)) {
+      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u');
+      const hit = (await documents()).find((d) => d.id !== notFileId && re.test(d.names));
+      names.set(key, hit ? `the ${hit.title}` : null);
+    }
+    return names.get(key) ?? null;
   };
 
   const options: VerifyOptions = { documentNamed };
