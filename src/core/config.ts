@@ -23,6 +23,8 @@ export interface EnvConfig {
   embedThreads?: number;
   /** CASEFILE_PDFJS_VERBOSE: pdf.js logs what it finds wrong in a PDF. */
   pdfjsVerbose: boolean;
+  /** CASEFILE_OCR=1: ingest reads PDF pages without a text layer by OCR. */
+  ocr: boolean;
 }
 
 /** A positive number, or undefined. */
@@ -49,5 +51,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     hub: defined({ endpoint: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), token: env.HF_TOKEN || undefined }),
     embedThreads: embedThreads !== undefined && Number.isInteger(embedThreads) ? embedThreads : undefined,
     pdfjsVerbose: Boolean(env.CASEFILE_PDFJS_VERBOSE),
+    ocr: env.CASEFILE_OCR === '1',
   });
 }

@@ -172,7 +172,7 @@ export class Engine {
   /** Ingest's options: the limits the environment sets, under the explicit ones. */
   private ingestOptions(): IngestOptions {
     const given = this.options.ingest ?? {};
-    return { ...given, limits: { ...this.config.limits, ...given.limits } };
+    return { ...given, limits: { ...this.config.limits, ...given.limits }, ocr: given.ocr ?? this.config.ocr };
   }
 
   /** The agent's options: the environment's settings under the explicit ones. */

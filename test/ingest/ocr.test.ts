@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
 import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/engine';
-import { cuadPdf } from '../helpers/home';
+import { cuadPdf, tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 
 /**
@@ -95,5 +98,45 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(engine.recognize(render(150), controller.signal)).rejects.toThrow('stop');
+  });
+});
+
+describe.skipIf(!hasPoppler)('ingest with OCR (CASEFILE_OCR=1): a scanned page becomes searchable and citable with boxes on the words', () => {
+  it('an image-only copy of a contract page: indexed, found by a phrase, cited with boxes where poppler boxes the original words', { timeout: 240_000 }, async () => {
+    // The scan: page 1 at 200 dpi as an image filling an A4 page, no text layer.
+    const prefix = path.join(tmp, 'scan');
+    execFileSync('pdftoppm', ['-r', '200', '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
+    const pdf = await PDFDocument.create();
+    const png = await pdf.embedPng(readFileSync(`${prefix}.png`));
+    pdf.addPage([595, 842]).drawImage(png, { x: 0, y: 0, width: 595, height: 842 });
+    const folder = path.join(tmp, 'folder');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'scanned affiliate agreement.pdf'), await pdf.save());
+
+    const engine = await Engine.open({ home: tempHome(), ingest: { ocr: true } });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans' });
+      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
+      const { files } = await engine.router.call('files.list', { caseId });
+      expect(files[0]).toMatchObject({ status: 'indexed' });
+      const res = await engine.router.call('search', { caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 3 });
+      const hit = res.results[0]!;
+      expect(hit.text).toMatch(/wireless mesh networking technology/);
+      const phrase = 'wireless mesh networking technology';
+      const { text } = await engine.router.call('files.read', { caseId, fileId: hit.file_id });
+      const at = text.indexOf(phrase);
+      const img = await engine.router.call('citations.page', { caseId, fileId: hit.file_id, page: 1, scale: 1, start: at, end: at + phrase.length });
+      expect(img.rects.length).toBeGreaterThan(0);
+      // The boxes cover the phrase's words where poppler puts them in the original (same page size, points).
+      const truth = popplerWords(PDF, 1);
+      for (const word of phrase.split(' ')) {
+        const t = truth.find((w) => w.word === word)!;
+        const cx = (t.x0 + t.x1) / 2;
+        const cy = (t.y0 + t.y1) / 2;
+        expect(img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), word).toBe(true);
+      }
+    } finally {
+      await engine.close();
+    }
   });
 });

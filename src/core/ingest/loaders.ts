@@ -8,6 +8,8 @@ import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageI
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
+import type { OcrEngine } from '../ocr/engine';
+import { OCR_FONT, ocrPage } from './ocr-page';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -41,6 +43,8 @@ export interface LoadOptions {
   maxPages?: number;
   /** Images of more pixels are left out (pdf.js's maxImageSize); default 100 million. */
   maxImagePixels?: number;
+  /** Read pages without a text layer by OCR (absent: such pages stay empty). */
+  ocr?: OcrEngine;
 }
 
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
@@ -205,9 +209,11 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       const start = out.length;
       let read: { geometry: PageGeometry; hasText: boolean };
       try {
-        read = await readPage(pdfjs, await doc.getPage(n), n, out, fontState);
+        const page = await doc.getPage(n);
+        read = await readPage(pdfjs, page, n, out, fontState);
+        if (!read.hasText && options.ocr) read = await readByOcr(page, n, out, options.ocr, options.signal);
       } catch (err) {
-        if ((err as Error).name === 'AbortError') throw err;
+        if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
         // One unreadable page does not lose the document: it counts as a page without text.
         brokenPages++;
         read = { geometry: emptyPage(n, start, start), hasText: false };
@@ -222,6 +228,20 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
   } finally {
     await task.destroy().catch(() => {});
   }
+}
+
+/** Page `n` read by OCR into `out`: its geometry holds one item per word, in the OCR font. */
+async function readByOcr(page: PdfPage, n: number, out: TextBuilder, engine: OcrEngine, signal?: AbortSignal): Promise<{ geometry: PageGeometry; hasText: boolean }> {
+  const start = out.length;
+  const read = await ocrPage(page, engine, signal);
+  page.cleanup();
+  const view = page.view;
+  const geometry: PageGeometry = { page: n, start, end: start, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts: [OCR_FONT], items: [], ocr: { confidence: Math.round(read.confidence) } };
+  if (!read.words) return { geometry, hasText: false };
+  out.append(read.text);
+  geometry.end = out.length;
+  for (let k = 0; k < read.items.length; k += ITEM_STRIDE) geometry.items.push(read.items[k]! + start, ...read.items.slice(k + 1, k + ITEM_STRIDE));
+  return { geometry, hasText: true };
 }
 
 /** Open the document, or fail with the reason a user can act on (password, damage). */

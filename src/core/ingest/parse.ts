@@ -1,4 +1,5 @@
 import { detectKind } from './detect';
+import type { OcrEngine } from '../ocr/engine';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
@@ -16,6 +17,8 @@ export interface ParseRequest {
   signal?: AbortSignal;
   onPage?: (done: number, total: number) => void;
   standardFontDataUrl?: string;
+  /** Read PDF pages without a text layer with this engine. */
+  ocr?: OcrEngine;
 }
 
 export interface ParseOutcome {
@@ -47,7 +50,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   try {
     if (detected.kind === 'pdf') {
       checkPdfStreams(req.bytes, limits);
-      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels });
+      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ...(req.ocr ? { ocr: req.ocr } : {}) });
     } else if (detected.kind === 'docx') {
       checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);

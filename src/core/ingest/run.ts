@@ -38,6 +38,8 @@ export interface RunContext {
   /** Per-file limits; files larger than `limits.maxFileBytes` fail with "too large". */
   limits: IngestLimits;
   standardFontDataUrl?: string;
+  /** Read pages without a text layer by OCR. */
+  ocr: boolean;
   reading: ReadingCounts;
   /** Is this job queued or running in this process? */
   isActiveJob: (jobId: string) => boolean;
@@ -392,7 +394,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ocr: ctx.ocr },
       {
         signal: this.signal,
         onPage: (done, total) => {

@@ -30,6 +30,8 @@ export interface IngestOptions {
   limits?: Partial<IngestLimits>;
   /** pdf.js standard font data folder (file: URL); default pdfjs-dist's own. */
   standardFontDataUrl?: string;
+  /** Read PDF pages without a text layer by OCR (CASEFILE_OCR=1; off by default until page progress and resume land). */
+  ocr?: boolean;
   /**
    * Resume interrupted ingests in the background as soon as the engine opens (the desktop app
    * sets this). Off by default: the CLI finishes a case's unfinished work on its next `ingest`.
@@ -76,6 +78,7 @@ export class IngestService {
       pool: () => this.getPool(),
       limits: this.limits,
       standardFontDataUrl: options.standardFontDataUrl,
+      ocr: options.ocr === true,
       reading: this.reading,
       isActiveJob: (jobId) => this.isActiveJob(jobId),
       emitProgress: (state, force) => this.emitProgress(state, force),

@@ -128,6 +128,8 @@ export interface PageGeometry {
    * text's em is `size`, until the item's next lift. Absent where none is needed.
    */
   lifts?: number[];
+  /** Set when the page was read by OCR: its mean word confidence (0–100). */
+  ocr?: { confidence: number };
 }
 
 /** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops` and `lifts`. */

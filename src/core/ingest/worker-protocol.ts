@@ -17,6 +17,8 @@ export interface ParseTask {
   limits?: Partial<IngestLimits>;
   chunking: ChunkingOptions;
   standardFontDataUrl?: string;
+  /** Read pages without a text layer by OCR. */
+  ocr?: boolean;
 }
 
 export interface CancelTask {

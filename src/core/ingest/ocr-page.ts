@@ -1,0 +1,64 @@
+/**
+ * A PDF page without a text layer, read by OCR: drawn by pdf.js on a canvas (@napi-rs/canvas) at
+ * 300 dpi (less for a page too large to draw at it), read by the OCR engine, and stored in the
+ * geometry model of a text page — one item per word, in PDF user space through the page's own
+ * viewport (so rotation holds) — so chunking, search, citations and their boxes work unchanged.
+ */
+import { MAX_CANVAS_PIXELS } from '../citations/pdf-render';
+import type { OcrEngine } from '../ocr/engine';
+import type { PageGeometry } from './types';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+/** Dots per inch pages are drawn at for OCR. */
+export const OCR_DPI = 300;
+
+/** The font every OCR word is set in: a box from the base line (descent 0) up its whole height (ascent 1). */
+export const OCR_FONT: PageGeometry['fonts'][number] = [1, 0, 0, 0, 1, 0];
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+export interface OcrPageResult {
+  /** The page's text (words by spaces, lines by line breaks, paragraphs by blank lines). */
+  text: string;
+  /** Items (see PageGeometry.items) with offsets relative to the page's text. */
+  items: number[];
+  /** Mean word confidence, 0–100. */
+  confidence: number;
+  words: number;
+}
+
+/** Draw the page and read it. */
+export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
+  let viewport = page.getViewport({ scale: OCR_DPI / 72 });
+  if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) viewport = page.getViewport({ scale: (OCR_DPI / 72) * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999 });
+  const width = Math.ceil(viewport.width);
+  const height = Math.ceil(viewport.height);
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  type RenderParams = Parameters<typeof page.render>[0];
+  await page.render({
+    canvas: canvas as unknown as RenderParams['canvas'],
+    canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
+    viewport,
+  }).promise;
+  const png = new Uint8Array(await canvas.encode('png'));
+  const read = await engine.recognize(png, signal);
+  const items: number[] = [];
+  for (const w of read.words) {
+    // The word's box corners in user space: bottom-left (base line), bottom-right, top-left.
+    const [ox, oy] = viewport.convertToPdfPoint(w.x0, w.y1) as [number, number];
+    const [rx, ry] = viewport.convertToPdfPoint(w.x1, w.y1) as [number, number];
+    const [tx, ty] = viewport.convertToPdfPoint(w.x0, w.y0) as [number, number];
+    const along = Math.hypot(rx - ox, ry - oy);
+    const up = Math.hypot(tx - ox, ty - oy);
+    if (along === 0 || up === 0) continue;
+    // A transform whose text direction runs along the word and whose size is the line's height.
+    const [a, b] = [((rx - ox) / along) * up, ((ry - oy) / along) * up];
+    const [c, d] = [((tx - ox) / up) * up, ((ty - oy) / up) * up];
+    items.push(w.start, w.end - w.start, r2(a), r2(b), r2(c), r2(d), r2(ox), r2(oy), r2(along), r2(up), 0);
+  }
+  return { text: read.text, items, confidence: read.confidence, words: read.words.length };
+}
