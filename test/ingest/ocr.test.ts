@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { ocrNote } from '../../src/core/ingest/parse';
 import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/engine';
 import { cuadPdf, tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
@@ -94,6 +95,13 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     expect(boxAgreement(page, 150).goodShare).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('the file list says which pages were read by OCR, and flags the unsure ones', () => {
+    expect(ocrNote([])).toBe('');
+    expect(ocrNote([1, 2, 3, 5].map((page) => ({ page, confidence: page === 5 ? 61 : 95 })))).toBe(
+      'read by OCR: pages 1-3, 5 (mean confidence 87%); page 5 under 80% — check the original',
+    );
+  });
+
   it('a cancelled read rejects at once with the reason', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
@@ -119,6 +127,11 @@ describe.skipIf(!hasPoppler)('ingest with OCR (CASEFILE_OCR=1): a scanned page b
       await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
       const { files } = await engine.router.call('files.list', { caseId });
       expect(files[0]).toMatchObject({ status: 'indexed' });
+      // The list says the page was read by OCR, and how surely.
+      const v = files[0]!.versions.at(-1)!;
+      expect(v.ocr_pages).toEqual([{ page: 1, confidence: expect.any(Number) }]);
+      expect(v.ocr_pages![0]!.confidence).toBeGreaterThan(80);
+      expect(v.reason).toMatch(/^read by OCR: page 1 \(mean confidence \d+%\)$/);
       const res = await engine.router.call('search', { caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 3 });
       const hit = res.results[0]!;
       expect(hit.text).toMatch(/wireless mesh networking technology/);

@@ -28,9 +28,14 @@ export interface ParseOutcome {
   doc?: ParsedDoc;
   pages: number;
   emptyPages: number[];
+  /** Pages read by OCR, with their mean word confidence (0–100). */
+  ocrPages?: { page: number; confidence: number }[];
   docType: DocType;
   docDate: string;
 }
+
+/** Pages read by OCR under this mean word confidence are flagged: "check the original". */
+export const LOW_OCR_CONFIDENCE = 80;
 
 /** The default file-size limit (the limits table holds every limit). */
 export const DEFAULT_MAX_BYTES = DEFAULT_LIMITS.maxFileBytes;
@@ -69,16 +74,27 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
   const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
   const partial = doc.emptyPages.length ? `${doc.emptyPages.length} of ${doc.index.pages.length} pages have no text layer (pages ${compactRanges(doc.emptyPages)}); run OCR to search them` : '';
+  const ocrPages = doc.index.pages.filter((p) => p.ocr).map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
   return {
     kind: detected.kind,
     status: 'indexed',
-    reason: doc.kind === 'pdf' ? partial : '',
+    reason: doc.kind === 'pdf' ? [ocrNote(ocrPages), partial].filter(Boolean).join('; ') : '',
     doc,
     pages: doc.index.pages.length,
     emptyPages: doc.emptyPages,
+    ...(ocrPages.length ? { ocrPages } : {}),
     docType: guessDocType(req.name, firstText),
     docDate: findDocDate(doc.text),
   };
+}
+
+/** "read by OCR: pages 1-40 (mean confidence 93%); page 4 under 80% — check the original" */
+export function ocrNote(pages: { page: number; confidence: number }[]): string {
+  if (!pages.length) return '';
+  const mean = Math.round(pages.reduce((a, p) => a + p.confidence, 0) / pages.length);
+  const low = pages.filter((p) => p.confidence < LOW_OCR_CONFIDENCE).map((p) => p.page);
+  const which = (nums: number[]) => `${nums.length === 1 ? 'page' : 'pages'} ${compactRanges(nums)}`;
+  return `read by OCR: ${which(pages.map((p) => p.page))} (mean confidence ${mean}%)${low.length ? `; ${which(low)} under ${LOW_OCR_CONFIDENCE}% — check the original` : ''}`;
 }
 
 /** "1-3, 7, 9-10" */

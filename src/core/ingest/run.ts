@@ -475,6 +475,7 @@ class IngestRun {
         doc_type: summary.docType,
         doc_date: summary.docDate,
         empty_pages: summary.emptyPages,
+        ...(summary.ocrPages?.length ? { ocr_pages: summary.ocrPages } : {}),
         chunks: status === 'indexed' ? chunks.length : 0,
         ingested_at: new Date().toISOString(),
       } satisfies Partial<VersionRecord>);

@@ -65,6 +65,8 @@ export interface VersionRecord {
   ingested_at: string;
   /** 1-based pages that carry no text (scanned pages in a partly scanned PDF). */
   empty_pages: number[];
+  /** Pages read by OCR and their mean word confidence (0–100); absent when none was. */
+  ocr_pages?: { page: number; confidence: number }[];
   /** Number of chunks stored for this version. */
   chunks: number;
 }

@@ -122,6 +122,8 @@ export interface FileVersionInfo {
   doc_date: string;
   ingested_at: string;
   empty_pages: number[];
+  /** Pages read by OCR and their mean word confidence (0–100); absent when none was. */
+  ocr_pages?: { page: number; confidence: number }[];
   chunks: number;
 }
 
