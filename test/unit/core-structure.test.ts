@@ -26,6 +26,7 @@ const LAYERS: [string, RegExp][] = [
   ['foundation', /^(util\/.*|router\/.*|events\.ts|version\.ts)$/],
   ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts|config\.ts)$/],
   ['models', /^models\/.*$/],
+  ['ocr', /^ocr\/.*$/],
   ['retrieval', /^retrieval\/.*$/],
   ['ingest', /^ingest\/.*$/],
   ['citations', /^citations\/.*$/],

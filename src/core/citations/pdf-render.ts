@@ -8,12 +8,12 @@ import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { readConfig } from '../config';
 import { resolveLimits } from '../ingest/limits';
+import { drawPdfPage, MAX_CANVAS_PIXELS } from '../util/pdf-draw';
 
 /**
  * Largest page image drawn (pixels): a page of 200000 × 200000 points asked for at 100% is drawn
  * at the scale that fits (its boxes follow through the returned transform), never as a 160 GB canvas.
  */
-export const MAX_CANVAS_PIXELS = 40_000_000;
 
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
@@ -85,28 +85,8 @@ export class PdfRenderer {
       ]);
     }
     const page = await pdf.getPage(req.page);
-    let scale = req.scale;
-    let viewport = page.getViewport({ scale });
-    if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) {
-      scale = req.scale * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999;
-      viewport = page.getViewport({ scale });
-    }
-    const width = Math.ceil(viewport.width);
-    const height = Math.ceil(viewport.height);
-    const { createCanvas } = await import('@napi-rs/canvas');
-    const canvas = createCanvas(width, height);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, width, height);
-    type RenderParams = Parameters<typeof page.render>[0];
-    // @napi-rs/canvas implements the canvas API pdf.js draws with (pdf.js uses it itself in Node).
-    await page.render({
-      canvas: canvas as unknown as RenderParams['canvas'],
-      canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
-      viewport,
-    }).promise;
+    const { png, width, height, scale, viewport } = await drawPdfPage(page, req.scale);
     page.cleanup();
-    const png = new Uint8Array(await canvas.encode('png'));
     const [a, b, c, d, e, f] = viewport.transform as number[];
     return { png, width, height, pageCount: pdf.numPages, scale, transform: [a!, b!, c!, d!, e!, f!] };
   }

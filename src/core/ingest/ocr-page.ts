@@ -1,10 +1,10 @@
 /**
- * A PDF page without a text layer, read by OCR: drawn by pdf.js on a canvas (@napi-rs/canvas) at
- * 300 dpi (less for a page too large to draw at it), read by the OCR engine, and stored in the
+ * A PDF page without a text layer, read by OCR: drawn at 300 dpi (less for a page too large to
+ * draw at it, util/pdf-draw.ts), read by the OCR engine, and stored in the
  * geometry model of a text page — one item per word, in PDF user space through the page's own
  * viewport (so rotation holds) — so chunking, search, citations and their boxes work unchanged.
  */
-import { MAX_CANVAS_PIXELS } from '../citations/pdf-render';
+import { drawPdfPage } from '../util/pdf-draw';
 import type { OcrEngine } from '../ocr/engine';
 import type { PageGeometry } from './types';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -29,22 +29,7 @@ export interface OcrPageResult {
 
 /** Draw the page and read it. */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
-  let viewport = page.getViewport({ scale: OCR_DPI / 72 });
-  if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) viewport = page.getViewport({ scale: (OCR_DPI / 72) * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999 });
-  const width = Math.ceil(viewport.width);
-  const height = Math.ceil(viewport.height);
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  type RenderParams = Parameters<typeof page.render>[0];
-  await page.render({
-    canvas: canvas as unknown as RenderParams['canvas'],
-    canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
-    viewport,
-  }).promise;
-  const png = new Uint8Array(await canvas.encode('png'));
+  const { png, viewport } = await drawPdfPage(page, OCR_DPI / 72);
   const read = await engine.recognize(png, signal);
   const items: number[] = [];
   for (const w of read.words) {

@@ -1,0 +1,40 @@
+/**
+ * Draw one pdf.js page on a canvas (@napi-rs/canvas implements the canvas API pdf.js draws with;
+ * pdf.js uses it itself in Node) and encode it as PNG: the source viewer's page images and the
+ * page images OCR reads. A page too large to draw at the scale asked is drawn smaller.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+/** Pixels a drawn page may have at most (a 40-megapixel canvas is 160 MB). */
+export const MAX_CANVAS_PIXELS = 40_000_000;
+
+export interface DrawnPage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** The scale drawn at: the one asked for, or less for a page too large to draw at it. */
+  scale: number;
+  viewport: ReturnType<PDFPageProxy['getViewport']>;
+}
+
+export async function drawPdfPage(page: PDFPageProxy, scale: number): Promise<DrawnPage> {
+  let viewport = page.getViewport({ scale });
+  if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) {
+    scale = scale * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999;
+    viewport = page.getViewport({ scale });
+  }
+  const width = Math.ceil(viewport.width);
+  const height = Math.ceil(viewport.height);
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  type RenderParams = Parameters<typeof page.render>[0];
+  await page.render({
+    canvas: canvas as unknown as RenderParams['canvas'],
+    canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
+    viewport,
+  }).promise;
+  return { png: new Uint8Array(await canvas.encode('png')), width, height, scale, viewport };
+}
