@@ -15,9 +15,9 @@
  */
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
-import { pageAt } from '../ingest/chunker';
+import { pagesOf } from '../ingest/chunker';
 import { contentWords } from '../util/words';
-import { factsOf, indexFacts, missingFacts, type Fact } from './facts';
+import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 
 export interface CitationLookup {
   get(id: string): CitationRecord | undefined;
@@ -231,8 +231,6 @@ function trimQuote(q: string): string {
 }
 
 /** Share of the sentence's content words found in the candidate. */
-export { contentWords };
-
 export function lexicalOverlap(sentence: string, candidate: string): number {
   const words = new Set(contentWords(sentence));
   if (!words.size) return 0;
@@ -311,12 +309,9 @@ function candidateRanges(text: string, s: number, e: number): Array<[number, num
   return out;
 }
 
-function pagesOf(doc: SourceDoc, start: number, end: number, fallback: number[]): number[] {
-  const starts = doc.pageStarts;
-  if (!starts?.length) return fallback;
-  const a = pageAt(starts, start);
-  const b = pageAt(starts, Math.max(start, end - 1));
-  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+/** Pages of [start, end) in the document (the citation's own pages for a text without page starts). */
+function docPages(doc: SourceDoc, start: number, end: number, fallback: number[]): number[] {
+  return doc.pageStarts?.length ? pagesOf(doc.pageStarts, start, end) : fallback;
 }
 
 /** Where `quote` is, overlapping [start, end) of the source (document offsets), or null. */
@@ -423,6 +418,10 @@ interface CitedWindow {
   record: CitationRecord;
   doc: SourceDoc;
   window: [number, number];
+  /** What the window states (read once per sentence). */
+  facts: FactIndex;
+  /** The document's own names: title, parties, file name. */
+  names: string;
 }
 
 /** Every cite of one sentence judged; a quote (or a fact) can be satisfied by any cite of the sentence. */
@@ -440,7 +439,9 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
   for (const id of ids) {
     const r = ctx.lookup.get(id);
     const doc = r ? await ctx.docFor(r) : null;
-    if (r && doc) windows.set(id, { record: r, doc, window: passageWindow(doc.text, r.start, r.end) });
+    if (!r || !doc) continue;
+    const window = passageWindow(doc.text, r.start, r.end);
+    windows.set(id, { record: r, doc, window, facts: indexFacts(doc.text.slice(window[0], window[1])), names: `${doc.names ?? ''} ${doc.title ?? ''} ${r.file_name}` });
   }
   const found = new Map<string, Array<[number, number]>>();
   const satisfied = new Set<string>();
@@ -455,7 +456,8 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
     }
     found.set(id, locs);
   }
-  const allPassages = indexFacts([...windows.values()].map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+  const all = [...windows.values()];
+  const allPassages = all.length === 1 ? all[0]!.facts : indexFacts(all.map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
 
   const citations: CheckedCitation[] = [];
   for (const id of ids) {
@@ -470,7 +472,7 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
       citations.push({ ...base, support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
       continue;
     }
-    const names = `${w.doc.names ?? ''} ${w.doc.title ?? ''} ${r.file_name}`;
+    const { names } = w;
     let judged = quotes.length ? judgeQuotes(quotes, found.get(id) ?? [], satisfied, r) : null;
     if (!judged || (judged.support === 'quoted' && quotedShare(names) < ctx.thresholds.quoteShare)) {
       // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
@@ -497,7 +499,7 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
 }
 
 function spanOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): SupportSpan {
-  return { start, end, pages: pagesOf(doc, start, end, pages), text: doc.text.slice(start, end) };
+  return { start, end, pages: docPages(doc, start, end, pages), text: doc.text.slice(start, end) };
 }
 
 function judgeQuotes(quotes: string[], mine: Array<[number, number]>, satisfied: Set<string>, r: CitationRecord): Judged {
@@ -513,8 +515,8 @@ function judgeQuotes(quotes: string[], mine: Array<[number, number]>, satisfied:
 async function judgeClaim(
   claim: string,
   facts: Fact[],
-  w: { record: CitationRecord; doc: SourceDoc; window: [number, number] },
-  allPassages: ReturnType<typeof indexFacts>,
+  w: CitedWindow,
+  allPassages: FactIndex,
   options: VerifyOptions,
   thresholds: SupportThresholds,
 ): Promise<Judged> {
@@ -531,9 +533,8 @@ async function judgeClaim(
   const cosine = cosines ? (cosines[best] ?? 0) : null;
   const words = lexical[best] ?? 0;
   // Names may be in this passage or be the document's own; numbers must be in the sentence's passages.
-  const own = indexFacts(doc.text.slice(window[0], window[1]));
   const missing = [
-    ...missingFacts(facts.filter((f) => f.kind === 'name'), own, `${doc.names ?? ''} ${doc.title ?? ''} ${record.file_name}`),
+    ...missingFacts(facts.filter((f) => f.kind === 'name'), w.facts, w.names),
     ...missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages),
   ];
   options.onScores?.({ cosine, lexical: words, factsOk: missing.length === 0 });
@@ -547,7 +548,7 @@ async function judgeClaim(
   }
   return {
     support: 'supported',
-    reason: `${facts.length ? 'its facts and meaning match' : 'its meaning matches'} ${doc.title || record.file_name} ${record.pages.length > 1 ? 'pp' : 'p'}.${pagesOf(doc, span[0], span[1], record.pages).join('-')}`,
+    reason: `${facts.length ? 'its facts and meaning match' : 'its meaning matches'} ${doc.title || record.file_name} ${record.pages.length > 1 ? 'pp' : 'p'}.${docPages(doc, span[0], span[1], record.pages).join('-')}`,
     span,
   };
 }

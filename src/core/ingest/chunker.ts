@@ -192,3 +192,12 @@ export function pageAt(pageStarts: readonly number[], offset: number): number {
   }
   return lo + 1;
 }
+
+/** Pages covering [start, end). */
+export function pagesOf(pageStarts: readonly number[], start: number, end: number): number[] {
+  const first = pageAt(pageStarts, start);
+  const last = pageAt(pageStarts, Math.max(start, end - 1));
+  const out: number[] = [];
+  for (let p = first; p <= last; p++) out.push(p);
+  return out;
+}

@@ -40,10 +40,9 @@ export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: Ab
     const along = Math.hypot(rx - ox, ry - oy);
     const up = Math.hypot(tx - ox, ty - oy);
     if (along === 0 || up === 0) continue;
-    // A transform whose text direction runs along the word and whose size is the line's height.
-    const [a, b] = [((rx - ox) / along) * up, ((ry - oy) / along) * up];
-    const [c, d] = [((tx - ox) / up) * up, ((ty - oy) / up) * up];
-    items.push(w.start, w.end - w.start, r2(a), r2(b), r2(c), r2(d), r2(ox), r2(oy), r2(along), r2(up), 0);
+    // A transform whose text direction runs along the word and whose "up" is the line's height.
+    const k = up / along;
+    items.push(w.start, w.end - w.start, r2((rx - ox) * k), r2((ry - oy) * k), r2(tx - ox), r2(ty - oy), r2(ox), r2(oy), r2(along), r2(up), 0);
   }
   return { text: read.text, items, confidence: read.confidence, words: read.words.length };
 }

@@ -1,5 +1,4 @@
 import type { FileListing } from '../../shared/contract/search';
-import { pageAt } from '../ingest/chunker';
 import type { Section } from '../ingest/outline';
 import type { DocumentProfile } from '../ingest/profile';
 
@@ -29,13 +28,4 @@ export function isReadable(status: string): boolean {
   return status === 'indexed' || status === 'unchanged';
 }
 
-export { pageAt } from '../ingest/chunker';
-
-/** Pages covering [start, end). */
-export function pagesOf(pageStarts: number[], start: number, end: number): number[] {
-  const first = pageAt(pageStarts, start);
-  const last = pageAt(pageStarts, Math.max(start, end - 1));
-  const out: number[] = [];
-  for (let p = first; p <= last; p++) out.push(p);
-  return out;
-}
+export { pageAt, pagesOf } from '../ingest/chunker';
