@@ -10,7 +10,7 @@ import type { EngineEvents } from '../../src/shared/events';
 import { imageOnlyPdf } from '../fixtures/pdfs';
 import { corpusDir } from '../helpers/home';
 import { installTestModels } from '../helpers/models';
-import { ingestedCase, scriptModel, writeCaseFolder, type IngestedCase } from './helpers';
+import { useIngestedCase, scriptModel, writeCaseFolder } from './helpers';
 
 /** Never a garbage answer: what weak models write is caught, and the turn still ends with cited passages. */
 describe('degenerate output', () => {
@@ -44,14 +44,7 @@ describe('degenerate output', () => {
 });
 
 describe('turns that end with the extractive answer', () => {
-  let c: IngestedCase;
-  beforeAll(async () => {
-    c = await ingestedCase();
-  });
-  afterAll(async () => {
-    await c?.engine.close();
-    if (c) rmSync(c.root, { recursive: true, force: true });
-  });
+  const c = useIngestedCase();
 
   const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
   const GREP = { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'convenience' } };

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Engine, type EngineOptions } from '../../src/core/engine';
 
 /** A small case folder: a services agreement, a medical summary, and notes — real text, generated here. */
@@ -60,6 +61,22 @@ export async function ingestedCase(options: Partial<EngineOptions> = {}): Promis
   const { id: caseId } = await engine.router.call('cases.create', { name: 'Rivera v. Acme' });
   await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
   return { engine, home, caseId, root };
+}
+
+/**
+ * One ingested case for the tests of the current file or describe block: made before them, closed
+ * and removed after. Its fields are filled once `beforeAll` has run.
+ */
+export function useIngestedCase(options: Partial<EngineOptions> = {}): IngestedCase {
+  const c = {} as IngestedCase;
+  beforeAll(async () => {
+    Object.assign(c, await ingestedCase(options));
+  });
+  afterAll(async () => {
+    await c.engine?.close();
+    if (c.root) rmSync(c.root, { recursive: true, force: true });
+  });
+  return c;
 }
 
 /** Write a model script (see src/core/agent/scripted.ts) and return its `scripted:` model id. */

@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { textReplyModel } from '../helpers/mock-model';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
 import { CLAUSE_READ_SECTION, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
@@ -8,21 +7,13 @@ import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripte
 import { CitationLedger } from '../../src/core/citations/ledger';
 import { openCaseTools } from '../../src/core/tools/index';
 import { caseDocumentSource } from '../../src/core/tools/source';
-import { ingestedCase, type IngestedCase } from './helpers';
+import { useIngestedCase } from './helpers';
 
 /**
  * The loop's policy with a deterministic scripted model over a real ingested case: real
  * ingest, real LanceDB full-text search, real tools and citation records.
  */
-let c: IngestedCase;
-
-beforeAll(async () => {
-  c = await ingestedCase();
-});
-afterAll(async () => {
-  await c?.engine.close();
-  if (c) rmSync(c.root, { recursive: true, force: true });
-});
+const c = useIngestedCase();
 
 async function run(script: unknown, question: string, extra: Partial<RunAgentOptions> = {}) {
   const ledger = new CitationLedger();

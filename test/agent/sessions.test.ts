@@ -1,20 +1,13 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replayHistory } from '../../src/core/agent/sessions';
 import type { ChatMessage } from '../../src/shared/contract/chat';
 import type { EngineEvents } from '../../src/shared/events';
-import { ingestedCase, scriptModel, type IngestedCase } from './helpers';
+import { useIngestedCase, scriptModel } from './helpers';
 
 /** Chat memory through the real `chat.*` operations, with the scripted model as the only boundary. */
-let c: IngestedCase;
-beforeAll(async () => {
-  c = await ingestedCase();
-});
-afterAll(async () => {
-  await c?.engine.close();
-  if (c) rmSync(c.root, { recursive: true, force: true });
-});
+const c = useIngestedCase();
 
 const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
 const GREP = { thought: 'Find the clause.', action: 'grepCase', action_input: { pattern: 'terminate this Agreement for convenience' } };
