@@ -7,6 +7,7 @@ import type { ChatSession, CheckedCitation } from '../../src/shared/contract/cha
 import type { PageImage } from '../../src/shared/contract/viewer';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 import { CORPUS } from './corpus';
+import type { Locator } from '@playwright/test';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 import { recordTexts } from './record';
 
@@ -79,6 +80,13 @@ const docxScript = writeScript('docx.json', {
   delayMs: 2,
 });
 
+/** Type a question in the chat and send it with Enter, as a user does. */
+async function ask(chat: Locator, question: string): Promise<void> {
+  const box = chat.getByRole('textbox', { name: 'Question' });
+  await box.fill(question);
+  await box.press('Enter');
+}
+
 async function caseWithContract(app: AppFixture): Promise<string> {
   const { id } = await app.op<{ id: string }>('cases.create', { name: 'Equidata affiliate' });
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-chat-')), 'docs');
@@ -97,8 +105,7 @@ test.describe('chat', () => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
-    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
-    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    await ask(chat, 'How long does the agreement run?');
 
     const answer = chat.getByRole('article', { name: 'Answer' }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
@@ -296,8 +303,7 @@ test.describe('chat retrieval settings', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
 
     const chat = page.getByRole('region', { name: 'Chat' });
-    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
-    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    await ask(chat, 'How long does the agreement run?');
     const answer = chat.getByRole('article', { name: 'Answer' }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     const timeline = answer.locator('details.timeline');
@@ -377,8 +383,7 @@ test.describe('chat streaming', () => {
     // Every state of the answer slot and of the timeline's live line is recorded, and checked once the turn is over.
     const slotTexts = await recordTexts(page, '[data-testid="answer-slot"]');
     const liveTexts = await recordTexts(page, '[data-testid="live-line"]');
-    await chat.getByRole('textbox', { name: 'Question' }).fill('What is the term?');
-    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    await ask(chat, 'What is the term?');
 
     const live = chat.getByRole('article', { name: 'Answer in progress' });
     await expect(live.getByTestId('answer-slot')).toHaveAttribute('data-state', 'working');
@@ -569,8 +574,7 @@ test.describe('chat citation in a DOCX', () => {
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Discharge review/ }).click();
     const chat = page.getByRole('region', { name: 'Chat' });
-    await chat.getByRole('textbox', { name: 'Question' }).fill('Did his command support him?');
-    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    await ask(chat, 'Did his command support him?');
     const answer = chat.getByRole('article', { name: 'Answer' }).last();
     await expect(answer).toContainText('did not support him', { timeout: 60_000 });
     const chip = answer.locator('.chip[data-cite]').first();
@@ -610,8 +614,7 @@ test.describe('chat supporting words', () => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
-    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
-    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    await ask(chat, 'How long does the agreement run?');
     const answer = chat.getByRole('article', { name: 'Answer' }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
