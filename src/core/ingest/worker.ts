@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { OcrEngine } from '../ocr/engine';
+import type { OcrEngine } from '../ocr/engine';
 import { parseFile } from './parse';
 import { chunkDocument, structureOf } from './structure';
 import { compactChunks, CaseStore } from './store';
@@ -15,9 +15,9 @@ import type { ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol
 
 const running = new Map<number, AbortController>();
 
-/** This reader's OCR engine, started on the first page that needs it (one tesseract worker per reader). */
-let ocr: OcrEngine | null = null;
-const ocrEngine = (): OcrEngine => (ocr ??= new OcrEngine());
+/** This reader's OCR engine, loaded with its first task that asks for OCR (tesseract.js is not loaded otherwise). */
+let ocr: Promise<OcrEngine> | null = null;
+const ocrEngine = (): Promise<OcrEngine> => (ocr ??= import('../ocr/engine').then(({ OcrEngine }) => new OcrEngine()));
 
 function send(msg: WorkerResponse): void {
   if (process.connected) process.send?.(msg);
@@ -37,7 +37,7 @@ async function handleParse(task: ParseTask): Promise<void> {
       limits: task.limits,
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,
-      ...(task.ocr ? { ocr: ocrEngine() } : {}),
+      ...(task.ocr ? { ocr: await ocrEngine() } : {}),
       onPage: (done, total) => {
         const now = Date.now();
         if (done === total || now - lastPost > 100) {

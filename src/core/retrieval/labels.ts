@@ -34,7 +34,8 @@ export interface HybridEvidence {
   keywordRank?: number | undefined;
   vectorRank?: number | undefined;
   cosine?: number | undefined;
-  coverage: number;
+  /** Share of the question's words the passage holds (computed only when the label needs it). */
+  coverage: () => number;
 }
 
 /**
@@ -50,12 +51,13 @@ export function hybridLabel(e: HybridEvidence): QualityLabel {
   const cos = e.cosine ?? 0;
   if (e.vectorRank === undefined) {
     // Found by words alone (or vectors are off): as good as its share of the question's words, never strong.
-    if (k <= 3 && e.coverage >= 0.6) return 'good';
-    return e.coverage >= 0.34 ? 'partial' : 'weak';
+    const coverage = e.coverage();
+    if (k <= 3 && coverage >= 0.6) return 'good';
+    return coverage >= 0.34 ? 'partial' : 'weak';
   }
   if (k <= 3 && v <= 3 && cos >= 0.35) return 'strong';
   if ((k <= 5 && v <= 5) || ((k === 1 || v === 1) && cos >= 0.3)) return 'good';
-  if ((Number.isFinite(k) && Number.isFinite(v)) || cos >= 0.4 || e.coverage >= 0.6) return 'partial';
+  if ((Number.isFinite(k) && Number.isFinite(v)) || cos >= 0.4 || e.coverage() >= 0.6) return 'partial';
   return 'weak';
 }
 

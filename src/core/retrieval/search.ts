@@ -152,7 +152,7 @@ export async function searchChunks(
 function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean, queryWords: ReadonlySet<string>): SearchResult {
   const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
   const label = hybrid
-    ? hybridLabel({ keywordRank: f.keyword?.rank, vectorRank: f.vector?.rank, cosine: f.vector?.score, coverage: queryCoverage(queryWords, f.chunk.text) })
+    ? hybridLabel({ keywordRank: f.keyword?.rank, vectorRank: f.vector?.rank, cosine: f.vector?.score, coverage: () => queryCoverage(queryWords, f.chunk.text) })
     : mode === 'vector' ? f.vector!.label : f.keyword!.label;
   const c = f.chunk;
   return {
