@@ -41,6 +41,7 @@ const OPTIONS = {
   focus: { type: 'string' },
   all: { type: 'boolean' },
   extractive: { type: 'boolean' },
+  language: { type: 'string' },
 } as const;
 
 /**

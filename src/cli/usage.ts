@@ -3,6 +3,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] cases create <name> [--json]
   casefile [--home DIR] cases rename <case> <new-name>
   casefile [--home DIR] cases delete <case> --yes
+  casefile [--home DIR] cases ocr <case> [on|off] [--language CODE] [--json]   # read scanned pages and images by OCR (on by default)
   casefile [--home DIR] ingest <case> <path...> [--json]
   casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
   casefile [--home DIR] files <case> [--json]
@@ -20,6 +21,9 @@ export const USAGE = `Usage:
 
 search focuses on the documents a question names (a party, a title, a contract type, a file
 name) and says so; --focus off searches the whole case.
+
+OCR reads scanned pages and images of files added from then on (retry a file to read it
+again); CASEFILE_OCR=0 turns it off everywhere.
 
 <case> is a case id or a unique case name. The data folder is --home, else $CASEFILE_HOME,
 else the desktop app's own data folder.

@@ -23,7 +23,7 @@ export interface EnvConfig {
   embedThreads?: number;
   /** CASEFILE_PDFJS_VERBOSE: pdf.js logs what it finds wrong in a PDF. */
   pdfjsVerbose: boolean;
-  /** CASEFILE_OCR=1: ingest reads PDF pages without a text layer by OCR. */
+  /** OCR of scanned pages at ingest, on unless CASEFILE_OCR=0 (which turns it off for every case). */
   ocr: boolean;
 }
 
@@ -51,6 +51,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     hub: defined({ endpoint: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), token: env.HF_TOKEN || undefined }),
     embedThreads: embedThreads !== undefined && Number.isInteger(embedThreads) ? embedThreads : undefined,
     pdfjsVerbose: Boolean(env.CASEFILE_PDFJS_VERBOSE),
-    ocr: env.CASEFILE_OCR === '1',
+    ocr: env.CASEFILE_OCR !== '0',
   });
 }

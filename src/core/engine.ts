@@ -169,6 +169,11 @@ export class Engine {
     }));
   }
 
+  /** Whether this engine reads scanned pages by OCR (CASEFILE_OCR=0 or `ingest.ocr: false` turn it off; each case has its own setting too). */
+  get ocr(): boolean {
+    return this.ingestOptions().ocr !== false;
+  }
+
   /** Ingest's options: the limits the environment sets, under the explicit ones. */
   private ingestOptions(): IngestOptions {
     const given = this.options.ingest ?? {};

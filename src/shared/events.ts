@@ -7,7 +7,7 @@ import type { IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
   caseId: string;
-  kind: 'created' | 'renamed' | 'deleted' | 'files';
+  kind: 'created' | 'renamed' | 'deleted' | 'files' | 'settings';
 }
 
 export interface ModelsChangedEvent {

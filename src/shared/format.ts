@@ -15,3 +15,8 @@ export function formatBytes(n: number): string {
   }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
+
+/** "OCR page 3 of 5" while a file's page is being read by OCR, else ''. */
+export function ocrProgressText(c: { ocrPage?: number; pages: number | null }): string {
+  return c.ocrPage === undefined ? '' : `OCR page ${c.ocrPage}${c.pages ? ` of ${c.pages}` : ''}`;
+}

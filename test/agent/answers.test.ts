@@ -156,6 +156,8 @@ describe('a case with nothing searchable', () => {
     writeFileSync(path.join(dir, 'scan-2.pdf'), await imageOnlyPdf());
     copyFileSync(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(dir, 'locked.pdf'));
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans only' });
+    // OCR turned off for the case: its scans stay "need OCR".
+    await engine.router.call('cases.setOcr', { caseId, enabled: false });
     await engine.router.call('ingest.start', { caseId, paths: [dir], wait: true });
     const script = path.join(root, 'script.json');
     writeFileSync(script, JSON.stringify({ steps: [{ final: 'no' }] }));

@@ -28,6 +28,15 @@ describe('casefile cases (child process)', () => {
     expect(renamed.code).toBe(0);
     expect((await runCasefile(home, ['cases', 'list'])).stdout).toContain('Second matter (settled)');
 
+    // OCR: on by default; turned off and on by name; an uninstalled language is refused plainly.
+    expect((await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)'])).stdout.trim()).toBe('OCR is on for "Second matter (settled)" (language: eng).');
+    const off = await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)', 'off', '--json']);
+    expect(JSON.parse(off.stdout)).toMatchObject({ ocr: { enabled: false, language: 'eng' }, available: true });
+    const klingon = await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)', '--language', 'klingon']);
+    expect(klingon.code).not.toBe(0);
+    expect(klingon.stderr).toContain('No OCR language "klingon" is installed (installed: eng).');
+    expect((await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)', 'on'])).stdout).toContain('OCR is on');
+
     const refused = await runCasefile(home, ['cases', 'delete', id]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--yes/);

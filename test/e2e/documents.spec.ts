@@ -10,8 +10,10 @@ test.describe('documents', () => {
     test.slow(); // real documents ingested, searched and rendered: the time depends on the machine and its load
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Steel Vault' });
+    // OCR turned off for this case (OCR itself: ocr.spec.ts).
+    await app.op('cases.setOcr', { caseId: created.id, enabled: false });
     const { dir, names } = makeCaseFolder();
-    // A scan with no text layer: listed as needing OCR, not as indexed or failed.
+    // A scan with no text layer, OCR off: listed as needing OCR, not as indexed or failed.
     mkdirSync(path.join(dir, 'scans'));
     writeFileSync(path.join(dir, 'scans', 'photo-scan.pdf'), await imageOnlyPdf());
     names.scan = 'scans/photo-scan.pdf';

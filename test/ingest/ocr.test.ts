@@ -109,7 +109,7 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
   });
 });
 
-describe.skipIf(!hasPoppler)('ingest with OCR (CASEFILE_OCR=1): a scanned page becomes searchable and citable with boxes on the words', () => {
+describe.skipIf(!hasPoppler)('ingest with OCR (on by default): a scanned page becomes searchable and citable with boxes on the words', () => {
   it('an image-only copy of a contract page: indexed, found by a phrase, cited with boxes where poppler boxes the original words', { timeout: 240_000 }, async () => {
     // The scan: page 1 at 200 dpi as an image filling an A4 page, no text layer.
     const prefix = path.join(tmp, 'scan');
@@ -121,7 +121,7 @@ describe.skipIf(!hasPoppler)('ingest with OCR (CASEFILE_OCR=1): a scanned page b
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'scanned affiliate agreement.pdf'), await pdf.save());
 
-    const engine = await Engine.open({ home: tempHome(), ingest: { ocr: true } });
+    const engine = await Engine.open({ home: tempHome() });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans' });
       await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
@@ -148,6 +148,83 @@ describe.skipIf(!hasPoppler)('ingest with OCR (CASEFILE_OCR=1): a scanned page b
         const cy = (t.y0 + t.y1) / 2;
         expect(img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), word).toBe(true);
       }
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+/** An image-only PDF of the first `pages` pages of `pdf`, drawn at `dpi` (a "scan"). */
+async function scanOf(pdf: string, pages: number, dpi: number): Promise<Uint8Array> {
+  const out = await PDFDocument.create();
+  for (let n = 1; n <= pages; n++) {
+    const prefix = path.join(tmp, `scan-of-${n}-${dpi}`);
+    execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(n), '-l', String(n), '-singlefile', '-png', pdf, prefix]);
+    const png = await out.embedPng(readFileSync(`${prefix}.png`));
+    out.addPage([612, 792]).drawImage(png, { x: 0, y: 0, width: 612, height: 792 });
+  }
+  return out.save();
+}
+
+describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the page, the case setting', () => {
+  it('says which page OCR reads; a cancelled read resumes at the page it stopped on, not at page 1', { timeout: 300_000 }, async () => {
+    const folder = path.join(tmp, 'resume');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'scanned.pdf'), await scanOf(PDF, 3, 150));
+    const engine = await Engine.open({ home: tempHome() });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Resume' });
+      const seen: { page: number; pages: number | null }[] = [];
+      let cancelled = false;
+      const off = engine.events.on('ingest.progress', (p) => {
+        for (const c of p.current) if (c.ocrPage !== undefined && seen.at(-1)?.page !== c.ocrPage) seen.push({ page: c.ocrPage, pages: c.pages });
+        if (!cancelled && p.current.some((c) => c.ocrPage === 2)) {
+          cancelled = true;
+          void engine.router.call('ingest.cancel', { caseId });
+        }
+      });
+      const first = await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
+      expect(first).toMatchObject({ state: 'cancelled' });
+      // "OCR page 1 of 3", then page 2, when the cancel came.
+      expect(seen.slice(0, 2)).toEqual([{ page: 1, pages: 3 }, { page: 2, pages: 3 }]);
+      seen.length = 0;
+      const { resumed } = await engine.router.call('ingest.resume', { caseId });
+      off();
+      expect(resumed[0]!.results[0]).toMatchObject({ name: 'scanned.pdf', status: 'indexed' });
+      // Page 1 was kept: the resumed read goes on from the page that was cut off (page 2, unless
+      // page 2 had just finished when the cancel arrived).
+      expect(seen.map((s) => s.page)).not.toContain(1);
+      expect(seen.at(-1)?.page).toBe(3);
+      const { files } = await engine.router.call('files.list', { caseId });
+      expect(files[0]!.versions[0]!.ocr_pages!.map((p) => p.page)).toEqual([1, 2, 3]);
+      const hit = (await engine.router.call('search', { caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 1 })).results[0];
+      expect(hit?.pages[0]).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a case with OCR turned off keeps scans as "needs OCR"; languages are the installed ones', { timeout: 120_000 }, async () => {
+    const folder = path.join(tmp, 'off');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'scanned.pdf'), await scanOf(PDF, 1, 100));
+    const engine = await Engine.open({ home: tempHome() });
+    try {
+      const info = await engine.router.call('app.info', {});
+      expect(info.ocr).toEqual({ available: true, languages: ['eng'] });
+      const created = await engine.router.call('cases.create', { name: 'No OCR' });
+      expect(created.ocr).toEqual({ enabled: true, language: 'eng' });
+      await expect(engine.router.call('cases.setOcr', { caseId: created.id, language: 'klingon' })).rejects.toMatchObject({ code: 'invalid_input', message: 'No OCR language "klingon" is installed (installed: eng).' });
+      const off = await engine.router.call('cases.setOcr', { caseId: created.id, enabled: false });
+      expect(off.ocr).toEqual({ enabled: false, language: 'eng' });
+      const run = await engine.router.call('ingest.start', { caseId: created.id, paths: [folder], wait: true });
+      if (!('results' in run)) throw new Error('expected results');
+      expect(run.results[0]).toMatchObject({ status: 'needs_ocr', reason: 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable' });
+      // Turned on again, a retry reads it.
+      await engine.router.call('cases.setOcr', { caseId: created.id, enabled: true });
+      const retried = await engine.router.call('files.retry', { caseId: created.id, fileId: run.results[0]!.fileId });
+      if (!('results' in retried)) throw new Error('expected results');
+      expect(retried.results[0]).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^read by OCR: page 1/) });
     } finally {
       await engine.close();
     }

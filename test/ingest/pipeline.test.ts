@@ -51,7 +51,8 @@ describe('ingest pipeline', () => {
     expect(r['pleadings/lease.pdf']).toMatchObject({ status: 'indexed', version: 1 });
     expect(r['motion.docx']).toMatchObject({ status: 'indexed' });
     expect(r['notes.md']).toMatchObject({ status: 'indexed' });
-    expect(r['pleadings/scan.pdf']).toMatchObject({ status: 'needs_ocr' });
+    // OCR is on by default; a "scan" of grey boxes has no words to read, which is said plainly.
+    expect(r['pleadings/scan.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^no text found, even by OCR: the pages look blank/) });
     expect(r['broken.pdf']!.status).toBe('failed');
     expect(r['empty.txt']).toMatchObject({ status: 'failed', reason: 'empty file' });
     expect(r['locked.pdf']).toMatchObject({ status: 'failed', reason: 'password protected — ask the sender for an unlocked copy' });

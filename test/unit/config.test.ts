@@ -22,10 +22,10 @@ describe('settings from the environment (config.ts)', () => {
     expect(c).toMatchObject({ agentMaxTokens: 300, defaultChatModel: 'smollm2', embedThreads: 2, pdfjsVerbose: false });
     expect(c.endpoint).toEqual({ baseURL: 'http://127.0.0.1:8080/v1', structuredOutputs: false, toolCalling: false });
     expect(c.hub).toEqual({ endpoint: 'http://mirror.local' });
-    expect(readConfig({})).toEqual({ limits: {}, llama: {}, hub: { endpoint: 'https://huggingface.co' }, pdfjsVerbose: false, ocr: false });
-    // OCR of pages without a text layer is asked for with CASEFILE_OCR=1 (anything else: off).
+    expect(readConfig({})).toEqual({ limits: {}, llama: {}, hub: { endpoint: 'https://huggingface.co' }, pdfjsVerbose: false, ocr: true });
+    // OCR of scanned pages is on unless CASEFILE_OCR=0 turns it off everywhere.
     expect(readConfig({ CASEFILE_OCR: '1' }).ocr).toBe(true);
-    expect(readConfig({ CASEFILE_OCR: 'yes' }).ocr).toBe(false);
+    expect(readConfig({ CASEFILE_OCR: '0' }).ocr).toBe(false);
     // A scripted model (tests, demos) wins over the configured chat model.
     expect(readConfig({ CASEFILE_SCRIPTED_MODEL: '/tmp/s.json', CASEFILE_CHAT_MODEL: 'x' }).defaultChatModel).toBe('scripted:/tmp/s.json');
   });

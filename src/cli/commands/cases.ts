@@ -45,7 +45,22 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
       return 0;
     }
+    case 'ocr': {
+      const [ref, onOff, ...extra] = rest;
+      if (!ref || extra.length || (onOff !== undefined && onOff !== 'on' && onOff !== 'off')) throw new UsageError('cases ocr takes <case> [on|off] [--language CODE]');
+      const target = await engine.cases.resolve(ref);
+      const language = typeof args.values.language === 'string' ? args.values.language : undefined;
+      const changed =
+        onOff || language ? await engine.router.call('cases.setOcr', { caseId: target.id, ...(onOff ? { enabled: onOff === 'on' } : {}), ...(language ? { language } : {}) }) : target;
+      const { available } = (await engine.router.call('app.info', {})).ocr;
+      if (json) io.out(JSON.stringify({ id: changed.id, ocr: changed.ocr, available }));
+      else {
+        io.out(`OCR is ${changed.ocr.enabled ? 'on' : 'off'} for "${printable(changed.name)}" (language: ${changed.ocr.language}).`);
+        if (!available) io.out('CASEFILE_OCR=0 turns OCR off for every case in this process.');
+      }
+      return 0;
+    }
     default:
-      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename or delete');
+      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete or ocr');
   }
 }

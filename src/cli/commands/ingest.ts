@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { formatBytes, plural, printable, UsageError, type CliIO } from '../io';
+import { formatBytes, ocrProgressText, plural, printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
@@ -26,7 +26,7 @@ function bar(p: IngestProgress, width = 24): string {
   const full = Math.round(frac * width);
   const cur = p.current[0];
   const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
-  const what = cur ? ` ${cur.stage}${count} ${printable(cur.name)}` : '';
+  const what = cur ? ` ${ocrProgressText(cur) || `${cur.stage}${count}`} ${printable(cur.name)}` : '';
   const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''} ${eta(p.etaSeconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;

@@ -1,5 +1,7 @@
 import type { EventBus } from '../events';
 import type { HandlerMap } from '../router/router';
+import { CasefileError } from '../../shared/errors';
+import { installedLanguages } from '../ocr/languages';
 import type { CaseRegistry } from './registry';
 
 /** What the case operations need: the registry, events, and the stop of everything a case holds before it goes. */
@@ -8,13 +10,15 @@ export interface CasePorts {
   readonly home: string;
   readonly cases: CaseRegistry;
   readonly events: Pick<EventBus, 'emit'>;
+  /** Whether the engine reads scanned pages by OCR at all. */
+  readonly ocr: boolean;
   beforeCaseDelete(caseId: string): Promise<void>;
 }
 
 export function caseHandlers(ports: CasePorts): HandlerMap {
   const { cases, events } = ports;
   return {
-    'app.info': async () => ({ name: 'casefile', version: ports.version, home: ports.home }),
+    'app.info': async () => ({ name: 'casefile', version: ports.version, home: ports.home, ocr: { available: ports.ocr, languages: installedLanguages() } }),
     'cases.list': async ({ query }) => ({ cases: await cases.list(query) }),
     'cases.get': async ({ caseId }) => cases.get(caseId),
     'cases.create': async ({ name }) => {
@@ -26,6 +30,15 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       const renamed = await cases.rename(caseId, name);
       events.emit('cases.changed', { caseId, kind: 'renamed' });
       return renamed;
+    },
+    'cases.setOcr': async ({ caseId, enabled, language }) => {
+      if (language !== undefined && !installedLanguages().includes(language)) {
+        const have = installedLanguages();
+        throw new CasefileError('invalid_input', `No OCR language "${language}" is installed${have.length ? ` (installed: ${have.join(', ')})` : ''}.`);
+      }
+      const changed = await cases.setOcr(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(language ? { language } : {}) });
+      events.emit('cases.changed', { caseId, kind: 'settings' });
+      return changed;
     },
     'cases.delete': async ({ caseId }) => {
       await ports.beforeCaseDelete(caseId);

@@ -22,6 +22,15 @@ export const CaseMeta = z.object({
 });
 export type CaseMeta = z.infer<typeof CaseMeta>;
 
+/** The OCR language when a case names none. */
+export const DEFAULT_OCR_LANGUAGE = 'eng';
+
+/** A case's OCR setting (`settings.ocr` in case.json): on, in English, unless the case says otherwise. */
+export function ocrSettingsOf(settings: Record<string, unknown>): { enabled: boolean; language: string } {
+  const raw = (settings.ocr ?? {}) as { enabled?: unknown; language?: unknown };
+  return { enabled: raw.enabled !== false, language: typeof raw.language === 'string' && /^[a-z_]{3,12}$/.test(raw.language) ? raw.language : DEFAULT_OCR_LANGUAGE };
+}
+
 export interface CaseStats {
   files: number;
   bytes: number;
@@ -137,6 +146,11 @@ export class CaseRegistry {
     return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, name })));
   }
 
+  /** Change the case's OCR setting (it applies to files read from now on). */
+  async setOcr(caseId: string, change: { enabled?: boolean; language?: string }): Promise<CaseSummary> {
+    return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } } })));
+  }
+
   async delete(caseId: string): Promise<void> {
     const dir = this.caseDir(caseId);
     await this.readMeta(caseId); // not_found if absent
@@ -162,6 +176,6 @@ export class CaseRegistry {
 
   private async summary(meta: CaseMeta): Promise<CaseSummary> {
     const stats = await this.statsProvider(this.caseDir(meta.id));
-    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes };
+    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings) };
   }
 }

@@ -8,8 +8,7 @@ import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageI
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
-import type { OcrEngine } from '../ocr/engine';
-import { OCR_FONT, ocrPage } from './ocr-page';
+import { OCR_FONT, ocrPageKept, type OcrOptions } from './ocr-page';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -44,7 +43,7 @@ export interface LoadOptions {
   /** Images of more pixels are left out (pdf.js's maxImageSize); default 100 million. */
   maxImagePixels?: number;
   /** Read pages without a text layer by OCR (absent: such pages stay empty). */
-  ocr?: OcrEngine;
+  ocr?: OcrOptions;
 }
 
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
@@ -211,7 +210,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       try {
         const page = await doc.getPage(n);
         read = await readPage(pdfjs, page, n, out, fontState);
-        if (!read.hasText && options.ocr) read = await readByOcr(page, n, out, options.ocr, options.signal);
+        if (!read.hasText && options.ocr) read = await readByOcr(page, n, total, out, options.ocr, options.signal);
       } catch (err) {
         if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
         // One unreadable page does not lose the document: it counts as a page without text.
@@ -224,16 +223,16 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       // Let messages (cancel) through between pages.
       await new Promise<void>((r) => setImmediate(r));
     }
-    return finishPdf(out, pages, emptyPages, brokenPages);
+    return finishPdf(out, pages, emptyPages, brokenPages, options.ocr !== undefined);
   } finally {
     await task.destroy().catch(() => {});
   }
 }
 
 /** Page `n` read by OCR into `out`: its geometry holds one item per word, in the OCR font. */
-async function readByOcr(page: PdfPage, n: number, out: TextBuilder, engine: OcrEngine, signal?: AbortSignal): Promise<{ geometry: PageGeometry; hasText: boolean }> {
+async function readByOcr(page: PdfPage, n: number, total: number, out: TextBuilder, ocr: OcrOptions, signal?: AbortSignal): Promise<{ geometry: PageGeometry; hasText: boolean }> {
   const start = out.length;
-  const read = await ocrPage(page, engine, signal);
+  const read = await ocrPageKept(page, n, total, ocr, signal);
   page.cleanup();
   const view = page.view;
   const geometry: PageGeometry = { page: n, start, end: start, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts: [OCR_FONT], items: [], ocr: { confidence: Math.round(read.confidence) } };
@@ -345,12 +344,13 @@ function addFontMetrics(page: PdfPage, fontIndex: Map<string, number>, fonts: Pa
 }
 
 /** The parsed document, or the reason it has no text (no pages, every page broken, scanned). */
-function finishPdf(out: TextBuilder, pages: PageGeometry[], emptyPages: number[], brokenPages: number): ParsedDoc {
+function finishPdf(out: TextBuilder, pages: PageGeometry[], emptyPages: number[], brokenPages: number, ocrTried: boolean): ParsedDoc {
   const total = pages.length;
   const readable = total - emptyPages.length;
   if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
   if (readable === 0 && brokenPages === total) throw new LoadError('failed', `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`);
-  if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — run OCR to make it searchable', total);
+  if (readable === 0 && ocrTried) throw new LoadError('failed', `no text found, even by OCR: ${total === 1 ? 'the page looks' : 'the pages look'} blank, or the scan is too faint or small to read — check the original, or scan it again at 300 dpi`, total);
+  if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable', total);
   // Trailing line breaks after the last page carry nothing.
   const text = out.parts.join('').replace(/\s+$/, '');
   for (const p of pages) {

@@ -4,6 +4,9 @@
  * geometry model of a text page — one item per word, in PDF user space through the page's own
  * viewport (so rotation holds) — so chunking, search, citations and their boxes work unchanged.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { readJson, writeFileAtomic } from '../util/fs';
 import { drawPdfPage } from '../util/pdf-draw';
 import type { OcrEngine } from '../ocr/engine';
 import type { PageGeometry } from './types';
@@ -25,6 +28,39 @@ export interface OcrPageResult {
   /** Mean word confidence, 0–100. */
   confidence: number;
   words: number;
+}
+
+/** How a document's pages are read by OCR. */
+export interface OcrOptions {
+  engine: OcrEngine;
+  /**
+   * Folder where each page read is kept until the document is done, so a killed or cancelled
+   * ingest resumes at the page, not at the start of the file (none: pages are not kept).
+   */
+  cacheDir?: string;
+  /** Called when page `page` of `total` starts being read by OCR (not for a page kept from before). */
+  onPage?: (page: number, total: number) => void;
+}
+
+/** Bumped when what a kept page holds changes (a kept page of another format is read again). */
+const CACHE_FORMAT = 1;
+
+/** Page `n` read by OCR, or as kept from an earlier, interrupted read of the same file. */
+export async function ocrPageKept(page: PDFPageProxy, n: number, total: number, options: OcrOptions, signal?: AbortSignal): Promise<OcrPageResult> {
+  const file = options.cacheDir ? path.join(options.cacheDir, `${n}.json`) : null;
+  if (file) {
+    const kept = (await readJson(file).catch(() => undefined)) as (OcrPageResult & { format?: number; dpi?: number }) | undefined;
+    if (kept?.format === CACHE_FORMAT && kept.dpi === OCR_DPI && Array.isArray(kept.items) && typeof kept.text === 'string') {
+      return { text: kept.text, items: kept.items, confidence: kept.confidence, words: kept.words };
+    }
+  }
+  options.onPage?.(n, total);
+  const read = await ocrPage(page, options.engine, signal);
+  if (file) {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, JSON.stringify({ format: CACHE_FORMAT, dpi: OCR_DPI, ...read }));
+  }
+  return read;
 }
 
 /** Draw the page and read it. */

@@ -1,5 +1,5 @@
 import { detectKind } from './detect';
-import type { OcrEngine } from '../ocr/engine';
+import type { OcrOptions } from './ocr-page';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
@@ -17,8 +17,8 @@ export interface ParseRequest {
   signal?: AbortSignal;
   onPage?: (done: number, total: number) => void;
   standardFontDataUrl?: string;
-  /** Read PDF pages without a text layer with this engine. */
-  ocr?: OcrEngine;
+  /** Read PDF pages without a text layer by OCR. */
+  ocr?: OcrOptions;
 }
 
 export interface ParseOutcome {
@@ -73,8 +73,13 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   }
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
   const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
-  const partial = doc.emptyPages.length ? `${doc.emptyPages.length} of ${doc.index.pages.length} pages have no text layer (pages ${compactRanges(doc.emptyPages)}); run OCR to search them` : '';
-  const ocrPages = doc.index.pages.filter((p) => p.ocr).map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
+  const some = `${doc.emptyPages.length} of ${doc.index.pages.length} pages`;
+  const partial = !doc.emptyPages.length
+    ? ''
+    : req.ocr
+      ? `${some} have no text, even by OCR (pages ${compactRanges(doc.emptyPages)}): blank, or too faint to read — check the original`
+      : `${some} have no text layer (pages ${compactRanges(doc.emptyPages)}); turn on OCR in the case settings to search them`;
+  const ocrPages = doc.index.pages.filter((p) => p.ocr && p.end > p.start).map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
   return {
     kind: detected.kind,
     status: 'indexed',

@@ -62,6 +62,7 @@ type Pending = {
   reject: (e: unknown) => void;
   onPage?: (done: number, total: number) => void;
   onStage?: (stage: 'chunking') => void;
+  onOcrPage?: (page: number, total: number) => void;
   onStarted?: () => void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -75,6 +76,8 @@ interface Slot {
   sent: number;
   started: number;
   lastProgress: number;
+  /** Pages of the current task read by OCR so far (each adds OCR_PAGE_ALLOWANCE_MS to its time limit). */
+  ocrPages: number;
   /** Why the pool stopped this reader (set before it is killed). */
   stoppedFor?: string;
   cancelTimer?: NodeJS.Timeout;
@@ -119,6 +122,9 @@ async function residentBytes(pid: number): Promise<number | null> {
 const WATCH_MS = 100;
 /** How long a new reader may take to load before it begins its task (on top of the page limit). */
 const STARTUP_LIMIT_MS = 60_000;
+
+/** Time a file's limit grows by for each page read by OCR (a scan of hundreds of pages takes longer than a text file of as many). */
+export const OCR_PAGE_ALLOWANCE_MS = 30_000;
 /** A cancelled reader that does not answer within this time (stuck in one long step) is stopped. */
 const CANCEL_GRACE_MS = 2000;
 
@@ -153,12 +159,12 @@ export class WorkerPool {
 
   run(
     task: Omit<ParseTask, 'type' | 'id'>,
-    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void; onStarted?: () => void } = {},
+    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void; onOcrPage?: (page: number, total: number) => void; onStarted?: () => void } = {},
   ): Promise<ParseResult> {
     if (this.closed) return Promise.reject(new Error('The ingest worker pool is closed.'));
     if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal));
     return new Promise<ParseResult>((resolve, reject) => {
-      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, onStarted: opts.onStarted, signal: opts.signal };
+      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, onOcrPage: opts.onOcrPage, onStarted: opts.onStarted, signal: opts.signal };
       if (opts.signal) {
         pending.onAbort = () => this.abort(pending);
         opts.signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -207,7 +213,7 @@ export class WorkerPool {
       slot.idleTimer = undefined;
       slot.current = p;
       slot.sent = Date.now();
-      slot.started = slot.lastProgress = 0;
+      slot.started = slot.lastProgress = slot.ocrPages = 0;
       this.send(slot, p.task);
     }
     this.watchReaders();
@@ -217,7 +223,7 @@ export class WorkerPool {
     // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
     const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
     const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`] });
-    const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0 };
+    const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0, ocrPages: 0 };
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
     child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal)));
@@ -263,7 +269,7 @@ export class WorkerPool {
         }
         if (rss !== null && rss > maxParseMemoryBytes) {
           this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile).${raiseHint('maxParseMemoryBytes')}`);
-        } else if (now - slot.started > fileTimeoutMs) {
+        } else if (now - slot.started > fileTimeoutMs + slot.ocrPages * OCR_PAGE_ALLOWANCE_MS) {
           this.stop(slot, `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)}.${raiseHint('fileTimeoutMs')}`);
         } else if (now - slot.lastProgress > pageTimeoutMs) {
           this.stop(slot, `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile).${raiseHint('pageTimeoutMs')}`);
@@ -295,6 +301,11 @@ export class WorkerPool {
     }
     if (msg.type === 'stage') {
       p.onStage?.(msg.stage);
+      return;
+    }
+    if (msg.type === 'ocr') {
+      slot.ocrPages++;
+      p.onOcrPage?.(msg.page, msg.total);
       return;
     }
     slot.current = undefined;

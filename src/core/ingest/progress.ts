@@ -19,6 +19,8 @@ export interface CurrentFile {
   done: number | null;
   total: number | null;
   stageStarted: number;
+  /** The page being read by OCR now (until that page is done). */
+  ocrPage?: number;
 }
 
 /** The counting part of a run's state. */
@@ -111,6 +113,7 @@ export function currentFile(c: CurrentFile, now: number): IngestCurrentFile {
     fraction,
     pages: c.pages > 0 ? c.pages : null,
     etaSeconds,
+    ...(c.ocrPage !== undefined && c.stage === 'parsing' ? { ocrPage: c.ocrPage } : {}),
   };
 }
 

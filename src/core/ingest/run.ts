@@ -18,6 +18,7 @@ import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from './chunker';
+import { ocrSettingsOf } from '../cases/registry';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -123,6 +124,8 @@ class IngestRun {
   /** Versions left to finish (key `fileId@version`). */
   private readonly work = new Map<string, WorkItem>();
   private sink: IndexSink | undefined;
+  /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
+  private ocr: { language: string } | null = null;
 
   constructor(
     private readonly ctx: RunContext,
@@ -143,6 +146,8 @@ class IngestRun {
     try {
       const meta = await this.ctx.ports.cases.readMeta(caseId);
       const chunking = chunkingOf(meta.settings);
+      const ocr = ocrSettingsOf(meta.settings);
+      this.ocr = this.ctx.ocr && ocr.enabled ? { language: ocr.language } : null;
       await cleanTempFiles(path.join(this.caseDir, 'files'));
       const { imported, unreadable } = await this.importOriginals(await this.pathsToWalk());
       await this.registerVersions(imported, unreadable);
@@ -386,7 +391,7 @@ class IngestRun {
 
   /** Read a version in a pool worker, counted in reading.json while it is read, with page and stage ticks. */
   private async readInPool(item: WorkItem, key: string, blob: string, chunking: ChunkingOptions): Promise<ParseResult> {
-    const { state, store, ctx } = this;
+    const { state, store, ctx, ocr } = this;
     const manifest = await store.readManifest();
     const file = manifest.files.find((f) => f.id === item.fileId);
     const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
@@ -394,7 +399,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ocr: ctx.ocr },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}) },
       {
         signal: this.signal,
         onPage: (done, total) => {
@@ -402,6 +407,7 @@ class IngestRun {
           if (cur) {
             cur.pages = total;
             cur.pagesDone = done;
+            delete cur.ocrPage;
             if (cur.stage === 'parsing') {
               cur.done = done;
               cur.total = total;
@@ -412,6 +418,11 @@ class IngestRun {
           ctx.emitProgress(state, done === 0 || done === total);
         },
         onStage: (stage) => this.setStage(item.name, stage, item.size),
+        onOcrPage: (page, total) => {
+          const cur = state.current.get(item.name);
+          if (cur) Object.assign(cur, { ocrPage: page, pages: total });
+          ctx.emitProgress(state, true);
+        },
         onStarted: () => void ctx.reading.increment(store.caseDir, key).catch(() => undefined),
       },
     ));

@@ -30,7 +30,7 @@ export interface IngestOptions {
   limits?: Partial<IngestLimits>;
   /** pdf.js standard font data folder (file: URL); default pdfjs-dist's own. */
   standardFontDataUrl?: string;
-  /** Read PDF pages without a text layer by OCR (CASEFILE_OCR=1; off by default until page progress and resume land). */
+  /** Read scanned pages by OCR (default on; false or CASEFILE_OCR=0 turn it off for every case; each case has its own setting too). */
   ocr?: boolean;
   /**
    * Resume interrupted ingests in the background as soon as the engine opens (the desktop app
@@ -78,7 +78,7 @@ export class IngestService {
       pool: () => this.getPool(),
       limits: this.limits,
       standardFontDataUrl: options.standardFontDataUrl,
-      ocr: options.ocr === true,
+      ocr: options.ocr !== false,
       reading: this.reading,
       isActiveJob: (jobId) => this.isActiveJob(jobId),
       emitProgress: (state, force) => this.emitProgress(state, force),

@@ -17,8 +17,8 @@ export interface ParseTask {
   limits?: Partial<IngestLimits>;
   chunking: ChunkingOptions;
   standardFontDataUrl?: string;
-  /** Read pages without a text layer by OCR. */
-  ocr?: boolean;
+  /** Read pages without a text layer by OCR, in this language, keeping each page read in `cacheDir` until the file is done. */
+  ocr?: { language: string; cacheDir: string };
 }
 
 export interface CancelTask {
@@ -35,6 +35,8 @@ export type WorkerResponse =
   /** The reader has loaded and begins the task: its time limits count from here, not from its start-up. */
   | { type: 'started'; id: number }
   | { type: 'page'; id: number; done: number; total: number }
+  /** Page `page` of `total` starts being read by OCR. */
+  | { type: 'ocr'; id: number; page: number; total: number }
   | { type: 'stage'; id: number; stage: 'chunking' }
   | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[] }
   | { type: 'cancelled'; id: number }

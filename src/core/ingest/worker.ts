@@ -5,7 +5,7 @@
  * records at the end. Bundlers: build this file as its own entry and pass its path as the ingest
  * `workerPath`.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/engine';
 import { parseFile } from './parse';
@@ -15,9 +15,13 @@ import type { ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol
 
 const running = new Map<number, AbortController>();
 
-/** This reader's OCR engine, loaded with its first task that asks for OCR (tesseract.js is not loaded otherwise). */
-let ocr: Promise<OcrEngine> | null = null;
-const ocrEngine = (): Promise<OcrEngine> => (ocr ??= import('../ocr/engine').then(({ OcrEngine }) => new OcrEngine()));
+/** This reader's OCR engine per language, loaded with its first task that asks for OCR (tesseract.js is not loaded otherwise). */
+const ocrEngines = new Map<string, Promise<OcrEngine>>();
+function ocrEngine(language: string): Promise<OcrEngine> {
+  let engine = ocrEngines.get(language);
+  if (!engine) ocrEngines.set(language, (engine = import('../ocr/engine').then(({ OcrEngine }) => new OcrEngine({ lang: language }))));
+  return engine;
+}
 
 function send(msg: WorkerResponse): void {
   if (process.connected) process.send?.(msg);
@@ -37,7 +41,9 @@ async function handleParse(task: ParseTask): Promise<void> {
       limits: task.limits,
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,
-      ...(task.ocr ? { ocr: await ocrEngine() } : {}),
+      ...(task.ocr
+        ? { ocr: { engine: await ocrEngine(task.ocr.language), cacheDir: task.ocr.cacheDir, onPage: (page: number, total: number) => send({ type: 'ocr', id: task.id, page, total }) } }
+        : {}),
       onPage: (done, total) => {
         const now = Date.now();
         if (done === total || now - lastPost > 100) {
@@ -60,6 +66,8 @@ async function handleParse(task: ParseTask): Promise<void> {
       if (controller.signal.aborted) throw controller.signal.reason;
       await new CaseStore(task.caseDir).writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
     }
+    // The pages kept for a resume are in the artifacts now.
+    if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });
     send({ type: 'done', id: task.id, summary, chunks });
   } catch (err) {
     if (controller.signal.aborted || (err as Error)?.name === 'AbortError') send({ type: 'cancelled', id: task.id });

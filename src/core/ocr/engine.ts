@@ -8,13 +8,11 @@
  * words make (words joined by spaces, lines by a line break, paragraphs by a blank line), so the
  * page can be stored and cited like a page with a text layer.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { CasefileError } from '../../shared/errors';
+import { languageData, type OcrQuality } from './languages';
 
-const require = createRequire(import.meta.url);
+export { languageData, type OcrQuality };
 
 export interface OcrWord {
   text: string;
@@ -35,22 +33,6 @@ export interface OcrPage {
   words: OcrWord[];
   /** Mean word confidence, 0–100 (0 for a page with no words). */
   confidence: number;
-}
-
-/** `fast`: the integer LSTM model (4.0.0_best_int); `best`: the float model (4.0.0), slower. */
-export type OcrQuality = 'fast' | 'best';
-
-/** The folder of an installed language package's data for `quality`, or null when it is not installed. */
-export function languageData(lang: string, quality: OcrQuality = 'fast'): string | null {
-  if (!/^[a-z_]{3,12}$/.test(lang)) return null;
-  let pkg: string;
-  try {
-    pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
-  } catch {
-    return null;
-  }
-  const dir = path.join(pkg, quality === 'fast' ? '4.0.0_best_int' : '4.0.0');
-  return existsSync(path.join(dir, `${lang}.traineddata.gz`)) ? dir : null;
 }
 
 export interface OcrEngineOptions {

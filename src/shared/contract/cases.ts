@@ -12,12 +12,16 @@ export interface CaseSummary {
   files: number;
   /** Bytes of original documents stored in the case. */
   bytes: number;
+  /** Whether scanned pages and images are read by OCR in this case, and in which language (an installed language's code, e.g. `eng`). */
+  ocr: { enabled: boolean; language: string };
 }
 
 export interface AppInfo {
   name: 'casefile';
   version: string;
   home: string;
+  /** OCR: off when the engine was started with CASEFILE_OCR=0; the installed languages (codes such as `eng`). */
+  ocr: { available: boolean; languages: string[] };
 }
 
 export const casesContract = {
@@ -29,6 +33,16 @@ export const casesContract = {
   'cases.get': op<CaseSummary>()(z.object({ caseId: CaseId }).strict(), 'One case by id.'),
   'cases.create': op<CaseSummary>()(z.object({ name: CaseName }).strict(), 'Create an empty case.'),
   'cases.rename': op<CaseSummary>()(z.object({ caseId: CaseId, name: CaseName }).strict(), 'Rename a case.'),
+  'cases.setOcr': op<CaseSummary>()(
+    z
+      .object({
+        caseId: CaseId,
+        enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+        language: z.string().regex(/^[a-z_]{3,12}$/, 'language must be a language code such as eng').optional(),
+      })
+      .strict(),
+    'Turn OCR of scanned pages and images on or off for a case, or choose its language; applies to files read from now on (retry a file to read it again).',
+  ),
   'cases.delete': op<{ id: string; deleted: true }>()(
     z.object({ caseId: CaseId }).strict(),
     'Delete a case and everything in its directory.',

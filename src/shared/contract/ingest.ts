@@ -69,6 +69,8 @@ export interface IngestCurrentFile {
   pages: number | null;
   /** Seconds left in the current stage, from its rate so far; null until that is meaningful. */
   etaSeconds: number | null;
+  /** While parsing: the page being read by OCR now ("OCR page 3 of 5", of `pages`); absent otherwise. */
+  ocrPage?: number;
 }
 
 export interface IngestProgress {

@@ -4,7 +4,7 @@ import { api, errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { formatBytes, formatDuration, plural } from './format';
+import { formatBytes, formatDuration, ocrProgressText, plural } from './format';
 
 const STATUS_LABEL: Record<IngestFileStatus, string> = {
   queued: 'Queued',
@@ -46,7 +46,8 @@ function stageText(c: IngestCurrentFile): string {
   const unit = c.stage === 'parsing' ? 'pages' : 'chunks';
   const count = c.done !== null && c.total !== null ? ` · ${c.done} / ${c.total} ${unit}` : '';
   const eta = c.etaSeconds !== null && c.etaSeconds > 0 ? ` · about ${formatDuration(c.etaSeconds * 1000)} left` : '';
-  return `${STAGE_LABEL[c.stage]}${count}${eta}`;
+  const ocr = ocrProgressText(c);
+  return ocr ? `${ocr}${eta}` : `${STAGE_LABEL[c.stage]}${count}${eta}`;
 }
 
 /** A file's own bar: determinate while its stage has a count, indeterminate for the short stages without one. */
