@@ -42,6 +42,7 @@ const OPTIONS = {
   all: { type: 'boolean' },
   extractive: { type: 'boolean' },
   language: { type: 'string' },
+  'password-file': { type: 'string' },
 } as const;
 
 /**

@@ -6,6 +6,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] cases ocr <case> [on|off] [--language CODE] [--json]   # read scanned pages and images by OCR (on by default)
   casefile [--home DIR] ingest <case> <path...> [--json]
   casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
+  casefile [--home DIR] unlock <case> <file> [--password-file FILE] [--json]   # open a password-protected PDF (asks for the password)
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] outline <case> <file> [--section ID|NUMBER|TITLE] [--json]   # a document's headings, or one section
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]

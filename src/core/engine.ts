@@ -21,6 +21,7 @@ import { OpenCases } from './open-cases';
 import { Router } from './router/router';
 import { Disposables } from './util/disposables';
 import { lazy } from './util/lazy';
+import { MemoryPasswords, type PasswordStore } from './util/passwords';
 import { VERSION } from './version';
 
 export interface EngineOptions {
@@ -34,6 +35,8 @@ export interface EngineOptions {
   agent?: AgentOptions;
   /** The environment settings are read from (default process.env; see config.ts). Explicit options above win. */
   env?: NodeJS.ProcessEnv;
+  /** Where the passwords of protected PDFs are kept (default: in memory; the desktop app: the system keychain). */
+  passwords?: PasswordStore;
 }
 
 const opsOf = (feature: object) => Object.keys(feature) as OpName[];
@@ -56,6 +59,8 @@ export class Engine {
   /** One context per case in use (documents, chunk table), released before a case is deleted. */
   readonly openCases: OpenCases;
   readonly bundledModelDirs: string[];
+  /** Passwords of protected PDFs the user gave (files.unlock), for reading and showing them. */
+  readonly passwords: PasswordStore;
   private readonly options: EngineOptions;
   /** Settings from the environment, read once here and passed down (config.ts). */
   private readonly config: EnvConfig;
@@ -74,6 +79,7 @@ export class Engine {
     this.config = readConfig(options.env ?? process.env);
     this.home = path.resolve(options.home);
     this.bundledModelDirs = options.bundledModelDirs ?? [];
+    this.passwords = options.passwords ?? new MemoryPasswords();
     this.cases = new CaseRegistry(this.home);
     this.openCases = new OpenCases(this.cases);
     this.disposables.add(() => this.openCases.close());
@@ -221,6 +227,7 @@ export class Engine {
     }
     (await this.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
     await this.openCases.release(caseId);
+    this.passwords.forget(`${caseId}/`);
   }
 
   async close(): Promise<void> {

@@ -5,11 +5,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, safeStorage, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
 import { IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
 import { openOriginalInSystemViewer } from './open-original';
+import { KeychainPasswords } from './passwords';
 import { toApiError } from '../shared/errors';
 import {
   CONTENT_SECURITY_POLICY,
@@ -170,9 +171,12 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(async () => {
     applySecurity();
+    const home = process.env.CASEFILE_HOME || app.getPath('userData');
     engine = await Engine.open({
       // CASEFILE_HOME lets tests (and power users) point the app at another data folder.
-      home: process.env.CASEFILE_HOME || app.getPath('userData'),
+      home,
+      // Passwords of protected PDFs, encrypted by the system keychain.
+      passwords: new KeychainPasswords(home, safeStorage),
       bundledModelDirs: bundledModelDirs(),
       // The worker is its own electron-vite main entry; unfinished ingests resume at start.
       ingest: { workerPath: path.join(here, 'ingest-worker.js'), autoResume: true },

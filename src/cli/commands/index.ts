@@ -4,7 +4,7 @@ import { askCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
 import { chatCommand } from './chat';
 import { filesCommand } from './files';
-import { ingestCommand, retryCommand } from './ingest';
+import { ingestCommand, retryCommand, unlockCommand } from './ingest';
 import { modelsCommand } from './models';
 import { outlineCommand } from './outline';
 import { reindexCommand } from './reindex';
@@ -19,6 +19,7 @@ export const commands: Record<string, Command> = {
   cases: casesCommand,
   ingest: ingestCommand,
   retry: retryCommand,
+  unlock: unlockCommand,
   files: filesCommand,
   outline: outlineCommand,
   models: modelsCommand,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
 import { formatBytes, ocrProgressText, plural, printable, UsageError, type CliIO } from '../io';
@@ -90,19 +91,79 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
 }
 
 /** `casefile retry <case> <file> [--json]`: read a failed or set-aside file again (file id or unique name). */
-export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  const [caseRef, fileRef] = args.positionals;
-  if (!caseRef || !fileRef) throw new UsageError('retry takes <case> and <file> (a file id or name)');
-  const json = args.values.json === true;
+/** The case and file a `<case> <file>` pair names (a file id or its unique name). */
+async function caseFile(engine: Engine, args: Parsed, command: string) {
+  const [caseRef, fileRef, ...extra] = args.positionals;
+  if (!caseRef || !fileRef || extra.length) throw new UsageError(`${command} takes <case> and <file> (a file id or name)`);
   const target = await engine.cases.resolve(caseRef);
   const { files } = await engine.router.call('files.list', { caseId: target.id });
   const byId = files.find((f) => f.id === fileRef);
   const byName = files.filter((f) => f.name === fileRef);
   const file = byId ?? (byName.length === 1 ? byName[0] : undefined);
   if (!file) throw new UsageError(byName.length > 1 ? `${byName.length} files are named "${fileRef}"; give the file id` : `no file "${fileRef}" in case "${target.name}"`);
+  return { target, file };
+}
+
+export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const json = args.values.json === true;
+  const { target, file } = await caseFile(engine, args, 'retry');
   const run = await engine.router.call('files.retry', { caseId: target.id, fileId: file.id });
   if (!('results' in run)) throw new Error('retry did not wait for its results');
   if (json) io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: r.reason })) }));
   else io.out(summarize(run.results));
+  return 0;
+}
+
+/** A line typed on the terminal without echoing it. */
+function readHidden(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  return new Promise((resolve, reject) => {
+    let typed = '';
+    stdin.setRawMode(true);
+    stdin.resume();
+    const done = (err?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(typed);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(Object.assign(new Error('Cancelled'), { name: 'AbortError' }));
+        typed = ch === '\u007f' || ch === '\b' ? typed.slice(0, -1) : typed + ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/** The password: the first line of --password-file, typed on the terminal, or the first line piped in. */
+async function passwordFrom(args: Parsed, name: string): Promise<string> {
+  const file = args.values['password-file'];
+  if (typeof file === 'string') {
+    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`could not read the password file ${file} (${err.code ?? err.message})`);
+    });
+    return text.split(/\r?\n/)[0] ?? '';
+  }
+  if (process.stdin.isTTY) return readHidden(`Password for ${name}: `);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+}
+
+export async function unlockCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const json = args.values.json === true;
+  const { target, file } = await caseFile(engine, args, 'unlock');
+  const password = await passwordFrom(args, file.name);
+  if (!password) throw new UsageError('no password given');
+  const r = await engine.router.call('files.unlock', { caseId: target.id, fileId: file.id, password });
+  const results = r.run && 'results' in r.run ? r.run.results : [];
+  if (json) io.out(JSON.stringify({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: x.reason })) }));
+  else io.out(r.reread ? summarize(results) : `${printable(r.name)} is unlocked: its pages can be shown.`);
   return 0;
 }

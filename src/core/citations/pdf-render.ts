@@ -36,13 +36,15 @@ export interface RenderRequest {
   name: string;
   page: number;
   scale: number;
+  /** The password of a protected PDF (given by the user; in memory only). */
+  password?: string;
 }
 
 export class PdfRenderer {
   private readonly open = new Map<string, Promise<PdfDocument>>();
   constructor(private readonly size = 3) {}
 
-  private document(file: string, name: string): Promise<PdfDocument> {
+  private document(file: string, name: string, password?: string): Promise<PdfDocument> {
     let hit = this.open.get(file);
     if (hit) {
       this.open.delete(file);
@@ -59,11 +61,15 @@ export class PdfRenderer {
         maxImageSize: resolveLimits(readConfig().limits).maxImagePixels,
         canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
         verbosity: pdfjs.VerbosityLevel.ERRORS,
+        ...(password !== undefined ? { password } : {}),
       });
       try {
         return await task.promise;
       } catch (err) {
         await task.destroy().catch(() => {});
+        if ((err as { name?: string }).name === 'PasswordException') {
+          throw new CasefileError('conflict', `${name} is password protected: enter its password to show its pages.`);
+        }
         throw new CasefileError('failed', `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`);
       }
     })();
@@ -78,7 +84,7 @@ export class PdfRenderer {
   }
 
   async render(req: RenderRequest): Promise<RenderedPage> {
-    const pdf = await this.document(req.file, req.name);
+    const pdf = await this.document(req.file, req.name, req.password);
     if (req.page > pdf.numPages) {
       throw new CasefileError('not_found', `${req.name} has ${pdf.numPages} pages; there is no page ${req.page}.`, [
         { field: 'page', message: `must be at most ${pdf.numPages}` },

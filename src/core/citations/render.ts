@@ -14,6 +14,7 @@ import type { PageIndex } from '../ingest/types';
 import type { OpenCasesPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { packageFileUrl, startWorker } from '../util/worker-start';
+import { passwordKey, type PasswordStore } from '../util/passwords';
 import { spanToRects } from './geometry';
 import type { RenderedPage, RenderRequest } from './pdf-render';
 import type { RenderWorkerRequest, RenderWorkerResponse } from './render-worker';
@@ -139,6 +140,8 @@ export interface RenderPageArgs {
   scale: number;
   start?: number | undefined;
   end?: number | undefined;
+  /** The password the user gave for a protected PDF, by its original's sha-256. */
+  passwordOf?: (sha256: string) => string | undefined;
 }
 
 /** Render a page and the span's rectangles on it, in image pixels. */
@@ -155,7 +158,8 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
     docs.getPages(fileId, version.version),
     docs.originalPath(fileId, version.version),
   ]);
-  const rendered = await args.renderer.render({ file: original, name: file.name, page, scale });
+  const password = version.locked ? args.passwordOf?.(version.sha256) : undefined;
+  const rendered = await args.renderer.render({ file: original, name: file.name, page, scale, ...(password !== undefined ? { password } : {}) });
   const [a, b, c, d, e, f] = rendered.transform;
   const toPixel = (x: number, y: number): [number, number] => [a * x + c * y + e, b * x + d * y + f];
 
@@ -225,12 +229,13 @@ export async function passage(
  * The source viewer of an engine: `citations.page` and `citations.passage` over the open cases,
  * and its page renderer, which the owner closes.
  */
-export function createCitationViewer(ports: { openCases: OpenCasesPort }): { handlers: HandlerMap; close(): Promise<void> } {
+export function createCitationViewer(ports: { openCases: OpenCasesPort; passwords: PasswordStore }): { handlers: HandlerMap; close(): Promise<void> } {
   const renderer = createPageRenderer();
   const docsOf = async (caseId: string) => (await ports.openCases.open(caseId)).documents; // not_found for an unknown case
   return {
     handlers: {
-      'citations.page': async (input) => renderPage({ docs: await docsOf(input.caseId), renderer, ...input }),
+      'citations.page': async (input) =>
+        renderPage({ docs: await docsOf(input.caseId), renderer, ...input, passwordOf: (sha256) => ports.passwords.get(passwordKey(input.caseId, sha256)) }),
       'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
     },
     close: () => renderer.close(),

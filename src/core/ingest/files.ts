@@ -12,15 +12,19 @@ import type { CaseDocuments } from './documents';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { CaseStore, latestVersion } from './store';
-import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus } from './types';
+import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
+import { passwordKey } from '../util/passwords';
 
-export function fileInfo(f: FileRecord): FileInfo {
+export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false): FileInfo {
   const v = latestVersion(f)!;
+  // A protected PDF: can its pages be shown (this engine has its password), or is one needed?
+  const lockState = ({ locked, sha256 }: VersionRecord) => (locked ? { locked: hasPassword(sha256) ? ('unlocked' as const) : ('needs_password' as const) } : {});
   return {
     id: f.id,
     name: f.name,
     version: v.version,
-    versions: f.versions.map((x) => ({ ...x })),
+    versions: f.versions.map(({ locked, ...x }) => ({ ...x, ...lockState({ ...x, locked }) })),
+    ...lockState(v),
     type: f.doc_type_override ?? v.doc_type,
     pages: v.pages,
     status: v.status,
@@ -52,7 +56,8 @@ export class CaseFiles {
 
   async listFiles(caseId: string): Promise<FileInfo[]> {
     const m = await new CaseStore(this.ports.cases.caseDir(caseId)).readManifest();
-    const files = m.files.filter((f) => f.versions.length).map(fileInfo);
+    const hasPassword = (sha256: string) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined;
+    const files = m.files.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword));
     // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
     const live = new Map<string, CurrentFile>();
     for (const c of this.deps.inFlight(caseId)) if (c.fileId) live.set(`${c.fileId}@${c.version}`, c);
@@ -136,7 +141,7 @@ export class CaseFiles {
       await sink.close();
     }
     this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-    return fileInfo(file);
+    return fileInfo(file, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined);
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {

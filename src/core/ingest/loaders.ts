@@ -26,6 +26,8 @@ export class LoadError extends Error {
     readonly status: 'failed' | 'needs_ocr',
     readonly reason: string,
     readonly pages = 0,
+    /** The PDF is password protected (and no password, or a wrong one, was given). */
+    readonly locked = false,
   ) {
     super(reason);
     this.name = 'LoadError';
@@ -44,7 +46,12 @@ export interface LoadOptions {
   maxImagePixels?: number;
   /** Read pages without a text layer by OCR (absent: such pages stay empty). */
   ocr?: OcrOptions;
+  /** The password of a protected PDF (used to open it, never stored). */
+  password?: string;
 }
+
+/** What a protected PDF says when no password was given. */
+export const LOCKED_REASON = 'password protected — enter its password (Enter password… in the documents list, or `casefile unlock`), or ask the sender for an unlocked copy';
 
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
 export const TEXT_LINES_PER_PAGE = 50;
@@ -243,6 +250,19 @@ async function readByOcr(page: PdfPage, n: number, total: number, out: TextBuild
   return { geometry, hasText: true };
 }
 
+/** Whether `password` opens the protected PDF `bytes` (false: it does not; other failures throw). */
+export async function pdfPasswordOpens(bytes: Uint8Array, password: string): Promise<boolean> {
+  const pdfjs = await loadPdfJs();
+  try {
+    const { task } = await openPdf(pdfjs, bytes, { password });
+    await task.destroy().catch(() => {});
+    return true;
+  } catch (err) {
+    if (err instanceof LoadError && err.locked) return false;
+    throw err;
+  }
+}
+
 /** Open the document, or fail with the reason a user can act on (password, damage). */
 async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
   const task = pdfjs.getDocument({
@@ -253,6 +273,7 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
     // Font names (and composite/Type 3) in commonObjs: to look up each font's FontDescriptor metrics.
     fontExtraProperties: true,
     maxImageSize: options.maxImagePixels ?? DEFAULT_LIMITS.maxImagePixels,
+    ...(options.password !== undefined ? { password: options.password } : {}),
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
     verbosity: readConfig().pdfjsVerbose ? pdfjs.VerbosityLevel.INFOS : pdfjs.VerbosityLevel.ERRORS,
   });
@@ -261,7 +282,10 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
   } catch (err) {
     await task.destroy().catch(() => {});
     const name = (err as { name?: string }).name;
-    if (name === 'PasswordException') throw new LoadError('failed', 'password protected — ask the sender for an unlocked copy');
+    if (name === 'PasswordException') {
+      const wrong = options.password !== undefined && (err as { code?: number }).code === pdfjs.PasswordResponses.INCORRECT_PASSWORD;
+      throw new LoadError('failed', wrong ? 'password protected, and the password given does not open it — enter it again' : LOCKED_REASON, 0, true);
+    }
     if (name === 'InvalidPDFException') throw new LoadError('failed', `damaged or incomplete PDF, it could not be opened (${plain(err)})`);
     throw new LoadError('failed', `the PDF could not be opened (${plain(err)})`);
   }

@@ -19,6 +19,8 @@ export interface ParseRequest {
   standardFontDataUrl?: string;
   /** Read PDF pages without a text layer by OCR. */
   ocr?: OcrOptions;
+  /** The password of a protected PDF, given by the user. */
+  password?: string;
 }
 
 export interface ParseOutcome {
@@ -30,6 +32,8 @@ export interface ParseOutcome {
   emptyPages: number[];
   /** Pages read by OCR, with their mean word confidence (0–100). */
   ocrPages?: { page: number; confidence: number }[];
+  /** A password-protected PDF: opened with the password given, or not opened without it. */
+  locked?: true;
   docType: DocType;
   docDate: string;
 }
@@ -55,7 +59,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   try {
     if (detected.kind === 'pdf') {
       checkPdfStreams(req.bytes, limits);
-      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ...(req.ocr ? { ocr: req.ocr } : {}) });
+      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ...(req.ocr ? { ocr: req.ocr } : {}), ...(req.password !== undefined ? { password: req.password } : {}) });
     } else if (detected.kind === 'docx') {
       checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);
@@ -65,7 +69,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   } catch (err) {
     if (err instanceof LoadError) {
       const emptyPages = err.status === 'needs_ocr' ? Array.from({ length: err.pages }, (_, i) => i + 1) : [];
-      return { ...base, kind: detected.kind, status: err.status, reason: err.reason, pages: err.pages, emptyPages };
+      return { ...base, kind: detected.kind, status: err.status, reason: err.reason, pages: err.pages, emptyPages, ...(err.locked ? { locked: true as const } : {}) };
     }
     if ((err as Error).name === 'AbortError') throw err;
     const msg = err instanceof Error ? err.message : String(err);
@@ -88,6 +92,8 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     pages: doc.index.pages.length,
     emptyPages: doc.emptyPages,
     ...(ocrPages.length ? { ocrPages } : {}),
+    // Read with a password: the original stays protected (its pages need the password to be shown).
+    ...(req.password !== undefined ? { locked: true as const } : {}),
     docType: guessDocType(req.name, firstText),
     docDate: findDocDate(doc.text),
   };

@@ -1,5 +1,6 @@
 import type { IndexSinkOptions } from '../retrieval/sink';
 import type { CasesPort, EventsPort, OpenCasesPort } from '../ports';
+import type { PasswordStore } from '../util/passwords';
 
 /** What ingest needs from the engine. */
 export interface IngestPorts {
@@ -9,6 +10,8 @@ export interface IngestPorts {
   readonly events: EventsPort;
   /** Documents of a case (the Documents view, `files.read`, open-in-viewer). */
   readonly openCases: OpenCasesPort;
+  /** Passwords of protected PDFs the user gave (never written in plain text). */
+  readonly passwords: PasswordStore;
   /** Where the case's index sink finds its case.json and embedding model. */
   indexSinkOptions(caseId: string): Promise<IndexSinkOptions>;
 }

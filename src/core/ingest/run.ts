@@ -10,6 +10,7 @@ import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage }
 import { createIndexSink, type IndexSink } from '../retrieval/sink';
 import type { IngestPorts } from './ports';
 import { cleanTempFiles } from '../util/fs';
+import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
 import type { JobRecord, JobStore } from './jobs';
@@ -392,6 +393,7 @@ class IngestRun {
   /** Read a version in a pool worker, counted in reading.json while it is read, with page and stage ticks. */
   private async readInPool(item: WorkItem, key: string, blob: string, chunking: ChunkingOptions): Promise<ParseResult> {
     const { state, store, ctx, ocr } = this;
+    const password = ctx.ports.passwords.get(passwordKey(this.caseId, item.sha256));
     const manifest = await store.readManifest();
     const file = manifest.files.find((f) => f.id === item.fileId);
     const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
@@ -399,7 +401,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}) },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}) },
       {
         signal: this.signal,
         onPage: (done, total) => {
@@ -487,6 +489,7 @@ class IngestRun {
         doc_date: summary.docDate,
         empty_pages: summary.emptyPages,
         ...(summary.ocrPages?.length ? { ocr_pages: summary.ocrPages } : {}),
+        ...(summary.locked ? { locked: true as const } : {}),
         chunks: status === 'indexed' ? chunks.length : 0,
         ingested_at: new Date().toISOString(),
       } satisfies Partial<VersionRecord>);

@@ -1,8 +1,10 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult, ReindexResult } from '../../shared/contract/ingest';
+import type { UnlockResult, FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult, ReindexResult } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
+import { passwordKey } from '../util/passwords';
 import { withCaseLock } from './case-lock';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
@@ -125,6 +127,29 @@ export class IngestService {
       return { jobId: job.id, caseId, state: 'running' };
     }
     return done;
+  }
+
+  /**
+   * Open a protected PDF with the password the user gave: checked first (a wrong one is refused
+   * and nothing changes), then kept in the password store, and the file read with it unless it
+   * already was (then its pages can be shown again).
+   */
+  async unlock(caseId: string, fileId: string, password: string, opts: { wait?: boolean; signal?: AbortSignal } = {}): Promise<UnlockResult> {
+    await this.ports.cases.readMeta(caseId);
+    const store = new CaseStore(this.ports.cases.caseDir(caseId));
+    const file = (await store.readManifest()).files.find((f) => f.id === fileId);
+    const latest = file ? latestVersion(file) : undefined;
+    if (!file || !latest) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+    if (!latest.locked) throw new CasefileError('invalid_input', `${file.name} is not password protected.`);
+    const bytes = await fs.readFile(store.blobPath(latest.sha256)).catch(() => null);
+    if (!bytes) throw new CasefileError('failed', `Casefile's copy of ${file.name} is missing: add it again from its folder.`);
+    const { pdfPasswordOpens } = await import('./loaders');
+    if (!(await pdfPasswordOpens(bytes, password))) {
+      throw new CasefileError('invalid_input', `That password does not open ${file.name}.`, [{ field: 'password', message: 'does not open the file' }]);
+    }
+    this.ports.passwords.set(passwordKey(caseId, latest.sha256), password);
+    if (latest.status === 'indexed') return { fileId, name: file.name, reread: false, run: null };
+    return { fileId, name: file.name, reread: true, run: await this.retry(caseId, fileId, opts) };
   }
 
   /** Queue a run and return its handle at once (progress and results arrive as events). */

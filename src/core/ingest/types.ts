@@ -67,6 +67,8 @@ export interface VersionRecord {
   empty_pages: number[];
   /** Pages read by OCR and their mean word confidence (0–100); absent when none was. */
   ocr_pages?: { page: number; confidence: number }[];
+  /** A password-protected PDF (read only with the password the user gave; see util/passwords.ts). */
+  locked?: true;
   /** Number of chunks stored for this version. */
   chunks: number;
 }

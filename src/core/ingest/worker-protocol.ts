@@ -19,6 +19,8 @@ export interface ParseTask {
   standardFontDataUrl?: string;
   /** Read pages without a text layer by OCR, in this language, keeping each page read in `cacheDir` until the file is done. */
   ocr?: { language: string; cacheDir: string };
+  /** The password of a protected PDF (in memory only). */
+  password?: string;
 }
 
 export interface CancelTask {

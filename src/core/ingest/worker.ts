@@ -41,6 +41,7 @@ async function handleParse(task: ParseTask): Promise<void> {
       limits: task.limits,
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,
+      ...(task.password !== undefined ? { password: task.password } : {}),
       ...(task.ocr
         ? { ocr: { engine: await ocrEngine(task.ocr.language), cacheDir: task.ocr.cacheDir, onPage: (page: number, total: number) => send({ type: 'ocr', id: task.id, page, total }) } }
         : {}),

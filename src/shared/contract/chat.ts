@@ -48,6 +48,8 @@ export interface CheckedCitation {
   span?: SupportSpan;
   /** The document's title (from its outline), when known. */
   title?: string;
+  /** When a cited page was read by OCR: the lowest mean word confidence of those pages (0–100). */
+  ocr_confidence?: number;
 }
 
 /**

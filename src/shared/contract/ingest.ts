@@ -127,6 +127,11 @@ export interface FileVersionInfo {
   /** Pages read by OCR and their mean word confidence (0–100); absent when none was. */
   ocr_pages?: { page: number; confidence: number }[];
   chunks: number;
+  /**
+   * A password-protected PDF: `needs_password` until `files.unlock` is given its password (then
+   * it is read), `unlocked` while this engine has the password to show its pages. Absent otherwise.
+   */
+  locked?: 'needs_password' | 'unlocked';
 }
 
 /** A file of a case: `name` is its path inside the dropped folder; the last version is the latest. */
@@ -144,8 +149,20 @@ export interface FileInfo {
   /** ISO date of the document ('' when none was found). */
   date: string;
   size: number;
+  /** The latest version's `locked` (see FileVersionInfo). */
+  locked?: 'needs_password' | 'unlocked';
   /** Only while a run works on the latest version: its live stage and that stage's fraction (null: no count). */
   live?: { stage: IngestStage; fraction: number | null };
+}
+
+/** What `files.unlock` did. */
+export interface UnlockResult {
+  fileId: string;
+  name: string;
+  /** True when the file was read again with the password (it had not been read); false when it only shows its pages now. */
+  reread: boolean;
+  /** The run that read it (a handle with `wait: false`); null when it was not read again. */
+  run: IngestRunResult | IngestJobHandle | null;
 }
 
 /** A document version's text for the source viewer (DOCX also as HTML). */
@@ -215,6 +232,17 @@ export const ingestContract = {
   'files.retry': op<IngestRunResult | IngestJobHandle>()(
     z.object({ caseId: CaseId, fileId: FileId, wait: z.boolean().optional() }).strict(),
     'Read a failed (or set-aside) file again, by hand: its latest version is queued and an ingest run finishes it.',
+  ),
+  'files.unlock': op<UnlockResult>()(
+    z
+      .object({
+        caseId: CaseId,
+        fileId: FileId,
+        password: z.string({ error: 'password is required' }).min(1, 'password must not be empty').max(1024, 'password is too long'),
+        wait: z.boolean().optional(),
+      })
+      .strict(),
+    'Open a password-protected PDF with its password: read it if it was not, and show its pages. The password is checked first (a wrong one is refused), kept in memory (or the system keychain in the desktop app), never written in plain text; the stored original is unchanged.',
   ),
   'files.read': op<FileContent>()(
     z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
