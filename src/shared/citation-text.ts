@@ -41,6 +41,16 @@ export function citationPlace(c: Pick<CheckedCitation, 'title' | 'file_name' | '
 }
 
 /** The supporting words, one line, shortened in the middle past `max` characters. */
+/** Pages read by OCR under this mean word confidence are flagged: "check the original". */
+export const LOW_OCR_CONFIDENCE = 80;
+
+/** "p. 4 was read by OCR with 61% confidence — check the original" for a citation on an unsure OCR page, else ''. */
+export function ocrCitationNote(c: Pick<CheckedCitation, 'ocr_confidence' | 'pages' | 'span'>): string {
+  if (c.ocr_confidence === undefined || c.ocr_confidence >= LOW_OCR_CONFIDENCE) return '';
+  const pages = c.span?.pages ?? c.pages ?? [];
+  return `${pages.length ? `${pagesText(pages)} was` : 'it was'} read by OCR with ${Math.round(c.ocr_confidence)}% confidence — check the original`;
+}
+
 export function quoteText(c: Pick<CheckedCitation, 'span'>, max = 400): string {
   const t = (c.span?.text ?? '').replace(/\s+/g, ' ').trim();
   if (t.length <= max) return t;

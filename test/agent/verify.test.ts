@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CitationLedger } from '../../src/core/citations/ledger';
+import { ocrCitationNote } from '../../src/shared/citation-text';
 import { findCites, normalise, quoteInSpan, quotesIn, verifyCitations } from '../../src/core/citations/verify';
 
 const SOURCE =
@@ -33,6 +34,17 @@ describe('verifyCitations', () => {
     expect(r.citations[0]).toMatchObject({ status: 'verified', verified: true, support: 'supported' });
     expect(r.citations[0]!.span!.text).toMatch(/^Either party may terminate this Agreement for convenience upon sixty \(60\) days’ prior\s+written notice to the other party\.$/);
     expect(r.grounded).toBe(true);
+  });
+
+  it('a citation on a page read by OCR carries that page’s confidence (for "check the original")', async () => {
+    const { ledger, clause } = setup();
+    const scanned = async () => ({ text: SOURCE, pageStarts: [0, 0, 0], ocrPages: new Map([[3, 61]]) });
+    const r = await verifyCitations(`Either party may end it "upon sixty (60) days' prior written notice" [cite:${clause.id}].`, ledger, scanned);
+    expect(r.citations[0]).toMatchObject({ support: 'quoted', ocr_confidence: 61 });
+    const typed = await verifyCitations(`Either party may end it "upon sixty (60) days' prior written notice" [cite:${clause.id}].`, ledger, setup().text);
+    expect(typed.citations[0]!.ocr_confidence).toBeUndefined();
+    expect(ocrCitationNote({ ocr_confidence: 61, pages: [3] })).toBe('p. 3 was read by OCR with 61% confidence — check the original');
+    expect(ocrCitationNote({ ocr_confidence: 93, pages: [3] })).toBe('');
   });
 
   it('not supported – a number the passage does not state, in amber with the reason', async () => {

@@ -2,7 +2,7 @@ import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
-import { citationPlace, isGreen, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
+import { citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -31,7 +31,8 @@ function citationLine(c: CheckedCitation, i: number): string {
   const support = supportOf(c);
   const mark = isGreen(c) ? SUPPORT_WORDS[support].toLowerCase() : SUPPORT_WORDS[support].toUpperCase();
   const quote = c.span?.text ? `\n      “${printable(quoteText(c, 200))}”` : '';
-  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}${quote}`;
+  const ocr = ocrCitationNote(c);
+  return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}${ocr ? `\n      (${ocr})` : ''}${quote}`;
 }
 
 /** The `--json` shape of an answer (documented in the README; keep it stable). */
@@ -47,6 +48,7 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
       support: supportOf(c),
       quote: c.span?.text ?? null,
       title: c.title ?? null,
+      ...(c.ocr_confidence !== undefined ? { ocr_confidence: c.ocr_confidence } : {}),
     })),
     steps: r.steps.map((s) => ({ thought: s.thought, action: s.action, input: s.input, observation: s.observation })),
     coverage: r.coverage,

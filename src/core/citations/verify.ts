@@ -32,6 +32,8 @@ export interface SourceDoc {
   title?: string;
   /** The document's own names: title, parties, file name (a passage need not repeat them). */
   names?: string;
+  /** Pages read by OCR → their mean word confidence (0–100). */
+  ocrPages?: Map<number, number>;
 }
 
 /** The document of one file version (or just its text); null when it cannot be read. */
@@ -493,9 +495,16 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
       reason: judged.reason,
       ...(span ? { span } : {}),
       ...(w.doc.title ? { title: w.doc.title } : {}),
+      ...ocrConfidenceOf(w.doc, span?.pages ?? r.pages),
     });
   }
   return { citations, hasFacts: facts.length > 0 };
+}
+
+/** The lowest OCR confidence of the cited pages that were read by OCR (none: no field). */
+function ocrConfidenceOf(doc: SourceDoc, pages: number[]): { ocr_confidence?: number } {
+  const read = pages.map((p) => doc.ocrPages?.get(p)).filter((c): c is number => c !== undefined);
+  return read.length ? { ocr_confidence: Math.min(...read) } : {};
 }
 
 function spanOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): SupportSpan {

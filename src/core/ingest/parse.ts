@@ -1,3 +1,4 @@
+import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
 import { detectKind } from './detect';
 import type { OcrOptions } from './ocr-page';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
@@ -38,8 +39,6 @@ export interface ParseOutcome {
   docDate: string;
 }
 
-/** Pages read by OCR under this mean word confidence are flagged: "check the original". */
-export const LOW_OCR_CONFIDENCE = 80;
 
 /** The default file-size limit (the limits table holds every limit). */
 export const DEFAULT_MAX_BYTES = DEFAULT_LIMITS.maxFileBytes;

@@ -10,6 +10,8 @@ export interface DocumentText {
   text: string;
   /** Character offset where page i+1 starts, ascending; pageStarts[0] is 0. */
   pageStarts: number[];
+  /** Pages read by OCR → their mean word confidence (0–100); absent when none was. */
+  ocrPages?: Map<number, number>;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */

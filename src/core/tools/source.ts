@@ -28,7 +28,12 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
     async readText(fileId, version) {
       return unlessUnreadable(async () => {
         const [text, pages] = await Promise.all([docs.getText(fileId, version), docs.getPages(fileId, version)]);
-        return { text, pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0] };
+        const ocr = pages.pages.filter((p) => p.ocr);
+        return {
+          text,
+          pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0],
+          ...(ocr.length ? { ocrPages: new Map(ocr.map((p) => [p.page, p.ocr!.confidence])) } : {}),
+        };
       });
     },
     async readSections(fileId, version) {
