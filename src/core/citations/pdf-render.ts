@@ -8,6 +8,8 @@ import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { readConfig } from '../config';
 import { resolveLimits } from '../ingest/limits';
+import { imageFormat } from '../ingest/detect';
+import { imageToPdf } from '../ingest/images';
 import { drawPdfPage, MAX_CANVAS_PIXELS } from '../util/pdf-draw';
 
 /**
@@ -53,12 +55,17 @@ export class PdfRenderer {
     }
     hit = (async () => {
       const pdfjs = await loadPdfJs();
-      const data = new Uint8Array(await fs.readFile(file));
+      const original = new Uint8Array(await fs.readFile(file));
+      const limits = resolveLimits(readConfig().limits);
+      // An image is shown as the PDF ingest read it as (made again, the same).
+      const data = imageFormat(original) ? await imageToPdf(original, limits).catch((err: unknown) => {
+        throw new CasefileError('failed', `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`);
+      }) : original;
       const task = pdfjs.getDocument({
         data,
         ...pdfjsDataOptions(),
         // An image of more pixels than this is left out of the page (a 20000² image would need gigabytes).
-        maxImageSize: resolveLimits(readConfig().limits).maxImagePixels,
+        maxImageSize: limits.maxImagePixels,
         canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
         verbosity: pdfjs.VerbosityLevel.ERRORS,
         ...(password !== undefined ? { password } : {}),

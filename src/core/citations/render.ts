@@ -148,7 +148,7 @@ export interface RenderPageArgs {
 export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
   const { docs, fileId, page, scale } = args;
   const { file, version } = await docs.resolve(fileId, args.version);
-  if (version.kind !== 'pdf') {
+  if (version.kind !== 'pdf' && version.kind !== 'image') {
     throw new CasefileError('invalid_input', `${file.name} is not a PDF; its passage is shown as text instead.`, [
       { field: 'fileId', message: 'must be a PDF file' },
     ]);
@@ -215,7 +215,8 @@ export async function passage(
     file_id: file.id,
     file_name: file.name,
     version: version.version,
-    kind: version.kind === 'pdf' || version.kind === 'docx' ? version.kind : 'text',
+    // An image is shown as the pages of the PDF it is read as.
+    kind: version.kind === 'image' ? 'pdf' : version.kind === 'pdf' || version.kind === 'docx' ? version.kind : 'text',
     text: text.slice(from, to),
     offset: from,
     total_length: text.length,

@@ -25,6 +25,22 @@ function asciiIndexOf(bytes: Uint8Array, needle: string, limit = bytes.length): 
   return -1;
 }
 
+export type ImageFormat = 'png' | 'jpeg' | 'tiff' | 'webp' | 'gif' | 'bmp';
+
+const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
+
+/** The image format of `bytes` by its magic number, or null. */
+export function imageFormat(bytes: Uint8Array): ImageFormat | null {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return 'webp';
+  if (ascii(bytes, 0, 4) === 'GIF8') return 'gif';
+  // "BM", then a DIB header of a known size at 14.
+  if (ascii(bytes, 0, 2) === 'BM' && bytes.length > 26 && [12, 40, 52, 56, 64, 108, 124].includes(bytes[14]! | (bytes[15]! << 8))) return 'bmp';
+  return null;
+}
+
 function extensionOf(name: string): string {
   const base = name.split('/').pop() ?? name;
   const dot = base.lastIndexOf('.');
@@ -49,10 +65,7 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
     return { kind: 'unknown', reason: 'old Office format (.doc/.xls); save it as .docx or PDF' };
   }
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) || startsWith(bytes, [0xff, 0xd8, 0xff]) || startsWith(bytes, [0x47, 0x49, 0x46, 0x38]) ||
-    startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) {
-    return { kind: 'unknown', reason: 'image file; scan it to a searchable PDF (OCR) to include it' };
-  }
+  if (imageFormat(bytes)) return { kind: 'image', reason: '' };
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { kind: 'unknown', reason: 'RTF files are not read; save it as .docx or PDF' };
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0xef, 0xbb, 0xbf])) return { kind: 'text', reason: '' };
   if (looksLikeText(bytes)) return { kind: 'text', reason: '' };
@@ -60,7 +73,7 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
   const promised: Record<string, string> = { pdf: 'not a PDF', docx: 'not a Word file', doc: 'not a Word file', txt: 'not a text file', md: 'not a text file' };
   if (promised[ext]) return { kind: 'unknown', reason: `${promised[ext]}: the file's content is not a recognised type (damaged, or named with the wrong extension)` };
   const what = ext ? `.${ext} files are not a supported type` : 'unknown file type';
-  return { kind: 'unknown', reason: `${what}; only PDF, Word (.docx) and text files are read` };
+  return { kind: 'unknown', reason: `${what}; only PDF, Word (.docx), text files and images (PNG, JPEG, TIFF, WebP) are read` };
 }
 
 function looksLikeText(bytes: Uint8Array): boolean {

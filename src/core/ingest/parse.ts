@@ -2,6 +2,7 @@ import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
 import { detectKind } from './detect';
 import type { OcrOptions } from './ocr-page';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
+import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
@@ -56,7 +57,14 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   const limits = resolveLimits(req.limits);
   let doc: ParsedDoc;
   try {
-    if (detected.kind === 'pdf') {
+    if (detected.kind === 'image') {
+      // An image is read by OCR as a PDF made of it (one page per image); without OCR it has no text.
+      if (!req.ocr) return { ...base, kind: 'image', status: 'needs_ocr', reason: 'an image (a photo or scan): turn on OCR in the case settings to read it', pages: 1, emptyPages: [1] };
+      const pdf = await imageToPdf(req.bytes, limits).catch((err: unknown) => {
+        throw err instanceof ImageError ? new LoadError('failed', err.message) : err;
+      });
+      doc = await loadPdf(pdf, { signal: req.signal, onPage: req.onPage, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ocr: req.ocr });
+    } else if (detected.kind === 'pdf') {
       checkPdfStreams(req.bytes, limits);
       doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ...(req.ocr ? { ocr: req.ocr } : {}), ...(req.password !== undefined ? { password: req.password } : {}) });
     } else if (detected.kind === 'docx') {

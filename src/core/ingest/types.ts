@@ -45,7 +45,8 @@ export const TERMINAL_STATUSES: readonly FileStatus[] = ['indexed', 'unchanged',
 export const PENDING_STATUSES: readonly FileStatus[] = ['queued', 'parsing', 'embedding'];
 
 /** What a file was detected as (magic bytes first, extension second). */
-export type DetectedKind = FileKind | 'unknown';
+/** What a file is: a readable kind, an image (read as a PDF made of it, by OCR), or not read. */
+export type DetectedKind = FileKind | 'image' | 'unknown';
 
 /** One stored version of a file record (files.json). */
 export interface VersionRecord {

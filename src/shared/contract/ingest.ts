@@ -116,7 +116,8 @@ export interface FileVersionInfo {
   version: number;
   sha256: string;
   size: number;
-  kind: 'pdf' | 'docx' | 'text' | 'unknown';
+  /** `image`: a photo or scan (PNG, JPEG, TIFF, WebP…), read by OCR and shown as pages like a PDF. */
+  kind: 'pdf' | 'docx' | 'text' | 'image' | 'unknown';
   pages: number;
   status: IngestFileStatus;
   reason: string;

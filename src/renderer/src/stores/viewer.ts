@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { CitationRecord } from '../../../shared/contract/search';
+import type { FileVersionInfo } from '../../../shared/contract/ingest';
 import type { PageImage, Passage } from '../../../shared/contract/viewer';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
@@ -15,7 +16,7 @@ export interface SourceRange {
 export interface SourceRef extends Omit<CitationRecord, 'id'> {
   /** Citation id or label shown in the viewer's title. */
   label?: string;
-  kind?: 'pdf' | 'docx' | 'text' | 'unknown' | undefined;
+  kind?: FileVersionInfo['kind'] | undefined;
   /**
    * A chip opens on the supporting words (start/end/pages above); `whole` is the whole cited
    * passage, one click away ("Show the whole passage"), and back again.
@@ -82,7 +83,9 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
   useViewer.setState({ loading: true, error: null });
   try {
     const hasSpan = source.end > source.start;
-    if (kindOf(source) === 'pdf') {
+    // An image is shown as pages too (the engine draws it as the PDF it reads it as).
+    const kind = kindOf(source);
+    if (kind === 'pdf' || kind === 'image') {
       const image = await api.call('citations.page', {
         caseId,
         fileId: source.file_id,
