@@ -229,4 +229,41 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       await engine.close();
     }
   });
+
+  it('a scan under a stamp ("Page 1") or under a layer of garbage is read by OCR; a typed page keeps its text layer', { timeout: 300_000 }, async () => {
+    const folder = path.join(tmp, 'weak-layers');
+    mkdirSync(folder, { recursive: true });
+    const prefix = path.join(tmp, 'weak');
+    execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
+    const scanWith = async (layer: string, opacity: number) => {
+      const pdf = await PDFDocument.create();
+      const png = await pdf.embedPng(readFileSync(`${prefix}.png`));
+      const page = pdf.addPage([612, 792]);
+      page.drawImage(png, { x: 0, y: 0, width: 612, height: 792 });
+      page.drawText(layer, { x: 20, y: 10, size: 6, opacity });
+      return pdf.save();
+    };
+    // A Bates-style stamp printed on the scan; a scanner's unreadable hidden text layer.
+    writeFileSync(path.join(folder, 'stamped.pdf'), await scanWith('LKPL 000123', 1));
+    writeFileSync(path.join(folder, 'garbage.pdf'), await scanWith('Qxzrt wrtpl fghjk mnbvc xzlkj ppqrs tttv bcdfg hjklm', 0));
+    writeFileSync(path.join(folder, 'typed.pdf'), readFileSync(PDF));
+    const engine = await Engine.open({ home: tempHome() });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Layers' });
+      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
+      const { files } = await engine.router.call('files.list', { caseId });
+      const v = (name: string) => files.find((f) => f.name === name)!.versions[0]!;
+      for (const name of ['stamped.pdf', 'garbage.pdf']) {
+        expect(v(name), name).toMatchObject({ status: 'indexed', ocr_pages: [{ page: 1, confidence: expect.any(Number) }] });
+        const { text } = await engine.router.call('files.read', { caseId, fileId: files.find((f) => f.name === name)!.id });
+        expect(text, name).toMatch(/wireless mesh networking technology/);
+        expect(text, name).not.toMatch(/Qxzrt/);
+      }
+      expect(v('typed.pdf')).toMatchObject({ status: 'indexed' });
+      expect(v('typed.pdf').ocr_pages).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
 });
+

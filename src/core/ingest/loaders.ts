@@ -8,7 +8,8 @@ import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageI
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
-import { OCR_FONT, ocrPageKept, type OcrOptions } from './ocr-page';
+import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';
+import { ocrIsBetter, weakTextLayer } from './text-quality';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -172,6 +173,15 @@ class TextBuilder {
   length = 0;
   /** The last character appended. */
   last = '';
+  /** Where the text ends now, to go back to (a page's text layer replaced by its OCR). */
+  mark(): { parts: number; length: number; last: string } {
+    return { parts: this.parts.length, length: this.length, last: this.last };
+  }
+  rollback(m: { parts: number; length: number; last: string }): void {
+    this.parts.length = m.parts;
+    this.length = m.length;
+    this.last = m.last;
+  }
   append(s: string): void {
     if (!s) return;
     this.parts.push(s);
@@ -213,11 +223,12 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       checkAbort(options.signal);
       if (n > 1) out.append('\n\n');
       const start = out.length;
-      let read: { geometry: PageGeometry; hasText: boolean };
+      let read: PageRead;
       try {
         const page = await doc.getPage(n);
+        const mark = out.mark();
         read = await readPage(pdfjs, page, n, out, fontState);
-        if (!read.hasText && options.ocr) read = await readByOcr(page, n, total, out, options.ocr, options.signal);
+        if (options.ocr) read = await withOcr(page, n, total, out, mark, read, options.ocr, options.signal);
       } catch (err) {
         if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
         // One unreadable page does not lose the document: it counts as a page without text.
@@ -236,11 +247,30 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
   }
 }
 
-/** Page `n` read by OCR into `out`: its geometry holds one item per word, in the OCR font. */
-async function readByOcr(page: PdfPage, n: number, total: number, out: TextBuilder, ocr: OcrOptions, signal?: AbortSignal): Promise<{ geometry: PageGeometry; hasText: boolean }> {
-  const start = out.length;
-  const read = await ocrPageKept(page, n, total, ocr, signal);
+/** A page as read: its geometry; for a page with a text layer, that text and whether the page also draws an image. */
+interface PageRead {
+  geometry: PageGeometry;
+  hasText: boolean;
+  text?: string;
+  hasImage?: boolean;
+}
+
+/**
+ * OCR where the page needs it: a page without text, or whose text layer is a stamp on a scan or
+ * garbage (ingest/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
+ */
+async function withOcr(page: PdfPage, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
+  if (read.hasText && !weakTextLayer(read.text ?? '', read.hasImage === true)) return read;
+  const result = await ocrPageKept(page, n, total, ocr, signal);
   page.cleanup();
+  if (read.hasText && !ocrIsBetter(result.text, read.text ?? '')) return read;
+  out.rollback(mark);
+  return placeOcr(page, n, out, result);
+}
+
+/** Page `n` as OCR read it, into `out`: its geometry holds one item per word, in the OCR font. */
+function placeOcr(page: PdfPage, n: number, out: TextBuilder, read: OcrPageResult): PageRead {
+  const start = out.length;
   const view = page.view;
   const geometry: PageGeometry = { page: n, start, end: start, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts: [OCR_FONT], items: [], ocr: { confidence: Math.round(read.confidence) } };
   if (!read.words) return { geometry, hasText: false };
@@ -292,7 +322,7 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
 }
 
 /** Append page `n`'s text to `out` and return its geometry (glyph widths and font metrics where it shows text). */
-async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder, fontState: FontState): Promise<{ geometry: PageGeometry; hasText: boolean }> {
+async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder, fontState: FontState): Promise<PageRead> {
   const start = out.length;
   const pageParts = out.parts.length;
   const content = await page.getTextContent();
@@ -344,7 +374,7 @@ async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder
   if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
   addFontMetrics(page, fontIndex, fonts, fontState);
   page.cleanup();
-  return { geometry, hasText: true };
+  return { geometry, hasText: true, text: pageText, hasImage: glyphs.hasImage };
 }
 
 /** Poppler's ascent and descent of each font of the page, where its descriptor gives them. */
@@ -394,6 +424,8 @@ interface PageFonts {
   used: Set<string>[];
   /** Item ordinal → exact character boundaries, from the glyphs. */
   bounds?: Map<number, ItemGlyphs>;
+  /** The page draws an image (a scan under its text?). */
+  hasImage: boolean;
 }
 
 /**
@@ -414,8 +446,12 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
   // Fonts of this page that draw nothing in the operator list still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
   let bounds: Map<number, ItemGlyphs> | undefined;
+  let hasImage = false;
   try {
     const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+    const { OPS } = pdfjs;
+    const images = [OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat];
+    hasImage = ops.fnArray.some((f) => images.includes(f));
     const fontOf = (name: string): GlyphFont | undefined => {
       try {
         return page.commonObjs.get(name) as GlyphFont | undefined;
@@ -437,7 +473,7 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
     if ((err as Error).name === 'AbortError') throw err;
     // No operator list: positions inside items are estimated, as for old data.
   }
-  return { geometry, names, used, bounds };
+  return { geometry, names, used, bounds, hasImage };
 }
 
 /**
