@@ -95,6 +95,20 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     expect(boxAgreement(page, 150).goodShare).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('a page scanned 3° askew: character error ≤ 3 %', { timeout: 120_000 }, async () => {
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+    const img = await loadImage(Buffer.from(render(300)));
+    const canvas = createCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, img.width, img.height);
+    ctx.translate(img.width / 2, img.height / 2);
+    ctx.rotate((3 * Math.PI) / 180);
+    ctx.drawImage(img, -img.width / 2, -img.height / 2);
+    const page = await engine.recognize(await canvas.encode('png'));
+    expect(errorRates(page).cer).toBeLessThanOrEqual(0.03);
+  });
+
   it('the file list says which pages were read by OCR, and flags the unsure ones', () => {
     expect(ocrNote([])).toBe('');
     expect(ocrNote([1, 2, 3, 5].map((page) => ({ page, confidence: page === 5 ? 61 : 95 })))).toBe(
@@ -261,6 +275,45 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       }
       expect(v('typed.pdf')).toMatchObject({ status: 'indexed' });
       expect(v('typed.pdf').ocr_pages).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a page scanned sideways is read turned upright, with boxes on its words as the page shows', { timeout: 300_000 }, async () => {
+    const folder = path.join(tmp, 'sideways');
+    mkdirSync(folder, { recursive: true });
+    // Page 1 (A4) at 150 dpi, turned 90° clockwise, on a landscape A4 page (842 × 595 pt).
+    const prefix = path.join(tmp, 'sideways');
+    execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+    const img = await loadImage(readFileSync(`${prefix}.png`));
+    const canvas = createCanvas(img.height, img.width);
+    const ctx = canvas.getContext('2d');
+    ctx.translate(img.height, 0);
+    ctx.rotate(Math.PI / 2);
+    ctx.drawImage(img, 0, 0);
+    const pdf = await PDFDocument.create();
+    const png = await pdf.embedPng(await canvas.encode('png'));
+    pdf.addPage([842, 595]).drawImage(png, { x: 0, y: 0, width: 842, height: 595 });
+    writeFileSync(path.join(folder, 'sideways.pdf'), await pdf.save());
+    const engine = await Engine.open({ home: tempHome() });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Sideways' });
+      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
+      const [file] = (await engine.router.call('files.list', { caseId })).files;
+      expect(file!.versions[0]!.ocr_pages![0]!.confidence).toBeGreaterThan(80);
+      const phrase = 'wireless mesh networking technology';
+      const { text } = await engine.router.call('files.read', { caseId, fileId: file!.id });
+      const at = text.indexOf(phrase);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const page = await engine.router.call('citations.page', { caseId, fileId: file!.id, page: 1, scale: 1, start: at, end: at + phrase.length });
+      // Where poppler puts each word on the upright original (x, y from the top), turned 90° clockwise: (842 − y, x).
+      for (const word of phrase.split(' ')) {
+        const t = popplerWords(PDF, 1).find((w) => w.word === word)!;
+        const [cx, cy] = [842 - (t.y0 + t.y1) / 2, (t.x0 + t.x1) / 2];
+        expect(page.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), word).toBe(true);
+      }
     } finally {
       await engine.close();
     }

@@ -7,8 +7,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readJson, writeFileAtomic } from '../util/fs';
-import { drawPdfPage } from '../util/pdf-draw';
-import type { OcrEngine } from '../ocr/engine';
+import { drawPdfPage, type DrawnPage } from '../util/pdf-draw';
+import type { OcrEngine, OcrPage } from '../ocr/engine';
+import { looksLikeWord } from './text-quality';
 import type { PageGeometry } from './types';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -63,10 +64,39 @@ export async function ocrPageKept(page: PDFPageProxy, n: number, total: number, 
   return read;
 }
 
-/** Draw the page and read it. */
+/** A first read under this mean confidence (or with fewer words) may be of a page scanned sideways or upside down. */
+export const ORIENTATION_CHECK_CONFIDENCE = 70;
+const ORIENTATION_CHECK_WORDS = 20;
+/** Dots per inch of the quick reads that compare the four orientations. */
+const ORIENTATION_DPI = 100;
+
+/** How well a read reads: its sure words (confidence ≥ 70) that look like words. */
+function readScore(read: OcrPage): number {
+  return read.words.filter((w) => w.confidence >= 70 && looksLikeWord(w.text)).length;
+}
+
+/**
+ * Draw the page and read it. A page read poorly is read again, quickly, turned 90, 180 and 270
+ * degrees; if one of those reads clearly better, the page is read in full that way (a page
+ * scanned sideways or upside down). Small skew is tesseract's own to handle.
+ */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
-  const { png, viewport } = await drawPdfPage(page, OCR_DPI / 72);
-  const read = await engine.recognize(png, signal);
+  let drawn = await drawPdfPage(page, OCR_DPI / 72);
+  let read = await engine.recognize(drawn.png, signal);
+  if (read.confidence < ORIENTATION_CHECK_CONFIDENCE || read.words.length < ORIENTATION_CHECK_WORDS) {
+    const quick = async (turn: number) => ({ turn, score: readScore(await engine.recognize((await drawPdfPage(page, ORIENTATION_DPI / 72, turn)).png, signal)) });
+    const tries = [await quick(0), await quick(90), await quick(180), await quick(270)];
+    const best = tries.reduce((a, b) => (b.score > a.score ? b : a));
+    if (best.turn !== 0 && best.score > Math.max(5, tries[0]!.score * 1.5)) {
+      drawn = await drawPdfPage(page, OCR_DPI / 72, best.turn);
+      read = await engine.recognize(drawn.png, signal);
+    }
+  }
+  return placeWords(read, drawn.viewport);
+}
+
+/** The words as items in PDF user space, through the viewport they were drawn with (rotation included). */
+function placeWords(read: OcrPage, viewport: DrawnPage['viewport']): OcrPageResult {
   const items: number[] = [];
   for (const w of read.words) {
     // The word's box corners in user space: bottom-left (base line), bottom-right, top-left.

@@ -17,11 +17,13 @@ export interface DrawnPage {
   viewport: ReturnType<PDFPageProxy['getViewport']>;
 }
 
-export async function drawPdfPage(page: PDFPageProxy, scale: number): Promise<DrawnPage> {
-  let viewport = page.getViewport({ scale });
+/** Draw `page` at `scale`, turned `turn` degrees clockwise (0, 90, 180, 270) beyond its own /Rotate. */
+export async function drawPdfPage(page: PDFPageProxy, scale: number, turn = 0): Promise<DrawnPage> {
+  const rotation = (page.rotate + turn) % 360;
+  let viewport = page.getViewport({ scale, rotation });
   if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) {
     scale = scale * Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)) * 0.999;
-    viewport = page.getViewport({ scale });
+    viewport = page.getViewport({ scale, rotation });
   }
   const width = Math.ceil(viewport.width);
   const height = Math.ceil(viewport.height);
