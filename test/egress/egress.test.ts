@@ -22,6 +22,8 @@ const FLOWS = path.join(repoRoot, 'test', 'egress', 'flows.mjs');
 const PDFS = [
   path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Co_Branding/PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf'),
   path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf'),
+  // A scan: read by OCR, whose language data must come from the installed package, not a CDN.
+  path.join(corpusDir, 'freelaw-courtlistener/cl/assets/media/test/search/opinion_pdf_image_based.pdf'),
 ];
 const RUN_TIMEOUT_MS = 420_000;
 
