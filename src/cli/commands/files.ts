@@ -23,6 +23,9 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           status: f.status,
           reason: f.reason,
           date: f.date,
+          kind: f.versions.at(-1)?.kind ?? 'unknown',
+          ...(f.versions.at(-1)?.ocr_pages ? { ocr_pages: f.versions.at(-1)!.ocr_pages } : {}),
+          ...(f.locked ? { locked: f.locked } : {}),
         })),
       }),
     );

@@ -81,7 +81,13 @@ export class OcrEngine {
     });
     this.queue = run.catch(() => undefined);
     if (!signal) return run;
-    return Promise.race([run, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+    // Rejected at once on cancel; the listener goes when the page is read (one signal serves a whole file).
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([run, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
   }
 
   async dispose(): Promise<void> {
