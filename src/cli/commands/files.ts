@@ -1,5 +1,6 @@
 import type { Engine } from '../../core/engine';
-import { printable, table, UsageError, type CliIO } from '../io';
+import type { FileInfo } from '../../shared/contract/ingest';
+import { plural, printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_WORDS: Record<string, string> = { needs_ocr: 'needs OCR' };
@@ -45,9 +46,15 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
         f.type.replace('_', ' '),
         String(f.pages),
         f.date,
-        `${STATUS_WORDS[f.status] ?? f.status}${f.reason ? ` — ${f.reason}` : ''}`,
+        `${STATUS_WORDS[f.status] ?? f.status}${ocrCount(f)}${f.reason ? ` — ${f.reason}` : ''}`,
       ]),
     ),
   );
   return 0;
+}
+
+/** " (OCR, 43 pages)" for a file whose latest version was read by OCR. */
+function ocrCount(f: FileInfo): string {
+  const n = f.versions.at(-1)?.ocr_pages?.length ?? 0;
+  return n ? ` (OCR, ${plural(n, 'page')})` : '';
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
 import { corpusDir, tempHome } from '../helpers/home';
 
-describe('casefile unlock (child process)', () => {
+describe('scans and locked PDFs in the CLI (child process)', () => {
   it('reads a protected PDF with the password from --password-file; a wrong one is refused; none given is a usage error', { timeout: 240_000 }, async () => {
     const home = tempHome();
     const drop = path.join(home, 'drop');
@@ -32,4 +32,15 @@ describe('casefile unlock (child process)', () => {
     const search = await runCasefile(home, ['search', 'Locked', 'reseller', '--mode', 'keyword', '--json']);
     expect(JSON.parse(search.stdout).results[0]).toMatchObject({ file_name: 'locked.pdf' });
   });
+
+  it('files says which documents were read by OCR, and how many pages', { timeout: 240_000 }, async () => {
+    const home = tempHome();
+    expect((await runCasefile(home, ['cases', 'create', 'Scans'])).code).toBe(0);
+    const scan = path.join(corpusDir, 'freelaw-courtlistener/cl/assets/media/test/search/opinion_pdf_image_based.pdf');
+    expect((await runCasefile(home, ['ingest', 'Scans', scan])).code).toBe(0);
+    expect((await runCasefile(home, ['files', 'Scans'])).stdout).toMatch(/opinion_pdf_image_based\.pdf .* indexed \(OCR, 1 page\) — read by OCR: page 1 \(mean confidence \d+%\)/);
+    const json = JSON.parse((await runCasefile(home, ['files', 'Scans', '--json'])).stdout) as { files: { kind: string; ocr_pages: { page: number }[] }[] };
+    expect(json.files[0]).toMatchObject({ kind: 'pdf', ocr_pages: [{ page: 1, confidence: expect.any(Number) }] });
+  });
 });
+
