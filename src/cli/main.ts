@@ -43,6 +43,7 @@ const OPTIONS = {
   extractive: { type: 'boolean' },
   language: { type: 'string' },
   'password-file': { type: 'string' },
+  searchable: { type: 'boolean' },
 } as const;
 
 /**

@@ -60,7 +60,7 @@ describe('ingest pipeline', () => {
     expect(r['photo.png']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or incomplete PNG image/) });
 
     const stages = new Set(events.flatMap((e) => e.current.map((c) => c.stage)));
-    for (const stage of ['hashing', 'parsing', 'chunking', 'embedding']) expect(stages).toContain(stage);
+    for (const stage of ['hashing', 'parsing', 'chunking', 'indexing']) expect(stages).toContain(stage);
     const last = events[events.length - 1]!;
     // Failed: broken.pdf, empty.txt, locked.pdf, the blank scan (OCR found no words) and the cut photo.png.
     expect(last).toMatchObject({ state: 'done', filesDone: 8, filesTotal: 8, errors: 5 });

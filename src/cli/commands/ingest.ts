@@ -22,13 +22,20 @@ function eta(seconds: number | null): string {
   return m < 60 ? `${m}m${String(seconds % 60).padStart(2, '0')}s left` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m left`;
 }
 
+/** " · semantic search 38% (2,880 of 7,560 passages)" while vectors are still being made. */
+export function semanticText(p: Pick<IngestProgress, 'semantic'>): string {
+  const s = p.semantic;
+  if (!s || s.total === 0 || s.embedded >= s.total) return '';
+  return ` · semantic search ${Math.floor((s.embedded / s.total) * 100)}% (${s.embedded.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} passages)`;
+}
+
 function bar(p: IngestProgress, width = 24): string {
   const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : p.filesTotal ? p.filesDone / p.filesTotal : 0;
   const full = Math.round(frac * width);
   const cur = p.current[0];
   const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
   const what = cur ? ` ${ocrProgressText(cur) || `${cur.stage}${count}`} ${printable(cur.name)}` : '';
-  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''} ${eta(p.etaSeconds)}${what}`;
+  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''}${semanticText(p)} ${eta(p.etaSeconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
 }
@@ -70,7 +77,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   });
   let run: IngestRunResult;
   try {
-    const out = await engine.router.call('ingest.start', { caseId: target.id, paths }, { signal: controller.signal });
+    const out = await engine.router.call('ingest.start', { caseId: target.id, paths, ...(args.values.searchable === true ? { searchable: true } : {}) }, { signal: controller.signal });
     if (!('results' in out)) throw new Error('ingest did not wait for its results');
     run = out;
   } finally {

@@ -75,6 +75,10 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
     }
   }
   if (!res.semantic && res.semantic_reason && res.mode !== 'keyword') head.push(`Semantic search is off: ${res.semantic_reason}`);
+  if (res.semantic_coverage && res.mode !== 'keyword') {
+    const { embedded, total } = res.semantic_coverage;
+    head.push(`Part of the case is not embedded yet (${embedded} of ${total} passages): the others were matched by their words only.`);
+  }
   if (!res.results.length) head.push('Nothing matched: reformulate the query with other words from the question (synonyms, key terms), or use grepCase with a pattern. Do not answer from memory.');
   const bestLabel = bestLabelOf(items.map((i) => i.label));
   return {

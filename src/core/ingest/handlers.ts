@@ -24,8 +24,8 @@ export function createIngest(ports: IngestPorts, options: IngestOptions = {}): I
 
 export function ingestHandlers(service: IngestService, ports: Pick<IngestPorts, 'cases'>): HandlerMap {
   return {
-    'ingest.start': async ({ caseId, paths, wait }, { signal }) =>
-      wait === false ? service.startDetached(caseId, paths) : service.start(caseId, paths, { signal }),
+    'ingest.start': async ({ caseId, paths, wait, searchable }, { signal }) =>
+      wait === false ? service.startDetached(caseId, paths, { searchableOnly: searchable === true }) : service.start(caseId, paths, { signal, searchableOnly: searchable === true }),
     'ingest.cancel': async ({ caseId }) => ({ caseId, cancelled: service.cancel(caseId) }),
     'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),

@@ -30,6 +30,8 @@ export interface RunState extends RunProgress {
   controller: AbortController;
   /** False while queued behind another run of the same case. */
   running: boolean;
+  /** End once every file is searchable by its words; the case's next run makes their vectors. */
+  searchableOnly?: boolean;
 }
 
 /** What a run needs of the service that queued it. */
@@ -125,6 +127,10 @@ class IngestRun {
   /** Versions left to finish (key `fileId@version`). */
   private readonly work = new Map<string, WorkItem>();
   private sink: IndexSink | undefined;
+  /** Set when every version is parsed and written: the embedding stage ends once none is left. */
+  private parsingDone = false;
+  /** Wakes the embedding stage when a version was written. */
+  private wakeEmbedding: (() => void) | undefined;
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
   private ocr: { language: string } | null = null;
 
@@ -155,7 +161,8 @@ class IngestRun {
       await this.quarantine();
       this.countWork(imported);
       this.ctx.emitProgress(state, true);
-      if (this.work.size) await this.processAll(chunking);
+      // Also with no new work: passages a killed or word-only run left without vectors get them.
+      await this.processAll(chunking);
       signal.throwIfAborted();
     } catch (err) {
       if (!isAbort(err) && !signal.aborted) {
@@ -322,7 +329,44 @@ class IngestRun {
         }
       }
     };
+    const embedding = this.state.searchableOnly ? Promise.resolve() : this.embedAll(sink);
+    embedding.catch(() => {}); // awaited below; a failure or cancel there ends the run
     await Promise.all(Array.from({ length: lanes }, runLane));
+    this.parsingDone = true;
+    this.wakeEmbedding?.();
+    await embedding;
+  }
+
+  /**
+   * The embedding stage, beside parsing: vectors for the passages written keyword-searchable,
+   * oldest first (also those a killed process left), until parsing is done and none is left.
+   * Reports the case's semantic coverage as `progress.semantic`.
+   */
+  private async embedAll(sink: IndexSink): Promise<void> {
+    const { state, signal } = this;
+    const report = (embedded: number, total: number) => {
+      state.progress.semantic = { embedded, total };
+      this.ctx.emitProgress(state, embedded >= total);
+    };
+    for (;;) {
+      // Armed before the pass: a version written during it wakes the next pass at once.
+      const woken = new Promise<void>((resolve) => (this.wakeEmbedding = resolve));
+      const last = this.parsingDone;
+      const share = await sink.embeddedShare();
+      if (share) report(share.embedded, share.total);
+      try {
+        await sink.embedPending({ signal, onProgress: report });
+      } catch (err) {
+        if (isAbort(err) || signal.aborted) throw err;
+        // The passages stay keyword-searchable; the next run embeds them.
+        console.error(`casefile: embedding the passages of case ${this.caseId} failed: ${(err as Error).message}`);
+        return;
+      }
+      if (last) break;
+      await woken;
+    }
+    const end = await sink.embeddedShare();
+    if (end) report(end.embedded, end.total);
   }
 
   /** Unfinished versions are marked so; `ingest.resume` (or ingesting them again) finishes them. */
@@ -439,17 +483,14 @@ class IngestRun {
     try {
       if (status === 'indexed' && chunks.length) {
         pagesKnown(state, key, summary.pages, item.size);
-        this.setStage(item.name, 'embedding', item.size, summary.pages, undefined, { done: 0, total: chunks.length });
-        this.emitFile(item, 'embedding', '', 'embedding', summary.pages);
-        const onProgress = (done: number, total: number) => {
-          const cur = state.current.get(item.name);
-          // A whole-case re-embed (model changed) reports its own totals: not this file's.
-          if (!cur || cur.stage !== 'embedding' || total !== chunks.length) return;
-          cur.done = Math.max(cur.done ?? 0, Math.min(done, total));
-          this.ctx.emitProgress(state, done >= total);
-        };
-        await sink.indexVersion(chunks, { signal, onProgress });
+        // Keyword-searchable now; its vectors come from the run's embedding stage (embedAll).
         this.setStage(item.name, 'indexing', item.size, summary.pages);
+        this.emitFile(item, 'indexing', '', 'indexing', summary.pages);
+        await sink.indexVersion(chunks, { signal, defer: true });
+        // The case's coverage counts these passages now; the embedding stage picks them up.
+        const share = await sink.embeddedShare();
+        if (share) state.progress.semantic = share;
+        this.wakeEmbedding?.();
       } else {
         // A redone version that indexed chunks before a crash and now yields none: drop them.
         await sink.removeFile(item.fileId, [item.version]);

@@ -98,8 +98,8 @@ export class IngestService {
   }
 
   /** Queue a run for the case; resolves with its results when it ends. */
-  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal } = {}): Promise<IngestRunResult> {
-    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal);
+  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal; searchableOnly?: boolean } = {}): Promise<IngestRunResult> {
+    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal, false, undefined, opts.searchableOnly);
     return done;
   }
 
@@ -153,13 +153,13 @@ export class IngestService {
   }
 
   /** Queue a run and return its handle at once (progress and results arrive as events). */
-  async startDetached(caseId: string, paths: string[]): Promise<IngestJobHandle> {
-    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)));
+  async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
+    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), undefined, false, undefined, opts.searchableOnly);
     done.catch(() => {});
     return { jobId: job.id, caseId, state: 'running' };
   }
 
-  private async enqueue(caseId: string, paths: string[], signal?: AbortSignal, resumeCancelled = false, existing?: JobRecord): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
+  private async enqueue(caseId: string, paths: string[], signal?: AbortSignal, resumeCancelled = false, existing?: JobRecord, searchableOnly = false): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
     if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
     await this.ports.cases.readMeta(caseId); // not_found before anything is written
     const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, created: new Date().toISOString(), state: 'running', pid: process.pid };
@@ -169,7 +169,7 @@ export class IngestService {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const state: RunState = { job, controller, running: false, ...newRunProgress(job.caseId, job.id, Date.now()) };
+    const state: RunState = { job, controller, running: false, searchableOnly, ...newRunProgress(job.caseId, job.id, Date.now()) };
     let set = this.active.get(caseId);
     if (!set) this.active.set(caseId, (set = new Set()));
     set.add(state);

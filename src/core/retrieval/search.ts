@@ -143,9 +143,9 @@ export async function searchChunks(
   // Reranking asked for but impossible is said, not silently skipped.
   const rerank = options.rerank_top_n ? (reranker ? { reranked: true } : { reranked: false, rerank_reason: 'no reranker model is installed' }) : {};
   // `semantic` says whether vector search is available in this case (whatever mode was asked).
-  return semantic.embedder
-    ? { results, mode, semantic: true, ...rerank }
-    : { results, mode, semantic: false, semantic_reason: semantic.reason, ...rerank };
+  if (!semantic.embedder) return { results, mode, semantic: false, semantic_reason: semantic.reason, ...rerank };
+  const coverage = await store.embeddedShare();
+  return { results, mode, semantic: true, ...(coverage && coverage.embedded < coverage.total ? { semantic_coverage: coverage } : {}), ...rerank };
 }
 
 /** One fused row as a search result, scored and labelled in the mode searched (its citation id is issued later). */

@@ -1,6 +1,7 @@
 import { CasefileError } from '../../shared/errors';
 import type { CaseRegistry } from '../cases/registry';
 import type { ChunkRecord } from '../ingest/types';
+import { EmbedWorkerStopped } from './embed-host';
 import { loadEmbedder, type EmbeddingCatalog, type LoadedEmbedder } from './models';
 import { ChunkStore, embeddingText } from './store';
 
@@ -10,13 +11,24 @@ import { ChunkStore, embeddingText } from './store';
  * and the result must hold no duplicate chunks.
  */
 export interface IndexSink {
-  /** Add (or replace) all chunks of one file version; `onProgress(done, total)` reports chunks embedded. */
+  /**
+   * Add (or replace) all chunks of one file version; `onProgress(done, total)` reports chunks
+   * embedded. With `defer`, the chunks are written keyword-searchable at once and their vectors
+   * come later, from `embedPending`.
+   */
   indexVersion(
     chunks: ChunkRecord[],
-    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean },
   ): Promise<void>;
+  /**
+   * Embed the case's passages still without vectors, oldest first, until none is left (also those
+   * a killed process left). `onProgress(embedded, total)` counts the case's latest passages.
+   */
+  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void }): Promise<void>;
   /** Mark which version of a file is the latest (is_latest) after a new version was added or one removed. */
   setLatest(fileId: string, latestVersion: number | null): Promise<void>;
+  /** The case's latest passages with vectors, of all; null for a case without vectors. */
+  embeddedShare(): Promise<{ embedded: number; total: number } | null>;
   /** Remove chunks of a file: every version, or only those listed. */
   removeFile(fileId: string, versions?: number[]): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +45,8 @@ export interface IndexSinkOptions {
 
 /** Versions indexed between two compactions (also run on close, i.e. after each ingest batch). */
 const OPTIMIZE_EVERY = 25;
+/** Passages embedded per call in the background stage (progress granularity). */
+const PENDING_BATCH = 32;
 /** Texts embedded per call when re-embedding a whole case (progress granularity). */
 const REEMBED_BATCH = 64;
 
@@ -116,7 +130,7 @@ class LanceIndexSink implements IndexSink {
     await store.optimize();
   }
 
-  async indexVersion(chunks: ChunkRecord[], opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<void> {
+  async indexVersion(chunks: ChunkRecord[], opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean } = {}): Promise<void> {
     const { signal, onProgress } = opts;
     aborted(signal);
     if (chunks.length === 0) return;
@@ -126,6 +140,10 @@ class LanceIndexSink implements IndexSink {
     }
     const store = await this.getStore();
     const embedder = await this.embedder(signal, onProgress);
+    if (embedder && opts.defer) {
+      await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }));
+      return;
+    }
     let vectors: Float32Array[] | null = null;
     if (embedder) {
       vectors = [];
@@ -139,14 +157,47 @@ class LanceIndexSink implements IndexSink {
       onProgress?.(chunks.length, chunks.length);
     }
     aborted(signal);
-    await this.serialized(async () => {
-      await store.replaceVersion(first.file_id, first.version, chunks, vectors);
+    await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, vectors));
+  }
+
+  /** A table write, one at a time, compacting every OPTIMIZE_EVERY writes. */
+  private write(store: ChunkStore, change: () => Promise<void>): Promise<void> {
+    return this.serialized(async () => {
+      await change();
       this.dirty = true;
       if (++this.sinceOptimize >= OPTIMIZE_EVERY) {
         this.sinceOptimize = 0;
         await store.optimize();
       }
     });
+  }
+
+  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void } = {}): Promise<void> {
+    const { signal, onProgress } = opts;
+    const store = await this.getStore();
+    if (!(await store.hasEmbeddedColumn())) return;
+    const embedder = await this.embedder(signal);
+    if (!embedder) return;
+    for (;;) {
+      aborted(signal);
+      const batch = await store.pending(PENDING_BATCH);
+      if (!batch.length) break;
+      const texts = batch.map(embeddingText);
+      // A worker that crashed under the batch is started again: the batch is tried once more.
+      const vectors = await embedder.embed(texts, signal).catch((err: unknown) => {
+        if (err instanceof EmbedWorkerStopped) return embedder.embed(texts, signal);
+        throw err;
+      });
+      aborted(signal);
+      await this.write(store, () => store.setVectors(batch, vectors));
+      const share = onProgress ? await store.embeddedShare() : null;
+      if (share) onProgress?.(share.embedded, share.total);
+    }
+  }
+
+  /** The case's latest passages with vectors, of all; null for a case without vectors. */
+  async embeddedShare(): Promise<{ embedded: number; total: number } | null> {
+    return (await this.getStore()).embeddedShare();
   }
 
   async setLatest(fileId: string, latestVersion: number | null): Promise<void> {

@@ -56,6 +56,8 @@ export function chunkSchema(dimension: number | null): Schema {
   ];
   if (dimension !== null) {
     fields.push(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false));
+    // False while a row's vector is still to come (written keyword-searchable first; see ChunkStore.pending).
+    fields.push(new Field('embedded', new Bool(), false));
   }
   return new Schema(fields);
 }
@@ -98,11 +100,18 @@ function toChunk(row: Record<string, unknown>): ChunkRecord {
   };
 }
 
-function toRow(chunk: ChunkRecord, vector: Float32Array | number[] | undefined): Record<string, unknown> {
+/** A row of the table: a vector, or (`pending`) a zero vector of that size, its `embedded` flag false until the real one comes. */
+function toRow(chunk: ChunkRecord, vector: Float32Array | number[] | undefined, pending?: number): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const c of CHUNK_COLUMNS) row[c] = chunk[c];
   row.doc_date = chunk.doc_date ?? '';
-  if (vector) row.vector = Array.from(vector);
+  if (vector) {
+    row.vector = Array.from(vector);
+    row.embedded = true;
+  } else if (pending !== undefined) {
+    row.vector = new Array<number>(pending).fill(0);
+    row.embedded = false;
+  }
   return row;
 }
 
@@ -115,6 +124,7 @@ export class ChunkStore {
   readonly dir: string;
   private tableHandle: lancedb.Table | null = null;
   private contextColumn: boolean | undefined;
+  private embeddedColumn: boolean | undefined;
   private closed = false;
 
   private constructor(
@@ -138,6 +148,7 @@ export class ChunkStore {
     if (!names.includes(CHUNKS_TABLE)) return null;
     this.tableHandle = await this.db.openTable(CHUNKS_TABLE);
     this.contextColumn = undefined;
+    this.embeddedColumn = undefined;
     return this.tableHandle;
   }
 
@@ -179,29 +190,71 @@ export class ChunkStore {
 
   /**
    * Replace all chunks of one (file_id, version) by `chunks`, with `vectors` (same order) when the
-   * case has embeddings. Idempotent: indexing the same version twice leaves one copy.
+   * case has embeddings, or `{ pending: dimension }`: keyword-searchable now, vectors to come
+   * (`setVectors`). Idempotent: indexing the same version twice leaves one copy.
    */
-  async replaceVersion(fileId: string, version: number, chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | null): Promise<void> {
-    const dimension = vectors && vectors.length ? vectors[0]!.length : vectors ? await this.vectorDimension() : null;
+  async replaceVersion(fileId: string, version: number, chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | { pending: number } | null): Promise<void> {
+    const pending = vectors && !Array.isArray(vectors) ? vectors.pending : undefined;
+    const list = Array.isArray(vectors) ? vectors : null;
+    const dimension = pending ?? (list && list.length ? list[0]!.length : list ? await this.vectorDimension() : null);
+    const withVectors = vectors !== null;
     let table = await this.table();
-    const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
+    const rows = chunks.map((c, i) => toRow(c, list ? list[i] : undefined, pending));
     if (!table) {
       table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(dimension), { existOk: true });
       this.tableHandle = table;
     } else {
       await this.ensureContextColumn();
       const have = await this.vectorDimension();
-      if (have !== (vectors ? dimension : null) && rows.length > 0) {
+      if (have !== (withVectors ? dimension : null) && rows.length > 0) {
         throw new Error(
           have === null
             ? 'This case was indexed without vectors; re-embed it before adding vectors.'
-            : `This case holds ${have}-dimensional vectors; chunks arrived ${vectors ? `with ${dimension}` : 'without vectors'}.`,
+            : `This case holds ${have}-dimensional vectors; chunks arrived ${withVectors ? `with ${dimension}` : 'without vectors'}.`,
         );
       }
+      if (withVectors) await this.ensureEmbeddedColumn();
     }
     await table.delete(and(`file_id = ${sqlString(fileId)}`, `version = ${sqlInt(version)}`)!);
     if (rows.length) await table.add(rows);
     await this.ensureFtsIndex();
+  }
+
+  /** Whether the table has the `embedded` column (a table with vectors made before it has not, until a write adds it: all its rows are embedded). */
+  async hasEmbeddedColumn(): Promise<boolean> {
+    const table = await this.table();
+    if (!table) return false;
+    this.embeddedColumn ??= (await table.schema()).fields.some((f) => f.name === 'embedded');
+    return this.embeddedColumn;
+  }
+
+  private async ensureEmbeddedColumn(): Promise<void> {
+    const table = await this.table();
+    if (!table || (await this.hasEmbeddedColumn()) || (await this.vectorDimension()) === null) return;
+    await table.addColumns([{ name: 'embedded', valueSql: 'true' }]);
+    this.embeddedColumn = true;
+  }
+
+  /** Up to `limit` rows still without their vector, in the order they were written. */
+  async pending(limit: number): Promise<ChunkRecord[]> {
+    if (!(await this.hasEmbeddedColumn())) return [];
+    return this.rows('embedded = false', limit);
+  }
+
+  /** Passages (latest versions) with a vector, of all; null for a case without vectors. */
+  async embeddedShare(): Promise<{ embedded: number; total: number } | null> {
+    if (!(await this.hasEmbeddedColumn())) return null;
+    return { embedded: await this.count('is_latest = true AND embedded = true'), total: await this.count('is_latest = true') };
+  }
+
+  /**
+   * The vectors of pending rows (same order as `chunks`, as `pending` returned them). A row whose
+   * version was replaced or removed meanwhile is not matched, so nothing comes back to life.
+   */
+  async setVectors(chunks: ChunkRecord[], vectors: (Float32Array | number[])[]): Promise<void> {
+    const table = await this.table();
+    if (!table || !chunks.length) return;
+    await table.mergeInsert('chunk_id').whenMatchedUpdateAll({ where: 'target.embedded = false' }).execute(chunks.map((c, i) => toRow(c, vectors[i])));
   }
 
   /** Bulk append (bench and re-embedding of large cases): no per-version delete. */
@@ -213,6 +266,7 @@ export class ChunkStore {
       this.tableHandle = table;
     } else {
       await this.ensureContextColumn();
+      if (vectors) await this.ensureEmbeddedColumn();
     }
     if (rows.length) await table.add(rows);
   }
@@ -315,7 +369,9 @@ export class ChunkStore {
     if (!table) return [];
     let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...(await this.columns()), '_distance']).limit(limit);
     if (options.exact) q = q.bypassVectorIndex();
-    if (where) q = q.where(where);
+    // Rows whose vector is still to come are left out (their zero vector has no direction).
+    const w = (await this.hasEmbeddedColumn()) ? and(where, 'embedded = true') : where;
+    if (w) q = q.where(w);
     const rows = (await q.toArray()) as Record<string, unknown>[];
     return rows.map((r) => ({ chunk: toChunk(r), score: 1 - Number(r._distance) }));
   }
@@ -351,6 +407,7 @@ export class ChunkStore {
     this.tableHandle?.close();
     this.tableHandle = table;
     this.contextColumn = true;
+    this.embeddedColumn = dimension !== null;
     await this.ensureFtsIndex();
   }
 

@@ -81,6 +81,11 @@ export interface SearchResponse {
   /** False when vectors could not be used (no model installed, model changed); `semantic_reason` says why. */
   semantic: boolean;
   semantic_reason?: string;
+  /**
+   * Present while part of the case has no vectors yet (files just added, their vectors on the
+   * way): those passages were found by their words only.
+   */
+  semantic_coverage?: { embedded: number; total: number };
   /** Present when reranking was asked for (`rerank_top_n`): whether it happened; `rerank_reason` says why not. */
   reranked?: boolean;
   rerank_reason?: string;

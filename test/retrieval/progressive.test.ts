@@ -1,0 +1,166 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { ChunkStore } from '../../src/core/retrieval/store';
+import type { IngestProgress } from '../../src/shared/contract/ingest';
+import { corpusDir, repoRoot, tempHome } from '../helpers/home';
+import { installTestModels } from '../helpers/models';
+import { NDA_DIR } from './helpers';
+
+const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
+const QUERY = 'which law governs this agreement';
+/** A 40 KB contract: its vectors take a few seconds, the window in which the run is killed. */
+const MID = path.join(corpusDir, 'cuad', 'full_contract_txt', 'BIOPURECORP_06_30_1999-EX-10.13-AGENCY AGREEMENT.txt');
+
+async function openCase(home: string): Promise<{ engine: Engine; caseId: string; drop: string }> {
+  await installTestModels(home);
+  const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
+  const caseId = (await engine.router.call('cases.create', { name: 'Progressive' })).id;
+  const drop = path.join(home, 'drop');
+  mkdirSync(drop, { recursive: true });
+  for (const f of NDAS) copyFileSync(path.join(NDA_DIR, f), path.join(drop, f));
+  return { engine, caseId, drop };
+}
+
+/** Every row of the case's table: chunk ids, and whether each has its vector (a non-zero one). */
+async function rowsOf(engine: Engine, caseId: string): Promise<{ ids: string[]; embedded: boolean[] }> {
+  const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+  try {
+    const rows = (await (await store.table())!.query().select(['chunk_id', 'embedded', 'vector']).toArray()) as { chunk_id: string; embedded: boolean; vector: Float32Array }[];
+    rows.sort((a, b) => a.chunk_id.localeCompare(b.chunk_id));
+    return { ids: rows.map((r) => r.chunk_id), embedded: rows.map((r) => r.embedded && Array.from(r.vector).some((x) => x !== 0)) };
+  } finally {
+    store.close();
+  }
+}
+
+describe('progressive indexing: a file is searchable by its words once parsed, by meaning once its vectors land', () => {
+  it('during the embedding stage a search finds the new files by their words and says coverage is partial; after it, hybrid; progress reports both stages to 100%', async () => {
+    const { engine, caseId, drop } = await openCase(tempHome('casefile-progressive-'));
+    // Hold the passages' vectors on their way into the table until the test lets them through.
+    const setVectors = ChunkStore.prototype.setVectors;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    ChunkStore.prototype.setVectors = async function (this: ChunkStore, ...args: Parameters<typeof setVectors>) {
+      await gate;
+      return setVectors.apply(this, args);
+    };
+    try {
+      const progress: IngestProgress[] = [];
+      const indexed = new Set<string>();
+      let allIndexed!: () => void;
+      const searchable = new Promise<void>((resolve) => (allIndexed = resolve));
+      const offFile = engine.events.on('ingest.file', (e) => {
+        if (e.caseId === caseId && e.status === 'indexed') indexed.add(e.name);
+        if (indexed.size === NDAS.length) allIndexed();
+      });
+      let ended!: () => void;
+      const done = new Promise<void>((resolve) => (ended = resolve));
+      const offProgress = engine.events.on('ingest.progress', (p) => {
+        progress.push(structuredClone(p));
+        if (p.state !== 'running') ended();
+      });
+      await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
+      await searchable;
+
+      // Stage one: every file is indexed and found by its words; the vectors are on their way.
+      const during = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
+      expect(during.results.length).toBeGreaterThan(0);
+      expect(during.semantic_coverage).toMatchObject({ embedded: 0, total: expect.any(Number) });
+      expect(during.semantic_coverage!.total).toBeGreaterThan(10);
+      expect(during.results.every((r) => r.scores.vector === undefined)).toBe(true);
+      const { progress: now } = await engine.router.call('ingest.status', { caseId });
+      expect(now?.semantic).toEqual({ embedded: 0, total: during.semantic_coverage!.total });
+      expect((await engine.router.call('files.list', { caseId })).files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed']);
+
+      release();
+      await done;
+      offFile();
+      offProgress();
+      // Stage two: hybrid, with nothing left out.
+      const after = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
+      expect(after.semantic_coverage).toBeUndefined();
+      expect(after.results.some((r) => r.scores.vector !== undefined)).toBe(true);
+      const semantic = progress.filter((p) => p.semantic).map((p) => p.semantic!);
+      expect(semantic.at(-1)).toEqual({ embedded: during.semantic_coverage!.total, total: during.semantic_coverage!.total });
+      // Coverage only grows.
+      for (let i = 1; i < semantic.length; i++) expect(semantic[i]!.embedded).toBeGreaterThanOrEqual(semantic[i - 1]!.embedded);
+      expect(progress.at(-1)).toMatchObject({ state: 'done', filesDone: 3, filesTotal: 3 });
+      const rows = await rowsOf(engine, caseId);
+      expect(rows.embedded.every(Boolean)).toBe(true);
+    } finally {
+      ChunkStore.prototype.setVectors = setVectors;
+      release();
+      await engine.close();
+    }
+  });
+
+  it('killed (SIGKILL) between the stages: resuming makes the missing vectors; the passages equal a clean run, each with its vector once', async () => {
+    const one = await openCase(tempHome('casefile-progressive-clean-'));
+    copyFileSync(MID, path.join(one.drop, 'agency.txt'));
+    await one.engine.router.call('ingest.start', { caseId: one.caseId, paths: [one.drop] });
+    const clean = await rowsOf(one.engine, one.caseId);
+    await one.engine.close();
+
+    const home = tempHome('casefile-progressive-killed-');
+    const two = await openCase(home);
+    copyFileSync(MID, path.join(two.drop, 'agency.txt'));
+    await two.engine.close();
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', 'Progressive', two.drop], { cwd: repoRoot, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Killed as soon as passages are in the table without their vectors (between the two stages).
+    let killed = false;
+    const caseDir = path.join(home, 'cases', two.caseId);
+    while (!killed) {
+      if ((await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('polled'), 50))])) === 'exited') break;
+      const store = await ChunkStore.open(caseDir);
+      try {
+        if ((await store.pending(1)).length) killed = child.kill('SIGKILL');
+      } finally {
+        store.close();
+      }
+    }
+    expect(await exited).toBeNull(); // killed, not finished
+    const engine = await Engine.open({ home });
+    try {
+      const partial = await rowsOf(engine, two.caseId);
+      expect(partial.embedded.every(Boolean)).toBe(false);
+      await engine.router.call('ingest.resume', { caseId: two.caseId });
+      const after = await rowsOf(engine, two.caseId);
+      expect(after.ids).toEqual(clean.ids);
+      expect(after.embedded.every(Boolean)).toBe(true);
+      expect((await engine.router.call('search', { caseId: two.caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a run that stops at "searchable": the next run makes the vectors; the passages equal a run done in one go, each with its vector once', async () => {
+    const one = await openCase(tempHome('casefile-progressive-one-'));
+    await one.engine.router.call('ingest.start', { caseId: one.caseId, paths: [one.drop] });
+    const clean = await rowsOf(one.engine, one.caseId);
+    await one.engine.close();
+
+    const two = await openCase(tempHome('casefile-progressive-two-'));
+    try {
+      const first = await two.engine.router.call('ingest.start', { caseId: two.caseId, paths: [two.drop], searchable: true });
+      if (!('results' in first)) throw new Error('expected results');
+      expect(first.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
+      const between = await rowsOf(two.engine, two.caseId);
+      expect(between.ids).toEqual(clean.ids);
+      expect(between.embedded.some(Boolean)).toBe(false);
+      expect((await two.engine.router.call('search', { caseId: two.caseId, query: QUERY, mode: 'keyword', k: 3 })).results.length).toBeGreaterThan(0);
+      // The next run (nothing new to read) finishes the vectors.
+      const second = await two.engine.router.call('ingest.start', { caseId: two.caseId, paths: [two.drop] });
+      if (!('results' in second)) throw new Error('expected results');
+      expect(second.results.map((r) => r.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+      const after = await rowsOf(two.engine, two.caseId);
+      expect(after.ids).toEqual(clean.ids);
+      expect(after.embedded.every(Boolean)).toBe(true);
+    } finally {
+      await two.engine.close();
+    }
+  });
+});
