@@ -1,4 +1,4 @@
-export { formatBytes, ocrProgressText, plural } from '../shared/format';
+export { formatBytes, ocrProgressText, plural, semanticText } from '../shared/format';
 
 /** Where a command writes. Tests pass buffers; the binary passes the process streams. */
 export interface CliIO {

@@ -20,3 +20,10 @@ export function formatBytes(n: number): string {
 export function ocrProgressText(c: { ocrPage?: number; pages: number | null }): string {
   return c.ocrPage === undefined ? '' : `OCR page ${c.ocrPage}${c.pages ? ` of ${c.pages}` : ''}`;
 }
+
+/** "semantic search 38% (2,880 of 7,560 passages)" while a case's vectors are still being made, else ''. */
+export function semanticText(p: { semantic?: { embedded: number; total: number } }): string {
+  const s = p.semantic;
+  if (!s || s.total === 0 || s.embedded >= s.total) return '';
+  return `semantic search ${Math.floor((s.embedded / s.total) * 100)}% (${s.embedded.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} passages)`;
+}

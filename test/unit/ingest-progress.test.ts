@@ -1,3 +1,4 @@
+import { semanticText } from '../../src/shared/format';
 import { describe, expect, it } from 'vitest';
 import {
   currentFile,
@@ -124,5 +125,13 @@ describe('ingest progress: the snapshot at a given time', () => {
     expect(takeEmit(s, T0 + 50, true)).toBe(true);
     expect(s.lastEmit).toBe(T0 + 50);
     expect(takeEmit(s, T0 + 50 + EMIT_INTERVAL_MS, false)).toBe(true);
+  });
+});
+
+describe('the semantic stage in words', () => {
+  it('"semantic search 38% (2,880 of 7,560 passages)" while vectors are made; nothing once done or without vectors', () => {
+    expect(semanticText({ semantic: { embedded: 2880, total: 7560 } })).toBe('semantic search 38% (2,880 of 7,560 passages)');
+    expect(semanticText({ semantic: { embedded: 7560, total: 7560 } })).toBe('');
+    expect(semanticText({})).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { formatBytes, ocrProgressText, plural, printable, UsageError, type CliIO } from '../io';
+import { formatBytes, ocrProgressText, plural, printable, semanticText, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
@@ -22,20 +22,13 @@ function eta(seconds: number | null): string {
   return m < 60 ? `${m}m${String(seconds % 60).padStart(2, '0')}s left` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m left`;
 }
 
-/** " · semantic search 38% (2,880 of 7,560 passages)" while vectors are still being made. */
-export function semanticText(p: Pick<IngestProgress, 'semantic'>): string {
-  const s = p.semantic;
-  if (!s || s.total === 0 || s.embedded >= s.total) return '';
-  return ` · semantic search ${Math.floor((s.embedded / s.total) * 100)}% (${s.embedded.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} passages)`;
-}
-
 function bar(p: IngestProgress, width = 24): string {
   const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : p.filesTotal ? p.filesDone / p.filesTotal : 0;
   const full = Math.round(frac * width);
   const cur = p.current[0];
   const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
   const what = cur ? ` ${ocrProgressText(cur) || `${cur.stage}${count}`} ${printable(cur.name)}` : '';
-  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''}${semanticText(p)} ${eta(p.etaSeconds)}${what}`;
+  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''}${semanticText(p) ? ` · ${semanticText(p)}` : ''} ${eta(p.etaSeconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
 }

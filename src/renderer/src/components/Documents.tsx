@@ -4,7 +4,7 @@ import { api, errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { formatBytes, formatDuration, ocrProgressText, plural } from './format';
+import { formatBytes, formatDuration, ocrProgressText, plural, semanticText } from './format';
 
 const STATUS_LABEL: Record<IngestFileStatus, string> = {
   queued: 'Queued',
@@ -108,6 +108,11 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
         {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
         {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
       </div>
+      {semanticText(progress) && (
+        <div className="muted small" data-testid="ingest-semantic">
+          Found by their words already · {semanticText(progress)}
+        </div>
+      )}
       {progress.waiting.length > 0 && (
         <div className="muted small ellipsis" data-testid="ingest-waiting" title={progress.waiting.join(', ')}>
           Waiting to be added next: {progress.waiting.join(', ')}

@@ -1,4 +1,4 @@
-export { formatBytes, ocrProgressText, plural } from '../../../shared/format';
+export { formatBytes, ocrProgressText, plural, semanticText } from '../../../shared/format';
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
