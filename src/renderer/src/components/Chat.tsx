@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChatAnswer, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
 import type { ModelInfo } from '../../../shared/contract/models';
-import { answerMessage } from '../../../shared/citation-text';
+import { answerMessage, ocrCitationNote } from '../../../shared/citation-text';
 import { api } from '../api/index';
 import { useChat, type AskMode } from '../stores/chat';
 import { useSettings } from '../stores/settings';
@@ -26,7 +26,8 @@ function AnswerText({ text, citations }: { text: string; citations: CheckedCitat
     const c = citations.find((x) => x.id === id);
     const support = c ? supportOf(c) : 'pending';
     const src = c ? sourceOf(c, String(n)) : null;
-    const words = c ? verdictText(c) : 'Checking…';
+    const ocr = c ? ocrCitationNote(c) : '';
+    const words = c ? `${verdictText(c)}${ocr ? `; ${ocr}` : ''}` : 'Checking…';
     const place = c && support !== 'invented' ? `${citationPlace(c)} — ` : '';
     parts.push(
       <button

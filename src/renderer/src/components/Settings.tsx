@@ -5,6 +5,7 @@ import type { ModelsList } from '../../../shared/contract/models';
 import type { ModelsProgressEvent } from '../../../shared/events';
 import { api, ApiError, errorMessage } from '../api/index';
 import { useSettings } from '../stores/settings';
+import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { formatBytes } from './format';
 
@@ -202,6 +203,47 @@ function Retrieval() {
   );
 }
 
+/** The open case's OCR setting: read scanned pages and images, and in which installed language. */
+function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
+  const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
+  const reload = useCases((s) => s.load);
+  const toast = useUi((s) => s.toast);
+  if (!selected || !ocr) return null;
+  const change = (input: { enabled?: boolean; language?: string }) =>
+    api.call('cases.setOcr', { caseId: selected.id, ...input }).then(() => reload(), (err) => toast('error', errorMessage(err)));
+  return (
+    <section className="card" aria-labelledby="ocr-heading">
+      <h2 id="ocr-heading">Scanned pages (OCR) in “{selected.name}”</h2>
+      {!ocr.available ? (
+        <p className="muted">OCR is turned off for this installation (CASEFILE_OCR=0).</p>
+      ) : (
+        <>
+          <label className="check">
+            <input type="checkbox" checked={selected.ocr.enabled} onChange={(e) => void change({ enabled: e.target.checked })} />
+            Read scanned pages and images (OCR)
+          </label>
+          <p className="muted small">
+            Slower: about 5 seconds a page, on this computer. Applies to files added from now on; use Retry on a file to read it again.
+          </p>
+          <label>
+            Language of the scans{' '}
+            <select value={selected.ocr.language} disabled={ocr.languages.length < 2 || !selected.ocr.enabled} onChange={(e) => void change({ language: e.target.value })}>
+              {ocr.languages.map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_NAMES[l] ?? l}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Names of the common OCR languages (tesseract's codes). */
+const LANGUAGE_NAMES: Record<string, string> = { eng: 'English', fra: 'French', deu: 'German', spa: 'Spanish', ita: 'Italian', por: 'Portuguese', nld: 'Dutch' };
+
 export function Settings() {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -212,6 +254,7 @@ export function Settings() {
     <section className="settings" aria-label="Settings">
       <h1>Settings</h1>
       <Models />
+      <CaseOcr ocr={info?.ocr} />
       <Retrieval />
       <section className="card">
         <h2>Data folder</h2>

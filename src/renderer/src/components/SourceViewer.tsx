@@ -1,5 +1,6 @@
 import { createElement, useEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import { api, errorMessage } from '../api/index';
+import { PasswordPrompt } from './Documents';
 import { useViewer } from '../stores/viewer';
 import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
 import { plural } from './format';
@@ -198,6 +199,11 @@ export function SourceViewer() {
           <p className="pad error" role="alert">
             {error}
           </p>
+        )}
+        {error && caseId && /password protected/i.test(error) && (
+          <div className="pad">
+            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} onUnlocked={() => goto(page ?? 1)} />
+          </div>
         )}
         {loading && !image && !passage && <p className="pad muted">Opening…</p>}
         {image && <PdfPage />}

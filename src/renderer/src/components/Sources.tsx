@@ -1,5 +1,5 @@
 import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
-import { quoteText } from '../../../shared/citation-text';
+import { ocrCitationNote, quoteText } from '../../../shared/citation-text';
 import { useViewer } from '../stores/viewer';
 import { citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, SUPPORT_WORDS, verdictText } from './citations';
 
@@ -53,6 +53,11 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 <span className={`source-state small state-${support}`} title={verdictText(c)}>
                   {support === 'not_supported' ? verdictText(c) : SUPPORT_WORDS[support]}
                 </span>
+                {ocrCitationNote(c) && (
+                  <span className="source-ocr small state-not_supported" data-ocr-note>
+                    {ocrCitationNote(c)}
+                  </span>
+                )}
                 {/* Only words the check found in the document are offered for pasting into a brief. */}
                 {isGreen(c) && (
                   <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c)}>
