@@ -24,6 +24,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'index.ts', fn: 'indexBench' },
   { file: 'agent.ts', fn: 'agentBench' },
   { file: 'hostile.ts', fn: 'hostileBench' },
+  { file: 'ocr.ts', fn: 'ocrBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */
