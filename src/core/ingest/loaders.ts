@@ -224,14 +224,16 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       if (n > 1) out.append('\n\n');
       const start = out.length;
       let read: PageRead;
+      const mark = out.mark();
       try {
         const page = await doc.getPage(n);
-        const mark = out.mark();
         read = await readPage(pdfjs, page, n, out, fontState);
         if (options.ocr) read = await withOcr(page, n, total, out, mark, read, options.ocr, options.signal);
       } catch (err) {
         if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
-        // One unreadable page does not lose the document: it counts as a page without text.
+        // One unreadable page does not lose the document: it counts as a page without text (and
+        // whatever of it was read before the failure goes, so the text matches the page ranges).
+        out.rollback(mark);
         brokenPages++;
         read = { geometry: emptyPage(n, start, start), hasText: false };
       }
