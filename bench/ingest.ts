@@ -31,7 +31,7 @@ interface Metric {
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const PAGE_BUDGET = 250;
 
-function corpusSet(): { files: string[]; pages: number } {
+export function corpusSet(): { files: string[]; pages: number } {
   const manifest = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1);
   const files: string[] = [];
   let pages = 0;

@@ -25,6 +25,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'agent.ts', fn: 'agentBench' },
   { file: 'hostile.ts', fn: 'hostileBench' },
   { file: 'ocr.ts', fn: 'ocrBench' },
+  { file: 'e2e.ts', fn: 'e2eBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */
