@@ -5,6 +5,7 @@ import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNo
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { formatBytes, formatDuration, ocrProgressText, plural, semanticText } from './format';
+import { PasswordPrompt } from './PasswordForm';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 
 const STATUS_LABEL: Record<IngestFileStatus, string> = {
@@ -295,67 +296,16 @@ function OcrBadge({ version, reason }: { version: FileInfo['versions'][number] |
   const low = pages.some((p) => p.confidence < LOW_OCR_CONFIDENCE);
   const note = reason.split('; ').filter((r) => r.startsWith('read by OCR') || r.includes('check the original')).join('; ') || `read by OCR: ${plural(pages.length, 'page')}`;
   return (
-    <span className={`badge ${low ? 'badge-warn' : ''}`} title={note} aria-label={low ? `Read by OCR, check the original: ${note}` : `Read by OCR: ${note}`} data-ocr={low ? 'low' : 'ok'}>
+    // role img: a short badge with a name of its own (the reason's own note stays the row's only note).
+    <span
+      role="img"
+      className={`badge ${low ? 'badge-warn' : ''}`}
+      title={note}
+      aria-label={low ? `OCR, check the original: ${note}` : `OCR: ${note}`}
+      data-ocr={low ? 'low' : 'ok'}
+    >
       OCR{low ? ' · check the original' : ''}
     </span>
-  );
-}
-
-/** A password-protected PDF: "Enter password…", then a field; a wrong password says so and keeps the field. */
-export function PasswordPrompt({ caseId, file, onUnlocked }: { caseId: string; file: Pick<FileInfo, 'id' | 'name'>; onUnlocked?: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const load = useDocuments((s) => s.load);
-  if (!open) {
-    return (
-      <div className="file-actions">
-        <button type="button" className="btn btn-small" onClick={() => setOpen(true)}>
-          Enter password…
-        </button>
-      </div>
-    );
-  }
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.call('files.unlock', { caseId, fileId: file.id, password, wait: false });
-      setOpen(false);
-      setPassword('');
-      await load(caseId);
-      onUnlocked?.();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const id = `pw-${file.id}`;
-  return (
-    <form
-      className="password-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (password) void submit();
-      }}
-    >
-      <label htmlFor={id}>Password for {file.name.split('/').pop()}</label>
-      <input id={id} type="password" autoComplete="off" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-      <button type="submit" className="btn btn-small btn-primary" disabled={!password || busy}>
-        Open
-      </button>
-      <button type="button" className="btn btn-small" onClick={() => setOpen(false)}>
-        Cancel
-      </button>
-      {error && (
-        <p id={`${id}-error`} className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small">Used to open this file in Casefile only; never saved in plain text. The file you added is kept exactly as it was.</p>
-    </form>
   );
 }
 

@@ -208,29 +208,48 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
   const reload = useCases((s) => s.load);
   const toast = useUi((s) => s.toast);
-  if (!selected || !ocr) return null;
+  if (!ocr) return null;
+  if (!selected) {
+    return (
+      <section className="card" aria-labelledby="ocr-heading">
+        <h2 id="ocr-heading">Scanned pages (OCR)</h2>
+        <p className="muted">Open a case to choose whether its scanned pages and images are read.</p>
+      </section>
+    );
+  }
+  // The case's language is listed even when it is no longer installed, so the choice shown is the one saved.
+  const languages = ocr.languages.includes(selected.ocr.language) ? ocr.languages : [selected.ocr.language, ...ocr.languages];
   const change = (input: { enabled?: boolean; language?: string }) =>
     api.call('cases.setOcr', { caseId: selected.id, ...input }).then(() => reload(), (err) => toast('error', errorMessage(err)));
   return (
     <section className="card" aria-labelledby="ocr-heading">
       <h2 id="ocr-heading">Scanned pages (OCR) in “{selected.name}”</h2>
       {!ocr.available ? (
-        <p className="muted">OCR is turned off for this installation (CASEFILE_OCR=0).</p>
+        <p className="notice warn">
+          OCR is turned off for this installation, so scanned pages and images are not read or searched. Whoever set up Casefile on this
+          computer can turn it back on (it was turned off with CASEFILE_OCR=0).
+        </p>
       ) : (
         <>
           <label className="check">
-            <input type="checkbox" checked={selected.ocr.enabled} onChange={(e) => void change({ enabled: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={selected.ocr.enabled}
+              aria-describedby="ocr-help"
+              onChange={(e) => void change({ enabled: e.target.checked })}
+            />
             Read scanned pages and images (OCR)
           </label>
-          <p className="muted small">
+          <p id="ocr-help" className="muted small">
             Slower: about 5 seconds a page, on this computer. Applies to files added from now on; use Retry on a file to read it again.
           </p>
           <label>
             Language of the scans{' '}
-            <select value={selected.ocr.language} disabled={ocr.languages.length < 2 || !selected.ocr.enabled} onChange={(e) => void change({ language: e.target.value })}>
-              {ocr.languages.map((l) => (
+            <select value={selected.ocr.language} disabled={languages.length < 2 || !selected.ocr.enabled} onChange={(e) => void change({ language: e.target.value })}>
+              {languages.map((l) => (
                 <option key={l} value={l}>
                   {LANGUAGE_NAMES[l] ?? l}
+                  {ocr.languages.includes(l) ? '' : ' (not installed)'}
                 </option>
               ))}
             </select>

@@ -1,6 +1,7 @@
 import { createElement, useEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import { api, errorMessage } from '../api/index';
-import { PasswordPrompt } from './Documents';
+import { PasswordPrompt } from './PasswordForm';
+import { useDocuments } from '../stores/documents';
 import { useViewer } from '../stores/viewer';
 import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
 import { plural } from './format';
@@ -117,7 +118,10 @@ export function SourceViewer() {
   const caseId = useViewer((s) => s.caseId);
   const scope = useViewer((s) => s.scope);
   const { close, goto, setZoom, setScope } = useViewer.getState();
+  // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
+  const locked = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.locked : undefined));
   if (!source) return null;
+  const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
   const spanPages = image?.span_pages ?? passage?.pages ?? [];
   // A chip opens on the supporting words; the whole cited passage is one click away (and back).
   const narrowed = Boolean(source.whole) && scope === 'support';
@@ -195,14 +199,15 @@ export function SourceViewer() {
         </div>
       )}
       <div className="pane-scroll viewer-body" aria-busy={loading}>
-        {error && (
+        {error && !needsPassword && (
           <p className="pad error" role="alert">
             {error}
           </p>
         )}
-        {error && caseId && /password protected/i.test(error) && (
-          <div className="pad">
-            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} onUnlocked={() => goto(page ?? 1)} />
+        {needsPassword && caseId && (
+          <div className="pad viewer-locked" data-testid="viewer-locked">
+            <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
+            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
           </div>
         )}
         {loading && !image && !passage && <p className="pad muted">Opening…</p>}
