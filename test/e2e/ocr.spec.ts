@@ -3,10 +3,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { AppInfo } from '../../src/shared/contract/index';
-import type { FileContent, FileInfo } from '../../src/shared/contract/ingest';
+import type { FileContent, FileInfo, UnlockResult } from '../../src/shared/contract/ingest';
 import type { PageImage } from '../../src/shared/contract/viewer';
 import { popplerWords, type PopplerWord } from '../helpers/poppler';
-import { corpusDir, expect, screenshot, test } from './fixtures';
+import { corpusDir, expect, screenshot, startServe, stopServe, test, type ServeProcess } from './fixtures';
 import { pageSize, scanOf } from './scans';
 
 /** A 7-page A4 contract of dense typed text; its scan (pages 1–5) is made from it, and poppler's words of it are the oracle. */
@@ -140,6 +140,7 @@ test.describe('scans and locked PDFs', () => {
     await expect(locked.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, { timeout: 30_000 });
     await expect(field).toBeVisible();
     await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await screenshot(page, '22-wrong-password');
     await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-status', 'failed');
     await field.fill('lawyer123');
     await locked.getByRole('button', { name: 'Open' }).click();
@@ -148,7 +149,7 @@ test.describe('scans and locked PDFs', () => {
     await expect(locked.getByRole('button', { name: 'Enter password…' })).toHaveCount(0);
     await locked.getByRole('button', { name: PROTECTED, exact: true }).click();
     await expect(viewer.getByRole('img', { name: `Page 1 of ${PROTECTED}` })).toBeVisible({ timeout: 60_000 });
-    await screenshot(page, '22-unlocked');
+    await screenshot(page, '23-unlocked');
 
     // The case's OCR setting, in Settings: on by default, in an installed language, turned off by the user.
     const info = await app.op<AppInfo>('app.info', {});
@@ -163,7 +164,67 @@ test.describe('scans and locked PDFs', () => {
     await box.click(); // saved, then shown from the case as saved
     await expect(box).not.toBeChecked();
     await expect.poll(async () => (await app.op<{ ocr: { enabled: boolean } }>('cases.get', { caseId: created.id })).ocr.enabled).toBe(false);
-    await screenshot(page, '23-ocr-setting');
+    await screenshot(page, '24-ocr-setting');
     rmSync(work, { recursive: true, force: true });
+  });
+
+  test('a PDF opened with its password earlier asks for it again in the source viewer once the server has restarted', async ({ shell, playwright, launchOptions }) => {
+    test.skip(shell !== 'serve', 'restarts casefile serve on the same data home: serve mode only');
+    test.slow(); // two server starts and a PDF read: the time depends on the machine and its load
+    const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-locked-'));
+    copyFileSync(LOCKED, path.join(dir, PROTECTED));
+    const op = async <T,>(server: ServeProcess, name: string, input: unknown): Promise<T> => {
+      const res = await fetch(`${server.url}api/op/${name}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      const body = (await res.json()) as T & { error?: { message: string } };
+      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+      return body;
+    };
+    let server: ServeProcess | null = null;
+    const browser = await playwright.chromium.launch({ ...launchOptions, headless: true });
+    try {
+      // Opened with its password once: read and indexed; the password was kept in that server's memory only.
+      server = await startServe(home);
+      const { id: caseId } = await op<{ id: string }>(server, 'cases.create', { name: 'Reseller matter' });
+      await op(server, 'ingest.start', { caseId, paths: [dir], wait: true });
+      const { files } = await op<{ files: FileInfo[] }>(server, 'files.list', { caseId });
+      const file = files.find((f) => f.name === PROTECTED)!;
+      expect(file.locked).toBe('needs_password');
+      await op<UnlockResult>(server, 'files.unlock', { caseId, fileId: file.id, password: 'lawyer123', wait: true });
+      await stopServe(server);
+
+      // A new server: the file is still searchable, but its pages need the password again.
+      server = await startServe(home);
+      const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto(server.loginUrl);
+      await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Reseller matter/ }).click();
+      const row = page.getByRole('region', { name: 'Documents' }).locator(`[data-file="${PROTECTED}"]`);
+      await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
+      await row.getByRole('button', { name: PROTECTED, exact: true }).click();
+      const viewer = page.getByRole('region', { name: 'Source viewer' });
+      await expect(viewer.getByTestId('viewer-locked')).toContainText('This PDF is password protected. Enter its password to show its pages.', { timeout: 60_000 });
+      const field = viewer.getByLabel(`Password for ${PROTECTED}`);
+      await expect(field).toBeFocused();
+      await screenshot(page, '25-viewer-password');
+      await field.fill('not it');
+      await viewer.getByRole('button', { name: 'Open' }).click();
+      await expect(viewer.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, { timeout: 30_000 });
+      await field.fill('lawyer123');
+      await viewer.getByRole('button', { name: 'Open' }).click();
+      await expect(viewer.getByRole('img', { name: `Page 1 of ${PROTECTED}` })).toBeVisible({ timeout: 60_000 });
+      await expect(viewer.getByTestId('viewer-locked')).toHaveCount(0);
+      expect(errors, 'page errors').toEqual([]);
+    } finally {
+      await browser.close();
+      if (server) await stopServe(server);
+      rmSync(home, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
