@@ -55,6 +55,18 @@ export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Pro
   return { home, child, ...info };
 }
 
+/** Call an engine operation of a running `casefile serve` over its HTTP API. */
+export async function serveOp<T = unknown>(server: ServeProcess, name: string, input: unknown): Promise<T> {
+  const res = await fetch(`${server.url}api/op/${name}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as T & { error?: { message: string } };
+  if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+  return body;
+}
+
 export async function stopServe(server: ServeProcess): Promise<void> {
   if (server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -121,16 +133,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text());
     });
     await page.goto(server.loginUrl);
-    const op = async <T,>(name: string, input: unknown): Promise<T> => {
-      const res = await fetch(`${server.url}api/op/${name}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = (await res.json()) as T & { error?: { message: string } };
-      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
-      return body;
-    };
+    const op = <T,>(name: string, input: unknown): Promise<T> => serveOp<T>(server, name, input);
     await use({ page, home, op });
     await context.close();
     await browser.close();

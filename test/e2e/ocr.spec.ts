@@ -6,7 +6,7 @@ import type { AppInfo } from '../../src/shared/contract/index';
 import type { FileContent, FileInfo, UnlockResult } from '../../src/shared/contract/ingest';
 import type { PageImage } from '../../src/shared/contract/viewer';
 import { popplerWords, type PopplerWord } from '../helpers/poppler';
-import { corpusDir, expect, screenshot, startServe, stopServe, test, type ServeProcess } from './fixtures';
+import { corpusDir, expect, screenshot, serveOp, startServe, stopServe, test, type ServeProcess } from './fixtures';
 import { pageSize, scanOf } from './scans';
 
 /** A 7-page A4 contract of dense typed text; its scan (pages 1–5) is made from it, and poppler's words of it are the oracle. */
@@ -174,16 +174,7 @@ test.describe('scans and locked PDFs', () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-'));
     const dir = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-locked-'));
     copyFileSync(LOCKED, path.join(dir, PROTECTED));
-    const op = async <T,>(server: ServeProcess, name: string, input: unknown): Promise<T> => {
-      const res = await fetch(`${server.url}api/op/${name}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = (await res.json()) as T & { error?: { message: string } };
-      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
-      return body;
-    };
+    const op = serveOp;
     let server: ServeProcess | null = null;
     const browser = await playwright.chromium.launch({ ...launchOptions, headless: true });
     try {
