@@ -4,12 +4,13 @@ import { decodeText } from './detect';
 import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { DEFAULT_LIMITS, raiseHint } from './limits';
-import { ITEM_STRIDE, PAGES_FORMAT, type FileKind, type PageGeometry, type PageIndex } from './types';
+import { ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';
 import { ocrIsBetter, weakTextLayer } from './text-quality';
+import { annotationsAppendix, annotationsCount, annotationsSummary, readDocxAnnotations } from './formats/docx-annotations';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -19,6 +20,17 @@ export interface ParsedDoc {
   html?: string;
   /** 1-based pages without any text. */
   emptyPages: number[];
+  /** An email's headers. */
+  email?: EmailMeta;
+  /** Files inside this one (an email's attachments, an archive's entries), read as files of their own. */
+  children?: ChildFile[];
+  /**
+   * DOCX with tracked changes or comments: what they are ("12 tracked changes by Opposing Counsel,
+   * 3 comments") and how many of each. They are appended to `text` (and `html`) as a final section,
+   * "Tracked changes and comments" (formats/docx-annotations.ts); the body before it is the document
+   * as it reads with every change accepted. Absent when the file has none.
+   */
+  annotations?: { summary: string; count: { insertions: number; deletions: number; comments: number } };
 }
 
 /** Expected failure of a loader: the status and plain-words reason recorded for the file. */
@@ -114,8 +126,14 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
     throw new LoadError('failed', `damaged Word file, it could not be read (${plain(err)})`);
   }
   // mammoth ends every paragraph with "\n\n"; keep one blank line between paragraphs, none at the end.
-  const text = raw.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\s+$/, '');
-  if (!/\S/.test(text)) throw new LoadError('failed', 'the Word file has no text');
+  const body = raw.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\s+$/, '');
+  if (!/\S/.test(body)) throw new LoadError('failed', 'the Word file has no text');
+  // mammoth reads the file with every tracked change accepted and its comments dropped: they follow
+  // the body as a final section of their own (the body's text stays exactly as mammoth reads it).
+  const annotations = await readDocxAnnotations(bytes);
+  const appendix = annotationsAppendix(annotations);
+  const text = appendix ? `${body}\n\n${appendix.text}` : body;
+  if (appendix) html += appendix.html;
   const paragraphs: [number, number][] = [];
   let p = 0;
   for (const m of text.matchAll(/\n\n/g)) {
@@ -135,7 +153,9 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
     end = pe;
   }
   pages.push(emptyPage(pages.length + 1, start, text.length));
-  return { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs }, emptyPages: [] };
+  const doc: ParsedDoc = { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs }, emptyPages: [] };
+  if (appendix) doc.annotations = { summary: annotationsSummary(annotations), count: annotationsCount(annotations) };
+  return doc;
 }
 
 // ---------------------------------------------------------------- pdf

@@ -46,7 +46,7 @@ export const PENDING_STATUSES: readonly FileStatus[] = ['queued', 'parsing', 'em
 
 /** What a file was detected as (magic bytes first, extension second). */
 /** What a file is: a readable kind, an image (read as a PDF made of it, by OCR), or not read. */
-export type DetectedKind = FileKind | 'image' | 'unknown';
+export type DetectedKind = FileKind | 'image' | 'email' | 'spreadsheet' | 'archive' | 'unknown';
 
 /** One stored version of a file record (files.json). */
 export interface VersionRecord {
@@ -70,8 +70,52 @@ export interface VersionRecord {
   ocr_pages?: { page: number; confidence: number }[];
   /** A password-protected PDF (read only with the password the user gave; see util/passwords.ts). */
   locked?: true;
+  /** An email's headers. */
+  email?: EmailMeta;
+  /** A Word file's tracked changes and comments. */
+  annotations?: DocAnnotations;
   /** Number of chunks stored for this version. */
   chunks: number;
+}
+
+/** An email's headers, as listed and shown (the message's own words; `date` in UTC). */
+export interface EmailMeta {
+  from: string;
+  to: string;
+  cc: string;
+  /** "2023-05-02 14:03 UTC", or '' when the message has no readable date. */
+  date: string;
+  /** YYYY-MM-DD of `date`, or ''. */
+  iso_date: string;
+  subject: string;
+  /** The names its attachments are listed under. */
+  attachments: string[];
+}
+
+/** A Word file's tracked changes and comments, counted: `summary` says it in words. */
+export interface DocAnnotations {
+  summary: string;
+  count: { insertions: number; deletions: number; comments: number };
+}
+
+/**
+ * A file inside another (an email's attachment, an archive's entry): read through the same
+ * pipeline as a file of its own, listed under its container. `reason` instead of `bytes`: it could
+ * not be taken out (encrypted in the archive, over a limit), and is listed as failed with it.
+ */
+export interface ChildFile {
+  /** Its path inside the container ("notice.pdf", "production/vol1/0001.pdf"). */
+  name: string;
+  bytes?: Uint8Array;
+  reason?: string;
+}
+
+/** A child file as the reader stored it: its bytes are in the case's blobs under `sha256` ('' with a reason). */
+export interface StoredChild {
+  name: string;
+  sha256: string;
+  size: number;
+  reason?: string;
 }
 
 /** One file of a case: its name is its path relative to the dropped folder, with '/' separators. */
@@ -81,6 +125,8 @@ export interface FileRecord {
   versions: VersionRecord[];
   /** User's doc type override (wins over the heuristic); null when none. */
   doc_type_override: DocType | null;
+  /** The file this one was taken out of (the email it is attached to, the archive it is in): its id. */
+  parent?: string;
 }
 
 /** files.json of a case. */
@@ -135,6 +181,11 @@ export interface PageGeometry {
   lifts?: number[];
   /** Set when the page was read by OCR: its mean word confidence (0–100). */
   ocr?: { confidence: number };
+  /**
+   * What the unit this pseudo-page belongs to is called where it is cited, in documents whose
+   * units are not pages: "Sheet Billing" (a spreadsheet), "Attachment list" (an email). Absent: "p. N".
+   */
+  label?: string;
 }
 
 /** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops` and `lifts`. */

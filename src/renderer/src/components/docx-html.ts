@@ -18,7 +18,7 @@ export interface DomLike {
 
 export const SAFE_TAGS = [
   'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'td', 'th',
-  'strong', 'em', 'b', 'i', 'u', 'sup', 'sub', 'br', 'a', 'span',
+  'strong', 'em', 'b', 'i', 'u', 'sup', 'sub', 'br', 'a', 'span', 'del', 'ins',
 ] as const;
 export type SafeTag = (typeof SAFE_TAGS)[number] | 'mark';
 
