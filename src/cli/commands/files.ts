@@ -27,6 +27,10 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           kind: f.versions.at(-1)?.kind ?? 'unknown',
           ...(f.versions.at(-1)?.ocr_pages ? { ocr_pages: f.versions.at(-1)!.ocr_pages } : {}),
           ...(f.locked ? { locked: f.locked } : {}),
+          ...(f.email ? { email: f.email } : {}),
+          ...(f.parent ? { parent: f.parent } : {}),
+          ...(f.children ? { children: f.children } : {}),
+          ...(f.versions.at(-1)?.annotations ? { annotations: f.versions.at(-1)!.annotations } : {}),
         })),
       }),
     );
@@ -46,11 +50,22 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
         f.type.replace('_', ' '),
         String(f.pages),
         f.date,
-        `${STATUS_WORDS[f.status] ?? f.status}${ocrCount(f)}${f.reason ? ` — ${f.reason}` : ''}`,
+        `${STATUS_WORDS[f.status] ?? f.status}${ocrCount(f)}${f.reason ? ` — ${f.reason}` : ''}${relation(f)}`,
       ]),
     ),
   );
   return 0;
+}
+
+/** " · email from Jane Doe: “Re: Notice” · 2 attachments" / " · attached to Re: Notice" */
+function relation(f: FileInfo): string {
+  const parts: string[] = [];
+  if (f.email) parts.push(`email from ${f.email.from || 'unknown sender'}${f.email.subject ? `: “${f.email.subject}”` : ''}`);
+  if (f.parent) parts.push(f.parent.subject !== undefined ? `attached to “${f.parent.subject}”` : `in ${f.parent.name}`);
+  if (f.children) parts.push(plural(f.children, f.kind === 'email' ? 'attachment' : 'file'));
+  const annotations = f.versions.at(-1)?.annotations;
+  if (annotations) parts.push(annotations.summary);
+  return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 
 /** " (OCR, 43 pages)" for a file whose latest version was read by OCR. */

@@ -15,8 +15,12 @@ import { CaseStore, latestVersion } from './store';
 import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
 import { passwordKey } from '../util/passwords';
 
-export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false): FileInfo {
+/** A file as listed; `all` (the case's files) links it to its container and counts the files taken out of it. */
+export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false, all: FileRecord[] = []): FileInfo {
   const v = latestVersion(f)!;
+  const parent = f.parent ? all.find((x) => x.id === f.parent) : undefined;
+  const parentEmail = parent && latestVersion(parent)?.email;
+  const children = all.filter((x) => x.parent === f.id && x.versions.length).length;
   // A protected PDF: can its pages be shown (this engine has its password), or is one needed?
   const lockState = ({ locked, sha256 }: VersionRecord) => (locked ? { locked: hasPassword(sha256) ? ('unlocked' as const) : ('needs_password' as const) } : {});
   return {
@@ -31,6 +35,10 @@ export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean
     reason: v.reason,
     date: v.doc_date,
     size: v.size,
+    kind: v.kind,
+    ...(v.email ? { email: v.email } : {}),
+    ...(parent ? { parent: { id: parent.id, name: parent.name, ...(parentEmail ? { subject: parentEmail.subject, date: parentEmail.iso_date } : {}) } } : {}),
+    ...(children ? { children } : {}),
   };
 }
 
@@ -57,7 +65,7 @@ export class CaseFiles {
   async listFiles(caseId: string): Promise<FileInfo[]> {
     const m = await new CaseStore(this.ports.cases.caseDir(caseId)).readManifest();
     const hasPassword = (sha256: string) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined;
-    const files = m.files.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword));
+    const files = m.files.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword, m.files));
     // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
     const live = new Map<string, CurrentFile>();
     for (const c of this.deps.inFlight(caseId)) if (c.fileId) live.set(`${c.fileId}@${c.version}`, c);
@@ -109,7 +117,10 @@ export class CaseFiles {
     }
     if (version === undefined) await store.removeArtifacts(fileId);
     else await store.removeArtifacts(fileId, version);
-    await store.collectGarbage(left);
+    // The files taken out of it (attachments, an archive's files) go with it.
+    if (version === undefined) for (const child of left!.files.filter((f) => f.parent === fileId)) await this.removeLocked(caseId, caseDir, child.id, undefined);
+    if (version === undefined) left = await store.readManifest();
+    await store.collectGarbage(left!);
     this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
     return { fileId, versions };
   }
@@ -122,11 +133,11 @@ export class CaseFiles {
 
   private async setDocTypeLocked(caseId: string, caseDir: string, fileId: string, type: DocType | null): Promise<FileInfo> {
     const store = new CaseStore(caseDir);
-    const file = await store.update((m) => {
+    const { file, files } = await store.update((m) => {
       const f = m.files.find((x) => x.id === fileId);
       if (!f) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
       f.doc_type_override = type;
-      return structuredClone(f);
+      return structuredClone({ file: f, files: m.files });
     });
     const docs = await this.documents(caseId);
     const sink = await createIndexSink(await this.ports.indexSinkOptions(caseId));
@@ -141,7 +152,7 @@ export class CaseFiles {
       await sink.close();
     }
     this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-    return fileInfo(file, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined);
+    return fileInfo(file, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined, files);
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {

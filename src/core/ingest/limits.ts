@@ -26,6 +26,10 @@ export interface IngestLimits {
   maxZipBytes: number;
   maxZipRatio: number;
   maxXmlElements: number;
+  /** Files in one archive (.zip); a larger archive is not unpacked. */
+  maxArchiveEntries: number;
+  /** Containers inside containers (an email attached to an email in a zip…); deeper files are listed, not read. */
+  maxNestingDepth: number;
   /** Times the app may close unexpectedly while reading one file before that file is set aside. */
   quarantineAfter: number;
 }
@@ -44,6 +48,8 @@ export const DEFAULT_LIMITS: IngestLimits = {
   maxZipBytes: 512 * MB,
   maxZipRatio: 200,
   maxXmlElements: 5_000_000,
+  maxArchiveEntries: 10_000,
+  maxNestingDepth: 5,
   quarantineAfter: 3,
 };
 
@@ -60,6 +66,8 @@ export const LIMIT_ENV: Record<keyof IngestLimits, { env: string; unit: number }
   maxZipBytes: { env: 'CASEFILE_MAX_ZIP_MB', unit: MB },
   maxZipRatio: { env: 'CASEFILE_MAX_ZIP_RATIO', unit: 1 },
   maxXmlElements: { env: 'CASEFILE_MAX_XML_ELEMENTS', unit: 1 },
+  maxArchiveEntries: { env: 'CASEFILE_MAX_ARCHIVE_ENTRIES', unit: 1 },
+  maxNestingDepth: { env: 'CASEFILE_MAX_NESTING', unit: 1 },
   quarantineAfter: { env: 'CASEFILE_QUARANTINE_AFTER', unit: 1 },
 };
 

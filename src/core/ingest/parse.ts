@@ -6,7 +6,14 @@ import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
-import { checkZip } from './zip-guard';
+import { checkZip, readArchive } from './zip-guard';
+import { loadEml, loadMsg } from './formats/email';
+import { loadSpreadsheet } from './formats/spreadsheet';
+import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
+import { unitsDocument } from './formats/units';
+import type { Detection } from './detect';
+import type { ChildFile, DocAnnotations, EmailMeta } from './types';
+import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
 import type { DetectedKind, DocType, FileStatus } from './types';
 
 export interface ParseRequest {
@@ -36,6 +43,12 @@ export interface ParseOutcome {
   ocrPages?: { page: number; confidence: number }[];
   /** A password-protected PDF: opened with the password given, or not opened without it. */
   locked?: true;
+  /** An email's headers. */
+  email?: EmailMeta;
+  /** A Word file's tracked changes and comments ("12 tracked changes by Opposing Counsel, 3 comments"). */
+  annotations?: DocAnnotations;
+  /** Files inside this one, to be read as files of their own (the reader stores their bytes). */
+  children?: ChildFile[];
   docType: DocType;
   docDate: string;
 }
@@ -71,7 +84,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
       checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);
     } else {
-      doc = loadText(req.bytes);
+      doc = await loadOther(req.bytes, detected, limits);
     }
   } catch (err) {
     if (err instanceof LoadError) {
@@ -101,9 +114,48 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     ...(ocrPages.length ? { ocrPages } : {}),
     // Read with a password: the original stays protected (its pages need the password to be shown).
     ...(req.password !== undefined ? { locked: true as const } : {}),
-    docType: guessDocType(req.name, firstText),
-    docDate: findDocDate(doc.text),
+    ...(doc.email ? { email: doc.email } : {}),
+    ...(doc.children ? { children: doc.children } : {}),
+    docType: doc.email ? 'correspondence' : guessDocType(req.name, firstText),
+    ...(doc.annotations ? { annotations: doc.annotations } : {}),
+    // A redline's appendix of changes carries the reviewers' dates, not the document's.
+    docDate: doc.email?.iso_date || findDocDate(doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text),
   };
+}
+
+/** Emails, spreadsheets, archives, and the text formats other than plain text. */
+async function loadOther(bytes: Uint8Array, detected: Detection, limits: IngestLimits): Promise<ParsedDoc> {
+  switch (detected.format) {
+    case 'eml':
+      return loadEml(bytes);
+    case 'msg':
+      return loadMsg(bytes);
+    case 'xlsx':
+    case 'ods':
+      checkZip(bytes, limits, 'spreadsheet');
+      return loadSpreadsheet(bytes);
+    case 'xls':
+    case 'csv':
+      return loadSpreadsheet(bytes);
+    case 'zip':
+      return archiveDocument(readArchive(bytes, limits));
+    case 'doc':
+      return loadWord97(bytes);
+    case 'rtf':
+      return loadRtf(bytes);
+    case 'html':
+      return loadHtml(bytes);
+    default:
+      return loadText(bytes);
+  }
+}
+
+/** An archive is listed as a document of its own (its files, one a line), its files read as children. */
+function archiveDocument(children: ChildFile[]): ParsedDoc {
+  const lines = children.map((c) => (c.reason ? `${c.name} — ${c.reason}` : c.name));
+  const count = `${children.length} ${children.length === 1 ? 'file' : 'files'} in this archive:`;
+  const doc = unitsDocument([{ label: 'Archive contents', paragraphs: children.length ? [count, lines.join('\n')] : [] }], 'the archive holds no files');
+  return { ...doc, children };
 }
 
 /** "read by OCR: pages 1-40 (mean confidence 93%); page 4 under 80% — check the original" */

@@ -14,14 +14,14 @@ import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
 import type { JobRecord, JobStore } from './jobs';
-import type { IngestLimits } from './limits';
+import { raiseHint, type IngestLimits } from './limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from './chunker';
 import { ocrSettingsOf } from '../cases/registry';
 import { CaseStore, latestVersion } from './store';
-import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type VersionRecord } from './types';
+import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
 /** A run, queued or running: its job, its cancel switch, and its progress. */
@@ -131,6 +131,8 @@ class IngestRun {
   private parsingDone = false;
   /** Wakes the embedding stage when a version was written. */
   private wakeEmbedding: (() => void) | undefined;
+  /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
+  private readonly queue: WorkItem[] = [];
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
   private ocr: { language: string } | null = null;
 
@@ -317,7 +319,8 @@ class IngestRun {
   /** 3. Parse, chunk, index — bounded by the worker pool. */
   private async processAll(chunking: ChunkingOptions): Promise<void> {
     const sink = (this.sink = await createIndexSink(await this.ctx.ports.indexSinkOptions(this.caseId)));
-    const queue = [...this.work.values()];
+    const queue = this.queue;
+    queue.push(...this.work.values());
     const lanes = Math.max(1, this.ctx.pool().concurrency);
     const runLane = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
@@ -411,6 +414,7 @@ class IngestRun {
     const { status, reason } = indexed;
     const { summary } = parsed;
     const name = await this.recordVersion(item, parsed, status, reason);
+    if (summary.children?.length) await this.registerChildren(item.fileId, summary.children);
     fileFinished(this.state, key, item.name, summary.pages, item.size, status === 'failed');
     this.emitFile(item, status, reason, undefined, summary.pages);
     this.ctx.emitProgress(this.state, true);
@@ -506,6 +510,39 @@ class IngestRun {
     return { status, reason };
   }
 
+  /**
+   * The files inside a file just read (an email's attachments, an archive's files), stored by the
+   * reader: each is registered as a file of its own under the container's name and queued in this
+   * run, like a dropped file (unchanged bytes stay as they are). Deeper than `maxNestingDepth`
+   * containers, or not taken out, they are listed as failed with the reason.
+   */
+  private async registerChildren(parentId: string, children: StoredChild[]): Promise<void> {
+    const now = new Date().toISOString();
+    const added: WorkItem[] = [];
+    await this.store.update((m) => {
+      const parent = m.files.find((f) => f.id === parentId);
+      if (!parent) return;
+      const tooDeep = nestingDepth(m, parent) >= this.ctx.limits.maxNestingDepth;
+      for (const c of children) {
+        const name = `${parent.name}/${c.name}`;
+        const reason = tooDeep ? `not read: it is nested more than ${this.ctx.limits.maxNestingDepth} ${this.ctx.limits.maxNestingDepth === 1 ? 'level' : 'levels'} deep (attachments of attachments, archives in archives).${raiseHint('maxNestingDepth')}` : c.reason;
+        if (reason || !c.sha256) this.registerUnreadable(m, { name, size: c.size, reason: reason ?? 'could not be taken out of the file' }, now);
+        else this.registerImported(m, { name, sha256: c.sha256, size: c.size }, now);
+        const file = fileNamed(m, name);
+        file.parent = parent.id;
+        const v = latestVersion(file);
+        if (v && v.status === 'queued' && !this.work.has(`${file.id}@${v.version}`)) added.push({ fileId: file.id, name, version: v.version, size: v.size, sha256: v.sha256 });
+      }
+    });
+    for (const w of added) {
+      this.work.set(`${w.fileId}@${w.version}`, w);
+      this.state.unopened.set(`${w.fileId}@${w.version}`, w.size);
+      this.state.progress.filesTotal++;
+      this.state.progress.bytesTotal += w.size;
+    }
+    this.queue.push(...added);
+  }
+
   private async highestVersion(fileId: string): Promise<number | null> {
     const m = await this.store.readManifest();
     const file = m.files.find((f) => f.id === fileId);
@@ -531,12 +568,25 @@ class IngestRun {
         empty_pages: summary.emptyPages,
         ...(summary.ocrPages?.length ? { ocr_pages: summary.ocrPages } : {}),
         ...(summary.locked ? { locked: true as const } : {}),
+        ...(summary.email ? { email: summary.email } : {}),
+        ...(summary.annotations ? { annotations: summary.annotations } : {}),
         chunks: status === 'indexed' ? chunks.length : 0,
         ingested_at: new Date().toISOString(),
       } satisfies Partial<VersionRecord>);
     });
     return name;
   }
+}
+
+/** How many containers a file is inside (0 for a file that was added itself). */
+function nestingDepth(m: FileManifest, file: FileRecord): number {
+  let depth = 0;
+  const seen = new Set<string>();
+  for (let f: FileRecord | undefined = file; f?.parent && !seen.has(f.id); depth++) {
+    seen.add(f.id);
+    f = m.files.find((x) => x.id === f!.parent);
+  }
+  return depth;
 }
 
 /** The manifest's record of a file name, added (with no versions yet) when there is none. */

@@ -121,6 +121,17 @@ export class CaseStore {
     return { sha256, size, stored: true };
   }
 
+  /** Store bytes taken out of a file (an attachment, an archive entry) as an original: content-addressed, once. */
+  async writeBlob(bytes: Uint8Array): Promise<{ sha256: string; size: number }> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const target = this.blobPath(sha256);
+    if (!(await exists(target))) {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await writeFileAtomic(target, bytes);
+    }
+    return { sha256, size: bytes.byteLength };
+  }
+
   async writeArtifacts(fileId: string, version: number, parts: { text: string; index: PageIndex; html?: string | undefined; structure: DocumentStructure; chunks: StoredChunk[] }): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await fs.mkdir(dir, { recursive: true });

@@ -1,5 +1,5 @@
 import type { IngestLimits } from './limits';
-import type { ChunkingOptions, ChunkRecord } from './types';
+import type { ChunkingOptions, ChunkRecord, StoredChild } from './types';
 import type { ParseOutcome } from './parse';
 
 /** Main → worker: parse, chunk and store one file version. */
@@ -30,8 +30,11 @@ export interface CancelTask {
 
 export type WorkerRequest = ParseTask | CancelTask;
 
-/** What the worker learned about the version (artifacts are already on disk when it reports). */
-export type ParseSummary = Omit<ParseOutcome, 'doc'>;
+/**
+ * What the worker learned about the version (artifacts are already on disk when it reports); the
+ * files inside it (attachments, archive entries) are stored originals by then, listed by hash.
+ */
+export type ParseSummary = Omit<ParseOutcome, 'doc' | 'children'> & { children?: StoredChild[] };
 
 export type WorkerResponse =
   /** The reader has loaded and begins the task: its time limits count from here, not from its start-up. */

@@ -11,7 +11,8 @@ import type { OcrEngine } from '../ocr/engine';
 import { parseFile } from './parse';
 import { chunkDocument, structureOf } from './structure';
 import { compactChunks, CaseStore } from './store';
-import type { ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
+import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
+import type { ChildFile, StoredChild } from './types';
 
 const running = new Map<number, AbortController>();
 
@@ -53,7 +54,9 @@ async function handleParse(task: ParseTask): Promise<void> {
         }
       },
     });
-    const { doc, ...summary } = outcome;
+    const { doc, children, ...rest } = outcome;
+    const summary: ParseSummary = rest;
+    if (children?.length) summary.children = await storeChildren(new CaseStore(task.caseDir), children, controller.signal);
     let chunks: ReturnType<typeof chunkDocument> = [];
     if (doc && outcome.status === 'indexed') {
       send({ type: 'stage', id: task.id, stage: 'chunking' });
@@ -76,6 +79,17 @@ async function handleParse(task: ParseTask): Promise<void> {
   } finally {
     running.delete(task.id);
   }
+}
+
+/** The files inside a file, stored as originals of the case (a file of the same bytes is stored once). */
+async function storeChildren(store: CaseStore, children: ChildFile[], signal: AbortSignal): Promise<StoredChild[]> {
+  const out: StoredChild[] = [];
+  for (const c of children) {
+    signal.throwIfAborted();
+    if (!c.bytes) out.push({ name: c.name, sha256: '', size: 0, reason: c.reason ?? 'could not be taken out of the file' });
+    else out.push({ name: c.name, ...(await store.writeBlob(c.bytes)) });
+  }
+  return out;
 }
 
 process.on('message', (msg: WorkerRequest) => {

@@ -2,6 +2,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import { inflateRawSync } from 'node:zlib';
 import { formatBytes, raiseHint, type IngestLimits } from './limits';
 import { LoadError } from './loaders';
+import type { ChildFile } from './types';
 
 /**
  * Check a DOCX (a ZIP of XML parts) before mammoth unpacks it whole in memory: every part is
@@ -55,6 +56,8 @@ interface ZipEntry {
   method: number;
   compressed: number;
   offset: number;
+  /** General purpose flag bit 0: the entry is encrypted. */
+  encrypted: boolean;
 }
 
 /** The ZIP's central directory (null when there is none to read). */
@@ -76,6 +79,7 @@ function centralDirectory(buf: Buffer): ZipEntry[] | null {
     const nameLen = buf.readUInt16LE(p + 28);
     out.push({
       method: buf.readUInt16LE(p + 10),
+      encrypted: (buf.readUInt16LE(p + 8) & 1) === 1,
       compressed: buf.readUInt32LE(p + 20),
       offset: buf.readUInt32LE(p + 42),
       name: buf.toString('utf8', p + 46, p + 46 + nameLen),
@@ -95,4 +99,60 @@ function countElements(xml: Buffer): number {
     i = xml.indexOf(0x3c, i + 1);
   }
   return n;
+}
+
+/** An entry's bytes, inflated with a hard cap of `cap` bytes: 'over' past it, null when damaged. */
+function entryBytes(buf: Buffer, e: ZipEntry, cap: number): Buffer | 'over' | null {
+  if (e.offset + 30 > buf.length || buf.readUInt32LE(e.offset) !== 0x04034b50) return null;
+  const start = e.offset + 30 + buf.readUInt16LE(e.offset + 26) + buf.readUInt16LE(e.offset + 28);
+  const data = buf.subarray(start, Math.min(buf.length, start + e.compressed));
+  if (e.method === 0) return data.length > cap ? 'over' : data;
+  try {
+    return inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap + 1, bufferConstants.MAX_LENGTH)) });
+  } catch (err) {
+    return err instanceof RangeError ? 'over' : null;
+  }
+}
+
+/**
+ * The files of a ZIP archive, each its own child file (its path inside the archive kept), bounded:
+ * more than `maxArchiveEntries` files fails the archive; an entry that is encrypted, compressed
+ * with a method we cannot read, damaged, larger than one file may be, or a zip bomb (a large
+ * entry expanding more than `maxZipRatio` times) is listed with the reason instead of its bytes;
+ * once the entries read add up to `maxZipBytes`, the rest are listed as not unpacked.
+ */
+export function readArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes'>): ChildFile[] {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = centralDirectory(buf);
+  if (!entries) throw new LoadError('failed', 'damaged ZIP archive (its table of contents is missing) — ask for a new copy');
+  const files = entries.filter((e) => !e.name.endsWith('/') && !isJunk(e.name));
+  if (files.length > limits.maxArchiveEntries) {
+    throw new LoadError('failed', `the archive holds ${files.length.toLocaleString('en-US')} files, more than ${limits.maxArchiveEntries.toLocaleString('en-US')}: unpack it and add the folders you need.${raiseHint('maxArchiveEntries')}`);
+  }
+  let total = 0;
+  return files.map((e) => {
+    const name = e.name.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.' && p !== '..').join('/') || 'unnamed';
+    if (e.encrypted) return { name, reason: 'encrypted inside the archive (it needs a password) — ask for an unencrypted copy' };
+    if (e.method !== 0 && e.method !== 8) return { name, reason: `compressed in a way Casefile cannot unpack (method ${e.method}) — unpack the archive with your archive tool and add the file` };
+    const left = limits.maxZipBytes - total;
+    if (left <= 0) return { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` };
+    const cap = Math.min(left, limits.maxFileBytes);
+    const data = entryBytes(buf, e, cap);
+    if (data === null) return { name, reason: 'damaged inside the archive, it could not be unpacked — ask for a new copy' };
+    if (data === 'over') {
+      return cap === left && left < limits.maxFileBytes
+        ? { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` }
+        : { name, reason: `too large to unpack (over ${formatBytes(limits.maxFileBytes)}).${raiseHint('maxFileBytes')}` };
+    }
+    if (data.length > 10 * 1024 * 1024 && data.length / Math.max(1, e.compressed) > limits.maxZipRatio) {
+      return { name, reason: `damaged or hostile (it expands ${Math.round(data.length / Math.max(1, e.compressed))} times, a zip bomb).${raiseHint('maxZipRatio')}` };
+    }
+    total += data.length;
+    return { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  });
+}
+
+/** macOS resource forks and desktop files that archivers add: not documents. */
+function isJunk(name: string): boolean {
+  return /(^|\/)__MACOSX\//.test(name) || /(^|\/)(\.DS_Store|Thumbs\.db|desktop\.ini)$/i.test(name);
 }

@@ -123,8 +123,13 @@ export interface FileVersionInfo {
   version: number;
   sha256: string;
   size: number;
-  /** `image`: a photo or scan (PNG, JPEG, TIFF, WebP…), read by OCR and shown as pages like a PDF. */
-  kind: 'pdf' | 'docx' | 'text' | 'image' | 'unknown';
+  /**
+   * `image`: a photo or scan (PNG, JPEG, TIFF, WebP…), read by OCR and shown as pages like a PDF.
+   * `email`: an .eml or Outlook .msg (its attachments are files of their own); `spreadsheet`: .xlsx,
+   * .xls, .ods or .csv, a sheet a unit; `archive`: a .zip, its files listed under it. `text` also
+   * covers what is read as text: .doc, RTF, web pages.
+   */
+  kind: 'pdf' | 'docx' | 'text' | 'image' | 'email' | 'spreadsheet' | 'archive' | 'unknown';
   pages: number;
   status: IngestFileStatus;
   reason: string;
@@ -134,6 +139,10 @@ export interface FileVersionInfo {
   empty_pages: number[];
   /** Pages read by OCR and their mean word confidence (0–100); absent when none was. */
   ocr_pages?: { page: number; confidence: number }[];
+  /** An email's headers. */
+  email?: EmailInfo;
+  /** A Word file's tracked changes and comments: `summary` in words ("12 tracked changes by Opposing Counsel, 3 comments"). */
+  annotations?: { summary: string; count: { insertions: number; deletions: number; comments: number } };
   chunks: number;
   /**
    * A password-protected PDF: `needs_password` until `files.unlock` is given its password (then
@@ -142,7 +151,23 @@ export interface FileVersionInfo {
   locked?: 'needs_password' | 'unlocked';
 }
 
-/** A file of a case: `name` is its path inside the dropped folder; the last version is the latest. */
+/** An email's headers as the message gives them (`date` in UTC, `iso_date` its day). */
+export interface EmailInfo {
+  from: string;
+  to: string;
+  cc: string;
+  date: string;
+  iso_date: string;
+  subject: string;
+  /** The names of its attachments, as listed under it. */
+  attachments: string[];
+}
+
+/**
+ * A file of a case: `name` is its path inside the dropped folder; the last version is the latest.
+ * A file taken out of another (an email's attachment, an archive's file) is named under it
+ * ("mail/notice.eml/contract.pdf") and says so in `parent`; its container counts it in `children`.
+ */
 export interface FileInfo {
   id: string;
   name: string;
@@ -159,6 +184,14 @@ export interface FileInfo {
   size: number;
   /** The latest version's `locked` (see FileVersionInfo). */
   locked?: 'needs_password' | 'unlocked';
+  /** The latest version's kind (see FileVersionInfo). */
+  kind: FileVersionInfo['kind'];
+  /** The latest version's email headers, for an email. */
+  email?: EmailInfo;
+  /** The file this one was taken out of (the email it is attached to, the archive it is in). */
+  parent?: { id: string; name: string; subject?: string; date?: string };
+  /** How many files were taken out of this one (attachments, archive files); absent when none. */
+  children?: number;
   /** Only while a run works on the latest version: its live stage and that stage's fraction (null: no count). */
   live?: { stage: IngestStage; fraction: number | null };
 }

@@ -204,7 +204,21 @@ function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
   );
 }
 
-function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; depth: number }) {
+/** What a file is beside its type: an email's sender and subject, what it was taken out of, what it holds. */
+function relationText(file: FileInfo): string {
+  const parts: string[] = [];
+  if (file.email) parts.push([file.email.from && `from ${file.email.from}`, file.email.subject && `“${file.email.subject}”`].filter(Boolean).join(' '));
+  if (file.parent) {
+    const where = file.parent.subject !== undefined ? [file.parent.subject || '(no subject)', file.parent.date].filter(Boolean).join(', ') : (file.parent.name.split('/').pop() ?? file.parent.name);
+    parts.push(`${file.parent.subject !== undefined ? 'attached to' : 'in'}: ${where}`);
+  }
+  if (file.children) parts.push(file.kind === 'email' ? plural(file.children, 'attachment') : plural(file.children, 'file'));
+  const annotations = file.versions[file.versions.length - 1]?.annotations;
+  if (annotations) parts.push(annotations.summary);
+  return parts.filter(Boolean).join(' · ');
+}
+
+function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileInfo; depth: number; inside?: Map<string, FileInfo[]> }) {
   const live = useDocuments((s) => s.live[file.id]);
   // The running ingest's view of this file (latest version in flight), else what files.list overlaid.
   const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.fileId === file.id && c.version === file.version));
@@ -219,8 +233,11 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
       ? live.status
       : file.status;
   const reason = file.reason;
-  const base = file.name.split('/').pop() ?? file.name;
+  // A file inside another is named by its path inside it ("vol1/0001.pdf"), not the container's.
+  const base = file.parent && file.name.startsWith(`${file.parent.name}/`) ? file.name.slice(file.parent.name.length + 1) : (file.name.split('/').pop() ?? file.name);
   const latest = file.versions[file.versions.length - 1];
+  const relation = relationText(file);
+  const held = inside?.get(file.id) ?? [];
   const readable = file.status === 'indexed' || file.status === 'unchanged';
   return (
     <li className="file-row" style={{ paddingLeft: `${0.75 + depth * 1}rem` }} data-file={file.name}>
@@ -263,6 +280,7 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
         {file.date ? ` · ${file.date}` : ''}
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
       </div>
+      {relation && <div className="file-relation muted small">{relation}</div>}
       {showReason && reason && (
         <p className="file-reason" role="note">
           {reason}
@@ -284,6 +302,13 @@ function FileRow({ caseId, file, depth }: { caseId: string; file: FileInfo; dept
             Retry
           </button>
         </div>
+      )}
+      {held.length > 0 && (
+        <ul className="tree" role="list" aria-label={`${file.kind === 'email' ? 'Attachments of' : 'Files in'} ${base}`}>
+          {held.map((f) => (
+            <FileRow key={f.id} caseId={caseId} file={f} depth={depth + 1} inside={inside} />
+          ))}
+        </ul>
       )}
     </li>
   );
@@ -309,7 +334,7 @@ function OcrBadge({ version, reason }: { version: FileInfo['versions'][number] |
   );
 }
 
-function Folder({ caseId, node, depth }: { caseId: string; node: TreeNode; depth: number }) {
+function Folder({ caseId, node, depth, inside }: { caseId: string; node: TreeNode; depth: number; inside?: Map<string, FileInfo[]> }) {
   const [open, setOpen] = useState(true);
   const count = countFiles(node);
   return (
@@ -323,7 +348,7 @@ function Folder({ caseId, node, depth }: { caseId: string; node: TreeNode; depth
       >
         <span className="chev">{open ? '▾' : '▸'}</span> {node.name} <span className="muted small">({count})</span>
       </button>
-      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} />}
+      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} inside={inside} />}
     </li>
   );
 }
@@ -332,14 +357,14 @@ function countFiles(node: TreeNode): number {
   return node.files.length + node.folders.reduce((n, f) => n + countFiles(f), 0);
 }
 
-function TreeList({ caseId, node, depth }: { caseId: string; node: TreeNode; depth: number }) {
+function TreeList({ caseId, node, depth, inside = node.inside }: { caseId: string; node: TreeNode; depth: number; inside?: Map<string, FileInfo[]> }) {
   return (
     <ul className="tree" role="list">
       {node.folders.map((f) => (
-        <Folder key={f.path} caseId={caseId} node={f} depth={depth} />
+        <Folder key={f.path} caseId={caseId} node={f} depth={depth} inside={inside} />
       ))}
       {node.files.map((f) => (
-        <FileRow key={f.id} caseId={caseId} file={f} depth={depth} />
+        <FileRow key={f.id} caseId={caseId} file={f} depth={depth} inside={inside} />
       ))}
     </ul>
   );

@@ -124,17 +124,29 @@ export function watchIngest(): () => void {
   };
 }
 
-/** A folder tree of file records by their names ("a/b/c.pdf"). */
+/**
+ * A folder tree of file records by their names ("a/b/c.pdf"). A file taken out of another (an
+ * email's attachment, an archive's file) is not placed by its name but under its container, in
+ * `inside` (container id → its files, in their order).
+ */
 export interface TreeNode {
   name: string;
   path: string;
   folders: TreeNode[];
   files: FileInfo[];
+  inside?: Map<string, FileInfo[]>;
 }
 
 export function buildTree(files: FileInfo[]): TreeNode {
-  const root: TreeNode = { name: '', path: '', folders: [], files: [] };
+  const root: TreeNode = { name: '', path: '', folders: [], files: [], inside: new Map() };
+  const ids = new Set(files.map((f) => f.id));
   for (const f of files) {
+    if (f.parent && ids.has(f.parent.id)) {
+      const list = root.inside!.get(f.parent.id) ?? [];
+      list.push(f);
+      root.inside!.set(f.parent.id, list);
+      continue;
+    }
     const parts = f.name.split('/');
     let node = root;
     for (const part of parts.slice(0, -1)) {

@@ -1,0 +1,177 @@
+/**
+ * Files inside files: an email's attachments (a nested email's too) and an archive's files are
+ * read as documents of their own, listed under their container, searchable and cited; limits hold.
+ */
+import { promises as fs, mkdirSync, readdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import type { FileInfo } from '../../src/shared/contract/ingest';
+import { corpusDir, tempHome } from '../helpers/home';
+import { eml, markEncrypted, zip } from '../helpers/mail';
+import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+async function setup(limits: Record<string, number> = {}) {
+  const home = tempHome('casefile-containers-');
+  const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false, limits } });
+  engines.push(engine);
+  const c = await engine.router.call('cases.create', { name: 'Smith v. Jones' });
+  const drop = path.join(home, 'drop');
+  mkdirSync(drop, { recursive: true });
+  return { home, engine, caseId: c.id, drop, call: engine.router.call.bind(engine.router) };
+}
+
+const byName = (files: FileInfo[]) => Object.fromEntries(files.map((f) => [f.name, f]));
+
+async function ingest(call: Engine['router']['call'], caseId: string, paths: string[]) {
+  const run = await call('ingest.start', { caseId, paths });
+  if (!('results' in run)) throw new Error('expected results');
+  return Object.fromEntries(run.results.map((r) => [r.name, r]));
+}
+
+async function noticeEmail(): Promise<Buffer> {
+  const inner = await eml({
+    from: 'Opposing Counsel <oc@defense.example>',
+    to: 'Jane Doe <jane@firm.example>',
+    subject: 'Draft settlement terms',
+    date: new Date('2023-04-28T09:15:00Z'),
+    text: 'Our client proposes a settlement payment of forty thousand dollars.',
+    attachments: [{ filename: 'terms.txt', content: 'Settlement term sheet: payment within thirty days of signature, mutual release.' }],
+  });
+  return eml({
+    from: 'Jane Doe <jane@firm.example>',
+    to: 'Client <client@example.com>',
+    cc: 'Paralegal <para@firm.example>',
+    subject: 'Re: Notice of default',
+    date: new Date('2023-05-02T14:03:00Z'),
+    text: 'Please find attached the notice of default served on the landlord, and the lease.\n\nThe cure period under the lease runs until June 1.',
+    attachments: [
+      { filename: 'notice.pdf', content: await multiPagePdf(2, 6, 'zephyrnotice') },
+      { filename: 'lease.docx', content: await fs.readFile(path.join(corpusDir, 'freelaw-doctor/word-docx.docx')) },
+      { filename: 'forwarded.eml', content: inner, contentType: 'message/rfc822' },
+    ],
+  });
+}
+
+describe('files inside files', () => {
+  it('an email is a document with its headers; its attachments (and a nested email’s) are read, listed under it, found and cited', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, { 'correspondence/notice.eml': await noticeEmail() });
+    const results = await ingest(call, caseId, [drop]);
+    const top = 'correspondence/notice.eml';
+    expect(results[top]).toMatchObject({ status: 'indexed' });
+    for (const child of ['notice.pdf', 'lease.docx', 'forwarded.eml', 'forwarded.eml/terms.txt']) expect(results[`${top}/${child}`], child).toMatchObject({ status: 'indexed' });
+
+    const files = byName((await call('files.list', { caseId })).files);
+    const email = files[top]!;
+    expect(email).toMatchObject({ kind: 'email', type: 'correspondence', date: '2023-05-02', children: 3 });
+    expect(email.email).toMatchObject({ from: 'Jane Doe <jane@firm.example>', to: 'Client <client@example.com>', cc: 'Paralegal <para@firm.example>', subject: 'Re: Notice of default', iso_date: '2023-05-02', attachments: ['notice.pdf', 'lease.docx', 'forwarded.eml'] });
+    expect(files[`${top}/notice.pdf`]).toMatchObject({ kind: 'pdf', pages: 2, parent: { id: email.id, name: top, subject: 'Re: Notice of default', date: '2023-05-02' } });
+    const forwarded = files[`${top}/forwarded.eml`]!;
+    expect(forwarded).toMatchObject({ kind: 'email', children: 1, email: { subject: 'Draft settlement terms' } });
+    expect(files[`${top}/forwarded.eml/terms.txt`]).toMatchObject({ parent: { id: forwarded.id, subject: 'Draft settlement terms' } });
+
+    // The email's own text holds its headers and body; a search finds words of each part, in the right file.
+    const content = await call('files.read', { caseId, fileId: email.id });
+    expect(content.text).toMatch(/^From: Jane Doe <jane@firm\.example>\nTo: Client <client@example\.com>\nCc: Paralegal <para@firm\.example>\nDate: 2023-05-02 14:03 UTC\nSubject: Re: Notice of default\nAttachments: notice\.pdf, lease\.docx, forwarded\.eml/);
+    const hit = async (query: string) => (await call('search', { caseId, query, mode: 'keyword', k: 3 })).results[0];
+    expect((await hit('cure period landlord'))?.file_name).toBe(top);
+    const inPdf = await hit('zephyrnotice');
+    expect(inPdf).toMatchObject({ file_name: `${top}/notice.pdf` });
+    // The citation opens the attachment's page with boxes on the words.
+    const page = await call('citations.page', { caseId, fileId: inPdf!.file_id, page: inPdf!.pages[0], start: inPdf!.start, end: inPdf!.start + 12 });
+    expect(page.rects.length).toBeGreaterThan(0);
+    expect((await hit('mutual release term sheet'))?.file_name).toBe(`${top}/forwarded.eml/terms.txt`);
+    expect((await hit('forty thousand dollars settlement'))?.file_name).toBe(`${top}/forwarded.eml`);
+
+    // The same folder again: nothing new, nothing doubled.
+    const again = await ingest(call, caseId, [drop]);
+    expect(Object.values(again).map((r) => r.status)).toEqual(['unchanged']);
+    expect((await call('files.list', { caseId })).files).toHaveLength(5);
+
+    // Removing the email removes what was taken out of it.
+    await call('files.remove', { caseId, fileId: email.id });
+    expect((await call('files.list', { caseId })).files).toEqual([]);
+    expect(readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n))).toEqual([]);
+  });
+
+  it('the same attachment in two emails is stored once and listed under each', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    const pdf = await multiPagePdf(1, 4, 'quillmark');
+    const mail = (subject: string, day: number) => eml({ from: 'a@x.example', to: 'b@y.example', subject, date: new Date(Date.UTC(2023, 0, day)), text: `About ${subject}.`, attachments: [{ filename: 'exhibit.pdf', content: pdf }] });
+    await writeFixtureSet(drop, { 'one.eml': await mail('First', 3), 'two.eml': await mail('Second', 9) });
+    await ingest(call, caseId, [drop]);
+    const files = byName((await call('files.list', { caseId })).files);
+    expect(files['one.eml/exhibit.pdf']).toMatchObject({ status: 'indexed', parent: { subject: 'First' } });
+    expect(files['two.eml/exhibit.pdf']).toMatchObject({ status: 'indexed', parent: { subject: 'Second' } });
+    expect(files['one.eml/exhibit.pdf']!.versions[0]!.sha256).toBe(files['two.eml/exhibit.pdf']!.versions[0]!.sha256);
+    const blobs = readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    expect(blobs).toHaveLength(3); // two emails, one PDF
+  });
+
+  it('a ZIP keeps its folders; an encrypted entry and one over the limits are listed with the reason, the rest is read', async () => {
+    const { caseId, drop, call } = await setup({ maxFileBytes: 64 * 1024 });
+    const big = new Uint8Array(200 * 1024).fill(0x41); // 200 KB of text: over the 64 KB file limit once unpacked
+    const archive = markEncrypted(
+      zip({
+        'production/vol1/letter.txt': 'Letter of March 3, 2021: the tenant withheld rent for the month of March.',
+        'production/vol2/memo.md': '# Memo\n\nThe inspection found water damage in the kitchen.',
+        'production/secret.txt': 'encrypted words',
+        'production/huge.txt': big,
+        '__MACOSX/production/._letter.txt': 'junk',
+      }),
+      'production/secret.txt',
+    );
+    await writeFixtureSet(drop, { 'from-defense.zip': archive });
+    const results = await ingest(call, caseId, [drop]);
+    expect(results['from-defense.zip']).toMatchObject({ status: 'indexed' });
+    expect(results['from-defense.zip/production/vol1/letter.txt']).toMatchObject({ status: 'indexed' });
+    expect(results['from-defense.zip/production/vol2/memo.md']).toMatchObject({ status: 'indexed' });
+    expect(results['from-defense.zip/production/secret.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^encrypted inside the archive/) });
+    expect(results['from-defense.zip/production/huge.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^too large to unpack/) });
+    expect(Object.keys(results).some((n) => n.includes('__MACOSX'))).toBe(false);
+    const files = byName((await call('files.list', { caseId })).files);
+    expect(files['from-defense.zip']).toMatchObject({ kind: 'archive', children: 4 });
+    expect(files['from-defense.zip/production/vol1/letter.txt']).toMatchObject({ parent: { name: 'from-defense.zip' } });
+    const hit = (await call('search', { caseId, query: 'water damage kitchen', mode: 'keyword', k: 1 })).results[0];
+    expect(hit?.file_name).toBe('from-defense.zip/production/vol2/memo.md');
+  });
+
+  it('containers nested deeper than the limit are listed, not read; an archive of too many files is refused plainly', async () => {
+    const { caseId, drop, call } = await setup({ maxNestingDepth: 1, maxArchiveEntries: 3 });
+    const inner = zip({ 'deep/note.txt': 'The deepest note.' });
+    await writeFixtureSet(drop, {
+      'outer.zip': zip({ 'inner.zip': inner, 'top.txt': 'A note at the top.' }),
+      'many.zip': zip({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c', 'd.txt': 'd' }),
+    });
+    const results = await ingest(call, caseId, [drop]);
+    expect(results['outer.zip/top.txt']).toMatchObject({ status: 'indexed' });
+    expect(results['outer.zip/inner.zip']).toMatchObject({ status: 'indexed' });
+    expect(results['outer.zip/inner.zip/deep/note.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^not read: it is nested more than 1 level deep/) });
+    expect(results['many.zip']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the archive holds 4 files, more than 3/) });
+  });
+});
+
+describe('Outlook messages', () => {
+  it('an Outlook .msg is an email; the .eml attached to it is read as an email of its own under it', async () => {
+    const { caseId, drop, call } = await setup();
+    const msg = gunzipSync(await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')));
+    await writeFixtureSet(drop, { 'mail/Attach sample.msg': msg });
+    const results = await ingest(call, caseId, [drop]);
+    expect(results['mail/Attach sample.msg']).toMatchObject({ status: 'indexed' });
+    expect(results['mail/Attach sample.msg/sample.eml']).toMatchObject({ status: 'indexed' });
+    const files = byName((await call('files.list', { caseId })).files);
+    const message = files['mail/Attach sample.msg']!;
+    expect(message).toMatchObject({ kind: 'email', children: 1, date: '2025-12-04', email: { subject: 'Attach sample.eml', to: expect.stringContaining('hmailuser@hmailserver.test'), attachments: ['sample.eml'] } });
+    expect(files['mail/Attach sample.msg/sample.eml']).toMatchObject({ kind: 'email', parent: { id: message.id, subject: 'Attach sample.eml', date: '2025-12-04' } });
+    const text = (await call('files.read', { caseId, fileId: message.id })).text;
+    expect(text).toMatch(/Subject: Attach sample\.eml/);
+    expect(text).toMatch(/Sent from my Windows 10/);
+  });
+});
