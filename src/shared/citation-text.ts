@@ -34,9 +34,9 @@ export function pagesText(pages: readonly number[] | undefined): string {
 }
 
 /** "Cardlytics Maintenance Agreement, p. 12" (the title when known, else the file name). */
-export function citationPlace(c: Pick<CheckedCitation, 'title' | 'file_name' | 'pages' | 'span'>): string {
+export function citationPlace(c: Pick<CheckedCitation, 'title' | 'file_name' | 'pages' | 'span' | 'place'>): string {
   const name = c.title || c.file_name || 'unknown document';
-  const pages = pagesText(c.span?.pages?.length ? c.span.pages : c.pages);
+  const pages = c.place || pagesText(c.span?.pages?.length ? c.span.pages : c.pages);
   return pages ? `${name}, ${pages}` : name;
 }
 
@@ -59,7 +59,7 @@ export function quoteText(c: Pick<CheckedCitation, 'span'>, max = 400): string {
 }
 
 /** `“…words…” Cardlytics Maintenance Agreement, p. 12` — the quote with its citation. */
-export function quoteWithCitation(c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages'>): string {
+export function quoteWithCitation(c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages' | 'place'>): string {
   const q = quoteText(c);
   return q ? `“${q}” ${citationPlace(c)}` : citationPlace(c);
 }

@@ -49,6 +49,7 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
       quote: c.span?.text ?? null,
       title: c.title ?? null,
       ...(c.ocr_confidence !== undefined ? { ocr_confidence: c.ocr_confidence } : {}),
+      ...(c.place ? { place: c.place } : {}),
     })),
     steps: r.steps.map((s) => ({ thought: s.thought, action: s.action, input: s.input, observation: s.observation })),
     coverage: r.coverage,

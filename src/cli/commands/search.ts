@@ -50,6 +50,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
           citation: r.citation,
           ...(r.section_path ? { section_path: r.section_path } : {}),
           ...(r.document_title ? { document_title: r.document_title } : {}),
+          ...(r.place ? { place: r.place } : {}),
         })),
         semantic: res.semantic,
         ...(res.semantic_reason ? { semantic_reason: res.semantic_reason } : {}),
@@ -67,7 +68,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const lines: string[] = [];
   const shown: SearchMode = res.mode === 'hybrid' && !res.semantic ? 'keyword' : res.mode;
   res.results.forEach((r, i) => {
-    const pages = r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`;
+    const pages = r.place ?? (r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`);
     const parts = [`${r.label} ${formatScore(shown, r.score)}`];
     if (shown === 'hybrid') {
       if (r.scores.keyword) parts.push(`bm25 ${r.scores.keyword.score.toFixed(2)} #${r.scores.keyword.rank}`);

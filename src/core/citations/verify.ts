@@ -16,6 +16,7 @@
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
 import { pagesOf } from '../ingest/chunker';
+import { unitPlace } from '../ingest/formats/place';
 import { contentWords } from '../util/words';
 import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 
@@ -34,6 +35,8 @@ export interface SourceDoc {
   names?: string;
   /** Pages read by OCR → their mean word confidence (0–100). */
   ocrPages?: Map<number, number>;
+  /** Pages that are named units ("Sheet Billing") → their names. */
+  pageLabels?: Map<number, string>;
 }
 
 /** The document of one file version (or just its text); null when it cannot be read. */
@@ -496,9 +499,16 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
       ...(span ? { span } : {}),
       ...(w.doc.title ? { title: w.doc.title } : {}),
       ...ocrConfidenceOf(w.doc, span?.pages ?? r.pages),
+      ...placeOf(w.doc, span ? [span.start, span.end] : [r.start, r.end], span?.pages ?? r.pages),
     });
   }
   return { citations, hasFacts: facts.length > 0 };
+}
+
+/** "Sheet Billing, row 14": where the span is in a document of named units (none for paged documents). */
+function placeOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): { place?: string } {
+  const place = unitPlace(doc.pageLabels, pages, doc.text, start, end, doc.pageStarts);
+  return place ? { place } : {};
 }
 
 /** The lowest OCR confidence of the cited pages that were read by OCR (none: no field). */

@@ -63,6 +63,11 @@ export function topLevelBoundaries(sections: readonly Section[]): Boundary[] {
   return sections.filter((s) => s.level <= 2 && s.kind !== 'title').map((s) => ({ offset: s.start, level: s.level }));
 }
 
+/** Where a document of named units (a spreadsheet's sheets, an email's parts) goes from one unit to the next. */
+function unitBoundaries(index: PageIndex): Boundary[] {
+  return index.pages.filter((p, i) => i > 0 && p.label && p.label !== index.pages[i - 1]!.label).map((p) => ({ offset: p.start, level: 1 }));
+}
+
 export interface ChunkMeta {
   fileId: string;
   name: string;
@@ -79,7 +84,7 @@ export function chunkDocument(
   options?: Partial<ChunkingOptions>,
   structure: DocumentStructure = structureOf(doc.text, doc.index, meta.name, doc.html),
 ): ChunkRecord[] {
-  const spans = splitStructured(doc.text, topLevelBoundaries(structure.sections), options);
+  const spans = splitStructured(doc.text, [...topLevelBoundaries(structure.sections), ...unitBoundaries(doc.index)], options);
   const contexts = chunkContexts(structure.profile.title, structure.sections, spans);
   const starts = doc.index.pages.map((p) => p.start);
   return spans.map((span, i) => {

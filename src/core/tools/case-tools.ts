@@ -19,6 +19,7 @@ import { RETRIEVAL_TUNING } from '../retrieval/tuning';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
+import { unitPlace } from '../ingest/formats/place';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import { findSection, sectionPath, type Section } from '../ingest/outline';
@@ -244,6 +245,9 @@ export class CaseTools {
       }
       const title = all.find((s) => s.kind === 'title');
       if (title?.title) r.document_title = title.title;
+      const doc = await this.documents.readText(r.file_id, r.version);
+      const place = doc && unitPlace(doc.pageLabels, pagesOf(doc.pageStarts, r.start, r.end), doc.text, r.start, r.end, doc.pageStarts);
+      if (place) r.place = place;
     }
     return res;
   }

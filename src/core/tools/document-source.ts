@@ -12,6 +12,8 @@ export interface DocumentText {
   pageStarts: number[];
   /** Pages read by OCR → their mean word confidence (0–100); absent when none was. */
   ocrPages?: Map<number, number>;
+  /** Pages that are units with a name of their own ("Sheet Billing", "Email body") → that name; absent for paged documents. */
+  pageLabels?: Map<number, string>;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */

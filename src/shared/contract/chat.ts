@@ -50,6 +50,8 @@ export interface CheckedCitation {
   title?: string;
   /** When a cited page was read by OCR: the lowest mean word confidence of those pages (0–100). */
   ocr_confidence?: number;
+  /** Where the supporting words are, in documents whose units are not pages: "Sheet Billing, row 14", "Email body". */
+  place?: string;
 }
 
 /**

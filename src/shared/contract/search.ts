@@ -60,6 +60,8 @@ export interface SearchResult {
   section_id?: string;
   /** The document's title from its outline, when it has one. */
   document_title?: string;
+  /** Where the passage is, in documents whose units are not pages: "Sheet Billing, rows 14–17", "Email body". */
+  place?: string;
 }
 
 /** The documents a question named, which the search focused on (`focus: 'off'` searches the whole case). */

@@ -65,7 +65,7 @@ export function SearchResults() {
                   <span className="result-head">
                     <span className="result-file ellipsis">{r.file_name}</span>
                     <span className="muted small">
-                      {r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`}
+                      {r.place ?? (r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`)}
                     </span>
                     <span className={`label label-${r.label}`}>{r.label}</span>
                   </span>

@@ -1,0 +1,64 @@
+/**
+ * A citation in a document whose units are not pages says where it is in them: a spreadsheet's
+ * sheet and row, an email's header or body — in search results, in the answer's text and on the
+ * checked citation.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { citationPlace } from '../../src/shared/citation-text';
+import { tempHome } from '../helpers/home';
+import { eml } from '../helpers/mail';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+function billing(): Buffer {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item', 'Amount'], ['Water damage repairs', 12500]]), 'Damages');
+  XLSX.utils.book_append_sheet(
+    wb,
+    XLSX.utils.aoa_to_sheet([
+      ['Date', 'Timekeeper', 'Hours', 'Description'],
+      ['2023-03-02', 'J. Doe', 1.5, 'Call with client about the lease'],
+      ['2023-03-04', 'J. Doe', 3.25, 'Drafted the quindecim demand letter to the landlord'],
+      ['2023-03-09', 'R. Roe', 0.5, 'Filed the complaint'],
+    ]),
+    'Billing',
+  );
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
+
+describe('places in documents of named units', () => {
+  it('a spreadsheet hit and its citation say "Sheet Billing, row 3"; an email hit says which part of the email', async () => {
+    const home = tempHome('casefile-places-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Places' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    writeFileSync(path.join(drop, 'billing.xlsx'), billing());
+    writeFileSync(path.join(drop, 'reply.eml'), await eml({ from: 'a@x.example', to: 'b@y.example', subject: 'Ostrakon repairs', date: new Date('2023-03-10T08:00:00Z'), text: 'The landlord agreed to pay for the repairs by April 1.' }));
+    await call('ingest.start', { caseId, paths: [drop] });
+
+    const sheetHit = (await call('search', { caseId, query: 'quindecim demand letter', mode: 'keyword', k: 1 })).results[0]!;
+    // The passage holds the Damages sheet (too small to be a passage of its own) and the Billing rows.
+    expect(sheetHit).toMatchObject({ file_name: 'billing.xlsx', place: 'Sheet Damages, row 2; Sheet Billing, rows 2–4' });
+    expect(sheetHit.text).toContain('Row 3 — Date: 2023-03-04 · Timekeeper: J. Doe · Hours: 3.25 · Description: Drafted the quindecim demand letter');
+    // A short email is one passage: its header and its body.
+    const mail = (await call('search', { caseId, query: 'Ostrakon', mode: 'keyword', k: 1 })).results[0]!;
+    expect(mail).toMatchObject({ file_name: 'reply.eml', place: 'Email header; Email body' });
+
+    // Find passages quotes the row and cites it by sheet and row, in the answer and on the citation.
+    const r = await call('chat.ask', { caseId, question: 'When was the quindecim demand letter drafted?', mode: 'extractive' });
+    expect(r.answer).toMatch(/billing, Sheet Billing, row 3: “Row 3 — Date: 2023-03-04/i);
+    const cite = r.citations.find((c) => c.file_name === 'billing.xlsx')!;
+    expect(cite).toMatchObject({ place: 'Sheet Billing, row 3', verified: true });
+    expect(citationPlace(cite)).toMatch(/, Sheet Billing, row 3$/);
+  });
+});
