@@ -86,7 +86,8 @@ export async function loadSpreadsheet(bytes: Uint8Array, opts: { maxCells?: numb
     const label = plain && wb.SheetNames.length === 1 ? CSV_LABEL : `Sheet ${name}${hidden ? ' (hidden)' : ''}`;
     units.push({ label, paragraphs: sheetParagraphs(ws, budget) });
   });
-  return unitsDocument(units, EMPTY_REASON);
+  // One page per sheet, however long: the document's pages are its sheets ("2 sheets"), its rows say where.
+  return unitsDocument(units, EMPTY_REASON, Number.POSITIVE_INFINITY);
 }
 
 function tooLarge(maxCells: number): LoadError {

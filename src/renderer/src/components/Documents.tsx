@@ -204,6 +204,9 @@ function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
   );
 }
 
+/** What a document's pages are called in its row: a spreadsheet's are sheets; an email's and an archive's are not counted ('') — its attachments and files are. */
+const UNIT_WORD: Partial<Record<FileInfo['kind'], string>> = { spreadsheet: 'sheet', email: '', archive: '' };
+
 /** What a file is beside its type: an email's sender and subject, what it was taken out of, what it holds. */
 function relationText(file: FileInfo): string {
   const parts: string[] = [];
@@ -276,7 +279,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
       </div>
       <div className="file-meta muted small">
         {TYPE_LABEL[file.type] ?? file.type}
-        {file.pages > 0 ? ` · ${plural(file.pages, 'page')}` : ''}
+        {file.pages > 0 && UNIT_WORD[file.kind] !== '' ? ` · ${plural(file.pages, UNIT_WORD[file.kind] ?? 'page')}` : ''}
         {file.date ? ` · ${file.date}` : ''}
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
       </div>

@@ -64,11 +64,10 @@ export function SearchResults() {
                 >
                   <span className="result-head">
                     <span className="result-file ellipsis">{r.file_name}</span>
-                    <span className="muted small">
-                      {r.place ?? (r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`)}
-                    </span>
+                    {!r.place && <span className="muted small">{r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`}</span>}
                     <span className={`label label-${r.label}`}>{r.label}</span>
                   </span>
+                  {r.place && <span className="muted small ellipsis result-place">{r.place}</span>}
                   {r.section_path && <span className="muted small ellipsis">§ {r.section_path.join(' › ')}</span>}
                   <span className="result-text">{r.text.length > 360 ? `${r.text.slice(0, 360)}…` : r.text}</span>
                 </button>

@@ -5,6 +5,7 @@ import { useDocuments } from '../stores/documents';
 import { useViewer } from '../stores/viewer';
 import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
 import { plural } from './format';
+import { sheetTables } from './sheet-rows';
 
 function PdfPage() {
   const image = useViewer((s) => s.image)!;
@@ -106,6 +107,50 @@ function PassageView({ note }: { note?: string }) {
   );
 }
 
+/** A spreadsheet's passage as the tables it came from (one per sheet): the cited rows marked, the first in view. */
+function RowsView() {
+  const passage = useViewer((s) => s.passage)!;
+  const first = useRef<HTMLTableRowElement>(null);
+  const tables = useMemo(() => sheetTables(passage.text, passage.offset, passage.start, passage.end), [passage]);
+  useEffect(() => {
+    first.current?.scrollIntoView({ block: 'center' });
+  }, [tables]);
+  if (!tables.length) return <PassageView />;
+  const firstCited = tables.flatMap((t) => t.rows).find((r) => r.cited);
+  return (
+    <div className="passage" data-testid="passage" data-view="rows">
+      {passage.offset > 0 && <p className="muted small">…</p>}
+      {tables.map((table, t) => (
+        <div key={t} className="sheet-scroll">
+          <table className="sheet-rows">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                {table.columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r) => (
+                <tr key={r.row} ref={r === firstCited ? first : undefined} className={r.cited ? 'cite-row' : undefined} aria-current={r.cited ? 'true' : undefined}>
+                  <th scope="row">{r.row}</th>
+                  {table.columns.map((c) => (
+                    <td key={c}>{r.cells.get(c) ?? ''}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+      {passage.offset + passage.text.length < passage.total_length && <p className="muted small">…</p>}
+    </div>
+  );
+}
+
 export function SourceViewer() {
   const source = useViewer((s) => s.source);
   const image = useViewer((s) => s.image);
@@ -120,6 +165,7 @@ export function SourceViewer() {
   const { close, goto, setZoom, setScope } = useViewer.getState();
   // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
   const locked = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.locked : undefined));
+  const isSheet = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.kind === 'spreadsheet' : false));
   if (!source) return null;
   const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
   const spanPages = image?.span_pages ?? passage?.pages ?? [];
@@ -182,7 +228,7 @@ export function SourceViewer() {
         <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
           {spanPages.length > 0 && (
             <span>
-              {what} on {spanPages.length === 1 ? `page ${spanPages[0]}` : `pages ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
+              {what} on {spanPages.length === 1 ? `${isSheet ? 'sheet' : 'page'} ${spanPages[0]}` : `${isSheet ? 'sheets' : 'pages'} ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
               {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
             </span>
           )}
@@ -212,7 +258,7 @@ export function SourceViewer() {
         )}
         {loading && !image && !passage && <p className="pad muted">Opening…</p>}
         {image && <PdfPage />}
-        {passage && (docx ? <DocxView /> : <PassageView />)}
+        {passage && (docx ? <DocxView /> : isSheet ? <RowsView /> : <PassageView />)}
       </div>
     </section>
   );
