@@ -2,7 +2,7 @@
  * Files inside files: an email's attachments (a nested email's too) and an archive's files are
  * read as documents of their own, listed under their container, searchable and cited; limits hold.
  */
-import { promises as fs, mkdirSync, readdirSync } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ async function noticeEmail(): Promise<Buffer> {
 
 describe('files inside files', () => {
   it('an email is a document with its headers; its attachments (and a nested email’s) are read, listed under it, found and cited', async () => {
-    const { engine, caseId, drop, call } = await setup();
+    const { home, engine, caseId, drop, call } = await setup();
     await writeFixtureSet(drop, { 'correspondence/notice.eml': await noticeEmail() });
     const results = await ingest(call, caseId, [drop]);
     const top = 'correspondence/notice.eml';
@@ -89,6 +89,20 @@ describe('files inside files', () => {
     expect(page.rects.length).toBeGreaterThan(0);
     expect((await hit('mutual release term sheet'))?.file_name).toBe(`${top}/forwarded.eml/terms.txt`);
     expect((await hit('forty thousand dollars settlement'))?.file_name).toBe(`${top}/forwarded.eml`);
+
+    // The agent's inventory lists the email with its sender and subject, its attachments under it;
+    // grepCase reads inside the attachments.
+    const listing = await call('tools.findFiles', { caseId });
+    expect(listing.files.find((f) => f.name === top)).toMatchObject({ email: { from: 'Jane Doe <jane@firm.example>', subject: 'Re: Notice of default' }, children: 3, date: '2023-05-02' });
+    expect(listing.files.find((f) => f.name === `${top}/notice.pdf`)).toMatchObject({ parent: top });
+    const grep = await call('tools.grepCase', { caseId, pattern: 'mutual release' });
+    expect(grep.files.map((f) => f.file_name)).toEqual([`${top}/forwarded.eml/terms.txt`]);
+    const script = path.join(home, 'inventory.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'The email has three attachments.' }] }));
+    const turn = await call('chat.ask', { caseId, question: 'What was attached to the notice email?', model: `scripted:${script}` });
+    const seen = turn.steps.find((st) => st.action === 'findFiles')!.observation!;
+    expect(seen).toContain(`- ${top} (id=${email.id}, v1, email from Jane Doe <jane@firm.example>, subject "Re: Notice of default", 2023-05-02, 3 attachments)`);
+    expect(seen).toMatch(new RegExp(`\\n  - ${top.replace(/\./g, '\\.')}/notice\\.pdf \\(id=[^,]+, v1, other, 2 pages, attached to ${top.replace(/\./g, '\\.')}\\)`));
 
     // The same folder again: nothing new, nothing doubled.
     const again = await ingest(call, caseId, [drop]);

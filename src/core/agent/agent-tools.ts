@@ -3,7 +3,7 @@
  * into what the loop formats (passages with cite ids, file lists, coverage).
  */
 import type { RetrievalDefaults } from '../../shared/contract/chat';
-import type { SearchResponse } from '../../shared/contract/search';
+import type { FileListing, SearchResponse } from '../../shared/contract/search';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
@@ -106,6 +106,19 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
   ];
 }
 
+/**
+ * One file of findFiles: "- notice.eml (id=…, v1, email from Jane Doe, subject "Re: Notice of
+ * default", 2023-05-02, 2 attachments)"; a file taken out of another is indented under it
+ * ("attached to" / "in" its container).
+ */
+function fileLine(f: FileListing): string {
+  const status = isReadable(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
+  const what = f.email ? `email from ${f.email.from || 'unknown sender'}, subject "${f.email.subject}"` : `${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}`;
+  const held = f.children ? `, ${f.children} ${f.email ? 'attachment' : 'file'}${f.children === 1 ? '' : 's'}` : '';
+  const where = f.parent ? `, ${/\.(eml|msg)$/i.test(f.parent) ? 'attached to' : 'in'} ${f.parent}` : '';
+  return `${f.parent ? '  ' : ''}- ${f.name} (id=${f.id}, v${f.version}, ${what}${f.date ? `, ${f.date}` : ''}${held}${where}${status})`;
+}
+
 /** findFiles: the case's inventory, with what cannot be searched and why. */
 function findFilesTool(tools: CaseTools, listLimit: number): AgentTool {
   return defineTool({
@@ -116,10 +129,7 @@ function findFilesTool(tools: CaseTools, listLimit: number): AgentTool {
     async run(input) {
       const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
       const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
-      for (const f of res.files) {
-        const status = isReadable(f.status) ? '' : `, NOT SEARCHABLE: ${f.status.replace('_', ' ')}${f.reason ? ` (${f.reason})` : ''}`;
-        lines.push(`- ${f.name} (id=${f.id}, v${f.version}, ${f.type}, ${f.pages} page${f.pages === 1 ? '' : 's'}${f.date ? `, ${f.date}` : ''}${status})`);
-      }
+      for (const f of res.files) lines.push(fileLine(f));
       lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
       return {
         text: lines.join('\n'),

@@ -10,9 +10,14 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
   return {
     async listFiles() {
       const out: DocumentInfo[] = [];
-      for (const f of await docs.listFiles()) {
+      const files = await docs.listFiles();
+      const names = new Map(files.map((f) => [f.id, f.name]));
+      const held = new Map<string, number>();
+      for (const f of files) if (f.parent && f.versions.length) held.set(f.parent, (held.get(f.parent) ?? 0) + 1);
+      for (const f of files) {
         const latest = f.versions[f.versions.length - 1];
         if (!latest) continue;
+        const parent = f.parent ? names.get(f.parent) : undefined;
         out.push({
           id: f.id,
           name: f.name,
@@ -23,6 +28,9 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
           status: latest.status,
           reason: latest.reason,
           date: latest.doc_date,
+          ...(latest.email ? { email: { from: latest.email.from, subject: latest.email.subject } } : {}),
+          ...(parent ? { parent } : {}),
+          ...(held.get(f.id) ? { children: held.get(f.id) } : {}),
         });
       }
       return out.sort((a, b) => a.name.localeCompare(b.name));

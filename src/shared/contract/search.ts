@@ -133,6 +133,12 @@ export interface FileListing {
   status: string;
   reason?: string;
   date: string;
+  /** An email's sender and subject. */
+  email?: { from: string; subject: string };
+  /** The file this one was taken out of (an email it is attached to, an archive it is in): its name. */
+  parent?: string;
+  /** How many files were taken out of this one. */
+  children?: number;
 }
 
 export interface FindFilesResult {
