@@ -25,6 +25,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'agent.ts', fn: 'agentBench' },
   { file: 'hostile.ts', fn: 'hostileBench' },
   { file: 'ocr.ts', fn: 'ocrBench' },
+  { file: 'formats.ts', fn: 'formatsBench' },
   { file: 'e2e.ts', fn: 'e2eBench' },
 ];
 

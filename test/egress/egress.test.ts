@@ -68,6 +68,25 @@ afterAll(() => {
   for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
 });
 
+/** An address of TEST-NET-3: reaching it needs no DNS, and strace sees any connection to it. */
+const REMOTE = 'http://203.0.113.9';
+
+/**
+ * A saved web page and an HTML email that point at the network the way real ones do — a tracking
+ * pixel, a stylesheet, a script that fetches, an iframe: reading them must load none of it.
+ */
+function remoteLinkingDocuments(dir: string): string[] {
+  const html = `<!DOCTYPE html><html><head><title>Tenant notice</title><link rel="stylesheet" href="${REMOTE}/style.css"><script src="${REMOTE}/app.js"></script><script>fetch('${REMOTE}/beacon'); new Image().src = '${REMOTE}/pixel.gif';</script></head><body><h1>Notice to tenants</h1><p>Rent is due on the first day of each month.</p><img src="${REMOTE}/logo.png" alt="logo"><iframe src="${REMOTE}/frame.html"></iframe><object data="${REMOTE}/x.swf"></object></body></html>`;
+  const page = path.join(dir, 'tenant-notice.html');
+  writeFileSync(page, html);
+  const email = path.join(dir, 'newsletter.eml');
+  writeFileSync(
+    email,
+    ['From: Landlord <office@landlord.example>', 'To: Tenant <tenant@example.com>', 'Subject: Building newsletter', 'Date: Tue, 2 May 2023 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '', html.replace('Notice to tenants', 'Building newsletter')].join('\r\n'),
+  );
+  return [page, email];
+}
+
 /** A data home, a user HOME (for ~/.cache) and a TMPDIR of the run's own, and the flows' config. */
 function sandbox(name: string, extra: Record<string, unknown> = {}): Sandbox {
   ensureTestModels();
@@ -75,7 +94,7 @@ function sandbox(name: string, extra: Record<string, unknown> = {}): Sandbox {
   sandboxes.push(dir);
   const s = { dir, home: path.join(dir, 'data'), userHome: path.join(dir, 'user'), tmp: path.join(dir, 'tmp'), config: path.join(dir, 'flows.json') };
   for (const d of [s.home, s.userHome, s.tmp]) mkdirSync(d);
-  writeFileSync(s.config, JSON.stringify({ home: s.home, embedModelDir: miniLmDir, pdfs: PDFS, gguf: tinyRandomGguf, ...extra }));
+  writeFileSync(s.config, JSON.stringify({ home: s.home, embedModelDir: miniLmDir, pdfs: [...PDFS, ...remoteLinkingDocuments(dir)], gguf: tinyRandomGguf, ...extra }));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: s.userHome, TMPDIR: s.tmp, CASEFILE_EMBED_THREADS: '1' };
   // Casefile itself must turn telemetry off; caches go where HOME says.
   for (const name of ['ORT_DISABLE_TELEMETRY', 'XDG_CACHE_HOME', 'CASEFILE_HOME', 'CASEFILE_ENDPOINT_URL', 'CASEFILE_ENDPOINT_KEY']) delete env[name];

@@ -103,7 +103,7 @@ async function serveStep(caseId) {
 await step('models import (embedding model, loaded to check it)', ['models', 'import', config.embedModelDir, '--link', '--json'], (o) => (o.model?.kind === 'embedding' ? null : 'not imported as an embedding model'));
 const created = await step('cases create', ['cases', 'create', 'Egress', '--json'], (o) => (o.id ? null : 'no case id'));
 const caseId = created?.id ?? 'Egress';
-await step('ingest real PDFs (one a scan, read by OCR) with the embedding model', ['ingest', caseId, ...config.pdfs, '--json'], (o) =>
+await step('ingest real PDFs (one a scan, read by OCR), a web page and an email that link remote images and scripts, with the embedding model', ['ingest', caseId, ...config.pdfs, '--json'], (o) =>
   o.results?.length === config.pdfs.length && o.results.every((r) => r.status === 'indexed') ? null : `not all indexed: ${JSON.stringify(o.results)}`,
 );
 await step('search --mode hybrid', ['search', caseId, 'term of the co-branding agreement', '--mode', 'hybrid', '--k', '3', '--json'], (o) =>
