@@ -6,7 +6,7 @@ import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
-import { checkZip, readArchive } from './zip-guard';
+import { archiveEntries, checkZip } from './zip-guard';
 import { loadEml, loadMsg } from './formats/email';
 import { loadSpreadsheet } from './formats/spreadsheet';
 import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
@@ -30,6 +30,8 @@ export interface ParseRequest {
   ocr?: OcrOptions;
   /** The password of a protected PDF, given by the user. */
   password?: string;
+  /** Store a file taken out of this one as it comes (an archive's entry), so its bytes need not stay in memory. */
+  keepChild?: (child: ChildFile) => Promise<ChildFile>;
 }
 
 export interface ParseOutcome {
@@ -84,7 +86,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
       checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);
     } else {
-      doc = await loadOther(req.bytes, detected, limits);
+      doc = await loadOther(req, detected, limits);
     }
   } catch (err) {
     if (err instanceof LoadError) {
@@ -124,7 +126,8 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
 }
 
 /** Emails, spreadsheets, archives, and the text formats other than plain text. */
-async function loadOther(bytes: Uint8Array, detected: Detection, limits: IngestLimits): Promise<ParsedDoc> {
+async function loadOther(req: ParseRequest, detected: Detection, limits: IngestLimits): Promise<ParsedDoc> {
+  const { bytes } = req;
   switch (detected.format) {
     case 'eml':
       return loadEml(bytes);
@@ -137,8 +140,11 @@ async function loadOther(bytes: Uint8Array, detected: Detection, limits: IngestL
     case 'xls':
     case 'csv':
       return loadSpreadsheet(bytes);
-    case 'zip':
-      return archiveDocument(readArchive(bytes, limits));
+    case 'zip': {
+      const children: ChildFile[] = [];
+      for (const c of archiveEntries(bytes, limits)) children.push(req.keepChild && c.bytes ? await req.keepChild(c) : c);
+      return archiveDocument(children);
+    }
     case 'doc':
       return loadWord97(bytes);
     case 'rtf':

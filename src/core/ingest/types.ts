@@ -108,6 +108,8 @@ export interface ChildFile {
   name: string;
   bytes?: Uint8Array;
   reason?: string;
+  /** Already stored as an original of the case (its bytes let go). */
+  stored?: { sha256: string; size: number };
 }
 
 /** A child file as the reader stored it: its bytes are in the case's blobs under `sha256` ('' with a reason). */

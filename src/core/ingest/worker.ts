@@ -34,12 +34,14 @@ async function handleParse(task: ParseTask): Promise<void> {
   send({ type: 'started', id: task.id });
   try {
     const bytes = await readFile(task.blobPath);
+    const store = new CaseStore(task.caseDir);
     let lastPost = 0;
     const outcome = await parseFile({
       bytes,
       name: task.name,
       maxBytes: task.maxBytes,
       limits: task.limits,
+      keepChild: async (c) => ({ name: c.name, stored: await store.writeBlob(c.bytes!) }),
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,
       ...(task.password !== undefined ? { password: task.password } : {}),
@@ -56,7 +58,7 @@ async function handleParse(task: ParseTask): Promise<void> {
     });
     const { doc, children, ...rest } = outcome;
     const summary: ParseSummary = rest;
-    if (children?.length) summary.children = await storeChildren(new CaseStore(task.caseDir), children, controller.signal);
+    if (children?.length) summary.children = await storeChildren(store, children, controller.signal);
     let chunks: ReturnType<typeof chunkDocument> = [];
     if (doc && outcome.status === 'indexed') {
       send({ type: 'stage', id: task.id, stage: 'chunking' });
@@ -68,7 +70,7 @@ async function handleParse(task: ParseTask): Promise<void> {
         structure,
       );
       if (controller.signal.aborted) throw controller.signal.reason;
-      await new CaseStore(task.caseDir).writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
+      await store.writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });
@@ -86,8 +88,9 @@ async function storeChildren(store: CaseStore, children: ChildFile[], signal: Ab
   const out: StoredChild[] = [];
   for (const c of children) {
     signal.throwIfAborted();
-    if (!c.bytes) out.push({ name: c.name, sha256: '', size: 0, reason: c.reason ?? 'could not be taken out of the file' });
-    else out.push({ name: c.name, ...(await store.writeBlob(c.bytes)) });
+    if (c.stored) out.push({ name: c.name, ...c.stored });
+    else if (c.bytes) out.push({ name: c.name, ...(await store.writeBlob(c.bytes)) });
+    else out.push({ name: c.name, sha256: '', size: 0, reason: c.reason ?? 'could not be taken out of the file' });
   }
   return out;
 }

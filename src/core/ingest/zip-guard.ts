@@ -119,9 +119,10 @@ function entryBytes(buf: Buffer, e: ZipEntry, cap: number): Buffer | 'over' | nu
  * more than `maxArchiveEntries` files fails the archive; an entry that is encrypted, compressed
  * with a method we cannot read, damaged, larger than one file may be, or a zip bomb (a large
  * entry expanding more than `maxZipRatio` times) is listed with the reason instead of its bytes;
- * once the entries read add up to `maxZipBytes`, the rest are listed as not unpacked.
+ * once the entries read add up to `maxZipBytes`, the rest are listed as not unpacked. One entry at
+ * a time: a caller that stores each as it comes holds one entry's bytes, not the archive's.
  */
-export function readArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes'>): ChildFile[] {
+export function* archiveEntries(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes'>): Generator<ChildFile> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = centralDirectory(buf);
   if (!entries) throw new LoadError('failed', 'damaged ZIP archive (its table of contents is missing) — ask for a new copy');
@@ -130,26 +131,28 @@ export function readArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZi
     throw new LoadError('failed', `the archive holds ${files.length.toLocaleString('en-US')} files, more than ${limits.maxArchiveEntries.toLocaleString('en-US')}: unpack it and add the folders you need.${raiseHint('maxArchiveEntries')}`);
   }
   let total = 0;
-  return files.map((e) => {
-    const name = e.name.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.' && p !== '..').join('/') || 'unnamed';
-    if (e.encrypted) return { name, reason: 'encrypted inside the archive (it needs a password) — ask for an unencrypted copy' };
-    if (e.method !== 0 && e.method !== 8) return { name, reason: `compressed in a way Casefile cannot unpack (method ${e.method}) — unpack the archive with your archive tool and add the file` };
-    const left = limits.maxZipBytes - total;
-    if (left <= 0) return { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` };
-    const cap = Math.min(left, limits.maxFileBytes);
-    const data = entryBytes(buf, e, cap);
-    if (data === null) return { name, reason: 'damaged inside the archive, it could not be unpacked — ask for a new copy' };
-    if (data === 'over') {
-      return cap === left && left < limits.maxFileBytes
-        ? { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` }
-        : { name, reason: `too large to unpack (over ${formatBytes(limits.maxFileBytes)}).${raiseHint('maxFileBytes')}` };
-    }
-    if (data.length > 10 * 1024 * 1024 && data.length / Math.max(1, e.compressed) > limits.maxZipRatio) {
-      return { name, reason: `damaged or hostile (it expands ${Math.round(data.length / Math.max(1, e.compressed))} times, a zip bomb).${raiseHint('maxZipRatio')}` };
-    }
-    total += data.length;
-    return { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
-  });
+  for (const e of files) {
+    const child = entryFile(buf, e, limits, limits.maxZipBytes - total);
+    total += child.bytes?.byteLength ?? 0;
+    yield child;
+  }
+}
+
+/** One entry as a child file: its bytes, or why it is not unpacked (`left`: bytes the archive may still unpack). */
+function entryFile(buf: Buffer, e: ZipEntry, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes'>, left: number): ChildFile {
+  const name = e.name.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.' && p !== '..').join('/') || 'unnamed';
+  const overTotal = { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` };
+  if (e.encrypted) return { name, reason: 'encrypted inside the archive (it needs a password) — ask for an unencrypted copy' };
+  if (e.method !== 0 && e.method !== 8) return { name, reason: `compressed in a way Casefile cannot unpack (method ${e.method}) — unpack the archive with your archive tool and add the file` };
+  if (left <= 0) return overTotal;
+  const cap = Math.min(left, limits.maxFileBytes);
+  const data = entryBytes(buf, e, cap);
+  if (data === null) return { name, reason: 'damaged inside the archive, it could not be unpacked — ask for a new copy' };
+  if (data === 'over') return left < limits.maxFileBytes ? overTotal : { name, reason: `too large to unpack (over ${formatBytes(limits.maxFileBytes)}).${raiseHint('maxFileBytes')}` };
+  if (data.length > 10 * 1024 * 1024 && data.length / Math.max(1, e.compressed) > limits.maxZipRatio) {
+    return { name, reason: `damaged or hostile (it expands ${Math.round(data.length / Math.max(1, e.compressed))} times, a zip bomb).${raiseHint('maxZipRatio')}` };
+  }
+  return { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
 /** macOS resource forks and desktop files that archivers add: not documents. */
