@@ -10,6 +10,7 @@ import { Engine } from '../../src/core/engine';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { corpusDir, tempHome } from '../helpers/home';
 import { eml, markEncrypted, zip } from '../helpers/mail';
+import { msgBody } from '../../src/core/ingest/formats/email';
 import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
 
 const engines: Engine[] = [];
@@ -187,5 +188,17 @@ describe('Outlook messages', () => {
     const text = (await call('files.read', { caseId, fileId: message.id })).text;
     expect(text).toMatch(/Subject: Attach sample\.eml/);
     expect(text).toMatch(/Sent from my Windows 10/);
+  });
+});
+
+describe('an Outlook message with only rich text', () => {
+  it('its body is read from the compressed RTF when it has no plain or HTML body', async () => {
+    const MsgReader = (await import('@kenjiuno/msgreader')).default;
+    const msg = gunzipSync(await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')));
+    const data = new MsgReader(msg.buffer.slice(msg.byteOffset, msg.byteOffset + msg.byteLength) as ArrayBuffer).getFileData();
+    expect(data.compressedRtf?.length).toBeGreaterThan(0);
+    const body = await msgBody({ compressedRtf: data.compressedRtf });
+    expect(body.join('\n')).toContain('Sent from my Windows 10');
+    expect(await msgBody({})).toEqual([]);
   });
 });

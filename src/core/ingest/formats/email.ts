@@ -7,7 +7,7 @@
  */
 import { LoadError, type ParsedDoc } from '../loaders';
 import type { ChildFile, EmailMeta } from '../types';
-import { htmlToParagraphs } from './text-formats';
+import { htmlToParagraphs, rtfToParagraphs } from './text-formats';
 import { unitsDocument, type TextUnit } from './units';
 
 const NO_TEXT = 'the email has no text (no subject, body or headers)';
@@ -95,7 +95,7 @@ export async function loadEml(bytes: Uint8Array): Promise<ParsedDoc> {
   }));
   const date = mail.date ? new Date(mail.date) : undefined;
   const meta: EmailMeta = { from: addr(mail.from), to: addr(mail.to), cc: addr(mail.cc), date: dateText(date), iso_date: isoDate(date), subject: mail.subject ?? '', attachments: children.map((c) => c.name) };
-  const body = mail.text && /\S/.test(mail.text) ? [mail.text] : mail.html ? htmlToParagraphs(mail.html) : [];
+  const body = mail.text && /\S/.test(mail.text) ? [mail.text] : mail.html ? htmlToParagraphs(mail.html, { title: false }) : [];
   return document(meta, body, children);
 }
 
@@ -136,7 +136,19 @@ export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
     subject: data.subject ?? '',
     attachments: children.map((c) => c.name),
   };
+  return document(meta, await msgBody(data), children);
+}
+
+/** A message's body: its plain text, else its HTML as text, else its compressed RTF (Outlook's rich text) as text. */
+export async function msgBody(data: Pick<MsgFields, 'body' | 'bodyHtml' | 'html' | 'compressedRtf'>): Promise<string[]> {
+  if (data.body && /\S/.test(data.body)) return [data.body];
   const html = data.bodyHtml ?? (data.html ? new TextDecoder().decode(data.html) : '');
-  const body = data.body && /\S/.test(data.body) ? [data.body] : html ? htmlToParagraphs(html) : [];
-  return document(meta, body, children);
+  if (html) return htmlToParagraphs(html, { title: false });
+  if (!data.compressedRtf?.length) return [];
+  try {
+    const { decompressRTF } = await import('@kenjiuno/decompressrtf');
+    return await rtfToParagraphs(Uint8Array.from(decompressRTF(Array.from(data.compressedRtf))));
+  } catch {
+    return [];
+  }
 }
