@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadText } from '../../src/core/ingest/loaders';
+import { loadHtml } from '../../src/core/ingest/formats/text-formats';
+import { structureOf } from '../../src/core/ingest/structure';
 import { detectOutline } from '../../src/core/ingest/outline';
 
 const contract = [
@@ -56,6 +59,23 @@ describe('outline detection', () => {
       [1, 'Definitions', 'Definition'],
       [2, 'Confidentiality', 'Confidenti'],
       [2, 'Safeguards', 'Safeguards'],
+    ]);
+  });
+});
+
+describe('headings of web pages and Markdown', () => {
+  it('a saved page’s <h1>–<h6> and a Markdown file’s # lines are the outline', async () => {
+    const page = await loadHtml(Buffer.from('<html><head><title>Memo</title></head><body><h1>Settlement memo</h1><p>Intro.</p><h2>Background</h2><p>The tenant moved in during 2019.</p><h2>Damages &amp; costs</h2><p>Water damage.</p></body></html>'));
+    expect(structureOf(page.text, page.index, 'memo.html', page.html).sections.map((s) => [s.level, s.title])).toEqual([
+      [1, 'Settlement memo'],
+      [2, 'Background'],
+      [2, 'Damages & costs'],
+    ]);
+    const md = loadText(Buffer.from('# Settlement memo\n\nIntro text about the case.\n\n## Background\n\nThe tenant moved in during 2019.\n\n### Water damage ##\n\nOf $12,500.\n'));
+    expect(structureOf(md.text, md.index, 'memo.md').sections.map((s) => [s.level, s.title])).toEqual([
+      [1, 'Settlement memo'],
+      [2, 'Background'],
+      [3, 'Water damage'],
     ]);
   });
 });

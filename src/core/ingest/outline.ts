@@ -150,6 +150,11 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
   if ((m = /^\(([a-z]{1,2}|[ivx]{1,5})\)\s+([A-Z][A-Za-z ,'’-]{1,60})\.\s/.exec(text))) {
     return { level: 3, number: `(${m[1]})`, title: m[2]!.trim(), kind: 'subsection' };
   }
+  if ((m = /^(#{1,6})\s+(\S.{0,150})$/.exec(text))) {
+    // A Markdown heading ("## Background").
+    const level = Math.min(4, m[1]!.length);
+    return { level, number: '', title: m[2]!.replace(/\s*#+\s*$/, '').trim(), kind: level === 1 ? 'article' : level === 2 ? 'section' : 'subsection' };
+  }
   if ((m = /^(?:[A-Z] ){3,}[A-Z]$/.exec(text))) {
     // Letter-spaced capitals: "R E C I T A L S".
     const title = text.replace(/ /g, '');

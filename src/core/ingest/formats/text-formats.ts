@@ -228,12 +228,45 @@ async function codePageDecoder(): Promise<CodePageDecoder> {
 /** A web page (.html, .htm, a saved page): its text, the page's title first. */
 export async function loadHtml(bytes: Uint8Array): Promise<ParsedDoc> {
   let paragraphs: string[];
+  let html: string;
   try {
-    paragraphs = htmlToParagraphs(decodeHtml(bytes));
+    html = decodeHtml(bytes);
+    paragraphs = htmlToParagraphs(html);
   } catch (err) {
     throw new LoadError('failed', htmlFailed(short(err)));
   }
-  return unitsDocument([{ label: '', paragraphs }], 'the web page has no text');
+  const doc = unitsDocument([{ label: '', paragraphs }], 'the web page has no text');
+  return { ...doc, html: outlineHtml(paragraphs, headingsOf(html)) };
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The page's headings (<h1>–<h6>), in order: their level and their text. */
+function headingsOf(html: string): { level: number; text: string }[] {
+  const out: { level: number; text: string }[] = [];
+  for (const m of html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi)) {
+    const text = squash(m[2]!.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&'));
+    if (text) out.push({ level: Number(m[1]), text });
+  }
+  return out;
+}
+
+/**
+ * The paragraphs as simple HTML, headings as <h1>–<h6> in the page's order, the rest as <p>: the
+ * same blocks as the text, so the outline (ingest/outline.ts, as for a DOCX) finds the page's headings.
+ */
+function outlineHtml(paragraphs: string[], headings: { level: number; text: string }[]): string {
+  let next = 0;
+  return paragraphs
+    .map((p) => {
+      const h = headings[next];
+      if (h && squash(p).toLowerCase() === h.text.toLowerCase()) {
+        next++;
+        return `<h${h.level}>${escapeHtml(p)}</h${h.level}>`;
+      }
+      return `<p>${escapeHtml(p)}</p>`;
+    })
+    .join('');
 }
 
 /** HTML bytes as text: the charset of a BOM, else of a `<meta charset>` / `http-equiv` near the start, else UTF-8 (Windows-1252 when it is not). */
