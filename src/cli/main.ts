@@ -44,6 +44,13 @@ const OPTIONS = {
   language: { type: 'string' },
   'password-file': { type: 'string' },
   searchable: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  query: { type: 'string' },
+  person: { type: 'string' },
+  file: { type: 'string' },
+  csv: { type: 'boolean' },
+  docx: { type: 'string' },
 } as const;
 
 /**

@@ -105,6 +105,15 @@ const DESCRIBE: Record<string, Describer> = {
     if (!done) return `Searching ${where} for ${pattern}…`;
     return `Searched ${where} for ${pattern}${searchResult(step, 'match', 'matches')}`;
   },
+  timeline: (step, done) => {
+    const from = str(step.input.from);
+    const to = str(step.input.to);
+    const about = str(step.input.query) || str(step.input.person);
+    const when = from && to ? ` from ${from} to ${to}` : from ? ` from ${from}` : to ? ` until ${to}` : '';
+    const what = `the case's dated events${about ? ` about ${quoted(about, 40)}` : ''}${when}`;
+    if (!done) return `Listing ${what}…`;
+    return `Listed ${what}${searchResult(step, 'event')}`;
+  },
   grepFile: (step, done) => {
     const pattern = quoted(str(step.input.pattern));
     const file = fileOf(step, /^\d+ match(?:es)? in (.+?)(?: \(first \d+ shown\))?\.$/);

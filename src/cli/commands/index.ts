@@ -3,6 +3,7 @@ import type { CliIO } from '../io';
 import { askCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
 import { chatCommand } from './chat';
+import { chronologyCommand } from './chronology';
 import { filesCommand } from './files';
 import { ingestCommand, retryCommand, unlockCommand } from './ingest';
 import { modelsCommand } from './models';
@@ -22,6 +23,7 @@ export const commands: Record<string, Command> = {
   unlock: unlockCommand,
   files: filesCommand,
   outline: outlineCommand,
+  chronology: chronologyCommand,
   models: modelsCommand,
   search: searchCommand,
   reindex: reindexCommand,

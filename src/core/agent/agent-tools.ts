@@ -3,7 +3,7 @@
  * into what the loop formats (passages with cite ids, file lists, coverage).
  */
 import type { RetrievalDefaults } from '../../shared/contract/chat';
-import type { FileListing, SearchResponse } from '../../shared/contract/search';
+import type { FileListing, SearchResponse, TimelineEvent } from '../../shared/contract/search';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
@@ -14,6 +14,7 @@ import {
   ReadSectionArgs,
   RetrieveArgs,
   SingleModeSearchArgs,
+  TimelineArgs,
   type CaseTools,
 } from '../tools/index';
 import { isReadable } from '../tools/document-source';
@@ -102,6 +103,7 @@ export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): 
     readSectionTool(tools, options.readChars ?? 2000),
     grepFileTool(tools),
     grepCaseTool(tools),
+    timelineTool(tools),
     adjacentChunksTool(tools),
   ];
 }
@@ -246,6 +248,36 @@ function grepCaseTool(tools: CaseTools): AgentTool {
           searched: r.files.map((f) => f.file_name),
           unsearchable: r.coverage.not_searchable,
           wholeCase: !input.file_name_contains && !input.doc_type,
+        },
+      };
+    },
+  });
+}
+
+/** When an event happened, said the way the document dates it: "2021-05-03", "2019-01 to 2020-03", "2018". */
+function whenText(e: TimelineEvent): string {
+  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
+  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` to ${cut(e.date_end)}` : ''}${e.ambiguous ? ' (day and month could be either way round)' : ''}`;
+}
+
+/** timeline: the case's dated events in order — for "when did…", "list every date…", "what happened between…". */
+function timelineTool(tools: CaseTools): AgentTool {
+  return defineTool({
+    name: 'timeline',
+    description: 'The dated events of the case in date order, each with its sentence and citation; filter by from/to (YYYY-MM-DD), query words, file_name or person. Use it for "when did…", "last time…", "every date…" questions.',
+    inputSchema: TimelineArgs,
+    async run(input) {
+      const r = await tools.timeline({ ...input, limit: Math.min(Number(input.limit ?? 40), 40) });
+      const items: PassageItem[] = r.events.map((e) => ({ cite: e.citation.id, file_name: e.file_name, pages: e.pages, text: e.text, label: whenText(e), file_id: e.file_id }));
+      return {
+        text: `${r.total} dated event${r.total === 1 ? '' : 's'}${r.events.length < r.total ? ` (showing the first ${r.events.length})` : ''}, in date order. Coverage: ${r.coverage.line}.`,
+        items,
+        count: r.total,
+        citations: r.events.map((e) => e.citation),
+        coverage: {
+          searched: [...new Set(r.events.map((e) => e.file_name))],
+          unsearchable: r.coverage.not_readable,
+          wholeCase: !input.file_name,
         },
       };
     },

@@ -44,7 +44,7 @@ export interface PolicyState {
 export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false, sectionToRead: null, sectionRead: false, searched: false };
 
 /** Tools that look into the documents' text (findFiles and outline only list them). */
-const SEARCHING_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection', 'getAdjacentChunks']);
+const SEARCHING_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection', 'getAdjacentChunks', 'timeline']);
 
 export type Decision =
   /** The turn ends with this answer. */

@@ -4,6 +4,7 @@ import { pageAt } from './chunker';
 import type { Section } from './outline';
 import { findDefinedTerms } from './profile';
 import { structureOf, type DocumentStructure } from './structure';
+import { extractEvents, type DatedEvent } from './events';
 import { CaseStore, expandChunks, latestVersion } from './store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
 
@@ -118,6 +119,20 @@ export class CaseDocuments {
     this.structures.set(key, structure);
     while (this.structures.size > STRUCTURE_CACHE) this.structures.delete(this.structures.keys().next().value as string);
     return structure;
+  }
+
+  /**
+   * The dated events of a version, for the chronology: as ingest stored them, or — a version read
+   * before events were kept, or by older rules — extracted from its text once and stored.
+   */
+  async getEvents(fileId: string, version?: number): Promise<DatedEvent[]> {
+    const { file, version: v } = await this.resolve(fileId, version);
+    const stored = READABLE_STATUSES.has(v.status) ? await this.store.readEvents(file.id, v.version) : undefined;
+    if (stored) return stored;
+    const { text, pages } = await this.load(file.id, v.version);
+    const events = await extractEvents(text, pages, { docDate: v.doc_date });
+    await this.store.writeEvents(file.id, v.version, events).catch(() => undefined);
+    return events;
   }
 
   /** The document text of a version (what chunk offsets point into). */

@@ -24,7 +24,7 @@ export interface Heading {
   page: number;
 }
 
-interface Line {
+export interface Line {
   text: string;
   start: number;
   end: number;
@@ -39,7 +39,7 @@ const ROMAN = /^(?=[IVXLC])M*(C[MD]|D?C{0,3})(X[CL]|L?X{0,3})(I[XV]|V?I{0,3})$/;
 /** Characters of a line the classifier reads. */
 const LINE_HEAD = 600;
 
-function linesOf(text: string, pageStarts: readonly number[]): Line[] {
+export function linesOf(text: string, pageStarts: readonly number[]): Line[] {
   const out: Line[] = [];
   let at = 0;
   for (const raw of text.split('\n')) {
@@ -54,7 +54,7 @@ function linesOf(text: string, pageStarts: readonly number[]): Line[] {
 }
 
 /** Lines that recur on three or more pages (digits ignored): running headers and footers. */
-function runningLines(lines: Line[]): Set<string> {
+export function runningLines(lines: Line[]): Set<string> {
   const pages = new Map<string, Set<number>>();
   for (const l of lines) {
     if (l.text.length > 120) continue;

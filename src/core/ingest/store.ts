@@ -5,6 +5,7 @@ import { CasefileError } from '../../shared/errors';
 import { readJson, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from '../util/fs';
 import { KeyedQueue } from '../util/concurrency';
 import type { DocumentStructure } from './structure';
+import { EVENTS_FORMAT, type DatedEvent } from './events';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
@@ -41,6 +42,7 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
  *                             structure.json  outline sections and profile (DocumentStructure)
  *                             chunks.json chunk offsets and contexts (StoredChunk[])
  *                             doc.html    DOCX rendering for display
+ *                             events.json dated events for the chronology (ingest/events.ts)
  * ```
  * Every file is written atomically; a version's artifacts are complete before the manifest
  * marks it finished, so a crash leaves at worst unreferenced artifacts that are rewritten.
@@ -146,6 +148,25 @@ export class CaseStore {
     const dir = this.versionDir(fileId, version);
     await writeFileAtomic(path.join(dir, 'structure.json'), JSON.stringify(structure));
     await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(chunks));
+  }
+
+  /** A version's dated events (ingest/events.ts), with the rules' format they were extracted by. */
+  async writeEvents(fileId: string, version: number, events: DatedEvent[]): Promise<void> {
+    const dir = this.versionDir(fileId, version);
+    await fs.mkdir(dir, { recursive: true });
+    await writeFileAtomic(path.join(dir, 'events.json'), JSON.stringify({ format: EVENTS_FORMAT, events }));
+  }
+
+  /** The stored events of a version; undefined when none were stored, or by older rules. */
+  async readEvents(fileId: string, version: number): Promise<DatedEvent[] | undefined> {
+    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'events.json'));
+    if (raw === undefined) return undefined;
+    try {
+      const stored = JSON.parse(raw) as { format?: number; events?: DatedEvent[] };
+      return stored.format === EVENTS_FORMAT && Array.isArray(stored.events) ? stored.events : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async readStructure(fileId: string, version: number): Promise<DocumentStructure | undefined> {

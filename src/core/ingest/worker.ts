@@ -9,6 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/engine';
 import { parseFile } from './parse';
+import { extractEvents } from './events';
 import { chunkDocument, structureOf } from './structure';
 import { compactChunks, CaseStore } from './store';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -71,6 +72,8 @@ async function handleParse(task: ParseTask): Promise<void> {
       );
       if (controller.signal.aborted) throw controller.signal.reason;
       await store.writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
+      // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
+      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate }).then((events) => store.writeEvents(task.fileId, task.version, events), () => undefined);
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });

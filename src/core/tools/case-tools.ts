@@ -1,6 +1,7 @@
 import type {
   CitationRecord,
   FindFilesResult,
+  TimelineResult,
   GrepCaseResult,
   GrepFileResult,
   GrepMatch,
@@ -20,12 +21,14 @@ import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
 import { unitPlace } from '../ingest/formats/place';
+import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import { findSection, sectionPath, type Section } from '../ingest/outline';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
+  TimelineArgs,
   GrepCaseArgs,
   GrepFileArgs,
   OutlineArgs,
@@ -122,6 +125,11 @@ export class CaseTools {
   /** Every file of the case with its status (the extractive answer's check for a case with nothing searchable). */
   async inventory(): Promise<DocumentInfo[]> {
     return this.documents.listFiles();
+  }
+
+  /** The case's dated events in order, filtered, each cited (tools/timeline.ts). */
+  async timeline(args: TimelineArgs = {}): Promise<TimelineResult> {
+    return caseTimeline(this.documents, this.ledger, args);
   }
 
   async findFiles(args: FindFilesArgs = {}): Promise<FindFilesResult> {

@@ -1,6 +1,7 @@
 import type { FileListing } from '../../shared/contract/search';
 import type { Section } from '../ingest/outline';
 import type { DocumentProfile } from '../ingest/profile';
+import type { DatedEvent } from '../ingest/events';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
 export type DocumentInfo = FileListing & { reason: string };
@@ -25,6 +26,8 @@ export interface DocumentSource {
   readSections(fileId: string, version: number): Promise<Section[]>;
   /** The version's title and parties (ingest/profile.ts); null when it has no readable text. */
   readProfile(fileId: string, version: number): Promise<DocumentProfile | null>;
+  /** The version's dated events (ingest/events.ts); null when it has no readable text. */
+  readEvents(fileId: string, version: number): Promise<DatedEvent[] | null>;
 }
 
 /** Statuses whose text can be read and searched. */

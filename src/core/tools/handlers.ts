@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../router/router';
 import { reembedCase, type IndexSinkOptions } from '../retrieval/sink';
 import { openCaseTools, type ToolsPorts } from './index';
+import { timelineCsv, timelineDocx } from './timeline-export';
 
 /** What search needs: the tools' ports, and where a case's index sink reads its model and case.json. */
 export interface SearchPorts extends ToolsPorts {
@@ -22,5 +23,15 @@ export function searchHandlers(ports: SearchPorts): HandlerMap {
     'tools.grepCase': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepCase(args),
     'tools.outline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).outline(args),
     'tools.readSection': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readSection(args),
+    'tools.timeline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).timeline(args),
+    'tools.timelineExport': async ({ caseId, format, ...args }) => {
+      const open = await ports.openCases.open(caseId);
+      const result = await (await openCaseTools(ports, caseId)).timeline(args);
+      const caseName = (await open.meta()).name;
+      const base = `Chronology - ${caseName.replace(/[\\/:*?"<>|\u0000-\u001f]/g, ' ').trim() || 'case'}`;
+      const filters = [args.from && `from ${args.from}`, args.to && `to ${args.to}`, args.query && `about “${args.query}”`, args.person && `naming ${args.person}`, args.file_name && `in ${args.file_name}`].filter(Boolean).join(', ');
+      if (format === 'csv') return { format, filename: `${base}.csv`, csv: timelineCsv(result), events: result.events.length };
+      return { format, filename: `${base}.docx`, docx_base64: await timelineDocx(result, { caseName, filters, now: new Date() }), events: result.events.length };
+    },
   };
 }

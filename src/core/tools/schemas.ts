@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../shared/retrieval';
-import { FindFilesInput, GrepCaseInput, GrepFileInput, OutlineInput, ReadFileInput, ReadSectionInput, SearchFilters } from '../../shared/contract/search';
+import { FindFilesInput, TimelineInput, GrepCaseInput, GrepFileInput, OutlineInput, ReadFileInput, ReadSectionInput, SearchFilters } from '../../shared/contract/search';
 
 /**
  * Input schemas of the case tools (bound to one case, so no caseId). The agent turns these into
@@ -11,6 +11,7 @@ const TopK = z.number().int().min(1).max(AGENT_TOP_K_MAX).default(AGENT_TOP_K_DE
 const RejectHashes = z.array(z.string().max(128)).max(10_000).optional();
 
 export const FindFilesArgs = FindFilesInput.omit({ caseId: true });
+export const TimelineArgs = TimelineInput.omit({ caseId: true });
 export const RetrieveArgs = SearchFilters.extend({
   query: Query,
   top_k: TopK,
@@ -38,6 +39,7 @@ export const AdjacentChunksArgs = z
   .strict();
 
 export type FindFilesArgs = z.input<typeof FindFilesArgs>;
+export type TimelineArgs = z.input<typeof TimelineArgs>;
 export type RetrieveArgs = z.input<typeof RetrieveArgs>;
 export type SingleModeSearchArgs = z.input<typeof SingleModeSearchArgs>;
 export type ReadFileArgs = z.input<typeof ReadFileArgs>;

@@ -50,6 +50,9 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
     async readSections(fileId, version) {
       return (await unlessUnreadable(() => docs.getSections(fileId, version))) ?? [];
     },
+    async readEvents(fileId, version) {
+      return unlessUnreadable(() => docs.getEvents(fileId, version));
+    },
     async readProfile(fileId, version) {
       return unlessUnreadable(async () => (await docs.getStructure(fileId, version)).profile);
     },

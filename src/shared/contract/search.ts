@@ -289,6 +289,79 @@ export const GrepCaseInput = z.object({
   limit: z.number().int().min(1).max(5000).default(200),
 }).strict();
 
+const IsoDay = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'dates are written YYYY-MM-DD (or YYYY-MM, YYYY)');
+
+export const TimelineInput = z.object({
+  caseId: CaseId,
+  /** Events on or after this day (YYYY, YYYY-MM or YYYY-MM-DD). */
+  from: IsoDay.optional(),
+  /** Events on or before this day (a month or year: to its end). */
+  to: IsoDay.optional(),
+  /** Words every listed event's sentence holds (any order, case aside). */
+  query: z.string().trim().max(500).optional(),
+  /** Only this document (its name, or words of it). */
+  file_name: z.string().max(1000).optional(),
+  /** Only events that name this person or organisation (words of the name). */
+  person: z.string().trim().max(200).optional(),
+  limit: z.number().int().min(1).max(5000).default(200),
+}).strict();
+
+/** One dated event of the chronology, cited. */
+export interface TimelineEvent {
+  /** YYYY-MM-DD; with `precision` month or year, the first day of it. */
+  date: string;
+  date_end?: string;
+  precision: 'day' | 'month' | 'year';
+  /** A day and month that could be read either way round ("03/04/2020"). */
+  ambiguous?: true;
+  /** The words that gave the date. */
+  date_text: string;
+  /** The sentence. */
+  text: string;
+  people: string[];
+  file_id: string;
+  file_name: string;
+  version: number;
+  doc_type: string;
+  pages: number[];
+  start: number;
+  end: number;
+  citation: CitationRecord;
+  /** Where it is in a document of named units ("Sheet Billing, row 3"). */
+  place?: string;
+}
+
+export interface TimelineResult {
+  /** In date order (a day before the month or year that holds it); ties in document order. */
+  events: TimelineEvent[];
+  /** Events that matched, before `limit`. */
+  total: number;
+  coverage: {
+    /** Readable documents looked at, and how many have dated events. */
+    documents: number;
+    with_events: number;
+    /** Documents whose text could not be read (their dates are not in the chronology). */
+    not_readable: { file_name: string; status: string; reason?: string }[];
+    /** One line a person can read. */
+    line: string;
+  };
+}
+
+export const TimelineExportInput = TimelineInput.extend({
+  format: z.enum(['csv', 'docx'], { error: 'format must be csv or docx' }),
+  /** An export holds every event that matches, up to this many. */
+  limit: z.number().int().min(1).max(5000).default(5000),
+}).strict();
+
+/** The chronology as a file: CSV text, or a Word document in base64. */
+export interface TimelineExport {
+  format: 'csv' | 'docx';
+  filename: string;
+  csv?: string;
+  docx_base64?: string;
+  events: number;
+}
+
 export const ReembedInput = z.object({
   caseId: CaseId,
   /** An installed embedding model id; default: the default embedding model. */
@@ -307,4 +380,6 @@ export const searchContract = {
   'tools.outline': op<OutlineResult>()(OutlineInput, 'A document’s outline: its headings and sections, each with pages and a citation.'),
   'tools.readSection': op<ReadSectionResult>()(ReadSectionInput, 'Read one section of a document (by outline id, number or title), with a citation.'),
   'tools.grepCase': op<GrepCaseResult>()(GrepCaseInput, 'Regular-expression search over every readable file of a case.'),
+  'tools.timeline': op<TimelineResult>()(TimelineInput, 'The case’s dated events (its chronology), filtered, each cited to its sentence.'),
+  'tools.timelineExport': op<TimelineExport>()(TimelineExportInput, 'The chronology, filtered, as CSV or as a Word table with pin cites.'),
 };

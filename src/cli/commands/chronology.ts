@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import type { Engine } from '../../core/engine';
+import { eventCite, eventDate } from '../../core/tools/timeline-export';
+import { printable, table, UsageError, type CliIO } from '../io';
+import type { Parsed } from './cases';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** `casefile chronology <case> [--from D] [--to D] [--query Q] [--person P] [--file NAME] [--json|--csv|--docx FILE]` */
+export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...rest] = args.positionals;
+  if (!caseRef || rest.length) throw new UsageError('chronology takes exactly one <case>');
+  const target = await engine.cases.resolve(caseRef);
+  const v = args.values;
+  const filters = {
+    caseId: target.id,
+    ...(str(v.from) ? { from: str(v.from) } : {}),
+    ...(str(v.to) ? { to: str(v.to) } : {}),
+    ...(str(v.query) ? { query: str(v.query) } : {}),
+    ...(str(v.person) ? { person: str(v.person) } : {}),
+    ...(str(v.file) ? { file_name: str(v.file) } : {}),
+  };
+  if (v.csv === true && v.docx !== undefined) throw new UsageError('choose one of --csv and --docx');
+  if (v.csv === true) {
+    const r = await engine.router.call('tools.timelineExport', { ...filters, format: 'csv' });
+    io.out(r.csv!.replace(/\r\n$/, ''));
+    return 0;
+  }
+  if (typeof v.docx === 'string') {
+    const r = await engine.router.call('tools.timelineExport', { ...filters, format: 'docx' });
+    writeFileSync(v.docx, Buffer.from(r.docx_base64!, 'base64'));
+    io.err(`Wrote ${r.events} ${r.events === 1 ? 'event' : 'events'} to ${printable(v.docx)}`);
+    return 0;
+  }
+  const r = await engine.router.call('tools.timeline', { ...filters, limit: 5000 });
+  if (v.json === true) {
+    io.out(JSON.stringify(r));
+    return 0;
+  }
+  if (!r.events.length) {
+    io.out(`No dated events in "${printable(target.name)}"${Object.keys(filters).length > 1 ? ' for these filters' : ''}. Coverage: ${printable(r.coverage.line)}.`);
+    return 0;
+  }
+  io.out(table(['DATE', 'EVENT', 'DOCUMENT', 'CITE'], r.events.map((e) => [eventDate(e), e.text.replace(/\s+/g, ' ').slice(0, 160), e.file_name, eventCite(e)])));
+  io.out(`\n${r.events.length} of ${r.total} events. Coverage: ${printable(r.coverage.line)}.`);
+  return 0;
+}

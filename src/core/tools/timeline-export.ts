@@ -1,0 +1,65 @@
+/**
+ * The chronology as a file: CSV (one row per event, for a spreadsheet) and Word (a table with the
+ * pin cite of each event), as a lawyer files it. The Word library is loaded only for Word exports.
+ */
+import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
+
+/** "2021-05-03", "2019-01 – 2020-03", "2018", as precise as the document is. */
+export function eventDate(e: Pick<TimelineEvent, 'date' | 'date_end' | 'precision' | 'ambiguous'>): string {
+  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
+  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` – ${cut(e.date_end)}` : ''}${e.ambiguous ? ' (?)' : ''}`;
+}
+
+/** Where the event is written: "p. 3", "pp. 3–4", or the document's unit ("Sheet Billing, row 3"). */
+export function eventCite(e: Pick<TimelineEvent, 'pages' | 'place'>): string {
+  if (e.place) return e.place;
+  const lo = Math.min(...e.pages);
+  const hi = Math.max(...e.pages);
+  return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
+}
+
+const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written'];
+
+function row(e: TimelineEvent): string[] {
+  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), e.date_text];
+}
+
+/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
+export function timelineCsv(result: TimelineResult): string {
+  const cell = (v: string) => {
+    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  return [HEADER, ...result.events.map(row)].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}
+
+const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+
+/** A Word document (base64): the case's name, the filters, and the events as a table. */
+export async function timelineDocx(result: TimelineResult, options: { caseName: string; filters: string; now: Date }): Promise<string> {
+  const d = await import('docx');
+  const cell = (text: string, bold = false) => new d.TableCell({ children: [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(text), bold })] })] });
+  const columns = ['Date', 'Event', 'People', 'Document', 'Cite'];
+  const table = new d.Table({
+    width: { size: 100, type: d.WidthType.PERCENTAGE },
+    rows: [
+      new d.TableRow({ tableHeader: true, children: columns.map((c) => cell(c, true)) }),
+      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e)].map((t) => cell(t)) })),
+    ],
+  });
+  const doc = new d.Document({
+    creator: 'Casefile',
+    title: xmlSafe(`Chronology — ${options.caseName}`),
+    sections: [
+      {
+        children: [
+          new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: [new d.TextRun(xmlSafe(`Chronology — ${options.caseName}`))] }),
+          new d.Paragraph({ children: [new d.TextRun(xmlSafe(`${result.events.length} of ${result.total} events${options.filters ? ` (${options.filters})` : ''}; exported ${options.now.toISOString().slice(0, 10)}`))] }),
+          new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(`Coverage: ${result.coverage.line}`), italics: true })] }),
+          table,
+        ],
+      },
+    ],
+  });
+  return d.Packer.toBase64String(doc);
+}

@@ -1,0 +1,82 @@
+/**
+ * The case's chronology: the dated events of its readable documents (ingest/events.ts), in date
+ * order, filtered by dates, words, document and person, each cited to its sentence so it opens
+ * with boxes. Shared by the `tools.timeline` operation, the agent's timeline tool and the CLI.
+ */
+import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
+import { parseInput } from '../../shared/validate';
+import type { CitationLedger } from '../citations/ledger';
+import type { DatedEvent } from '../ingest/events';
+import { unitPlace } from '../ingest/formats/place';
+import { isReadable, pagesOf, type DocumentSource } from './document-source';
+import { TimelineArgs } from './schemas';
+
+/** The last day a bound names: "2021" → 2021-12-31, "2021-02" → 2021-02-28, a day → itself. */
+function lastDay(bound: string): string {
+  if (bound.length === 10) return bound;
+  if (bound.length === 4) return `${bound}-12-31`;
+  const [y, m] = bound.split('-').map(Number) as [number, number];
+  return `${bound}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+}
+
+/** The first day a bound names. */
+const firstDay = (bound: string) => (bound.length === 10 ? bound : bound.length === 7 ? `${bound}-01` : `${bound}-01-01`);
+
+/** The day an event ends on, for its precision ("2019-01-01" of month precision ends 2019-01-31). */
+function eventEnd(e: DatedEvent): string {
+  if (e.date_end) return e.date_end;
+  return e.precision === 'day' ? e.date : lastDay(e.precision === 'month' ? e.date.slice(0, 7) : e.date.slice(0, 4));
+}
+
+function matches(e: DatedEvent, a: { from?: string; to?: string; words: string[]; person?: string }): boolean {
+  // An event overlaps the period asked about (a month-precision event counts for any day in it).
+  if (a.from && eventEnd(e) < firstDay(a.from)) return false;
+  if (a.to && e.date > lastDay(a.to)) return false;
+  const text = e.text.toLowerCase();
+  if (a.words.some((w) => !text.includes(w))) return false;
+  if (a.person) {
+    const who = a.person.toLowerCase();
+    if (!e.people.some((p) => p.toLowerCase().includes(who)) && !text.includes(who)) return false;
+  }
+  return true;
+}
+
+/** Day before month before year for the same start; then document order. */
+const ORDER: Record<DatedEvent['precision'], number> = { day: 0, month: 1, year: 2 };
+
+/** The chronology of a case's documents, filtered by `args` (see TimelineInput). */
+export async function caseTimeline(documents: DocumentSource, ledger: CitationLedger, args: unknown): Promise<TimelineResult> {
+  const a = parseInput(TimelineArgs, args ?? {}, 'timeline arguments');
+  const words = (a.query ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 1);
+  const needle = a.file_name?.toLowerCase();
+  const files = (await documents.listFiles()).filter((f) => !needle || f.name.toLowerCase() === needle || f.name.toLowerCase().includes(needle));
+  const found: { event: DatedEvent; file: (typeof files)[number]; order: number }[] = [];
+  const notReadable: TimelineResult['coverage']['not_readable'] = [];
+  let documentsRead = 0;
+  let withEvents = 0;
+  for (const file of files) {
+    if (!isReadable(file.status)) {
+      notReadable.push({ file_name: file.name, status: file.status, ...(file.reason ? { reason: file.reason } : {}) });
+      continue;
+    }
+    const events = await documents.readEvents(file.id, file.version);
+    if (events === null) continue;
+    documentsRead++;
+    if (events.length) withEvents++;
+    events.forEach((event, order) => {
+      if (matches(event, { ...a, words })) found.push({ event, file, order });
+    });
+  }
+  found.sort((x, y) => x.event.date.localeCompare(y.event.date) || ORDER[x.event.precision] - ORDER[y.event.precision] || x.file.name.localeCompare(y.file.name) || x.order - y.order);
+  const events: TimelineEvent[] = [];
+  for (const { event: e, file } of found.slice(0, a.limit)) {
+    const doc = await documents.readText(file.id, file.version);
+    const pages = doc ? pagesOf(doc.pageStarts, e.start, e.end) : [e.page];
+    const place = doc ? unitPlace(doc.pageLabels, pages, doc.text, e.start, e.end, doc.pageStarts) : undefined;
+    const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });
+    const { start, end, page: _page, ...rest } = e;
+    events.push({ ...rest, file_id: file.id, file_name: file.name, version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}) });
+  }
+  const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
+  return { events, total: found.length, coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line } };
+}

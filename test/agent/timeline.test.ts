@@ -1,0 +1,117 @@
+/**
+ * The chronology of a case: dated events from every kind of document, in order, filtered, cited;
+ * exported as CSV and Word; used by the agent for "when did … last …" questions; and the CLI.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
+import { unzipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { runCasefile } from '../helpers/cli';
+import { tempHome } from '../helpers/home';
+import { eml } from '../helpers/mail';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+const NOTES = [
+  'Medical history of John Roe.',
+  '',
+  'On March 3, 2021 John Roe slipped on the wet stairs at 12 Elm Street and hurt his left knee.',
+  '',
+  'He first saw Dr. Maria Alvarez about the knee on March 10, 2021. Three days later he started physiotherapy.',
+  '',
+  'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.',
+  '',
+  'In 2019 he had run two marathons. The policy covers claims for 30 days.',
+].join('\n');
+
+function billing(): Buffer {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Date', 'Hours', 'Description'], ['2021-06-15', 2, 'Reviewed the MRI request'], ['2021-09-01', 1.5, 'Letter to the insurer']]), 'Billing');
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
+
+async function setup() {
+  const home = tempHome('casefile-timeline-');
+  const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+  engines.push(engine);
+  const call = engine.router.call.bind(engine.router);
+  const { id: caseId } = await call('cases.create', { name: 'Roe v. Elm Street' });
+  const drop = path.join(home, 'drop');
+  mkdirSync(drop, { recursive: true });
+  writeFileSync(path.join(drop, 'medical notes.txt'), NOTES);
+  writeFileSync(path.join(drop, 'billing.xlsx'), billing());
+  writeFileSync(path.join(drop, 'demand.eml'), await eml({ from: 'Counsel <c@firm.example>', to: 'Insurer <claims@ins.example>', subject: 'Demand', date: new Date('2021-10-04T09:00:00Z'), text: 'We demand payment of the medical bills for John Roe by November 1, 2021.' }));
+  await call('ingest.start', { caseId, paths: [drop] });
+  return { home, engine, call, caseId };
+}
+
+describe('the chronology', () => {
+  it('lists the dated events of every document in date order, each cited; filters by dates, words, person and document; exports CSV and Word', async () => {
+    const { call, caseId } = await setup();
+    const all = await call('tools.timeline', { caseId });
+    const rows = all.events.map((e) => [e.date, e.precision, e.file_name]);
+    expect(rows).toEqual([
+      ['2019-01-01', 'year', 'medical notes.txt'],
+      ['2021-03-03', 'day', 'medical notes.txt'],
+      ['2021-03-10', 'day', 'medical notes.txt'],
+      ['2021-03-13', 'day', 'medical notes.txt'],
+      ['2021-06-15', 'day', 'billing.xlsx'],
+      ['2021-08-02', 'day', 'medical notes.txt'],
+      ['2021-09-01', 'day', 'billing.xlsx'],
+      ['2021-10-04', 'day', 'demand.eml'],
+      ['2021-11-01', 'day', 'demand.eml'],
+    ]);
+    expect(all.coverage).toMatchObject({ documents: 3, with_events: 3, not_readable: [] });
+    const aug = all.events.find((e) => e.date === '2021-08-02')!;
+    expect(aug).toMatchObject({ text: 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.', people: ['Dr. Maria Alvarez'], pages: [1], citation: { file_name: 'medical notes.txt' } });
+    const read = await call('tools.readFile', { caseId, file_id: aug.file_id, offset: aug.start, max_length: aug.end - aug.start });
+    expect(read.text).toBe(aug.text);
+    expect(all.events.find((e) => e.date === '2021-06-15')).toMatchObject({ place: 'Sheet Billing, row 2' });
+
+    const dates = async (input: Record<string, unknown>) => (await call('tools.timeline', { caseId, ...input })).events.map((e) => e.date);
+    expect(await dates({ from: '2021-03', to: '2021-08' })).toEqual(['2021-03-03', '2021-03-10', '2021-03-13', '2021-06-15', '2021-08-02']);
+    expect(await dates({ to: '2019' })).toEqual(['2019-01-01']);
+    expect(await dates({ query: 'knee' })).toEqual(['2021-03-03', '2021-03-10', '2021-08-02']);
+    expect(await dates({ person: 'alvarez' })).toEqual(['2021-03-10', '2021-08-02']);
+    expect(await dates({ file_name: 'demand' })).toEqual(['2021-10-04', '2021-11-01']);
+
+    const csv = await call('tools.timelineExport', { caseId, format: 'csv', query: 'knee' });
+    expect(csv.filename).toBe('Chronology - Roe v. Elm Street.csv');
+    const lines = csv.csv!.trim().split('\r\n');
+    expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written');
+    expect(lines[3]).toBe('2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021"');
+    expect(lines).toHaveLength(4);
+
+    const docx = await call('tools.timelineExport', { caseId, format: 'docx', from: '2021-06' });
+    expect(docx.filename).toBe('Chronology - Roe v. Elm Street.docx');
+    const xml = new TextDecoder().decode(unzipSync(Buffer.from(docx.docx_base64!, 'base64'))['word/document.xml']!);
+    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
+    expect(cells.slice(0, 5)).toEqual(['Date', 'Event', 'People', 'Document', 'Cite']);
+    expect(cells.slice(5, 10)).toEqual(['2021-06-15', 'Row 2 — Date: 2021-06-15 · Hours: 2 · Description: Reviewed the MRI request', '', 'billing.xlsx', 'Sheet Billing, row 2']);
+    expect(cells).toHaveLength(5 * 6);
+  });
+
+  it('the agent answers "when did … last …" from the timeline tool, its citation supported; the CLI prints the chronology', async () => {
+    const { home, engine, call, caseId } = await setup();
+    const script = path.join(home, 'timeline.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Dates about the knee.', action: 'timeline', action_input: { query: 'knee', person: 'Alvarez' } }, { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021 [cite:{{cite:2}}].' }] }));
+    const r = await call('chat.ask', { caseId, question: 'When did the claimant last see a doctor about his knee?', model: `scripted:${script}` });
+    const step = r.steps.find((s) => s.action === 'timeline')!;
+    expect(step.observation).toMatch(/^2 dated events, in date order\. Coverage: 3 documents read, 3 with dated events\./);
+    expect(step.observation).toContain('(2021-08-02)');
+    expect(r).toMatchObject({ answer_kind: 'agent', grounded: true });
+    expect(r.citations[0]).toMatchObject({ file_name: 'medical notes.txt', verified: true });
+    await engine.close();
+    engines.splice(engines.indexOf(engine), 1);
+    const cli = await runCasefile(home, ['chronology', 'Roe v. Elm Street', '--person', 'Alvarez']);
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toMatch(/^DATE +EVENT +DOCUMENT +CITE\n2021-03-10 +He first saw Dr\. Maria Alvarez about the knee on March 10, 2021\. +medical notes\.txt +p\. 1\n2021-08-02 +Dr\. Maria Alvarez examined/);
+    expect(cli.stdout).toMatch(/\n\n2 of 2 events\. Coverage: 3 documents read, 3 with dated events\.\n?$/);
+  });
+});
