@@ -80,20 +80,29 @@ describe('the chronology', () => {
     expect(await dates({ person: 'alvarez' })).toEqual(['2021-03-10', '2021-08-02']);
     expect(await dates({ file_name: 'demand' })).toEqual(['2021-10-04', '2021-11-01']);
 
+    // Marks and notes are kept per case, on the event's sentence, and filter the list.
+    expect(await call('tools.timelineMark', { caseId, key: aug.key, mark: 'key', note: 'MRI ordered: causation' })).toEqual({ key: aug.key, mark: 'key', note: 'MRI ordered: causation' });
+    await call('tools.timelineMark', { caseId, key: all.events[0]!.key, mark: 'irrelevant' });
+    expect((await call('tools.timeline', { caseId, mark: 'key' })).events).toMatchObject([{ date: '2021-08-02', mark: 'key', note: 'MRI ordered: causation' }]);
+    expect(await call('tools.timelineMark', { caseId, key: all.events[0]!.key, mark: null })).toEqual({ key: all.events[0]!.key, mark: null, note: '' });
+    expect(await dates({ mark: 'irrelevant' })).toEqual([]);
+    await expect(call('tools.timelineMark', { caseId, key: '../../etc', mark: 'key' })).rejects.toThrow(/key must be an event key/);
+
     const csv = await call('tools.timelineExport', { caseId, format: 'csv', query: 'knee' });
     expect(csv.filename).toBe('Chronology - Roe v. Elm Street.csv');
     const lines = csv.csv!.trim().split('\r\n');
-    expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written');
-    expect(lines[3]).toBe('2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021"');
+    expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note');
+    expect(lines[3]).toBe('2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation');
     expect(lines).toHaveLength(4);
 
     const docx = await call('tools.timelineExport', { caseId, format: 'docx', from: '2021-06' });
     expect(docx.filename).toBe('Chronology - Roe v. Elm Street.docx');
     const xml = new TextDecoder().decode(unzipSync(Buffer.from(docx.docx_base64!, 'base64'))['word/document.xml']!);
     const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
-    expect(cells.slice(0, 5)).toEqual(['Date', 'Event', 'People', 'Document', 'Cite']);
-    expect(cells.slice(5, 10)).toEqual(['2021-06-15', 'Row 2 — Date: 2021-06-15 · Hours: 2 · Description: Reviewed the MRI request', '', 'billing.xlsx', 'Sheet Billing, row 2']);
-    expect(cells).toHaveLength(5 * 6);
+    expect(cells.slice(0, 6)).toEqual(['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note']);
+    expect(cells.slice(6, 12)).toEqual(['2021-06-15', 'Row 2 — Date: 2021-06-15 · Hours: 2 · Description: Reviewed the MRI request', '', 'billing.xlsx', 'Sheet Billing, row 2', '']);
+    expect(cells.slice(12, 18)).toEqual(['2021-08-02', 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.', 'Dr. Maria Alvarez', 'medical notes.txt', 'p. 1', 'key: MRI ordered: causation']);
+    expect(cells).toHaveLength(6 * 6);
   });
 
   it('the agent answers "when did … last …" from the timeline tool, its citation supported; the CLI prints the chronology', async () => {

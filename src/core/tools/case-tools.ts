@@ -129,7 +129,7 @@ export class CaseTools {
 
   /** The case's dated events in order, filtered, each cited (tools/timeline.ts). */
   async timeline(args: TimelineArgs = {}): Promise<TimelineResult> {
-    return caseTimeline(this.documents, this.ledger, args);
+    return caseTimeline(this.documents, this.ledger, args, await this.documents.readMarks());
   }
 
   async findFiles(args: FindFilesArgs = {}): Promise<FindFilesResult> {

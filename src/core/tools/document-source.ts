@@ -2,6 +2,7 @@ import type { FileListing } from '../../shared/contract/search';
 import type { Section } from '../ingest/outline';
 import type { DocumentProfile } from '../ingest/profile';
 import type { DatedEvent } from '../ingest/events';
+import type { EventMarks } from './chronology-marks';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
 export type DocumentInfo = FileListing & { reason: string };
@@ -28,6 +29,8 @@ export interface DocumentSource {
   readProfile(fileId: string, version: number): Promise<DocumentProfile | null>;
   /** The version's dated events (ingest/events.ts); null when it has no readable text. */
   readEvents(fileId: string, version: number): Promise<DatedEvent[] | null>;
+  /** What the lawyer marked the chronology's events (tools/chronology-marks.ts). */
+  readMarks(): Promise<EventMarks>;
 }
 
 /** Statuses whose text can be read and searched. */

@@ -2,6 +2,7 @@ import type { HandlerMap } from '../router/router';
 import { reembedCase, type IndexSinkOptions } from '../retrieval/sink';
 import { openCaseTools, type ToolsPorts } from './index';
 import { timelineCsv, timelineDocx } from './timeline-export';
+import { writeMark } from './chronology-marks';
 
 /** What search needs: the tools' ports, and where a case's index sink reads its model and case.json. */
 export interface SearchPorts extends ToolsPorts {
@@ -24,6 +25,11 @@ export function searchHandlers(ports: SearchPorts): HandlerMap {
     'tools.outline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).outline(args),
     'tools.readSection': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readSection(args),
     'tools.timeline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).timeline(args),
+    'tools.timelineMark': async ({ caseId, key, mark, note }) => {
+      const open = await ports.openCases.open(caseId);
+      const saved = await writeMark(open.documents.store.caseDir, key, { ...(mark !== undefined ? { mark } : {}), ...(note !== undefined ? { note } : {}) });
+      return { key, mark: saved?.mark ?? null, note: saved?.note ?? '' };
+    },
     'tools.timelineExport': async ({ caseId, format, ...args }) => {
       const open = await ports.openCases.open(caseId);
       const result = await (await openCaseTools(ports, caseId)).timeline(args);

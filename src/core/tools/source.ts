@@ -3,6 +3,7 @@ import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
 import { pageLabels } from '../ingest/formats/place';
+import { readMarks } from './chronology-marks';
 import type { PageGeometry } from '../ingest/types';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
@@ -49,6 +50,9 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
     },
     async readSections(fileId, version) {
       return (await unlessUnreadable(() => docs.getSections(fileId, version))) ?? [];
+    },
+    async readMarks() {
+      return readMarks(docs.store.caseDir);
     },
     async readEvents(fileId, version) {
       return unlessUnreadable(() => docs.getEvents(fileId, version));

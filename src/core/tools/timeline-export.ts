@@ -18,10 +18,10 @@ export function eventCite(e: Pick<TimelineEvent, 'pages' | 'place'>): string {
   return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
 }
 
-const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written'];
+const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written', 'Mark', 'Note'];
 
 function row(e: TimelineEvent): string[] {
-  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), e.date_text];
+  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), e.date_text, e.mark ?? '', e.note ?? ''];
 }
 
 /** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
@@ -39,12 +39,12 @@ const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e
 export async function timelineDocx(result: TimelineResult, options: { caseName: string; filters: string; now: Date }): Promise<string> {
   const d = await import('docx');
   const cell = (text: string, bold = false) => new d.TableCell({ children: [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(text), bold })] })] });
-  const columns = ['Date', 'Event', 'People', 'Document', 'Cite'];
+  const columns = ['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note'];
   const table = new d.Table({
     width: { size: 100, type: d.WidthType.PERCENTAGE },
     rows: [
       new d.TableRow({ tableHeader: true, children: columns.map((c) => cell(c, true)) }),
-      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e)].map((t) => cell(t)) })),
+      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), [e.mark, e.note].filter(Boolean).join(': ')].map((t) => cell(t)) })),
     ],
   });
   const doc = new d.Document({

@@ -10,6 +10,7 @@ import type { DatedEvent } from '../ingest/events';
 import { unitPlace } from '../ingest/formats/place';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';
 import { TimelineArgs } from './schemas';
+import { eventKey, type EventMarks } from './chronology-marks';
 
 /** The last day a bound names: "2021" → 2021-12-31, "2021-02" → 2021-02-28, a day → itself. */
 function lastDay(bound: string): string {
@@ -45,11 +46,11 @@ function matches(e: DatedEvent, a: { from?: string; to?: string; words: string[]
 const ORDER: Record<DatedEvent['precision'], number> = { day: 0, month: 1, year: 2 };
 
 /** The chronology of a case's documents, filtered by `args` (see TimelineInput). */
-export async function caseTimeline(documents: DocumentSource, ledger: CitationLedger, args: unknown): Promise<TimelineResult> {
+export async function caseTimeline(documents: DocumentSource, ledger: CitationLedger, args: unknown, marks: EventMarks = {}): Promise<TimelineResult> {
   const a = parseInput(TimelineArgs, args ?? {}, 'timeline arguments');
   const words = (a.query ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 1);
   const needle = a.file_name?.toLowerCase();
-  const files = (await documents.listFiles()).filter((f) => !needle || f.name.toLowerCase() === needle || f.name.toLowerCase().includes(needle));
+  const files = (await documents.listFiles()).filter((f) => (!needle || f.name.toLowerCase().includes(needle)) && (!a.doc_type || f.type === a.doc_type));
   const found: { event: DatedEvent; file: (typeof files)[number]; order: number }[] = [];
   const notReadable: TimelineResult['coverage']['not_readable'] = [];
   let documentsRead = 0;
@@ -64,6 +65,7 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
     documentsRead++;
     if (events.length) withEvents++;
     events.forEach((event, order) => {
+      if (a.mark && marks[eventKey(file.id, file.version, event.start, event.end)]?.mark !== a.mark) return;
       if (matches(event, { ...a, words })) found.push({ event, file, order });
     });
   }
@@ -75,7 +77,9 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
     const place = doc ? unitPlace(doc.pageLabels, pages, doc.text, e.start, e.end, doc.pageStarts) : undefined;
     const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });
     const { start, end, page: _page, ...rest } = e;
-    events.push({ ...rest, file_id: file.id, file_name: file.name, version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}) });
+    const key = eventKey(file.id, file.version, start, end);
+    const said = marks[key];
+    events.push({ ...rest, file_id: file.id, file_name: file.name, version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}), key, ...(said?.mark ? { mark: said.mark } : {}), ...(said?.note ? { note: said.note } : {}) });
   }
   const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
   return { events, total: found.length, coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line } };

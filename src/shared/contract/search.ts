@@ -303,7 +303,21 @@ export const TimelineInput = z.object({
   file_name: z.string().max(1000).optional(),
   /** Only events that name this person or organisation (words of the name). */
   person: z.string().trim().max(200).optional(),
+  /** Only events of documents of this type (contract, correspondence, medical_record…). */
+  doc_type: z.string().max(64).optional(),
+  /** Only events marked so. */
+  mark: z.enum(['key', 'disputed', 'irrelevant'], { error: 'mark must be key, disputed or irrelevant' }).optional(),
   limit: z.number().int().min(1).max(5000).default(200),
+}).strict();
+
+export const TimelineMarkInput = z.object({
+  caseId: CaseId,
+  /** The event's `key` (from tools.timeline). */
+  key: z.string({ error: 'key is required' }).regex(/^[A-Za-z0-9_-]{1,64}@v\d+:\d+-\d+$/, 'key must be an event key from the chronology'),
+  /** key / disputed / irrelevant; null clears it; absent leaves it. */
+  mark: z.enum(['key', 'disputed', 'irrelevant']).nullable().optional(),
+  /** The note (replaces the one before; '' clears it); absent leaves it. */
+  note: z.string().max(4000).optional(),
 }).strict();
 
 /** One dated event of the chronology, cited. */
@@ -329,6 +343,11 @@ export interface TimelineEvent {
   citation: CitationRecord;
   /** Where it is in a document of named units ("Sheet Billing, row 3"). */
   place?: string;
+  /** The event's key: its document version and character range (marks and notes are kept by it). */
+  key: string;
+  /** What the lawyer marked it, and their note. */
+  mark?: 'key' | 'disputed' | 'irrelevant';
+  note?: string;
 }
 
 export interface TimelineResult {
@@ -381,5 +400,6 @@ export const searchContract = {
   'tools.readSection': op<ReadSectionResult>()(ReadSectionInput, 'Read one section of a document (by outline id, number or title), with a citation.'),
   'tools.grepCase': op<GrepCaseResult>()(GrepCaseInput, 'Regular-expression search over every readable file of a case.'),
   'tools.timeline': op<TimelineResult>()(TimelineInput, 'The case’s dated events (its chronology), filtered, each cited to its sentence.'),
+  'tools.timelineMark': op<{ key: string; mark: 'key' | 'disputed' | 'irrelevant' | null; note: string }>()(TimelineMarkInput, 'Mark one event of the chronology key, disputed or irrelevant, and keep a note on it.'),
   'tools.timelineExport': op<TimelineExport>()(TimelineExportInput, 'The chronology, filtered, as CSV or as a Word table with pin cites.'),
 };
