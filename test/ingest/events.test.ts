@@ -102,3 +102,9 @@ describe('dated events', () => {
     expect(namesIn('On May 3, 2021 Jane Roe met Dr. Maria Alvarez and Acme Holdings LLC.')).toEqual(['Jane Roe', 'Dr. Maria Alvarez', 'Acme Holdings LLC']);
   });
 });
+
+describe('names in events', () => {
+  it('an address is not a person', () => {
+    expect(namesIn('On March 3, 2021 John Roe slipped on the stairs at 12 Elm Street, Suite 4, of Acme Holdings LLC.')).toEqual(['John Roe', 'Acme Holdings LLC']);
+  });
+});

@@ -107,6 +107,8 @@ export function namesIn(sentence: string): string[] {
   for (const m of sentence.matchAll(re)) {
     const name = m[0].trim();
     if (MONTH.test(name.split(/\s+/)[0]!) || /^(The|This|That|On|In|At|By|From|Between|During|After|Before|Plaintiff|Defendant)\b/.test(name)) continue;
+    // An address is not a party ("12 Elm Street").
+    if (/\s(Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Dr|Way|Place|Suite)$/.test(name)) continue;
     out.add(name);
   }
   return [...out];

@@ -5,7 +5,9 @@ import { useDocuments, type DroppedItems } from '../stores/documents';
 import { useSearch } from '../stores/search';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
+import { useChronology } from '../stores/chronology';
 import { Chat } from './Chat';
+import { Chronology } from './Chronology';
 import { Documents } from './Documents';
 import { formatBytes, plural, shortcut } from './format';
 import { SearchResults } from './SearchResults';
@@ -43,10 +45,12 @@ export function Workspace() {
   const openDialog = useUi((s) => s.openDialog);
   const searchOpen = useSearch((s) => s.open && s.caseId === selected?.id);
   const viewerOpen = useViewer((s) => s.source !== null);
+  const chronologyOpen = useChronology((s) => s.open && s.caseId === selected?.id);
 
   useEffect(() => {
     useSearch.getState().close();
     useViewer.getState().close();
+    useChronology.getState().close();
   }, [selected?.id]);
 
   if (!selected) {
@@ -77,6 +81,17 @@ export function Workspace() {
         </div>
         <CaseSearch caseId={selected.id} />
         <div className="workspace-actions">
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={chronologyOpen && !searchOpen}
+            onClick={() => {
+              useSearch.getState().close();
+              useChronology.getState().show(selected.id);
+            }}
+          >
+            Chronology
+          </button>
           <button type="button" className="btn" onClick={() => openDialog({ kind: 'rename', caseId: selected.id })}>
             Rename
           </button>
@@ -87,7 +102,7 @@ export function Workspace() {
       </header>
       <div className={`workspace-body${viewerOpen ? ' with-viewer' : ''}`}>
         <Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />
-        {searchOpen ? <SearchResults /> : <Chat caseId={selected.id} />}
+        {searchOpen ? <SearchResults /> : chronologyOpen ? <Chronology caseId={selected.id} /> : <Chat caseId={selected.id} />}
         {viewerOpen && <SourceViewer />}
       </div>
     </section>

@@ -97,7 +97,7 @@ export async function copyQuote(c: CheckedCitation): Promise<void> {
 }
 
 /** Save bytes or text as a file: a download in the browser, a save dialog in the app. */
-function download(data: BlobPart, type: string, filename: string): void {
+export function download(data: BlobPart, type: string, filename: string): void {
   const url = URL.createObjectURL(new Blob([data], { type }));
   const a = document.createElement('a');
   a.href = url;
@@ -108,7 +108,7 @@ function download(data: BlobPart, type: string, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
+export function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);

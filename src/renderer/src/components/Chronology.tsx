@@ -1,0 +1,225 @@
+import { useEffect, useState } from 'react';
+import type { TimelineEvent } from '../../../shared/contract/search';
+import { api, errorMessage } from '../api/index';
+import { filterInput, useChronology, type EventMark } from '../stores/chronology';
+import { useDocuments } from '../stores/documents';
+import { useUi } from '../stores/ui';
+import { useViewer } from '../stores/viewer';
+import { download, fromBase64 } from './citations';
+import { plural } from './format';
+
+const MARKS: { value: EventMark | ''; label: string }[] = [
+  { value: '', label: 'No mark' },
+  { value: 'key', label: 'Key' },
+  { value: 'disputed', label: 'Disputed' },
+  { value: 'irrelevant', label: 'Irrelevant' },
+];
+
+/** "2021-05-03", "2019-01 – 2020-03", "2018", as precise as the document. */
+function dateText(e: TimelineEvent): string {
+  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
+  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` – ${cut(e.date_end)}` : ''}`;
+}
+
+function citeText(e: TimelineEvent): string {
+  if (e.place) return e.place;
+  const lo = Math.min(...e.pages);
+  const hi = Math.max(...e.pages);
+  return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
+}
+
+/** The events as dots along the time they span, one per event, each named by its date and words. */
+function TimelineStrip({ events }: { events: TimelineEvent[] }) {
+  if (events.length < 2) return null;
+  const t = (d: string) => Date.parse(`${d}T00:00:00Z`);
+  const lo = t(events[0]!.date);
+  const hi = Math.max(...events.map((e) => t(e.date_end ?? e.date)));
+  const span = Math.max(1, hi - lo);
+  return (
+    <div className="timeline-strip" role="img" aria-label={`${plural(events.length, 'event')} from ${events[0]!.date} to ${new Date(hi).toISOString().slice(0, 10)}`}>
+      <span className="timeline-axis" />
+      {events.map((e) => (
+        <span key={e.key} className={`timeline-dot${e.mark ? ` mark-${e.mark}` : ''}`} style={{ left: `${((t(e.date) - lo) / span) * 100}%` }} title={`${dateText(e)}: ${e.text}`} />
+      ))}
+      <span className="timeline-label timeline-from small muted">{events[0]!.date.slice(0, 7)}</span>
+      <span className="timeline-label timeline-to small muted">{new Date(hi).toISOString().slice(0, 7)}</span>
+    </div>
+  );
+}
+
+function NoteField({ event }: { event: TimelineEvent }) {
+  const mark = useChronology((s) => s.mark);
+  const [note, setNote] = useState(event.note ?? '');
+  useEffect(() => setNote(event.note ?? ''), [event.note]);
+  const save = () => {
+    if (note.trim() !== (event.note ?? '')) void mark(event.key, { note });
+  };
+  return (
+    <input
+      type="text"
+      className="chronology-note"
+      aria-label={`Note on the event of ${dateText(event)}`}
+      placeholder="Note…"
+      value={note}
+      onChange={(e) => setNote(e.target.value)}
+      onBlur={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') save();
+      }}
+    />
+  );
+}
+
+function EventRow({ event }: { event: TimelineEvent }) {
+  const mark = useChronology((s) => s.mark);
+  const openSource = useViewer((s) => s.open);
+  const kind = useDocuments((s) => s.files.find((f) => f.id === event.file_id)?.kind);
+  return (
+    <tr className={event.mark ? `mark-${event.mark}` : undefined} data-event={event.key}>
+      <th scope="row" className="nowrap">
+        {dateText(event)}
+        {event.ambiguous && (
+          <span className="muted small" title="The day and month could be read either way round">
+            {' '}
+            (?)
+          </span>
+        )}
+      </th>
+      <td>
+        <button
+          type="button"
+          className="link chronology-event"
+          onClick={() => openSource({ file_id: event.file_id, file_name: event.file_name, version: event.version, pages: event.pages, start: event.start, end: event.end, kind, label: dateText(event) })}
+        >
+          {event.text}
+        </button>
+      </td>
+      <td className="small">{event.people.join('; ')}</td>
+      <td className="small">
+        <span className="ellipsis" title={event.file_name}>
+          {event.file_name.split('/').pop()}
+        </span>
+        <span className="muted"> · {citeText(event)}</span>
+      </td>
+      <td>
+        <select aria-label={`Mark the event of ${dateText(event)}`} value={event.mark ?? ''} onChange={(e) => void mark(event.key, { mark: (e.target.value || null) as EventMark | null })}>
+          {MARKS.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+        <NoteField event={event} />
+      </td>
+    </tr>
+  );
+}
+
+async function exportChronology(caseId: string, format: 'csv' | 'docx'): Promise<void> {
+  try {
+    const out = await api.call('tools.timelineExport', { caseId, format, ...filterInput(useChronology.getState().filters) });
+    if (format === 'csv') download(out.csv ?? '', 'text/csv;charset=utf-8', out.filename);
+    else download(fromBase64(out.docx_base64 ?? ''), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
+  } catch (err) {
+    useUi.getState().toast('error', errorMessage(err));
+  }
+}
+
+function Filters() {
+  const filters = useChronology((s) => s.filters);
+  const setFilters = useChronology((s) => s.setFilters);
+  const [text, setText] = useState({ query: filters.query, person: filters.person });
+  return (
+    <form
+      className="chronology-filters"
+      aria-label="Filter the chronology"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setFilters(text);
+      }}
+    >
+      <label>
+        From <input type="date" value={filters.from} onChange={(e) => setFilters({ from: e.target.value })} />
+      </label>
+      <label>
+        To <input type="date" value={filters.to} onChange={(e) => setFilters({ to: e.target.value })} />
+      </label>
+      <input type="search" aria-label="Words in the event" placeholder="Words…" value={text.query} onChange={(e) => setText({ ...text, query: e.target.value })} />
+      <input type="search" aria-label="Person named" placeholder="Person…" value={text.person} onChange={(e) => setText({ ...text, person: e.target.value })} />
+      <select aria-label="Only events marked" value={filters.mark} onChange={(e) => setFilters({ mark: e.target.value as EventMark | '' })}>
+        <option value="">Any mark</option>
+        {MARKS.slice(1).map((m) => (
+          <option key={m.value} value={m.value}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="btn btn-small">
+        Filter
+      </button>
+    </form>
+  );
+}
+
+/** The case's chronology: its dated events in order, each opening its sentence on the page; marks, notes, exports. */
+export function Chronology({ caseId }: { caseId: string }) {
+  const result = useChronology((s) => s.result);
+  const loading = useChronology((s) => s.loading);
+  const error = useChronology((s) => s.error);
+  const close = useChronology((s) => s.close);
+  const events = result?.events ?? [];
+  return (
+    <section className="pane pane-chronology" aria-label="Chronology">
+      <h2 className="pane-title">
+        <span>Chronology</span>
+        <span className="pane-title-actions">
+          <button type="button" className="btn btn-small" disabled={!events.length} onClick={() => void exportChronology(caseId, 'docx')}>
+            Export Word
+          </button>
+          <button type="button" className="btn btn-small" disabled={!events.length} onClick={() => void exportChronology(caseId, 'csv')}>
+            Export CSV
+          </button>
+          <button type="button" className="btn btn-small" onClick={close}>
+            Back to chat
+          </button>
+        </span>
+      </h2>
+      <Filters />
+      <div className="pane-scroll">
+        {error && (
+          <p className="pad error" role="alert">
+            {error}
+          </p>
+        )}
+        {loading && !result && <p className="pad muted">Reading the dates in the documents…</p>}
+        {result && (
+          <p className="pad small muted" role="status">
+            {result.total === events.length ? plural(result.total, 'dated event') : `${events.length} of ${result.total} dated events`} · {result.coverage.line}
+          </p>
+        )}
+        <TimelineStrip events={events} />
+        {events.length > 0 && (
+          <div className="sheet-scroll">
+            <table className="chronology-table">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">People</th>
+                  <th scope="col">Document</th>
+                  <th scope="col">Mark and note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <EventRow key={e.key} event={e} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {result && !events.length && <p className="pad muted">No dated events{result.coverage.documents ? ' match these filters' : ' yet: add documents to the case'}.</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { create } from 'zustand';
+import type { TimelineEvent, TimelineResult } from '../../../shared/contract/search';
+import { api, errorMessage } from '../api/index';
+
+export type EventMark = NonNullable<TimelineEvent['mark']>;
+
+export interface ChronologyFilters {
+  from: string;
+  to: string;
+  query: string;
+  person: string;
+  mark: EventMark | '';
+}
+
+const NO_FILTERS: ChronologyFilters = { from: '', to: '', query: '', person: '', mark: '' };
+
+interface ChronologyState {
+  caseId: string | null;
+  open: boolean;
+  filters: ChronologyFilters;
+  result: TimelineResult | null;
+  loading: boolean;
+  error: string | null;
+  show(caseId: string): void;
+  close(): void;
+  setFilters(change: Partial<ChronologyFilters>): void;
+  load(): Promise<void>;
+  /** Mark an event (null clears the mark) and/or set its note; the list shows it at once. */
+  mark(key: string, change: { mark?: EventMark | null; note?: string }): Promise<void>;
+}
+
+/** The filters as the operation takes them (empty ones left out). */
+export function filterInput(f: ChronologyFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
+}
+
+let request = 0;
+
+export const useChronology = create<ChronologyState>((set, get) => ({
+  caseId: null,
+  open: false,
+  filters: NO_FILTERS,
+  result: null,
+  loading: false,
+  error: null,
+  show(caseId) {
+    const same = get().caseId === caseId;
+    set({ caseId, open: true, ...(same ? {} : { filters: NO_FILTERS, result: null }) });
+    void get().load();
+  },
+  close() {
+    set({ open: false });
+  },
+  setFilters(change) {
+    set({ filters: { ...get().filters, ...change } });
+    void get().load();
+  },
+  async load() {
+    const { caseId, filters } = get();
+    if (!caseId) return;
+    const id = ++request;
+    set({ loading: true, error: null });
+    try {
+      const result = await api.call('tools.timeline', { caseId, ...filterInput(filters), limit: 5000 });
+      if (id === request) set({ result, loading: false });
+    } catch (err) {
+      if (id === request) set({ loading: false, error: errorMessage(err) });
+    }
+  },
+  async mark(key, change) {
+    const { caseId, result } = get();
+    if (!caseId) return;
+    try {
+      const saved = await api.call('tools.timelineMark', { caseId, key, ...change });
+      if (!result) return;
+      const events = result.events.map((e) => {
+        if (e.key !== key) return e;
+        const { mark: _m, note: _n, ...rest } = e;
+        return { ...rest, ...(saved.mark ? { mark: saved.mark } : {}), ...(saved.note ? { note: saved.note } : {}) };
+      });
+      set({ result: { ...result, events } });
+    } catch (err) {
+      set({ error: errorMessage(err) });
+    }
+  },
+}));

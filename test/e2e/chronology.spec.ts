@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { expect, screenshot, test } from './fixtures';
+
+/** A two-page medical record of dated visits, one sentence a line. */
+async function medicalRecord(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setCreationDate(new Date('2024-03-01T00:00:00Z'));
+  doc.setModificationDate(new Date('2024-03-01T00:00:00Z'));
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const pages = [
+    ['Clinic record of John Roe.', 'On March 10, 2021 Dr. Maria Alvarez examined the left knee.', 'The patient reported pain while climbing stairs.'],
+    ['On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.', 'The MRI on September 14, 2021 showed a torn meniscus.'],
+  ];
+  for (const lines of pages) {
+    const page = doc.addPage([612, 792]);
+    lines.forEach((l, i) => page.drawText(l, { x: 72, y: 700 - i * 24, size: 12, font }));
+  }
+  return doc.save();
+}
+
+test.describe('chronology', () => {
+  test('the Chronology lists dated events in order, filters them, opens one on its page with boxes, keeps a mark and exports Word and CSV', async ({ app }) => {
+    test.slow(); // a folder is read, then the chronology is built and exported twice
+    const { page } = app;
+    await app.op('cases.create', { name: 'Roe injury' });
+    const work = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-chronology-'));
+    const dir = path.join(work, 'Roe injury');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'clinic record.pdf'), await medicalRecord());
+    writeFileSync(path.join(dir, 'incident notes.txt'), 'On March 3, 2021 John Roe slipped on the wet stairs at 12 Elm Street.\n\nThe landlord repaired the stairs in June 2021.\n');
+
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Roe injury/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
+    await expect(docs.locator('[data-file="clinic record.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(docs.locator('[data-file="incident notes.txt"] [data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+
+    await page.getByRole('button', { name: 'Chronology', exact: true }).click();
+    const pane = page.getByRole('region', { name: 'Chronology' });
+    const table = pane.getByRole('table');
+    await expect(table.getByRole('rowheader')).toHaveText(['2021-03-03', '2021-03-10', '2021-06', '2021-08-02', '2021-09-14'], { timeout: 60_000 });
+    await expect(pane.getByRole('status')).toContainText('5 dated events · 2 documents read, 2 with dated events');
+    await expect(pane.getByRole('img', { name: '5 events from 2021-03-03 to 2021-09-14' })).toBeVisible();
+    await screenshot(page, '40-chronology');
+
+    // Words filter the list.
+    await pane.getByLabel('Words in the event').fill('knee');
+    await pane.getByRole('button', { name: 'Filter' }).click();
+    await expect(table.getByRole('rowheader')).toHaveText(['2021-03-10', '2021-08-02']);
+
+    // A row opens its sentence on the page, with boxes on the words.
+    const aug = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '2021-08-02' }) });
+    await aug.getByRole('button', { name: /ordered an MRI of the knee/ }).click();
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    await expect(viewer.getByRole('img', { name: 'Page 2 of clinic record.pdf' })).toBeVisible({ timeout: 60_000 });
+    await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
+    await screenshot(page, '41-chronology-event');
+
+    // A mark and a note are kept (the list is read again from the engine).
+    await aug.getByLabel('Mark the event of 2021-08-02').selectOption('key');
+    await aug.getByLabel('Note on the event of 2021-08-02').fill('Causation: MRI ordered');
+    await aug.getByLabel('Note on the event of 2021-08-02').press('Enter');
+    await expect(aug).toHaveClass(/mark-key/);
+    await pane.getByLabel('Only events marked').selectOption('key');
+    await expect(table.getByRole('rowheader')).toHaveText(['2021-08-02']);
+    await expect(table.getByLabel('Note on the event of 2021-08-02')).toHaveValue('Causation: MRI ordered');
+
+    // Word: a table with the event, its document and pin cite, and the mark and note.
+    const wordDownload = page.waitForEvent('download');
+    await pane.getByRole('button', { name: 'Export Word' }).click();
+    const word = await wordDownload;
+    expect(word.suggestedFilename()).toBe('Chronology - Roe injury.docx');
+    const xml = new TextDecoder().decode(unzipSync(readFileSync(await word.path()))['word/document.xml']!);
+    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
+    expect(cells).toEqual(['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note', '2021-08-02', 'On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.', 'Dr. Maria Alvarez', 'clinic record.pdf', 'p. 2', 'key: Causation: MRI ordered']);
+
+    // CSV of the same list.
+    const csvDownload = page.waitForEvent('download');
+    await pane.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = await csvDownload;
+    expect(csv.suggestedFilename()).toBe('Chronology - Roe injury.csv');
+    expect(readFileSync(await csv.path(), 'utf8').trim().split('\r\n')).toEqual([
+      'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note',
+      '2021-08-02,day,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.",Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered',
+    ]);
+  });
+});
