@@ -124,3 +124,25 @@ describe('the chronology', () => {
     expect(cli.stdout).toMatch(/\n\n2 of 2 events\. Coverage: 3 documents read, 3 with dated events\.\n?$/);
   });
 });
+
+describe('the case’s date order', () => {
+  it('a case set to day first reads 03/04/2020 as 3 April, and its chronology follows at once', async () => {
+    const home = tempHome('casefile-dates-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'London lease' });
+    expect((await call('cases.get', { caseId })).dates).toEqual({ dayFirst: false });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    writeFileSync(path.join(drop, 'letter.txt'), 'The tenant vacated the flat on 03/04/2020.\n');
+    await call('ingest.start', { caseId, paths: [drop] });
+    expect((await call('tools.timeline', { caseId })).events).toMatchObject([{ date: '2020-03-04', ambiguous: true }]);
+    expect((await call('cases.setDateOrder', { caseId, dayFirst: true })).dates).toEqual({ dayFirst: true });
+    expect((await call('tools.timeline', { caseId })).events).toMatchObject([{ date: '2020-04-03', ambiguous: true }]);
+    // A file added now is read day first by the reader too.
+    writeFileSync(path.join(drop, 'notice.txt'), 'Notice was served on 05/06/2020.\n');
+    await call('ingest.start', { caseId, paths: [drop] });
+    expect((await call('tools.timeline', { caseId })).events.map((e) => e.date)).toEqual(['2020-04-03', '2020-06-05']);
+  });
+});

@@ -60,7 +60,16 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       }
       return 0;
     }
+    case 'dates': {
+      const [ref, order, ...extra] = rest;
+      if (!ref || extra.length || (order !== undefined && order !== 'day-first' && order !== 'month-first')) throw new UsageError('cases dates takes <case> [day-first|month-first]');
+      const target = await engine.cases.resolve(ref);
+      const changed = order ? await engine.router.call('cases.setDateOrder', { caseId: target.id, dayFirst: order === 'day-first' }) : target;
+      if (json) io.out(JSON.stringify({ id: changed.id, dates: changed.dates }));
+      else io.out(`"${printable(changed.name)}" reads numeric dates ${changed.dates.dayFirst ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`);
+      return 0;
+    }
     default:
-      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete or ocr');
+      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete, ocr or dates');
   }
 }

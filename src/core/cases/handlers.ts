@@ -40,6 +40,11 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       events.emit('cases.changed', { caseId, kind: 'settings' });
       return changed;
     },
+    'cases.setDateOrder': async ({ caseId, dayFirst }) => {
+      const changed = await cases.setDateOrder(caseId, dayFirst);
+      events.emit('cases.changed', { caseId, kind: 'settings' });
+      return changed;
+    },
     'cases.delete': async ({ caseId }) => {
       await ports.beforeCaseDelete(caseId);
       await cases.delete(caseId);

@@ -31,6 +31,11 @@ export function ocrSettingsOf(settings: Record<string, unknown>): { enabled: boo
   return { enabled: raw.enabled !== false, language: typeof raw.language === 'string' && /^[a-z_]{3,12}$/.test(raw.language) ? raw.language : DEFAULT_OCR_LANGUAGE };
 }
 
+/** The case's date order (case.json `settings.dates`): month first unless set day first. */
+export function dateSettingsOf(settings: Record<string, unknown>): { dayFirst: boolean } {
+  return { dayFirst: (settings.dates as { dayFirst?: unknown } | undefined)?.dayFirst === true };
+}
+
 export interface CaseStats {
   files: number;
   bytes: number;
@@ -147,6 +152,10 @@ export class CaseRegistry {
   }
 
   /** Change the case's OCR setting (it applies to files read from now on). */
+  async setDateOrder(caseId: string, dayFirst: boolean): Promise<CaseSummary> {
+    return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, dates: { dayFirst } } })));
+  }
+
   async setOcr(caseId: string, change: { enabled?: boolean; language?: string }): Promise<CaseSummary> {
     return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } } })));
   }
@@ -176,6 +185,6 @@ export class CaseRegistry {
 
   private async summary(meta: CaseMeta): Promise<CaseSummary> {
     const stats = await this.statsProvider(this.caseDir(meta.id));
-    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings) };
+    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: dateSettingsOf(meta.settings) };
   }
 }

@@ -125,13 +125,14 @@ export class CaseDocuments {
    * The dated events of a version, for the chronology: as ingest stored them, or — a version read
    * before events were kept, or by older rules — extracted from its text once and stored.
    */
-  async getEvents(fileId: string, version?: number): Promise<DatedEvent[]> {
+  async getEvents(fileId: string, version?: number, options: { dayFirst?: boolean } = {}): Promise<DatedEvent[]> {
+    const dayFirst = options.dayFirst ?? false;
     const { file, version: v } = await this.resolve(fileId, version);
-    const stored = READABLE_STATUSES.has(v.status) ? await this.store.readEvents(file.id, v.version) : undefined;
+    const stored = READABLE_STATUSES.has(v.status) ? await this.store.readEvents(file.id, v.version, dayFirst) : undefined;
     if (stored) return stored;
     const { text, pages } = await this.load(file.id, v.version);
-    const events = await extractEvents(text, pages, { docDate: v.doc_date });
-    await this.store.writeEvents(file.id, v.version, events).catch(() => undefined);
+    const events = await extractEvents(text, pages, { docDate: v.doc_date, dayFirst });
+    await this.store.writeEvents(file.id, v.version, events, dayFirst).catch(() => undefined);
     return events;
   }
 

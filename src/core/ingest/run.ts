@@ -19,7 +19,7 @@ import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from './chunker';
-import { ocrSettingsOf } from '../cases/registry';
+import { dateSettingsOf, ocrSettingsOf } from '../cases/registry';
 import { CaseStore, latestVersion } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from './types';
 import { walkPaths } from './walk';
@@ -135,6 +135,8 @@ class IngestRun {
   private readonly queue: WorkItem[] = [];
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
   private ocr: { language: string } | null = null;
+  /** The case reads numeric dates day first (its chronology). */
+  private dayFirst = false;
 
   constructor(
     private readonly ctx: RunContext,
@@ -157,6 +159,7 @@ class IngestRun {
       const chunking = chunkingOf(meta.settings);
       const ocr = ocrSettingsOf(meta.settings);
       this.ocr = this.ctx.ocr && ocr.enabled ? { language: ocr.language } : null;
+      this.dayFirst = dateSettingsOf(meta.settings).dayFirst;
       await cleanTempFiles(path.join(this.caseDir, 'files'));
       const { imported, unreadable } = await this.importOriginals(await this.pathsToWalk());
       await this.registerVersions(imported, unreadable);
@@ -449,7 +452,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}) },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}) },
       {
         signal: this.signal,
         onPage: (done, total) => {

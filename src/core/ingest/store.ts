@@ -151,19 +151,19 @@ export class CaseStore {
   }
 
   /** A version's dated events (ingest/events.ts), with the rules' format they were extracted by. */
-  async writeEvents(fileId: string, version: number, events: DatedEvent[]): Promise<void> {
+  async writeEvents(fileId: string, version: number, events: DatedEvent[], dayFirst = false): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await fs.mkdir(dir, { recursive: true });
-    await writeFileAtomic(path.join(dir, 'events.json'), JSON.stringify({ format: EVENTS_FORMAT, events }));
+    await writeFileAtomic(path.join(dir, 'events.json'), JSON.stringify({ format: EVENTS_FORMAT, dayFirst, events }));
   }
 
-  /** The stored events of a version; undefined when none were stored, or by older rules. */
-  async readEvents(fileId: string, version: number): Promise<DatedEvent[] | undefined> {
+  /** The stored events of a version; undefined when none were stored, by older rules, or read in the other date order. */
+  async readEvents(fileId: string, version: number, dayFirst = false): Promise<DatedEvent[] | undefined> {
     const raw = await readOptional(path.join(this.versionDir(fileId, version), 'events.json'));
     if (raw === undefined) return undefined;
     try {
-      const stored = JSON.parse(raw) as { format?: number; events?: DatedEvent[] };
-      return stored.format === EVENTS_FORMAT && Array.isArray(stored.events) ? stored.events : undefined;
+      const stored = JSON.parse(raw) as { format?: number; dayFirst?: boolean; events?: DatedEvent[] };
+      return stored.format === EVENTS_FORMAT && (stored.dayFirst ?? false) === dayFirst && Array.isArray(stored.events) ? stored.events : undefined;
     } catch {
       return undefined;
     }

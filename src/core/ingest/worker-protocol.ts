@@ -21,6 +21,8 @@ export interface ParseTask {
   ocr?: { language: string; cacheDir: string };
   /** The password of a protected PDF (in memory only). */
   password?: string;
+  /** The case reads numeric dates day first (03/04/2020 = 3 April) for the chronology. */
+  dayFirst?: boolean;
 }
 
 export interface CancelTask {

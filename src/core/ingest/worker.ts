@@ -73,7 +73,8 @@ async function handleParse(task: ParseTask): Promise<void> {
       if (controller.signal.aborted) throw controller.signal.reason;
       await store.writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
       // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
-      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate }).then((events) => store.writeEvents(task.fileId, task.version, events), () => undefined);
+      const dayFirst = task.dayFirst ?? false;
+      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate, dayFirst }).then((events) => store.writeEvents(task.fileId, task.version, events, dayFirst), () => undefined);
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });

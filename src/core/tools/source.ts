@@ -4,10 +4,11 @@ import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
 import { pageLabels } from '../ingest/formats/place';
 import { readMarks } from './chronology-marks';
+import { dateSettingsOf } from '../cases/registry';
 import type { PageGeometry } from '../ingest/types';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
-export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
+export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{ settings: Record<string, unknown> }>): DocumentSource {
   return {
     async listFiles() {
       const out: DocumentInfo[] = [];
@@ -55,7 +56,8 @@ export function ingestDocumentSource(docs: CaseDocuments): DocumentSource {
       return readMarks(docs.store.caseDir);
     },
     async readEvents(fileId, version) {
-      return unlessUnreadable(() => docs.getEvents(fileId, version));
+      const dayFirst = meta ? dateSettingsOf((await meta()).settings).dayFirst : false;
+      return unlessUnreadable(() => docs.getEvents(fileId, version, { dayFirst }));
     },
     async readProfile(fileId, version) {
       return unlessUnreadable(async () => (await docs.getStructure(fileId, version)).profile);
@@ -79,6 +81,6 @@ async function unlessUnreadable<T>(read: () => Promise<T>): Promise<T | null> {
 }
 
 /** The documents of one case for the tools: ingest's manifest and stored texts. */
-export function caseDocumentSource(open: Pick<OpenCase, 'documents'>): DocumentSource {
-  return ingestDocumentSource(open.documents);
+export function caseDocumentSource(open: Pick<OpenCase, 'documents' | 'meta'>): DocumentSource {
+  return ingestDocumentSource(open.documents, () => open.meta());
 }

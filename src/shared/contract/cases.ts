@@ -14,6 +14,8 @@ export interface CaseSummary {
   bytes: number;
   /** Whether scanned pages and images are read by OCR in this case, and in which language (an installed language's code, e.g. `eng`). */
   ocr: { enabled: boolean; language: string };
+  /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first, the default) or 3 April (day first). */
+  dates: { dayFirst: boolean };
 }
 
 export interface AppInfo {
@@ -42,6 +44,10 @@ export const casesContract = {
       })
       .strict(),
     'Turn OCR of scanned pages and images on or off for a case, or choose its language; applies to files read from now on (retry a file to read it again).',
+  ),
+  'cases.setDateOrder': op<CaseSummary>()(
+    z.object({ caseId: CaseId, dayFirst: z.boolean({ error: 'dayFirst must be true or false' }) }).strict(),
+    'How the case’s documents write numeric dates (03/04/2020): day first or month first. The chronology reads them so from now on.',
   ),
   'cases.delete': op<{ id: string; deleted: true }>()(
     z.object({ caseId: CaseId }).strict(),

@@ -260,6 +260,33 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
   );
 }
 
+/** The open case's date order: how its documents write numeric dates, for the chronology. */
+function CaseDates() {
+  const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
+  const reload = useCases((s) => s.load);
+  const toast = useUi((s) => s.toast);
+  if (!selected) return null;
+  return (
+    <section className="card" aria-labelledby="dates-heading">
+      <h2 id="dates-heading">Dates in “{selected.name}”</h2>
+      <label>
+        Dates like 03/04/2020 in this case’s documents mean{' '}
+        <select
+          value={selected.dates?.dayFirst ? 'day' : 'month'}
+          aria-describedby="dates-help"
+          onChange={(e) => void api.call('cases.setDateOrder', { caseId: selected.id, dayFirst: e.target.value === 'day' }).then(() => reload(), (err) => toast('error', errorMessage(err)))}
+        >
+          <option value="month">4 March 2020 (month first, as in the US)</option>
+          <option value="day">3 April 2020 (day first, as in the UK and Europe)</option>
+        </select>
+      </label>
+      <p id="dates-help" className="muted small">
+        The chronology reads the case’s dates this way from now on; dates that could be read either way are marked “(?)”.
+      </p>
+    </section>
+  );
+}
+
 /** Names of the common OCR languages (tesseract's codes). */
 const LANGUAGE_NAMES: Record<string, string> = { eng: 'English', fra: 'French', deu: 'German', spa: 'Spanish', ita: 'Italian', por: 'Portuguese', nld: 'Dutch' };
 
@@ -274,6 +301,7 @@ export function Settings() {
       <h1>Settings</h1>
       <Models />
       <CaseOcr ocr={info?.ocr} />
+      <CaseDates />
       <Retrieval />
       <section className="card">
         <h2>Data folder</h2>

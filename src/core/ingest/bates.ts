@@ -1,0 +1,211 @@
+/**
+ * Bates numbers: the production stamps ("ACME0001234", "SMITH-0000245 CONFIDENTIAL") a party
+ * prints in the header or footer of every page it produces. Pure: a document's text and page index
+ * in, each stamped page's number with its exact character range out — or null when the document is
+ * not confidently Bates-stamped (page numbers, form numbers, case numbers, docket stamps, dates,
+ * phone numbers and exhibit ids are not).
+ *
+ * The rules:
+ * - Where: the header or footer zone of a page. With PDF geometry, a text item whose baseline lies in
+ *   the top or bottom 12% of the page's view box (across its /Rotate); without geometry, the first or
+ *   last 3 non-blank lines of the page.
+ * - What: a prefix in capitals (letters, digits, '-', '_', at least 2 letters, starting with a letter,
+ *   not ending in a digit) directly followed by 5–8 digits, or separated from them by one '-', '_' or
+ *   (after a prefix of 3+ characters ending in a letter) one space; the digits end the token. Prefixes
+ *   that are words of other stamps ("PAGE", "FORM", "CASE", "DOC", "ID", "EX", "WL"…) and numbers right
+ *   after "No.", "Case", "Document", "Page", "Tel."… are not stamps.
+ * - Sequence: stamps with the same prefix and digit width whose number rises with the page (one per
+ *   page; a page without a stamp, or one skipped number between two stamped pages, is tolerated). The
+ *   longest such run must hold at least 2 pages, at least 60% of the pages with any candidate stamp,
+ *   and at least half the pages that have text.
+ * - One page: a one-page document counts when its footer holds a strong stamp: a prefix and 6–8
+ *   digits with a leading zero ("ACME0000777").
+ */
+import { ITEM_STRIDE, type PageGeometry, type PageIndex } from './types';
+
+export interface BatesPage {
+  /** 1-based page of the document. */
+  page: number;
+  /** The stamp as printed, prefix and digits ("ACME0001234", "SMITH-0000245"). */
+  number: string;
+  /** The digits as a number (1234). */
+  value: number;
+  /** The stamp's character range [start, end) in the document text. */
+  start: number;
+  end: number;
+}
+
+export interface BatesResult {
+  /** Everything printed before the digits, separator included ("ACME", "SMITH-", "DEF "). */
+  prefix: string;
+  /** The stamped pages, in page order. */
+  pages: BatesPage[];
+}
+
+/** A stamp-shaped token on one page. */
+interface Candidate extends BatesPage {
+  prefix: string;
+  width: number;
+  footer: boolean;
+}
+
+/** A piece of a page's header or footer: a character range of the text. */
+interface Zone {
+  start: number;
+  end: number;
+  footer: boolean;
+}
+
+/** Share of the page height, at its top and at its bottom, that counts as header and footer. */
+const ZONE_SHARE = 0.12;
+/** Lines at the top and bottom of a page without geometry that count as header and footer. */
+const ZONE_LINES = 3;
+
+/** prefix, optional space, 5–8 digits that end the token. */
+const STAMP = /(?<![\w\-./:#&])([A-Za-z](?:[\w-]*?[A-Za-z_-])?)( ?)(\d{5,8})(?!\w|[./:,-]\d)/g;
+
+/** Prefixes (without separators) that belong to other stamps and references. */
+const NOT_PREFIXES = new Set(
+  'PAGE PAGES PG PP PAGEID FORM CASE NO NOS NUMBER NUM DOC DOCS DOCUMENT DKT DOCKET ECF EX EXH EXHIBIT FILED FILE ENTRY ID TEL TELE PHONE FAX CELL MOBILE WL LEXIS REV OMB SF DATE CONFIDENTIAL HIGHLY RESTRICTED SUITE STE BOX POB PO ISO ZIP ACCOUNT ACCT INVOICE INV ORDER REF CLAIM POLICY SERIAL SN USC CFR REG MDL APPEAL CIV CR CV BK AP ADV ROOM RM APT UNIT BLDG FLOOR FL SECTION SEC ART ARTICLE ITEM VOL VOLUME TAX EIN SSN TIN ISBN ISSN CUSIP ORDINANCE RES BILL HB SB AB PUB LAW'.split(' '),
+);
+
+/** Words right before a number that make it another kind of reference. */
+const NOT_AFTER = /\b(no|nos|number|case|form|document|doc|page|pageid|docket|dkt|ecf|exhibit|ex|id|entry|invoice|account|acct|tel|tele|fax|phone|order|claim|policy|serial|ref|file|filed|section|rev|cusip|isbn)\.?\s*[:#]?\s*$/i;
+
+/** The document's Bates stamps, one per stamped page, or null when it is not confidently stamped. */
+export function detectBates(text: string, index: PageIndex): BatesResult | null {
+  const pages = index.pages;
+  if (pages.length === 0) return null;
+  const candidates: Candidate[] = [];
+  for (const page of pages) {
+    for (const zone of zonesOf(text, page)) candidates.push(...stampsIn(text, zone, page.page));
+  }
+  if (candidates.length === 0) return null;
+  if (pages.length === 1) return singlePage(candidates);
+  const run = longestRun(candidates);
+  if (run.length < 2) return null;
+  const stampedPages = new Set(candidates.map((c) => c.page)).size;
+  const textPages = pages.filter((p) => /\S/.test(text.slice(p.start, p.end))).length;
+  if (run.length < 0.6 * stampedPages || run.length < 0.5 * textPages) return null;
+  return { prefix: run[0]!.prefix, pages: run.map(toPage) };
+}
+
+const toPage = (c: Candidate): BatesPage => ({ page: c.page, number: c.number, value: c.value, start: c.start, end: c.end });
+
+/** A one-page document: a strong stamp in its footer (prefix and 6+ digits with a leading zero). */
+function singlePage(candidates: Candidate[]): BatesResult | null {
+  const strong = candidates.find((c) => c.footer && c.width >= 6 && c.number[c.prefix.length] === '0');
+  return strong ? { prefix: strong.prefix, pages: [toPage(strong)] } : null;
+}
+
+/** The header and footer zones of one page (ranges of the text). */
+function zonesOf(text: string, page: PageGeometry): Zone[] {
+  const [x0, y0, x1, y1] = page.view;
+  const sideways = Math.abs(page.rotate) % 180 === 90;
+  const lo = sideways ? x0 : y0;
+  const hi = sideways ? x1 : y1;
+  const height = hi - lo;
+  if (page.items.length === 0 || !(height > 0)) return lineZones(text, page.start, page.end);
+  const zones: Zone[] = [];
+  for (let k = 0; k < page.items.length; k += ITEM_STRIDE) {
+    const start = page.items[k]!;
+    const end = start + page.items[k + 1]!;
+    const at = sideways ? page.items[k + 6]! : page.items[k + 7]!;
+    const top = at >= hi - ZONE_SHARE * height;
+    const bottom = at <= lo + ZONE_SHARE * height;
+    if (!top && !bottom) continue;
+    // Upside-down pages (/Rotate 180 or 270) show their bottom at the top: either way it is a zone.
+    const footer = Math.abs(page.rotate) % 360 >= 180 ? top : bottom;
+    const last = zones[zones.length - 1];
+    // Items next to each other in the text (only blank space between) read as one piece.
+    if (last && last.footer === footer && start >= last.end && !/\S/.test(text.slice(last.end, start)) && start - last.end <= 2) last.end = Math.max(last.end, end);
+    else zones.push({ start, end, footer });
+  }
+  return zones;
+}
+
+/** A page without geometry: its first and last ZONE_LINES non-blank lines. */
+function lineZones(text: string, from: number, to: number): Zone[] {
+  const lines: Zone[] = [];
+  let at = from;
+  while (at <= to) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 || nl > to ? to : nl;
+    if (/\S/.test(text.slice(at, end))) lines.push({ start: at, end, footer: false });
+    at = end + 1;
+  }
+  const head = lines.slice(0, ZONE_LINES);
+  const foot = lines.slice(Math.max(ZONE_LINES, lines.length - ZONE_LINES)).map((l) => ({ ...l, footer: true }));
+  // A page of few lines: its lines are both header and footer (a footer stamp counts as one).
+  if (lines.length <= ZONE_LINES) return head.map((l) => ({ ...l, footer: true }));
+  return [...head, ...foot];
+}
+
+/** The stamp-shaped tokens in one zone. */
+function stampsIn(text: string, zone: Zone, page: number): Candidate[] {
+  const piece = text.slice(zone.start, zone.end);
+  const out: Candidate[] = [];
+  for (const m of piece.matchAll(STAMP)) {
+    const [whole, prefixWord, space, digits] = m as unknown as [string, string, string, string];
+    if (!stampPrefix(prefixWord, space)) continue;
+    if (NOT_AFTER.test(piece.slice(Math.max(0, m.index - 16), m.index))) continue;
+    const start = zone.start + m.index;
+    out.push({ page, prefix: prefixWord + space, number: whole, value: Number(digits), width: digits.length, start, end: start + whole.length, footer: zone.footer });
+  }
+  return out;
+}
+
+/** Whether a prefix can be a Bates prefix. */
+function stampPrefix(prefix: string, space: string): boolean {
+  if (/[a-z]/.test(prefix) || (prefix.match(/[A-Z]/g) ?? []).length < 2) return false;
+  if (space && (prefix.length < 3 || !/[A-Z]$/.test(prefix))) return false;
+  const word = prefix.replace(/[-_]+$/, '');
+  if (NOT_PREFIXES.has(word)) return false;
+  // A prefix that is a reference word plus a separator ("NO-", "EX-") or a year-like tail is not one.
+  return !/^(?:[A-Z]+[-_])?(?:NO|EX|ID|PG)$/.test(word);
+}
+
+/** Pages a run may skip (pages without a stamp) and still go on. */
+const MAX_GAP = 2;
+
+/**
+ * The longest run of candidates of one prefix and digit width whose numbers rise with the pages:
+ * from one stamped page to the next (1 ≤ Δpage ≤ MAX_GAP + 1), the number rises by Δpage or Δpage + 1.
+ */
+function longestRun(candidates: Candidate[]): Candidate[] {
+  const groups = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = `${c.prefix}\u0000${c.width}`;
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
+  }
+  let best: Candidate[] = [];
+  for (const group of groups.values()) {
+    group.sort((a, b) => a.page - b.page || a.start - b.start);
+    // Runs grow together: a candidate extends every open run it continues, or opens a new one; a
+    // run more than MAX_GAP + 1 pages behind can no longer grow and is closed.
+    let open: Candidate[][] = [];
+    for (const c of group) {
+      const still: Candidate[][] = [];
+      for (const run of open) {
+        if (c.page - run[run.length - 1]!.page <= MAX_GAP + 1) still.push(run);
+        else if (run.length > best.length) best = run;
+      }
+      open = still;
+      let extended = false;
+      for (const run of open) {
+        const last = run[run.length - 1]!;
+        const dp = c.page - last.page;
+        const dv = c.value - last.value;
+        if (dp >= 1 && dv >= dp && dv <= dp + 1) {
+          run.push(c);
+          extended = true;
+        }
+      }
+      if (!extended) open.push([c]);
+    }
+    for (const run of open) if (run.length > best.length) best = run;
+  }
+  return best;
+}
