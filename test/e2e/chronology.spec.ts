@@ -52,6 +52,13 @@ test.describe('chronology', () => {
     await pane.getByRole('button', { name: 'Filter' }).click();
     await expect(table.getByRole('rowheader')).toHaveText(['2021-03-10', '2021-08-02']);
 
+    // So do the document and its type.
+    await pane.getByLabel('Only the document').selectOption('incident notes.txt');
+    await expect(table.getByRole('rowheader')).toHaveCount(0);
+    await expect(pane.getByRole('status')).toContainText('0 dated events');
+    await pane.getByLabel('Only the document').selectOption('');
+    await expect(table.getByRole('rowheader')).toHaveText(['2021-03-10', '2021-08-02']);
+
     // A row opens its sentence on the page, with boxes on the words.
     const aug = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '2021-08-02' }) });
     await aug.getByRole('button', { name: /ordered an MRI of the knee/ }).click();

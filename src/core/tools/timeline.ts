@@ -50,7 +50,10 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
   const a = parseInput(TimelineArgs, args ?? {}, 'timeline arguments');
   const words = (a.query ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 1);
   const needle = a.file_name?.toLowerCase();
-  const files = (await documents.listFiles()).filter((f) => (!needle || f.name.toLowerCase().includes(needle)) && (!a.doc_type || f.type === a.doc_type));
+  const listed = await documents.listFiles();
+  // A document's exact name picks it alone; other words pick every document whose name holds them.
+  const exact = needle !== undefined && listed.some((f) => f.name.toLowerCase() === needle);
+  const files = listed.filter((f) => (!needle || (exact ? f.name.toLowerCase() === needle : f.name.toLowerCase().includes(needle))) && (!a.doc_type || f.type === a.doc_type));
   const found: { event: DatedEvent; file: (typeof files)[number]; order: number }[] = [];
   const notReadable: TimelineResult['coverage']['not_readable'] = [];
   let documentsRead = 0;

@@ -6,7 +6,7 @@ import { useDocuments } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { download, fromBase64 } from './citations';
-import { plural } from './format';
+import { plural, TYPE_LABEL } from './format';
 
 const MARKS: { value: EventMark | ''; label: string }[] = [
   { value: '', label: 'No mark' },
@@ -126,6 +126,7 @@ async function exportChronology(caseId: string, format: 'csv' | 'docx'): Promise
 }
 
 function Filters() {
+  const files = useDocuments((s) => s.files);
   const filters = useChronology((s) => s.filters);
   const setFilters = useChronology((s) => s.setFilters);
   const [text, setText] = useState({ query: filters.query, person: filters.person });
@@ -146,6 +147,24 @@ function Filters() {
       </label>
       <input type="search" aria-label="Words in the event" placeholder="Words…" value={text.query} onChange={(e) => setText({ ...text, query: e.target.value })} />
       <input type="search" aria-label="Person named" placeholder="Person…" value={text.person} onChange={(e) => setText({ ...text, person: e.target.value })} />
+      <select aria-label="Only the document" value={filters.file_name} onChange={(e) => setFilters({ file_name: e.target.value })}>
+        <option value="">Every document</option>
+        {files
+          .filter((f) => f.status === 'indexed')
+          .map((f) => (
+            <option key={f.id} value={f.name}>
+              {f.name}
+            </option>
+          ))}
+      </select>
+      <select aria-label="Only documents of the type" value={filters.doc_type} onChange={(e) => setFilters({ doc_type: e.target.value })}>
+        <option value="">Every type</option>
+        {[...new Set(files.map((f) => f.type))].sort().map((t) => (
+          <option key={t} value={t}>
+            {TYPE_LABEL[t] ?? t}
+          </option>
+        ))}
+      </select>
       <select aria-label="Only events marked" value={filters.mark} onChange={(e) => setFilters({ mark: e.target.value as EventMark | '' })}>
         <option value="">Any mark</option>
         {MARKS.slice(1).map((m) => (

@@ -4,7 +4,7 @@ import { api, errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { formatBytes, formatDuration, ocrProgressText, plural, semanticText } from './format';
+import { formatBytes, formatDuration, ocrProgressText, plural, semanticText, TYPE_LABEL } from './format';
 import { PasswordPrompt } from './PasswordForm';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 
@@ -22,16 +22,6 @@ const STATUS_LABEL: Record<IngestFileStatus, string> = {
   skipped: 'Not added',
 };
 
-const TYPE_LABEL: Record<string, string> = {
-  contract: 'Contract',
-  medical_record: 'Medical record',
-  police_report: 'Police report',
-  correspondence: 'Correspondence',
-  pleading: 'Pleading',
-  deposition: 'Deposition',
-  invoice: 'Invoice',
-  other: 'Other',
-};
 
 const STAGE_LABEL: Record<IngestStage, string> = {
   hashing: 'Copying',

@@ -17,3 +17,15 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+
+/** A document type as the lists say it. */
+export const TYPE_LABEL: Record<string, string> = {
+  contract: 'Contract',
+  medical_record: 'Medical record',
+  police_report: 'Police report',
+  correspondence: 'Correspondence',
+  pleading: 'Pleading',
+  deposition: 'Deposition',
+  invoice: 'Invoice',
+  other: 'Other',
+};

@@ -10,9 +10,12 @@ export interface ChronologyFilters {
   query: string;
   person: string;
   mark: EventMark | '';
+  /** A document's name; a document type. */
+  file_name: string;
+  doc_type: string;
 }
 
-const NO_FILTERS: ChronologyFilters = { from: '', to: '', query: '', person: '', mark: '' };
+const NO_FILTERS: ChronologyFilters = { from: '', to: '', query: '', person: '', mark: '', file_name: '', doc_type: '' };
 
 interface ChronologyState {
   caseId: string | null;
