@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Engine } from '../../core/engine';
-import { eventCite, eventDate } from '../../core/tools/timeline-export';
+import { eventCite, eventDate } from '../../shared/chronology-text';
 import { printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 

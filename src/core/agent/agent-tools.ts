@@ -3,7 +3,8 @@
  * into what the loop formats (passages with cite ids, file lists, coverage).
  */
 import type { RetrievalDefaults } from '../../shared/contract/chat';
-import type { FileListing, SearchResponse, TimelineEvent } from '../../shared/contract/search';
+import type { FileListing, SearchResponse } from '../../shared/contract/search';
+import { eventDate } from '../../shared/chronology-text';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,
@@ -254,12 +255,6 @@ function grepCaseTool(tools: CaseTools): AgentTool {
   });
 }
 
-/** When an event happened, said the way the document dates it: "2021-05-03", "2019-01 to 2020-03", "2018". */
-function whenText(e: TimelineEvent): string {
-  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
-  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` to ${cut(e.date_end)}` : ''}${e.ambiguous ? ' (day and month could be either way round)' : ''}`;
-}
-
 /** timeline: the case's dated events in order — for "when did…", "list every date…", "what happened between…". */
 function timelineTool(tools: CaseTools): AgentTool {
   return defineTool({
@@ -268,7 +263,7 @@ function timelineTool(tools: CaseTools): AgentTool {
     inputSchema: TimelineArgs,
     async run(input) {
       const r = await tools.timeline({ ...input, limit: Math.min(Number(input.limit ?? 40), 40) });
-      const items: PassageItem[] = r.events.map((e) => ({ cite: e.citation.id, file_name: e.file_name, pages: e.pages, text: e.text, label: whenText(e), file_id: e.file_id }));
+      const items: PassageItem[] = r.events.map((e) => ({ cite: e.citation.id, file_name: e.file_name, pages: e.pages, text: e.text, label: eventDate(e, { ambiguity: false }) + (e.ambiguous ? ' (day and month could be either way round)' : ''), file_id: e.file_id }));
       return {
         text: `${r.total} dated event${r.total === 1 ? '' : 's'}${r.events.length < r.total ? ` (showing the first ${r.events.length})` : ''}, in date order. Coverage: ${r.coverage.line}.`,
         items,

@@ -3,7 +3,7 @@
  * them). Character offsets are UTF-16 code-unit offsets into the document text of one version.
  */
 
-import type { DocTypeName, IngestFileStatus } from '../../shared/contract/ingest';
+import type { DocTypeName, EmailInfo, IngestFileStatus } from '../../shared/contract/ingest';
 
 export type FileKind = 'pdf' | 'docx' | 'text';
 
@@ -78,19 +78,8 @@ export interface VersionRecord {
   chunks: number;
 }
 
-/** An email's headers, as listed and shown (the message's own words; `date` in UTC). */
-export interface EmailMeta {
-  from: string;
-  to: string;
-  cc: string;
-  /** "2023-05-02 14:03 UTC", or '' when the message has no readable date. */
-  date: string;
-  /** YYYY-MM-DD of `date`, or ''. */
-  iso_date: string;
-  subject: string;
-  /** The names its attachments are listed under. */
-  attachments: string[];
-}
+/** An email's headers (the contract's EmailInfo: the message's own words, `date` in UTC). */
+export type EmailMeta = EmailInfo;
 
 /** A Word file's tracked changes and comments, counted: `summary` says it in words. */
 export interface DocAnnotations {

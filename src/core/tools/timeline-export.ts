@@ -2,21 +2,10 @@
  * The chronology as a file: CSV (one row per event, for a spreadsheet) and Word (a table with the
  * pin cite of each event), as a lawyer files it. The Word library is loaded only for Word exports.
  */
+import { eventCite, eventDate } from '../../shared/chronology-text';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 
-/** "2021-05-03", "2019-01 – 2020-03", "2018", as precise as the document is. */
-export function eventDate(e: Pick<TimelineEvent, 'date' | 'date_end' | 'precision' | 'ambiguous'>): string {
-  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
-  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` – ${cut(e.date_end)}` : ''}${e.ambiguous ? ' (?)' : ''}`;
-}
-
-/** Where the event is written: "p. 3", "pp. 3–4", or the document's unit ("Sheet Billing, row 3"). */
-export function eventCite(e: Pick<TimelineEvent, 'pages' | 'place'>): string {
-  if (e.place) return e.place;
-  const lo = Math.min(...e.pages);
-  const hi = Math.max(...e.pages);
-  return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
-}
+export { eventCite, eventDate };
 
 const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written', 'Mark', 'Note'];
 

@@ -7,6 +7,7 @@ import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { download, fromBase64 } from './citations';
 import { plural, TYPE_LABEL } from './format';
+import { eventCite, eventDate } from '../../../shared/chronology-text';
 
 const MARKS: { value: EventMark | ''; label: string }[] = [
   { value: '', label: 'No mark' },
@@ -15,18 +16,7 @@ const MARKS: { value: EventMark | ''; label: string }[] = [
   { value: 'irrelevant', label: 'Irrelevant' },
 ];
 
-/** "2021-05-03", "2019-01 – 2020-03", "2018", as precise as the document. */
-function dateText(e: TimelineEvent): string {
-  const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
-  return `${cut(e.date)}${e.date_end && e.date_end !== e.date ? ` – ${cut(e.date_end)}` : ''}`;
-}
-
-function citeText(e: TimelineEvent): string {
-  if (e.place) return e.place;
-  const lo = Math.min(...e.pages);
-  const hi = Math.max(...e.pages);
-  return lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`;
-}
+const dateText = (e: TimelineEvent) => eventDate(e, { ambiguity: false });
 
 /** The events as dots along the time they span, one per event, each named by its date and words. */
 function TimelineStrip({ events }: { events: TimelineEvent[] }) {
@@ -99,7 +89,7 @@ function EventRow({ event }: { event: TimelineEvent }) {
         <span className="ellipsis" title={event.file_name}>
           {event.file_name.split('/').pop()}
         </span>
-        <span className="muted"> · {citeText(event)}</span>
+        <span className="muted"> · {eventCite(event)}</span>
       </td>
       <td>
         <select aria-label={`Mark the event of ${dateText(event)}`} value={event.mark ?? ''} onChange={(e) => void mark(event.key, { mark: (e.target.value || null) as EventMark | null })}>
