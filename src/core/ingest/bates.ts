@@ -15,7 +15,8 @@
  *   that are words of other stamps ("PAGE", "FORM", "CASE", "DOC", "ID", "EX", "WL"…) and numbers right
  *   after "No.", "Case", "Document", "Page", "Tel."… are not stamps.
  * - Sequence: stamps with the same prefix and digit width whose number rises with the page (one per
- *   page; a page without a stamp, or one skipped number between two stamped pages, is tolerated). The
+ *   page; up to MAX_GAP pages without a stamp, or one skipped number between two stamped pages, are
+ *   tolerated). The
  *   longest such run must hold at least 2 pages, at least 60% of the pages with any candidate stamp,
  *   and at least half the pages that have text.
  * - One page: a one-page document counts when its footer holds a strong stamp: a prefix and 6–8
@@ -101,7 +102,8 @@ function singlePage(candidates: Candidate[]): BatesResult | null {
 /** The header and footer zones of one page (ranges of the text). */
 function zonesOf(text: string, page: PageGeometry): Zone[] {
   const [x0, y0, x1, y1] = page.view;
-  const sideways = Math.abs(page.rotate) % 180 === 90;
+  const turn = ((page.rotate % 360) + 360) % 360;
+  const sideways = turn % 180 === 90;
   const lo = sideways ? x0 : y0;
   const hi = sideways ? x1 : y1;
   const height = hi - lo;
@@ -114,8 +116,8 @@ function zonesOf(text: string, page: PageGeometry): Zone[] {
     const top = at >= hi - ZONE_SHARE * height;
     const bottom = at <= lo + ZONE_SHARE * height;
     if (!top && !bottom) continue;
-    // Upside-down pages (/Rotate 180 or 270) show their bottom at the top: either way it is a zone.
-    const footer = Math.abs(page.rotate) % 360 >= 180 ? top : bottom;
+    // The shown page's foot: low y unturned, high x at /Rotate 90, high y at 180, low x at 270.
+    const footer = turn === 90 || turn === 180 ? top : bottom;
     const last = zones[zones.length - 1];
     // Items next to each other in the text (only blank space between) read as one piece.
     if (last && last.footer === footer && start >= last.end && !/\S/.test(text.slice(last.end, start)) && start - last.end <= 2) last.end = Math.max(last.end, end);

@@ -6,16 +6,22 @@
  *
  * The rules:
  * - PDF pages with geometry: the line numbers are text items holding only 1–28, in one column (the
- *   same x within a few points), reading 1, 2, 3 … N from the top with N from 25 to 28. A line is the
- *   text of the other items on the number's baseline to its right ([first start, last end) of them;
- *   an empty line is an empty range at the number's end). The page number is a lone number ("42",
- *   "Page 42", "- 42 -", "Page 42 of 180") above line 1 or below line N.
+ *   same x within 0.8 em, so right-aligned numbers count), reading 1, 2, 3 … N from the top with N
+ *   from 25 to 28. A line is the text of the other items on the number's baseline to its right: the
+ *   longest run of them that stand next to each other in the text (a stamp on the same baseline
+ *   read elsewhere is left out); a blank line is an empty range at its number's end. The page number
+ *   is a lone number ("42", "Page 42", "- 42 -", "Page 42 of 180") above line 1 (first) or below line N.
  * - Text without geometry (or where the geometry finds none): lines that open with a number, 1 … N in
- *   order (blank lines between them allowed) with N from 25 to 28, make one transcript page; its page
- *   number is a lone-number line among the 4 lines before line 1 or the 3 after line N.
- * - The document is a transcript when at least half of its pages with text are such pages and at
- *   least half of those carry a printed page number; a page whose number was not found takes the
- *   previous page's plus one (or, first, the next page's minus one).
+ *   order (blank lines between them allowed) with N from 25 to 28 and text on a quarter of them at
+ *   least, make one transcript page; its page number is a lone-number line among the 4 lines before
+ *   line 1 or the 3 after line N.
+ * - The document is a transcript when at least half of its pages with text are such pages, at least
+ *   half of those carry a printed page number, and they read as spoken words taken down: a question
+ *   and an answer ("Q." / "A."), two speakers' labels ("THE COURT:", "MR. JONES:"), or a court
+ *   reporter's mark (CSR, RMR, "Official Reporter", "Reporter's Transcript") — pleading paper, a
+ *   brief on 28 numbered lines, has none. A page whose number was not found takes the previous
+ *   page's plus one (or, first, the next page's minus one).
+ * - Condensed (several pages a sheet) and sideways transcripts are not read.
  * - The deponent is the last name of "DEPOSITION OF <NAME>" in the opening text ("DEPOSITION OF
  *   JOHN SMITH, M.D." → "Smith"); null for hearings.
  */
@@ -140,8 +146,8 @@ function geometryPage(text: string, page: PageGeometry): Found | null {
   const inColumn = new Set(column);
   const lines: TranscriptLine[] = column.map((num, i) => {
     const on = items.filter((it) => !inColumn.has(it) && it.x > num.x && Math.abs(it.y - num.y) <= 0.5 * Math.max(num.size, it.size));
-    if (on.length === 0) return { line: i + 1, start: num.end, end: num.end };
-    return { line: i + 1, start: Math.min(...on.map((it) => it.start)), end: Math.max(...on.map((it) => it.end)) };
+    const run = lineRun(text, on);
+    return run ? { line: i + 1, ...run } : { line: i + 1, start: num.end, end: num.end };
   });
   const top = column[0]!.y;
   const bottom = column[column.length - 1]!.y;
@@ -152,6 +158,25 @@ function geometryPage(text: string, page: PageGeometry): Found | null {
     .sort((p, q) => Number(q.y > top) - Number(p.y > top) || q.y - p.y || q.x - p.x);
   const numbered = outside.find((it) => PAGE_NUMBER.test(it.str));
   return { page: page.page, printed: numbered ? Number(PAGE_NUMBER.exec(numbered.str)![1]) : null, lines };
+}
+
+/**
+ * The text range of one line's items: those next to each other in the text (only blank space
+ * between) make a run, and the line is its longest run — a stamp drawn on the same baseline at
+ * another point of the page's text ("Privilege", a redaction label) is not part of it.
+ */
+function lineRun(text: string, on: Item[]): { start: number; end: number } | null {
+  if (on.length === 0) return null;
+  const sorted = [...on].sort((p, q) => p.start - q.start);
+  let best = { start: sorted[0]!.start, end: sorted[0]!.end, chars: 0 };
+  let cur = { ...best };
+  for (const it of sorted) {
+    if (it.start > cur.end && /\S/.test(text.slice(cur.end, it.start))) cur = { start: it.start, end: it.end, chars: 0 };
+    cur.end = Math.max(cur.end, it.end);
+    cur.chars += it.end - it.start;
+    if (cur.chars > best.chars) best = { ...cur };
+  }
+  return { start: best.start, end: best.end };
 }
 
 /** The items that number a page's lines: one column reading 1 … N from the top, N from 25 to 28. */
@@ -210,7 +235,8 @@ function textPagesOf(text: string, index: PageIndex): Found[] {
     let j = i;
     while (j + 1 < lines.length && lines[j + 1]!.num === lines[j]!.num! + 1 && lines[j + 1]!.num! <= MAX_LINES) j++;
     const count = j - i + 1;
-    if (count < MIN_LINES) {
+    // A column of bare numbers (a PDF's margin read apart from its text) numbers no lines.
+    if (count < MIN_LINES || lines.slice(i, j + 1).filter((l) => l.restStart < l.end).length < count / 4) {
       i = j + 1;
       continue;
     }
