@@ -7,7 +7,7 @@
  * unusable (degenerate.ts) or has no supported sentence. And the answer for a case with nothing
  * searchable, which needs no search at all.
  */
-import { unitPlace } from '../ingest/formats/place';
+import { placeOf } from '../ingest/formats/place';
 import type { IngestFileStatus } from '../../shared/contract/ingest';
 import type { SearchResult } from '../../shared/contract/search';
 import { pagesText } from '../../shared/citation-text';
@@ -112,7 +112,7 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     const pages = doc.pageStarts?.length ? pagesOf(doc.pageStarts, s, e) : r.citation.pages;
     const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
     const title = doc.title || r.document_title || readableFileName(r.file_name);
-    lines.push(`- ${title}, ${unitPlace(doc.pageLabels, pages, doc.text, s, e, doc.pageStarts) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
+    lines.push(`- ${title}, ${placeOf(doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
     seen.push({ cite: cite.id, file_name: r.file_name, pages, text: doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
   }
   if (seen.length === 0) return { answer: NOTHING_FOUND, seen: [] };

@@ -16,7 +16,8 @@
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
 import { pagesOf } from '../ingest/chunker';
-import { unitPlace } from '../ingest/formats/place';
+import { placeOf as pinCiteOf } from '../ingest/formats/place';
+import type { TranscriptLayout } from '../ingest/types';
 import { contentWords } from '../util/words';
 import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 
@@ -35,8 +36,10 @@ export interface SourceDoc {
   names?: string;
   /** Pages read by OCR → their mean word confidence (0–100). */
   ocrPages?: Map<number, number>;
-  /** Pages that are named units ("Sheet Billing") → their names. */
-  pageLabels?: Map<number, string>;
+  /** Pages that are named units ("Sheet Billing") → their names; Bates-stamped pages → their numbers; a transcript's lines. */
+  pageLabels?: ReadonlyMap<number, string>;
+  pageBates?: ReadonlyMap<number, string>;
+  transcript?: TranscriptLayout;
 }
 
 /** The document of one file version (or just its text); null when it cannot be read. */
@@ -505,9 +508,9 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
   return { citations, hasFacts: facts.length > 0 };
 }
 
-/** "Sheet Billing, row 14": where the span is in a document of named units (none for paged documents). */
+/** "Smith Dep. 42:10–17", "ACME0001234", "Sheet Billing, row 14": the span's pin cite where it has one better than "p. N". */
 function placeOf(doc: SourceDoc, [start, end]: [number, number], pages: number[]): { place?: string } {
-  const place = unitPlace(doc.pageLabels, pages, doc.text, start, end, doc.pageStarts);
+  const place = pinCiteOf(doc, pages, start, end);
   return place ? { place } : {};
 }
 

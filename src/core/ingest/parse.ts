@@ -12,7 +12,9 @@ import { loadSpreadsheet } from './formats/spreadsheet';
 import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
 import type { Detection } from './detect';
-import type { ChildFile, DocAnnotations, EmailMeta } from './types';
+import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from './types';
+import { detectBates } from './bates';
+import { detectTranscript } from './transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
 import type { DetectedKind, DocType, FileStatus } from './types';
 
@@ -49,6 +51,10 @@ export interface ParseOutcome {
   email?: EmailMeta;
   /** A Word file's tracked changes and comments ("12 tracked changes by Opposing Counsel, 3 comments"). */
   annotations?: DocAnnotations;
+  /** The document's Bates range, where its pages are stamped. */
+  bates?: BatesRange;
+  /** A deposition or hearing transcript: its deponent and printed pages. */
+  transcript?: TranscriptInfo;
   /** Files inside this one, to be read as files of their own (the reader stores their bytes). */
   children?: ChildFile[];
   docType: DocType;
@@ -97,6 +103,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     const msg = err instanceof Error ? err.message : String(err);
     return { ...base, kind: detected.kind, status: 'failed', reason: `could not be read (${msg.slice(0, 200)})` };
   }
+  const pins = markPinCites(doc);
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
   const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
   const some = `${doc.emptyPages.length} of ${doc.index.pages.length} pages`;
@@ -120,9 +127,31 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     ...(doc.children ? { children: doc.children } : {}),
     docType: doc.email ? 'correspondence' : guessDocType(req.name, firstText),
     ...(doc.annotations ? { annotations: doc.annotations } : {}),
+    ...pins,
     // A redline's appendix of changes carries the reviewers' dates, not the document's.
     docDate: doc.email?.iso_date || findDocDate(doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text),
   };
+}
+
+/**
+ * Bates stamps and a transcript's numbered lines, marked in the document's pages (pages.json) so
+ * citations can say "ACME0001234" or "Smith Dep. 42:10–17"; what was found, for the file's listing.
+ * Documents of named units (sheets, an email's parts) have neither.
+ */
+function markPinCites(doc: ParsedDoc): Pick<ParseOutcome, 'bates' | 'transcript'> {
+  if (doc.index.pages.some((p) => p.label)) return {};
+  const out: Pick<ParseOutcome, 'bates' | 'transcript'> = {};
+  const bates = detectBates(doc.text, doc.index);
+  if (bates) {
+    for (const b of bates.pages) doc.index.pages[b.page - 1]!.bates = b.number;
+    out.bates = { first: bates.pages[0]!.number, last: bates.pages[bates.pages.length - 1]!.number };
+  }
+  const transcript = detectTranscript(doc.text, doc.index);
+  if (transcript) {
+    doc.index.transcript = transcript;
+    out.transcript = { deponent: transcript.deponent, first_page: transcript.pages[0]!.transcriptPage, last_page: transcript.pages[transcript.pages.length - 1]!.transcriptPage };
+  }
+  return out;
 }
 
 /** Emails, spreadsheets, archives, and the text formats other than plain text. */

@@ -573,6 +573,8 @@ class IngestRun {
         ...(summary.locked ? { locked: true as const } : {}),
         ...(summary.email ? { email: summary.email } : {}),
         ...(summary.annotations ? { annotations: summary.annotations } : {}),
+        ...(summary.bates ? { bates: summary.bates } : {}),
+        ...(summary.transcript ? { transcript: summary.transcript } : {}),
         chunks: status === 'indexed' ? chunks.length : 0,
         ingested_at: new Date().toISOString(),
       } satisfies Partial<VersionRecord>);

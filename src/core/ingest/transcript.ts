@@ -25,29 +25,9 @@
  * - The deponent is the last name of "DEPOSITION OF <NAME>" in the opening text ("DEPOSITION OF
  *   JOHN SMITH, M.D." → "Smith"); null for hearings.
  */
-import { ITEM_STRIDE, type PageGeometry, type PageIndex } from './types';
+import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from './types';
 
-export interface TranscriptLine {
-  /** The line number as printed in the margin (1–28). */
-  line: number;
-  /** The line's text after its number: [start, end) in the document text (empty for a blank line). */
-  start: number;
-  end: number;
-}
-
-export interface TranscriptPage {
-  /** 1-based page of the file (PDF page). */
-  page: number;
-  /** The transcript's page number as printed. */
-  transcriptPage: number;
-  lines: TranscriptLine[];
-}
-
-export interface TranscriptLayout {
-  /** The deponent's last name ("Smith", cited "Smith Dep."), or null (a hearing, or not found). */
-  deponent: string | null;
-  pages: TranscriptPage[];
-}
+export type { TranscriptLayout, TranscriptLine, TranscriptPage };
 
 /** A transcript page being read: its printed number may be unknown yet. */
 interface Found {

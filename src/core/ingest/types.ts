@@ -74,12 +74,29 @@ export interface VersionRecord {
   email?: EmailMeta;
   /** A Word file's tracked changes and comments. */
   annotations?: DocAnnotations;
+  /** Where the document is Bates-stamped: its range. */
+  bates?: BatesRange;
+  /** Where the document is a transcript: its deponent and pages. */
+  transcript?: TranscriptInfo;
   /** Number of chunks stored for this version. */
   chunks: number;
 }
 
 /** An email's headers (the contract's EmailInfo: the message's own words, `date` in UTC). */
 export type EmailMeta = EmailInfo;
+
+/** A Bates-stamped document's first and last numbers ("ACME000101", "ACME000103"). */
+export interface BatesRange {
+  first: string;
+  last: string;
+}
+
+/** A transcript as listed: its deponent's last name (null for a hearing) and its printed pages. */
+export interface TranscriptInfo {
+  deponent: string | null;
+  first_page: number;
+  last_page: number;
+}
 
 /** A Word file's tracked changes and comments, counted: `summary` says it in words. */
 export interface DocAnnotations {
@@ -177,6 +194,30 @@ export interface PageGeometry {
    * units are not pages: "Sheet Billing" (a spreadsheet), "Attachment list" (an email). Absent: "p. N".
    */
   label?: string;
+  /** The page's Bates number as stamped ("ACME0001234"), where the document is Bates-stamped (ingest/bates.ts). */
+  bates?: string;
+}
+
+export interface TranscriptLine {
+  /** The line number as printed in the margin (1–28). */
+  line: number;
+  /** The line's text after its number: [start, end) in the document text (empty for a blank line). */
+  start: number;
+  end: number;
+}
+
+export interface TranscriptPage {
+  /** 1-based page of the file (PDF page). */
+  page: number;
+  /** The transcript's page number as printed. */
+  transcriptPage: number;
+  lines: TranscriptLine[];
+}
+
+export interface TranscriptLayout {
+  /** The deponent's last name ("Smith", cited "Smith Dep."), or null (a hearing, or not found). */
+  deponent: string | null;
+  pages: TranscriptPage[];
 }
 
 /** Version of the stored pages.json format: 2 adds `PageGeometry.widths`, 3 adds `PageGeometry.stops` and `lifts`. */
@@ -192,6 +233,8 @@ export interface PageIndex {
   pages: PageGeometry[];
   /** DOCX/text: paragraph ranges [start, end) in the document text. */
   paragraphs?: [number, number][];
+  /** A deposition or hearing transcript: its numbered lines per page, cited "Smith Dep. 42:10–17" (ingest/transcript.ts). */
+  transcript?: TranscriptLayout;
 }
 
 /** Chunker settings (per case, `settings.chunking` in case.json). */

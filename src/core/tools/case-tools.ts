@@ -20,7 +20,7 @@ import { RETRIEVAL_TUNING } from '../retrieval/tuning';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
-import { unitPlace } from '../ingest/formats/place';
+import { placeOf } from '../ingest/formats/place';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
@@ -257,7 +257,7 @@ export class CaseTools {
       const title = all.find((s) => s.kind === 'title');
       if (title?.title) r.document_title = title.title;
       const doc = await this.documents.readText(r.file_id, r.version);
-      const place = doc && unitPlace(doc.pageLabels, pagesOf(doc.pageStarts, r.start, r.end), doc.text, r.start, r.end, doc.pageStarts);
+      const place = doc && placeOf(doc, pagesOf(doc.pageStarts, r.start, r.end), r.start, r.end);
       if (place) r.place = place;
     }
     return res;

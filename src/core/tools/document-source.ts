@@ -2,6 +2,7 @@ import type { FileListing } from '../../shared/contract/search';
 import type { Section } from '../ingest/outline';
 import type { DocumentProfile } from '../ingest/profile';
 import type { DatedEvent } from '../ingest/events';
+import type { TranscriptLayout } from '../ingest/types';
 import type { EventMarks } from './chronology-marks';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
@@ -15,7 +16,11 @@ export interface DocumentText {
   /** Pages read by OCR → their mean word confidence (0–100); absent when none was. */
   ocrPages?: Map<number, number>;
   /** Pages that are units with a name of their own ("Sheet Billing", "Email body") → that name; absent for paged documents. */
-  pageLabels?: Map<number, string>;
+  pageLabels?: ReadonlyMap<number, string>;
+  /** Bates-stamped pages → their numbers. */
+  pageBates?: ReadonlyMap<number, string>;
+  /** A transcript's numbered lines. */
+  transcript?: TranscriptLayout;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */

@@ -2,10 +2,9 @@ import type { CaseDocuments } from '../ingest/documents';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
-import { pageLabels } from '../ingest/formats/place';
+import { placeFacts } from '../ingest/formats/place';
 import { readMarks } from './chronology-marks';
 import { dateSettingsOf } from '../cases/registry';
-import type { PageGeometry } from '../ingest/types';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
 export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{ settings: Record<string, unknown> }>): DocumentSource {
@@ -45,7 +44,7 @@ export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{
           text,
           pageStarts: pages.pages.length ? pages.pages.map((p) => p.start) : [0],
           ...(ocr.length ? { ocrPages: new Map(ocr.map((p) => [p.page, p.ocr!.confidence])) } : {}),
-          ...withLabels(pages.pages),
+          ...placeFacts(pages),
         };
       });
     },
@@ -63,11 +62,6 @@ export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{
       return unlessUnreadable(async () => (await docs.getStructure(fileId, version)).profile);
     },
   };
-}
-
-function withLabels(pages: PageGeometry[]): { pageLabels?: Map<number, string> } {
-  const labels = pageLabels(pages);
-  return labels ? { pageLabels: labels } : {};
 }
 
 /** `read()`'s value, or null when the version has no readable text or is gone. */

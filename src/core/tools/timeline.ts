@@ -7,7 +7,7 @@ import type { TimelineEvent, TimelineResult } from '../../shared/contract/search
 import { parseInput } from '../../shared/validate';
 import type { CitationLedger } from '../citations/ledger';
 import type { DatedEvent } from '../ingest/events';
-import { unitPlace } from '../ingest/formats/place';
+import { placeOf } from '../ingest/formats/place';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';
 import { TimelineArgs } from './schemas';
 import { eventKey, type EventMarks } from './chronology-marks';
@@ -77,7 +77,7 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
   for (const { event: e, file } of found.slice(0, a.limit)) {
     const doc = await documents.readText(file.id, file.version);
     const pages = doc ? pagesOf(doc.pageStarts, e.start, e.end) : [e.page];
-    const place = doc ? unitPlace(doc.pageLabels, pages, doc.text, e.start, e.end, doc.pageStarts) : undefined;
+    const place = doc ? placeOf(doc, pages, e.start, e.end) : undefined;
     const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });
     const { start, end, page: _page, ...rest } = e;
     const key = eventKey(file.id, file.version, start, end);

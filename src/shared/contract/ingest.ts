@@ -143,6 +143,10 @@ export interface FileVersionInfo {
   email?: EmailInfo;
   /** A Word file's tracked changes and comments: `summary` in words ("12 tracked changes by Opposing Counsel, 3 comments"). */
   annotations?: { summary: string; count: { insertions: number; deletions: number; comments: number } };
+  /** Where its pages are Bates-stamped: the first and last numbers ("ACME000101", "ACME000103"). */
+  bates?: { first: string; last: string };
+  /** A deposition or hearing transcript: the deponent's last name (null for a hearing) and its printed pages. */
+  transcript?: { deponent: string | null; first_page: number; last_page: number };
   chunks: number;
   /**
    * A password-protected PDF: `needs_password` until `files.unlock` is given its password (then

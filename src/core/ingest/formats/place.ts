@@ -1,9 +1,45 @@
 /**
- * Where a span is, said in its document's own units where they are not pages: "Sheet Billing,
- * row 14" in a spreadsheet, "Email body" in an email, "Archive contents" for an archive's list.
- * Documents made of pages (PDF, DOCX, text) have no labels: their citations say "p. N".
+ * Where a span is, said the way a lawyer cites it, where that is not the page number: a
+ * transcript's page and lines ("Smith Dep. 42:10–17"), a Bates-stamped page ("ACME0001234"), or a
+ * document's own units ("Sheet Billing, row 14" in a spreadsheet, "Email body" in an email).
+ * Otherwise none: citations say "p. N".
  */
+import { pinCite } from '../transcript';
+import type { TranscriptLayout } from '../types';
 import { spreadsheetRowLabel } from './spreadsheet';
+
+/** What a document gives its citations besides page numbers (from its pages.json). */
+export interface PlaceDoc {
+  text: string;
+  pageStarts?: readonly number[];
+  /** Pages that are named units → their names. */
+  pageLabels?: ReadonlyMap<number, string>;
+  /** Bates-stamped pages → their numbers. */
+  pageBates?: ReadonlyMap<number, string>;
+  transcript?: TranscriptLayout;
+}
+
+/** The best pin cite of the span [start, end) on `pages`: transcript page:line, else Bates, else the unit; undefined for "p. N". */
+export function placeOf(doc: PlaceDoc, pages: readonly number[], start: number, end: number): string | undefined {
+  if (doc.transcript) {
+    const pin = pinCite(doc.transcript, start, end);
+    if (pin) return `${doc.transcript.deponent ? `${doc.transcript.deponent} Dep.` : 'Tr.'} ${pin}`;
+  }
+  const stamped = doc.pageBates?.size ? pages.map((p) => doc.pageBates!.get(p)).filter((b): b is string => Boolean(b)) : [];
+  if (stamped.length) return stamped[0] === stamped[stamped.length - 1] ? stamped[0] : `${stamped[0]}–${stamped[stamped.length - 1]}`;
+  return unitPlace(doc.pageLabels, pages, doc.text, start, end, doc.pageStarts);
+}
+
+/** The pin-cite facts of a document's pages (pages.json), for PlaceDoc. */
+export function placeFacts(index: { pages: readonly { page: number; label?: string; bates?: string }[]; transcript?: TranscriptLayout }): Omit<PlaceDoc, 'text' | 'pageStarts'> {
+  const labels = pageLabels(index.pages);
+  const bates = index.pages.filter((p) => p.bates);
+  return {
+    ...(labels ? { pageLabels: labels } : {}),
+    ...(bates.length ? { pageBates: new Map(bates.map((p) => [p.page, p.bates!])) } : {}),
+    ...(index.transcript ? { transcript: index.transcript } : {}),
+  };
+}
 
 /**
  * The unit place of the span [start, end) of `text`: each run of pages of one label it touches,

@@ -1,0 +1,59 @@
+/**
+ * Citations say what a lawyer writes: a Bates-stamped page by its Bates number, a deposition by
+ * "Smith Dep. 42:10–12" — in search results, in answers, on checked citations and in the chronology;
+ * the documents list says a file's Bates range and that it is a transcript.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { citationPlace } from '../../src/shared/citation-text';
+import { markedPdf, transcriptPdf } from '../fixtures/legal-pdfs';
+import { tempHome } from '../helpers/home';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+describe('pin cites', () => {
+  it('Bates numbers and transcript page:line in results, answers, citations and the chronology', async () => {
+    const home = tempHome('casefile-pins-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Acme v. Beta' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    writeFileSync(path.join(drop, 'production.pdf'), await markedPdf(3, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')} CONFIDENTIAL` })));
+    writeFileSync(path.join(drop, 'smith deposition.pdf'), await transcriptPdf(3, 41));
+    await call('ingest.start', { caseId, paths: [drop] });
+
+    const files = Object.fromEntries((await call('files.list', { caseId })).files.map((f) => [f.name, f.versions.at(-1)!]));
+    expect(files['production.pdf']).toMatchObject({ status: 'indexed', bates: { first: 'ACME000101', last: 'ACME000103' } });
+    expect(files['smith deposition.pdf']).toMatchObject({ status: 'indexed', transcript: { deponent: 'Smith', first_page: 41, last_page: 43 } });
+
+    // A Bates number finds its page, and the result is cited by it.
+    const stamp = (await call('search', { caseId, query: 'ACME000102', mode: 'keyword', k: 1 })).results[0]!;
+    expect(stamp.file_name).toBe('production.pdf');
+    expect(stamp.pages).toContain(2);
+    expect(stamp.place).toMatch(/ACME000102/);
+
+    // The deposition's passages are cited by page and line.
+    const testimony = (await call('search', { caseId, query: 'sign the lease closing date Friday', mode: 'keyword', k: 1 })).results[0]!;
+    expect(testimony.file_name).toBe('smith deposition.pdf');
+    expect(testimony.place).toMatch(/^Smith Dep\. 4[12]:\d+–4[23]:\d+$|^Smith Dep\. 42:\d+–\d+$/);
+
+    // Find passages quotes the answer's lines and cites them as a lawyer would.
+    const r = await call('chat.ask', { caseId, question: 'Did he sign the lease on behalf of the company before the closing date?', mode: 'extractive' });
+    const cite = r.citations.find((c) => c.file_name === 'smith deposition.pdf')!;
+    expect(cite.place).toMatch(/^Smith Dep\. 42:1[0-2](–1[0-2])?$/);
+    expect(r.answer).toContain(`, ${cite.place}: “`);
+    expect(citationPlace(cite)).toBe(`${cite.title || 'smith deposition.pdf'}, ${cite.place}`);
+
+    // The chronology cites the stamped pages by their Bates numbers.
+    const events = (await call('tools.timeline', { caseId, file_name: 'production.pdf' })).events;
+    expect(events.length).toBeGreaterThan(10);
+    expect(new Set(events.map((e) => e.place))).toEqual(new Set(['ACME000101', 'ACME000102', 'ACME000103']));
+  });
+});
