@@ -31,6 +31,8 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           ...(f.parent ? { parent: f.parent } : {}),
           ...(f.children ? { children: f.children } : {}),
           ...(f.versions.at(-1)?.annotations ? { annotations: f.versions.at(-1)!.annotations } : {}),
+          ...(f.versions.at(-1)?.bates ? { bates: f.versions.at(-1)!.bates } : {}),
+          ...(f.versions.at(-1)?.transcript ? { transcript: f.versions.at(-1)!.transcript } : {}),
         })),
       }),
     );
@@ -63,8 +65,10 @@ function relation(f: FileInfo): string {
   if (f.email) parts.push(`email from ${f.email.from || 'unknown sender'}${f.email.subject ? `: “${f.email.subject}”` : ''}`);
   if (f.parent) parts.push(f.parent.subject !== undefined ? `attached to “${f.parent.subject}”` : `in ${f.parent.name}`);
   if (f.children) parts.push(plural(f.children, f.kind === 'email' ? 'attachment' : 'file'));
-  const annotations = f.versions.at(-1)?.annotations;
-  if (annotations) parts.push(annotations.summary);
+  const latest = f.versions.at(-1);
+  if (latest?.annotations) parts.push(latest.annotations.summary);
+  if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
+  if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
   return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 

@@ -206,8 +206,10 @@ function relationText(file: FileInfo): string {
     parts.push(`${file.parent.subject !== undefined ? 'attached to' : 'in'}: ${where}`);
   }
   if (file.children) parts.push(file.kind === 'email' ? plural(file.children, 'attachment') : plural(file.children, 'file'));
-  const annotations = file.versions[file.versions.length - 1]?.annotations;
-  if (annotations) parts.push(annotations.summary);
+  const latest = file.versions[file.versions.length - 1];
+  if (latest?.annotations) parts.push(latest.annotations.summary);
+  if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
+  if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
   return parts.filter(Boolean).join(' · ');
 }
 
