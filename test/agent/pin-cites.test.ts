@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { citationPlace } from '../../src/shared/citation-text';
@@ -50,6 +51,13 @@ describe('pin cites', () => {
     expect(cite.place).toMatch(/^Smith Dep\. 42:1[0-2](–1[0-2])?$/);
     expect(r.answer).toContain(`, ${cite.place}: “`);
     expect(citationPlace(cite)).toBe(`${cite.title || 'smith deposition.pdf'}, ${cite.place}`);
+
+    // The Markdown and Word exports of the answer cite the lines the same way.
+    const md = await call('chat.export', { caseId, sessionId: r.sessionId });
+    expect(md.markdown).toContain(cite.place!);
+    const word = await call('chat.export', { caseId, sessionId: r.sessionId, format: 'docx' });
+    const footnotes = new TextDecoder().decode(unzipSync(Buffer.from(word.docx_base64!, 'base64'))['word/footnotes.xml']!);
+    expect(footnotes.replace(/<[^>]+>/g, '')).toContain(cite.place!);
 
     // The chronology cites the stamped pages by their Bates numbers.
     const events = (await call('tools.timeline', { caseId, file_name: 'production.pdf' })).events;
