@@ -4,10 +4,17 @@
  * or a year; a range where it says "through"), the sentence with its exact character range (so it
  * opens with boxes), its page and the people it names. Dates are read by chrono-node; a relative
  * date ("three days later") follows the previous event's date, else the document's own date.
+ * Besides chrono: "the 5th day of June, 2020" (also with the year in words), day ranges ("Sep
+ * 12–13, 2022"), a year shared by a list or range ("between May 1 and June 10, 2020", "1 January,
+ * 1 April and 31 December 1999"), year ranges ("from 1998 to 2000"), compact dates ("20070817")
+ * and years said as a time ("in 2018"). Text-layer breaks are mended first ("1s t day", "_Dec.").
  *
- * Not events (rules measured on the corpus, see test/ingest/events.test.ts): dates in running
- * headers and footers (a line repeated on three or more pages), a form's revision date ("Rev.
- * 01/2019"), durations ("for 30 days"), and words that are dates only to a parser ("now", "today").
+ * Not events (rules measured on the corpus, see test/ingest/events.test.ts and `npm run
+ * eval:events`): dates in running headers and footers (a line repeated on three or more pages),
+ * e-filing stamps ("Case … Document … Filed 08/18/21 Page 1 of 21", "DktEntry", copyright
+ * footers), a form's revision date ("Rev. 01/2019", "Form 101-13-FR-S (9/1/2009)"), the date of a
+ * cited case or publication ("(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011"), durations ("for
+ * 30 days"), and words that are dates only to a parser ("now", "today").
  */
 import type { PageIndex } from './types';
 import { linesOf, runningLines } from './outline';
@@ -34,31 +41,58 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 1;
+export const EVENTS_FORMAT = 2;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the reference for relative dates before any event. */
   docDate: string;
-  /** Read "03/04/2020" as 3 April (day first) instead of 4 March (month first, the default). */
+  /**
+   * Read "03/04/2020" as 3 April (day first) instead of 4 March (month first, the default). A
+   * document whose own numeric dates show their order ("31/3/09" only day first, "12/25/20" only
+   * month first) is read in that order.
+   */
   dayFirst?: boolean;
 }
 
 type Chrono = typeof import('chrono-node');
 type ParsedResult = ReturnType<Chrono['parse']>[number];
+/** A date found in a sentence; `anchor`: relative dates after it count from it. */
+type Found = Pick<DatedEvent, 'date' | 'date_end' | 'precision' | 'ambiguous' | 'date_text'> & { anchor: boolean };
 
 const MONTH = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
+const MONTH_WORD = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b/;
 const RELATIVE = /\b(\w+|\d+)\s+(days?|weeks?|months?|years?)\s+(later|after(wards)?|before|earlier)\b/i;
-const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)\s*\(?\s*$/i;
+const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*\(?\s*$/i;
 const YEAR_ONLY = /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+((?:19|20)\d\d)\b(?![/.-]\d)/gi;
+const YEAR_RANGE = /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
+/** "20070817", "20011206 - 20061004": ISO 8601 basic dates, as military and registry records write them. */
+const COMPACT = /(?<![\d.,/-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,/])(?:\s*[-–—]\s*((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d))?/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "Sep 12–13, 2022", "September 12-13 2022": a range of days that chrono reads as one day without its year. */
-const DAY_RANGE = /\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})\s*[–—-]\s*(\d{1,2}),?\s+(\d{4})\b/i;
-/** "the 5th day of June, 2020": how deeds and pleadings date things, which chrono reads as June only. */
-const DAY_OF = /\b(\d{1,2})(?:st|nd|rd|th)?\s+day\s+of\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?),?\s+(\d{4})\b/i;
-const ABBREVIATIONS = /\b(Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
+const DAY_RANGE = new RegExp(`\\b(${MONTH_WORD})\\.?\\s+(\\d{1,2})\\s*[–—-]\\s*(\\d{1,2}),?\\s+(\\d{4})\\b`, 'i');
+const WORD_YEAR = '(?:two thousand|nineteen hundred)(?:(?:\\s+and)?[\\s-]+[a-z]+(?:-[a-z]+)?)?';
+/** "the 5th day of June, 2020", "the 15th day of July, two thousand twenty-five": how deeds and orders date things. */
+const DAY_OF = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+day\\s+of\\s+(${MONTH_WORD}),?\\s+(\\d{4}\\b|${WORD_YEAR})`, 'i');
+/** A day and month, or a month, without a year: an item of a list or range whose year comes at its end. */
+const DAY_MONTH = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_WORD})|(${MONTH_WORD})\\.?(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?)`;
+const JOIN = `\\s*(?:,\\s*(?:and|or)?|and|or|to|through|until|/|–|—|-)\\s*`;
+/** The text before a dated item that ends a list or range: "between May 1 and ", "1 January, 1 April and ", "October/". */
+const SHARED_YEAR = new RegExp(`(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JOIN}${DAY_MONTH.replace(/\((?!\?)/g, '(?:')})*(${JOIN})$`, 'i');
+/** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
+const STAMP = /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
+/** A citation: a reporter ("245 F.3d 1321", "228 Fed. Appx. 837"), a database ("2020 WL 2059848", "LEXIS 39") or a pin cite ("at *6"). */
+const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1,5}\b|\bWL\s+\d+|\bLEXIS\b|\bat\s+\*\d/;
+/** A court and date closing a citation's parenthetical: "(D.D.C. Feb. 9, 2007)", "(WD Okla., July 16, 2010)", "(U.S. Nov. 25, 2020)". */
+const COURT = /\(\s*(?:[A-Z][A-Za-z.]*,?\s+)*[A-Z][A-Za-z.]*\.,?\s*$/;
+const SIGNAL = /^(?:See(?:,|\s+also|\s+generally)?|Cf\.|Compare|Accord|But\s+see)\s/;
+const ABBREVIATIONS = /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
 
-/** Sentence ranges of a text: paragraphs split at blank lines, then at sentence ends (not after an abbreviation). */
+/**
+ * Sentence ranges of a text: paragraphs split at blank lines, then at sentence ends — not after an
+ * abbreviation or an initial ("P. Mackun", "N.D. Cal."), nor inside a parenthesis that closes soon
+ * after ("(D.D.C. Feb. 9, 2007)").
+ */
 export function sentenceSpans(text: string): [number, number][] {
   const out: [number, number][] = [];
   const boundary = /[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)/g;
@@ -71,6 +105,7 @@ export function sentenceSpans(text: string): [number, number][] {
   for (const m of text.matchAll(boundary)) {
     const cut = m.index + m[0].trimEnd().length;
     if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
+    if (m[0].trim() && openParen(text.slice(from, m.index)) && /^[^()\n]{0,80}\)/.test(text.slice(m.index + 1, m.index + 90))) continue;
     push(from, cut);
     from = m.index + m[0].length;
   }
@@ -78,7 +113,48 @@ export function sentenceSpans(text: string): [number, number][] {
   return out;
 }
 
+/** Whether a text leaves a parenthesis open. */
+const openParen = (t: string) => (t.match(/\(/g)?.length ?? 0) > (t.match(/\)/g)?.length ?? 0);
+
 const iso = (d: Date) => d.toISOString().slice(0, 10);
+const pad = (n: number | string) => String(n).padStart(2, '0');
+const monthOf = (word: string) => MONTHS.indexOf(word.slice(0, 3).toLowerCase()) + 1;
+const validDay = (y: number, m: number, d: number) => {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+};
+
+/** "two thousand twenty-five" → 2025, "nineteen hundred and ninety-nine" → 1999; digits as they are. */
+function yearOf(words: string): number {
+  if (/^\d{4}$/.test(words)) return Number(words);
+  const units = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+  const tens = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+  const w = words.toLowerCase();
+  let n = 0;
+  for (const part of w.replace(/^(two thousand|nineteen hundred)/, '').split(/[\s-]+/)) {
+    if (units.includes(part)) n += units.indexOf(part);
+    else if (tens.includes(part)) n += 10 * tens.indexOf(part);
+  }
+  return (w.startsWith('two') ? 2000 : 1900) + n;
+}
+
+/** Same-length repairs of the text layer before parsing: form blanks ("_Dec. 8") and split ordinals ("1s t day", "24t h,"). */
+const mend = (sentence: string) => sentence.replace(/_/g, ' ').replace(/\b(\d{1,2})(s|n|r|t) (t|d|h)\b/g, ' $1$2$3');
+
+/** Dates the fixed rules read before chrono: "the 5th day of June, 2020" and "Sep 12–13, 2022". */
+function ruleDate(sentence: string): Found | null {
+  const dayOf = DAY_OF.exec(sentence);
+  if (dayOf) {
+    const date = `${yearOf(dayOf[3]!)}-${pad(monthOf(dayOf[2]!))}-${pad(dayOf[1]!)}`;
+    return { date, precision: 'day', date_text: dayOf[0], anchor: true };
+  }
+  const range = DAY_RANGE.exec(sentence);
+  if (range) {
+    const day = (d: string) => `${range[4]}-${pad(monthOf(range[1]!))}-${pad(d)}`;
+    return { date: day(range[2]!), date_end: day(range[3]!), precision: 'day', date_text: range[0], anchor: true };
+  }
+  return null;
+}
 
 function precisionOf(r: ParsedResult['start']): DatePrecision | null {
   if (!r.isCertain('year') && !r.isCertain('month')) return null;
@@ -86,18 +162,95 @@ function precisionOf(r: ParsedResult['start']): DatePrecision | null {
   return r.isCertain('month') ? 'month' : 'year';
 }
 
-/** A date the words really give (not a duration, not "now"), with its precision; null otherwise. */
+/** The date of a cited case, article or form, not of the case's facts: "(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011", "Form X (9/1/2009)". */
+function citedDate(r: ParsedResult, sentence: string): boolean {
+  if (FORM_DATE.test(sentence.slice(Math.max(0, r.index - 30), r.index))) return true;
+  const before = sentence.slice(0, r.index);
+  const closesParen = before.lastIndexOf('(') > before.lastIndexOf(')') && /^\s*\)/.test(sentence.slice(r.index + r.text.length));
+  if (closesParen && (CITATION.test(sentence) || COURT.test(before))) return true;
+  return SIGNAL.test(sentence) && /[(,]\s*(?:[A-Z][\w.]*\.?\s+)*$/.test(before);
+}
+
+/** A date the words really give (not a duration, not "now", not a citation's), with its precision; null otherwise. */
 function explicitDate(r: ParsedResult, sentence: string): { precision: DatePrecision; ambiguous: boolean } | null {
   const words = r.text;
   if (!MONTH.test(words) && !NUMERIC_DATE.test(words)) return null;
-  if (FORM_DATE.test(sentence.slice(Math.max(0, r.index - 12), r.index))) return null;
+  if (citedDate(r, sentence)) return null;
   const precision = precisionOf(r.start);
   if (!precision) return null;
+  // "§ 7306-2.8" is a section, not the year 7306.
+  const year = r.start.get('year') ?? 0;
+  if (year < 1700 || year > 2199) return null;
   // A month and day without a year ("on the 5th", "Sep 12") are read against the reference year: only with a year in the words.
   if (!/\b\d{4}\b|'\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b/.test(words)) return null;
   const nums = /\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b/.exec(words);
   const ambiguous = Boolean(nums && Number(nums[1]) <= 12 && Number(nums[2]) <= 12 && nums[1] !== nums[2]);
   return { precision, ambiguous };
+}
+
+/** The first item of a list or range that shares the year of `r` ("between May 1 and June 10, 2020"); null when `r` ends none. */
+function sharedYear(r: ParsedResult, sentence: string, precision: DatePrecision): Found | null {
+  const m = SHARED_YEAR.exec(sentence.slice(0, r.index));
+  if (!m) return null;
+  const [, lead, day1, month1, month2, day2, join] = m;
+  const monthWord = (month1 ?? month2)!;
+  if (monthWord === 'may') return null; // the verb
+  const end = r.start.date();
+  const month = monthOf(monthWord);
+  const year = end.getUTCFullYear() - (month > end.getUTCMonth() + 1 ? 1 : 0);
+  const day = day1 ?? day2;
+  const date = `${year}-${pad(month)}-${day ? pad(day) : '01'}`;
+  const range = Boolean(lead) || /to|through|until|\/|–|—|-/.test(join!);
+  return { date, ...(range ? { date_end: iso(end) } : {}), precision: day ? 'day' : precision === 'year' ? 'year' : 'month', date_text: sentence.slice(m.index, r.index + r.text.length), anchor: true };
+}
+
+/** The first date chrono finds that the words really give, or a relative date that follows `reference`. */
+function chronoDate(sentence: string, results: ParsedResult[], reference: Date | null): Found | null {
+  for (const r of results) {
+    const explicit = explicitDate(r, sentence);
+    if (explicit) {
+      const shared = sharedYear(r, sentence, explicit.precision);
+      if (shared) return shared;
+      return {
+        date: iso(r.start.date()),
+        ...(r.end && precisionOf(r.end) ? { date_end: iso(r.end.date()) } : {}),
+        precision: explicit.precision,
+        ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
+        date_text: r.text,
+        anchor: true,
+      };
+    }
+    if (reference && RELATIVE.test(r.text) && /\b(later|after|afterwards|before|earlier)\b/i.test(r.text)) {
+      return { date: iso(r.start.date()), precision: 'day', date_text: r.text, anchor: true };
+    }
+  }
+  return null;
+}
+
+/** What chrono leaves out: compact dates ("20070817"), year ranges ("from 1998 to 2000") and a year said as a time ("in 2018"). */
+function fallbackDate(sentence: string): Found | null {
+  const c = COMPACT.exec(sentence);
+  if (c && validDay(Number(c[1]), Number(c[2]), Number(c[3]))) {
+    const end = c[4] && validDay(Number(c[4]), Number(c[5]), Number(c[6])) ? { date_end: `${c[4]}-${c[5]}-${c[6]}` } : {};
+    return { date: `${c[1]}-${c[2]}-${c[3]}`, ...end, precision: 'day', date_text: c[0], anchor: true };
+  }
+  const years = YEAR_RANGE.exec(sentence);
+  if (years) return { date: `${years[1]}-01-01`, date_end: `${years[2]}-01-01`, precision: 'year', date_text: years[0], anchor: false };
+  const year = new RegExp(YEAR_ONLY.source, 'i').exec(sentence);
+  return year ? { date: `${year[1]}-01-01`, precision: 'year', date_text: year[0], anchor: false } : null;
+}
+
+/** The order a text's own numeric dates show: 'day' when some can only be day first and none only month first, and the reverse. */
+function numericOrder(text: string): 'day' | 'month' | null {
+  let dayOnly = 0;
+  let monthOnly = 0;
+  for (const m of text.matchAll(/(?<![\d.,/])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d.,/])/g)) {
+    if (m[2] === '.' && m[4]!.length !== 4) continue; // "14.1.10" is a section number
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    if (a > 12 && a <= 31 && b >= 1 && b <= 12) dayOnly++;
+    if (b > 12 && b <= 31 && a >= 1 && a <= 12) monthOnly++;
+  }
+  return dayOnly > monthOnly ? 'day' : monthOnly > dayOnly ? 'month' : null;
 }
 
 /** Capitalised names in a sentence: "Dr. Maria Alvarez", "Acme Holdings LLC" (not its first word alone, not months). */
@@ -116,18 +269,22 @@ export function namesIn(sentence: string): string[] {
 
 /**
  * The dated events of a document's text. `pages` gives page numbers and the running lines to skip.
- * Long on purpose: one pass over the sentences holds the reference date that relative dates follow.
+ * One pass over the sentences holds the reference date that relative dates follow.
  */
 export async function extractEvents(text: string, pages: PageIndex, options: EventOptions): Promise<DatedEvent[]> {
   const chrono = await import('chrono-node');
-  const parser = options.dayFirst ? chrono.en.GB : chrono.en.casual;
   const starts = pages.pages.length ? pages.pages.map((p) => p.start) : [0];
   const lines = linesOf(text, starts);
   // Running headers and footers are blanked out (offsets kept): their dates are not events, and a
   // sentence that runs over a page break reads on without them.
-  const running = runningLines(lines);
+  // On a PDF's pages only the first and last three lines can be a header or footer (a form's
+  // repeated body lines are not); a text's pages are pseudo-pages, so its running lines are anywhere.
+  const edges = pages.kind !== 'pdf' ? lines : lines.filter((l, i) => [-3, -2, -1, 1, 2, 3].some((d) => lines[i + d]?.page !== l.page));
+  const running = runningLines(edges);
   let body = text;
-  for (const l of lines) if (running.has(l.text.replace(/\d+/g, '#').toLowerCase())) body = body.slice(0, l.start) + ' '.repeat(l.end - l.start) + body.slice(l.end);
+  for (const l of edges) if (running.has(l.text.replace(/\d+/g, '#').toLowerCase())) body = body.slice(0, l.start) + ' '.repeat(l.end - l.start) + body.slice(l.end);
+  const order = numericOrder(body);
+  const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
   const pageAt = (offset: number) => {
     let p = 0;
     while (p + 1 < starts.length && starts[p + 1]! <= offset) p++;
@@ -138,56 +295,14 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   for (const [a, b] of sentenceSpans(body)) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
-    const results = parser.parse(sentence, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, { forwardDate: false });
-    let found = false;
-    const dayOf = DAY_OF.exec(sentence);
-    if (dayOf) {
-      const date = `${dayOf[3]}-${String(MONTHS.indexOf(dayOf[2]!.slice(0, 3).toLowerCase()) + 1).padStart(2, '0')}-${dayOf[1]!.padStart(2, '0')}`;
-      out.push({ date, precision: 'day', date_text: dayOf[0], start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
-      reference = new Date(`${date}T12:00:00Z`);
-      continue;
-    }
-    const range = DAY_RANGE.exec(sentence);
-    if (range) {
-      const month = String(MONTHS.indexOf(range[1]!.slice(0, 3).toLowerCase()) + 1).padStart(2, '0');
-      const day = (d: string) => `${range[4]}-${month}-${d.padStart(2, '0')}`;
-      out.push({ date: day(range[2]!), date_end: day(range[3]!), precision: 'day', date_text: range[0], start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
-      reference = new Date(`${day(range[2]!)}T12:00:00Z`);
-      continue;
-    }
-    for (const r of results) {
-      const explicit = explicitDate(r, sentence);
-      if (explicit) {
-        const start = r.start.date();
-        out.push({
-          date: iso(start),
-          ...(r.end && precisionOf(r.end) ? { date_end: iso(r.end.date()) } : {}),
-          precision: explicit.precision,
-          ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
-          date_text: r.text,
-          start: a,
-          end: b,
-          text: sentence,
-          page: pageAt(a),
-          people: namesIn(sentence),
-        });
-        reference = start;
-        found = true;
-        break;
-      }
-      if (reference && RELATIVE.test(r.text) && /\b(later|after|afterwards|before|earlier)\b/i.test(r.text)) {
-        out.push({ date: iso(r.start.date()), precision: 'day', date_text: r.text, start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
-        reference = r.start.date();
-        found = true;
-        break;
-      }
-    }
-    if (found) continue;
-    // A year alone, said as a time ("in 2018", "during 2019"): chrono leaves these out.
-    const year = new RegExp(YEAR_ONLY.source, 'i').exec(sentence);
-    if (year) {
-      out.push({ date: `${year[1]}-01-01`, precision: 'year', date_text: year[0], start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
-    }
+    if (STAMP.test(sentence)) continue;
+    const read = mend(sentence);
+    const parse = () => parser.parse(read, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, { forwardDate: false });
+    const found = ruleDate(read) ?? chronoDate(read, parse(), reference) ?? fallbackDate(read);
+    if (!found) continue;
+    const { anchor, ...date } = found;
+    out.push({ ...date, start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
+    if (anchor) reference = new Date(`${found.date}T12:00:00Z`);
   }
   return out;
 }
