@@ -50,6 +50,7 @@ const OPTIONS = {
   person: { type: 'string' },
   file: { type: 'string' },
   csv: { type: 'boolean' },
+  none: { type: 'boolean' },
   docx: { type: 'string' },
 } as const;
 

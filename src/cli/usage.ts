@@ -10,6 +10,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] unlock <case> <file> [--password-file FILE] [--json]   # open a password-protected PDF (asks for the password)
   casefile [--home DIR] files <case> [--json]
   casefile [--home DIR] outline <case> <file> [--section ID|NUMBER|TITLE] [--json]   # a document's headings, or one section
+  casefile [--home DIR] bates <case> <file> <PREFIX>|--none [--json]   # the Bates prefix a document is stamped with, or none
   casefile [--home DIR] chronology <case> [--from D] [--to D] [--query Q] [--person P] [--file NAME] [--json|--csv|--docx FILE]   # dated events, in order
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]
   casefile [--home DIR] reindex <case> [--all] [--json]     # upgrade the index to the current chunking from stored text

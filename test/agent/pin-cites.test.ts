@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { citationPlace } from '../../src/shared/citation-text';
 import { markedPdf, transcriptPdf } from '../fixtures/legal-pdfs';
+import { runCasefile } from '../helpers/cli';
 import { tempHome } from '../helpers/home';
 
 const engines: Engine[] = [];
@@ -64,4 +65,42 @@ describe('pin cites', () => {
     expect(events.length).toBeGreaterThan(10);
     expect(new Set(events.map((e) => e.place))).toEqual(new Set(['ACME000101', 'ACME000102', 'ACME000103']));
   });
+
+  it('the user corrects a document’s Bates prefix, or says it is not stamped; the pages are marked again without reading the file', async () => {
+    const home = tempHome('casefile-pins-fix-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Acme v. Beta' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    // One page of three stamped: too little for the detector to be sure.
+    writeFileSync(path.join(drop, 'letter.pdf'), await markedPdf(3, (p) => ({ footer: p === 2 ? 'DEF0004410' : null })));
+    writeFileSync(path.join(drop, 'production.pdf'), await markedPdf(2, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')}` })));
+    await call('ingest.start', { caseId, paths: [drop] });
+    const byName = async () => Object.fromEntries((await call('files.list', { caseId })).files.map((f) => [f.name, f]));
+    const before = await byName();
+    expect(before['letter.pdf']!.versions[0]!.bates).toBeUndefined();
+    const placeOn = async (fileName: string) => (await call('search', { caseId, query: 'supplier shipped units', mode: 'keyword', k: 10 })).results.filter((r) => r.file_name === fileName).map((r) => r.place);
+
+    const fixed = await call('files.setBates', { caseId, fileId: before['letter.pdf']!.id, prefix: 'DEF' });
+    expect(fixed.file.versions[0]!.bates).toEqual({ first: 'DEF0004410', last: 'DEF0004410' });
+    expect((await call('tools.timeline', { caseId, file_name: 'letter.pdf' })).events.filter((e) => e.pages[0] === 2).every((e) => e.place === 'DEF0004410')).toBe(true);
+
+    const none = await call('files.setBates', { caseId, fileId: before['production.pdf']!.id, prefix: null });
+    expect(none.file.versions[0]!.bates).toBeUndefined();
+    expect((await placeOn('production.pdf')).every((p) => p === undefined)).toBe(true);
+    await expect(call('files.setBates', { caseId, fileId: before['production.pdf']!.id, prefix: 'XYZ' })).rejects.toThrow('No page of production.pdf has a Bates number starting XYZ in its header or footer.');
+    await call('files.setBates', { caseId, fileId: before['production.pdf']!.id, prefix: 'ACME' });
+    expect((await placeOn('production.pdf')).every((p) => /^ACME00010[12]/.test(p ?? ''))).toBe(true);
+    // The CLI says the same.
+    await engine.close();
+    engines.splice(engines.indexOf(engine), 1);
+    const cli = await runCasefile(home, ['bates', 'Acme v. Beta', 'production.pdf', '--none', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ name: 'production.pdf', bates: null });
+    const usage = await runCasefile(home, ['bates', 'Acme v. Beta', 'production.pdf']);
+    expect(usage.code).toBe(2);
+  });
 });
+

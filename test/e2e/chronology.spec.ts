@@ -94,5 +94,14 @@ test.describe('chronology', () => {
       'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note',
       '2021-08-02,day,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.",Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered',
     ]);
+
+    // A file's Bates prefix can be set by hand; one found on no page is refused in plain words.
+    const record = docs.locator('[data-file="clinic record.pdf"]');
+    await record.getByRole('button', { name: 'Set Bates prefix…' }).click();
+    await record.getByLabel('Bates prefix of clinic record.pdf').fill('XYZ');
+    await record.getByRole('button', { name: 'Save' }).click();
+    await expect(record.getByRole('alert')).toHaveText('No page of clinic record.pdf has a Bates number starting XYZ in its header or footer.');
+    await record.getByRole('button', { name: 'Not Bates-stamped' }).click();
+    await expect(record.getByRole('button', { name: 'Set Bates prefix…' })).toBeVisible();
   });
 });

@@ -2,6 +2,7 @@ import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { askCommand } from './ask';
 import { casesCommand, type Parsed } from './cases';
+import { batesCommand } from './bates';
 import { chatCommand } from './chat';
 import { chronologyCommand } from './chronology';
 import { filesCommand } from './files';
@@ -24,6 +25,7 @@ export const commands: Record<string, Command> = {
   files: filesCommand,
   outline: outlineCommand,
   chronology: chronologyCommand,
+  bates: batesCommand,
   models: modelsCommand,
   search: searchCommand,
   reindex: reindexCommand,

@@ -22,7 +22,7 @@
  * - One page: a one-page document counts when its footer holds a strong stamp: a prefix and 6–8
  *   digits with a leading zero ("ACME0000777").
  */
-import { ITEM_STRIDE, type PageGeometry, type PageIndex } from './types';
+import { ITEM_STRIDE, type BatesRange, type PageGeometry, type PageIndex } from './types';
 
 export interface BatesPage {
   /** 1-based page of the document. */
@@ -73,14 +73,19 @@ const NOT_PREFIXES = new Set(
 /** Words right before a number that make it another kind of reference. */
 const NOT_AFTER = /\b(no|nos|number|case|form|document|doc|page|pageid|docket|dkt|ecf|exhibit|ex|id|entry|invoice|account|acct|tel|tele|fax|phone|order|claim|policy|serial|ref|file|filed|section|rev|cusip|isbn)\.?\s*[:#]?\s*$/i;
 
-/** The document's Bates stamps, one per stamped page, or null when it is not confidently stamped. */
-export function detectBates(text: string, index: PageIndex): BatesResult | null {
+/**
+ * The document's Bates stamps, one per stamped page, or null when it is not confidently stamped.
+ * `prefix`: the prefix the user says the document is stamped with ("ACME", "SMITH-"): every header
+ * or footer stamp of that prefix counts, one per page, without the rules that guard a guess.
+ */
+export function detectBates(text: string, index: PageIndex, options: { prefix?: string } = {}): BatesResult | null {
   const pages = index.pages;
   if (pages.length === 0) return null;
   const candidates: Candidate[] = [];
   for (const page of pages) {
     for (const zone of zonesOf(text, page)) candidates.push(...stampsIn(text, zone, page.page));
   }
+  if (options.prefix !== undefined) return withPrefix(candidates, options.prefix);
   if (candidates.length === 0) return null;
   if (pages.length === 1) return singlePage(candidates);
   const run = longestRun(candidates);
@@ -89,6 +94,16 @@ export function detectBates(text: string, index: PageIndex): BatesResult | null 
   const textPages = pages.filter((p) => /\S/.test(text.slice(p.start, p.end))).length;
   if (run.length < 0.6 * stampedPages || run.length < 0.5 * textPages) return null;
   return { prefix: run[0]!.prefix, pages: run.map(toPage) };
+}
+
+/** The stamps of the prefix the user gave (case and a trailing separator or space aside), the first of each page. */
+function withPrefix(candidates: Candidate[], prefix: string): BatesResult | null {
+  const key = (p: string) => p.trim().replace(/[-_ ]+$/, '').toUpperCase();
+  const mine = candidates.filter((c) => key(c.prefix) === key(prefix));
+  const byPage = new Map<number, Candidate>();
+  for (const c of mine) if (!byPage.has(c.page)) byPage.set(c.page, c);
+  const found = [...byPage.values()].sort((a, b) => a.page - b.page);
+  return found.length ? { prefix: found[0]!.prefix, pages: found.map(toPage) } : null;
 }
 
 const toPage = (c: Candidate): BatesPage => ({ page: c.page, number: c.number, value: c.value, start: c.start, end: c.end });
@@ -210,4 +225,17 @@ function longestRun(candidates: Candidate[]): Candidate[] {
     for (const run of open) if (run.length > best.length) best = run;
   }
   return best;
+}
+
+/**
+ * Mark a document's Bates-stamped pages (any marks before are cleared): as detected, or with the
+ * prefix the user gave (`null`: the user says it is not stamped). Returns its range, or null.
+ */
+export function markBates(doc: { text: string; index: PageIndex }, prefix?: string | null): BatesRange | null {
+  for (const p of doc.index.pages) delete p.bates;
+  if (prefix === null) return null;
+  const bates = detectBates(doc.text, doc.index, prefix !== undefined ? { prefix } : {});
+  if (!bates) return null;
+  for (const b of bates.pages) doc.index.pages[b.page - 1]!.bates = b.number;
+  return { first: bates.pages[0]!.number, last: bates.pages[bates.pages.length - 1]!.number };
 }

@@ -8,11 +8,12 @@ import { CasefileError } from '../../shared/errors';
 import { createIndexSink } from '../retrieval/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
-import type { CaseDocuments } from './documents';
+import { READABLE_STATUSES, type CaseDocuments } from './documents';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { CaseStore, latestVersion } from './store';
-import { PENDING_STATUSES, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
+import { markBates } from './bates';
+import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
 import { passwordKey } from '../util/passwords';
 
 /** A file as listed; `all` (the case's files) links it to its container and counts the files taken out of it. */
@@ -123,6 +124,47 @@ export class CaseFiles {
     await store.collectGarbage(left!);
     this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
     return { fileId, versions };
+  }
+
+  /**
+   * The user says which Bates prefix a file is stamped with (null: not stamped): kept on the file
+   * (a new version is read so too), and its readable versions' pages marked again from their stored
+   * text and geometry — no reading of the file again. A prefix found on no page is refused.
+   */
+  async setBates(caseId: string, fileId: string, prefix: string | null): Promise<FileInfo> {
+    const caseDir = this.ports.cases.caseDir(caseId);
+    const docs = await this.documents(caseId);
+    return this.deps.queue.run(caseId, () =>
+      withCaseLock(caseDir, async () => {
+        const store = new CaseStore(caseDir);
+        const file = (await store.readManifest()).files.find((f) => f.id === fileId);
+        if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
+        const marked = new Map<number, BatesRange | null>();
+        for (const v of file.versions.filter((x) => READABLE_STATUSES.has(x.status))) {
+          const [text, index] = await Promise.all([store.readText(fileId, v.version), store.readPages(fileId, v.version)]);
+          if (text === undefined || index === undefined) continue;
+          const range = markBates({ text, index }, prefix);
+          if (prefix !== null && !range) throw new CasefileError('invalid_input', `No page of ${file.name} has a Bates number starting ${prefix} in its header or footer.`);
+          await store.writePages(fileId, v.version, index);
+          marked.set(v.version, range);
+        }
+        const files = await store.update((m) => {
+          const f = m.files.find((x) => x.id === fileId);
+          if (!f) return structuredClone(m.files);
+          f.bates_prefix = prefix;
+          for (const v of f.versions) {
+            if (!marked.has(v.version)) continue;
+            const range = marked.get(v.version);
+            if (range) v.bates = range;
+            else delete v.bates;
+          }
+          return structuredClone(m.files);
+        });
+        docs.invalidate(fileId);
+        this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+        return fileInfo(files.find((f) => f.id === fileId)!, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined, files);
+      }),
+    );
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */

@@ -35,6 +35,7 @@ export function ingestHandlers(service: IngestService, ports: Pick<IngestPorts, 
       return { files: await service.listFiles(caseId) };
     },
     'files.remove': async ({ caseId, fileId, version }) => ({ removed: await service.removeFile(caseId, fileId, version) }),
+    'files.setBates': async ({ caseId, fileId, prefix }) => ({ file: await service.setBates(caseId, fileId, prefix) }),
     'files.setType': async ({ caseId, fileId, type }) => ({ file: await service.setDocType(caseId, fileId, type) }),
     'files.retry': async ({ caseId, fileId, wait }, { signal }) => service.retry(caseId, fileId, { wait: wait !== false, signal }),
     'files.unlock': async ({ caseId, fileId, password, wait }, { signal }) => service.unlock(caseId, fileId, password, { wait: wait !== false, signal }),

@@ -13,7 +13,7 @@ import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
 import type { Detection } from './detect';
 import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from './types';
-import { detectBates } from './bates';
+import { markBates } from './bates';
 import { detectTranscript } from './transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
 import type { DetectedKind, DocType, FileStatus } from './types';
@@ -32,6 +32,8 @@ export interface ParseRequest {
   ocr?: OcrOptions;
   /** The password of a protected PDF, given by the user. */
   password?: string;
+  /** The Bates prefix the user gave for this document; null: it is not Bates-stamped; absent: detect. */
+  batesPrefix?: string | null;
   /** Store a file taken out of this one as it comes (an archive's entry), so its bytes need not stay in memory. */
   keepChild?: (child: ChildFile) => Promise<ChildFile>;
 }
@@ -103,7 +105,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     const msg = err instanceof Error ? err.message : String(err);
     return { ...base, kind: detected.kind, status: 'failed', reason: `could not be read (${msg.slice(0, 200)})` };
   }
-  const pins = markPinCites(doc);
+  const pins = markPinCites(doc, req.batesPrefix);
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
   const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
   const some = `${doc.emptyPages.length} of ${doc.index.pages.length} pages`;
@@ -138,14 +140,11 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
  * citations can say "ACME0001234" or "Smith Dep. 42:10–17"; what was found, for the file's listing.
  * Documents of named units (sheets, an email's parts) have neither.
  */
-function markPinCites(doc: ParsedDoc): Pick<ParseOutcome, 'bates' | 'transcript'> {
+export function markPinCites(doc: Pick<ParsedDoc, 'text' | 'index'>, batesPrefix?: string | null): Pick<ParseOutcome, 'bates' | 'transcript'> {
   if (doc.index.pages.some((p) => p.label)) return {};
   const out: Pick<ParseOutcome, 'bates' | 'transcript'> = {};
-  const bates = detectBates(doc.text, doc.index);
-  if (bates) {
-    for (const b of bates.pages) doc.index.pages[b.page - 1]!.bates = b.number;
-    out.bates = { first: bates.pages[0]!.number, last: bates.pages[bates.pages.length - 1]!.number };
-  }
+  const bates = markBates(doc, batesPrefix);
+  if (bates) out.bates = bates;
   const transcript = detectTranscript(doc.text, doc.index);
   if (transcript) {
     doc.index.transcript = transcript;

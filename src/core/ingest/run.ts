@@ -452,7 +452,7 @@ class IngestRun {
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}) },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}), ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}) },
       {
         signal: this.signal,
         onPage: (done, total) => {

@@ -285,6 +285,10 @@ export class IngestService {
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
+  async setBates(caseId: string, fileId: string, prefix: string | null): Promise<FileInfo> {
+    return this.files.setBates(caseId, fileId, prefix);
+  }
+
   async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
     return this.files.setDocType(caseId, fileId, type);
   }

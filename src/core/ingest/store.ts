@@ -150,6 +150,11 @@ export class CaseStore {
     await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(chunks));
   }
 
+  /** A version's pages (pages.json), written again (the Bates marks the user corrected). */
+  async writePages(fileId: string, version: number, index: PageIndex): Promise<void> {
+    await writeFileAtomic(path.join(this.versionDir(fileId, version), 'pages.json'), JSON.stringify(index));
+  }
+
   /** A version's dated events (ingest/events.ts), with the rules' format they were extracted by. */
   async writeEvents(fileId: string, version: number, events: DatedEvent[], dayFirst = false): Promise<void> {
     const dir = this.versionDir(fileId, version);

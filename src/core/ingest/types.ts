@@ -135,6 +135,8 @@ export interface FileRecord {
   doc_type_override: DocType | null;
   /** The file this one was taken out of (the email it is attached to, the archive it is in): its id. */
   parent?: string;
+  /** The Bates prefix the user gave ("ACME"), or null: the user says it is not Bates-stamped; absent: detected. */
+  bates_prefix?: string | null;
 }
 
 /** files.json of a case. */

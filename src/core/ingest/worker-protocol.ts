@@ -23,6 +23,8 @@ export interface ParseTask {
   password?: string;
   /** The case reads numeric dates day first (03/04/2020 = 3 April) for the chronology. */
   dayFirst?: boolean;
+  /** The file's Bates prefix as the user gave it (null: not stamped); absent: detected. */
+  batesPrefix?: string | null;
 }
 
 export interface CancelTask {

@@ -42,6 +42,7 @@ async function handleParse(task: ParseTask): Promise<void> {
       name: task.name,
       maxBytes: task.maxBytes,
       limits: task.limits,
+      ...(task.batesPrefix !== undefined ? { batesPrefix: task.batesPrefix } : {}),
       keepChild: async (c) => ({ name: c.name, stored: await store.writeBlob(c.bytes!) }),
       signal: controller.signal,
       standardFontDataUrl: task.standardFontDataUrl,

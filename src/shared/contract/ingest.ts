@@ -269,6 +269,22 @@ export const ingestContract = {
     z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
     'Remove a file (every version, or one) with its chunks and index entries.',
   ),
+  'files.setBates': op<{ file: FileInfo }>()(
+    z
+      .object({
+        caseId: CaseId,
+        fileId: FileId,
+        prefix: z
+          .string({ error: 'prefix must be text, or null' })
+          .trim()
+          .min(2, 'prefix must be at least 2 characters')
+          .max(40, 'prefix must be at most 40 characters')
+          .regex(/^[A-Za-z][A-Za-z0-9 _-]*$/, 'prefix must be letters, digits, spaces, - or _, starting with a letter')
+          .nullable(),
+      })
+      .strict(),
+    "Say which Bates prefix a document is stamped with (its pages are marked again from their text, without reading the file again), or null: it is not Bates-stamped.",
+  ),
   'files.setType': op<{ file: FileInfo }>()(
     z
       .object({

@@ -276,6 +276,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
       </div>
       {relation && <div className="file-relation muted small">{relation}</div>}
+      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} />}
       {showReason && reason && (
         <p className="file-reason" role="note">
           {reason}
@@ -306,6 +307,58 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
         </ul>
       )}
     </li>
+  );
+}
+
+/** The Bates prefix of a stamped PDF: the detected one confirmed or corrected, or "not Bates-stamped". */
+function BatesControl({ caseId, file }: { caseId: string; file: FileInfo }) {
+  const bates = file.versions[file.versions.length - 1]?.bates;
+  const [open, setOpen] = useState(false);
+  const [prefix, setPrefix] = useState(bates ? bates.first.replace(/\d+$/, '').trim() : '');
+  const [error, setError] = useState<string | null>(null);
+  const save = (value: string | null) =>
+    api.call('files.setBates', { caseId, fileId: file.id, prefix: value }).then(
+      () => {
+        setOpen(false);
+        setError(null);
+        void useDocuments.getState().load(caseId);
+      },
+      (err) => setError(errorMessage(err)),
+    );
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-ghost btn-small bates-open" onClick={() => setOpen(true)}>
+        {bates ? 'Change Bates prefix…' : 'Set Bates prefix…'}
+      </button>
+    );
+  }
+  return (
+    <form
+      className="file-actions bates-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(prefix);
+      }}
+    >
+      <label className="small">
+        Bates prefix of {file.name.split('/').pop()}{' '}
+        <input type="text" value={prefix} autoFocus onChange={(e) => setPrefix(e.target.value)} placeholder="ACME" />
+      </label>
+      <button type="submit" className="btn btn-small">
+        Save
+      </button>
+      <button type="button" className="btn btn-small" onClick={() => void save(null)}>
+        Not Bates-stamped
+      </button>
+      <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 
