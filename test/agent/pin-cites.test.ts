@@ -102,5 +102,21 @@ describe('pin cites', () => {
     const usage = await runCasefile(home, ['bates', 'Acme v. Beta', 'production.pdf']);
     expect(usage.code).toBe(2);
   });
+
+  it('an exhibit is cited as one: "Exhibit 14, p. 2"', async () => {
+    const home = tempHome('casefile-pins-ex-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    engines.push(engine);
+    const call = engine.router.call.bind(engine.router);
+    const { id: caseId } = await call('cases.create', { name: 'Exhibits' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop, { recursive: true });
+    writeFileSync(path.join(drop, 'Exhibit 14 - supply terms.pdf'), await markedPdf(2, () => ({})));
+    await call('ingest.start', { caseId, paths: [drop] });
+    const hit = (await call('search', { caseId, query: 'Body 2.5 supplier shipped', mode: 'keyword', k: 1 })).results[0]!;
+    expect(hit.place).toMatch(/^Exhibit 14, pp?\. /);
+    const events = (await call('tools.timeline', { caseId })).events;
+    expect(events.find((e) => e.pages[0] === 2)?.place).toBe('Exhibit 14, p. 2');
+  });
 });
 

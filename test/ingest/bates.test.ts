@@ -140,3 +140,15 @@ function corpusPdfs(manifest: string, max: number): string[] {
   }
   return out;
 }
+
+describe('exhibit labels', () => {
+  it('a file named or stamped as an exhibit is one; an SEC exhibit index is not', async () => {
+    const { exhibitLabel } = await import('../../src/core/ingest/bates');
+    expect(exhibitLabel('binders/Exhibit 14.pdf', 'Lease agreement')).toBe('Exhibit 14');
+    expect(exhibitLabel('Ex. 3 - Smith letter.pdf', 'Dear Sir')).toBe('Exhibit 3');
+    expect(exhibitLabel('exhibit_b_contract.docx', 'Contract')).toBe('Exhibit B');
+    expect(exhibitLabel('scan.pdf', '\n  EXHIBIT 7A\nDeclaration of Jane Roe')).toBe('Exhibit 7A');
+    expect(exhibitLabel('PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf', 'EXHIBIT 10.11\nCO-BRANDING AGREEMENT')).toBeNull();
+    expect(exhibitLabel('Texas notes.pdf', 'Exhibits are attached.')).toBeNull();
+  });
+});

@@ -25,7 +25,7 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
     const profile = await docs.readProfile(fileId, version).catch(() => null);
     const file = (await listed()).find((f) => f.id === fileId)?.name ?? '';
     const title = profile?.title || (file ? readableFileName(file) : '');
-    return { text: text.text, pageStarts: text.pageStarts, ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}), ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}), ...(text.pageBates ? { pageBates: text.pageBates } : {}), ...(text.transcript ? { transcript: text.transcript } : {}), ...(title ? { title } : {}), names: [title, ...(profile?.parties ?? []), file].join(' \n ') };
+    return { text: text.text, pageStarts: text.pageStarts, ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}), ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}), ...(text.pageBates ? { pageBates: text.pageBates } : {}), ...(text.transcript ? { transcript: text.transcript } : {}), ...(text.exhibit ? { exhibit: text.exhibit } : {}), ...(title ? { title } : {}), names: [title, ...(profile?.parties ?? []), file].join(' \n ') };
   };
   let files: ReturnType<typeof docs.listFiles> | null = null;
   const listed = () => (files ??= docs.listFiles().catch(() => []));

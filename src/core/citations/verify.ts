@@ -40,6 +40,7 @@ export interface SourceDoc {
   pageLabels?: ReadonlyMap<number, string>;
   pageBates?: ReadonlyMap<number, string>;
   transcript?: TranscriptLayout;
+  exhibit?: string;
 }
 
 /** The document of one file version (or just its text); null when it cannot be read. */

@@ -239,3 +239,18 @@ export function markBates(doc: { text: string; index: PageIndex }, prefix?: stri
   for (const b of bates.pages) doc.index.pages[b.page - 1]!.bates = b.number;
   return { first: bates.pages[0]!.number, last: bates.pages[bates.pages.length - 1]!.number };
 }
+
+/**
+ * The exhibit a document is, where its file name says "Exhibit 14" / "Ex. 14" / "Exh. 14" or its first
+ * line is "EXHIBIT 14" alone (an exhibit slip sheet or stamp): "Exhibit 14". A number with a dot
+ * ("EX-10.13", an SEC filing's exhibit index) is not an exhibit label.
+ */
+export function exhibitLabel(fileName: string, text: string): string | null {
+  const base = fileName.split('/').pop() ?? fileName;
+  const named = /(?:^|[\s_(-])(?:exhibit|exh\.?|ex\.)[\s_-]*([0-9]{1,3}[A-Z]?|[A-Z]{1,2})(?=$|[\s_).,-](?![0-9]))/i.exec(base.replace(/\.[a-z0-9]{2,4}$/i, ''));
+  const first = text.slice(0, 400).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const stamped = /^EXHIBIT\s+([0-9]{1,3}[A-Z]?|[A-Z]{1,2})$/i.exec(first);
+  const id = (named ?? stamped)?.[1];
+  return id ? `Exhibit ${id.toUpperCase()}` : null;
+}
+

@@ -13,7 +13,7 @@ import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
 import type { Detection } from './detect';
 import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from './types';
-import { markBates } from './bates';
+import { exhibitLabel, markBates } from './bates';
 import { detectTranscript } from './transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
 import type { DetectedKind, DocType, FileStatus } from './types';
@@ -106,6 +106,8 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     return { ...base, kind: detected.kind, status: 'failed', reason: `could not be read (${msg.slice(0, 200)})` };
   }
   const pins = markPinCites(doc, req.batesPrefix);
+  const exhibit = exhibitLabel(req.name, doc.text);
+  if (exhibit) doc.index.exhibit = exhibit;
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
   const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
   const some = `${doc.emptyPages.length} of ${doc.index.pages.length} pages`;

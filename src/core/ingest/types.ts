@@ -237,6 +237,8 @@ export interface PageIndex {
   paragraphs?: [number, number][];
   /** A deposition or hearing transcript: its numbered lines per page, cited "Smith Dep. 42:10–17" (ingest/transcript.ts). */
   transcript?: TranscriptLayout;
+  /** The exhibit the document is, where its file name or first line says so ("Exhibit 14"): cited "Exhibit 14, p. 3". */
+  exhibit?: string;
 }
 
 /** Chunker settings (per case, `settings.chunking` in case.json). */

@@ -21,6 +21,8 @@ export interface DocumentText {
   pageBates?: ReadonlyMap<number, string>;
   /** A transcript's numbered lines. */
   transcript?: TranscriptLayout;
+  /** The exhibit the document is ("Exhibit 14"). */
+  exhibit?: string;
 }
 
 /** Where the tools read files and texts from: ingest's manifest and stored document text (see caseDocumentSource). */

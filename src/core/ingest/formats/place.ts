@@ -17,10 +17,23 @@ export interface PlaceDoc {
   /** Bates-stamped pages → their numbers. */
   pageBates?: ReadonlyMap<number, string>;
   transcript?: TranscriptLayout;
+  /** The exhibit the document is ("Exhibit 14"). */
+  exhibit?: string;
 }
 
-/** The best pin cite of the span [start, end) on `pages`: transcript page:line, else Bates, else the unit; undefined for "p. N". */
+/**
+ * The best pin cite of the span [start, end) on `pages`: transcript page:line, else Bates, else the
+ * unit; undefined for "p. N" — but an exhibit always says so first ("Exhibit 14, p. 3").
+ */
 export function placeOf(doc: PlaceDoc, pages: readonly number[], start: number, end: number): string | undefined {
+  const pin = pinOf(doc, pages, start, end);
+  if (!doc.exhibit) return pin;
+  const lo = Math.min(...pages);
+  const hi = Math.max(...pages);
+  return `${doc.exhibit}, ${pin ?? (lo === hi ? `p. ${lo}` : `pp. ${lo}–${hi}`)}`;
+}
+
+function pinOf(doc: PlaceDoc, pages: readonly number[], start: number, end: number): string | undefined {
   if (doc.transcript) {
     const pin = pinCite(doc.transcript, start, end);
     if (pin) return `${doc.transcript.deponent ? `${doc.transcript.deponent} Dep.` : 'Tr.'} ${pin}`;
@@ -31,13 +44,14 @@ export function placeOf(doc: PlaceDoc, pages: readonly number[], start: number, 
 }
 
 /** The pin-cite facts of a document's pages (pages.json), for PlaceDoc. */
-export function placeFacts(index: { pages: readonly { page: number; label?: string; bates?: string }[]; transcript?: TranscriptLayout }): Omit<PlaceDoc, 'text' | 'pageStarts'> {
+export function placeFacts(index: { pages: readonly { page: number; label?: string; bates?: string }[]; transcript?: TranscriptLayout; exhibit?: string }): Omit<PlaceDoc, 'text' | 'pageStarts'> {
   const labels = pageLabels(index.pages);
   const bates = index.pages.filter((p) => p.bates);
   return {
     ...(labels ? { pageLabels: labels } : {}),
     ...(bates.length ? { pageBates: new Map(bates.map((p) => [p.page, p.bates!])) } : {}),
     ...(index.transcript ? { transcript: index.transcript } : {}),
+    ...(index.exhibit ? { exhibit: index.exhibit } : {}),
   };
 }
 
