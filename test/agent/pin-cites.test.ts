@@ -41,6 +41,14 @@ describe('pin cites', () => {
     expect(stamp.pages).toContain(2);
     expect(stamp.place).toMatch(/ACME000102/);
 
+    // A Bates range finds the stamped pages in it, whatever the search mode.
+    for (const query of ['ACME000102-ACME000103', 'ACME000102–03', 'acme000102 to acme000103']) {
+      const range = await call('search', { caseId, query, mode: 'hybrid', k: 5 });
+      expect(range.results.length, query).toBeGreaterThan(0);
+      expect(range.results.every((r) => r.file_name === 'production.pdf' && /ACME00010[23]/.test(r.text)), query).toBe(true);
+      expect(new Set(range.results.flatMap((r) => r.pages)), query).toContain(3);
+    }
+
     // The deposition's passages are cited by page and line.
     const testimony = (await call('search', { caseId, query: 'sign the lease closing date Friday', mode: 'keyword', k: 1 })).results[0]!;
     expect(testimony.file_name).toBe('smith deposition.pdf');

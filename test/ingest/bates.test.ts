@@ -152,3 +152,16 @@ describe('exhibit labels', () => {
     expect(exhibitLabel('Texas notes.pdf', 'Exhibits are attached.')).toBeNull();
   });
 });
+
+describe('Bates ranges searched', () => {
+  it('a range becomes its numbers; anything else is not one', async () => {
+    const { batesRangeQuery } = await import('../../src/core/ingest/bates');
+    expect(batesRangeQuery('ACME0001234-ACME0001236')).toBe('ACME0001234 ACME0001235 ACME0001236');
+    expect(batesRangeQuery('SMITH-0000245 – 47')).toBe('SMITH-0000245 SMITH-0000246 SMITH-0000247');
+    expect(batesRangeQuery('ACME0001234 through ACME0001235')).toBe('ACME0001234 ACME0001235');
+    expect(batesRangeQuery('ACME0001234-BETA0001236')).toBeNull();
+    expect(batesRangeQuery('ACME0001236-ACME0001234')).toBeNull();
+    expect(batesRangeQuery('ACME0000001-ACME0009999')).toBeNull();
+    expect(batesRangeQuery('notice period 2019-2020')).toBeNull();
+  });
+});

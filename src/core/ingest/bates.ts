@@ -254,3 +254,21 @@ export function exhibitLabel(fileName: string, text: string): string | null {
   return id ? `Exhibit ${id.toUpperCase()}` : null;
 }
 
+/**
+ * A search for a Bates range ("ACME0001234-ACME0001240", "ACME0001234–40") as the numbers in it
+ * (at most 200), for a keyword search of the stamps; null when the query is not one.
+ */
+export function batesRangeQuery(query: string): string | null {
+  const m = /^\s*([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})\s*(?:-|–|—|to|through)\s*(?:([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})|(\d{1,8}))\s*$/i.exec(query);
+  if (!m) return null;
+  const [, prefix, fromDigits, prefix2, toDigits, tail] = m as unknown as [string, string, string, string | undefined, string | undefined, string | undefined];
+  if (prefix2 !== undefined && prefix2.trim().toUpperCase() !== prefix.trim().toUpperCase()) return null;
+  const from = Number(fromDigits);
+  // "ACME0001234–40": the last digits replace the end of the first number.
+  const to = toDigits !== undefined ? Number(toDigits) : Number(fromDigits.slice(0, fromDigits.length - tail!.length) + tail);
+  if (!(to >= from) || to - from >= 200) return null;
+  const numbers: string[] = [];
+  for (let n = from; n <= to; n++) numbers.push(`${prefix}${String(n).padStart(fromDigits.length, '0')}`);
+  return numbers.join(' ');
+}
+

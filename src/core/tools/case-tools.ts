@@ -21,6 +21,7 @@ import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
 import { placeOf } from '../ingest/formats/place';
+import { batesRangeQuery } from '../ingest/bates';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
@@ -284,6 +285,12 @@ export class CaseTools {
     args: Omit<RetrieveArgs, 'top_k'> & { top_k: number },
     signal?: AbortSignal,
   ): Promise<SearchResponse> {
+    // A Bates range is searched as its numbers, so the stamped pages come first (by their words).
+    const range = batesRangeQuery(args.query);
+    if (range) {
+      const { rerank_top_n: _rerank, ...keyword } = args;
+      return this.keyword_search({ ...keyword, query: range }, signal);
+    }
     if (mode === 'hybrid') return this.retrieve(args, signal);
     const { rerank_top_n: rerank, ...rest } = args;
     const res = mode === 'vector' ? await this.vector_search(rest, signal) : await this.keyword_search(rest, signal);
