@@ -8,6 +8,7 @@ import * as XLSX from '@e965/xlsx';
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { localeDayFirst } from '../../src/core/cases/registry';
 import { runCasefile } from '../helpers/cli';
 import { tempHome } from '../helpers/home';
 import { eml } from '../helpers/mail';
@@ -132,7 +133,9 @@ describe('the case’s date order', () => {
     engines.push(engine);
     const call = engine.router.call.bind(engine.router);
     const { id: caseId } = await call('cases.create', { name: 'London lease' });
-    expect((await call('cases.get', { caseId })).dates).toEqual({ dayFirst: false });
+    // Never set, a case follows this computer's locale; set, it keeps what it was told.
+    expect((await call('cases.get', { caseId })).dates).toEqual({ dayFirst: localeDayFirst() });
+    expect((await call('cases.setDateOrder', { caseId, dayFirst: false })).dates).toEqual({ dayFirst: false });
     const drop = path.join(home, 'drop');
     mkdirSync(drop, { recursive: true });
     writeFileSync(path.join(drop, 'letter.txt'), 'The tenant vacated the flat on 03/04/2020.\n');

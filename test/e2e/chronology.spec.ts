@@ -22,7 +22,23 @@ async function medicalRecord(): Promise<Uint8Array> {
   return doc.save();
 }
 
+/** The agent's turn, scripted: the inventory, the timeline of the knee, an answer citing the last visit. */
+const scripts = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-timeline-'));
+const timelineScript = path.join(scripts, 'timeline.json');
+writeFileSync(
+  timelineScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+      { thought: 'The dated events about the knee.', action: 'timeline', action_input: { query: 'knee' } },
+      { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021, when she ordered an MRI [cite:{{cite:2}}].' },
+    ],
+  }),
+);
+
 test.describe('chronology', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: timelineScript } });
+
   test('the Chronology lists dated events in order, filters them, opens one on its page with boxes, keeps a mark and exports Word and CSV', async ({ app }) => {
     test.slow(); // a folder is read, then the chronology is built and exported twice
     const { page } = app;
@@ -94,6 +110,16 @@ test.describe('chronology', () => {
       'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note',
       '2021-08-02,day,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.",Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered',
     ]);
+
+    // The assistant answers "when did … last …" from the timeline, its citation green, its step said in words.
+    await pane.getByRole('button', { name: 'Back to chat' }).click();
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('When did the claimant last see a doctor about his knee?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    await expect(answer).toContainText('Aug. 2, 2021', { timeout: 60_000 });
+    await expect(answer.locator('.chip[data-status="verified"]')).toHaveCount(1);
+    await expect(answer.locator('.step-text').nth(1)).toHaveText('Listed the case\'s dated events about ‘knee’ — 2 events');
 
     // A file's Bates prefix can be set by hand; one found on no page is refused in plain words.
     const record = docs.locator('[data-file="clinic record.pdf"]');

@@ -31,9 +31,16 @@ export function ocrSettingsOf(settings: Record<string, unknown>): { enabled: boo
   return { enabled: raw.enabled !== false, language: typeof raw.language === 'string' && /^[a-z_]{3,12}$/.test(raw.language) ? raw.language : DEFAULT_OCR_LANGUAGE };
 }
 
-/** The case's date order (case.json `settings.dates`): month first unless set day first. */
+/** The case's date order (case.json `settings.dates`); a case never set follows this computer's locale. */
 export function dateSettingsOf(settings: Record<string, unknown>): { dayFirst: boolean } {
-  return { dayFirst: (settings.dates as { dayFirst?: unknown } | undefined)?.dayFirst === true };
+  const set = (settings.dates as { dayFirst?: unknown } | undefined)?.dayFirst;
+  return { dayFirst: typeof set === 'boolean' ? set : localeDayFirst() };
+}
+
+/** Whether this computer's locale writes the day before the month (en-GB, fr, de…; not en-US). */
+export function localeDayFirst(): boolean {
+  const parts = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(Date.UTC(2020, 2, 4));
+  return parts.findIndex((p) => p.type === 'day') < parts.findIndex((p) => p.type === 'month');
 }
 
 export interface CaseStats {

@@ -14,7 +14,7 @@ export interface CaseSummary {
   bytes: number;
   /** Whether scanned pages and images are read by OCR in this case, and in which language (an installed language's code, e.g. `eng`). */
   ocr: { enabled: boolean; language: string };
-  /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first, the default) or 3 April (day first). */
+  /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first) or 3 April (day first); until set, as this computer's locale writes dates. */
   dates: { dayFirst: boolean };
 }
 
