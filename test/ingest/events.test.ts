@@ -108,3 +108,11 @@ describe('names in events', () => {
     expect(namesIn('On March 3, 2021 John Roe slipped on the stairs at 12 Elm Street, Suite 4, of Acme Holdings LLC.')).toEqual(['John Roe', 'Acme Holdings LLC']);
   });
 });
+
+describe('parties in events', () => {
+  it('a party of the document named in the sentence is among its people, even written in lower case', async () => {
+    const doc = loadText(Buffer.from('On May 3, 2021 the goods were delivered by acme supply co. to the warehouse.'));
+    const [event] = await extractEvents(doc.text, doc.index, { docDate: '', parties: ['Acme Supply Co.', 'Beta Logistics LLC'] });
+    expect(event!.people).toEqual(['Acme Supply Co.']);
+  });
+});

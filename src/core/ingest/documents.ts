@@ -131,7 +131,8 @@ export class CaseDocuments {
     const stored = READABLE_STATUSES.has(v.status) ? await this.store.readEvents(file.id, v.version, dayFirst) : undefined;
     if (stored) return stored;
     const { text, pages } = await this.load(file.id, v.version);
-    const events = await extractEvents(text, pages, { docDate: v.doc_date, dayFirst });
+    const { profile } = await this.getStructure(file.id, v.version);
+    const events = await extractEvents(text, pages, { docDate: v.doc_date, dayFirst, parties: profile.parties });
     await this.store.writeEvents(file.id, v.version, events, dayFirst).catch(() => undefined);
     return events;
   }

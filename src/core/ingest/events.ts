@@ -52,6 +52,8 @@ export interface EventOptions {
    * month first) is read in that order.
    */
   dayFirst?: boolean;
+  /** The document's own parties (its profile): named in an event's sentence, they are among its people. */
+  parties?: readonly string[];
 }
 
 type Chrono = typeof import('chrono-node');
@@ -253,6 +255,17 @@ function numericOrder(text: string): 'day' | 'month' | null {
   return dayOnly > monthOnly ? 'day' : monthOnly > dayOnly ? 'month' : null;
 }
 
+/** The people and organisations of a sentence: its capitalised names, and the document's parties it names. */
+function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
+  const names = namesIn(sentence);
+  const lower = sentence.toLowerCase();
+  for (const party of parties) {
+    const p = party.trim();
+    if (p.length >= 3 && lower.includes(p.toLowerCase()) && !names.some((n) => n.toLowerCase() === p.toLowerCase())) names.push(p);
+  }
+  return names;
+}
+
 /** Capitalised names in a sentence: "Dr. Maria Alvarez", "Acme Holdings LLC" (not its first word alone, not months). */
 export function namesIn(sentence: string): string[] {
   const out = new Set<string>();
@@ -301,7 +314,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     const found = ruleDate(read) ?? chronoDate(read, parse(), reference) ?? fallbackDate(read);
     if (!found) continue;
     const { anchor, ...date } = found;
-    out.push({ ...date, start: a, end: b, text: sentence, page: pageAt(a), people: namesIn(sentence) });
+    out.push({ ...date, start: a, end: b, text: sentence, page: pageAt(a), people: peopleIn(sentence, options.parties) });
     if (anchor) reference = new Date(`${found.date}T12:00:00Z`);
   }
   return out;

@@ -75,7 +75,7 @@ async function handleParse(task: ParseTask): Promise<void> {
       await store.writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
       // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
       const dayFirst = task.dayFirst ?? false;
-      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate, dayFirst }).then((events) => store.writeEvents(task.fileId, task.version, events, dayFirst), () => undefined);
+      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate, dayFirst, parties: structure.profile.parties }).then((events) => store.writeEvents(task.fileId, task.version, events, dayFirst), () => undefined);
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });
