@@ -3,33 +3,19 @@
  * "Smith Dep. 42:10–12" — in search results, in answers, on checked citations and in the chronology;
  * the documents list says a file's Bates range and that it is a transcript.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
+import { describe, expect, it } from 'vitest';
 import { citationPlace } from '../../src/shared/citation-text';
 import { markedPdf, transcriptPdf } from '../fixtures/legal-pdfs';
+import { ingestedCase } from '../helpers/case';
 import { runCasefile } from '../helpers/cli';
-import { tempHome } from '../helpers/home';
-
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-});
 
 describe('pin cites', () => {
   it('Bates numbers and transcript page:line in results, answers, citations and the chronology', async () => {
-    const home = tempHome('casefile-pins-');
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-    engines.push(engine);
-    const call = engine.router.call.bind(engine.router);
-    const { id: caseId } = await call('cases.create', { name: 'Acme v. Beta' });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop, { recursive: true });
-    writeFileSync(path.join(drop, 'production.pdf'), await markedPdf(3, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')} CONFIDENTIAL` })));
-    writeFileSync(path.join(drop, 'smith deposition.pdf'), await transcriptPdf(3, 41));
-    await call('ingest.start', { caseId, paths: [drop] });
+    const { call, caseId } = await ingestedCase('Acme v. Beta', {
+      'production.pdf': await markedPdf(3, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')} CONFIDENTIAL` })),
+      'smith deposition.pdf': await transcriptPdf(3, 41),
+    });
 
     const files = Object.fromEntries((await call('files.list', { caseId })).files.map((f) => [f.name, f.versions.at(-1)!]));
     expect(files['production.pdf']).toMatchObject({ status: 'indexed', bates: { first: 'ACME000101', last: 'ACME000103' } });
@@ -75,17 +61,11 @@ describe('pin cites', () => {
   });
 
   it('the user corrects a document’s Bates prefix, or says it is not stamped; the pages are marked again without reading the file', async () => {
-    const home = tempHome('casefile-pins-fix-');
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-    engines.push(engine);
-    const call = engine.router.call.bind(engine.router);
-    const { id: caseId } = await call('cases.create', { name: 'Acme v. Beta' });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop, { recursive: true });
-    // One page of three stamped: too little for the detector to be sure.
-    writeFileSync(path.join(drop, 'letter.pdf'), await markedPdf(3, (p) => ({ footer: p === 2 ? 'DEF0004410' : null })));
-    writeFileSync(path.join(drop, 'production.pdf'), await markedPdf(2, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')}` })));
-    await call('ingest.start', { caseId, paths: [drop] });
+    const { home, call, caseId, close } = await ingestedCase('Acme v. Beta', {
+      // One page of three stamped: too little for the detector to be sure.
+      'letter.pdf': await markedPdf(3, (p) => ({ footer: p === 2 ? 'DEF0004410' : null })),
+      'production.pdf': await markedPdf(2, (p) => ({ footer: `ACME${String(100 + p).padStart(6, '0')}` })),
+    });
     const byName = async () => Object.fromEntries((await call('files.list', { caseId })).files.map((f) => [f.name, f]));
     const before = await byName();
     expect(before['letter.pdf']!.versions[0]!.bates).toBeUndefined();
@@ -102,8 +82,7 @@ describe('pin cites', () => {
     await call('files.setBates', { caseId, fileId: before['production.pdf']!.id, prefix: 'ACME' });
     expect((await placeOn('production.pdf')).every((p) => /^ACME00010[12]/.test(p ?? ''))).toBe(true);
     // The CLI says the same.
-    await engine.close();
-    engines.splice(engines.indexOf(engine), 1);
+    await close();
     const cli = await runCasefile(home, ['bates', 'Acme v. Beta', 'production.pdf', '--none', '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ name: 'production.pdf', bates: null });
@@ -112,15 +91,7 @@ describe('pin cites', () => {
   });
 
   it('an exhibit is cited as one: "Exhibit 14, p. 2"', async () => {
-    const home = tempHome('casefile-pins-ex-');
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-    engines.push(engine);
-    const call = engine.router.call.bind(engine.router);
-    const { id: caseId } = await call('cases.create', { name: 'Exhibits' });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop, { recursive: true });
-    writeFileSync(path.join(drop, 'Exhibit 14 - supply terms.pdf'), await markedPdf(2, () => ({})));
-    await call('ingest.start', { caseId, paths: [drop] });
+    const { call, caseId } = await ingestedCase('Exhibits', { 'Exhibit 14 - supply terms.pdf': await markedPdf(2, () => ({})) });
     const hit = (await call('search', { caseId, query: 'Body 2.5 supplier shipped', mode: 'keyword', k: 1 })).results[0]!;
     expect(hit.place).toMatch(/^Exhibit 14, pp?\. /);
     const events = (await call('tools.timeline', { caseId })).events;

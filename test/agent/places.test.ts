@@ -3,19 +3,11 @@
  * sheet and row, an email's header or body — in search results, in the answer's text and on the
  * checked citation.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
+import { describe, expect, it } from 'vitest';
 import { citationPlace } from '../../src/shared/citation-text';
-import { tempHome } from '../helpers/home';
+import { ingestedCase } from '../helpers/case';
 import { eml } from '../helpers/mail';
-
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-});
 
 function billing(): Buffer {
   const wb = XLSX.utils.book_new();
@@ -35,16 +27,10 @@ function billing(): Buffer {
 
 describe('places in documents of named units', () => {
   it('a spreadsheet hit and its citation say "Sheet Billing, row 3"; an email hit says which part of the email', async () => {
-    const home = tempHome('casefile-places-');
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-    engines.push(engine);
-    const call = engine.router.call.bind(engine.router);
-    const { id: caseId } = await call('cases.create', { name: 'Places' });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop, { recursive: true });
-    writeFileSync(path.join(drop, 'billing.xlsx'), billing());
-    writeFileSync(path.join(drop, 'reply.eml'), await eml({ from: 'a@x.example', to: 'b@y.example', subject: 'Ostrakon repairs', date: new Date('2023-03-10T08:00:00Z'), text: 'The landlord agreed to pay for the repairs by April 1.' }));
-    await call('ingest.start', { caseId, paths: [drop] });
+    const { call, caseId } = await ingestedCase('Places', {
+      'billing.xlsx': billing(),
+      'reply.eml': await eml({ from: 'a@x.example', to: 'b@y.example', subject: 'Ostrakon repairs', date: new Date('2023-03-10T08:00:00Z'), text: 'The landlord agreed to pay for the repairs by April 1.' }),
+    });
 
     const sheetHit = (await call('search', { caseId, query: 'quindecim demand letter', mode: 'keyword', k: 1 })).results[0]!;
     // The passage holds the Damages sheet (too small to be a passage of its own) and the Billing rows.

@@ -2,21 +2,15 @@
  * The chronology of a case: dated events from every kind of document, in order, filtered, cited;
  * exported as CSV and Word; used by the agent for "when did … last …" questions; and the CLI.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { unzipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
+import { describe, expect, it } from 'vitest';
 import { localeDayFirst } from '../../src/core/cases/registry';
 import { runCasefile } from '../helpers/cli';
-import { tempHome } from '../helpers/home';
+import { ingestedCase } from '../helpers/case';
 import { eml } from '../helpers/mail';
-
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-});
 
 const NOTES = [
   'Medical history of John Roe.',
@@ -37,18 +31,11 @@ function billing(): Buffer {
 }
 
 async function setup() {
-  const home = tempHome('casefile-timeline-');
-  const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-  engines.push(engine);
-  const call = engine.router.call.bind(engine.router);
-  const { id: caseId } = await call('cases.create', { name: 'Roe v. Elm Street' });
-  const drop = path.join(home, 'drop');
-  mkdirSync(drop, { recursive: true });
-  writeFileSync(path.join(drop, 'medical notes.txt'), NOTES);
-  writeFileSync(path.join(drop, 'billing.xlsx'), billing());
-  writeFileSync(path.join(drop, 'demand.eml'), await eml({ from: 'Counsel <c@firm.example>', to: 'Insurer <claims@ins.example>', subject: 'Demand', date: new Date('2021-10-04T09:00:00Z'), text: 'We demand payment of the medical bills for John Roe by November 1, 2021.' }));
-  await call('ingest.start', { caseId, paths: [drop] });
-  return { home, engine, call, caseId };
+  return ingestedCase('Roe v. Elm Street', {
+    'medical notes.txt': NOTES,
+    'billing.xlsx': billing(),
+    'demand.eml': await eml({ from: 'Counsel <c@firm.example>', to: 'Insurer <claims@ins.example>', subject: 'Demand', date: new Date('2021-10-04T09:00:00Z'), text: 'We demand payment of the medical bills for John Roe by November 1, 2021.' }),
+  });
 }
 
 describe('the chronology', () => {
@@ -107,7 +94,7 @@ describe('the chronology', () => {
   });
 
   it('the agent answers "when did … last …" from the timeline tool, its citation supported; the CLI prints the chronology', async () => {
-    const { home, engine, call, caseId } = await setup();
+    const { home, call, caseId, close } = await setup();
     const script = path.join(home, 'timeline.json');
     writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Dates about the knee.', action: 'timeline', action_input: { query: 'knee', person: 'Alvarez' } }, { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021 [cite:{{cite:2}}].' }] }));
     const r = await call('chat.ask', { caseId, question: 'When did the claimant last see a doctor about his knee?', model: `scripted:${script}` });
@@ -116,8 +103,7 @@ describe('the chronology', () => {
     expect(step.observation).toContain('(2021-08-02)');
     expect(r).toMatchObject({ answer_kind: 'agent', grounded: true });
     expect(r.citations[0]).toMatchObject({ file_name: 'medical notes.txt', verified: true });
-    await engine.close();
-    engines.splice(engines.indexOf(engine), 1);
+    await close();
     const cli = await runCasefile(home, ['chronology', 'Roe v. Elm Street', '--person', 'Alvarez']);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
@@ -128,16 +114,10 @@ describe('the chronology', () => {
 
 describe('the case’s date order', () => {
   it('a case set to day first reads 03/04/2020 as 3 April, and its chronology follows at once', async () => {
-    const home = tempHome('casefile-dates-');
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
-    engines.push(engine);
-    const call = engine.router.call.bind(engine.router);
-    const { id: caseId } = await call('cases.create', { name: 'London lease' });
+    const { call, caseId, drop } = await ingestedCase('London lease', {});
     // Never set, a case follows this computer's locale; set, it keeps what it was told.
     expect((await call('cases.get', { caseId })).dates).toEqual({ dayFirst: localeDayFirst() });
     expect((await call('cases.setDateOrder', { caseId, dayFirst: false })).dates).toEqual({ dayFirst: false });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop, { recursive: true });
     writeFileSync(path.join(drop, 'letter.txt'), 'The tenant vacated the flat on 03/04/2020.\n');
     await call('ingest.start', { caseId, paths: [drop] });
     expect((await call('tools.timeline', { caseId })).events).toMatchObject([{ date: '2020-03-04', ambiguous: true }]);
