@@ -165,3 +165,27 @@ describe('Bates ranges searched', () => {
     expect(batesRangeQuery('notice period 2019-2020')).toBeNull();
   });
 });
+
+describe('Acrobat-style Bates stamps', () => {
+  it('a stamp written as a pagination artifact (marked content /Artifact, as Acrobat adds Bates numbers) is found like any other', async () => {
+    const { PDFDocument, StandardFonts, beginMarkedContent, endMarkedContent } = await import('pdf-lib');
+    const { FIXED_DATE } = await import('../fixtures/pdfs');
+    const doc = await PDFDocument.create();
+    doc.setCreationDate(FIXED_DATE);
+    doc.setModificationDate(FIXED_DATE);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let p = 1; p <= 3; p++) {
+      const page = doc.addPage([612, 792]);
+      page.drawText(`Page ${p} of the production: the shipment left the warehouse on time.`, { x: 72, y: 700, size: 11, font });
+      page.pushOperators(beginMarkedContent('Artifact'));
+      page.drawText(`ACME${String(2000 + p).padStart(7, '0')}`, { x: 480, y: 30, size: 9, font });
+      page.pushOperators(endMarkedContent());
+    }
+    const found = await detect(await doc.save());
+    expect(found?.pages.map((b) => [b.page, b.number])).toEqual([
+      [1, 'ACME0002001'],
+      [2, 'ACME0002002'],
+      [3, 'ACME0002003'],
+    ]);
+  });
+});
