@@ -58,6 +58,11 @@ export class CaseFiles {
     return this.deps.ports;
   }
 
+  /** Whether this engine holds the password of a protected original of the case. */
+  private hasPassword(caseId: string): (sha256: string) => boolean {
+    return (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined;
+  }
+
   /** The case's documents (not_found for an unknown case). */
   async documents(caseId: string): Promise<CaseDocuments> {
     return (await this.ports.openCases.open(caseId)).documents;
@@ -65,7 +70,7 @@ export class CaseFiles {
 
   async listFiles(caseId: string): Promise<FileInfo[]> {
     const m = await new CaseStore(this.ports.cases.caseDir(caseId)).readManifest();
-    const hasPassword = (sha256: string) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined;
+    const hasPassword = this.hasPassword(caseId);
     const files = m.files.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword, m.files));
     // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
     const live = new Map<string, CurrentFile>();
@@ -162,7 +167,7 @@ export class CaseFiles {
         });
         docs.invalidate(fileId);
         this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-        return fileInfo(files.find((f) => f.id === fileId)!, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined, files);
+        return fileInfo(files.find((f) => f.id === fileId)!, this.hasPassword(caseId), files);
       }),
     );
   }
@@ -194,7 +199,7 @@ export class CaseFiles {
       await sink.close();
     }
     this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-    return fileInfo(file, (sha256) => this.ports.passwords.get(passwordKey(caseId, sha256)) !== undefined, files);
+    return fileInfo(file, this.hasPassword(caseId), files);
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {

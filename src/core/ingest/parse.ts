@@ -142,7 +142,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
  * citations can say "ACME0001234" or "Smith Dep. 42:10–17"; what was found, for the file's listing.
  * Documents of named units (sheets, an email's parts) have neither.
  */
-export function markPinCites(doc: Pick<ParsedDoc, 'text' | 'index'>, batesPrefix?: string | null): Pick<ParseOutcome, 'bates' | 'transcript'> {
+function markPinCites(doc: Pick<ParsedDoc, 'text' | 'index'>, batesPrefix?: string | null): Pick<ParseOutcome, 'bates' | 'transcript'> {
   if (doc.index.pages.some((p) => p.label)) return {};
   const out: Pick<ParseOutcome, 'bates' | 'transcript'> = {};
   const bates = markBates(doc, batesPrefix);

@@ -17,32 +17,20 @@ export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBy
   let total = 0;
   let elements = 0;
   for (const e of entries) {
-    const local = e.offset;
-    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) continue;
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, Math.min(buf.length, start + e.compressed));
-    let size = data.length;
-    let out: Buffer | undefined;
-    if (e.method === 8) {
-      try {
-        const bound = Math.min(limits.maxZipBytes - total + 1, bufferConstants.MAX_LENGTH);
-        out = inflateRawSync(data, { maxOutputLength: bound });
-        size = out.length;
-      } catch (err) {
-        if (err instanceof RangeError) size = Math.min(limits.maxZipBytes - total + 1, bufferConstants.MAX_LENGTH);
-        else continue; // damaged part: mammoth reports it
-      }
-    } else if (e.method === 0) {
-      out = data;
-    } else continue;
+    if (e.method !== 0 && e.method !== 8) continue;
+    const cap = Math.min(limits.maxZipBytes - total, bufferConstants.MAX_LENGTH - 1);
+    const out = entryBytes(buf, e, cap);
+    if (out === null) continue; // damaged part: mammoth reports it
+    const size = out === 'over' ? cap + 1 : out.length;
     total += size;
     if (total > limits.maxZipBytes) {
       throw new LoadError('failed', `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}).${raiseHint('maxZipBytes')}`);
     }
-    if (size > 10 * 1024 * 1024 && size / Math.max(1, data.length) > limits.maxZipRatio) {
-      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / Math.max(1, data.length))} times, a zip bomb).${raiseHint('maxZipRatio')}`);
+    const packed = Math.max(1, Math.min(e.compressed, buf.length));
+    if (size > 10 * 1024 * 1024 && size / packed > limits.maxZipRatio) {
+      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / packed)} times, a zip bomb).${raiseHint('maxZipRatio')}`);
     }
-    if (out && /\.(xml|rels)$/i.test(e.name)) {
+    if (out !== 'over' && /\.(xml|rels)$/i.test(e.name)) {
       elements += countElements(out);
       if (elements > limits.maxXmlElements) {
         throw new LoadError('failed', `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements): split it.${raiseHint('maxXmlElements')}`);
@@ -101,14 +89,15 @@ function countElements(xml: Buffer): number {
   return n;
 }
 
-/** An entry's bytes, inflated with a hard cap of `cap` bytes: 'over' past it, null when damaged. */
+/** An entry's bytes (stored or deflated), inflated with a hard cap of `cap` bytes: 'over' past it, null when damaged. Sizes are measured, not taken from the headers. */
 function entryBytes(buf: Buffer, e: ZipEntry, cap: number): Buffer | 'over' | null {
   if (e.offset + 30 > buf.length || buf.readUInt32LE(e.offset) !== 0x04034b50) return null;
   const start = e.offset + 30 + buf.readUInt16LE(e.offset + 26) + buf.readUInt16LE(e.offset + 28);
   const data = buf.subarray(start, Math.min(buf.length, start + e.compressed));
   if (e.method === 0) return data.length > cap ? 'over' : data;
   try {
-    return inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap + 1, bufferConstants.MAX_LENGTH)) });
+    const out = inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap + 1, bufferConstants.MAX_LENGTH)) });
+    return out.length > cap ? 'over' : out;
   } catch (err) {
     return err instanceof RangeError ? 'over' : null;
   }

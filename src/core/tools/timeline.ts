@@ -74,8 +74,11 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
   }
   found.sort((x, y) => x.event.date.localeCompare(y.event.date) || ORDER[x.event.precision] - ORDER[y.event.precision] || x.file.name.localeCompare(y.file.name) || x.order - y.order);
   const events: TimelineEvent[] = [];
+  // Each document's text and page facts are read once, however many of its events are listed.
+  const texts = new Map<string, ReturnType<DocumentSource['readText']>>();
   for (const { event: e, file } of found.slice(0, a.limit)) {
-    const doc = await documents.readText(file.id, file.version);
+    if (!texts.has(file.id)) texts.set(file.id, documents.readText(file.id, file.version));
+    const doc = await texts.get(file.id)!;
     const pages = doc ? pagesOf(doc.pageStarts, e.start, e.end) : [e.page];
     const place = doc ? placeOf(doc, pages, e.start, e.end) : undefined;
     const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });

@@ -71,7 +71,7 @@ function dateText(d: Date | undefined | null): string {
   return d && !Number.isNaN(d.getTime()) ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
 }
 
-function document(meta: EmailMeta, body: string[], children: ChildFile[]): ParsedDoc {
+function emailDocument(meta: EmailMeta, body: string[], children: ChildFile[]): ParsedDoc {
   const doc = unitsDocument(emailUnits(meta, body), NO_TEXT);
   return { ...doc, email: meta, children: uniqueNames(children) };
 }
@@ -96,7 +96,7 @@ export async function loadEml(bytes: Uint8Array): Promise<ParsedDoc> {
   const date = mail.date ? new Date(mail.date) : undefined;
   const meta: EmailMeta = { from: addr(mail.from), to: addr(mail.to), cc: addr(mail.cc), date: dateText(date), iso_date: isoDate(date), subject: mail.subject ?? '', attachments: children.map((c) => c.name) };
   const body = mail.text && /\S/.test(mail.text) ? [mail.text] : mail.html ? htmlToParagraphs(mail.html, { title: false }) : [];
-  return document(meta, body, children);
+  return emailDocument(meta, body, children);
 }
 
 type MsgFields = ReturnType<import('@kenjiuno/msgreader').default['getFileData']>;
@@ -136,7 +136,7 @@ export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
     subject: data.subject ?? '',
     attachments: children.map((c) => c.name),
   };
-  return document(meta, await msgBody(data), children);
+  return emailDocument(meta, await msgBody(data), children);
 }
 
 /** A message's body: its plain text, else its HTML as text, else its compressed RTF (Outlook's rich text) as text. */
