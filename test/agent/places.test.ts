@@ -3,26 +3,22 @@
  * sheet and row, an email's header or body — in search results, in the answer's text and on the
  * checked citation.
  */
-import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { citationPlace } from '../../src/shared/citation-text';
 import { ingestedCase } from '../helpers/case';
+import { workbook } from '../fixtures/sheets';
 import { eml } from '../helpers/mail';
 
 function billing(): Buffer {
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item', 'Amount'], ['Water damage repairs', 12500]]), 'Damages');
-  XLSX.utils.book_append_sheet(
-    wb,
-    XLSX.utils.aoa_to_sheet([
+  return workbook({
+    Damages: [['Item', 'Amount'], ['Water damage repairs', 12500]],
+    Billing: [
       ['Date', 'Timekeeper', 'Hours', 'Description'],
       ['2023-03-02', 'J. Doe', 1.5, 'Call with client about the lease'],
       ['2023-03-04', 'J. Doe', 3.25, 'Drafted the quindecim demand letter to the landlord'],
       ['2023-03-09', 'R. Roe', 0.5, 'Filed the complaint'],
-    ]),
-    'Billing',
-  );
-  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+    ],
+  });
 }
 
 describe('places in documents of named units', () => {

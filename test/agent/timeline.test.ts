@@ -4,12 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as XLSX from '@e965/xlsx';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { localeDayFirst } from '../../src/core/cases/registry';
 import { runCasefile } from '../helpers/cli';
 import { ingestedCase } from '../helpers/case';
+import { workbook } from '../fixtures/sheets';
 import { eml } from '../helpers/mail';
 
 const NOTES = [
@@ -25,9 +25,7 @@ const NOTES = [
 ].join('\n');
 
 function billing(): Buffer {
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Date', 'Hours', 'Description'], ['2021-06-15', 2, 'Reviewed the MRI request'], ['2021-09-01', 1.5, 'Letter to the insurer']]), 'Billing');
-  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  return workbook({ Billing: [['Date', 'Hours', 'Description'], ['2021-06-15', 2, 'Reviewed the MRI request'], ['2021-09-01', 1.5, 'Letter to the insurer']] });
 }
 
 async function setup() {

@@ -1,28 +1,24 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as XLSX from '@e965/xlsx';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { eml } from '../helpers/mail';
+import { workbook } from '../fixtures/sheets';
 import { corpusDir, expect, screenshot, test } from './fixtures';
 
 const EMAIL = 'notice of default.eml';
 
 /** A billing workbook of two sheets, written by SheetJS. */
 function billing(): Buffer {
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(
-    wb,
-    XLSX.utils.aoa_to_sheet([
+  return workbook({
+    Billing: [
       ['Date', 'Timekeeper', 'Hours', 'Description'],
       ['2023-03-02', 'J. Doe', 1.5, 'Call with client about the lease'],
       ['2023-03-04', 'J. Doe', 3.25, 'Drafted the quindecim demand letter'],
-    ]),
-    'Billing',
-  );
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item', 'Amount'], ['Water damage repairs', 12500]]), 'Damages');
-  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+    ],
+    Damages: [['Item', 'Amount'], ['Water damage repairs', 12500]],
+  });
 }
 
 test.describe('emails, attachments and spreadsheets', () => {

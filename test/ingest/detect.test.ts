@@ -2,27 +2,24 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import * as XLSX from '@e965/xlsx';
+import type { BookType } from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { detectKind } from '../../src/core/ingest/detect';
 import { corpusDir } from '../helpers/home';
+import { workbook } from '../fixtures/sheets';
 import { eml, zip } from '../helpers/mail';
 
 const corpus = (rel: string) => readFileSync(path.join(corpusDir, rel));
 
-function workbook(bookType: XLSX.BookType): Buffer {
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Date', 'Amount'], ['2023-03-04', 1200]]), 'Billing');
-  return XLSX.write(wb, { type: 'buffer', bookType }) as Buffer;
-}
+const billing = (bookType: BookType) => workbook({ Billing: [['Date', 'Amount'], ['2023-03-04', 1200]] }, bookType);
 
 describe('file types by content', () => {
   it('Office, OpenDocument and Outlook files by the parts inside them, whatever their names', async () => {
     expect(detectKind(corpus('freelaw-doctor/word-docx.docx'), 'x.bin')).toEqual({ kind: 'docx', reason: '' });
     expect(detectKind(corpus('freelaw-doctor/word-doc.doc'), 'x.bin')).toEqual({ kind: 'text', format: 'doc', reason: '' });
-    expect(detectKind(workbook('xlsx'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'xlsx', reason: '' });
-    expect(detectKind(workbook('biff8'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'xls', reason: '' });
-    expect(detectKind(workbook('ods'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'ods', reason: '' });
+    expect(detectKind(billing('xlsx'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'xlsx', reason: '' });
+    expect(detectKind(billing('biff8'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'xls', reason: '' });
+    expect(detectKind(billing('ods'), 'x.bin')).toEqual({ kind: 'spreadsheet', format: 'ods', reason: '' });
     const msg = gunzipSync(readFileSync(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')));
     expect(detectKind(msg, 'mail.bin')).toEqual({ kind: 'email', format: 'msg', reason: '' });
   });
