@@ -54,6 +54,9 @@ test.describe('drag and drop', () => {
     // The same name with new content: a second version, the first kept and listed.
     await dropFiles(page, [{ name: 'Lease notes.txt', text: v2 }]);
     await expect(row.getByRole('button', { name: /^v2/ })).toBeVisible({ timeout: 60_000 });
+    // The row shows the latest version's state: v2 is searchable once it says indexed (until
+    // then a search still finds v1, the latest version that can be searched).
+    await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
     await row.getByRole('button', { name: /^v2/ }).click();
     const menu = page.getByRole('menu', { name: 'Versions of Lease notes.txt' });
     await expect(menu.getByRole('menuitem')).toHaveCount(2);
