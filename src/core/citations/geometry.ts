@@ -44,6 +44,11 @@ export function spanToRects(index: PageIndex, start: number, end: number, text?:
   return out;
 }
 
+/** The rectangles of [start, end) on one page (PDF user space), merged into one per line fragment. */
+export function pageSpanRects(page: PageGeometry, start: number, end: number, text: string): Rect[] {
+  return end > start && page.items.length ? mergeLines(pageRects(page, start, end, text)) : [];
+}
+
 /**
  * The rectangles of [start, end) on one page, one per item piece it touches. Long on purpose: one
  * loop over the page's flat item array (ITEM_STRIDE numbers per item) that works out, per item and

@@ -16,6 +16,7 @@ import type { HandlerMap } from '../router/router';
 import { packageFileUrl, startWorker } from '../util/worker-start';
 import { passwordKey, type PasswordStore } from '../util/passwords';
 import { spanToRects } from './geometry';
+import { pageWords } from './words';
 import type { RenderedPage, RenderRequest } from './pdf-render';
 import type { RenderWorkerRequest, RenderWorkerResponse } from './render-worker';
 
@@ -238,6 +239,7 @@ export function createCitationViewer(ports: { openCases: OpenCasesPort; password
       'citations.page': async (input) =>
         renderPage({ docs: await docsOf(input.caseId), renderer, ...input, passwordOf: (sha256) => ports.passwords.get(passwordKey(input.caseId, sha256)) }),
       'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
+      'citations.words': async (input) => pageWords(await docsOf(input.caseId), input),
     },
     close: () => renderer.close(),
   };

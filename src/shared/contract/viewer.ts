@@ -47,6 +47,36 @@ export interface Passage {
   pages: number[];
 }
 
+/** A box as fractions (0–1) of the page image's width and height, origin top-left: the same at every zoom. */
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One word of a PDF page (whitespace-separated, as in the document text) and where it is drawn. */
+export interface PageWord extends PageBox {
+  /** The word's characters, [start, end) in the whole document text. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The words of one PDF page with their boxes, from the geometry stored at ingest (OCR'd pages
+ * included), for the viewer's selectable text layer and for boxes around found words.
+ */
+export interface PageWords {
+  file_id: string;
+  version: number;
+  /** 1-based page. */
+  page: number;
+  page_count: number;
+  /** In reading order (document text order). */
+  words: PageWord[];
+}
+
 const FileId = z.string({ error: 'fileId is required' }).min(1).max(200);
 const Version = z.number().int().positive().optional();
 const Offset = z.number().int().min(0);
@@ -80,6 +110,16 @@ export const CitationPassageInput = z
   .strict()
   .refine((v) => v.end >= v.start, { message: 'end must not be before start', path: ['end'] });
 
+export const CitationWordsInput = z
+  .object({
+    caseId: CaseId,
+    fileId: FileId,
+    /** Default: the latest version. */
+    version: Version,
+    page: z.number({ error: 'page is required' }).int('page must be a whole number').min(1, 'page must be 1 or more'),
+  })
+  .strict();
+
 export const viewerContract = {
   'citations.page': op<PageImage>()(
     CitationPageInput,
@@ -88,5 +128,9 @@ export const viewerContract = {
   'citations.passage': op<Passage>()(
     CitationPassageInput,
     'The text around a cited span of a document (DOCX and text files are shown this way).',
+  ),
+  'citations.words': op<PageWords>()(
+    CitationWordsInput,
+    "The words of one PDF page with their boxes (fractions of the page), for the viewer's selectable text layer and find boxes.",
   ),
 };
