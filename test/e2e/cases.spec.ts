@@ -5,12 +5,12 @@ test.describe('cases', () => {
     const { page } = app;
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
 
-    // Create: an empty name is refused with the field's reason, then a unicode name with a slash works.
+    // Create: an empty name is refused with the reason in a sentence, then a unicode name with a slash works.
     await page.getByRole('button', { name: 'New case' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New case' });
     await dialog.getByLabel('Case name').fill('   ');
     await dialog.getByRole('button', { name: 'Create case' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('name must not be empty');
+    await expect(dialog.getByRole('alert')).toHaveText('Give the case a name.');
     await dialog.getByLabel('Case name').fill('Smith v. Jones / 2024 ⚖️');
     await dialog.getByRole('button', { name: 'Create case' }).click();
     await expect(dialog).toBeHidden();

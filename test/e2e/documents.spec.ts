@@ -41,9 +41,9 @@ test.describe('documents', () => {
 
     // The failure reasons, in plain words, on hover (the pill's tooltip) and on click.
     await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('title', 'empty file');
-    await row(names.empty!).getByRole('button', { name: /Failed: show reason/ }).click();
+    await row(names.empty!).getByRole('button', { name: 'Why?' }).click();
     await expect(row(names.empty!).getByRole('note')).toHaveText('empty file');
-    await row(names.truncated!).getByRole('button', { name: /Failed: show reason/ }).click();
+    await row(names.truncated!).getByRole('button', { name: 'Why?' }).click();
     await expect(row(names.truncated!).getByRole('note')).toContainText(/PDF/);
 
     // Pages and version badges as the engine reports them.
@@ -54,7 +54,7 @@ test.describe('documents', () => {
     await expect(row(names.steelVault!).locator('.file-meta')).toContainText(new RegExp(`^${steel.type.replace(/_/g, ' ')}`, 'i'));
     if (steel.date) await expect(row(names.steelVault!).locator('.file-meta')).toContainText(steel.date);
     await expect(row(names.steelVault!).getByRole('button', { name: /^v1/ })).toBeVisible();
-    await expect(docs.getByRole('button', { name: /contracts \(2\)/ })).toBeVisible();
+    await expect(docs.getByRole('treeitem', { name: /contracts \(2\)/ })).toBeVisible();
     await screenshot(page, '02-documents');
 
     // Search: a phrase from the Steel Vault contract finds it; the result opens the page with boxes.

@@ -31,7 +31,7 @@ test.describe('hostile files', () => {
     await expect(docs.locator('[data-file="outside-link.txt"]')).toHaveCount(0);
 
     // The reason says what happened; Retry reads the file again.
-    await row('bomb.pdf').getByRole('button', { name: /Failed: show reason/ }).click();
+    await row('bomb.pdf').getByRole('button', { name: 'Why?' }).click();
     await expect(row('bomb.pdf').getByRole('note')).toContainText('damaged or hostile PDF (a stream expands beyond 256 MB)');
     await screenshot(page, 'documents-hostile');
     const before = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === 'bomb.pdf')!;

@@ -7,6 +7,22 @@ import { useUi, type DialogRequest } from '../stores/ui';
 import { plural } from './format';
 import { Modal } from './Modal';
 
+/** A message as a sentence: capitalised, ending in a full stop. */
+export function sentence(message: string): string {
+  const t = message.trim();
+  if (!t) return t;
+  return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?…]$/.test(t) ? '' : '.'}`;
+}
+
+/** Why a case name was refused, in plain words (the contract's field messages are for developers). */
+export function nameError(message: string): string {
+  if (/must not be empty|is required/.test(message)) return 'Give the case a name.';
+  const long = /at most (\d+)/.exec(message);
+  if (long) return `A case name can be at most ${long[1]} characters long.`;
+  if (/control characters/.test(message)) return 'A case name cannot contain line breaks or tabs.';
+  return sentence(message);
+}
+
 function NameDialog({
   title,
   initial,
@@ -24,13 +40,18 @@ function NameDialog({
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     if (busy) return;
+    // Checked here first so the reason is said at once, in a sentence (the engine checks again).
+    if (!name.trim()) {
+      setError(nameError('name must not be empty'));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
       await onSubmit(name);
       close();
     } catch (err) {
-      setError(err instanceof ApiError ? (err.field('name') ?? err.message) : errorMessage(err));
+      setError(err instanceof ApiError ? nameError(err.field('name') ?? err.message) : errorMessage(err));
       setBusy(false);
     }
   };

@@ -261,9 +261,9 @@ export function Chat({ caseId }: { caseId: string }) {
 
   return (
     <section className="pane pane-chat" aria-label="Chat">
-      <h2 className="pane-title">
+      <div className="pane-title">
         <span className="chat-sessions">
-          <span>Chat</span>
+          <h2>Chat</h2>
           <select
             aria-label="Chat session"
             value={sessionId ?? ''}
@@ -296,7 +296,7 @@ export function Chat({ caseId }: { caseId: string }) {
             Delete chat
           </button>
         </span>
-      </h2>
+      </div>
       <div className="pane-scroll messages" aria-live="polite">
         {messages.length === 0 && !live && (
           <div className="chat-empty muted">

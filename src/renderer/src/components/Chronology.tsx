@@ -179,8 +179,8 @@ export function Chronology({ caseId }: { caseId: string }) {
   const events = result?.events ?? [];
   return (
     <section className="pane pane-chronology" aria-label="Chronology">
-      <h2 className="pane-title">
-        <span>Chronology</span>
+      <div className="pane-title">
+        <h2>Chronology</h2>
         <span className="pane-title-actions">
           <button type="button" className="btn btn-small" disabled={!events.length} onClick={() => void exportChronology(caseId, 'docx')}>
             Export Word
@@ -192,7 +192,7 @@ export function Chronology({ caseId }: { caseId: string }) {
             Back to chat
           </button>
         </span>
-      </h2>
+      </div>
       <Filters />
       <div className="pane-scroll">
         {error && (

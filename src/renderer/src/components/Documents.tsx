@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type FocusEvent as ReactFocusEvent } from 'react';
 import type { FileInfo, FileVersionInfo, IngestCurrentFile, IngestFileStatus, IngestProgress, IngestStage } from '../../../shared/contract/ingest';
 import { api, errorMessage } from '../api/index';
 import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
@@ -127,7 +127,7 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
   );
 }
 
-function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
+function VersionMenu({ caseId, file, tab }: { caseId: string; file: FileInfo; tab: number }) {
   const [open, setOpen] = useState(false);
   const openSource = useViewer((s) => s.open);
   const remove = useDocuments((s) => s.remove);
@@ -147,6 +147,7 @@ function VersionMenu({ caseId, file }: { caseId: string; file: FileInfo }) {
       <button
         type="button"
         className="badge badge-button"
+        tabIndex={tab}
         aria-haspopup="true"
         aria-expanded={open}
         title={file.versions.length > 1 ? 'Show all versions' : 'Only version'}
@@ -213,15 +214,47 @@ function relationText(file: FileInfo): string {
   return parts.filter(Boolean).join(' · ');
 }
 
+/**
+ * Keyboard navigation of the document tree (the WAI-ARIA tree pattern): the tree is one Tab stop
+ * (the active item, a roving tabindex); Up/Down move, Home/End jump, Right/Left expand/collapse
+ * a folder (or an email's attachments) or move to its first child/its parent, Enter opens. The
+ * active row's own controls (versions, "Why?", remove) follow it in the Tab order; other rows'
+ * controls are reached by moving to their row.
+ */
+interface TreeNav {
+  active: string | null;
+  setActive(key: string): void;
+  collapsed: ReadonlySet<string>;
+  setOpen(key: string, open: boolean): void;
+}
+
+const NavContext = createContext<TreeNav>({ active: null, setActive: () => {}, collapsed: new Set(), setOpen: () => {} });
+
+/** A tree item's tab index, whether it is open, and the handlers every item shares. */
+function useTreeItem(key: string) {
+  const nav = useContext(NavContext);
+  const open = !nav.collapsed.has(key);
+  return {
+    nav,
+    open,
+    tab: nav.active === key ? 0 : -1,
+    // Focus that lands in this item (not in an item nested in it) makes it the active one.
+    onFocus: (e: ReactFocusEvent<HTMLElement>) => {
+      if ((e.target as HTMLElement).closest('[role="treeitem"]') === e.currentTarget) nav.setActive(key);
+    },
+  };
+}
+
 function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileInfo; depth: number; inside?: Map<string, FileInfo[]> }) {
   const live = useDocuments((s) => s.live[file.id]);
   // The running ingest's view of this file (latest version in flight), else what files.list overlaid.
   const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.fileId === file.id && c.version === file.version));
-  const remove = useDocuments((s) => s.remove);
   const toast = useUi((s) => s.toast);
   const openSource = useViewer((s) => s.open);
   const openDialog = useUi((s) => s.openDialog);
   const [showReason, setShowReason] = useState(false);
+  const key = `f:${file.id}`;
+  const { open: expanded, tab, onFocus, nav } = useTreeItem(key);
   const status = current
     ? STAGE_STATUS[current.stage]
     : live && live.version >= file.version && statusClass(live.status) === 'busy'
@@ -234,34 +267,49 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
   const relation = relationText(file);
   const held = inside?.get(file.id) ?? [];
   const readable = file.status === 'indexed' || file.status === 'unchanged';
+  const openIt = () => {
+    if (readable) openSource({ file_id: file.id, file_name: file.name, version: file.version, pages: [1], start: 0, end: 0, kind: latest?.kind });
+  };
   return (
-    <li className="file-row" style={{ paddingLeft: `${0.75 + depth * 1}rem` }} data-file={file.name}>
+    <li
+      className="file-row"
+      role="treeitem"
+      aria-level={depth + 1}
+      aria-label={`${base}, ${STATUS_LABEL[status]}`}
+      aria-expanded={held.length > 0 ? expanded : undefined}
+      data-key={key}
+      tabIndex={tab}
+      onFocus={onFocus}
+      onKeyDown={(e) => {
+        if (e.target === e.currentTarget && e.key === 'Enter') {
+          e.preventDefault();
+          openIt();
+        }
+      }}
+      style={{ paddingLeft: `${0.75 + depth * 1}rem` }}
+      data-file={file.name}
+    >
       <div className="file-main">
-        <button
-          type="button"
-          className="file-name link"
-          title={file.name}
-          disabled={!readable}
-          onClick={() =>
-            openSource({ file_id: file.id, file_name: file.name, version: file.version, pages: [1], start: 0, end: 0, kind: latest?.kind })
-          }
-        >
+        {held.length > 0 && (
+          <span className="chev" aria-hidden="true" onClick={() => nav.setOpen(key, !expanded)}>
+            {expanded ? '▾' : '▸'}
+          </span>
+        )}
+        <button type="button" className="file-name link" title={file.name} tabIndex={-1} disabled={!readable} onClick={openIt}>
           {base}
         </button>
-        <VersionMenu caseId={caseId} file={file} />
-        <button
-          type="button"
-          className="pill-button"
-          onClick={() => setShowReason(!showReason)}
-          disabled={!reason}
-          aria-label={reason ? `${STATUS_LABEL[status]}: show reason` : STATUS_LABEL[status]}
-        >
-          <StatusPill status={status} reason={reason} />
-        </button>
+        <VersionMenu caseId={caseId} file={file} tab={tab} />
+        <StatusPill status={status} reason={reason} />
+        {reason && (
+          <button type="button" className="btn-why" tabIndex={tab} aria-expanded={showReason} onClick={() => setShowReason(!showReason)}>
+            Why?
+          </button>
+        )}
         <OcrBadge version={latest} reason={reason} />
         <button
           type="button"
           className="btn-icon file-remove"
+          tabIndex={tab}
           title={`Remove ${file.name}`}
           aria-label={`Remove ${file.name}`}
           onClick={() => openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })}
@@ -276,7 +324,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
       </div>
       {relation && <div className="file-relation muted small">{relation}</div>}
-      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} />}
+      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} tab={tab} />}
       {showReason && reason && (
         <p className="file-reason" role="note">
           {reason}
@@ -299,8 +347,8 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           </button>
         </div>
       )}
-      {held.length > 0 && (
-        <ul className="tree" role="list" aria-label={`${file.kind === 'email' ? 'Attachments of' : 'Files in'} ${base}`}>
+      {held.length > 0 && expanded && (
+        <ul className="tree" role="group" aria-label={`${file.kind === 'email' ? 'Attachments of' : 'Files in'} ${base}`}>
           {held.map((f) => (
             <FileRow key={f.id} caseId={caseId} file={f} depth={depth + 1} inside={inside} />
           ))}
@@ -310,8 +358,9 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
   );
 }
 
+
 /** The Bates prefix of a stamped PDF: the detected one confirmed or corrected, or "not Bates-stamped". */
-function BatesControl({ caseId, file }: { caseId: string; file: FileInfo }) {
+function BatesControl({ caseId, file, tab }: { caseId: string; file: FileInfo; tab: number }) {
   const bates = file.versions[file.versions.length - 1]?.bates;
   const [open, setOpen] = useState(false);
   const [prefix, setPrefix] = useState(bates ? bates.first.replace(/\d+$/, '').trim() : '');
@@ -327,7 +376,7 @@ function BatesControl({ caseId, file }: { caseId: string; file: FileInfo }) {
     );
   if (!open) {
     return (
-      <button type="button" className="btn btn-ghost btn-small bates-open" onClick={() => setOpen(true)}>
+      <button type="button" className="btn btn-ghost btn-small bates-open" tabIndex={tab} onClick={() => setOpen(true)}>
         {bates ? 'Change Bates prefix…' : 'Set Bates prefix…'}
       </button>
     );
@@ -383,20 +432,33 @@ function OcrBadge({ version, reason }: { version: FileInfo['versions'][number] |
 }
 
 function Folder({ caseId, node, depth, inside }: { caseId: string; node: TreeNode; depth: number; inside?: Map<string, FileInfo[]> }) {
-  const [open, setOpen] = useState(true);
+  const key = `d:${node.path}`;
+  const { open, tab, onFocus, nav } = useTreeItem(key);
   const count = countFiles(node);
   return (
-    <li className="folder">
-      <button
-        type="button"
-        className="folder-name"
-        style={{ paddingLeft: `${0.75 + depth * 1}rem` }}
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        <span className="chev">{open ? '▾' : '▸'}</span> {node.name} <span className="muted small">({count})</span>
-      </button>
-      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} inside={inside} />}
+    <li
+      className="folder"
+      role="treeitem"
+      aria-level={depth + 1}
+      aria-expanded={open}
+      aria-label={`${node.name} (${count})`}
+      data-key={key}
+      tabIndex={tab}
+      onFocus={onFocus}
+      onKeyDown={(e) => {
+        if (e.target === e.currentTarget && e.key === 'Enter') {
+          e.preventDefault();
+          nav.setOpen(key, !open);
+        }
+      }}
+    >
+      <div className="folder-name" style={{ paddingLeft: `${0.75 + depth * 1}rem` }} onClick={() => nav.setOpen(key, !open)}>
+        <span className="chev" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>{' '}
+        {node.name} <span className="muted small">({count})</span>
+      </div>
+      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} inside={inside} role="group" />}
     </li>
   );
 }
@@ -405,9 +467,21 @@ function countFiles(node: TreeNode): number {
   return node.files.length + node.folders.reduce((n, f) => n + countFiles(f), 0);
 }
 
-function TreeList({ caseId, node, depth, inside = node.inside }: { caseId: string; node: TreeNode; depth: number; inside?: Map<string, FileInfo[]> }) {
+function TreeList({
+  caseId,
+  node,
+  depth,
+  inside = node.inside,
+  role,
+}: {
+  caseId: string;
+  node: TreeNode;
+  depth: number;
+  inside?: Map<string, FileInfo[]> | undefined;
+  role: 'group';
+}) {
   return (
-    <ul className="tree" role="list">
+    <ul className="tree" role={role}>
       {node.folders.map((f) => (
         <Folder key={f.path} caseId={caseId} node={f} depth={depth} inside={inside} />
       ))}
@@ -417,6 +491,77 @@ function TreeList({ caseId, node, depth, inside = node.inside }: { caseId: strin
     </ul>
   );
 }
+
+/** The item a key press moves to from `from`, or null (see TreeNav for the keys). */
+function moveTarget(items: HTMLElement[], from: HTMLElement, key: string, setOpen: (key: string, open: boolean) => void): HTMLElement | null | undefined {
+  const i = items.indexOf(from);
+  const expanded = from.getAttribute('aria-expanded');
+  switch (key) {
+    case 'ArrowDown':
+      return items[i + 1] ?? null;
+    case 'ArrowUp':
+      return items[i - 1] ?? null;
+    case 'Home':
+      return items[0] ?? null;
+    case 'End':
+      return items[items.length - 1] ?? null;
+    case 'ArrowRight':
+      if (expanded === 'false') setOpen(from.dataset.key!, true);
+      return expanded === 'true' ? (items[i + 1] ?? null) : null;
+    case 'ArrowLeft':
+      if (expanded === 'true') {
+        setOpen(from.dataset.key!, false);
+        return null;
+      }
+      return from.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? null;
+    default:
+      return undefined;
+  }
+}
+
+/** The case's documents as one tree (role tree): one Tab stop, arrow keys inside. */
+function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
+  const [active, setActive] = useState<string | null>(null);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const ref = useRef<HTMLUListElement>(null);
+  const items = () => [...(ref.current?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [])];
+  // Exactly one item is in the Tab order: the active one, or the first when it has gone.
+  useLayoutEffect(() => {
+    const all = items();
+    if (!all.some((el) => el.dataset.key === active)) setActive(all[0]?.dataset.key ?? null);
+  });
+  const setOpen = (key: string, open: boolean) =>
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      if (open) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLUListElement>) => {
+    const from = e.target as HTMLElement;
+    if (from.getAttribute('role') !== 'treeitem') return;
+    const to = moveTarget(items(), from, e.key, setOpen);
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to) {
+      setActive(to.dataset.key!);
+      to.focus();
+    }
+  };
+  return (
+    <NavContext.Provider value={{ active, setActive, collapsed, setOpen }}>
+      <ul className="tree" role="tree" aria-label="Documents of this case" ref={ref} onKeyDown={onKeyDown}>
+        {tree.folders.map((f) => (
+          <Folder key={f.path} caseId={caseId} node={f} depth={0} inside={tree.inside} />
+        ))}
+        {tree.files.map((f) => (
+          <FileRow key={f.id} caseId={caseId} file={f} depth={0} inside={tree.inside} />
+        ))}
+      </ul>
+    </NavContext.Provider>
+  );
+}
+
 
 const NONE: { name: string; reason: string }[] = [];
 
@@ -452,10 +597,10 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
   };
   return (
     <section className="pane pane-docs" aria-label="Documents">
-      <h2 className="pane-title">
-        <span>
+      <div className="pane-title">
+        <h2>
           Documents <span className="muted small">{files.length > 0 ? `${files.length}` : ''}</span>
-        </span>
+        </h2>
         <span className="pane-actions">
           <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()}>
             Add files…
@@ -464,7 +609,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
             Add folder…
           </button>
         </span>
-      </h2>
+      </div>
       <input
         ref={fileInput}
         type="file"
@@ -529,7 +674,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
             <p className="muted">PDF, Word (DOCX) and text files, in folders of any depth. Or use “Add folder…”.</p>
           </div>
         )}
-        {files.length > 0 && <TreeList caseId={caseId} node={tree} depth={0} />}
+        {files.length > 0 && <DocTree caseId={caseId} tree={tree} />}
       </div>
       {files.length > 0 && (
         <div className="pane-foot muted small">

@@ -54,6 +54,14 @@ export function Sidebar() {
           }
         }}
       />
+      {/* Said first, where the eye starts, not under an empty list. */}
+      {loaded && cases.length === 0 && !error && <p className="sidebar-empty">No cases yet. Create one to start.</p>}
+      {loaded && cases.length > 0 && shown.length === 0 && <p className="sidebar-empty">No case matches “{query}”.</p>}
+      {error && (
+        <p className="sidebar-empty error" role="alert">
+          {error}
+        </p>
+      )}
       <ul className="case-list" role="list">
         {shown.map((c) => (
           <li key={c.id}>
@@ -75,13 +83,6 @@ export function Sidebar() {
           </li>
         ))}
       </ul>
-      {loaded && cases.length === 0 && !error && <p className="sidebar-empty">No cases yet. Create one to start.</p>}
-      {loaded && cases.length > 0 && shown.length === 0 && <p className="sidebar-empty">No case matches “{query}”.</p>}
-      {error && (
-        <p className="sidebar-empty error" role="alert">
-          {error}
-        </p>
-      )}
       <div className="sidebar-foot">
         <button
           type="button"

@@ -1,0 +1,165 @@
+/**
+ * Accessibility of the main screens, checked with axe (the standard engine, @axe-core/playwright):
+ * no serious or critical violation on the case list, the documents, a chat with an answer, the
+ * viewer open on a citation, and Settings, in the light and the dark theme. The document tree is
+ * one Tab stop, walked with the arrow keys. Each screen is saved under test-results/screens/.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { CORPUS } from './corpus';
+import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
+
+const scripts = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-a11y-'));
+const answerScript = path.join(scripts, 'answer.json');
+writeFileSync(
+  answerScript,
+  JSON.stringify({
+    steps: [
+      { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
+      { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+      { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}].' },
+    ],
+    chunkChars: 24,
+    delayMs: 1,
+  }),
+);
+
+/** Serious and critical axe violations on the page as it is now, as readable lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+}
+
+/** A case of two folders: the Steel Vault contract and an empty file (failed, with a reason). */
+async function caseWithDocuments(app: AppFixture): Promise<string> {
+  const { id } = await app.op<{ id: string }>('cases.create', { name: 'Equidata affiliate' });
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-a11y-docs-')), 'docs');
+  mkdirSync(path.join(dir, 'contracts'), { recursive: true });
+  mkdirSync(path.join(dir, 'broken'), { recursive: true });
+  copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, 'contracts', 'affiliate-agreement.pdf'));
+  writeFileSync(path.join(dir, 'broken', 'empty.pdf'), '');
+  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.page.reload();
+  return id;
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`accessibility (${scheme})`, () => {
+    test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
+
+    test(`no serious or critical axe violations on the main screens, ${scheme}`, async ({ app }) => {
+      test.slow(); // a real PDF ingested and a scripted answer checked
+      const { page } = app;
+      await page.emulateMedia({ colorScheme: scheme });
+
+      // An empty case list: what to do is said at the top of the sidebar, where the eye starts.
+      const sidebar = page.getByRole('navigation', { name: 'Cases' });
+      await expect(sidebar.getByText('No cases yet. Create one to start.')).toBeVisible();
+      const empty = await sidebar.getByText('No cases yet').boundingBox();
+      const settingsButton = await sidebar.getByRole('button', { name: 'Settings' }).boundingBox();
+      expect(empty!.y).toBeLessThan(settingsButton!.y / 3);
+      expect(await seriousViolations(page), 'first run').toEqual([]);
+
+      await caseWithDocuments(app);
+      await expect(sidebar.getByRole('button', { name: /Equidata affiliate/ })).toBeVisible();
+      expect(await seriousViolations(page), 'case list').toEqual([]);
+      await screenshot(page, `a11y-case-list-${scheme}`);
+
+      // Documents: the heading is its name alone; the status is text; "Why?" says the reason.
+      await sidebar.getByRole('button', { name: /Equidata affiliate/ }).click();
+      const docs = page.getByRole('region', { name: 'Documents' });
+      await expect(docs.getByRole('heading', { level: 2 })).toHaveText(/^Documents\s*2$/);
+      const brokenRow = docs.locator('[data-file="broken/empty.pdf"]');
+      await expect(brokenRow.locator('[data-status]').first()).toHaveText('Failed');
+      await expect(brokenRow.getByRole('button', { name: /Failed/ })).toHaveCount(0);
+      await brokenRow.getByRole('button', { name: 'Why?' }).click();
+      await expect(brokenRow.getByRole('note')).toHaveText('empty file');
+      await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed');
+      await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' })).toHaveCount(0);
+      expect(await seriousViolations(page), 'documents').toEqual([]);
+      await screenshot(page, `a11y-documents-${scheme}`);
+
+      // Chat with an answer.
+      const chat = page.getByRole('region', { name: 'Chat' });
+      await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
+      await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+      const answer = chat.getByRole('article', { name: 'Answer' }).last();
+      await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
+      const chip = answer.locator('.chip[data-status="verified"]');
+      await expect(chip).toHaveCount(1);
+      expect(await seriousViolations(page), 'chat with an answer').toEqual([]);
+      await screenshot(page, `a11y-chat-${scheme}`);
+
+      // The viewer open on the citation.
+      await chip.click();
+      const viewer = page.getByRole('region', { name: 'Source viewer' });
+      await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
+      expect(await seriousViolations(page), 'viewer').toEqual([]);
+      await screenshot(page, `a11y-viewer-${scheme}`);
+
+      // Settings.
+      await sidebar.getByRole('button', { name: 'Settings' }).click();
+      await expect(page.getByRole('region', { name: 'Settings' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Settings' }).getByRole('region', { name: 'Models' })).toContainText(/Semantic search is (on|off)/);
+      expect(await seriousViolations(page), 'settings').toEqual([]);
+      await screenshot(page, `a11y-settings-${scheme}`);
+    });
+  });
+}
+
+test.describe('keyboard', () => {
+  test('the document tree is one Tab stop; arrow keys move, Right/Left open and close folders, Enter opens a document', async ({ app }) => {
+    test.slow(); // a real PDF ingested
+    const { page } = app;
+    await caseWithDocuments(app);
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    const tree = docs.getByRole('tree', { name: 'Documents of this case' });
+    await expect(tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf, Indexed/ })).toBeVisible();
+
+    // Tab from "Add folder…" lands on the tree's first item; one more Tab leaves the tree's items.
+    await docs.getByRole('button', { name: 'Add folder…' }).focus();
+    await page.keyboard.press('Tab');
+    const broken = tree.getByRole('treeitem', { name: 'broken (1)' });
+    await expect(broken).toBeFocused();
+    expect(await tree.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+
+    // Down through the tree: broken → its file → contracts → its file.
+    await page.keyboard.press('ArrowDown');
+    await expect(tree.getByRole('treeitem', { name: /^empty\.pdf, Failed$/ })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    const contracts = tree.getByRole('treeitem', { name: 'contracts (1)' });
+    await expect(contracts).toBeFocused();
+    await expect(contracts).toHaveAttribute('aria-expanded', 'true');
+    // Left closes the folder (its file is gone from the tree), Right opens it again, Right again enters it.
+    await page.keyboard.press('ArrowLeft');
+    await expect(contracts).toHaveAttribute('aria-expanded', 'false');
+    await expect(tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf/ })).toHaveCount(0);
+    await page.keyboard.press('ArrowRight');
+    await expect(contracts).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('ArrowRight');
+    const contract = tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf, Indexed/ });
+    await expect(contract).toBeFocused();
+    // Left from a file goes to its folder; Up goes back; Home and End jump.
+    await page.keyboard.press('ArrowLeft');
+    await expect(contracts).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(broken).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(contract).toBeFocused();
+    // Still one Tab stop among the items: the one last moved to.
+    expect(await tree.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+    await expect(contract).toHaveAttribute('tabindex', '0');
+
+    // Enter opens the document in the viewer.
+    await page.keyboard.press('Enter');
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    await expect(viewer.getByRole('img', { name: /Page 1 of contracts\/affiliate-agreement\.pdf/ })).toBeVisible();
+  });
+});
+
