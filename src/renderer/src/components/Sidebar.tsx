@@ -43,7 +43,8 @@ export function Sidebar() {
         className="sidebar-search"
         type="search"
         aria-label="Search cases"
-        placeholder={`Search cases (${shortcut('K')})`}
+        placeholder={`Search (${shortcut('K')})`}
+        title={`Search cases (${shortcut('K')})`}
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
