@@ -40,3 +40,32 @@ export function stageEtaSeconds(done: number | null, total: number | null, secon
   if (fraction < STAGE_ETA_MIN_FRACTION || fraction >= 1) return null;
   return Math.round((Math.max(0, secondsInStage) * (1 - fraction)) / fraction);
 }
+
+/**
+ * Smoothing of what is shown. A raw estimate follows each file's speed, so it swung (2m13s → 17s
+ * → 37s within seconds); the shown one counts down by itself, moves towards each new raw
+ * estimate over about {@link ETA_SMOOTHING_SECONDS}, and never grows or shrinks faster than
+ * doubling (halving) every {@link ETA_DOUBLING_SECONDS} — so no 5× jump within seconds.
+ */
+export const ETA_SMOOTHING_SECONDS = 8;
+export const ETA_DOUBLING_SECONDS = 5;
+
+/** A shown estimate: its seconds left as of `at` (ms). */
+export interface ShownEta {
+  seconds: number;
+  at: number;
+}
+
+/** The estimate to show at `now`, from the one shown before (null: none yet) and the new raw one (null: none). */
+export function smoothEta(prev: ShownEta | null, raw: number | null, now: number): ShownEta | null {
+  if (!prev) return raw === null ? null : { seconds: Math.max(0, raw), at: now };
+  const dt = Math.max(0, (now - prev.at) / 1000);
+  const predicted = Math.max(0, prev.seconds - dt);
+  if (raw === null) return { seconds: predicted, at: now };
+  const toward = predicted + (1 - Math.exp(-dt / ETA_SMOOTHING_SECONDS)) * (Math.max(0, raw) - predicted);
+  const limit = 2 ** (dt / ETA_DOUBLING_SECONDS);
+  // Up: at most the doubling rate over what was shown (from 1 s when it was 0, which no factor
+  // could move); down: at most the halving rate below the countdown.
+  const bounded = Math.min(Math.max(toward, predicted / limit), Math.max(prev.seconds, 1) * limit);
+  return { seconds: bounded, at: now };
+}

@@ -5,7 +5,7 @@
  * so it is unit-tested directly (test/unit/ingest-progress.test.ts).
  */
 import type { IngestCurrentFile, IngestFileStatus, IngestProgress, IngestStage } from '../../shared/contract/ingest';
-import { runEtaSeconds, stageEtaSeconds } from './eta';
+import { runEtaSeconds, smoothEta, stageEtaSeconds, type ShownEta } from './eta';
 
 /** A file in flight: its stage, and that stage's count (pages parsed, chunks embedded). */
 export interface CurrentFile {
@@ -21,6 +21,8 @@ export interface CurrentFile {
   stageStarted: number;
   /** The page being read by OCR now (until that page is done). */
   ocrPage?: number;
+  /** The stage's time left as last shown (smoothed), and the stage it was for. */
+  shown?: { stage: IngestStage; eta: ShownEta | null };
 }
 
 /** The counting part of a run's state. */
@@ -36,6 +38,8 @@ export interface RunProgress {
   /** Pages and bytes of the files of this run whose page count is known (pages-per-byte basis). */
   knownPages: number;
   knownBytes: number;
+  /** The run's time left as last shown (smoothed). */
+  shownEta?: ShownEta | null;
 }
 
 /** Page ticks closer together than this are not emitted (stage changes always are). */
@@ -172,10 +176,33 @@ export function takeEmit(state: RunProgress, now: number, force: boolean): boole
   return true;
 }
 
+/** An in-flight file as shown at `now`: its stage's time left smoothed (afresh for each stage). */
+function shownFile(c: CurrentFile, now: number): IngestCurrentFile {
+  const raw = currentFile(c, now);
+  const prev = c.shown?.stage === c.stage ? c.shown.eta : null;
+  const eta = smoothEta(prev, raw.etaSeconds, now);
+  c.shown = { stage: c.stage, eta };
+  return { ...raw, etaSeconds: eta ? Math.round(eta.seconds) : null };
+}
+
+/**
+ * The run's time left as shown: smoothed, and never less than any file in flight still needs
+ * (it said "about 11 s left" while its running file said "about 23 s").
+ */
+function runEta(state: RunProgress, now: number, work: Parameters<typeof runEtaSeconds>[0], current: IngestCurrentFile[]): number | null {
+  const raw = runEtaSeconds(work);
+  if (!work.running) return raw;
+  state.shownEta = smoothEta(state.shownEta ?? null, raw, now);
+  if (!state.shownEta) return null;
+  const longest = Math.max(0, ...current.map((c) => c.etaSeconds ?? 0));
+  return Math.max(Math.round(state.shownEta.seconds), longest);
+}
+
 /**
  * The run's progress at `now`: done counts plus the files in flight (weighted by how far each is),
  * pages of files not opened yet estimated from the pages-per-byte seen so far, and the time left.
- * `waiting` names what runs queued behind this one will add.
+ * `waiting` names what runs queued behind this one will add. The times left are smoothed: the
+ * state keeps what was last shown (and nothing else is changed by taking a snapshot).
  */
 export function snapshot(state: RunProgress, now: number, waiting: string[]): IngestProgress {
   const p = state.progress;
@@ -194,14 +221,15 @@ export function snapshot(state: RunProgress, now: number, waiting: string[]): In
   if (state.unopened.size > 0 && state.knownBytes > 0) pagesTotal += Math.round((unopenedBytes * state.knownPages) / state.knownBytes);
   pagesTotal = Math.max(pagesTotal, pagesDone);
   const elapsed = (now - state.started) / 1000;
-  const eta = runEtaSeconds({ running: p.state === 'running', done: bytesDone, total: p.bytesTotal, pagesDone, elapsedSeconds: elapsed });
+  const current = [...state.current.values()].map((c) => shownFile(c, now));
+  const eta = runEta(state, now, { running: p.state === 'running', done: bytesDone, total: p.bytesTotal, pagesDone, elapsedSeconds: elapsed }, current);
   return {
     ...p,
     pagesDone,
     pagesTotal,
     pagesEstimated,
     bytesDone: Math.round(bytesDone),
-    current: [...state.current.values()].map((c) => currentFile(c, now)),
+    current,
     etaSeconds: eta,
     elapsedSeconds: Math.round(elapsed * 10) / 10,
     waiting,
