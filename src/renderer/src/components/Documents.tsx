@@ -245,6 +245,13 @@ function useTreeItem(key: string) {
   };
 }
 
+/** A file's type as its row says it: not guessed ("Other") before the file has been read. */
+function typeText(file: FileInfo, status: IngestFileStatus): string {
+  if (status === 'queued') return 'queued';
+  if (statusClass(status) === 'busy' && file.pages === 0 && file.type === 'other') return 'being read';
+  return TYPE_LABEL[file.type] ?? file.type;
+}
+
 function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileInfo; depth: number; inside?: Map<string, FileInfo[]> }) {
   const live = useDocuments((s) => s.live[file.id]);
   // The running ingest's view of this file (latest version in flight), else what files.list overlaid.
@@ -318,7 +325,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
         </button>
       </div>
       <div className="file-meta muted small">
-        {TYPE_LABEL[file.type] ?? file.type}
+        {typeText(file, status)}
         {file.pages > 0 && UNIT_WORD[file.kind] !== '' ? ` · ${plural(file.pages, UNIT_WORD[file.kind] ?? 'page')}` : ''}
         {file.date ? ` · ${file.date}` : ''}
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { FileInfo, IngestProgress, IngestFileEvent } from '../../../shared/contract/ingest';
 import { api, errorMessage, type PickedFile } from '../api/index';
+import { useCases } from './cases';
 import { useUi } from './ui';
 
 /** What the user dropped or chose, captured synchronously from the event. */
@@ -88,11 +89,20 @@ export const useDocuments = create<DocsState>((set, get) => ({
 }));
 
 let watching = false;
-/** Follow ingest events: progress per case, file status changes (reloading the list, debounced). */
+/**
+ * Follow ingest events: progress per case, file status changes (reloading the list, debounced).
+ * The same events reload the cases' counts, so the header and the sidebar say what the list says
+ * while an ingest runs (the engine announces the cases' change only at the end of a run).
+ */
 export function watchIngest(): () => void {
   if (watching) return () => {};
   watching = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let casesTimer: ReturnType<typeof setTimeout> | undefined;
+  const reloadCases = () => {
+    clearTimeout(casesTimer);
+    casesTimer = setTimeout(() => void useCases.getState().load(), 250);
+  };
   const reload = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
@@ -102,6 +112,7 @@ export function watchIngest(): () => void {
   };
   const offProgress = api.on('ingest.progress', (p) => {
     useDocuments.setState((s) => ({ progress: { ...s.progress, [p.caseId]: p.state === 'running' ? p : null } }));
+    if (p.state !== 'running') reloadCases();
     if (p.state !== 'running' && p.caseId === useDocuments.getState().caseId) reload();
   });
   const offFile = api.on('ingest.file', (e) => {
@@ -112,6 +123,7 @@ export function watchIngest(): () => void {
       });
       return;
     }
+    reloadCases();
     if (e.caseId !== useDocuments.getState().caseId) return;
     useDocuments.setState((s) => ({ live: { ...s.live, [e.fileId]: e } }));
     reload();
@@ -119,6 +131,7 @@ export function watchIngest(): () => void {
   return () => {
     watching = false;
     clearTimeout(timer);
+    clearTimeout(casesTimer);
     offProgress();
     offFile();
   };
