@@ -19,7 +19,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] chat <case> export <session> [--format md|docx] [--turn TURN] [--out FILE]   # docx needs --out
   casefile [--home DIR] models list [--json]
   casefile [--home DIR] models import <path> [--id ID] [--link] [--json]
-  casefile [--home DIR] models default <id>
+  casefile [--home DIR] models default <id> [--json]   # an embedding model: for new cases; a chat model: for questions that name none
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]
 

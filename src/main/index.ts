@@ -5,10 +5,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, Menu, safeStorage, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
-import { IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
+import { IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
+import { chooseModelPath } from './choose-model';
 import { openOriginalInSystemViewer } from './open-original';
 import { KeychainPasswords } from './passwords';
 import { toApiError } from '../shared/errors';
@@ -77,6 +78,17 @@ function bindRouter(eng: Engine): void {
     }
     try {
       return { ok: true, value: await openOriginalInSystemViewer(eng, input, (file) => shell.openPath(file)) };
+    } catch (err) {
+      return { ok: false, error: toApiError(err) };
+    }
+  });
+  ipcMain.handle(IPC_CHOOSE_MODEL, async (event, input: unknown): Promise<Result<{ path: string | null }>> => {
+    if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
+      return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
+    }
+    try {
+      const win = BrowserWindow.fromWebContents(event.sender);
+      return { ok: true, value: await chooseModelPath(input, (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options))) };
     } catch (err) {
       return { ok: false, error: toApiError(err) };
     }

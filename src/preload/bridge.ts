@@ -4,7 +4,7 @@
  * `pathForFile` — nothing else, no Node surface.
  */
 import type { BridgeOps, CasefileBridge, Result } from '../shared/bridge';
-import { IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL } from '../shared/bridge';
+import { IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL } from '../shared/bridge';
 import { opNames, type OpName } from '../shared/contract/index';
 import type { EventEnvelope } from '../shared/events';
 import { isEventName } from '../shared/events';
@@ -50,6 +50,9 @@ export function buildBridge(ipc: IpcRendererLike, webUtils: WebUtilsLike): Casef
     },
     openOriginal(input) {
       return ipc.invoke(IPC_OPEN_ORIGINAL, input) as Promise<Result<{ opened: true }>>;
+    },
+    chooseModel(input) {
+      return ipc.invoke(IPC_CHOOSE_MODEL, input) as Promise<Result<{ path: string | null }>>;
     },
   };
 }

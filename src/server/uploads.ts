@@ -53,6 +53,11 @@ function batchesOf(uploadsDir: string, paths: unknown[]): Set<string> {
   return batches;
 }
 
+/** Remove the upload batches among `paths` (what an operation that copied them read). */
+function removeBatches(uploadsDir: string, paths: unknown[]): void {
+  for (const dir of batchesOf(uploadsDir, paths)) void fs.rm(dir, { recursive: true, force: true });
+}
+
 /** Store one uploaded file at `rawPath` in `batch`: 400 for a path that would leave it, 404 for no such batch, 409 for a repeat. */
 async function storeUpload(uploadsDir: string, maxUploadBytes: number, batch: string, rawPath: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const segments = safeRelativePath(rawPath);
@@ -157,7 +162,12 @@ export async function createUploads(options: UploadOptions): Promise<Uploads> {
       sendJson(res, 200, { batch, dir });
     },
     put: (batch, rawPath, req, res) => storeUpload(uploadsDir, maxUploadBytes, batch, rawPath, req, res),
-    afterOp: { 'ingest.start': cleanAfterIngest },
+    // An imported model is copied into <home>/models: its uploaded file goes at once.
+    afterOp: { 'ingest.start': cleanAfterIngest, 'models.import': (input) => {
+        const { path: p, mode } = input as { path?: unknown; mode?: unknown };
+        if (mode !== 'link') removeBatches(uploadsDir, [p]);
+      },
+    },
     close() {
       for (const off of watchers) off();
       watchers.clear();

@@ -18,6 +18,13 @@ export interface BridgeExtras {
   pathForFile(file: unknown): string;
   /** Electron only: open a file's original (one version) in the system's default viewer. */
   openOriginal(input: OpenOriginalInput): Promise<Result<{ opened: true }>>;
+  /** Electron only: the system's open dialog for a model to import (a .gguf file, or a model folder); `path` is null when cancelled. */
+  chooseModel(input: ChooseModelInput): Promise<Result<{ path: string | null }>>;
+}
+
+export interface ChooseModelInput {
+  /** `file`: a .gguf chat model; `folder`: a transformers.js model folder (embedding or reranker). */
+  kind: 'file' | 'folder';
 }
 
 export interface OpenOriginalInput {
@@ -29,9 +36,10 @@ export interface OpenOriginalInput {
 export type CasefileBridge = BridgeOps & BridgeExtras;
 
 /** Keys of the bridge object besides the operations (checked by the preload test). */
-export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal'] as const satisfies readonly (keyof BridgeExtras)[];
+export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal', 'chooseModel'] as const satisfies readonly (keyof BridgeExtras)[];
 
 /** IPC channel names. The main process handles exactly these. */
 export const IPC_INVOKE = 'casefile:invoke';
 export const IPC_EVENT = 'casefile:event';
 export const IPC_OPEN_ORIGINAL = 'casefile:open-original';
+export const IPC_CHOOSE_MODEL = 'casefile:choose-model';

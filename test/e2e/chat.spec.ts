@@ -298,8 +298,8 @@ test.describe('chat retrieval settings', () => {
     const caseId = await caseWithContract(app);
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('region', { name: 'Settings' });
-    await expect(settings.getByTestId('retrieval-scope')).toContainText('to the agent’s searches too');
-    await settings.getByLabel('Results per search (top k)').fill('2');
+    await expect(settings.getByTestId('retrieval-scope')).toContainText('follows the number of passages');
+    await settings.getByLabel('Passages per search').fill('2');
     await page.getByRole('button', { name: 'Settings' }).click();
 
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -345,7 +345,7 @@ test.describe('chat model per turn', () => {
 
     // Turn 2: one step per question (Settings), and the GGUF model picked for this turn.
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByLabel('Agent steps per question (1–5)').fill('1');
+    await page.getByLabel('Searches per question (1–5)').fill('1');
     await page.getByRole('button', { name: 'Settings' }).click();
     await chat.getByRole('combobox', { name: 'Chat model' }).selectOption('llama-2-tiny-random');
     await question.fill('Who are the parties?');

@@ -38,10 +38,65 @@ test.describe('settings', () => {
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).toBeVisible();
     await expect(settings.getByRole('button', { name: 'Download' })).toBeEnabled();
 
-    await settings.getByLabel('Agent steps per question (1–5)').fill('3');
+    await settings.getByLabel('Searches per question (1–5)').fill('3');
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect(page.getByLabel('Agent steps per question (1–5)')).toHaveValue('3');
+    await expect(page.getByLabel('Searches per question (1–5)')).toHaveValue('3');
+  });
+
+  test('models a lawyer can manage: a file chosen and uploaded, the recommended list with memory needs, a default chat model set', async ({ app }) => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const models = page.getByRole('region', { name: 'Models' });
+
+    // The path box is a wide, left-aligned field, not a tiny centred one.
+    const box = models.getByLabel('Model path');
+    const [boxWidth, cardWidth] = await Promise.all([box.evaluate((el) => el.getBoundingClientRect().width), models.evaluate((el) => el.getBoundingClientRect().width)]);
+    expect(boxWidth).toBeGreaterThan(cardWidth * 0.6);
+    await expect(box).toHaveCSS('text-align', 'left');
+
+    // The recommended models, each with what it does, its size and the memory it needs.
+    const recommended = models.getByRole('table', { name: 'Recommended models' });
+    const qwen = recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ });
+    await expect(qwen).toContainText('Answers questions');
+    await expect(qwen).toContainText('4 GB of memory');
+    await expect(qwen).toContainText('about 1.1 GB');
+    await expect(recommended.getByRole('row', { name: /all-MiniLM-L6-v2/ })).toContainText('1 GB of memory');
+
+    // "Choose a model file…" (serve mode: an upload of the chosen file) imports it.
+    const installed = models.getByRole('table', { name: 'Installed models' });
+    const chooser = page.waitForEvent('filechooser');
+    await models.getByRole('button', { name: 'Choose a model file (.gguf)…' }).click();
+    await (await chooser).setFiles(path.join(corpusDir, '..', 'models', 'stories260K', 'stories260K.gguf'));
+    await expect(installed.getByRole('row', { name: /stories260K/ })).toContainText('Answers questions', { timeout: 60_000 });
+    // The only chat model is the default, and the help says what that means.
+    await expect(installed.getByRole('row', { name: /stories260K/ })).toContainText('default');
+    await expect(models.getByTestId('default-chat-help')).toContainText('Questions are answered by the default chat model, stories260K');
+
+    // A second chat model, made the default from its row: the help, the badge and the engine agree.
+    await models.getByLabel('Model path').fill(path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf'));
+    await models.getByRole('button', { name: 'Import', exact: true }).click();
+    const tiny = installed.getByRole('row', { name: /llama-2-tiny-random/ });
+    await expect(tiny).toBeVisible({ timeout: 60_000 });
+    await tiny.getByRole('button', { name: 'Make llama-2-tiny-random the default' }).click();
+    await expect(models.getByTestId('default-chat-help')).toContainText('default chat model, llama-2-tiny-random');
+    await expect(tiny.getByRole('button', { name: /Make .* the default/ })).toHaveCount(0);
+    await expect(installed.getByRole('row', { name: /stories260K/ }).getByRole('button', { name: 'Make stories260K the default' })).toBeVisible();
+    await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('No');
+    const list = await app.op<{ defaultChatModel: string | null }>('models.list', {});
+    expect(list.defaultChatModel).toBe('llama-2-tiny-random');
+  });
+
+  test('each search setting is explained in a sentence with its effect, without jargon', async ({ app }) => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const retrieval = page.getByRole('region', { name: 'Retrieval' });
+    await expect(retrieval.getByLabel('How the search box searches')).toHaveAccessibleDescription(/Exact words only is best for names, numbers and Bates numbers/);
+    await expect(retrieval.getByLabel('Passages per search')).toHaveAccessibleDescription(/More passages: fuller answers/);
+    await expect(retrieval.getByLabel('Minimum match')).toHaveAccessibleDescription(/hides passages that match less well/);
+    await expect(retrieval.getByLabel('Second check of the best passages')).toHaveAccessibleDescription(/reranker model read the best N passages again/);
+    await expect(retrieval.getByLabel('Searches per question (1–5)')).toHaveAccessibleDescription(/answers take longer/);
+    await expect(retrieval).not.toContainText(/top k|top N|threshold/i);
   });
 
   test('the top k set in Settings is what the case search returns', async ({ app }) => {
@@ -56,7 +111,7 @@ test.describe('settings', () => {
 
     const setTopK = async (k: number) => {
       await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByLabel('Results per search (top k)').fill(String(k));
+      await page.getByLabel('Passages per search').fill(String(k));
       await page.getByRole('button', { name: 'Settings' }).click();
     };
     const search = async () => {
@@ -76,15 +131,15 @@ test.describe('settings', () => {
       await page.getByLabel(label).fill(value);
       await page.getByRole('button', { name: 'Settings' }).click();
     };
-    await setField('Score threshold', '1000000');
+    await setField('Minimum match', '1000000');
     await expect(await search()).toHaveCount(0);
     const results = page.getByRole('region', { name: 'Search results' });
     await expect(results).toContainText('Nothing in this case matches.');
-    await setField('Score threshold', '');
+    await setField('Minimum match', '');
     await expect(await search()).toHaveCount(5);
 
     // Reranking asked for with no reranker model installed: the results say it did not happen, and why.
-    await setField('Rerank top N', '5');
+    await setField('Second check of the best passages', '5');
     await expect(await search()).toHaveCount(5);
     await expect(results.getByRole('note').filter({ hasText: 'Reranking is off' })).toContainText('no reranker model is installed');
   });

@@ -108,7 +108,8 @@ describe('models.list / models.import (production registry through the engine ro
       contextLength: 8192,
       architecture: 'llama',
       sha256: SMOLLM_SHA256,
-      isDefault: false,
+      // The only chat model: the one a question that names none uses.
+      isDefault: true,
     });
     const stories = path.join(sharedDir, 'models', 'stories260K', 'stories260K.gguf');
     const copied = await engine.router.call('models.import', { path: stories });

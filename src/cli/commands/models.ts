@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
-import type { ModelInfo } from '../../shared/contract/models';
+import type { ModelInfo, RecommendedModel } from '../../shared/contract/models';
 import { formatBytes, printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -18,10 +18,22 @@ function row(m: ModelInfo): string[] {
   ];
 }
 
+/** What being the default means for a model of its kind. */
+function defaultLine(m: ModelInfo): string {
+  return m.kind === 'chat' ? `${m.id} is the default chat model for questions.` : `${m.id} is the default embedding model for new cases.`;
+}
+
+/** One recommended model, with what it needs: "  qwen2.5-1.5b-instruct (chat, about 1.1 GB, needs 4 GB of memory) …". */
+function recommendedLine(r: RecommendedModel): string {
+  const size = r.approxSizeMB ? `about ${r.approxSizeMB >= 1000 ? `${(r.approxSizeMB / 1000).toFixed(1)} GB` : `${r.approxSizeMB} MB`}` : null;
+  const ram = r.minRamGB ? `needs ${r.minRamGB} GB of memory` : null;
+  return `  ${r.id} (${[r.kind, size, ram].filter(Boolean).join(', ')})${r.downloadUrl ? `: casefile models download ${r.downloadUrl}` : ''}`;
+}
+
 /**
  * `casefile models list [--json]`, `casefile models import <path> [--id ID] [--link] [--json]`,
  * `casefile models download <url | owner/repo | owner/repo/file.gguf> [--id ID] [--json]`,
- * `casefile models default <id> [--json]`.
+ * `casefile models default <id> [--json]` (an embedding model: for new cases; a chat model: for questions that name none).
  */
 export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const [sub, ...rest] = args.positionals;
@@ -41,6 +53,9 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
           ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
           : `\nSemantic search is off: ${list.semantic.reason}`,
       );
+      if (list.defaultChatModel) io.out(`Default chat model (*): ${list.defaultChatModel}`);
+      const missing = list.recommended.filter((r) => r.recommended && !r.installed);
+      if (missing.length) io.out(`\nRecommended, not installed:\n${missing.map(recommendedLine).join('\n')}`);
       return 0;
     }
     case 'import': {
@@ -61,7 +76,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
         .filter(Boolean)
         .join(', ');
       io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
-      if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
+      if (m.isDefault) io.out(defaultLine(m));
       return 0;
     }
     case 'download': {
@@ -86,7 +101,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
         if (json) io.out(JSON.stringify(result));
         else {
           io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
-          if (m.isDefault) io.out(`${m.id} is the default embedding model for new cases.`);
+          if (m.isDefault) io.out(defaultLine(m));
         }
       } finally {
         off();
@@ -96,7 +111,9 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     case 'default': {
       if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
       const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
-      io.out(json ? JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel }) : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
+      const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
+      if (json) io.out(JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
+      else io.out(chat ? `Default chat model for questions: ${list.defaultChatModel}` : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
       return 0;
     }
     default:

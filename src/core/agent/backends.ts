@@ -76,8 +76,9 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     if (!existsSync(file)) throw new CasefileError('not_found', `No model file at ${file}. Check the path, or list installed models with "casefile models list".`);
     return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama' };
   }
-  const { models } = await ctx.registry.list('chat');
-  const pick = chosen ? models.find((m) => m.id === chosen) : models[0];
+  const { models, defaultChatModel } = await ctx.registry.list('chat');
+  // None named: the default set in Settings (or `casefile models default`), else the first installed.
+  const pick = chosen ? models.find((m) => m.id === chosen) : (models.find((m) => m.id === defaultChatModel) ?? models[0]);
   if (!pick) {
     if (chosen) {
       throw new CasefileError('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}. Import one with "casefile models import <file.gguf>".`);

@@ -35,6 +35,8 @@ export type RegisteredModel = z.infer<typeof RegisteredModel>;
 export const RegistryFile = z.object({
   schemaVersion: z.literal(REGISTRY_SCHEMA_VERSION),
   defaultEmbedding: z.string().nullable().default(null),
+  /** The chat model a question uses when it names none (null: the first installed). */
+  defaultChat: z.string().nullable().default(null),
   models: z.array(RegisteredModel).default([]),
 });
 export type RegistryFile = z.infer<typeof RegistryFile>;
@@ -56,7 +58,7 @@ export class RegistryFileStore {
     } catch (err) {
       throw new CasefileError('failed', `The model registry ${this.file} is unreadable (${(err as Error).message}); move it aside and import the models again.`);
     }
-    if (raw === undefined) return { schemaVersion: REGISTRY_SCHEMA_VERSION, defaultEmbedding: null, models: [] };
+    if (raw === undefined) return { schemaVersion: REGISTRY_SCHEMA_VERSION, defaultEmbedding: null, defaultChat: null, models: [] };
     const parsed = RegistryFile.safeParse(raw);
     if (!parsed.success) throw new CasefileError('failed', `The model registry ${this.file} is damaged: ${parsed.error.issues[0]?.message}.`);
     return parsed.data;

@@ -7,6 +7,7 @@ import { describeFolder, describeGguf, discover, folderBytes, statOrNull, type D
 import { DEFAULT_HUB, downloadPlan, planDownload, type DownloadProgress, type HubConfig } from './download';
 import type { Pooling } from './folder';
 import { modelIdFrom } from './ids';
+import { readRecommended } from './manifest';
 import { classifySource, cleanupStaging, installModel, validateByLoading, type EmbeddingProbe } from './install';
 import { RegistryFileStore, type RegisteredModel, type RegistryFile } from './registry-file';
 
@@ -100,9 +101,10 @@ export class ModelRegistry {
     return { reg, models: models.filter((m) => (ids.has(m.id) ? false : (ids.add(m.id), true))) };
   }
 
-  private static pickDefault(reg: RegistryFile, models: Described[]): Described | undefined {
-    const embeddings = models.filter((m) => m.kind === 'embedding');
-    return embeddings.find((m) => m.id === reg.defaultEmbedding) ?? embeddings[0];
+  private static pickDefault(reg: RegistryFile, models: Described[], kind: 'embedding' | 'chat' = 'embedding'): Described | undefined {
+    const ofKind = models.filter((m) => m.kind === kind);
+    const chosen = kind === 'embedding' ? reg.defaultEmbedding : reg.defaultChat;
+    return ofKind.find((m) => m.id === chosen) ?? ofKind[0];
   }
 
   /** Which cases' vectors each model made, from case.json `embedding.modelId`. */
@@ -122,9 +124,10 @@ export class ModelRegistry {
     const { reg, models } = await this.collect();
     const usage = await this.usage();
     const def = ModelRegistry.pickDefault(reg, models);
+    const chat = ModelRegistry.pickDefault(reg, models, 'chat');
     const shown = models
       .filter((m) => !kind || m.kind === kind)
-      .map((m): ModelInfo => ({ ...m, isDefault: m.id === def?.id, usedBy: usage.get(m.id) ?? [] }));
+      .map((m): ModelInfo => ({ ...m, isDefault: m.id === def?.id || m.id === chat?.id, usedBy: usage.get(m.id) ?? [] }));
     return {
       models: shown,
       defaultEmbeddingModel: def?.id ?? null,
@@ -132,6 +135,8 @@ export class ModelRegistry {
         ? { available: true, reason: null }
         : { available: false, reason: NO_EMBEDDING_MODEL_REASON },
       modelsDir: this.modelsDir,
+      defaultChatModel: chat?.id ?? null,
+      recommended: await readRecommended(this.bundledModelDirs, new Set(models.map((m) => m.id))),
     };
   }
 
@@ -150,9 +155,10 @@ export class ModelRegistry {
   async setDefault(id: string): Promise<ModelsList> {
     const model = (await this.collect()).models.find((m) => m.id === id);
     if (!model) throw new CasefileError('not_found', `No model "${id}" is installed (see: casefile models list).`);
-    if (model.kind !== 'embedding') throw new CasefileError('invalid_input', `"${id}" is a ${model.kind} model, not an embedding model.`);
+    if (model.kind === 'reranker') throw new CasefileError('invalid_input', `"${id}" is a reranker model: it has no default (the installed reranker is used when reranking is asked for).`);
     await this.registry.update((reg) => {
-      reg.defaultEmbedding = id;
+      if (model.kind === 'chat') reg.defaultChat = id;
+      else reg.defaultEmbedding = id;
     });
     return this.list();
   }

@@ -25,7 +25,7 @@ export interface ModelInfo {
   dimension: number | null;
   /** Embedding models: pooling that turns token vectors into one vector. */
   pooling: 'mean' | 'cls' | null;
-  /** The default embedding model for new cases. */
+  /** The default of its kind: the embedding model new cases use, or the chat model a question uses when none is picked. */
   isDefault: boolean;
   /** Cases whose vectors were made by this model. */
   usedBy: Array<{ caseId: string; name: string }>;
@@ -42,6 +42,28 @@ export interface ModelsList {
   semantic: { available: boolean; reason: string | null };
   /** Where imports go. */
   modelsDir: string;
+  /** Id of the chat model a question uses when it names none (set with models.setDefault, else the first installed); null when none is installed. */
+  defaultChatModel: string | null;
+  /** The models the app recommends (its `models/manifest.json`), with what each needs; [] when the app ships no manifest. */
+  recommended: RecommendedModel[];
+}
+
+/** One model of the app's list of recommended models, with what it needs to run. */
+export interface RecommendedModel {
+  id: string;
+  kind: ModelKind;
+  /** Marked recommended (the others are listed as alternatives). */
+  recommended: boolean;
+  description: string;
+  license: string | null;
+  /** Memory the computer should have to run it, in GB. */
+  minRamGB: number | null;
+  /** Its size on disk, about, in MB. */
+  approxSizeMB: number | null;
+  /** An installed model has this id (or starts with it, as a GGUF named after its file does). */
+  installed: boolean;
+  /** A single-file GGUF's address, for `models.download` (needs a network, only when asked); null otherwise. */
+  downloadUrl: string | null;
 }
 
 export interface ModelImportResult {
@@ -88,6 +110,6 @@ export const modelsContract = {
   ),
   'models.setDefault': op<ModelsList>()(
     z.object({ modelId: ModelId }).strict(),
-    'Make an installed embedding model the default for new cases.',
+    'Make an installed embedding model the default for new cases, or an installed chat model the one questions use when they name none.',
   ),
 };

@@ -22,6 +22,11 @@ export function ipcApi(bridge: CasefileBridge): Api {
       const result = await bridge.openOriginal(input);
       if (!result.ok) throw new ApiError(result.error);
     },
+    async chooseModel(kind) {
+      const result = await bridge.chooseModel({ kind });
+      if (!result.ok) throw new ApiError(result.error);
+      return result.value.path;
+    },
     onResync() {
       // IPC events are not lost while the window lives: nothing to resync.
       return () => {};

@@ -29,6 +29,8 @@ export interface Api {
    */
   /** Electron only (absent in serve mode): open a file version in the system's default viewer. */
   openOriginal?(input: { caseId: string; fileId: string; version?: number }): Promise<void>;
+  /** Electron only (absent in serve mode): the system's open dialog for a model; null when cancelled. */
+  chooseModel?(kind: 'file' | 'folder'): Promise<string | null>;
   stage(
     items: { top: File[]; files: () => Promise<PickedFile[]> },
     onProgress?: (done: number, total: number) => void,

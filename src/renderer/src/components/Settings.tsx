@@ -1,154 +1,28 @@
 import { useEffect, useState } from 'react';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 import type { AppInfo } from '../../../shared/contract/index';
-import type { ModelsList } from '../../../shared/contract/models';
-import type { ModelsProgressEvent } from '../../../shared/events';
-import { api, ApiError, errorMessage } from '../api/index';
+import { api, errorMessage } from '../api/index';
 import { useSettings } from '../stores/settings';
 import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
-import { formatBytes } from './format';
+import { Models } from './Models';
 
-function Models() {
-  const [list, setList] = useState<ModelsList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [path, setPath] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [source, setSource] = useState('');
-  const [downloading, setDownloading] = useState(false);
-  const [progress, setProgress] = useState<ModelsProgressEvent | null>(null);
-  const toast = useUi((s) => s.toast);
-  useEffect(() => api.on('models.progress', setProgress), []);
-  const downloadModel = async () => {
-    setDownloading(true);
-    setError(null);
-    try {
-      const r = await api.call('models.download', { source: source.trim() });
-      toast('info', `Downloaded ${r.model.id}.`);
-      setSource('');
-      await load();
-    } catch (err) {
-      setError(err instanceof ApiError ? (err.field('source') ?? err.message) : errorMessage(err));
-    } finally {
-      setDownloading(false);
-      setProgress(null);
-    }
-  };
-  const load = () => api.call('models.list', {}).then(setList, (err) => setError(errorMessage(err)));
-  useEffect(() => {
-    void load();
-  }, []);
-  const importModel = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await api.call('models.import', { path: path.trim() });
-      toast('info', r.alreadyInstalled ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
-      setPath('');
-      await load();
-    } catch (err) {
-      setError(err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+/** One setting: its label, its control, and a sentence on what it does. */
+function Setting({ id, label, help, children }: { id: string; label: string; help: string; children: React.ReactNode }) {
   return (
-    <section className="card" aria-label="Models">
-      <h2>Models</h2>
-      {list && (
-        <p className={list.semantic.available ? 'muted' : 'notice warn'}>
-          {list.semantic.available ? 'Semantic search is on.' : `Semantic search is off: ${list.semantic.reason ?? 'no embedding model installed'}.`}
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <div>
+        {children}
+        <p id={`${id}-help`} className="setting-help">
+          {help}
         </p>
-      )}
-      {list && list.models.length > 0 && (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th>Kind</th>
-              <th>Size</th>
-              <th>Quantization</th>
-              <th>Context</th>
-              <th>Used by</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.models.map((m) => (
-              <tr key={`${m.source}-${m.id}`}>
-                <td>
-                  {m.id} {m.isDefault && <span className="badge">default</span>}
-                  {m.source === 'bundled' && <span className="badge">bundled</span>}
-                </td>
-                <td>{m.kind}</td>
-                <td>{formatBytes(m.bytes)}</td>
-                <td>{m.quantization ?? '—'}</td>
-                <td>{m.contextLength ?? '—'}</td>
-                <td>{m.usedBy.length ? m.usedBy.map((u) => u.name).join(', ') : '—'}</td>
-                <td>
-                  {m.kind === 'embedding' && !m.isDefault && (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => api.call('models.setDefault', { modelId: m.id }).then(setList, (err) => toast('error', errorMessage(err)))}
-                    >
-                      Make default
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
-      <form
-        className="field-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void importModel();
-        }}
-      >
-        <label className="grow">
-          <span className="muted small">Import from disk (a .gguf file or a model folder)</span>
-          <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model path" />
-        </label>
-        <button type="submit" className="btn" disabled={busy || !path.trim()}>
-          {busy ? 'Importing…' : 'Import'}
-        </button>
-      </form>
-      <form
-        className="field-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void downloadModel();
-        }}
-      >
-        <label className="grow">
-          <span className="muted small">Download (needs a network; only when you ask): a .gguf URL or a Hugging Face name</span>
-          <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="owner/repo/model.gguf" aria-label="Model to download" />
-        </label>
-        <button type="submit" className="btn" disabled={downloading || !source.trim()}>
-          {downloading ? 'Downloading…' : 'Download'}
-        </button>
-      </form>
-      {progress && (
-        <div className="small" role="status" aria-label="Download progress">
-          {progress.file}: {formatBytes(progress.receivedBytes)}
-          {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''}
-          <progress max={progress.totalBytes ?? undefined} value={progress.totalBytes ? progress.receivedBytes : undefined} />
-        </div>
-      )}
-      {list && <p className="muted small">Models are stored in {list.modelsDir}.</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </section>
+      </div>
+    </div>
   );
 }
 
+/** Search and answers: each setting said in words, with its effect (the keys stay those of the settings store). */
 function Retrieval() {
   const s = useSettings();
   const num = (v: string) => (v.trim() === '' ? null : Number(v));
@@ -156,33 +30,60 @@ function Retrieval() {
     <section className="card" aria-label="Retrieval">
       <h2>Search and answers</h2>
       <p className="muted small" data-testid="retrieval-scope">
-        Search mode applies to the search box; the agent picks its own kind of search each time. Top k, threshold and
-        reranking apply to the search box and, once changed from their defaults, to the agent’s searches too, wherever the
-        agent does not set them itself (its steps show the values used): top k is the number of passages per search (the
-        agent otherwise takes {AGENT_TOP_K_DEFAULT}, and at most {AGENT_TOP_K_MAX}); the threshold is measured in the chosen
-        mode’s scores, so it applies to the agent’s searches of that mode only; reranking applies to its hybrid searches.
-        Agent steps bound each question you ask.
+        These settings shape the search box at the top of a case. The assistant that answers your questions chooses its own way of
+        searching each time, but follows the number of passages, the minimum match and the second check below once you change them
+        (each of its steps shows the values it used).
       </p>
-      <div className="settings-grid">
-        <label>
-          <span>Search mode</span>
-          <select value={s.mode} onChange={(e) => s.update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
-            <option value="hybrid">Hybrid (keywords + meaning)</option>
-            <option value="keyword">Keywords only</option>
+      <div className="settings-list">
+        <Setting
+          id="set-mode"
+          label="How the search box searches"
+          help="Words and meaning finds passages that use your words or say the same thing in other words. Exact words only is best for names, numbers and Bates numbers. Meaning only finds passages that say it differently, even without your words."
+        >
+          <select id="set-mode" aria-describedby="set-mode-help" value={s.mode} onChange={(e) => s.update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
+            <option value="hybrid">Words and meaning (recommended)</option>
+            <option value="keyword">Exact words only</option>
             <option value="vector">Meaning only</option>
           </select>
-        </label>
-        <label>
-          <span>Results per search (top k)</span>
-          <input type="number" min={1} max={200} value={s.topK} onChange={(e) => s.update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })} />
-        </label>
-        <label>
-          <span>Score threshold</span>
-          <input type="number" step="0.01" value={s.threshold ?? ''} placeholder="none" onChange={(e) => s.update({ threshold: num(e.target.value) })} />
-        </label>
-        <label>
-          <span>Rerank top N</span>
+        </Setting>
+        <Setting
+          id="set-topk"
+          label="Passages per search"
+          help={`How many passages a search shows, best first, and how many the assistant reads each time it searches (otherwise ${AGENT_TOP_K_DEFAULT}, at most ${AGENT_TOP_K_MAX}). More passages: fuller answers that take longer; fewer: quicker, but something relevant may be missed.`}
+        >
           <input
+            id="set-topk"
+            aria-describedby="set-topk-help"
+            type="number"
+            min={1}
+            max={200}
+            value={s.topK}
+            onChange={(e) => s.update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })}
+          />
+        </Setting>
+        <Setting
+          id="set-threshold"
+          label="Minimum match"
+          help="Leave empty to see every passage found. A number hides passages that match less well than it. Scores differ by how the search searches (words: from 0 up, often 1 to 20; meaning: 0 to 1), so set it after looking at a few searches; it applies to the assistant’s searches of the same kind only."
+        >
+          <input
+            id="set-threshold"
+            aria-describedby="set-threshold-help"
+            type="number"
+            step="0.01"
+            value={s.threshold ?? ''}
+            placeholder="none"
+            onChange={(e) => s.update({ threshold: num(e.target.value) })}
+          />
+        </Setting>
+        <Setting
+          id="set-rerank"
+          label="Second check of the best passages"
+          help="Leave empty for off. A number N has a reranker model read the best N passages again and put the most relevant first: better order, a little slower. Needs a reranker model installed (see Models)."
+        >
+          <input
+            id="set-rerank"
+            aria-describedby="set-rerank-help"
             type="number"
             min={1}
             max={200}
@@ -190,11 +91,22 @@ function Retrieval() {
             placeholder="off"
             onChange={(e) => s.update({ rerankTopN: num(e.target.value) })}
           />
-        </label>
-        <label>
-          <span>{`Agent steps per question (1–${AGENT_MAX_STEPS})`}</span>
-          <input type="number" min={1} max={AGENT_MAX_STEPS} value={s.maxSteps} onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })} />
-        </label>
+        </Setting>
+        <Setting
+          id="set-steps"
+          label={`Searches per question (1–${AGENT_MAX_STEPS})`}
+          help={`How many times the assistant may search and read before it answers. More: it can check more documents, but answers take longer. ${AGENT_MAX_STEPS} is the most.`}
+        >
+          <input
+            id="set-steps"
+            aria-describedby="set-steps-help"
+            type="number"
+            min={1}
+            max={AGENT_MAX_STEPS}
+            value={s.maxSteps}
+            onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })}
+          />
+        </Setting>
       </div>
       <button type="button" className="btn btn-small" onClick={s.reset}>
         Restore defaults

@@ -1,0 +1,328 @@
+/**
+ * Models as a lawyer meets them: what is installed and what each is for, the default chat model
+ * (set here), the recommended models with the memory they need, and importing one with a file
+ * chooser (the system dialog in the desktop app; an upload in serve mode).
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ModelInfo, ModelsList, RecommendedModel } from '../../../shared/contract/models';
+import type { ModelsProgressEvent } from '../../../shared/events';
+import { api, ApiError, errorMessage } from '../api/index';
+import { useUi } from '../stores/ui';
+import { formatBytes } from './format';
+import '../styles/settings.css';
+
+/** The installed models, loaded now and again after each change (an import anywhere, a new default). */
+export function useModelsList(): { list: ModelsList | null; error: string | null; reload: () => Promise<void>; setList: (l: ModelsList) => void } {
+  const [list, setList] = useState<ModelsList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(
+    () =>
+      api.call('models.list', {}).then(
+        (l) => {
+          setList(l);
+          setError(null);
+        },
+        (err) => setError(errorMessage(err)),
+      ),
+    [],
+  );
+  useEffect(() => {
+    void reload();
+    return api.on('models.changed', () => void reload());
+  }, [reload]);
+  return { list, error, reload, setList };
+}
+
+const KIND_PURPOSE: Record<ModelInfo['kind'], string> = {
+  chat: 'Answers questions',
+  embedding: 'Finds passages by meaning',
+  reranker: 'Re-checks the order of results',
+};
+
+function sizeText(r: RecommendedModel): string {
+  if (!r.approxSizeMB) return '';
+  return r.approxSizeMB >= 1000 ? `about ${(r.approxSizeMB / 1000).toFixed(1)} GB` : `about ${r.approxSizeMB} MB`;
+}
+
+/** The app's recommended models, with what each is for, its size and the memory it needs. */
+export function RecommendedModels({ models, only }: { models: RecommendedModel[]; only?: 'recommended' }) {
+  const shown = only ? models.filter((m) => m.recommended) : models;
+  if (shown.length === 0) return null;
+  return (
+    <table className="grid recommended" aria-label="Recommended models">
+      <thead>
+        <tr>
+          <th>Model</th>
+          <th>What it does</th>
+          <th>Size</th>
+          <th>Needs</th>
+          <th>Installed</th>
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((m) => (
+          <tr key={m.id}>
+            <td>
+              {m.id} {m.recommended && <span className="badge">recommended</span>}
+            </td>
+            <td>{KIND_PURPOSE[m.kind]}</td>
+            <td>{sizeText(m)}</td>
+            <td>{m.minRamGB ? `${m.minRamGB} GB of memory` : ''}</td>
+            <td>{m.installed ? 'Yes' : 'No'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Import a model: "Choose a model file…" and "Choose a model folder…" (the system dialog in the
+ * desktop app, an upload in serve mode), or its location typed in full.
+ */
+export function ModelImport({ onImported }: { onImported?: () => void }) {
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const toast = useUi((s) => s.toast);
+
+  const importPath = async (p: string) => {
+    setBusy('Checking and importing the model…');
+    setError(null);
+    try {
+      const r = await api.call('models.import', { path: p });
+      toast('info', r.alreadyInstalled ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
+      setPath('');
+      onImported?.();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const choose = async (kind: 'file' | 'folder') => {
+    if (!api.chooseModel) return (kind === 'file' ? fileInput : folderInput).current?.click();
+    try {
+      const chosen = await api.chooseModel(kind);
+      if (chosen) await importPath(chosen);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  /** Serve mode: the chosen file (or folder) is uploaded to the server, then imported from there. */
+  const upload = async (files: FileList | null) => {
+    const list = [...(files ?? [])];
+    if (list.length === 0) return;
+    setBusy('Uploading the model…');
+    setError(null);
+    try {
+      const picked = list.map((file) => ({ file, relPath: file.webkitRelativePath || file.name }));
+      const folder = list.some((f) => f.webkitRelativePath);
+      const [top] = await api.stage({ top: folder ? [] : list, files: async () => picked });
+      if (top) await importPath(top);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="model-import">
+      <div className="field-row">
+        <button type="button" className="btn" disabled={busy !== null} onClick={() => void choose('file')}>
+          Choose a model file (.gguf)…
+        </button>
+        <button type="button" className="btn" disabled={busy !== null} onClick={() => void choose('folder')}>
+          Choose a model folder…
+        </button>
+        <input ref={fileInput} type="file" accept=".gguf" hidden data-testid="model-file-input" onChange={(e) => void upload(e.target.files)} />
+        <input
+          ref={folderInput}
+          type="file"
+          hidden
+          data-testid="model-folder-input"
+          {...({ webkitdirectory: '' } as Record<string, string>)}
+          onChange={(e) => void upload(e.target.files)}
+        />
+      </div>
+      <p className="muted small">
+        A chat model is one .gguf file; a search-by-meaning (embedding) model is a folder. Casefile checks the model and copies it into
+        its own models folder; nothing is sent anywhere.
+      </p>
+      <form
+        className="model-path-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void importPath(path.trim());
+        }}
+      >
+        <label htmlFor="model-path">
+          Model path <span className="muted small">(or type where the model file or folder is on this computer)</span>
+        </label>
+        <div className="model-path-row">
+          <input id="model-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/Users/me/Models/qwen2.5-1.5b-instruct-q4_k_m.gguf" spellCheck={false} />
+          <button type="submit" className="btn" disabled={busy !== null || !path.trim()}>
+            {busy ? 'Importing…' : 'Import'}
+          </button>
+        </div>
+      </form>
+      {busy && (
+        <p className="small" role="status">
+          {busy}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: ModelsList) => void }) {
+  const toast = useUi((s) => s.toast);
+  const makeDefault = (m: ModelInfo) =>
+    api.call('models.setDefault', { modelId: m.id }).then(
+      (l) => {
+        setList(l);
+        toast('info', m.kind === 'chat' ? `${m.id} now answers questions unless you pick another.` : `${m.id} is now used for new cases.`);
+      },
+      (err) => toast('error', errorMessage(err)),
+    );
+  return (
+    <table className="grid" aria-label="Installed models">
+      <thead>
+        <tr>
+          <th>Model</th>
+          <th>What it does</th>
+          <th>Size</th>
+          <th>Quantization</th>
+          <th>Context</th>
+          <th>Used by</th>
+          <th>Default</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.models.map((m) => (
+          <tr key={`${m.source}-${m.id}`}>
+            <td>
+              {m.id} {m.isDefault && <span className="badge">default</span>}
+              {m.source === 'bundled' && <span className="badge">bundled</span>}
+            </td>
+            <td>
+              {KIND_PURPOSE[m.kind]} <span className="muted small">({m.kind})</span>
+            </td>
+            <td>{formatBytes(m.bytes)}</td>
+            <td>{m.quantization ?? '—'}</td>
+            <td>{m.contextLength ?? '—'}</td>
+            <td>{m.usedBy.length ? m.usedBy.map((u) => u.name).join(', ') : '—'}</td>
+            <td>
+              {m.kind !== 'reranker' && !m.isDefault && (
+                <button type="button" className="btn btn-small" aria-label={`Make ${m.id} the default`} onClick={() => void makeDefault(m)}>
+                  Make default
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Download({ onDone }: { onDone: () => void }) {
+  const [source, setSource] = useState('');
+  const [downloading, setDownloading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<ModelsProgressEvent | null>(null);
+  const toast = useUi((s) => s.toast);
+  useEffect(() => api.on('models.progress', setProgress), []);
+  const download = async () => {
+    setDownloading(true);
+    setError(null);
+    try {
+      const r = await api.call('models.download', { source: source.trim() });
+      toast('info', `Downloaded ${r.model.id}.`);
+      setSource('');
+      onDone();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.field('source') ?? err.message) : errorMessage(err));
+    } finally {
+      setDownloading(false);
+      setProgress(null);
+    }
+  };
+  return (
+    <>
+      <form
+        className="model-path-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void download();
+        }}
+      >
+        <label htmlFor="model-download">Download (needs a network; only when you ask): a .gguf web address or a Hugging Face name</label>
+        <div className="model-path-row">
+          <input id="model-download" aria-label="Model to download" value={source} onChange={(e) => setSource(e.target.value)} placeholder="owner/repo/model.gguf" spellCheck={false} />
+          <button type="submit" className="btn" disabled={downloading || !source.trim()}>
+            {downloading ? 'Downloading…' : 'Download'}
+          </button>
+        </div>
+      </form>
+      {progress && (
+        <div className="small" role="status" aria-label="Download progress">
+          {progress.file}: {formatBytes(progress.receivedBytes)}
+          {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''}
+          <progress max={progress.totalBytes ?? undefined} value={progress.totalBytes ? progress.receivedBytes : undefined} />
+        </div>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** Settings → Models. */
+export function Models() {
+  const { list, error, reload, setList } = useModelsList();
+  return (
+    <section className="card" aria-label="Models">
+      <h2>Models</h2>
+      {list && (
+        <p className={list.semantic.available ? 'muted' : 'notice warn'}>
+          {list.semantic.available ? 'Semantic search is on.' : `Semantic search is off: ${list.semantic.reason ?? 'no embedding model installed'}.`}
+        </p>
+      )}
+      <p className="muted small" data-testid="default-chat-help">
+        {list?.defaultChatModel
+          ? `Questions are answered by the default chat model, ${list.defaultChatModel}, unless you pick another in the chat’s “Model” menu (its “Default” choice is this one). `
+          : 'No chat model is installed: questions are answered with quoted passages only, without a model. '}
+        New cases find passages by meaning with the default embedding model{list?.defaultEmbeddingModel ? ` (${list.defaultEmbeddingModel})` : ''}.
+      </p>
+      {list && list.models.length > 0 && <InstalledTable list={list} setList={setList} />}
+      {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
+      <h3>Import a model</h3>
+      <ModelImport onImported={() => void reload()} />
+      {list && list.recommended.length > 0 && (
+        <>
+          <h3>Recommended models</h3>
+          <p className="muted small">Ask whoever looks after this computer for these files, or download them where a network is allowed, then import them above.</p>
+          <RecommendedModels models={list.recommended} />
+        </>
+      )}
+      <h3>Download</h3>
+      <Download onDone={() => void reload()} />
+      {list && <p className="muted small">Models are stored in {list.modelsDir}.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
