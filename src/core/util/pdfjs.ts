@@ -37,13 +37,35 @@ function installNode20Polyfills(): void {
   }
 }
 
+/**
+ * pdf.js's legacy build bundles core-js, whose feature tests fail on Node 20 for edge cases no
+ * caller here meets, so it replaces two built-ins of the whole thread with JavaScript versions:
+ * Array.prototype.push (about 3.6× slower) and JSON.stringify (about 2.9× slower; every artifact a
+ * reader writes goes through it). Keep the thread's own: call before importing pdf.js, and the
+ * function it returns after. (The methods core-js only adds, which pdf.js uses, stay.) The tsx
+ * worker bootstrap does the same around its preloads (util/worker-start.ts).
+ */
+export function keepNativeBuiltins(): () => void {
+  const push = Array.prototype.push;
+  const stringify = JSON.stringify;
+  return () => {
+    Array.prototype.push = push;
+    JSON.stringify = stringify;
+  };
+}
+
 /** Load pdf.js once per thread (legacy build for Node), with its worker code in this thread. */
 export function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= (async () => {
     installNode20Polyfills();
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    const restore = keepNativeBuiltins();
+    try {
+      const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      restore();
+    }
   })();
   return pdfjsPromise;
 }

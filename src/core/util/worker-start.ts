@@ -40,8 +40,13 @@ export function packageFileUrl(pkg: string, ...rel: string[]): string {
 export function tsWorkerBootstrap(entry: string, preload: string[] = []): string {
   const tsx = packageFileUrl('tsx', 'dist', 'esm', 'api', 'index.mjs');
   const imports = preload.map((url) => `await import(${JSON.stringify(url)});`).join('\n    ');
+  // The preloads may replace built-ins with slower JavaScript versions (pdf.js's core-js does,
+  // on Node 20): the thread keeps its own, as loadPdfJs does (util/pdfjs.ts).
   return `(async () => {
+    const push = Array.prototype.push, stringify = JSON.stringify;
     ${imports}
+    Array.prototype.push = push;
+    JSON.stringify = stringify;
     (await import(${JSON.stringify(tsx)})).register();
     await import(${JSON.stringify(pathToFileURL(entry).href)});
   })().catch((err) => { throw err; });`;
