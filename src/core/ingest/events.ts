@@ -82,6 +82,12 @@ const JOIN = `\\s*(?:,\\s*(?:and|or)?|and|or|to|through|until|/|–|—|-)\\s*`;
 /** The text before a dated item that ends a list or range: "between May 1 and ", "1 January, 1 April and ", "October/". */
 const SHARED_YEAR = new RegExp(`(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JOIN}${DAY_MONTH.replace(/\((?!\?)/g, '(?:')})*(${JOIN})$`, 'i');
 /** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
+/**
+ * What every date chrono can give us needs (chronoDate keeps explicit dates, and relative ones with
+ * later/after/before/earlier): a digit, a month's name, or one of those words. Most sentences of a
+ * contract have none, and chrono's dozens of parsers are the cost of the pass: they are skipped.
+ */
+const MAYBE_DATE = /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|later|after|before|earlier/i;
 const STAMP = /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
 /** A citation: a reporter ("245 F.3d 1321", "228 Fed. Appx. 837"), a database ("2020 WL 2059848", "LEXIS 39") or a pin cite ("at *6"). */
 const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1,5}\b|\bWL\s+\d+|\bLEXIS\b|\bat\s+\*\d/;
@@ -280,6 +286,20 @@ export function namesIn(sentence: string): string[] {
   return [...out];
 }
 
+/** `text` with the given lines (in order) replaced by spaces, offsets kept: built once, not once per line. */
+function blankOut(text: string, lines: readonly { start: number; end: number }[]): string {
+  if (!lines.length) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const l of lines) {
+    if (l.start < at) continue;
+    parts.push(text.slice(at, l.start), ' '.repeat(l.end - l.start));
+    at = l.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
 /**
  * The dated events of a document's text. `pages` gives page numbers and the running lines to skip.
  * One pass over the sentences holds the reference date that relative dates follow.
@@ -294,12 +314,12 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   // repeated body lines are not); a text's pages are pseudo-pages, so its running lines are anywhere.
   const edges = pages.kind !== 'pdf' ? lines : lines.filter((l, i) => [-3, -2, -1, 1, 2, 3].some((d) => lines[i + d]?.page !== l.page));
   const running = runningLines(edges);
-  let body = text;
-  for (const l of edges) if (running.has(l.text.replace(/\d+/g, '#').toLowerCase())) body = body.slice(0, l.start) + ' '.repeat(l.end - l.start) + body.slice(l.end);
+  const body = blankOut(text, edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())));
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
+  // Sentences come in order: the page cursor only moves forward.
+  let p = 0;
   const pageAt = (offset: number) => {
-    let p = 0;
     while (p + 1 < starts.length && starts[p + 1]! <= offset) p++;
     return p + 1;
   };
@@ -311,7 +331,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     if (STAMP.test(sentence)) continue;
     const read = mend(sentence);
     const parse = () => parser.parse(read, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, { forwardDate: false });
-    const found = ruleDate(read) ?? chronoDate(read, parse(), reference) ?? fallbackDate(read);
+    const found = ruleDate(read) ?? (MAYBE_DATE.test(read) ? chronoDate(read, parse(), reference) : null) ?? fallbackDate(read);
     if (!found) continue;
     const { anchor, ...date } = found;
     out.push({ ...date, start: a, end: b, text: sentence, page: pageAt(a), people: peopleIn(sentence, options.parties) });
