@@ -52,6 +52,8 @@ const OPTIONS = {
   csv: { type: 'boolean' },
   none: { type: 'boolean' },
   docx: { type: 'string' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
 } as const;
 
 /**

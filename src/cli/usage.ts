@@ -21,6 +21,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] models import <path> [--id ID] [--link] [--json]
   casefile [--home DIR] models default <id> [--json]   # an embedding model: for new cases; a chat model: for questions that name none
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
+  casefile [--home DIR] watch <case> [<folder>...] [--on|--off] [--json]   # follow the case's folders until Ctrl+C: new and changed files are added, deleted ones marked
   casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]
 
 search focuses on the documents a question names (a party, a title, a contract type, a file

@@ -17,6 +17,8 @@ import { JobStore } from './ingest/jobs';
 import type { IngestOptions, IngestService } from './ingest/service';
 import { CaseStore } from './ingest/store';
 import type { ModelRegistry } from './models/registry';
+import type { WatchOptions, WatchService } from './watch/service';
+import type { IngestRunResult } from '../shared/contract/ingest';
 import { OpenCases } from './open-cases';
 import { Router } from './router/router';
 import { Disposables } from './util/disposables';
@@ -37,6 +39,8 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the passwords of protected PDFs are kept (default: in memory; the desktop app: the system keychain). */
   passwords?: PasswordStore;
+  /** Watched folders: `start` follows every case switched on at open (the desktop app, serve); the timings are for tests. */
+  watch?: WatchOptions & { start?: boolean };
 }
 
 const opsOf = (feature: object) => Object.keys(feature) as OpName[];
@@ -71,6 +75,7 @@ export class Engine {
   private embedWorkerHeld: Promise<void> | undefined;
   private ingestLoaded: Promise<IngestService> | undefined;
   private agentLoaded: Promise<AgentService> | undefined;
+  private watchLoaded: Promise<WatchService> | undefined;
   private readonly catalogLoaded = lazy(() => this.makeCatalog());
   private readonly queryModelsLoaded = lazy(() => this.load(() => this.makeQueryModels()));
 
@@ -96,6 +101,15 @@ export class Engine {
       // Interrupted ingests resume after open() returns (the service schedules it once loaded).
       setImmediate(() => {
         engine.ingestService().catch((err: unknown) => console.error(`casefile: loading ingest to resume interrupted ingests failed: ${(err as Error).message}`));
+      });
+    }
+    if (options.watch?.start) {
+      // After open() returns: following the cases' folders starts with catching up with them.
+      setImmediate(() => {
+        engine
+          .watchService()
+          .then((w) => w.start())
+          .catch((err: unknown) => console.error(`casefile: following the cases' folders failed: ${(err as Error).message}`));
       });
     }
     return engine;
@@ -166,6 +180,27 @@ export class Engine {
     }));
   }
 
+  /** Watched folders (`casefile watch`, and at open for the desktop app and serve), loaded on first use. */
+  watchService(): Promise<WatchService> {
+    return (this.watchLoaded ??= this.load(async () => {
+      const { WatchService } = await import('./watch/service');
+      const service = new WatchService(
+        {
+          events: this.events,
+          caseDir: (caseId) => this.cases.caseDir(caseId),
+          listCases: () => this.cases.list(),
+          getCase: (caseId) => this.cases.get(caseId),
+          // As a drop of the folder would: through the router, so every shell sees the same events.
+          ingest: (caseId, paths) => this.router.call('ingest.start', { caseId, paths, wait: true }) as Promise<IngestRunResult>,
+          markSourceRemoved: async (caseId, names, at) => (await this.ingestService()).markSourceRemoved(caseId, names, at),
+        },
+        this.options.watch,
+      );
+      this.disposables.add(() => service.close());
+      return service;
+    }));
+  }
+
   /** The case agent (chat turns, sessions, the local model runtime), loaded on first use. */
   agentService(): Promise<AgentService> {
     return (this.agentLoaded ??= this.load(async () => {
@@ -218,6 +253,7 @@ export class Engine {
    * turns, close what the open case holds.
    */
   async beforeCaseDelete(caseId: string): Promise<void> {
+    await (await this.watchLoaded?.catch(() => undefined))?.unfollow(caseId);
     const ingest = await this.ingestLoaded?.catch(() => undefined);
     if (ingest) await ingest.beforeCaseDelete(caseId);
     else {
@@ -232,6 +268,8 @@ export class Engine {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.loading);
+    // Watchers first: a change seen now must not start an ingest while the features close.
+    await (await this.watchLoaded?.catch(() => undefined))?.close();
     await this.disposables.dispose();
   }
 }

@@ -10,6 +10,7 @@ import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
 import { IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
 import { chooseModelPath } from './choose-model';
+import { followDroppedFolders } from './follow-dropped';
 import { openOriginalInSystemViewer } from './open-original';
 import { KeychainPasswords } from './passwords';
 import { toApiError } from '../shared/errors';
@@ -67,7 +68,10 @@ function bindRouter(eng: Engine): void {
       return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
     }
     try {
-      return { ok: true, value: await eng.router.call(String(name), input) };
+      const value = await eng.router.call(String(name), input);
+      // A folder dropped into a case is followed from now on (switchable per case).
+      if (name === 'ingest.start') void followDroppedFolders(eng, input).catch((err: unknown) => console.error(`casefile: following the dropped folder failed: ${(err as Error).message}`));
+      return { ok: true, value };
     } catch (err) {
       return { ok: false, error: toApiError(err) };
     }
@@ -192,6 +196,8 @@ if (!app.requestSingleInstanceLock()) {
       bundledModelDirs: bundledModelDirs(),
       // The worker is its own electron-vite main entry; unfinished ingests resume at start.
       ingest: { workerPath: path.join(here, 'ingest-worker.js'), autoResume: true },
+      // Cases that follow their folders catch up with what changed while the app was closed.
+      watch: { start: true },
     });
     bindRouter(engine);
     buildMenu();

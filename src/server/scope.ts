@@ -66,6 +66,9 @@ export async function checkScope(name: string, input: unknown, scope: ServeScope
   if (name === 'ingest.start' && Array.isArray(fields.paths)) {
     for (const [i, p] of fields.paths.entries()) if (typeof p === 'string' && p) await checkPath(scope, `paths.${i}`, 'the file or folder', p);
   }
+  if (name === 'cases.setWatch' && Array.isArray(fields.folders)) {
+    for (const [i, p] of fields.folders.entries()) if (typeof p === 'string' && p) await checkPath(scope, `folders.${i}`, 'the folder', p);
+  }
   if (name === 'models.import' && typeof fields.path === 'string' && fields.path) {
     await checkPath(scope, 'path', 'the model', fields.path);
   }

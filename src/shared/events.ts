@@ -68,6 +68,21 @@ export interface IndexProgressEvent {
   state: 'running' | 'done';
 }
 
+/**
+ * A followed folder was caught up with (`casefile watch`, the desktop app, serve): the files added
+ * and changed (each read as if dropped again), deleted (marked, their copies kept) and back again.
+ */
+export interface WatchSyncedEvent {
+  caseId: string;
+  folder: string;
+  added: string[];
+  changed: string[];
+  removed: string[];
+  restored: string[];
+  /** Why the folder could not be read or added (it is missing, unreadable, or the ingest failed); absent when it was. */
+  problem?: string;
+}
+
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
   'ingest.progress': IngestProgress;
@@ -79,12 +94,13 @@ export interface EngineEvents {
   'agent.step': AgentStepEvent;
   'agent.token': AgentTokenEvent;
   'agent.done': AgentDoneEvent;
+  'watch.synced': WatchSyncedEvent;
 }
 
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'agent.turn', 'agent.step', 'agent.token', 'agent.done'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'agent.turn', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

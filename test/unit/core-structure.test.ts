@@ -4,7 +4,7 @@
  *   - inside src/core, layers import only downwards:
  *       foundation (util/, router/, events, version)
  *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger, config)
- *       ← features in this order: models ← retrieval ← ingest ← citations ← tools ← agent ← cases' handlers
+ *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent ← cases' handlers
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
  *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
@@ -29,6 +29,7 @@ const LAYERS: [string, RegExp][] = [
   ['ocr', /^ocr\/.*$/],
   ['retrieval', /^retrieval\/.*$/],
   ['ingest', /^ingest\/.*$/],
+  ['watch', /^watch\/.*$/],
   ['citations', /^citations\/.*$/],
   ['tools', /^tools\/.*$/],
   ['agent', /^agent\/.*$/],

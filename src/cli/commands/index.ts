@@ -12,6 +12,7 @@ import { outlineCommand } from './outline';
 import { reindexCommand } from './reindex';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
+import { watchCommand } from './watch';
 
 export type { Parsed };
 export type Command = (engine: Engine, args: Parsed, io: CliIO) => Promise<number>;
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   search: searchCommand,
   reindex: reindexCommand,
   serve: serveCommand,
+  watch: watchCommand,
   ask: askCommand,
   chat: chatCommand,
 };

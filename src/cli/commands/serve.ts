@@ -38,6 +38,11 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels });
+  // Cases that follow their folders catch up with them now, then follow them while the server runs.
+  void engine
+    .watchService()
+    .then((w) => w.start())
+    .catch((err: unknown) => io.err(`casefile: following the cases' folders failed: ${(err as Error).message}`));
   if (!isLoopbackHost(host)) {
     io.err(
       `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,

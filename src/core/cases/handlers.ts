@@ -45,6 +45,14 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       events.emit('cases.changed', { caseId, kind: 'settings' });
       return changed;
     },
+    'cases.setWatch': async ({ caseId, enabled, folders }) => {
+      if (enabled === true && !folders?.length && (await cases.get(caseId)).watch.folders.length === 0) {
+        throw new CasefileError('invalid_input', 'This case follows no folder yet. Add a folder first: drop it in the desktop app, or run casefile watch <case> <folder>.');
+      }
+      const changed = await cases.setWatch(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(folders ? { folders: [...new Set(folders)] } : {}) });
+      events.emit('cases.changed', { caseId, kind: 'settings' });
+      return changed;
+    },
     'cases.delete': async ({ caseId }) => {
       await ports.beforeCaseDelete(caseId);
       await cases.delete(caseId);

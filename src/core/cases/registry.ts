@@ -43,6 +43,13 @@ export function localeDayFirst(): boolean {
   return parts.findIndex((p) => p.type === 'day') < parts.findIndex((p) => p.type === 'month');
 }
 
+/** The folders a case follows (case.json `settings.watch`): new and changed files are added, deleted ones marked; off until turned on. */
+export function watchSettingsOf(settings: Record<string, unknown>): { enabled: boolean; folders: string[] } {
+  const raw = (settings.watch ?? {}) as { enabled?: unknown; folders?: unknown };
+  const folders = Array.isArray(raw.folders) ? raw.folders.filter((f): f is string => typeof f === 'string' && f.length > 0) : [];
+  return { enabled: raw.enabled === true && folders.length > 0, folders };
+}
+
 export interface CaseStats {
   files: number;
   bytes: number;
@@ -167,6 +174,17 @@ export class CaseRegistry {
     return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } } })));
   }
 
+  /** Turn following the case's folders on or off, or change which folders it follows. */
+  async setWatch(caseId: string, change: { enabled?: boolean; folders?: string[] }): Promise<CaseSummary> {
+    return this.summary(
+      await this.updateMeta(caseId, (m) => {
+        const now = watchSettingsOf(m.settings);
+        const folders = change.folders ?? now.folders;
+        return { ...m, settings: { ...m.settings, watch: { enabled: (change.enabled ?? (m.settings.watch as { enabled?: boolean } | undefined)?.enabled) === true, folders } } };
+      }),
+    );
+  }
+
   async delete(caseId: string): Promise<void> {
     const dir = this.caseDir(caseId);
     await this.readMeta(caseId); // not_found if absent
@@ -192,6 +210,6 @@ export class CaseRegistry {
 
   private async summary(meta: CaseMeta): Promise<CaseSummary> {
     const stats = await this.statsProvider(this.caseDir(meta.id));
-    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: dateSettingsOf(meta.settings) };
+    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: dateSettingsOf(meta.settings), watch: watchSettingsOf(meta.settings) };
   }
 }

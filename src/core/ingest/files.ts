@@ -40,6 +40,7 @@ export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean
     ...(v.email ? { email: v.email } : {}),
     ...(parent ? { parent: { id: parent.id, name: parent.name, ...(parentEmail ? { subject: parentEmail.subject, date: parentEmail.iso_date } : {}) } } : {}),
     ...(children ? { children } : {}),
+    ...(f.source_removed ? { source_removed: f.source_removed } : {}),
   };
 }
 
@@ -170,6 +171,32 @@ export class CaseFiles {
         return fileInfo(files.find((f) => f.id === fileId)!, this.hasPassword(caseId), files);
       }),
     );
+  }
+
+  /**
+   * Mark the files named (top-level names, as a folder's walk gives them) as deleted from the folder
+   * the case follows (`at`), or as back in it (null). Their stored copies are kept. Returns the names changed.
+   */
+  async markSourceRemoved(caseId: string, names: string[], at: string | null): Promise<string[]> {
+    if (names.length === 0) return [];
+    const caseDir = this.ports.cases.caseDir(caseId);
+    const wanted = new Set(names);
+    const changed = await this.deps.queue.run(caseId, () =>
+      withCaseLock(caseDir, () =>
+        new CaseStore(caseDir).update((m) => {
+          const out: string[] = [];
+          for (const f of m.files) {
+            if (f.parent || !wanted.has(f.name) || (f.source_removed ?? null) === at || (at !== null && f.source_removed)) continue;
+            if (at === null) delete f.source_removed;
+            else f.source_removed = at;
+            out.push(f.name);
+          }
+          return out;
+        }),
+      ),
+    );
+    if (changed.length) this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+    return changed;
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */

@@ -280,6 +280,11 @@ export class IngestService {
   }
 
   /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
+  /** Mark files as deleted from the folder the case follows, or (null) as back in it; see CaseFiles.markSourceRemoved. */
+  markSourceRemoved(caseId: string, names: string[], at: string | null): Promise<string[]> {
+    return this.files.markSourceRemoved(caseId, names, at);
+  }
+
   async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
     return this.files.removeFile(caseId, fileId, version);
   }

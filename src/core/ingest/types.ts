@@ -137,6 +137,8 @@ export interface FileRecord {
   parent?: string;
   /** The Bates prefix the user gave ("ACME"), or null: the user says it is not Bates-stamped; absent: detected. */
   bates_prefix?: string | null;
+  /** When the followed folder it came from lost it (ISO time): the stored copy is kept, the list says so. Absent while it is there. */
+  source_removed?: string;
 }
 
 /** files.json of a case. */

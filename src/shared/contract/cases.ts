@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { CaseId, CaseName, Empty } from './common';
 import { op } from './op';
 
+/** A full path on this computer (POSIX `/…`, Windows `C:\…` or `\\server\…`); checked without node:path so the renderer can share it. */
+const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+
 export interface CaseSummary {
   id: string;
   name: string;
@@ -16,6 +19,8 @@ export interface CaseSummary {
   ocr: { enabled: boolean; language: string };
   /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first) or 3 April (day first); until set, as this computer's locale writes dates. */
   dates: { dayFirst: boolean };
+  /** The folders the case follows (absolute paths): while `enabled`, new and changed files there are added, deleted ones marked as removed from the folder. */
+  watch: { enabled: boolean; folders: string[] };
 }
 
 export interface AppInfo {
@@ -48,6 +53,27 @@ export const casesContract = {
   'cases.setDateOrder': op<CaseSummary>()(
     z.object({ caseId: CaseId, dayFirst: z.boolean({ error: 'dayFirst must be true or false' }) }).strict(),
     'How the case’s documents write numeric dates (03/04/2020): day first or month first. The chronology reads them so from now on.',
+  ),
+  'cases.setWatch': op<CaseSummary>()(
+    z
+      .object({
+        caseId: CaseId,
+        enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+        /** Replaces the list; each an absolute path of a folder. */
+        folders: z
+          .array(
+            z
+              .string()
+              .min(1, 'a folder must not be empty')
+              .max(4096, 'a folder path is too long')
+              .refine((p) => isAbsolute(p) && !p.includes('\0'), 'each folder must be a full path, such as /Users/me/Cases/Smith'),
+            { error: 'folders must be a list of folder paths' },
+          )
+          .max(50, 'a case follows at most 50 folders')
+          .optional(),
+      })
+      .strict(),
+    'Follow the case’s folders, or stop: while on, new and changed files there are added (a changed file as a new version) and deleted ones marked as removed from the folder (the stored copy is kept).',
   ),
   'cases.delete': op<{ id: string; deleted: true }>()(
     z.object({ caseId: CaseId }).strict(),

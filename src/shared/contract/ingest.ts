@@ -196,6 +196,8 @@ export interface FileInfo {
   parent?: { id: string; name: string; subject?: string; date?: string };
   /** How many files were taken out of this one (attachments, archive files); absent when none. */
   children?: number;
+  /** When the file was deleted from the folder the case follows (ISO time): the stored copy is kept. Absent while it is there. */
+  source_removed?: string;
   /** Only while a run works on the latest version: its live stage and that stage's fraction (null: no count). */
   live?: { stage: IngestStage; fraction: number | null };
 }

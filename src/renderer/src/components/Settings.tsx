@@ -199,6 +199,72 @@ function CaseDates() {
   );
 }
 
+/** The open case's followed folders: new and changed files there are added by themselves, deleted ones marked. */
+function CaseWatch() {
+  const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
+  const reload = useCases((s) => s.load);
+  const toast = useUi((s) => s.toast);
+  const [folder, setFolder] = useState('');
+  if (!selected) return null;
+  const watch = selected.watch ?? { enabled: false, folders: [] };
+  const change = (input: { enabled?: boolean; folders?: string[] }) =>
+    api.call('cases.setWatch', { caseId: selected.id, ...input }).then(
+      () => reload(),
+      (err) => toast('error', errorMessage(err)),
+    );
+  return (
+    <section className="card" aria-labelledby="watch-heading">
+      <h2 id="watch-heading">Folders “{selected.name}” follows</h2>
+      {watch.folders.length > 0 ? (
+        <ul className="watch-folders" aria-label="Followed folders">
+          {watch.folders.map((f) => (
+            <li key={f}>
+              <code>{f}</code>{' '}
+              <button type="button" className="btn btn-small" aria-label={`Stop following ${f}`} onClick={() => void change({ folders: watch.folders.filter((x) => x !== f) })}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">This case follows no folder yet.</p>
+      )}
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={watch.enabled}
+          disabled={watch.folders.length === 0}
+          aria-describedby="watch-help"
+          onChange={(e) => void change({ enabled: e.target.checked })}
+        />
+        Add new and changed files from these folders automatically
+      </label>
+      <p id="watch-help" className="muted small">
+        While Casefile is open, a file added to a followed folder is added to the case, a changed file is read again as a new version
+        (the old one is kept), and a deleted file stays in the case, marked as removed from the folder. Changes made while Casefile
+        was closed are picked up when it starts. A folder dropped into a case in the desktop app is followed from then on.
+      </p>
+      <form
+        className="model-path-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = folder.trim();
+          if (!f) return;
+          void change({ folders: [...watch.folders, f], ...(watch.folders.length === 0 ? { enabled: true } : {}) }).then(() => setFolder(''));
+        }}
+      >
+        <label htmlFor="watch-folder">Folder to follow (its full path)</label>
+        <div className="model-path-row">
+          <input id="watch-folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/Users/me/Cases/Smith v Jones" spellCheck={false} />
+          <button type="submit" className="btn" disabled={!folder.trim()}>
+            Follow folder
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
 /** Names of the common OCR languages (tesseract's codes). */
 const LANGUAGE_NAMES: Record<string, string> = { eng: 'English', fra: 'French', deu: 'German', spa: 'Spanish', ita: 'Italian', por: 'Portuguese', nld: 'Dutch' };
 
@@ -214,6 +280,7 @@ export function Settings() {
       <Models />
       <CaseOcr ocr={info?.ocr} />
       <CaseDates />
+      <CaseWatch />
       <Retrieval />
       <section className="card">
         <h2>Data folder</h2>

@@ -1,0 +1,99 @@
+/**
+ * One catch-up of one followed folder: what is there now against what was there at the last
+ * catch-up (`<case>/watch.json`: each file's size and modification time). New and changed files are
+ * read by ingest as if the folder were dropped again (a changed file becomes a new version, an
+ * unchanged one is left as it is); files gone from the folder are marked as removed from it, their
+ * stored copies kept; files back again lose the mark. A folder that is missing (a drive unplugged)
+ * marks nothing: it is reported, and caught up with when it is back.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { IngestRunResult } from '../../shared/contract/ingest';
+import type { WatchSyncedEvent } from '../../shared/events';
+import { readJson, writeJsonAtomic } from '../util/fs';
+import { walkPaths } from '../ingest/walk';
+
+export const WATCH_FILE = 'watch.json';
+
+type Seen = Record<string, { size: number; mtimeMs: number }>;
+interface WatchState {
+  schemaVersion: 1;
+  folders: Record<string, { files: Seen }>;
+}
+
+/** What a catch-up needs: the case's folder, and ingest's two doors. */
+export interface FolderSyncPorts {
+  caseDir(caseId: string): string;
+  /** Read the paths as a drop of them would (waits for the run). */
+  ingest(caseId: string, paths: string[]): Promise<IngestRunResult>;
+  /** Mark top-level files as deleted from the folder (`at`), or back in it (null); answers the names changed. */
+  markSourceRemoved(caseId: string, names: string[], at: string | null): Promise<string[]>;
+}
+
+async function readState(caseDir: string): Promise<WatchState> {
+  const raw = (await readJson(path.join(caseDir, WATCH_FILE)).catch(() => undefined)) as WatchState | undefined;
+  return raw?.schemaVersion === 1 && raw.folders && typeof raw.folders === 'object' ? raw : { schemaVersion: 1, folders: {} };
+}
+
+/** The folder's files now (as a drop of it would name them), with size and modification time; null when it cannot be read. */
+async function scan(folder: string): Promise<Seen | null> {
+  const st = await fs.stat(folder).catch(() => null);
+  if (!st?.isDirectory()) return null;
+  const walked = await walkPaths([folder]);
+  const seen: Seen = {};
+  for (const f of walked.files) {
+    const s = await fs.stat(f.absPath).catch(() => null);
+    if (s) seen[f.name] = { size: s.size, mtimeMs: Math.round(s.mtimeMs) };
+  }
+  return seen;
+}
+
+/** Added and changed names from an ingest run's results (a first version is added, a later one changed). */
+function fromResults(run: IngestRunResult): { added: string[]; changed: string[] } {
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const r of run.results) {
+    if (r.status === 'unchanged' || r.status === 'skipped') continue;
+    (r.version === 1 ? added : changed).push(r.name);
+  }
+  return { added, changed };
+}
+
+/** Catch up with one folder of a case; the event says what happened (empty lists: nothing did). */
+export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string): Promise<WatchSyncedEvent> {
+  const event: WatchSyncedEvent = { caseId, folder, added: [], changed: [], removed: [], restored: [] };
+  const caseDir = ports.caseDir(caseId);
+  const now = await scan(folder);
+  if (!now) return { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
+  const state = await readState(caseDir);
+  const before = state.folders[folder]?.files;
+  const differs = !before || Object.entries(now).some(([name, s]) => before[name]?.size !== s.size || before[name]?.mtimeMs !== s.mtimeMs);
+  if (differs) {
+    let run: IngestRunResult;
+    try {
+      run = await ports.ingest(caseId, [folder]);
+    } catch (err) {
+      return { ...event, problem: `the new and changed files could not be added: ${(err as Error).message}` };
+    }
+    if (run.state === 'cancelled') return { ...event, problem: 'adding the new and changed files was cancelled; they are added at the next change or start' };
+    const { added, changed } = fromResults(run);
+    event.added = added;
+    event.changed = changed;
+  }
+  const gone = Object.keys(before ?? {}).filter((name) => !(name in now));
+  event.removed = await ports.markSourceRemoved(caseId, gone, new Date().toISOString());
+  event.restored = await ports.markSourceRemoved(caseId, Object.keys(now), null);
+  // Written again only after success: a failed catch-up is tried again from the same state.
+  const latest = await readState(caseDir);
+  latest.folders[folder] = { files: now };
+  await writeJsonAtomic(path.join(caseDir, WATCH_FILE), latest);
+  return event;
+}
+
+/** Forget a folder the case no longer follows. */
+export async function forgetFolders(caseDir: string, keep: string[]): Promise<void> {
+  const state = await readState(caseDir);
+  const kept = Object.fromEntries(Object.entries(state.folders).filter(([f]) => keep.includes(f)));
+  if (Object.keys(kept).length === Object.keys(state.folders).length) return;
+  await writeJsonAtomic(path.join(caseDir, WATCH_FILE), { ...state, folders: kept });
+}

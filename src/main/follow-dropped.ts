@@ -1,0 +1,24 @@
+/**
+ * The desktop app follows the folders dropped into a case (#16): after `ingest.start` with a
+ * folder among its paths, the folder is added to the case's followed folders, and following is
+ * switched on when the case followed none before (a case the user switched off stays off).
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Engine } from '../core/engine';
+
+export async function followDroppedFolders(engine: Pick<Engine, 'router'>, input: unknown): Promise<void> {
+  const { caseId, paths } = (input ?? {}) as { caseId?: unknown; paths?: unknown };
+  if (typeof caseId !== 'string' || !Array.isArray(paths)) return;
+  const folders: string[] = [];
+  for (const p of paths) {
+    if (typeof p !== 'string' || !path.isAbsolute(p)) continue;
+    if ((await fs.stat(p).catch(() => null))?.isDirectory()) folders.push(path.resolve(p));
+  }
+  if (folders.length === 0) return;
+  const summary = await engine.router.call('cases.get', { caseId });
+  const known = summary.watch.folders;
+  const added = folders.filter((f) => !known.includes(f));
+  if (added.length === 0) return;
+  await engine.router.call('cases.setWatch', { caseId, folders: [...known, ...added], enabled: known.length === 0 ? true : summary.watch.enabled });
+}

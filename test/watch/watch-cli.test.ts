@@ -1,0 +1,72 @@
+/**
+ * `casefile watch <case> [<folder>]` runs until Ctrl+C, printing what it picks up; --on / --off
+ * switch following for the desktop app and serve. Waits are on the command's own output.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCasefile } from '../helpers/cli';
+import { repoRoot, tempHome } from '../helpers/home';
+
+/** Resolves once `text` has appeared in what `read()` returns (checked on each chunk of output). */
+function waitForText(child: ReturnType<typeof spawn>, read: () => string, text: string | RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const out = read();
+      if (typeof text === 'string' ? out.includes(text) : text.test(out)) {
+        child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
+        child.off('close', closed);
+        resolve();
+      }
+    };
+    const closed = () => reject(new Error(`casefile watch ended before printing ${String(text)}:\n${read()}`));
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.on('close', closed);
+    check();
+  });
+}
+
+describe('casefile watch', () => {
+  it('follows a folder until Ctrl+C, printing the files it adds', async () => {
+    const home = tempHome();
+    const folder = path.join(home, 'Doe matter');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'intake.txt'), 'Client intake: Jane Doe, slip and fall on 2 February 2023.\n');
+    expect((await runCasefile(home, ['cases', 'create', 'Doe matter'])).code).toBe(0);
+
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Doe matter', folder], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      // The first catch-up adds what the folder holds.
+      await waitForText(child, () => out, 'added    intake.txt');
+      await waitForText(child, () => out, 'Up to date; watching for changes.');
+      writeFileSync(path.join(folder, 'photos list.txt'), 'Photographs of the wet floor, taken 2 February 2023.\n');
+      await waitForText(child, () => out, 'added    photos list.txt');
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+
+    const files = JSON.parse((await runCasefile(home, ['files', 'Doe matter', '--json'])).stdout) as { files: { name: string }[] };
+    expect(files.files.map((f) => f.name).sort()).toEqual(['intake.txt', 'photos list.txt']);
+    // The folder is remembered; following for the app is switched on and off by name.
+    const on = await runCasefile(home, ['watch', 'Doe matter', '--on', '--json']);
+    expect(JSON.parse(on.stdout)).toMatchObject({ watch: { enabled: true, folders: [folder] } });
+    const off = await runCasefile(home, ['watch', 'Doe matter', '--off']);
+    expect(off.stdout.trim()).toBe(`Not following the folders of Doe matter: ${folder}`);
+  }, 120_000);
+
+  it('a case that follows no folder says how to name one (exit 2)', async () => {
+    const home = tempHome();
+    await runCasefile(home, ['cases', 'create', 'Empty']);
+    const res = await runCasefile(home, ['watch', 'Empty']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('Empty follows no folder yet; name one: casefile watch <case> <folder>');
+  });
+});
