@@ -1,12 +1,17 @@
 /**
- * The documents pane as a table a lawyer reviews in: counts that agree everywhere while an ingest
- * runs; no guessed type before a file is read.
+ * The documents pane as a table a lawyer reviews in: sorted by any column, filtered by name, type,
+ * date and status, long names cut in the middle; counts that agree everywhere while an ingest runs;
+ * no guessed type before a file is read.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FileInfo } from '../../src/shared/contract/ingest';
 import { multiPagePdf } from '../fixtures/pdfs';
-import { expect, test } from './fixtures';
+import { CORPUS } from './corpus';
+import { corpusDir, expect, screenshot, test } from './fixtures';
+
+const LONG = 'SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf';
 
 const FILES = 6;
 
@@ -44,5 +49,80 @@ test.describe('documents table', () => {
     await expect(progress).toBeHidden({ timeout: 60_000 });
     await expect(header).toContainText(`${FILES} files`);
     await expect(caseButton).toContainText(`${FILES} files`);
+  });
+
+  test('sort by any column, filter by name, type, date and status; "need attention" filters; long names keep their end', async ({ app }) => {
+    test.slow(); // real PDFs ingested
+    const { page } = app;
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-table-')), 'Production');
+    mkdirSync(dir);
+    copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, LONG));
+    copyFileSync(path.join(corpusDir, CORPUS.mphase), path.join(dir, 'Mphase co-branding.pdf'));
+    copyFileSync(path.join(corpusDir, CORPUS.txt), path.join(dir, 'endorsement.txt'));
+    writeFileSync(path.join(dir, 'empty.pdf'), '');
+    const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Table' });
+    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
+    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId });
+    expect(files).toHaveLength(4);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Table/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    const tree = docs.getByRole('tree');
+    await expect(tree.getByRole('treeitem')).toHaveCount(4);
+    const order = () => tree.locator(':scope > [data-file]').evaluateAll((els) => els.map((el) => el.getAttribute('data-file')));
+    const named = (list: FileInfo[]) => list.map((f) => f.name);
+    const byName = (a: FileInfo, b: FileInfo) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
+
+    // Pages: a click sorts by it (fewest first), a second click reverses; the header says which (aria-sort).
+    const pagesHeader = docs.getByRole('columnheader', { name: 'Pages' });
+    await pagesHeader.getByRole('button').click();
+    await expect(pagesHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(docs.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'none');
+    await expect.poll(order).toEqual(named([...files].sort((a, b) => a.pages - b.pages || byName(a, b))));
+    await pagesHeader.getByRole('button').click();
+    await expect(pagesHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(order).toEqual(named([...files].sort((a, b) => b.pages - a.pages || byName(a, b))));
+    // Name, the other way round.
+    const nameHeader = docs.getByRole('columnheader', { name: 'Name' });
+    await nameHeader.getByRole('button').click();
+    await nameHeader.getByRole('button').click();
+    await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(order).toEqual(named([...files].sort((a, b) => -byName(a, b))));
+
+    // Filter by words of the name.
+    const filters = docs.getByRole('group', { name: 'Filter documents' });
+    await filters.getByRole('searchbox', { name: 'Filter by name' }).fill('co-branding');
+    await expect.poll(order).toEqual(['Mphase co-branding.pdf']);
+    await expect(docs.locator('.pane-foot')).toContainText('1 of 4 files');
+    await filters.getByRole('searchbox', { name: 'Filter by name' }).fill('');
+    // By type: the types the engine gave.
+    const contract = files.find((f) => f.name === LONG)!;
+    await filters.getByRole('combobox', { name: 'Type' }).selectOption(contract.type);
+    await expect.poll(async () => (await order()).sort()).toEqual(named(files.filter((f) => f.type === contract.type)).sort());
+    await filters.getByRole('combobox', { name: 'Type' }).selectOption('');
+    // By date: the contract's own day, from and to.
+    expect(contract.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await filters.getByLabel('Dated from').fill(contract.date);
+    await filters.getByLabel('to', { exact: true }).fill(contract.date);
+    await expect.poll(async () => (await order()).sort()).toEqual(named(files.filter((f) => f.date === contract.date)).sort());
+    await screenshot(page, 'documents-table-filtered');
+    await docs.locator('.pane-foot').getByRole('button', { name: 'Show all' }).click();
+    await expect(tree.getByRole('treeitem')).toHaveCount(4);
+
+    // "1 file need attention" is a link to those files.
+    await docs.locator('.pane-foot').getByRole('button', { name: '1 file need attention' }).click();
+    await expect.poll(order).toEqual(['empty.pdf']);
+    await expect(filters.getByRole('combobox', { name: 'Status' })).toHaveValue('attention');
+    await docs.locator('.pane-foot').getByRole('button', { name: 'Show all' }).click();
+    await expect(tree.getByRole('treeitem')).toHaveCount(4);
+
+    // A long name is cut in the middle: its end (where names differ) stays in view; the whole name on hover.
+    const long = docs.locator(`[data-file="${LONG}"] .file-name`);
+    await expect(long).toHaveAttribute('title', LONG);
+    await expect(long.locator('.mid-tail')).toHaveText(/Affiliate Agreement\.pdf$/);
+    await expect(long.locator('.mid-tail')).toBeInViewport({ ratio: 1 });
+    const [cell, tail] = [await long.boundingBox(), await long.locator('.mid-tail').boundingBox()];
+    expect(tail!.x + tail!.width).toBeLessThanOrEqual(cell!.x + cell!.width + 1);
+    await screenshot(page, 'documents-table');
   });
 });

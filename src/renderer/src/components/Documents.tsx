@@ -1,7 +1,20 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type FocusEvent as ReactFocusEvent } from 'react';
 import type { FileInfo, FileVersionInfo, IngestCurrentFile, IngestFileStatus, IngestProgress, IngestStage } from '../../../shared/contract/ingest';
 import { api, errorMessage } from '../api/index';
-import { buildTree, itemsFromInput, useDocuments, type DroppedItems, type TreeNode } from '../stores/documents';
+import {
+  buildTree,
+  compareFiles,
+  filterFiles,
+  itemsFromInput,
+  needsAttention,
+  NO_FILTER,
+  useDocuments,
+  type DocFilter,
+  type DocSort,
+  type DroppedItems,
+  type SortKey,
+  type TreeNode,
+} from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { formatBytes, formatDuration, ocrProgressText, plural, semanticText, TYPE_LABEL } from './format';
@@ -245,6 +258,21 @@ function useTreeItem(key: string) {
   };
 }
 
+/**
+ * A long name cut in the middle, not at the end, where names of one production differ
+ * ("AimmuneTherapeuticsInc_202…Development Agreement.pdf"); the whole name is the row's tooltip.
+ */
+function MiddleEllipsis({ text }: { text: string }) {
+  const keep = Math.min(24, Math.floor(text.length / 2));
+  const cut = text.length - keep;
+  return (
+    <span className="mid-ellipsis">
+      <span className="mid-head">{text.slice(0, cut)}</span>
+      <span className="mid-tail">{text.slice(cut)}</span>
+    </span>
+  );
+}
+
 /** A file's type as its row says it: not guessed ("Other") before the file has been read. */
 function typeText(file: FileInfo, status: IngestFileStatus): string {
   if (status === 'queued') return 'queued';
@@ -303,7 +331,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           </span>
         )}
         <button type="button" className="file-name link" title={file.name} tabIndex={-1} disabled={!readable} onClick={openIt}>
-          {base}
+          <MiddleEllipsis text={base} />
         </button>
         <VersionMenu caseId={caseId} file={file} tab={tab} />
         <StatusPill status={status} reason={reason} />
@@ -570,6 +598,67 @@ function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
 }
 
 
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'type', label: 'Type' },
+  { key: 'date', label: 'Date' },
+  { key: 'pages', label: 'Pages' },
+  { key: 'status', label: 'Status' },
+];
+
+/** The columns the list is sorted by: a header each; a click sorts by it, a second click reverses. */
+function SortHeader({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) => void }) {
+  return (
+    <div className="doc-columns" role="table" aria-label="Sort documents by">
+      <div role="row">
+        {COLUMNS.map((c) => (
+          <span key={c.key} role="columnheader" aria-sort={sort.key === c.key ? sort.dir : 'none'}>
+            <button
+              type="button"
+              className="doc-sort"
+              onClick={() => onSort({ key: c.key, dir: sort.key === c.key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}
+            >
+              {c.label}
+              <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
+            </button>
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Filters of the list: words of the name, a type, a date range, a status group. */
+function DocFilters({ files, filter, onFilter }: { files: FileInfo[]; filter: DocFilter; onFilter: (f: DocFilter) => void }) {
+  const types = [...new Set(files.map((f) => f.type))].sort();
+  const set = (patch: Partial<DocFilter>) => onFilter({ ...filter, ...patch });
+  return (
+    <div className="doc-filters" role="group" aria-label="Filter documents">
+      <input type="search" aria-label="Filter by name" placeholder="Filter by name…" value={filter.text} onChange={(e) => set({ text: e.target.value })} />
+      <select aria-label="Type" value={filter.type} onChange={(e) => set({ type: e.target.value })}>
+        <option value="">All types</option>
+        {types.map((t) => (
+          <option key={t} value={t}>
+            {TYPE_LABEL[t] ?? t}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Status" value={filter.status} onChange={(e) => set({ status: e.target.value as DocFilter['status'] })}>
+        <option value="">All statuses</option>
+        <option value="indexed">Indexed</option>
+        <option value="attention">Needs attention</option>
+        <option value="working">Not finished</option>
+      </select>
+      <label className="small">
+        Dated from <input type="date" value={filter.from} onChange={(e) => set({ from: e.target.value })} />
+      </label>
+      <label className="small">
+        to <input type="date" value={filter.to} onChange={(e) => set({ to: e.target.value })} />
+      </label>
+    </div>
+  );
+}
+
 const NONE: { name: string; reason: string }[] = [];
 
 export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: DroppedItems) => void }) {
@@ -585,9 +674,12 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
   const load = useDocuments((s) => s.load);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const [sort, setSort] = useState<DocSort>({ key: 'name', dir: 'ascending' });
+  const [filter, setFilter] = useState<DocFilter>(NO_FILTER);
 
   useEffect(() => {
     void load(caseId);
+    setFilter(NO_FILTER);
   }, [caseId, load]);
 
   useEffect(() => {
@@ -596,8 +688,10 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
     folderInput.current?.setAttribute('directory', '');
   }, []);
 
-  const tree = buildTree(files);
-  const problems = files.filter((f) => f.status === 'failed' || f.status === 'needs_ocr' || f.status === 'unsupported').length;
+  const shown = filterFiles(files, filter);
+  const filtered = (Object.keys(NO_FILTER) as (keyof DocFilter)[]).some((k) => filter[k] !== NO_FILTER[k]);
+  const tree = buildTree(shown, compareFiles(sort));
+  const problems = files.filter(needsAttention).length;
   const pick = (list: FileList | null) => {
     const items = list ? itemsFromInput(list) : null;
     if (items) onAdd(items);
@@ -667,6 +761,12 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
           </div>
         </div>
       )}
+      {files.length > 0 && (
+        <>
+          <DocFilters files={files} filter={filter} onFilter={setFilter} />
+          <SortHeader sort={sort} onSort={setSort} />
+        </>
+      )}
       <div className="pane-scroll">
         {error && (
           <p className="pad error" role="alert">
@@ -681,12 +781,35 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
             <p className="muted">PDF, Word (DOCX) and text files, in folders of any depth. Or use “Add folder…”.</p>
           </div>
         )}
-        {files.length > 0 && <DocTree caseId={caseId} tree={tree} />}
+        {files.length > 0 && shown.length === 0 && (
+          <p className="pad muted" role="status">
+            No document matches these filters.{' '}
+            <button type="button" className="link link-inline" onClick={() => setFilter(NO_FILTER)}>
+              Show all documents
+            </button>
+          </p>
+        )}
+        {shown.length > 0 && <DocTree caseId={caseId} tree={tree} />}
       </div>
       {files.length > 0 && (
         <div className="pane-foot muted small">
-          {plural(files.length, 'file')}
-          {problems > 0 ? ` · ${plural(problems, 'file')} need attention` : ''}
+          {filtered ? `${shown.length} of ${plural(files.length, 'file')}` : plural(files.length, 'file')}
+          {problems > 0 && (
+            <>
+              {' · '}
+              <button type="button" className="link link-inline" onClick={() => setFilter({ ...NO_FILTER, status: 'attention' })}>
+                {plural(problems, 'file')} need attention
+              </button>
+            </>
+          )}
+          {filtered && (
+            <>
+              {' · '}
+              <button type="button" className="link link-inline" onClick={() => setFilter(NO_FILTER)}>
+                Show all
+              </button>
+            </>
+          )}
         </div>
       )}
     </section>

@@ -150,7 +150,91 @@ export interface TreeNode {
   inside?: Map<string, FileInfo[]>;
 }
 
-export function buildTree(files: FileInfo[]): TreeNode {
+/** The columns the documents list sorts by. */
+export type SortKey = 'name' | 'type' | 'date' | 'pages' | 'status';
+export interface DocSort {
+  key: SortKey;
+  dir: 'ascending' | 'descending';
+}
+
+/** What the documents list shows: words of the name, a type, a date range (ISO, inclusive), a status group. */
+export interface DocFilter {
+  text: string;
+  type: string;
+  from: string;
+  to: string;
+  status: '' | 'attention' | 'indexed' | 'working';
+}
+export const NO_FILTER: DocFilter = { text: '', type: '', from: '', to: '', status: '' };
+
+/** A file that did not go in and needs the user (failed, needs OCR, unsupported). */
+export function needsAttention(f: FileInfo): boolean {
+  return f.status === 'failed' || f.status === 'needs_ocr' || f.status === 'unsupported';
+}
+
+const STATUS_GROUP: Record<FileInfo['status'], DocFilter['status']> = {
+  indexed: 'indexed',
+  unchanged: 'indexed',
+  failed: 'attention',
+  needs_ocr: 'attention',
+  unsupported: 'attention',
+  queued: 'working',
+  parsing: 'working',
+  embedding: 'working',
+  indexing: 'working',
+  cancelled: 'working',
+  skipped: 'attention',
+};
+
+/** A file name as words: no folder, no extension, "_" and runs of spaces as one space. */
+export function readableName(name: string): string {
+  const base = name.split('/').pop() ?? name;
+  return base.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_\s]+/g, ' ').trim() || base;
+}
+
+/** The files that pass a filter (the words may be anywhere in the name, in any case). */
+export function filterFiles(files: FileInfo[], f: DocFilter): FileInfo[] {
+  const words = f.text.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  return files.filter((file) => {
+    const name = `${file.name} ${readableName(file.name)}`.toLocaleLowerCase();
+    if (!words.every((w) => name.includes(w))) return false;
+    if (f.type && file.type !== f.type) return false;
+    if ((f.from || f.to) && !file.date) return false;
+    if (f.from && file.date < f.from) return false;
+    if (f.to && file.date > f.to) return false;
+    return !f.status || STATUS_GROUP[file.status] === f.status;
+  });
+}
+
+/** Order of files for a sort; ties (and files without a date) fall back to the name. */
+export function compareFiles(sort: DocSort): (a: FileInfo, b: FileInfo) => number {
+  const sign = sort.dir === 'ascending' ? 1 : -1;
+  const byName = (a: FileInfo, b: FileInfo) => readableName(a.name).localeCompare(readableName(b.name), undefined, { numeric: true, sensitivity: 'base' });
+  const key = (f: FileInfo): string | number => {
+    switch (sort.key) {
+      case 'type':
+        return f.type;
+      case 'date':
+        return f.date;
+      case 'pages':
+        return f.pages;
+      case 'status':
+        return STATUS_GROUP[f.status] + f.status;
+      default:
+        return 0;
+    }
+  };
+  return (a, b) => {
+    if (sort.key === 'name') return sign * byName(a, b);
+    const ka = key(a);
+    const kb = key(b);
+    if (sort.key === 'date' && (!ka || !kb) && ka !== kb) return ka ? -1 : 1; // undated last either way
+    const c = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
+    return c !== 0 ? sign * c : byName(a, b);
+  };
+}
+
+export function buildTree(files: FileInfo[], compare: (a: FileInfo, b: FileInfo) => number = (a, b) => a.name.localeCompare(b.name)): TreeNode {
   const root: TreeNode = { name: '', path: '', folders: [], files: [], inside: new Map() };
   const ids = new Set(files.map((f) => f.id));
   for (const f of files) {
@@ -174,7 +258,7 @@ export function buildTree(files: FileInfo[]): TreeNode {
   }
   const sort = (n: TreeNode) => {
     n.folders.sort((a, b) => a.name.localeCompare(b.name));
-    n.files.sort((a, b) => a.name.localeCompare(b.name));
+    n.files.sort(compare);
     n.folders.forEach(sort);
   };
   sort(root);
