@@ -1,42 +1,15 @@
-import { createElement, useEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
-import { api, errorMessage } from '../api/index';
+import { createElement, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { PasswordPrompt } from './PasswordForm';
 import { useDocuments } from '../stores/documents';
-import { useViewer } from '../stores/viewer';
+import { opener, useViewer } from '../stores/viewer';
+import { FindBar } from './viewer/FindBar';
+import { PdfPage } from './viewer/PdfPage';
+import { Thumbnails } from './viewer/Thumbnails';
+import { Toolbar } from './viewer/Toolbar';
+import '../styles/viewer.css';
 import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
 import { plural } from './format';
 import { sheetTables } from './sheet-rows';
-
-function PdfPage() {
-  const image = useViewer((s) => s.image)!;
-  const zoom = useViewer((s) => s.zoom);
-  const firstBox = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    firstBox.current?.scrollIntoView({ block: 'center', inline: 'nearest' });
-  }, [image]);
-  // Zoom 100% fits the pane's width; boxes are placed in fractions of the image, so they stay on
-  // their words at any size.
-  const pct = (v: number, of: number) => `${(v / of) * 100}%`;
-  return (
-    <div className="page-frame" style={{ width: `${zoom * 100}%`, aspectRatio: `${image.width} / ${image.height}` }}>
-      <img
-        className="page-image"
-        src={`data:image/png;base64,${image.png}`}
-        alt={`Page ${image.page} of ${image.file_name}`}
-        draggable={false}
-      />
-      {image.rects.map((r, i) => (
-        <div
-          key={i}
-          ref={i === 0 ? firstBox : undefined}
-          className="cite-box"
-          data-testid="cite-box"
-          style={{ left: pct(r.x, image.width), top: pct(r.y, image.height), width: pct(r.width, image.width), height: pct(r.height, image.height) }}
-        />
-      ))}
-    </div>
-  );
-}
 
 /** React elements from the sanitised tree: only allow-listed tags, no attributes from the document. */
 function renderSafe(nodes: SafeNode[], firstMark: Ref<HTMLElement>, seen: { mark: boolean }): ReactNode[] {
@@ -151,6 +124,55 @@ function RowsView() {
   );
 }
 
+/** The pane the opener sat in stays where it was: the clicked chip or result does not move when the viewer opens. */
+function useKeepOpenerInPlace(source: unknown) {
+  useLayoutEffect(() => {
+    const el = opener.el;
+    if (!el?.isConnected) return;
+    const scroller = el.closest<HTMLElement>('.pane-scroll');
+    const moved = el.getBoundingClientRect().top - opener.top;
+    if (scroller && Math.abs(moved) >= 1) scroller.scrollTop += moved;
+  }, [source]);
+}
+
+const ZOOM_STEP = 1.25;
+
+/**
+ * Keys while the viewer has focus: PgUp/PgDn pages, Home/End the first and last page, +/− zoom,
+ * Ctrl/Cmd+F find, Esc closes (the find box first, when the focus is in it).
+ */
+function onViewerKey(e: KeyboardEvent<HTMLElement>, closeViewer: () => void): void {
+  const v = useViewer.getState();
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+    if (!v.image) return;
+    e.preventDefault();
+    v.openFind();
+    return;
+  }
+  if (e.key === 'Escape') {
+    e.preventDefault();
+    closeViewer();
+    return;
+  }
+  const target = e.target as HTMLElement;
+  if (e.ctrlKey || e.metaKey || e.altKey || target.closest('input, textarea, select, [role="separator"]')) return;
+  const count = v.image?.page_count ?? 1;
+  const act: Record<string, (() => void) | undefined> = {
+    PageDown: () => v.goto(v.page + 1),
+    PageUp: () => v.goto(v.page - 1),
+    Home: () => v.goto(1),
+    End: () => v.goto(count),
+    '+': () => v.setZoom(v.zoom * ZOOM_STEP),
+    '=': () => v.setZoom(v.zoom * ZOOM_STEP),
+    '-': () => v.setZoom(v.zoom / ZOOM_STEP),
+    '−': () => v.setZoom(v.zoom / ZOOM_STEP),
+  };
+  const run = v.image ? act[e.key] : undefined;
+  if (!run) return;
+  e.preventDefault();
+  run();
+}
+
 export function SourceViewer() {
   const source = useViewer((s) => s.source);
   const image = useViewer((s) => s.image);
@@ -159,71 +181,55 @@ export function SourceViewer() {
   const loading = useViewer((s) => s.loading);
   const error = useViewer((s) => s.error);
   const page = useViewer((s) => s.page);
-  const zoom = useViewer((s) => s.zoom);
   const caseId = useViewer((s) => s.caseId);
   const scope = useViewer((s) => s.scope);
-  const { close, goto, setZoom, setScope } = useViewer.getState();
+  const findOpen = useViewer((s) => s.find.open);
+  const thumbs = useViewer((s) => s.thumbs);
+  const { close, goto, setScope, setZoom, closeFind } = useViewer.getState();
+  const section = useRef<HTMLElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useKeepOpenerInPlace(source);
   // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
   const locked = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.locked : undefined));
   const isSheet = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.kind === 'spreadsheet' : false));
   if (!source) return null;
+  const closeViewer = () => {
+    const back = opener.el;
+    close();
+    if (back?.isConnected) back.focus({ preventScroll: true });
+  };
+  const closeFindBox = () => {
+    closeFind();
+    section.current?.focus({ preventScroll: true });
+  };
+  const fitPage = () => {
+    const el = body.current;
+    if (!el || !image) return;
+    const style = getComputedStyle(el);
+    const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const w = el.clientWidth - padX;
+    const h = el.clientHeight - padY;
+    if (w > 0 && h > 0) setZoom(Math.min(1, ((h / w) * image.width) / image.height));
+  };
   const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
   const spanPages = image?.span_pages ?? passage?.pages ?? [];
   // A chip opens on the supporting words; the whole cited passage is one click away (and back).
   const narrowed = Boolean(source.whole) && scope === 'support';
   const what = narrowed ? 'Supporting words' : 'Cited passage';
   return (
-    <section className="pane pane-viewer" aria-label="Source viewer">
+    <section ref={section} className="pane pane-viewer" aria-label="Source viewer" tabIndex={-1} onKeyDown={(e) => onViewerKey(e, closeViewer)}>
       <h2 className="pane-title">
         <span className="ellipsis" title={source.file_name}>
           {source.label ? <span className="chip chip-static">{source.label}</span> : null} {source.file_name}{' '}
           <span className="muted small">v{source.version}</span>
         </span>
-        <button type="button" className="btn-icon" aria-label="Close source viewer" onClick={close}>
+        <button type="button" className="btn-icon" aria-label="Close source viewer" aria-keyshortcuts="Escape" onClick={closeViewer}>
           ×
         </button>
       </h2>
-      {image && (
-        <div className="viewer-toolbar">
-          <button type="button" className="btn btn-small" aria-label="Previous page" disabled={page <= 1 || loading} onClick={() => goto(page - 1)}>
-            ‹
-          </button>
-          <span className="small" aria-live="polite">
-            Page {image.page} of {image.page_count}
-          </span>
-          <button
-            type="button"
-            className="btn btn-small"
-            aria-label="Next page"
-            disabled={page >= image.page_count || loading}
-            onClick={() => goto(page + 1)}
-          >
-            ›
-          </button>
-          <span className="toolbar-gap" />
-          <button type="button" className="btn btn-small" aria-label="Zoom out" onClick={() => setZoom(zoom / 1.25)}>
-            −
-          </button>
-          <span className="small">{Math.round(zoom * 100)}%</span>
-          <button type="button" className="btn btn-small" aria-label="Zoom in" onClick={() => setZoom(zoom * 1.25)}>
-            +
-          </button>
-          {api.openOriginal && caseId && (
-            <button
-              type="button"
-              className="btn btn-small"
-              title="Open the original file in your system's viewer"
-              onClick={() => {
-                api.openOriginal?.({ caseId, fileId: source.file_id, version: source.version }).catch((err: unknown) => {
-                  useViewer.setState({ error: errorMessage(err) });
-                });
-              }}
-            >
-              Open in system viewer
-            </button>
-          )}
-        </div>
-      )}
+      {image && <Toolbar onFitPage={fitPage} />}
+      {image && findOpen && <FindBar onClose={closeFindBox} />}
       {(spanPages.length > 0 || source.whole) && (
         <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
           {spanPages.length > 0 && (
@@ -244,21 +250,24 @@ export function SourceViewer() {
           )}
         </div>
       )}
-      <div className="pane-scroll viewer-body" aria-busy={loading}>
-        {error && !needsPassword && (
-          <p className="pad error" role="alert">
-            {error}
-          </p>
-        )}
-        {needsPassword && caseId && (
-          <div className="pad viewer-locked" data-testid="viewer-locked">
-            <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
-            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
-          </div>
-        )}
-        {loading && !image && !passage && <p className="pad muted">Opening…</p>}
-        {image && <PdfPage />}
-        {passage && (docx ? <DocxView /> : isSheet ? <RowsView /> : <PassageView />)}
+      <div className="viewer-main">
+        {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
+        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading}>
+          {error && !needsPassword && (
+            <p className="pad error" role="alert">
+              {error}
+            </p>
+          )}
+          {needsPassword && caseId && (
+            <div className="pad viewer-locked" data-testid="viewer-locked">
+              <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
+              <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
+            </div>
+          )}
+          {loading && !image && !passage && <p className="pad muted">Opening…</p>}
+          {image && <PdfPage />}
+          {passage && (docx ? <DocxView /> : isSheet ? <RowsView /> : <PassageView />)}
+        </div>
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
 import { useDocuments, type DroppedItems } from '../stores/documents';
@@ -12,6 +12,7 @@ import { Documents } from './Documents';
 import { formatBytes, plural, shortcut } from './format';
 import { SearchResults } from './SearchResults';
 import { SourceViewer } from './SourceViewer';
+import { ViewerSplitter } from './viewer/Splitter';
 
 /** Add dropped or chosen items to a case, reporting failures in words. */
 export function addItemsToCase(caseId: string, items: DroppedItems): void {
@@ -45,6 +46,7 @@ export function Workspace() {
   const openDialog = useUi((s) => s.openDialog);
   const searchOpen = useSearch((s) => s.open && s.caseId === selected?.id);
   const viewerOpen = useViewer((s) => s.source !== null);
+  const viewerWidth = useViewer((s) => s.width);
   const chronologyOpen = useChronology((s) => s.open && s.caseId === selected?.id);
 
   useEffect(() => {
@@ -100,9 +102,13 @@ export function Workspace() {
           </button>
         </div>
       </header>
-      <div className={`workspace-body${viewerOpen ? ' with-viewer' : ''}`}>
+      <div
+        className={`workspace-body${viewerOpen ? ' with-viewer' : ''}`}
+        style={viewerOpen && viewerWidth ? ({ '--viewer-width': `${viewerWidth}px` } as CSSProperties) : undefined}
+      >
         <Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />
         {searchOpen ? <SearchResults /> : chronologyOpen ? <Chronology caseId={selected.id} /> : <Chat caseId={selected.id} />}
+        {viewerOpen && <ViewerSplitter />}
         {viewerOpen && <SourceViewer />}
       </div>
     </section>

@@ -53,7 +53,7 @@ export function chipMark(s: SupportLevel | 'pending'): string {
 export function sourceOf(c: CheckedCitation, label: string): SourceRef | null {
   if (!c.file_id || c.start === undefined || c.end === undefined) return null;
   const passage = { start: c.start, end: c.end, pages: c.pages?.length ? c.pages : [1] };
-  const base = { file_id: c.file_id, file_name: c.file_name ?? '', version: c.version ?? 1, label };
+  const base = { file_id: c.file_id, file_name: c.file_name ?? '', version: c.version ?? 1, label, ...(c.title ? { title: c.title } : {}), ...(c.place ? { place: c.place } : {}) };
   const span = c.span;
   // Only words inside the passage narrow it (a span reaching past a short passage, e.g. a grep match, is not narrower).
   const narrower = span && span.end > span.start && span.start >= passage.start && span.end <= passage.end && span.end - span.start < passage.end - passage.start;
@@ -62,7 +62,7 @@ export function sourceOf(c: CheckedCitation, label: string): SourceRef | null {
 }
 
 /** Put text on the clipboard; false when neither the Clipboard API nor the old copy command could. Never throws. */
-async function writeClipboard(text: string): Promise<boolean> {
+export async function writeClipboard(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {
       await navigator.clipboard.writeText(text);

@@ -1,7 +1,9 @@
 import { create } from 'zustand';
 import type { CitationRecord } from '../../../shared/contract/search';
 import type { FileVersionInfo } from '../../../shared/contract/ingest';
-import type { PageImage, Passage } from '../../../shared/contract/viewer';
+import type { FileContent } from '../../../shared/contract/ingest';
+import type { PageImage, PageWords, Passage } from '../../../shared/contract/viewer';
+import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../components/viewer/find';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 
@@ -22,7 +24,26 @@ export interface SourceRef extends Omit<CitationRecord, 'id'> {
    * passage, one click away ("Show the whole passage"), and back again.
    */
   whole?: SourceRange;
+  /** The document's title and the place in words ("Sheet Billing, row 14"), for "Copy quote with citation". */
+  title?: string;
+  place?: string;
+  /** A search's query: its words are marked on the pages (opened from a search result). */
+  query?: string;
 }
+
+/** Words found in the document: the search's terms or a phrase typed in the find box. */
+export interface FindState {
+  open: boolean;
+  query: string;
+  /** `terms`: the words of a search query; `phrase`: the find box's text as typed. */
+  mode: 'terms' | 'phrase';
+  hits: Hit[];
+  /** Index of the current hit, -1 before the first. */
+  current: number;
+}
+
+/** The document's text and page ranges (files.read), for find and for quoting. */
+export type DocText = Pick<FileContent, 'text' | 'pages'>;
 
 /** What the viewer marks: the supporting words the source opened on, or the whole cited passage. */
 export type ViewerScope = 'support' | 'whole';
@@ -40,13 +61,67 @@ interface ViewerState {
   error: string | null;
   /** `whole` after "Show the whole passage" (only for a source with `whole`). */
   scope: ViewerScope;
+  /** The page's words and boxes (PDF pages), for the text layer and found words; null until read. */
+  words: PageWords | null;
+  /** The document's text, read once it is needed (find, search terms, quoting). */
+  doc: DocText | null;
+  find: FindState;
+  /** Bumped to put the focus in the find box. */
+  findFocus: number;
+  /** What the view scrolls to once the page is drawn: the cited words, or the current found word. */
+  scrollTo: 'cite' | 'hit';
+  /** Bumped when the view should scroll to its target again. */
+  scrollTick: number;
+  /** Page thumbnails shown (remembered). */
+  thumbs: boolean;
+  /** The viewer's width in pixels as the user dragged it (remembered); null: half the window. */
+  width: number | null;
   open(source: SourceRef): void;
   /** Mark the whole cited passage or only the supporting words (a source with `whole`). */
   setScope(scope: ViewerScope): void;
   close(): void;
   goto(page: number): void;
   setZoom(zoom: number): void;
+  /** The document's text (read once per open document). */
+  loadDoc(): Promise<DocText | null>;
+  openFind(): void;
+  closeFind(): void;
+  /** Find a phrase as typed in the find box. */
+  setFindQuery(query: string): void;
+  /** Go to the next (1) or previous (-1) hit, across pages. */
+  stepHit(dir: 1 | -1): void;
+  setThumbs(on: boolean): void;
+  setWidth(px: number, remember: boolean): void;
 }
+
+const WIDTH_KEY = 'casefile.viewer.width';
+const THUMBS_KEY = 'casefile.viewer.thumbs';
+
+function remembered(key: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function remember(key: string, value: string): void {
+  try {
+    globalThis.localStorage?.setItem(key, value);
+  } catch {
+    // Storage off (private window): the setting lasts this session only.
+  }
+}
+
+function rememberedWidth(): number | null {
+  const n = Number(remembered(WIDTH_KEY));
+  return Number.isFinite(n) && n >= 200 && n <= 10_000 ? n : null;
+}
+
+const closedFind: FindState = { open: false, query: '', mode: 'phrase', hits: [], current: -1 };
+
+/** Where the focus was when the viewer opened, and where that element sat, to keep its pane still. */
+export const opener: { el: HTMLElement | null; top: number } = { el: null, top: 0 };
 
 /** What the DOCX view needs: the HTML and the ingest text the span's offsets refer to. */
 export interface DocxSource {
@@ -77,6 +152,25 @@ export function shownRange(source: SourceRef, scope: ViewerScope): SourceRange {
   return scope === 'whole' && source.whole ? source.whole : { start: source.start, end: source.end, pages: source.pages };
 }
 
+/** The page's words for the text layer; none (no layer) when they cannot be read. */
+async function fetchWords(caseId: string, source: SourceRef, page: number, id: number) {
+  const have = useViewer.getState().words;
+  if (have && have.file_id === source.file_id && have.version === source.version && have.page === page) return;
+  try {
+    const words = await api.call('citations.words', { caseId, fileId: source.file_id, version: source.version, page });
+    if (id === request || useViewer.getState().page === page) useViewer.setState({ words });
+  } catch {
+    if (id === request) useViewer.setState({ words: null });
+  }
+}
+
+/** Hits of the query in the document; the current one the first on or after `page`. */
+function hitsOf(doc: DocText, query: string, mode: FindState['mode'], terms: string[] | null, page: number): Pick<FindState, 'hits' | 'current'> {
+  const hits = findHits(doc.text, doc.pages, mode === 'terms' ? termPattern(terms ?? []) : phrasePattern(query));
+  const here = hits.findIndex((h) => h.page >= page);
+  return { hits, current: hits.length ? Math.max(0, here) : -1 };
+}
+
 async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: number) {
   const source = { ...ref, ...shownRange(ref, useViewer.getState().scope) };
   const id = ++request;
@@ -86,6 +180,7 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
     // An image is shown as pages too (the engine draws it as the PDF it reads it as).
     const kind = kindOf(source);
     if (kind === 'pdf' || kind === 'image') {
+      void fetchWords(caseId, source, page, id);
       const image = await api.call('citations.page', {
         caseId,
         fileId: source.file_id,
@@ -124,12 +219,34 @@ export const useViewer = create<ViewerState>((set, get) => ({
   loading: false,
   error: null,
   scope: 'support',
+  words: null,
+  doc: null,
+  find: closedFind,
+  findFocus: 0,
+  scrollTo: 'cite',
+  scrollTick: 0,
+  thumbs: remembered(THUMBS_KEY) === '1',
+  width: rememberedWidth(),
   open(source) {
     const caseId = useDocuments.getState().caseId;
     if (!caseId) return;
     const page = source.pages[0] ?? 1;
-    set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support' });
+    const active = globalThis.document?.activeElement;
+    const el = active instanceof HTMLElement && active.closest('.pane-scroll') && !active.closest('.pane-viewer') ? active : null;
+    opener.el = el;
+    opener.top = el?.getBoundingClientRect().top ?? 0;
+    const prev = get().source;
+    const sameDoc = prev?.file_id === source.file_id && prev.version === source.version;
+    const terms = source.query ? queryTerms(source.query) : [];
+    const find: FindState = terms.length ? { open: true, query: source.query!, mode: 'terms', hits: [], current: -1 } : closedFind;
+    set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support', words: null, doc: sameDoc ? get().doc : null, find, scrollTo: 'cite' });
     void fetchView(caseId, source, page, get().zoom);
+    if (terms.length)
+      void get()
+        .loadDoc()
+        .then((doc) => {
+          if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page) } });
+        });
   },
   setScope(scope) {
     const { caseId, source, zoom } = get();
@@ -141,14 +258,14 @@ export const useViewer = create<ViewerState>((set, get) => ({
   },
   close() {
     request++;
-    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support' });
+    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support', words: null, doc: null, find: closedFind });
   },
   goto(page) {
     const { caseId, source, zoom, image } = get();
     if (!caseId || !source) return;
     const max = image?.page_count ?? page;
     const target = Math.max(1, Math.min(max, page));
-    set({ page: target });
+    set({ page: target, scrollTo: 'cite', scrollTick: get().scrollTick + 1 });
     void fetchView(caseId, source, target, zoom);
   },
   setZoom(zoom) {
@@ -156,5 +273,56 @@ export const useViewer = create<ViewerState>((set, get) => ({
     const z = Math.max(0.5, Math.min(3, zoom));
     set({ zoom: z });
     if (caseId && source) void fetchView(caseId, source, page, z);
+  },
+  async loadDoc() {
+    const { caseId, source, doc } = get();
+    if (doc) return doc;
+    if (!caseId || !source) return null;
+    try {
+      const content = await api.call('files.read', { caseId, fileId: source.file_id, version: source.version });
+      if (get().source?.file_id !== source.file_id || get().source?.version !== source.version) return null;
+      const read = { text: content.text, pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }] };
+      set({ doc: read });
+      return read;
+    } catch (err) {
+      set({ error: errorMessage(err) });
+      return null;
+    }
+  },
+  openFind() {
+    set({ find: { ...get().find, open: true }, findFocus: get().findFocus + 1 });
+    void get().loadDoc();
+  },
+  closeFind() {
+    set({ find: closedFind });
+  },
+  setFindQuery(query) {
+    set({ find: { ...get().find, open: true, query, mode: 'phrase', hits: [], current: -1 } });
+    void get()
+      .loadDoc()
+      .then((doc) => {
+        if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page) } });
+      });
+  },
+  stepHit(dir) {
+    const { find, page } = get();
+    if (!find.hits.length) return;
+    const n = find.hits.length;
+    const current = find.current < 0 ? (dir === 1 ? 0 : n - 1) : (find.current + dir + n) % n;
+    const hit = find.hits[current]!;
+    set({ find: { ...find, current }, scrollTo: 'hit', scrollTick: get().scrollTick + 1 });
+    if (hit.page !== page) {
+      const { caseId, source, zoom } = get();
+      set({ page: hit.page });
+      if (caseId && source) void fetchView(caseId, source, hit.page, zoom);
+    }
+  },
+  setThumbs(on) {
+    set({ thumbs: on });
+    remember(THUMBS_KEY, on ? '1' : '0');
+  },
+  setWidth(px, keep) {
+    set({ width: Math.round(px) });
+    if (keep) remember(WIDTH_KEY, String(Math.round(px)));
   },
 }));
