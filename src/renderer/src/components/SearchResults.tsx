@@ -1,12 +1,33 @@
 import { useSearch } from '../stores/search';
 import { useViewer } from '../stores/viewer';
+import { useMemo } from 'react';
 import { plural } from './format';
+import { queryTerms, splitMarked, termPattern } from './viewer/find';
+
+/** A result's text with the query's words marked. */
+function Snippet({ text, pattern }: { text: string; pattern: RegExp | null }) {
+  const shown = text.length > 360 ? `${text.slice(0, 360)}…` : text;
+  return (
+    <span className="result-text">
+      {splitMarked(shown, pattern).map((part, i) =>
+        part.marked ? (
+          <mark key={i} className="term-mark">
+            {part.text}
+          </mark>
+        ) : (
+          part.text
+        ),
+      )}
+    </span>
+  );
+}
 
 export function SearchResults() {
   const { response, running, error, query, caseId } = useSearch();
   const close = useSearch((s) => s.close);
   const run = useSearch((s) => s.run);
   const open = useViewer((s) => s.open);
+  const pattern = useMemo(() => termPattern(queryTerms(query)), [query]);
   return (
     <section className="pane pane-search" aria-label="Search results">
       <h2 className="pane-title">
@@ -59,6 +80,7 @@ export function SearchResults() {
                       pages: r.citation.pages,
                       start: r.citation.start,
                       end: r.citation.end,
+                      query,
                     })
                   }
                 >
@@ -69,7 +91,7 @@ export function SearchResults() {
                   </span>
                   {r.place && <span className="muted small ellipsis result-place">{r.place}</span>}
                   {r.section_path && <span className="muted small ellipsis">§ {r.section_path.join(' › ')}</span>}
-                  <span className="result-text">{r.text.length > 360 ? `${r.text.slice(0, 360)}…` : r.text}</span>
+                  <Snippet text={r.text} pattern={pattern} />
                 </button>
               </li>
             ))}
