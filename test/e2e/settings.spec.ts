@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CORPUS } from './corpus';
-import { corpusDir, expect, test } from './fixtures';
+import { corpusDir, expect, screenshot, test } from './fixtures';
 import { recordTexts } from './record';
 
 test.describe('settings', () => {
@@ -87,6 +87,29 @@ test.describe('settings', () => {
     expect(list.defaultChatModel).toBe('llama-2-tiny-random');
   });
 
+  test('first run: the empty window says what to do — drop a case folder, import a model (with the recommended ones)', async ({ app }) => {
+    const { page } = app;
+    const start = page.getByRole('region', { name: 'Getting started' });
+    await expect(start.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
+    await expect(start).toContainText('Drop a case folder here');
+    await expect(start.getByRole('button', { name: /New case/ })).toBeVisible();
+    const modelStep = start.getByRole('region', { name: '2. Import a model to get written answers' });
+    const recommended = modelStep.getByRole('table', { name: 'Recommended models' });
+    await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('4 GB of memory');
+    await screenshot(page, '50-first-run');
+
+    // Importing a chat model from here: the step says it is ready.
+    const chooser = page.waitForEvent('filechooser');
+    await modelStep.getByRole('button', { name: 'Choose a model file (.gguf)…' }).click();
+    await (await chooser).setFiles(path.join(corpusDir, '..', 'models', 'stories260K', 'stories260K.gguf'));
+    await expect(modelStep).toContainText('Ready: questions are answered by stories260K', { timeout: 60_000 });
+
+    // With a case, the window asks to choose one instead.
+    await app.op('cases.create', { name: 'Smith v Jones' });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Choose a case' })).toBeVisible();
+  });
+
   test('each search setting is explained in a sentence with its effect, without jargon', async ({ app }) => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -97,6 +120,7 @@ test.describe('settings', () => {
     await expect(retrieval.getByLabel('Second check of the best passages')).toHaveAccessibleDescription(/reranker model read the best N passages again/);
     await expect(retrieval.getByLabel('Searches per question (1–5)')).toHaveAccessibleDescription(/answers take longer/);
     await expect(retrieval).not.toContainText(/top k|top N|threshold/i);
+    await screenshot(page, '51-settings');
   });
 
   test('the top k set in Settings is what the case search returns', async ({ app }) => {

@@ -26,7 +26,7 @@ test.describe('watched folders', () => {
     await card.getByRole('button', { name: 'Follow folder' }).click();
     await expect(card.getByRole('list', { name: 'Followed folders' })).toContainText(folder);
     await expect(card.getByRole('checkbox', { name: 'Add new and changed files from these folders automatically' })).toBeChecked();
-    await screenshot(page, 'settings-watched-folder');
+    await screenshot(page, '52-watched-folder');
     await page.getByRole('button', { name: 'Settings' }).click();
 
     const docs = page.getByRole('region', { name: 'Documents' });

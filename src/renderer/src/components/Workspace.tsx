@@ -9,7 +9,8 @@ import { useChronology } from '../stores/chronology';
 import { Chat } from './Chat';
 import { Chronology } from './Chronology';
 import { Documents } from './Documents';
-import { formatBytes, plural, shortcut } from './format';
+import { FirstRun } from './FirstRun';
+import { formatBytes, plural } from './format';
 import { SearchResults } from './SearchResults';
 import { SourceViewer } from './SourceViewer';
 import { ViewerSplitter } from './viewer/Splitter';
@@ -55,21 +56,7 @@ export function Workspace() {
     useChronology.getState().close();
   }, [selected?.id]);
 
-  if (!selected) {
-    return (
-      <section className="empty-state">
-        <h1>{hasCases ? 'Choose a case' : 'Welcome to Casefile'}</h1>
-        <p>
-          {hasCases
-            ? 'Pick a case on the left, or create a new one. You can also drop a folder here to start a case from it.'
-            : 'Create a case, add its folder of documents, and ask questions answered with citations to the exact words on the page.'}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={() => openDialog({ kind: 'create' })}>
-          New case <kbd>{shortcut('N')}</kbd>
-        </button>
-      </section>
-    );
-  }
+  if (!selected) return <FirstRun hasCases={hasCases} />;
 
   return (
     <section className="workspace" aria-label={`Case ${selected.name}`}>

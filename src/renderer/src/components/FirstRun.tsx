@@ -1,0 +1,78 @@
+/**
+ * What the app shows where there is nothing yet: on the first run, what to do (drop a case folder,
+ * import a model, with the recommended models and the memory they need); with cases but none
+ * chosen, how to pick or start one. Rendered by Workspace when no case is selected.
+ */
+import { useUi } from '../stores/ui';
+import { shortcut } from './format';
+import { ModelImport, RecommendedModels, useModelsList } from './Models';
+import '../styles/settings.css';
+
+function NewCaseButton() {
+  const openDialog = useUi((s) => s.openDialog);
+  return (
+    <button type="button" className="btn btn-primary" onClick={() => openDialog({ kind: 'create' })}>
+      New case <kbd>{shortcut('N')}</kbd>
+    </button>
+  );
+}
+
+function ModelStep() {
+  const { list, reload } = useModelsList();
+  if (!list) return null;
+  const chat = list.defaultChatModel;
+  return (
+    <section className="first-run-step" aria-labelledby="first-run-model">
+      <h2 id="first-run-model">2. Import a model to get written answers</h2>
+      {chat ? (
+        <p>
+          Ready: questions are answered by <strong>{chat}</strong>. You can change models in Settings.
+        </p>
+      ) : (
+        <>
+          <p className="muted small">
+            Without a model, Casefile answers with the passages that match, quoted and cited. With a chat model it writes an answer and
+            cites each sentence. Models run on this computer; choose a file you were given (or downloaded) to import it.
+          </p>
+          <ModelImport onImported={() => void reload()} />
+          <RecommendedModels models={list.recommended} only="recommended" />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function FirstRun({ hasCases }: { hasCases: boolean }) {
+  if (hasCases) {
+    return (
+      <section className="empty-state">
+        <h1>Choose a case</h1>
+        <p>Pick a case on the left, or create a new one. You can also drop a folder here to start a case from it.</p>
+        <NewCaseButton />
+      </section>
+    );
+  }
+  return (
+    <section className="first-run" aria-label="Getting started">
+      <header>
+        <h1>Welcome to Casefile</h1>
+        <p>
+          Casefile reads a case’s documents on this computer and answers questions with citations to the exact words on the page. Nothing
+          leaves this computer.
+        </p>
+      </header>
+      <div className="first-run-steps">
+        <section className="first-run-step" aria-labelledby="first-run-case">
+          <h2 id="first-run-case">1. Start a case from its folder</h2>
+          <div className="first-run-drop">Drop a case folder here — anywhere on this window — and Casefile makes a case from it and reads every document.</div>
+          <p className="muted small">Or create an empty case and add files and folders to it.</p>
+          <NewCaseButton />
+        </section>
+        <ModelStep />
+      </div>
+      <p className="muted small">
+        Then ask a question in the case’s chat, and click a citation to see the words on the page.
+      </p>
+    </section>
+  );
+}
