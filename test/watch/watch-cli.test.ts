@@ -3,7 +3,7 @@
  * switch following for the desktop app and serve. Waits are on the command's own output.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
@@ -55,6 +55,22 @@ describe('casefile watch', () => {
 
     const files = JSON.parse((await runCasefile(home, ['files', 'Doe matter', '--json'])).stdout) as { files: { name: string }[] };
     expect(files.files.map((f) => f.name).sort()).toEqual(['intake.txt', 'photos list.txt']);
+
+    // Deleted while nothing watched: the next run catches up and says so; the file list keeps it, marked.
+    rmSync(path.join(folder, 'intake.txt'));
+    const again = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Doe matter'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out2 = '';
+    again.stdout.on('data', (d: Buffer) => (out2 += d.toString()));
+    again.stderr.on('data', (d: Buffer) => (out2 += d.toString()));
+    const exited2 = new Promise<number | null>((resolve) => again.on('close', resolve));
+    try {
+      await waitForText(again, () => out2, 'removed  intake.txt (deleted from the folder; the stored copy is kept)');
+    } finally {
+      again.kill('SIGINT');
+    }
+    expect(await exited2).toBe(0);
+    const listed = await runCasefile(home, ['files', 'Doe matter']);
+    expect(listed.stdout).toMatch(/intake\.txt .*deleted from the followed folder on \d{4}-\d\d-\d\d \(the copy here is kept\)/);
     // The folder is remembered; following for the app is switched on and off by name.
     const on = await runCasefile(home, ['watch', 'Doe matter', '--on', '--json']);
     expect(JSON.parse(on.stdout)).toMatchObject({ watch: { enabled: true, folders: [folder] } });

@@ -33,6 +33,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           ...(f.versions.at(-1)?.annotations ? { annotations: f.versions.at(-1)!.annotations } : {}),
           ...(f.versions.at(-1)?.bates ? { bates: f.versions.at(-1)!.bates } : {}),
           ...(f.versions.at(-1)?.transcript ? { transcript: f.versions.at(-1)!.transcript } : {}),
+          ...(f.source_removed ? { source_removed: f.source_removed } : {}),
         })),
       }),
     );
@@ -68,6 +69,7 @@ function relation(f: FileInfo): string {
   const latest = f.versions.at(-1);
   if (latest?.annotations) parts.push(latest.annotations.summary);
   if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
+  if (f.source_removed) parts.push(`deleted from the followed folder on ${f.source_removed.slice(0, 10)} (the copy here is kept)`);
   if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
   return parts.length ? ` · ${parts.join(' · ')}` : '';
 }

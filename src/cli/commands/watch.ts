@@ -57,21 +57,24 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     if (json) io.out(JSON.stringify(e));
     else for (const line of describe(e)) io.out(line);
   });
+  // Ctrl+C is heard from the start: during the first catch-up it ends the command once that is done.
+  let stopRequested = () => {};
+  const stopped = new Promise<void>((resolve) => (stopRequested = resolve));
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    stopRequested();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     if (!json) io.err(`Following ${folders.length === 1 ? 'the folder' : `${folders.length} folders`} of ${target.name}: ${folders.join(', ')}\nCatching up with what changed; press Ctrl+C to stop.`);
     await service.follow(target.id, folders, { force: true });
     if (!json) io.err('Up to date; watching for changes.');
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await stopped;
     await service.unfollow(target.id);
   } finally {
+    stop();
     off();
   }
   return 0;
