@@ -127,18 +127,23 @@ describe('hostile files', () => {
     expect(retried[0]!.reason).toMatch(/^stopped: it needed more than 600 MB of memory/);
   });
 
-  it('a file that takes too long is stopped at the time limit with the reason; the next file goes in', { timeout: 240_000 }, async () => {
+  it('a file that takes too long is stopped at the time limit with the reason; the case goes on', { timeout: 240_000 }, async () => {
     const home = tempHome('casefile-slow-');
     const drop = path.join(tempHome('casefile-slow-src-'), 'drop');
     mkdirSync(drop, { recursive: true });
     // Reading the hidden bomb takes many seconds before it could reach 3 GB: the 1 s limits come first.
     writeFileSync(path.join(drop, 'a-slow.pdf'), bombPdf(true));
-    writeFileSync(path.join(drop, 'b-notes.txt'), 'The landlord replied on 4 June.\n');
     const { id } = JSON.parse((await runMeasured(home, ['cases', 'create', 'Slow', '--json'])).stdout) as { id: string };
     const perPage = await runMeasured(home, ['ingest', id, drop, '--json'], { env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_PAGE_TIMEOUT_S: '1' } });
     const results = (JSON.parse(perPage.stdout) as { results: Result[] }).results;
     expect(results.find((r) => r.name === 'a-slow.pdf')?.reason).toMatch(/^stopped: one page took longer than 1 s to read/);
-    expect(results.find((r) => r.name === 'b-notes.txt')?.status).toBe('indexed');
+    // The next file goes in, under the usual limits (a 1 s limit is no test of a good file: on a
+    // busy machine starting a reader can take longer; the memory-bomb test above reads good files
+    // after a stopped one in the same run). The stopped file is not read again.
+    writeFileSync(path.join(drop, 'b-notes.txt'), 'The landlord replied on 4 June.\n');
+    const next = (JSON.parse((await runMeasured(home, ['ingest', id, drop, '--json'])).stdout) as { results: Result[] }).results;
+    expect(next.find((r) => r.name === 'b-notes.txt')?.status).toBe('indexed');
+    expect(next.find((r) => r.name === 'a-slow.pdf')?.status).toBe('unchanged');
     const perFile = await runMeasured(home, ['retry', id, 'a-slow.pdf', '--json'], { env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_FILE_TIMEOUT_S: '1' } });
     expect((JSON.parse(perFile.stdout) as { results: Result[] }).results[0]?.reason).toMatch(/^stopped: reading it took longer than 1 s/);
   });
