@@ -193,6 +193,7 @@ export class Engine {
           // As a drop of the folder would: through the router, so every shell sees the same events.
           ingest: (caseId, paths) => this.router.call('ingest.start', { caseId, paths, wait: true }) as Promise<IngestRunResult>,
           markSourceRemoved: async (caseId, names, at) => (await this.ingestService()).markSourceRemoved(caseId, names, at),
+          caseFileSizes: async (caseId) => new Map((await (await this.ingestService()).listFiles(caseId)).filter((f) => !f.parent).map((f) => [f.name, f.size])),
         },
         this.options.watch,
       );

@@ -7,7 +7,24 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../core/engine';
 
-export async function followDroppedFolders(engine: Pick<Engine, 'router'>, input: unknown): Promise<void> {
+/** How the run `started` (ingest.start's answer) ended, once it has: at once for a finished run. */
+function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<string> {
+  const handle = started as { jobId?: unknown; state?: unknown } | null;
+  if (handle?.state !== 'running' || typeof handle.jobId !== 'string') return Promise.resolve(String(handle?.state ?? 'done'));
+  return new Promise((resolve) => {
+    const off = engine.events.on('ingest.progress', (p) => {
+      if (p.jobId !== handle.jobId || p.state === 'running') return;
+      off();
+      resolve(p.state);
+    });
+  });
+}
+
+/**
+ * After `ingest.start` answered `started`: once that run has ended (so the first catch-up finds the
+ * case holding the folder as it is, and reads nothing again), the dropped folders are followed.
+ */
+export async function followDroppedFolders(engine: Pick<Engine, 'router' | 'events'>, input: unknown, started?: unknown): Promise<void> {
   const { caseId, paths } = (input ?? {}) as { caseId?: unknown; paths?: unknown };
   if (typeof caseId !== 'string' || !Array.isArray(paths)) return;
   const folders: string[] = [];
@@ -16,6 +33,8 @@ export async function followDroppedFolders(engine: Pick<Engine, 'router'>, input
     if ((await fs.stat(p).catch(() => null))?.isDirectory()) folders.push(path.resolve(p));
   }
   if (folders.length === 0) return;
+  // A drop the user cancelled is not followed.
+  if ((await runEnded(engine, started)) === 'cancelled') return;
   const summary = await engine.router.call('cases.get', { caseId });
   const known = summary.watch.folders;
   const added = folders.filter((f) => !known.includes(f));

@@ -70,7 +70,7 @@ function bindRouter(eng: Engine): void {
     try {
       const value = await eng.router.call(String(name), input);
       // A folder dropped into a case is followed from now on (switchable per case).
-      if (name === 'ingest.start') void followDroppedFolders(eng, input).catch((err: unknown) => console.error(`casefile: following the dropped folder failed: ${(err as Error).message}`));
+      if (name === 'ingest.start') void followDroppedFolders(eng, input, value).catch((err: unknown) => console.error(`casefile: following the dropped folder failed: ${(err as Error).message}`));
       return { ok: true, value };
     } catch (err) {
       return { ok: false, error: toApiError(err) };

@@ -26,6 +26,8 @@ export interface FolderSyncPorts {
   caseDir(caseId: string): string;
   /** Read the paths as a drop of them would (waits for the run). */
   ingest(caseId: string, paths: string[]): Promise<IngestRunResult>;
+  /** The case's own files (not those taken out of others): name → size of the latest version. */
+  caseFileSizes(caseId: string): Promise<Map<string, number>>;
   /** Mark top-level files as deleted from the folder (`at`), or back in it (null); answers the names changed. */
   markSourceRemoved(caseId: string, names: string[], at: string | null): Promise<string[]>;
 }
@@ -59,6 +61,12 @@ function fromResults(run: IngestRunResult): { added: string[]; changed: string[]
   return { added, changed };
 }
 
+/** Whether the folder holds a file the case does not have at that size (the case's copy is as the folder's, else). */
+async function differsFromCase(ports: FolderSyncPorts, caseId: string, now: Seen): Promise<boolean> {
+  const sizes = await ports.caseFileSizes(caseId);
+  return Object.entries(now).some(([name, s]) => sizes.get(name) !== s.size);
+}
+
 /** Catch up with one folder of a case; the event says what happened (empty lists: nothing did). */
 export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string): Promise<WatchSyncedEvent> {
   const event: WatchSyncedEvent = { caseId, folder, added: [], changed: [], removed: [], restored: [] };
@@ -67,7 +75,10 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   if (!now) return { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
   const state = await readState(caseDir);
   const before = state.folders[folder]?.files;
-  const differs = !before || Object.entries(now).some(([name, s]) => before[name]?.size !== s.size || before[name]?.mtimeMs !== s.mtimeMs);
+  // First catch-up of a folder (just dropped, or just followed): read it unless the case already holds each file as it is.
+  const differs = before
+    ? Object.entries(now).some(([name, s]) => before[name]?.size !== s.size || before[name]?.mtimeMs !== s.mtimeMs)
+    : await differsFromCase(ports, caseId, now);
   if (differs) {
     let run: IngestRunResult;
     try {
