@@ -94,8 +94,8 @@ test.describe('settings', () => {
     await expect(start).toContainText('Drop a case folder here');
     await expect(start.getByRole('button', { name: /New case/ })).toBeVisible();
     const modelStep = start.getByRole('region', { name: '2. Import a model to get written answers' });
-    const recommended = modelStep.getByRole('table', { name: 'Recommended models' });
-    await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('4 GB of memory');
+    const recommended = modelStep.getByRole('list', { name: 'Recommended models' });
+    await expect(recommended.getByRole('listitem').filter({ hasText: 'qwen2.5-1.5b-instruct' })).toContainText('answers questions, about 1.1 GB, needs 4 GB of memory');
     await screenshot(page, '50-first-run');
 
     // Importing a chat model from here: the step says it is ready.

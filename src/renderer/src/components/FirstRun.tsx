@@ -35,7 +35,8 @@ function ModelStep() {
             cites each sentence. Models run on this computer; choose a file you were given (or downloaded) to import it.
           </p>
           <ModelImport onImported={() => void reload()} />
-          <RecommendedModels models={list.recommended} only="recommended" />
+          {list.recommended.some((m) => m.recommended) && <p className="small">Recommended:</p>}
+          <RecommendedModels models={list.recommended} only="recommended" compact />
         </>
       )}
     </section>

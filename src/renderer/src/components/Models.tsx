@@ -45,9 +45,23 @@ function sizeText(r: RecommendedModel): string {
 }
 
 /** The app's recommended models, with what each is for, its size and the memory it needs. */
-export function RecommendedModels({ models, only }: { models: RecommendedModel[]; only?: 'recommended' }) {
+export function RecommendedModels({ models, only, compact }: { models: RecommendedModel[]; only?: 'recommended'; compact?: boolean }) {
   const shown = only ? models.filter((m) => m.recommended) : models;
   if (shown.length === 0) return null;
+  if (compact) {
+    return (
+      <ul className="recommended-list" aria-label="Recommended models">
+        {shown.map((m) => (
+          <li key={m.id}>
+            <strong>{m.id}</strong> — {KIND_PURPOSE[m.kind].toLowerCase()}
+            {m.approxSizeMB ? `, ${sizeText(m)}` : ''}
+            {m.minRamGB ? `, needs ${m.minRamGB} GB of memory` : ''}
+            {m.installed ? ' (installed)' : ''}
+          </li>
+        ))}
+      </ul>
+    );
+  }
   return (
     <table className="grid recommended" aria-label="Recommended models">
       <thead>
