@@ -252,7 +252,8 @@ export function SourceViewer() {
       )}
       <div className="viewer-main">
         {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
-        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading}>
+        {/* Focusable, so the page scrolls from the keyboard too (axe: scrollable-region-focusable). */}
+        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0}>
           {error && !needsPassword && (
             <p className="pad error" role="alert">
               {error}
