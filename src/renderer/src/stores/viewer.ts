@@ -164,10 +164,11 @@ async function fetchWords(caseId: string, source: SourceRef, page: number, id: n
   }
 }
 
-/** Hits of the query in the document; the current one the first on or after `page`. */
-function hitsOf(doc: DocText, query: string, mode: FindState['mode'], terms: string[] | null, page: number): Pick<FindState, 'hits' | 'current'> {
+/** Hits of the query in the document; the current one the first at or after character `from`, else on or after `page`. */
+function hitsOf(doc: DocText, query: string, mode: FindState['mode'], terms: string[] | null, page: number, from = -1): Pick<FindState, 'hits' | 'current'> {
   const hits = findHits(doc.text, doc.pages, mode === 'terms' ? termPattern(terms ?? []) : phrasePattern(query));
-  const here = hits.findIndex((h) => h.page >= page);
+  const inside = from >= 0 ? hits.findIndex((h) => h.start >= from && h.page >= page) : -1;
+  const here = inside >= 0 ? inside : hits.findIndex((h) => h.page >= page);
   return { hits, current: hits.length ? Math.max(0, here) : -1 };
 }
 
@@ -245,7 +246,7 @@ export const useViewer = create<ViewerState>((set, get) => ({
       void get()
         .loadDoc()
         .then((doc) => {
-          if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page) } });
+          if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page, source.start) } });
         });
   },
   setScope(scope) {
