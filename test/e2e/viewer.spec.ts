@@ -7,6 +7,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from '@playwright/test';
 import { quoteWithCitation } from '../../src/shared/citation-text';
 import type { FileContent } from '../../src/shared/contract/ingest';
@@ -14,6 +15,7 @@ import type { SearchResponse } from '../../src/shared/contract/search';
 import type { PageWords } from '../../src/shared/contract/viewer';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { CORPUS } from './corpus';
+import { scanOf } from './scans';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 
 const FILE = 'affiliate-agreement.pdf';
@@ -61,7 +63,52 @@ function termHits(text: string, terms: string[]): { start: number; end: number }
   return [...text.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
 }
 
+/** Serious and critical axe violations inside the viewer, as readable lines. */
+async function viewerViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).include('section[aria-label="Source viewer"]').analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+}
+
 const pageOf = (doc: FileContent, at: number) => doc.pages.filter((p) => p.start <= at).at(-1)!.page;
+
+/**
+ * The text layer of the page shown: each word of its first line lies on that word of the page
+ * image, and the line selected with the mouse copies as its words with spaces between.
+ */
+async function expectLineSelectable(page: Page, words: PageWords): Promise<void> {
+  const viewer = page.getByRole('region', { name: 'Source viewer' });
+  const img = viewer.locator('img.page-image');
+  const layer = viewer.getByTestId('text-layer').locator('span');
+  await expect(layer).toHaveCount(words.words.length);
+  // Each word of the text layer lies on its word of the page image.
+  const frame = (await img.boundingBox())!;
+  const sameLine = words.words.findIndex((w) => Math.abs(w.y - words.words[0]!.y) >= w.height / 2);
+  const line = words.words.slice(0, sameLine < 0 ? words.words.length : sameLine);
+  expect(line.length).toBeGreaterThan(0);
+  const firstLine = await layer.first().boundingBox();
+  expect(Math.abs((firstLine!.x - frame.x) / frame.width - words.words[0]!.x)).toBeLessThan(0.004);
+  for (let i = 0; i < line.length; i++) {
+    const b = (await layer.nth(i).boundingBox())!;
+    expect(Math.abs((b.x - frame.x) / frame.width - line[i]!.x)).toBeLessThan(0.004);
+    expect(Math.abs((b.y - frame.y) / frame.height - line[i]!.y)).toBeLessThan(0.006);
+    expect(Math.abs(b.width / frame.width - line[i]!.width)).toBeLessThan(Math.max(0.004, line[i]!.width * 0.1));
+  }
+
+  // Select a line with the mouse and copy: its words, as they read.
+  const a = (await layer.nth(0).boundingBox())!;
+  const z = (await layer.nth(line.length - 1).boundingBox())!;
+  await layer.nth(0).scrollIntoViewIfNeeded();
+  const a2 = (await layer.nth(0).boundingBox())!;
+  const dy = a2.y - a.y;
+  await page.mouse.move(a2.x + 1, a2.y + a2.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(z.x + z.width - 1, z.y + dy + z.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.keyboard.press('Control+c');
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(line.map((w) => w.text).join(' '));
+}
 
 test.describe('source viewer', () => {
   test('half the window or more, a remembered splitter, page keys, the page box, fit width and fit page, Esc closes', async ({ app }) => {
@@ -135,9 +182,9 @@ test.describe('source viewer', () => {
     const handle = (await splitter.boundingBox())!;
     await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
     await page.mouse.down();
-    await page.mouse.move(handle.x - 100, handle.y + handle.height / 2, { steps: 6 });
+    await page.mouse.move(handle.x - 60, handle.y + handle.height / 2, { steps: 6 });
     await page.mouse.up();
-    await expect.poll(async () => (await viewer.boundingBox())!.width).toBeGreaterThan(wide + 90);
+    await expect.poll(async () => (await viewer.boundingBox())!.width).toBeGreaterThan(wide + 50);
     const dragged = (await viewer.boundingBox())!.width;
 
     // Esc closes the viewer and gives the focus back to what opened it.
@@ -169,31 +216,10 @@ test.describe('source viewer', () => {
     const words = await app.op<PageWords>('citations.words', { caseId, fileId: id, page: pageNo });
     const layer = viewer.getByTestId('text-layer').locator('span');
     await expect(layer).toHaveCount(words.words.length);
+    // The transparent words, page box, zoom and quote controls pass axe.
+    expect(await viewerViolations(page)).toEqual([]);
 
-    // Each word of the text layer lies on its word of the page image.
-    const frame = (await img.boundingBox())!;
-    const line = words.words.filter((w) => Math.abs(w.y - words.words[0]!.y) < w.height / 2);
-    const firstLine = await layer.first().boundingBox();
-    expect(Math.abs((firstLine!.x - frame.x) / frame.width - words.words[0]!.x)).toBeLessThan(0.004);
-    for (let i = 0; i < line.length; i++) {
-      const b = (await layer.nth(i).boundingBox())!;
-      expect(Math.abs((b.x - frame.x) / frame.width - line[i]!.x)).toBeLessThan(0.004);
-      expect(Math.abs((b.y - frame.y) / frame.height - line[i]!.y)).toBeLessThan(0.006);
-      expect(Math.abs(b.width / frame.width - line[i]!.width)).toBeLessThan(Math.max(0.004, line[i]!.width * 0.1));
-    }
-
-    // Select a line with the mouse and copy: its words, as they read.
-    const a = (await layer.nth(0).boundingBox())!;
-    const z = (await layer.nth(line.length - 1).boundingBox())!;
-    await layer.nth(0).scrollIntoViewIfNeeded();
-    const a2 = (await layer.nth(0).boundingBox())!;
-    const dy = a2.y - a.y;
-    await page.mouse.move(a2.x + 1, a2.y + a2.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(z.x + z.width - 1, z.y + dy + z.height / 2, { steps: 8 });
-    await page.mouse.up();
-    await page.keyboard.press('Control+c');
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(line.map((w) => w.text).join(' '));
+    await expectLineSelectable(page, words);
 
     // "Copy quote with citation": the highlighted words and where they are.
     // The quote as the chat's sources copy one: long quotes shortened in the middle.
@@ -269,6 +295,7 @@ test.describe('source viewer', () => {
     expect(Math.abs((box.x - img.x) / img.width - attorney.x)).toBeLessThan(0.004);
     expect(Math.abs((box.y - img.y) / img.height - attorney.y)).toBeLessThan(0.006);
     await screenshot(page, '44-viewer-find');
+    expect(await viewerViolations(page)).toEqual([]);
     await find.press('Shift+Enter');
     await expect(status).toHaveText(new RegExp(`^${found.length} of ${found.length}$`));
     await find.fill('no such words anywhere');
@@ -281,6 +308,7 @@ test.describe('source viewer', () => {
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, '45-viewer-dark');
+    expect(await viewerViolations(page)).toEqual([]);
   });
 
   test('page thumbnails: a strip of every page, only those in view drawn; a thumbnail goes to its page', async ({ app }) => {
@@ -305,5 +333,23 @@ test.describe('source viewer', () => {
     await strip.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(strip.getByRole('button', { name: 'Go to page 40' }).getByTestId('thumb-image')).toHaveCount(1, { timeout: 30_000 });
     await screenshot(page, '46-viewer-thumbnails');
+    expect(await viewerViolations(page)).toEqual([]);
+  });
+
+  test("an OCR'd page has the text layer too: its words, as OCR read them, are selectable where they are on the scan", async ({ app }) => {
+    test.slow(); // a page read by OCR
+    const { page } = app;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const caseId = await openCase(app, { 'scanned-agreement.pdf': await scanOf(path.join(corpusDir, CORPUS.steelVault), 1, 150) });
+    const id = await fileId(app, caseId, 'scanned-agreement.pdf');
+    const words = await app.op<PageWords>('citations.words', { caseId, fileId: id, page: 1 });
+    // OCR found the page's words and their boxes.
+    expect(words.words.length).toBeGreaterThan(100);
+    await search(page, 'Marketing Affiliate Equidata');
+    await page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first().getByRole('button').click();
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    await expect(viewer.getByRole('img', { name: 'Page 1 of scanned-agreement.pdf' })).toBeVisible({ timeout: 60_000 });
+    await expectLineSelectable(page, words);
+    await screenshot(page, '47-viewer-ocr-text-layer');
   });
 });
