@@ -253,7 +253,7 @@ export function SourceViewer() {
       <div className="viewer-main">
         {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
         {/* Focusable, so the page scrolls from the keyboard too (axe: scrollable-region-focusable). */}
-        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0}>
+        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0} role="group" aria-label="Document page">
           {error && !needsPassword && (
             <p className="pad error" role="alert">
               {error}
