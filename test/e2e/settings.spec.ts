@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CORPUS } from './corpus';
-import { corpusDir, expect, screenshot, test } from './fixtures';
+import { corpusDir, expect, repoRoot, screenshot, test } from './fixtures';
 import { recordTexts } from './record';
 
 test.describe('settings', () => {
@@ -85,6 +85,20 @@ test.describe('settings', () => {
     await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('No');
     const list = await app.op<{ defaultChatModel: string | null }>('models.list', {});
     expect(list.defaultChatModel).toBe('llama-2-tiny-random');
+  });
+
+  test('a model folder chosen in the browser is uploaded, checked by loading it, and turns search by meaning on', async ({ app }) => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const models = page.getByRole('region', { name: 'Models' });
+    await expect(models).toContainText('Semantic search is off');
+    const chooser = page.waitForEvent('filechooser');
+    await models.getByRole('button', { name: 'Choose a model folder…' }).click();
+    await (await chooser).setFiles(path.join(repoRoot, 'test', '.models', 'all-MiniLM-L6-v2'));
+    const row = models.getByRole('table', { name: 'Installed models' }).getByRole('row', { name: /all-MiniLM-L6-v2/ });
+    await expect(row).toContainText('Finds passages by meaning', { timeout: 120_000 });
+    await expect(models).toContainText('Semantic search is on.');
+    await expect(models.getByRole('table', { name: 'Recommended models' }).getByRole('row', { name: /all-MiniLM-L6-v2/ })).toContainText('Yes');
   });
 
   test('first run: the empty window says what to do — drop a case folder, import a model (with the recommended ones)', async ({ app }) => {
