@@ -78,7 +78,10 @@ export class WatchService {
    * watchers are ready and the first catch-up is done.
    */
   async follow(caseId: string, folders: string[], opts: { force?: boolean } = {}): Promise<WatchSyncedEvent[]> {
+    // A catch-up of the folders followed before ends first (watch.json is written by one at a time).
+    const previous = this.followed.get(caseId)?.running;
     await this.unfollow(caseId);
+    await previous?.catch(() => {});
     if (this.closed) return [];
     const entry: Followed = { folders: folders.map((f) => path.resolve(f)), watchers: [], timer: undefined, running: undefined, dirty: false, forced: opts.force === true };
     this.followed.set(caseId, entry);
@@ -99,14 +102,17 @@ export class WatchService {
     return this.syncNow(caseId);
   }
 
-  /** Stop following a case's folders (its setting is unchanged). */
+  /**
+   * Stop following a case's folders (its setting is unchanged). A catch-up under way is not waited
+   * for: its ingest run is the ingest service's (cancelled and resumed like any run when the app
+   * closes), and a catch-up that does not finish leaves watch.json as it was, to be done again.
+   */
   async unfollow(caseId: string): Promise<void> {
     const entry = this.followed.get(caseId);
     if (!entry) return;
     this.followed.delete(caseId);
     clearTimeout(entry.timer);
     await Promise.all(entry.watchers.map((w) => w.close()));
-    await entry.running?.catch(() => {});
   }
 
   private schedule(caseId: string): void {
