@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { RemoteEmbedder, sharedEmbedHost } from '../../src/core/retrieval/embed-host';
 import { Embedder } from '../../src/core/retrieval/embedder';
+import { embedThreads } from '../../src/core/retrieval/embed-protocol';
 import { loadEmbedder } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
 import { ChunkStore, embeddingText } from '../../src/core/retrieval/store';
@@ -46,7 +47,14 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
 
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
-    const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
+    // One thread count throughout (else the stage may take every core once parsing is done, a
+    // second session of the model: see progressive.test.ts), so one load serves everything.
+    const saved = process.env.CASEFILE_EMBED_THREADS;
+    process.env.CASEFILE_EMBED_THREADS = String(embedThreads());
+    const run = await engine.router.call('ingest.start', { caseId, paths: [drop] }).finally(() => {
+      if (saved === undefined) delete process.env.CASEFILE_EMBED_THREADS;
+      else process.env.CASEFILE_EMBED_THREADS = saved;
+    });
     delay.disable();
     if (!('results' in run)) throw new Error('expected results');
     expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);

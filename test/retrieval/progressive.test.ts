@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
+import { embedThreads, IdleCores, ingestEmbedThreads } from '../../src/core/retrieval/embed-protocol';
+import { sharedEmbedHost } from '../../src/core/retrieval/embed-host';
+import { createIndexSink } from '../../src/core/retrieval/sink';
 import type { IngestProgress } from '../../src/shared/contract/ingest';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
-import { installTestModels } from '../helpers/models';
+import { installTestModels, MINILM_ID } from '../helpers/models';
 import { NDA_DIR } from './helpers';
 
 const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
@@ -161,6 +165,48 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(after.embedded.every(Boolean)).toBe(true);
     } finally {
       await two.engine.close();
+    }
+  });
+
+  it('the embedding stage takes the cores parsing leaves, and every core once parsing is done: a batch asked for more threads runs on them', async () => {
+    // The policy: beside busy readers, what they leave (never 0); alone, every core up to 8, as far
+    // as they were idle over the last batch (a busy machine keeps the count it has).
+    expect(ingestEmbedThreads(1, { cores: 2 })).toBe(1);
+    expect(ingestEmbedThreads(4, { cores: 4 })).toBe(1);
+    expect(ingestEmbedThreads(4, { cores: 16 })).toBe(8);
+    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.9 })).toBe(2);
+    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.3 })).toBe(1);
+    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 2.1 })).toBe(6);
+    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 12 })).toBe(8);
+    expect(ingestEmbedThreads(0, { cores: 1, current: 1, idle: 1 })).toBe(1);
+    // A sampler of idle cores reads between 0 and the cores there are.
+    const idle = new IdleCores();
+    for (let i = 0; i < 1e6; i++) Math.sqrt(i);
+    expect(idle.sample()).toBeGreaterThanOrEqual(0);
+    expect(idle.sample()).toBeLessThanOrEqual(os.availableParallelism() + 1e-9);
+
+    const { engine, caseId, drop } = await openCase(tempHome('casefile-progressive-threads-'));
+    copyFileSync(MID, path.join(drop, 'agency.txt')); // passages for more than one batch
+    try {
+      await engine.router.call('ingest.start', { caseId, paths: [drop], searchable: true });
+      const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
+      try {
+        // The model's own count and one more: the stage switches between them batch by batch.
+        const own = embedThreads();
+        const asked: number[] = [];
+        await sink.embedPending({ threads: () => (asked.push(asked.length ? own + 1 : own), asked.at(-1)!) });
+        expect(asked.length).toBeGreaterThan(1);
+        // Loaded in the embedding worker with the thread count asked for, beside the model's own.
+        const models = (await sharedEmbedHost().stats()).models.filter((m) => m.id === MINILM_ID).map((m) => m.threads);
+        expect(models).toEqual(expect.arrayContaining([own, own + 1]));
+      } finally {
+        await sink.close();
+      }
+      const rows = await rowsOf(engine, caseId);
+      expect(rows.embedded.every(Boolean)).toBe(true);
+      expect((await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+    } finally {
+      await engine.close();
     }
   });
 });

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
 import { createIndexSink, type IndexSink } from '../retrieval/sink';
+import { IdleCores, ingestEmbedThreads } from '../retrieval/embed-protocol';
 import type { IngestPorts } from './ports';
 import { cleanTempFiles } from '../util/fs';
 import { passwordKey } from '../util/passwords';
@@ -131,6 +132,8 @@ class IngestRun {
   private parsingDone = false;
   /** Wakes the embedding stage when a version was written. */
   private wakeEmbedding: (() => void) | undefined;
+  /** Reader processes parsing at once in this run. */
+  private lanes = 1;
   /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
   private readonly queue: WorkItem[] = [];
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
@@ -324,7 +327,7 @@ class IngestRun {
     const sink = (this.sink = await createIndexSink(await this.ctx.ports.indexSinkOptions(this.caseId)));
     const queue = this.queue;
     queue.push(...this.work.values());
-    const lanes = Math.max(1, this.ctx.pool().concurrency);
+    const lanes = (this.lanes = Math.max(1, this.ctx.pool().concurrency));
     const runLane = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (this.signal.aborted) return;
@@ -354,6 +357,8 @@ class IngestRun {
       state.progress.semantic = { embedded, total };
       this.ctx.emitProgress(state, embedded >= total);
     };
+    const idle = new IdleCores();
+    let threads: number | undefined;
     for (;;) {
       // Armed before the pass: a version written during it wakes the next pass at once.
       const woken = new Promise<void>((resolve) => (this.wakeEmbedding = resolve));
@@ -361,7 +366,8 @@ class IngestRun {
       const share = await sink.embeddedShare();
       if (share) report(share.embedded, share.total);
       try {
-        await sink.embedPending({ signal, onProgress: report });
+        // Beside the readers, the cores they leave; once parsing is done, the cores that are free.
+        await sink.embedPending({ signal, onProgress: report, threads: () => (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.lanes, { current: threads, idle: idle.sample() })) });
       } catch (err) {
         if (isAbort(err) || signal.aborted) throw err;
         // The passages stay keyword-searchable; the next run embeds them.

@@ -237,6 +237,10 @@ export interface LoadedEmbedder {
   init(): Promise<void>;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   embedOne(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** The onnxruntime threads it runs with. */
+  readonly threads: number;
+  /** The same model run with `threads` onnxruntime threads (a session of its own in the worker); dispose it apart. */
+  withThreads(threads: number): LoadedEmbedder;
   dispose(): Promise<void>;
 }
 
@@ -249,8 +253,8 @@ export class RemoteEmbedder implements LoadedEmbedder {
   private held = false;
 
   constructor(
-    model: EmbeddingModelRef,
-    options: EmbedderOptions = {},
+    private readonly model: EmbeddingModelRef,
+    private readonly options: EmbedderOptions = {},
     private readonly host: EmbedWorkerHost = sharedEmbedHost(),
   ) {
     this.modelId = model.id;
@@ -265,6 +269,10 @@ export class RemoteEmbedder implements LoadedEmbedder {
 
   get threads(): number {
     return this.spec.threads;
+  }
+
+  withThreads(threads: number): RemoteEmbedder {
+    return new RemoteEmbedder(this.model, { ...this.options, threads }, this.host);
   }
 
   get pooling(): Pooling {

@@ -38,6 +38,52 @@ export function embedThreads(requested?: number): number {
   return Math.max(1, Math.floor(os.availableParallelism() / 2));
 }
 
+/** The most onnxruntime threads an ingest's embedding stage takes: a small model gains little past this. */
+const MAX_INGEST_THREADS = 8;
+
+/**
+ * onnxruntime threads for an ingest's embedding stage, asked before each batch. Beside
+ * `readersBusy` reader processes parsing: the cores they leave (at least 1), so parsing (what
+ * makes files searchable) is never starved. Once parsing is done (0 busy): every core, up to 8,
+ * but only as many more than it runs with now (`current`, default 1) as were idle over the last
+ * batch (`idle`, in cores; see IdleCores; default none): onnxruntime's threads spin, and on a busy
+ * machine more of them than free cores is much slower, not faster. CASEFILE_EMBED_THREADS, when
+ * set, holds throughout.
+ */
+export function ingestEmbedThreads(readersBusy: number, opts: { cores?: number; current?: number; idle?: number } = {}): number {
+  const configured = readConfig().embedThreads;
+  if (configured) return configured;
+  const cores = opts.cores ?? os.availableParallelism();
+  if (readersBusy > 0) return Math.max(1, Math.min(MAX_INGEST_THREADS, cores - readersBusy));
+  const current = opts.current ?? 1;
+  return Math.max(1, Math.min(MAX_INGEST_THREADS, cores, current + Math.floor(Math.max(0, opts.idle ?? 0) + 0.25)));
+}
+
+/** The machine's idle CPU between two samples, in cores (os.cpus() times: no process or thread of its own). */
+export class IdleCores {
+  private last = IdleCores.read();
+
+  private static read(): { idle: number; total: number; cores: number } {
+    let idle = 0;
+    let total = 0;
+    const cpus = os.cpus();
+    for (const c of cpus) {
+      idle += c.times.idle;
+      total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
+    }
+    return { idle, total, cores: cpus.length };
+  }
+
+  /** Idle cores since the previous sample (or since this sampler was made). */
+  sample(): number {
+    const now = IdleCores.read();
+    const total = now.total - this.last.total;
+    const idle = now.idle - this.last.idle;
+    this.last = now;
+    return total > 0 ? (idle / total) * now.cores : 0;
+  }
+}
+
 /** A model as the worker loads it; the same spec always means the same loaded instance. */
 export interface EmbedModelSpec {
   id: string;

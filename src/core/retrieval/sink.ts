@@ -23,8 +23,9 @@ export interface IndexSink {
   /**
    * Embed the case's passages still without vectors, oldest first, until none is left (also those
    * a killed process left). `onProgress(embedded, total)` counts the case's latest passages.
+   * `threads`, asked before each batch, sets the onnxruntime threads (default: the model's own).
    */
-  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void }): Promise<void>;
+  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number }): Promise<void>;
   /** Mark which version of a file is the latest (is_latest) after a new version was added or one removed. */
   setLatest(fileId: string, latestVersion: number | null): Promise<void>;
   /** The case's latest passages with vectors, of all; null for a case without vectors. */
@@ -63,6 +64,8 @@ function aborted(signal?: AbortSignal): void {
 class LanceIndexSink implements IndexSink {
   private store: Promise<ChunkStore> | null = null;
   private embedderState: Promise<LoadedEmbedder | null> | null = null;
+  /** The model with other thread counts, for the embedding stage (disposed with the sink). */
+  private readonly byThreads = new Map<number, LoadedEmbedder>();
   private sinceOptimize = 0;
   private dirty = false;
   /** Table writes go one at a time (ingest lanes call the sink concurrently); embedding runs outside it. */
@@ -172,16 +175,17 @@ class LanceIndexSink implements IndexSink {
     });
   }
 
-  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void } = {}): Promise<void> {
+  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number } = {}): Promise<void> {
     const { signal, onProgress } = opts;
     const store = await this.getStore();
     if (!(await store.hasEmbeddedColumn())) return;
-    const embedder = await this.embedder(signal);
-    if (!embedder) return;
+    const base = await this.embedder(signal);
+    if (!base) return;
     for (;;) {
       aborted(signal);
       const batch = await store.pending(PENDING_BATCH);
       if (!batch.length) break;
+      const embedder = this.withThreads(base, opts.threads?.() ?? base.threads);
       const texts = batch.map(embeddingText);
       // A worker that crashed under the batch is started again: the batch is tried once more.
       const vectors = await embedder.embed(texts, signal).catch((err: unknown) => {
@@ -193,6 +197,13 @@ class LanceIndexSink implements IndexSink {
       const share = onProgress ? await store.embeddedShare() : null;
       if (share) onProgress?.(share.embedded, share.total);
     }
+  }
+
+  private withThreads(base: LoadedEmbedder, threads: number): LoadedEmbedder {
+    if (threads === base.threads) return base;
+    let embedder = this.byThreads.get(threads);
+    if (!embedder) this.byThreads.set(threads, (embedder = base.withThreads(threads)));
+    return embedder;
   }
 
   /** The case's latest passages with vectors, of all; null for a case without vectors. */
@@ -227,6 +238,8 @@ class LanceIndexSink implements IndexSink {
     const embedder = this.embedderState ? await this.embedderState.catch(() => null) : null;
     this.embedderState = null;
     await embedder?.dispose();
+    for (const other of this.byThreads.values()) await other.dispose();
+    this.byThreads.clear();
   }
 }
 
