@@ -31,7 +31,8 @@ interface Metric {
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const PAGE_BUDGET = 250;
 
-export function corpusSet(): { files: string[]; pages: number } {
+/** The CUAD PDFs with a text layer of ../shared/corpus, in MANIFEST order, up to `budget` pages (files over `maxPages` left out). */
+export function corpusSet(budget = PAGE_BUDGET, maxPages = 60): { files: string[]; pages: number } {
   const manifest = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1);
   const files: string[] = [];
   let pages = 0;
@@ -39,7 +40,7 @@ export function corpusSet(): { files: string[]; pages: number } {
     const cols = line.split('\t');
     if (cols[2] !== 'pdf' || cols[7] !== 'yes' || !cols[0]!.startsWith('cuad/')) continue;
     const n = Number(cols[5]);
-    if (!(n > 0) || n > 60 || pages + n > PAGE_BUDGET) continue;
+    if (!(n > 0) || n > maxPages || pages + n > budget) continue;
     files.push(path.join(CORPUS, cols[0]!));
     pages += n;
   }

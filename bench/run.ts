@@ -27,6 +27,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'ocr.ts', fn: 'ocrBench' },
   { file: 'formats.ts', fn: 'formatsBench' },
   { file: 'e2e.ts', fn: 'e2eBench' },
+  { file: 'scale.ts', fn: 'scaleBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */
