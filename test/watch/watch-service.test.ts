@@ -116,4 +116,22 @@ describe('watched folders', () => {
     await expect(engine.router.call('cases.setWatch', { caseId, enabled: true })).rejects.toThrow(/follows no folder yet/);
     expect((await engine.router.call('cases.get', { caseId })).watch).toEqual({ enabled: false, folders: [] });
   });
+
+  it('serve mode: a followed folder the server may not read is left alone, and said so', async () => {
+    const home = tempHome();
+    const folder = path.join(home, 'Outside');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'secret.txt'), 'Not for this server.\n');
+    const engine = await open(home);
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Outside' });
+    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    const watch = await engine.watchService();
+    watch.limitTo(async (f) => !f.startsWith(folder));
+    const seen: WatchSyncedEvent[] = [];
+    engine.events.on('watch.synced', (e) => seen.push(e));
+    await watch.start();
+    expect(watch.following().get(caseId)).toEqual([]);
+    expect(seen).toEqual([expect.objectContaining({ caseId, folder, problem: expect.stringContaining('this server may not read that folder') })]);
+    expect(await engine.router.call('files.list', { caseId })).toEqual({ files: [] });
+  });
 });

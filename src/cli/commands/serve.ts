@@ -39,9 +39,15 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels });
   // Cases that follow their folders catch up with them now, then follow them while the server runs.
+  // A token may not reach past the server's folders through a case's followed folders either.
+  const { inScope } = await import('../../server/scope');
+  const scope = { uploadsDir: path.join(engine.home, 'uploads'), allowPaths, allowScriptedModels };
   void engine
     .watchService()
-    .then((w) => w.start())
+    .then((w) => {
+      w.limitTo((folder) => inScope(folder, scope));
+      return w.start();
+    })
     .catch((err: unknown) => io.err(`casefile: following the cases' folders failed: ${(err as Error).message}`));
   if (!isLoopbackHost(host)) {
     io.err(

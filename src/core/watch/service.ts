@@ -41,11 +41,18 @@ export class WatchService {
   private readonly followed = new Map<string, Followed>();
   private readonly offs: Array<() => void> = [];
   private closed = false;
+  /** Which folders this process may read (serve mode: its uploads and --allow-path folders); all by default. */
+  private mayRead: (folder: string) => Promise<boolean> = async () => true;
 
   constructor(
     private readonly ports: WatchPorts,
     private readonly options: WatchOptions = {},
   ) {}
+
+  /** Follow only the folders `mayRead` allows (serve mode); the others are reported and left alone. */
+  limitTo(mayRead: (folder: string) => Promise<boolean>): void {
+    this.mayRead = mayRead;
+  }
 
   /** Follow every case that is switched on (catching up with each), and from now on each case switched on or off. */
   async start(): Promise<void> {
@@ -83,7 +90,12 @@ export class WatchService {
     await this.unfollow(caseId);
     await previous?.catch(() => {});
     if (this.closed) return [];
-    const entry: Followed = { folders: folders.map((f) => path.resolve(f)), watchers: [], timer: undefined, running: undefined, dirty: false, forced: opts.force === true };
+    const allowed: string[] = [];
+    for (const folder of folders.map((f) => path.resolve(f))) {
+      if (await this.mayRead(folder)) allowed.push(folder);
+      else this.ports.events.emit('watch.synced', { caseId, folder, added: [], changed: [], removed: [], restored: [], problem: 'this server may not read that folder (start it with --allow-path for it)' });
+    }
+    const entry: Followed = { folders: allowed, watchers: [], timer: undefined, running: undefined, dirty: false, forced: opts.force === true };
     this.followed.set(caseId, entry);
     await forgetFolders(this.ports.caseDir(caseId), entry.folders).catch(() => {});
     const stable = this.options.stableMs ?? 1000;
