@@ -119,6 +119,8 @@ test.describe('documents table', () => {
     // A long name is cut in the middle: its end (where names differ) stays in view; the whole name on hover.
     const long = docs.locator(`[data-file="${LONG}"] .file-name`);
     await expect(long).toHaveAttribute('title', LONG);
+    // …and a screen reader reads it whole, not as its two halves.
+    await expect(docs.getByRole('button', { name: LONG, exact: true })).toBeVisible();
     await expect(long.locator('.mid-tail')).toHaveText(/Affiliate Agreement\.pdf$/);
     await expect(long.locator('.mid-tail')).toBeInViewport({ ratio: 1 });
     const [cell, tail] = [await long.boundingBox(), await long.locator('.mid-tail').boundingBox()];

@@ -53,7 +53,7 @@ test.describe('emails, attachments and spreadsheets', () => {
     const email = docs.locator(`[data-file="${EMAIL}"]`);
     await expect(email.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     await expect(email.locator('.file-relation').first()).toHaveText('from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments', { timeout: 60_000 });
-    const attachments = email.getByRole('list', { name: `Attachments of ${EMAIL}` });
+    const attachments = email.getByRole('group', { name: `Attachments of ${EMAIL}` });
     const notice = attachments.locator(`[data-file="${EMAIL}/notice.pdf"]`);
     await expect(notice.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     await expect(notice.getByRole('button', { name: 'notice.pdf', exact: true })).toBeVisible();

@@ -330,7 +330,8 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
             {expanded ? '▾' : '▸'}
           </span>
         )}
-        <button type="button" className="file-name link" title={file.name} tabIndex={-1} disabled={!readable} onClick={openIt}>
+        {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
+        <button type="button" className="file-name link" title={file.name} aria-label={base} tabIndex={-1} disabled={!readable} onClick={openIt}>
           <MiddleEllipsis text={base} />
         </button>
         <VersionMenu caseId={caseId} file={file} tab={tab} />
