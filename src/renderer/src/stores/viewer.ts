@@ -298,7 +298,7 @@ export const useViewer = create<ViewerState>((set, get) => ({
     set({ find: closedFind });
   },
   setFindQuery(query) {
-    set({ find: { ...get().find, open: true, query, mode: 'phrase', hits: [], current: -1 } });
+    set({ find: { ...get().find, open: true, query, mode: 'phrase', hits: [], current: -1 }, scrollTo: 'hit' });
     void get()
       .loadDoc()
       .then((doc) => {

@@ -37,12 +37,18 @@ export function PdfPage() {
       .flatMap(({ h, i }) => rangeBoxes(words.words, h.start, h.end).map((box, k) => ({ box, key: `${i}-${k}`, current: i === find.current })));
   }, [words, find, image.page]);
   const current = hits.find((h) => h.current)?.key;
+  const shownPage = useRef(0);
   useLayoutEffect(() => {
     const scroller = frame.current?.closest<HTMLElement>('.viewer-body');
     if (!frame.current || !scroller) return;
+    const newPage = shownPage.current !== image.page;
+    shownPage.current = image.page;
+    // The current found word when stepping through them (if it is on this page), else the first cited box;
+    // a page with neither opens at its top.
     const target =
-      (scrollTo === 'hit' ? frame.current.querySelector<HTMLElement>('[data-current="true"]') : null) ?? frame.current.querySelector<HTMLElement>('.cite-box');
+      scrollTo === 'hit' ? frame.current.querySelector<HTMLElement>('[data-current="true"]') : frame.current.querySelector<HTMLElement>('.cite-box');
     if (target) scrollBoxIntoView(target, scroller);
+    else if (newPage) scroller.scrollTo({ top: 0, left: 0 });
   }, [image, scrollTick, scrollTo, current]);
   // Boxes are placed in fractions of the image, so they stay on their words at any size.
   const px = (v: number, of: number) => `${(v / of) * 100}%`;
