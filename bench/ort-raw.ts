@@ -1,15 +1,16 @@
 /**
  * The embedding reference of the e2e benchmark: the same passages through onnxruntime-node
- * directly — the same model file, the same thread count, batches of the product's size — with
+ * directly — the same model file, the same thread count, batches of the product's size (DEFAULT_EMBED_BATCH) — with
  * mean pooling and L2 normalisation in plain code. Tokenizing (the model's own tokenizer, through
  * transformers.js) happens before the clock starts: what is timed is the runtime's floor.
  */
 import path from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
+import { DEFAULT_EMBED_BATCH } from '../src/core/retrieval/embed-protocol';
 
 /** Seconds to embed `texts` with `threads` onnxruntime threads, and the vectors (to check against the product's). */
-export async function rawOrtEmbed(modelDir: string, texts: string[], threads: number, batchSize = 16): Promise<{ seconds: number; vectors: Float32Array[] }> {
+export async function rawOrtEmbed(modelDir: string, texts: string[], threads: number, batchSize = DEFAULT_EMBED_BATCH): Promise<{ seconds: number; vectors: Float32Array[] }> {
   env.localModelPath = `${path.dirname(modelDir)}${path.sep}`;
   env.allowRemoteModels = false;
   const tokenizer = await AutoTokenizer.from_pretrained(path.basename(modelDir), { local_files_only: true });

@@ -8,7 +8,7 @@
 import { threadId, parentPort } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';
 import { Embedder } from './embedder';
-import { modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse } from './embed-protocol';
+import { DEFAULT_EMBED_BATCH, modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse } from './embed-protocol';
 
 const port = parentPort;
 const models = new Map<string, Embedder>();
@@ -47,7 +47,7 @@ async function handle(msg: Extract<EmbedWorkerRequest, { id: number; model: Embe
     return;
   }
   // Batch by batch, so a cancel stops after the current forward pass (and `texts` counts real work).
-  const batch = Math.max(1, msg.model.batchSize ?? 16);
+  const batch = Math.max(1, msg.model.batchSize ?? DEFAULT_EMBED_BATCH);
   const vectors: Float32Array[] = [];
   for (let i = 0; i < msg.texts.length; i += batch) {
     vectors.push(...(await embedder.embed(msg.texts.slice(i, i + batch), signal)));

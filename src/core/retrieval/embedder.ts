@@ -3,7 +3,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
 import { lazy } from '../util/lazy';
 import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
-import { embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
+import { DEFAULT_EMBED_BATCH, embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
 import { withLocalModel } from '../models/transformers';
 
 function abortError(signal: AbortSignal): unknown {
@@ -81,7 +81,7 @@ export class Embedder {
     if (signal?.aborted) throw abortError(signal);
     await this.init();
     const extractor = this.extractor!;
-    const batchSize = Math.max(1, this.options.batchSize ?? 16);
+    const batchSize = Math.max(1, this.options.batchSize ?? DEFAULT_EMBED_BATCH);
     const out: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += batchSize) {
       if (signal?.aborted) throw abortError(signal);
