@@ -27,3 +27,20 @@ export function semanticText(p: { semantic?: { embedded: number; total: number }
   if (!s || s.total === 0 || s.embedded >= s.total) return '';
   return `semantic search ${Math.floor((s.embedded / s.total) * 100)}% (${s.embedded.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} passages)`;
 }
+
+/** "found by its words; by meaning soon (40%)" for a file whose passages still wait for their vectors, else ''. */
+export function fileSemanticText(f: { semantic?: { embedded: number; total: number } | undefined }): string {
+  const s = f.semantic;
+  if (!s || s.total === 0 || s.embedded >= s.total) return '';
+  return `found by its words; by meaning soon (${Math.floor((s.embedded / s.total) * 100)}%)`;
+}
+
+/** "deleted from the folder on 24 Nov 2026 — the copy here is kept" for a file gone from the folder the case follows, else ''. */
+export function sourceRemovedText(f: { source_removed?: string | undefined }): string {
+  if (!f.source_removed) return '';
+  const d = new Date(f.source_removed);
+  const day = Number.isNaN(d.getTime()) ? f.source_removed.slice(0, 10) : `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+  return `deleted from the folder on ${day} — the copy here is kept`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -70,7 +70,7 @@ describe('casefile watch', () => {
     }
     expect(await exited2).toBe(0);
     const listed = await runCasefile(home, ['files', 'Doe matter']);
-    expect(listed.stdout).toMatch(/intake\.txt .*deleted from the followed folder on \d{4}-\d\d-\d\d \(the copy here is kept\)/);
+    expect(listed.stdout).toMatch(/intake\.txt .*deleted from the folder on \d{1,2} [A-Z][a-z]{2} \d{4} — the copy here is kept/);
     // The folder is remembered; following for the app is switched on and off by name.
     const on = await runCasefile(home, ['watch', 'Doe matter', '--on', '--json']);
     expect(JSON.parse(on.stdout)).toMatchObject({ watch: { enabled: true, folders: [folder] } });

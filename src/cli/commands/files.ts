@@ -1,5 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { FileInfo } from '../../shared/contract/ingest';
+import { fileSemanticText, sourceRemovedText } from '../../shared/format';
 import { plural, printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -34,6 +35,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           ...(f.versions.at(-1)?.bates ? { bates: f.versions.at(-1)!.bates } : {}),
           ...(f.versions.at(-1)?.transcript ? { transcript: f.versions.at(-1)!.transcript } : {}),
           ...(f.source_removed ? { source_removed: f.source_removed } : {}),
+          ...(f.semantic ? { semantic: f.semantic } : {}),
         })),
       }),
     );
@@ -69,7 +71,8 @@ function relation(f: FileInfo): string {
   const latest = f.versions.at(-1);
   if (latest?.annotations) parts.push(latest.annotations.summary);
   if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
-  if (f.source_removed) parts.push(`deleted from the followed folder on ${f.source_removed.slice(0, 10)} (the copy here is kept)`);
+  if (f.source_removed) parts.push(sourceRemovedText(f));
+  if (fileSemanticText(f)) parts.push(fileSemanticText(f));
   if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
   return parts.length ? ` · ${parts.join(' · ')}` : '';
 }

@@ -85,7 +85,19 @@ export class CaseFiles {
         f.live = { stage: c.stage, fraction: currentFile(c, now).fraction };
       }
     }
+    await this.overlaySemantic(caseId, files);
     return files.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Each file whose latest passages still wait for their vectors gets how many have one (found by its words meanwhile). */
+  private async overlaySemantic(caseId: string, files: FileInfo[]): Promise<void> {
+    if (!files.length) return;
+    const share = await (await (await this.ports.openCases.open(caseId)).chunks()).embeddedByFile();
+    if (!share?.size) return;
+    for (const f of files) {
+      const s = share.get(f.id);
+      if (s && s.embedded < s.total) f.semantic = s;
+    }
   }
 
   /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */

@@ -248,6 +248,30 @@ export class ChunkStore {
   }
 
   /**
+   * Per file, the latest passages with a vector and all of them, for the files whose latest version
+   * still waits for vectors (none listed when every passage has one); null for a case without vectors.
+   * One scan of the pending rows, then one of those files' rows (file_id only): cheap for any case.
+   */
+  async embeddedByFile(): Promise<Map<string, { embedded: number; total: number }> | null> {
+    const table = await this.table();
+    if (!table || !(await this.hasEmbeddedColumn())) return null;
+    const waiting = (await table.query().where('is_latest = true AND embedded = false').select(['file_id']).toArray()) as { file_id: string }[];
+    const out = new Map<string, { embedded: number; total: number }>();
+    if (!waiting.length) return out;
+    const pending = new Map<string, number>();
+    for (const r of waiting) pending.set(r.file_id, (pending.get(r.file_id) ?? 0) + 1);
+    const where = and('is_latest = true', `file_id IN (${[...pending.keys()].map(sqlString).join(', ')})`)!;
+    const rows = (await table.query().where(where).select(['file_id']).toArray()) as { file_id: string }[];
+    const totals = new Map<string, number>();
+    for (const r of rows) totals.set(r.file_id, (totals.get(r.file_id) ?? 0) + 1);
+    for (const [id, left] of pending) {
+      const total = totals.get(id) ?? left;
+      out.set(id, { embedded: Math.max(0, total - left), total });
+    }
+    return out;
+  }
+
+  /**
    * The vectors of pending rows (same order as `chunks`, as `pending` returned them). A row whose
    * version was replaced or removed meanwhile is not matched, so nothing comes back to life.
    */

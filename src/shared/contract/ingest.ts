@@ -200,6 +200,11 @@ export interface FileInfo {
   source_removed?: string;
   /** Only while a run works on the latest version: its live stage and that stage's fraction (null: no count). */
   live?: { stage: IngestStage; fraction: number | null };
+  /**
+   * Only while the latest version's passages still wait for their vectors (found by their words
+   * meanwhile): how many of them have one. Absent once all have, and in a case without an embedding model.
+   */
+  semantic?: { embedded: number; total: number };
 }
 
 /** What `files.unlock` did. */

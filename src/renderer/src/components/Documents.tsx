@@ -17,7 +17,7 @@ import {
 } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { formatBytes, formatDuration, ocrProgressText, plural, semanticText, TYPE_LABEL } from './format';
+import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from './format';
 import { PasswordPrompt } from './PasswordForm';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 
@@ -358,8 +358,10 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
         {file.pages > 0 && UNIT_WORD[file.kind] !== '' ? ` · ${plural(file.pages, UNIT_WORD[file.kind] ?? 'page')}` : ''}
         {file.date ? ` · ${file.date}` : ''}
         {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
+        {fileSemanticText(file) && <span data-testid="file-semantic">{` · ${fileSemanticText(file)}`}</span>}
       </div>
       {relation && <div className="file-relation muted small">{relation}</div>}
+      {file.source_removed && <div className="file-removed muted small" data-testid="file-removed">{sourceRemovedText(file)}</div>}
       {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} tab={tab} />}
       {showReason && reason && (
         <p className="file-reason" role="note">

@@ -1,4 +1,4 @@
-export { formatBytes, ocrProgressText, plural, semanticText } from '../../../shared/format';
+export { fileSemanticText, formatBytes, ocrProgressText, plural, semanticText, sourceRemovedText } from '../../../shared/format';
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 

@@ -110,8 +110,19 @@ export function watchIngest(): () => void {
       if (id) void useDocuments.getState().load(id);
     }, 250);
   };
+  // While vectors are made, each file's "by meaning soon (40%)" follows them: at most one reload a second.
+  let semanticTimer: ReturnType<typeof setTimeout> | undefined;
+  const followSemantic = () => {
+    semanticTimer ??= setTimeout(() => {
+      semanticTimer = undefined;
+      const id = useDocuments.getState().caseId;
+      if (id) void useDocuments.getState().load(id);
+    }, 1000);
+  };
   const offProgress = api.on('ingest.progress', (p) => {
+    const before = useDocuments.getState().progress[p.caseId]?.semantic?.embedded;
     useDocuments.setState((s) => ({ progress: { ...s.progress, [p.caseId]: p.state === 'running' ? p : null } }));
+    if (p.state === 'running' && p.semantic && p.semantic.embedded !== before && p.caseId === useDocuments.getState().caseId) followSemantic();
     if (p.state !== 'running') reloadCases();
     if (p.state !== 'running' && p.caseId === useDocuments.getState().caseId) reload();
   });
@@ -132,6 +143,7 @@ export function watchIngest(): () => void {
     watching = false;
     clearTimeout(timer);
     clearTimeout(casesTimer);
+    clearTimeout(semanticTimer);
     offProgress();
     offFile();
   };
