@@ -179,6 +179,8 @@ test.describe('settings', () => {
     // Reranking asked for with no reranker model installed: the results say it did not happen, and why.
     await setField('Second check of the best passages', '5');
     await expect(await search()).toHaveCount(5);
-    await expect(results.getByRole('note').filter({ hasText: 'Reranking is off' })).toContainText('no reranker model is installed');
+    const note = results.getByRole('note').filter({ hasText: 'The second check of the best passages did not run' });
+    await expect(note).toContainText('no reranker model is installed');
+    await expect(note).toContainText('clear “Second check of the best passages”');
   });
 });

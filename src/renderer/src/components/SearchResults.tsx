@@ -50,8 +50,8 @@ export function SearchResults() {
         )}
         {response && response.reranked === false && (
           <p className="pad small notice" role="note">
-            Reranking is off{response.rerank_reason ? `: ${response.rerank_reason}` : ''}. Results keep their search order (import a reranker in
-            Settings → Models, or clear “Rerank top N”).
+            The second check of the best passages did not run{response.rerank_reason ? `: ${response.rerank_reason}` : ''}. Results keep their
+            search order (import a reranker model in Settings → Models, or clear “Second check of the best passages” in Settings).
           </p>
         )}
         {response?.focus && (
