@@ -48,7 +48,7 @@ const OPTIONS = {
   to: { type: 'string' },
   query: { type: 'string' },
   person: { type: 'string' },
-  file: { type: 'string' },
+  file: { type: 'string', multiple: true },
   csv: { type: 'boolean' },
   none: { type: 'boolean' },
   docx: { type: 'string' },

@@ -82,5 +82,6 @@ export function answerMessage(result: ChatAnswer, id: string, created: string, r
     model: result.model,
     ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
+    ...(result.limited_to ? { limited_to: result.limited_to } : {}),
   };
 }

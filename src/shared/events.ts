@@ -2,7 +2,7 @@
  * Events the engine emits. Every shell forwards all of them (IPC, SSE, CLI trace).
  * Each payload names its case so a window only shows what belongs to the open case.
  */
-import type { AgentStep, ChatAnswer } from './contract/chat';
+import type { AgentStep, ChatAnswer, LimitedTo } from './contract/chat';
 import type { IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
@@ -28,6 +28,8 @@ export interface AgentTurnEvent extends AgentTurnRef {
   question: string;
   standalone_question?: string;
   model: string;
+  /** Present when the question was limited to documents the user chose. */
+  limited_to?: LimitedTo;
 }
 
 /** A step was decided (`action`, before the tool runs), observed (`observation`), or is the final answer (`final`). */

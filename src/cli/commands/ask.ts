@@ -3,6 +3,7 @@ import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
 import { citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
+import { CasefileError } from '../../shared/errors';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -56,13 +57,32 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
     grounded: r.grounded,
     answer_kind: r.answer_kind ?? 'agent',
     ...(r.fallback ? { fallback: r.fallback } : {}),
+    ...(r.limited_to ? { limited_to: r.limited_to } : {}),
   };
 }
 
+/** `--file NAME` (repeatable): each a file id or exact name of the case, as ids; an unknown or ambiguous name is refused in plain words. */
+async function fileIdsOf(engine: Engine, target: { id: string; name: string }, refs: string[]): Promise<string[] | undefined> {
+  if (!refs.length) return undefined;
+  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  return refs.map((ref) => {
+    const byName = files.filter((f) => f.name === ref);
+    const file = files.find((f) => f.id === ref) ?? (byName.length === 1 ? byName[0] : undefined);
+    if (file) return file.id;
+    throw new CasefileError(
+      'not_found',
+      byName.length > 1
+        ? `${byName.length} files are named "${ref}"; give the file id instead (casefile files "${target.name}" --json).`
+        : `No file "${ref}" in case "${target.name}" (see: casefile files "${target.name}").`,
+    );
+  });
+}
+
 /**
- * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--session ID] [--json]`:
+ * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]`:
  * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
- * `--threshold` are defaults for the agent's searches (the model's own arguments win).
+ * `--threshold` are defaults for the agent's searches (the model's own arguments win). `--file`
+ * (repeatable) limits every search of the question to those documents.
  * `--extractive` (or no chat model installed): the best passages quoted, no model.
  */
 export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
@@ -90,6 +110,8 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   const model = typeof args.values.model === 'string' ? args.values.model : undefined;
   const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
   const target = await engine.cases.resolve(caseRef);
+  const rawFiles = args.values.file;
+  const fileIds = await fileIdsOf(engine, target, Array.isArray(rawFiles) ? rawFiles.map(String) : typeof rawFiles === 'string' ? [rawFiles] : []);
   const turnId = newId('t', 12);
 
   const offs: Array<() => void> = [];
@@ -97,7 +119,10 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     offs.push(
       engine.events.on('agent.turn', (e) => {
         if (e.turnId !== turnId) return;
-        if (e.phase === 'started') io.out(`Asking ${printable(e.model)} about "${printable(target.name)}"…`);
+        if (e.phase === 'started') {
+          io.out(`Asking ${printable(e.model)} about "${printable(target.name)}"…`);
+          if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
+        }
         else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
       }),
       engine.events.on('agent.step', (e) => {
@@ -122,6 +147,7 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
         ...(sessionId ? { sessionId } : {}),
         ...(Object.keys(retrieval).length ? { retrieval } : {}),
         ...(args.values.extractive === true ? { mode: 'extractive' as const } : {}),
+        ...(fileIds ? { file_ids: fileIds } : {}),
       },
       { signal: controller.signal },
     );

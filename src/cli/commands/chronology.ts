@@ -12,13 +12,16 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
   if (!caseRef || rest.length) throw new UsageError('chronology takes exactly one <case>');
   const target = await engine.cases.resolve(caseRef);
   const v = args.values;
+  // --file may be given more than once for ask; the chronology takes one document.
+  const files = Array.isArray(v.file) ? v.file : str(v.file) ? [str(v.file)!] : [];
+  if (files.length > 1) throw new UsageError('chronology takes one --file');
   const filters = {
     caseId: target.id,
     ...(str(v.from) ? { from: str(v.from) } : {}),
     ...(str(v.to) ? { to: str(v.to) } : {}),
     ...(str(v.query) ? { query: str(v.query) } : {}),
     ...(str(v.person) ? { person: str(v.person) } : {}),
-    ...(str(v.file) ? { file_name: str(v.file) } : {}),
+    ...(files[0] ? { file_name: files[0] } : {}),
   };
   if (v.csv === true && v.docx !== undefined) throw new UsageError('choose one of --csv and --docx');
   if (v.csv === true) {

@@ -131,7 +131,8 @@ function findFilesTool(tools: CaseTools, listLimit: number): AgentTool {
     grammarProperties: {},
     async run(input) {
       const res = await tools.findFiles({ ...input, page_size: Math.min(Number(input.page_size ?? listLimit), listLimit) });
-      const lines = [`${res.total} file${res.total === 1 ? '' : 's'} in the case${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
+      const where = tools.scope ? 'the user limited this question to' : 'in the case';
+      const lines = [`${res.total} file${res.total === 1 ? '' : 's'} ${where}${res.files.length < res.total ? ` (showing ${res.files.length})` : ''}:`];
       for (const f of res.files) lines.push(fileLine(f));
       lines.push('Next: search these files for the words of the question (retrieve, keyword_search, or grepCase for every occurrence).');
       return {

@@ -3,7 +3,7 @@
  * sessions, running turns that can be cancelled, and the local model runtime (loaded once,
  * unloaded when idle, closed with the engine).
  */
-import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, RetrievalDefaults } from '../../shared/contract/chat';
+import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, LimitedTo, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { answerMessage } from '../../shared/citation-text';
 import { CitationLedger } from '../citations/ledger';
@@ -16,6 +16,7 @@ import { caseVerifier, type CaseVerifier } from './verification';
 import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
+import { limitLine } from '../tools/scope';
 import { newId } from '../util/ids';
 import { NoChatModelError, resolveModel, type EndpointConfig, type ResolvedModel } from './backends';
 import { agentToolsFor } from './agent-tools';
@@ -80,6 +81,8 @@ export interface AskInput {
   retrieval?: RetrievalDefaults | undefined;
   /** `extractive`: the best passages quoted, no model. */
   mode?: 'agent' | 'extractive' | undefined;
+  /** Limit every search of the turn to these files of the case ("Ask about these"). */
+  file_ids?: string[] | undefined;
 }
 
 /** Characters of observation per step so that a full turn fits the model's context (≈3.5 characters a token). */
@@ -99,6 +102,8 @@ interface TurnState {
   label: string;
   /** The question as asked, or its stand-alone form after condensing a follow-up. */
   standalone: string;
+  /** The documents the user limited the question to, once checked. */
+  limited?: LimitedTo;
 }
 
 export class AgentService {
@@ -176,7 +181,7 @@ export class AgentService {
     const ledger = new CitationLedger(turn.session.ledger);
     // A model the turn names is checked first: naming one that cannot be used is an error whatever the case holds.
     const named = input.model !== undefined && input.mode !== 'extractive' ? await this.resolve(input.model) : null;
-    const caseTools = await openCaseTools(this.ports, ref.caseId, { ledger });
+    const caseTools = await this.toolsOf(turn, ledger);
     const files = await caseTools.inventory();
     const nothing = noDocumentsAnswer(files);
     if (nothing) {
@@ -186,7 +191,7 @@ export class AgentService {
     const verifier = await caseVerifier(this.ports, ref.caseId, signal);
     if (input.mode === 'extractive') {
       turn.label = 'none';
-      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+      this.announce(turn);
       return this.extractive(turn, { why: 'asked', caseTools, ledger, verifier, files, steps: [] });
     }
     let resolved: ResolvedModel;
@@ -195,11 +200,11 @@ export class AgentService {
     } catch (err) {
       if (!(err instanceof NoChatModelError)) throw err;
       turn.label = 'none';
-      events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+      this.announce(turn);
       return this.extractive(turn, { why: 'no_model', caseTools, ledger, verifier, files, steps: [] });
     }
     turn.label = resolved.label;
-    events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: turn.label });
+    this.announce(turn);
 
     const tools = this.options.toolsFor
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
@@ -239,6 +244,21 @@ export class AgentService {
       }
     }
     return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run, cancelled: run.cancelled });
+  }
+
+  /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
+  private async toolsOf(turn: TurnState, ledger: CitationLedger): Promise<CaseTools> {
+    const all = await openCaseTools(this.ports, turn.ref.caseId, { ledger });
+    if (!turn.input.file_ids) return all;
+    const { tools, files } = await all.limitedTo(turn.input.file_ids);
+    turn.limited = { files: files.map((f) => ({ file_id: f.id, file_name: f.name })), line: limitLine(files) };
+    return tools;
+  }
+
+  /** The turn has started (with the documents it is limited to). */
+  private announce(turn: TurnState): void {
+    const { ref, input, label, limited } = turn;
+    this.ports.events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: label, ...(limited ? { limited_to: limited } : {}) });
   }
 
   /** The model of a turn: the one named, else the default (NoChatModelError when none is installed). */
@@ -283,7 +303,8 @@ export class AgentService {
     turn: TurnState,
     o: { answer: string; kind: AnswerKind; steps: AgentStep[]; coverage: Coverage; ledger: CitationLedger; seen: PassageItem[]; verification: { citations: CheckedCitation[]; grounded: boolean }; cancelled?: boolean; fallback?: AnswerFallback },
   ): Promise<ChatAnswer> {
-    const { input, ref } = turn;
+    const { input, ref, limited } = turn;
+    const coverage = limited ? { ...o.coverage, note: `${limited.line}. ${o.coverage.note}`.trim() } : o.coverage;
     const result: ChatAnswer = {
       ...ref,
       question: input.question,
@@ -291,13 +312,14 @@ export class AgentService {
       answer: o.answer,
       citations: o.verification.citations,
       steps: o.steps,
-      coverage: o.coverage,
+      coverage,
       grounded: o.verification.grounded,
       status: o.cancelled ? 'cancelled' : 'done',
       model: turn.label,
       timing: { total_ms: performance.now() - turn.started },
       answer_kind: o.kind,
       ...(o.fallback ? { fallback: o.fallback } : {}),
+      ...(limited ? { limited_to: limited } : {}),
     };
     await this.persist(turn.chats, ref.sessionId, input.question, result, o.seen, o.ledger);
     this.ports.events.emit('agent.done', { ...ref, result });

@@ -25,6 +25,7 @@ import { batesRangeQuery } from '../ingest/bates';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
+import { chosenFiles, scopedSource } from './scope';
 import { findSection, sectionPath, type Section } from '../ingest/outline';
 import {
   AdjacentChunksArgs,
@@ -64,6 +65,8 @@ export interface CaseToolsDeps {
   ledger?: CitationLedger;
   /** The case's document router, kept while its documents do not change (shared by every ledger's tools). */
   routing?: RouterCache;
+  /** Only these files (a question the user limited to documents they chose): see `limitedTo`. */
+  scope?: readonly string[];
 }
 
 /** One router per set of documents (their ids, versions and statuses). */
@@ -102,8 +105,13 @@ export class CaseTools {
   private readonly semanticState: () => Promise<SemanticState>;
   private readonly rerankerOf: () => Promise<Reranker | null>;
   private readonly routing: RouterCache;
+  /** The ids every search is limited to, when the question was limited to chosen documents. */
+  readonly scope: readonly string[] | undefined;
+  private readonly deps: CaseToolsDeps;
 
   constructor(deps: CaseToolsDeps) {
+    this.deps = deps;
+    this.scope = deps.scope;
     this.caseId = deps.caseId;
     this.store = deps.store;
     this.documents = deps.documents;
@@ -115,7 +123,19 @@ export class CaseTools {
 
   /** The same tools with another conversation's ledger (ids are unique within a conversation). */
   withLedger(ledger: CitationLedger): CaseTools {
-    return new CaseTools({ caseId: this.caseId, store: this.store, documents: this.documents, semantic: this.semanticState, reranker: this.rerankerOf, ledger, routing: this.routing });
+    return new CaseTools({ ...this.deps, ledger, routing: this.routing });
+  }
+
+  /**
+   * The same tools limited to the files `fileIds` name (and the files, in the order asked): every
+   * listing, search, read, grep and the chronology see only them. An id that is not a file of the
+   * case is refused in plain words.
+   */
+  async limitedTo(fileIds: readonly string[]): Promise<{ tools: CaseTools; files: DocumentInfo[] }> {
+    const files = chosenFiles(await this.documents.listFiles(), fileIds);
+    const ids = files.map((f) => f.id);
+    const tools = new CaseTools({ ...this.deps, ledger: this.ledger, routing: {}, scope: ids, documents: scopedSource(this.documents, new Set(ids)) });
+    return { tools, files };
   }
 
   async semantic(): Promise<{ semantic: boolean; semantic_reason?: string }> {
@@ -187,8 +207,10 @@ export class CaseTools {
    * file filter (but a question that names the filtered document is searched without those words),
    * `focus: 'off'`, or a question that names no document.
    */
-  private async focused(options: SearchOptions & { focus?: 'auto' | 'off' | undefined }, reranker: Reranker | null): Promise<SearchResponse> {
+  private async focused(asked: SearchOptions & { focus?: 'auto' | 'off' | undefined }, reranker: Reranker | null): Promise<SearchResponse> {
     const semantic = await this.semanticState();
+    // Limited to chosen documents: every search below (focused or widening) stays within them.
+    const options = this.scope ? { ...asked, file_ids: this.scope } : asked;
     if (options.focus === 'off' || options.file_name_contains !== undefined) return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const routing = await (await this.router()).route(options.query, {
       textFrequency: (term, cap) => this.store.documentFrequency(term, cap),
@@ -420,7 +442,8 @@ export class CaseTools {
 
   async getAdjacentChunks(args: AdjacentChunksArgs): Promise<{ chunks: AdjacentChunk[] }> {
     const a = parseInput(AdjacentChunksArgs, args, 'getAdjacentChunks arguments');
-    const [anchor] = await this.store.rows(`chunk_id = ${sqlString(a.chunk_id)}`, 1);
+    const inScope = this.scope ? ` AND file_id IN (${this.scope.map(sqlString).join(', ')})` : '';
+    const [anchor] = await this.store.rows(`chunk_id = ${sqlString(a.chunk_id)}${inScope}`, 1);
     if (!anchor) throw new CasefileError('not_found', `No chunk "${a.chunk_id}" in this case. Use a chunk_id from a search result.`);
     const rows = await this.store.rows(
       `file_id = ${sqlString(anchor.file_id)} AND version = ${sqlInt(anchor.version)} AND chunk_index >= ${sqlInt(anchor.chunk_index - a.before)} AND chunk_index <= ${sqlInt(anchor.chunk_index + a.after)}`,
@@ -466,7 +489,10 @@ export class CaseTools {
 
   private async openText(fileId: string, version?: number): Promise<{ file: DocumentInfo; version: number; doc: DocumentText }> {
     const file = (await this.documents.listFiles()).find((f) => f.id === fileId);
-    if (!file) throw new CasefileError('not_found', `No file with id "${fileId}" in this case. Use findFiles to list the files.`);
+    if (!file) {
+      if (this.scope) throw new CasefileError('not_found', `The file "${fileId}" is not among the documents this question is limited to. Use findFiles to list them.`);
+      throw new CasefileError('not_found', `No file with id "${fileId}" in this case. Use findFiles to list the files.`);
+    }
     const v = version ?? file.version;
     if (!file.versions.includes(v)) {
       throw new CasefileError('not_found', `"${file.name}" has no version ${v}; it has version${file.versions.length === 1 ? '' : 's'} ${file.versions.join(', ')}.`);

@@ -13,8 +13,9 @@ export interface SearchPorts extends ToolsPorts {
 export function searchHandlers(ports: SearchPorts): HandlerMap {
   return {
     search: async (input, { signal }) => {
-      const { caseId, mode, k, query, ...rest } = input;
-      const tools = await openCaseTools(ports, caseId);
+      const { caseId, mode, k, query, file_ids: fileIds, ...rest } = input;
+      const all = await openCaseTools(ports, caseId);
+      const tools = fileIds ? (await all.limitedTo(fileIds)).tools : all;
       return tools.search(mode, { ...rest, query, top_k: k }, signal);
     },
     'index.reembed': async ({ caseId, modelId }, { signal }) => reembedCase({ ...(await ports.indexSinkOptions(caseId)), modelId: modelId ?? null }, { signal }),

@@ -145,7 +145,19 @@ export interface ChatAnswer {
   answer_kind?: AnswerKind;
   /** Set when the model's answer was replaced by the extractive answer. */
   fallback?: AnswerFallback;
+  /** Present when the question was limited to documents the user chose (`file_ids`): which, and the line the trace shows. */
+  limited_to?: LimitedTo;
 }
+
+/** The documents a turn's searches were limited to, and the plain-words line that says so. */
+export interface LimitedTo {
+  files: { file_id: string; file_name: string }[];
+  /** e.g. "Limited to 2 documents you chose: nda-acme.pdf, nda-brightline.pdf". */
+  line: string;
+}
+
+/** The most documents one question may be limited to. */
+export const ASK_FILE_IDS_MAX = 1000;
 
 export interface ChatMessage {
   id: string;
@@ -165,6 +177,7 @@ export interface ChatMessage {
   model?: string;
   answer_kind?: AnswerKind;
   fallback?: AnswerFallback;
+  limited_to?: LimitedTo;
 }
 
 export interface ChunkRef {
@@ -230,6 +243,14 @@ export const RetrievalDefaults = z
   .strict();
 export type RetrievalDefaults = z.infer<typeof RetrievalDefaults>;
 
+/** Documents a question is limited to: ids of files of the case, at least one, at most ASK_FILE_IDS_MAX. */
+export const FileIds = z
+  .array(z.string({ error: 'file_ids must be a list of document ids' }).min(1, 'file_ids must not hold an empty id').max(200, 'file_ids holds an id longer than 200 characters'), {
+    error: 'file_ids must be a list of document ids',
+  })
+  .min(1, 'file_ids must name at least one document')
+  .max(ASK_FILE_IDS_MAX, `file_ids may name at most ${ASK_FILE_IDS_MAX} documents`);
+
 export const ChatAskInput = z
   .object({
     caseId: CaseId,
@@ -244,6 +265,8 @@ export const ChatAskInput = z
     retrieval: RetrievalDefaults.optional(),
     /** `extractive`: no model; the best passages for the question, quoted and cited ("Find passages"). Default `agent`. */
     mode: z.enum(['agent', 'extractive'], { error: 'mode must be agent or extractive' }).optional(),
+    /** Limit every search of this turn to these documents (ids from tools.findFiles / the documents list). */
+    file_ids: FileIds.optional(),
   })
   .strict();
 

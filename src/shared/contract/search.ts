@@ -121,6 +121,12 @@ export const SearchInput = SearchFilters.extend({
   rerank_top_n: z.number().int().min(1).max(200).optional(),
   /** Chunk hashes the caller has already seen or rejected. */
   reject_hashes: z.array(z.string().max(128)).max(10_000).optional(),
+  /** Only these files (ids of the case; an unknown id is refused). */
+  file_ids: z
+    .array(z.string().min(1, 'file_ids must not hold an empty id').max(200, 'file_ids holds an id longer than 200 characters'), { error: 'file_ids must be a list of document ids' })
+    .min(1, 'file_ids must name at least one document')
+    .max(1000, 'file_ids may name at most 1000 documents')
+    .optional(),
 }).strict();
 
 export interface FileListing {
