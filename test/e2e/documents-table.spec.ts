@@ -89,6 +89,16 @@ test.describe('documents table', () => {
     await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
     await expect.poll(order).toEqual(named([...files].sort((a, b) => -byName(a, b))));
 
+    // Each document's title (from its outline) under its name; the Title column sorts by it.
+    const mphase = files.find((f) => f.name.endsWith('Mphase co-branding.pdf'))!;
+    expect(mphase.title).toMatch(/AGREEMENT/i);
+    await expect(docs.locator('[data-file$="Mphase co-branding.pdf"] [data-testid="file-title"]')).toHaveText(mphase.title!);
+    const titleHeader = docs.getByRole('columnheader', { name: 'Title' });
+    await titleHeader.getByRole('button').click();
+    await expect(titleHeader).toHaveAttribute('aria-sort', 'ascending');
+    const titleOf = (f: FileInfo) => f.title ?? f.name;
+    await expect.poll(order).toEqual(named([...files].sort((a, b) => titleOf(a).localeCompare(titleOf(b), undefined, { sensitivity: 'base', numeric: true }) || byName(a, b))));
+
     // Filter by words of the name.
     const filters = docs.getByRole('group', { name: 'Filter documents' });
     await filters.getByRole('searchbox', { name: 'Filter by name' }).fill('co-branding');

@@ -36,6 +36,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           ...(f.versions.at(-1)?.transcript ? { transcript: f.versions.at(-1)!.transcript } : {}),
           ...(f.source_removed ? { source_removed: f.source_removed } : {}),
           ...(f.semantic ? { semantic: f.semantic } : {}),
+          ...(f.title ? { title: f.title } : {}),
         })),
       }),
     );

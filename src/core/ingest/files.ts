@@ -15,6 +15,7 @@ import { CaseStore, latestVersion } from './store';
 import { markBates } from './bates';
 import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
 import { passwordKey } from '../util/passwords';
+import { readableFileName } from '../util/names';
 
 /** A file as listed; `all` (the case's files) links it to its container and counts the files taken out of it. */
 export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false, all: FileRecord[] = []): FileInfo {
@@ -52,7 +53,13 @@ export interface CaseFilesDeps {
   inFlight: (caseId: string) => Iterable<CurrentFile>;
 }
 
+/** Titles kept in memory (a version's title never changes): enough for the open cases' files. */
+const TITLE_CACHE = 20_000;
+
 export class CaseFiles {
+  /** `<caseDir>\0<fileId>@<version>` → the title its structure profile stored. */
+  private readonly titles = new Map<string, string>();
+
   constructor(private readonly deps: CaseFilesDeps) {}
 
   private get ports(): IngestPorts {
@@ -85,8 +92,38 @@ export class CaseFiles {
         f.live = { stage: c.stage, fraction: currentFile(c, now).fraction };
       }
     }
-    await this.overlaySemantic(caseId, files);
+    await Promise.all([this.overlaySemantic(caseId, files), this.addTitles(caseId, m.files, files)]);
     return files.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Each file's title as its structure profile stored it when the version was read (the outline's
+   * title, else the file name made readable); no stored structure: the file name made readable.
+   * Read once per version and kept (a version's structure does not change).
+   */
+  private async addTitles(caseId: string, records: FileRecord[], files: FileInfo[]): Promise<void> {
+    const caseDir = this.ports.cases.caseDir(caseId);
+    const store = new CaseStore(caseDir);
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const todo = files.slice();
+    const work = async () => {
+      for (let f = todo.pop(); f; f = todo.pop()) {
+        const v = latestVersion(byId.get(f.id)!)!;
+        const key = `${caseDir}\0${f.id}@${v.version}`;
+        let title = this.titles.get(key);
+        if (title === undefined && READABLE_STATUSES.has(v.status)) {
+          title = (await store.readStructure(f.id, v.version).catch(() => undefined))?.profile?.title?.trim() || undefined;
+          if (title !== undefined) this.remember(key, title);
+        }
+        f.title = title ?? readableFileName(f.name);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(16, files.length) }, work));
+  }
+
+  private remember(key: string, title: string): void {
+    this.titles.set(key, title);
+    if (this.titles.size > TITLE_CACHE) this.titles.delete(this.titles.keys().next().value as string);
   }
 
   /** Each file whose latest passages still wait for their vectors gets how many have one (found by its words meanwhile). */

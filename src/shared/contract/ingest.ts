@@ -205,6 +205,11 @@ export interface FileInfo {
    * meanwhile): how many of them have one. Absent once all have, and in a case without an embedding model.
    */
   semantic?: { embedded: number; total: number };
+  /**
+   * The document's title as a user names it: from its outline when it was read ("MARKETING
+   * AGREEMENT"), else the file name made readable. Optional: older engines do not send it.
+   */
+  title?: string;
 }
 
 /** What `files.unlock` did. */

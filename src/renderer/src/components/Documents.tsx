@@ -8,6 +8,7 @@ import {
   itemsFromInput,
   needsAttention,
   NO_FILTER,
+  readableName,
   useDocuments,
   type DocFilter,
   type DocSort,
@@ -19,6 +20,8 @@ import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from './format';
 import { PasswordPrompt } from './PasswordForm';
+import { SelectBox, SelectionBar } from './AskAbout';
+import { useChat } from '../stores/chat';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 
 const STATUS_LABEL: Record<IngestFileStatus, string> = {
@@ -273,6 +276,12 @@ function MiddleEllipsis({ text }: { text: string }) {
   );
 }
 
+/** The document's title under its name, unless it only repeats the name ("Notice" for notice.pdf). */
+function titleShown(file: FileInfo, base: string): boolean {
+  const words = (t: string) => t.toLocaleLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return Boolean(file.title) && words(file.title!) !== words(readableName(base));
+}
+
 /** A file's type as its row says it: not guessed ("Other") before the file has been read. */
 function typeText(file: FileInfo, status: IngestFileStatus): string {
   if (status === 'queued') return 'queued';
@@ -290,6 +299,8 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
   const [showReason, setShowReason] = useState(false);
   const key = `f:${file.id}`;
   const { open: expanded, tab, onFocus, nav } = useTreeItem(key);
+  const picked = useChat((s) => s.selected.includes(file.id));
+  const toggle = useChat((s) => s.toggleSelected);
   const status = current
     ? STAGE_STATUS[current.stage]
     : live && live.version >= file.version && statusClass(live.status) === 'busy'
@@ -312,6 +323,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
       aria-level={depth + 1}
       aria-label={`${base}, ${STATUS_LABEL[status]}`}
       aria-expanded={held.length > 0 ? expanded : undefined}
+      aria-selected={picked}
       data-key={key}
       tabIndex={tab}
       onFocus={onFocus}
@@ -320,11 +332,17 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           e.preventDefault();
           openIt();
         }
+        // Space selects the document (for "Ask about these"), as in a multi-select tree.
+        if (e.target === e.currentTarget && e.key === ' ') {
+          e.preventDefault();
+          toggle(file.id);
+        }
       }}
       style={{ paddingLeft: `${0.75 + depth * 1}rem` }}
       data-file={file.name}
     >
       <div className="file-main">
+        <SelectBox file={file} label={base} />
         {held.length > 0 && (
           <span className="chev" aria-hidden="true" onClick={() => nav.setOpen(key, !expanded)}>
             {expanded ? '▾' : '▸'}
@@ -353,6 +371,11 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           ×
         </button>
       </div>
+      {titleShown(file, base) && (
+        <div className="file-title small ellipsis" title={file.title} data-testid="file-title">
+          {file.title}
+        </div>
+      )}
       <div className="file-meta muted small">
         {typeText(file, status)}
         {file.pages > 0 && UNIT_WORD[file.kind] !== '' ? ` · ${plural(file.pages, UNIT_WORD[file.kind] ?? 'page')}` : ''}
@@ -588,7 +611,7 @@ function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
   };
   return (
     <NavContext.Provider value={{ active, setActive, collapsed, setOpen }}>
-      <ul className="tree" role="tree" aria-label="Documents of this case" ref={ref} onKeyDown={onKeyDown}>
+      <ul className="tree" role="tree" aria-label="Documents of this case" aria-multiselectable="true" ref={ref} onKeyDown={onKeyDown}>
         {tree.folders.map((f) => (
           <Folder key={f.path} caseId={caseId} node={f} depth={0} inside={tree.inside} />
         ))}
@@ -603,6 +626,7 @@ function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Name' },
+  { key: 'title', label: 'Title' },
   { key: 'type', label: 'Type' },
   { key: 'date', label: 'Date' },
   { key: 'pages', label: 'Pages' },
@@ -794,6 +818,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
         )}
         {shown.length > 0 && <DocTree caseId={caseId} tree={tree} />}
       </div>
+      <SelectionBar files={files} />
       {files.length > 0 && (
         <div className="pane-foot muted small">
           {filtered ? `${shown.length} of ${plural(files.length, 'file')}` : plural(files.length, 'file')}

@@ -163,7 +163,7 @@ export interface TreeNode {
 }
 
 /** The columns the documents list sorts by. */
-export type SortKey = 'name' | 'type' | 'date' | 'pages' | 'status';
+export type SortKey = 'name' | 'title' | 'type' | 'date' | 'pages' | 'status';
 export interface DocSort {
   key: SortKey;
   dir: 'ascending' | 'descending';
@@ -204,11 +204,16 @@ export function readableName(name: string): string {
   return base.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_\s]+/g, ' ').trim() || base;
 }
 
-/** The files that pass a filter (the words may be anywhere in the name, in any case). */
+/** A document's title: the engine's (from its outline), else its file name made readable. */
+export function titleOf(file: FileInfo): string {
+  return file.title || readableName(file.name);
+}
+
+/** The files that pass a filter (the words may be anywhere in the name or the title, in any case). */
 export function filterFiles(files: FileInfo[], f: DocFilter): FileInfo[] {
   const words = f.text.toLocaleLowerCase().split(/\s+/).filter(Boolean);
   return files.filter((file) => {
-    const name = `${file.name} ${readableName(file.name)}`.toLocaleLowerCase();
+    const name = `${file.name} ${readableName(file.name)} ${file.title ?? ''}`.toLocaleLowerCase();
     if (!words.every((w) => name.includes(w))) return false;
     if (f.type && file.type !== f.type) return false;
     if ((f.from || f.to) && !file.date) return false;
@@ -238,6 +243,7 @@ export function compareFiles(sort: DocSort): (a: FileInfo, b: FileInfo) => numbe
   };
   return (a, b) => {
     if (sort.key === 'name') return sign * byName(a, b);
+    if (sort.key === 'title') return sign * (titleOf(a).localeCompare(titleOf(b), undefined, { numeric: true, sensitivity: 'base' }) || byName(a, b));
     const ka = key(a);
     const kb = key(b);
     if (sort.key === 'date' && (!ka || !kb) && ka !== kb) return ka ? -1 : 1; // undated last either way
