@@ -10,6 +10,7 @@ import { useViewer } from '../stores/viewer';
 import { chipMark, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from './citations';
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
+import { LimitChip } from './AskAbout';
 
 /** Answer text with `[cite:id]` turned into numbered chips (numbered by first appearance). */
 function AnswerText({ text, citations }: { text: string; citations: CheckedCitation[] }) {
@@ -98,7 +99,7 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
   const kind = message.answer_kind ?? 'agent';
   return (
     <article className="message message-assistant" aria-label="Answer" data-turn={message.turnId}>
-      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} />}
+      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} />}
       <div className="answer-slot" data-testid="answer-slot" data-state="final">
         <AnswerBody message={message} />
       </div>
@@ -318,7 +319,7 @@ export function Chat({ caseId }: { caseId: string }) {
             <AssistantMessage message={messageOf(live.result)} sessionId={live.result.sessionId} busy />
           ) : (
             <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
-              <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} defaultOpen />
+              <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} limitedTo={live.limitedTo} defaultOpen />
               {/* Only the final answer ever goes here; what the model writes meanwhile is on the timeline. */}
               <div className="answer-slot" data-testid="answer-slot" data-state="working">
                 <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
@@ -339,6 +340,7 @@ export function Chat({ caseId }: { caseId: string }) {
           send();
         }}
       >
+        <LimitChip />
         <textarea
           ref={inputRef}
           aria-label="Question"

@@ -103,7 +103,7 @@ function LiveItem({ live }: { live: LiveLine }) {
 }
 
 /** The turn's steps in plain words; repeats folded; each step's raw record behind its "Details". */
-export function Timeline({ steps, live, defaultOpen }: { steps: AgentStep[]; live?: LiveLine | null; defaultOpen?: boolean }) {
+export function Timeline({ steps, live, defaultOpen, limitedTo }: { steps: AgentStep[]; live?: LiveLine | null; defaultOpen?: boolean; limitedTo?: string | undefined }) {
   const lines = collapseSteps(steps);
   // The live line belongs to the step being generated; once that step is recorded it shows its own line.
   const streaming = live && (live.thought || live.draft) && !steps.some((s) => s.index === live.step) ? live : null;
@@ -114,6 +114,11 @@ export function Timeline({ steps, live, defaultOpen }: { steps: AgentStep[]; liv
         Timeline · {steps.length} step{steps.length === 1 ? '' : 's'}
         {live ? ' · working…' : steps.length ? ` · ${formatSeconds(total)}` : ''}
       </summary>
+      {limitedTo && (
+        <p className="small notice timeline-limit" data-testid="timeline-limit">
+          {limitedTo}.
+        </p>
+      )}
       <ol className="steps" aria-label="Agent steps">
         {lines.map((l) => (
           <LineItem key={l.steps[0]!.index} line={l} stream={live && l.steps[0]!.index === live.step ? live.thought : undefined} />

@@ -26,6 +26,8 @@ export interface LiveTurn {
   result: ChatAnswer | null;
   cancelling: boolean;
   model: string;
+  /** "Limited to N documents you chose: …" when the question was limited to chosen documents. */
+  limitedTo?: string;
 }
 
 interface ChatState {
@@ -35,11 +37,33 @@ interface ChatState {
   messages: ChatMessage[];
   live: LiveTurn | null;
   error: string | null;
+  /** Documents ticked in the documents list (their ids). */
+  selected: string[];
+  /** "Ask about these": the documents the next questions are limited to (the chip above the input), or null for the whole case. */
+  limit: ChosenDoc[] | null;
+  toggleSelected(fileId: string): void;
+  clearSelected(): void;
+  /** Limit the next questions to these documents (and clear the ticks). */
+  askAbout(docs: ChosenDoc[]): void;
+  clearLimit(): void;
   loadSessions(caseId: string): Promise<void>;
   openSession(sessionId: string | null): Promise<void>;
   ask(question: string, mode?: AskMode): Promise<void>;
   cancel(): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+}
+
+/** A document chosen to ask about. */
+export interface ChosenDoc {
+  file_id: string;
+  file_name: string;
+}
+
+/** The line the live timeline shows until the engine's own arrives (same words). */
+function limitText(docs: ChosenDoc[]): string {
+  const names = docs.slice(0, 10).map((d) => d.file_name).join(', ');
+  const more = docs.length > 10 ? ` and ${docs.length - 10} more` : '';
+  return `Limited to ${docs.length === 1 ? 'the 1 document' : `${docs.length} documents`} you chose: ${names}${more}`;
 }
 
 function newTurnId(): string {
@@ -63,8 +87,22 @@ export const useChat = create<ChatState>((set, get) => ({
   messages: [],
   live: null,
   error: null,
+  selected: [],
+  limit: null,
+  toggleSelected(fileId) {
+    set((s) => ({ selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId] }));
+  },
+  clearSelected() {
+    set({ selected: [] });
+  },
+  askAbout(docs) {
+    set({ limit: docs.length ? docs : null, selected: [] });
+  },
+  clearLimit() {
+    set({ limit: null });
+  },
   async loadSessions(caseId) {
-    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null });
+    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, selected: [], limit: null });
     try {
       const { sessions } = await api.call('chat.sessions', { caseId });
       if (get().caseId !== caseId) return;
@@ -95,10 +133,11 @@ export const useChat = create<ChatState>((set, get) => ({
     const settings = useSettings.getState();
     const retrieval = agentRetrieval(settings);
     const turnId = newTurnId();
+    const limit = get().limit;
     const now = new Date().toISOString();
     set((s) => ({
       error: null,
-      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', result: null, cancelling: false, model: settings.model },
+      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
       messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
     }));
     let result: ChatAnswer | null = null;
@@ -112,6 +151,7 @@ export const useChat = create<ChatState>((set, get) => ({
         ...(get().sessionId ? { sessionId: get().sessionId! } : {}),
         ...(settings.model && mode === 'agent' ? { model: settings.model } : {}),
         ...(mode === 'extractive' ? { mode } : {}),
+        ...(limit ? { file_ids: limit.map((d) => d.file_id) } : {}),
       });
       const live = get().live;
       if (live?.turnId === turnId && !live.result) set({ live: { ...live, result } });
