@@ -89,7 +89,7 @@ describe('casefile cases (child process)', () => {
   it('invalid name – exit 2 naming the field', async () => {
     const r = await runCasefile(tempHome(), ['cases', 'create', '   ']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/name: name must not be empty/);
+    expect(r.stderr).toMatch(/name: Enter a name./);
   });
 
   it('CASEFILE_HOME – is the data folder when --home is absent', async () => {

@@ -110,7 +110,7 @@ describe('serve mode', () => {
     const empty = await op('cases.create', { name: '   ' });
     expect(empty.status).toBe(400);
     const emptyBody = (await empty.json()) as { error: { fields: { field: string; message: string }[]; message: string } };
-    expect(emptyBody.error.fields).toEqual([{ field: 'name', message: 'name must not be empty' }]);
+    expect(emptyBody.error.fields).toEqual([{ field: 'name', message: 'Enter a name.' }]);
     expect(JSON.stringify(emptyBody)).not.toMatch(/at .*\.ts:\d+/); // no stack trace
 
     const extra = await op('cases.list', { bogus: 1 });

@@ -46,10 +46,10 @@ describe('contract', () => {
     const engine = await Engine.open({ home: tempHome() });
     await expect(engine.router.call('cases.create', { name: '   ' })).rejects.toMatchObject({
       code: 'invalid_input',
-      fields: [{ field: 'name', message: 'name must not be empty' }],
+      fields: [{ field: 'name', message: 'Enter a name.' }],
     });
     await expect(engine.router.call('cases.create', { name: 'x'.repeat(201) })).rejects.toMatchObject({
-      fields: [{ field: 'name', message: 'name must be at most 200 characters' }],
+      fields: [{ field: 'name', message: 'A name can be at most 200 characters long.' }],
     });
     await expect(engine.router.call('cases.create', {})).rejects.toMatchObject({ fields: [{ field: 'name' }] });
     await expect(engine.router.call('cases.get', { caseId: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'caseId' }] });

@@ -64,12 +64,12 @@ export const casesContract = {
           .array(
             z
               .string()
-              .min(1, 'a folder must not be empty')
-              .max(4096, 'a folder path is too long')
-              .refine((p) => isAbsolute(p) && !p.includes('\0'), 'each folder must be a full path, such as /Users/me/Cases/Smith'),
+              .min(1, 'Choose a folder.')
+              .max(4096, 'That folder path is too long.')
+              .refine((p) => isAbsolute(p) && !p.includes('\0'), 'Give each folder as a full path, such as /Users/me/Cases/Smith.'),
             { error: 'folders must be a list of folder paths' },
           )
-          .max(50, 'a case follows at most 50 folders')
+          .max(50, 'A case can follow at most 50 folders.')
           .optional(),
       })
       .strict(),

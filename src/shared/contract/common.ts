@@ -9,8 +9,8 @@ export const CaseId = z
 export const CaseName = z
   .string({ error: 'name is required' })
   .trim()
-  .refine((s) => [...s].length >= 1, 'name must not be empty')
-  .refine((s) => [...s].length <= 200, 'name must be at most 200 characters')
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'name must not contain control characters');
+  .refine((s) => [...s].length >= 1, 'Enter a name.')
+  .refine((s) => [...s].length <= 200, 'A name can be at most 200 characters long.')
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'A name cannot contain line breaks or tabs.');
 
 export const Empty = z.object({}).strict();

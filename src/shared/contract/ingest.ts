@@ -289,9 +289,9 @@ export const ingestContract = {
         prefix: z
           .string({ error: 'prefix must be text, or null' })
           .trim()
-          .min(2, 'prefix must be at least 2 characters')
-          .max(40, 'prefix must be at most 40 characters')
-          .regex(/^[A-Za-z][A-Za-z0-9 _-]*$/, 'prefix must be letters, digits, spaces, - or _, starting with a letter')
+          .min(2, 'A Bates prefix has at least 2 characters, such as ACME.')
+          .max(40, 'A Bates prefix has at most 40 characters.')
+          .regex(/^[A-Za-z][A-Za-z0-9 _-]*$/, 'A Bates prefix starts with a letter and holds only letters, digits, spaces, - or _.')
           .nullable(),
       })
       .strict(),
@@ -316,7 +316,7 @@ export const ingestContract = {
       .object({
         caseId: CaseId,
         fileId: FileId,
-        password: z.string({ error: 'password is required' }).min(1, 'password must not be empty').max(1024, 'password is too long'),
+        password: z.string({ error: 'password is required' }).min(1, 'Enter the password.').max(1024, 'That password is too long (at most 1,024 characters).'),
         wait: z.boolean().optional(),
       })
       .strict(),

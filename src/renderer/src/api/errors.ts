@@ -18,7 +18,11 @@ export class ApiError extends Error {
 
 /** A message safe to show a user for anything thrown (never a stack trace). */
 export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) {
+    // A refused input whose every reason is a sentence ("Enter the password.") says just that, not "Invalid input to …".
+    const reasons = err.code === 'invalid_input' ? err.fields.map((f) => f.message) : [];
+    return reasons.length && reasons.every((m) => /^[A-Z].*\.$/.test(m)) ? [...new Set(reasons)].join(' ') : err.message;
+  }
   if (err instanceof Error && err.name === 'AbortError') return 'Cancelled.';
   if (err instanceof TypeError && /fetch|network/i.test(err.message)) {
     return 'Casefile is not reachable. Check that the app (or `casefile serve`) is still running.';

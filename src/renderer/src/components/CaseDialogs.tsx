@@ -16,10 +16,10 @@ export function sentence(message: string): string {
 
 /** Why a case name was refused, in plain words (the contract's field messages are for developers). */
 export function nameError(message: string): string {
-  if (/must not be empty|is required/.test(message)) return 'Give the case a name.';
+  if (/must not be empty|is required|^Enter a name/.test(message)) return 'Give the case a name.';
   const long = /at most (\d+)/.exec(message);
   if (long) return `A case name can be at most ${long[1]} characters long.`;
-  if (/control characters/.test(message)) return 'A case name cannot contain line breaks or tabs.';
+  if (/control characters|line breaks/.test(message)) return 'A case name cannot contain line breaks or tabs.';
   return sentence(message);
 }
 

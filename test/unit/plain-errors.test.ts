@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { ApiError, errorMessage } from '../../src/renderer/src/api/errors';
+import { CasefileError } from '../../src/shared/errors';
+import { tempHome } from '../helpers/home';
+
+/** What the app shows for an engine error, as the renderer receives it. */
+async function shown(p: Promise<unknown>): Promise<string> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e as CasefileError,
+  );
+  expect(err).toBeInstanceOf(CasefileError);
+  return errorMessage(new ApiError({ code: err!.code, message: err!.message, ...(err!.fields ? { fields: err!.fields } : {}) }));
+}
+
+describe('a refused input is said to the lawyer in a sentence', () => {
+  it('an empty password, a bad Bates prefix, a folder that is not a full path', async () => {
+    const engine = await Engine.open({ home: tempHome() });
+    try {
+      const { id: caseId } = await engine.router.call('cases.create', { name: 'Plain words' });
+      expect(await shown(engine.router.call('files.unlock', { caseId, fileId: 'f1', password: '' }))).toBe('Enter the password.');
+      expect(await shown(engine.router.call('files.setBates', { caseId, fileId: 'f1', prefix: 'A' }))).toBe('A Bates prefix has at least 2 characters, such as ACME.');
+      expect(await shown(engine.router.call('files.setBates', { caseId, fileId: 'f1', prefix: '1ABC' }))).toBe(
+        'A Bates prefix starts with a letter and holds only letters, digits, spaces, - or _.',
+      );
+      expect(await shown(engine.router.call('cases.setWatch', { caseId, folders: ['Cases/Smith'] }))).toBe('Give each folder as a full path, such as /Users/me/Cases/Smith.');
+      // A developer's field message (not a sentence) keeps the whole message, naming the field.
+      expect(await shown(engine.router.call('files.list', { caseId: '../x' }))).toMatch(/^Invalid input to files\.list — caseId: /);
+    } finally {
+      await engine.close();
+    }
+  });
+});
