@@ -1,9 +1,10 @@
 /**
  * Watched folders (#16), in the app: a case set to follow its folder (Settings → "Folders … follows")
- * picks up a new file and a changed one by itself; both show in the documents list. Every wait is
+ * picks up a new file and a changed one by itself; both show in the documents list, and a file
+ * deleted from the folder stays, its row saying so. Every wait is
  * on what the page shows, with generous limits; nothing depends on the debounce's length.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, screenshot, test } from './fixtures';
@@ -45,6 +46,11 @@ test.describe('watched folders', () => {
     await page.getByRole('searchbox', { name: 'Search this case' }).fill('2,150');
     await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
     await expect(page.getByRole('region', { name: 'Search results' })).toContainText('AMENDMENT', { timeout: 30_000 });
+
+    // A file deleted from the folder stays in the case; its row says so in words.
+    rmSync(path.join(folder, 'notice.txt'));
+    await expect(notice.getByTestId('file-removed')).toHaveText(/^deleted from the folder on \d{1,2} [A-Z][a-z]{2} \d{4} — the copy here is kept$/, { timeout: 60_000 });
+    await expect(notice.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
 
     // Switched off in Settings: the case says it no longer follows the folder.
     await page.getByRole('button', { name: 'Settings' }).click();

@@ -139,8 +139,13 @@ export function watchIngest(): () => void {
     useDocuments.setState((s) => ({ live: { ...s.live, [e.fileId]: e } }));
     reload();
   });
+  // A file marked deleted from a followed folder (or back in it), a type or Bates prefix set elsewhere.
+  const offChanged = api.on('cases.changed', (e) => {
+    if (e.kind === 'files' && e.caseId === useDocuments.getState().caseId) reload();
+  });
   return () => {
     watching = false;
+    offChanged();
     clearTimeout(timer);
     clearTimeout(casesTimer);
     clearTimeout(semanticTimer);
