@@ -183,7 +183,7 @@ describe('chat.ask limited to chosen documents', () => {
   it('CLI: ask --file NAME (repeatable) limits the question and prints the line; an unknown name is refused', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
+    const io = { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), isTTY: false, env: process.env };
     const code = await runCli(['--home', c.home, 'ask', 'Rivera v. Acme', QUESTION, '--extractive', '--file', 'nda-acme.txt', '--json'], io);
     expect(code).toBe(0);
     const json = JSON.parse(out.join('\n'));
