@@ -99,7 +99,7 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
   const kind = message.answer_kind ?? 'agent';
   return (
     <article className="message message-assistant" aria-label="Answer" data-turn={message.turnId}>
-      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} />}
+      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turnId} />}
       <div className="answer-slot" data-testid="answer-slot" data-state="final">
         <AnswerBody message={message} />
       </div>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { AgentStep } from '../../../shared/contract/chat';
 import { collapseSteps, describePolicy, formatSeconds, type StepLine } from '../../../shared/steps';
 import { withoutCites } from './citations';
@@ -102,14 +103,29 @@ function LiveItem({ live }: { live: LiveLine }) {
   );
 }
 
+/**
+ * Whether the user opened or closed a turn's timeline, by turn id: the answer just finished is
+ * drawn again as the saved message, and a timeline opened in between must stay open.
+ */
+const openTimelines = new Map<string, boolean>();
+
 /** The turn's steps in plain words; repeats folded; each step's raw record behind its "Details". */
-export function Timeline({ steps, live, defaultOpen, limitedTo }: { steps: AgentStep[]; live?: LiveLine | null; defaultOpen?: boolean; limitedTo?: string | undefined }) {
+export function Timeline({ steps, live, defaultOpen, limitedTo, turnId }: { steps: AgentStep[]; live?: LiveLine | null; defaultOpen?: boolean; limitedTo?: string | undefined; turnId?: string | undefined }) {
+  const [open, setOpen] = useState(() => (turnId !== undefined ? openTimelines.get(turnId) : undefined) ?? defaultOpen ?? false);
   const lines = collapseSteps(steps);
   // The live line belongs to the step being generated; once that step is recorded it shows its own line.
   const streaming = live && (live.thought || live.draft) && !steps.some((s) => s.index === live.step) ? live : null;
   const total = steps.reduce((t, s) => t + s.timing.model_ms + s.timing.tool_ms, 0);
   return (
-    <details className="timeline" open={defaultOpen}>
+    <details
+      className="timeline"
+      open={open}
+      onToggle={(e) => {
+        const now = e.currentTarget.open;
+        if (turnId !== undefined) openTimelines.set(turnId, now);
+        setOpen(now);
+      }}
+    >
       <summary>
         Timeline · {steps.length} step{steps.length === 1 ? '' : 's'}
         {live ? ' · working…' : steps.length ? ` · ${formatSeconds(total)}` : ''}
