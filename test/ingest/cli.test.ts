@@ -83,8 +83,8 @@ describe('casefile ingest / files (CLI)', () => {
     await cli(home, 'ingest', created.id, path.join(drop, 'letter.txt'), '--json');
     const files = JSON.parse((await cli(home, 'files', created.id, '--json')).stdout) as { files: Record<string, unknown>[] };
     expect(files.files).toEqual([
-      { id: expect.any(String), name: 'blank.txt', version: 1, versions: [1], type: 'other', pages: 0, status: 'failed', reason: 'empty file', date: '', kind: 'unknown' },
-      { id: expect.any(String), name: 'letter.txt', version: 2, versions: [1, 2], type: 'correspondence', pages: 1, status: 'indexed', reason: '', date: '2023-06-09', kind: 'text' },
+      { id: expect.any(String), name: 'blank.txt', version: 1, versions: [1], type: 'other', pages: 0, status: 'failed', reason: 'empty file', date: '', kind: 'unknown', title: 'blank' },
+      { id: expect.any(String), name: 'letter.txt', version: 2, versions: [1, 2], type: 'correspondence', pages: 1, status: 'indexed', reason: '', date: '2023-06-09', kind: 'text', title: 'letter' },
     ]);
 
     const text = await cli(home, 'files', created.id);
