@@ -51,7 +51,7 @@ test.describe('documents table', () => {
     await expect(caseButton).toContainText(`${FILES} files`);
   });
 
-  test('sort by any column, filter by name, type, date and status; "need attention" filters; long names keep their end', async ({ app }) => {
+  test('sort by any column, filter by name, type, date and status; "needs attention" filters; long names keep their end', async ({ app }) => {
     test.slow(); // real PDFs ingested
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-table-')), 'Production');
@@ -119,8 +119,8 @@ test.describe('documents table', () => {
     await docs.locator('.pane-foot').getByRole('button', { name: 'Show all' }).click();
     await expect(tree.getByRole('treeitem')).toHaveCount(4);
 
-    // "1 file need attention" is a link to those files.
-    await docs.locator('.pane-foot').getByRole('button', { name: '1 file need attention' }).click();
+    // "1 file needs attention" is a link to those files.
+    await docs.locator('.pane-foot').getByRole('button', { name: '1 file needs attention' }).click();
     await expect.poll(order).toEqual(['empty.pdf']);
     await expect(filters.getByRole('combobox', { name: 'Status' })).toHaveValue('attention');
     await docs.locator('.pane-foot').getByRole('button', { name: 'Show all' }).click();

@@ -826,7 +826,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
             <>
               {' · '}
               <button type="button" className="link link-inline" onClick={() => setFilter({ ...NO_FILTER, status: 'attention' })}>
-                {plural(problems, 'file')} need attention
+                {plural(problems, 'file')} {problems === 1 ? 'needs' : 'need'} attention
               </button>
             </>
           )}
