@@ -18,7 +18,6 @@ import type { IngestOptions, IngestService } from './ingest/service';
 import { CaseStore } from './ingest/store';
 import type { ModelRegistry } from './models/registry';
 import type { WatchOptions, WatchService } from './watch/service';
-import type { IngestRunResult } from '../shared/contract/ingest';
 import { OpenCases } from './open-cases';
 import { Router } from './router/router';
 import { Disposables } from './util/disposables';
@@ -190,8 +189,8 @@ export class Engine {
           caseDir: (caseId) => this.cases.caseDir(caseId),
           listCases: () => this.cases.list(),
           getCase: (caseId) => this.cases.get(caseId),
-          // As a drop of the folder would: through the router, so every shell sees the same events.
-          ingest: (caseId, paths) => this.router.call('ingest.start', { caseId, paths, wait: true }) as Promise<IngestRunResult>,
+          // As a drop of the folder would (its events go to every shell alike), or only the files named.
+          ingest: async (caseId, folder, names) => (await this.ingestService()).start(caseId, [folder], names ? { only: { [folder]: names } } : {}),
           markSourceRemoved: async (caseId, names, at) => (await this.ingestService()).markSourceRemoved(caseId, names, at),
           caseFileSizes: async (caseId) => new Map((await (await this.ingestService()).listFiles(caseId)).filter((f) => !f.parent).map((f) => [f.name, f.size])),
         },

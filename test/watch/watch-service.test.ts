@@ -109,6 +109,48 @@ describe('watched folders', () => {
     expect((await files(again, caseId))['letter.txt']!.versions).toHaveLength(1);
   });
 
+  it('a changed file is the only one read again: the others are not hashed, copied or counted', async () => {
+    const home = tempHome();
+    const folder = path.join(home, 'Harbor lease');
+    mkdirSync(path.join(folder, 'letters'), { recursive: true });
+    writeFileSync(path.join(folder, 'lease.txt'), 'LEASE. The tenant shall pay rent of $2,000 on the first day of each month.\n');
+    writeFileSync(path.join(folder, 'notice.txt'), 'NOTICE. The landlord will inspect the premises on 4 May 2024.\n');
+    writeFileSync(path.join(folder, 'letters', 'reply.txt'), 'Dear landlord, the inspection date suits us.\n');
+    const engine = await open(home);
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Harbor lease' });
+    await engine.router.call('ingest.start', { caseId, paths: [folder] });
+    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    const watch = await engine.watchService();
+    await watch.start();
+
+    // Every run from now on, as its progress tells it.
+    const progress: { jobId: string; filesTotal: number; current: string[] }[] = [];
+    engine.events.on('ingest.progress', (p) => progress.push({ jobId: p.jobId, filesTotal: p.filesTotal, current: p.current.map((c) => c.name) }));
+    const synced: WatchSyncedEvent[] = [];
+    engine.events.on('watch.synced', (e) => synced.push(e));
+
+    appendFileSync(path.join(folder, 'letters', 'reply.txt'), 'We will be there at ten.\n');
+    await expect.poll(async () => (await files(engine, caseId))['letters/reply.txt']?.version, WAIT).toBe(2);
+    await expect.poll(async () => (await files(engine, caseId))['letters/reply.txt']?.status, WAIT).toBe('indexed');
+    await expect.poll(() => synced.flatMap((e) => e.changed), WAIT).toEqual(['letters/reply.txt']);
+
+    // One run, of one file, named as in the folder; the other files keep their one version.
+    expect(new Set(progress.map((p) => p.jobId)).size).toBe(1);
+    expect(new Set(progress.map((p) => p.filesTotal))).toEqual(new Set([1]));
+    expect(new Set(progress.flatMap((p) => p.current))).toEqual(new Set(['letters/reply.txt']));
+    expect(synced.flatMap((e) => [...e.added, ...e.removed, ...e.restored])).toEqual([]);
+    const after = await files(engine, caseId);
+    expect(Object.keys(after).sort()).toEqual(['lease.txt', 'letters/reply.txt', 'notice.txt']);
+    expect([after['lease.txt']!.version, after['notice.txt']!.version]).toEqual([1, 1]);
+
+    // A deleted file: marked, and nothing read.
+    rmSync(path.join(folder, 'notice.txt'));
+    await expect.poll(async () => Boolean((await files(engine, caseId))['notice.txt']?.source_removed), WAIT).toBe(true);
+    await expect.poll(() => synced.flatMap((e) => e.removed), WAIT).toEqual(['notice.txt']);
+    expect(new Set(progress.map((p) => p.jobId)).size).toBe(1);
+    expect((await files(engine, caseId))['lease.txt']!.source_removed).toBeUndefined();
+  });
+
   it('cases.setWatch refuses a relative folder, and switching on a case that follows no folder', async () => {
     const engine = await open(tempHome());
     const { id: caseId } = await engine.router.call('cases.create', { name: 'No folders' });

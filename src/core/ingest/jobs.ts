@@ -13,10 +13,26 @@ export interface JobRecord {
   id: string;
   caseId: string;
   paths: string[];
+  /**
+   * Folders of `paths` of which only these files are read (names as a drop of the folder names
+   * them): a followed folder's new and changed files. A path not listed is read whole.
+   */
+  only?: Record<string, string[]>;
   created: string;
   state: 'running' | 'cancelled';
   /** Process that owns a running job (a job whose process is gone was interrupted). */
   pid: number;
+}
+
+/** What several jobs read, as one walk: a path any of them reads whole is read whole, else the files they name in it. */
+export function mergeWalks(jobs: ReadonlyArray<Pick<JobRecord, 'paths' | 'only'>>): { paths: string[]; only?: Record<string, string[]> } {
+  const paths = [...new Set(jobs.flatMap((j) => j.paths))];
+  const only: Record<string, string[]> = {};
+  for (const p of paths) {
+    const named = jobs.filter((j) => j.paths.includes(p)).map((j) => j.only?.[p]);
+    if (named.every((n) => n !== undefined)) only[p] = [...new Set(named.flat())];
+  }
+  return Object.keys(only).length ? { paths, only } : { paths };
 }
 
 export class JobStore {

@@ -6,7 +6,7 @@
 import type { IngestRunResult } from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
 import { ownedElsewhere } from './case-lock';
-import type { JobRecord, JobStore } from './jobs';
+import { mergeWalks, type JobRecord, type JobStore } from './jobs';
 import type { IngestPorts } from './ports';
 import { CaseStore } from './store';
 import { PENDING_STATUSES } from './types';
@@ -49,9 +49,9 @@ export async function resumeInterrupted(deps: ResumeDeps, caseId?: string): Prom
       continue;
     }
     const [first, ...rest] = own;
-    const paths = [...new Set(own.flatMap((j) => j.paths))];
+    const walk = mergeWalks(own);
     for (const j of rest) await store.remove(j.id);
-    const { done } = await deps.enqueueResume(id, paths, first ? { ...first, paths } : undefined);
+    const { done } = await deps.enqueueResume(id, walk.paths, first ? { ...first, paths: walk.paths, only: walk.only } : undefined);
     try {
       results.push(await done);
     } catch (err) {

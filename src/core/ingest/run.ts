@@ -14,7 +14,7 @@ import { cleanTempFiles } from '../util/fs';
 import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
-import type { JobRecord, JobStore } from './jobs';
+import { mergeWalks, type JobRecord, type JobStore } from './jobs';
 import { raiseHint, type IngestLimits } from './limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
@@ -189,10 +189,10 @@ class IngestRun {
   }
 
   /** This run's paths, and those of interrupted runs of this case that no process owns any more. */
-  private async pathsToWalk(): Promise<string[]> {
+  private async pathsToWalk(): Promise<{ paths: string[]; only?: Record<string, string[]> }> {
     const { job } = this.state;
     const orphans = (await this.ctx.jobs.list(this.caseId)).filter((j) => j.id !== job.id && !this.ctx.isActiveJob(j.id) && !ownedElsewhere(j));
-    return [...new Set([...job.paths, ...orphans.flatMap((j) => j.paths)])];
+    return mergeWalks([job, ...orphans]);
   }
 
   private emitFile(item: { fileId: string; name: string; version: number }, status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number): void {
@@ -206,9 +206,9 @@ class IngestRun {
   }
 
   /** 1. Walk the paths and copy the originals in (hashing); what is not a file to add is skipped, what the disk refuses is unreadable. */
-  private async importOriginals(paths: string[]): Promise<{ imported: Imported[]; unreadable: Unreadable[] }> {
+  private async importOriginals(walk: { paths: string[]; only?: Record<string, string[]> }): Promise<{ imported: Imported[]; unreadable: Unreadable[] }> {
     const { state, signal } = this;
-    const walked = await walkPaths(paths, signal);
+    const walked = await walkPaths(walk.paths, signal, walk.only);
     this.skipped.push(...walked.skipped);
     for (const sk of walked.skipped) {
       this.results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });

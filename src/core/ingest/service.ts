@@ -97,9 +97,13 @@ export class IngestService {
     return this.pool;
   }
 
-  /** Queue a run for the case; resolves with its results when it ends. */
-  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal; searchableOnly?: boolean } = {}): Promise<IngestRunResult> {
-    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), opts.signal, false, undefined, opts.searchableOnly);
+  /**
+   * Queue a run for the case; resolves with its results when it ends. `only`: of a folder in
+   * `paths`, read just these files (named as a drop of the folder names them), not the whole folder.
+   */
+  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal; searchableOnly?: boolean; only?: Record<string, string[]> } = {}): Promise<IngestRunResult> {
+    const only = opts.only ? Object.fromEntries(Object.entries(opts.only).map(([folder, names]) => [path.resolve(folder), names])) : undefined;
+    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { signal: opts.signal, searchableOnly: opts.searchableOnly, only });
     return done;
   }
 
@@ -121,7 +125,7 @@ export class IngestService {
       if (v && TERMINAL_STATUSES.includes(v.status)) Object.assign(v, { status: 'queued', reason: '' });
     });
     await this.reading.set(caseDir, `${fileId}@${latest.version}`, null);
-    const { job, done } = await this.enqueue(caseId, [], opts.signal);
+    const { job, done } = await this.enqueue(caseId, [], { signal: opts.signal });
     if (opts.wait === false) {
       done.catch(() => {});
       return { jobId: job.id, caseId, state: 'running' };
@@ -154,15 +158,20 @@ export class IngestService {
 
   /** Queue a run and return its handle at once (progress and results arrive as events). */
   async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
-    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), undefined, false, undefined, opts.searchableOnly);
+    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly });
     done.catch(() => {});
     return { jobId: job.id, caseId, state: 'running' };
   }
 
-  private async enqueue(caseId: string, paths: string[], signal?: AbortSignal, resumeCancelled = false, existing?: JobRecord, searchableOnly = false): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
+  private async enqueue(
+    caseId: string,
+    paths: string[],
+    opts: { signal?: AbortSignal | undefined; resumeCancelled?: boolean; existing?: JobRecord | undefined; searchableOnly?: boolean | undefined; only?: Record<string, string[]> | undefined } = {},
+  ): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
+    const { signal, resumeCancelled = false, existing, searchableOnly = false, only } = opts;
     if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
     await this.ports.cases.readMeta(caseId); // not_found before anything is written
-    const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, created: new Date().toISOString(), state: 'running', pid: process.pid };
+    const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, ...(only ? { only } : {}), created: new Date().toISOString(), state: 'running', pid: process.pid };
     job.pid = process.pid;
     job.state = 'running';
     await this.jobs.save(job);
@@ -251,7 +260,7 @@ export class IngestService {
         cases: this.ports.cases,
         jobs: this.jobs,
         isActiveJob: (jobId) => this.isActiveJob(jobId),
-        enqueueResume: (id, paths, existing) => this.enqueue(id, paths, undefined, true, existing),
+        enqueueResume: (id, paths, existing) => this.enqueue(id, paths, { resumeCancelled: true, existing }),
       },
       caseId,
     );
@@ -264,7 +273,7 @@ export class IngestService {
 
   /** The run's progress now, with what runs queued behind it (same case, a drop while it works) will add. */
   private snapshot(state: RunState): IngestProgress {
-    const waiting = [...(this.active.get(state.progress.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.map((x) => path.basename(x)));
+    const waiting = [...(this.active.get(state.progress.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
     return snapshot(state, Date.now(), waiting);
   }
 

@@ -32,9 +32,11 @@ export function isJunk(name: string, isDir: boolean): boolean {
 /**
  * Walk dropped files and folders. Folders are walked recursively in name order; hidden and junk
  * entries are skipped; symbolic links are followed only when they resolve inside the dropped
- * folder (a link to a folder already visited is not walked twice, so loops end).
+ * folder (a link to a folder already visited is not walked twice, so loops end). A folder listed
+ * in `only` is not walked: just the files named there are taken (a followed folder's changed
+ * files), each named as walking the folder would name it.
  */
-export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<WalkResult> {
+export async function walkPaths(paths: string[], signal?: AbortSignal, only: Record<string, string[]> = {}): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [] };
   for (const p of paths) {
     signal?.throwIfAborted();
@@ -48,7 +50,9 @@ export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<
     }
     if (stat.isDirectory()) {
       const root = await fs.realpath(abs);
-      await walkDir(abs, root, '', new Set([root]), result, signal);
+      const named = only[abs];
+      if (named) await takeNamed(abs, root, named, result, signal);
+      else await walkDir(abs, root, '', new Set([root]), result, signal);
     } else if (stat.isFile()) {
       const base = path.basename(abs);
       if (isJunk(base, false)) continue;
@@ -63,6 +67,36 @@ export async function walkPaths(paths: string[], signal?: AbortSignal): Promise<
 function inside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The files `names` of the folder `dir` (real path `root`), as walking it would give them: a name
+ * gone since, one that leads out of the folder (a `..`, a link pointing outside) or through a
+ * hidden or junk entry is not taken.
+ */
+async function takeNamed(dir: string, root: string, names: string[], out: WalkResult, signal?: AbortSignal): Promise<void> {
+  for (const name of [...new Set(names)].sort()) {
+    signal?.throwIfAborted();
+    const parts = name.split('/');
+    const full = path.join(dir, ...parts);
+    const junk = parts.some((p, i) => p === '' || p === '.' || p === '..' || isJunk(p, i < parts.length - 1));
+    if (junk) {
+      out.skipped.push({ path: full, name, reason: 'not a file of the folder' });
+      continue;
+    }
+    const real = await fs.realpath(full).catch(() => null);
+    if (!real) {
+      out.skipped.push({ path: full, name, reason: 'not found' });
+      continue;
+    }
+    if (!inside(root, real)) {
+      out.skipped.push({ path: full, name, reason: 'link pointing outside the dropped folder' });
+      continue;
+    }
+    const st = await fs.stat(real).catch(() => null);
+    if (st?.isFile()) out.files.push({ name, absPath: full, size: st.size });
+    else out.skipped.push({ path: full, name, reason: st ? NOT_REGULAR : 'it vanished while the folder was read' });
+  }
 }
 
 async function walkDir(dir: string, root: string, prefix: string, visited: Set<string>, out: WalkResult, signal?: AbortSignal): Promise<void> {

@@ -1,10 +1,12 @@
 /**
  * One catch-up of one followed folder: what is there now against what was there at the last
- * catch-up (`<case>/watch.json`: each file's size and modification time). New and changed files are
- * read by ingest as if the folder were dropped again (a changed file becomes a new version, an
- * unchanged one is left as it is); files gone from the folder are marked as removed from it, their
- * stored copies kept; files back again lose the mark. A folder that is missing (a drive unplugged)
- * marks nothing: it is reported, and caught up with when it is back.
+ * catch-up (`<case>/watch.json`: each file's size and modification time). Only the new and changed
+ * files are read by ingest, named as a drop of the folder names them (a changed file becomes a new
+ * version); the others are not read again. Files gone from the folder are marked as removed from
+ * it, their stored copies kept; files back again lose the mark. The first catch-up of a folder (no
+ * record yet) reads the whole folder if the case does not already hold each file as it is there.
+ * A folder that is missing (a drive unplugged) marks nothing: it is reported, and caught up with
+ * when it is back.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -24,8 +26,8 @@ interface WatchState {
 /** What a catch-up needs: the case's folder, and ingest's two doors. */
 export interface FolderSyncPorts {
   caseDir(caseId: string): string;
-  /** Read the paths as a drop of them would (waits for the run). */
-  ingest(caseId: string, paths: string[]): Promise<IngestRunResult>;
+  /** Read the folder as a drop of it would, or only its files `names` (named as that drop names them); waits for the run. */
+  ingest(caseId: string, folder: string, names?: string[]): Promise<IngestRunResult>;
   /** The case's own files (not those taken out of others): name → size of the latest version. */
   caseFileSizes(caseId: string): Promise<Map<string, number>>;
   /** Mark top-level files as deleted from the folder (`at`), or back in it (null); answers the names changed. */
@@ -75,14 +77,15 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   if (!now) return { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
   const state = await readState(caseDir);
   const before = state.folders[folder]?.files;
-  // First catch-up of a folder (just dropped, or just followed): read it unless the case already holds each file as it is.
-  const differs = before
-    ? Object.entries(now).some(([name, s]) => before[name]?.size !== s.size || before[name]?.mtimeMs !== s.mtimeMs)
-    : await differsFromCase(ports, caseId, now);
-  if (differs) {
+  // Since the last catch-up: the files new or changed (size or time). First catch-up of a folder
+  // (just dropped, or just followed): all of it, unless the case already holds each file as it is.
+  const toRead = before
+    ? Object.keys(now).filter((name) => before[name]?.size !== now[name]!.size || before[name]?.mtimeMs !== now[name]!.mtimeMs)
+    : undefined;
+  if (toRead ? toRead.length > 0 : await differsFromCase(ports, caseId, now)) {
     let run: IngestRunResult;
     try {
-      run = await ports.ingest(caseId, [folder]);
+      run = await ports.ingest(caseId, folder, toRead);
     } catch (err) {
       return { ...event, problem: `the new and changed files could not be added: ${(err as Error).message}` };
     }
@@ -93,7 +96,8 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   }
   const gone = Object.keys(before ?? {}).filter((name) => !(name in now));
   event.removed = await ports.markSourceRemoved(caseId, gone, new Date().toISOString());
-  event.restored = await ports.markSourceRemoved(caseId, Object.keys(now), null);
+  // Back in the folder: a file that was not there at the last catch-up.
+  event.restored = await ports.markSourceRemoved(caseId, before ? Object.keys(now).filter((name) => !(name in before)) : Object.keys(now), null);
   // Written again only after success: a failed catch-up is tried again from the same state.
   const latest = await readState(caseDir);
   latest.folders[folder] = { files: now };
