@@ -10,6 +10,8 @@ import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types'
 
 /** Structures kept (each a few kB: sections, title, parties, defined terms). */
 const STRUCTURE_CACHE = 2048;
+/** Titles kept (a few bytes each): enough for every document of a large case. */
+const TITLE_CACHE = 20_000;
 
 /** A version's identity, not only its number: a shared reader must not serve a version that was removed and made again under the same number. */
 function versionKey(fileId: string, v: VersionRecord): string {
@@ -29,6 +31,8 @@ export class CaseDocuments {
   private readonly cache = new Map<string, { text: string; pages: PageIndex }>();
   /** Outlines and profiles, by version identity: small, so many more are kept than texts (routing reads every document's). */
   private readonly structures = new Map<string, DocumentStructure>();
+  /** The title each version's stored structure gives, by version identity (the documents list shows every one). */
+  private readonly titles = new Map<string, string>();
   private readonly cacheSize: number;
   private manifest: { key: string; files: FileRecord[] } | undefined;
 
@@ -122,6 +126,23 @@ export class CaseDocuments {
   }
 
   /**
+   * The title a readable version's structure profile stored when it was read (the outline's title),
+   * without reading its text; undefined when it has none. Kept until the version is re-indexed or
+   * removed ({@link invalidate}).
+   */
+  async storedTitle(file: FileRecord, v: VersionRecord): Promise<string | undefined> {
+    if (!READABLE_STATUSES.has(v.status)) return undefined;
+    const key = versionKey(file.id, v);
+    const known = this.titles.get(key);
+    if (known !== undefined) return known;
+    const title = (await this.store.readStructure(file.id, v.version).catch(() => undefined))?.profile?.title?.trim() || undefined;
+    if (title === undefined) return undefined;
+    this.titles.set(key, title);
+    if (this.titles.size > TITLE_CACHE) this.titles.delete(this.titles.keys().next().value as string);
+    return title;
+  }
+
+  /**
    * The dated events of a version, for the chronology: as ingest stored them, or — a version read
    * before events were kept, or by older rules — extracted from its text once and stored.
    */
@@ -179,9 +200,9 @@ export class CaseDocuments {
     return this.store.blobPath(r.version.sha256);
   }
 
-  /** Drop cached text (after a file was removed or re-ingested). */
+  /** Drop what is cached of a file's versions, or of all (after a file was removed or re-indexed). */
   invalidate(fileId?: string): void {
-    for (const map of [this.cache, this.structures]) {
+    for (const map of [this.cache, this.structures, this.titles]) {
       if (fileId === undefined) map.clear();
       else for (const k of [...map.keys()]) if (k.startsWith(`${fileId}@`)) map.delete(k);
     }

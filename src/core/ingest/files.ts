@@ -53,13 +53,7 @@ export interface CaseFilesDeps {
   inFlight: (caseId: string) => Iterable<CurrentFile>;
 }
 
-/** Titles kept in memory (a version's title never changes): enough for the open cases' files. */
-const TITLE_CACHE = 20_000;
-
 export class CaseFiles {
-  /** `<caseDir>\0<fileId>@<version>` → the title its structure profile stored. */
-  private readonly titles = new Map<string, string>();
-
   constructor(private readonly deps: CaseFilesDeps) {}
 
   private get ports(): IngestPorts {
@@ -99,31 +93,20 @@ export class CaseFiles {
   /**
    * Each file's title as its structure profile stored it when the version was read (the outline's
    * title, else the file name made readable); no stored structure: the file name made readable.
-   * Read once per version and kept (a version's structure does not change).
+   * The case's documents keep them, each until its version is re-indexed or removed.
    */
   private async addTitles(caseId: string, records: FileRecord[], files: FileInfo[]): Promise<void> {
-    const caseDir = this.ports.cases.caseDir(caseId);
-    const store = new CaseStore(caseDir);
+    if (!files.length) return;
+    const documents = await this.documents(caseId);
     const byId = new Map(records.map((r) => [r.id, r]));
     const todo = files.slice();
     const work = async () => {
       for (let f = todo.pop(); f; f = todo.pop()) {
-        const v = latestVersion(byId.get(f.id)!)!;
-        const key = `${caseDir}\0${f.id}@${v.version}`;
-        let title = this.titles.get(key);
-        if (title === undefined && READABLE_STATUSES.has(v.status)) {
-          title = (await store.readStructure(f.id, v.version).catch(() => undefined))?.profile?.title?.trim() || undefined;
-          if (title !== undefined) this.remember(key, title);
-        }
-        f.title = title ?? readableFileName(f.name);
+        const record = byId.get(f.id)!;
+        f.title = (await documents.storedTitle(record, latestVersion(record)!)) ?? readableFileName(f.name);
       }
     };
     await Promise.all(Array.from({ length: Math.min(16, files.length) }, work));
-  }
-
-  private remember(key: string, title: string): void {
-    this.titles.set(key, title);
-    if (this.titles.size > TITLE_CACHE) this.titles.delete(this.titles.keys().next().value as string);
   }
 
   /** Each file whose latest passages still wait for their vectors gets how many have one (found by its words meanwhile). */
