@@ -9,7 +9,9 @@ import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDocx } from '../../src/core/ingest/loaders';
 import {
+  alignDocx,
   highlightDocxSpan,
+  markDocx,
   sanitizeDocxHtml,
   type DomLike,
   type SafeElement,
@@ -131,6 +133,58 @@ describe('DOCX view: highlight a cited span in the rendered document', () => {
     expect(markAncestors(h2.nodes)).toHaveLength(1);
     const secondP = h2.nodes.filter((n): n is SafeElement => n.kind === 'el' && n.tag === 'p')[2]!;
     expect(secondP.children.some((c) => c.kind === 'el' && c.tag === 'mark')).toBe(true);
+  });
+});
+
+describe('DOCX view: found words marked with the cited span (markDocx)', () => {
+  let text = '';
+  let nodes: SafeNode[] = [];
+  beforeAll(async () => {
+    const doc = await loadDocx(new Uint8Array(readFileSync(BAA)));
+    text = doc.text;
+    nodes = parse(doc.html!);
+  });
+
+  /** The marks of the tree in order, as kind (and the kind of the mark around it, if any). */
+  function marksIn(list: SafeNode[], outer?: string): { kind: string; outer?: string; text: string }[] {
+    return list.flatMap((n) => {
+      if (n.kind === 'text') return [];
+      if (n.tag !== 'mark') return marksIn(n.children, outer);
+      const own = n.children.map((c) => (c.kind === 'text' ? c.text : '')).join('');
+      return [{ kind: n.mark!, ...(outer ? { outer } : {}), text: own }, ...marksIn(n.children, n.mark)];
+    });
+  }
+
+  it('markDocx – every occurrence of a word marked in place, the current one told apart, the cited span too', () => {
+    const hits = [...text.matchAll(/Provider/g)].map((m) => ({ start: m.index, end: m.index + 8 }));
+    expect(hits.length).toBeGreaterThan(5);
+    const cite = text.indexOf('Safeguards.  Provider will implement appropriate administrative');
+    const al = alignDocx(nodes, text);
+    const { nodes: out, marked } = markDocx(al, [
+      { start: cite, end: cite + 64, mark: 'cite' },
+      ...hits.map((h, i) => ({ ...h, mark: i === 2 ? ('current' as const) : ('hit' as const) })),
+    ]);
+    expect(marked.every((m) => m !== null)).toBe(true);
+    expect(marked.slice(1)).toEqual(hits.map(() => 'Provider'));
+    const found = marksIn(out).filter((m) => m.kind !== 'cite');
+    expect(found.map((m) => m.text)).toEqual(hits.map(() => 'Provider'));
+    expect(found.filter((m) => m.kind === 'current')).toHaveLength(1);
+    expect(found.findIndex((m) => m.kind === 'current')).toBe(2);
+    // The "Provider" of the cited words is marked inside the cite mark.
+    const inCite = hits.findIndex((h) => h.start >= cite && h.end <= cite + 64);
+    expect(found[inCite]).toMatchObject({ outer: 'cite', text: 'Provider' });
+    expect(squash(marked[0]!)).toBe(squash(text.slice(cite, cite + 64)));
+  });
+
+  it('markDocx – a range that cannot be placed is left unmarked (null), the others still marked', () => {
+    const doc = 'Title\n\nFirst clause applies.';
+    const al = alignDocx(parse('<h1>Title</h1><p>First clause applies.</p>'), doc);
+    const { marked, nodes: out } = markDocx(al, [
+      { start: 5, end: 7, mark: 'hit' }, // blank space only
+      { start: doc.indexOf('clause'), end: doc.indexOf('clause') + 6, mark: 'current' },
+    ]);
+    expect(marked).toEqual([null, 'clause']);
+    expect(marksIn(out)).toEqual([{ kind: 'current', text: 'clause' }]);
   });
 });
 

@@ -6,6 +6,7 @@
  * Pure TS on purpose (no DOM globals): the caller parses with DOMParser and passes the body; tests
  * pass any DOM-shaped tree. Rendering to React lives in SourceViewer.
  */
+import { markText, type MarkKind, type MarkRange } from './viewer/marks';
 
 /** The part of a DOM node this module reads (a browser Node satisfies it). */
 export interface DomLike {
@@ -35,6 +36,8 @@ export interface SafeElement {
   note?: boolean;
   /** Stands in for a dropped image. */
   placeholder?: 'image';
+  /** For a <mark>: the cited words or a found word (see viewer/marks). */
+  mark?: MarkKind;
   children: SafeNode[];
 }
 export type SafeNode = SafeText | SafeElement;
@@ -175,39 +178,23 @@ function occurrences(haystack: string, needle: string, limit: number): number[] 
 }
 
 /**
- * Where [sa, sb) of the squeezed document text lies in the squeezed rendered text, or null when
- * that cannot be told for sure. Identical texts map one to one; otherwise the paragraphs around
- * the span (widened until unique) must occur exactly once in each.
+ * The document's ingest text lined up with the rendered tree's text (both without whitespace),
+ * made once per document and used for every range marked on it.
  */
-function locate(docText: string, d: { chars: string; pos: number[] }, r: string, start: number, end: number, sa: number, sb: number): number | null {
-  if (d.chars === r) return 0;
-  let from = start;
-  let to = end;
-  for (let widen = 0; widen < 6; widen++) {
-    const p = docText.lastIndexOf('\n\n', Math.max(0, from - 1));
-    from = p < 0 ? 0 : p + 2;
-    const q = docText.indexOf('\n\n', to);
-    to = q < 0 ? docText.length : q;
-    const pa = lowerBound(d.pos, from);
-    const pb = lowerBound(d.pos, to);
-    const anchor = d.chars.slice(Math.min(pa, sa), Math.max(pb, sb));
-    const inRendered = occurrences(r, anchor, 2);
-    if (inRendered.length === 0) return null;
-    if (inRendered.length === 1 && occurrences(d.chars, anchor, 2).length === 1) return inRendered[0]! - Math.min(pa, sa);
-    if (from === 0 && to === docText.length) return null;
-    // Ambiguous (a repeated paragraph): take one more paragraph on each side.
-    from = Math.max(0, from - 2);
-    to = Math.min(docText.length, to + 2);
-  }
-  return null;
+export interface DocxAlignment {
+  nodes: SafeNode[];
+  docText: string;
+  leaves: Leaf[];
+  /** The rendered text without whitespace; for each of its characters, its leaf and place in it. */
+  r: string;
+  rLeaf: number[];
+  rPos: number[];
+  d: { chars: string; pos: number[] };
+  /** Shifts found for the paragraphs around a range ("from:to"), null where none is certain. */
+  shifts: Map<string, number | null>;
 }
 
-/**
- * Mark the document-text span [start, end) in the sanitised tree. Returns null when the span
- * cannot be placed with certainty (the caller then shows the plain-text passage instead).
- */
-export function highlightDocxSpan(nodes: SafeNode[], docText: string, start: number, end: number): Highlighted | null {
-  if (end <= start) return { nodes, marks: 0, markedText: '' };
+export function alignDocx(nodes: SafeNode[], docText: string): DocxAlignment {
   const leaves: Leaf[] = [];
   collectLeaves(nodes, leaves);
   let r = '';
@@ -216,52 +203,127 @@ export function highlightDocxSpan(nodes: SafeNode[], docText: string, start: num
   leaves.forEach((leaf, li) => {
     const t = leaf.node.text;
     for (let i = 0; i < t.length; i++) {
-      const c = t[i]!;
-      if (WS.test(c)) continue;
-      r += c;
+      if (WS.test(t[i]!)) continue;
+      r += t[i];
       rLeaf.push(li);
       rPos.push(i);
     }
   });
-  const d = squeeze(docText);
+  return { nodes, docText, leaves, r, rLeaf, rPos, d: squeeze(docText), shifts: new Map() };
+}
+
+/**
+ * Where [sa, sb) of the squeezed document text lies in the squeezed rendered text, as a shift, or
+ * null when that cannot be told for sure. Identical texts map one to one; otherwise the paragraphs
+ * around the span (widened until unique) must occur exactly once in each. Ranges in the same
+ * paragraphs share one answer (many found words in a long document).
+ */
+function locate(al: DocxAlignment, start: number, end: number, sa: number, sb: number): number | null {
+  const { docText, d, r } = al;
+  if (d.chars === r) return 0;
+  let from = start;
+  let to = end;
+  let key = '';
+  let shift: number | null = null;
+  for (let widen = 0; widen < 6; widen++) {
+    const p = docText.lastIndexOf('\n\n', Math.max(0, from - 1));
+    from = p < 0 ? 0 : p + 2;
+    const q = docText.indexOf('\n\n', to);
+    to = q < 0 ? docText.length : q;
+    if (widen === 0) {
+      key = `${from}:${to}`;
+      const known = al.shifts.get(key);
+      if (known !== undefined) return known;
+    }
+    const pa = lowerBound(d.pos, from);
+    const pb = lowerBound(d.pos, to);
+    const anchor = d.chars.slice(Math.min(pa, sa), Math.max(pb, sb));
+    const inRendered = occurrences(r, anchor, 2);
+    if (inRendered.length === 0) break;
+    if (inRendered.length === 1 && occurrences(d.chars, anchor, 2).length === 1) {
+      shift = inRendered[0]! - Math.min(pa, sa);
+      break;
+    }
+    if (from === 0 && to === docText.length) break;
+    // Ambiguous (a repeated paragraph): take one more paragraph on each side.
+    from = Math.max(0, from - 2);
+    to = Math.min(docText.length, to + 2);
+  }
+  al.shifts.set(key, shift);
+  return shift;
+}
+
+/** Where each leaf's part of [start, end) of the document text lies, or null when it cannot be placed with certainty. */
+function placeRange(al: DocxAlignment, start: number, end: number): Map<number, [number, number]> | null {
+  const { d, r, rLeaf, rPos, leaves } = al;
   const sa = lowerBound(d.pos, start);
   const sb = lowerBound(d.pos, end);
   if (sa >= sb) return null; // a span of blank space only
-  const shift = locate(docText, d, r, start, end, sa, sb);
+  const shift = locate(al, start, end, sa, sb);
   if (shift === null) return null;
   const ra = sa + shift;
   const rb = sb + shift;
   if (ra < 0 || rb > r.length || r.slice(ra, rb) !== d.chars.slice(sa, sb)) return null;
-
-  // Every text node from the first cited character to the last: the ends trimmed to the span,
-  // whole nodes in between (their non-blank characters are all cited), so the highlight has no gaps.
-  const ranges = new Map<SafeText, [number, number]>();
+  // Every text node from the first character to the last: the ends trimmed to the range, whole
+  // nodes in between (their non-blank characters are all inside it), so the mark has no gaps.
+  const parts = new Map<number, [number, number]>();
   const firstLeaf = rLeaf[ra]!;
   const lastLeaf = rLeaf[rb - 1]!;
   for (let li = firstLeaf; li <= lastLeaf; li++) {
-    const leaf = leaves[li]!.node;
     const a = li === firstLeaf ? rPos[ra]! : 0;
-    const b = li === lastLeaf ? rPos[rb - 1]! + 1 : leaf.text.length;
-    if (b > a) ranges.set(leaf, [a, b]);
+    const b = li === lastLeaf ? rPos[rb - 1]! + 1 : leaves[li]!.node.text.length;
+    if (b > a) parts.set(li, [a, b]);
   }
-  let markedText = '';
-  let marks = 0;
+  return parts;
+}
+
+export interface MarkedDocx {
+  nodes: SafeNode[];
+  /** For each range, the text marked for it, joined; null for a range that could not be placed. */
+  marked: (string | null)[];
+}
+
+/**
+ * Mark each document-text range in the rendered tree (the cited span, found words). A range that
+ * cannot be placed with certainty is left unmarked and reported as null.
+ */
+export function markDocx(al: DocxAlignment, ranges: MarkRange[]): MarkedDocx {
+  const perLeaf = new Map<SafeText, (MarkRange & { i: number })[]>();
+  const placed = ranges.map((range, i) => {
+    const parts = placeRange(al, range.start, range.end);
+    for (const [li, [a, b]] of parts ?? []) {
+      const leaf = al.leaves[li]!.node;
+      perLeaf.set(leaf, [...(perLeaf.get(leaf) ?? []), { start: a, end: b, mark: range.mark, i }]);
+    }
+    return parts !== null;
+  });
+  const marked = ranges.map((_, i) => (placed[i] ? '' : null));
   const rebuild = (list: SafeNode[]): SafeNode[] =>
     list.flatMap((n): SafeNode[] => {
       if (n.kind === 'el') return [{ ...n, children: rebuild(n.children) }];
-      const range = ranges.get(n);
-      if (!range) return [n];
-      const [a, b] = range;
-      const cited = n.text.slice(a, b);
-      markedText += cited;
-      marks++;
-      const out: SafeNode[] = [];
-      if (a > 0) out.push({ kind: 'text', text: n.text.slice(0, a) });
-      out.push({ kind: 'el', tag: 'mark', children: [{ kind: 'text', text: cited }] });
-      if (b < n.text.length) out.push({ kind: 'text', text: n.text.slice(b) });
-      return out;
+      const inLeaf = perLeaf.get(n);
+      if (!inLeaf) return [n];
+      for (const p of inLeaf) marked[p.i] += n.text.slice(p.start, p.end);
+      return markText(n.text, inLeaf);
     });
-  const marked = rebuild(nodes);
-  if (squeeze(markedText).chars !== d.chars.slice(sa, sb)) return null;
-  return { nodes: marked, marks, markedText };
+  return { nodes: rebuild(al.nodes), marked };
+}
+
+/**
+ * Mark the document-text span [start, end) in the sanitised tree. Returns null when the span
+ * cannot be placed with certainty (the caller then shows the plain-text passage instead).
+ */
+export function highlightDocxSpan(nodes: SafeNode[], docText: string, start: number, end: number): Highlighted | null {
+  if (end <= start) return { nodes, marks: 0, markedText: '' };
+  const al = alignDocx(nodes, docText);
+  const { nodes: out, marked } = markDocx(al, [{ start, end, mark: 'cite' }]);
+  const markedText = marked[0];
+  if (markedText == null) return null;
+  const d = al.d;
+  if (squeeze(markedText).chars !== d.chars.slice(lowerBound(d.pos, start), lowerBound(d.pos, end))) return null;
+  return { nodes: out, marks: countMarks(out), markedText };
+}
+
+function countMarks(nodes: SafeNode[]): number {
+  return nodes.reduce((n, c) => n + (c.kind === 'el' ? (c.tag === 'mark' ? 1 : 0) + countMarks(c.children) : 0), 0);
 }
