@@ -14,6 +14,11 @@ describe('a spreadsheet passage as a table', () => {
     expect(t.rows[2]!.cells.get('F')).toBe('see receipt');
   });
 
+  it('sheetTables – each cell knows where its text is in the document (to mark found words in it)', () => {
+    const [t] = sheetTables(text, offset, 0, 0) as [ReturnType<typeof sheetTables>[number]];
+    for (const r of t.rows) for (const [name, value] of r.cells) expect(text.slice(r.at.get(name)! - offset).startsWith(value), `${r.row} ${name}`).toBe(true);
+  });
+
   it('each sheet its own table: where column names start, or row numbers start again', () => {
     const two = `${text}\n\nColumns: Item · Amount\n\nRow 2 — Item: Repairs · Amount: 12500\n\nRow 1 — A: untitled`;
     const tables = sheetTables(two, 0, 0, 0);

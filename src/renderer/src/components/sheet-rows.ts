@@ -9,6 +9,8 @@ export interface SheetRow {
   row: number;
   /** Column name → cell text. */
   cells: Map<string, string>;
+  /** Column name → where the cell's text starts in the document text (to mark found words in it). */
+  at: Map<string, number>;
   /** The row overlaps the cited span. */
   cited: boolean;
 }
@@ -47,14 +49,19 @@ export function sheetTables(text: string, offset: number, start: number, end: nu
     const row = Number(m[1]);
     if (table.rows.length && row <= table.rows[table.rows.length - 1]!.row) next();
     const cells = new Map<string, string>();
+    const cellAt = new Map<string, number>();
+    let cellStart = lineStart + line.length - m[2]!.length;
     for (const cell of m[2]!.split(CELL_SEPARATOR)) {
       const colon = cell.indexOf(': ');
-      if (colon <= 0) continue;
-      const name = cell.slice(0, colon);
-      cells.set(name, cell.slice(colon + 2));
-      if (!table.columns.includes(name)) table.columns.push(name);
+      if (colon > 0) {
+        const name = cell.slice(0, colon);
+        cells.set(name, cell.slice(colon + 2));
+        cellAt.set(name, cellStart + colon + 2);
+        if (!table.columns.includes(name)) table.columns.push(name);
+      }
+      cellStart += cell.length + CELL_SEPARATOR.length;
     }
-    table.rows.push({ row, cells, cited: lineStart < end && lineStart + line.length > start });
+    table.rows.push({ row, cells, at: cellAt, cited: lineStart < end && lineStart + line.length > start });
   }
   next();
   return tables;
