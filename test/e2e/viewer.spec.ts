@@ -14,11 +14,13 @@ import type { FileContent } from '../../src/shared/contract/ingest';
 import type { SearchResponse } from '../../src/shared/contract/search';
 import type { PageWords } from '../../src/shared/contract/viewer';
 import { multiPagePdf } from '../fixtures/pdfs';
+import { eml } from '../helpers/mail';
 import { CORPUS } from './corpus';
 import { scanOf } from './scans';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 
 const FILE = 'affiliate-agreement.pdf';
+const BAA_DOCX = 'open-agreements/templates/common-paper-cc-by-4.0/common-paper-business-associate-agreement/template.docx';
 
 /** A case holding `files` (name → bytes, or a corpus path), ingested and opened in the app. */
 async function openCase(app: AppFixture, files: Record<string, Uint8Array | string>): Promise<string> {
@@ -69,6 +71,36 @@ async function viewerViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+}
+
+/** The text of the document from the current found word on (its first mark), as the view shows it. */
+async function textFromCurrent(page: Page, length: number): Promise<string> {
+  return page
+    .getByRole('region', { name: 'Source viewer' })
+    .locator('[data-testid="hit-mark"][data-current="true"]')
+    .first()
+    .evaluate((mark, n) => {
+      const range = document.createRange();
+      const box = mark.closest('[data-testid="passage"]')!;
+      range.setStart(box, 0);
+      range.setEndBefore(mark);
+      return (box.textContent ?? '').slice(range.toString().length, range.toString().length + n);
+    }, length);
+}
+
+/** A long email (about 48,000 characters): "indemnity holdback" near its start, middle and end, each followed by its own word. */
+function longLetter(): Promise<Buffer> {
+  const where: Record<number, string> = { 5: 'alpha', 400: 'bravo', 795: 'charlie' };
+  const paragraphs = Array.from({ length: 800 }, (_, i) =>
+    where[i] ? `Paragraph ${i}: the indemnity holdback ${where[i]} stays with the escrow agent.` : `Paragraph ${i}: routine correspondence about the schedule.`,
+  );
+  return eml({
+    from: 'Jane Doe <jane@firm.example>',
+    to: 'Client <client@example.com>',
+    subject: 'Closing statement',
+    date: new Date('2023-05-02T14:03:00Z'),
+    text: paragraphs.join('\n\n'),
+  });
 }
 
 const pageOf = (doc: FileContent, at: number) => doc.pages.filter((p) => p.start <= at).at(-1)!.page;
@@ -309,6 +341,86 @@ test.describe('source viewer', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, '45-viewer-dark');
     expect(await viewerViolations(page)).toEqual([]);
+  });
+
+  test("a Word document and an email: the search's words marked; Ctrl+F finds a phrase, Enter steps to each in view (the text follows it); Esc closes find, then the viewer", async ({ app }) => {
+    test.slow(); // two documents read, one of 48,000 characters
+    const { page } = app;
+    const caseId = await openCase(app, { 'baa.docx': BAA_DOCX, 'letter.eml': await longLetter() });
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    const status = viewer.getByTestId('find-status');
+    const marks = viewer.getByTestId('hit-mark');
+    const current = viewer.locator('[data-testid="hit-mark"][data-current="true"]');
+    const find = viewer.getByRole('searchbox', { name: 'Find in document' });
+    const results = page.getByRole('region', { name: 'Search results' });
+
+    // The Word document, in its own formatting: every searched word marked, unlike the cited words.
+    await search(page, 'Subcontractor disclose PHI');
+    await results.getByRole('listitem').filter({ hasText: 'baa.docx' }).first().getByRole('button').first().click();
+    await expect(viewer.getByTestId('passage')).toHaveAttribute('data-view', 'docx');
+    const docx = await app.op<FileContent>('files.read', { caseId, fileId: await fileId(app, caseId, 'baa.docx') });
+    const terms = termHits(docx.text, ['subcontractor', 'disclose', 'phi']);
+    await expect(status).toHaveText(new RegExp(`^\\d+ of ${terms.length}$`));
+    expect((await marks.allTextContents()).join('|').toLowerCase()).toBe(terms.map((h) => docx.text.slice(h.start, h.end)).join('|').toLowerCase());
+    const look = async (el: ReturnType<typeof viewer.locator>) => el.evaluate((e) => `${getComputedStyle(e).backgroundColor} ${getComputedStyle(e).outlineColor}`);
+    const plainHit = viewer.locator('[data-testid="hit-mark"]:not([data-current])').first();
+    expect(await look(plainHit)).not.toBe(await look(viewer.locator('.cite-mark').first()));
+    expect(await look(plainHit)).not.toBe(await look(current.first()));
+
+    // Ctrl+F: a phrase, "n of m", Enter to the next, marked current and in view.
+    await viewer.getByTestId('passage').click({ position: { x: 4, y: 4 } });
+    await page.keyboard.press('Control+f');
+    await expect(find).toBeFocused();
+    await find.fill('security incident');
+    const phrase = [...docx.text.matchAll(/security\s+incident/gi)];
+    expect(phrase.length).toBeGreaterThan(1);
+    await expect(status).toHaveText(new RegExp(`^\\d+ of ${phrase.length}$`));
+    const at = Number(/^(\d+)/.exec((await status.textContent()) ?? '')![1]);
+    await find.press('Enter');
+    await expect(status).toHaveText(`${(at % phrase.length) + 1} of ${phrase.length}`);
+    await expect(current.first()).toBeInViewport();
+    expect((await current.allTextContents()).join('').replace(/\s+/g, ' ').toLowerCase()).toBe('security incident');
+    await screenshot(page, '48-viewer-docx-find');
+    await find.press('Escape');
+    await expect(find).toBeHidden();
+    await expect(marks).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+
+    // The email, shown as text: a window of it, which moves to each found phrase in turn.
+    await search(page, 'indemnity holdback');
+    await results.getByRole('listitem').filter({ hasText: 'letter.eml' }).first().getByRole('button').first().click();
+    const passage = viewer.getByTestId('passage');
+    await expect(passage).toHaveAttribute('data-view', 'text');
+    await expect(status).toHaveText(/^\d+ of 6$/); // "indemnity" and "holdback", three times each
+    await expect(marks.first()).toBeVisible();
+    const words = ['alpha', 'bravo', 'charlie'];
+    const shownWords = async () => {
+      const text = (await passage.textContent()) ?? '';
+      return words.filter((w) => text.includes(`holdback ${w}`));
+    };
+    // A long text is shown as a window: only one of the three places at first.
+    expect(await shownWords()).toHaveLength(1);
+    await passage.click({ position: { x: 4, y: 4 } });
+    await page.keyboard.press('Control+f');
+    await find.fill('the indemnity holdback');
+    await expect(status).toHaveText(/^\d of 3$/);
+    for (let step = 0; step < 3; step++) {
+      const before = Number(/^(\d)/.exec((await status.textContent()) ?? '')![1]);
+      await find.press(step === 2 ? 'Shift+Enter' : 'Enter');
+      const now = step === 2 ? before - 1 || 3 : (before % 3) + 1;
+      await expect(status).toHaveText(`${now} of 3`);
+      await expect(current.first()).toBeInViewport();
+      expect(await textFromCurrent(page, 32)).toBe(`the indemnity holdback ${words[now - 1]} stays`.slice(0, 32));
+      expect(await shownWords()).toContain(words[now - 1]);
+    }
+    await screenshot(page, '49-viewer-text-find');
+    expect(await viewerViolations(page)).toEqual([]);
+    await find.press('Escape');
+    await expect(find).toBeHidden();
+    await expect(viewer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
   });
 
   test('page thumbnails: a strip of every page, only those in view drawn; a thumbnail goes to its page', async ({ app }) => {

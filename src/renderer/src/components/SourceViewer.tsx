@@ -1,18 +1,42 @@
-import { createElement, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { createElement, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { PasswordPrompt } from './PasswordForm';
 import { useDocuments } from '../stores/documents';
 import { opener, useViewer } from '../stores/viewer';
 import { FindBar } from './viewer/FindBar';
-import { PdfPage } from './viewer/PdfPage';
+import { followWindow, markText, marksIn, viewMarks, type MarkRange, type TextWindow } from './viewer/marks';
+import { PdfPage, scrollBoxIntoView } from './viewer/PdfPage';
 import { Thumbnails } from './viewer/Thumbnails';
 import { Toolbar } from './viewer/Toolbar';
 import '../styles/viewer.css';
-import { highlightDocxSpan, sanitizeDocxHtml, type SafeNode } from './docx-html';
+import { alignDocx, markDocx, sanitizeDocxHtml, type SafeElement, type SafeNode } from './docx-html';
 import { plural } from './format';
 import { sheetTables } from './sheet-rows';
 
+/** Where the view scrolls: the first cited mark and the current found word. */
+interface MarkRefs {
+  cite: Ref<HTMLElement>;
+  current: Ref<HTMLElement>;
+  seenCite: boolean;
+}
+
+/** A <mark>'s props: the cited words, a found word, or the current found word (told apart by look, not colour alone: the current one is outlined). */
+function markProps(n: SafeElement, props: Record<string, unknown>, refs: MarkRefs): void {
+  if (n.mark === 'hit' || n.mark === 'current') {
+    props.className = n.mark === 'current' ? 'find-mark find-current' : 'find-mark';
+    props['data-testid'] = 'hit-mark';
+    if (n.mark === 'current') {
+      props['data-current'] = 'true';
+      props.ref = refs.current;
+    }
+    return;
+  }
+  props.className = 'cite-mark';
+  if (!refs.seenCite) props.ref = refs.cite;
+  refs.seenCite = true;
+}
+
 /** React elements from the sanitised tree: only allow-listed tags, no attributes from the document. */
-function renderSafe(nodes: SafeNode[], firstMark: Ref<HTMLElement>, seen: { mark: boolean }): ReactNode[] {
+function renderSafe(nodes: SafeNode[], refs: MarkRefs): ReactNode[] {
   return nodes.map((n, i) => {
     if (n.kind === 'text') return n.text;
     const props: Record<string, unknown> = { key: i };
@@ -20,79 +44,114 @@ function renderSafe(nodes: SafeNode[], firstMark: Ref<HTMLElement>, seen: { mark
     if (n.rowSpan) props.rowSpan = n.rowSpan;
     if (n.placeholder) props.className = 'docx-image';
     else if (n.note) props.className = 'docx-note';
-    if (n.tag === 'mark') {
-      props.className = 'cite-mark';
-      if (!seen.mark) props.ref = firstMark;
-      seen.mark = true;
-    }
+    if (n.tag === 'mark') markProps(n, props, refs);
     if (n.tag === 'br') return createElement('br', props);
-    return createElement(n.tag, props, ...renderSafe(n.children, firstMark, seen));
+    return createElement(n.tag, props, ...renderSafe(n.children, refs));
   });
 }
 
-/** A DOCX in its own formatting with the cited span marked; the plain-text passage when the span cannot be placed. */
+/** Text with its marks (the cited words, found words) as React elements. */
+function Marked({ text, marks, refs }: { text: string; marks: MarkRange[]; refs: MarkRefs }) {
+  return <>{renderSafe(markText(text, marks), refs)}</>;
+}
+
+/**
+ * Scroll the view of a document shown as text to the current found word when stepping through
+ * them (or typing in the find box), else to the cited words, as the page view does.
+ */
+function useScrollToMark(frame: RefObject<HTMLElement | null>, view: unknown): void {
+  const scrollTo = useViewer((s) => s.scrollTo);
+  const tick = useViewer((s) => s.scrollTick);
+  const current = useViewer((s) => s.find.current);
+  useLayoutEffect(() => {
+    const el = frame.current;
+    const scroller = el?.closest<HTMLElement>('.viewer-body');
+    if (!el || !scroller) return;
+    const target = el.querySelector<HTMLElement>(scrollTo === 'hit' ? '[data-current="true"]' : '.cite-mark, .cite-row');
+    if (target) scrollBoxIntoView(target, scroller);
+  }, [frame, view, scrollTo, tick, current]);
+}
+
+/** The marks of the open document: its cited words and the found words (the search's, or the find box's). */
+function useMarks(): MarkRange[] {
+  const passage = useViewer((s) => s.passage)!;
+  const find = useViewer((s) => s.find);
+  return useMemo(() => viewMarks(passage, find.hits, find.current), [passage, find]);
+}
+
+/** A DOCX in its own formatting with the cited span and the found words marked; the plain-text passage when the span cannot be placed. */
 function DocxView() {
   const passage = useViewer((s) => s.passage)!;
   const docx = useViewer((s) => s.docx)!;
-  const mark = useRef<HTMLElement>(null);
-  const view = useMemo(() => {
-    // DOMParser builds an inert document (no scripts run, nothing loads); only data leaves it.
-    const body = new DOMParser().parseFromString(docx.html, 'text/html').body;
-    return highlightDocxSpan(sanitizeDocxHtml(body), docx.text, passage.start, passage.end);
-  }, [docx, passage]);
-  useEffect(() => {
-    mark.current?.scrollIntoView({ block: 'center' });
-  }, [view]);
-  if (!view) return <PassageView note="Shown as plain text: the cited words could not be placed in the formatted document." />;
+  const marks = useMarks();
+  const frame = useRef<HTMLDivElement>(null);
+  const refs = { cite: useRef<HTMLElement>(null), current: useRef<HTMLElement>(null) };
+  // DOMParser builds an inert document (no scripts run, nothing loads); only data leaves it.
+  const aligned = useMemo(() => alignDocx(sanitizeDocxHtml(new DOMParser().parseFromString(docx.html, 'text/html').body), docx.text), [docx]);
+  const view = useMemo(() => markDocx(aligned, marks), [aligned, marks]);
+  useScrollToMark(frame, view);
+  const citeLost = passage.end > passage.start && view.marked[0] === null;
+  if (citeLost) return <PassageView note="Shown as plain text: the cited words could not be placed in the formatted document." />;
   return (
-    <div className="passage docx-view" data-testid="passage" data-view="docx" data-start={passage.start} data-end={passage.end}>
-      {renderSafe(view.nodes, mark, { mark: false })}
+    <div ref={frame} className="passage docx-view" data-testid="passage" data-view="docx" data-start={passage.start} data-end={passage.end}>
+      {renderSafe(view.nodes, { ...refs, seenCite: false })}
     </div>
   );
+}
+
+/** How much text a view shows either side of a found word it moves to. */
+const HIT_CONTEXT = 4000;
+const sameWindow = (a: TextWindow, b: TextWindow) => a.start === b.start && a.end === b.end;
+
+/**
+ * The stretch of the document a text view shows: the passage around the cited words, moved to the
+ * current found word when stepping to one outside it (a long text is never drawn whole).
+ */
+function useShownText(): { text: string; win: TextWindow; total: number } {
+  const passage = useViewer((s) => s.passage)!;
+  const doc = useViewer((s) => s.doc);
+  const hit = useViewer((s) => (s.scrollTo === 'hit' ? s.find.hits[s.find.current] : undefined));
+  const first = { start: passage.offset, end: passage.offset + passage.text.length };
+  const [held, setHeld] = useState({ passage, win: first });
+  if (!doc) return { text: passage.text, win: first, total: passage.total_length };
+  const win = followWindow(doc.text, held.passage === passage ? held.win : first, hit ?? null, HIT_CONTEXT);
+  if (held.passage !== passage || !sameWindow(held.win, win)) setHeld({ passage, win });
+  return { text: doc.text.slice(win.start, win.end), win, total: doc.text.length };
 }
 
 function PassageView({ note }: { note?: string }) {
-  const passage = useViewer((s) => s.passage)!;
-  const mark = useRef<HTMLElement>(null);
-  useEffect(() => {
-    mark.current?.scrollIntoView({ block: 'center' });
-  }, [passage]);
-  const a = passage.start - passage.offset;
-  const b = passage.end - passage.offset;
-  const before = passage.text.slice(0, Math.max(0, a));
-  const cited = passage.text.slice(Math.max(0, a), Math.max(0, b));
-  const after = passage.text.slice(Math.max(0, b));
+  const { text, win, total } = useShownText();
+  const marks = useMarks();
+  const frame = useRef<HTMLDivElement>(null);
+  const refs = { cite: useRef<HTMLElement>(null), current: useRef<HTMLElement>(null), seenCite: false };
+  const shown = useMemo(() => marksIn(marks, win), [marks, win]);
+  useScrollToMark(frame, shown);
   return (
-    <div className="passage" data-testid="passage" data-view="text">
+    <div ref={frame} className="passage" data-testid="passage" data-view="text">
       {note && <p className="muted small">{note}</p>}
-      {passage.offset > 0 && <p className="muted small">…</p>}
+      {win.start > 0 && <p className="muted small">…</p>}
       <div className="passage-text">
-        {before}
-        {cited && (
-          <mark ref={mark} className="cite-mark">
-            {cited}
-          </mark>
-        )}
-        {after}
+        <Marked text={text} marks={shown} refs={refs} />
       </div>
-      {passage.offset + passage.text.length < passage.total_length && <p className="muted small">…</p>}
+      {win.end < total && <p className="muted small">…</p>}
     </div>
   );
 }
 
-/** A spreadsheet's passage as the tables it came from (one per sheet): the cited rows marked, the first in view. */
+/** A spreadsheet's passage as the tables it came from (one per sheet): the cited rows marked, the first in view, found words marked in their cells. */
 function RowsView() {
   const passage = useViewer((s) => s.passage)!;
-  const first = useRef<HTMLTableRowElement>(null);
-  const tables = useMemo(() => sheetTables(passage.text, passage.offset, passage.start, passage.end), [passage]);
-  useEffect(() => {
-    first.current?.scrollIntoView({ block: 'center' });
-  }, [tables]);
+  const { text, win, total } = useShownText();
+  const marks = useMarks();
+  const frame = useRef<HTMLDivElement>(null);
+  const refs = { cite: useRef<HTMLElement>(null), current: useRef<HTMLElement>(null), seenCite: false };
+  const tables = useMemo(() => sheetTables(text, win.start, passage.start, passage.end), [text, win, passage]);
+  const found = useMemo(() => marks.filter((m) => m.mark !== 'cite'), [marks]);
+  useScrollToMark(frame, tables);
   if (!tables.length) return <PassageView />;
-  const firstCited = tables.flatMap((t) => t.rows).find((r) => r.cited);
   return (
-    <div className="passage" data-testid="passage" data-view="rows">
-      {passage.offset > 0 && <p className="muted small">…</p>}
+    <div ref={frame} className="passage" data-testid="passage" data-view="rows">
+      {win.start > 0 && <p className="muted small">…</p>}
       {tables.map((table, t) => (
         <div key={t} className="sheet-scroll">
           <table className="sheet-rows">
@@ -108,18 +167,24 @@ function RowsView() {
             </thead>
             <tbody>
               {table.rows.map((r) => (
-                <tr key={r.row} ref={r === firstCited ? first : undefined} className={r.cited ? 'cite-row' : undefined} aria-current={r.cited ? 'true' : undefined}>
+                <tr key={r.row} className={r.cited ? 'cite-row' : undefined} aria-current={r.cited ? 'true' : undefined}>
                   <th scope="row">{r.row}</th>
-                  {table.columns.map((c) => (
-                    <td key={c}>{r.cells.get(c) ?? ''}</td>
-                  ))}
+                  {table.columns.map((c) => {
+                    const value = r.cells.get(c) ?? '';
+                    const at = r.at.get(c) ?? 0;
+                    return (
+                      <td key={c}>
+                        <Marked text={value} marks={marksIn(found, { start: at, end: at + value.length })} refs={refs} />
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ))}
-      {passage.offset + passage.text.length < passage.total_length && <p className="muted small">…</p>}
+      {win.end < total && <p className="muted small">…</p>}
     </div>
   );
 }
@@ -144,7 +209,7 @@ const ZOOM_STEP = 1.25;
 function onViewerKey(e: KeyboardEvent<HTMLElement>, closeViewer: () => void): void {
   const v = useViewer.getState();
   if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
-    if (!v.image) return;
+    if (!v.image && !v.passage) return;
     e.preventDefault();
     v.openFind();
     return;
@@ -228,8 +293,8 @@ export function SourceViewer() {
           ×
         </button>
       </h2>
-      {image && <Toolbar onFitPage={fitPage} />}
-      {image && findOpen && <FindBar onClose={closeFindBox} />}
+      {(image || passage) && <Toolbar onFitPage={fitPage} />}
+      {(image || passage) && findOpen && <FindBar onClose={closeFindBox} />}
       {(spanPages.length > 0 || source.whole) && (
         <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
           {spanPages.length > 0 && (

@@ -147,6 +147,12 @@ function kindOf(source: SourceRef): string | undefined {
   return file?.versions.find((v) => v.version === source.version)?.kind;
 }
 
+/** Shown as page images (a PDF, or an image read as one); other documents are shown as text, where a found word needs no page change. */
+function paged(source: SourceRef): boolean {
+  const kind = kindOf(source);
+  return kind === 'pdf' || kind === 'image';
+}
+
 /** The range the viewer marks now: the source's own, or its whole passage in scope `whole`. */
 export function shownRange(source: SourceRef, scope: ViewerScope): SourceRange {
   return scope === 'whole' && source.whole ? source.whole : { start: source.start, end: source.end, pages: source.pages };
@@ -172,6 +178,11 @@ function hitsOf(doc: DocText, query: string, mode: FindState['mode'], terms: str
   return { hits, current: hits.length ? Math.max(0, here) : -1 };
 }
 
+/** Where a document shown as text finds from: its cited words (a paged document finds from its page). */
+function textFrom(source: SourceRef | null): number {
+  return source && !paged(source) ? source.start : -1;
+}
+
 async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: number) {
   const source = { ...ref, ...shownRange(ref, useViewer.getState().scope) };
   const id = ++request;
@@ -179,8 +190,7 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
   try {
     const hasSpan = source.end > source.start;
     // An image is shown as pages too (the engine draws it as the PDF it reads it as).
-    const kind = kindOf(source);
-    if (kind === 'pdf' || kind === 'image') {
+    if (paged(source)) {
       void fetchWords(caseId, source, page, id);
       const image = await api.call('citations.page', {
         caseId,
@@ -302,7 +312,7 @@ export const useViewer = create<ViewerState>((set, get) => ({
     void get()
       .loadDoc()
       .then((doc) => {
-        if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page) } });
+        if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page, textFrom(get().source)) } });
       });
   },
   stepHit(dir) {
@@ -312,10 +322,10 @@ export const useViewer = create<ViewerState>((set, get) => ({
     const current = find.current < 0 ? (dir === 1 ? 0 : n - 1) : (find.current + dir + n) % n;
     const hit = find.hits[current]!;
     set({ find: { ...find, current }, scrollTo: 'hit', scrollTick: get().scrollTick + 1 });
-    if (hit.page !== page) {
-      const { caseId, source, zoom } = get();
+    const { caseId, source, zoom } = get();
+    if (source && paged(source) && hit.page !== page) {
       set({ page: hit.page });
-      if (caseId && source) void fetchView(caseId, source, hit.page, zoom);
+      if (caseId) void fetchView(caseId, source, hit.page, zoom);
     }
   },
   setThumbs(on) {

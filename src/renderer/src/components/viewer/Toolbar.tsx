@@ -63,20 +63,16 @@ export async function copyShownQuote(): Promise<void> {
   else toast('info', `The clipboard is not available here; select and copy this: ${text}`);
 }
 
-/** The page image's controls: pages, zoom and fit, thumbnails, find, quote, the system viewer. */
-export function Toolbar({ onFitPage }: { onFitPage(): void }) {
+/** The page image's controls: thumbnails, pages, zoom and fit. */
+function PageControls({ onFitPage }: { onFitPage(): void }) {
   const image = useViewer((s) => s.image)!;
   const page = useViewer((s) => s.page);
   const zoom = useViewer((s) => s.zoom);
   const loading = useViewer((s) => s.loading);
   const thumbs = useViewer((s) => s.thumbs);
-  const findOpen = useViewer((s) => s.find.open);
-  const source = useViewer((s) => s.source)!;
-  const caseId = useViewer((s) => s.caseId);
-  const { goto, setZoom, setThumbs, openFind, closeFind } = useViewer.getState();
-  const hasSpan = source.end > source.start;
+  const { goto, setZoom, setThumbs } = useViewer.getState();
   return (
-    <div className="viewer-toolbar" role="toolbar" aria-label="Page controls">
+    <>
       <button type="button" className="btn btn-small" aria-pressed={thumbs} onClick={() => setThumbs(!thumbs)}>
         Thumbnails
       </button>
@@ -105,6 +101,21 @@ export function Toolbar({ onFitPage }: { onFitPage(): void }) {
         Fit page
       </button>
       <span className="toolbar-gap" />
+    </>
+  );
+}
+
+/** The viewer's controls: for page images their pages and zoom; for every document find, quote, the system viewer. */
+export function Toolbar({ onFitPage }: { onFitPage(): void }) {
+  const image = useViewer((s) => s.image);
+  const findOpen = useViewer((s) => s.find.open);
+  const source = useViewer((s) => s.source)!;
+  const caseId = useViewer((s) => s.caseId);
+  const { openFind, closeFind } = useViewer.getState();
+  const hasSpan = source.end > source.start;
+  return (
+    <div className="viewer-toolbar" role="toolbar" aria-label={image ? 'Page controls' : 'Document controls'}>
+      {image && <PageControls onFitPage={onFitPage} />}
       <button type="button" className="btn btn-small" aria-pressed={findOpen} aria-keyshortcuts="Control+F Meta+F" onClick={() => (findOpen ? closeFind() : openFind())}>
         Find
       </button>
