@@ -119,7 +119,7 @@ export class Engine {
     const { router } = this;
     router.register(caseHandlers(this));
     router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await this.ingestService(), this));
-    router.registerLazy(opsOf(modelsContract), () => this.load(async () => (await import('./models/handlers')).modelHandlers(this)));
+    router.registerLazy(opsOf(modelsContract), () => this.load(async () => (await import('./models/handlers')).modelHandlers(this, this.agentOptions().defaultModel)));
     router.registerLazy(opsOf(searchContract), () => this.load(async () => (await import('./tools/handlers')).searchHandlers(this)));
     router.registerLazy(opsOf(viewerContract), () =>
       this.load(async () => {

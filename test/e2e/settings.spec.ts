@@ -85,6 +85,15 @@ test.describe('settings', () => {
     await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('No');
     const list = await app.op<{ defaultChatModel: string | null }>('models.list', {});
     expect(list.defaultChatModel).toBe('llama-2-tiny-random');
+
+    // The chat's model picker says which model its "Default" is, and follows a new default.
+    await app.op('cases.create', { name: 'Harbor lease' });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Harbor lease/ }).click();
+    const picker = page.getByRole('region', { name: 'Chat' }).getByRole('combobox', { name: 'Chat model' });
+    await expect(picker.locator('option[value=""]')).toHaveText('Default — llama-2-tiny-random (set in Settings)');
+    await app.op('models.setDefault', { modelId: 'stories260K' });
+    await expect(picker.locator('option[value=""]')).toHaveText('Default — stories260K (set in Settings)');
   });
 
   test('a model folder chosen in the browser is uploaded, checked by loading it, and turns search by meaning on', async ({ app }) => {
@@ -146,6 +155,10 @@ test.describe('settings', () => {
     await app.op('ingest.start', { caseId, paths: [dir], wait: true });
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Golf endorsement/ }).click();
+    // No chat model installed: the picker's "Default" says what an answer is then.
+    await expect(page.getByRole('region', { name: 'Chat' }).getByRole('combobox', { name: 'Chat model' }).locator('option[value=""]')).toHaveText(
+      'Default: none installed — answers list the passages found',
+    );
 
     const setTopK = async (k: number) => {
       await page.getByRole('button', { name: 'Settings' }).click();

@@ -18,6 +18,20 @@ const tiny = path.join(sharedDir, 'models', 'llama-2-tiny-random', 'llama-2-tiny
 const bundled = path.join(repoRoot, 'models');
 
 describe('default chat model', () => {
+  it('models.list – a chat model set for the computer (CASEFILE_CHAT_MODEL) is named as the one questions use; none set: absent', async () => {
+    const set = await Engine.open({ home: tempHome(), env: { CASEFILE_CHAT_MODEL: 'llama-2-tiny-random' } });
+    const unset = await Engine.open({ home: tempHome(), env: {} });
+    try {
+      await set.router.call('models.import', { path: stories, mode: 'link' });
+      const list = await set.router.call('models.list', {});
+      expect([list.chatModelOverride, list.defaultChatModel]).toEqual(['llama-2-tiny-random', 'stories260K']);
+      expect((await set.router.call('models.setDefault', { modelId: 'stories260K' })).chatModelOverride).toBe('llama-2-tiny-random');
+      expect(await unset.router.call('models.list', {})).not.toHaveProperty('chatModelOverride');
+    } finally {
+      await Promise.all([set.close(), unset.close()]);
+    }
+  });
+
   it('a chat model can be made the default; a question naming no model uses it; the embedding default is unchanged', async () => {
     const engine = await Engine.open({ home: tempHome(), bundledModelDirs: [bundled] });
     try {

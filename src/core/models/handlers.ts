@@ -1,12 +1,15 @@
 import type { EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 
-/** The `models.*` operations over the engine's model catalog. */
-export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPort }): Promise<HandlerMap> {
+/**
+ * The `models.*` operations over the engine's model catalog. `chatModelOverride`: the chat model
+ * the environment sets for questions that name none (it wins over the default set in the app).
+ */
+export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPort }, chatModelOverride?: string): Promise<HandlerMap> {
   const registry = await ports.catalog();
   const { events } = ports;
   return {
-    'models.list': async ({ kind }) => registry.list(kind),
+    'models.list': async ({ kind }) => ({ ...(await registry.list(kind)), ...(chatModelOverride ? { chatModelOverride } : {}) }),
     'models.import': async ({ path, id, mode }, { signal }) => {
       const result = await registry.import(path, { ...(id ? { id } : {}), mode, signal });
       if (!result.alreadyInstalled) events.emit('models.changed', { modelId: result.model.id, kind: 'imported' });
@@ -25,7 +28,7 @@ export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPo
     'models.setDefault': async ({ modelId }) => {
       const list = await registry.setDefault(modelId);
       events.emit('models.changed', { modelId, kind: 'default' });
-      return list;
+      return { ...list, ...(chatModelOverride ? { chatModelOverride } : {}) };
     },
   };
 }

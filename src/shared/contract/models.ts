@@ -44,6 +44,11 @@ export interface ModelsList {
   modelsDir: string;
   /** Id of the chat model a question uses when it names none (set with models.setDefault, else the first installed); null when none is installed. */
   defaultChatModel: string | null;
+  /**
+   * A chat model set for this computer outside the app (CASEFILE_CHAT_MODEL; a test's scripted
+   * model): a question that names none uses it instead of defaultChatModel. Absent when none is set.
+   */
+  chatModelOverride?: string;
   /** The models the app recommends (its `models/manifest.json`), with what each needs; [] when the app ships no manifest. */
   recommended: RecommendedModel[];
 }

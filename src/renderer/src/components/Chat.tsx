@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChatAnswer, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
-import type { ModelInfo } from '../../../shared/contract/models';
 import { answerMessage, ocrCitationNote } from '../../../shared/citation-text';
 import { api } from '../api/index';
 import { useChat, type AskMode } from '../stores/chat';
@@ -11,6 +10,8 @@ import { chipMark, citationPlace, CITE, exportChat, sourceOf, supportOf, verdict
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
 import { LimitChip } from './AskAbout';
+import { defaultChatChoice } from './model-labels';
+import { useModelsList } from './Models';
 
 /** Answer text with `[cite:id]` turned into numbered chips (numbered by first appearance). */
 function AnswerText({ text, citations }: { text: string; citations: CheckedCitation[] }) {
@@ -138,21 +139,20 @@ function messageOf(result: ChatAnswer): ChatMessage {
   return answerMessage(result, `live-${result.turnId}`, new Date().toISOString());
 }
 
+/** The chat model a question uses; its "Default" choice names the default model (or says there is none). */
 function ModelPicker() {
   const model = useSettings((s) => s.model);
   const update = useSettings((s) => s.update);
-  const [models, setModels] = useState<ModelInfo[]>([]);
-  useEffect(() => {
-    api.call('models.list', { kind: 'chat' }).then(
-      (r) => setModels(r.models),
-      () => setModels([]),
-    );
-  }, []);
+  // Reloaded after an import or a new default anywhere (Settings), so "Default — …" stays true.
+  const { list } = useModelsList();
+  const models = list?.models.filter((m) => m.kind === 'chat') ?? [];
+  const defaultChoice = defaultChatChoice(list);
+  const chosen = models.find((m) => m.id === model);
   return (
     <label className="model-picker small">
       <span className="muted">Model</span>
-      <select value={model} onChange={(e) => update({ model: e.target.value })} aria-label="Chat model">
-        <option value="">Default</option>
+      <select value={model} onChange={(e) => update({ model: e.target.value })} aria-label="Chat model" title={chosen ? chosen.id : defaultChoice}>
+        <option value="">{defaultChoice}</option>
         {models.map((m) => (
           <option key={m.id} value={m.id}>
             {m.id}

@@ -9,6 +9,7 @@ import type { ModelsProgressEvent } from '../../../shared/events';
 import { api, ApiError, errorMessage } from '../api/index';
 import { useUi } from '../stores/ui';
 import { formatBytes } from './format';
+import { defaultChatHelp } from './model-labels';
 import '../styles/settings.css';
 
 /** The installed models, loaded now and again after each change (an import anywhere, a new default). */
@@ -90,6 +91,37 @@ export function RecommendedModels({ models, only, compact }: { models: Recommend
   );
 }
 
+/** The two ways to choose a model: a .gguf file, or a model folder. */
+const CHOOSERS = [
+  { kind: 'file', label: 'Choose a model file (.gguf)…', testId: 'model-file-input', input: { accept: '.gguf' } },
+  { kind: 'folder', label: 'Choose a model folder…', testId: 'model-folder-input', input: { webkitdirectory: '' } as Record<string, string> },
+] as const;
+
+/**
+ * One "Choose a model …" button: the system dialog in the desktop app (answers a path), else a
+ * hidden file input whose chosen files are uploaded (serve mode).
+ */
+function ModelChooser({ chooser, disabled, onPath, onFiles, onError }: { chooser: (typeof CHOOSERS)[number]; disabled: boolean; onPath: (p: string) => Promise<void>; onFiles: (files: FileList | null) => Promise<void>; onError: (message: string) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const choose = async () => {
+    if (!api.chooseModel) return input.current?.click();
+    try {
+      const chosen = await api.chooseModel(chooser.kind);
+      if (chosen) await onPath(chosen);
+    } catch (err) {
+      onError(errorMessage(err));
+    }
+  };
+  return (
+    <>
+      <button type="button" className="btn" disabled={disabled} onClick={() => void choose()}>
+        {chooser.label}
+      </button>
+      <input ref={input} type="file" hidden data-testid={chooser.testId} {...chooser.input} onChange={(e) => void onFiles(e.target.files)} />
+    </>
+  );
+}
+
 /**
  * Import a model: "Choose a model file…" and "Choose a model folder…" (the system dialog in the
  * desktop app, an upload in serve mode), or its location typed in full.
@@ -98,8 +130,6 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
   const toast = useUi((s) => s.toast);
 
   const importPath = async (p: string) => {
@@ -114,15 +144,6 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
       setError(err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err));
     } finally {
       setBusy(null);
-    }
-  };
-  const choose = async (kind: 'file' | 'folder') => {
-    if (!api.chooseModel) return (kind === 'file' ? fileInput : folderInput).current?.click();
-    try {
-      const chosen = await api.chooseModel(kind);
-      if (chosen) await importPath(chosen);
-    } catch (err) {
-      setError(errorMessage(err));
     }
   };
   /** Serve mode: the chosen file (or folder) is uploaded to the server, then imported from there. */
@@ -144,21 +165,9 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
   return (
     <div className="model-import">
       <div className="field-row">
-        <button type="button" className="btn" disabled={busy !== null} onClick={() => void choose('file')}>
-          Choose a model file (.gguf)…
-        </button>
-        <button type="button" className="btn" disabled={busy !== null} onClick={() => void choose('folder')}>
-          Choose a model folder…
-        </button>
-        <input ref={fileInput} type="file" accept=".gguf" hidden data-testid="model-file-input" onChange={(e) => void upload(e.target.files)} />
-        <input
-          ref={folderInput}
-          type="file"
-          hidden
-          data-testid="model-folder-input"
-          {...({ webkitdirectory: '' } as Record<string, string>)}
-          onChange={(e) => void upload(e.target.files)}
-        />
+        {CHOOSERS.map((c) => (
+          <ModelChooser key={c.kind} chooser={c} disabled={busy !== null} onPath={importPath} onFiles={upload} onError={setError} />
+        ))}
       </div>
       <p className="muted small">
         A chat model is one .gguf file; a search-by-meaning (embedding) model is a folder. Casefile checks the model and copies it into
@@ -222,7 +231,7 @@ function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: Mode
         {list.models.map((m) => (
           <tr key={`${m.source}-${m.id}`}>
             <td>
-              {m.id} {m.isDefault && <span className="badge">default</span>}
+              {m.id} {m.isDefault && <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>}
               {m.source === 'bundled' && <span className="badge">bundled</span>}
             </td>
             <td>
@@ -313,9 +322,7 @@ export function Models() {
         </p>
       )}
       <p className="muted small" data-testid="default-chat-help">
-        {list?.defaultChatModel
-          ? `Questions are answered by the default chat model, ${list.defaultChatModel}, unless you pick another in the chat’s “Model” menu (its “Default” choice is this one). `
-          : 'No chat model is installed: questions are answered with quoted passages only, without a model. '}
+        {list ? `${defaultChatHelp(list)} ` : ''}
         New cases find passages by meaning with the default embedding model{list?.defaultEmbeddingModel ? ` (${list.defaultEmbeddingModel})` : ''}.
       </p>
       {list && list.models.length > 0 && <InstalledTable list={list} setList={setList} />}
