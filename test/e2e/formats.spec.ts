@@ -95,6 +95,19 @@ test.describe('emails, attachments and spreadsheets', () => {
     await expect(row3).toHaveAttribute('aria-current', 'true');
     await expect(row3.getByRole('cell')).toHaveText(['2023-03-04', 'J. Doe', '3.25', 'Drafted the quindecim demand letter']);
     await expect(viewer.getByRole('table').nth(1).getByRole('columnheader')).toHaveText(['Row', 'Item', 'Amount']);
+    // The search's words are marked in their cells; Ctrl+F finds words in the table, the current one in view.
+    await expect(row3.getByTestId('hit-mark')).toHaveText(['quindecim', 'demand', 'letter']);
+    await table.getByRole('columnheader', { name: 'Date' }).click();
+    await page.keyboard.press('Control+f');
+    const find = viewer.getByRole('searchbox', { name: 'Find in document' });
+    await expect(find).toBeFocused();
+    await find.fill('call with client');
+    await expect(viewer.getByTestId('find-status')).toHaveText('1 of 1');
+    const row2 = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '2', exact: true }) });
+    const current = row2.getByRole('cell').nth(3).locator('[data-testid="hit-mark"][data-current="true"]');
+    await expect(current).toHaveText('Call with client');
+    await expect(current).toBeInViewport();
+    await expect(row3.getByTestId('hit-mark')).toHaveCount(0);
     await screenshot(page, '32-spreadsheet-row');
   });
 });
