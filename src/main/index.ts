@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
-import { IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
-import { chooseModelPath } from './choose-model';
+import { IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
+import { chooseFolderPath, chooseModelPath } from './choose-model';
 import { followDroppedFolders } from './follow-dropped';
 import { openOriginalInSystemViewer } from './open-original';
 import { KeychainPasswords } from './passwords';
@@ -86,17 +86,24 @@ function bindRouter(eng: Engine): void {
       return { ok: false, error: toApiError(err) };
     }
   });
-  ipcMain.handle(IPC_CHOOSE_MODEL, async (event, input: unknown): Promise<Result<{ path: string | null }>> => {
-    if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
-      return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
-    }
-    try {
-      const win = BrowserWindow.fromWebContents(event.sender);
-      return { ok: true, value: await chooseModelPath(input, (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options))) };
-    } catch (err) {
-      return { ok: false, error: toApiError(err) };
-    }
-  });
+  // The system's open dialogs (a model to import, a folder to follow): the page's request is checked in choose-model.ts.
+  const dialogs = [
+    [IPC_CHOOSE_MODEL, chooseModelPath],
+    [IPC_CHOOSE_FOLDER, chooseFolderPath],
+  ] as const;
+  for (const [channel, choose] of dialogs) {
+    ipcMain.handle(channel, async (event, input: unknown): Promise<Result<{ path: string | null }>> => {
+      if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
+        return { ok: false, error: { code: 'invalid_input', message: 'Request from an untrusted page was refused.' } };
+      }
+      try {
+        const win = BrowserWindow.fromWebContents(event.sender);
+        return { ok: true, value: await choose(input, (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options))) };
+      } catch (err) {
+        return { ok: false, error: toApiError(err) };
+      }
+    });
+  }
   eng.events.onAny((envelope) => {
     for (const win of BrowserWindow.getAllWindows()) {
       if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, envelope);

@@ -20,6 +20,13 @@ export interface BridgeExtras {
   openOriginal(input: OpenOriginalInput): Promise<Result<{ opened: true }>>;
   /** Electron only: the system's open dialog for a model to import (a .gguf file, or a model folder); `path` is null when cancelled. */
   chooseModel(input: ChooseModelInput): Promise<Result<{ path: string | null }>>;
+  /** Electron only: the system's folder dialog for a folder the case should follow; `path` is null when cancelled. */
+  chooseFolder(input: ChooseFolderInput): Promise<Result<{ path: string | null }>>;
+}
+
+export interface ChooseFolderInput {
+  /** `follow`: a folder for the open case to follow (Settings → "Folders … follows"). */
+  purpose: 'follow';
 }
 
 export interface ChooseModelInput {
@@ -36,10 +43,11 @@ export interface OpenOriginalInput {
 export type CasefileBridge = BridgeOps & BridgeExtras;
 
 /** Keys of the bridge object besides the operations (checked by the preload test). */
-export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal', 'chooseModel'] as const satisfies readonly (keyof BridgeExtras)[];
+export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal', 'chooseModel', 'chooseFolder'] as const satisfies readonly (keyof BridgeExtras)[];
 
 /** IPC channel names. The main process handles exactly these. */
 export const IPC_INVOKE = 'casefile:invoke';
 export const IPC_EVENT = 'casefile:event';
 export const IPC_OPEN_ORIGINAL = 'casefile:open-original';
 export const IPC_CHOOSE_MODEL = 'casefile:choose-model';
+export const IPC_CHOOSE_FOLDER = 'casefile:choose-folder';

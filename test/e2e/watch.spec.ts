@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, screenshot, test } from './fixtures';
 
 test.describe('watched folders', () => {
-  test('a followed folder: a new file and a changed one appear in the documents list by themselves', async ({ app }) => {
+  test('a followed folder: a new file and a changed one appear in the documents list by themselves', async ({ app, shell }) => {
     const { page } = app;
     const folder = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-watch-')), 'Harbor lease');
     mkdirSync(folder);
@@ -23,9 +23,23 @@ test.describe('watched folders', () => {
     // Settings: follow the folder (switched on with the first folder).
     await page.getByRole('button', { name: 'Settings' }).click();
     const card = page.getByRole('region', { name: 'Folders “Harbor lease” follows' });
-    await card.getByLabel('Folder to follow (its full path)').fill(folder);
+    // The desktop app offers the system's folder dialog; serve mode (none) a path box whose mistakes are said in sentences.
+    await expect(card.getByRole('button', { name: 'Choose a folder to follow…' })).toHaveCount(shell === 'electron' ? 1 : 0);
+    const box = card.getByLabel('Folder to follow (its full path)');
+    const alert = card.getByRole('alert');
+    await card.getByRole('button', { name: 'Follow folder' }).click();
+    await expect(alert).toHaveText('Type the folder’s full path, such as /Users/me/Cases/Smith v Jones.');
+    await box.fill('Harbor lease');
+    await card.getByRole('button', { name: 'Follow folder' }).click();
+    await expect(alert).toHaveText(/^“Harbor lease” is not a full path\. Type it from the top of the disk/);
+    await box.fill(`${folder} (old)`);
+    await card.getByRole('button', { name: 'Follow folder' }).click();
+    await expect(alert).toHaveText(`There is no folder at “${folder} (old)”. Check the path (copy it from your file manager), or connect the drive it is on.`);
+    await expect(card).toContainText('This case follows no folder yet.');
+    await box.fill(folder);
     await card.getByRole('button', { name: 'Follow folder' }).click();
     await expect(card.getByRole('list', { name: 'Followed folders' })).toContainText(folder);
+    await expect(alert).toHaveCount(0);
     await expect(card.getByRole('checkbox', { name: 'Add new and changed files from these folders automatically' })).toBeChecked();
     await screenshot(page, '52-watched-folder');
     await page.getByRole('button', { name: 'Settings' }).click();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { Router } from '../../src/core/router/router';
 import { buildBridge, type IpcRendererLike } from '../../src/preload/bridge';
-import { bridgeExtraKeys, IPC_INVOKE } from '../../src/shared/bridge';
+import { bridgeExtraKeys, IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_INVOKE } from '../../src/shared/bridge';
 import { contract, opNames } from '../../src/shared/contract/index';
 import { CasefileError, toApiError } from '../../src/shared/errors';
 import { tempHome } from '../helpers/home';
@@ -135,5 +135,16 @@ describe('preload bridge', () => {
     await expect(bridge['cases.list']({})).resolves.toEqual({ ok: true, value: 'r' });
     expect(calls).toEqual([[IPC_INVOKE, 'cases.list', {}]]);
     expect(() => bridge.on('not.an.event' as never, () => {})).toThrow(/Unknown event/);
+  });
+
+  it('asks main for the system dialogs on their own channels, passing only what the page chose', async () => {
+    const { ipc, calls } = fakeIpc();
+    const bridge = buildBridge(ipc, { getPathForFile: () => '/x' });
+    await bridge.chooseModel({ kind: 'file' });
+    await bridge.chooseFolder({ purpose: 'follow' });
+    expect(calls).toEqual([
+      [IPC_CHOOSE_MODEL, { kind: 'file' }],
+      [IPC_CHOOSE_FOLDER, { purpose: 'follow' }],
+    ]);
   });
 });

@@ -151,11 +151,20 @@ describe('watched folders', () => {
     expect((await files(engine, caseId))['lease.txt']!.source_removed).toBeUndefined();
   });
 
-  it('cases.setWatch refuses a relative folder, and switching on a case that follows no folder', async () => {
+  it('cases.setWatch refuses a relative folder, a missing one or a file, and switching on a case that follows no folder', async () => {
     const engine = await open(tempHome());
     const { id: caseId } = await engine.router.call('cases.create', { name: 'No folders' });
     await expect(engine.router.call('cases.setWatch', { caseId, folders: ['docs/smith'] })).rejects.toThrow(/full path/);
     await expect(engine.router.call('cases.setWatch', { caseId, enabled: true })).rejects.toThrow(/follows no folder yet/);
+    // A folder that is not there (a typo), or a file: said so, nothing followed.
+    const home = engine.home;
+    await expect(engine.router.call('cases.setWatch', { caseId, folders: [path.join(home, 'Smtih')] })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: `There is no folder at “${path.join(home, 'Smtih')}”. Check the path (copy it from your file manager), or connect the drive it is on.`,
+      fields: [{ field: 'folders.0', message: expect.stringContaining('There is no folder at') }],
+    });
+    writeFileSync(path.join(home, 'notes.txt'), 'notes');
+    await expect(engine.router.call('cases.setWatch', { caseId, folders: [path.join(home, 'notes.txt')] })).rejects.toThrow('is a file, not a folder. Choose the folder that holds the case’s files.');
     expect((await engine.router.call('cases.get', { caseId })).watch).toEqual({ enabled: false, folders: [] });
   });
 

@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import type { EventBus } from '../events';
 import type { HandlerMap } from '../router/router';
 import { CasefileError } from '../../shared/errors';
@@ -13,6 +14,19 @@ export interface CasePorts {
   /** Whether the engine reads scanned pages by OCR at all. */
   readonly ocr: boolean;
   beforeCaseDelete(caseId: string): Promise<void>;
+}
+
+/** A folder newly followed must be there (one followed already may be away for now: a drive unplugged). */
+async function refuseMissingFolders(folders: string[], followed: string[]): Promise<void> {
+  for (const [i, folder] of folders.entries()) {
+    if (followed.includes(folder)) continue;
+    const st = await fs.stat(folder).catch(() => null);
+    if (st?.isDirectory()) continue;
+    const message = st
+      ? `“${folder}” is a file, not a folder. Choose the folder that holds the case’s files.`
+      : `There is no folder at “${folder}”. Check the path (copy it from your file manager), or connect the drive it is on.`;
+    throw new CasefileError('invalid_input', message, [{ field: `folders.${i}`, message }]);
+  }
 }
 
 export function caseHandlers(ports: CasePorts): HandlerMap {
@@ -49,6 +63,7 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       if (enabled === true && !folders?.length && (await cases.get(caseId)).watch.folders.length === 0) {
         throw new CasefileError('invalid_input', 'This case follows no folder yet. Add a folder first: drop it in the desktop app, or run casefile watch <case> <folder>.');
       }
+      if (folders) await refuseMissingFolders(folders, (await cases.get(caseId)).watch.folders);
       const changed = await cases.setWatch(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(folders ? { folders: [...new Set(folders)] } : {}) });
       events.emit('cases.changed', { caseId, kind: 'settings' });
       return changed;

@@ -27,6 +27,11 @@ export function ipcApi(bridge: CasefileBridge): Api {
       if (!result.ok) throw new ApiError(result.error);
       return result.value.path;
     },
+    async chooseFolder() {
+      const result = await bridge.chooseFolder({ purpose: 'follow' });
+      if (!result.ok) throw new ApiError(result.error);
+      return result.value.path;
+    },
     onResync() {
       // IPC events are not lost while the window lives: nothing to resync.
       return () => {};

@@ -31,6 +31,8 @@ export interface Api {
   openOriginal?(input: { caseId: string; fileId: string; version?: number }): Promise<void>;
   /** Electron only (absent in serve mode): the system's open dialog for a model; null when cancelled. */
   chooseModel?(kind: 'file' | 'folder'): Promise<string | null>;
+  /** Electron only (absent in serve mode): the system's folder dialog for a folder to follow; null when cancelled. */
+  chooseFolder?(): Promise<string | null>;
   stage(
     items: { top: File[]; files: () => Promise<PickedFile[]> },
     onProgress?: (done: number, total: number) => void,

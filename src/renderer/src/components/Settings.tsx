@@ -6,6 +6,7 @@ import { useSettings } from '../stores/settings';
 import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { Models } from './Models';
+import { folderPathProblem } from './folder-path';
 
 /** One setting: its label, its control, and a sentence on what it does. */
 function Setting({ id, label, help, children }: { id: string; label: string; help: string; children: React.ReactNode }) {
@@ -199,12 +200,18 @@ function CaseDates() {
   );
 }
 
-/** The open case's followed folders: new and changed files there are added by themselves, deleted ones marked. */
+/**
+ * The open case's followed folders: new and changed files there are added by themselves, deleted
+ * ones marked. A folder is chosen with the system's folder dialog in the desktop app, or typed
+ * (serve mode has no dialog), checked with what is wrong said in a sentence.
+ */
 function CaseWatch() {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
   const reload = useCases((s) => s.load);
   const toast = useUi((s) => s.toast);
   const [folder, setFolder] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   if (!selected) return null;
   const watch = selected.watch ?? { enabled: false, folders: [] };
   const change = (input: { enabled?: boolean; folders?: string[] }) =>
@@ -212,6 +219,30 @@ function CaseWatch() {
       () => reload(),
       (err) => toast('error', errorMessage(err)),
     );
+  /** Follow one more folder (switched on with the first); what is wrong shows under the path box. */
+  const follow = async (typed: string) => {
+    const wrong = folderPathProblem(typed, watch.folders);
+    setProblem(wrong);
+    if (wrong) return;
+    setBusy(true);
+    try {
+      await api.call('cases.setWatch', { caseId: selected.id, folders: [...watch.folders, typed.trim()], ...(watch.folders.length === 0 ? { enabled: true } : {}) });
+      setFolder('');
+      await reload();
+    } catch (err) {
+      setProblem(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const chooseFolder = async () => {
+    try {
+      const chosen = await api.chooseFolder?.();
+      if (chosen) await follow(chosen);
+    } catch (err) {
+      setProblem(errorMessage(err));
+    }
+  };
   return (
     <section className="card" aria-labelledby="watch-heading">
       <h2 id="watch-heading">Folders “{selected.name}” follows</h2>
@@ -244,22 +275,46 @@ function CaseWatch() {
         (the old one is kept), and a deleted file stays in the case, marked as removed from the folder. Changes made while Casefile
         was closed are picked up when it starts. A folder dropped into a case in the desktop app is followed from then on.
       </p>
+      {api.chooseFolder && (
+        <div className="field-row">
+          <button type="button" className="btn" disabled={busy} onClick={() => void chooseFolder()}>
+            Choose a folder to follow…
+          </button>
+        </div>
+      )}
       <form
         className="model-path-form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          const f = folder.trim();
-          if (!f) return;
-          void change({ folders: [...watch.folders, f], ...(watch.folders.length === 0 ? { enabled: true } : {}) }).then(() => setFolder(''));
+          void follow(folder);
         }}
       >
-        <label htmlFor="watch-folder">Folder to follow (its full path)</label>
+        <label htmlFor="watch-folder">
+          Folder to follow (its full path){api.chooseFolder && <span className="muted small"> — or choose it above</span>}
+        </label>
         <div className="model-path-row">
-          <input id="watch-folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/Users/me/Cases/Smith v Jones" spellCheck={false} />
-          <button type="submit" className="btn" disabled={!folder.trim()}>
+          <input
+            id="watch-folder"
+            value={folder}
+            onChange={(e) => {
+              setFolder(e.target.value);
+              setProblem(null);
+            }}
+            placeholder="/Users/me/Cases/Smith v Jones"
+            spellCheck={false}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'watch-folder-problem' : undefined}
+          />
+          <button type="submit" className="btn" disabled={busy}>
             Follow folder
           </button>
         </div>
+        {problem && (
+          <p id="watch-folder-problem" className="error" role="alert">
+            {problem}
+          </p>
+        )}
       </form>
     </section>
   );
