@@ -81,8 +81,9 @@ test.describe('documents', () => {
     const txtResult = results.getByRole('listitem').filter({ hasText: names.txt! }).first();
     await expect(txtResult).toBeVisible();
     await txtResult.getByRole('button').click();
-    await expect(viewer.getByTestId('passage').locator('mark')).toContainText('TOM WATSON');
-    await expect(viewer.getByTestId('passage').locator('mark')).toBeInViewport();
+    // (The search's words are marked too, inside and around it: the cited span is the .cite-mark.)
+    await expect(viewer.getByTestId('passage').locator('mark.cite-mark')).toContainText('TOM WATSON');
+    await expect(viewer.getByTestId('passage').locator('mark.cite-mark')).toBeInViewport();
 
     // A DOCX opens in its own formatting (mammoth's HTML, sanitised): heading, paragraphs and list
     // items, with the cited words marked in place — exactly the span's words — and scrolled to.
@@ -97,7 +98,7 @@ test.describe('documents', () => {
     expect(await docxView.locator('p').count()).toBeGreaterThan(20);
     expect(await docxView.locator('li').count()).toBeGreaterThan(2);
     expect(await docxView.locator('script, style, iframe, img, [style], [onclick], [href]').count()).toBe(0);
-    const marks = docxView.locator('mark');
+    const marks = docxView.locator('mark.cite-mark');
     await expect(marks.first()).toBeInViewport();
     const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
     const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === names.docx)!;

@@ -416,6 +416,8 @@ test.describe('source viewer', () => {
     }
     await screenshot(page, '49-viewer-text-find');
     expect(await viewerViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await viewerViolations(page)).toEqual([]);
     await find.press('Escape');
     await expect(find).toBeHidden();
     await expect(viewer).toBeVisible();

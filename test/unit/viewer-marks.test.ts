@@ -30,7 +30,11 @@ describe('viewer marks: the cited words and found words on documents shown as te
     const cite = { start: at('shall').start, end: at('rent').end };
     const nodes = markText(text, viewMarks(cite, [at('pay'), at('tenant', 1)], 0));
     expect(marksOf(nodes)).toEqual(['cite:shall ', 'cite>current:pay', 'cite: the rent', 'hit:tenant']);
+    expect(nodes.filter((n) => n.kind === 'el' && n.mark === 'cite')).toHaveLength(1);
     expect(textOf(nodes)).toBe(text);
+    // A found word across the cited span's end: marked on both sides, the cite mark still one.
+    const across = markText(text, viewMarks({ start: 0, end: at('tenant').start + 3 }, [at('tenant')], 0));
+    expect(marksOf(across)).toEqual(['cite:The ', 'cite>current:ten', 'current:ant']);
   });
 
   it('markText – ranges past the text are clipped, empty ones ignored; no marks gives the text as it is', () => {

@@ -15,29 +15,41 @@ export interface MarkRange {
   mark: MarkKind;
 }
 
-/** The cited words outside, found words inside, where they overlap. */
-const ORDER: Record<MarkKind, number> = { cite: 0, hit: 1, current: 1 };
+const mark = (kind: MarkKind, children: SafeNode[]): SafeNode => ({ kind: 'el', tag: 'mark', mark: kind, children });
+
+/**
+ * `text` cut at the ranges (clipped to it, later ones starting where an earlier one ends): each part
+ * from `part(text, offset in text, its range or null)`.
+ */
+function cut(text: string, at: number, ranges: MarkRange[], part: (piece: string, from: number, range: MarkRange | null) => SafeNode[]): SafeNode[] {
+  const out: SafeNode[] = [];
+  let pos = 0;
+  for (const r of [...ranges].sort((x, y) => x.start - y.start)) {
+    const a = Math.max(pos, r.start - at);
+    const b = Math.min(text.length, r.end - at);
+    if (b <= a) continue;
+    if (a > pos) out.push(...part(text.slice(pos, a), at + pos, null));
+    out.push(...part(text.slice(a, b), at + a, r));
+    pos = b;
+  }
+  if (pos < text.length) out.push(...part(text.slice(pos), at + pos, null));
+  return out;
+}
 
 /**
  * `text` as plain text and <mark> elements for the parts of `ranges` (in the text's own offsets,
- * clipped to it); where a cited span and a found word overlap, the found word's mark sits inside.
+ * clipped to it): one mark for the cited words, the found words' marks inside it where they fall in it.
  */
 export function markText(text: string, ranges: MarkRange[]): SafeNode[] {
-  const inside = ranges
-    .map((r) => ({ ...r, start: Math.max(0, r.start), end: Math.min(text.length, r.end) }))
-    .filter((r) => r.end > r.start);
-  if (!inside.length) return text ? [{ kind: 'text', text }] : [];
-  const cuts = [...new Set([0, text.length, ...inside.flatMap((r) => [r.start, r.end])])].sort((a, b) => a - b);
-  const out: SafeNode[] = [];
-  for (let i = 0; i + 1 < cuts.length; i++) {
-    const a = cuts[i]!;
-    const b = cuts[i + 1]!;
-    const over = inside.filter((r) => r.start <= a && r.end >= b).sort((x, y) => ORDER[x.mark] - ORDER[y.mark]);
-    let node: SafeNode = { kind: 'text', text: text.slice(a, b) };
-    for (const r of over.reverse()) node = { kind: 'el', tag: 'mark', mark: r.mark, children: [node] };
-    out.push(node);
-  }
-  return out;
+  const found = ranges.filter((r) => r.mark !== 'cite');
+  const words = (piece: string, from: number) =>
+    cut(piece, from, found, (p, _, r) => (r ? [mark(r.mark, [{ kind: 'text', text: p }])] : [{ kind: 'text', text: p }]));
+  return cut(
+    text,
+    0,
+    ranges.filter((r) => r.mark === 'cite'),
+    (piece, from, cite) => (cite ? [mark('cite', words(piece, from))] : words(piece, from)),
+  );
 }
 
 /** The marks of a view of the document: the cited span (if any) and every found word, the current one told apart. */
