@@ -174,9 +174,9 @@ describe('chat.ask limited to chosen documents', () => {
     const ask = (file_ids: unknown) => c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q', file_ids } as never);
     await expect(ask(['f_nope'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/One of the documents you chose is not in this case .*"f_nope"/) });
     await expect(ask([ids['nda-acme.txt'], 'f_a', 'f_b'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/2 of the documents you chose are not in this case/) });
-    await expect(ask([])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids must name at least one document/) });
-    await expect(ask([''])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids must not hold an empty id/) });
-    await expect(ask('nda-acme.txt')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids must be a list of document ids/) });
+    await expect(ask([])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids: Choose at least one document\./) });
+    await expect(ask([''])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids\.0: A chosen document has no id; choose the documents again\./) });
+    await expect(ask('nda-acme.txt')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids: Choose the documents as a list\./) });
     await expect(ask(Array.from({ length: 1001 }, (_, i) => `f${i}`))).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/at most 1000 documents/) });
   });
 

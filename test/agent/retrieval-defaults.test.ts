@@ -96,13 +96,13 @@ describe('chat.ask retrieval defaults', () => {
 
   it('input – bad retrieval values are refused with the field named in plain words', async () => {
     const ask = (retrieval: unknown) => c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q', retrieval } as never);
-    await expect(ask({ top_k: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k must be a whole number between 1 and 100/) });
-    await expect(ask({ top_k: 101 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k must be a whole number between 1 and 100/) });
-    await expect(ask({ top_k: 2.5 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k must be a whole number/) });
-    await expect(ask({ top_k: '3' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k must be a whole number/) });
-    await expect(ask({ score_threshold: 'high' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.score_threshold must be a number/) });
+    await expect(ask({ top_k: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
+    await expect(ask({ top_k: 101 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
+    await expect(ask({ top_k: 2.5 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/) });
+    await expect(ask({ top_k: '3' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/) });
+    await expect(ask({ score_threshold: 'high' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.score_threshold: The minimum match must be a number, such as 0\.5\./) });
     await expect(ask({ score_threshold_mode: 'fuzzy' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/hybrid, keyword or vector/) });
-    await expect(ask({ rerank_top_n: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.rerank_top_n must be a whole number between 1 and 200/) });
+    await expect(ask({ rerank_top_n: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.rerank_top_n: The second check takes a whole number of passages from 1 to 200\./) });
     await expect(ask({ topK: 3 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval.*topK/) });
   });
 });

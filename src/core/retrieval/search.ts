@@ -105,7 +105,7 @@ export async function searchChunks(
   const mode = options.mode;
   const useVectors = semantic.embedder !== null && mode !== 'keyword';
   if (mode === 'vector' && !semantic.embedder) {
-    throw new CasefileError('unavailable', `Semantic search is off: ${semantic.reason}`);
+    throw new CasefileError('unavailable', `Semantic search is off: ${semantic.reason}.`);
   }
 
   throwIfAborted(options.signal);

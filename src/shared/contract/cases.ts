@@ -44,21 +44,21 @@ export const casesContract = {
     z
       .object({
         caseId: CaseId,
-        enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
-        language: z.string().regex(/^[a-z_]{3,12}$/, 'language must be a language code such as eng').optional(),
+        enabled: z.boolean({ error: 'Choose on or off (true or false).' }).optional(),
+        language: z.string().regex(/^[a-z_]{3,12}$/, 'Give the OCR language as a code such as eng (English).').optional(),
       })
       .strict(),
     'Turn OCR of scanned pages and images on or off for a case, or choose its language; applies to files read from now on (retry a file to read it again).',
   ),
   'cases.setDateOrder': op<CaseSummary>()(
-    z.object({ caseId: CaseId, dayFirst: z.boolean({ error: 'dayFirst must be true or false' }) }).strict(),
+    z.object({ caseId: CaseId, dayFirst: z.boolean({ error: 'Choose whether dates are read day first (true or false).' }) }).strict(),
     'How the case’s documents write numeric dates (03/04/2020): day first or month first. The chronology reads them so from now on.',
   ),
   'cases.setWatch': op<CaseSummary>()(
     z
       .object({
         caseId: CaseId,
-        enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+        enabled: z.boolean({ error: 'Choose on or off (true or false).' }).optional(),
         /** Replaces the list; each an absolute path of a folder. */
         folders: z
           .array(
@@ -67,7 +67,7 @@ export const casesContract = {
               .min(1, 'Choose a folder.')
               .max(4096, 'That folder path is too long.')
               .refine((p) => isAbsolute(p) && !p.includes('\0'), 'Give each folder as a full path, such as /Users/me/Cases/Smith.'),
-            { error: 'folders must be a list of folder paths' },
+            { error: 'Give the folders as a list of full paths.' },
           )
           .max(50, 'A case can follow at most 50 folders.')
           .optional(),

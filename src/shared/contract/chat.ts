@@ -218,26 +218,26 @@ export const RetrievalDefaults = z
   .object({
     /** Passages per search (retrieve, vector_search, keyword_search); the tools' own default is AGENT_TOP_K_DEFAULT. */
     top_k: z
-      .number({ error: `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}` })
-      .int(`retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
-      .min(1, `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
-      .max(AGENT_TOP_K_MAX, `retrieval.top_k must be a whole number between 1 and ${AGENT_TOP_K_MAX}`)
+      .number({ error: `Passages per search must be a whole number from 1 to ${AGENT_TOP_K_MAX}.` })
+      .int(`Passages per search must be a whole number from 1 to ${AGENT_TOP_K_MAX}.`)
+      .min(1, `Passages per search must be a whole number from 1 to ${AGENT_TOP_K_MAX}.`)
+      .max(AGENT_TOP_K_MAX, `Passages per search must be a whole number from 1 to ${AGENT_TOP_K_MAX}.`)
       .optional(),
     /** Minimum score a passage needs; compared with the score of the mode searched (RRF for hybrid, BM25 for keyword, cosine for vector). */
     score_threshold: z
-      .number({ error: 'retrieval.score_threshold must be a number' })
-      .refine(Number.isFinite, 'retrieval.score_threshold must be a finite number')
+      .number({ error: 'The minimum match must be a number, such as 0.5.' })
+      .refine(Number.isFinite, 'The minimum match must be a number, such as 0.5.')
       .optional(),
     /** The search mode whose scores score_threshold is in; when given, the threshold applies only to that tool (hybrid = retrieve). */
     score_threshold_mode: z
-      .enum(['hybrid', 'keyword', 'vector'], { error: 'retrieval.score_threshold_mode must be hybrid, keyword or vector' })
+      .enum(['hybrid', 'keyword', 'vector'], { error: 'Choose hybrid, keyword or vector for the minimum match.' })
       .optional(),
     /** Rerank the top N fused passages of retrieve (hybrid) when a reranker is installed. */
     rerank_top_n: z
-      .number({ error: 'retrieval.rerank_top_n must be a whole number between 1 and 200' })
-      .int('retrieval.rerank_top_n must be a whole number between 1 and 200')
-      .min(1, 'retrieval.rerank_top_n must be a whole number between 1 and 200')
-      .max(200, 'retrieval.rerank_top_n must be a whole number between 1 and 200')
+      .number({ error: 'The second check takes a whole number of passages from 1 to 200.' })
+      .int('The second check takes a whole number of passages from 1 to 200.')
+      .min(1, 'The second check takes a whole number of passages from 1 to 200.')
+      .max(200, 'The second check takes a whole number of passages from 1 to 200.')
       .optional(),
   })
   .strict();
@@ -245,17 +245,17 @@ export type RetrievalDefaults = z.infer<typeof RetrievalDefaults>;
 
 /** Documents a question is limited to: ids of files of the case, at least one, at most ASK_FILE_IDS_MAX. */
 export const FileIds = z
-  .array(z.string({ error: 'file_ids must be a list of document ids' }).min(1, 'file_ids must not hold an empty id').max(200, 'file_ids holds an id longer than 200 characters'), {
-    error: 'file_ids must be a list of document ids',
+  .array(z.string({ error: 'Choose the documents as a list.' }).min(1, 'A chosen document has no id; choose the documents again.').max(200, 'A chosen document id is too long; choose the documents again.'), {
+    error: 'Choose the documents as a list.',
   })
-  .min(1, 'file_ids must name at least one document')
+  .min(1, 'Choose at least one document.')
   .max(ASK_FILE_IDS_MAX, `file_ids may name at most ${ASK_FILE_IDS_MAX} documents`);
 
 export const ChatAskInput = z
   .object({
     caseId: CaseId,
     sessionId: SessionId.optional(),
-    question: z.string({ error: 'question is required' }).trim().min(1, 'question must not be empty').max(4000, 'question must be at most 4000 characters'),
+    question: z.string({ error: 'question is required' }).trim().min(1, 'Type a question.').max(4000, 'A question can be at most 4,000 characters; shorten it.'),
     /** Installed model id, path to a .gguf, `endpoint:<model>` or `scripted:<script.json>`; default: the configured/first chat model. */
     model: z.string().min(1).max(4096).optional(),
     maxSteps: z.number().int().min(1, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).max(AGENT_MAX_STEPS, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).optional(),
@@ -264,7 +264,7 @@ export const ChatAskInput = z
     /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */
     retrieval: RetrievalDefaults.optional(),
     /** `extractive`: no model; the best passages for the question, quoted and cited ("Find passages"). Default `agent`. */
-    mode: z.enum(['agent', 'extractive'], { error: 'mode must be agent or extractive' }).optional(),
+    mode: z.enum(['agent', 'extractive'], { error: 'Choose how to answer: agent or extractive.' }).optional(),
     /** Limit every search of this turn to these documents (ids from tools.findFiles / the documents list). */
     file_ids: FileIds.optional(),
   })
@@ -275,7 +275,7 @@ export const ChatExportInput = z
     caseId: CaseId,
     sessionId: SessionId,
     /** `md` (default) or `docx` (Word, citations as footnotes). */
-    format: z.enum(['md', 'docx'], { error: 'format must be md or docx' }).optional(),
+    format: z.enum(['md', 'docx'], { error: 'Export as md (Markdown) or docx (Word).' }).optional(),
     /** Export only this turn's question and answer. */
     turnId: TurnId.optional(),
   })
@@ -297,7 +297,7 @@ export const chatContract = {
   'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(z.object({ caseId: CaseId }).strict(), 'Chat sessions of a case, newest first.'),
   'chat.session': op<ChatSession>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'One chat session with its messages.'),
   'chat.rename': op<ChatSessionSummary>()(
-    z.object({ caseId: CaseId, sessionId: SessionId, title: z.string().trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters') }).strict(),
+    z.object({ caseId: CaseId, sessionId: SessionId, title: z.string().trim().min(1, 'Give the chat a title.').max(200, 'A chat title can be at most 200 characters.') }).strict(),
     'Rename a chat session.',
   ),
   'chat.delete': op<{ id: string; deleted: true }>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'Delete a chat session.'),

@@ -235,14 +235,14 @@ export interface FileContent {
 }
 
 const FileId = z.string({ error: 'fileId is required' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'fileId must be a file id');
-const Version = z.number({ error: 'version must be a number' }).int('version must be a whole number').positive('version must be 1 or more');
+const Version = z.number({ error: 'A version is a whole number, 1 or more.' }).int('A version is a whole number, 1 or more.').positive('A version is a whole number, 1 or more.');
 
 export const ingestContract = {
   'ingest.start': op<IngestRunResult | IngestJobHandle>()(
     z
       .object({
         caseId: CaseId,
-        paths: z.array(z.string().min(1, 'paths must not contain empty strings'), { error: 'paths must be a list of file or folder paths' }).min(1, 'paths must name at least one file or folder'),
+        paths: z.array(z.string().min(1, 'A file or folder path is empty; choose the files again.'), { error: 'Give the files and folders to add as a list of paths.' }).min(1, 'Choose at least one file or folder to add.'),
         /** true (default): resolve when the run ends, with per-file results; false: return a handle at once and follow events. */
         wait: z.boolean().optional(),
         /**
@@ -287,7 +287,7 @@ export const ingestContract = {
         caseId: CaseId,
         fileId: FileId,
         prefix: z
-          .string({ error: 'prefix must be text, or null' })
+          .string({ error: 'Give the Bates prefix as text, or clear it.' })
           .trim()
           .min(2, 'A Bates prefix has at least 2 characters, such as ACME.')
           .max(40, 'A Bates prefix has at most 40 characters.')
@@ -302,7 +302,7 @@ export const ingestContract = {
       .object({
         caseId: CaseId,
         fileId: FileId,
-        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'deposition', 'invoice', 'other'], { error: 'type must be one of contract, medical_record, police_report, correspondence, pleading, deposition, invoice, other' }).nullable(),
+        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'deposition', 'invoice', 'other'], { error: 'The document type is one of contract, medical_record, police_report, correspondence, pleading, deposition, invoice or other.' }).nullable(),
       })
       .strict(),
     "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",

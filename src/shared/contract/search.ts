@@ -93,7 +93,7 @@ export interface SearchResponse {
   rerank_reason?: string;
 }
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-01-31');
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Give the date as year-month-day, such as 2024-01-31.');
 
 /** Filters every search accepts. */
 export const SearchFilters = z.object({
@@ -114,7 +114,7 @@ export type SearchFilters = z.infer<typeof SearchFilters>;
 
 export const SearchInput = SearchFilters.extend({
   caseId: CaseId,
-  query: z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(4000),
+  query: z.string({ error: 'query is required' }).trim().min(1, 'Type what to search for.').max(4000),
   mode: z.enum(['hybrid', 'keyword', 'vector']).default('hybrid'),
   k: z.number().int().min(1).max(200).default(10),
   score_threshold: z.number().optional(),
@@ -123,8 +123,8 @@ export const SearchInput = SearchFilters.extend({
   reject_hashes: z.array(z.string().max(128)).max(10_000).optional(),
   /** Only these files (ids of the case; an unknown id is refused). */
   file_ids: z
-    .array(z.string().min(1, 'file_ids must not hold an empty id').max(200, 'file_ids holds an id longer than 200 characters'), { error: 'file_ids must be a list of document ids' })
-    .min(1, 'file_ids must name at least one document')
+    .array(z.string().min(1, 'A chosen document has no id; choose the documents again.').max(200, 'A chosen document id is too long; choose the documents again.'), { error: 'Choose the documents as a list.' })
+    .min(1, 'Choose at least one document.')
     .max(1000, 'file_ids may name at most 1000 documents')
     .optional(),
 }).strict();
@@ -239,7 +239,7 @@ export interface GrepCaseResult {
 }
 
 const FileId = z.string({ error: 'file_id is required' }).min(1).max(200);
-const Pattern = z.string({ error: 'pattern is required' }).min(1, 'pattern must not be empty').max(1000);
+const Pattern = z.string({ error: 'pattern is required' }).min(1, 'Type what to find.').max(1000);
 const Flags = z.string().regex(/^[imsu]*$/, 'flags may only contain i, m, s, u').max(4).optional();
 
 export const FindFilesInput = z.object({
@@ -270,7 +270,7 @@ export const ReadSectionInput = z.object({
   file_id: FileId,
   version: z.number().int().positive().optional(),
   /** A section's id from the outline ("s4"), its number ("7.2") or words of its title ("limitation of liability"). */
-  section: z.string({ error: 'section is required' }).trim().min(1, 'section must not be empty').max(200),
+  section: z.string({ error: 'section is required' }).trim().min(1, 'Name the section to read.').max(200),
   max_length: z.number().int().min(1).max(100_000).default(8000),
 }).strict();
 
@@ -312,7 +312,7 @@ export const TimelineInput = z.object({
   /** Only events of documents of this type (contract, correspondence, medical_record…). */
   doc_type: z.string().max(64).optional(),
   /** Only events marked so. */
-  mark: z.enum(['key', 'disputed', 'irrelevant'], { error: 'mark must be key, disputed or irrelevant' }).optional(),
+  mark: z.enum(['key', 'disputed', 'irrelevant'], { error: 'Mark the event as key, disputed or irrelevant.' }).optional(),
   limit: z.number().int().min(1).max(5000).default(200),
 }).strict();
 
@@ -373,7 +373,7 @@ export interface TimelineResult {
 }
 
 export const TimelineExportInput = TimelineInput.extend({
-  format: z.enum(['csv', 'docx'], { error: 'format must be csv or docx' }),
+  format: z.enum(['csv', 'docx'], { error: 'Export as csv or docx (Word).' }),
   /** An export holds every event that matches, up to this many. */
   limit: z.number().int().min(1).max(5000).default(5000),
 }).strict();

@@ -89,13 +89,13 @@ export const CitationPageInput = z
     version: Version,
     page: z.number({ error: 'page is required' }).int().min(1, 'page must be 1 or more'),
     /** Pixels per PDF point. */
-    scale: z.number().min(0.25, 'scale must be at least 0.25').max(4, 'scale must be at most 4').default(1.5),
+    scale: z.number().min(0.25, 'The page scale is from 0.25 to 4.').max(4, 'The page scale is from 0.25 to 4.').default(1.5),
     start: Offset.optional(),
     end: Offset.optional(),
   })
   .strict()
   .refine((v) => (v.start === undefined) === (v.end === undefined), { message: 'give both start and end, or neither', path: ['end'] })
-  .refine((v) => v.start === undefined || v.end === undefined || v.end >= v.start, { message: 'end must not be before start', path: ['end'] });
+  .refine((v) => v.start === undefined || v.end === undefined || v.end >= v.start, { message: 'The end must not come before the start.', path: ['end'] });
 
 export const CitationPassageInput = z
   .object({
@@ -108,7 +108,7 @@ export const CitationPassageInput = z
     context: z.number().int().min(0).max(50_000).default(3000),
   })
   .strict()
-  .refine((v) => v.end >= v.start, { message: 'end must not be before start', path: ['end'] });
+  .refine((v) => v.end >= v.start, { message: 'The end must not come before the start.', path: ['end'] });
 
 export const CitationWordsInput = z
   .object({
