@@ -23,7 +23,7 @@ function Snippet({ text, pattern }: { text: string; pattern: RegExp | null }) {
 }
 
 export function SearchResults() {
-  const { response, running, error, query, caseId } = useSearch();
+  const { response, running, error, query, caseId, limitedTo, focus } = useSearch();
   const close = useSearch((s) => s.close);
   const run = useSearch((s) => s.run);
   const open = useViewer((s) => s.open);
@@ -43,6 +43,14 @@ export function SearchResults() {
             {error}
           </p>
         )}
+        {limitedTo && (
+          <p className="pad small notice" role="note" aria-label="Search limited" data-testid="search-limited">
+            Searched only the {limitedTo.length === 1 ? 'document' : `${limitedTo.length} documents`} you chose: {limitedTo.map((d) => d.file_name).join(', ')}.{' '}
+            <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus })}>
+              Search the whole case
+            </button>
+          </p>
+        )}
         {response && !response.semantic && (
           <p className="pad small notice" role="note">
             Semantic search is off{response.semantic_reason ? `: ${response.semantic_reason}` : ''}. Results use keywords only.
@@ -59,12 +67,14 @@ export function SearchResults() {
             Searched first in {response.focus.files.length === 1 ? 'the document' : `${response.focus.files.length} documents`} the question names (
             {response.focus.matched.map((m) => `“${m}”`).join(', ')}): {response.focus.files.map((f) => f.file_name).join(', ')}.
             {response.focus.widened ? ' They gave fewer results than asked; the rest come from the whole case.' : ''}{' '}
-            <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus: false })}>
+            <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus: false, files: limitedTo })}>
               Search all documents
             </button>
           </p>
         )}
-        {response && !running && response.results.length === 0 && <p className="pad muted">Nothing in this case matches.</p>}
+        {response && !running && response.results.length === 0 && (
+          <p className="pad muted">{limitedTo ? 'Nothing in the documents you chose matches.' : 'Nothing in this case matches.'}</p>
+        )}
         {response && (
           <ol className="results" aria-label={plural(response.results.length, 'result')}>
             {response.results.map((r) => (

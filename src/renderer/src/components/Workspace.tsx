@@ -6,6 +6,7 @@ import { useSearch } from '../stores/search';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { useChronology } from '../stores/chronology';
+import { useChat } from '../stores/chat';
 import { Chat } from './Chat';
 import { Chronology } from './Chronology';
 import { Documents } from './Documents';
@@ -26,6 +27,8 @@ export function addItemsToCase(caseId: string, items: DroppedItems): void {
 
 function CaseSearch({ caseId }: { caseId: string }) {
   const run = useSearch((s) => s.run);
+  // While questions are limited to chosen documents (the chip above the chat input), so is a search.
+  const limit = useChat((s) => (s.caseId === caseId ? s.limit : null));
   const [q, setQ] = useState('');
   return (
     <form
@@ -33,7 +36,7 @@ function CaseSearch({ caseId }: { caseId: string }) {
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
-        void run(caseId, q);
+        void run(caseId, q, { files: limit });
       }}
     >
       <input type="search" aria-label="Search this case" placeholder="Search this case…" value={q} onChange={(e) => setQ(e.target.value)} />

@@ -43,6 +43,8 @@ interface ChatState {
   limit: ChosenDoc[] | null;
   toggleSelected(fileId: string): void;
   clearSelected(): void;
+  /** Forget ticked and chosen documents that are no longer in the case (`ids`: the case's files now). */
+  keepOnly(caseId: string, ids: ReadonlySet<string>): void;
   /** Limit the next questions to these documents (and clear the ticks). */
   askAbout(docs: ChosenDoc[]): void;
   clearLimit(): void;
@@ -64,6 +66,39 @@ function limitText(docs: ChosenDoc[]): string {
   const names = docs.slice(0, 10).map((d) => d.file_name).join(', ');
   const more = docs.length > 10 ? ` and ${docs.length - 10} more` : '';
   return `Limited to ${docs.length === 1 ? 'the 1 document' : `${docs.length} documents`} you chose: ${names}${more}`;
+}
+
+/** The ticks and the chosen documents of a case, kept across reloads (per case, in this browser profile). */
+interface KeptChoice {
+  selected: string[];
+  limit: ChosenDoc[] | null;
+}
+
+const choiceKey = (caseId: string) => `casefile.ask-about.${caseId}`;
+
+function loadChoice(caseId: string): KeptChoice {
+  try {
+    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(choiceKey(caseId)) ?? 'null');
+    if (!raw || typeof raw !== 'object') return { selected: [], limit: null };
+    const { selected, limit } = raw as Partial<KeptChoice>;
+    const docs = Array.isArray(limit) ? limit.filter((d): d is ChosenDoc => typeof d?.file_id === 'string' && typeof d?.file_name === 'string') : [];
+    return {
+      selected: Array.isArray(selected) ? selected.filter((x): x is string => typeof x === 'string') : [],
+      limit: docs.length ? docs : null,
+    };
+  } catch {
+    return { selected: [], limit: null }; // unreadable: start without a choice
+  }
+}
+
+function saveChoice(caseId: string | null, choice: KeptChoice): void {
+  if (!caseId) return;
+  try {
+    if (!choice.selected.length && !choice.limit) globalThis.localStorage?.removeItem(choiceKey(caseId));
+    else globalThis.localStorage?.setItem(choiceKey(caseId), JSON.stringify(choice));
+  } catch {
+    // Storage full or disabled: the choice lasts until the window is reloaded.
+  }
 }
 
 function newTurnId(): string {
@@ -91,18 +126,31 @@ export const useChat = create<ChatState>((set, get) => ({
   limit: null,
   toggleSelected(fileId) {
     set((s) => ({ selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId] }));
+    saveChoice(get().caseId, get());
   },
   clearSelected() {
     set({ selected: [] });
+    saveChoice(get().caseId, get());
   },
   askAbout(docs) {
     set({ limit: docs.length ? docs : null, selected: [] });
+    saveChoice(get().caseId, get());
   },
   clearLimit() {
     set({ limit: null });
+    saveChoice(get().caseId, get());
+  },
+  keepOnly(caseId, ids) {
+    const { selected, limit } = get();
+    if (get().caseId !== caseId) return;
+    const kept = selected.filter((id) => ids.has(id));
+    const docs = limit?.filter((d) => ids.has(d.file_id)) ?? null;
+    if (kept.length === selected.length && (docs?.length ?? 0) === (limit?.length ?? 0)) return;
+    set({ selected: kept, limit: docs?.length ? docs : null });
+    saveChoice(caseId, get());
   },
   async loadSessions(caseId) {
-    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, selected: [], limit: null });
+    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
     try {
       const { sessions } = await api.call('chat.sessions', { caseId });
       if (get().caseId !== caseId) return;

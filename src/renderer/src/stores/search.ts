@@ -3,6 +3,12 @@ import type { SearchResponse } from '../../../shared/contract/search';
 import { api, errorMessage } from '../api/index';
 import { useSettings } from './settings';
 
+/** A document a search is limited to ("Ask about these": the documents of the chip above the chat input). */
+export interface SearchDoc {
+  file_id: string;
+  file_name: string;
+}
+
 interface SearchState {
   caseId: string | null;
   query: string;
@@ -12,7 +18,9 @@ interface SearchState {
   open: boolean;
   /** false after "Search all documents": the same query over the whole case, no focus. */
   focus: boolean;
-  run(caseId: string, query: string, options?: { focus?: boolean }): Promise<void>;
+  /** The documents the search was limited to, or null for the whole case. */
+  limitedTo: SearchDoc[] | null;
+  run(caseId: string, query: string, options?: { focus?: boolean; files?: SearchDoc[] | null }): Promise<void>;
   close(): void;
 }
 
@@ -24,12 +32,14 @@ export const useSearch = create<SearchState>((set, get) => ({
   error: null,
   open: false,
   focus: true,
+  limitedTo: null,
   async run(caseId, query, options = {}) {
     const q = query.trim();
     if (!q) return;
     const s = useSettings.getState();
     const focus = options.focus ?? true;
-    set({ caseId, query: q, running: true, error: null, open: true, focus });
+    const files = options.files?.length ? options.files : null;
+    set({ caseId, query: q, running: true, error: null, open: true, focus, limitedTo: files });
     try {
       const response = await api.call('search', {
         caseId,
@@ -37,15 +47,16 @@ export const useSearch = create<SearchState>((set, get) => ({
         mode: s.mode,
         k: s.topK,
         ...(focus ? {} : { focus: 'off' as const }),
+        ...(files ? { file_ids: files.map((f) => f.file_id) } : {}),
         ...(s.threshold !== null ? { score_threshold: s.threshold } : {}),
         ...(s.rerankTopN !== null ? { rerank_top_n: s.rerankTopN } : {}),
       });
-      if (get().query === q && get().focus === focus) set({ response, running: false });
+      if (get().query === q && get().focus === focus && get().limitedTo === files) set({ response, running: false });
     } catch (err) {
       if (get().query === q) set({ running: false, error: errorMessage(err), response: null });
     }
   },
   close() {
-    set({ open: false, response: null, query: '', error: null });
+    set({ open: false, response: null, query: '', error: null, limitedTo: null });
   },
 }));
