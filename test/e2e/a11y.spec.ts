@@ -1,8 +1,8 @@
 /**
  * Accessibility of the main screens, checked with axe (the standard engine, @axe-core/playwright):
  * no serious or critical violation on the case list, the documents, a chat with an answer, the
- * viewer open on a citation, and Settings, in the light and the dark theme. The document tree is
- * one Tab stop, walked with the arrow keys. Each screen is saved under test-results/screens/.
+ * viewer open on a citation, and Settings, in the light and the dark theme. The document table
+ * (a treegrid) is one Tab stop, walked by rows with the arrow keys. Each screen is saved under test-results/screens/.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { CORPUS } from './corpus';
+import { overflowing } from './layout';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 
 const scripts = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-a11y-'));
@@ -113,37 +114,37 @@ for (const scheme of ['light', 'dark'] as const) {
 }
 
 test.describe('keyboard', () => {
-  test('the document tree is one Tab stop; arrow keys move, Right/Left open and close folders, Enter opens a document', async ({ app }) => {
+  test('the document table (treegrid) is one Tab stop; arrow keys move by rows, Right/Left open and close folders, Space ticks, Enter opens a document', async ({ app }) => {
     test.slow(); // a real PDF ingested
     const { page } = app;
     await caseWithDocuments(app);
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
     const docs = page.getByRole('region', { name: 'Documents' });
-    const tree = docs.getByRole('tree', { name: 'Documents of this case' });
-    await expect(tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf, Indexed/ })).toBeVisible();
+    const tree = docs.getByRole('treegrid', { name: 'Documents of this case' });
+    await expect(tree.getByRole('row', { name: /affiliate-agreement\.pdf, Indexed/ })).toBeVisible();
 
-    // Tab from the last column header lands on the tree's first item, the tree's one Tab stop.
+    // Tab from the last column header lands on the table's first row, the table's one Tab stop.
     await docs.getByRole('columnheader', { name: 'Status' }).getByRole('button').focus();
     await page.keyboard.press('Tab');
-    const broken = tree.getByRole('treeitem', { name: 'broken (1)' });
+    const broken = tree.getByRole('row', { name: 'broken (1)' });
     await expect(broken).toBeFocused();
-    expect(await tree.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+    expect(await tree.locator('[role="row"][tabindex="0"]').count()).toBe(1);
 
     // Down through the tree: broken → its file → contracts → its file.
     await page.keyboard.press('ArrowDown');
-    await expect(tree.getByRole('treeitem', { name: /^empty\.pdf, Failed$/ })).toBeFocused();
+    await expect(tree.getByRole('row', { name: /^empty\.pdf, Failed$/ })).toBeFocused();
     await page.keyboard.press('ArrowDown');
-    const contracts = tree.getByRole('treeitem', { name: 'contracts (1)' });
+    const contracts = tree.getByRole('row', { name: 'contracts (1)' });
     await expect(contracts).toBeFocused();
     await expect(contracts).toHaveAttribute('aria-expanded', 'true');
     // Left closes the folder (its file is gone from the tree), Right opens it again, Right again enters it.
     await page.keyboard.press('ArrowLeft');
     await expect(contracts).toHaveAttribute('aria-expanded', 'false');
-    await expect(tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf/ })).toHaveCount(0);
+    await expect(tree.getByRole('row', { name: /affiliate-agreement\.pdf/ })).toHaveCount(0);
     await page.keyboard.press('ArrowRight');
     await expect(contracts).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('ArrowRight');
-    const contract = tree.getByRole('treeitem', { name: /affiliate-agreement\.pdf, Indexed/ });
+    const contract = tree.getByRole('row', { name: /affiliate-agreement\.pdf, Indexed/ });
     await expect(contract).toBeFocused();
     // Left from a file goes to its folder; Up goes back; Home and End jump.
     await page.keyboard.press('ArrowLeft');
@@ -152,59 +153,26 @@ test.describe('keyboard', () => {
     await expect(broken).toBeFocused();
     await page.keyboard.press('End');
     await expect(contract).toBeFocused();
-    // Still one Tab stop among the items: the one last moved to.
-    expect(await tree.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+    // Still one Tab stop among the rows: the one last moved to.
+    expect(await tree.locator('[role="row"][tabindex="0"]').count()).toBe(1);
     await expect(contract).toHaveAttribute('tabindex', '0');
 
+    // The rows are a tree: levels, and the folder's row owns the expanded state.
+    await expect(contract).toHaveAttribute('aria-level', '2');
+    await expect(contracts).toHaveAttribute('aria-level', '1');
+    // Space ticks the document (for "Ask about these") and again unticks it; the row says so.
+    await page.keyboard.press('Space');
+    await expect(contract).toHaveAttribute('aria-selected', 'true');
+    await expect(docs.getByRole('toolbar', { name: 'Selected documents' })).toContainText('1 selected');
+    await page.keyboard.press('Space');
+    await expect(contract).toHaveAttribute('aria-selected', 'false');
+    await expect(docs.getByRole('toolbar', { name: 'Selected documents' })).toBeHidden();
     // Enter opens the document in the viewer.
     await page.keyboard.press('Enter');
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.getByRole('img', { name: /Page 1 of contracts\/affiliate-agreement\.pdf/ })).toBeVisible();
   });
 });
-
-/**
- * What sticks out of the window at the right, or is cut off: every visible element's box, clipped
- * by the ancestors that clip it, must end inside the viewport; a control (button, field, menu)
- * must not be cut at the side by an ancestor that clips or scrolls sideways (a pane that scrolls
- * down may hold it below the fold: that is not a cut).
- */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    type Box = { left: number; right: number };
-    const g = globalThis as unknown as {
-      innerWidth: number;
-      document: { querySelectorAll(s: string): ArrayLike<HTMLElement>; documentElement: { scrollWidth: number } };
-      getComputedStyle(el: Element): CSSStyleDeclaration;
-    };
-    const width = g.innerWidth;
-    const out: string[] = [];
-    if (g.document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways (${g.document.documentElement.scrollWidth} px wide)`);
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
-    for (const el of Array.from(g.document.querySelectorAll('body *'))) {
-      const r = el.getBoundingClientRect();
-      const style = g.getComputedStyle(el);
-      if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'contents') continue;
-      let box: Box = { left: r.left, right: r.right };
-      let cut = false;
-      for (let a = el.parentElement; a && a.tagName !== 'BODY'; a = a.parentElement) {
-        const ox = g.getComputedStyle(a).overflowX;
-        if (ox === 'visible') continue;
-        const ar = a.getBoundingClientRect();
-        if (r.right > ar.right + 1 || r.left < ar.left - 1) cut = true;
-        box = { left: Math.max(box.left, ar.left), right: Math.min(box.right, ar.right) };
-      }
-      if (box.right <= box.left) continue; // scrolled or clipped out of sight entirely
-      if (box.right > width + 1) out.push(`${name(el)} ends at ${Math.round(box.right)} px`);
-      const control = /^(BUTTON|SELECT|INPUT|TEXTAREA|A)$/.test(el.tagName);
-      if (control && cut) out.push(`${name(el)} is cut off at the side`);
-      // Nor may it run out of its pane (under the next one).
-      const pane = el.closest('section.pane, nav, header, .settings');
-      if (control && pane && (r.right > pane.getBoundingClientRect().right + 1 || r.left < pane.getBoundingClientRect().left - 1)) out.push(`${name(el)} runs out of its pane`);
-    }
-    return out;
-  });
-}
 
 test.describe('layout', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });

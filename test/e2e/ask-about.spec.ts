@@ -63,7 +63,7 @@ async function searchResult(answer: Locator): Promise<Locator> {
 test.describe('ask about these', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: script } });
 
-  test('select two documents, ask about them: the searches and sources stay within them; remove the chip and the whole case is searched', async ({ app }) => {
+  test('select two documents (kept across a reload), ask about them: the searches, the search box and the sources stay within them; remove the chip and the whole case is searched', async ({ app }) => {
     const { page } = app;
     const caseId = await caseWithNdas(app);
     const docs = page.getByRole('region', { name: 'Documents' });
@@ -73,18 +73,44 @@ test.describe('ask about these', () => {
     await docs.getByRole('checkbox', { name: 'Select nda-acme.txt' }).check();
     const bar = docs.getByRole('toolbar', { name: 'Selected documents' });
     await expect(bar).toContainText('1 selected');
-    const brightline = docs.getByRole('treeitem', { name: /^nda-brightline\.txt/ });
+    const brightline = docs.getByRole('row', { name: /^nda-brightline\.txt/ });
     await brightline.focus();
     await page.keyboard.press('Space');
     await expect(brightline).toHaveAttribute('aria-selected', 'true');
     await expect(docs.getByRole('checkbox', { name: 'Select nda-brightline.txt' })).toBeChecked();
     await expect(bar).toContainText('2 selected');
 
+    // The ticks outlive a reload (kept per case).
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await expect(bar).toContainText('2 selected');
+    await expect(docs.getByRole('checkbox', { name: 'Select nda-acme.txt' })).toBeChecked();
+    await expect(docs.getByRole('row', { name: /^nda-brightline\.txt/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(docs.getByRole('checkbox', { name: 'Select nda-cobalt.txt' })).not.toBeChecked();
+
     await bar.getByRole('button', { name: 'Ask about these' }).click();
     const chip = chat.getByTestId('limit-chip');
     await expect(chip).toContainText('Limited to 2 documents');
-    // The ticks are cleared once the choice is made; the chip keeps it.
+    // The ticks are cleared once the choice is made; the chip keeps it, across a reload too.
     await expect(bar).toBeHidden();
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await expect(chip).toContainText('Limited to 2 documents');
+
+    // A search while the chip is shown is limited to the same documents, and says so.
+    const searchBox = page.getByRole('searchbox', { name: 'Search this case' });
+    await searchBox.fill('Confidential Information secret');
+    await searchBox.press('Enter');
+    const results = page.getByRole('region', { name: 'Search results' });
+    await expect(results.getByTestId('search-limited')).toHaveText(/^Searched only the 2 documents you chose: nda-acme\.txt, nda-brightline\.txt\./);
+    const hits = results.locator('.result-file');
+    await expect(hits.first()).toBeVisible({ timeout: 30_000 });
+    expect(new Set(await hits.allTextContents())).toEqual(new Set(['nda-acme.txt', 'nda-brightline.txt']));
+    // The whole case on request: the third NDA is found too.
+    await results.getByRole('button', { name: 'Search the whole case' }).click();
+    await expect(results.getByTestId('search-limited')).toBeHidden();
+    await expect(hits.filter({ hasText: 'nda-cobalt.txt' }).first()).toBeVisible({ timeout: 30_000 });
+    await results.getByRole('button', { name: 'Back to chat' }).click();
 
     const limited = await ask(chat, 'How long must confidential information be kept secret?');
     await expect(limited.getByTestId('timeline-limit')).toHaveText('Limited to 2 documents you chose: nda-acme.txt, nda-brightline.txt.');
@@ -104,8 +130,12 @@ test.describe('ask about these', () => {
     expect(cited.length).toBeGreaterThan(0);
     for (const name of cited) expect(['nda-acme.txt', 'nda-brightline.txt']).toContain(name);
 
-    // Remove the chip: the next question searches every document.
+    // Remove the chip: the next question searches every document (and after a reload the chip stays gone).
     await chip.getByRole('button', { name: 'Stop limiting questions to 2 documents' }).click();
+    await expect(chip).toBeHidden();
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await expect(chat.getByRole('article', { name: 'Answer' })).toHaveCount(1);
     await expect(chip).toBeHidden();
     await chat.getByRole('button', { name: 'New chat' }).click();
     await expect(chat.getByRole('article', { name: 'Answer' })).toHaveCount(0);

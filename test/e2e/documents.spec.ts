@@ -49,12 +49,15 @@ test.describe('documents', () => {
     // Pages and version badges as the engine reports them.
     const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id });
     const steel = files.find((f) => f.name === names.steelVault)!;
-    await expect(row(names.steelVault!)).toContainText(`${steel.pages} pages`);
-    // Its document type (and date, when the engine found one) beside the pages.
-    await expect(row(names.steelVault!).locator('.file-meta')).toContainText(new RegExp(`^${steel.type.replace(/_/g, ' ')}`, 'i'));
-    if (steel.date) await expect(row(names.steelVault!).locator('.file-meta')).toContainText(steel.date);
+    // Its pages, document type and date (when the engine found one) in their columns.
+    const cells = row(names.steelVault!).getByRole('gridcell');
+    await expect(cells.nth(1)).toHaveText(new RegExp(`^${steel.type.replace(/_/g, ' ')}$`, 'i'));
+    await expect(cells.nth(1)).toBeVisible();
+    await expect(cells.nth(2)).toHaveText(steel.date);
+    await expect(cells.nth(3)).toHaveText(String(steel.pages));
+    await expect(cells.nth(3)).toBeVisible();
     await expect(row(names.steelVault!).getByRole('button', { name: /^v1/ })).toBeVisible();
-    await expect(docs.getByRole('treeitem', { name: /contracts \(2\)/ })).toBeVisible();
+    await expect(docs.getByRole('row', { name: /contracts \(2\)/ })).toBeVisible();
     await screenshot(page, '02-documents');
 
     // Search: a phrase from the Steel Vault contract finds it; the result opens the page with boxes.

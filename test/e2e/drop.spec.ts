@@ -96,7 +96,7 @@ test.describe('drag and drop', () => {
     for (const name of ['letters/notice.txt', 'summary.txt']) {
       await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
     }
-    await expect(docs.getByRole('treeitem', { name: /letters \(1\)/ })).toBeVisible();
+    await expect(docs.getByRole('row', { name: /letters \(1\)/ })).toBeVisible();
   });
 
   test('a drop while an ingest runs is queued behind it, said so, and then added', async ({ app }) => {

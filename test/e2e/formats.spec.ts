@@ -53,12 +53,15 @@ test.describe('emails, attachments and spreadsheets', () => {
     const email = docs.locator(`[data-file="${EMAIL}"]`);
     await expect(email.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     await expect(email.locator('.file-relation').first()).toHaveText('from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments', { timeout: 60_000 });
-    const attachments = email.getByRole('group', { name: `Attachments of ${EMAIL}` });
-    const notice = attachments.locator(`[data-file="${EMAIL}/notice.pdf"]`);
+    // Its attachments are rows a level deeper, right after it (the table is a tree).
+    await expect(email).toHaveAttribute('aria-expanded', 'true');
+    const attachments = docs.getByRole('treegrid').locator(`[data-parent="${await email.getAttribute('data-key')}"]`);
+    const notice = attachments.and(docs.locator(`[data-file="${EMAIL}/notice.pdf"]`));
+    await expect(notice).toHaveAttribute('aria-level', String(Number(await email.getAttribute('aria-level')) + 1));
     await expect(notice.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     await expect(notice.getByRole('button', { name: 'notice.pdf', exact: true })).toBeVisible();
     await expect(notice.locator('.file-relation')).toHaveText('attached to: Re: Notice of default, 2023-05-02');
-    await expect(attachments.locator(`[data-file="${EMAIL}/lease.docx"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(attachments.and(docs.locator(`[data-file="${EMAIL}/lease.docx"]`)).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     const sheet = docs.locator('[data-file="billing.xlsx"]');
     await expect(sheet.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     await screenshot(page, '30-email-attachments');

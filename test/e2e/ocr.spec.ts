@@ -72,7 +72,7 @@ test.describe('scans and locked PDFs', () => {
     await expect(docs.getByRole('status', { name: 'Ingest progress' })).toContainText(/OCR page [1-5] of 5/, { timeout: 120_000 });
     const scan = docs.locator(`[data-file="${SCAN}"]`);
     await expect(scan.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 300_000 });
-    await expect(scan.locator('.file-meta')).toContainText('5 pages');
+    await expect(scan.locator('.col-pages')).toHaveText('5');
 
     // Its OCR badge: named with the OCR part of its reason; amber ("check the original") exactly when a page is under 80%.
     const files = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files;

@@ -231,33 +231,55 @@ function relationText(file: FileInfo): string {
 }
 
 /**
- * Keyboard navigation of the document tree (the WAI-ARIA tree pattern): the tree is one Tab stop
- * (the active item, a roving tabindex); Up/Down move, Home/End jump, Right/Left expand/collapse
- * a folder (or an email's attachments) or move to its first child/its parent, Enter opens. The
- * active row's own controls (versions, "Why?", remove) follow it in the Tab order; other rows'
- * controls are reached by moving to their row.
+ * Keyboard navigation of the document table (the WAI-ARIA treegrid pattern, moving by rows): the
+ * table is one Tab stop (the active row, a roving tabindex); Up/Down move, Home/End jump,
+ * Right/Left expand/collapse a folder (or an email's attachments) or move to its first child/its
+ * parent, Enter opens, Space ticks a document. The active row's own controls (versions, "Why?",
+ * remove) follow it in the Tab order; other rows' controls are reached by moving to their row.
  */
 interface TreeNav {
   active: string | null;
   setActive(key: string): void;
-  collapsed: ReadonlySet<string>;
   setOpen(key: string, open: boolean): void;
 }
 
-const NavContext = createContext<TreeNav>({ active: null, setActive: () => {}, collapsed: new Set(), setOpen: () => {} });
+const NavContext = createContext<TreeNav>({ active: null, setActive: () => {}, setOpen: () => {} });
 
-/** A tree item's tab index, whether it is open, and the handlers every item shares. */
-function useTreeItem(key: string) {
+/** One row of the table: a folder, or a file (the files taken out of it follow it, a level deeper). */
+type Row = { key: string; depth: number; parent: string | null; open: boolean; posinset: number; setsize: number } & (
+  | { kind: 'folder'; node: TreeNode; count: number }
+  | { kind: 'file'; file: FileInfo; children: number }
+);
+
+/** What every row shares: its place in the tree, its tab index, and Enter (and Space) on the row itself. */
+function useRowProps(row: Row, label: string, keys: { enter: () => void; space?: () => void }) {
   const nav = useContext(NavContext);
-  const open = !nav.collapsed.has(key);
+  const expandable = row.kind === 'folder' || row.children > 0;
   return {
     nav,
-    open,
-    tab: nav.active === key ? 0 : -1,
-    // Focus that lands in this item (not in an item nested in it) makes it the active one.
-    onFocus: (e: ReactFocusEvent<HTMLElement>) => {
-      if ((e.target as HTMLElement).closest('[role="treeitem"]') === e.currentTarget) nav.setActive(key);
-    },
+    tab: nav.active === row.key ? 0 : -1,
+    props: {
+      role: 'row',
+      'aria-level': row.depth + 1,
+      'aria-posinset': row.posinset,
+      'aria-setsize': row.setsize,
+      'aria-expanded': expandable ? row.open : undefined,
+      'aria-label': label,
+      'data-key': row.key,
+      'data-parent': row.parent ?? undefined,
+      tabIndex: nav.active === row.key ? 0 : -1,
+      // Focus that lands in this row (on it or one of its controls) makes it the active one.
+      onFocus: (e: ReactFocusEvent<HTMLElement>) => {
+        if ((e.target as HTMLElement).closest('[role="row"]') === e.currentTarget) nav.setActive(row.key);
+      },
+      onKeyDown: (e: ReactKeyboardEvent<HTMLElement>) => {
+        if (e.target !== e.currentTarget) return;
+        const act = e.key === 'Enter' ? keys.enter : e.key === ' ' ? keys.space : undefined;
+        if (!act) return;
+        e.preventDefault();
+        act();
+      },
+    } as const,
   };
 }
 
@@ -271,7 +293,10 @@ function MiddleEllipsis({ text }: { text: string }) {
   return (
     <span className="mid-ellipsis">
       <span className="mid-head">{text.slice(0, cut)}</span>
-      <span className="mid-tail">{text.slice(cut)}</span>
+      {/* Too narrow even for the tail: it is cut at its start (rtl), so the end ("….pdf") still shows. */}
+      <span className="mid-tail">
+        <span>{text.slice(cut)}</span>
+      </span>
     </span>
   );
 }
@@ -289,7 +314,14 @@ function typeText(file: FileInfo, status: IngestFileStatus): string {
   return TYPE_LABEL[file.type] ?? file.type;
 }
 
-function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileInfo; depth: number; inside?: Map<string, FileInfo[]> }) {
+/** The pages column: a number (a spreadsheet's sheets say so); none for an email or an archive. */
+function pagesText(file: FileInfo): string {
+  if (file.pages <= 0 || UNIT_WORD[file.kind] === '') return '';
+  return UNIT_WORD[file.kind] ? plural(file.pages, UNIT_WORD[file.kind]!) : String(file.pages);
+}
+
+function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } }) {
+  const { file, depth } = row;
   const live = useDocuments((s) => s.live[file.id]);
   // The running ingest's view of this file (latest version in flight), else what files.list overlaid.
   const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.fileId === file.id && c.version === file.version));
@@ -297,8 +329,6 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
   const openSource = useViewer((s) => s.open);
   const openDialog = useUi((s) => s.openDialog);
   const [showReason, setShowReason] = useState(false);
-  const key = `f:${file.id}`;
-  const { open: expanded, tab, onFocus, nav } = useTreeItem(key);
   const picked = useChat((s) => s.selected.includes(file.id));
   const toggle = useChat((s) => s.toggleSelected);
   const status = current
@@ -311,48 +341,68 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
   const base = file.parent && file.name.startsWith(`${file.parent.name}/`) ? file.name.slice(file.parent.name.length + 1) : (file.name.split('/').pop() ?? file.name);
   const latest = file.versions[file.versions.length - 1];
   const relation = relationText(file);
-  const held = inside?.get(file.id) ?? [];
   const readable = file.status === 'indexed' || file.status === 'unchanged';
   const openIt = () => {
     if (readable) openSource({ file_id: file.id, file_name: file.name, version: file.version, pages: [1], start: 0, end: 0, kind: latest?.kind });
   };
+  // Space ticks the document (for "Ask about these"), as in a multi-select treegrid.
+  const { props, tab, nav } = useRowProps(row, `${base}, ${STATUS_LABEL[status]}`, { enter: openIt, space: () => toggle(file.id) });
+  const type = typeText(file, status);
+  const pages = pagesText(file);
+  const live_ = current ? stageText(current) : file.live ? `${STAGE_LABEL[file.live.stage]}…` : '';
+  const semantic = fileSemanticText(file);
+  const retry = showReason && (file.status === 'failed' || file.status === 'needs_ocr') && file.locked !== 'needs_password' && latest?.sha256 !== '';
+  const password = file.locked === 'needs_password' && file.status === 'failed';
   return (
-    <li
-      className="file-row"
-      role="treeitem"
-      aria-level={depth + 1}
-      aria-label={`${base}, ${STATUS_LABEL[status]}`}
-      aria-expanded={held.length > 0 ? expanded : undefined}
-      aria-selected={picked}
-      data-key={key}
-      tabIndex={tab}
-      onFocus={onFocus}
-      onKeyDown={(e) => {
-        if (e.target === e.currentTarget && e.key === 'Enter') {
-          e.preventDefault();
-          openIt();
-        }
-        // Space selects the document (for "Ask about these"), as in a multi-select tree.
-        if (e.target === e.currentTarget && e.key === ' ') {
-          e.preventDefault();
-          toggle(file.id);
-        }
-      }}
-      style={{ paddingLeft: `${0.75 + depth * 1}rem` }}
-      data-file={file.name}
-    >
-      <div className="file-main">
-        <SelectBox file={file} label={base} />
-        {held.length > 0 && (
-          <span className="chev" aria-hidden="true" onClick={() => nav.setOpen(key, !expanded)}>
-            {expanded ? '▾' : '▸'}
-          </span>
+    <div {...props} className="doc-row file-row" aria-selected={picked} data-file={file.name}>
+      <div role="gridcell" className="col-name" style={{ paddingLeft: `${depth * 1}rem` }}>
+        <div className="file-main">
+          <SelectBox file={file} label={base} />
+          {row.children > 0 && (
+            <span className="chev" aria-hidden="true" onClick={() => nav.setOpen(row.key, !row.open)}>
+              {row.open ? '▾' : '▸'}
+            </span>
+          )}
+          {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
+          <button type="button" className="file-name link" title={file.name} aria-label={base} tabIndex={-1} disabled={!readable} onClick={openIt}>
+            <MiddleEllipsis text={base} />
+          </button>
+        </div>
+        {titleShown(file, base) && (
+          <div className="file-title small ellipsis" title={file.title} data-testid="file-title">
+            {file.title}
+          </div>
         )}
-        {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
-        <button type="button" className="file-name link" title={file.name} aria-label={base} tabIndex={-1} disabled={!readable} onClick={openIt}>
-          <MiddleEllipsis text={base} />
-        </button>
-        <VersionMenu caseId={caseId} file={file} tab={tab} />
+        {/* The columns the pane has no room for move here (see the container queries in app.css), and the file's progress. */}
+        <div className="file-meta muted small">
+          <span className="meta-col meta-type">{type}</span>
+          {file.date && <span className="meta-col meta-date">{file.date}</span>}
+          {pages && <span className="meta-col meta-pages">{UNIT_WORD[file.kind] ? pages : plural(file.pages, 'page')}</span>}
+          {(live_ || semantic) && (
+            <span className="meta-live">
+              {live_}
+              {semantic && <span data-testid="file-semantic">{`${live_ ? ' · ' : ''}${semantic}`}</span>}
+            </span>
+          )}
+        </div>
+        {relation && <div className="file-relation muted small">{relation}</div>}
+        {file.source_removed && (
+          <div className="file-removed muted small" data-testid="file-removed">
+            {sourceRemovedText(file)}
+          </div>
+        )}
+        {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} tab={tab} />}
+      </div>
+      <div role="gridcell" className="col-type small">
+        {type}
+      </div>
+      <div role="gridcell" className="col-date small">
+        {file.date}
+      </div>
+      <div role="gridcell" className="col-pages small">
+        {pages}
+      </div>
+      <div role="gridcell" className="col-status">
         <StatusPill status={status} reason={reason} />
         {reason && (
           <button type="button" className="btn-why" tabIndex={tab} aria-expanded={showReason} onClick={() => setShowReason(!showReason)}>
@@ -360,6 +410,7 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           </button>
         )}
         <OcrBadge version={latest} reason={reason} />
+        <VersionMenu caseId={caseId} file={file} tab={tab} />
         <button
           type="button"
           className="btn-icon file-remove"
@@ -371,51 +422,34 @@ function FileRow({ caseId, file, depth, inside }: { caseId: string; file: FileIn
           ×
         </button>
       </div>
-      {titleShown(file, base) && (
-        <div className="file-title small ellipsis" title={file.title} data-testid="file-title">
-          {file.title}
+      {((showReason && reason) || password || retry) && (
+        // What went wrong (and what to do) spans the row under its columns.
+        <div role="gridcell" className="col-more" aria-colspan={COLUMNS.length}>
+          {showReason && reason && (
+            <p className="file-reason" role="note">
+              {reason}
+            </p>
+          )}
+          {password && <PasswordPrompt caseId={caseId} file={file} />}
+          {retry && (
+            <div className="file-actions">
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() =>
+                  api
+                    .call('files.retry', { caseId, fileId: file.id, wait: false })
+                    .then(() => setShowReason(false))
+                    .catch((err) => toast('error', errorMessage(err)))
+                }
+              >
+                Retry
+              </button>
+            </div>
+          )}
         </div>
       )}
-      <div className="file-meta muted small">
-        {typeText(file, status)}
-        {file.pages > 0 && UNIT_WORD[file.kind] !== '' ? ` · ${plural(file.pages, UNIT_WORD[file.kind] ?? 'page')}` : ''}
-        {file.date ? ` · ${file.date}` : ''}
-        {current ? ` · ${stageText(current)}` : file.live ? ` · ${STAGE_LABEL[file.live.stage]}…` : ''}
-        {fileSemanticText(file) && <span data-testid="file-semantic">{` · ${fileSemanticText(file)}`}</span>}
-      </div>
-      {relation && <div className="file-relation muted small">{relation}</div>}
-      {file.source_removed && <div className="file-removed muted small" data-testid="file-removed">{sourceRemovedText(file)}</div>}
-      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} tab={tab} />}
-      {showReason && reason && (
-        <p className="file-reason" role="note">
-          {reason}
-        </p>
-      )}
-      {file.locked === 'needs_password' && file.status === 'failed' && <PasswordPrompt caseId={caseId} file={file} />}
-      {showReason && (file.status === 'failed' || file.status === 'needs_ocr') && file.locked !== 'needs_password' && latest?.sha256 !== '' && (
-        <div className="file-actions">
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() =>
-              api
-                .call('files.retry', { caseId, fileId: file.id, wait: false })
-                .then(() => setShowReason(false))
-                .catch((err) => toast('error', errorMessage(err)))
-            }
-          >
-            Retry
-          </button>
-        </div>
-      )}
-      {held.length > 0 && expanded && (
-        <ul className="tree" role="group" aria-label={`${file.kind === 'email' ? 'Attachments of' : 'Files in'} ${base}`}>
-          {held.map((f) => (
-            <FileRow key={f.id} caseId={caseId} file={f} depth={depth + 1} inside={inside} />
-          ))}
-        </ul>
-      )}
-    </li>
+    </div>
   );
 }
 
@@ -492,35 +526,17 @@ function OcrBadge({ version, reason }: { version: FileInfo['versions'][number] |
   );
 }
 
-function Folder({ caseId, node, depth, inside }: { caseId: string; node: TreeNode; depth: number; inside?: Map<string, FileInfo[]> }) {
-  const key = `d:${node.path}`;
-  const { open, tab, onFocus, nav } = useTreeItem(key);
-  const count = countFiles(node);
+function FolderRow({ row }: { row: Row & { kind: 'folder' } }) {
+  const { props, nav } = useRowProps(row, `${row.node.name} (${row.count})`, { enter: () => nav.setOpen(row.key, !row.open) });
   return (
-    <li
-      className="folder"
-      role="treeitem"
-      aria-level={depth + 1}
-      aria-expanded={open}
-      aria-label={`${node.name} (${count})`}
-      data-key={key}
-      tabIndex={tab}
-      onFocus={onFocus}
-      onKeyDown={(e) => {
-        if (e.target === e.currentTarget && e.key === 'Enter') {
-          e.preventDefault();
-          nav.setOpen(key, !open);
-        }
-      }}
-    >
-      <div className="folder-name" style={{ paddingLeft: `${0.75 + depth * 1}rem` }} onClick={() => nav.setOpen(key, !open)}>
+    <div {...props} className="doc-row folder">
+      <div role="gridcell" className="col-name folder-name" aria-colspan={COLUMNS.length} style={{ paddingLeft: `${row.depth * 1}rem` }} onClick={() => nav.setOpen(row.key, !row.open)}>
         <span className="chev" aria-hidden="true">
-          {open ? '▾' : '▸'}
+          {row.open ? '▾' : '▸'}
         </span>{' '}
-        {node.name} <span className="muted small">({count})</span>
+        {row.node.name} <span className="muted small">({row.count})</span>
       </div>
-      {open && <TreeList caseId={caseId} node={node} depth={depth + 1} inside={inside} role="group" />}
-    </li>
+    </div>
   );
 }
 
@@ -528,32 +544,32 @@ function countFiles(node: TreeNode): number {
   return node.files.length + node.folders.reduce((n, f) => n + countFiles(f), 0);
 }
 
-function TreeList({
-  caseId,
-  node,
-  depth,
-  inside = node.inside,
-  role,
-}: {
-  caseId: string;
-  node: TreeNode;
-  depth: number;
-  inside?: Map<string, FileInfo[]> | undefined;
-  role: 'group';
-}) {
-  return (
-    <ul className="tree" role={role}>
-      {node.folders.map((f) => (
-        <Folder key={f.path} caseId={caseId} node={f} depth={depth} inside={inside} />
-      ))}
-      {node.files.map((f) => (
-        <FileRow key={f.id} caseId={caseId} file={f} depth={depth} inside={inside} />
-      ))}
-    </ul>
-  );
+/** The tree as the rows shown, in order: an open folder's rows (and an open email's attachments) follow it, a level deeper. */
+function treeRows(tree: TreeNode, collapsed: ReadonlySet<string>): Row[] {
+  const out: Row[] = [];
+  const inside = tree.inside ?? new Map<string, FileInfo[]>();
+  const add = (folders: TreeNode[], files: FileInfo[], depth: number, parent: string | null) => {
+    const setsize = folders.length + files.length;
+    let pos = 0;
+    for (const node of folders) {
+      const key = `d:${node.path}`;
+      const open = !collapsed.has(key);
+      out.push({ kind: 'folder', key, depth, parent, open, posinset: ++pos, setsize, node, count: countFiles(node) });
+      if (open) add(node.folders, node.files, depth + 1, key);
+    }
+    for (const file of files) {
+      const key = `f:${file.id}`;
+      const held = inside.get(file.id) ?? [];
+      const open = !collapsed.has(key);
+      out.push({ kind: 'file', key, depth, parent, open, posinset: ++pos, setsize, file, children: held.length });
+      if (held.length && open) add([], held, depth + 1, key);
+    }
+  };
+  add(tree.folders, tree.files, 0, null);
+  return out;
 }
 
-/** The item a key press moves to from `from`, or null (see TreeNav for the keys). */
+/** The row a key press moves to from `from`, or null (see TreeNav for the keys). */
 function moveTarget(items: HTMLElement[], from: HTMLElement, key: string, setOpen: (key: string, open: boolean) => void): HTMLElement | null | undefined {
   const i = items.indexOf(from);
   const expanded = from.getAttribute('aria-expanded');
@@ -574,19 +590,60 @@ function moveTarget(items: HTMLElement[], from: HTMLElement, key: string, setOpe
         setOpen(from.dataset.key!, false);
         return null;
       }
-      return from.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? null;
+      return items.find((el) => el.dataset.key === from.dataset.parent) ?? null;
     default:
       return undefined;
   }
 }
 
-/** The case's documents as one tree (role tree): one Tab stop, arrow keys inside. */
-function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
+/** The table's columns; the narrower the pane, the fewer shown (pages, then date, then type move under the name). */
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'type', label: 'Type' },
+  { key: 'date', label: 'Date' },
+  { key: 'pages', label: 'Pages' },
+  { key: 'status', label: 'Status' },
+];
+
+/** The header row: a click on a column sorts by it, a second click reverses; the name's column also sorts by title. */
+function HeaderRow({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) => void }) {
+  const button = (key: SortKey, label: string) => (
+    <button type="button" className="doc-sort" aria-pressed={sort.key === key} onClick={() => onSort({ key, dir: sort.key === key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}>
+      {label}
+      <span aria-hidden="true">{sort.key === key ? (sort.dir === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
+    </button>
+  );
+  return (
+    <div role="rowgroup" className="doc-head">
+      <div role="row" className="doc-row">
+        {COLUMNS.map((c) => {
+          const sorted = sort.key === c.key || (c.key === 'name' && sort.key === 'title');
+          return (
+            <div key={c.key} role="columnheader" className={`col-${c.key}`} aria-sort={sorted ? sort.dir : 'none'}>
+              {button(c.key, c.label)}
+              {c.key === 'name' && (
+                <>
+                  <span className="muted" aria-hidden="true">
+                    {' / '}
+                  </span>
+                  {button('title', 'Title')}
+                </>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+/** The case's documents as one table of nested rows (role treegrid): one Tab stop, arrow keys inside. */
+function DocGrid({ caseId, tree, sort, onSort }: { caseId: string; tree: TreeNode; sort: DocSort; onSort: (sort: DocSort) => void }) {
   const [active, setActive] = useState<string | null>(null);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
-  const ref = useRef<HTMLUListElement>(null);
-  const items = () => [...(ref.current?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [])];
-  // Exactly one item is in the Tab order: the active one, or the first when it has gone.
+  const ref = useRef<HTMLDivElement>(null);
+  const items = () => [...(ref.current?.querySelectorAll<HTMLElement>('[role="row"][data-key]') ?? [])];
+  // Exactly one row is in the Tab order: the active one, or the first when it has gone.
   useLayoutEffect(() => {
     const all = items();
     if (!all.some((el) => el.dataset.key === active)) setActive(all[0]?.dataset.key ?? null);
@@ -598,9 +655,9 @@ function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
       else next.add(key);
       return next;
     });
-  const onKeyDown = (e: ReactKeyboardEvent<HTMLUListElement>) => {
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
     const from = e.target as HTMLElement;
-    if (from.getAttribute('role') !== 'treeitem') return;
+    if (from.getAttribute('role') !== 'row' || !from.dataset.key) return;
     const to = moveTarget(items(), from, e.key, setOpen);
     if (to === undefined) return;
     e.preventDefault();
@@ -609,49 +666,14 @@ function DocTree({ caseId, tree }: { caseId: string; tree: TreeNode }) {
       to.focus();
     }
   };
+  const rows = treeRows(tree, collapsed);
   return (
-    <NavContext.Provider value={{ active, setActive, collapsed, setOpen }}>
-      <ul className="tree" role="tree" aria-label="Documents of this case" aria-multiselectable="true" ref={ref} onKeyDown={onKeyDown}>
-        {tree.folders.map((f) => (
-          <Folder key={f.path} caseId={caseId} node={f} depth={0} inside={tree.inside} />
-        ))}
-        {tree.files.map((f) => (
-          <FileRow key={f.id} caseId={caseId} file={f} depth={0} inside={tree.inside} />
-        ))}
-      </ul>
-    </NavContext.Provider>
-  );
-}
-
-
-const COLUMNS: { key: SortKey; label: string }[] = [
-  { key: 'name', label: 'Name' },
-  { key: 'title', label: 'Title' },
-  { key: 'type', label: 'Type' },
-  { key: 'date', label: 'Date' },
-  { key: 'pages', label: 'Pages' },
-  { key: 'status', label: 'Status' },
-];
-
-/** The columns the list is sorted by: a header each; a click sorts by it, a second click reverses. */
-function SortHeader({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) => void }) {
-  return (
-    <div className="doc-columns" role="table" aria-label="Sort documents by">
-      <div role="row">
-        {COLUMNS.map((c) => (
-          <span key={c.key} role="columnheader" aria-sort={sort.key === c.key ? sort.dir : 'none'}>
-            <button
-              type="button"
-              className="doc-sort"
-              onClick={() => onSort({ key: c.key, dir: sort.key === c.key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}
-            >
-              {c.label}
-              <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
-            </button>
-          </span>
-        ))}
+    <NavContext.Provider value={{ active, setActive, setOpen }}>
+      <div className="doc-grid" role="treegrid" aria-label="Documents of this case" aria-multiselectable="true" ref={ref} onKeyDown={onKeyDown}>
+        <HeaderRow sort={sort} onSort={onSort} />
+        {rows.map((row) => (row.kind === 'folder' ? <FolderRow key={row.key} row={row} /> : <FileRow key={row.key} caseId={caseId} row={row} />))}
       </div>
-    </div>
+    </NavContext.Provider>
   );
 }
 
@@ -708,6 +730,13 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
     void load(caseId);
     setFilter(NO_FILTER);
   }, [caseId, load]);
+
+  // Ticks and chosen documents kept from before a reload lose the files removed since.
+  const listed = useDocuments((s) => s.caseId === caseId && !s.loading && !s.error);
+  const chatCase = useChat((s) => s.caseId);
+  useEffect(() => {
+    if (listed && chatCase === caseId) useChat.getState().keepOnly(caseId, new Set(files.map((f) => f.id)));
+  }, [caseId, chatCase, listed, files]);
 
   useEffect(() => {
     // React has no typed prop for these non-standard attributes.
@@ -788,12 +817,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
           </div>
         </div>
       )}
-      {files.length > 0 && (
-        <>
-          <DocFilters files={files} filter={filter} onFilter={setFilter} />
-          <SortHeader sort={sort} onSort={setSort} />
-        </>
-      )}
+      {files.length > 0 && <DocFilters files={files} filter={filter} onFilter={setFilter} />}
       <div className="pane-scroll">
         {error && (
           <p className="pad error" role="alert">
@@ -816,7 +840,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
             </button>
           </p>
         )}
-        {shown.length > 0 && <DocTree caseId={caseId} tree={tree} />}
+        {shown.length > 0 && <DocGrid caseId={caseId} tree={tree} sort={sort} onSort={setSort} />}
       </div>
       <SelectionBar files={files} />
       {files.length > 0 && (
