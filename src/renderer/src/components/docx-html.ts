@@ -6,7 +6,10 @@
  * Pure TS on purpose (no DOM globals): the caller parses with DOMParser and passes the body; tests
  * pass any DOM-shaped tree. Rendering to React lives in SourceViewer.
  */
-import { markText, type MarkKind, type MarkRange } from './viewer/marks';
+import { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
+import { markText, type MarkRange } from './viewer/marks';
+
+export { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
 
 /** The part of a DOM node this module reads (a browser Node satisfies it). */
 export interface DomLike {
@@ -17,30 +20,6 @@ export interface DomLike {
   getAttribute?: (name: string) => string | null;
 }
 
-export const SAFE_TAGS = [
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'td', 'th',
-  'strong', 'em', 'b', 'i', 'u', 'sup', 'sub', 'br', 'a', 'span', 'del', 'ins',
-] as const;
-export type SafeTag = (typeof SAFE_TAGS)[number] | 'mark';
-
-export interface SafeText {
-  kind: 'text';
-  text: string;
-}
-export interface SafeElement {
-  kind: 'el';
-  tag: SafeTag;
-  colSpan?: number;
-  rowSpan?: number;
-  /** Not part of the ingest text (footnote references and bodies, image placeholders). */
-  note?: boolean;
-  /** Stands in for a dropped image. */
-  placeholder?: 'image';
-  /** For a <mark>: the cited words or a found word (see viewer/marks). */
-  mark?: MarkKind;
-  children: SafeNode[];
-}
-export type SafeNode = SafeText | SafeElement;
 
 const SAFE = new Set<string>(SAFE_TAGS);
 /** Elements dropped with everything inside them (code, embedded content, form controls, metadata). */

@@ -3,10 +3,9 @@
  * and the found words as ranges of the document text, a piece of text split into marked parts,
  * and the window of a long text that follows the current found word. Pure functions.
  */
-import type { SafeNode } from '../docx-html';
+import type { MarkKind, SafeNode } from '../safe-nodes';
 
-/** What a mark is: the cited words, a found word, or the found word that is current. */
-export type MarkKind = 'cite' | 'hit' | 'current';
+export type { MarkKind } from '../safe-nodes';
 
 /** A marked range [start, end) of some text. */
 export interface MarkRange {
