@@ -2,9 +2,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { ChunkStore } from '../../src/core/retrieval/store';
 import { fileSemanticText } from '../../src/shared/format';
 import { tempHome } from '../helpers/home';
+import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels } from '../helpers/models';
 import { NDA_DIR } from './helpers';
 
@@ -20,36 +20,11 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
     mkdirSync(drop, { recursive: true });
     for (const f of NDAS) copyFileSync(path.join(NDA_DIR, f), path.join(drop, f));
     // The first batch of vectors goes in; the next waits until the test lets it through.
-    const setVectors = ChunkStore.prototype.setVectors;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let firstDone!: () => void;
-    const first = new Promise<void>((resolve) => (firstDone = resolve));
-    let calls = 0;
-    ChunkStore.prototype.setVectors = async function (this: ChunkStore, ...args: Parameters<typeof setVectors>) {
-      if (calls++ === 0) {
-        await setVectors.apply(this, args);
-        firstDone();
-        return;
-      }
-      await gate;
-      return setVectors.apply(this, args);
-    };
+    const held = holdVectors(1);
+    const moments = ingestMoments(engine, caseId, NDAS.length);
     try {
-      const indexed = new Set<string>();
-      let allIndexed!: () => void;
-      const searchable = new Promise<void>((resolve) => (allIndexed = resolve));
-      const offFile = engine.events.on('ingest.file', (e) => {
-        if (e.caseId === caseId && e.status === 'indexed') indexed.add(e.name);
-        if (indexed.size === NDAS.length) allIndexed();
-      });
-      let ended!: () => void;
-      const done = new Promise<void>((resolve) => (ended = resolve));
-      const offProgress = engine.events.on('ingest.progress', (p) => {
-        if (p.caseId === caseId && p.state !== 'running') ended();
-      });
       await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
-      await Promise.all([searchable, first]);
+      await Promise.all([moments.searchable, held.passed]);
 
       const coverage = (await engine.router.call('search', { caseId, query: 'confidential information', mode: 'keyword', k: 3 })).semantic_coverage!;
       expect(coverage.embedded).toBeGreaterThan(0);
@@ -65,16 +40,14 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
       // The files' figures add up to what the case still waits for.
       expect(waiting.reduce((n, f) => n + f.semantic!.total - f.semantic!.embedded, 0)).toBe(coverage.total - coverage.embedded);
 
-      release();
-      await done;
-      offFile();
-      offProgress();
+      held.release();
+      await moments.done;
       const after = await engine.router.call('files.list', { caseId });
       expect(after.files).toHaveLength(NDAS.length);
       expect(after.files.filter((f) => f.semantic)).toEqual([]);
     } finally {
-      ChunkStore.prototype.setVectors = setVectors;
-      release();
+      moments.off();
+      held.restore();
       await engine.close();
     }
   });

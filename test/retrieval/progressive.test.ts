@@ -8,8 +8,8 @@ import { ChunkStore } from '../../src/core/retrieval/store';
 import { embedThreads, IdleCores, ingestEmbedThreads } from '../../src/core/retrieval/embed-protocol';
 import { sharedEmbedHost } from '../../src/core/retrieval/embed-host';
 import { createIndexSink } from '../../src/core/retrieval/sink';
-import type { IngestProgress } from '../../src/shared/contract/ingest';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
+import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels, MINILM_ID } from '../helpers/models';
 import { NDA_DIR } from './helpers';
 
@@ -44,30 +44,12 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
   it('during the embedding stage a search finds the new files by their words and says coverage is partial; after it, hybrid; progress reports both stages to 100%', async () => {
     const { engine, caseId, drop } = await openCase(tempHome('casefile-progressive-'));
     // Hold the passages' vectors on their way into the table until the test lets them through.
-    const setVectors = ChunkStore.prototype.setVectors;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    ChunkStore.prototype.setVectors = async function (this: ChunkStore, ...args: Parameters<typeof setVectors>) {
-      await gate;
-      return setVectors.apply(this, args);
-    };
+    const held = holdVectors();
+    const moments = ingestMoments(engine, caseId, NDAS.length);
+    const { progress } = moments;
     try {
-      const progress: IngestProgress[] = [];
-      const indexed = new Set<string>();
-      let allIndexed!: () => void;
-      const searchable = new Promise<void>((resolve) => (allIndexed = resolve));
-      const offFile = engine.events.on('ingest.file', (e) => {
-        if (e.caseId === caseId && e.status === 'indexed') indexed.add(e.name);
-        if (indexed.size === NDAS.length) allIndexed();
-      });
-      let ended!: () => void;
-      const done = new Promise<void>((resolve) => (ended = resolve));
-      const offProgress = engine.events.on('ingest.progress', (p) => {
-        progress.push(structuredClone(p));
-        if (p.state !== 'running') ended();
-      });
       await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
-      await searchable;
+      await moments.searchable;
 
       // Stage one: every file is indexed and found by its words; the vectors are on their way.
       const during = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
@@ -79,10 +61,8 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(now?.semantic).toEqual({ embedded: 0, total: during.semantic_coverage!.total });
       expect((await engine.router.call('files.list', { caseId })).files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed']);
 
-      release();
-      await done;
-      offFile();
-      offProgress();
+      held.release();
+      await moments.done;
       // Stage two: hybrid, with nothing left out.
       const after = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
       expect(after.semantic_coverage).toBeUndefined();
@@ -95,8 +75,8 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
     } finally {
-      ChunkStore.prototype.setVectors = setVectors;
-      release();
+      moments.off();
+      held.restore();
       await engine.close();
     }
   });
