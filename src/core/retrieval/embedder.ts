@@ -62,7 +62,7 @@ export class Embedder {
       this.extractor = await withLocalModel(
         folder,
         (mod, name, options) => mod.pipeline('feature-extraction', name, options),
-        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1 } },
+        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1, enableMemPattern: false } },
       );
     } catch (err) {
       throw new CasefileError(
