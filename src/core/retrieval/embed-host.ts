@@ -17,6 +17,11 @@ import { embedThreads, modelKey, type EmbedderOptions, type EmbeddingModelRef, t
 
 /** A model no embedder holds any more is unloaded from the worker after this long (the next ingest or query often wants it again). */
 const UNLOAD_AFTER_MS = 60_000;
+/**
+ * How long close() lets the worker finish its forward pass before terminating it anyway. Stopping
+ * a thread inside onnxruntime's run aborts the whole process (a native exception during teardown).
+ */
+const DRAIN_MS = 30_000;
 
 /** embed-worker.ts next to this module (source), or `embed-worker.js` next to the bundle. */
 export function defaultEmbedWorkerPath(): string | null {
@@ -108,6 +113,7 @@ export class EmbedWorkerHost {
   }
 
   private onMessage(msg: EmbedWorkerResponse): void {
+    if (msg.type === 'drained') return; // close() listens for it
     const p = this.pending.get(msg.id);
     if (!p) return; // cancelled on this side already
     this.pending.delete(msg.id);
@@ -191,15 +197,40 @@ export class EmbedWorkerHost {
     h.timer.unref();
   }
 
-  /** Terminate the worker (its models go with it); requests in flight fail. It starts again on the next request. */
+  /**
+   * Stop the worker (its models go with it); requests in flight fail. The worker first finishes
+   * the forward pass it is in and lets its models go, then it is terminated. It starts again on
+   * the next request.
+   */
   async close(): Promise<void> {
     for (const h of this.holders.values()) if (h.timer) clearTimeout(h.timer);
     this.holders.clear();
     const worker = this.worker;
     this.worker = null;
     this.failAll(new CasefileError('unavailable', 'Embedding stopped: the engine is shutting down.'));
-    await worker?.terminate();
+    if (!worker) return;
+    await drained(worker);
+    await worker.terminate();
   }
+}
+
+/** Ask the worker to stop its work and let its models go; resolves when it has (or has exited, or after DRAIN_MS). */
+function drained(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (msg: EmbedWorkerResponse) => {
+      if (msg.type === 'drained') done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+    worker.postMessage({ type: 'drain' } satisfies EmbedWorkerRequest);
+  });
 }
 
 let shared: EmbedWorkerHost | null = null;

@@ -105,7 +105,9 @@ export type EmbedWorkerRequest =
   | { type: 'embed'; id: number; model: EmbedModelSpec; texts: string[] }
   | { type: 'cancel'; id: number }
   | { type: 'unload'; model: EmbedModelSpec }
-  | { type: 'stats'; id: number };
+  | { type: 'stats'; id: number }
+  /** Stop: cancel all work, finish the forward pass under way, let the models go, answer `drained`. */
+  | { type: 'drain' };
 
 export interface EmbedWorkerStats {
   threadId: number;
@@ -122,7 +124,8 @@ export type EmbedWorkerResponse =
   | { type: 'vectors'; id: number; dimension: number; data: Float32Array }
   | { type: 'cancelled'; id: number }
   | { type: 'error'; id: number; message: string; code?: string }
-  | { type: 'stats'; id: number; stats: EmbedWorkerStats };
+  | { type: 'stats'; id: number; stats: EmbedWorkerStats }
+  | { type: 'drained' };
 
 export function modelKey(m: EmbedModelSpec): string {
   return JSON.stringify([m.dir, m.threads, m.batchSize ?? null, m.pooling ?? null]);

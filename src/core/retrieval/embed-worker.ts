@@ -74,6 +74,17 @@ function enqueue(msg: Extract<EmbedWorkerRequest, { id: number; model: EmbedMode
   });
 }
 
+/** Cancel everything, and once the forward pass under way is done, let the models go and say so. */
+function drain(): void {
+  for (const controller of running.values()) controller.abort(Object.assign(new Error('Cancelled'), { name: 'AbortError' }));
+  const all = [...models.values()];
+  models.clear();
+  chain = chain
+    .then(() => Promise.all(all.map((m) => m.dispose())))
+    .catch(() => undefined)
+    .then(() => send({ type: 'drained' }));
+}
+
 port?.on('message', (msg: EmbedWorkerRequest) => {
   switch (msg.type) {
     case 'load':
@@ -93,6 +104,9 @@ port?.on('message', (msg: EmbedWorkerRequest) => {
     }
     case 'stats':
       send({ type: 'stats', id: msg.id, stats: { threadId, loads, texts, models: [...models.values()].map((m) => ({ id: m.modelId, threads: m.threads })) } });
+      break;
+    case 'drain':
+      drain();
       break;
   }
 });
