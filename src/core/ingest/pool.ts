@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lowerProcess, READER_PRIORITY } from '../util/priority';
 import { packageFileUrl, startChild } from '../util/worker-start';
 import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits } from './limits';
 import type { ChunkRecord } from './types';
@@ -11,7 +12,7 @@ import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './w
 export interface PoolOptions {
   /** Path of the worker entry (src/core/ingest/worker.ts from source, or the bundled worker file). */
   workerPath?: string;
-  /** Parallel workers; default: available cores − 1, between 1 and 4. */
+  /** Parallel workers; default: one per core, between 1 and 4. */
   concurrency?: number;
   /** Terminate idle workers after this many ms (default 30 s). */
   idleMs?: number;
@@ -19,10 +20,14 @@ export interface PoolOptions {
   limits?: Pick<IngestLimits, 'maxParseMemoryBytes' | 'fileTimeoutMs' | 'pageTimeoutMs'>;
 }
 
-/** Parallel readers that suit 2–8 cores: leave one core to the UI / main thread, cap memory at four pdf.js instances. */
+/**
+ * Parallel readers: one per core, at most four pdf.js instances (memory). Readers run below the
+ * app's priority (util/priority.ts), so they take the cores the window does not need, and the
+ * embedding stage (lower still) catches up once parsing is done.
+ */
 export function defaultConcurrency(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(4, cores - 1));
+  return Math.max(1, Math.min(4, cores));
 }
 
 /**
@@ -150,6 +155,11 @@ export class WorkerPool {
   /** Highest resident set seen of any reader (bytes), for benchmarks and diagnostics. */
   peakRss = 0;
 
+  /** Process ids of the readers running now (diagnostics and tests). */
+  get readerPids(): number[] {
+    return this.slots.map((s) => s.child.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
   constructor(options: PoolOptions = {}) {
     this.workerPath = options.workerPath ?? defaultWorkerPath();
     this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
@@ -223,6 +233,7 @@ export class WorkerPool {
     // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
     const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
     const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`] });
+    lowerProcess(child.pid, READER_PRIORITY);
     const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0, ocrPages: 0 };
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));

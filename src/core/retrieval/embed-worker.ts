@@ -7,10 +7,13 @@
  */
 import { threadId, parentPort } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';
+import { EMBED_PRIORITY, lowerThisThread } from '../util/priority';
 import { Embedder } from './embedder';
 import { DEFAULT_EMBED_BATCH, modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse } from './embed-protocol';
 
 const port = parentPort;
+// Below the readers and the app: parsing (what makes a case searchable) takes the cores first.
+lowerThisThread(EMBED_PRIORITY);
 const models = new Map<string, Embedder>();
 const running = new Map<number, AbortController>();
 let loads = 0;
