@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lowerProcess, READER_PRIORITY } from '../util/priority';
 import { packageFileUrl, startChild } from '../util/worker-start';
 import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits } from './limits';
 import type { ChunkRecord } from './types';
@@ -21,9 +20,9 @@ export interface PoolOptions {
 }
 
 /**
- * Parallel readers: one per core, at most four pdf.js instances (memory). Readers run below the
- * app's priority (util/priority.ts), so they take the cores the window does not need, and the
- * embedding stage (lower still) catches up once parsing is done.
+ * Parallel readers: one per core, at most four pdf.js instances (memory). The embedding stage runs
+ * below them (util/priority.ts), so parsing takes the cores first and the vectors catch up once it
+ * is done.
  */
 export function defaultConcurrency(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
@@ -155,11 +154,6 @@ export class WorkerPool {
   /** Highest resident set seen of any reader (bytes), for benchmarks and diagnostics. */
   peakRss = 0;
 
-  /** Process ids of the readers running now (diagnostics and tests). */
-  get readerPids(): number[] {
-    return this.slots.map((s) => s.child.pid).filter((pid): pid is number => pid !== undefined);
-  }
-
   constructor(options: PoolOptions = {}) {
     this.workerPath = options.workerPath ?? defaultWorkerPath();
     this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
@@ -233,7 +227,6 @@ export class WorkerPool {
     // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
     const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
     const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`] });
-    lowerProcess(child.pid, READER_PRIORITY);
     const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0, ocrPages: 0 };
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
