@@ -216,9 +216,14 @@ test.describe('chat', () => {
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     await expect(viewer.getByText('125%')).toBeVisible();
     await expect.poll(async () => (await img.boundingBox())!.width).toBeGreaterThan(width * 1.2);
-    const zoomed = (await img.boundingBox())!;
-    const first = (await boxes.first().boundingBox())!;
-    expect(Math.abs((first.x - zoomed.x) / zoomed.width - oracle.rects[0]!.x / oracle.width)).toBeLessThan(0.003);
+    // The boxes are laid out again once the larger image is drawn: wait for them to settle there.
+    await expect
+      .poll(async () => {
+        const zoomed = (await img.boundingBox())!;
+        const first = (await boxes.first().boundingBox())!;
+        return Math.abs((first.x - zoomed.x) / zoomed.width - oracle.rects[0]!.x / oracle.width);
+      })
+      .toBeLessThan(0.003);
     await viewer.getByRole('button', { name: 'Zoom out' }).click();
     await expect(viewer.getByText('100%')).toBeVisible();
 
