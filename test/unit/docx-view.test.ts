@@ -57,13 +57,16 @@ function markAncestors(nodes: SafeNode[]): string[][] {
   return out;
 }
 
+/** The BAA's ingest text and sanitised HTML, read once for both groups below. */
+let baaRead: Promise<{ text: string; nodes: SafeNode[] }> | undefined;
+const baa = () =>
+  (baaRead ??= loadDocx(new Uint8Array(readFileSync(BAA))).then((doc) => ({ text: doc.text, nodes: parse(doc.html!) })));
+
 describe('DOCX view: highlight a cited span in the rendered document', () => {
   let text = '';
   let nodes: SafeNode[] = [];
   beforeAll(async () => {
-    const doc = await loadDocx(new Uint8Array(readFileSync(BAA)));
-    text = doc.text;
-    nodes = parse(doc.html!);
+    ({ text, nodes } = await baa());
   });
 
   const cite = (phrase: string, nth = 0) => {
@@ -140,9 +143,7 @@ describe('DOCX view: found words marked with the cited span (markDocx)', () => {
   let text = '';
   let nodes: SafeNode[] = [];
   beforeAll(async () => {
-    const doc = await loadDocx(new Uint8Array(readFileSync(BAA)));
-    text = doc.text;
-    nodes = parse(doc.html!);
+    ({ text, nodes } = await baa());
   });
 
   /** The marks of the tree in order, as kind (and the kind of the mark around it, if any). */
