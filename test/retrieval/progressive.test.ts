@@ -5,9 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
-import { embedThreads, IdleCores, ingestEmbedThreads } from '../../src/core/retrieval/embed-protocol';
+import { defaultEmbedThreads, embedThreads, IdleCores, ingestEmbedThreads } from '../../src/core/retrieval/embed-protocol';
 import { sharedEmbedHost } from '../../src/core/retrieval/embed-host';
 import { createIndexSink } from '../../src/core/retrieval/sink';
+import { THREAD_PRIORITIES } from '../../src/core/util/priority';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels, MINILM_ID } from '../helpers/models';
@@ -74,6 +75,12 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(progress.at(-1)).toMatchObject({ state: 'done', filesDone: 3, filesTotal: 3 });
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
+      // Where the embedding thread runs below the rest (Linux), the stage and the searches used one
+      // session of the model, on every core: one memory arena, not one per thread count.
+      if (THREAD_PRIORITIES) {
+        const sessions = (await sharedEmbedHost().stats()).models.filter((m) => m.id === MINILM_ID);
+        expect(sessions.map((m) => m.threads)).toEqual([Math.min(8, os.availableParallelism())]);
+      }
     } finally {
       moments.off();
       held.restore();
@@ -149,16 +156,28 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
   });
 
   it('the embedding stage takes the cores parsing leaves, and every core once parsing is done: a batch asked for more threads runs on them', async () => {
-    // The policy: beside busy readers, what they leave (never 0); alone, every core up to 8, as far
-    // as they were idle over the last batch (a busy machine keeps the count it has).
-    expect(ingestEmbedThreads(1, { cores: 2 })).toBe(1);
-    expect(ingestEmbedThreads(4, { cores: 4 })).toBe(1);
-    expect(ingestEmbedThreads(4, { cores: 16 })).toBe(8);
-    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.9 })).toBe(2);
-    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.3 })).toBe(1);
-    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 2.1 })).toBe(6);
-    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 12 })).toBe(8);
-    expect(ingestEmbedThreads(0, { cores: 1, current: 1, idle: 1 })).toBe(1);
+    // Where the embedding thread runs below everything else (Linux), one session with every core
+    // (up to 8) serves queries and the ingest alike: the priority shares the cores out.
+    for (const readers of [0, 1, 4]) {
+      expect(ingestEmbedThreads(readers, { cores: 2, lowered: true })).toBe(2);
+      expect(ingestEmbedThreads(readers, { cores: 16, current: 3, idle: 0, lowered: true })).toBe(8);
+    }
+    expect(defaultEmbedThreads(2, true)).toBe(2);
+    expect(defaultEmbedThreads(1, true)).toBe(1);
+    // Elsewhere (threads share the process's priority): half the cores for queries; beside busy
+    // readers, what they leave (never 0); alone, every core up to 8, as far as they were idle over
+    // the last batch (a busy machine keeps the count it has).
+    expect(defaultEmbedThreads(2, false)).toBe(1);
+    expect(defaultEmbedThreads(16, false)).toBe(8);
+    const elsewhere = { lowered: false };
+    expect(ingestEmbedThreads(1, { cores: 2, ...elsewhere })).toBe(1);
+    expect(ingestEmbedThreads(4, { cores: 4, ...elsewhere })).toBe(1);
+    expect(ingestEmbedThreads(4, { cores: 16, ...elsewhere })).toBe(8);
+    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.9, ...elsewhere })).toBe(2);
+    expect(ingestEmbedThreads(0, { cores: 2, current: 1, idle: 0.3, ...elsewhere })).toBe(1);
+    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 2.1, ...elsewhere })).toBe(6);
+    expect(ingestEmbedThreads(0, { cores: 16, current: 4, idle: 12, ...elsewhere })).toBe(8);
+    expect(ingestEmbedThreads(0, { cores: 1, current: 1, idle: 1, ...elsewhere })).toBe(1);
     // A sampler of idle cores reads between 0 and the cores there are.
     const idle = new IdleCores();
     for (let i = 0; i < 1e6; i++) Math.sqrt(i);

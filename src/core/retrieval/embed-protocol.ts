@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import { readConfig } from '../config';
+import { THREAD_PRIORITIES } from '../util/priority';
 import type { Pooling } from '../models/folder';
 
 /** An embedding model on disk: a transformers.js folder (config.json, tokenizer, onnx/*.onnx). */
@@ -27,43 +28,54 @@ export interface EmbedderOptions {
   batchSize?: number;
   /** Override the pooling the folder implies (normally leave unset). */
   pooling?: Pooling;
-  /**
-   * onnxruntime intra-op threads. Default: half the cores (at least 1), or CASEFILE_EMBED_THREADS.
-   * More threads than free cores makes onnxruntime much slower, not faster (its workers spin).
-   */
+  /** onnxruntime intra-op threads. Default: see defaultEmbedThreads, or CASEFILE_EMBED_THREADS. */
   threads?: number;
 }
 
 /**
  * onnxruntime intra-op threads for an embedder: `requested` when given, else CASEFILE_EMBED_THREADS,
- * else half the cores (at least 1).
+ * else defaultEmbedThreads.
  */
 export function embedThreads(requested?: number): number {
   if (requested && requested > 0) return Math.floor(requested);
   const configured = readConfig().embedThreads;
   if (configured) return configured;
-  return Math.max(1, Math.floor(os.availableParallelism() / 2));
+  return defaultEmbedThreads(os.availableParallelism());
 }
 
-/** The most onnxruntime threads an ingest's embedding stage takes: a small model gains little past this. */
-const MAX_INGEST_THREADS = 8;
+/** The most onnxruntime threads an embedder takes: a small model gains little past this. */
+const MAX_EMBED_THREADS = 8;
 
 /**
- * onnxruntime threads for an ingest's embedding stage, asked before each batch. Beside
- * `readersBusy` reader processes parsing: the cores they leave (at least 1), so parsing (what
- * makes files searchable) is never starved. Once parsing is done (0 busy): every core, up to 8,
- * but only as many more than it runs with now (`current`, default 1) as were idle over the last
- * batch (`idle`, in cores; see IdleCores; default none): onnxruntime's threads spin, and on a busy
- * machine more of them than free cores is much slower, not faster. CASEFILE_EMBED_THREADS, when
- * set, holds throughout.
+ * Where the embedding thread runs below everything else (`lowered`: Linux, see util/priority.ts),
+ * every core, up to 8: parsing and the window still take the cores first, and one session of the
+ * model (one memory arena) serves the ingest and the queries alike. Elsewhere half the cores (at
+ * least 1): onnxruntime's threads spin, and at the usual priority more of them than free cores is
+ * much slower, not faster.
  */
-export function ingestEmbedThreads(readersBusy: number, opts: { cores?: number; current?: number; idle?: number } = {}): number {
+export function defaultEmbedThreads(cores: number, lowered = THREAD_PRIORITIES): number {
+  return lowered ? Math.max(1, Math.min(MAX_EMBED_THREADS, cores)) : Math.max(1, Math.floor(cores / 2));
+}
+
+/**
+ * onnxruntime threads for an ingest's embedding stage, asked before each batch. Where the
+ * embedding thread runs below everything else (`lowered`), the model's own count throughout: the
+ * priority shares the cores out, and no second session is loaded. Elsewhere, beside `readersBusy`
+ * reader processes parsing: the cores they leave (at least 1), so parsing (what makes files
+ * searchable) is never starved; once parsing is done (0 busy): every core, up to 8, but only as
+ * many more than it runs with now (`current`, default 1) as were idle over the last batch (`idle`,
+ * in cores; see IdleCores; default none): on a busy machine more onnxruntime threads than free
+ * cores is much slower, not faster. CASEFILE_EMBED_THREADS, when set, holds throughout.
+ */
+export function ingestEmbedThreads(readersBusy: number, opts: { cores?: number; current?: number; idle?: number; lowered?: boolean } = {}): number {
   const configured = readConfig().embedThreads;
   if (configured) return configured;
   const cores = opts.cores ?? os.availableParallelism();
-  if (readersBusy > 0) return Math.max(1, Math.min(MAX_INGEST_THREADS, cores - readersBusy));
+  const lowered = opts.lowered ?? THREAD_PRIORITIES;
+  if (lowered) return defaultEmbedThreads(cores, true);
+  if (readersBusy > 0) return Math.max(1, Math.min(MAX_EMBED_THREADS, cores - readersBusy));
   const current = opts.current ?? 1;
-  return Math.max(1, Math.min(MAX_INGEST_THREADS, cores, current + Math.floor(Math.max(0, opts.idle ?? 0) + 0.25)));
+  return Math.max(1, Math.min(MAX_EMBED_THREADS, cores, current + Math.floor(Math.max(0, opts.idle ?? 0) + 0.25)));
 }
 
 /** The machine's idle CPU between two samples, in cores (os.cpus() times: no process or thread of its own). */

@@ -10,12 +10,15 @@ import os from 'node:os';
 /** The embedding stage: the lowest. */
 export const EMBED_PRIORITY = os.constants.priority.PRIORITY_LOW;
 
+/** Whether a thread has a priority of its own here (Linux), so the embedding thread can run below the rest. */
+export const THREAD_PRIORITIES = process.platform === 'linux';
+
 /**
  * Lower the calling thread and the threads it starts from now on (onnxruntime's). Only on Linux,
  * where a thread has a priority of its own; elsewhere the call would lower the whole process.
  */
 export function lowerThisThread(priority: number): void {
-  if (process.platform !== 'linux') return;
+  if (!THREAD_PRIORITIES) return;
   try {
     // pid 0 is the calling thread on Linux (each thread is a task with its own nice value).
     os.setPriority(0, priority);
