@@ -331,7 +331,7 @@ export class ChunkStore {
    * Bring indexes up to date with new rows, compact small fragments left by many small ingests and
    * drop superseded versions. Run after each ingest batch.
    */
-  async optimize(options: { keepVersionsMs?: number } = {}): Promise<void> {
+  async optimize(options: { keepVersionsMs?: number; annMinRows?: number } = {}): Promise<void> {
     const table = await this.table();
     if (!table) return;
     await this.ensureFtsIndex();
@@ -341,7 +341,10 @@ export class ChunkStore {
     if (dim !== null) {
       const indices = await table.listIndices();
       const rows = await table.countRows();
-      if (rows >= ANN_MIN_ROWS && !indices.some((i) => i.columns.includes('vector'))) {
+      // The index's partitions and codebooks are learnt from the vectors there are: never while
+      // passages still wait for theirs (all zeros), as during an ingest's embedding stage.
+      const waiting = (await this.hasEmbeddedColumn()) ? await this.count('embedded = false') : 0;
+      if (rows >= (options.annMinRows ?? ANN_MIN_ROWS) && waiting === 0 && !indices.some((i) => i.columns.includes('vector'))) {
         await table.createIndex('vector', {
           config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(16, Math.round(Math.sqrt(rows))), numSubVectors: dim % 16 === 0 ? dim / 16 : undefined }),
         });
