@@ -23,7 +23,8 @@ import { NDA_DIR } from './helpers';
  */
 const { miniLmDir } = testModels();
 const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
-const BIG = path.join(corpusDir, 'cuad', 'full_contract_txt', 'CERES,INC_01_25_2012-EX-10.20-Collaboration Agreement.txt');
+/** A 40 KB contract: two of the stage's calls, the first of them stopped by the crash. */
+const AGENCY = path.join(corpusDir, 'cuad', 'full_contract_txt', 'BIOPURECORP_06_30_1999-EX-10.13-AGENCY AGREEMENT.txt');
 
 /** Modules of the embedding runtime loaded on this thread (onnxruntime-node is CommonJS: its binding shows in the cache). */
 function runtimeOnThisThread(): string[] {
@@ -157,14 +158,14 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     const { engine, caseId, drop } = await openWithModel(tempHome('casefile-embedw-'));
     const host = sharedEmbedHost();
     try {
-      copyFileSync(BIG, path.join(drop, 'a-collaboration.txt'));
+      copyFileSync(AGENCY, path.join(drop, 'a-agency.txt'));
       copyFileSync(path.join(NDA_DIR, NDAS[0]!), path.join(drop, 'b-nda.txt'));
-      // Stop the worker the way a crash would, right after the first batch of the big file is sent to it.
+      // Stop the worker the way a crash would, right after the first batch of the contract is sent to it.
       let killed = false;
       const embed = host.embed.bind(host);
       host.embed = (model, texts, signal) => {
         const reply = embed(model, texts, signal);
-        if (!killed && texts.some((t) => /Ceres/i.test(t))) {
+        if (!killed && texts.some((t) => /Biopure/i.test(t))) {
           killed = true;
           void host.runningWorker?.terminate();
         }
@@ -174,12 +175,12 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
       if (!('results' in run)) throw new Error('expected results');
       const byName = Object.fromEntries(run.results.map((r) => [r.name, r]));
       expect(killed).toBe(true);
-      expect(byName['a-collaboration.txt']).toMatchObject({ status: 'indexed' });
+      expect(byName['a-agency.txt']).toMatchObject({ status: 'indexed' });
       expect(byName['b-nda.txt']).toMatchObject({ status: 'indexed' });
-      // Nothing is left without its vector: a vector search finds the big file's passages.
-      const res = await engine.router.call('search', { caseId, query: 'Ceres collaboration', mode: 'hybrid', k: 3 });
+      // Nothing is left without its vector: a vector search finds the contract's passages.
+      const res = await engine.router.call('search', { caseId, query: 'Biopure veterinary products agent', mode: 'hybrid', k: 3 });
       expect(res.semantic_coverage).toBeUndefined();
-      expect(res.results.some((r) => r.file_name === 'a-collaboration.txt')).toBe(true);
+      expect(res.results.some((r) => r.file_name === 'a-agency.txt')).toBe(true);
     } finally {
       Reflect.deleteProperty(host, 'embed');
       await engine.close();
