@@ -342,9 +342,10 @@ export class ChunkStore {
       const indices = await table.listIndices();
       const rows = await table.countRows();
       // The index's partitions and codebooks are learnt from the vectors there are: never while
-      // passages still wait for theirs (all zeros), as during an ingest's embedding stage.
-      const waiting = (await this.hasEmbeddedColumn()) ? await this.count('embedded = false') : 0;
-      if (rows >= (options.annMinRows ?? ANN_MIN_ROWS) && waiting === 0 && !indices.some((i) => i.columns.includes('vector'))) {
+      // passages still wait for theirs (all zeros), as during an ingest's embedding stage. Counted
+      // only for a case that would get its index now (optimize runs every 25 writes).
+      const due = rows >= (options.annMinRows ?? ANN_MIN_ROWS) && !indices.some((i) => i.columns.includes('vector'));
+      if (due && !((await this.hasEmbeddedColumn()) && (await this.count('embedded = false')) > 0)) {
         await table.createIndex('vector', {
           config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(16, Math.round(Math.sqrt(rows))), numSubVectors: dim % 16 === 0 ? dim / 16 : undefined }),
         });
