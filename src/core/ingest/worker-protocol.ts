@@ -47,6 +47,7 @@ export type WorkerResponse =
   /** Page `page` of `total` starts being read by OCR. */
   | { type: 'ocr'; id: number; page: number; total: number }
   | { type: 'stage'; id: number; stage: 'chunking' }
-  | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[] }
+  /** `rss`: the reader's resident bytes once the file is done, for the pool to replace a reader that kept its peak. */
+  | { type: 'done'; id: number; summary: ParseSummary; chunks: ChunkRecord[]; rss?: number }
   | { type: 'cancelled'; id: number }
   | { type: 'error'; id: number; message: string };

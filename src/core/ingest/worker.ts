@@ -79,7 +79,7 @@ async function handleParse(task: ParseTask): Promise<void> {
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });
-    send({ type: 'done', id: task.id, summary, chunks });
+    send({ type: 'done', id: task.id, summary, chunks, rss: process.memoryUsage.rss() });
   } catch (err) {
     if (controller.signal.aborted || (err as Error)?.name === 'AbortError') send({ type: 'cancelled', id: task.id });
     else send({ type: 'error', id: task.id, message: err instanceof Error ? err.message : String(err) });

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../src/core/ingest/pool';
+import { DEFAULT_CHUNKING } from '../../src/core/ingest/types';
+import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
+
+// Real reader processes (pdf.js) on real contracts. A reader keeps what its native and WebAssembly
+// decoders took for a large file; the pool replaces one that holds more than its threshold after a
+// file, and the files after it still read in full.
+const FILES = [CUAD_SMALL.pcquote, CUAD_SMALL.mphase, CUAD_SMALL.datacall].map(cuadPdf);
+
+describe('reader recycling', () => {
+  let pool: WorkerPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  async function readAll(caseDir: string): Promise<{ status: string; chunks: number }[]> {
+    const out: { status: string; chunks: number }[] = [];
+    for (const [i, blobPath] of FILES.entries()) {
+      const { summary, chunks } = await pool!.run({ caseDir, blobPath, name: path.basename(blobPath), fileId: `f${i}`, version: 1, isLatest: true, maxBytes: 1 << 30, chunking: DEFAULT_CHUNKING });
+      out.push({ status: summary.status, chunks: chunks.length });
+    }
+    return out;
+  }
+
+  it('gives each file a fresh reader once readers hold more than the threshold, and every file still reads', async () => {
+    const caseDir = tempHome();
+    // Every reader holds more than one byte: each file after the first gets a new one.
+    pool = new WorkerPool({ concurrency: 1, recycleRssBytes: 1 });
+    const results = await readAll(caseDir);
+    expect(results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
+    expect(results.every((r) => r.chunks > 0)).toBe(true);
+    expect(pool.started).toBe(FILES.length);
+  });
+
+  it('keeps a reader below the threshold for the next file, with the same results', async () => {
+    const caseDir = tempHome();
+    pool = new WorkerPool({ concurrency: 1 });
+    const results = await readAll(caseDir);
+    expect(results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
+    expect(pool.started).toBe(1);
+    await pool.close();
+    pool = new WorkerPool({ concurrency: 1, recycleRssBytes: 1 });
+    expect(await readAll(tempHome())).toEqual(results);
+  });
+});
