@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkerPool } from '../../src/core/ingest/pool';
+import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
 import { DEFAULT_CHUNKING } from '../../src/core/ingest/types';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 
@@ -8,6 +8,15 @@ import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 // decoders took for a large file; the pool replaces one that holds more than its threshold after a
 // file, and the files after it still read in full.
 const FILES = [CUAD_SMALL.pcquote, CUAD_SMALL.mphase, CUAD_SMALL.datacall].map(cuadPdf);
+
+describe('reader V8 flags', () => {
+  it('runs readers without V8 helper threads where the readers alone fill the cores, with them where cores are to spare', () => {
+    expect(readerV8Flags(2, 2)).toEqual(['--single-threaded']);
+    expect(readerV8Flags(4, 4)).toEqual(['--single-threaded']);
+    expect(readerV8Flags(1, 1)).toEqual(['--single-threaded']);
+    expect(readerV8Flags(4, 16)).toEqual([]);
+  });
+});
 
 describe('reader recycling', () => {
   let pool: WorkerPool | undefined;
