@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,10 +11,12 @@ describe('casefile serve', () => {
   const home = tempHome('casefile-serve-cli-');
 
   it('serve – prints the sign-in URL with a token, answers with it, stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--port', '0'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // Started as an installed command is, by its own first line (not `node bin/casefile.mjs`): that
+    // line gives the process MALLOC_ARENA_MAX=2 and runs node in place of `env`.
+    const bin = path.join(repoRoot, 'bin/casefile.mjs');
+    const args = ['--home', home, 'serve', '--port', '0'];
+    const { MALLOC_ARENA_MAX: _, ...env } = process.env;
+    const child = process.platform === 'win32' ? spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(bin, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = createInterface({ input: child.stdout! });
     const open = await new Promise<string>((resolve, reject) => {
       lines.on('line', (line) => {
@@ -31,6 +33,7 @@ describe('casefile serve', () => {
     const info = await fetch(base, { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${token}` } });
     expect(info.status).toBe(200);
     expect(((await info.json()) as { home: string }).home).toBe(home);
+    if (process.platform === 'linux') expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
