@@ -1,9 +1,13 @@
 import type { CaseMeta } from '../cases/registry';
 import { NO_EMBEDDING_MODEL_REASON } from '../models/registry';
+import type { LoadedEmbedder } from './embed-host';
 import { loadEmbedder, loadReranker, type EmbedderLoad, type EmbeddingCatalog } from './models';
 import type { Reranker, SemanticState } from './search';
 import type { ChunkStore } from './store';
 
+
+/** Query vectors kept per engine (384 floats each for the default model: about 0.4 MB in all). */
+export const RECENT_QUERIES = 256;
 
 /**
  * The models that answer queries, loaded once per engine and shared by every case: query embedders
@@ -13,6 +17,8 @@ import type { ChunkStore } from './store';
 export class QueryModels {
   private readonly embedders = new Map<string, Promise<EmbedderLoad>>();
   private rerankerLoad: Promise<Reranker | null> | null = null;
+  /** The latest query vectors, by model and text, least recently used first. */
+  private readonly recent = new Map<string, Float32Array>();
 
   constructor(private readonly catalog: EmbeddingCatalog) {}
 
@@ -33,6 +39,26 @@ export class QueryModels {
     return load;
   }
 
+  /**
+   * The vector of a query. A question asked again (in another search mode, on the next page of
+   * results, by the agent in a later step) reuses the vector made for it: during an ingest a query
+   * waits behind the embedding stage's batch, and the same text always makes the same vector.
+   * Only finished vectors are kept, so a cancelled query is made again next time.
+   */
+  async embedQuery(embedder: LoadedEmbedder, text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const key = `${embedder.modelId}\u0000${text}`;
+    const kept = this.recent.get(key);
+    if (kept) {
+      this.recent.delete(key);
+      this.recent.set(key, kept);
+      return kept;
+    }
+    const vector = await embedder.embedOne(text, signal);
+    this.recent.set(key, vector);
+    if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value!);
+    return vector;
+  }
+
   /** The installed cross-encoder reranker (null when none is installed). */
   async reranker(): Promise<Reranker | null> {
     this.rerankerLoad ??= loadReranker(this.catalog).catch(() => null);
@@ -44,6 +70,7 @@ export class QueryModels {
   async dispose(): Promise<void> {
     const loads = [...this.embedders.values()];
     this.embedders.clear();
+    this.recent.clear();
     for (const l of loads) {
       const r = await l.catch(() => null);
       if (r?.ok) await r.embedder.dispose();
@@ -88,7 +115,7 @@ export async function caseSemantics(models: QueryModels, meta: CaseMeta, store: 
     embedder: {
       modelId: embedder.modelId,
       dimension: embedder.dimension,
-      embedQuery: (text, signal) => embedder.embedOne(text, signal),
+      embedQuery: (text, signal) => models.embedQuery(embedder, text, signal),
     },
   };
 }
