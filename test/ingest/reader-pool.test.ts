@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
@@ -7,6 +8,22 @@ import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 // Real reader processes (pdf.js) on real contracts. A reader keeps what its native and WebAssembly
 // decoders took for a large file; the pool replaces one that holds more than its threshold after a
 // file, and the files after it still read in full.
+/** This process's child processes (Linux /proc; empty elsewhere): here, only the pool's readers. */
+function childPids(): number[] {
+  if (process.platform !== 'linux') return [];
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 const FILES = [CUAD_SMALL.pcquote, CUAD_SMALL.mphase, CUAD_SMALL.datacall].map(cuadPdf);
 
 describe('reader V8 flags', () => {
@@ -42,6 +59,9 @@ describe('reader recycling', () => {
     expect(results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
     expect(results.every((r) => r.chunks > 0)).toBe(true);
     expect(pool.started).toBe(FILES.length);
+    // The last reader was let go after its file too; closing waits until every reader is gone.
+    await pool.close();
+    expect(childPids()).toEqual([]);
   });
 
   it('keeps a reader below the threshold for the next file, with the same results', async () => {

@@ -136,6 +136,15 @@ async function residentBytes(pid: number): Promise<number | null> {
   }
 }
 
+/** Kill a reader process and wait until it is gone. */
+function killAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
 /** How often running readers are measured. */
 const WATCH_MS = 100;
 /** How long a new reader may take to load before it begins its task (on top of the page limit). */
@@ -167,6 +176,8 @@ export class WorkerPool {
   readonly limits: NonNullable<PoolOptions['limits']>;
   private readonly idleMs: number;
   private readonly slots: Slot[] = [];
+  /** Readers let go after their file (`retire`) and not yet gone. */
+  private readonly retiring = new Set<ChildProcess>();
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
@@ -353,6 +364,8 @@ export class WorkerPool {
   private retire(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
+    this.retiring.add(slot.child);
+    slot.child.once('exit', () => this.retiring.delete(slot.child));
     slot.child.kill();
   }
 
@@ -386,19 +399,13 @@ export class WorkerPool {
     this.watch = undefined;
     for (const p of this.queue.splice(0)) this.settle(p, () => p.reject(abortError()));
     const slots = this.slots.splice(0);
-    await Promise.all(
-      slots.map((s) => {
-        if (s.idleTimer) clearTimeout(s.idleTimer);
-        if (s.cancelTimer) clearTimeout(s.cancelTimer);
-        const p = s.current;
-        s.current = undefined;
-        if (p) this.settle(p, () => p.reject(abortError()));
-        if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
-        return new Promise<void>((resolve) => {
-          s.child.once('exit', () => resolve());
-          s.child.kill('SIGKILL');
-        });
-      }),
-    );
+    for (const s of slots) {
+      if (s.idleTimer) clearTimeout(s.idleTimer);
+      if (s.cancelTimer) clearTimeout(s.cancelTimer);
+      const p = s.current;
+      s.current = undefined;
+      if (p) this.settle(p, () => p.reject(abortError()));
+    }
+    await Promise.all([...slots.map((s) => s.child), ...this.retiring].map(killAndWait));
   }
 }

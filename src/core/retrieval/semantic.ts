@@ -17,8 +17,8 @@ export const RECENT_QUERIES = 256;
 export class QueryModels {
   private readonly embedders = new Map<string, Promise<EmbedderLoad>>();
   private rerankerLoad: Promise<Reranker | null> | null = null;
-  /** The latest query vectors, by model and text, least recently used first. */
-  private readonly recent = new Map<string, Float32Array>();
+  /** The latest query vectors, by model and text, least recently used first (a model loaded again starts afresh). */
+  private readonly recent = new Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>();
 
   constructor(private readonly catalog: EmbeddingCatalog) {}
 
@@ -48,13 +48,13 @@ export class QueryModels {
   async embedQuery(embedder: LoadedEmbedder, text: string, signal?: AbortSignal): Promise<Float32Array> {
     const key = `${embedder.modelId}\u0000${text}`;
     const kept = this.recent.get(key);
-    if (kept) {
-      this.recent.delete(key);
+    this.recent.delete(key);
+    if (kept?.embedder === embedder) {
       this.recent.set(key, kept);
-      return kept;
+      return kept.vector;
     }
     const vector = await embedder.embedOne(text, signal);
-    this.recent.set(key, vector);
+    this.recent.set(key, { embedder, vector });
     if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value!);
     return vector;
   }
