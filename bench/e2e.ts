@@ -13,7 +13,7 @@
  * The 20,000-page scaling run is bench/scale.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
@@ -21,6 +21,7 @@ import { defaultConcurrency } from '../src/core/ingest/pool';
 import { ingestEmbedThreads } from '../src/core/retrieval/embed-protocol';
 import { ChunkStore, embeddingText } from '../src/core/retrieval/store';
 import { installTestModels, miniLmDir } from '../test/helpers/models';
+import { procStat } from '../test/helpers/proc';
 import { corpusSet } from './ingest';
 import type { Metrics } from './run';
 
@@ -48,15 +49,10 @@ function treeRssMb(pid: number): number | null {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
   for (const e of entries) {
-    try {
-      // Fields after the command (which may hold spaces): state, ppid, … ; rss (pages) is the 24th field.
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(e), Number(f[1]));
-      rss.set(Number(e), (Number(f[21]) * 4096) / 1048576);
-    } catch {
-      // The process ended meanwhile.
-    }
+    const f = procStat(`/proc/${e}/stat`);
+    if (!f) continue; // the process ended meanwhile
+    parent.set(Number(e), Number(f[1]));
+    rss.set(Number(e), (Number(f[21]) * 4096) / 1048576);
   }
   const inTree = (p: number): boolean => {
     for (let q: number | undefined = p; q && q > 1; q = parent.get(q)) if (q === pid) return true;

@@ -3,18 +3,19 @@
  * before the vectors: the embedding thread and the onnxruntime threads it starts are lowered
  * (Linux, where a thread has a priority of its own); the engine's own thread keeps its priority.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { EmbedWorkerHost } from '../../src/core/retrieval/embed-host';
 import { ensureTestModels, miniLmDir, MINILM_ID } from '../helpers/models';
+import { procStat } from '../helpers/proc';
 
 /** Nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
 function threadNices(): Map<number, number> {
   const out = new Map<number, number>();
   for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    const f = procStat(`/proc/self/task/${tid}/stat`);
+    if (f) out.set(Number(tid), Number(f[16]));
   }
   return out;
 }

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
 import { DEFAULT_CHUNKING } from '../../src/core/ingest/types';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
+import { procStat } from '../helpers/proc';
 
 // Real reader processes (pdf.js) on real contracts. A reader keeps what its native and WebAssembly
 // decoders took for a large file; the pool replaces one that holds more than its threshold after a
@@ -12,15 +13,7 @@ import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 function childPids(): number[] {
   if (process.platform !== 'linux') return [];
   return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-      } catch {
-        return false;
-      }
-    })
+    .filter((e) => /^\d+$/.test(e) && Number(procStat(`/proc/${e}/stat`)?.[1]) === process.pid)
     .map(Number);
 }
 

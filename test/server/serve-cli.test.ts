@@ -16,7 +16,9 @@ describe('casefile serve', () => {
     const bin = path.join(repoRoot, 'bin/casefile.mjs');
     const args = ['--home', home, 'serve', '--port', '0'];
     const { MALLOC_ARENA_MAX: _, ...env } = process.env;
-    const child = process.platform === 'win32' ? spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(bin, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+    const opts = { cwd: repoRoot, env, stdio };
+    const child = process.platform === 'win32' ? spawn(process.execPath, [bin, ...args], opts) : spawn(bin, args, opts);
     const lines = createInterface({ input: child.stdout! });
     const open = await new Promise<string>((resolve, reject) => {
       lines.on('line', (line) => {

@@ -21,15 +21,13 @@ export interface PoolOptions {
   limits?: Pick<IngestLimits, 'maxParseMemoryBytes' | 'fileTimeoutMs' | 'pageTimeoutMs'>;
 }
 
-const coreCount = (): number => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
-
 /**
  * Parallel readers: one per core, at most four pdf.js instances (memory). The embedding stage runs
  * below them (util/priority.ts), so parsing takes the cores first and the vectors catch up once it
  * is done.
  */
 export function defaultConcurrency(): number {
-  return Math.max(1, Math.min(4, coreCount()));
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 /**
@@ -39,7 +37,7 @@ export function defaultConcurrency(): number {
  * stage. On 2 cores with two readers, a page of the bench set cost 12 % less CPU (79-85 against
  * 92-95 ms) and the set was searchable sooner. With cores to spare, V8 keeps its helpers.
  */
-export function readerV8Flags(readers: number, cores = coreCount()): string[] {
+export function readerV8Flags(readers: number, cores = os.availableParallelism()): string[] {
   return readers >= cores ? ['--single-threaded'] : [];
 }
 
