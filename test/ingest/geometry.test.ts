@@ -126,6 +126,56 @@ async function justifiedPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
+/**
+ * Lines placed by TJ adjustments (only the glyphs' positions place their words) on a page whose
+ * producer wraps its operators in saves and restores — a thousand empty q … Q pairs, and changes
+ * made between two saves or after a restore, which the restore must take back.
+ */
+async function savedStatesPdf(): Promise<Uint8Array> {
+  const { doc, page, hex } = await oddWidthsPage();
+  const tj = (parts: (string | number)[]) => {
+    const arr = PDFArray.withContext(doc.context);
+    for (const p of parts) arr.push(typeof p === 'number' ? PDFNumber.of(p) : hex(p));
+    return PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [arr]);
+  };
+  const empty = (n: number) => Array.from({ length: n }, () => [pushGraphicsState(), popGraphicsState()]).flat();
+  page.pushOperators(
+    ...empty(500),
+    pushGraphicsState(),
+    pushGraphicsState(),
+    concatTransformationMatrix(2, 0, 0, 2, 0, 0),
+    popGraphicsState(),
+    concatTransformationMatrix(3, 0, 0, 3, 0, 0),
+    popGraphicsState(),
+    beginText(),
+    setFontAndSize('F9', 11),
+    setCharacterSpacing(0.4),
+    moveText(60, 720),
+    tj(['Waiver', -300, ' notice', -350, ' thirty', -250, ' days', -40, ' Indemnify']),
+    endText(),
+    pushGraphicsState(),
+    setFontAndSize('F9', 30),
+    setCharacterSpacing(-2),
+    pushGraphicsState(),
+    popGraphicsState(),
+    popGraphicsState(),
+    ...empty(500),
+    beginText(),
+    moveText(60, 690),
+    tj(['Jurisdiction', -320, ' Delaware', -180, ' arbitration', -400, ' Witness']),
+    endText(),
+    pushGraphicsState(),
+    concatTransformationMatrix(0.8, 0, 0, 0.8, 40, 100),
+    ...empty(50),
+    beginText(),
+    setTextMatrix(1, 0, 0, 1, 30, 700),
+    tj(['Wilmington', -260, ' Exhibit', -150, ' Schedule', -300, ' payable']),
+    endText(),
+    popGraphicsState(),
+  );
+  return doc.save();
+}
+
 async function oddWidthsPage() {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
@@ -241,6 +291,17 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
     const [withoutLift] = spanToRects({ ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, lifts: undefined })) }, at, at + 8, doc.text);
     expect(boxIou(lowered, withLift!.rects[0]!)).toBeGreaterThanOrEqual(0.8);
     expect(boxIou(lowered, withoutLift!.rects[0]!)).toBeLessThan(0.8);
+  });
+
+  it('a producer that wraps every operator in saves and restores: each word box still on its word', async () => {
+    const file = path.join(tempHome('casefile-geo-'), 'saved.pdf');
+    writeFileSync(file, await savedStatesPdf());
+    const ious = await wordIous(file, 1);
+    expect(ious.length).toBe(13);
+    expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
+    // The words are placed by their glyphs (the runs' widths alone cannot say where they are).
+    const doc = (await parseFile({ bytes: readFileSync(file), name: 's.pdf', maxBytes: Infinity })).doc!;
+    expect(doc.index.pages[0]!.stops?.length).toBeGreaterThan(0);
   });
 
   it.each([

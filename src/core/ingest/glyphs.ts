@@ -100,7 +100,11 @@ interface TextState {
 export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, OPS: GlyphOps, fontOf: (name: string) => GlyphFont | undefined): PlacedGlyph[] {
   const out: PlacedGlyph[] = [];
   let st: TextState = { ctm: IDENTITY, font: undefined, fontName: '', size: 0, direction: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
+  // q pushes the state itself; the first operator to change it after a q or Q changes a copy
+  // (some generators wrap every operator in q … Q: 77,000 pairs a page, each copied before).
   const stack: TextState[] = [];
+  let shared = false;
+  const changes = textStateOps(OPS);
   const moveText = (dx: number, dy: number) => {
     st.x = st.lineX += dx;
     st.y = st.lineY += dy;
@@ -108,24 +112,37 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
     const args = argsArray[i] as unknown[] | null;
+    if (shared && changes.has(fn!)) {
+      st = { ...st };
+      shared = false;
+    }
     switch (fn) {
       case OPS.save:
-        stack.push({ ...st });
+        stack.push(st);
+        shared = true;
         break;
       case OPS.restore:
-        st = stack.pop() ?? st;
+        if (stack.length) {
+          st = stack.pop()!;
+          shared = true;
+        }
         break;
       case OPS.transform:
         st.ctm = multiply(matrixArg(args), st.ctm);
         break;
       case OPS.paintFormXObjectBegin: {
-        stack.push({ ...st });
+        stack.push(st);
+        st = { ...st };
+        shared = false;
         const m = args?.[0] as ArrayLike<number> | null | undefined;
         if (m && m.length === 6) st.ctm = multiply(matrixArg([m]), st.ctm);
         break;
       }
       case OPS.paintFormXObjectEnd:
-        st = stack.pop() ?? st;
+        if (stack.length) {
+          st = stack.pop()!;
+          shared = true;
+        }
         break;
       case OPS.beginText:
         st.tm = IDENTITY;
@@ -215,6 +232,13 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
     }
   }
   return out;
+}
+
+/** The operators that change the text state in place (those `placeGlyphs` reads but q, Q and forms). */
+const STATE_CHANGES = ['transform', 'beginText', 'setCharSpacing', 'setWordSpacing', 'setHScale', 'setLeading', 'setFont', 'setTextRise', 'moveText', 'setLeadingMoveText', 'setTextMatrix', 'nextLine', 'showText'] as const satisfies readonly (keyof GlyphOps)[];
+
+function textStateOps(OPS: GlyphOps): Set<number> {
+  return new Set(STATE_CHANGES.map((op) => OPS[op]));
 }
 
 /** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
