@@ -261,6 +261,10 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
     writeFileSync(path.join(folder, 'stamped.pdf'), await scanWith('LKPL 000123', 1));
     writeFileSync(path.join(folder, 'garbage.pdf'), await scanWith('Qxzrt wrtpl fghjk mnbvc xzlkj ppqrs tttv bcdfg hjklm', 0));
     writeFileSync(path.join(folder, 'typed.pdf'), readFileSync(PDF));
+    // A few typed words and no image (a cover sheet): a short text, not a stamp on a scan.
+    const cover = await PDFDocument.create();
+    cover.addPage([612, 792]).drawText('EXHIBIT B', { x: 250, y: 400, size: 24 });
+    writeFileSync(path.join(folder, 'cover.pdf'), await cover.save());
     const engine = await Engine.open({ home: tempHome() });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Layers' });
@@ -273,8 +277,12 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
         expect(text, name).toMatch(/wireless mesh networking technology/);
         expect(text, name).not.toMatch(/Qxzrt/);
       }
-      expect(v('typed.pdf')).toMatchObject({ status: 'indexed' });
-      expect(v('typed.pdf').ocr_pages).toBeUndefined();
+      for (const name of ['typed.pdf', 'cover.pdf']) {
+        expect(v(name), name).toMatchObject({ status: 'indexed' });
+        expect(v(name).ocr_pages, name).toBeUndefined();
+      }
+      const cover = await engine.router.call('files.read', { caseId, fileId: files.find((f) => f.name === 'cover.pdf')!.id });
+      expect(cover.text).toBe('EXHIBIT B');
     } finally {
       await engine.close();
     }

@@ -224,7 +224,13 @@ interface FontState {
 
 export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
-  const { task, doc } = await openPdf(pdfjs, bytes, options);
+  // Text and glyphs are read from the document opened without its images: the operator list
+  // then leaves them out instead of decoding them (a scan's JPEG under its text layer costs more
+  // than the text). The pages OCR reads are drawn from a second opening, with its images, made
+  // for the first of them.
+  const { task, doc } = await openPdf(pdfjs, bytes, { ...options, maxImagePixels: 0 });
+  let withImages: ReturnType<typeof openPdf> | undefined;
+  const drawnPage = async (n: number) => (await (withImages ??= openPdf(pdfjs, bytes, options))).doc.getPage(n);
   // Everything below ends with task.destroy(), which also frees the document.
   try {
     const total = doc.numPages;
@@ -248,7 +254,7 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       try {
         const page = await doc.getPage(n);
         read = await readPage(pdfjs, page, n, out, fontState);
-        if (options.ocr) read = await withOcr(page, n, total, out, mark, read, options.ocr, options.signal);
+        if (options.ocr) read = await withOcr(pdfjs, () => drawnPage(n), n, total, out, mark, read, options.ocr, options.signal);
       } catch (err) {
         if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
         // One unreadable page does not lose the document: it counts as a page without text (and
@@ -266,28 +272,44 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     return finishPdf(out, pages, emptyPages, brokenPages, options.ocr !== undefined);
   } finally {
     await task.destroy().catch(() => {});
+    await withImages?.then(({ task }) => task.destroy(), () => {}).catch(() => {});
   }
 }
 
-/** A page as read: its geometry; for a page with a text layer, that text and whether the page also draws an image. */
+/** A page as read: its geometry; for a page with a text layer, that text. */
 interface PageRead {
   geometry: PageGeometry;
   hasText: boolean;
   text?: string;
-  hasImage?: boolean;
 }
 
 /**
  * OCR where the page needs it: a page without text, or whose text layer is a stamp on a scan or
  * garbage (ingest/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
+ * `drawn` gives the page with its images.
  */
-async function withOcr(page: PdfPage, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
-  if (read.hasText && !weakTextLayer(read.text ?? '', read.hasImage === true)) return read;
-  const result = await ocrPageKept(page, n, total, ocr, signal);
-  page.cleanup();
-  if (read.hasText && !ocrIsBetter(result.text, read.text ?? '')) return read;
-  out.rollback(mark);
-  return placeOcr(page, n, out, result);
+async function withOcr(pdfjs: PdfJs, drawn: () => Promise<PdfPage>, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
+  const weak = read.hasText ? weakTextLayer(read.text ?? '', true) : 'empty';
+  if (!weak) return read;
+  const page = await drawn();
+  try {
+    // A few characters are a stamp on a scan only where the page draws an image.
+    if (weak === 'sparse' && !(await drawsImage(pdfjs, page))) return read;
+    const result = await ocrPageKept(page, n, total, ocr, signal);
+    if (read.hasText && !ocrIsBetter(result.text, read.text ?? '')) return read;
+    out.rollback(mark);
+    return placeOcr(page, n, out, result);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Whether the page draws an image (its operator list, images decoded: the page is drawn next). */
+async function drawsImage(pdfjs: PdfJs, page: PdfPage): Promise<boolean> {
+  const { OPS } = pdfjs;
+  const images = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  return ops.fnArray.some((f) => images.has(f));
 }
 
 /** Page `n` as OCR read it, into `out`: its geometry holds one item per word, in the OCR font. */
@@ -396,7 +418,7 @@ async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder
   if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
   addFontMetrics(page, fontIndex, fonts, fontState);
   page.cleanup();
-  return { geometry, hasText: true, text: pageText, hasImage: glyphs.hasImage };
+  return { geometry, hasText: true, text: pageText };
 }
 
 /** Poppler's ascent and descent of each font of the page, where its descriptor gives them. */
@@ -446,8 +468,6 @@ interface PageFonts {
   used: Set<string>[];
   /** Item ordinal → exact character boundaries, from the glyphs. */
   bounds?: Map<number, ItemGlyphs>;
-  /** The page draws an image (a scan under its text?). */
-  hasImage: boolean;
 }
 
 /**
@@ -468,12 +488,8 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
   // Fonts of this page that draw nothing in the operator list still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
   let bounds: Map<number, ItemGlyphs> | undefined;
-  let hasImage = false;
   try {
     const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-    const { OPS } = pdfjs;
-    const images = [OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat];
-    hasImage = ops.fnArray.some((f) => images.includes(f));
     const fontOf = (name: string): GlyphFont | undefined => {
       try {
         return page.commonObjs.get(name) as GlyphFont | undefined;
@@ -495,7 +511,7 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
     if ((err as Error).name === 'AbortError') throw err;
     // No operator list: positions inside items are estimated, as for old data.
   }
-  return { geometry, names, used, bounds, hasImage };
+  return { geometry, names, used, bounds };
 }
 
 /**
