@@ -79,12 +79,7 @@ async function oddWidthsPdf(): Promise<Uint8Array> {
  * alone cannot say where its words are; only the glyphs' positions can.
  */
 async function justifiedPdf(): Promise<Uint8Array> {
-  const { doc, page, hex } = await oddWidthsPage();
-  const tj = (parts: (string | number)[]) => {
-    const arr = PDFArray.withContext(doc.context);
-    for (const p of parts) arr.push(typeof p === 'number' ? PDFNumber.of(p) : hex(p));
-    return PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [arr]);
-  };
+  const { doc, page, hex, tj } = await oddWidthsPage();
   page.pushOperators(
     beginText(),
     setFontAndSize('F9', 11),
@@ -132,12 +127,7 @@ async function justifiedPdf(): Promise<Uint8Array> {
  * made between two saves or after a restore, which the restore must take back.
  */
 async function savedStatesPdf(): Promise<Uint8Array> {
-  const { doc, page, hex } = await oddWidthsPage();
-  const tj = (parts: (string | number)[]) => {
-    const arr = PDFArray.withContext(doc.context);
-    for (const p of parts) arr.push(typeof p === 'number' ? PDFNumber.of(p) : hex(p));
-    return PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [arr]);
-  };
+  const { doc, page, hex, tj } = await oddWidthsPage();
   const empty = (n: number) => Array.from({ length: n }, () => [pushGraphicsState(), popGraphicsState()]).flat();
   page.pushOperators(
     ...empty(500),
@@ -189,7 +179,13 @@ async function oddWidthsPage() {
   );
   page.node.setFontDictionary(PDFName.of('F9'), font);
   const hex = (s: string) => PDFHexString.of(Buffer.from(s, 'latin1').toString('hex'));
-  return { doc, page, hex };
+  /** TJ: strings and adjustments (thousandths of an em, positive to the left). */
+  const tj = (parts: (string | number)[]) => {
+    const arr = PDFArray.withContext(doc.context);
+    for (const p of parts) arr.push(typeof p === 'number' ? PDFNumber.of(p) : hex(p));
+    return PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [arr]);
+  };
+  return { doc, page, hex, tj };
 }
 
 /**
