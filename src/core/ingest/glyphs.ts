@@ -104,7 +104,7 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
   // (some generators wrap every operator in q … Q: 77,000 pairs a page, each copied before).
   const stack: TextState[] = [];
   let shared = false;
-  const changes = textStateOps(OPS);
+  const changes = new Set(STATE_CHANGES.map((op) => OPS[op]));
   const moveText = (dx: number, dy: number) => {
     st.x = st.lineX += dx;
     st.y = st.lineY += dy;
@@ -121,12 +121,6 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
         stack.push(st);
         shared = true;
         break;
-      case OPS.restore:
-        if (stack.length) {
-          st = stack.pop()!;
-          shared = true;
-        }
-        break;
       case OPS.transform:
         st.ctm = multiply(matrixArg(args), st.ctm);
         break;
@@ -138,6 +132,7 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
         if (m && m.length === 6) st.ctm = multiply(matrixArg([m]), st.ctm);
         break;
       }
+      case OPS.restore:
       case OPS.paintFormXObjectEnd:
         if (stack.length) {
           st = stack.pop()!;
@@ -236,10 +231,6 @@ export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
 
 /** The operators that change the text state in place (those `placeGlyphs` reads but q, Q and forms). */
 const STATE_CHANGES = ['transform', 'beginText', 'setCharSpacing', 'setWordSpacing', 'setHScale', 'setLeading', 'setFont', 'setTextRise', 'moveText', 'setLeadingMoveText', 'setTextMatrix', 'nextLine', 'showText'] as const satisfies readonly (keyof GlyphOps)[];
-
-function textStateOps(OPS: GlyphOps): Set<number> {
-  return new Set(STATE_CHANGES.map((op) => OPS[op]));
-}
 
 /** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
 export type Boundary = [i: number, x: number, word: 0 | 1];
