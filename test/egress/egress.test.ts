@@ -10,7 +10,7 @@
  * Without strace or unshare the tests fail on CI (CI set) and are skipped with a message elsewhere.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -171,6 +171,7 @@ describe.concurrent('egress – Casefile makes no network connection of its own'
   needs(hasStrace ? null : 'strace is not installed or may not trace here (`strace -f true` failed)', 'strace: no connection or datagram off loopback, no DNS, no telemetry files', async () => {
     const s = sandbox('strace', { serveLingerMs: 15_000 });
     const traceFile = path.join(s.dir, 'flows.trace');
+    const startedMs = Date.now();
     const res = await run('strace', ['-f', ...straceFast, '-qq', '-e', 'trace=connect,sendto,sendmsg', '-o', traceFile, process.execPath, FLOWS, s.config], s.env);
     const flows = report(res);
     expectAllFlowsOk(flows);
@@ -182,13 +183,16 @@ describe.concurrent('egress – Casefile makes no network connection of its own'
     expect(connects.some((l) => l.includes(`htons(${flows.servePort})`) && l.includes('127.0.0.1'))).toBe(true);
 
     // onnxruntime's telemetry leaves no trace either: no event database or device id under
-    // ~/.cache, no mat-debug-<pid>.log in the temp folder (this run's own, and /tmp for the traced pids).
+    // ~/.cache, no mat-debug-<pid>.log in the temp folder (this run's own, and /tmp for the traced
+    // pids). A /tmp log counts only if written since the run began: pids are reused, and another
+    // process (not Casefile's) that once had a traced pid may have left one there.
     const pids = new Set([...trace.matchAll(/^(\d+) /gm)].map((m) => m[1]!));
+    const writtenDuringRun = (file: string) => existsSync(file) && statSync(file).mtimeMs >= startedMs - 2_000;
     const problems = [
       ...violations,
       ...filesUnder(path.join(s.userHome, '.cache')).filter((f) => /onnxruntime|Microsoft/i.test(f)).map((f) => `telemetry cache file ~/.cache/${f}`),
       ...filesUnder(s.tmp).filter((f) => /mat-debug-/.test(f)).map((f) => `telemetry debug log $TMPDIR/${f}`),
-      ...[...pids].filter((pid) => existsSync(`/tmp/mat-debug-${pid}.log`)).map((pid) => `telemetry debug log /tmp/mat-debug-${pid}.log`),
+      ...[...pids].filter((pid) => writtenDuringRun(`/tmp/mat-debug-${pid}.log`)).map((pid) => `telemetry debug log /tmp/mat-debug-${pid}.log`),
     ];
     expect(problems).toEqual([]);
   });
