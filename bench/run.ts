@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeJsonAtomic } from '../src/core/util/fs';
+import { applyOfflineEnv } from '../src/core/util/offline-env';
 
 export interface Metric {
   value: number;
@@ -58,6 +59,9 @@ function formatValue(v: number): string {
 }
 
 async function main(): Promise<void> {
+  // As the app's entries do: the benchmarks' own onnxruntime sessions (the raw reference) start no
+  // telemetry and leave no mat-debug-<pid>.log in the temp folder.
+  applyOfflineEnv();
   const only = process.argv.slice(2);
   const metrics: Metrics = {};
   for (const { file, fn } of MODULES) {
