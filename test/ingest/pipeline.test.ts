@@ -94,6 +94,23 @@ describe('ingest pipeline', () => {
     await expect(call('files.read', { caseId, fileId: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({ code: 'unavailable' });
   });
 
+  it('order – with two readers, a long file found last is started at once; the other files go as they came', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    const notes = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [`${k}-note.txt`, `Note ${k}: the tenant called about the heating on March 3, 2021.\n`]));
+    await writeFixtureSet(drop, { ...notes, 'z-long.pdf': await multiPagePdf(30, 12, 'lease') });
+    const started: string[] = [];
+    engine.events.on('ingest.progress', (p) => {
+      for (const c of p.current) if (c.stage !== 'hashing' && !started.includes(c.name)) started.push(c.name);
+    });
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.results.every((r) => r.status === 'indexed')).toBe(true);
+    // Not last, where the folder's order puts it (it would keep one reader busy alone at the end).
+    expect(started.indexOf('z-long.pdf')).toBeLessThanOrEqual(1);
+    const rest = started.filter((n) => n !== 'z-long.pdf');
+    expect(rest).toEqual(Object.keys(notes).sort());
+  });
+
   it('versions – unchanged re-ingest does no work; new bytes make v2; old versions stay readable; remove', async () => {
     const { engine, caseId, drop, call } = await setup();
     const file = path.join(drop, 'contract.txt');

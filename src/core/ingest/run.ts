@@ -328,8 +328,12 @@ class IngestRun {
     const queue = this.queue;
     queue.push(...this.work.values());
     const lanes = (this.lanes = Math.max(1, this.ctx.pool().concurrency));
-    const runLane = async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
+    // With more than one reader, the first takes the largest file left and the others take files
+    // as they came: a long file found last no longer leaves one reader working alone at the end,
+    // and small files still become searchable early.
+    const runLane = async (lane: number) => {
+      const take = lane === 0 && lanes > 1 ? () => takeLargest(queue) : () => queue.shift();
+      for (let item = take(); item; item = take()) {
         if (this.signal.aborted) return;
         const final = await this.processVersion(sink, item, chunking);
         if (final) {
@@ -340,7 +344,7 @@ class IngestRun {
     };
     const embedding = this.state.searchableOnly ? Promise.resolve() : this.embedAll(sink);
     embedding.catch(() => {}); // awaited below; a failure or cancel there ends the run
-    await Promise.all(Array.from({ length: lanes }, runLane));
+    await Promise.all(Array.from({ length: lanes }, (_, lane) => runLane(lane)));
     this.parsingDone = true;
     this.wakeEmbedding?.();
     await embedding;
@@ -608,4 +612,11 @@ function fileNamed(m: FileManifest, name: string): FileRecord {
     m.files.push(file);
   }
   return file;
+}
+
+/** Remove and return the largest (in bytes) item of `queue`; the first of equals. */
+function takeLargest(queue: WorkItem[]): WorkItem | undefined {
+  let best = 0;
+  for (let i = 1; i < queue.length; i++) if (queue[i]!.size > queue[best]!.size) best = i;
+  return queue.splice(best, 1)[0];
 }
