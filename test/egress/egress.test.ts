@@ -187,7 +187,7 @@ describe.concurrent('egress – Casefile makes no network connection of its own'
     // pids). A /tmp log counts only if written since the run began: pids are reused, and another
     // process (not Casefile's) that once had a traced pid may have left one there.
     const pids = new Set([...trace.matchAll(/^(\d+) /gm)].map((m) => m[1]!));
-    const writtenDuringRun = (file: string) => existsSync(file) && statSync(file).mtimeMs >= startedMs - 2_000;
+    const writtenDuringRun = (file: string) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= startedMs - 2_000;
     const problems = [
       ...violations,
       ...filesUnder(path.join(s.userHome, '.cache')).filter((f) => /onnxruntime|Microsoft/i.test(f)).map((f) => `telemetry cache file ~/.cache/${f}`),
