@@ -7,6 +7,8 @@ import { findDocDate, guessDocType } from '../../src/core/ingest/meta';
 import { parseFile } from '../../src/core/ingest/parse';
 import { chunkDocument } from '../../src/core/ingest/structure';
 import { corpusDir } from '../helpers/home';
+import { rawPdf } from '../fixtures/hostile';
+import { ITEM_STRIDE } from '../../src/core/ingest/types';
 import { imageOnlyPdf, multiPagePdf, partlyScannedPdf, rotatedPdf, truncatedPdf, twoColumnPdf } from '../fixtures/pdfs';
 
 const corpus = (p: string) => readFileSync(path.join(corpusDir, p));
@@ -75,6 +77,43 @@ describe('pdf loader', () => {
       spy.mockRestore();
     }
     expect(logged.filter((l) => /warn/i.test(l))).toEqual([]);
+  });
+
+  it('graphics state – a font size and spacing set inside q … Q end at its Q, nested or repeated thousands of times', async () => {
+    // pdf-lib wraps every line in q … Q; this page nests them and changes the text state inside,
+    // as letterheads and stamps do (and as pdf.js's text state clone, patched in patches/, must keep).
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i}`);
+    const content = [
+      'BT /F1 10 Tf 72 700 Td (Body text.) Tj ET',
+      'q BT /F1 24 Tf 2 Tc 72 660 Td (HEADING) Tj ET Q',
+      'BT 72 620 Td (Body text.) Tj ET',
+      'q BT /F1 18 Tf 72 580 Td (Outer) Tj ET q BT /F1 30 Tf 72 540 Td (Inner) Tj ET Q BT 72 500 Td (Outer again) Tj ET Q',
+      'BT 72 460 Td (Body at the end.) Tj ET',
+      ...words.map((w, i) => `q BT 1 0 0 1 ${72 + (i % 20) * 24} ${400 - Math.floor(i / 20) * 3} Tm (${w}) Tj ET Q`),
+    ].join('\n');
+    const bytes = rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ]);
+    const doc = (await parse(bytes, 'stamped.pdf')).doc!;
+    const page = doc.index.pages[0]!;
+    const items = (str: string) => {
+      const found: { height: number; width: number }[] = [];
+      for (let k = 0; k < page.items.length; k += ITEM_STRIDE) if (doc.text.slice(page.items[k]!, page.items[k]! + page.items[k + 1]!) === str) found.push({ height: page.items[k + 9]!, width: page.items[k + 8]! });
+      return found;
+    };
+    const item = (str: string) => items(str)[0]!;
+    // Helvetica's "HEADING" is 4.556 em wide: at 24 pt, 109 pt, and 2 pt of spacing between each of its letters.
+    expect(item('HEADING')).toEqual({ height: 24, width: expect.closeTo(4.556 * 24 + 6 * 2, 1) });
+    // Size and character spacing set inside q … Q are gone after it: the same words, the same size and width.
+    const [before, after] = items('Body text.');
+    expect(before!.height).toBe(10);
+    expect(after).toEqual(before);
+    expect([item('Outer').height, item('Inner').height, item('Outer again').height, item('Body at the end.').height]).toEqual([18, 30, 18, 10]);
+    expect(doc.text.match(/w\d+/g)).toEqual(words);
   });
 
   it('two columns – columns come out one after the other, not interleaved', async () => {
