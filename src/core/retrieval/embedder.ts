@@ -2,9 +2,20 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
 import { lazy } from '../util/lazy';
-import { inspectTransformersFolder, type Pooling, type TransformersFolder } from '../models/folder';
+import { inspectTransformersFolder, type OnnxDtype, type Pooling, type TransformersFolder } from '../models/folder';
 import { DEFAULT_EMBED_BATCH, embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
 import { withLocalModel } from '../models/transformers';
+
+/**
+ * onnxruntime's graph optimizations, from their basic level up, make an 8-bit model's session far
+ * larger (all-MiniLM-L6-v2 int8, 23 MB on disk: 190 MB of session with them, 70 MB without; about
+ * 60 MB less at the peak of 400 passages), at nearly the same speed (400 contract passages, 2
+ * threads, alternating runs: 15.0 / 15.4 / 15.5 s with, 15.5 / 15.7 / 17.6 s without) and with the
+ * same vectors (cosine ≥ 0.999999). Other dtypes keep them (not measured).
+ */
+function graphOptimization(dtype: OnnxDtype): 'disabled' | 'all' {
+  return dtype === 'q8' || dtype === 'int8' || dtype === 'uint8' ? 'disabled' : 'all';
+}
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
@@ -62,7 +73,7 @@ export class Embedder {
       this.extractor = await withLocalModel(
         folder,
         (mod, name, options) => mod.pipeline('feature-extraction', name, options),
-        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1, enableMemPattern: false } },
+        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1, enableMemPattern: false, graphOptimizationLevel: graphOptimization(folder.dtype) } },
       );
     } catch (err) {
       throw new CasefileError(
