@@ -40,6 +40,15 @@ export function pdftotextSeconds(files: string[]): number {
   return (performance.now() - t0) / 1000;
 }
 
+/** Drop `paths` into a new case of `engine` (OCR as the case's default, or off), timed until every file is searchable by its words. */
+export async function ingestSearchable(engine: Engine, paths: string[], name: string, opts: { ocr?: false } = {}): Promise<{ seconds: number; caseId: string }> {
+  const { id: caseId } = await engine.router.call('cases.create', { name });
+  if (opts.ocr === false) await engine.router.call('cases.setOcr', { caseId, enabled: false });
+  const t0 = performance.now();
+  await engine.router.call('ingest.start', { caseId, paths, searchable: true });
+  return { seconds: (performance.now() - t0) / 1000, caseId };
+}
+
 /**
  * Seconds from drop to every file searchable by its words with OCR off (what pdftotext reads: the
  * text layer only), in a home of its own without models (no embedding stage beside it).
@@ -49,11 +58,7 @@ async function textLayerSearchableSeconds(files: string[]): Promise<number> {
   try {
     const engine = await Engine.open({ home });
     try {
-      const { id: caseId } = await engine.router.call('cases.create', { name: 'Bench e2e, text layer' });
-      await engine.router.call('cases.setOcr', { caseId, enabled: false });
-      const start = performance.now();
-      await engine.router.call('ingest.start', { caseId, paths: files });
-      return (performance.now() - start) / 1000;
+      return (await ingestSearchable(engine, files, 'Bench e2e, text layer', { ocr: false })).seconds;
     } finally {
       await engine.close();
     }

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
-import { e2eSet } from './e2e';
+import { e2eSet, ingestSearchable } from './e2e';
 import type { Metrics } from './run';
 
 const QUERIES = [
@@ -36,14 +36,6 @@ const QUERIES = [
   'liquidated damages',
   'covenant not to sue',
 ];
-
-/** Drop `folder` into a new case of `engine`, timed until every file is searchable by its words. */
-async function ingestSearchable(engine: Engine, folder: string, name: string): Promise<{ seconds: number; caseId: string }> {
-  const { id: caseId } = await engine.router.call('cases.create', { name });
-  const t0 = performance.now();
-  await engine.router.call('ingest.start', { caseId, paths: [folder], searchable: true });
-  return { seconds: (performance.now() - t0) / 1000, caseId };
-}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -72,9 +64,9 @@ export async function scaleBench(): Promise<Metrics> {
       const warm = path.join(root, 'warm');
       mkdirSync(warm);
       writeFileSync(path.join(warm, 'first.pdf'), readFileSync(files[0]!));
-      await ingestSearchable(engine, warm, 'Scale warm-up');
-      one = await ingestSearchable(engine, small, 'Scale small');
-      many = await ingestSearchable(engine, big, 'Scale big');
+      await ingestSearchable(engine, [warm], 'Scale warm-up');
+      one = await ingestSearchable(engine, [small], 'Scale small');
+      many = await ingestSearchable(engine, [big], 'Scale big');
       for (let round = 0; round < 3; round++) {
         for (const query of QUERIES) {
           const t0 = performance.now();
