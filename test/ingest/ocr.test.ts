@@ -7,8 +7,10 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ocrNote } from '../../src/core/ingest/parse';
+import { ocrPage, ORIENTATION_CHECK_CONFIDENCE } from '../../src/core/ingest/ocr-page';
+import { loadPdfJs, pdfjsDataOptions } from '../../src/core/util/pdfjs';
 import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/engine';
-import { cuadPdf, tempHome } from '../helpers/home';
+import { corpusDir, cuadPdf, tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 
 /**
@@ -114,6 +116,24 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     expect(ocrNote([1, 2, 3, 5].map((page) => ({ page, confidence: page === 5 ? 61 : 95 })))).toBe(
       'read by OCR: pages 1-3, 5 (mean confidence 87%); page 5 under 80% — check the original',
     );
+  });
+
+  it('an upright page printed poorly (under 70 % sure) is read once, not again turned three ways', { timeout: 120_000 }, async () => {
+    // Page 72 of this exhibit is a scan without a text layer that tesseract reads at about 68 %.
+    const file = path.join(corpusDir, 'cuad/full_contract_pdf/Part_III/Collaboration/FOUNDATIONMEDICINE,INC_02_02_2015-EX-10.2-Collaboration Agreement.PDF');
+    const pdfjs = await loadPdfJs();
+    const task = pdfjs.getDocument({ data: new Uint8Array(readFileSync(file)), ...pdfjsDataOptions() });
+    const doc = await task.promise;
+    const images: number[] = [];
+    const counting = { recognize: (png: Uint8Array, signal?: AbortSignal) => (images.push(png.length), engine.recognize(png, signal)) } as OcrEngine;
+    try {
+      const read = await ocrPage(await doc.getPage(72), counting);
+      expect(read.confidence).toBeLessThan(ORIENTATION_CHECK_CONFIDENCE);
+      expect(read.text).toMatch(/Foundation Medicine/i);
+      expect(images).toHaveLength(1);
+    } finally {
+      await task.destroy();
+    }
   });
 
   it('a cancelled read rejects at once with the reason', async () => {
