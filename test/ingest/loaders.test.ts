@@ -116,6 +116,32 @@ describe('pdf loader', () => {
     expect(doc.text.match(/w\d+/g)).toEqual(words);
   });
 
+  it('graphics state – tens of thousands of empty q … Q (as some converters write) leave the words and their boxes where they are', async () => {
+    // Inside a doubled scale, a TJ gap that the glyph pass must place: "beta" starts 24.46 pt (Helvetica
+    // "alpha" at 10 pt) + 4 pt after "alpha", times 2. pdf.js's operator list drops empty pairs (patches/):
+    // the glyph pass must still see the scale end at its Q.
+    const page = (empty: string) =>
+      rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+        '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+        ((content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`)(
+          [empty, 'q 2 0 0 2 0 0 cm', empty, 'BT /F1 10 Tf 30 300 Td [(alpha) -400 (beta gamma)] TJ ET', empty, 'Q', empty, 'BT /F1 10 Tf 72 100 Td [(after) -400 (that)] TJ ET', empty].join('\n'),
+        ),
+      ]);
+    const plain = (await parse(page(''), 'plain.pdf')).doc!;
+    const padded = (await parse(page('q Q '.repeat(10_000)), 'padded.pdf')).doc!;
+    expect(padded.text).toBe(plain.text);
+    expect(padded.index.pages).toEqual(plain.index.pages);
+    const at = padded.text.indexOf('beta');
+    const [box] = spanToRects(padded.index, at, at + 4, padded.text)[0]!.rects;
+    expect(box!.x).toBeCloseTo(2 * (30 + 24.46 + 4), 1);
+    // After the scale's Q, at 1: "that" 20.01 pt (Helvetica "after" at 10 pt) + 4 pt after "after".
+    const that = padded.text.indexOf('that');
+    expect(spanToRects(padded.index, that, that + 4, padded.text)[0]!.rects[0]!.x).toBeCloseTo(72 + 20.01 + 4, 1);
+  });
+
   it('two columns – columns come out one after the other, not interleaved', async () => {
     const out = await parse(await twoColumnPdf(), 'cols.pdf');
     const text = out.doc!.text;
