@@ -181,22 +181,40 @@ class LanceIndexSink implements IndexSink {
     if (!(await store.hasEmbeddedColumn())) return;
     const base = await this.embedder(signal);
     if (!base) return;
-    for (;;) {
-      aborted(signal);
-      const batch = await store.pending(PENDING_BATCH);
-      if (!batch.length) break;
-      const embedder = this.withThreads(base, opts.threads?.() ?? base.threads);
-      const texts = batch.map(embeddingText);
-      // A worker that crashed under the batch is started again: the batch is tried once more.
-      const vectors = await embedder.embed(texts, signal).catch((err: unknown) => {
-        if (err instanceof EmbedWorkerStopped) return embedder.embed(texts, signal);
-        throw err;
-      });
-      aborted(signal);
-      await this.write(store, () => store.setVectors(batch, vectors));
-      const share = onProgress ? await store.embeddedShare() : null;
-      if (share) onProgress?.(share.embedded, share.total);
+    // While the model embeds a batch, the last batch's vectors are written and the next batch is
+    // read: the model does not wait on the table (about 3 % of the stage on the e2e bench's case).
+    let written: Promise<void> = Promise.resolve();
+    try {
+      let batch = await store.pending(PENDING_BATCH);
+      while (batch.length) {
+        aborted(signal);
+        const embedding = this.embedBatch(this.withThreads(base, opts.threads?.() ?? base.threads), batch, signal);
+        embedding.catch(() => {}); // awaited below, after the write and the read
+        await written;
+        const next = await store.pending(PENDING_BATCH, batch);
+        const vectors = await embedding;
+        aborted(signal);
+        const done = batch;
+        written = this.write(store, () => store.setVectors(done, vectors)).then(async () => {
+          const share = onProgress ? await store.embeddedShare() : null;
+          if (share) onProgress?.(share.embedded, share.total);
+        });
+        written.catch(() => {}); // awaited before the next write, or below
+        batch = next;
+      }
+    } finally {
+      // A failure or cancel leaves no write behind it; the write's own failure surfaces here.
+      await written;
     }
+  }
+
+  /** One batch's vectors; a worker that crashed under the batch is started again and the batch tried once more. */
+  private embedBatch(embedder: LoadedEmbedder, batch: ChunkRecord[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const texts = batch.map(embeddingText);
+    return embedder.embed(texts, signal).catch((err: unknown) => {
+      if (err instanceof EmbedWorkerStopped) return embedder.embed(texts, signal);
+      throw err;
+    });
   }
 
   private withThreads(base: LoadedEmbedder, threads: number): LoadedEmbedder {

@@ -235,10 +235,10 @@ export class ChunkStore {
     this.embeddedColumn = true;
   }
 
-  /** Up to `limit` rows still without their vector, in the order they were written. */
-  async pending(limit: number): Promise<ChunkRecord[]> {
+  /** Up to `limit` rows still without their vector, in the order they were written; none of `besides` (rows being embedded now). */
+  async pending(limit: number, besides: ChunkRecord[] = []): Promise<ChunkRecord[]> {
     if (!(await this.hasEmbeddedColumn())) return [];
-    return this.rows('embedded = false', limit);
+    return this.rows(and('embedded = false', besides.length > 0 && `chunk_id NOT IN (${besides.map((c) => sqlString(c.chunk_id)).join(', ')})`), limit);
   }
 
   /** Passages (latest versions) with a vector, of all; null for a case without vectors. */
