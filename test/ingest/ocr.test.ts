@@ -136,6 +136,28 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     }
   });
 
+  it('a scan is read at its own resolution up to 300 dpi: a 150-dpi scan at 150 (not drawn at 300), a 100-dpi one at 150, a 300-dpi one at 300', { timeout: 180_000 }, async () => {
+    const pdfjs = await loadPdfJs();
+    for (const [scanned, drawn] of [[150, 150], [100, 150], [300, 300]] as const) {
+      // Page 1 at `scanned` dpi, on a page of its own size (so the scan is `scanned` dpi both ways).
+      const image = render(scanned);
+      const pdf = await PDFDocument.create();
+      const png = await pdf.embedPng(image);
+      pdf.addPage([(png.width * 72) / scanned, (png.height * 72) / scanned]).drawImage(png, { x: 0, y: 0, width: (png.width * 72) / scanned, height: (png.height * 72) / scanned });
+      const task = pdfjs.getDocument({ data: await pdf.save(), ...pdfjsDataOptions() });
+      // The width of each image handed to the OCR engine, from its PNG header.
+      const widths: number[] = [];
+      const counting = { recognize: (bytes: Uint8Array, signal?: AbortSignal) => (widths.push(Buffer.from(bytes).readUInt32BE(16)), engine.recognize(bytes, signal)) } as OcrEngine;
+      try {
+        const read = await ocrPage(await (await task.promise).getPage(1), counting);
+        expect(Math.abs(widths[0]! - (png.width * drawn) / scanned), `a ${scanned}-dpi scan`).toBeLessThanOrEqual(1);
+        if (scanned >= 150) expect(read.text).toMatch(/wireless mesh networking technology/);
+      } finally {
+        await task.destroy();
+      }
+    }
+  });
+
   it('a cancelled read rejects at once with the reason', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));

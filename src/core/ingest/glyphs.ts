@@ -52,7 +52,7 @@ type Matrix = [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** m1 × m2 in PDF's row-vector convention: apply m1, then m2. */
-function multiply(m1: readonly number[], m2: readonly number[]): Matrix {
+export function multiply(m1: readonly number[], m2: readonly number[]): Matrix {
   return [
     m1[0]! * m2[0]! + m1[1]! * m2[2]!,
     m1[0]! * m2[1]! + m1[1]! * m2[3]!,

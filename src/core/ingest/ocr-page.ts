@@ -1,6 +1,7 @@
 /**
- * A PDF page without a text layer, read by OCR: drawn at 300 dpi (less for a page too large to
- * draw at it, util/pdf-draw.ts), read by the OCR engine, and stored in the
+ * A PDF page without a text layer, read by OCR: drawn at 300 dpi, or at its scan's own resolution
+ * where the page is a scan made at less (less again for a page too large to draw at it,
+ * util/pdf-draw.ts), read by the OCR engine, and stored in the
  * geometry model of a text page — one item per word, in PDF user space through the page's own
  * viewport (so rotation holds) — so chunking, search, citations and their boxes work unchanged.
  */
@@ -9,12 +10,16 @@ import path from 'node:path';
 import { readJson, writeFileAtomic } from '../util/fs';
 import { drawPdfPage, type DrawnPage } from '../util/pdf-draw';
 import type { OcrEngine, OcrPage } from '../ocr/engine';
+import { multiply } from './glyphs';
 import { looksLikeWord } from './text-quality';
+import { loadPdfJs } from '../util/pdfjs';
 import type { PageGeometry } from './types';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-/** Dots per inch pages are drawn at for OCR. */
+/** Dots per inch pages are drawn at for OCR: at most this, less for a scan made at less (see scanDpi). */
 export const OCR_DPI = 300;
+/** The least a page made of a scan is drawn at for OCR, however coarse the scan. */
+const MIN_SCAN_DPI = 150;
 
 /** The font every OCR word is set in: a box from the base line (descent 0) up its whole height (ascent 1). */
 export const OCR_FONT: PageGeometry['fonts'][number] = [1, 0, 0, 0, 1, 0];
@@ -87,7 +92,8 @@ function readScore(read: OcrPage): number {
  * Small skew is tesseract's own to handle.
  */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
-  let drawn = await drawPdfPage(page, OCR_DPI / 72);
+  const dpi = (await scanDpi(page)) ?? OCR_DPI;
+  let drawn = await drawPdfPage(page, dpi / 72);
   let read = await engine.recognize(drawn.png, signal);
   // The full read stands for the page as it is: at 300 dpi it scores at least what a quick read would.
   const asIs = readScore(read);
@@ -96,13 +102,47 @@ export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: Ab
     for (const turn of [90, 270, 180]) {
       const score = readScore(await engine.recognize((await drawPdfPage(page, ORIENTATION_DPI / 72, turn)).png, signal));
       if (score > Math.max(5, asIs * 1.5)) {
-        drawn = await drawPdfPage(page, OCR_DPI / 72, turn);
+        drawn = await drawPdfPage(page, dpi / 72, turn);
         read = await engine.recognize(drawn.png, signal);
         break;
       }
     }
   }
   return placeWords(read, drawn.viewport);
+}
+
+/**
+ * The resolution of the scan a page is made of — the image that covers at least half the page, in
+ * its pixels per inch as placed (the finer of its two directions) — within MIN_SCAN_DPI..OCR_DPI;
+ * null for a page that is not one scan. Drawing a 150-dpi scan at 300 dpi adds no detail and
+ * doubles the reading: a CUAD contract scanned at 150 dpi read 8.1 / 7.2 s a page at 300 dpi
+ * (88 % sure) and 4.3 s at 150 (91 %).
+ */
+async function scanDpi(page: PDFPageProxy): Promise<number | null> {
+  const { OPS, AnnotationMode } = await loadPdfJs();
+  const { fnArray, argsArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+  const pageArea = Math.abs((x1 - x0) * (y1 - y0));
+  const stack: number[][] = [];
+  let ctm: readonly number[] = [1, 0, 0, 1, 0, 0];
+  let best: { area: number; dpi: number } | null = null;
+  for (let i = 0; i < fnArray.length; i++) {
+    const args = argsArray[i] as unknown[] | null;
+    const fn = fnArray[i];
+    if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) stack.push([...ctm]);
+    if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
+    const m = fn === OPS.transform ? args : fn === OPS.paintFormXObjectBegin ? (args?.[0] as number[] | null) : null;
+    if (m && m.length === 6) ctm = multiply(Array.from(m as ArrayLike<number>), ctm);
+    const size = fn === OPS.paintImageXObject ? [args?.[1], args?.[2]] : fn === OPS.paintInlineImageXObject ? [(args?.[0] as { width?: number })?.width, (args?.[0] as { height?: number })?.height] : null;
+    if (!size || typeof size[0] !== 'number' || typeof size[1] !== 'number') continue;
+    // The image's unit square, placed by the matrix: its sides in points.
+    const w = Math.hypot(ctm[0]!, ctm[1]!);
+    const h = Math.hypot(ctm[2]!, ctm[3]!);
+    const area = Math.abs(ctm[0]! * ctm[3]! - ctm[1]! * ctm[2]!);
+    if (w > 0 && h > 0 && area > (best?.area ?? 0)) best = { area, dpi: Math.max(size[0] / (w / 72), size[1] / (h / 72)) };
+  }
+  if (!best || best.area < pageArea / 2) return null;
+  return Math.round(Math.min(OCR_DPI, Math.max(MIN_SCAN_DPI, best.dpi)));
 }
 
 /** The words as items in PDF user space, through the viewport they were drawn with (rotation included). */
