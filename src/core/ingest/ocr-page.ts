@@ -92,10 +92,12 @@ function readScore(read: OcrPage): number {
  * Small skew is tesseract's own to handle.
  */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
-  const dpi = (await scanDpi(page)) ?? OCR_DPI;
+  // A page whose images cannot be listed is drawn at 300 dpi, as before (and fails there, if it does).
+  const dpi = (await scanDpi(page).catch(() => null)) ?? OCR_DPI;
   let drawn = await drawPdfPage(page, dpi / 72);
   let read = await engine.recognize(drawn.png, signal);
-  // The full read stands for the page as it is: at 300 dpi it scores at least what a quick read would.
+  // The full read stands for the page as it is: drawn at 150-300 dpi, it scores at least what a
+  // quick 100-dpi read would.
   const asIs = readScore(read);
   const upright = asIs >= ORIENTATION_CHECK_WORDS && asIs * 3 >= read.words.length;
   if ((read.confidence < ORIENTATION_CHECK_CONFIDENCE || read.words.length < ORIENTATION_CHECK_WORDS) && !upright) {
