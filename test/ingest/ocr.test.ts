@@ -25,6 +25,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The test's OCR engine, keeping each image it is handed in `images`. */
+function seeing(images: Buffer[]): OcrEngine {
+  return { recognize: (bytes: Uint8Array, signal?: AbortSignal) => (images.push(Buffer.from(bytes)), engine.recognize(bytes, signal)) } as OcrEngine;
+}
+
 function render(dpi: number): Uint8Array {
   const prefix = path.join(tmp, `p${dpi}`);
   execFileSync('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
@@ -124,8 +129,8 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     const pdfjs = await loadPdfJs();
     const task = pdfjs.getDocument({ data: new Uint8Array(readFileSync(file)), ...pdfjsDataOptions() });
     const doc = await task.promise;
-    const images: number[] = [];
-    const counting = { recognize: (png: Uint8Array, signal?: AbortSignal) => (images.push(png.length), engine.recognize(png, signal)) } as OcrEngine;
+    const images: Buffer[] = [];
+    const counting = seeing(images);
     try {
       const read = await ocrPage(await doc.getPage(72), counting);
       expect(read.confidence).toBeLessThan(ORIENTATION_CHECK_CONFIDENCE);
@@ -145,12 +150,12 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
       const png = await pdf.embedPng(image);
       pdf.addPage([(png.width * 72) / scanned, (png.height * 72) / scanned]).drawImage(png, { x: 0, y: 0, width: (png.width * 72) / scanned, height: (png.height * 72) / scanned });
       const task = pdfjs.getDocument({ data: await pdf.save(), ...pdfjsDataOptions() });
-      // The width of each image handed to the OCR engine, from its PNG header.
-      const widths: number[] = [];
-      const counting = { recognize: (bytes: Uint8Array, signal?: AbortSignal) => (widths.push(Buffer.from(bytes).readUInt32BE(16)), engine.recognize(bytes, signal)) } as OcrEngine;
+      const images: Buffer[] = [];
+      const counting = seeing(images);
       try {
         const read = await ocrPage(await (await task.promise).getPage(1), counting);
-        expect(Math.abs(widths[0]! - (png.width * drawn) / scanned), `a ${scanned}-dpi scan`).toBeLessThanOrEqual(1);
+        // The width of the image handed to the OCR engine, from its PNG header.
+        expect(Math.abs(images[0]!.readUInt32BE(16) - (png.width * drawn) / scanned), `a ${scanned}-dpi scan`).toBeLessThanOrEqual(1);
         if (scanned >= 150) expect(read.text).toMatch(/wireless mesh networking technology/);
       } finally {
         await task.destroy();

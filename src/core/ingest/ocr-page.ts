@@ -141,7 +141,8 @@ async function scanDpi(page: PDFPageProxy): Promise<number | null> {
     const w = Math.hypot(ctm[0]!, ctm[1]!);
     const h = Math.hypot(ctm[2]!, ctm[3]!);
     const area = Math.abs(ctm[0]! * ctm[3]! - ctm[1]! * ctm[2]!);
-    if (w > 0 && h > 0 && area > (best?.area ?? 0)) best = { area, dpi: Math.max(size[0] / (w / 72), size[1] / (h / 72)) };
+    // A placed area over 0 has both sides over 0.
+    if (area > (best?.area ?? 0)) best = { area, dpi: Math.max(size[0] / (w / 72), size[1] / (h / 72)) };
   }
   if (!best || best.area < pageArea / 2) return null;
   return Math.round(Math.min(OCR_DPI, Math.max(MIN_SCAN_DPI, best.dpi)));
