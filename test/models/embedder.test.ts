@@ -56,6 +56,21 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     await expect(embedder.embed(['x'], ctrl.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('embed – the vectors equal onnxruntime run directly with every graph optimization and padded batches (speed settings change no result)', async () => {
+    const { rawOrtEmbed } = await import('../../bench/ort-raw');
+    const texts = [
+      'Term.',
+      'Either party may terminate this agreement with thirty days written notice to the other party.',
+      'This Agreement shall be governed by and construed in accordance with the laws of the State of New York, without regard to its conflict of laws principles. ' +
+        'Each party irrevocably submits to the exclusive jurisdiction of the state and federal courts located in New York County.',
+      'Payment is due net 30.',
+      'The Licensee shall not assign, delegate or otherwise transfer this Agreement or any of its rights or obligations hereunder without the prior written consent of the Licensor.',
+    ];
+    const product = await embedder.embed(texts);
+    const { vectors: direct } = await rawOrtEmbed(miniLmDir, texts, 1, 4);
+    for (let i = 0; i < texts.length; i++) expect(cosine(product[i]!, direct[i]!)).toBeGreaterThan(0.9999);
+  });
+
   it('embed – a paraphrased question ranks the right CUAD clause first where it shares no keyword with it', async () => {
     const contract = 'LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.txt';
     const text = readFileSync(path.join(corpusDir, 'cuad', 'full_contract_txt', contract), 'utf8');
