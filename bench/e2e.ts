@@ -168,6 +168,11 @@ export async function e2eBench(): Promise<Metrics> {
         unit: 'ratio',
         note: `÷ onnxruntime-node alone on the same passages with ${alone} threads (${rawAll.toFixed(1)} s; with ${beside}, as beside parsing: ${rawBeside.toFixed(1)} s); target ≤ 1.15`,
       },
+      'ingest.e2e.embedded_after_searchable_vs_raw': {
+        value: (embeddedS - searchableS) / rawAll,
+        unit: 'ratio',
+        note: `the stage's own pace: from every file searchable to every passage embedded, ÷ the same onnxruntime time (where parsing fills every core, drop to embedded is at least (searchable + onnxruntime) ÷ onnxruntime = ${((searchableS + rawAll) / rawAll).toFixed(2)})`,
+      },
       'ingest.e2e.peak_rss_mb': { value: ingestPeakMb, unit: 'MB', note: 'peak RSS of the engine process up to the end of the ingest (embedding worker thread included; reader processes apart); target ≤ 600' },
       ...(wholePeakMb !== null
         ? { 'ingest.e2e.whole_peak_rss_mb': { value: Math.round(wholePeakMb), unit: 'MB', note: `peak of the engine process and its ${defaultConcurrency()} reader processes together (sampled every 200 ms)` } }
