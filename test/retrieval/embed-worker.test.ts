@@ -135,12 +135,15 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     const home = tempHome('casefile-embedw-');
     await installTestModels(home);
     const host = sharedEmbedHost();
-    await host.close(); // a fresh worker: the model is not loaded yet
+    await host.close();
+    await host.stats(); // a fresh worker, started and idle: the model is not loaded yet
+    // The worker dies as the load is handed to it. (Stopped in the middle of a forward pass or a
+    // model load, onnxruntime-node aborts the whole process — the app only ever stops the worker
+    // after draining it — so a crash is simulated while it is idle.)
     const load = host.load.bind(host);
     host.load = (model, signal) => {
-      const reply = load(model, signal);
       void host.runningWorker?.terminate();
-      return reply;
+      return load(model, signal);
     };
     const where = new ModelRegistry({ modelsDir: path.join(home, 'models') });
     try {
@@ -160,16 +163,17 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     try {
       copyFileSync(AGENCY, path.join(drop, 'a-agency.txt'));
       copyFileSync(path.join(NDA_DIR, NDAS[0]!), path.join(drop, 'b-nda.txt'));
-      // Stop the worker the way a crash would, right after the first batch of the contract is sent to it.
+      // Stop the worker the way a crash would, as the first batch of the contract is handed to it:
+      // the batch goes down with the worker. Only while it has nothing else to do (see above: a
+      // worker stopped in the middle of a forward pass takes the process with it).
       let killed = false;
       const embed = host.embed.bind(host);
       host.embed = (model, texts, signal) => {
-        const reply = embed(model, texts, signal);
-        if (!killed && texts.some((t) => /Biopure/i.test(t))) {
+        if (!killed && host.inFlight === 0 && texts.some((t) => /Biopure/i.test(t))) {
           killed = true;
           void host.runningWorker?.terminate();
         }
-        return reply;
+        return embed(model, texts, signal);
       };
       const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
       if (!('results' in run)) throw new Error('expected results');
