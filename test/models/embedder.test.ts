@@ -145,8 +145,9 @@ describe('Embedder in a worker_thread', () => {
       const { Embedder } = await import(workerData.module);
       const e = new Embedder({ id: 'm', dir: workerData.dir });
       const [v] = await e.embed(['Notice must be given in writing.']);
-      parentPort.postMessage({ dim: e.dimension, v: Array.from(v) });
-      await e.dispose();
+      const dim = e.dimension;
+      await e.dispose(); // before answering: the worker is idle when it is terminated
+      parentPort.postMessage({ dim, v: Array.from(v) });
     `;
     const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(script)}`), {
       workerData: {
