@@ -12,10 +12,9 @@ import { withLocalModel } from '../models/transformers';
  * (23 MB on disk) on 480 contract passages, 2 threads, one passage per forward pass, the process's
  * peak resident memory beside each: none 18.8 / 18.9 s (452 MB), basic 10.9 / 11.2 s (490 / 497 MB),
  * extended 11.2 s (489 MB), all 11.4 s (487 MB); without them every pass redoes work on the constant
- * weights, a cost per pass rather than per text. With batches of 4 the levels were closer (none
- * 18.5 s, all 17.1 s), and every level made the session larger (190 MB against 70 MB without).
- * The vectors are the same at every level (embedder.test). Other dtypes keep every level (not
- * measured).
+ * weights, a cost per pass rather than per text (batches of 4: embed-protocol.ts). Every level
+ * makes the session larger than none (190 MB against 70 MB). The vectors are the same at every
+ * level (embedder.test). Other dtypes keep every level (not measured).
  */
 function graphOptimization(dtype: OnnxDtype): 'basic' | 'all' {
   return dtype === 'q8' || dtype === 'int8' || dtype === 'uint8' ? 'basic' : 'all';
