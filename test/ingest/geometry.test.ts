@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   beginText,
   concatTransformationMatrix,
+  drawObject,
   endText,
   moveText,
   PDFArray,
@@ -166,6 +167,46 @@ async function savedStatesPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
+/**
+ * Text inside form XObjects (a letterhead, a stamp, a page placed on another): lines placed by TJ
+ * adjustments in a form drawn under a scaled CTM with its own /Matrix, between lines of the page's
+ * own, and a second form drawn twice. The glyphs inside a form are placed with the form's matrix,
+ * in the order the page draws them.
+ */
+async function formsPdf(): Promise<Uint8Array> {
+  const { doc, page, hex, tj } = await oddWidthsPage();
+  const font = page.node.Resources()!.lookup(PDFName.of('Font'));
+  const form = (ops: PDFOperator[], matrix: number[]) => doc.context.register(doc.context.formXObject(ops, { BBox: [0, 0, 612, 792], Matrix: matrix, Resources: { Font: font } }));
+  const inner = form([beginText(), setFontAndSize('F9', 11), setCharacterSpacing(0.4), moveText(60, 600), tj(['Jurisdiction', -320, ' Delaware', -180, ' arbitration', -400, ' Witness']), endText()], [1, 0, 0, 1, 0, 40]);
+  const stamp = form([beginText(), setFontAndSize('F9', 10), setWordSpacing(3), moveText(0, 0), tj(['Exhibit', -260, ' Schedule']), endText()], [1, 0, 0, 1, 0, 0]);
+  page.node.Resources()!.set(PDFName.of('XObject'), doc.context.obj({ Fm1: inner, Fm2: stamp }));
+  page.pushOperators(
+    beginText(),
+    setFontAndSize('F9', 11),
+    moveText(60, 720),
+    tj(['Waiver', -300, ' notice', -350, ' thirty', -250, ' days']),
+    endText(),
+    pushGraphicsState(),
+    concatTransformationMatrix(0.9, 0, 0, 0.9, 30, 20),
+    drawObject('Fm1'),
+    popGraphicsState(),
+    pushGraphicsState(),
+    concatTransformationMatrix(1, 0, 0, 1, 60, 400),
+    drawObject('Fm2'),
+    popGraphicsState(),
+    beginText(),
+    setFontAndSize('F9', 11),
+    moveText(60, 500),
+    tj(['Wilmington', -260, ' Indemnify', -150, ' harmless', -300, ' payable']),
+    endText(),
+    pushGraphicsState(),
+    concatTransformationMatrix(1.2, 0, 0, 1.2, 60, 200),
+    drawObject('Fm2'),
+    popGraphicsState(),
+  );
+  return doc.save();
+}
+
 async function oddWidthsPage() {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
@@ -298,6 +339,25 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
     // The words are placed by their glyphs (the runs' widths alone cannot say where they are).
     const doc = (await parseFile({ bytes: readFileSync(file), name: 's.pdf', maxBytes: Infinity })).doc!;
     expect(doc.index.pages[0]!.stops?.length).toBeGreaterThan(0);
+  });
+
+  it('text inside form XObjects (drawn scaled, with their own matrix, one of them twice): each word box on its word', async () => {
+    const file = path.join(tempHome('casefile-geo-'), 'forms.pdf');
+    writeFileSync(file, await formsPdf());
+    // Poppler reads the two drawings of the stamp as the same words twice: wordIous keeps words found once.
+    const ious = await wordIous(file, 1);
+    expect(ious.length).toBe(12);
+    expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
+    // Both drawings of the stamp land on poppler's words too.
+    const doc = (await parseFile({ bytes: readFileSync(file), name: 'f.pdf', maxBytes: Infinity })).doc!;
+    const geo = doc.index.pages[0]!;
+    expect(geo.stops?.length).toBeGreaterThan(0);
+    const schedules = popplerWordsUserSpace(file, 1, geo.view[3]).filter((w) => w.word === 'Schedule');
+    expect(schedules).toHaveLength(2);
+    const first = doc.text.indexOf('Schedule');
+    const second = doc.text.indexOf('Schedule', first + 1);
+    const boxes = [first, second].map((at) => spanToRects(doc.index, at, at + 8, doc.text)[0]!.rects[0]!);
+    for (const w of schedules) expect(Math.max(...boxes.map((b) => boxIou(w, b)))).toBeGreaterThanOrEqual(0.8);
   });
 
   it.each([

@@ -1,9 +1,9 @@
 /**
- * Where each glyph of a PDF page sits, from pdf.js's operator list: the text state machine that
- * pdf.js's own canvas renderer runs (CTM, text matrix, font size, character and word spacing,
- * horizontal scaling, rise, TJ adjustments), reduced to one thing — each glyph's origin and the end
- * of its advance in PDF user space. Citation boxes use it to place words inside a text item
- * exactly, where the item's width alone cannot tell how its spacing is shared out.
+ * Where each glyph of a PDF page sits — its origin and the end of its advance in PDF user space,
+ * recorded by pdf.js's text pass as it moves over the page (patches/: CTM, text matrix, font size,
+ * character and word spacing, horizontal scaling, rise, TJ adjustments) — matched with the page's
+ * text items. Citation boxes use it to place words inside a text item exactly, where the item's
+ * width alone cannot tell how its spacing is shared out.
  */
 
 /** One horizontal glyph: the text it stands for, its size, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
@@ -20,36 +20,7 @@ export interface PlacedGlyph {
   y1: number;
 }
 
-/** The pdf.js operator codes this reads (pdfjs.OPS). */
-export interface GlyphOps {
-  save: number;
-  restore: number;
-  transform: number;
-  beginText: number;
-  setCharSpacing: number;
-  setWordSpacing: number;
-  setHScale: number;
-  setLeading: number;
-  setFont: number;
-  setTextRise: number;
-  moveText: number;
-  setLeadingMoveText: number;
-  setTextMatrix: number;
-  nextLine: number;
-  showText: number;
-  paintFormXObjectBegin: number;
-  paintFormXObjectEnd: number;
-}
-
-/** What a loaded font needs to say for glyph advances (pdf.js `commonObjs` entry). */
-export interface GlyphFont {
-  fontMatrix?: number[];
-  vertical?: boolean;
-}
-
 type Matrix = [number, number, number, number, number, number];
-
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** m1 × m2 in PDF's row-vector convention: apply m1, then m2. */
 export function multiply(m1: readonly number[], m2: readonly number[]): Matrix {
@@ -62,175 +33,6 @@ export function multiply(m1: readonly number[], m2: readonly number[]): Matrix {
     m1[4]! * m2[1]! + m1[5]! * m2[3]! + m2[5]!,
   ];
 }
-
-/** A matrix operand: pdf.js passes six numbers, or one (typed) array of six. */
-function matrixArg(args: unknown[] | null): Matrix {
-  const m = (args?.length === 1 ? args[0] : args) as ArrayLike<number> | null | undefined;
-  if (!m || m.length < 6) return IDENTITY;
-  return [Number(m[0]), Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
-}
-
-interface TextState {
-  ctm: Matrix;
-  font: GlyphFont | undefined;
-  fontName: string;
-  size: number;
-  direction: number;
-  charSpacing: number;
-  wordSpacing: number;
-  hScale: number;
-  leading: number;
-  rise: number;
-  /** Text matrix and the position within it (pdf.js saves and restores these with q/Q too). */
-  tm: Matrix;
-  x: number;
-  y: number;
-  lineX: number;
-  lineY: number;
-}
-
-/**
- * Glyph positions of a page, in content-stream order (the order pdf.js's text content follows).
- * Vertical fonts are stepped over (their text keeps the item-based estimate).
- *
- * Long on purpose: one interpreter of the PDF text operators (BT/ET, Tm/Td/TD/T*, Tf/Tc/Tw/Tz/TL/Ts,
- * q/Q/cm, Tj/TJ/'/") over a text state they all update; split, each operator's case would take and
- * return the whole state. It mirrors the PDF specification's text-operator table, section by section.
- */
-export function placeGlyphs(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, OPS: GlyphOps, fontOf: (name: string) => GlyphFont | undefined): PlacedGlyph[] {
-  const out: PlacedGlyph[] = [];
-  let st: TextState = { ctm: IDENTITY, font: undefined, fontName: '', size: 0, direction: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
-  // q pushes the state itself; the first operator to change it after a q or Q changes a copy
-  // (some generators wrap every operator in q … Q: 77,000 pairs a page, each copied before).
-  const stack: TextState[] = [];
-  let shared = false;
-  const changes = new Set(STATE_CHANGES.map((op) => OPS[op]));
-  const moveText = (dx: number, dy: number) => {
-    st.x = st.lineX += dx;
-    st.y = st.lineY += dy;
-  };
-  for (let i = 0; i < fnArray.length; i++) {
-    const fn = fnArray[i];
-    const args = argsArray[i] as unknown[] | null;
-    if (shared && changes.has(fn!)) {
-      st = { ...st };
-      shared = false;
-    }
-    switch (fn) {
-      case OPS.save:
-        stack.push(st);
-        shared = true;
-        break;
-      case OPS.transform:
-        st.ctm = multiply(matrixArg(args), st.ctm);
-        break;
-      case OPS.paintFormXObjectBegin: {
-        stack.push(st);
-        st = { ...st };
-        shared = false;
-        const m = args?.[0] as ArrayLike<number> | null | undefined;
-        if (m && m.length === 6) st.ctm = multiply(matrixArg([m]), st.ctm);
-        break;
-      }
-      case OPS.restore:
-      case OPS.paintFormXObjectEnd:
-        if (stack.length) {
-          st = stack.pop()!;
-          shared = true;
-        }
-        break;
-      case OPS.beginText:
-        st.tm = IDENTITY;
-        st.x = st.y = st.lineX = st.lineY = 0;
-        break;
-      case OPS.setTextMatrix:
-        st.tm = matrixArg(args);
-        st.x = st.y = st.lineX = st.lineY = 0;
-        break;
-      case OPS.moveText:
-        moveText(Number(args![0]), Number(args![1]));
-        break;
-      case OPS.setLeadingMoveText:
-        st.leading = Number(args![1]);
-        moveText(Number(args![0]), Number(args![1]));
-        break;
-      case OPS.nextLine:
-        moveText(0, st.leading);
-        break;
-      case OPS.setLeading:
-        st.leading = -Number(args![0]);
-        break;
-      case OPS.setCharSpacing:
-        st.charSpacing = Number(args![0]);
-        break;
-      case OPS.setWordSpacing:
-        st.wordSpacing = Number(args![0]);
-        break;
-      case OPS.setHScale:
-        st.hScale = Number(args![0]) / 100;
-        break;
-      case OPS.setTextRise:
-        st.rise = Number(args![0]);
-        break;
-      case OPS.setFont: {
-        const size = Number(args![1]);
-        st.fontName = String(args![0]);
-        st.font = fontOf(st.fontName);
-        st.size = Math.abs(size);
-        st.direction = size < 0 ? -1 : 1;
-        break;
-      }
-      case OPS.showText: {
-        const glyphs = args![0] as unknown[];
-        const font = st.font;
-        if (!font || st.size === 0 || !Array.isArray(glyphs)) break;
-        const vertical = !!font.vertical;
-        const scale = st.hScale * st.direction;
-        const advanceScale = st.size * (font.fontMatrix?.[0] || 0.001);
-        // Text space → user space for this run.
-        const m = multiply(st.tm, st.ctm);
-        const at = (tx: number, ty: number): [number, number] => [m[0] * tx + m[2] * ty + m[4], m[1] * tx + m[3] * ty + m[5]];
-        const em = st.size * Math.hypot(m[2], m[3]);
-        let run = 0;
-        for (const g of glyphs) {
-          if (typeof g === 'number') {
-            run += ((vertical ? 1 : -1) * g * st.size) / 1000;
-            continue;
-          }
-          if (!g || typeof g !== 'object') continue;
-          const { unicode, width, isSpace, vmetric } = g as { unicode?: string; width?: number; isSpace?: boolean; vmetric?: number[] };
-          const spacing = (isSpace ? st.wordSpacing : 0) + st.charSpacing;
-          if (vertical) {
-            const w = vmetric ? -vmetric[0]! : (width ?? 0);
-            run += w * advanceScale - spacing * st.direction;
-            continue;
-          }
-          // The glyph covers its width; character and word spacing move the next one on (as poppler's
-          // text boxes see it: TextPage::addChar takes the spacing back out of each advance).
-          const glyphWidth = (width ?? 0) * advanceScale;
-          const advance = glyphWidth + spacing * st.direction;
-          const [x0, y0] = at(st.x + run * scale, st.y + st.rise);
-          const [x1, y1] = at(st.x + (run + glyphWidth) * scale, st.y + st.rise);
-          if (unicode) {
-            // Widths are in glyph space: 1/1000 em for all but Type 3 fonts, whose matrix says.
-            const em1000 = typeof width === 'number' && width >= 0 ? width * (font.fontMatrix?.[0] ? font.fontMatrix[0] * 1000 : 1) : undefined;
-            out.push({ text: unicode, font: st.fontName, width: em1000, size: em, x0, y0, x1, y1 });
-          }
-          run += advance;
-        }
-        if (vertical) st.y -= run;
-        else st.x += run * scale;
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return out;
-}
-
-/** The operators that change the text state in place (those `placeGlyphs` reads but q, Q and forms). */
-const STATE_CHANGES = ['transform', 'beginText', 'setCharSpacing', 'setWordSpacing', 'setHScale', 'setLeading', 'setFont', 'setTextRise', 'moveText', 'setLeadingMoveText', 'setTextMatrix', 'nextLine', 'showText'] as const satisfies readonly (keyof GlyphOps)[];
 
 /** A character boundary of an item: [index, offset along the item, 1 at a word's start or end / 0 inside]. */
 export type Boundary = [i: number, x: number, word: 0 | 1];

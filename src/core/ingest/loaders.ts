@@ -1,12 +1,11 @@
 import { readConfig } from '../config';
 import path from 'node:path';
 import { decodeText } from './detect';
-import { alignItems, placeGlyphs, type GlyphFont, type ItemGlyphs } from './glyphs';
+import { alignItems, type ItemGlyphs, type PlacedGlyph } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { DEFAULT_LIMITS, raiseHint } from './limits';
 import { ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from './types';
 import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';
 import { ocrIsBetter, weakTextLayer } from './text-quality';
@@ -184,6 +183,55 @@ interface RawItem {
   hasEOL: boolean;
 }
 
+/** A font's style in the text content; `font` is what the FontDescriptor lookup needs (patches/). */
+interface RawStyle {
+  fontFamily?: string;
+  ascent?: number;
+  descent?: number;
+  vertical?: boolean;
+  font?: PdfJsFontInfo;
+}
+
+/** Every glyph the text pass moved over, as the patched pdf.js streams it with each chunk (patches/). */
+interface RawGlyphs {
+  text: string[];
+  font: string[];
+  /** Six per glyph: width in 1/1000 em (-1: unknown), em across the line, x0, y0, x1, y1. */
+  num: number[];
+}
+
+/** A page's text content: its items, its fonts' styles, and where each glyph sits (undefined without the patch). */
+interface PageContent {
+  items: object[];
+  styles: Record<string, RawStyle>;
+  glyphs?: PlacedGlyph[];
+}
+
+/**
+ * Read a page's text content from pdf.js's stream, keeping the glyph places the patched text pass
+ * sends with each chunk (`getTextContent` would drop them): one pass over the page's operators
+ * gives the text and the exact place of every glyph the citation boxes need.
+ */
+async function readTextContent(page: PdfPage): Promise<PageContent> {
+  const reader = page.streamTextContent().getReader();
+  const content: PageContent = { items: [], styles: {} };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const chunk = value as { items: object[]; styles: Record<string, RawStyle>; glyphs?: RawGlyphs };
+    for (const it of chunk.items) content.items.push(it);
+    Object.assign(content.styles, chunk.styles);
+    const g = chunk.glyphs;
+    if (!g) continue;
+    const glyphs = (content.glyphs ??= []);
+    for (let i = 0, k = 0; i < g.text.length; i++, k += 6) {
+      const w = g.num[k]!;
+      glyphs.push({ text: g.text[i]!, font: g.font[i]!, width: w >= 0 ? w : undefined, size: g.num[k + 1]!, x0: g.num[k + 2]!, y0: g.num[k + 3]!, x1: g.num[k + 4]!, y1: g.num[k + 5]! });
+    }
+  }
+  return content;
+}
+
 const r2 = (n: number) => Math.round(n * 100) / 100;
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -224,13 +272,9 @@ interface FontState {
 
 export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
-  // Text and glyphs are read from the document opened without its images: the operator list
-  // then leaves them out instead of decoding them (a scan's JPEG under its text layer costs more
-  // than the text). The pages OCR reads are drawn from a second opening, with its images, made
-  // for the first of them.
-  const { task, doc } = await openPdf(pdfjs, bytes, { ...options, maxImagePixels: 0 });
-  let withImages: ReturnType<typeof openPdf> | undefined;
-  const drawnPage = async (n: number) => (await (withImages ??= openPdf(pdfjs, bytes, options))).doc.getPage(n);
+  // Text and glyphs come from pdf.js's text pass, which steps over images without decoding them
+  // (a scan's JPEG under its text layer costs nothing until OCR draws the page).
+  const { task, doc } = await openPdf(pdfjs, bytes, options);
   // Everything below ends with task.destroy(), which also frees the document.
   try {
     const total = doc.numPages;
@@ -253,8 +297,8 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
       const mark = out.mark();
       try {
         const page = await doc.getPage(n);
-        read = await readPage(pdfjs, page, n, out, fontState);
-        if (options.ocr) read = await withOcr(pdfjs, () => drawnPage(n), n, total, out, mark, read, options.ocr, options.signal);
+        read = await readPage(page, n, out, fontState);
+        if (options.ocr) read = await withOcr(pdfjs, page, n, total, out, mark, read, options.ocr, options.signal);
       } catch (err) {
         if ((err as Error).name === 'AbortError' || options.signal?.aborted) throw err;
         // One unreadable page does not lose the document: it counts as a page without text (and
@@ -272,7 +316,6 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     return finishPdf(out, pages, emptyPages, brokenPages, options.ocr !== undefined);
   } finally {
     await task.destroy().catch(() => {});
-    await withImages?.then(({ task }) => task.destroy(), () => {}).catch(() => {});
   }
 }
 
@@ -286,12 +329,10 @@ interface PageRead {
 /**
  * OCR where the page needs it: a page without text, or whose text layer is a stamp on a scan or
  * garbage (ingest/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
- * `drawn` gives the page with its images.
  */
-async function withOcr(pdfjs: PdfJs, drawn: () => Promise<PdfPage>, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
+async function withOcr(pdfjs: PdfJs, page: PdfPage, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
   const weak = read.hasText ? weakTextLayer(read.text ?? '', true) : 'empty';
   if (!weak) return read;
-  const page = await drawn();
   try {
     // A few characters are a stamp on a scan only where the page draws an image.
     if (weak === 'sparse' && !(await drawsImage(pdfjs, page))) return read;
@@ -366,10 +407,10 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
 }
 
 /** Append page `n`'s text to `out` and return its geometry (glyph widths and font metrics where it shows text). */
-async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder, fontState: FontState): Promise<PageRead> {
+async function readPage(page: PdfPage, n: number, out: TextBuilder, fontState: FontState): Promise<PageRead> {
   const start = out.length;
   const pageParts = out.parts.length;
-  const content = await page.getTextContent();
+  const content = await readTextContent(page);
   const fonts: PageGeometry['fonts'] = [];
   const fontIndex = new Map<string, number>();
   const items: number[] = [];
@@ -412,25 +453,20 @@ async function readPage(pdfjs: PdfJs, page: PdfPage, n: number, out: TextBuilder
     return { geometry, hasText: false };
   }
   const pageText = out.parts.slice(pageParts).join('');
-  const glyphs = await readGlyphs(pdfjs, page, fontState.glyphWidths, geometry, [...fontIndex.keys()], pageText);
-  // The page's own operator list has drawn every character its fonts show here.
+  const glyphs = readGlyphs(content.glyphs, fontState.glyphWidths, geometry, [...fontIndex.keys()], pageText);
+  // The page's own glyphs are every character its fonts show here.
   geometry.widths = widthTable(glyphs, fontState.glyphWidths);
   if (glyphs.bounds) setStops(geometry, glyphs.bounds, pageText);
-  addFontMetrics(page, fontIndex, fonts, fontState);
+  addFontMetrics(content.styles, fontIndex, fonts, fontState);
   page.cleanup();
   return { geometry, hasText: true, text: pageText };
 }
 
 /** Poppler's ascent and descent of each font of the page, where its descriptor gives them. */
-function addFontMetrics(page: PdfPage, fontIndex: Map<string, number>, fonts: PageGeometry['fonts'], state: FontState): void {
+function addFontMetrics(styles: Record<string, RawStyle>, fontIndex: Map<string, number>, fonts: PageGeometry['fonts'], state: FontState): void {
   for (const [name, fi] of fontIndex) {
     if (!state.metrics.has(name)) {
-      let info: PdfJsFontInfo | undefined;
-      try {
-        info = page.commonObjs.has(name) ? (page.commonObjs.get(name) as PdfJsFontInfo) : undefined;
-      } catch {
-        info = undefined;
-      }
+      const info = styles[name]?.font;
       if (!info) continue;
       state.descriptors ??= readFontDescriptors(state.bytes);
       state.metrics.set(name, popplerMetrics(info, state.descriptors) ?? null);
@@ -471,12 +507,12 @@ interface PageFonts {
 }
 
 /**
- * Read a page's operator list once: learn the real advance widths of the characters its fonts draw
- * (each glyph carries its unicode and width from the font program or the PDF's /Widths), and place
- * every glyph to find the exact word boundaries inside each text item. The operator list costs
- * about half as much again as the text; it is what makes citation boxes land on the words.
+ * From a page's glyphs (the text pass's, patches/): learn the real advance widths of the characters
+ * its fonts draw (each glyph carries its unicode and width from the font program or the PDF's
+ * /Widths), and find the exact word boundaries inside each text item. This is what makes citation
+ * boxes land on the words; without glyphs, positions inside items are estimated.
  */
-async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): Promise<PageFonts> {
+function readGlyphs(glyphs: PlacedGlyph[] | undefined, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): PageFonts {
   const { fonts, items } = geometry;
   const used: Set<string>[] = fonts.map(() => new Set());
   for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
@@ -487,30 +523,16 @@ async function readGlyphs(pdfjs: PdfJs, page: PDFPageProxy, known: GlyphWidths, 
   }
   // Fonts of this page that draw nothing in the operator list still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
-  let bounds: Map<number, ItemGlyphs> | undefined;
-  try {
-    const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-    const fontOf = (name: string): GlyphFont | undefined => {
-      try {
-        return page.commonObjs.get(name) as GlyphFont | undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    const glyphs = placeGlyphs(ops.fnArray, ops.argsArray, pdfjs.OPS, fontOf);
-    for (const g of glyphs) {
-      if (g.width === undefined) continue;
-      let m = known.get(g.font);
-      if (!m) known.set(g.font, (m = new Map()));
-      // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
-      const chars = [...g.text.normalize('NFKC')];
-      for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, g.width / chars.length);
-    }
-    bounds = alignItems(glyphs, items, ITEM_STRIDE, pageText, geometry.start, (fi) => !!fonts[fi]?.[2]);
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    // No operator list: positions inside items are estimated, as for old data.
+  if (!glyphs) return { geometry, names, used };
+  for (const g of glyphs) {
+    if (g.width === undefined) continue;
+    let m = known.get(g.font);
+    if (!m) known.set(g.font, (m = new Map()));
+    // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
+    const chars = [...g.text.normalize('NFKC')];
+    for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, g.width / chars.length);
   }
+  const bounds = alignItems(glyphs, items, ITEM_STRIDE, pageText, geometry.start, (fi) => !!fonts[fi]?.[2]);
   return { geometry, names, used, bounds };
 }
 
