@@ -194,10 +194,13 @@ interface RawStyle {
 
 /** Every glyph the text pass moved over, as the patched pdf.js streams it with each chunk (patches/). */
 interface RawGlyphs {
-  text: string[];
-  font: string[];
+  /** The glyphs' unicode one after the other, and each glyph's length in it. */
+  text: string;
+  lens: Uint16Array;
+  /** Font runs: the index of the glyph each starts at, and its pdf.js font (loadedName). */
+  fonts: (number | string)[];
   /** Six per glyph: width in 1/1000 em (-1: unknown), em across the line, x0, y0, x1, y1. */
-  num: number[];
+  num: Float64Array;
 }
 
 /** A page's text content: its items, its fonts' styles, and where each glyph sits (undefined without the patch). */
@@ -224,9 +227,15 @@ async function readTextContent(page: PdfPage): Promise<PageContent> {
     const g = chunk.glyphs;
     if (!g) continue;
     const glyphs = (content.glyphs ??= []);
-    for (let i = 0, k = 0; i < g.text.length; i++, k += 6) {
+    let font = '';
+    for (let i = 0, k = 0, at = 0, run = 0; i < g.lens.length; i++, k += 6) {
+      if (run < g.fonts.length && g.fonts[run] === i) {
+        font = String(g.fonts[run + 1]);
+        run += 2;
+      }
       const w = g.num[k]!;
-      glyphs.push({ text: g.text[i]!, font: g.font[i]!, width: w >= 0 ? w : undefined, size: g.num[k + 1]!, x0: g.num[k + 2]!, y0: g.num[k + 3]!, x1: g.num[k + 4]!, y1: g.num[k + 5]! });
+      const len = g.lens[i]!;
+      glyphs.push({ text: g.text.slice(at, (at += len)), font, width: w >= 0 ? w : undefined, size: g.num[k + 1]!, x0: g.num[k + 2]!, y0: g.num[k + 3]!, x1: g.num[k + 4]!, y1: g.num[k + 5]! });
     }
   }
   return content;
@@ -528,6 +537,8 @@ function readGlyphs(glyphs: PlacedGlyph[] | undefined, known: GlyphWidths, geome
     if (g.width === undefined) continue;
     let m = known.get(g.font);
     if (!m) known.set(g.font, (m = new Map()));
+    // Most glyphs are one character already known (the first width met is kept).
+    if (m.has(g.text)) continue;
     // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
     const chars = [...g.text.normalize('NFKC')];
     for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, g.width / chars.length);
