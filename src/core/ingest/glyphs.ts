@@ -6,19 +6,20 @@
  * width alone cannot tell how its spacing is shared out.
  */
 
-/** One horizontal glyph: the text it stands for, its size, its origin (x0, y0) and the end of its width (x1, y1) in user space. */
-export interface PlacedGlyph {
-  text: string;
-  /** The pdf.js font (loadedName) that drew it, and its advance width in 1/1000 em where pdf.js gave one. */
-  font: string;
-  width?: number;
-  /** The font's em in user space across the line (font size × the text's vertical scale). */
-  size: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
+/**
+ * A page's horizontal glyphs in content order, as arrays (a page has thousands: no object each).
+ * Glyph i: `text[i]` the text it stands for, `font[i]` the pdf.js font (loadedName) that drew it,
+ * and GLYPH_STRIDE numbers from `num[i * GLYPH_STRIDE]`: its advance width in 1/1000 em (-1 where
+ * pdf.js gave none), the font's em in user space across the line (font size × the text's vertical
+ * scale), its origin (x0, y0) and the end of its width (x1, y1) in user space.
+ */
+export interface PageGlyphs {
+  text: string[];
+  font: string[];
+  num: Float64Array;
 }
+
+export const GLYPH_STRIDE = 6;
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -72,9 +73,15 @@ const MAX_SCAN = 4096;
  * Long on purpose: one pass with two cursors (the glyph and the character inside it) that every
  * step of the match moves; split, the pieces would hand both cursors back and forth.
  */
-export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
+export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();
-  const norm = glyphs.map((g) => g.text.normalize('NFKC'));
+  const norm = glyphs.text.map((t) => t.normalize('NFKC'));
+  const num = glyphs.num;
+  // Glyph j's x0, y0, x1, y1 and em.
+  const x0 = (j: number) => num[j * GLYPH_STRIDE + 2]!;
+  const y0 = (j: number) => num[j * GLYPH_STRIDE + 3]!;
+  const x1 = (j: number) => num[j * GLYPH_STRIDE + 4]!;
+  const y1 = (j: number) => num[j * GLYPH_STRIDE + 5]!;
   let gj = 0;
   let sub = 0;
   for (let k = 0, ordinal = 0; k + stride <= items.length; k += stride, ordinal++) {
@@ -90,8 +97,10 @@ export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: numbe
     const slack = Math.max(1, 0.3 * size);
     const savedJ = gj;
     const savedSub = sub;
-    // Per matched character: [start, end] along the item, its base line's offset across it, its size.
-    const at: ([number, number, number, number] | undefined)[] = new Array(len);
+    // Per character, four numbers: [start, end] along the item, its base line's offset across it,
+    // its size; start NaN where no glyph matched it.
+    const at = new Float64Array(len * 4).fill(Number.NaN);
+    const has = (i: number) => i >= 0 && i < len && !Number.isNaN(at[i * 4]!);
     let matched = 0;
     let ok = true;
     let lastStart = -Infinity;
@@ -115,21 +124,23 @@ export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: numbe
         }
         if (found < 0) continue;
         // Glyphs passed over (a soft hyphen pdf.js leaves out of the text) still took room on the line.
-        for (let j = sub > 0 ? gj + 1 : gj; j < found; j++) dropped += Math.abs((glyphs[j]!.x1 - glyphs[j]!.x0) * ux + (glyphs[j]!.y1 - glyphs[j]!.y0) * uy);
+        for (let j = sub > 0 ? gj + 1 : gj; j < found; j++) dropped += Math.abs((x1(j) - x0(j)) * ux + (y1(j) - y0(j)) * uy);
         gj = found;
         sub = 0;
       }
-      const g = glyphs[gj]!;
       const n = norm[gj]!.length;
-      const a0 = (g.x0 - e) * ux + (g.y0 - f) * uy;
-      const a1 = (g.x1 - e) * ux + (g.y1 - f) * uy;
-      const across = -(g.x0 - e) * uy + (g.y0 - f) * ux;
+      const a0 = (x0(gj) - e) * ux + (y0(gj) - f) * uy;
+      const a1 = (x1(gj) - e) * ux + (y1(gj) - f) * uy;
+      const across = -(x0(gj) - e) * uy + (y0(gj) - f) * ux;
       const start = a0 + ((a1 - a0) * sub) / n;
       const end = a0 + ((a1 - a0) * (sub + 1)) / n;
       // On the line, in order, starting within the item (whose width leaves out the glyphs pdf.js dropped).
       if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack + dropped || start < lastStart - 0.5) ok = false;
       lastStart = start;
-      at[i] = [start, end, across, g.size];
+      at[i * 4] = start;
+      at[i * 4 + 1] = end;
+      at[i * 4 + 2] = across;
+      at[i * 4 + 3] = num[gj * GLYPH_STRIDE + 1]!;
       matched++;
       lastGlyph = gj;
       if (++sub >= n) {
@@ -151,27 +162,23 @@ export function alignItems(glyphs: PlacedGlyph[], items: number[], stride: numbe
     // Every matched character's start, and each word's end (its last character's advance).
     const bounds: Boundary[] = [];
     for (let i = 0; i < len; i++) {
-      const here = at[i];
       const wordStart = i === 0 || /\s/.test(text[s + i - 1]!);
-      if (here) bounds.push([i, here[0], wordStart ? 1 : 0]);
-      const last = at[i - 1];
-      if (!here && last && /\s/.test(text[s + i]!)) bounds.push([i, last[1], 1]);
+      if (has(i)) bounds.push([i, at[i * 4]!, wordStart ? 1 : 0]);
+      else if (has(i - 1) && /\s/.test(text[s + i]!)) bounds.push([i, at[(i - 1) * 4 + 1]!, 1]);
     }
-    const end = at[len - 1];
-    if (end) bounds.push([len, end[1], 1]);
+    if (has(len - 1)) bounds.push([len, at[(len - 1) * 4 + 1]!, 1]);
     // Where the base line moves inside the item (pdf.js joins words set a little higher or lower).
     // Or where the text changes size (small capitals set as a scaled-down run of the same font).
     const lifts: Lift[] = [];
     let base = 0;
     let em = height;
     for (let i = 0; i < len; i++) {
-      const here = at[i];
-      if (!here || (Math.abs(here[2] - base) <= LIFT_TOLERANCE && Math.abs(here[3] - em) <= 0.05 * em)) continue;
-      base = here[2];
-      em = here[3];
+      if (!has(i) || (Math.abs(at[i * 4 + 2]! - base) <= LIFT_TOLERANCE && Math.abs(at[i * 4 + 3]! - em) <= 0.05 * em)) continue;
+      base = at[i * 4 + 2]!;
+      em = at[i * 4 + 3]!;
       // The move belongs to the word: start it there (after the preceding whitespace).
       let from = i;
-      while (from > 0 && !/\s/.test(text[s + from - 1]!) && !at[from - 1]) from--;
+      while (from > 0 && !/\s/.test(text[s + from - 1]!) && !has(from - 1)) from--;
       lifts.push([from, Math.round(base * 100) / 100, Math.round(em * 100) / 100]);
     }
     if (bounds.length || lifts.length) out.set(ordinal, { bounds, lifts });

@@ -1,7 +1,7 @@
 import { readConfig } from '../config';
 import path from 'node:path';
 import { decodeText } from './detect';
-import { alignItems, type ItemGlyphs, type PlacedGlyph } from './glyphs';
+import { alignItems, GLYPH_STRIDE, type ItemGlyphs, type PageGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { DEFAULT_LIMITS, raiseHint } from './limits';
 import { ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from './types';
@@ -207,7 +207,7 @@ interface RawGlyphs {
 interface PageContent {
   items: object[];
   styles: Record<string, RawStyle>;
-  glyphs?: PlacedGlyph[];
+  glyphs?: PageGlyphs;
 }
 
 /**
@@ -218,6 +218,7 @@ interface PageContent {
 async function readTextContent(page: PdfPage): Promise<PageContent> {
   const reader = page.streamTextContent().getReader();
   const content: PageContent = { items: [], styles: {} };
+  const nums: Float64Array[] = [];
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
@@ -226,17 +227,22 @@ async function readTextContent(page: PdfPage): Promise<PageContent> {
     Object.assign(content.styles, chunk.styles);
     const g = chunk.glyphs;
     if (!g) continue;
-    const glyphs = (content.glyphs ??= []);
+    const glyphs = (content.glyphs ??= { text: [], font: [], num: new Float64Array(0) });
     let font = '';
-    for (let i = 0, k = 0, at = 0, run = 0; i < g.lens.length; i++, k += 6) {
+    for (let i = 0, at = 0, run = 0; i < g.lens.length; i++) {
       if (run < g.fonts.length && g.fonts[run] === i) {
         font = String(g.fonts[run + 1]);
         run += 2;
       }
-      const w = g.num[k]!;
-      const len = g.lens[i]!;
-      glyphs.push({ text: g.text.slice(at, (at += len)), font, width: w >= 0 ? w : undefined, size: g.num[k + 1]!, x0: g.num[k + 2]!, y0: g.num[k + 3]!, x1: g.num[k + 4]!, y1: g.num[k + 5]! });
+      glyphs.text.push(g.text.slice(at, (at += g.lens[i]!)));
+      glyphs.font.push(font);
     }
+    nums.push(g.num);
+  }
+  if (content.glyphs) {
+    const num = (content.glyphs.num = new Float64Array(content.glyphs.text.length * GLYPH_STRIDE));
+    let at = 0;
+    for (const n of nums) num.set(n, (at += n.length) - n.length);
   }
   return content;
 }
@@ -521,7 +527,7 @@ interface PageFonts {
  * /Widths), and find the exact word boundaries inside each text item. This is what makes citation
  * boxes land on the words; without glyphs, positions inside items are estimated.
  */
-function readGlyphs(glyphs: PlacedGlyph[] | undefined, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): PageFonts {
+function readGlyphs(glyphs: PageGlyphs | undefined, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): PageFonts {
   const { fonts, items } = geometry;
   const used: Set<string>[] = fonts.map(() => new Set());
   for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
@@ -533,15 +539,18 @@ function readGlyphs(glyphs: PlacedGlyph[] | undefined, known: GlyphWidths, geome
   // Fonts of this page that draw nothing in the operator list still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
   if (!glyphs) return { geometry, names, used };
-  for (const g of glyphs) {
-    if (g.width === undefined) continue;
-    let m = known.get(g.font);
-    if (!m) known.set(g.font, (m = new Map()));
+  for (let i = 0; i < glyphs.text.length; i++) {
+    const width = glyphs.num[i * GLYPH_STRIDE]!;
+    if (width < 0) continue;
+    const font = glyphs.font[i]!;
+    const text = glyphs.text[i]!;
+    let m = known.get(font);
+    if (!m) known.set(font, (m = new Map()));
     // Most glyphs are one character already known (the first width met is kept).
-    if (m.has(g.text)) continue;
+    if (m.has(text)) continue;
     // A ligature glyph ("ﬁ") becomes several characters of text: share its width.
-    const chars = [...g.text.normalize('NFKC')];
-    for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, g.width / chars.length);
+    const chars = [...text.normalize('NFKC')];
+    for (const ch of chars) if (!m.has(ch)) m.set(/\s/.test(ch) ? ' ' : ch, width / chars.length);
   }
   const bounds = alignItems(glyphs, items, ITEM_STRIDE, pageText, geometry.start, (fi) => !!fonts[fi]?.[2]);
   return { geometry, names, used, bounds };
