@@ -77,7 +77,7 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
   const out = new Map<number, ItemGlyphs>();
   const norm = glyphs.text.map((t) => t.normalize('NFKC'));
   const num = glyphs.num;
-  // Glyph j's x0, y0, x1, y1 and em.
+  // Glyph j's origin (x0, y0) and the end of its width (x1, y1).
   const x0 = (j: number) => num[j * GLYPH_STRIDE + 2]!;
   const y0 = (j: number) => num[j * GLYPH_STRIDE + 3]!;
   const x1 = (j: number) => num[j * GLYPH_STRIDE + 4]!;

@@ -199,7 +199,7 @@ interface RawGlyphs {
   lens: Uint16Array;
   /** Font runs: the index of the glyph each starts at, and its pdf.js font (loadedName). */
   fonts: (number | string)[];
-  /** Six per glyph: width in 1/1000 em (-1: unknown), em across the line, x0, y0, x1, y1. */
+  /** GLYPH_STRIDE (six) per glyph: width in 1/1000 em (-1: unknown), em across the line, x0, y0, x1, y1. */
   num: Float64Array;
 }
 
@@ -242,7 +242,10 @@ async function readTextContent(page: PdfPage): Promise<PageContent> {
   if (content.glyphs) {
     const num = (content.glyphs.num = new Float64Array(content.glyphs.text.length * GLYPH_STRIDE));
     let at = 0;
-    for (const n of nums) num.set(n, (at += n.length) - n.length);
+    for (const n of nums) {
+      num.set(n, at);
+      at += n.length;
+    }
   }
   return content;
 }
