@@ -149,7 +149,7 @@ function base14(name: string): keyof typeof BUILTIN | undefined {
   return undefined;
 }
 
-/** What pdf.js tells about a loaded font (its `commonObjs` entry, with fontExtraProperties). */
+/** What pdf.js tells about a loaded font (with its style in the text content, patches/). */
 export interface PdfJsFontInfo {
   name?: string;
   composite?: boolean;

@@ -403,8 +403,6 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
     data: new Uint8Array(bytes),
     // pdf.js 6 removed `isEvalSupported` together with its eval code path (nothing to turn off).
     ...pdfjsDataOptions(),
-    // Font names (and composite/Type 3) in commonObjs: to look up each font's FontDescriptor metrics.
-    fontExtraProperties: true,
     maxImageSize: options.maxImagePixels ?? DEFAULT_LIMITS.maxImagePixels,
     ...(options.password !== undefined ? { password: options.password } : {}),
     ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
@@ -539,7 +537,7 @@ function readGlyphs(glyphs: PageGlyphs | undefined, known: GlyphWidths, geometry
     const from = items[k]! - geometry.start;
     for (const ch of pageText.slice(from, from + items[k + 1]!)) used[fi]!.add(/\s/.test(ch) ? ' ' : ch);
   }
-  // Fonts of this page that draw nothing in the operator list still count as seen.
+  // Fonts of this page whose glyphs give no width still count as seen.
   for (const name of names) if (!known.has(name)) known.set(name, new Map());
   if (!glyphs) return { geometry, names, used };
   for (let i = 0; i < glyphs.text.length; i++) {
