@@ -44,10 +44,14 @@ describe('vector index of a large case', () => {
       await store.setVectors(rest, rest.map((c) => vector(c.chunk_index)));
       await store.optimize({ annMinRows });
       expect((await vectorIndex()).length).toBe(1);
-      // Through the index, a passage's own vector finds it.
-      const probe = chunks[123]!;
-      const hits = await store.vector(vector(probe.chunk_index), undefined, 5);
-      expect(hits.map((h) => h.chunk.chunk_id)).toContain(probe.chunk_id);
+      // Through the index, every passage's own vector finds it first, scored by its true distance
+      // (the index's compressed distances alone missed 10-35 of them in the top 5, build to build).
+      const lost: string[] = [];
+      for (const probe of chunks) {
+        const [top] = await store.vector(vector(probe.chunk_index), undefined, 5);
+        if (top?.chunk.chunk_id !== probe.chunk_id || Math.abs(top.score - 1) > 1e-4) lost.push(probe.chunk_id);
+      }
+      expect(lost).toEqual([]);
     } finally {
       store.close();
     }
