@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ocrNote } from '../../src/core/ingest/parse';
@@ -160,6 +160,48 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
       } finally {
         await task.destroy();
       }
+    }
+  });
+
+  it('a page drawing nothing but rules is not handed to OCR; a word, a speck or faint grey text beside the rule is', { timeout: 120_000 }, async () => {
+    const pdfjs = await loadPdfJs();
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const rule = (p: ReturnType<typeof pdf.addPage>) => {
+      p.drawLine({ start: { x: 72, y: 60 }, end: { x: 540, y: 60 }, thickness: 0.75 });
+      p.drawLine({ start: { x: 40, y: 100 }, end: { x: 40, y: 700 }, thickness: 2 });
+    };
+    rule(pdf.addPage([612, 792])); // 1: a footer line and a margin line, nothing else
+    pdf.addPage([612, 792]); // 2: nothing at all
+    const worded = pdf.addPage([612, 792]); // 3: the rules and a word
+    rule(worded);
+    worded.drawText('Exhibit', { x: 72, y: 700, size: 24, font });
+    const speck = pdf.addPage([612, 792]); // 4: the rules and a speck
+    rule(speck);
+    speck.drawRectangle({ x: 300, y: 400, width: 1, height: 1, color: rgb(0, 0, 0) });
+    const faint = pdf.addPage([612, 792]); // 5: the rules and light grey text
+    rule(faint);
+    faint.drawText('Confidential draft', { x: 72, y: 500, size: 28, font, color: rgb(0.85, 0.85, 0.85) });
+    const task = pdfjs.getDocument({ data: await pdf.save(), ...pdfjsDataOptions() });
+    const doc = await task.promise;
+    try {
+      const handed = async (n: number) => {
+        const images: Buffer[] = [];
+        const read = await ocrPage(await doc.getPage(n), seeing(images));
+        return { images: images.length, read };
+      };
+      for (const n of [1, 2]) {
+        const { images, read } = await handed(n);
+        expect(images, `page ${n}`).toBe(0);
+        expect(read).toEqual({ text: '', items: [], confidence: 0, words: 0 });
+      }
+      const word = await handed(3);
+      expect(word.images).toBeGreaterThan(0);
+      expect(word.read.text).toMatch(/Exhibit/);
+      expect((await handed(4)).images).toBeGreaterThan(0);
+      expect((await handed(5)).images).toBeGreaterThan(0);
+    } finally {
+      await task.destroy();
     }
   });
 

@@ -8,7 +8,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readJson, writeFileAtomic } from '../util/fs';
-import { drawPdfPage, type DrawnPage } from '../util/pdf-draw';
+import { drawPdfCanvas, drawPdfPage, type DrawnPage } from '../util/pdf-draw';
+import { onlyRules } from '../ocr/ink';
 import type { OcrEngine, OcrPage } from '../ocr/engine';
 import { multiply } from './glyphs';
 import { looksLikeWord } from './text-quality';
@@ -86,15 +87,18 @@ function readScore(read: OcrPage): number {
 }
 
 /**
- * Draw the page and read it. A page read poorly, and not clearly upright, is read again, quickly,
- * turned 90, 270 and 180 degrees; the first turn that reads clearly better than the page as it is
+ * Draw the page and read it — unless it holds nothing but rules (ocr/ink.ts). A page read
+ * poorly, and not clearly upright, is read again, quickly, turned 90, 270 and 180 degrees; the first turn that reads clearly better than the page as it is
  * (only one of the four reads as words) is read in full (a page scanned sideways or upside down).
  * Small skew is tesseract's own to handle.
  */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
   // A page whose images cannot be listed is drawn at 300 dpi, as before (and fails there, if it does).
   const dpi = (await scanDpi(page).catch(() => null)) ?? OCR_DPI;
-  let drawn = await drawPdfPage(page, dpi / 72);
+  const canvas = await drawPdfCanvas(page, dpi / 72);
+  // Nothing on the page but rules (or nothing at all): no word to read, and no Tesseract to load.
+  if (onlyRules(canvas.pixels(), canvas.width, canvas.height, canvas.scale * 72)) return { text: '', items: [], confidence: 0, words: 0 };
+  let drawn = await canvas.png();
   let read = await engine.recognize(drawn.png, signal);
   // The full read stands for the page as it is: drawn at 150-300 dpi, it scores at least what a
   // quick 100-dpi read would.

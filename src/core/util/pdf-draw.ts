@@ -17,8 +17,25 @@ export interface DrawnPage {
   viewport: ReturnType<PDFPageProxy['getViewport']>;
 }
 
+/** A page drawn on a canvas, before it is encoded. */
+export interface DrawnCanvas {
+  width: number;
+  height: number;
+  /** The scale drawn at: the one asked for, or less for a page too large to draw at it. */
+  scale: number;
+  viewport: ReturnType<PDFPageProxy['getViewport']>;
+  /** The canvas's pixels, RGBA, row by row from the top. */
+  pixels(): Uint8ClampedArray;
+  png(): Promise<DrawnPage>;
+}
+
 /** Draw `page` at `scale`, turned `turn` degrees clockwise (0, 90, 180, 270) beyond its own /Rotate. */
 export async function drawPdfPage(page: PDFPageProxy, scale: number, turn = 0): Promise<DrawnPage> {
+  return (await drawPdfCanvas(page, scale, turn)).png();
+}
+
+/** Draw `page` as drawPdfPage does, and leave it on its canvas: to look at its pixels before encoding it. */
+export async function drawPdfCanvas(page: PDFPageProxy, scale: number, turn = 0): Promise<DrawnCanvas> {
   const rotation = (page.rotate + turn) % 360;
   let viewport = page.getViewport({ scale, rotation });
   if (viewport.width * viewport.height > MAX_CANVAS_PIXELS) {
@@ -38,5 +55,13 @@ export async function drawPdfPage(page: PDFPageProxy, scale: number, turn = 0): 
     canvasContext: ctx as unknown as NonNullable<RenderParams['canvasContext']>,
     viewport,
   }).promise;
-  return { png: new Uint8Array(await canvas.encode('png')), width, height, scale, viewport };
+  return {
+    width,
+    height,
+    scale,
+    viewport,
+    // An opaque canvas: its stored (premultiplied) RGBA bytes are the pixels as drawn.
+    pixels: () => canvas.data(),
+    png: async () => ({ png: new Uint8Array(await canvas.encode('png')), width, height, scale, viewport }),
+  };
 }
