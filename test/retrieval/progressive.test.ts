@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -152,6 +152,59 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(after.embedded.every(Boolean)).toBe(true);
     } finally {
       await two.engine.close();
+    }
+  });
+
+  it.skipIf(os.availableParallelism() > 8)('where a reader parses on every core, the files become searchable first: the vectors wait until a core is free of parsing', async () => {
+    // As many readers as cores, and four times as many short contracts.
+    const cores = os.availableParallelism();
+    const home = tempHome('casefile-progressive-cores-');
+    await installTestModels(home);
+    const engine = await Engine.open({ home, ingest: { concurrency: cores } });
+    const caseId = (await engine.router.call('cases.create', { name: 'Every core' })).id;
+    const contracts = path.join(corpusDir, 'cuad', 'full_contract_txt');
+    const short = readdirSync(contracts)
+      .filter((f) => f.endsWith('.txt'))
+      .map((f) => ({ f, size: statSync(path.join(contracts, f)).size }))
+      .sort((a, b) => a.size - b.size || a.f.localeCompare(b.f))
+      .map((x) => x.f);
+    const first = path.join(home, 'first');
+    const drop = path.join(home, 'drop');
+    mkdirSync(first, { recursive: true });
+    mkdirSync(drop, { recursive: true });
+    copyFileSync(path.join(contracts, short[0]!), path.join(first, short[0]!));
+    const files = short.slice(1, 4 * cores + 5);
+    for (const f of files) copyFileSync(path.join(contracts, f), path.join(drop, f));
+    // A first run loads the model, so the stage could start the moment the next run writes a file.
+    await engine.router.call('ingest.start', { caseId, paths: [first] });
+    const moments = ingestMoments(engine, caseId, files.length + 1);
+    let indexed = 0;
+    const offIndexed = engine.events.on('ingest.file', (e) => {
+      if (e.caseId === caseId && e.status === 'indexed') indexed++;
+    });
+    // How many files of the drop were indexed each time the stage took passages to embed.
+    const looked: number[] = [];
+    const pending = ChunkStore.prototype.pending;
+    ChunkStore.prototype.pending = async function (this: ChunkStore, ...args: Parameters<typeof pending>) {
+      const at = indexed;
+      const batch = await pending.apply(this, args);
+      if (batch.length) looked.push(at);
+      return batch;
+    };
+    try {
+      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      expect(indexed).toBe(files.length);
+      expect(looked.length).toBeGreaterThan(0);
+      // A lane frees its core only once every file is taken; the other lanes hold one file at most.
+      expect(looked[0]).toBeGreaterThanOrEqual(files.length - cores + 1);
+      expect((await rowsOf(engine, caseId)).embedded.every(Boolean)).toBe(true);
+      const last = moments.progress.at(-1)!.semantic!;
+      expect(last.embedded).toBe(last.total);
+    } finally {
+      ChunkStore.prototype.pending = pending;
+      offIndexed();
+      moments.off();
+      await engine.close();
     }
   });
 

@@ -5,6 +5,7 @@
  * status. Every step is persisted, so a killed process resumes (see {@link JobStore}).
  */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
 import { createIndexSink, type IndexSink } from '../retrieval/sink';
@@ -132,8 +133,8 @@ class IngestRun {
   private parsingDone = false;
   /** Wakes the embedding stage when a version was written. */
   private wakeEmbedding: (() => void) | undefined;
-  /** Reader processes parsing at once in this run. */
-  private lanes = 1;
+  /** Parse lanes reading a file now (each drives one reader process). */
+  private busyLanes = 0;
   /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
   private readonly queue: WorkItem[] = [];
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
@@ -327,7 +328,7 @@ class IngestRun {
     const sink = (this.sink = await createIndexSink(await this.ctx.ports.indexSinkOptions(this.caseId)));
     const queue = this.queue;
     queue.push(...this.work.values());
-    const lanes = (this.lanes = Math.max(1, this.ctx.pool().concurrency));
+    const lanes = Math.max(1, this.ctx.pool().concurrency);
     // With more than one reader, the first takes the largest file left and the others take files
     // as they came: a long file found last no longer leaves one reader working alone at the end,
     // and small files still become searchable early.
@@ -335,12 +336,20 @@ class IngestRun {
       const take = lane === 0 && lanes > 1 ? () => takeLargest(queue) : () => queue.shift();
       for (let item = take(); item; item = take()) {
         if (this.signal.aborted) return;
-        const final = await this.processVersion(sink, item, chunking);
+        this.busyLanes++;
+        let final: IngestResultItem | null;
+        try {
+          final = await this.processVersion(sink, item, chunking);
+        } finally {
+          this.busyLanes--;
+        }
         if (final) {
           this.work.delete(`${item.fileId}@${item.version}`);
           this.results.set(item.name, final);
         }
       }
+      // Nothing left for this lane: its core is free for the embedding stage.
+      this.wakeEmbedding?.();
     };
     const embedding = this.state.searchableOnly ? Promise.resolve() : this.embedAll(sink);
     embedding.catch(() => {}); // awaited below; a failure or cancel there ends the run
@@ -353,7 +362,8 @@ class IngestRun {
   /**
    * The embedding stage, beside parsing: vectors for the passages written keyword-searchable,
    * oldest first (also those a killed process left), until parsing is done and none is left.
-   * Reports the case's semantic coverage as `progress.semantic`.
+   * While a reader parses on every core it waits (see `readersFillCores`). Reports the case's
+   * semantic coverage as `progress.semantic`.
    */
   private async embedAll(sink: IndexSink): Promise<void> {
     const { state, signal } = this;
@@ -364,14 +374,21 @@ class IngestRun {
     const idle = new IdleCores();
     let threads: number | undefined;
     for (;;) {
-      // Armed before the pass: a version written during it wakes the next pass at once.
+      // Armed before the pass: a version written (or a lane finished) during it wakes the next pass at once.
       const woken = new Promise<void>((resolve) => (this.wakeEmbedding = resolve));
       const last = this.parsingDone;
       const share = await sink.embeddedShare();
       if (share) report(share.embedded, share.total);
       try {
         // Beside the readers, the cores they leave; once parsing is done, the cores that are free.
-        await sink.embedPending({ signal, onProgress: report, threads: () => (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.lanes, { current: threads, idle: idle.sample() })) });
+        if (!this.readersFillCores()) {
+          await sink.embedPending({
+            signal,
+            onProgress: report,
+            pause: () => this.readersFillCores(),
+            threads: () => (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.busyLanes, { current: threads, idle: idle.sample() })),
+          });
+        }
       } catch (err) {
         if (isAbort(err) || signal.aborted) throw err;
         // The passages stay keyword-searchable; the next run embeds them.
@@ -383,6 +400,17 @@ class IngestRun {
     }
     const end = await sink.embeddedShare();
     if (end) report(end.embedded, end.total);
+  }
+
+  /**
+   * Whether a reader parses on every core. Then vectors wait: even at the lowest priority the
+   * model slowed the readers beside it (the e2e bench's drop was searchable in 25 s against 22 s
+   * without a model, while the vectors made meanwhile were a few seconds' worth of the stage's
+   * 200), and every file searchable sooner is worth more than a head start on the vectors. Where
+   * readers leave a core (fewer of them, or the last files of a drop), the stage runs beside them.
+   */
+  private readersFillCores(): boolean {
+    return !this.parsingDone && this.busyLanes >= os.availableParallelism();
   }
 
   /** Unfinished versions are marked so; `ingest.resume` (or ingesting them again) finishes them. */

@@ -24,8 +24,10 @@ export interface IndexSink {
    * Embed the case's passages still without vectors, oldest first, until none is left (also those
    * a killed process left). `onProgress(embedded, total)` counts the case's latest passages.
    * `threads`, asked before each batch, sets the onnxruntime threads (default: the model's own).
+   * `pause`, asked before each batch: when true, return after the batch under way (the rest stay
+   * pending for the next call).
    */
-  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number }): Promise<void>;
+  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number; pause?: () => boolean }): Promise<void>;
   /** Mark which version of a file is the latest (is_latest) after a new version was added or one removed. */
   setLatest(fileId: string, latestVersion: number | null): Promise<void>;
   /** The case's latest passages with vectors, of all; null for a case without vectors. */
@@ -175,7 +177,7 @@ class LanceIndexSink implements IndexSink {
     });
   }
 
-  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number } = {}): Promise<void> {
+  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number; pause?: () => boolean } = {}): Promise<void> {
     const { signal, onProgress } = opts;
     const store = await this.getStore();
     if (!(await store.hasEmbeddedColumn())) return;
@@ -186,7 +188,7 @@ class LanceIndexSink implements IndexSink {
     let written: Promise<void> = Promise.resolve();
     try {
       let batch = await store.pending(PENDING_BATCH);
-      while (batch.length) {
+      while (batch.length && !opts.pause?.()) {
         aborted(signal);
         const embedding = this.embedBatch(this.withThreads(base, opts.threads?.() ?? base.threads), batch, signal);
         embedding.catch(() => {}); // awaited below, after the write and the read
