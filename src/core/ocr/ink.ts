@@ -14,7 +14,7 @@ const INK_BELOW = 240;
  * vertical line at least half an inch long and at most 1/24 inch (3 pt) thick. A page with no ink
  * at all is true as well. `rgba` is the page drawn at `dpi`, row by row from the top.
  */
-export function onlyRules(rgba: Uint8ClampedArray | Uint8Array, width: number, height: number, dpi: number): boolean {
+export function onlyRules(rgba: Uint8Array, width: number, height: number, dpi: number): boolean {
   const thick = Math.max(1, Math.round(dpi / 24));
   const long = Math.max(thick + 1, Math.round(dpi / 2));
   const ink = (i: number) => rgba[i * 4]! < INK_BELOW || rgba[i * 4 + 1]! < INK_BELOW || rgba[i * 4 + 2]! < INK_BELOW;

@@ -25,7 +25,7 @@ export interface DrawnCanvas {
   scale: number;
   viewport: ReturnType<PDFPageProxy['getViewport']>;
   /** The canvas's pixels, RGBA, row by row from the top. */
-  pixels(): Uint8ClampedArray;
+  pixels(): Uint8Array;
   png(): Promise<DrawnPage>;
 }
 
