@@ -48,8 +48,15 @@ export interface IndexSinkOptions {
 
 /** Versions indexed between two compactions (also run on close, i.e. after each ingest batch). */
 const OPTIMIZE_EVERY = 25;
-/** Passages embedded per call in the background stage (progress granularity). */
+/**
+ * Passages embedded per call in the background stage: 32 at first, so a small case's first
+ * vectors (and its progress) come soon, doubling up to 128. Each call costs the table a write (a
+ * new fragment), a scan for the next batch and two counts: on the e2e bench's 8,750 passages,
+ * batches of 32 took the table 11.7 s of CPU beside the model, and the stage 206.8 s; of 128,
+ * 3.8 s and 198.5 s.
+ */
 const PENDING_BATCH = 32;
+const PENDING_BATCH_MAX = 128;
 /** Texts embedded per call when re-embedding a whole case (progress granularity). */
 const REEMBED_BATCH = 64;
 
@@ -187,13 +194,15 @@ class LanceIndexSink implements IndexSink {
     // read: the model does not wait on the table (about 3 % of the stage on the e2e bench's case).
     let written: Promise<void> = Promise.resolve();
     try {
-      let batch = await store.pending(PENDING_BATCH);
+      let size = PENDING_BATCH;
+      let batch = await store.pending(size);
       while (batch.length && !opts.pause?.()) {
         aborted(signal);
         const embedding = this.embedBatch(this.withThreads(base, opts.threads?.() ?? base.threads), batch, signal);
         embedding.catch(() => {}); // awaited below, after the write and the read
         await written;
-        const next = await store.pending(PENDING_BATCH, batch);
+        size = Math.min(PENDING_BATCH_MAX, size * 2);
+        const next = await store.pending(size, batch);
         const vectors = await embedding;
         aborted(signal);
         const done = batch;
