@@ -171,7 +171,7 @@ export async function e2eBench(): Promise<Metrics> {
       'ingest.e2e.embedded_after_searchable_vs_raw': {
         value: (embeddedS - searchableS) / rawAll,
         unit: 'ratio',
-        note: `the stage's own pace: from every file searchable to every passage embedded, ÷ the same onnxruntime time (where parsing fills every core, drop to embedded is at least (searchable + onnxruntime) ÷ onnxruntime = ${((searchableS + rawAll) / rawAll).toFixed(2)})`,
+        note: `the stage's own pace: from every file searchable to every passage embedded, ÷ the same onnxruntime time (while the readers fill every core the model waits: drop to embedded is at least (searchable + onnxruntime) ÷ onnxruntime = ${((searchableS + rawAll) / rawAll).toFixed(2)})`,
       },
       'ingest.e2e.peak_rss_mb': { value: ingestPeakMb, unit: 'MB', note: 'peak RSS of the engine process up to the end of the ingest (embedding worker thread included; reader processes apart); target ≤ 600' },
       ...(wholePeakMb !== null

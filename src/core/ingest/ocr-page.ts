@@ -88,9 +88,10 @@ function readScore(read: OcrPage): number {
 
 /**
  * Draw the page and read it — unless it holds nothing but rules (ocr/ink.ts). A page read
- * poorly, and not clearly upright, is read again, quickly, turned 90, 270 and 180 degrees; the first turn that reads clearly better than the page as it is
- * (only one of the four reads as words) is read in full (a page scanned sideways or upside down).
- * Small skew is tesseract's own to handle.
+ * poorly, and not clearly upright, is read again, quickly, turned 90, 270 and 180 degrees; the
+ * first turn that reads clearly better than the page as it is (only one of the four reads as
+ * words) is read in full (a page scanned sideways or upside down). Small skew is tesseract's own
+ * to handle.
  */
 export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: AbortSignal): Promise<OcrPageResult> {
   // A page whose images cannot be listed is drawn at 300 dpi, as before (and fails there, if it does).
