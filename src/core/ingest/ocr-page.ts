@@ -98,7 +98,7 @@ export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: Ab
   const dpi = (await scanDpi(page).catch(() => null)) ?? OCR_DPI;
   const canvas = await drawPdfCanvas(page, dpi / 72);
   // Nothing on the page but rules (or nothing at all): no word to read, and no Tesseract to load.
-  if (onlyRules(canvas.pixels(), canvas.width, canvas.height, canvas.scale * 72)) return { text: '', items: [], confidence: 0, words: 0 };
+  if (onlyRules(canvas, canvas.scale * 72)) return { text: '', items: [], confidence: 0, words: 0 };
   let drawn = await canvas.png();
   let read = await engine.recognize(drawn.png, signal);
   // The full read stands for the page as it is: drawn at 150-300 dpi, it scores at least what a

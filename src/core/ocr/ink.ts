@@ -8,26 +8,43 @@
 
 /** A pixel is ink where any channel is under this (on the white the page is drawn over). */
 const INK_BELOW = 240;
+/** Rows read from the canvas at a time. */
+const STRIP = 64;
+
+/** A drawn page, read a strip of rows at a time (RGBA). */
+export interface DrawnPixels {
+  width: number;
+  height: number;
+  rows(top: number, count: number): Uint8ClampedArray | Uint8Array;
+}
 
 /**
  * True when every mark on the page (8-connected pixels of ink) is a rule: a straight horizontal or
  * vertical line at least half an inch long and at most 1/24 inch (3 pt) thick. A page with no ink
- * at all is true as well. `rgba` is the page drawn at `dpi`, row by row from the top.
+ * at all is true as well. `page` is drawn at `dpi`. Memory: one byte a pixel.
  */
-export function onlyRules(rgba: Uint8Array, width: number, height: number, dpi: number): boolean {
+export function onlyRules(page: DrawnPixels, dpi: number): boolean {
+  const { width, height } = page;
   const thick = Math.max(1, Math.round(dpi / 24));
   const long = Math.max(thick + 1, Math.round(dpi / 2));
-  const ink = (i: number) => rgba[i * 4]! < INK_BELOW || rgba[i * 4 + 1]! < INK_BELOW || rgba[i * 4 + 2]! < INK_BELOW;
-  const seen = new Uint8Array(width * height);
+  // 1: ink not yet walked; 2: walked.
+  const mark = new Uint8Array(width * height);
+  for (let top = 0; top < height; top += STRIP) {
+    const rgba = page.rows(top, Math.min(STRIP, height - top));
+    const base = top * width;
+    for (let i = 0; i * 4 < rgba.length; i++) {
+      if (rgba[i * 4]! < INK_BELOW || rgba[i * 4 + 1]! < INK_BELOW || rgba[i * 4 + 2]! < INK_BELOW) mark[base + i] = 1;
+    }
+  }
   const stack: number[] = [];
   for (let start = 0; start < width * height; start++) {
-    if (seen[start] || !ink(start)) continue;
+    if (mark[start] !== 1) continue;
     // Walk the mark this pixel belongs to, keeping its bounding box; stop at the first sign it is not a rule.
     let x0 = start % width;
     let x1 = x0;
     let y0 = (start - x0) / width;
     let y1 = y0;
-    seen[start] = 1;
+    mark[start] = 2;
     stack.push(start);
     while (stack.length > 0) {
       const at = stack.pop()!;
@@ -46,8 +63,8 @@ export function onlyRules(rgba: Uint8Array, width: number, height: number, dpi: 
           const nx = x + dx;
           if (nx < 0 || nx >= width) continue;
           const next = ny * width + nx;
-          if (seen[next] || !ink(next)) continue;
-          seen[next] = 1;
+          if (mark[next] !== 1) continue;
+          mark[next] = 2;
           stack.push(next);
         }
       }

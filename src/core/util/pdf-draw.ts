@@ -24,8 +24,8 @@ export interface DrawnCanvas {
   /** The scale drawn at: the one asked for, or less for a page too large to draw at it. */
   scale: number;
   viewport: ReturnType<PDFPageProxy['getViewport']>;
-  /** The canvas's pixels, RGBA, row by row from the top. */
-  pixels(): Uint8Array;
+  /** RGBA of `count` rows of the canvas from row `top` (a strip at a time: a whole page's copy is 4 bytes a pixel). */
+  rows(top: number, count: number): Uint8ClampedArray;
   png(): Promise<DrawnPage>;
 }
 
@@ -60,8 +60,7 @@ export async function drawPdfCanvas(page: PDFPageProxy, scale: number, turn = 0)
     height,
     scale,
     viewport,
-    // An opaque canvas: its stored (premultiplied) RGBA bytes are the pixels as drawn.
-    pixels: () => canvas.data(),
+    rows: (top, count) => ctx.getImageData(0, top, width, count).data,
     png: async () => ({ png: new Uint8Array(await canvas.encode('png')), width, height, scale, viewport }),
   };
 }
