@@ -18,12 +18,7 @@ export interface DrawnPage {
 }
 
 /** A page drawn on a canvas, before it is encoded. */
-export interface DrawnCanvas {
-  width: number;
-  height: number;
-  /** The scale drawn at: the one asked for, or less for a page too large to draw at it. */
-  scale: number;
-  viewport: ReturnType<PDFPageProxy['getViewport']>;
+export interface DrawnCanvas extends Omit<DrawnPage, 'png'> {
   /** RGBA of `count` rows of the canvas from row `top` (a strip at a time: a whole page's copy is 4 bytes a pixel). */
   rows(top: number, count: number): Uint8ClampedArray;
   png(): Promise<DrawnPage>;
