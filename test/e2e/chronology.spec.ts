@@ -116,7 +116,7 @@ test.describe('chronology', () => {
     const chat = page.getByRole('region', { name: 'Chat' });
     await chat.getByRole('textbox', { name: 'Question' }).fill('When did the claimant last see a doctor about his knee?');
     await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
-    const answer = chat.getByRole('article', { name: 'Answer' }).last();
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('Aug. 2, 2021', { timeout: 60_000 });
     await expect(answer.locator('.chip[data-status="verified"]')).toHaveCount(1);
     await expect(answer.locator('.step-text').nth(1)).toHaveText('Listed the case\'s dated events about ‘knee’ — 2 events');
