@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine, Embedder } from '../../src/core/retrieval/embedder';
+import { pooledVectors } from '../../src/core/retrieval/pooling';
 import { resolveEmbeddingModel } from '../../src/core/retrieval/models';
 import { ModelRegistry } from '../../src/core/models/registry';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
@@ -69,6 +70,32 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     const product = await embedder.embed(texts);
     const { vectors: direct } = await rawOrtEmbed(miniLmDir, texts, 1, 4);
     for (let i = 0; i < texts.length; i++) expect(cosine(product[i]!, direct[i]!)).toBeGreaterThan(0.9999);
+  });
+
+  it('embed – the vectors are transformers.js pipeline’s own, to the bit: the pooling is done faster, not differently', async () => {
+    const { pipeline, mean_pooling, env } = await import('@huggingface/transformers');
+    env.localModelPath = `${path.dirname(miniLmDir)}${path.sep}`;
+    const extractor = await pipeline('feature-extraction', path.basename(miniLmDir), {
+      dtype: 'q8',
+      local_files_only: true,
+      session_options: { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'basic', enableMemPattern: false },
+    });
+    try {
+      const texts = ['Term.', 'Either party may terminate this agreement with thirty days written notice to the other party.', 'Payment is due net 30, in United States dollars.'];
+      // Alone (the product's one text a pass) and padded together: the same vectors as the pipeline.
+      const product = [...(await embedder.embed(texts)), ...(await new Embedder({ id: MINILM_ID, dir: miniLmDir }, { batchSize: 3, threads: 1 }).embed(texts))];
+      const reference = await extractor(texts, { pooling: 'mean', normalize: true });
+      for (let i = 0; i < product.length; i++) expect(Array.from(product[i]!)).toEqual(Array.from(reference.data.slice((i % 3) * 384, (i % 3 + 1) * 384)));
+      // The pooling itself, on the same token states, mean and first token alike.
+      const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+      const states = (await extractor.model(inputs)).last_hidden_state;
+      const mean = pooledVectors(states, inputs.attention_mask.data, 'mean');
+      expect(mean.flatMap((v) => Array.from(v))).toEqual(Array.from(mean_pooling(states, inputs.attention_mask).normalize(2, -1).data));
+      const cls = pooledVectors(states, inputs.attention_mask.data, 'cls');
+      expect(cls.flatMap((v) => Array.from(v))).toEqual(Array.from(states.slice(null, 0).normalize(2, -1).data));
+    } finally {
+      await extractor.dispose();
+    }
   });
 
   it('embed – a paraphrased question ranks the right CUAD clause first where it shares no keyword with it', async () => {

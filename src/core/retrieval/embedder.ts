@@ -1,10 +1,11 @@
 import path from 'node:path';
-import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline, Tensor } from '@huggingface/transformers';
 import { CasefileError } from '../../shared/errors';
 import { lazy } from '../util/lazy';
 import { inspectTransformersFolder, type OnnxDtype, type Pooling, type TransformersFolder } from '../models/folder';
 import { DEFAULT_EMBED_BATCH, embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
 import { withLocalModel } from '../models/transformers';
+import { pooledVectors } from './pooling';
 
 /**
  * An 8-bit model's session gets onnxruntime's basic graph optimizations only (constant folding,
@@ -101,12 +102,20 @@ export class Embedder {
       if (signal?.aborted) throw abortError(signal);
       // An empty string would still produce [CLS][SEP]; keep it, callers may rely on one vector per text.
       const batch = texts.slice(start, start + batchSize);
-      const tensor = await extractor(batch, { pooling: this.pooling, normalize: true });
-      const [rows, dim] = tensor.dims as [number, number];
-      const data = tensor.data as Float32Array;
-      this.dim = dim;
-      for (let r = 0; r < rows; r++) out.push(data.slice(r * dim, (r + 1) * dim));
-      tensor.dispose?.();
+      // The pipeline's own steps (tokenizer, model), then its pooling done faster (pooling.ts).
+      const inputs = extractor.tokenizer(batch, { padding: true, truncation: true });
+      const outputs = (await extractor.model(inputs)) as Record<string, Tensor | undefined>;
+      const states = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+      if (states?.data instanceof Float32Array && states.dims.length === 3) {
+        out.push(...pooledVectors({ data: states.data, dims: states.dims }, inputs.attention_mask.data as BigInt64Array, this.pooling));
+      } else {
+        // Other outputs (half precision, already pooled): the pipeline itself.
+        const tensor = await extractor(batch, { pooling: this.pooling, normalize: true });
+        const [rows, dim] = tensor.dims as [number, number];
+        const data = tensor.data as Float32Array;
+        for (let r = 0; r < rows; r++) out.push(data.slice(r * dim, (r + 1) * dim));
+      }
+      this.dim = out.at(-1)?.length ?? this.dim;
     }
     return out;
   }
