@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { THREAD_PRIORITIES } from '../../src/core/util/priority';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels, MINILM_ID } from '../helpers/models';
-import { NDA_DIR } from './helpers';
+import { chunkDoc, NDA_DIR } from './helpers';
 
 const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
 const QUERY = 'which law governs this agreement';
@@ -257,6 +257,43 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
       expect((await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('the stage writes the table in batches of 32, 64, 128, 256, then 512 passages: one write each, progress after each, every passage once', async () => {
+    const home = tempHome('casefile-progressive-steps-');
+    await installTestModels(home);
+    const engine = await Engine.open({ home });
+    try {
+      const caseId = (await engine.router.call('cases.create', { name: 'Steps' })).id;
+      const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
+      try {
+        // About 1,000 short passages (a few dozen tokens each, so the model is quick), keyword-searchable, no vector yet.
+        const text = readFileSync(MID, 'utf8');
+        for (let v = 1; v <= 3; v++) await sink.indexVersion(chunkDoc({ fileId: `f${v}`, name: `agency-${v}.txt`, text }, 130, 10), { defer: true });
+        const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+        const table = (await store.table())!;
+        const total = await table.countRows();
+        expect(total).toBeGreaterThan(32 + 64 + 128 + 256 + 512);
+        const before = await table.version();
+        const seen: { embedded: number; total: number }[] = [];
+        await sink.embedPending({ onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
+        // One write a batch (each write is a merge over the whole table), and progress after each.
+        const sizes: number[] = [];
+        for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2)) sizes.push(Math.min(size, left));
+        await table.checkoutLatest();
+        expect((await table.version()) - before).toBe(sizes.length);
+        let sum = 0;
+        expect(seen).toEqual(sizes.map((n) => ({ embedded: (sum += n), total })));
+        store.close();
+      } finally {
+        await sink.close();
+      }
+      const rows = await rowsOf(engine, caseId);
+      expect(rows.embedded.every(Boolean)).toBe(true);
+      expect(new Set(rows.ids).size).toBe(rows.ids.length);
     } finally {
       await engine.close();
     }

@@ -49,14 +49,16 @@ export interface IndexSinkOptions {
 /** Versions indexed between two compactions (also run on close, i.e. after each ingest batch). */
 const OPTIMIZE_EVERY = 25;
 /**
- * Passages embedded per call in the background stage: 32 at first, so a small case's first
- * vectors (and its progress) come soon, doubling up to 128. Each call costs the table a write (a
- * new fragment), a scan for the next batch and two counts: on the e2e bench's 8,750 passages,
- * batches of 32 took the table 11.7 s of CPU beside the model, and the stage 206.8 s; of 128,
- * 3.8 s and 198.5 s.
+ * Passages embedded per table write in the background stage: 32 at first, so a small case's first
+ * vectors come soon, doubling up to 512. Each write is a merge over the whole table (and counts
+ * towards its compaction, `OPTIMIZE_EVERY`), and each batch costs a scan for the next and two
+ * counts: on the e2e bench's 8,750 passages, with batches of 32 the stage took 206.8 s; of 128,
+ * 198.5 s (the table's CPU beside the model from 11.7 to 3.8 s). Up to 128, the stage took 1.03×
+ * onnxruntime alone's time (one run); up to 512, 0.96× / 1.01× (two runs). Progress follows the
+ * table, so on a large case it moves every 512 passages (about 10 s on 2 cores).
  */
 const PENDING_BATCH = 32;
-const PENDING_BATCH_MAX = 128;
+const PENDING_BATCH_MAX = 512;
 /** Texts embedded per call when re-embedding a whole case (progress granularity). */
 const REEMBED_BATCH = 64;
 
