@@ -2,7 +2,10 @@
  * The embedding reference of the e2e benchmark: the same passages through onnxruntime-node
  * directly — the same model file, the same thread count, batches of the product's size (DEFAULT_EMBED_BATCH) — with
  * mean pooling and L2 normalisation in plain code. Tokenizing (the model's own tokenizer, through
- * transformers.js) happens before the clock starts: what is timed is the runtime's floor.
+ * transformers.js) happens before the clock starts. The session has onnxruntime's defaults (every
+ * graph optimization, its memory pattern) unless `sessionOptions` says otherwise; the product's own
+ * (embedder.ts: basic graph optimizations for an 8-bit model, no memory pattern) are quicker on
+ * MiniLM int8, so the e2e bench times both.
  */
 import path from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -10,7 +13,13 @@ import * as ort from 'onnxruntime-node';
 import { DEFAULT_EMBED_BATCH } from '../src/core/retrieval/embed-protocol';
 
 /** Seconds to embed `texts` with `threads` onnxruntime threads, and the vectors (to check against the product's). */
-export async function rawOrtEmbed(modelDir: string, texts: string[], threads: number, batchSize = DEFAULT_EMBED_BATCH): Promise<{ seconds: number; vectors: Float32Array[] }> {
+export async function rawOrtEmbed(
+  modelDir: string,
+  texts: string[],
+  threads: number,
+  batchSize = DEFAULT_EMBED_BATCH,
+  sessionOptions: Pick<ort.InferenceSession.SessionOptions, 'graphOptimizationLevel' | 'enableMemPattern'> = {},
+): Promise<{ seconds: number; vectors: Float32Array[] }> {
   env.localModelPath = `${path.dirname(modelDir)}${path.sep}`;
   env.allowRemoteModels = false;
   const tokenizer = await AutoTokenizer.from_pretrained(path.basename(modelDir), { local_files_only: true });
@@ -18,6 +27,7 @@ export async function rawOrtEmbed(modelDir: string, texts: string[], threads: nu
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionProviders: ['cpu'],
+    ...sessionOptions,
   });
   const batches: Record<string, ort.Tensor>[] = [];
   for (let i = 0; i < texts.length; i += batchSize) {

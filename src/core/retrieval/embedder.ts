@@ -17,7 +17,7 @@ import { pooledVectors } from './pooling';
  * makes the session larger than none (190 MB against 70 MB). The vectors are the same at every
  * level (embedder.test). Other dtypes keep every level (not measured).
  */
-function graphOptimization(dtype: OnnxDtype): 'basic' | 'all' {
+export function graphOptimization(dtype: OnnxDtype): 'basic' | 'all' {
   return dtype === 'q8' || dtype === 'int8' || dtype === 'uint8' ? 'basic' : 'all';
 }
 
