@@ -109,7 +109,7 @@ export class Embedder {
       if (states?.data instanceof Float32Array && states.dims.length === 3) {
         out.push(...pooledVectors({ data: states.data, dims: states.dims }, inputs.attention_mask.data as BigInt64Array, this.pooling));
       } else {
-        // Other outputs (half precision, already pooled): the pipeline itself.
+        // Anything but single-precision token states: the pipeline's own way.
         const tensor = await extractor(batch, { pooling: this.pooling, normalize: true });
         const [rows, dim] = tensor.dims as [number, number];
         const data = tensor.data as Float32Array;
