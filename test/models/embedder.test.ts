@@ -83,7 +83,8 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     try {
       const texts = ['Term.', 'Either party may terminate this agreement with thirty days written notice to the other party.', 'Payment is due net 30, in United States dollars.'];
       // Alone (the product's one text a pass) and padded together: the same vectors as the pipeline.
-      const product = [...(await embedder.embed(texts)), ...(await new Embedder({ id: MINILM_ID, dir: miniLmDir }, { batchSize: 3, threads: 1 }).embed(texts))];
+      const padded = new Embedder({ id: MINILM_ID, dir: miniLmDir }, { batchSize: 3, threads: 1 });
+      const product = [...(await embedder.embed(texts)), ...(await padded.embed(texts).finally(() => padded.dispose()))];
       const reference = await extractor(texts, { pooling: 'mean', normalize: true });
       for (let i = 0; i < product.length; i++) expect(Array.from(product[i]!)).toEqual(Array.from(reference.data.slice((i % 3) * 384, (i % 3 + 1) * 384)));
       // The pooling itself, on the same token states, mean and first token alike.

@@ -274,20 +274,23 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
         const text = readFileSync(MID, 'utf8');
         for (let v = 1; v <= 3; v++) await sink.indexVersion(chunkDoc({ fileId: `f${v}`, name: `agency-${v}.txt`, text }, 130, 10), { defer: true });
         const store = await ChunkStore.open(engine.cases.caseDir(caseId));
-        const table = (await store.table())!;
-        const total = await table.countRows();
-        expect(total).toBeGreaterThan(32 + 64 + 128 + 256 + 512);
-        const before = await table.version();
-        const seen: { embedded: number; total: number }[] = [];
-        await sink.embedPending({ onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
-        // One write a batch (each write is a merge over the whole table), and progress after each.
-        const sizes: number[] = [];
-        for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2)) sizes.push(Math.min(size, left));
-        await table.checkoutLatest();
-        expect((await table.version()) - before).toBe(sizes.length);
-        let sum = 0;
-        expect(seen).toEqual(sizes.map((n) => ({ embedded: (sum += n), total })));
-        store.close();
+        try {
+          const table = (await store.table())!;
+          const total = await table.countRows();
+          expect(total).toBeGreaterThan(32 + 64 + 128 + 256 + 512);
+          const before = await table.version();
+          const seen: { embedded: number; total: number }[] = [];
+          await sink.embedPending({ onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
+          // One write a batch (each write is a merge over the whole table), and progress after each.
+          const sizes: number[] = [];
+          for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2)) sizes.push(Math.min(size, left));
+          await table.checkoutLatest();
+          expect((await table.version()) - before).toBe(sizes.length);
+          let sum = 0;
+          expect(seen).toEqual(sizes.map((n) => ({ embedded: (sum += n), total })));
+        } finally {
+          store.close();
+        }
       } finally {
         await sink.close();
       }

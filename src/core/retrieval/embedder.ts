@@ -4,7 +4,7 @@ import { CasefileError } from '../../shared/errors';
 import { lazy } from '../util/lazy';
 import { inspectTransformersFolder, type OnnxDtype, type Pooling, type TransformersFolder } from '../models/folder';
 import { DEFAULT_EMBED_BATCH, embedThreads, type EmbedderOptions, type EmbeddingModelRef } from './embed-protocol';
-import { withLocalModel } from '../models/transformers';
+import { loadTransformers, withLocalModel } from '../models/transformers';
 import { pooledVectors } from './pooling';
 
 /**
@@ -109,14 +109,15 @@ export class Embedder {
       if (states?.data instanceof Float32Array && states.dims.length === 3) {
         out.push(...pooledVectors({ data: states.data, dims: states.dims }, inputs.attention_mask.data as BigInt64Array, this.pooling));
       } else {
-        // Anything but single-precision token states: the pipeline's own way.
-        const tensor = await extractor(batch, { pooling: this.pooling, normalize: true });
-        const [rows, dim] = tensor.dims as [number, number];
-        const data = tensor.data as Float32Array;
+        // Anything but single-precision token states: the pipeline's own pooling, on the states in hand.
+        const { mean_pooling } = await loadTransformers();
+        const pooled = (this.pooling === 'cls' ? states!.slice(null, 0) : mean_pooling(states!, inputs.attention_mask)).normalize(2, -1);
+        const [rows, dim] = pooled.dims as [number, number];
+        const data = pooled.data as Float32Array;
         for (let r = 0; r < rows; r++) out.push(data.slice(r * dim, (r + 1) * dim));
       }
-      this.dim = out.at(-1)?.length ?? this.dim;
     }
+    this.dim = out[0]?.length ?? this.dim;
     return out;
   }
 

@@ -41,10 +41,11 @@ export function pooledVectors(states: TokenStates, mask: ArrayLike<bigint | numb
       v = new Float32Array(dim);
       for (let d = 0; d < dim; d++) v[d] = sums[d]! / count;
     }
-    const norm = new Float32Array(1);
-    for (let d = 0; d < dim; d++) norm[0] = norm[0]! + v[d]! ** 2;
-    norm[0] = norm[0]! ** 0.5;
-    for (let d = 0; d < dim; d++) v[d] = v[d]! / norm[0]!;
+    // Rounded to single precision at every step, as the pipeline's Float32Array keeps it.
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm = Math.fround(norm + v[d]! ** 2);
+    norm = Math.fround(norm ** 0.5);
+    for (let d = 0; d < dim; d++) v[d] = v[d]! / norm;
     out.push(v);
   }
   return out;
