@@ -25,12 +25,17 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]): P
 
 /**
  * Drag real files or folders from disk onto the window: Chromium's own drag (CDP), so folders
- * arrive as directory entries exactly as from the OS file manager.
+ * arrive as directory entries exactly as from the OS file manager. The drop lands on another
+ * element than the last drag-over, as when the page moves under the pointer (a list growing
+ * during an ingest, the page still settling): Chromium then fires only a dragenter there, and
+ * the drop counts only if the window accepted that too (a drop was lost this way on CI).
  */
 async function dropFromDisk(page: Page, paths: string[]): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   const data = { items: [], files: paths, dragOperationsMask: 1 };
-  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x: 700, y: 400, data });
+  await cdp.send('Input.dispatchDragEvent', { type: 'dragEnter', x: 700, y: 400, data });
+  await cdp.send('Input.dispatchDragEvent', { type: 'dragOver', x: 700, y: 400, data });
+  await cdp.send('Input.dispatchDragEvent', { type: 'drop', x: 120, y: 120, data });
   await cdp.detach();
 }
 

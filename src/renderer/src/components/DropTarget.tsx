@@ -13,8 +13,16 @@ export function DropTarget() {
   useEffect(() => {
     let depth = 0;
     const hasFiles = (e: DragEvent) => Boolean(e.dataTransfer?.types.includes('Files'));
+    // Both dragenter and dragover accept the files. Chromium decides a drop by the last of them:
+    // when the element under the pointer changes at the moment of the drop (the list moved while
+    // an ingest ran), only a dragenter fires there, and a drop it did not accept is discarded.
+    const accept = (e: DragEvent) => {
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
     const enter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
+      accept(e);
       depth++;
       setOver(true);
     };
@@ -24,9 +32,7 @@ export function DropTarget() {
       if (depth === 0) setOver(false);
     };
     const overHandler = (e: DragEvent) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      if (hasFiles(e)) accept(e);
     };
     const drop = (e: DragEvent) => {
       if (!hasFiles(e) || !e.dataTransfer) return;
