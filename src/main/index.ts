@@ -11,7 +11,7 @@ import { applyOfflineEnv } from '../core/util/offline-env';
 import { IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
 import { chooseFolderPath, chooseModelPath } from './choose-model';
 import { followDroppedFolders } from './follow-dropped';
-import { openOriginalInSystemViewer } from './open-original';
+import { openedCopies, openOriginalInSystemViewer } from './open-original';
 import { KeychainPasswords } from './passwords';
 import { toApiError } from '../shared/errors';
 import {
@@ -190,10 +190,13 @@ if (!app.requestSingleInstanceLock()) {
     // Graceful quit: let the engine persist jobs and close tables first.
     event.preventDefault();
     quitting = true;
-    void engine.close().finally(() => app.quit());
+    // The copies opened in the system viewer go too: they are private, but they are copies of the case.
+    void Promise.allSettled([engine.close(), openedCopies.clear()]).finally(() => app.quit());
   });
   void app.whenReady().then(async () => {
     applySecurity();
+    // Copies a killed run opened in the system viewer never reached its quit: they go now.
+    void openedCopies.sweep();
     const home = process.env.CASEFILE_HOME || app.getPath('userData');
     engine = await Engine.open({
       // CASEFILE_HOME lets tests (and power users) point the app at another data folder.
