@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import type { Engine } from '../../core/engine';
+import { writeUserFile } from '../../core/util/fs';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
@@ -20,8 +20,9 @@ async function exportCommand(engine: Engine, caseId: string, sessionId: string, 
   const out = typeof args.values.out === 'string' ? args.values.out : undefined;
   if (format === 'docx' && !out) throw new UsageError('chat export --format docx writes a Word file: add --out FILE');
   const r = await engine.router.call('chat.export', { caseId, sessionId, ...(format === 'docx' ? { format } : {}), ...(turnId ? { turnId } : {}) });
-  if (format === 'docx') writeFileSync(out!, Buffer.from(r.docx_base64 ?? '', 'base64'));
-  else if (out) writeFileSync(out, r.markdown);
+  // Atomic: a failure or a kill mid-write keeps the previous export whole.
+  if (format === 'docx') await writeUserFile(out!, Buffer.from(r.docx_base64 ?? '', 'base64'));
+  else if (out) await writeUserFile(out, r.markdown);
   else io.out(r.markdown);
   return 0;
 }

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import type { Engine } from '../../core/engine';
+import { writeUserFile } from '../../core/util/fs';
 import { eventCite, eventDate } from '../../shared/chronology-text';
 import { printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
@@ -31,7 +31,8 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
   }
   if (typeof v.docx === 'string') {
     const r = await engine.router.call('tools.timelineExport', { ...filters, format: 'docx' });
-    writeFileSync(v.docx, Buffer.from(r.docx_base64!, 'base64'));
+    // Atomic: a failure or a kill mid-write keeps the previous export whole.
+    await writeUserFile(v.docx, Buffer.from(r.docx_base64!, 'base64'));
     io.err(`Wrote ${r.events} ${r.events === 1 ? 'event' : 'events'} to ${printable(v.docx)}`);
     return 0;
   }

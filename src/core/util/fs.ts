@@ -12,20 +12,40 @@ export const TEMP_MARK = '.tmp-';
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `${path.basename(file)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await fs.open(tmp, 'w');
+  // 'wx': the temp name is new; an existing file or link of that name is an error, never followed.
+  const handle = await fs.open(tmp, 'wx');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(tmp, file);
   } catch (err) {
+    // A failed write (a full disk) leaves no half-written temp file beside the target.
     await fs.rm(tmp, { force: true });
     throw err;
   }
   await syncDir(dir);
+}
+
+/**
+ * Write a file the user named (an export): atomically, so a failure or a kill mid-write keeps the
+ * previous file whole. A link is written through (its target replaced atomically), as a plain write
+ * would; a target that exists but is not a regular file (`/dev/stdout`, a pipe) is written directly,
+ * since nothing may be renamed over it.
+ */
+export async function writeUserFile(file: string, data: string | Uint8Array): Promise<void> {
+  const st = await fs.stat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (st && !st.isFile()) {
+    await fs.writeFile(file, data);
+    return;
+  }
+  await writeFileAtomic(st ? await fs.realpath(file) : file, data);
 }
 
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
