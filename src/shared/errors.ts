@@ -61,9 +61,28 @@ export function isApiErrorShape(value: unknown): value is ApiErrorShape {
   );
 }
 
+/**
+ * A full disk or a used-up quota, as Node reports it (`code`) or as a native library words it (LanceDB,
+ * onnxruntime: the system's own message, "No space left on device (os error 28)"); null otherwise.
+ */
+function storageExhausted(err: unknown): string | null {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'EDQUOT' || /disk quota exceeded/i.test(message)) return 'Your disk quota is used up';
+  if (code === 'ENOSPC' || /no space left on device|not enough space on the disk/i.test(message)) return 'The disk is full';
+  return null;
+}
+
 /** Turn anything thrown into the shape that may cross a boundary. Bugs keep their message but lose their stack. */
 export function toApiError(err: unknown): ApiErrorShape {
   if (err instanceof CasefileError) return err.toJSON();
+  // Out of space is no bug: say what ran out and that what was saved is kept (every write of a case is
+  // atomic). Checked before the shape test, which a Node error ({ code: 'ENOSPC', message }) passes.
+  const exhausted = storageExhausted(err);
+  if (exhausted) {
+    const file = typeof (err as { path?: unknown }).path === 'string' ? ` (writing ${(err as { path: string }).path})` : '';
+    return { code: 'failed', message: `${exhausted}${file}. Nothing already in the case was lost; free some space and try again.` };
+  }
   if (isApiErrorShape(err)) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
   if (err instanceof Error && err.name === 'AbortError') return { code: 'cancelled', message: 'Cancelled.' };
   const message = err instanceof Error ? err.message : String(err);
