@@ -189,6 +189,10 @@ export class Engine {
           caseDir: (caseId) => this.cases.caseDir(caseId),
           listCases: () => this.cases.list(),
           getCase: (caseId) => this.cases.get(caseId),
+          switchOff: async (caseId, problem) => {
+            await this.cases.setWatch(caseId, { enabled: false, problem });
+            this.events.emit('cases.changed', { caseId, kind: 'settings' });
+          },
           // As a drop of the folder would (its events go to every shell alike), or only the files named.
           ingest: async (caseId, folder, names) => (await this.ingestService()).start(caseId, [folder], names ? { only: { [folder]: names } } : {}),
           markSourceRemoved: async (caseId, names, at) => (await this.ingestService()).markSourceRemoved(caseId, names, at),

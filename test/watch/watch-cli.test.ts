@@ -3,7 +3,7 @@
  * switch following for the desktop app and serve. Waits are on the command's own output.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
@@ -85,4 +85,27 @@ describe('casefile watch', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('Empty follows no folder yet; name one: casefile watch <case> <folder>');
   });
+
+  it('a folder with a symlink loop (#42): followed, its files added once, and Ctrl+C ends the command', async () => {
+    const home = tempHome();
+    const folder = path.join(home, 'L');
+    mkdirSync(path.join(folder, 'sub'), { recursive: true });
+    writeFileSync(path.join(folder, 'memo.txt'), 'Memo of the call with opposing counsel on 5 May 2023.\n');
+    symlinkSync('.', path.join(folder, 'self'));
+    symlinkSync('..', path.join(folder, 'sub', 'back'));
+    expect((await runCasefile(home, ['cases', 'create', 'Loop'])).code).toBe(0);
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Loop', folder], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await waitForText(child, () => out, 'Up to date; watching for changes.');
+    } finally {
+      child.kill('SIGINT');
+    }
+    // (the old watcher followed the links without end: no "Up to date", and Ctrl+C was never heard)
+    expect(await exited).toBe(0);
+    expect(out.match(/added {4}.*/g)).toEqual(['added    memo.txt']);
+  }, 120_000);
 });

@@ -57,24 +57,29 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     if (json) io.out(JSON.stringify(e));
     else for (const line of describe(e)) io.out(line);
   });
-  // Ctrl+C is heard from the start: during the first catch-up it ends the command once that is done.
+  // Ctrl+C is heard from the start: it stops the first catch-up's walk and waits, and ends the
+  // command; a second Ctrl+C ends the process at once, whatever is still closing.
+  const abort = new AbortController();
   let stopRequested = () => {};
   const stopped = new Promise<void>((resolve) => (stopRequested = resolve));
   const stop = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    if (abort.signal.aborted) process.exit(130);
+    abort.abort();
     stopRequested();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
     if (!json) io.err(`Following ${folders.length === 1 ? 'the folder' : `${folders.length} folders`} of ${target.name}: ${folders.join(', ')}\nCatching up with what changed; press Ctrl+C to stop.`);
-    await service.follow(target.id, folders, { force: true });
-    if (!json) io.err('Up to date; watching for changes.');
+    await service.follow(target.id, folders, { force: true, signal: abort.signal });
+    // A folder that cannot be followed (too large, refused by the system) was let go, its problem printed.
+    if (!abort.signal.aborted && !service.following().has(target.id)) return 1;
+    if (!json && !abort.signal.aborted) io.err('Up to date; watching for changes.');
     await stopped;
     await service.unfollow(target.id);
   } finally {
-    stop();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     off();
   }
   return 0;

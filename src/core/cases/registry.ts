@@ -44,10 +44,11 @@ export function localeDayFirst(): boolean {
 }
 
 /** The folders a case follows (case.json `settings.watch`): new and changed files are added, deleted ones marked; off until turned on. */
-export function watchSettingsOf(settings: Record<string, unknown>): { enabled: boolean; folders: string[] } {
-  const raw = (settings.watch ?? {}) as { enabled?: unknown; folders?: unknown };
+export function watchSettingsOf(settings: Record<string, unknown>): { enabled: boolean; folders: string[]; problem?: string } {
+  const raw = (settings.watch ?? {}) as { enabled?: unknown; folders?: unknown; problem?: unknown };
   const folders = Array.isArray(raw.folders) ? raw.folders.filter((f): f is string => typeof f === 'string' && f.length > 0) : [];
-  return { enabled: raw.enabled === true && folders.length > 0, folders };
+  const enabled = raw.enabled === true && folders.length > 0;
+  return { enabled, folders, ...(!enabled && typeof raw.problem === 'string' && raw.problem ? { problem: raw.problem } : {}) };
 }
 
 export interface CaseStats {
@@ -174,13 +175,17 @@ export class CaseRegistry {
     return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } } })));
   }
 
-  /** Turn following the case's folders on or off, or change which folders it follows. */
-  async setWatch(caseId: string, change: { enabled?: boolean; folders?: string[] }): Promise<CaseSummary> {
+  /**
+   * Turn following the case's folders on or off, or change which folders it follows. `problem`:
+   * why the app switched following off by itself (kept until the next change, which clears it).
+   */
+  async setWatch(caseId: string, change: { enabled?: boolean; folders?: string[]; problem?: string }): Promise<CaseSummary> {
     return this.summary(
       await this.updateMeta(caseId, (m) => {
         const now = watchSettingsOf(m.settings);
         const folders = change.folders ?? now.folders;
-        return { ...m, settings: { ...m.settings, watch: { enabled: (change.enabled ?? (m.settings.watch as { enabled?: boolean } | undefined)?.enabled) === true, folders } } };
+        const enabled = (change.enabled ?? (m.settings.watch as { enabled?: boolean } | undefined)?.enabled) === true;
+        return { ...m, settings: { ...m.settings, watch: { enabled, folders, ...(change.problem ? { problem: change.problem } : {}) } } };
       }),
     );
   }

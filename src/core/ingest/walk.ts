@@ -15,7 +15,24 @@ export interface WalkResult {
    * unreadable folders, missing paths); `name` as a file there would be named.
    */
   skipped: { path: string; name: string; reason: string }[];
+  /** Set when a folder went past the walk's bounds (`WalkBounds`): what was not read, in plain words. */
+  truncated?: string;
 }
+
+/**
+ * How much of a folder one walk reads. A followed or dropped tree can be any size (a network
+ * share, a link farm, a loop of bind mounts): past these, the rest is left unread and said so,
+ * instead of memory growing with the tree.
+ */
+export interface WalkBounds {
+  /** Files and folders seen in all (default `MAX_WALK_ENTRIES`). */
+  maxEntries?: number;
+  /** Folders inside folders (default `MAX_WALK_DEPTH`). */
+  maxDepth?: number;
+}
+
+export const MAX_WALK_ENTRIES = 200_000;
+export const MAX_WALK_DEPTH = 64;
 
 const NOT_REGULAR = 'not a regular file (a pipe, socket or device)';
 const JUNK_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r']);
@@ -32,12 +49,14 @@ export function isJunk(name: string, isDir: boolean): boolean {
 /**
  * Walk dropped files and folders. Folders are walked recursively in name order; hidden and junk
  * entries are skipped; symbolic links are followed only when they resolve inside the dropped
- * folder (a link to a folder already visited is not walked twice, so loops end). A folder listed
+ * folder (a folder already visited, by device and inode, is not walked twice, so loops end), and
+ * a walk stops at its bounds (`WalkBounds`), saying so in `truncated`. A folder listed
  * in `only` is not walked: just the files named there are taken (a followed folder's changed
  * files), each named as walking the folder would name it.
  */
-export async function walkPaths(paths: string[], signal?: AbortSignal, only: Record<string, string[]> = {}): Promise<WalkResult> {
+export async function walkPaths(paths: string[], signal?: AbortSignal, only: Record<string, string[]> = {}, bounds: WalkBounds = {}): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [] };
+  const walk: Walk = { out: result, signal, visited: new Set(), entries: 0, maxEntries: bounds.maxEntries ?? MAX_WALK_ENTRIES, maxDepth: bounds.maxDepth ?? MAX_WALK_DEPTH };
   for (const p of paths) {
     signal?.throwIfAborted();
     const abs = path.resolve(p);
@@ -51,8 +70,9 @@ export async function walkPaths(paths: string[], signal?: AbortSignal, only: Rec
     if (stat.isDirectory()) {
       const root = await fs.realpath(abs);
       const named = only[abs];
+      walk.visited.add(`${stat.dev}:${stat.ino}`);
       if (named) await takeNamed(abs, root, named, result, signal);
-      else await walkDir(abs, root, '', new Set([root]), result, signal);
+      else await walkDir(walk, abs, root, '', 0);
     } else if (stat.isFile()) {
       const base = path.basename(abs);
       if (isJunk(base, false)) continue;
@@ -99,8 +119,20 @@ async function takeNamed(dir: string, root: string, names: string[], out: WalkRe
   }
 }
 
-async function walkDir(dir: string, root: string, prefix: string, visited: Set<string>, out: WalkResult, signal?: AbortSignal): Promise<void> {
+/** One walk's state: where results go, the folders seen (device and inode: a loop through links or bind mounts ends), and the bounds. */
+interface Walk {
+  out: WalkResult;
+  signal?: AbortSignal;
+  visited: Set<string>;
+  entries: number;
+  maxEntries: number;
+  maxDepth: number;
+}
+
+async function walkDir(walk: Walk, dir: string, root: string, prefix: string, depth: number): Promise<void> {
+  const { out, signal } = walk;
   signal?.throwIfAborted();
+  if (walk.out.truncated) return;
   let entries;
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
@@ -110,12 +142,18 @@ async function walkDir(dir: string, root: string, prefix: string, visited: Set<s
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
+    if (++walk.entries > walk.maxEntries) {
+      const tooMany = `more than ${walk.maxEntries.toLocaleString('en-US')} files and folders; the rest was not read`;
+      out.truncated = `it holds ${tooMany}`;
+      out.skipped.push({ path: dir, name: prefix || path.basename(dir), reason: `the folder holds ${tooMany}` });
+      return;
+    }
     const full = path.join(dir, e.name);
     const name = prefix ? `${prefix}/${e.name}` : e.name;
     let isDir = e.isDirectory();
     let isFile = e.isFile();
-    let real = full;
     if (e.isSymbolicLink()) {
+      let real;
       try {
         real = await fs.realpath(full);
       } catch {
@@ -132,10 +170,17 @@ async function walkDir(dir: string, root: string, prefix: string, visited: Set<s
     }
     if (isJunk(e.name, isDir)) continue;
     if (isDir) {
-      const key = real === full ? await fs.realpath(full).catch(() => full) : real;
-      if (visited.has(key)) continue;
-      visited.add(key);
-      await walkDir(full, root, name, visited, out, signal);
+      const st = await fs.stat(full).catch(() => null);
+      if (!st) continue;
+      const key = `${st.dev}:${st.ino}`;
+      if (walk.visited.has(key)) continue;
+      walk.visited.add(key);
+      if (depth + 1 > walk.maxDepth) {
+        out.skipped.push({ path: full, name, reason: `folders nested more than ${walk.maxDepth} deep are not read` });
+        continue;
+      }
+      await walkDir(walk, full, root, name, depth + 1);
+      if (out.truncated) return;
     } else if (isFile) {
       const st = await fs.stat(full).catch(() => null);
       if (st) out.files.push({ name, absPath: full, size: st.size });

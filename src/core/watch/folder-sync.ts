@@ -6,14 +6,15 @@
  * it, their stored copies kept; files back again lose the mark. The first catch-up of a folder (no
  * record yet) reads the whole folder if the case does not already hold each file as it is there.
  * A folder that is missing (a drive unplugged) marks nothing: it is reported, and caught up with
- * when it is back.
+ * when it is back. The folder is judged on its real path at every catch-up (a followed folder
+ * swapped for a link must not lead a server out of its scope), and read through that path.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { IngestRunResult } from '../../shared/contract/ingest';
 import type { WatchSyncedEvent } from '../../shared/events';
 import { readJson, writeJsonAtomic } from '../util/fs';
-import { walkPaths } from '../ingest/walk';
+import { walkPaths, type WalkBounds, type WalkResult } from '../ingest/walk';
 
 export const WATCH_FILE = 'watch.json';
 
@@ -39,17 +40,35 @@ async function readState(caseDir: string): Promise<WatchState> {
   return raw?.schemaVersion === 1 && raw.folders && typeof raw.folders === 'object' ? raw : { schemaVersion: 1, folders: {} };
 }
 
-/** The folder's files now (as a drop of it would name them), with size and modification time; null when it cannot be read. */
-async function scan(folder: string): Promise<Seen | null> {
+/** What one catch-up may use besides the ports: the scope (real paths), a stop, the walk's bounds. */
+export interface SyncOptions {
+  mayRead?: (realPath: string) => Promise<boolean>;
+  signal?: AbortSignal;
+  bounds?: WalkBounds;
+}
+
+/** A catch-up's event; `unfollowable` when the folder went past the bounds and must not be followed. */
+export type SyncOutcome = WatchSyncedEvent & { unfollowable?: true };
+
+/** Why a walked folder cannot be followed (it went past the walk's bounds), or null. */
+export function tooLargeToFollow(walked: WalkResult): string | null {
+  return walked.truncated ? `the folder is too large to follow: ${walked.truncated}. Follow a smaller folder inside it, or add its files by dropping them` : null;
+}
+
+/**
+ * The folder's files now (as a drop of it would name them), with size and modification time; null
+ * when it cannot be read; `tooLarge` says why when it goes past the walk's bounds.
+ */
+async function scan(folder: string, opts: SyncOptions): Promise<{ seen: Seen; tooLarge: string | null } | null> {
   const st = await fs.stat(folder).catch(() => null);
   if (!st?.isDirectory()) return null;
-  const walked = await walkPaths([folder]);
+  const walked = await walkPaths([folder], opts.signal, {}, opts.bounds);
   const seen: Seen = {};
   for (const f of walked.files) {
     const s = await fs.stat(f.absPath).catch(() => null);
     if (s) seen[f.name] = { size: s.size, mtimeMs: Math.round(s.mtimeMs) };
   }
-  return seen;
+  return { seen, tooLarge: tooLargeToFollow(walked) };
 }
 
 /** Added and changed names from an ingest run's results (a first version is added, a later one changed). */
@@ -70,11 +89,19 @@ async function differsFromCase(ports: FolderSyncPorts, caseId: string, now: Seen
 }
 
 /** Catch up with one folder of a case; the event says what happened (empty lists: nothing did). */
-export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string): Promise<WatchSyncedEvent> {
-  const event: WatchSyncedEvent = { caseId, folder, added: [], changed: [], removed: [], restored: [] };
+export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string, opts: SyncOptions = {}): Promise<SyncOutcome> {
+  const event: SyncOutcome = { caseId, folder, added: [], changed: [], removed: [], restored: [] };
   const caseDir = ports.caseDir(caseId);
-  const now = await scan(folder);
-  if (!now) return { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
+  const missing = { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
+  const real = await fs.realpath(folder).catch(() => null);
+  if (real === null) return missing;
+  if (opts.mayRead && !(await opts.mayRead(real))) {
+    return { ...event, problem: 'the folder now leads outside the folders this server may read (it was moved or replaced by a link); nothing was read from it' };
+  }
+  const scanned = await scan(real, opts);
+  if (!scanned) return missing;
+  if (scanned.tooLarge) return { ...event, unfollowable: true, problem: scanned.tooLarge };
+  const now = scanned.seen;
   const state = await readState(caseDir);
   const before = state.folders[folder]?.files;
   // Since the last catch-up: the files new or changed (size or time). First catch-up of a folder
@@ -85,7 +112,8 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   if (toRead ? toRead.length > 0 : await differsFromCase(ports, caseId, now)) {
     let run: IngestRunResult;
     try {
-      run = await ports.ingest(caseId, folder, toRead);
+      // Through the real path just judged, so a link swapped in from now on is not followed.
+      run = await ports.ingest(caseId, real, toRead);
     } catch (err) {
       return { ...event, problem: `the new and changed files could not be added: ${(err as Error).message}` };
     }

@@ -19,8 +19,13 @@ export interface CaseSummary {
   ocr: { enabled: boolean; language: string };
   /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first) or 3 April (day first); until set, as this computer's locale writes dates. */
   dates: { dayFirst: boolean };
-  /** The folders the case follows (absolute paths): while `enabled`, new and changed files there are added, deleted ones marked as removed from the folder. */
-  watch: { enabled: boolean; folders: string[] };
+  /**
+   * The folders the case follows (absolute paths): while `enabled`, new and changed files there are
+   * added, deleted ones marked as removed from the folder. `problem`: why Casefile switched following
+   * off by itself (a folder too large or too deep to follow, or one the system would not watch);
+   * it goes when following is switched on again or the folders change.
+   */
+  watch: { enabled: boolean; folders: string[]; problem?: string };
 }
 
 export interface AppInfo {

@@ -270,6 +270,11 @@ function CaseWatch() {
         />
         Add new and changed files from these folders automatically
       </label>
+      {watch.problem && (
+        <p className="field-error" role="status">
+          Casefile stopped following: {watch.problem}
+        </p>
+      )}
       <p id="watch-help" className="muted small">
         While Casefile is open, a file added to a followed folder is added to the case, a changed file is read again as a new version
         (the old one is kept), and a deleted file stays in the case, marked as removed from the folder. Changes made while Casefile
