@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/core/ingest/limits';
 import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
 import { DEFAULT_CHUNKING } from '../../src/core/ingest/types';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
@@ -68,3 +69,39 @@ describe('reader recycling', () => {
     expect(await readAll(tempHome())).toEqual(results);
   });
 });
+
+describe('a reader stopped from outside (#42)', () => {
+  let pool: WorkerPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  const task = (caseDir: string) => ({ caseDir, blobPath: FILES[0]!, name: 'pcquote.pdf', fileId: 'f0', version: 1, isLatest: true, maxBytes: 1 << 30, chunking: DEFAULT_CHUNKING });
+  /** Kill this process's reader with `signal` as it begins the file, the first `times` times. */
+  const killOnStart = (signal: NodeJS.Signals, times: number) => {
+    let starts = 0;
+    return () => {
+      if (starts++ < times) for (const pid of childPids()) process.kill(pid, signal);
+    };
+  };
+
+  it('is not the file’s fault: the file is read again on a fresh reader', async () => {
+    pool = new WorkerPool({ concurrency: 1 });
+    const { summary, chunks } = await pool.run(task(tempHome()), { onStarted: killOnStart('SIGKILL', 1) });
+    expect(summary.status).toBe('indexed');
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(pool.started).toBe(2);
+  });
+
+  it('stopped so at every try, the file fails saying so; a fault the reader raises itself fails it at once', async () => {
+    pool = new WorkerPool({ concurrency: 1, limits: { ...DEFAULT_LIMITS, quarantineAfter: 3 } });
+    await expect(pool.run(task(tempHome()), { onStarted: killOnStart('SIGTERM', 99) })).rejects.toThrow(
+      /^stopped: its reader was stopped from outside 3 times while reading it \(last by SIGTERM\); the computer may be short of memory/,
+    );
+    expect(pool.started).toBe(3);
+    await expect(pool.run(task(tempHome()), { onStarted: killOnStart('SIGSEGV', 1) })).rejects.toThrow('the reader stopped unexpectedly (signal SIGSEGV)');
+    expect(pool.started).toBe(4);
+  });
+});
+

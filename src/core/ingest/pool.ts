@@ -18,7 +18,7 @@ export interface PoolOptions {
   /** Replace a reader that holds more than this once its file is done (default `RECYCLE_RSS_BYTES`). */
   recycleRssBytes?: number;
   /** Memory and time limits of one file's reader (the rest of the limits travel with each task). */
-  limits?: Pick<IngestLimits, 'maxParseMemoryBytes' | 'fileTimeoutMs' | 'pageTimeoutMs'>;
+  limits?: Pick<IngestLimits, 'maxParseMemoryBytes' | 'fileTimeoutMs' | 'pageTimeoutMs' | 'quarantineAfter'>;
 }
 
 /**
@@ -82,7 +82,16 @@ type Pending = {
   onStarted?: () => void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** Readers of this task stopped from outside so far (each time it went back to the queue). */
+  outsideStops?: number;
 };
+
+/**
+ * Signals a reader dies of when something outside stops it (a user, a session ending, the
+ * system's memory killer), not the file: its task is read again on a fresh reader. Any other
+ * death (a fault it raised, an abort, an exit code) is the file's.
+ */
+const OUTSIDE_SIGNALS: ReadonlySet<string> = new Set(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']);
 
 interface Slot {
   child: ChildProcess;
@@ -265,7 +274,7 @@ export class WorkerPool {
     this.started++;
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
-    child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal)));
+    child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal), signal !== null && OUTSIDE_SIGNALS.has(signal) ? signal : undefined));
     this.slots.push(slot);
     return slot;
   }
@@ -375,7 +384,7 @@ export class WorkerPool {
     slot.idleTimer.unref();
   }
 
-  private onExit(slot: Slot, reason: string): void {
+  private onExit(slot: Slot, reason: string, outsideSignal?: string): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
@@ -384,10 +393,26 @@ export class WorkerPool {
     const p = slot.current;
     slot.current = undefined;
     if (p) {
-      if (slot.stoppedFor === 'cancelled' || p.signal?.aborted) this.settle(p, () => p.reject(abortError(p.signal)));
+      if (slot.stoppedFor === 'cancelled' || p.signal?.aborted || (outsideSignal && this.closed)) this.settle(p, () => p.reject(abortError(p.signal)));
+      else if (outsideSignal && !slot.stoppedFor) this.readAgain(p, outsideSignal);
       else this.settle(p, () => p.reject(new ReaderStopped(slot.stoppedFor ?? reason)));
     }
     if (!this.closed) this.pump();
+  }
+
+  /**
+   * A reader stopped from outside: not the file's doing, so the file goes back to the head of the
+   * queue (OCR resumes at the first page not yet kept). Stopped so again and again, it ends failed,
+   * saying so: then the system itself is likely short of memory while reading it.
+   */
+  private readAgain(p: Pending, signal: string): void {
+    p.outsideStops = (p.outsideStops ?? 0) + 1;
+    if (p.outsideStops < this.limits.quarantineAfter) {
+      this.queue.unshift(p);
+      return;
+    }
+    const message = `stopped: its reader was stopped from outside ${p.outsideStops} times while reading it (last by ${signal}); the computer may be short of memory. Retry it by hand once other programs are closed.`;
+    this.settle(p, () => p.reject(new ReaderStopped(message)));
   }
 
   /** Stop every reader; queued tasks are rejected as cancelled. */
