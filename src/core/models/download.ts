@@ -82,6 +82,82 @@ export function planDownload(source: string, id?: string, hub: HubConfig = DEFAU
   );
 }
 
+/**
+ * The hosts a download may reach, as `--allow-downloads-from` names them: `huggingface.co` (that
+ * host, any port), `127.0.0.1:8080` (that host and port) or `*.hf.co` (every host under hf.co).
+ * Null: any host (the CLI and the desktop app, which act for the user at the keyboard).
+ */
+export type DownloadHosts = readonly string[] | null;
+
+interface HostPattern {
+  hostname: string;
+  /** Empty: any port. */
+  port: string;
+  subdomains: boolean;
+}
+
+function parseHostPattern(value: string): HostPattern | null {
+  let text = value.trim().toLowerCase();
+  const subdomains = text.startsWith('*.');
+  if (subdomains) text = text.slice(2);
+  if (!text || text.includes('*')) return null;
+  // A port written after a bare host is kept even when it is http's own (the URL parser drops 80).
+  const bare = !/^[a-z][a-z0-9+.-]*:\/\//.test(text);
+  const port = bare ? (/^(?:\[[^\]]*\]|[^:]*):(\d+)$/.exec(text)?.[1] ?? '') : '';
+  try {
+    const url = new URL(bare ? `http://${text}` : text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+    return { hostname: url.hostname, port: port ? String(Number(port)) : url.port, subdomains };
+  } catch {
+    return null;
+  }
+}
+
+/** A host pattern written the one way the matcher reads it, or null when it names no host (a path, a query, a bad name). */
+export function normalizeHostPattern(value: string): string | null {
+  const p = parseHostPattern(value);
+  if (!p) return null;
+  return `${p.subdomains ? '*.' : ''}${p.hostname}${p.port ? `:${p.port}` : ''}`;
+}
+
+function defaultPort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/** Whether `url` is an http(s) address on one of `hosts`. */
+export function hostAllowed(url: URL, hosts: readonly string[]): boolean {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  return hosts.some((h) => {
+    const p = parseHostPattern(h);
+    if (!p) return false;
+    const nameOk = p.subdomains ? url.hostname.endsWith(`.${p.hostname}`) : url.hostname === p.hostname;
+    return nameOk && (!p.port || p.port === defaultPort(url));
+  });
+}
+
+/** The address a download of `source` asks first (the URL itself, or the hub), or null when `source` is not one. */
+export function firstAddress(source: string, hub: HubConfig = DEFAULT_HUB): URL | null {
+  const src = source.trim();
+  try {
+    return new URL(/^https?:\/\//i.test(src) ? src : hub.endpoint);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The answer to a download from a host that is not allowed. It is the same for every such source
+ * and is given before anything is fetched, so it tells nothing about the address (whether it
+ * answers, has the file, or serves a model).
+ */
+export function downloadRefused(hosts: readonly string[]): CasefileError {
+  const message = hosts.length
+    ? `Models are downloaded here only from ${hosts.join(', ')}, and that source is not one of them. Ask whoever runs Casefile to import the model, or to allow its host.`
+    : 'Downloading models is off here. Ask whoever runs Casefile to import the model.';
+  return new CasefileError('forbidden', message, [{ field: 'source', message: 'downloads from this source are not allowed here' }]);
+}
+
 function networkReason(err: unknown): string {
   const e = err as { cause?: { code?: string; message?: string }; code?: string; message?: string };
   return e?.cause?.code ?? e?.code ?? e?.cause?.message ?? e?.message ?? String(err);
@@ -94,6 +170,38 @@ function offline(host: string, err: unknown): CasefileError {
   );
 }
 
+/** Redirects followed for one file, as many as fetch itself follows. */
+const MAX_REDIRECTS = 20;
+
+/**
+ * GET `url`, following redirects one by one so that every address asked is checked against
+ * `hosts` first (a host that is allowed cannot send the download on to one that is not). The
+ * hub's token goes only to the hub's host.
+ */
+async function request(url: string, range: string | null, hosts: DownloadHosts, hub: HubConfig, host: string, signal?: AbortSignal): Promise<Response> {
+  let current = new URL(url);
+  const hubHost = new URL(hub.endpoint).host;
+  for (let hop = 0; ; hop++) {
+    if (hosts && !hostAllowed(current, hosts)) throw downloadRefused(hosts);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw new CasefileError('failed', `${host} sent the download of ${url} to an address that is not http(s).`);
+    const headers: Record<string, string> = {};
+    if (range) headers.Range = range;
+    if (hub.token && current.host === hubHost) headers.Authorization = `Bearer ${hub.token}`;
+    let res: Response;
+    try {
+      res = await fetch(current, { headers, redirect: 'manual', signal });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      throw offline(host, err);
+    }
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
+    await res.body?.cancel();
+    if (hop >= MAX_REDIRECTS) throw new CasefileError('failed', `${host} redirected the download of ${url} too many times.`);
+    current = new URL(location, current);
+  }
+}
+
 /**
  * Fetch one URL into `dest`, resuming from `dest.partial` (HTTP Range) and reporting progress.
  * Returns false for a 404 (the caller decides whether that file was optional).
@@ -103,22 +211,13 @@ async function fetchFile(
   dest: string,
   host: string,
   onProgress: (p: DownloadProgress) => void,
-  hub: HubConfig,
-  signal?: AbortSignal,
+  options: { hub: HubConfig; hosts: DownloadHosts; signal?: AbortSignal | undefined },
 ): Promise<boolean> {
+  const { signal } = options;
   const partial = `${dest}.partial`;
   await fs.mkdir(path.dirname(dest), { recursive: true });
   const have = (await fs.stat(partial).catch(() => null))?.size ?? 0;
-  const headers: Record<string, string> = {};
-  if (have > 0) headers.Range = `bytes=${have}-`;
-  if (hub.token && new URL(url).host === new URL(hub.endpoint).host) headers.Authorization = `Bearer ${hub.token}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers, redirect: 'follow', signal });
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason ?? err;
-    throw offline(host, err);
-  }
+  const res = await request(url, have > 0 ? `bytes=${have}-` : null, options.hosts, options.hub, host, signal);
   if (res.status === 404) {
     await res.body?.cancel();
     return false;
@@ -180,18 +279,18 @@ export async function sha256Of(file: string, signal?: AbortSignal): Promise<stri
 export async function downloadPlan(
   plan: DownloadPlan,
   dir: string,
-  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void; hub?: HubConfig } = {},
+  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void; hub?: HubConfig; hosts?: DownloadHosts } = {},
 ): Promise<string> {
-  const hub = options.hub ?? DEFAULT_HUB;
+  const fetchOptions = { hub: options.hub ?? DEFAULT_HUB, hosts: options.hosts ?? null, signal: options.signal };
   const onProgress = options.onProgress ?? (() => {});
   for (const f of plan.files) {
     const dest = path.join(dir, f.path);
     if (await fs.stat(dest).catch(() => null)) continue; // finished in an earlier attempt
-    let ok = await fetchFile(f.url, dest, plan.host, onProgress, hub, options.signal);
+    let ok = await fetchFile(f.url, dest, plan.host, onProgress, fetchOptions);
     for (const alt of f.alternatives ?? []) {
       if (ok) break;
       const altUrl = f.url.slice(0, f.url.length - f.path.length) + alt;
-      ok = await fetchFile(altUrl, path.join(dir, alt), plan.host, onProgress, hub, options.signal);
+      ok = await fetchFile(altUrl, path.join(dir, alt), plan.host, onProgress, fetchOptions);
     }
     if (!ok && !f.optional) {
       throw new CasefileError('not_found', `${plan.host} has no ${f.path} for this model (${f.url}); check the name.`);

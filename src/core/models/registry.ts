@@ -4,7 +4,7 @@ import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../
 import { CasefileError } from '../../shared/errors';
 import type { CaseRegistry } from '../cases/registry';
 import { describeFolder, describeGguf, discover, folderBytes, statOrNull, type Described } from './discover';
-import { DEFAULT_HUB, downloadPlan, planDownload, type DownloadProgress, type HubConfig } from './download';
+import { DEFAULT_HUB, downloadPlan, downloadRefused, firstAddress, hostAllowed, planDownload, type DownloadHosts, type DownloadProgress, type HubConfig } from './download';
 import type { Pooling } from './folder';
 import { modelIdFrom } from './ids';
 import { readRecommended } from './manifest';
@@ -45,6 +45,7 @@ export class ModelRegistry {
   private readonly probeEmbedding: EmbeddingProbe | undefined;
   private readonly registry: RegistryFileStore;
   private readonly hub: HubConfig;
+  private downloadHosts: DownloadHosts = null;
 
   constructor(where: ModelLocations) {
     this.modelsDir = path.resolve(where.modelsDir);
@@ -53,6 +54,19 @@ export class ModelRegistry {
     this.probeEmbedding = where.probeEmbedding;
     this.registry = new RegistryFileStore(this.modelsDir);
     this.hub = where.hub ?? DEFAULT_HUB;
+  }
+
+  /** The hosts `download` may reach; null when it may reach any. */
+  get downloadLimit(): DownloadHosts {
+    return this.downloadHosts;
+  }
+
+  /**
+   * Limit `download` to `hosts` (serve mode sets it from --allow-downloads-from): every address
+   * asked, redirects included, must be on one of them; `[]` turns downloads off, null lifts the limit.
+   */
+  limitDownloads(hosts: DownloadHosts): void {
+    this.downloadHosts = hosts ? [...hosts] : null;
   }
 
   get registryFile(): string {
@@ -231,12 +245,18 @@ export class ModelRegistry {
    * Download a model (only when the user asks): a .gguf URL, a Hugging Face `owner/repo/file.gguf`,
    * or a Hugging Face transformers.js repo `owner/repo`. Partial files stay in
    * `<modelsDir>/.downloads/<id>/` so a later attempt resumes; the result is validated and
-   * registered exactly like an import from disk.
+   * registered exactly like an import from disk. Under a limit (`limitDownloads`), a source whose
+   * host is not allowed is refused first, with the same answer whatever the source.
    */
   async download(
     source: string,
     options: { id?: string; sha256?: string; signal?: AbortSignal; onProgress?: (modelId: string, p: DownloadProgress) => void } = {},
   ): Promise<ModelImportResult> {
+    const hosts = this.downloadHosts;
+    if (hosts) {
+      const first = firstAddress(source, this.hub);
+      if (!first || !hostAllowed(first, hosts)) throw downloadRefused(hosts);
+    }
     const plan = planDownload(source, options.id, this.hub);
     const existing = (await this.collect()).models.find((m) => m.id === plan.id && m.source === 'installed');
     if (existing) {
@@ -247,6 +267,7 @@ export class ModelRegistry {
     await fs.mkdir(dir, { recursive: true });
     const target = await downloadPlan(plan, dir, {
       hub: this.hub,
+      hosts,
       ...(options.sha256 ? { sha256: options.sha256 } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => options.onProgress?.(plan.id, p),
