@@ -30,6 +30,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },
   'allow-path': { type: 'string', multiple: true },
+  'allow-downloads-from': { type: 'string', multiple: true },
   'allow-scripted-models': { type: 'boolean' },
   session: { type: 'string' },
   id: { type: 'string' },

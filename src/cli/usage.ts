@@ -22,7 +22,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] models default <id> [--json]   # an embedding model: for new cases; a chat model: for questions that name none
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] watch <case> [<folder>...] [--on|--off] [--json]   # follow the case's folders until Ctrl+C: new and changed files are added, deleted ones marked
-  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]
 
 search focuses on the documents a question names (a party, a title, a contract type, a file
 name) and says so; --focus off searches the whole case.
@@ -34,4 +34,6 @@ again); CASEFILE_OCR=0 turns it off everywhere.
 else the desktop app's own data folder.
 
 serve reads only files uploaded through its page, plus folders named with --allow-path
-(repeatable). --allow-scripted-models lets requests pick scripted: test models (tests only).`;
+(repeatable). It downloads models only from hosts named with --allow-downloads-from (repeatable:
+huggingface.co, 127.0.0.1:8080, *.hf.co); without it, downloads are off.
+--allow-scripted-models lets requests pick scripted: test models (tests only).`;

@@ -2,8 +2,10 @@
  * What a serve-mode token may reach on this computer's disk. The CLI and the desktop app act for
  * the local user on their own files; a server acts for whoever holds its token (over the network
  * with --allow-remote), so every path an operation names must lie in the upload folder or in a
- * folder the operator allowed at start (`casefile serve --allow-path DIR`), and the scripted test
- * model (which reads the file it names) is refused unless the server was started for tests.
+ * folder the operator allowed at start (`casefile serve --allow-path DIR`), the scripted test
+ * model (which reads the file it names) is refused unless the server was started for tests, and
+ * `models.download` (the server fetching an address for the caller) is off unless the operator
+ * named the hosts it may download from (`--allow-downloads-from HOST`).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,16 @@ export interface ServeScope {
   allowPaths: readonly string[];
   /** Started for tests (--allow-scripted-models): `scripted:` models may be picked per request. */
   allowScriptedModels: boolean;
+  /**
+   * Hosts `models.download` may fetch from (--allow-downloads-from); empty or absent: downloads are
+   * off. The model catalog enforces the hosts (redirects included); this scope refuses when there are none.
+   */
+  downloadHosts?: readonly string[];
 }
+
+/** Why `models.download` is refused on a server started without --allow-downloads-from; the same for every source. */
+export const DOWNLOADS_OFF =
+  'Downloading models is off on this server. Ask whoever runs it to import the model (casefile models import), or to start it with --allow-downloads-from HOST.';
 
 function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
@@ -28,7 +39,7 @@ function within(root: string, target: string): boolean {
  * (a link inside an allowed folder that points out of it is outside); one that does not exist is
  * judged as written, and refused alike when outside, so refusals never tell what exists there.
  */
-export async function inScope(p: string, scope: ServeScope): Promise<boolean> {
+export async function inScope(p: string, scope: Pick<ServeScope, 'uploadsDir' | 'allowPaths'>): Promise<boolean> {
   const given = [scope.uploadsDir, ...scope.allowPaths].map((r) => path.resolve(r));
   const real = await Promise.all(given.map((r) => fs.realpath(r).catch(() => r)));
   const abs = path.resolve(p);
@@ -61,6 +72,10 @@ function modelPath(spec: string): string | null {
  * Input that is not even shaped right passes through: the contract's validation refuses it.
  */
 export async function checkScope(name: string, input: unknown, scope: ServeScope): Promise<void> {
+  // Whatever the input: the refusal says nothing about the source. (A firm mode would also refuse here unless the caller is an administrator.)
+  if (name === 'models.download' && !scope.downloadHosts?.length) {
+    throw new CasefileError('forbidden', DOWNLOADS_OFF, [{ field: 'source', message: 'downloads are off on this server' }]);
+  }
   if (typeof input !== 'object' || input === null) return;
   const fields = input as Record<string, unknown>;
   if (name === 'ingest.start' && Array.isArray(fields.paths)) {

@@ -46,6 +46,11 @@ export interface ServeOptions {
   allowPaths?: string[];
   /** Started for tests (`--allow-scripted-models`): a request may pick a `scripted:` model. Default false. */
   allowScriptedModels?: boolean;
+  /**
+   * Hosts `models.download` may fetch from (`--allow-downloads-from HOST`: `huggingface.co`,
+   * `127.0.0.1:8080`, `*.hf.co`), every redirect included. Default none: downloads are off.
+   */
+  allowDownloadsFrom?: string[];
 }
 
 export interface RunningServer {
@@ -72,7 +77,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const token = options.token ?? randomBytes(24).toString('base64url');
   const staticDir = options.staticDir ?? defaultStaticDir;
   const uploadsDir = path.join(engine.home, 'uploads');
-  const scope: ServeScope = { uploadsDir, allowPaths: [...(options.allowPaths ?? [])], allowScriptedModels: options.allowScriptedModels === true };
+  const downloadHosts = [...(options.allowDownloadsFrom ?? [])];
+  const scope: ServeScope = { uploadsDir, allowPaths: [...(options.allowPaths ?? [])], allowScriptedModels: options.allowScriptedModels === true, downloadHosts };
+  // The catalog checks every address a download asks (redirects too), not only the one requested.
+  const catalog = await engine.catalog();
+  const downloadLimitBefore = catalog.downloadLimit;
+  catalog.limitDownloads(downloadHosts);
   const events = createEventStreams(engine.events);
   const uploads = await createUploads({ uploadsDir, maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024, events: engine.events });
   const auth = createAuth(host, token, options.port ?? 0);
@@ -104,7 +114,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.requestTimeout = 0; // long operations (a chat turn) and uploads must not be cut off
   server.headersTimeout = 60_000;
 
-  await new Promise<void>((resolve, reject) => {
+  const listening = new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
         reject(new CasefileError('conflict', `Port ${options.port} is already in use; choose another with --port.`));
@@ -113,6 +123,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       } else reject(err);
     });
     server.listen(options.port ?? 0, host, () => resolve());
+  });
+  await listening.catch((err: unknown) => {
+    catalog.limitDownloads(downloadLimitBefore);
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
   auth.setPort(port);
@@ -125,6 +139,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url,
     loginUrl: `${url}?token=${token}`,
     async close() {
+      catalog.limitDownloads(downloadLimitBefore);
       uploads.close();
       events.close();
       await new Promise<void>((resolve) => {

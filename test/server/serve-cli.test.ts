@@ -91,6 +91,28 @@ describe('casefile serve', () => {
     }
   });
 
+  it('serve --allow-downloads-from – names the hosts models may be downloaded from; anything but a host is a usage error', async () => {
+    const bad = await runCasefile(home, ['serve', '--port', '0', '--allow-downloads-from', 'https://huggingface.co/some/path']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--allow-downloads-from .*give a host name/);
+    expect(bad.stderr).toMatch(/--allow-downloads-from HOST/); // the usage names the flag
+
+    const args = ['--home', home, 'serve', '--port', '0', '--json', '--allow-downloads-from', 'https://HuggingFace.co', '--allow-downloads-from', '*.hf.co'];
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      const first = await new Promise<string>((resolve, reject) => {
+        lines.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      expect((JSON.parse(first) as { allowDownloadsFrom: string[] }).allowDownloadsFrom).toEqual(['huggingface.co', '*.hf.co']);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('serve --allow-remote – binds and prints a warning', async () => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--host', '0.0.0.0', '--port', '0', '--allow-remote'], {
       cwd: repoRoot,

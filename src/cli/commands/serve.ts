@@ -19,13 +19,30 @@ async function allowedFolders(values: string | boolean | string[] | undefined): 
   return [...new Set(folders)];
 }
 
+/** `--allow-downloads-from HOST` values (`huggingface.co`, `127.0.0.1:8080`, `*.hf.co`, or a URL of the host), each written one way. */
+async function downloadHosts(values: string | boolean | string[] | undefined): Promise<string[]> {
+  const given = Array.isArray(values) ? values : typeof values === 'string' ? [values] : [];
+  const { normalizeHostPattern } = await import('../../core/models/download');
+  const hosts: string[] = [];
+  for (const value of given.flatMap((v) => v.split(','))) {
+    if (!value.trim()) continue;
+    const host = normalizeHostPattern(value);
+    if (!host) throw new UsageError(`--allow-downloads-from ${value}: give a host name such as huggingface.co (optionally :PORT, or *.example.com for its subdomains)`);
+    hosts.push(host);
+  }
+  return [...new Set(hosts)];
+}
+
 /**
- * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-scripted-models]`:
+ * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]`:
  * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
- * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders.
+ * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders, and
+ * downloads models only from the --allow-downloads-from hosts (none by default).
  */
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  if (args.positionals.length) throw new UsageError('serve takes no arguments, only --port, --host, --allow-remote, --allow-path and --allow-scripted-models');
+  if (args.positionals.length) {
+    throw new UsageError('serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models');
+  }
   const { isLoopbackHost, startServer } = await import('../../server/server');
   const portFlag = args.values.port;
   const port = portFlag === undefined ? DEFAULT_PORT : Number(portFlag);
@@ -37,7 +54,8 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   }
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
-  const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels });
+  const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
+  const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom });
   // Cases that follow their folders catch up with them now, then follow them while the server runs.
   // A token may not reach past the server's folders through a case's followed folders either.
   const { inScope } = await import('../../server/scope');
@@ -55,13 +73,18 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     );
   }
   if (args.values.json === true) {
-    io.out(JSON.stringify({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths }));
+    io.out(JSON.stringify({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths, allowDownloadsFrom }));
   } else {
     io.out(`Casefile is serving ${engine.home}`);
     io.out(
       allowPaths.length
         ? `Reads uploaded files and these folders: ${allowPaths.join(', ')}`
         : 'Reads only files uploaded through the page (allow a folder with --allow-path DIR).',
+    );
+    io.out(
+      allowDownloadsFrom.length
+        ? `Downloads models only from: ${allowDownloadsFrom.join(', ')}`
+        : 'Model downloads are off (allow a host with --allow-downloads-from HOST).',
     );
     if (allowScriptedModels) io.out('Scripted test models are on (--allow-scripted-models): for tests only.');
     io.out(`Open: ${server.loginUrl}`);
