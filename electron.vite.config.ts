@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { cspMetaPlugin } from './src/main/security';
 
 // Main-process entries: the app, plus the files the engine starts as workers (render, embedding:
 // worker_threads) and as reader processes (ingest: child processes it can measure and stop).
@@ -38,6 +39,7 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
-    plugins: [react()],
+    // The built page carries its Content-Security-Policy in a <meta>: loaded from file://, it gets no headers.
+    plugins: [react(), cspMetaPlugin()],
   },
 });

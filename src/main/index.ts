@@ -16,6 +16,7 @@ import { KeychainPasswords } from './passwords';
 import { toApiError } from '../shared/errors';
 import {
   CONTENT_SECURITY_POLICY,
+  DEV_CONTENT_SECURITY_POLICY,
   isAllowedNavigation,
   isAllowedRequest,
   isTrustedSender,
@@ -45,9 +46,12 @@ function applySecurity(): void {
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url, appUrl) }));
+  // Reaches pages served over http(s) only (the development server): the built page, a file:// page
+  // that gets no headers, carries the policy in a <meta> element (cspMetaPlugin, electron.vite.config.ts).
+  const policy = devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] },
     });
   });
   app.on('web-contents-created', (_event, contents) => {

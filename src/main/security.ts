@@ -3,11 +3,13 @@
  * tests can check it without an Electron binary. index.ts applies it.
  */
 
-/** Content-Security-Policy of the renderer: only our own bundle, no remote anything. */
-export const CONTENT_SECURITY_POLICY = [
+const DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  // No 'unsafe-inline': the built page's styles are its own CSS files, and React sets style props
+  // through the CSSOM (element.style), which the policy does not govern; no <style> element or
+  // style="" attribute is ever written (serve mode runs the same bundle under the same rule).
+  "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
@@ -16,7 +18,40 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
   "object-src 'none'",
-].join('; ');
+];
+
+/** Content-Security-Policy of the renderer: only our own bundle, no remote anything. */
+export const CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
+
+/**
+ * The same policy as the built page carries it in a <meta> element: the packaged app loads the page
+ * with loadFile, and a file:// page gets no response headers, so the header never reached it.
+ * `frame-ancestors` is left out: a <meta> policy may not hold it (the browser ignores it there with
+ * a console error); nothing can frame a window's own file:// page anyway.
+ */
+export const META_CONTENT_SECURITY_POLICY = DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors')).join('; ');
+
+/**
+ * The policy sent as a header to the development server's page only (electron-vite dev): Vite's
+ * client injects each stylesheet as a <style> element there, which needs 'unsafe-inline'.
+ */
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+/** The part of a Vite plugin `cspMetaPlugin` uses (no vite import in the main process's code). */
+export interface HtmlPlugin {
+  name: string;
+  apply: 'build';
+  transformIndexHtml: () => { tag: 'meta'; attrs: Record<string, string>; injectTo: 'head-prepend' }[];
+}
+
+/** Vite plugin for the renderer build: the built index.html carries META_CONTENT_SECURITY_POLICY first in its <head>. */
+export function cspMetaPlugin(): HtmlPlugin {
+  return {
+    name: 'casefile-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+  };
+}
 
 export interface SecureWebPreferences {
   preload: string;

@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { build, type PluginOption } from 'vite';
 import { describe, expect, it } from 'vitest';
 import {
   CONTENT_SECURITY_POLICY,
+  cspMetaPlugin,
+  DEV_CONTENT_SECURITY_POLICY,
+  META_CONTENT_SECURITY_POLICY,
   isAllowedNavigation,
   isAllowedRequest,
   isTrustedSender,
   secureWebPreferences,
 } from '../../src/main/security';
-import { repoRoot } from '../helpers/home';
+import { repoRoot, tempHome } from '../helpers/home';
 
 const APP = 'file:///opt/Casefile/resources/app.asar/out/renderer/index.html';
 
@@ -48,6 +52,39 @@ describe('electron security baseline', () => {
     expect(directives['connect-src']).toEqual(["'self'"]);
   });
 
+  it('CSP – styles come from the app’s own files only: no inline styles (the dev server alone allows the <style> Vite injects)', () => {
+    const styles = (policy: string) => policy.split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src'));
+    expect(styles(CONTENT_SECURITY_POLICY)).toBe("style-src 'self'");
+    expect(styles(META_CONTENT_SECURITY_POLICY)).toBe("style-src 'self'");
+    expect(styles(DEV_CONTENT_SECURITY_POLICY)).toBe("style-src 'self' 'unsafe-inline'");
+    // A <meta> policy may not hold frame-ancestors; everything else is the same policy.
+    expect(META_CONTENT_SECURITY_POLICY).not.toMatch(/frame-ancestors/);
+    expect(CONTENT_SECURITY_POLICY.replace(/; frame-ancestors 'none'/, '')).toBe(META_CONTENT_SECURITY_POLICY);
+    // The renderer writes no <style> element and no style attribute for the policy to block (React's style props go through the CSSOM).
+    const renderer = path.join(repoRoot, 'src/renderer');
+    const sources = readFileSync(path.join(renderer, 'index.html'), 'utf8') + listSources(path.join(renderer, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(sources).not.toMatch(/<style|createElement\(['"]style|setAttribute\(['"]style|\.cssText|innerHTML|insertRule|adoptedStyleSheets/);
+  });
+
+  it('the built page carries the CSP in a <meta> first in its head: the packaged app loads it from file://, where no header applies', async () => {
+    const root = path.join(tempHome(), 'page');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head><meta charset="UTF-8" /><title>t</title></head><body><script type="module" src="./main.js"></script></body></html>');
+    writeFileSync(path.join(root, 'main.js'), "import './app.css';\ndocument.title = 'built';\n");
+    writeFileSync(path.join(root, 'app.css'), 'body { color: black; }\n');
+    await build({ root, configFile: false, logLevel: 'silent', plugins: [cspMetaPlugin()], build: { outDir: path.join(root, 'out') } });
+    const html = readFileSync(path.join(root, 'out', 'index.html'), 'utf8');
+    const head = html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(head);
+    expect(meta?.[1]?.replace(/&#39;/g, "'")).toBe(META_CONTENT_SECURITY_POLICY);
+    // Before every script and stylesheet: a policy applies only to what comes after it.
+    expect(head.indexOf('Content-Security-Policy')).toBeLessThan(head.search(/<script|<link/));
+    // And the renderer's own build uses the plugin.
+    const config = (await import('../../electron.vite.config')).default as { renderer: { plugins: PluginOption[] } };
+    const names = (config.renderer.plugins.flat(3) as { name?: string }[]).map((p) => p?.name);
+    expect(names).toContain('casefile-csp-meta');
+  });
+
   it('navigation – stays inside the app, refuses other origins and other files', () => {
     expect(isAllowedNavigation('file:///opt/Casefile/resources/app.asar/out/renderer/index.html#/case/1', APP)).toBe(true);
     expect(isAllowedNavigation('https://example.com/', APP)).toBe(false);
@@ -70,3 +107,9 @@ describe('electron security baseline', () => {
     expect(isTrustedSender(undefined, APP)).toBe(false);
   });
 });
+
+function listSources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|tsx|css)$/.test(f))
+    .map((f) => path.join(dir, f));
+}
