@@ -21,6 +21,7 @@ import { useViewer } from '../stores/viewer';
 import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from './format';
 import { PasswordPrompt } from './PasswordForm';
 import { SelectBox, SelectionBar } from './AskAbout';
+import { visibleName } from './visible-name';
 import { useChat } from '../stores/chat';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 
@@ -122,17 +123,17 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
         </div>
       )}
       {progress.waiting.length > 0 && (
-        <div className="muted small ellipsis" data-testid="ingest-waiting" title={progress.waiting.join(', ')}>
-          Waiting to be added next: {progress.waiting.join(', ')}
+        <div className="muted small ellipsis" data-testid="ingest-waiting" title={progress.waiting.map(visibleName).join(', ')}>
+          Waiting to be added next: <bdi>{progress.waiting.map(visibleName).join(', ')}</bdi>
         </div>
       )}
       {progress.current.length > 0 && (
         <ul className="ingest-current">
           {progress.current.map((c) => (
             <li key={c.name} data-current={c.name}>
-              <span className="ellipsis" title={c.name}>
-                {c.name}
-              </span>
+              <bdi className="ellipsis" title={visibleName(c.name)}>
+                {visibleName(c.name)}
+              </bdi>
               <span className="muted small stage">{stageText(c)}</span>
               <FileProgress c={c} />
             </li>
@@ -364,13 +365,13 @@ function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } 
             </span>
           )}
           {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
-          <button type="button" className="file-name link" title={file.name} aria-label={base} tabIndex={-1} disabled={!readable} onClick={openIt}>
-            <MiddleEllipsis text={base} />
+          <button type="button" className="file-name link" title={visibleName(file.name)} aria-label={base} tabIndex={-1} disabled={!readable} onClick={openIt}>
+            <MiddleEllipsis text={visibleName(base)} />
           </button>
         </div>
         {titleShown(file, base) && (
-          <div className="file-title small ellipsis" title={file.title} data-testid="file-title">
-            {file.title}
+          <div className="file-title small ellipsis" title={visibleName(file.title!)} data-testid="file-title">
+            {visibleName(file.title!)}
           </div>
         )}
         {/* The columns the pane has no room for move here (see the container queries in app.css), and the file's progress. */}
@@ -385,7 +386,7 @@ function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } 
             </span>
           )}
         </div>
-        {relation && <div className="file-relation muted small">{relation}</div>}
+        {relation && <div className="file-relation muted small">{visibleName(relation)}</div>}
         {file.source_removed && (
           <div className="file-removed muted small" data-testid="file-removed">
             {sourceRemovedText(file)}
@@ -415,7 +416,7 @@ function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } 
           type="button"
           className="btn-icon file-remove"
           tabIndex={tab}
-          title={`Remove ${file.name}`}
+          title={`Remove ${visibleName(file.name)}`}
           aria-label={`Remove ${file.name}`}
           onClick={() => openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })}
         >
@@ -485,7 +486,7 @@ function BatesControl({ caseId, file, tab }: { caseId: string; file: FileInfo; t
       }}
     >
       <label className="small">
-        Bates prefix of {file.name.split('/').pop()}{' '}
+        Bates prefix of <bdi>{visibleName(file.name.split('/').pop() ?? file.name)}</bdi>{' '}
         <input type="text" value={prefix} autoFocus onChange={(e) => setPrefix(e.target.value)} placeholder="ACME" />
       </label>
       <button type="submit" className="btn btn-small">
@@ -534,7 +535,7 @@ function FolderRow({ row }: { row: Row & { kind: 'folder' } }) {
         <span className="chev" aria-hidden="true">
           {row.open ? '▾' : '▸'}
         </span>{' '}
-        {row.node.name} <span className="muted small">({row.count})</span>
+        <bdi>{visibleName(row.node.name)}</bdi> <span className="muted small">({row.count})</span>
       </div>
     </div>
   );
@@ -801,7 +802,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
           <ul className="small">
             {skipped.map((k) => (
               <li key={k.name}>
-                {k.name} — {k.reason}
+                <bdi>{visibleName(k.name)}</bdi> — {k.reason}
               </li>
             ))}
           </ul>
