@@ -2,7 +2,9 @@
  * electron-builder.yml is validated with electron-builder's own loader and schema (the same code
  * `npm run dist` runs first), since packaging itself needs the Electron download.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/home';
 
@@ -51,6 +53,30 @@ describe('electron-builder.yml', () => {
       expect(unpacked(file), file).toBe(true);
     }
     expect(unpacked('node_modules/react/index.js')).toBe(false);
+  });
+
+  it('fuses: the packaged app ignores NODE_OPTIONS and --inspect, loads only its own checked app.asar, and runs as Node only while the readers need it', async () => {
+    const config = await getConfig(repoRoot, null, null);
+    const fuses = config.electronFuses as Record<string, boolean>;
+    expect(fuses).toMatchObject({
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+    expect(config.asar).toBe(true);
+    // Run-as-Node stays on exactly as long as the ingest readers are forked with ELECTRON_RUN_AS_NODE.
+    const forksAsNode = /ELECTRON_RUN_AS_NODE/.test(readFileSync(path.join(repoRoot, 'src/core/util/worker-start.ts'), 'utf8'));
+    expect(fuses.runAsNode).toBe(forksAsNode);
+    // electron-builder turns the keys into the binary's fuse wire (the same code `npm run dist` runs).
+    const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<Record<string, unknown>> } } };
+    const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, number> };
+    const wire = await PlatformPackager.prototype.generateFuseConfig.call({}, fuses);
+    expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable!]).toBe(false);
+    expect(wire[FuseV1Options.EnableNodeCliInspectArguments!]).toBe(false);
+    expect(wire[FuseV1Options.OnlyLoadAppFromAsar!]).toBe(true);
+    expect(wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation!]).toBe(true);
   });
 
   it('a malformed config is refused – the validator is not blind', async () => {
