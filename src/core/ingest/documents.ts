@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
 import type { Section } from './outline';
@@ -34,7 +33,6 @@ export class CaseDocuments {
   /** The title each version's stored structure gives, by version identity (the documents list shows every one). */
   private readonly titles = new Map<string, string>();
   private readonly cacheSize: number;
-  private manifest: { key: string; files: FileRecord[] } | undefined;
 
   constructor(caseDir: string, options: { cacheSize?: number } = {}) {
     this.store = new CaseStore(caseDir);
@@ -42,23 +40,18 @@ export class CaseDocuments {
   }
 
   /**
-   * All file records (each with every version, oldest first). files.json is parsed again only when
-   * it changed (it is replaced whole on every write), so a search that places ten results in their
-   * documents, or a tool call per agent step, does not re-read it each time. Callers must not
+   * All file records (each with every version, oldest first). The case's store keeps them in
+   * memory between changes (ingest/manifest.ts), so a search that places ten results in their
+   * documents, or a tool call per agent step, does not read the manifest again. Callers must not
    * change what they get.
    */
-  async listFiles(): Promise<FileRecord[]> {
-    const st = await fs.stat(this.store.manifestPath).catch(() => null);
-    const key = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : '';
-    if (this.manifest?.key === key) return this.manifest.files;
-    const files = (await this.store.readManifest()).files;
-    this.manifest = { key, files };
-    return files;
+  listFiles(): Promise<FileRecord[]> {
+    return this.store.files();
   }
 
   /** A file by id, or undefined. */
-  async getFile(fileId: string): Promise<FileRecord | undefined> {
-    return (await this.listFiles()).find((f) => f.id === fileId);
+  getFile(fileId: string): Promise<FileRecord | undefined> {
+    return this.store.file(fileId);
   }
 
   /** A file by its name (path relative to the dropped folder), or undefined. */

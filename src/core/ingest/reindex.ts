@@ -62,13 +62,14 @@ export async function reindexCase(
       await store.writeChunking(file.id, version.version, structure, compactChunks(chunks));
       documents.invalidate(file.id);
       await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
-      await store.update((m) => {
-        const v = m.files.find((f) => f.id === file.id)?.versions.find((x) => x.version === version.version);
+      await store.change((tx) => {
+        const v = tx.edit(file.id)?.versions.find((x) => x.version === version.version);
         if (v) v.chunks = chunks.length;
       });
       result.versions++;
       result.chunks += chunks.length;
     }
+    await store.compactManifest();
   } finally {
     await sink.close();
   }

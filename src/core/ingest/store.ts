@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
-import { readJson, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from '../util/fs';
-import { KeyedQueue } from '../util/concurrency';
+import { TEMP_MARK, writeFileAtomic } from '../util/fs';
+import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
 import type { DocumentStructure } from './structure';
 import { EVENTS_FORMAT, type DatedEvent } from './events';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
@@ -23,19 +23,13 @@ export interface StoredChunk {
   c?: string;
 }
 
-export const MANIFEST_FILE = 'files.json';
-
-const locks = new KeyedQueue<string>();
-
-/** Run `fn` after every earlier call for the same key has finished (per-process mutex). */
-function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  return locks.run(key, fn);
-}
+export { JOURNAL_FILE, MANIFEST_FILE, type ManifestChange } from './manifest';
 
 /**
  * On-disk store of one case's documents:
  * ```
- * <caseDir>/files.json                    the file manifest (records and versions)
+ * <caseDir>/files.json                    the file manifest (records and versions), with
+ *         /files.log                     the changes since it was written (manifest.ts)
  * <caseDir>/files/<sha256>                originals, content-addressed, never modified
  * <caseDir>/docs/<fileId>/v<N>/text.txt   document text of a version
  *                             pages.json  page ranges + compact PDF geometry (PageIndex)
@@ -64,28 +58,38 @@ export class CaseStore {
     return path.join(this.caseDir, 'docs', fileId, `v${version}`);
   }
 
-  async readManifest(): Promise<FileManifest> {
-    let raw: unknown;
-    try {
-      raw = await readJson(this.manifestPath);
-    } catch (err) {
-      throw new CasefileError('failed', `The file list of this case is damaged (${(err as Error).message}).`);
-    }
-    if (raw === undefined) return { schemaVersion: 1, files: [] };
-    const m = raw as FileManifest;
-    if (m.schemaVersion !== 1 || !Array.isArray(m.files)) throw new CasefileError('failed', 'The file list of this case has an unknown format.');
-    return m;
+  /** Every file record, the caller's to change (a copy). */
+  readManifest(): Promise<FileManifest> {
+    return readManifest(this.caseDir);
   }
 
-  /** Read-modify-write the manifest, serialized per case within this process. */
-  async update<T>(change: (manifest: FileManifest) => T | Promise<T>): Promise<T> {
-    return serialized(this.manifestPath, async () => {
-      const manifest = await this.readManifest();
-      const result = await change(manifest);
-      await fs.mkdir(this.caseDir, { recursive: true });
-      await writeJsonAtomic(this.manifestPath, manifest);
-      return result;
-    });
+  /** Every file record, shared with other callers and kept in memory between changes: never change what this gives. */
+  files(): Promise<FileRecord[]> {
+    return sharedFiles(this.caseDir);
+  }
+
+  /** One file record, shared: never change it (use `change`). */
+  file(fileId: string): Promise<FileRecord | undefined> {
+    return sharedFile(this.caseDir, fileId);
+  }
+
+  /**
+   * Change the manifest as a whole (serialized per case within this process): every record is
+   * written again, so this is for changes across the case (a run's start, a removal), not for
+   * recording one file — `change` does that.
+   */
+  update<T>(change: (manifest: FileManifest) => T | Promise<T>): Promise<T> {
+    return updateManifest(this.caseDir, change);
+  }
+
+  /** Change a few records (one file's, a container's children): one line appended to the manifest's log, whatever the size of the case. */
+  change<T>(fn: (change: ManifestChange) => T): Promise<T> {
+    return changeFiles(this.caseDir, fn);
+  }
+
+  /** Fold the manifest's log into files.json (the end of a run). */
+  compactManifest(): Promise<void> {
+    return compactManifest(this.caseDir);
   }
 
   /**
@@ -215,12 +219,12 @@ export class CaseStore {
 
   /** File count (records with at least one version) and bytes of stored originals. */
   async stats(): Promise<{ files: number; bytes: number }> {
-    const manifest = await this.readManifest().catch(() => ({ schemaVersion: 1 as const, files: [] }));
+    const files = await this.files().catch(() => [] as FileRecord[]);
     const shas = new Map<string, number>();
-    for (const f of manifest.files) for (const v of f.versions) shas.set(v.sha256, v.size);
+    for (const f of files) for (const v of f.versions) shas.set(v.sha256, v.size);
     let bytes = 0;
     for (const size of shas.values()) bytes += size;
-    return { files: manifest.files.filter((f) => f.versions.length).length, bytes };
+    return { files: files.filter((f) => f.versions.length).length, bytes };
   }
 }
 
