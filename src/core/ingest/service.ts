@@ -5,7 +5,7 @@ import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
 import { passwordKey } from '../util/passwords';
-import { withCaseLock } from './case-lock';
+import { lockCaseWhenFree, withCaseLock } from './case-lock';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
 import { resolveLimits, type IngestLimits } from './limits';
@@ -41,6 +41,12 @@ export interface IngestOptions {
   autoResume?: boolean;
 }
 
+/** What a run waiting for another process that holds its case shows. */
+function blockedMessage(pid: number): string {
+  const who = pid ? `another Casefile process (pid ${pid})` : 'another Casefile process';
+  return `Waiting for ${who} that is adding files to this case; these files are added as soon as it is done.`;
+}
+
 /**
  * Ingest for one engine: runs are serialized per case (a second drop queues behind the first),
  * parsing runs in a worker pool, finished versions go to the index sink, and every step is
@@ -54,6 +60,8 @@ export class IngestService {
   /** Runs, removals and doc-type changes of a case, one at a time in order (keyed by case id). */
   private readonly queue = new KeyedQueue<string>();
   private readonly active = new Map<string, Set<RunState>>();
+  /** Runs waiting for another process that holds their case, with its pid (see `waitForCase`). */
+  private readonly blocked = new Map<RunState, number>();
   /** Index upgrades running or queued, per case (cancelled with the case's ingest). */
   private readonly reindexing = new Map<string, AbortController>();
   readonly limits: IngestLimits;
@@ -125,7 +133,7 @@ export class IngestService {
       if (v && TERMINAL_STATUSES.includes(v.status)) Object.assign(v, { status: 'queued', reason: '' });
     });
     await this.reading.set(caseDir, `${fileId}@${latest.version}`, null);
-    const { job, done } = await this.enqueue(caseId, [], { signal: opts.signal });
+    const { job, done } = await this.enqueue(caseId, [], { signal: opts.signal, waitForCase: opts.wait === false });
     if (opts.wait === false) {
       done.catch(() => {});
       return { jobId: job.id, caseId, state: 'running' };
@@ -156,9 +164,13 @@ export class IngestService {
     return { fileId, name: file.name, reread: true, run: await this.retry(caseId, fileId, opts) };
   }
 
-  /** Queue a run and return its handle at once (progress and results arrive as events). */
+  /**
+   * Queue a run and return its handle at once (progress and results arrive as events). Nobody
+   * waits for its answer, so while another process holds the case the run waits for it and says
+   * so in its progress (`blockedBy`), instead of failing where no one sees it.
+   */
   async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
-    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly });
+    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly, waitForCase: true });
     done.catch(() => {});
     return { jobId: job.id, caseId, state: 'running' };
   }
@@ -166,9 +178,17 @@ export class IngestService {
   private async enqueue(
     caseId: string,
     paths: string[],
-    opts: { signal?: AbortSignal | undefined; resumeCancelled?: boolean; existing?: JobRecord | undefined; searchableOnly?: boolean | undefined; only?: Record<string, string[]> | undefined } = {},
+    opts: {
+      signal?: AbortSignal | undefined;
+      resumeCancelled?: boolean;
+      existing?: JobRecord | undefined;
+      searchableOnly?: boolean | undefined;
+      only?: Record<string, string[]> | undefined;
+      /** Wait while another process holds the case (a run nobody awaits) rather than fail with a conflict. */
+      waitForCase?: boolean;
+    } = {},
   ): Promise<{ job: JobRecord; done: Promise<IngestRunResult> }> {
-    const { signal, resumeCancelled = false, existing, searchableOnly = false, only } = opts;
+    const { signal, resumeCancelled = false, existing, searchableOnly = false, only, waitForCase = false } = opts;
     if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
     await this.ports.cases.readMeta(caseId); // not_found before anything is written
     const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, ...(only ? { only } : {}), created: new Date().toISOString(), state: 'running', pid: process.pid };
@@ -182,16 +202,48 @@ export class IngestService {
     let set = this.active.get(caseId);
     if (!set) this.active.set(caseId, (set = new Set()));
     set.add(state);
-    const done = this.queue.run(caseId, async () => {
+    const done = this.queue.run(caseId, async (): Promise<IngestRunResult> => {
+      let waited: (() => Promise<void>) | null | undefined;
       try {
+        if (waitForCase && !(waited = await this.waitForCase(state))) return { jobId: job.id, caseId, state: 'cancelled', results: [], skipped: [] };
         return await runIngest(this.runContext, state, resumeCancelled);
       } finally {
+        await waited?.(); // a lock the run took over is its own by now, and is left alone
         signal?.removeEventListener('abort', onAbort);
         set.delete(state);
         if (set.size === 0) this.active.delete(caseId);
       }
     });
     return { job, done };
+  }
+
+  /**
+   * Take the case's lock for a queued run, waiting while another process holds it, with progress
+   * that says so; resolves with its release. The run then takes over this process's lock. Null
+   * when the run was cancelled while it waited: then, as for a run that could not start, only its
+   * job record is removed.
+   */
+  private async waitForCase(state: RunState): Promise<(() => Promise<void>) | null> {
+    const { job, controller } = state;
+    let release: () => Promise<void>;
+    try {
+      release = await lockCaseWhenFree(this.ports.cases.caseDir(job.caseId), {
+        signal: controller.signal,
+        onWait: (pid) => {
+          this.blocked.set(state, pid);
+          this.emitProgress(state, true);
+        },
+      });
+    } catch (err) {
+      this.blocked.delete(state);
+      await this.jobs.remove(job.id);
+      state.progress.state = 'cancelled';
+      this.emitProgress(state, true);
+      if (controller.signal.aborted) return null;
+      throw err;
+    }
+    this.blocked.delete(state);
+    return release;
   }
 
   /**
@@ -240,7 +292,7 @@ export class IngestService {
   status(caseId: string): IngestProgress | null {
     const set = this.active.get(caseId);
     if (!set) return null;
-    for (const s of set) if (s.running && s.progress.state === 'running') return this.snapshot(s);
+    for (const s of set) if ((s.running || this.blocked.has(s)) && s.progress.state === 'running') return this.snapshot(s);
     return null;
   }
 
@@ -274,7 +326,9 @@ export class IngestService {
   /** The run's progress now, with what runs queued behind it (same case, a drop while it works) will add. */
   private snapshot(state: RunState): IngestProgress {
     const waiting = [...(this.active.get(state.progress.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
-    return snapshot(state, Date.now(), waiting);
+    const progress = snapshot(state, Date.now(), waiting);
+    const pid = this.blocked.get(state);
+    return pid === undefined ? progress : { ...progress, blockedBy: { pid, message: blockedMessage(pid) } };
   }
 
   private emitProgress(state: RunState, force = false): void {

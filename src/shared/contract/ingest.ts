@@ -99,6 +99,12 @@ export interface IngestProgress {
   /** What was added to the case while this run works (file or folder names), queued to run after it. */
   waiting: string[];
   /**
+   * Set while this run waits for another Casefile process that is adding files to the case (a
+   * drop whose caller does not wait: the app, the served page); it starts once that process is
+   * done. `message` is the sentence to show; `pid` the other process (0 when it could not be told).
+   */
+  blockedBy?: { pid: number; message: string };
+  /**
    * Semantic search coverage of the case: its latest passages with vectors, of all. A file is
    * keyword-searchable once parsed; its vectors follow ("semantic search 38% (2,880 of 7,560
    * passages)"). Absent until the run's embedding stage reports, and for a case without an
