@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/core/ingest/limits';
 import { checkPdfStreams } from '../../src/core/ingest/pdf-guard';
 import { checkZip } from '../../src/core/ingest/zip-guard';
-import { deflateBomb, docx, rawPdf } from '../fixtures/hostile';
+import { parseFile } from '../../src/core/ingest/parse';
+import { deflateBomb, docx, fanOutZip, lyingZip, manyFilesZip, overlappingZip, rawPdf } from '../fixtures/hostile';
 import { corpusDir } from '../helpers/home';
 
 const contract = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf');
@@ -47,5 +48,41 @@ describe('limits before the parsers', () => {
     expect(resolveLimits({ maxPages: 7 }, { CASEFILE_MAX_PAGES: '50' }).maxPages).toBe(7);
     expect(resolveLimits({}, { CASEFILE_MAX_PAGES: 'lots' }).maxPages).toBe(20_000);
     expect(resolveLimits({}, { CASEFILE_QUARANTINE_AFTER: '5' }).quarantineAfter).toBe(5);
+  });
+});
+
+describe('ZIP archives: what the table of contents says', () => {
+  const read = (bytes: Buffer, limits: Partial<typeof DEFAULT_LIMITS> = {}) => parseFile({ bytes, name: 'archive.zip', maxBytes: DEFAULT_LIMITS.maxFileBytes, limits });
+  const names = (children: { name: string }[] | undefined) => (children ?? []).map((c) => c.name);
+
+  it('entries that share their bytes (records pointing at one local header, or data running over the next entry) fail the archive with the reason', async () => {
+    const fanOut = await read(fanOutZip(3, 200));
+    expect(fanOut).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or hostile ZIP archive \(199 of its entries share their bytes with others, the trick of a zip bomb\)/) });
+    expect(fanOut.children).toBeUndefined();
+    const overlap = await read(overlappingZip(4));
+    expect(overlap).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or hostile ZIP archive \(3 of its entries share their bytes/) });
+    // An archive written the usual way is read.
+    const plain = await read(manyFilesZip(4));
+    expect(plain).toMatchObject({ status: 'indexed', reason: '' });
+    expect(names(plain.children)).toEqual(['notes/00000.txt', 'notes/00001.txt', 'notes/00002.txt', 'notes/00003.txt']);
+  });
+
+  it('a ZIP64 archive is counted by its ZIP64 end record, not as 65,535 files', async () => {
+    const small = await read(manyFilesZip(3, true));
+    expect(small).toMatchObject({ status: 'indexed', reason: '' });
+    expect(names(small.children)).toEqual(['notes/00000.txt', 'notes/00001.txt', 'notes/00002.txt']);
+    const large = await read(manyFilesZip(70_000, true));
+    expect(large).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the archive holds 70,000 files, more than 10,000/) });
+  });
+
+  it('an end record that gives another count than the table of contents is said, and every entry listed is read', async () => {
+    const parts = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'].map((name) => ({ name, data: Buffer.from(`The file ${name}.`) }));
+    const under = await read(lyingZip(parts, 2));
+    expect(under).toMatchObject({ status: 'indexed', reason: "the archive's end record says it holds 2 entries, but its table of contents lists 5 entries: all of them were read — the archive may have been altered" });
+    expect(names(under.children)).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    const over = await read(lyingZip(parts, 9));
+    expect(over).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/says it holds 9 entries, but only 5 entries could be found: it may be damaged or cut short/) });
+    // The limit counts the entries the table of contents lists, not the end record's claim.
+    expect(await read(lyingZip(parts, 2), { maxArchiveEntries: 4 })).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the archive holds 5 files, more than 4/) });
   });
 });

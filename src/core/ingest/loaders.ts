@@ -30,6 +30,8 @@ export interface ParsedDoc {
    * as it reads with every change accepted. Absent when the file has none.
    */
   annotations?: { summary: string; count: { insertions: number; deletions: number; comments: number } };
+  /** What the file's listing says of it beyond its text (an archive whose end record gives another count than its table of contents). */
+  note?: string;
 }
 
 /** Expected failure of a loader: the status and plain-words reason recorded for the file. */

@@ -6,7 +6,7 @@ import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
 import { checkPdfStreams } from './pdf-guard';
-import { archiveEntries, checkZip } from './zip-guard';
+import { checkZip, openArchive } from './zip-guard';
 import { loadEml, loadMsg } from './formats/email';
 import { loadSpreadsheet } from './formats/spreadsheet';
 import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
@@ -120,7 +120,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   return {
     kind: detected.kind,
     status: 'indexed',
-    reason: doc.kind === 'pdf' ? [ocrNote(ocrPages), partial].filter(Boolean).join('; ') : '',
+    reason: doc.kind === 'pdf' ? [ocrNote(ocrPages), partial].filter(Boolean).join('; ') : (doc.note ?? ''),
     doc,
     pages: doc.index.pages.length,
     emptyPages: doc.emptyPages,
@@ -171,9 +171,10 @@ async function loadOther(req: ParseRequest, detected: Detection, limits: IngestL
     case 'csv':
       return loadSpreadsheet(bytes);
     case 'zip': {
+      const archive = openArchive(bytes, limits);
       const children: ChildFile[] = [];
-      for (const c of archiveEntries(bytes, limits)) children.push(req.keepChild && c.bytes ? await req.keepChild(c) : c);
-      return archiveDocument(children);
+      for (const c of archive.entries) children.push(req.keepChild && c.bytes ? await req.keepChild(c) : c);
+      return { ...archiveDocument(children), ...(archive.note ? { note: archive.note } : {}) };
     }
     case 'doc':
       return loadWord97(bytes);
