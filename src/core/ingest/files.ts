@@ -17,12 +17,29 @@ import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, typ
 import { passwordKey } from '../util/passwords';
 import { readableFileName } from '../util/names';
 
-/** A file as listed; `all` (the case's files) links it to its container and counts the files taken out of it. */
-export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false, all: FileRecord[] = []): FileInfo {
+/** The case's files by id, and how many files (with a version) were taken out of each: built once for a whole list. */
+export interface Family {
+  byId: Map<string, FileRecord>;
+  children: Map<string, number>;
+}
+
+export function familyOf(all: readonly FileRecord[]): Family {
+  const byId = new Map<string, FileRecord>();
+  const children = new Map<string, number>();
+  for (const x of all) {
+    byId.set(x.id, x);
+    if (x.parent && x.versions.length) children.set(x.parent, (children.get(x.parent) ?? 0) + 1);
+  }
+  return { byId, children };
+}
+
+/** A file as listed; `all` (the case's files, or their family) links it to its container and counts the files taken out of it. */
+export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false, all: readonly FileRecord[] | Family = []): FileInfo {
+  const family = Array.isArray(all) ? familyOf(all) : (all as Family);
   const v = latestVersion(f)!;
-  const parent = f.parent ? all.find((x) => x.id === f.parent) : undefined;
+  const parent = f.parent ? family.byId.get(f.parent) : undefined;
   const parentEmail = parent && latestVersion(parent)?.email;
-  const children = all.filter((x) => x.parent === f.id && x.versions.length).length;
+  const children = family.children.get(f.id) ?? 0;
   // A protected PDF: can its pages be shown (this engine has its password), or is one needed?
   const lockState = ({ locked, sha256 }: VersionRecord) => (locked ? { locked: hasPassword(sha256) ? ('unlocked' as const) : ('needs_password' as const) } : {});
   return {
@@ -71,9 +88,10 @@ export class CaseFiles {
   }
 
   async listFiles(caseId: string): Promise<FileInfo[]> {
-    const m = await new CaseStore(this.ports.cases.caseDir(caseId)).readManifest();
+    const records = await new CaseStore(this.ports.cases.caseDir(caseId)).files();
     const hasPassword = this.hasPassword(caseId);
-    const files = m.files.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword, m.files));
+    const family = familyOf(records);
+    const files = records.filter((f) => f.versions.length).map((f) => fileInfo(f, hasPassword, family));
     // The manifest says `queued` until a version is finished: overlay what the running ingest is doing.
     const live = new Map<string, CurrentFile>();
     for (const c of this.deps.inFlight(caseId)) if (c.fileId) live.set(`${c.fileId}@${c.version}`, c);
@@ -86,7 +104,7 @@ export class CaseFiles {
         f.live = { stage: c.stage, fraction: currentFile(c, now).fraction };
       }
     }
-    await Promise.all([this.overlaySemantic(caseId, files), this.addTitles(caseId, m.files, files)]);
+    await Promise.all([this.overlaySemantic(caseId, files), this.addTitles(caseId, records, files)]);
     return files.sort((a, b) => a.name.localeCompare(b.name));
   }
 
