@@ -112,6 +112,11 @@ function OverallProgress({ caseId, progress }: { caseId: string; progress: Inges
         </button>
       </div>
       <progress max={100} value={pct} aria-label="Overall progress" />
+      {progress.blockedBy && (
+        <div className="small" data-testid="ingest-blocked">
+          {progress.blockedBy.message}
+        </div>
+      )}
       <div className="muted small">
         {progress.pagesTotal > 0 ? `${progress.pagesDone} / ${progress.pagesEstimated ? 'about ' : ''}${progress.pagesTotal} pages · ` : ''}
         {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
