@@ -5,13 +5,15 @@
 import { promises as fs, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { corpusDir, tempHome } from '../helpers/home';
 import { eml, markEncrypted, zip } from '../helpers/mail';
 import { msgBody } from '../../src/core/ingest/formats/email';
 import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
+import { fanOutZip, manyFilesZip } from '../fixtures/hostile';
+import { MANIFEST_FILE } from '../../src/core/ingest/store';
 
 const engines: Engine[] = [];
 afterEach(async () => {
@@ -170,6 +172,60 @@ describe('files inside files', () => {
     expect(results['outer.zip/inner.zip']).toMatchObject({ status: 'indexed' });
     expect(results['outer.zip/inner.zip/deep/note.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^not read: it is nested more than 1 level deep/) });
     expect(results['many.zip']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the archive holds 4 files, more than 3/) });
+  });
+});
+
+describe('what one dropped file may expand to', () => {
+  /** Archives inside archives, `levels` deep, `width` files each (each a real copy, so no entry overlaps another). */
+  function nestedZips(levels: number, width: number): Uint8Array {
+    let level: Uint8Array = zip(Object.fromEntries(Array.from({ length: width }, (_, i) => [`note-${i}.txt`, `Note ${i} of the bottom archive.`])));
+    for (let l = 1; l < levels; l++) {
+      const inner = level;
+      level = zip(Object.fromEntries(Array.from({ length: width }, (_, i) => [`box-${i}.zip`, inner])));
+    }
+    return level;
+  }
+
+  it('archives inside archives stop at the cap on files in all, across every level, and the dropped archive says so', async () => {
+    const { engine, caseId, drop, call } = await setup({ maxInnerFiles: 30 });
+    await writeFixtureSet(drop, { 'fan.zip': nestedZips(3, 5), 'memo.txt': 'A memo beside the archive.' });
+    const results = await ingest(call, caseId, [drop]);
+    // 5 + 25 + 125 files inside, but only the first 30 are taken.
+    expect(Object.keys(results).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
+    expect(results['fan.zip']).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^it holds more than 30 files in all, counting the files inside the files it holds: the first 30 were added, the rest were left out\. .*CASEFILE_MAX_INNER_FILES/) });
+    expect(results['memo.txt']).toMatchObject({ status: 'indexed' });
+    const files = byName((await call('files.list', { caseId })).files);
+    expect(Object.keys(files).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
+    expect(files['fan.zip']!.reason).toMatch(/^it holds more than 30 files in all/);
+    // A container whose files were left out says how many.
+    expect(files['fan.zip/box-0.zip/box-0.zip']).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^5 of the files inside it were left out: the file it came from holds more than 30 files in all/) });
+    // No copy of a file left out is kept.
+    const kept = new Set(Object.values(files).flatMap((f) => f.versions.map((v) => v.sha256)));
+    const blobs = readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    expect(blobs.filter((b) => !kept.has(b))).toEqual([]);
+  });
+
+  it('the fan-out zip (three levels of 200 records pointing at the same inner zip) is refused at the top, with the reason', async () => {
+    const { caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, { 'fan-out.zip': fanOutZip(3, 200) });
+    const results = await ingest(call, caseId, [drop]);
+    expect(results['fan-out.zip']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or hostile ZIP archive \(199 of its entries share their bytes with others, the trick of a zip bomb\)/) });
+    expect(Object.keys(results)).toEqual(['fan-out.zip']);
+  });
+
+  it('recording each file of a 60-file archive appends to the manifest log: files.json is written a few times a run, not once a file', async () => {
+    const { caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, { 'notes.zip': manyFilesZip(60) });
+    const rename = vi.spyOn(fs, 'rename');
+    try {
+      const results = await ingest(call, caseId, [drop]);
+      expect(Object.values(results).filter((r) => r.status === 'indexed')).toHaveLength(61);
+      const manifestWrites = rename.mock.calls.filter(([, to]) => path.basename(String(to)) === MANIFEST_FILE);
+      expect(manifestWrites.length).toBeLessThanOrEqual(3);
+    } finally {
+      rename.mockRestore();
+    }
+    expect((await call('files.list', { caseId })).files).toHaveLength(61);
   });
 });
 

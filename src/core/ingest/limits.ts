@@ -30,6 +30,14 @@ export interface IngestLimits {
   maxArchiveEntries: number;
   /** Containers inside containers (an email attached to an email in a zip…); deeper files are listed, not read. */
   maxNestingDepth: number;
+  /**
+   * What one added file may expand to, at every level of files inside files (an archive's files,
+   * the archives inside it and theirs, an email's attachments): files and their bytes. Past either,
+   * the rest are not added, and the file says so. A reader is given what is left of them for the
+   * file it reads, and unpacks an archive no further.
+   */
+  maxInnerFiles: number;
+  maxInnerBytes: number;
   /** Times the app may close unexpectedly while reading one file before that file is set aside. */
   quarantineAfter: number;
 }
@@ -50,6 +58,8 @@ export const DEFAULT_LIMITS: IngestLimits = {
   maxXmlElements: 5_000_000,
   maxArchiveEntries: 10_000,
   maxNestingDepth: 5,
+  maxInnerFiles: 10_000,
+  maxInnerBytes: 4 * 1024 * MB,
   quarantineAfter: 3,
 };
 
@@ -68,6 +78,8 @@ export const LIMIT_ENV: Record<keyof IngestLimits, { env: string; unit: number }
   maxXmlElements: { env: 'CASEFILE_MAX_XML_ELEMENTS', unit: 1 },
   maxArchiveEntries: { env: 'CASEFILE_MAX_ARCHIVE_ENTRIES', unit: 1 },
   maxNestingDepth: { env: 'CASEFILE_MAX_NESTING', unit: 1 },
+  maxInnerFiles: { env: 'CASEFILE_MAX_INNER_FILES', unit: 1 },
+  maxInnerBytes: { env: 'CASEFILE_MAX_INNER_MB', unit: MB },
   quarantineAfter: { env: 'CASEFILE_QUARANTINE_AFTER', unit: 1 },
 };
 

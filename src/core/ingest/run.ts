@@ -16,13 +16,13 @@ import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
 import { mergeWalks, type JobRecord, type JobStore } from './jobs';
-import { raiseHint, type IngestLimits } from './limits';
+import { formatBytes, raiseHint, type IngestLimits } from './limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from './chunker';
 import { dateSettingsOf, ocrSettingsOf } from '../cases/registry';
-import { CaseStore, latestVersion } from './store';
+import { CaseStore, latestVersion, type ManifestChange } from './store';
 import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
@@ -137,6 +137,10 @@ class IngestRun {
   private busyLanes = 0;
   /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
   private readonly queue: WorkItem[] = [];
+  /** Per file added itself, what was taken out of it at every level (see `innerTallies`). */
+  private tallies: Map<string, { files: number; bytes: number }> | undefined;
+  /** Files inside files left out by the caps on what one dropped file expands to: their stored copies go at the end. */
+  private leftOut = 0;
   /** How this run reads scanned pages (null: it does not), from the engine's switch and the case's setting. */
   private ocr: { language: string } | null = null;
   /** The case reads numeric dates day first (its chronology). */
@@ -241,9 +245,10 @@ class IngestRun {
   private async registerVersions(imported: Imported[], unreadable: Unreadable[]): Promise<void> {
     const now = new Date().toISOString();
     await this.store.update((m) => {
-      for (const it of imported) this.registerImported(m, it, now);
+      const records = manifestRecords(m);
+      for (const it of imported) this.registerImported(records, it, now);
       // Files that could not be read from disk are listed as failed, so they do not vanish.
-      for (const u of unreadable) this.registerUnreadable(m, u, now);
+      for (const u of unreadable) this.registerUnreadable(records, u, now);
       // Everything unfinished in the case is finished by this run (resume after a crash).
       for (const f of m.files) {
         for (const v of f.versions) {
@@ -255,8 +260,8 @@ class IngestRun {
     for (const r of this.results.values()) if (r.status === 'unchanged') this.state.progress.filesDone++;
   }
 
-  private registerImported(m: FileManifest, it: Imported, now: string): void {
-    const file = fileNamed(m, it.name);
+  private registerImported(records: Records, it: Imported, now: string): void {
+    const file = records.named(it.name);
     const latest = latestVersion(file);
     if (latest && latest.sha256 === '') {
       // The file could not be read last time: this is that version, now readable.
@@ -275,8 +280,8 @@ class IngestRun {
     this.results.set(it.name, { fileId: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
   }
 
-  private registerUnreadable(m: FileManifest, u: Unreadable, now: string): void {
-    const file = fileNamed(m, u.name);
+  private registerUnreadable(records: Records, u: Unreadable, now: string): void {
+    const file = records.named(u.name);
     let v = latestVersion(file);
     if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
     Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
@@ -436,7 +441,11 @@ class IngestRun {
   private async finish(end: 'done' | 'cancelled'): Promise<void> {
     try {
       await this.sink?.close();
+      // Copies the reader stored of files that were then left out.
+      if (this.leftOut) await this.store.collectGarbage({ schemaVersion: 1, files: await this.store.files() });
     } finally {
+      // Programs that read files.json alone (older versions of Casefile) see every file of the run.
+      await this.store.compactManifest().catch((err: unknown) => console.error(`casefile: the file list of case ${this.caseId} was not folded: ${(err as Error).message}`));
       this.state.current.clear();
       this.state.progress.state = end;
       this.ctx.emitProgress(this.state, true);
@@ -452,10 +461,11 @@ class IngestRun {
     if (!parsed) return null;
     const indexed = await this.indexVersion(sink, item, key, parsed);
     if (!indexed || this.signal.aborted) return null;
-    const { status, reason } = indexed;
+    const { status } = indexed;
+    let { reason } = indexed;
     const { summary } = parsed;
     const name = await this.recordVersion(item, parsed, status, reason);
-    if (summary.children?.length) await this.registerChildren(item.fileId, summary.children);
+    if (summary.children?.length) reason = (await this.registerChildren(item.fileId, summary.children)) ?? reason;
     fileFinished(this.state, key, item.name, summary.pages, item.size, status === 'failed');
     this.emitFile(item, status, reason, undefined, summary.pages);
     this.ctx.emitProgress(this.state, true);
@@ -483,14 +493,15 @@ class IngestRun {
   private async readInPool(item: WorkItem, key: string, blob: string, chunking: ChunkingOptions): Promise<ParseResult> {
     const { state, store, ctx, ocr } = this;
     const password = ctx.ports.passwords.get(passwordKey(this.caseId, item.sha256));
-    const manifest = await store.readManifest();
-    const file = manifest.files.find((f) => f.id === item.fileId);
+    const file = await store.file(item.fileId);
+    // The reader unpacks no more than what is left of the caps on what the dropped file expands to.
+    const limits = { ...ctx.limits, ...(await this.innerLeft(file)) };
     const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
     // Counted once the reader has begun the file (not while a reader starts up: a process killed
     // then says nothing about the file) and cleared once it answered: a count left behind means
     // this process died while the file was being read (or its result handed over).
     return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits: ctx.limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}), ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}) },
+      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}), ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}) },
       {
         signal: this.signal,
         onPage: (done, total) => {
@@ -555,25 +566,51 @@ class IngestRun {
    * The files inside a file just read (an email's attachments, an archive's files), stored by the
    * reader: each is registered as a file of its own under the container's name and queued in this
    * run, like a dropped file (unchanged bytes stay as they are). Deeper than `maxNestingDepth`
-   * containers, or not taken out, they are listed as failed with the reason.
+   * containers, or not taken out, they are listed as failed with the reason. What one dropped file
+   * expands to, at every level, is capped (`maxInnerFiles`, `maxInnerBytes`): past it, files are
+   * not registered, and the dropped file and the container say so. Returns the container's
+   * reason where that changed it.
    */
-  private async registerChildren(parentId: string, children: StoredChild[]): Promise<void> {
+  private async registerChildren(parentId: string, children: StoredChild[]): Promise<string | undefined> {
     const now = new Date().toISOString();
+    const { limits } = this.ctx;
+    const tallies = await this.innerTallies();
     const added: WorkItem[] = [];
-    await this.store.update((m) => {
-      const parent = m.files.find((f) => f.id === parentId);
+    const noted: IngestResultItem[] = [];
+    await this.store.change((tx) => {
+      const parent = tx.peek(parentId);
       if (!parent) return;
-      const tooDeep = nestingDepth(m, parent) >= this.ctx.limits.maxNestingDepth;
+      const { top, depth } = ancestry(tx, parent);
+      const tooDeep = depth >= limits.maxNestingDepth;
+      let tally = tallies.get(top.id);
+      if (!tally) tallies.set(top.id, (tally = { files: 0, bytes: 0 }));
+      const records = changedRecords(tx);
+      let over: 'files' | 'bytes' | undefined;
+      let left = 0;
       for (const c of children) {
         const name = `${parent.name}/${c.name}`;
-        const reason = tooDeep ? `not read: it is nested more than ${this.ctx.limits.maxNestingDepth} ${this.ctx.limits.maxNestingDepth === 1 ? 'level' : 'levels'} deep (attachments of attachments, archives in archives).${raiseHint('maxNestingDepth')}` : c.reason;
-        if (reason || !c.sha256) this.registerUnreadable(m, { name, size: c.size, reason: reason ?? 'could not be taken out of the file' }, now);
-        else this.registerImported(m, { name, sha256: c.sha256, size: c.size }, now);
-        const file = fileNamed(m, name);
+        if (!tx.editNamed(name)) {
+          // A file not registered before counts towards what its dropped file expands to.
+          over ??= tally.files >= limits.maxInnerFiles ? 'files' : tally.bytes + c.size > limits.maxInnerBytes ? 'bytes' : undefined;
+          if (over) {
+            left++;
+            continue;
+          }
+          tally.files++;
+          tally.bytes += c.size;
+        }
+        const reason = tooDeep ? `not read: it is nested more than ${limits.maxNestingDepth} ${limits.maxNestingDepth === 1 ? 'level' : 'levels'} deep (attachments of attachments, archives in archives).${raiseHint('maxNestingDepth')}` : c.reason;
+        if (reason || !c.sha256) this.registerUnreadable(records, { name, size: c.size, reason: reason ?? 'could not be taken out of the file' }, now);
+        else this.registerImported(records, { name, sha256: c.sha256, size: c.size }, now);
+        const file = records.named(name);
         file.parent = parent.id;
         const v = latestVersion(file);
         if (v && v.status === 'queued' && !this.work.has(`${file.id}@${v.version}`)) added.push({ fileId: file.id, name, version: v.version, size: v.size, sha256: v.sha256 });
       }
+      if (!over) return;
+      this.leftOut += left;
+      noted.push(...this.noteLeftOut(tx, top.id, innerLimitNote(limits, over, true)));
+      if (top.id !== parent.id) noted.push(...this.noteLeftOut(tx, parent.id, `${left.toLocaleString('en-US')} of the files inside it were left out: ${innerLimitNote(limits, over, false)}`));
     });
     for (const w of added) {
       this.work.set(`${w.fileId}@${w.version}`, w);
@@ -582,11 +619,68 @@ class IngestRun {
       this.state.progress.bytesTotal += w.size;
     }
     this.queue.push(...added);
+    let parentReason: string | undefined;
+    for (const r of noted) {
+      if (r.fileId === parentId) parentReason = r.reason;
+      else {
+        this.results.set(r.name, r);
+        this.emitFile(r, r.status, r.reason);
+      }
+    }
+    return parentReason;
+  }
+
+  /** Add `note` to the reason of a file's latest version (once); the file's result with it. */
+  private noteLeftOut(tx: ManifestChange, fileId: string, note: string): IngestResultItem[] {
+    const file = tx.edit(fileId);
+    const v = file && latestVersion(file);
+    if (!file || !v || v.reason.includes(note)) return [];
+    v.reason = v.reason ? `${v.reason}; ${note}` : note;
+    return [{ fileId: file.id, name: file.name, version: v.version, status: v.status as IngestFileStatus, reason: v.reason }];
+  }
+
+  /** What is left of the caps on what `file`'s dropped file expands to (at least 1: a limit is a positive number). */
+  private async innerLeft(file: FileRecord | undefined): Promise<Pick<IngestLimits, 'maxInnerFiles' | 'maxInnerBytes'>> {
+    const { maxInnerFiles, maxInnerBytes } = this.ctx.limits;
+    let top = file;
+    const seen = new Set<string>();
+    while (top?.parent && !seen.has(top.id)) {
+      seen.add(top.id);
+      const up = await this.store.file(top.parent);
+      if (!up) break;
+      top = up;
+    }
+    const tally = top && (await this.innerTallies()).get(top.id);
+    return { maxInnerFiles: Math.max(1, maxInnerFiles - (tally?.files ?? 0)), maxInnerBytes: Math.max(1, maxInnerBytes - (tally?.bytes ?? 0)) };
+  }
+
+  /**
+   * For each file added itself, the files taken out of it at every level so far and their bytes:
+   * counted from the manifest once a run (files registered in earlier runs count), then kept up.
+   */
+  private async innerTallies(): Promise<Map<string, { files: number; bytes: number }>> {
+    if (this.tallies) return this.tallies;
+    const files = await this.store.files();
+    const byId = new Map(files.map((f) => [f.id, f]));
+    const tallies = new Map<string, { files: number; bytes: number }>();
+    for (const f of files) {
+      if (!f.parent) continue;
+      let top = f;
+      const seen = new Set<string>();
+      for (let up = byId.get(top.parent!); up && !seen.has(up.id); up = up.parent ? byId.get(up.parent) : undefined) {
+        seen.add(up.id);
+        top = up;
+      }
+      const tally = tallies.get(top.id) ?? { files: 0, bytes: 0 };
+      tally.files++;
+      tally.bytes += latestVersion(f)?.size ?? 0;
+      tallies.set(top.id, tally);
+    }
+    return (this.tallies ??= tallies);
   }
 
   private async highestVersion(fileId: string): Promise<number | null> {
-    const m = await this.store.readManifest();
-    const file = m.files.find((f) => f.id === fileId);
+    const file = await this.store.file(fileId);
     return file ? (latestVersion(file)?.version ?? null) : null;
   }
 
@@ -594,8 +688,8 @@ class IngestRun {
   private async recordVersion(item: WorkItem, parsed: ParseResult, status: FinalStatus, reason: string): Promise<string> {
     const { summary, chunks } = parsed;
     let name = item.name;
-    await this.store.update((m) => {
-      const file = m.files.find((f) => f.id === item.fileId);
+    await this.store.change((tx) => {
+      const file = tx.edit(item.fileId);
       const v = file?.versions.find((x) => x.version === item.version);
       if (!file || !v) return;
       name = file.name;
@@ -621,25 +715,70 @@ class IngestRun {
   }
 }
 
-/** How many containers a file is inside (0 for a file that was added itself). */
-function nestingDepth(m: FileManifest, file: FileRecord): number {
-  let depth = 0;
-  const seen = new Set<string>();
-  for (let f: FileRecord | undefined = file; f?.parent && !seen.has(f.id); depth++) {
-    seen.add(f.id);
-    f = m.files.find((x) => x.id === f!.parent);
+/** What one dropped file may expand to, passed: in plain words, for the dropped file (`top`) or a container inside it. */
+function innerLimitNote(limits: IngestLimits, over: 'files' | 'bytes', top: boolean): string {
+  const counting = 'counting the files inside the files it holds';
+  if (over === 'files') {
+    const n = limits.maxInnerFiles.toLocaleString('en-US');
+    return top
+      ? `it holds more than ${n} files in all, ${counting}: the first ${n} were added, the rest were left out.${raiseHint('maxInnerFiles')}`
+      : `the file it came from holds more than ${n} files in all, ${counting}.${raiseHint('maxInnerFiles')}`;
   }
-  return depth;
+  const size = formatBytes(limits.maxInnerBytes);
+  return top
+    ? `the files inside it add up to more than ${size} in all, ${counting}: the files past that were left out.${raiseHint('maxInnerBytes')}`
+    : `the files inside the file it came from add up to more than ${size} in all, ${counting}.${raiseHint('maxInnerBytes')}`;
 }
 
-/** The manifest's record of a file name, added (with no versions yet) when there is none. */
-function fileNamed(m: FileManifest, name: string): FileRecord {
-  let file = m.files.find((f) => f.name === name);
-  if (!file) {
-    file = { id: newId('f', 12), name, versions: [], doc_type_override: null };
-    m.files.push(file);
+/** File records by name, to change: the one of a name, added (with no versions yet) when there is none. */
+interface Records {
+  named(name: string): FileRecord;
+}
+
+/** The records of a whole manifest (a run's start), found by name through an index. */
+function manifestRecords(m: FileManifest): Records {
+  const byName = new Map<string, FileRecord>();
+  for (const f of m.files) if (!byName.has(f.name)) byName.set(f.name, f);
+  return {
+    named(name) {
+      let file = byName.get(name);
+      if (!file) {
+        file = { id: newId('f', 12), name, versions: [], doc_type_override: null };
+        m.files.push(file);
+        byName.set(name, file);
+      }
+      return file;
+    },
+  };
+}
+
+/** The records of a change to a few of them (a container's children). */
+function changedRecords(tx: ManifestChange): Records {
+  return {
+    named(name) {
+      let file = tx.editNamed(name);
+      if (!file) {
+        file = { id: newId('f', 12), name, versions: [], doc_type_override: null };
+        tx.add(file);
+      }
+      return file;
+    },
+  };
+}
+
+/** The file a file was taken out of at the top (itself for a file that was added itself), and how many containers it is inside. */
+function ancestry(tx: ManifestChange, file: Readonly<FileRecord>): { top: Readonly<FileRecord>; depth: number } {
+  let top = file;
+  let depth = 0;
+  const seen = new Set<string>([file.id]);
+  for (let up = file.parent ? tx.peek(file.parent) : undefined; up && !seen.has(up.id); up = up.parent ? tx.peek(up.parent) : undefined) {
+    seen.add(up.id);
+    top = up;
+    depth++;
   }
-  return file;
+  // A parent that is no longer listed still counts as a level.
+  if (top.parent && !seen.has(top.parent)) depth++;
+  return { top, depth };
 }
 
 /** Remove and return the largest (in bytes) item of `queue`; the first of equals. */

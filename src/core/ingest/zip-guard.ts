@@ -204,7 +204,7 @@ export interface OpenedArchive {
  * count the end record understates (the note says so). One entry at a time: a caller that stores
  * each as it comes holds one entry's bytes, not the archive's.
  */
-export function openArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes'>): OpenedArchive {
+export function openArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>): OpenedArchive {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Folders and junk are kept too (up to twice the limit): a count of files that passes the limit is a count, not a list to hold.
   const dir = centralDirectory(buf, 2 * limits.maxArchiveEntries + 1000);
@@ -230,11 +230,22 @@ function countNote(dir: Directory): string {
   return '';
 }
 
-function* unpack(buf: Buffer, files: ZipEntry[], limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes'>): Generator<ChildFile> {
+/**
+ * The entries, unpacked one at a time. Past what is left of the caps on what the dropped file
+ * expands to (the reader is given what is left, `maxInnerFiles` and `maxInnerBytes`), entries are
+ * listed without being unpacked: the app would not add them.
+ */
+function* unpack(buf: Buffer, files: ZipEntry[], limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>): Generator<ChildFile> {
   let total = 0;
+  let taken = 0;
   for (const e of files) {
+    if (taken >= limits.maxInnerFiles || total >= limits.maxInnerBytes) {
+      yield { name: entryName(e), reason: 'left out: the file it was added in holds more files than one added file may bring in, counting the files inside the files it holds' };
+      continue;
+    }
     const child = entryFile(buf, e, limits, limits.maxZipBytes - total);
     total += child.bytes?.byteLength ?? 0;
+    taken++;
     yield child;
   }
 }
