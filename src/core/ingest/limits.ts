@@ -38,7 +38,10 @@ export interface IngestLimits {
    */
   maxInnerFiles: number;
   maxInnerBytes: number;
-  /** Times the app may close unexpectedly while reading one file before that file is set aside. */
+  /**
+   * Times the app may close unexpectedly while storing what was read from one file, or the file's
+   * reader be stopped from outside in a row, before that file is set aside.
+   */
   quarantineAfter: number;
 }
 

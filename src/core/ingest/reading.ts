@@ -1,8 +1,9 @@
 /**
- * `<caseDir>/reading.json`: versions being read now → how many times reading them started. The
- * count is raised when a reader begins the file and cleared once it answered, so a count left behind means
- * the process died while reading (or handing over) that file; at `limits.quarantineAfter` (3 by
- * default) the version is set aside instead of being read again.
+ * `<caseDir>/reading.json`: versions whose reading is being stored now → how many times that
+ * began. The count is raised when the app starts storing what a reader handed over and cleared
+ * once it is stored, so a count left behind means the app died while storing that file (while a
+ * reader works, the app dying is not the file's doing: readers are processes of their own); at
+ * `limits.quarantineAfter` (3 by default) the version is set aside instead of being read again.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { readJson, writeJsonAtomic } from '../util/fs';
 
 /** The reason of a version set aside after the app closed `times` times while reading it. */
 export function quarantineReason(times: number): string {
-  return `stopped: Casefile closed unexpectedly ${times} times while reading this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
+  return `stopped: Casefile closed unexpectedly ${times} times while storing what it read from this file, so it was set aside (the file may be damaged or hostile). Retry it by hand if it should be read.`;
 }
 
 /** Reading counts of cases; writes of each case's file go one at a time. */
@@ -50,7 +51,7 @@ export class ReadingCounts {
     });
   }
 
-  /** Run a read, then clear its count however it ended (a cancel or a stopped reader is not a crash of this process). */
+  /** Run a step, then clear its count however it ended (a cancel or an error is not a crash of this process). */
   async during<T>(caseDir: string, key: string, read: () => Promise<T>): Promise<T> {
     try {
       return await read();

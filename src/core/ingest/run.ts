@@ -459,6 +459,21 @@ class IngestRun {
     this.emitFile(item, 'parsing', '', 'parsing');
     const parsed = await this.parseVersion(item, key, chunking);
     if (!parsed) return null;
+    // Counted in reading.json while what the reader handed over is stored: this process dying
+    // then may be the file's doing. While a reader works, this process dying is not (a reader's
+    // own death is the pool's to judge), so a kill from outside never counts towards quarantine.
+    await this.ctx.reading.increment(this.caseDir, key);
+    const stored = await this.ctx.reading.during(this.caseDir, key, () => this.storeVersion(sink, item, key, parsed));
+    if (!stored) return null;
+    const { name, status, reason, pages } = stored;
+    fileFinished(this.state, key, item.name, pages, item.size, status === 'failed');
+    this.emitFile(item, status, reason, undefined, pages);
+    this.ctx.emitProgress(this.state, true);
+    return { fileId: item.fileId, name, version: item.version, status, reason };
+  }
+
+  /** Index a version's chunks, record its final status and register the files inside it. Null when cancelled. */
+  private async storeVersion(sink: IndexSink, item: WorkItem, key: string, parsed: ParseResult): Promise<{ name: string; status: FinalStatus; reason: string; pages: number } | null> {
     const indexed = await this.indexVersion(sink, item, key, parsed);
     if (!indexed || this.signal.aborted) return null;
     const { status } = indexed;
@@ -466,10 +481,7 @@ class IngestRun {
     const { summary } = parsed;
     const name = await this.recordVersion(item, parsed, status, reason);
     if (summary.children?.length) reason = (await this.registerChildren(item.fileId, summary.children)) ?? reason;
-    fileFinished(this.state, key, item.name, summary.pages, item.size, status === 'failed');
-    this.emitFile(item, status, reason, undefined, summary.pages);
-    this.ctx.emitProgress(this.state, true);
-    return { fileId: item.fileId, name, version: item.version, status, reason };
+    return { name, status, reason, pages: summary.pages };
   }
 
   /** Parse one version (or fail it without reading: empty, too large, copy missing). Null when cancelled. */
@@ -489,7 +501,7 @@ class IngestRun {
     }
   }
 
-  /** Read a version in a pool worker, counted in reading.json while it is read, with page and stage ticks. */
+  /** Read a version in a pool worker, with page and stage ticks. */
   private async readInPool(item: WorkItem, key: string, blob: string, chunking: ChunkingOptions): Promise<ParseResult> {
     const { state, store, ctx, ocr } = this;
     const password = ctx.ports.passwords.get(passwordKey(this.caseId, item.sha256));
@@ -497,10 +509,7 @@ class IngestRun {
     // The reader unpacks no more than what is left of the caps on what the dropped file expands to.
     const limits = { ...ctx.limits, ...(await this.innerLeft(file)) };
     const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
-    // Counted once the reader has begun the file (not while a reader starts up: a process killed
-    // then says nothing about the file) and cleared once it answered: a count left behind means
-    // this process died while the file was being read (or its result handed over).
-    return ctx.reading.during(store.caseDir, key, () => ctx.pool().run(
+    return ctx.pool().run(
       { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}), ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}) },
       {
         signal: this.signal,
@@ -525,9 +534,8 @@ class IngestRun {
           if (cur) Object.assign(cur, { ocrPage: page, pages: total });
           ctx.emitProgress(state, true);
         },
-        onStarted: () => void ctx.reading.increment(store.caseDir, key).catch(() => undefined),
       },
-    ));
+    );
   }
 
   /** Embed and index a parsed version's chunks (or drop stale ones), and make it the latest where it is. Null when cancelled. */
