@@ -3,14 +3,18 @@
  * kind, page-tree and image bombs, broken and odd files, links, a thousand tiny files, good files)
  * ingested in one batch by the real CLI — peak resident set of the largest process of the run
  * (the app or one of its readers) and wall time; then a poisoned case (the app was killed three
- * times while reading a hidden bomb): time from the next start to its first good file indexed.
+ * times while reading a hidden bomb): time from the next start to its first good file indexed;
+ * then archives that expand: one of 9,999 files read whole (peak memory, time, the pace of
+ * recording files at its start and at its end, and `files --json` on the case it makes), and the
+ * fan-out zip (three levels of 200 records pointing at one inner zip).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
-import { bombPdf, writeHostileSet } from '../test/fixtures/hostile';
+import { CaseStore } from '../src/core/ingest/store';
+import { bombPdf, fanOutZip, manyFilesZip, writeHostileSet } from '../test/fixtures/hostile';
 import { multiPagePdf } from '../test/fixtures/pdfs';
 import { runMeasured } from '../test/helpers/measured';
 import type { Metrics } from './run';
@@ -24,7 +28,8 @@ export async function hostileBench(): Promise<Metrics> {
   try {
     // 1. One batch of hostile files.
     const drop = path.join(root, 'drop');
-    const set = await writeHostileSet(drop, CORPUS, { tinyFiles: 1000 });
+    // The 9,999-file archive is measured on its own (3.), so this batch stays comparable with earlier runs.
+    const set = await writeHostileSet(drop, CORPUS, { tinyFiles: 1000, manyEntries: 0 });
     const home = path.join(root, 'home');
     const { id } = JSON.parse((await runMeasured(home, ['cases', 'create', 'Hostile', '--json'])).stdout) as { id: string };
     const started = Date.now();
@@ -62,8 +67,50 @@ export async function hostileBench(): Promise<Metrics> {
     } finally {
       await engine.close();
     }
+    Object.assign(metrics, await archiveBench(root));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  return metrics;
+}
+
+/** 3. One archive of 9,999 files, read whole; 4. the fan-out zip. */
+async function archiveBench(root: string): Promise<Metrics> {
+  const metrics: Metrics = {};
+  const ingestOne = async (name: string, bytes: Buffer) => {
+    const drop = path.join(root, `drop-${name}`);
+    mkdirSync(drop, { recursive: true });
+    writeFileSync(path.join(drop, name), bytes);
+    const home = path.join(root, `home-${name}`);
+    const { id } = JSON.parse((await runMeasured(home, ['cases', 'create', name, '--json'])).stdout) as { id: string };
+    const started = Date.now();
+    const run = await runMeasured(home, ['ingest', id, drop, '--json'], { timeoutMs: 3 * 3600_000 });
+    if (run.code !== 0) throw new Error(`ingest of ${name} failed: ${run.stderr.slice(-500)}`);
+    return { home, id, run, seconds: (Date.now() - started) / 1000 };
+  };
+
+  const many = await ingestOne('many-files.zip', manyFilesZip(9_999));
+  metrics['hostile.many_files.peak_rss'] = { value: many.run.peakRssMb, unit: 'MiB', note: 'one ZIP of 9,999 small text files, every one read: largest process (app or reader)' };
+  metrics['hostile.many_files.seconds'] = { value: many.seconds, unit: 's', note: '9,999 files from one ZIP, CLI start-up included, keyword-only case' };
+  // The pace of recording files: the time between files finished, over the first 500 and the last 500.
+  const caseDir = path.join(many.home, 'cases', many.id);
+  const done = (await new CaseStore(caseDir).readManifest()).files
+    .filter((f) => f.parent)
+    .map((f) => Date.parse(f.versions.at(-1)!.ingested_at))
+    .sort((a, b) => a - b);
+  const pace = (from: number, to: number) => (done[to]! - done[from]!) / (to - from);
+  if (done.length > 1000) {
+    metrics['hostile.many_files.first_500_ms_per_file'] = { value: pace(0, 499), unit: 'ms', note: 'between files finished, files 1-500 of the 9,999' };
+    metrics['hostile.many_files.last_500_ms_per_file'] = { value: pace(done.length - 500, done.length - 1), unit: 'ms', note: 'between files finished, the last 500 of the 9,999: the same as the first when recording a file does not grow with the case' };
+  }
+  const t0 = Date.now();
+  const list = await runMeasured(many.home, ['files', many.id, '--json']);
+  if (list.code !== 0) throw new Error(`files --json failed: ${list.stderr.slice(-500)}`);
+  metrics['hostile.many_files.files_json_seconds'] = { value: (Date.now() - t0) / 1000, unit: 's', note: '`casefile files --json` on the case of 10,000 files, CLI start-up included' };
+
+  const fan = await ingestOne('fan-out.zip', fanOutZip(3, 200));
+  const files = (JSON.parse(fan.run.stdout) as { results: unknown[] }).results.length;
+  metrics['hostile.fan_out.seconds'] = { value: fan.seconds, unit: 's', note: `fan-out zip (3 levels of 200 records pointing at one inner zip): refused at the top; ${files} ${files === 1 ? 'file' : 'files'} in the case` };
+  metrics['hostile.fan_out.peak_rss'] = { value: fan.run.peakRssMb, unit: 'MiB', note: 'fan-out zip: largest process' };
   return metrics;
 }
