@@ -3,7 +3,13 @@
  * (bench/data/cuad-clause-questions.jsonl), each pointing at a clause span of
  * ../shared/corpus/cuad/derived_clause_spans_selected.jsonl. Shared by the retrieval and the
  * extractive-answer evals.
+ *
+ * The cuad-client set (bench/data/cuad-client-questions.jsonl) is HELD OUT: questions over the same
+ * PDFs in a client's words, about half naming the contract only loosely ("the Zounds deal"), on
+ * (contract, category) pairs the 363 do not ask about. Written once and frozen: never tune on it
+ * (tune on the 363) and never edit it; its checksum is checked before every run.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -21,10 +27,10 @@ export interface ClauseQuestion {
 const STOP = new Set('the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '));
 export const wordsOf = (text: string) => new Set((text.normalize('NFKC').toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
 
-export function cuadClauses(): ClauseQuestion[] {
+export function cuadClauses(file = 'cuad-clause-questions.jsonl'): ClauseQuestion[] {
   const base = path.join(corpus, 'cuad');
   const rows = readFileSync(path.join(base, 'derived_clause_spans_selected.jsonl'), 'utf8').split('\n').filter(Boolean);
-  return readFileSync(path.join(here, 'data', 'cuad-clause-questions.jsonl'), 'utf8')
+  return readFileSync(path.join(here, 'data', file), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => {
@@ -32,6 +38,19 @@ export function cuadClauses(): ClauseQuestion[] {
       const r = JSON.parse(rows[q.line]!) as { pdf: string; clause_text: string; pdf_pages: number[] };
       return { query: q.question, pdf: r.pdf, pages: r.pdf_pages, words: wordsOf(r.clause_text) };
     });
+}
+
+/** sha256 of bench/data/cuad-client-questions.jsonl as frozen. Held out: never tune on this set, never change this value. */
+export const CUAD_CLIENT_SHA256 = 'd179cb2898c0461b3a32c18cdad13ec02b784319e67d646e80ddc54f25ded58c';
+
+/** The held-out cuad-client questions; refuses to load a file that is not the frozen one. */
+export function cuadClientClauses(): ClauseQuestion[] {
+  const file = 'cuad-client-questions.jsonl';
+  const sha = createHash('sha256').update(readFileSync(path.join(here, 'data', file))).digest('hex');
+  if (sha !== CUAD_CLIENT_SHA256) {
+    throw new Error(`bench/data/${file} is not the frozen held-out set (sha256 ${sha}, expected ${CUAD_CLIENT_SHA256}); restore it from git: it must not be edited or tuned on`);
+  }
+  return cuadClauses(file);
 }
 
 /** The result holds the clause on a gold page of the gold contract. */
