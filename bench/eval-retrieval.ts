@@ -15,13 +15,23 @@
  *     client's words, half naming the contract loosely (bench/data/cuad-client-questions.jsonl,
  *     frozen: its sha256 is checked in cuad-clauses.ts and a changed file is refused). Scored as
  *     cuad-clauses; run both in one go: --sets cuad-clauses,cuad-client.
- * The other sets are indexed into their own case through the real index sink (ingest's chunker,
- * real embeddings), then every question is searched in each mode. A result is a hit when its
- * character range overlaps a gold span of the same file.
+ * The LegalBench-RAG sets go through the real ingest: each corpus's TXT files in one drop
+ * (`ingest.start`: reader process, text loader, chunker, index sink, embedding stage), one case per
+ * set, its stored text checked equal to the TXT the spans refer to. CUAD is indexed into its own
+ * case through the real index sink (ingest's chunker over pseudo-pages, real embeddings). Then every
+ * question is searched in each mode. A result is a hit when its character range overlaps a gold
+ * span of the same file.
  *
  *   recall@k  share of a question's gold spans overlapped by the top k (averaged over questions)
  *   MRR       1 / rank of the first hit (0 when none in the top 10)
  *   nDCG@10   binary gain, one credit per gold span (first result that overlaps it)
+ *
+ * The LegalBench-RAG sets are also scored as that benchmark's paper scores them (Pipitone & Alami,
+ * 2024), in characters, per question and averaged, each mode searched 64 deep:
+ *   precision@k    |union of the top k results' ranges ∩ gold| / |union of the top k's ranges|
+ *   recall@k       |union of the top k results' ranges ∩ gold| / |gold|, k = 1, 2, 4, …, 64
+ *   first_overlap  share of questions whose first result overlaps a gold span
+ * merged as `legalbench.<set>.<mode>.<metric>`.
  *
  * Options: --max-queries N (per set, default 250; spread evenly; cuad-clauses takes all 363 unless
  * given), --sets a,b (default contractnli,privacy_qa,maud,cuad; add cuad-clauses: it ingests 94 PDFs),
@@ -240,6 +250,150 @@ async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promi
   return { ...sums, queries: questions.length, chunks, indexSeconds };
 }
 
+// ------------------------------------------------------------------ LegalBench-RAG's character-level measure
+
+/** The depths LegalBench-RAG (Pipitone & Alami, 2024) reports precision and recall at. */
+const LB_KS = [1, 2, 4, 8, 16, 32, 64] as const;
+
+interface CharScores {
+  /** Per depth of LB_KS: share of the retrieved characters that are gold. */
+  precision: number[];
+  /** Per depth of LB_KS: share of the gold characters retrieved. */
+  recall: number[];
+  /** 1 when the first passage overlaps a gold span. */
+  first: number;
+}
+
+/** Sorted, overlapping or touching ranges merged, so a character counts once. */
+function unionOf(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+const lengthOf = (ranges: [number, number][]) => ranges.reduce((n, [s, e]) => n + (e - s), 0);
+
+/** Characters two merged range lists share. */
+function sharedChars(a: [number, number][], b: [number, number][]): number {
+  let n = 0;
+  for (const [s, e] of a) for (const [t, f] of b) n += Math.max(0, Math.min(e, f) - Math.max(s, t));
+  return n;
+}
+
+/**
+ * The benchmark's measure at each depth: the union of the top k passages' character ranges in
+ * their files against the union of the gold spans (a query with nothing retrieved has precision 0).
+ * The paper's code sums the overlap snippet by snippet; its chunks do not overlap, so that is the
+ * union. Ours can (chunk overlap, a passage extended to its sentence end), so the union is taken.
+ */
+function charScores(results: { file: string; start: number; end: number }[], gold: Gold[]): CharScores {
+  const byFile = (spans: { file: string; start: number; end: number }[]) => {
+    const m = new Map<string, [number, number][]>();
+    for (const s of spans) m.set(s.file, [...(m.get(s.file) ?? []), [s.start, s.end]]);
+    return new Map([...m].map(([f, r]) => [f, unionOf(r)]));
+  };
+  const goldBy = byFile(gold);
+  const goldChars = [...goldBy.values()].reduce((n, r) => n + lengthOf(r), 0);
+  const precision: number[] = [];
+  const recall: number[] = [];
+  for (const k of LB_KS) {
+    let retrieved = 0;
+    let shared = 0;
+    for (const [file, ranges] of byFile(results.slice(0, k))) {
+      retrieved += lengthOf(ranges);
+      shared += sharedChars(ranges, goldBy.get(file) ?? []);
+    }
+    precision.push(retrieved ? shared / retrieved : 0);
+    recall.push(goldChars ? shared / goldChars : 0);
+  }
+  const top = results[0];
+  const first = top && gold.some((g) => g.file === top.file && top.start < g.end && top.end > g.start) ? 1 : 0;
+  return { precision, recall, first };
+}
+
+/**
+ * A LegalBench-RAG corpus as a user would add it: its TXT files in one drop through `ingest.start`
+ * (reader process, the text loader, ingest's chunker, the index sink, the embedding stage), then
+ * every question searched in each mode, 64 deep. The stored text of each file must equal the TXT
+ * the spans refer to, and each result's range must slice its own text from it; the run stops if not.
+ */
+async function evaluateLegalbench(
+  engine: Engine,
+  set: EvalSet,
+  maxQueries: number,
+): Promise<{ rows: Record<Kind, Scores>; chars: Record<Kind, CharScores>; queries: number; chunks: number; ingestSeconds: number; checkedRanges: number }> {
+  const base = path.join(corpus, 'legalbench-rag', 'corpus');
+  const { id: caseId } = await engine.cases.create(`eval legalbench ${set.name}`);
+  const relOf = new Map([...set.docs.keys()].map((rel) => [path.basename(rel), rel]));
+  if (relOf.size !== set.docs.size) throw new Error(`${set.name}: two files share a name`);
+  const t0 = performance.now();
+  const run = await engine.router.call('ingest.start', { caseId, paths: [...set.docs.keys()].map((rel) => path.join(base, rel)) });
+  const ingestSeconds = (performance.now() - t0) / 1000;
+  if (!('results' in run)) throw new Error('ingest did not finish');
+  const bad = run.results.filter((r) => r.status !== 'indexed');
+  if (bad.length) throw new Error(`${set.name}: not indexed: ${bad.map((b) => `${b.name} (${b.status} ${b.reason})`).join(', ')}`);
+  const store = new CaseStore(engine.cases.caseDir(caseId));
+  const fileIds = new Map<string, string>();
+  // Where a file's stored text starts in its TXT: ingest's decoder drops a leading byte-order mark
+  // (the MAUD files have one), which the benchmark's spans count.
+  const shiftOf = new Map<string, number>();
+  for (const r of run.results) {
+    const rel = relOf.get(r.name);
+    if (!rel) throw new Error(`${set.name}: ingest named a file "${r.name}" that is not in the corpus`);
+    // The spans are offsets into the TXT: the text ingest stored must be that text, character for character.
+    const stored = await store.readText(r.fileId, r.version);
+    const txt = set.docs.get(rel)!;
+    const shift = stored === txt ? 0 : txt.startsWith('\uFEFF') && stored === txt.slice(1) ? 1 : -1;
+    if (shift < 0) throw new Error(`${set.name}: the stored text of ${rel} differs from its TXT`);
+    fileIds.set(r.fileId, rel);
+    shiftOf.set(r.fileId, shift);
+  }
+  const files = (await engine.router.call('files.list', { caseId })).files;
+  const chunks = files.reduce((n, f) => n + (f.versions.at(-1)?.chunks ?? 0), 0);
+  console.log(`  ${set.name}: ${set.docs.size} TXT files ingested in ${ingestSeconds.toFixed(0)} s (${chunks} chunks)`);
+  const tools = await openCaseTools(engine, caseId);
+  const questions = spread(set.questions, maxQueries);
+  const rows = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Kind, Scores>;
+  const chars = Object.fromEntries(KINDS.map((m) => [m, { precision: LB_KS.map(() => 0), recall: LB_KS.map(() => 0), first: 0 }])) as Record<Kind, CharScores>;
+  let checkedRanges = 0;
+  for (const [qi, q] of questions.entries()) {
+    for (const mode of KINDS) {
+      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, { query: q.query, top_k: 64, ...(mode === 'default' ? {} : { focus: 'off' as const }) });
+      if (mode !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
+      const spans = res.results.map((r) => {
+        const file = fileIds.get(r.file_id)!;
+        const shift = shiftOf.get(r.file_id)!;
+        const span = { file, start: r.start + shift, end: r.end + shift };
+        if (set.docs.get(file)!.slice(span.start, span.end) !== r.text) throw new Error(`${set.name}: a result's range does not slice its text from ${file} (${span.start}-${span.end})`);
+        checkedRanges++;
+        return span;
+      });
+      const s = score(spans, q.gold);
+      for (const k of Object.keys(s) as (keyof Scores)[]) rows[mode][k] += s[k];
+      const c = charScores(spans, q.gold);
+      LB_KS.forEach((_, i) => {
+        chars[mode].precision[i]! += c.precision[i]!;
+        chars[mode].recall[i]! += c.recall[i]!;
+      });
+      chars[mode].first += c.first;
+    }
+    process.stdout.write(`\r  ${set.name}: ${qi + 1}/${questions.length} questions`);
+  }
+  process.stdout.write(` (${checkedRanges} result ranges checked against the TXT)\n`);
+  const n = questions.length;
+  for (const mode of KINDS) {
+    for (const k of Object.keys(rows[mode]) as (keyof Scores)[]) rows[mode][k] /= n;
+    chars[mode].precision = chars[mode].precision.map((v) => v / n);
+    chars[mode].recall = chars[mode].recall.map((v) => v / n);
+    chars[mode].first /= n;
+  }
+  return { rows, chars, queries: n, chunks, ingestSeconds, checkedRanges };
+}
+
 // ------------------------------------------------------------------ cuad-clauses (ingested PDFs)
 
 const CLAUSE_CASE = 'eval cuad-clauses';
@@ -377,6 +531,30 @@ async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: num
   Object.assign(RETRIEVAL_TUNING, saved);
 }
 
+/** The sets scored as LegalBench-RAG scores them, each ingested through the real pipeline. */
+const LEGALBENCH = new Set(['contractnli', 'privacy_qa', 'maud']);
+
+/** `legalbench.<set>.<mode>.precision@k` / `recall@k` / `first_overlap` into the metrics, and the rows of the printed table. */
+function putLegalbench(metrics: Metrics, table: string[][], set: EvalSet, lb: Awaited<ReturnType<typeof evaluateLegalbench>>): void {
+  const note = `${lb.queries} of ${set.questions.length} questions, ${set.docs.size} TXT files ingested through ingest.start (${lb.chunks} chunks), all-MiniLM-L6-v2; characters, as LegalBench-RAG`;
+  for (const mode of KINDS) {
+    const c = lb.chars[mode];
+    const put = (metric: string, value: number) => {
+      metrics[`legalbench.${set.name}.${mode}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
+    };
+    LB_KS.forEach((k, i) => {
+      put(`precision@${k}`, c.precision[i]!);
+      put(`recall@${k}`, c.recall[i]!);
+    });
+    put('first_overlap', c.first);
+    table.push([set.name, mode, 'precision', ...c.precision.map((v) => v.toFixed(3))]);
+    table.push([set.name, mode, 'recall', ...c.recall.map((v) => v.toFixed(3))]);
+    table.push([set.name, mode, 'first', c.first.toFixed(3), ...LB_KS.slice(1).map(() => '')]);
+  }
+  metrics[`legalbench.${set.name}.ingest_seconds`] = { value: Number(lb.ingestSeconds.toFixed(1)), unit: 's', note: `${set.docs.size} TXT files, one drop, embedding included` };
+  metrics[`legalbench.${set.name}.queries`] = { value: lb.queries, unit: 'questions', note };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' }, home: { type: 'string' }, variants: { type: 'string' } },
@@ -389,6 +567,7 @@ async function main(): Promise<void> {
   mkdirSync(home, { recursive: true });
   const metrics: Metrics = {};
   const rows: string[][] = [];
+  const charRows: string[][] = [];
   try {
     if (!existsSync(path.join(home, 'models'))) await installTestModels(home);
     const engine = await Engine.open({ home });
@@ -427,8 +606,12 @@ async function main(): Promise<void> {
         const load = loaders[name];
         if (!load) throw new Error(`unknown set "${name}" (sets: ${[...Object.keys(loaders), 'cuad-clauses', 'cuad-client'].join(', ')})`);
         const set = load();
-        const r = await evaluate(engine, set, maxQueries);
-        const note = `${r.queries} questions, ${set.docs.size} docs, ${r.chunks} chunks, all-MiniLM-L6-v2`;
+        const lb = LEGALBENCH.has(name) ? await evaluateLegalbench(engine, set, maxQueries) : null;
+        if (lb) putLegalbench(metrics, charRows, set, lb);
+        // Each set's figures are kept as soon as it is done: a long run stopped later keeps them.
+        if (lb) await mergeResults(metrics);
+        const r = lb ? { ...lb.rows, queries: lb.queries, chunks: lb.chunks } : await evaluate(engine, set, maxQueries);
+        const note = `${r.queries} questions, ${set.docs.size} docs, ${r.chunks} chunks, all-MiniLM-L6-v2${lb ? ', TXT ingested through ingest.start' : ''}`;
         for (const mode of KINDS) {
           const s = r[mode];
           rows.push([set.name, mode, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
@@ -451,6 +634,11 @@ async function main(): Promise<void> {
   const header = ['set', 'mode', 'R@1', 'R@5', 'R@10', 'MRR', 'nDCG@10', 'n'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   console.log('\n' + [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n'));
+  if (charRows.length) {
+    const lbHeader = ['set', 'mode', 'measure', ...LB_KS.map((k) => `@${k}`)];
+    const lbWidths = lbHeader.map((h, i) => Math.max(h.length, ...charRows.map((r) => r[i]!.length)));
+    console.log('\nLegalBench-RAG, characters (precision, recall at k; first = first passage overlaps gold)\n' + [lbHeader, ...charRows].map((r) => r.map((c, i) => c.padEnd(lbWidths[i]!)).join('  ')).join('\n'));
+  }
   await mergeResults(metrics);
   console.log('\nmerged into bench/results.json:');
   printTable(metrics);
