@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The fields of a Linux /proc stat file (`/proc/PID/stat`, `/proc/self/task/TID/stat`) after the
@@ -12,4 +12,26 @@ export function procStat(file: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/** The largest resident set among the processes under `pid` (its readers, their children), in bytes (Linux /proc). */
+export function largestDescendantRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    const stat = procStat(`/proc/${e}/stat`);
+    if (!stat) continue;
+    children.set(Number(stat[1]), [...(children.get(Number(stat[1])) ?? []), Number(e)]);
+    rss.set(Number(e), Number(stat[21]) * 4096);
+  }
+  let most = 0;
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      most = Math.max(most, rss.get(c) ?? 0);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return most;
 }

@@ -76,6 +76,8 @@ describe('hostile files', () => {
     // Every good file, and every one of the tiny files, is in.
     for (const g of set.good) expect(byName.get(g)?.status).toBe('indexed');
     expect(results.filter((r) => r.name.startsWith('tiny/') && r.status === 'indexed')).toHaveLength(300);
+    // The folder whose links loop: each file once, never again through a link.
+    expect(results.filter((r) => r.name.startsWith('loop/')).map((r) => r.name)).toEqual(['loop/sub/memo.txt']);
     // No file's contents leaked in through a link, an entity or an external relationship.
     expect(grepTree(path.join(home, 'cases', id), 'root:x:0:')).toEqual([]);
     // Memory: the app and every reader stayed under the target (a 4.7 GB bomb is in the batch).

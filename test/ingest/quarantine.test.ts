@@ -6,17 +6,16 @@
  * Kills wait on what the reader is doing (its memory), never on a time.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bombPdf } from '../fixtures/hostile';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { repoRoot, tempHome } from '../helpers/home';
 import { runMeasured } from '../helpers/measured';
-import { procStat } from '../helpers/proc';
+import { largestDescendantRss } from '../helpers/proc';
 
 const BIN = path.join(repoRoot, 'bin', 'casefile.mjs');
-const PAGE = 4096;
 
 interface Result {
   name: string;
@@ -24,34 +23,11 @@ interface Result {
   reason: string;
 }
 
-/** The largest resident set among the processes under `pid` (its readers), in bytes. */
-function readersRss(pid: number): number {
-  const byParent = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = procStat(`/proc/${e}/stat`);
-    if (!stat) continue;
-    const parent = Number(stat[1]);
-    byParent.set(parent, [...(byParent.get(parent) ?? []), Number(e)]);
-    rss.set(Number(e), Number(stat[21]) * PAGE);
-  }
-  let most = 0;
-  const walk = (p: number) => {
-    for (const c of byParent.get(p) ?? []) {
-      most = Math.max(most, rss.get(c) ?? 0);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return most;
-}
-
 /** Start `casefile ingest` and kill it (as the system would) while its reader is well into a file: holding more than start-up takes. */
 async function killWhileReading(home: string, caseId: string, drop: string, env: NodeJS.ProcessEnv): Promise<void> {
   const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', caseId, drop, '--json'], { cwd: repoRoot, env, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  while (readersRss(child.pid!) < 600 * 1024 * 1024 && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+  while (largestDescendantRss(child.pid!) < 600 * 1024 * 1024 && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
   expect(child.exitCode, 'the run ended before its reader was well into the file').toBeNull();
   child.kill('SIGKILL');
   await exited;
