@@ -29,6 +29,15 @@ function waitForText(child: ReturnType<typeof spawn>, read: () => string, text: 
   });
 }
 
+/** `casefile watch` with these arguments, its output (stdout and stderr together) gathered as it comes. */
+function startWatch(home: string, args: string[]): { child: ReturnType<typeof spawn>; out: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, out: () => out, exited: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+}
+
 describe('casefile watch', () => {
   it('follows a folder until Ctrl+C, printing the files it adds', async () => {
     const home = tempHome();
@@ -37,17 +46,13 @@ describe('casefile watch', () => {
     writeFileSync(path.join(folder, 'intake.txt'), 'Client intake: Jane Doe, slip and fall on 2 February 2023.\n');
     expect((await runCasefile(home, ['cases', 'create', 'Doe matter'])).code).toBe(0);
 
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Doe matter', folder], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { child, out, exited } = startWatch(home, ['Doe matter', folder]);
     try {
       // The first catch-up adds what the folder holds.
-      await waitForText(child, () => out, 'added    intake.txt');
-      await waitForText(child, () => out, 'Up to date; watching for changes.');
+      await waitForText(child, out, 'added    intake.txt');
+      await waitForText(child, out, 'Up to date; watching for changes.');
       writeFileSync(path.join(folder, 'photos list.txt'), 'Photographs of the wet floor, taken 2 February 2023.\n');
-      await waitForText(child, () => out, 'added    photos list.txt');
+      await waitForText(child, out, 'added    photos list.txt');
     } finally {
       child.kill('SIGINT');
     }
@@ -58,13 +63,9 @@ describe('casefile watch', () => {
 
     // Deleted while nothing watched: the next run catches up and says so; the file list keeps it, marked.
     rmSync(path.join(folder, 'intake.txt'));
-    const again = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Doe matter'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out2 = '';
-    again.stdout.on('data', (d: Buffer) => (out2 += d.toString()));
-    again.stderr.on('data', (d: Buffer) => (out2 += d.toString()));
-    const exited2 = new Promise<number | null>((resolve) => again.on('close', resolve));
+    const { child: again, out: out2, exited: exited2 } = startWatch(home, ['Doe matter']);
     try {
-      await waitForText(again, () => out2, 'removed  intake.txt (deleted from the folder; the stored copy is kept)');
+      await waitForText(again, out2, 'removed  intake.txt (deleted from the folder; the stored copy is kept)');
     } finally {
       again.kill('SIGINT');
     }
@@ -94,18 +95,14 @@ describe('casefile watch', () => {
     symlinkSync('.', path.join(folder, 'self'));
     symlinkSync('..', path.join(folder, 'sub', 'back'));
     expect((await runCasefile(home, ['cases', 'create', 'Loop'])).code).toBe(0);
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', 'Loop', folder], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { child, out, exited } = startWatch(home, ['Loop', folder]);
     try {
-      await waitForText(child, () => out, 'Up to date; watching for changes.');
+      await waitForText(child, out, 'Up to date; watching for changes.');
     } finally {
       child.kill('SIGINT');
     }
     // (the old watcher followed the links without end: no "Up to date", and Ctrl+C was never heard)
     expect(await exited).toBe(0);
-    expect(out.match(/added {4}.*/g)).toEqual(['added    memo.txt']);
+    expect(out().match(/added {4}.*/g)).toEqual(['added    memo.txt']);
   }, 120_000);
 });
