@@ -187,11 +187,24 @@ async function loadOther(req: ParseRequest, detected: Detection, limits: IngestL
   }
 }
 
-/** An archive is listed as a document of its own (its files, one a line), its files read as children. */
+/**
+ * An archive is listed as a document of its own (its files, one a line, with the reason of any not
+ * read), its files read as children. A reason many files share (left out past a cap) is said once,
+ * above their names, not on each of thousands of lines.
+ */
 function archiveDocument(children: ChildFile[]): ParsedDoc {
-  const lines = children.map((c) => (c.reason ? `${c.name} — ${c.reason}` : c.name));
+  const shared = new Map<string, string[]>();
+  for (const c of children) {
+    if (!c.reason) continue;
+    const names = shared.get(c.reason);
+    if (names) names.push(c.name);
+    else shared.set(c.reason, [c.name]);
+  }
+  for (const [reason, names] of shared) if (names.length < 3) shared.delete(reason);
+  const lines = children.filter((c) => !c.reason || !shared.has(c.reason)).map((c) => (c.reason ? `${c.name} — ${c.reason}` : c.name));
   const count = `${children.length} ${children.length === 1 ? 'file' : 'files'} in this archive:`;
-  const doc = unitsDocument([{ label: 'Archive contents', paragraphs: children.length ? [count, lines.join('\n')] : [] }], 'the archive holds no files');
+  const groups = [...shared].flatMap(([reason, names]) => [`${names.length.toLocaleString('en-US')} files — ${reason}:`, names.join('\n')]);
+  const doc = unitsDocument([{ label: 'Archive contents', paragraphs: children.length ? [count, lines.join('\n'), ...groups].filter(Boolean) : [] }], 'the archive holds no files');
   return { ...doc, children };
 }
 
