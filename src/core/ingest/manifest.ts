@@ -23,7 +23,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
-import { writeFileAtomic } from '../util/fs';
+import { readTextIfExists, writeFileAtomic } from '../util/fs';
 import type { FileManifest, FileRecord } from './types';
 
 export const MANIFEST_FILE = 'files.json';
@@ -83,14 +83,6 @@ async function statOrNull(file: string): Promise<Stats | null> {
   }
 }
 
-async function readOrUndefined(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
 
 function damaged(why: string): CasefileError {
   return new CasefileError('failed', `The file list of this case is damaged (${why}).`);
@@ -160,7 +152,7 @@ function logApplies(header: string, token: string | undefined, jsonBytes: number
 async function loadFromDisk(jsonPath: string, logPath: string): Promise<Loaded> {
   for (let attempt = 0; ; attempt++) {
     const jsonStat = await statOrNull(jsonPath);
-    const text = jsonStat ? await readOrUndefined(jsonPath) : undefined;
+    const text = jsonStat ? await readTextIfExists(jsonPath) : undefined;
     let m: (FileManifest & { journal?: unknown }) | undefined;
     if (text !== undefined) {
       try {
@@ -173,7 +165,7 @@ async function loadFromDisk(jsonPath: string, logPath: string): Promise<Loaded> 
     const token = typeof m?.journal === 'string' ? m.journal : undefined;
     const jsonBytes = text === undefined ? 0 : Buffer.byteLength(text);
     const logStat = await statOrNull(logPath);
-    const log = logStat ? ((await readOrUndefined(logPath)) ?? '') : '';
+    const log = logStat ? ((await readTextIfExists(logPath)) ?? '') : '';
     // A fold by another process between the two reads: read both again.
     if (identity(await statOrNull(jsonPath)) !== identity(jsonStat) && attempt < 3) continue;
     const state: Loaded = { jsonId: identity(jsonStat), jsonBytes, token, logIno: logStat?.ino ?? 0, logOffset: 0, logApplies: false, logBase: 0, ...index(m?.files ?? []), list: undefined };

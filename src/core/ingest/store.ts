@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
-import { TEMP_MARK, writeFileAtomic } from '../util/fs';
+import { readTextIfExists, TEMP_MARK, writeFileAtomic } from '../util/fs';
 import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
 import type { DocumentStructure } from './structure';
 import { EVENTS_FORMAT, type DatedEvent } from './events';
@@ -168,7 +168,7 @@ export class CaseStore {
 
   /** The stored events of a version; undefined when none were stored, by older rules, or read in the other date order. */
   async readEvents(fileId: string, version: number, dayFirst = false): Promise<DatedEvent[] | undefined> {
-    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'events.json'));
+    const raw = await readTextIfExists(path.join(this.versionDir(fileId, version), 'events.json'));
     if (raw === undefined) return undefined;
     try {
       const stored = JSON.parse(raw) as { format?: number; dayFirst?: boolean; events?: DatedEvent[] };
@@ -179,26 +179,26 @@ export class CaseStore {
   }
 
   async readStructure(fileId: string, version: number): Promise<DocumentStructure | undefined> {
-    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'structure.json'));
+    const raw = await readTextIfExists(path.join(this.versionDir(fileId, version), 'structure.json'));
     return raw === undefined ? undefined : (JSON.parse(raw) as DocumentStructure);
   }
 
   async readText(fileId: string, version: number): Promise<string | undefined> {
-    return readOptional(path.join(this.versionDir(fileId, version), 'text.txt'));
+    return readTextIfExists(path.join(this.versionDir(fileId, version), 'text.txt'));
   }
 
   async readPages(fileId: string, version: number): Promise<PageIndex | undefined> {
-    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'pages.json'));
+    const raw = await readTextIfExists(path.join(this.versionDir(fileId, version), 'pages.json'));
     return raw === undefined ? undefined : (JSON.parse(raw) as PageIndex);
   }
 
   async readStoredChunks(fileId: string, version: number): Promise<StoredChunk[] | undefined> {
-    const raw = await readOptional(path.join(this.versionDir(fileId, version), 'chunks.json'));
+    const raw = await readTextIfExists(path.join(this.versionDir(fileId, version), 'chunks.json'));
     return raw === undefined ? undefined : (JSON.parse(raw) as StoredChunk[]);
   }
 
   async readHtml(fileId: string, version: number): Promise<string | undefined> {
-    return readOptional(path.join(this.versionDir(fileId, version), 'doc.html'));
+    return readTextIfExists(path.join(this.versionDir(fileId, version), 'doc.html'));
   }
 
   /** Delete parsed artifacts of a file: one version or all. */
@@ -237,14 +237,6 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
 
 export function latestVersion(file: FileRecord): VersionRecord | undefined {
   return file.versions[file.versions.length - 1];

@@ -53,6 +53,16 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 /** Read and parse JSON; `undefined` when the file does not exist. */
+/** A text file's contents, or undefined when there is no such file (any other error is thrown). */
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 export async function readJson(file: string): Promise<unknown> {
   let text: string;
   try {
