@@ -5,7 +5,7 @@ import { Engine } from '../../src/core/engine';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 
 describe('files.list names each document by its title', () => {
-  it("a contract by the title on its first page; a file without one by its name made readable", async () => {
+  it("a contract by the title on its first page and its two parties; a file without one by its name made readable", async () => {
     const home = tempHome('casefile-file-title-');
     const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
     try {
@@ -18,7 +18,8 @@ describe('files.list names each document by its title', () => {
       const { files } = await engine.router.call('files.list', { caseId });
       const byName = new Map(files.map((f) => [f.name.split('/').pop(), f]));
       expect(byName.get('datacall.pdf')!.status).toBe('indexed');
-      expect(byName.get('datacall.pdf')!.title).toBe('CONTENT LICENSING AGREEMENT');
+      expect(byName.get('datacall.pdf')!.title).toBe('CONTENT LICENSING AGREEMENT — Data Call Technologies / Plan_b Media');
+      expect(byName.get('datacall.pdf')!.short_name).toBe('CONTENT LICENSING AGREEMENT');
       expect(byName.get('client_meeting_notes.txt')!.title).toBe('client meeting notes');
     } finally {
       await engine.close();

@@ -62,8 +62,9 @@ describe('chunks that follow the structure', () => {
     for (const c of definitions.slice(1)) expect(c.context).toBe('MARKETING AGREEMENT › 1 Definitions');
   });
 
-  it('the profile names the parties from the preamble', () => {
-    expect(structure.profile.title).toBe('MARKETING AGREEMENT');
+  it('the profile names the parties from the preamble; the title adds the two by their short names, the short name is the title alone', () => {
+    expect(structure.profile.title).toBe('MARKETING AGREEMENT — Zounds / InVivo Therapeutics');
+    expect(structure.profile.short_name).toBe('MARKETING AGREEMENT');
     expect(structure.profile.parties).toEqual(['Zounds Hearing, Inc.', 'InVivo Therapeutics Corp.', 'Zounds']);
   });
 

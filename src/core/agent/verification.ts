@@ -24,8 +24,9 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
     if (!text) return null;
     const profile = await docs.readProfile(fileId, version).catch(() => null);
     const file = (await listed()).find((f) => f.id === fileId)?.name ?? '';
-    const title = profile?.title || (file ? readableFileName(file) : '');
-    return { text: text.text, pageStarts: text.pageStarts, ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}), ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}), ...(text.pageBates ? { pageBates: text.pageBates } : {}), ...(text.transcript ? { transcript: text.transcript } : {}), ...(text.exhibit ? { exhibit: text.exhibit } : {}), ...(title ? { title } : {}), names: [title, ...(profile?.parties ?? []), file].join(' \n ') };
+    // Cited by its short name ("Gildernew v. Gantner, p. 4"; a contract's title without its parties).
+    const title = profile?.short_name || profile?.title || (file ? readableFileName(file) : '');
+    return { text: text.text, pageStarts: text.pageStarts, ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}), ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}), ...(text.pageBates ? { pageBates: text.pageBates } : {}), ...(text.transcript ? { transcript: text.transcript } : {}), ...(text.exhibit ? { exhibit: text.exhibit } : {}), ...(title ? { title } : {}), names: [profile?.title ?? title, ...(profile?.parties ?? []), file].join(' \n ') };
   };
   let files: ReturnType<typeof docs.listFiles> | null = null;
   const listed = () => (files ??= docs.listFiles().catch(() => []));
@@ -37,8 +38,8 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
       Promise.all(
         all.map(async (f) => {
           const p = await docs.readProfile(f.id, f.version).catch(() => null);
-          const title = p?.title || readableFileName(f.name);
-          return { id: f.id, title, names: `${title} ${(p?.parties ?? []).join(' ')} ${f.name}`.toLowerCase() };
+          const title = p?.short_name || p?.title || readableFileName(f.name);
+          return { id: f.id, title, names: `${p?.title ?? title} ${(p?.parties ?? []).join(' ')} ${f.name}`.toLowerCase() };
         }),
       ),
     ));

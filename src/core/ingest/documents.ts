@@ -1,7 +1,7 @@
 import { CasefileError } from '../../shared/errors';
 import { pageAt } from './chunker';
 import type { Section } from './outline';
-import { findDefinedTerms } from './profile';
+import { findDefinedTerms, type DocumentProfile } from './profile';
 import { structureOf, type DocumentStructure } from './structure';
 import { extractEvents, type DatedEvent } from './events';
 import { CaseStore, expandChunks, latestVersion } from './store';
@@ -25,13 +25,16 @@ export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
  * method is bound to this case's directory; text and page indexes are cached (small LRU).
  * `version` defaults to the latest version of the file.
  */
+/** A version's names as its stored profile gives them (ingest/profile.ts). */
+export type StoredNames = Pick<DocumentProfile, 'title' | 'short_name' | 'court' | 'docket' | 'decided'>;
+
 export class CaseDocuments {
   readonly store: CaseStore;
   private readonly cache = new Map<string, { text: string; pages: PageIndex }>();
   /** Outlines and profiles, by version identity: small, so many more are kept than texts (routing reads every document's). */
   private readonly structures = new Map<string, DocumentStructure>();
-  /** The title each version's stored structure gives, by version identity (the documents list shows every one). */
-  private readonly titles = new Map<string, string>();
+  /** The names each version's stored structure gives, by version identity (the documents list shows every one). */
+  private readonly titles = new Map<string, StoredNames>();
   private readonly cacheSize: number;
 
   constructor(caseDir: string, options: { cacheSize?: number } = {}) {
@@ -109,7 +112,7 @@ export class CaseDocuments {
       const { text, pages } = await this.load(file.id, v.version);
       if (!structure) {
         const html = v.kind === 'docx' ? await this.store.readHtml(file.id, v.version) : undefined;
-        structure = structureOf(text, pages, file.name, html);
+        structure = structureOf(text, pages, file.name, html, { subject: v.email?.subject });
       }
       structure.profile.defined ??= findDefinedTerms(text);
     }
@@ -119,20 +122,28 @@ export class CaseDocuments {
   }
 
   /**
-   * The title a readable version's structure profile stored when it was read (the outline's title),
-   * without reading its text; undefined when it has none. Kept until the version is re-indexed or
-   * removed ({@link invalidate}).
+   * The names a readable version's structure profile stored when it was read (title, short name; a
+   * court paper's court, docket and date decided), without reading its text; undefined when it has
+   * none. Kept until the version is re-indexed or removed ({@link invalidate}).
    */
-  async storedTitle(file: FileRecord, v: VersionRecord): Promise<string | undefined> {
+  async storedNames(file: FileRecord, v: VersionRecord): Promise<StoredNames | undefined> {
     if (!READABLE_STATUSES.has(v.status)) return undefined;
     const key = versionKey(file.id, v);
     const known = this.titles.get(key);
     if (known !== undefined) return known;
-    const title = (await this.store.readStructure(file.id, v.version).catch(() => undefined))?.profile?.title?.trim() || undefined;
-    if (title === undefined) return undefined;
-    this.titles.set(key, title);
+    const profile = (await this.store.readStructure(file.id, v.version).catch(() => undefined))?.profile;
+    const title = profile?.title?.trim();
+    if (!profile || !title) return undefined;
+    const names: StoredNames = { title };
+    for (const k of ['short_name', 'court', 'docket', 'decided'] as const) if (profile[k]) names[k] = profile[k];
+    this.titles.set(key, names);
     if (this.titles.size > TITLE_CACHE) this.titles.delete(this.titles.keys().next().value as string);
-    return title;
+    return names;
+  }
+
+  /** The title alone ({@link storedNames}). */
+  async storedTitle(file: FileRecord, v: VersionRecord): Promise<string | undefined> {
+    return (await this.storedNames(file, v))?.title;
   }
 
   /**

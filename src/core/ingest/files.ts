@@ -109,9 +109,10 @@ export class CaseFiles {
   }
 
   /**
-   * Each file's title as its structure profile stored it when the version was read (the outline's
-   * title, else the file name made readable); no stored structure: the file name made readable.
-   * The case's documents keep them, each until its version is re-indexed or removed.
+   * Each file's names as its structure profile stored them when the version was read (title, short
+   * name, a court paper's court, docket and date decided: ingest/profile.ts); no stored structure:
+   * the file name made readable. The case's documents keep them, each until its version is
+   * re-indexed or removed.
    */
   private async addTitles(caseId: string, records: FileRecord[], files: FileInfo[]): Promise<void> {
     if (!files.length) return;
@@ -121,7 +122,8 @@ export class CaseFiles {
     const work = async () => {
       for (let f = todo.pop(); f; f = todo.pop()) {
         const record = byId.get(f.id)!;
-        f.title = (await documents.storedTitle(record, latestVersion(record)!)) ?? readableFileName(f.name);
+        const names = await documents.storedNames(record, latestVersion(record)!);
+        Object.assign(f, names ?? { title: readableFileName(f.name) });
       }
     };
     await Promise.all(Array.from({ length: Math.min(16, files.length) }, work));

@@ -1,3 +1,4 @@
+import { unzipSync } from 'fflate';
 import { readConfig } from '../config';
 import path from 'node:path';
 import { decodeText } from './detect';
@@ -154,10 +155,26 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
     end = pe;
   }
   pages.push(emptyPage(pages.length + 1, start, text.length));
-  const doc: ParsedDoc = { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs }, emptyPages: [] };
+  const title = docxPropertiesTitle(bytes);
+  const doc: ParsedDoc = { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs, ...(title ? { properties: { title } } : {}) }, emptyPages: [] };
   if (appendix) doc.annotations = { summary: annotationsSummary(annotations), count: annotationsCount(annotations) };
   return doc;
 }
+
+/** The title a Word file's core properties give it (docProps/core.xml `dc:title`), or '' (none, or the part unreadable). */
+export function docxPropertiesTitle(bytes: Uint8Array): string {
+  try {
+    const parts = unzipSync(bytes, { filter: (f) => f.name === 'docProps/core.xml' && (f.compression === 0 || f.compression === 8) && f.originalSize <= 1 << 20 });
+    const xml = parts['docProps/core.xml'];
+    if (!xml) return '';
+    const m = /<dc:title>([^<]*)<\/dc:title>/.exec(new TextDecoder('utf-8').decode(xml));
+    return m ? decodeXml(m[1]!).replace(/\s+/g, ' ').trim() : '';
+  } catch {
+    return '';
+  }
+}
+
+const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(+n)).replace(/&amp;/g, '&');
 
 // ---------------------------------------------------------------- pdf
 

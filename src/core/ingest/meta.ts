@@ -1,3 +1,5 @@
+import { courtCaption } from './caption';
+import { titledAsContract } from './profile';
 import type { DocType } from './types';
 
 const RULES: [DocType, RegExp[]][] = [
@@ -10,17 +12,25 @@ const RULES: [DocType, RegExp[]][] = [
   ['correspondence', [/\bdear\b/i, /\bsincerely\b/i, /\bregards\b/i, /^\s*(?:re|subject):/im, /\bletter\b/i, /^from:/im, /\bmemo(?:randum)?\b/i]],
 ];
 
+/** A court's caption: its opinion, its order, or a party's filing (a pleading). */
+const CAPTION_TYPE = { opinion: 'opinion', order: 'order', filing: 'pleading' } as const;
+
 /**
- * Doc type heuristic over the file name (weighted double) and the first page's text: each
- * type scores one point per distinct cue found; the best score of at least 2 wins, else `other`.
+ * Doc type: a document under a court's caption is an opinion, an order or a pleading as the
+ * caption's page says (ingest/caption.ts). Otherwise a heuristic over the file name (weighted
+ * double) and the first page's text: each type scores one point per distinct cue found (a title
+ * line naming a contract, two); the best score of at least 2 wins, else `other`.
  */
 export function guessDocType(name: string, firstText: string): DocType {
+  const caption = firstText ? courtCaption(firstText) : null;
+  if (caption) return CAPTION_TYPE[caption.form];
   const head = firstText.slice(0, 3000);
   const base = name.split('/').pop() ?? name;
   let best: DocType = 'other';
   let bestScore = 1;
   for (const [type, cues] of RULES) {
-    let score = 0;
+    // A title line that names a contract ("Cloud Service Agreement") counts as the file name would.
+    let score = type === 'contract' && titledAsContract(head) ? 2 : 0;
     for (const cue of cues) {
       if (cue.test(base)) score += 2;
       if (cue.test(head)) score += 1;

@@ -1,14 +1,39 @@
 /**
- * What a document is, as a user names it: its title (from the outline, else the file name made
- * readable), its parties (from the preamble) and its preamble's words. Search uses it to focus a
- * question that names a document ("the marketing agreement with Zounds Hearing") and every chunk
- * carries the title as context. Pure: text and outline in.
+ * What a document is, as a user names it: its title and the short name it is cited by, its parties
+ * (from the preamble) and its preamble's words. The title is, in order: an email's subject; a court
+ * paper's case name from its caption ("Gildernew v. Gantner", with the court, docket and date
+ * decided: `caption.ts`); a Word file's own title (core properties) when it means something; the
+ * document's title line (the outline's, or the first line that names a kind of document: "Cloud
+ * Service Agreement"), never a signature-block word ("PARTY 1", "CONTRACTOR"); the name it gives
+ * itself ('this Agreement', 'the "MNDA"'); else the file name made readable. A contract's title
+ * adds its parties where two are known ("Exclusive Distributor Agreement — Water Now / Hydraspin");
+ * its short name is the title alone. Search uses it to focus a question that names a document ("the
+ * marketing agreement with Zounds Hearing") and every chunk carries the title as context. Pure:
+ * text and outline in.
  */
 import { readableFileName } from '../util/names';
+import { courtCaption } from './caption';
 import type { Section } from './outline';
+
+/** The rules a stored profile's names were made by: `reindex` names again the versions made by older ones. */
+export const NAMES_FORMAT = 1;
+
+/** What the file says of itself beyond its text: an email's subject, a Word file's core properties title. */
+export interface NameHints {
+  subject?: string | undefined;
+  propertiesTitle?: string | undefined;
+}
 
 export interface DocumentProfile {
   title: string;
+  /** The name to cite it by ("Gildernew v. Gantner, p. 4"): an opinion's case name, else the title without its parties. */
+  short_name?: string;
+  /** A court paper's court ("United States Court of Appeals for the Second Circuit"), docket number and date decided (YYYY-MM-DD). */
+  court?: string;
+  docket?: string;
+  decided?: string;
+  /** The rules the names were made by ({@link NAMES_FORMAT}); absent: older rules. */
+  names?: number;
   parties: string[];
   /** Defined terms and where each is defined ("“Licensed Product” means …", (the “Agreement”)): how lawyers ask. */
   defined?: DefinedTerm[];
@@ -104,8 +129,101 @@ export function findDefinedTerms(text: string): DefinedTerm[] {
   return out;
 }
 
-/** A document's profile from its text and outline. */
-export function profileOf(text: string, sections: readonly Section[], fileName: string): DocumentProfile {
+/** A document's profile from its text and outline (and what the file says of itself). */
+export function profileOf(text: string, sections: readonly Section[], fileName: string, hints: NameHints = {}): DocumentProfile {
   const preamble = preambleOf(text, sections);
-  return { title: documentTitle(sections, fileName), parties: findParties(preamble, fileName), preamble, defined: findDefinedTerms(text) };
+  let parties = findParties(preamble, fileName);
+  const base = { parties, preamble, defined: findDefinedTerms(text), names: NAMES_FORMAT };
+  const subject = hints.subject?.replace(/\s+/g, ' ').trim();
+  if (subject) return { title: clip(subject), short_name: clip(subject), ...base };
+  const caption = courtCaption(text);
+  if (caption) {
+    const name = clip(caption.caseName);
+    // The caption's parties first ("Gildernew", "Gantner"): how a question names the case.
+    const named = caption.caseName.startsWith('In re ') ? [] : caption.caseName.split(' v. ');
+    parties = [...named, ...parties.filter((p) => !named.some((n) => n.toLowerCase() === p.toLowerCase()))].slice(0, 8);
+    base.parties = parties;
+    return { title: name, short_name: name, ...(caption.court ? { court: caption.court } : {}), ...(caption.docket ? { docket: caption.docket } : {}), ...(caption.decided ? { decided: caption.decided } : {}), ...base };
+  }
+  const title = documentName(text, sections, fileName, hints.propertiesTitle);
+  const between = CONTRACT_KIND.test(title) ? partyNames(preamble, parties) : [];
+  return { title: clip(between.length === 2 ? `${title} — ${between.join(' / ')}` : title), short_name: clip(title), ...base };
 }
+
+const clip = (t: string) => (t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS - 1).trimEnd()}…` : t);
+
+/** Words a signature block, a cover page's table or a form labels its fields with: never a title. */
+const NOT_A_NAME =
+  /^(?:party\s*[a-z\d]?|parties|contractor|company|customer|provider|recipient|discloser|disclosing party|receiving party|licensor|licensee|buyer|seller|vendor|supplier|client|consultant|employer|employee|landlord|tenant|lessor|lessee|signature|signed|name|print name|title|date|by|address|email|notice address|witness|partner|key terms|business terms|framework terms|cover page|order form|preface|recitals|background|definitions|interpreting help text|schedule|exhibits?|sow|template|document\d*|untitled|microsoft word.*|using (?:this|the)\b.*)$/i;
+/** The kinds of document a title line names. */
+const DOC_KIND =
+  /\b(?:agreement|addendum|amendment|nda|contract|terms of service|terms and conditions|terms|letter of intent|term sheet|order form|lease|licen[cs]e|statement of work|memorandum of understanding|policy|plan|deed|note|guarant(?:y|ee)|warranty|bylaws|charter|consent|resolution|release|waiver|assignment|notice)$/i;
+/** A contract (its title adds its parties). */
+const CONTRACT_KIND = /\b(?:agreement|addendum|amendment|contract|lease|licen[cs]e|nda)\b/i;
+
+/** A core-properties title that names the document (not "Document1", "Microsoft Word - x.docx", a file name or a form's word). */
+function meaningful(t: string | undefined): string | undefined {
+  const s = t?.replace(/\s+/g, ' ').trim();
+  if (!s || s.length < 3 || s.length > TITLE_CHARS || NOT_A_NAME.test(s) || /\.(?:docx?|pdf|rtf|dotx?)$/i.test(s) || !/\p{L}{3}/u.test(s)) return undefined;
+  return s;
+}
+
+/** The title of a document that is no court paper or email (see the file's comment for the order). */
+function documentName(text: string, sections: readonly Section[], fileName: string, propertiesTitle?: string): string {
+  const fromProperties = meaningful(propertiesTitle);
+  if (fromProperties) return fromProperties;
+  const outline = documentTitle(sections, '');
+  const heading = outline && !NOT_A_NAME.test(outline) && !/^[\W\d]*$/.test(outline) && /\p{L}{3}/u.test(outline) && !/^[\w./-]*\d[\w./-]*$/.test(outline) ? outline : '';
+  const line = titleLine(text);
+  if (heading && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line)) return heading;
+  return line || heading || selfName(text) || readableFileName(fileName);
+}
+
+/** Whether the opening text's title line names a contract ("Business Associate Agreement", "One-Way NDA"). */
+export const titledAsContract = (head: string): boolean => CONTRACT_KIND.test(titleLine(head));
+
+/** The first short line of the opening text that names a kind of document ("Cloud Service Agreement", "# Terms of Service"), in title case or capitals. */
+export function titleLine(text: string): string {
+  for (const raw of text.slice(0, TITLE_WITHIN).split('\n')) {
+    const line = raw
+      .replace(/^[#*\s]+|[*\s]+$/g, '')
+      .replace(/^\{[^}]*\}\]?\s*/, '')
+      .replace(/^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s+/i, '')
+      .trim();
+    if (line.length < 4 || line.length > 90 || line.split(/\s+/).length > 12 || !DOC_KIND.test(line.replace(/[.:]$/, ''))) continue;
+    if (/^(?:this|the|each|any|all|such|by|in|for|to|if)\b/i.test(line)) continue;
+    const words = line.split(/\s+/).filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
+    if (words.every((w) => /^[\p{Lu}\d("“'‘-]/u.test(w))) return line.replace(/[.:]$/, '');
+  }
+  return '';
+}
+
+/** The name a document gives itself: 'This Mutual Non-Disclosure Agreement (the "MNDA")', 'this Agreement'. */
+function selfName(text: string): string {
+  const m = /\b[Tt]his\s+((?:[A-Z][\w'’-]*,?\s+){0,7}(?:Agreement|Addendum|Amendment|Contract|Lease|License|Licence|NDA|Terms))\b/.exec(text.slice(0, TITLE_WITHIN * 2));
+  return m ? m[1]!.replace(/\s+/g, ' ') : '';
+}
+
+/**
+ * The two parties a contract is between, by the names it gives them: a short name it defines for a
+ * company ("Water Now", "Hydraspin"), else the company's name without its form ("Tate & Lyle
+ * Fermentation Products"). Fewer than two: none (roles like "the Distributor" are no names).
+ */
+function partyNames(preamble: string, parties: readonly string[]): string[] {
+  const form = new RegExp(`,?\\s+(?:${SUFFIX})\\.?$`);
+  const full = parties.filter((p) => form.test(p));
+  const short = parties.filter((p) => !form.test(p));
+  const names: string[] = [];
+  for (const f of full) {
+    const plain = f.replace(form, '').trim();
+    const alias = short.find((a) => new RegExp(`\\b${escape(a.toLowerCase())}\\b`).test(plain.toLowerCase()));
+    const name = titled(alias ?? plain);
+    if (!name || /\b(?:of|the|and|a|an)$/i.test(name) || /\b(?:agreement|this|between|dated|made|by)\b/i.test(name) || name.split(/\s+/).length > 6) return [];
+    if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+    if (names.length === 2) break;
+  }
+  return names.length === 2 && preamble ? names : [];
+}
+
+/** "WATER NOW" → "Water Now"; names in mixed case are kept. */
+const titled = (s: string) => (/\p{Ll}/u.test(s) ? s : s.toLowerCase().replace(/(^|[\s&-])(\p{L})/gu, (_m, a: string, c: string) => a + c.toUpperCase()));

@@ -1,10 +1,13 @@
 /**
- * Bring a case's index up to the current chunking without reading its files again: for each
- * readable version, the stored text (and DOCX HTML) gives the outline and profile
- * (`structure.ts`), the chunks are cut again along the structure with their contexts, written to
+ * Bring a case's index up to the current chunking and names without reading its files again: for
+ * each readable version, the stored text (and DOCX HTML, pages with the Word file's properties, an
+ * email's subject from the manifest) gives the outline and profile (`structure.ts`: title, short
+ * name, court, docket, date decided) and the doc type again (`meta.ts`; the user's own type still
+ * wins), the chunks are cut again along the structure with their contexts, written to
  * `chunks.json`, embedded and put in place of the version's old rows. A version is done when its
- * rows carry contexts, so a killed upgrade resumes where it stopped; versions already done are
- * skipped unless `all` is asked. Runs in the case's queue under the case lock, like ingest.
+ * rows carry contexts and its stored profile was named by the current rules (`NAMES_FORMAT`), so a
+ * killed upgrade resumes where it stopped; versions already done are skipped unless `all` is
+ * asked. Runs in the case's queue under the case lock, like ingest.
  */
 import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
@@ -14,23 +17,35 @@ import type { CaseDocuments } from './documents';
 import type { IngestPorts } from './ports';
 import { chunkingOf } from './chunker';
 import { CaseStore, compactChunks, latestVersion } from './store';
+import { guessDocType } from './meta';
+import { NAMES_FORMAT } from './profile';
 import { chunkDocument, structureOf } from './structure';
-import type { FileRecord, VersionRecord } from './types';
+import type { DocType, FileRecord, PageIndex, VersionRecord } from './types';
 
 
 const READABLE = new Set(['indexed', 'unchanged']);
 
-/** Readable versions whose index rows have no context yet (all readable versions with `all`). */
+/** Readable versions whose index rows have no context yet or whose names older rules made (all readable versions with `all`). */
 async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean): Promise<{ file: FileRecord; version: VersionRecord }[]> {
   const readable = files.flatMap((file) => file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })));
   if (all) return readable;
   const store = await ChunkStore.open(caseDir);
+  let stale: Set<string>;
   try {
-    const stale = await store.versionsWithoutContext();
-    return readable.filter(({ file, version }) => stale.has(`${file.id}@${version.version}`));
+    stale = await store.versionsWithoutContext();
   } finally {
     store.close();
   }
+  const artifacts = new CaseStore(caseDir);
+  const named = await Promise.all(readable.map(async ({ file, version }) => ((await artifacts.readStructure(file.id, version.version).catch(() => undefined))?.profile?.names ?? 0) >= NAMES_FORMAT));
+  return readable.filter(({ file, version }, i) => stale.has(`${file.id}@${version.version}`) || !named[i]);
+}
+
+/** The doc type from the stored text's first page, as ingest decides it (an email stays correspondence). */
+function typeFromText(file: FileRecord, version: VersionRecord, text: string, index: PageIndex): DocType {
+  if (version.email) return 'correspondence';
+  const first = index.pages.find((p) => p.end > p.start);
+  return guessDocType(file.name, first ? text.slice(first.start, Math.max(first.end, first.start + 3000)) : text.slice(0, 3000));
 }
 
 export async function reindexCase(
@@ -55,16 +70,20 @@ export async function reindexCase(
       emit({ done: result.versions, file: file.name, state: 'running' });
       const [text, index, html] = await Promise.all([store.readText(file.id, version.version), store.readPages(file.id, version.version), store.readHtml(file.id, version.version)]);
       if (text === undefined || index === undefined) continue; // artifacts gone: `files.retry` reads it again
-      const structure = structureOf(text, index, file.name, html);
+      const structure = structureOf(text, index, file.name, html, { subject: version.email?.subject });
       const latest = latestVersion(file)?.version === version.version;
-      const docType = file.doc_type_override ?? version.doc_type;
+      const guessed = typeFromText(file, version, text, index);
+      const docType = file.doc_type_override ?? guessed;
       const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate: version.doc_date }, chunking, structure);
       await store.writeChunking(file.id, version.version, structure, compactChunks(chunks));
       documents.invalidate(file.id);
       await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
       await store.change((tx) => {
         const v = tx.edit(file.id)?.versions.find((x) => x.version === version.version);
-        if (v) v.chunks = chunks.length;
+        if (v) {
+          v.chunks = chunks.length;
+          v.doc_type = guessed;
+        }
       });
       result.versions++;
       result.chunks += chunks.length;

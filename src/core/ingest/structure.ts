@@ -19,11 +19,20 @@ export interface DocumentStructure {
   profile: DocumentProfile;
 }
 
-/** Outline and profile of a document's text (DOCX: its HTML gives the heading styles). */
-export function structureOf(text: string, index: PageIndex, fileName: string, html?: string): DocumentStructure {
+/**
+ * Outline and profile of a document's text (DOCX: its HTML gives the heading styles, its core
+ * properties' title is in `index.properties`; an email: `about.subject`). A court paper's outline
+ * title (the court's header lines) is named by its case name, as the profile is.
+ */
+export function structureOf(text: string, index: PageIndex, fileName: string, html?: string, about: { subject?: string | undefined } = {}): DocumentStructure {
   const starts = index.pages.length ? index.pages.map((p) => p.start) : [0];
   const sections = sectionsOf(text, starts, html);
-  return { sections, profile: profileOf(text, sections, fileName) };
+  const profile = profileOf(text, sections, fileName, { subject: about.subject, propertiesTitle: index.properties?.title });
+  if (profile.court) {
+    const title = sections.find((s) => s.kind === 'title');
+    if (title && profile.short_name) title.title = profile.short_name;
+  }
+  return { sections, profile };
 }
 
 const CONTEXT_CHARS = 300;
@@ -85,7 +94,8 @@ export function chunkDocument(
   structure: DocumentStructure = structureOf(doc.text, doc.index, meta.name, doc.html),
 ): ChunkRecord[] {
   const spans = splitStructured(doc.text, [...topLevelBoundaries(structure.sections), ...unitBoundaries(doc.index)], options);
-  const contexts = chunkContexts(structure.profile.title, structure.sections, spans);
+  // The short name: a contract's title without its parties (their names are in its text already).
+  const contexts = chunkContexts(structure.profile.short_name || structure.profile.title, structure.sections, spans);
   const starts = doc.index.pages.map((p) => p.start);
   return spans.map((span, i) => {
     const text = doc.text.slice(span.start, span.end);

@@ -241,6 +241,8 @@ export interface PageIndex {
   transcript?: TranscriptLayout;
   /** The exhibit the document is, where its file name or first line says so ("Exhibit 14"): cited "Exhibit 14, p. 3". */
   exhibit?: string;
+  /** A Word file's core properties (docProps/core.xml): its title, where it has one. */
+  properties?: { title?: string };
 }
 
 /** Chunker settings (per case, `settings.chunking` in case.json). */

@@ -64,7 +64,7 @@ async function handleParse(task: ParseTask): Promise<void> {
     let chunks: ReturnType<typeof chunkDocument> = [];
     if (doc && outcome.status === 'indexed') {
       send({ type: 'stage', id: task.id, stage: 'chunking' });
-      const structure = structureOf(doc.text, doc.index, task.name, doc.html);
+      const structure = structureOf(doc.text, doc.index, task.name, doc.html, { subject: doc.email?.subject });
       chunks = chunkDocument(
         doc,
         { fileId: task.fileId, name: task.name, version: task.version, isLatest: task.isLatest, docType: outcome.docType, docDate: outcome.docDate },

@@ -22,7 +22,8 @@ export type IngestFileStatus =
 
 export type IngestStage = 'hashing' | 'parsing' | 'chunking' | 'embedding' | 'indexing';
 
-export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'correspondence' | 'pleading' | 'deposition' | 'invoice' | 'other';
+/** `opinion` and `order`: a court's own paper (its caption read by ingest/caption.ts); `pleading`: a party's filing. */
+export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'correspondence' | 'pleading' | 'opinion' | 'order' | 'deposition' | 'invoice' | 'other';
 
 /** One file's outcome in an ingest run (CLI `ingest --json` prints these as `results`). */
 export interface IngestResultItem {
@@ -212,10 +213,18 @@ export interface FileInfo {
    */
   semantic?: { embedded: number; total: number };
   /**
-   * The document's title as a user names it: from its outline when it was read ("MARKETING
-   * AGREEMENT"), else the file name made readable. Optional: older engines do not send it.
+   * The document's title as a user names it: an email's subject, a court paper's case name
+   * ("Gildernew v. Gantner"), a contract's title with its parties ("Exclusive Distributor Agreement —
+   * Water Now / Hydraspin"), from its outline ("MARKETING AGREEMENT"), else the file name made
+   * readable (ingest/profile.ts). Optional: older engines do not send it.
    */
   title?: string;
+  /** The name to cite it by ("Gildernew v. Gantner"; a contract's title without its parties). Optional, as `title`. */
+  short_name?: string;
+  /** A court's opinion or order: its court, docket number and date decided (YYYY-MM-DD), as its caption gives them. */
+  court?: string;
+  docket?: string;
+  decided?: string;
 }
 
 /** What `files.unlock` did. */
@@ -308,7 +317,7 @@ export const ingestContract = {
       .object({
         caseId: CaseId,
         fileId: FileId,
-        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'deposition', 'invoice', 'other'], { error: 'The document type is one of contract, medical_record, police_report, correspondence, pleading, deposition, invoice or other.' }).nullable(),
+        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'opinion', 'order', 'deposition', 'invoice', 'other'], { error: 'The document type is one of contract, medical_record, police_report, correspondence, pleading, opinion, order, deposition, invoice or other.' }).nullable(),
       })
       .strict(),
     "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",

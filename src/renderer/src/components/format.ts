@@ -25,6 +25,8 @@ export const TYPE_LABEL: Record<string, string> = {
   police_report: 'Police report',
   correspondence: 'Correspondence',
   pleading: 'Pleading',
+  opinion: 'Opinion',
+  order: 'Order',
   deposition: 'Deposition',
   invoice: 'Invoice',
   other: 'Other',

@@ -1,0 +1,151 @@
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { parseFile } from '../../src/core/ingest/parse';
+import { CaseStore } from '../../src/core/ingest/store';
+import { structureOf } from '../../src/core/ingest/structure';
+import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/routing';
+import { ChunkStore } from '../../src/core/retrieval/store';
+import { corpusDir, cuadPdf, CUAD_SMALL, tempHome } from '../helpers/home';
+import { eml } from '../helpers/mail';
+
+/**
+ * The names a lawyer gives documents, read from real files by the real parse path: an opinion by
+ * its case name (with its court, docket number and date decided) and typed an opinion, an order
+ * as an order, a Word template by its title (never a signature-block word), an email by its subject.
+ */
+const OPINIONS = path.join(corpusDir, 'freelaw-courtlistener/Documents/PDF to HTML Analysis and Testing');
+const GILDERNEW = path.join(OPINIONS, '2ndCircuit-08-6301-cv_opn.pdf');
+const WILSON = path.join(OPINIONS, '8thCircuit-071306U.pdf');
+const TEMPLATES = path.join(corpusDir, 'open-agreements/templates');
+
+async function named(file: string, bytes: Uint8Array = new Uint8Array(readFileSync(file))) {
+  const name = path.basename(file);
+  const parsed = await parseFile({ bytes, name, maxBytes: 200 << 20 });
+  const doc = parsed.doc!;
+  const structure = structureOf(doc.text, doc.index, name, doc.html, { subject: doc.email?.subject });
+  return { type: parsed.docType, profile: structure.profile, sections: structure.sections, date: parsed.docDate };
+}
+
+describe('court opinions and orders are named by their caption', () => {
+  it('a Second Circuit opinion: "Gildernew v. Gantner", its court, docket and date decided; an opinion, not a pleading', async () => {
+    const { type, profile, sections } = await named(GILDERNEW);
+    expect(profile).toMatchObject({
+      title: 'Gildernew v. Gantner',
+      short_name: 'Gildernew v. Gantner',
+      court: 'United States Court of Appeals for the Second Circuit',
+      docket: '08-6301-cv',
+      decided: '2010-02-04',
+    });
+    expect(type).toBe('opinion');
+    // The outline's title (the court's header lines) carries the case name too: search results' document_title.
+    expect(sections.find((s) => s.kind === 'title')?.title).toBe('Gildernew v. Gantner');
+    expect(profile.parties.slice(0, 2)).toEqual(['Gildernew', 'Gantner']);
+  });
+
+  it('an Eighth Circuit per curiam: "United States v. Wilson", not "FOR THE EIGHTH CIRCUIT"', async () => {
+    const { type, profile } = await named(WILSON);
+    expect(profile).toMatchObject({ title: 'United States v. Wilson', court: 'United States Court of Appeals for the Eighth Circuit', docket: '07-1306', decided: '2010-02-05' });
+    expect(type).toBe('opinion');
+  });
+
+  it("an order in a lawyer's discipline matter: \"In re Liebowitz\", an order", async () => {
+    const { type, profile } = await named(path.join(corpusDir, 'freelaw-doctor/recap_documents/ca10_010110462922.pdf'));
+    expect(profile.title).toBe('In re Liebowitz');
+    expect(type).toBe('order');
+  });
+
+  it('a party\'s motion under the caption stays a pleading', async () => {
+    const { type } = await named(path.join(corpusDir, 'freelaw-doctor/recap_documents/ca9_19.pdf'));
+    expect(type).toBe('pleading');
+  });
+});
+
+describe('Word files and emails', () => {
+  it('a Word template is named by its title line, not by its signature block ("PARTY 1", "CONTRACTOR")', async () => {
+    const nda = await named(path.join(TEMPLATES, 'common-paper-cc-by-4.0/common-paper-mutual-nda/template.docx'));
+    expect(nda.profile.title).toBe('Mutual Non-Disclosure Agreement');
+    expect(nda.type).toBe('contract');
+    const ic = await named(path.join(TEMPLATES, 'common-paper-cc-by-4.0/common-paper-independent-contractor-agreement/template.docx'));
+    expect(ic.profile.title).toBe('Independent Contractor Agreement');
+  });
+
+  it("a Word file's core properties title names it where it has one", async () => {
+    const { profile } = await named(path.join(TEMPLATES, 'bonterms-cc0-1.0/bonterms-mutual-nda/template.docx'));
+    expect(profile.title).toBe('Example Cover Page for Bonterms Mutual NDA');
+  });
+
+  it('an email is named by its subject', async () => {
+    const mail = await eml({ from: 'Dana Price <dprice@waternow.example>', to: 'mellis@bestev.example', subject: 'Re: Hydraspin distributor territory', date: new Date('2019-12-02T15:04:00Z'), text: 'Mark,\n\nThe territory covers Texas and Oklahoma only.\n\nRegards,\nDana' });
+    const { type, profile } = await named('territory.eml', new Uint8Array(mail));
+    expect(profile).toMatchObject({ title: 'Re: Hydraspin distributor territory', short_name: 'Re: Hydraspin distributor territory' });
+    expect(type).toBe('correspondence');
+  });
+});
+
+describe('routing: a question that names the case', () => {
+  it('"What did the court hold in Gildernew v. Gantner?" focuses on the Second Circuit opinion', async () => {
+    const files = [GILDERNEW, WILSON, path.join(OPINIONS, '11thCircuit-200814991.pdf'), path.join(OPINIONS, '7thCircuit-UZ1FFY4T.pdf'), cuadPdf(CUAD_SMALL.datacall), cuadPdf(CUAD_SMALL.watchit)];
+    const docs: RoutableDocument[] = [];
+    for (const f of files) {
+      const { profile, date } = await named(f);
+      docs.push({ file_id: path.basename(f), file_name: path.basename(f), title: profile.title, parties: profile.parties, date });
+    }
+    const routing = await new DocumentRouter(docs).route('What did the court hold in Gildernew v. Gantner?');
+    expect(routing?.focus.map((d) => d.file_id)).toEqual([path.basename(GILDERNEW)]);
+    expect(routing?.focus[0]!.title).toBe('Gildernew v. Gantner');
+  });
+});
+
+describe('reindex names an existing case again from its stored text', () => {
+  it('a case read by older rules gets the case name, court and type, without its originals (no parsing)', async () => {
+    const home = tempHome('casefile-names-');
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    try {
+      const caseId = (await engine.router.call('cases.create', { name: 'Appeals' })).id;
+      const drop = path.join(home, 'drop');
+      mkdirSync(drop, { recursive: true });
+      copyFileSync(GILDERNEW, path.join(drop, 'gildernew.pdf'));
+      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      const caseDir = engine.cases.caseDir(caseId);
+      const listed = async () => (await engine.router.call('files.list', { caseId })).files[0]!;
+      const fileId = (await listed()).id;
+      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', docket: '08-6301-cv', decided: '2010-02-04' });
+
+      // As the rules before names stored it: the court's header line as title, typed a pleading.
+      const structureFile = path.join(caseDir, 'docs', fileId, 'v1', 'structure.json');
+      const stored = JSON.parse(readFileSync(structureFile, 'utf8')) as { profile: Record<string, unknown> };
+      const { short_name: _s, court: _c, docket: _d, decided: _x, names: _n, ...older } = stored.profile;
+      writeFileSync(structureFile, JSON.stringify({ ...stored, profile: { ...older, title: 'FOR THE SECOND CIRCUIT' } }));
+      const store = new CaseStore(caseDir);
+      await store.change((tx) => {
+        tx.edit(fileId)!.versions[0]!.doc_type = 'pleading';
+      });
+      await engine.openCases.release(caseId);
+      // Reading the file again is impossible: its original is gone.
+      const sha = (await listed()).versions[0]!.sha256;
+      await rm(store.blobPath(sha));
+      expect(await listed()).toMatchObject({ title: 'FOR THE SECOND CIRCUIT', type: 'pleading' });
+
+      const r = await engine.router.call('index.reindex', { caseId });
+      expect(r.versions).toBe(1);
+      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', short_name: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', decided: '2010-02-04' });
+      // Every search passage carries the case name as its context.
+      await engine.openCases.release(caseId);
+      const chunks = await ChunkStore.open(caseDir);
+      try {
+        const rows = await chunks.count();
+        expect(rows).toBeGreaterThan(0);
+        expect(await chunks.count("context LIKE 'Gildernew v. Gantner%'")).toBe(rows);
+      } finally {
+        chunks.close();
+      }
+      // Done: a second reindex has nothing left to do.
+      expect((await engine.router.call('index.reindex', { caseId })).versions).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  });
+});
