@@ -7,7 +7,8 @@
  * `chunks.json`, embedded and put in place of the version's old rows. A version is done when its
  * rows carry contexts and its stored profile was named by the current rules (`NAMES_FORMAT`), so a
  * killed upgrade resumes where it stopped; versions already done are skipped unless `all` is
- * asked. Runs in the case's queue under the case lock, like ingest.
+ * asked. A version named again whose passages, contexts and type come out the same keeps its rows
+ * (and their vectors): only its structure.json is written. Runs in the case's queue under the case lock, like ingest.
  */
 import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
@@ -16,7 +17,7 @@ import { ChunkStore } from '../retrieval/store';
 import type { CaseDocuments } from './documents';
 import type { IngestPorts } from './ports';
 import { chunkingOf } from './chunker';
-import { CaseStore, compactChunks, latestVersion } from './store';
+import { CaseStore, compactChunks, latestVersion, type StoredChunk } from './store';
 import { guessDocType } from './meta';
 import { NAMES_FORMAT } from './profile';
 import { chunkDocument, structureOf } from './structure';
@@ -26,7 +27,7 @@ import type { DocType, FileRecord, PageIndex, VersionRecord } from './types';
 const READABLE = new Set(['indexed', 'unchanged']);
 
 /** Readable versions whose index rows have no context yet or whose names older rules made (all readable versions with `all`). */
-async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean): Promise<{ file: FileRecord; version: VersionRecord }[]> {
+async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean): Promise<{ file: FileRecord; version: VersionRecord; namesOnly?: boolean }[]> {
   const readable = files.flatMap((file) => file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })));
   if (all) return readable;
   const store = await ChunkStore.open(caseDir);
@@ -38,7 +39,13 @@ async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean):
   }
   const artifacts = new CaseStore(caseDir);
   const named = await Promise.all(readable.map(async ({ file, version }) => ((await artifacts.readStructure(file.id, version.version).catch(() => undefined))?.profile?.names ?? 0) >= NAMES_FORMAT));
-  return readable.filter(({ file, version }, i) => stale.has(`${file.id}@${version.version}`) || !named[i]);
+  // Rows with contexts, named by older rules: only the names may have to change.
+  return readable.flatMap((r, i) => (stale.has(`${r.file.id}@${r.version.version}`) ? [r] : named[i] ? [] : [{ ...r, namesOnly: true }]));
+}
+
+/** Whether the stored passages are these, each with the same context (then the index's rows are too). */
+function sameRows(stored: StoredChunk[] | undefined, chunks: StoredChunk[]): boolean {
+  return stored !== undefined && stored.length === chunks.length && stored.every((c, i) => c.s === chunks[i]!.s && c.e === chunks[i]!.e && c.h === chunks[i]!.h && c.c !== undefined && c.c === chunks[i]!.c);
 }
 
 /** The doc type from the stored text's first page, as ingest decides it (an email stays correspondence). */
@@ -65,7 +72,7 @@ export async function reindexCase(
   const emit = (e: Omit<IndexProgressEvent, 'caseId' | 'total'>) => ports.events.emit('index.progress', { caseId, total: todo.length, ...e });
   const sink = await createIndexSink(await ports.indexSinkOptions(caseId));
   try {
-    for (const { file, version } of todo) {
+    for (const { file, version, namesOnly } of todo) {
       opts.signal?.throwIfAborted();
       emit({ done: result.versions, file: file.name, state: 'running' });
       const [text, index, html] = await Promise.all([store.readText(file.id, version.version), store.readPages(file.id, version.version), store.readHtml(file.id, version.version)]);
@@ -75,9 +82,12 @@ export async function reindexCase(
       const guessed = typeFromText(file, version, text, index);
       const docType = file.doc_type_override ?? guessed;
       const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate: version.doc_date }, chunking, structure);
-      await store.writeChunking(file.id, version.version, structure, compactChunks(chunks));
+      const compact = compactChunks(chunks);
+      // Named again only (the same passages and contexts, the same type): its rows and vectors stand.
+      const same = namesOnly === true && docType === (file.doc_type_override ?? version.doc_type) && sameRows(await store.readStoredChunks(file.id, version.version), compact);
+      await store.writeChunking(file.id, version.version, structure, compact);
       documents.invalidate(file.id);
-      await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
+      if (!same) await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
       await store.change((tx) => {
         const v = tx.edit(file.id)?.versions.find((x) => x.version === version.version);
         if (v) {
