@@ -5,8 +5,8 @@
  * decided: `caption.ts`); a Word file's own title (core properties) when it means something; the
  * document's title line (the outline's, or the first line that names a kind of document: "Cloud
  * Service Agreement"), never a signature-block word ("PARTY 1", "CONTRACTOR"); the name it gives
- * itself ('this Agreement', 'the "MNDA"'); else the file name made readable. A contract's title
- * adds its parties where two are known ("Exclusive Distributor Agreement — Water Now / Hydraspin");
+ * itself ('This Mutual Non-Disclosure Agreement'); else the file name made readable. A
+ * contract's title adds its parties where two are known ("Exclusive Distributor Agreement — Water Now / Hydraspin");
  * its short name is the title alone. Search uses it to focus a question that names a document ("the
  * marketing agreement with Zounds Hearing") and every chunk carries the title as context. Pure:
  * text and outline in.
@@ -182,9 +182,15 @@ function documentName(text: string, sections: readonly Section[], fileName: stri
 /** Whether the opening text's title line names a contract ("Business Associate Agreement", "One-Way NDA"). */
 export const titledAsContract = (head: string): boolean => CONTRACT_KIND.test(titleLine(head));
 
-/** The first short line of the opening text that names a kind of document ("Cloud Service Agreement", "# Terms of Service"), in title case or capitals. */
+/**
+ * The first short line of the opening text that names a kind of document ("Cloud Service
+ * Agreement", "# Terms of Service"), in title case or capitals; a single word only as the opening line.
+ */
 export function titleLine(text: string): string {
+  let first = true;
   for (const raw of text.slice(0, TITLE_WITHIN).split('\n')) {
+    const opening = first && raw.trim() !== '';
+    if (opening) first = false;
     const line = raw
       .replace(/^[#*\s]+|[*\s]+$/g, '')
       .replace(/^\{[^}]*\}\]?\s*/, '')
@@ -192,15 +198,17 @@ export function titleLine(text: string): string {
       .trim();
     if (line.length < 4 || line.length > 90 || line.split(/\s+/).length > 12 || !DOC_KIND.test(line.replace(/[.:]$/, ''))) continue;
     if (/^(?:this|the|each|any|all|such|by|in|for|to|if)\b/i.test(line)) continue;
+    // A word alone ("Agreement") names the document only as its opening line ("Amendment").
+    if (!/\s/.test(line) && !opening) continue;
     const words = line.split(/\s+/).filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
     if (words.every((w) => /^[\p{Lu}\d("“'‘-]/u.test(w))) return line.replace(/[.:]$/, '');
   }
   return '';
 }
 
-/** The name a document gives itself: 'This Mutual Non-Disclosure Agreement (the "MNDA")', 'this Agreement'. */
+/** The name a document gives itself: 'This Mutual Non-Disclosure Agreement (the "MNDA")' (a kind alone, 'this Agreement', is no name). */
 function selfName(text: string): string {
-  const m = /\b[Tt]his\s+((?:[A-Z][\w'’-]*,?\s+){0,7}(?:Agreement|Addendum|Amendment|Contract|Lease|License|Licence|NDA|Terms))\b/.exec(text.slice(0, TITLE_WITHIN * 2));
+  const m = /\b[Tt]his\s+((?:[A-Z][\w'’-]*,?\s+){1,7}(?:Agreement|Addendum|Amendment|Contract|Lease|License|Licence|NDA|Terms))\b/.exec(text.slice(0, TITLE_WITHIN * 2));
   return m ? m[1]!.replace(/\s+/g, ' ') : '';
 }
 
@@ -210,12 +218,13 @@ function selfName(text: string): string {
  * Fermentation Products"). Fewer than two: none (roles like "the Distributor" are no names).
  */
 function partyNames(preamble: string, parties: readonly string[]): string[] {
-  const form = new RegExp(`,?\\s+(?:${SUFFIX})\\.?$`);
-  const full = parties.filter((p) => form.test(p));
-  const short = parties.filter((p) => !form.test(p));
+  const entity = new RegExp(`,?\\s+(?:${SUFFIX})\\.?$`);
+  const full = parties.filter((p) => entity.test(p) && !/\band the\b|^liability company$/i.test(p));
+  const short = parties.filter((p) => !entity.test(p));
   const names: string[] = [];
   for (const f of full) {
-    const plain = f.replace(form, '').trim();
+    const plain = f.replace(COMPANY_FORM, '').trim();
+    if (!plain || NOT_A_PARTY.test(plain)) return [];
     const alias = short.find((a) => new RegExp(`\\b${escape(a.toLowerCase())}\\b`).test(plain.toLowerCase()));
     const name = titled(alias ?? plain);
     if (!name || /\b(?:of|the|and|a|an)$/i.test(name) || /\b(?:agreement|this|between|dated|made|by)\b/i.test(name) || name.split(/\s+/).length > 6) return [];
@@ -224,6 +233,12 @@ function partyNames(preamble: string, parties: readonly string[]): string[] {
   }
   return names.length === 2 && preamble ? names : [];
 }
+
+/** A company's form, taken off its name ("Water Now, Inc." → "Water Now"); a bank, trust or university keeps its word. */
+const COMPANY_FORM = /,?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|GmbH|AG|S\.A|N\.V|B\.V|Pty|SE)\.?$/i;
+/** What a preamble's company pattern catches that names no party: a role, a place of incorporation ("a Nevada Limited Liability Company"). */
+const NOT_A_PARTY =
+  /^(?:agent|company|licensor|licensee|distributor|supplier|customer|provider|seller|buyer|alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington|west virginia|wisconsin|wyoming|ontario|quebec|british columbia|alberta|bermuda|cayman islands|england|[\d ]+(?:ontario|alberta|b\.?c\.?)?)$/i;
 
 /** "WATER NOW" → "Water Now"; names in mixed case are kept. */
 const titled = (s: string) => (/\p{Ll}/u.test(s) ? s : s.toLowerCase().replace(/(^|[\s&-])(\p{L})/gu, (_m, a: string, c: string) => a + c.toUpperCase()));
