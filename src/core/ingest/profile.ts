@@ -6,10 +6,10 @@
  * document's title line (the outline's, or the first line that names a kind of document: "Cloud
  * Service Agreement"), never a signature-block word ("PARTY 1", "CONTRACTOR"); the name it gives
  * itself ('This Mutual Non-Disclosure Agreement'); else the file name made readable. A
- * contract's title adds its parties where two are known ("Exclusive Distributor Agreement — Water Now / Hydraspin");
- * its short name is the title alone. Search uses it to focus a question that names a document ("the
- * marketing agreement with Zounds Hearing") and every chunk carries the title as context. Pure:
- * text and outline in.
+ * contract's title adds its parties where two are known ("Exclusive Distributor Agreement — Water
+ * Now / Hydraspin"); its short name is the title alone. Search uses it to focus a question that
+ * names a document ("the marketing agreement with Zounds Hearing"), every chunk carries the short
+ * name as context, and citations use it. Pure: text and outline in.
  */
 import { readableFileName } from '../util/names';
 import { courtCaption } from './caption';
