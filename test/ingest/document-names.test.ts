@@ -31,7 +31,7 @@ async function named(file: string, bytes: Uint8Array = new Uint8Array(readFileSy
 
 describe('court opinions and orders are named by their caption', () => {
   it('a Second Circuit opinion: "Gildernew v. Gantner", its court, docket and date decided; an opinion, not a pleading', async () => {
-    const { type, profile, sections } = await named(GILDERNEW);
+    const { type, profile, sections, date } = await named(GILDERNEW);
     expect(profile).toMatchObject({
       title: 'Gildernew v. Gantner',
       short_name: 'Gildernew v. Gantner',
@@ -40,6 +40,8 @@ describe('court opinions and orders are named by their caption', () => {
       decided: '2010-02-04',
     });
     expect(type).toBe('opinion');
+    // Dated by the date decided, not by the first date in it (argued, January 25, 2010).
+    expect(date).toBe('2010-02-04');
     // The outline's title (the court's header lines) carries the case name too: search results' document_title.
     expect(sections.find((s) => s.kind === 'title')?.title).toBe('Gildernew v. Gantner');
     expect(profile.parties.slice(0, 2)).toEqual(['Gildernew', 'Gantner']);
@@ -112,7 +114,7 @@ describe('reindex names an existing case again from its stored text', () => {
       const caseDir = engine.cases.caseDir(caseId);
       const listed = async () => (await engine.router.call('files.list', { caseId })).files[0]!;
       const fileId = (await listed()).id;
-      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', docket: '08-6301-cv', decided: '2010-02-04' });
+      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', docket: '08-6301-cv', decided: '2010-02-04', date: '2010-02-04' });
 
       // As the rules before names stored it: the court's header line as title, typed a pleading.
       const structureFile = path.join(caseDir, 'docs', fileId, 'v1', 'structure.json');
@@ -122,16 +124,17 @@ describe('reindex names an existing case again from its stored text', () => {
       const store = new CaseStore(caseDir);
       await store.change((tx) => {
         tx.edit(fileId)!.versions[0]!.doc_type = 'pleading';
+        tx.edit(fileId)!.versions[0]!.doc_date = '2010-01-25';
       });
       await engine.openCases.release(caseId);
       // Reading the file again is impossible: its original is gone.
       const sha = (await listed()).versions[0]!.sha256;
       await rm(store.blobPath(sha));
-      expect(await listed()).toMatchObject({ title: 'FOR THE SECOND CIRCUIT', type: 'pleading' });
+      expect(await listed()).toMatchObject({ title: 'FOR THE SECOND CIRCUIT', type: 'pleading', date: '2010-01-25' });
 
       const r = await engine.router.call('index.reindex', { caseId });
       expect(r.versions).toBe(1);
-      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', short_name: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', decided: '2010-02-04' });
+      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', short_name: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', decided: '2010-02-04', date: '2010-02-04' });
       // Every search passage carries the case name as its context.
       await engine.openCases.release(caseId);
       const chunks = await ChunkStore.open(caseDir);

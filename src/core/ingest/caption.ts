@@ -207,13 +207,15 @@ function docketOf(head: string): string {
   return m ? m[1]!.trim() : '';
 }
 
-/** The date decided: "Decided: February 4, 2010", "Filed 11 February 2022", "Entered: …", "DATED: …", "(February 5, 2010)". */
+/** The date decided: "Decided: February 4, 2010", "Filed 11 February 2022", "Entered: …", "DATED: …", "(February 5, 2010)", a FILED stamp. */
 function decidedOf(head: string): string {
   for (const re of [
     /\bdecided(?: and filed)?:?\s+([^()]{6,40})/i,
     /(?:(?:^|\(|,)[ \t]*(?:filed|entered|dated|date)\b|\b(?:filed|entered|dated|date):)[:\s]*([A-Z][a-z]+\.? \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]+ \d{4})/im,
     /^\(([A-Z][a-z]+ \d{1,2}, \d{4})\)$/m,
     /\bfiled:?\s*\(?(\d{1,2}\/\d{1,2}\/\d{4})/i,
+    // The clerk's stamp: FILED, the court's name, the date on a line of its own.
+    /^FILED\n(?:.*\n){0,3}?([A-Z][a-z]+\.? \d{1,2}, \d{4})$/m,
   ]) {
     const m = re.exec(head);
     const iso = m ? isoDate(m[1]!) : '';

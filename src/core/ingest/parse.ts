@@ -1,4 +1,5 @@
 import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
+import { courtCaption } from './caption';
 import { detectKind } from './detect';
 import type { OcrOptions } from './ocr-page';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
@@ -132,8 +133,9 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     docType: doc.email ? 'correspondence' : guessDocType(req.name, firstText),
     ...(doc.annotations ? { annotations: doc.annotations } : {}),
     ...pins,
-    // A redline's appendix of changes carries the reviewers' dates, not the document's.
-    docDate: doc.email?.iso_date || findDocDate(doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text),
+    // A court paper's date is the date decided (or filed) its caption gives, not the first date in
+    // it (the argued date, a fact's). A redline's appendix of changes carries the reviewers' dates, not the document's.
+    docDate: doc.email?.iso_date || (doc.email ? '' : courtCaption(doc.text)?.decided) || findDocDate(doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text),
   };
 }
 

@@ -81,10 +81,12 @@ export async function reindexCase(
       const latest = latestVersion(file)?.version === version.version;
       const guessed = typeFromText(file, version, text, index);
       const docType = file.doc_type_override ?? guessed;
-      const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate: version.doc_date }, chunking, structure);
+      // A court paper is dated by the date decided its caption gives (as ingest dates it now).
+      const docDate = (!version.email && structure.profile.decided) || version.doc_date;
+      const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate }, chunking, structure);
       const compact = compactChunks(chunks);
       // Named again only (the same passages and contexts, the same type): its rows and vectors stand.
-      const same = namesOnly === true && docType === (file.doc_type_override ?? version.doc_type) && sameRows(await store.readStoredChunks(file.id, version.version), compact);
+      const same = namesOnly === true && docType === (file.doc_type_override ?? version.doc_type) && docDate === version.doc_date && sameRows(await store.readStoredChunks(file.id, version.version), compact);
       await store.writeChunking(file.id, version.version, structure, compact);
       documents.invalidate(file.id);
       if (!same) await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});
@@ -93,6 +95,7 @@ export async function reindexCase(
         if (v) {
           v.chunks = chunks.length;
           v.doc_type = guessed;
+          v.doc_date = docDate;
         }
       });
       result.versions++;
