@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { test as base, _electron, expect, type Page } from '@playwright/test';
+import { test as base, _electron, expect, type Browser, type Page } from '@playwright/test';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const corpusDir = path.resolve(repoRoot, '..', 'shared', 'corpus');
@@ -87,8 +87,21 @@ export function electronAvailable(): boolean {
   return existsSync(electronDist) && existsSync(path.join(repoRoot, 'out', 'main', 'index.js'));
 }
 
-export const test = base.extend<ShellOptions & { app: AppFixture; home: string; engineEnv: Record<string, string> }>({
+export const test = base.extend<ShellOptions & { app: AppFixture; home: string; engineEnv: Record<string, string> }, { chromiumOnce: () => Promise<Browser> }>({
   shell: ['serve', { option: true }],
+  /**
+   * Chromium for serve mode, launched on first use and kept for the worker's tests (a launch is
+   * 0.5–2 s on a loaded 2-core machine); each test still gets a browser context of its own (its own
+   * storage, cookies and pages), closed when it ends. Never launched for the Electron project.
+   */
+  chromiumOnce: [
+    async ({ playwright, launchOptions }, use) => {
+      let browser: Promise<Browser> | undefined;
+      await use(() => (browser ??= playwright.chromium.launch({ ...launchOptions, headless: true })));
+      if (browser) await (await browser).close();
+    },
+    { scope: 'worker' },
+  ],
   /** Extra environment for the engine process (e.g. CASEFILE_SCRIPTED_MODEL); set with test.use(). */
   engineEnv: [{}, { option: true }],
   home: async ({}, use) => {
@@ -96,7 +109,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
     await use(home);
     rmSync(home, { recursive: true, force: true });
   },
-  app: async ({ shell, home, engineEnv, playwright, launchOptions }, use, testInfo) => {
+  app: async ({ shell, home, engineEnv, chromiumOnce }, use, testInfo) => {
     if (shell === 'electron') {
       testInfo.skip(
         !electronAvailable(),
@@ -123,7 +136,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
       return;
     }
     const server = await startServe(home, engineEnv);
-    const browser = await playwright.chromium.launch({ ...launchOptions, headless: true });
+    const browser = await chromiumOnce();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -136,7 +149,6 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
     const op = <T,>(name: string, input: unknown): Promise<T> => serveOp<T>(server, name, input);
     await use({ page, home, op });
     await context.close();
-    await browser.close();
     await stopServe(server);
     // A page that logged errors (CSP violations, uncaught exceptions) fails the test.
     expect(errors, 'browser console errors').toEqual([]);
