@@ -497,12 +497,14 @@ interface Variant {
  * search again under each setting, in this process (the index is the same; only query-time knobs
  * change). How the values in tuning.ts were chosen.
  */
-async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: number): Promise<void> {
+async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: number, setName: 'cuad-clauses' | 'cuad-client'): Promise<void> {
   const all = cuadClauses();
+  // The held-out set is swept only to report a lever chosen without it (issue 35: report both sets).
+  const asked = setName === 'cuad-client' ? cuadClientClauses() : all;
   const nameOf = new Map([...new Set(all.map((q) => q.pdf))].map((pdf) => [path.basename(pdf), pdf]));
   const caseId = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === CLAUSE_CASE)?.id;
   if (!caseId) throw new Error('--variants needs the cuad-clauses case: run with --sets cuad-clauses --home DIR first');
-  const questions = spread(all, maxQueries);
+  const questions = spread(asked, maxQueries);
   const saved = structuredClone(RETRIEVAL_TUNING);
   console.log('\nvariant                         R@1    R@5    R@10   MRR    gold-only R@10');
   for (const v of variants) {
@@ -580,7 +582,7 @@ async function main(): Promise<void> {
       };
       if (values.variants) {
         const variants = JSON.parse(readFileSync(values.variants, 'utf8')) as Variant[];
-        await sweepClauses(engine, variants, values['max-queries'] ? maxQueries : Infinity);
+        await sweepClauses(engine, variants, values['max-queries'] ? maxQueries : Infinity, wanted.includes('cuad-client') ? 'cuad-client' : 'cuad-clauses');
         return;
       }
       for (const name of wanted) {

@@ -13,6 +13,7 @@ import { contentWords } from '../util/words';
 import type { ChunkRecord } from '../ingest/types';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
+import { expandQuery } from './lexicon';
 
 /** Turns a query into a normalised vector with the same model that embedded the case. */
 export interface QueryEmbedder {
@@ -109,11 +110,13 @@ export async function searchChunks(
   }
 
   throwIfAborted(options.signal);
-  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(query, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
+  const expanded = RETRIEVAL_TUNING.lexicon || RETRIEVAL_TUNING.lexiconVector ? expandQuery(query) : query;
+  const keywordQuery = RETRIEVAL_TUNING.lexicon ? expanded : query;
+  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(keywordQuery, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
   throwIfAborted(options.signal);
   let vectorRows: ScoredChunk[] = [];
   if (useVectors) {
-    const vec = await semantic.embedder!.embedQuery(query, options.signal);
+    const vec = await semantic.embedder!.embedQuery(RETRIEVAL_TUNING.lexiconVector ? expanded : query, options.signal);
     throwIfAborted(options.signal);
     vectorRows = dedupByHash(await store.vector(vec, where, fetch));
   }

@@ -21,6 +21,13 @@ export interface RoutingTuning {
   dropNamingWords: boolean;
   /** A capitalised word of the question found in at least this share of the focused documents' passages is a party's name: left out too. */
   partyShare: number;
+  /**
+   * Weight of the whole case's results next to the focused documents' (weight 1) when the two
+   * lists are fused by rank (Σ weight/(blendK + rank)); 0 puts the focused documents' results
+   * first and fills the rest from the case.
+   */
+  blend: number;
+  blendK: number;
 }
 
 export interface RetrievalTuning {
@@ -40,6 +47,10 @@ export interface RetrievalTuning {
   contextBoost: number;
   /** A result that ends mid-sentence is extended over the next chunk of its document. */
   adjacency: boolean;
+  /** The keyword query gains the contract words for each kind of clause the question speaks of (lexicon.ts). */
+  lexicon: boolean;
+  /** …and so does the text the question's vector is made from. */
+  lexiconVector: boolean;
   routing: RoutingTuning;
 }
 
@@ -50,6 +61,8 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
   vectorWeight: 1,
   contextBoost: 0,
   adjacency: true,
+  lexicon: true,
+  lexiconVector: true,
   routing: {
     rareShare: 0.08,
     minRareDocs: 2,
@@ -60,5 +73,7 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
     maxFocus: 8,
     dropNamingWords: true,
     partyShare: 0.2,
+    blend: 0,
+    blendK: 10,
   },
 };
