@@ -3,7 +3,7 @@
  * where it is ("Cardlytics Maintenance Agreement, p. 12"), what its verdict means, and the quote
  * with its citation for pasting into a brief. Pure TS.
  */
-import type { ChatAnswer, ChatMessage, ChunkRef, CheckedCitation, SupportLevel } from './contract/chat';
+import type { ChatAnswer, ChatMessage, ChunkRef, CheckedCitation, PassageRelevance, SupportLevel } from './contract/chat';
 
 /** The verdict of a citation: `support` when present, else derived from `status` (sessions saved before it). */
 export function supportOf(c: Pick<CheckedCitation, 'status' | 'support'>): SupportLevel {
@@ -24,6 +24,22 @@ export const SUPPORT_WORDS: Record<SupportLevel, string> = {
   not_supported: 'Not supported',
   invented: 'Invented',
 };
+
+/** How far a passage of the extractive answer answers the question, in words. */
+export const RELEVANCE_WORDS: Record<PassageRelevance, string> = {
+  answer: 'Likely answer',
+  related: 'Related',
+  closest: 'Closest, not an answer',
+};
+
+/**
+ * What a citation's check says in words: for a passage of the extractive answer, its relevance and
+ * that the words are exactly the document's ("Related · exact words"); else the verdict.
+ */
+export function checkWords(c: Pick<CheckedCitation, 'status' | 'support' | 'relevance'>): string {
+  if (c.relevance && isGreen(c)) return `${RELEVANCE_WORDS[c.relevance]} · exact words`;
+  return SUPPORT_WORDS[supportOf(c)];
+}
 
 /** "p. 12" or "pp. 12–13". */
 export function pagesText(pages: readonly number[] | undefined): string {

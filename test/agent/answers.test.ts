@@ -135,6 +135,28 @@ describe('turns that end with the extractive answer', () => {
     expect(r.answer).toMatch(/^These passages match your question best \(found without a model\):/);
     expect(r.steps.map((s) => s.action)).toEqual(['find_passages']);
   });
+
+  it('Find passages grades each passage: the termination clause is the likely answer, and nothing below the floor is listed', async () => {
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+    expect(r.answer).toMatch(/\n- Likely answer — MASTER SERVICES AGREEMENT, p\. 1: “Either party may terminate this Agreement for convenience upon sixty \(60\) days' prior written notice/);
+    expect(r.citations[0]).toMatchObject({ relevance: 'answer', support: 'quoted' });
+    // A quote is always on the page; whether it answers is its relevance, and none shown is merely the closest.
+    for (const cite of r.citations) expect(cite.relevance).toMatch(/^(answer|related)$/);
+  });
+
+  it('a fact no document gives: "the documents don\'t appear to say" first, then the closest passages, none graded as an answer', async () => {
+    const tesla = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Which Tesla vehicles does Brightline service under the MSA?', mode: 'extractive' });
+    expect(tesla.answer).toMatch(/^The documents don't appear to say: no document mentions “Tesla”\. The closest passages, which do not answer the question:\n\n- /);
+    expect(tesla.citations.length).toBeGreaterThan(0);
+    for (const cite of tesla.citations) expect(cite).toMatchObject({ relevance: 'closest', support: 'quoted' });
+    // No name to miss: the passages themselves are too far from the question.
+    const bitcoin = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
+    expect(bitcoin.answer).toMatch(/^The documents don't appear to say\. The closest passages/);
+    // The same question's parts that are in the case are answered as before.
+    const fees = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Within how many days must the Client pay invoices?', mode: 'extractive' });
+    expect(fees.answer).toMatch(/^These passages match your question best/);
+    expect(fees.answer).toMatch(/forty-five \(45\) days of receipt/);
+  });
 });
 
 describe('a case with nothing searchable', () => {

@@ -2,7 +2,7 @@ import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
-import { citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
+import { checkWords, citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
 import { CasefileError } from '../../shared/errors';
 import { printable, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
@@ -30,7 +30,7 @@ function stepLines(s: AgentStep): string[] {
 function citationLine(c: CheckedCitation, i: number): string {
   const where = c.file_name ? printable(citationPlace(c)) : 'unknown source';
   const support = supportOf(c);
-  const mark = isGreen(c) ? SUPPORT_WORDS[support].toLowerCase() : SUPPORT_WORDS[support].toUpperCase();
+  const mark = isGreen(c) ? checkWords(c).toLowerCase() : SUPPORT_WORDS[support].toUpperCase();
   const quote = c.span?.text ? `\n      “${printable(quoteText(c, 200))}”` : '';
   const ocr = ocrCitationNote(c);
   return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}${ocr ? `\n      (${ocr})` : ''}${quote}`;
@@ -47,6 +47,7 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
       verified: c.verified,
       reason: c.reason,
       support: supportOf(c),
+      ...(c.relevance ? { relevance: c.relevance } : {}),
       quote: c.span?.text ?? null,
       title: c.title ?? null,
       ...(c.ocr_confidence !== undefined ? { ocr_confidence: c.ocr_confidence } : {}),

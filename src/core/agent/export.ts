@@ -6,7 +6,7 @@
  * numbered in the order they first appear, continuing from one answer to the next.
  */
 import type { ChatExport, ChatMessage, CheckedCitation } from '../../shared/contract/chat';
-import { citationPlace, isGreen, quoteText, supportOf, SUPPORT_WORDS } from '../../shared/citation-text';
+import { checkWords, citationPlace, isGreen, quoteText, supportOf, SUPPORT_WORDS } from '../../shared/citation-text';
 import { CasefileError } from '../../shared/errors';
 import { findCites } from '../citations/verify';
 import type { SessionFile } from './sessions';
@@ -65,7 +65,7 @@ export function exportTurns(s: SessionFile, turnId?: string): ExportTurn[] {
 /** The verdict in the shared words; a reason is added where the citation is not green. */
 export function verdictText(c: CheckedCitation): string {
   const words = SUPPORT_WORDS[supportOf(c)];
-  if (isGreen(c)) return words;
+  if (isGreen(c)) return checkWords(c);
   // Reasons of invented ids start "invented: …"; the verdict already says so.
   const reason = c.reason.replace(/^invented:\s*/i, '').trim();
   return reason ? `${words}: ${reason}` : words;

@@ -10,7 +10,7 @@
 import { placeOf } from '../ingest/formats/place';
 import type { IngestFileStatus } from '../../shared/contract/ingest';
 import type { SearchResult } from '../../shared/contract/search';
-import { pagesText } from '../../shared/citation-text';
+import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
 import type { CitationLedger } from '../citations/ledger';
 import { lexicalOverlap, passageSentences, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
@@ -18,6 +18,10 @@ import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
+import { expandQuery } from '../retrieval/lexicon';
+import { asksForAmount, gradePassage, holdsAmount, type PassageRelevance } from '../retrieval/relevance';
+import { queryCoverage } from '../retrieval/labels';
+import { contentWords } from '../util/words';
 
 /** Why the extractive answer is given: its first line. */
 export type ExtractiveWhy = 'asked' | 'no_model' | 'fallback';
@@ -28,10 +32,19 @@ const HEADINGS: Record<ExtractiveWhy, string> = {
   fallback: 'The model could not answer this from the documents. These passages match your question best:',
 };
 
+/** What comes before "The documents don't appear to say…" when nothing answers. */
+const NOT_FOUND_LEAD: Record<ExtractiveWhy, string> = {
+  asked: '',
+  no_model: 'No chat model is installed. ',
+  fallback: 'The model could not answer this from the documents. ',
+};
+
 export const NOTHING_FOUND = "The documents don't say: no passage of this case matches the question.";
 
-/** Passages in the answer, and characters quoted from each at most. */
+/** Passages in the answer, candidates graded for it, closest passages shown when nothing answers, and characters quoted from each at most. */
 const PASSAGES = 5;
+const CANDIDATES = 8;
+const CLOSEST = 3;
 const PER_DOCUMENT = 2;
 const QUOTE_CHARS = 320;
 
@@ -39,6 +52,10 @@ export interface ExtractiveAnswer {
   answer: string;
   /** The passages quoted (for the session's chunk references). */
   seen: PassageItem[];
+  /** Each quoted passage's grade, by cite id. */
+  relevance: Map<string, PassageRelevance>;
+  /** False when the documents don't appear to answer (the answer says so first). */
+  found: boolean;
 }
 
 export interface ExtractiveOptions {
@@ -55,35 +72,51 @@ export interface ExtractiveOptions {
  * Passages that are the same words (one hash) or overlap in one document version count once; at
  * most PER_DOCUMENT from a document, unless the search focused on one document the question named.
  */
-function distinct(results: SearchResult[], focusedOnOne: boolean): SearchResult[] {
+function distinct(results: SearchResult[], focusedOnOne: boolean, max: number): SearchResult[] {
   const out: SearchResult[] = [];
   const perDoc = new Map<string, number>();
-  const cap = focusedOnOne ? PASSAGES : PER_DOCUMENT;
+  const cap = focusedOnOne ? max : PER_DOCUMENT;
   for (const r of results) {
     const c = r.citation;
     const dup = out.some((o) => o.hash === r.hash || (o.file_id === r.file_id && o.version === r.version && o.citation.start < c.end && c.start < o.citation.end));
     if (dup || (perDoc.get(r.file_id) ?? 0) >= cap) continue;
     perDoc.set(r.file_id, (perDoc.get(r.file_id) ?? 0) + 1);
     out.push(r);
-    if (out.length === PASSAGES) break;
+    if (out.length === max) break;
   }
   return out;
 }
 
-/** The passage's sentence(s) closest to the question: [start, end) in the document. */
-async function bestSentences(question: string, doc: SourceDoc, start: number, end: number, similarity?: Similarity): Promise<[number, number]> {
+interface BestSentences {
+  range: [number, number];
+  /** The sentence's cosine with the question (null without an embedding model). */
+  cosine: number | null;
+}
+
+/**
+ * The passage's sentence(s) that answer the question: closest in meaning, with the share of the
+ * clause words the question speaks of (the lexicon's) breaking near-ties — the termination
+ * sentence, not the renewal sentence beside it. [start, end) in the document.
+ */
+async function bestSentences(about: string, doc: SourceDoc, start: number, end: number, similarity?: Similarity): Promise<BestSentences> {
   const ranges = passageSentences(doc.text, start, end);
-  if (!ranges.length) return [start, end];
+  if (!ranges.length) return { range: [start, end], cosine: null };
   const texts = ranges.map(([a, b]) => doc.text.slice(a, b));
-  const scores = (await similarity?.(question, texts).catch(() => null)) ?? texts.map((t) => lexicalOverlap(question, t));
+  const cosines = (await similarity?.(about, texts).catch(() => null)) ?? null;
+  const expanded = expandQuery(about);
+  const lexical = texts.map((t) => lexicalOverlap(expanded, t));
+  const score = (i: number) => (cosines ? cosines[i]! + SENTENCE_WORDS_WEIGHT * lexical[i]! : lexical[i]!);
   let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  for (let i = 1; i < texts.length; i++) if (score(i) > score(best)) best = i;
   let [s, e] = ranges[best]!;
   // A short sentence ("Termination.") says more with the one after it.
   if (e - s < 80 && ranges[best + 1]) e = ranges[best + 1]![1];
   // A sentence the chunk cut at either end is completed from the document.
-  return passageWindow(doc.text, s, e);
+  return { range: passageWindow(doc.text, s, e), cosine: cosines ? cosines[best]! : null };
 }
+
+/** Weight of the clause words' share next to the cosine when choosing a passage's sentence. */
+const SENTENCE_WORDS_WEIGHT = 0.5;
 
 /** The quoted words: whole when short, else cut at a word with an ellipsis (the verifier trims it). */
 function quoteOf(text: string): string {
@@ -94,29 +127,87 @@ function quoteOf(text: string): string {
   return `${cut}…`;
 }
 
-/** The extractive answer for `question` (its citations still go through verification like any answer's). */
-export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
-  const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
-  const picked = distinct(response.results, response.focus?.files.length === 1);
-  if (!picked.length) return { answer: NOTHING_FOUND, seen: [] };
-  // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
-  const about = response.focus?.query || o.question;
-  const lines: string[] = [HEADINGS[o.why], ''];
-  const seen: PassageItem[] = [];
-  for (const r of picked) {
+interface Graded {
+  result: SearchResult;
+  doc: SourceDoc;
+  range: [number, number];
+  relevance: PassageRelevance;
+  /** Search's order and the best sentence's closeness together: the order passages are shown in. */
+  order: number;
+  lacksAskedFact: boolean;
+}
+
+/** Each candidate's best sentence(s) and grade. */
+async function grade(o: ExtractiveOptions, picked: SearchResult[], about: string): Promise<Graded[]> {
+  const aboutWords = new Set(contentWords(about));
+  const amount = asksForAmount(o.question);
+  const out: Graded[] = [];
+  for (const [rank, r] of picked.entries()) {
     const raw = await o.sourceText(r.file_id, r.version);
     const doc: SourceDoc | null = typeof raw === 'string' ? { text: raw } : raw;
     if (!doc) continue;
-    const [s, e] = await bestSentences(about, doc, r.citation.start, r.citation.end, o.similarity);
-    const quote = quoteOf(doc.text.slice(s, e));
-    const pages = doc.pageStarts?.length ? pagesOf(doc.pageStarts, s, e) : r.citation.pages;
-    const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
-    const title = doc.title || r.document_title || readableFileName(r.file_name);
-    lines.push(`- ${title}, ${placeOf(doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
-    seen.push({ cite: cite.id, file_name: r.file_name, pages, text: doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
+    const best = await bestSentences(about, doc, r.citation.start, r.citation.end, o.similarity);
+    const lacksAskedFact = amount && !holdsAmount(doc.text.slice(best.range[0], best.range[1]));
+    const relevance = gradePassage({ sentenceCosine: best.cosine, coverage: queryCoverage(aboutWords, r.text), rank, label: r.label, lacksAskedFact });
+    out.push({ result: r, doc, range: best.range, relevance, lacksAskedFact, order: ORDER_RANK / (ORDER_RANK + rank + 1) + ORDER_COSINE * (best.cosine ?? 0) });
   }
-  if (seen.length === 0) return { answer: NOTHING_FOUND, seen: [] };
-  return { answer: lines.join('\n'), seen };
+  return out;
+}
+
+/** Search's rank prior (k of k/(k + rank)) and the best sentence's cosine weight in the order shown. */
+const ORDER_RANK = 5;
+const ORDER_COSINE = 2;
+const TIER: Record<PassageRelevance, number> = { answer: 0, related: 1, closest: 2 };
+
+/** "“bitcoin” or “cryptocurrency”". */
+function orList(words: string[]): string {
+  const q = words.map((w) => `“${w}”`);
+  return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q.at(-1)}`;
+}
+
+/** The extractive answer for `question` (its citations still go through verification like any answer's). */
+export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
+  const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
+  const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
+  const none = { answer: NOTHING_FOUND, seen: [], relevance: new Map<string, PassageRelevance>(), found: false };
+  if (!picked.length) return none;
+  // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
+  const about = response.focus?.query || o.question;
+  const graded = await grade(o, picked, about);
+  if (!graded.length) return none;
+  graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || b.order - a.order);
+  const unmentioned = await o.tools.unmentioned(o.question);
+  const found = !unmentioned.length && graded[0]!.relevance !== 'closest' && graded.some((g) => !g.lacksAskedFact);
+  let lines: string[];
+  let shown: Graded[];
+  if (found) {
+    shown = graded.filter((g) => g.relevance !== 'closest').slice(0, PASSAGES);
+    lines = [HEADINGS[o.why], ''];
+  } else {
+    // Nothing answers: said first, with the nearest passages below, in search's order.
+    shown = graded.sort((a, b) => b.order - a.order).slice(0, CLOSEST);
+    const why = unmentioned.length
+      ? `: no document mentions ${orList(unmentioned)}`
+      : asksForAmount(o.question) && graded.every((g) => g.lacksAskedFact)
+        ? ': no passage close to the question gives the figure asked for'
+        : '';
+    lines = [`${NOT_FOUND_LEAD[o.why]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`, ''];
+  }
+  const seen: PassageItem[] = [];
+  const relevance = new Map<string, PassageRelevance>();
+  for (const g of shown) {
+    const r = g.result;
+    const [s, e] = g.range;
+    const quote = quoteOf(g.doc.text.slice(s, e));
+    const pages = g.doc.pageStarts?.length ? pagesOf(g.doc.pageStarts, s, e) : r.citation.pages;
+    const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
+    const title = g.doc.title || r.document_title || readableFileName(r.file_name);
+    const grade = found ? `${RELEVANCE_WORDS[g.relevance]} — ` : '';
+    lines.push(`- ${grade}${title}, ${placeOf(g.doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
+    seen.push({ cite: cite.id, file_name: r.file_name, pages, text: g.doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
+    relevance.set(cite.id, found ? g.relevance : 'closest');
+  }
+  return { answer: lines.join('\n'), seen, relevance, found };
 }
 
 /** What a status means for a user, counted: "2 need OCR", "1 is password protected". */

@@ -280,10 +280,11 @@ export class AgentService {
     this.ports.events.emit('agent.step', { ...ref, phase: 'action', step });
     const found = await extractiveAnswer({ tools: o.caseTools, ledger: o.ledger, sourceText: o.verifier.sourceText, ...(o.verifier.options.similarity ? { similarity: o.verifier.options.similarity } : {}), question: query, why: o.why, signal });
     step.timing.tool_ms = performance.now() - t0;
-    step.observation = found.seen.length ? `Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.` : 'No passage matches the question.';
+    step.observation = !found.seen.length ? 'No passage matches the question.' : `${found.found ? '' : "The documents don't appear to say. "}Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.`;
     step.summary = { tool: FIND_PASSAGES, count: found.seen.length };
     this.ports.events.emit('agent.step', { ...ref, phase: 'observation', step });
-    const verification = await verifyCitations(found.answer, o.ledger, o.verifier.sourceText, o.verifier.options);
+    const checked = await verifyCitations(found.answer, o.ledger, o.verifier.sourceText, o.verifier.options);
+    const verification = { ...checked, citations: checked.citations.map((c) => (found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c)) };
     const readable = o.files.filter((f) => isReadable(f.status)).length;
     const coverage = o.run?.coverage ?? plainCoverage(o.files, `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`);
     return this.finish(turn, {

@@ -97,6 +97,19 @@ export class DocumentRouter {
   }
 
   /**
+   * Whether `word` is in some document's name, title or parties (exactly, any case), or is the
+   * initials of words of one ("MSA" for a Master Services Agreement, "NDA").
+   */
+  names(word: string): boolean {
+    const term = routingTerm(word);
+    if (term === null) return false;
+    this.initials ??= initialsOf([...this.docs.values()].flatMap((d) => [d.title, readableFileName(d.file_name)]));
+    return this.initials.has(term) || this.index.search(term, { prefix: false, fuzzy: false }).length > 0;
+  }
+
+  private initials?: Set<string>;
+
+  /**
    * The documents `query` names, or null when it names none (or too many to be a focus). A word
    * names documents when it is rare both among their names and, when `textFrequency` is given,
    * among their texts: "Zounds" is in one contract, "license" in the text of most of a data room,
@@ -157,3 +170,14 @@ function withoutWords(query: string, words: Set<string>): string {
   for (const w of words) out = out.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(['’]s)?(?=$|[^\\p{L}\\p{N}])`, 'gu'), '$1');
   return out.replace(/\s+/g, ' ').replace(/\s+([?.,;:!])/g, '$1').trim();
 }
+
+/** The initials of every run of two to six words of each name ("master services agreement" → "msa", "ms", "sa"). */
+function initialsOf(names: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const name of names) {
+    const letters = (name.match(/\p{L}[\p{L}\p{N}']*/gu) ?? []).filter((w) => !/^(of|and|the|for|to|in|on)$/i.test(w)).map((w) => w[0]!.toLowerCase());
+    for (let i = 0; i < letters.length; i++) for (let n = 2; n <= 6 && i + n <= letters.length; n++) out.add(letters.slice(i, i + n).join(''));
+  }
+  return out;
+}
+

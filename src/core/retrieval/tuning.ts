@@ -77,3 +77,27 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
     blendK: 10,
   },
 };
+
+/** Where a passage's grade changes (relevance.ts). */
+export interface RelevanceTuning {
+  /** "Likely answer": among the first `answerRank` + 1 passages, labelled strong by search, its best sentence this close in meaning… */
+  answerCosine: number;
+  /** …and holding this share of the question's words. */
+  answerCoverage: number;
+  answerRank: number;
+  /** Without an embedding model: the share of the question's words a first passage must hold to be the likely answer. */
+  answerCoverageAlone: number;
+  /** Under both floors a passage is only among the closest: a question with nothing above them is one the documents don't appear to answer. */
+  floorCosine: number;
+  floorCoverage: number;
+}
+
+export const RELEVANCE: RelevanceTuning = {
+  answerCosine: 0.5,
+  answerCoverage: 0.3,
+  answerRank: 1,
+  answerCoverageAlone: 0.7,
+  floorCosine: 0.38,
+  floorCoverage: 0.6,
+};
+

@@ -17,6 +17,7 @@ import { CitationLedger } from '../citations/ledger';
 import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
 import { DocumentRouter } from '../retrieval/routing';
 import { RETRIEVAL_TUNING } from '../retrieval/tuning';
+import { factTerms } from '../retrieval/relevance';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
@@ -82,6 +83,9 @@ const ADJACENT_CHARS = 600;
 
 /** A section shorter than this (an item like "(a)") is read with the section around it. */
 const CLAUSE_CHARS = 400;
+
+/** Statuses of a file whose words are not all searchable yet. */
+const PENDING = new Set(['queued', 'parsing', 'indexing']);
 
 const STATUS_WORDS: Record<string, string> = {
   needs_ocr: 'needs OCR',
@@ -252,6 +256,22 @@ export class CaseTools {
       results: [...inDocs.results, ...rest],
       focus: { files: routing.focus, matched: routing.matched, query: routing.clauseQuery, widened: rest.length > 0 },
     };
+  }
+
+  /**
+   * The question's names (`factTerms`: "Costco", "Singapore") that no readable document of
+   * the case uses, in its text or its names: what the documents do not speak of. Nothing while a
+   * document is still being read (its words are not all searchable yet).
+   */
+  async unmentioned(question: string): Promise<string[]> {
+    const terms = factTerms(question);
+    if (!terms.length) return [];
+    const files = await this.documents.listFiles();
+    if (files.some((f) => PENDING.has(f.status))) return [];
+    const router = await this.router();
+    const out: string[] = [];
+    for (const term of terms) if (!router.names(term) && (await this.store.documentFrequency(term.toLowerCase(), 0)) === 0) out.push(term);
+    return out;
   }
 
   /** The case's document router, built again only when its readable documents change. */

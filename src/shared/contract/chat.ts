@@ -17,6 +17,14 @@ export type CitationStatus = 'verified' | 'not_verified' | 'invented';
  */
 export type SupportLevel = 'quoted' | 'supported' | 'not_supported' | 'invented';
 
+/**
+ * How far a passage quoted by the extractive answer ("Find passages") answers the question — not
+ * whether its words are on the page (a quote always is): `answer` strong evidence it holds the
+ * answer ("Likely answer"), `related` about the question, `closest` the nearest passages when the
+ * documents don't appear to answer.
+ */
+export type PassageRelevance = 'answer' | 'related' | 'closest';
+
 /** The words of a cited passage that support the sentence (whole-document offsets). */
 export interface SupportSpan {
   start: number;
@@ -52,6 +60,8 @@ export interface CheckedCitation {
   ocr_confidence?: number;
   /** Where the supporting words are, in documents whose units are not pages: "Sheet Billing, row 14", "Email body". */
   place?: string;
+  /** A passage of the extractive answer: how far it answers the question (its quote is a plain fact, not a green mark). */
+  relevance?: PassageRelevance;
 }
 
 /**

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { expandQuery } from '../../src/core/retrieval/lexicon';
+import { asksForAmount, factTerms, gradePassage, holdsAmount } from '../../src/core/retrieval/relevance';
+
+describe('the clause lexicon', () => {
+  it("adds the contract's words for the kind of clause a client's question speaks of", () => {
+    expect(expandQuery('Can they drop us whenever they want?')).toMatch(/terminat.*convenience/);
+    expect(expandQuery('Who owns what we build for them?')).toMatch(/intellectual property/);
+    expect(expandQuery('Can they hand it over to another company if they get bought?')).toMatch(/assign/);
+  });
+
+  it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {
+    expect(expandQuery('Who signed for Brightline Data Services?')).toBe('Who signed for Brightline Data Services? dated effective date entered');
+    expect(expandQuery('What is the purchase order number on the invoice?')).toBe('What is the purchase order number on the invoice?');
+    expect(expandQuery('When can the agreement be terminated?')).toBe('When can the agreement be terminated? notice convenience');
+  });
+});
+
+describe('passage relevance', () => {
+  const strong = { sentenceCosine: 0.62, coverage: 0.6, rank: 0, label: 'strong', lacksAskedFact: false };
+
+  it('"Likely answer" needs a first passage that search and meaning both put on top', () => {
+    expect(gradePassage(strong)).toBe('answer');
+    expect(gradePassage({ ...strong, rank: 4 })).toBe('related');
+    expect(gradePassage({ ...strong, label: 'partial' })).toBe('related');
+    expect(gradePassage({ ...strong, sentenceCosine: 0.42 })).toBe('related');
+  });
+
+  it('a passage far from the question in meaning and words is only among the closest', () => {
+    expect(gradePassage({ ...strong, rank: 3, label: 'partial', sentenceCosine: 0.2, coverage: 0.1 })).toBe('closest');
+    // Without an embedding model the words decide.
+    expect(gradePassage({ ...strong, sentenceCosine: null, coverage: 0.8 })).toBe('answer');
+    expect(gradePassage({ ...strong, sentenceCosine: null, coverage: 0.1 })).toBe('closest');
+  });
+
+  it('a question asking for a figure is not answered by a passage without one', () => {
+    expect(asksForAmount('How much does Bankers Bank pay Netzee for maintenance?')).toBe(true);
+    expect(asksForAmount('How long is the initial term?')).toBe(true);
+    expect(asksForAmount('What fee per tonne does Karakudukmunay pay?')).toBe(true);
+    expect(asksForAmount('Which state law governs the agreement?')).toBe(false);
+    expect(holdsAmount('a monthly fee of $4,500')).toBe(true);
+    expect(holdsAmount('for sixty days')).toBe(true);
+    expect(holdsAmount('The Provider shall maintain insurance.')).toBe(false);
+    expect(gradePassage({ ...strong, lacksAskedFact: true })).toBe('related');
+  });
+
+  it("the question's names are what a missing word means something for; everyday words are not", () => {
+    expect(factTerms('Can TruckThat be paid in bitcoin or other cryptocurrency?')).toEqual(['TruckThat']);
+    expect(factTerms('How did Ruben get hurt on the job for Create and Construct?')).toEqual(['Ruben', 'Create', 'Construct']);
+    expect(factTerms("What is Zounds' warranty under the MSA, and is Section 5 needed?")).toEqual(['Zounds', 'MSA', 'Section']);
+    expect(factTerms('Which Tesla vehicles are covered?')).toEqual(['Tesla']);
+  });
+});
