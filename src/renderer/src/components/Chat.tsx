@@ -6,7 +6,7 @@ import { useChat, type AskMode } from '../stores/chat';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { chipMark, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from './citations';
+import { chipLook, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from './citations';
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
 import { LimitChip } from './AskAbout';
@@ -31,11 +31,12 @@ function AnswerText({ text, citations }: { text: string; citations: CheckedCitat
     const ocr = c ? ocrCitationNote(c) : '';
     const words = c ? `${verdictText(c)}${ocr ? `; ${ocr}` : ''}` : 'Checking…';
     const place = c && support !== 'invented' ? `${citationPlace(c)} — ` : '';
+    const look = chipLook(c);
     parts.push(
       <button
         key={key++}
         type="button"
-        className={`chip chip-${support}`}
+        className={look.className}
         data-cite={id}
         data-status={c?.status ?? 'pending'}
         data-support={support}
@@ -44,7 +45,7 @@ function AnswerText({ text, citations }: { text: string; citations: CheckedCitat
         disabled={!src}
         onClick={() => src && open(src)}
       >
-        {chipMark(support)}
+        {look.mark}
         {n}
       </button>,
     );

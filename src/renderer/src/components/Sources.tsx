@@ -1,7 +1,7 @@
 import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
 import { ocrCitationNote, quoteText } from '../../../shared/citation-text';
 import { useViewer } from '../stores/viewer';
-import { citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, SUPPORT_WORDS, verdictText } from './citations';
+import { checkWords, citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, verdictText } from './citations';
 
 /**
  * The supporting words; without a span (sessions saved before it), the quote checked in the passage
@@ -32,8 +32,10 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
           const src = sourceOf(c, String(n));
           const quote = quoteOf(c, refs);
           const place = support === 'invented' ? 'No such passage' : citationPlace(c);
+          // A passage of "Find passages": graded by relevance, never marked green for being on the page.
+          const passage = Boolean(c.relevance) && isGreen(c);
           return (
-            <li key={id} className={`source source-${support}`} data-cite={id} data-support={support}>
+            <li key={id} className={`source ${passage ? 'source-passage' : `source-${support}`}`} data-cite={id} data-support={support} {...(passage ? { 'data-relevance': c.relevance } : {})}>
               <button
                 type="button"
                 className="source-open"
@@ -41,7 +43,7 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 aria-label={`Source ${n}: ${place}${src ? ' — open it' : ''}`}
                 onClick={() => src && open(src)}
               >
-                <span className={`source-n n-${support}`} aria-hidden="true">
+                <span className={`source-n ${passage ? 'n-passage' : `n-${support}`}`} aria-hidden="true">
                   {n}
                 </span>
                 <span className="source-body">
@@ -50,8 +52,8 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 </span>
               </button>
               <div className="source-foot">
-                <span className={`source-state small state-${support}`} title={verdictText(c)}>
-                  {support === 'not_supported' ? verdictText(c) : SUPPORT_WORDS[support]}
+                <span className={`source-state small ${passage ? `state-rel-${c.relevance}` : `state-${support}`}`} title={verdictText(c)}>
+                  {support === 'not_supported' ? verdictText(c) : checkWords(c)}
                 </span>
                 {ocrCitationNote(c) && (
                   <span className="source-ocr small state-not_supported" data-ocr-note>

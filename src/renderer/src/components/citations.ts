@@ -3,12 +3,12 @@
  * supporting words, the whole passage one click away), and copying its quote for a brief.
  */
 import type { CheckedCitation, SupportLevel } from '../../../shared/contract/chat';
-import { citationPlace, isGreen, quoteWithCitation, supportOf, SUPPORT_WORDS } from '../../../shared/citation-text';
+import { checkWords, citationPlace, isGreen, quoteWithCitation, supportOf, SUPPORT_WORDS } from '../../../shared/citation-text';
 import { api, errorMessage } from '../api/index';
 import { useUi } from '../stores/ui';
 import type { SourceRef } from '../stores/viewer';
 
-export { citationPlace, isGreen, supportOf, SUPPORT_WORDS };
+export { checkWords, citationPlace, isGreen, supportOf, SUPPORT_WORDS };
 
 /** `[cite:id]` markers in an answer. */
 export const CITE = /\[cite:([A-Za-z0-9_-]+)\]/g;
@@ -28,6 +28,8 @@ export function withoutCites(text: string): string {
 /** What a verdict means, in plain words (a chip's tooltip; the reason for one not supported). */
 export function verdictText(c: CheckedCitation): string {
   const s = supportOf(c);
+  // A passage of "Find passages": its words are the document's; how far it answers is its relevance.
+  if (c.relevance && isGreen(c)) return `${checkWords(c)}: these are the document's own words`;
   switch (s) {
     case 'quoted':
       return 'Quoted: these words are in the cited passage';
@@ -38,6 +40,16 @@ export function verdictText(c: CheckedCitation): string {
     case 'invented':
       return 'Invented: no search in this conversation returned this citation';
   }
+}
+
+/**
+ * The chip's look: a passage of the extractive answer is a plain numbered chip (an exact quote is a
+ * fact, not a success); green stays for a sentence of an answer that its passage supports.
+ */
+export function chipLook(c: CheckedCitation | undefined): { className: string; mark: string } {
+  const support = c ? supportOf(c) : 'pending';
+  if (c?.relevance && isGreen(c)) return { className: `chip chip-passage chip-rel-${c.relevance}`, mark: '' };
+  return { className: `chip chip-${support}`, mark: chipMark(support) };
 }
 
 /** The chip's mark: ✓ green, ? amber, ! red. */
