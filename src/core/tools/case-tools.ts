@@ -228,10 +228,6 @@ export class CaseTools {
     if (!routing) return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const fileIds = routing.focus.map((f) => f.file_id);
     const inDocs = await searchChunks(this.store, semantic, { ...options, query: routing.clauseQuery, file_ids: fileIds }, this.ledger, reranker);
-    const missing = options.top_k - inDocs.results.length;
-    const rest =
-      missing > 0
-        ? (await searchChunks(this.store, semantic, { ...options, top_k: missing, reject_hashes: [...(options.reject_hashes ?? []), ...inDocs.results.map((r) => r.hash)] }, this.ledger, reranker)).results
     const focus = { files: routing.focus, matched: routing.matched, query: routing.clauseQuery };
     const { blend, blendK } = RETRIEVAL_TUNING.routing;
     if (blend > 0) {
@@ -250,6 +246,10 @@ export class CaseTools {
       const widened = results.some((r) => !fileIds.includes(r.file_id));
       return { ...inDocs, results, focus: { ...focus, widened } };
     }
+    const missing = options.top_k - inDocs.results.length;
+    const rest =
+      missing > 0
+        ? (await searchChunks(this.store, semantic, { ...options, top_k: missing, reject_hashes: [...(options.reject_hashes ?? []), ...inDocs.results.map((r) => r.hash)] }, this.ledger, reranker)).results
         : [];
     return {
       ...inDocs,
@@ -301,6 +301,7 @@ export class CaseTools {
    */
   private async withContext(res: SearchResponse): Promise<SearchResponse> {
     const outlines = new Map<string, Promise<Section[]>>();
+    const profiles = new Map<string, ReturnType<DocumentSource['readProfile']>>();
     for (const r of res.results) {
       const key = `${r.file_id}@${r.version}`;
       if (RETRIEVAL_TUNING.adjacency && !SENTENCE_END.test(r.text)) await this.completeSentence(r);
@@ -315,8 +316,12 @@ export class CaseTools {
         const readable = [...around].reverse().find((x) => x.level <= 2 || x.end - x.start >= CLAUSE_CHARS) ?? around[around.length - 1]!;
         r.section_id = readable.id;
       }
-      const title = all.find((s) => s.kind === 'title');
-      if (title?.title) r.document_title = title.title;
+      // The name citations give the document ("Gildernew v. Gantner"), else its outline's title.
+      let names = profiles.get(key);
+      if (!names) profiles.set(key, (names = this.documents.readProfile(r.file_id, r.version).catch(() => null)));
+      const profile = await names;
+      const title = profile?.short_name || profile?.title || all.find((s) => s.kind === 'title')?.title;
+      if (title) r.document_title = title;
       const doc = await this.documents.readText(r.file_id, r.version);
       const place = doc && placeOf(doc, pagesOf(doc.pageStarts, r.start, r.end), r.start, r.end);
       if (place) r.place = place;

@@ -10,7 +10,7 @@ export { eventCite, eventDate };
 const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written', 'Mark', 'Note'];
 
 function row(e: TimelineEvent): string[] {
-  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), e.date_text, e.mark ?? '', e.note ?? ''];
+  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.title ?? e.file_name, eventCite(e), e.date_text, e.mark ?? '', e.note ?? ''];
 }
 
 /** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
@@ -33,7 +33,7 @@ export async function timelineDocx(result: TimelineResult, options: { caseName: 
     width: { size: 100, type: d.WidthType.PERCENTAGE },
     rows: [
       new d.TableRow({ tableHeader: true, children: columns.map((c) => cell(c, true)) }),
-      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.file_name, eventCite(e), [e.mark, e.note].filter(Boolean).join(': ')].map((t) => cell(t)) })),
+      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.title ?? e.file_name, eventCite(e), [e.mark, e.note].filter(Boolean).join(': ')].map((t) => cell(t)) })),
     ],
   });
   const doc = new d.Document({

@@ -76,16 +76,21 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
   const events: TimelineEvent[] = [];
   // Each document's text and page facts are read once, however many of its events are listed.
   const texts = new Map<string, ReturnType<DocumentSource['readText']>>();
+  const titles = new Map<string, Promise<string | undefined>>();
   for (const { event: e, file } of found.slice(0, a.limit)) {
-    if (!texts.has(file.id)) texts.set(file.id, documents.readText(file.id, file.version));
+    if (!texts.has(file.id)) {
+      texts.set(file.id, documents.readText(file.id, file.version));
+      titles.set(file.id, documents.readProfile(file.id, file.version).then((p) => p?.short_name || p?.title || undefined, () => undefined));
+    }
     const doc = await texts.get(file.id)!;
+    const title = await titles.get(file.id)!;
     const pages = doc ? pagesOf(doc.pageStarts, e.start, e.end) : [e.page];
     const place = doc ? placeOf(doc, pages, e.start, e.end) : undefined;
     const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });
     const { start, end, page: _page, ...rest } = e;
     const key = eventKey(file.id, file.version, start, end);
     const said = marks[key];
-    events.push({ ...rest, file_id: file.id, file_name: file.name, version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}), key, ...(said?.mark ? { mark: said.mark } : {}), ...(said?.note ? { note: said.note } : {}) });
+    events.push({ ...rest, file_id: file.id, file_name: file.name, ...(title ? { title } : {}), version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}), key, ...(said?.mark ? { mark: said.mark } : {}), ...(said?.note ? { note: said.note } : {}) });
   }
   const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
   return { events, total: found.length, coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line } };

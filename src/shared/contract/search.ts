@@ -341,6 +341,8 @@ export interface TimelineEvent {
   people: string[];
   file_id: string;
   file_name: string;
+  /** The document's short name, as citations give it ("Gildernew v. Gantner"), when it has one. */
+  title?: string;
   version: number;
   doc_type: string;
   pages: number[];

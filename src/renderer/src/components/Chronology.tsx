@@ -87,7 +87,7 @@ function EventRow({ event }: { event: TimelineEvent }) {
       <td className="small">{event.people.join('; ')}</td>
       <td className="small">
         <span className="ellipsis" title={event.file_name}>
-          {event.file_name.split('/').pop()}
+          {event.title ?? event.file_name.split('/').pop()}
         </span>
         <span className="muted"> · {eventCite(event)}</span>
       </td>
