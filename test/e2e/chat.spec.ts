@@ -512,6 +512,10 @@ test.describe('chat find passages', () => {
     const rows = answer.getByRole('region', { name: 'Sources' }).getByRole('listitem');
     expect(await rows.count()).toBeGreaterThan(0);
     await expect(rows.first().locator('.source-quote')).not.toBeEmpty();
+    // Each passage says how far it answers; its exact words are a plain fact, never a green mark.
+    await expect(rows.first().locator('.source-state')).toHaveText(/^(Likely answer|Related) · exact words$/);
+    await expect(answer.locator('.chip').first()).toHaveClass(/chip-passage/);
+    await expect(answer.locator('.chip-quoted')).toHaveCount(0);
     const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
     const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
     const reply = session.messages_list.at(-1)!;
