@@ -97,6 +97,16 @@ describe('turns that end with the extractive answer', () => {
     expectExtractive(r, /no sentence of the model's answer is supported/);
   });
 
+  it('a model answer that says the documents don\'t say is checked the other way: the passage that answers is shown', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      caseId: c.caseId,
+      question,
+      model: scriptModel(c.root, { steps: [FIND, GREP, { final: "The documents don't say what notice is needed to end the MSA for convenience." }] }),
+    });
+    expect(r).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: expect.stringMatching(/don't say/) } });
+    expect(r.answer).toMatch(/^The model could not answer this from the documents\. These passages match your question best:\n\n- Likely answer — MASTER SERVICES AGREEMENT, p\. 1: “Either party may terminate this Agreement for convenience/);
+  });
+
   it('a supported answer is kept: the model’s words, green citations, the supporting words as the span', async () => {
     const r = await c.engine.router.call('chat.ask', {
       caseId: c.caseId,
