@@ -49,69 +49,73 @@ async function caseWithDocuments(app: AppFixture): Promise<string> {
   return id;
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test.describe(`accessibility (${scheme})`, () => {
-    test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
+test.describe('accessibility (light and dark)', () => {
+  test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-    test(`no serious or critical axe violations on the main screens, ${scheme}`, async ({ app }) => {
-      test.slow(); // a real PDF ingested and a scripted answer checked
-      const { page } = app;
-      await page.emulateMedia({ colorScheme: scheme });
+  test('no serious or critical axe violations on the main screens, light and dark', async ({ app }) => {
+    test.slow(); // a real PDF ingested and a scripted answer checked
+    const { page } = app;
+    // Each screen is checked as it is in the light theme, then in the dark one (the theme is the
+    // OS's, pure CSS: switching it changes nothing else on the screen), and saved in each.
+    const inBothThemes = async (screen: string, shot?: string, check?: () => Promise<void>) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await check?.();
+        expect(await seriousViolations(page), `${screen}, ${scheme}`).toEqual([]);
+        if (shot) await screenshot(page, `a11y-${shot}-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
 
-      // An empty case list: what to do is said at the top of the sidebar, where the eye starts.
-      const sidebar = page.getByRole('navigation', { name: 'Cases' });
-      await expect(sidebar.getByText('No cases yet. Create one to start.')).toBeVisible();
+    // An empty case list: what to do is said at the top of the sidebar, where the eye starts.
+    const sidebar = page.getByRole('navigation', { name: 'Cases' });
+    await expect(sidebar.getByText('No cases yet. Create one to start.')).toBeVisible();
+    await inBothThemes('first run', undefined, async () => {
       const empty = await sidebar.getByText('No cases yet').boundingBox();
       const settingsButton = await sidebar.getByRole('button', { name: 'Settings' }).boundingBox();
       expect(empty!.y).toBeLessThan(settingsButton!.y / 3);
-      expect(await seriousViolations(page), 'first run').toEqual([]);
-
-      await caseWithDocuments(app);
-      await expect(sidebar.getByRole('button', { name: /Equidata affiliate/ })).toBeVisible();
-      expect(await seriousViolations(page), 'case list').toEqual([]);
-      await screenshot(page, `a11y-case-list-${scheme}`);
-
-      // Documents: the heading is its name alone; the status is text; "Why?" says the reason.
-      await sidebar.getByRole('button', { name: /Equidata affiliate/ }).click();
-      const docs = page.getByRole('region', { name: 'Documents' });
-      await expect(docs.getByRole('heading', { level: 2 })).toHaveText(/^Documents\s*2$/);
-      const brokenRow = docs.locator('[data-file="broken/empty.pdf"]');
-      await expect(brokenRow.locator('[data-status]').first()).toHaveText('Failed');
-      await expect(brokenRow.getByRole('button', { name: /Failed/ })).toHaveCount(0);
-      await brokenRow.getByRole('button', { name: 'Why?' }).click();
-      await expect(brokenRow.getByRole('note')).toHaveText('empty file');
-      await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed');
-      await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' })).toHaveCount(0);
-      expect(await seriousViolations(page), 'documents').toEqual([]);
-      await screenshot(page, `a11y-documents-${scheme}`);
-
-      // Chat with an answer.
-      const chat = page.getByRole('region', { name: 'Chat' });
-      await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
-      await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
-      const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
-      await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
-      const chip = answer.locator('.chip[data-status="verified"]');
-      await expect(chip).toHaveCount(1);
-      expect(await seriousViolations(page), 'chat with an answer').toEqual([]);
-      await screenshot(page, `a11y-chat-${scheme}`);
-
-      // The viewer open on the citation.
-      await chip.click();
-      const viewer = page.getByRole('region', { name: 'Source viewer' });
-      await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
-      expect(await seriousViolations(page), 'viewer').toEqual([]);
-      await screenshot(page, `a11y-viewer-${scheme}`);
-
-      // Settings.
-      await sidebar.getByRole('button', { name: 'Settings' }).click();
-      await expect(page.getByRole('region', { name: 'Settings' })).toBeVisible();
-      await expect(page.getByRole('region', { name: 'Settings' }).getByRole('region', { name: 'Models' })).toContainText(/Semantic search is (on|off)/);
-      expect(await seriousViolations(page), 'settings').toEqual([]);
-      await screenshot(page, `a11y-settings-${scheme}`);
     });
+
+    await caseWithDocuments(app);
+    await expect(sidebar.getByRole('button', { name: /Equidata affiliate/ })).toBeVisible();
+    await inBothThemes('case list', 'case-list');
+
+    // Documents: the heading is its name alone; the status is text; "Why?" says the reason.
+    await sidebar.getByRole('button', { name: /Equidata affiliate/ }).click();
+    const docs = page.getByRole('region', { name: 'Documents' });
+    await expect(docs.getByRole('heading', { level: 2 })).toHaveText(/^Documents\s*2$/);
+    const brokenRow = docs.locator('[data-file="broken/empty.pdf"]');
+    await expect(brokenRow.locator('[data-status]').first()).toHaveText('Failed');
+    await expect(brokenRow.getByRole('button', { name: /Failed/ })).toHaveCount(0);
+    await brokenRow.getByRole('button', { name: 'Why?' }).click();
+    await expect(brokenRow.getByRole('note')).toHaveText('empty file');
+    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed');
+    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' })).toHaveCount(0);
+    await inBothThemes('documents', 'documents');
+
+    // Chat with an answer.
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await chat.getByRole('textbox', { name: 'Question' }).fill('How long does the agreement run?');
+    await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
+    const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
+    await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
+    const chip = answer.locator('.chip[data-status="verified"]');
+    await expect(chip).toHaveCount(1);
+    await inBothThemes('chat with an answer', 'chat');
+
+    // The viewer open on the citation.
+    await chip.click();
+    const viewer = page.getByRole('region', { name: 'Source viewer' });
+    await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
+    await inBothThemes('viewer', 'viewer');
+
+    // Settings.
+    await sidebar.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByRole('region', { name: 'Settings' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Settings' }).getByRole('region', { name: 'Models' })).toContainText(/Semantic search is (on|off)/);
+    await inBothThemes('settings', 'settings');
   });
-}
+});
 
 test.describe('keyboard', () => {
   test('the document table (treegrid) is one Tab stop; arrow keys move by rows, Right/Left open and close folders, Space ticks, Enter opens a document', async ({ app }) => {
