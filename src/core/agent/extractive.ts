@@ -184,7 +184,7 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     shown = graded.filter((g) => g.relevance !== 'closest').slice(0, PASSAGES);
     lines = [HEADINGS[o.why], ''];
   } else {
-    // Nothing answers: said first, with the nearest passages below, in search's order.
+    // Nothing answers: said first, with the nearest passages below (grades aside).
     shown = graded.sort((a, b) => b.order - a.order).slice(0, CLOSEST);
     const why = unmentioned.length
       ? `: no document mentions ${orList(unmentioned)}`
@@ -202,8 +202,8 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     const pages = g.doc.pageStarts?.length ? pagesOf(g.doc.pageStarts, s, e) : r.citation.pages;
     const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
     const title = g.doc.title || r.document_title || readableFileName(r.file_name);
-    const grade = found ? `${RELEVANCE_WORDS[g.relevance]} — ` : '';
-    lines.push(`- ${grade}${title}, ${placeOf(g.doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
+    const mark = found ? `${RELEVANCE_WORDS[g.relevance]} — ` : '';
+    lines.push(`- ${mark}${title}, ${placeOf(g.doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
     seen.push({ cite: cite.id, file_name: r.file_name, pages, text: g.doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
     relevance.set(cite.id, found ? g.relevance : 'closest');
   }
