@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOP_STOPPED } from '../../src/core/agent/conversation';
 import { degenerateReason, isLooping } from '../../src/core/agent/degenerate';
 import { Engine } from '../../src/core/engine';
+import { RELEVANCE } from '../../src/core/retrieval/tuning';
 import type { ChatAnswer } from '../../src/shared/contract/chat';
 import type { EngineEvents } from '../../src/shared/events';
 import { imageOnlyPdf } from '../fixtures/pdfs';
@@ -162,6 +163,17 @@ describe('turns that end with the extractive answer', () => {
     // No name to miss: the passages themselves are too far from the question.
     const bitcoin = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
     expect(bitcoin.answer).toMatch(/^The documents don't appear to say\. The closest passages/);
+    // In a large case a rarer word no document uses counts too (this case is small: the threshold lowered for it).
+    const saved = RELEVANCE.rareWordsCase;
+    RELEVANCE.rareWordsCase = 1;
+    try {
+      const large = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
+      expect(large.answer).toMatch(/^The documents don't appear to say: no document mentions “bitcoin”\./);
+      const answered = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+      expect(answered.answer).toMatch(/^These passages match your question best/);
+    } finally {
+      RELEVANCE.rareWordsCase = saved;
+    }
     // The same question's parts that are in the case are answered as before.
     const fees = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Within how many days must the Client pay invoices?', mode: 'extractive' });
     expect(fees.answer).toMatch(/^These passages match your question best/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery } from '../../src/core/retrieval/lexicon';
-import { asksForAmount, factTerms, gradePassage, holdsAmount } from '../../src/core/retrieval/relevance';
+import { asksForAmount, factTerms, gradePassage, holdsAmount, rareWords } from '../../src/core/retrieval/relevance';
 
 describe('the clause lexicon', () => {
   it("adds the contract's words for the kind of clause a client's question speaks of", () => {
@@ -49,5 +49,11 @@ describe('passage relevance', () => {
     expect(factTerms('How did Ruben get hurt on the job for Create and Construct?')).toEqual(['Ruben', 'Create', 'Construct']);
     expect(factTerms("What is Zounds' warranty under the MSA, and is Section 5 needed?")).toEqual(['Zounds', 'MSA', 'Section']);
     expect(factTerms('Which Tesla vehicles are covered?')).toEqual(['Tesla']);
+  });
+
+  it('rarer everyday words are looked up too (in a large case, where nothing answers): long lower-case words, no function words', () => {
+    expect(rareWords('What ransomware protections must the host maintain?')).toEqual(['ransomware', 'protections', 'maintain']);
+    expect(rareWords('How is revenue split between Kubient and the Associated Press?')).toEqual(['revenue']);
+    expect(rareWords('Can TruckThat be paid in bitcoin?')).toEqual(['bitcoin']);
   });
 });

@@ -176,7 +176,9 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
   const graded = await grade(o, picked, about);
   if (!graded.length) return none;
   graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || b.order - a.order);
-  const unmentioned = await o.tools.unmentioned(o.question);
+  const { names, words } = await o.tools.unmentioned(o.question);
+  // A name no document uses: the documents don't speak of it. A rare word: only if nothing is the likely answer.
+  const unmentioned = [...names, ...(graded[0]!.relevance === 'answer' ? [] : words)];
   const found = !unmentioned.length && graded[0]!.relevance !== 'closest' && graded.some((g) => !g.lacksAskedFact);
   let lines: string[];
   let shown: Graded[];

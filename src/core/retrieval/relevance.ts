@@ -59,7 +59,9 @@ const PLAIN = new Set(
     'a an the of and or to in on at by for from with without into under over about as is are was were be been being do does did done has have had ' +
     'can could may might must shall should will would it its this that these those there their them they he she his her him we our you your ' +
     'what which who whom whose when where why how whether if any all each every some such other than then so not no nor only also ' +
-    'much many long often ever still yet just even please tell show find give say says said case document documents court agreement contract'
+    'much many long often ever still yet just even please tell show find give say says said case document documents court agreement contract ' +
+    'between through besides without against another whether because although however therefore whatever whenever wherever whichever ' +
+    'anything something everything nothing anyone someone everyone themselves yourself ourselves'
   ).split(' '),
 );
 
@@ -80,3 +82,19 @@ export function factTerms(question: string): string[] {
   });
   return out;
 }
+
+/**
+ * The question's rarer everyday words: lower case, seven letters or more ("ransomware",
+ * "maternity"). One no document uses says something only in a large case, where common words all
+ * turn up somewhere, and only when no passage answers: a client's "poaching" is the contract's
+ * "solicit".
+ */
+export function rareWords(question: string): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(/(?<![\p{L}\p{N}'’-])\p{Ll}+(?![\p{L}\p{N}'’-])/gu)) {
+    const w = m[0];
+    if (w.length >= RELEVANCE.rareWordLength && !PLAIN.has(w) && !out.includes(w)) out.push(w);
+  }
+  return out;
+}
+

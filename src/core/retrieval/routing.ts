@@ -97,14 +97,15 @@ export class DocumentRouter {
   }
 
   /**
-   * Whether `word` is in some document's name, title or parties (exactly, any case), or is the
-   * initials of words of one ("MSA" for a Master Services Agreement, "NDA").
+   * Whether `word` is in some document's name, title or parties (any case; the start of a word of
+   * one), or is the initials of words of one ("MSA" for a Master Services Agreement, "NDA").
    */
   names(word: string): boolean {
     const term = routingTerm(word);
     if (term === null) return false;
     this.initials ??= initialsOf([...this.docs.values()].flatMap((d) => [d.title, readableFileName(d.file_name)]));
-    return this.initials.has(term) || this.index.search(term, { prefix: false, fuzzy: false }).length > 0;
+    // A prefix too: a file named "BANGIINC_…" names Bangi.
+    return this.initials.has(term) || this.index.search(term, { prefix: term.length >= 4, fuzzy: false }).length > 0;
   }
 
   private initials?: Set<string>;

@@ -90,6 +90,10 @@ export interface RelevanceTuning {
   /** Under both floors a passage is only among the closest: a question with nothing above them is one the documents don't appear to answer. */
   floorCosine: number;
   floorCoverage: number;
+  /** A lower-case word this long that no document uses means the documents don't speak of it… */
+  rareWordLength: number;
+  /** …in a case of at least this many passages, where no passage is the likely answer. */
+  rareWordsCase: number;
 }
 
 export const RELEVANCE: RelevanceTuning = {
@@ -99,5 +103,7 @@ export const RELEVANCE: RelevanceTuning = {
   answerCoverageAlone: 0.7,
   floorCosine: 0.38,
   floorCoverage: 0.6,
+  rareWordLength: 7,
+  rareWordsCase: 1000,
 };
 

@@ -16,8 +16,8 @@ import { parseInput } from '../../shared/validate';
 import { CitationLedger } from '../citations/ledger';
 import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
 import { DocumentRouter } from '../retrieval/routing';
-import { RETRIEVAL_TUNING } from '../retrieval/tuning';
-import { factTerms } from '../retrieval/relevance';
+import { RELEVANCE, RETRIEVAL_TUNING } from '../retrieval/tuning';
+import { factTerms, rareWords } from '../retrieval/relevance';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../ingest/types';
 import type { ChunkStore } from '../retrieval/store';
@@ -259,19 +259,26 @@ export class CaseTools {
   }
 
   /**
-   * The question's names (`factTerms`: "Costco", "Singapore") that no readable document of
-   * the case uses, in its text or its names: what the documents do not speak of. Nothing while a
-   * document is still being read (its words are not all searchable yet).
+   * What the question speaks of that no readable document of the case uses, in its text or its
+   * names: its names (`factTerms`: "Costco", "Singapore"), and in a large case its rarer words
+   * (`rareWords`: "ransomware"). Nothing while a document is still being read (its words are not
+   * all searchable yet).
    */
-  async unmentioned(question: string): Promise<string[]> {
-    const terms = factTerms(question);
-    if (!terms.length) return [];
+  async unmentioned(question: string): Promise<{ names: string[]; words: string[] }> {
+    const none = { names: [], words: [] };
+    const names = factTerms(question);
+    const large = (await this.store.count('is_latest = true')) >= RELEVANCE.rareWordsCase;
+    const words = large ? rareWords(question) : [];
+    if (!names.length && !words.length) return none;
     const files = await this.documents.listFiles();
-    if (files.some((f) => PENDING.has(f.status))) return [];
+    if (files.some((f) => PENDING.has(f.status))) return none;
     const router = await this.router();
-    const out: string[] = [];
-    for (const term of terms) if (!router.names(term) && (await this.store.documentFrequency(term.toLowerCase(), 0)) === 0) out.push(term);
-    return out;
+    const unused = async (terms: string[]) => {
+      const out: string[] = [];
+      for (const term of terms) if (!router.names(term) && (await this.store.documentFrequency(term.toLowerCase(), 0)) === 0) out.push(term);
+      return out;
+    };
+    return { names: await unused(names), words: await unused(words) };
   }
 
   /** The case's document router, built again only when its readable documents change. */
