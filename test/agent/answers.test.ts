@@ -69,6 +69,14 @@ describe('turns that end with the extractive answer', () => {
     expect(session.messages_list[1]).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'final_answer' }, content: r.answer });
   });
 
+  it('the passages of a fallback are the ones Find passages gives for the same question, in the same order', async () => {
+    const fallback = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    const found = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+    const passages = (r: ChatAnswer) => r.citations.map((x) => [x.file_name, x.start, x.end, x.relevance]);
+    expect(passages(fallback)).toEqual(passages(found));
+    expect(passages(found).length).toBeGreaterThan(0);
+  });
+
   it('an empty answer → the passages', async () => {
     const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
     expectExtractive(r, /no answer/);
