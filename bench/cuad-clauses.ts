@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { holdsAnswer, wordsOf } from './gold';
 
 const here = import.meta.dirname;
 const corpus = path.resolve(here, '..', '..', 'shared', 'corpus');
@@ -24,8 +25,7 @@ export interface ClauseQuestion {
   words: Set<string>;
 }
 
-const STOP = new Set('the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '));
-export const wordsOf = (text: string) => new Set((text.normalize('NFKC').toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
+export { wordsOf };
 
 export function cuadClauses(file = 'cuad-clause-questions.jsonl'): ClauseQuestion[] {
   const base = path.join(corpus, 'cuad');
@@ -53,12 +53,7 @@ export function cuadClientClauses(): ClauseQuestion[] {
   return cuadClauses(file);
 }
 
-/** The result holds the clause on a gold page of the gold contract. */
+/** The result holds the clause on a gold page of the gold contract (the rule of bench/gold.ts). */
 export function holdsClause(r: { file: string; pages: [number, number]; text: string }, q: ClauseQuestion): boolean {
-  if (r.file !== q.pdf || !q.pages.some((p) => p >= r.pages[0] && p <= r.pages[1])) return false;
-  const words = wordsOf(r.text);
-  let shared = 0;
-  for (const w of q.words) if (words.has(w)) shared++;
-  return q.words.size > 0 && shared / Math.min(q.words.size, words.size || 1) >= 0.6;
+  return holdsAnswer(r, { file: q.pdf, pages: q.pages, words: q.words });
 }
-

@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { wordsOf } from './cuad-clauses';
 
-export { wordsOf };
+const STOP = new Set('the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '));
+/** The words a gold text is matched on: lower case, letters and digits, a few function words out. */
+export const wordsOf = (text: string) => new Set((text.normalize('NFKC').toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
 
 export interface GoldAnswer {
   /** The document, relative to the corpus (../shared/corpus). */
