@@ -7,6 +7,8 @@ describe('the clause lexicon', () => {
     expect(expandQuery('Can they drop us whenever they want?')).toMatch(/terminat.*convenience/);
     expect(expandQuery('Who owns what we build for them?')).toMatch(/intellectual property/);
     expect(expandQuery('Can they hand it over to another company if they get bought?')).toMatch(/assign/);
+    expect(expandQuery('What did the court hold in Gildernew v. Gantner?')).toMatch(/affirm.*reverse.*remand/);
+    expect(expandQuery('Must the supplier hold the customer harmless?')).not.toMatch(/affirm/);
   });
 
   it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {

@@ -1,6 +1,7 @@
 /**
  * The clause lexicon: the words lawyers and clients use for each kind of contract clause (after
- * CUAD's categories), and the words contracts use for it. A question that speaks of a kind of clause
+ * CUAD's categories), and the words contracts use for it; and a court's holding, in the words
+ * opinions give it ("affirmed", "reversed", "remanded"). A question that speaks of a kind of clause
  * in its own words ("can they drop us whenever they want?") is searched by keyword with the
  * contract's words added ("terminate termination convenience notice"), so BM25 finds the clause
  * that shares no word with the question. The question's vector is made from the same words: on the
@@ -50,6 +51,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   { kind: 'covenant not to sue', when: /\b(sue|suing|lawsuits?|challenge|contest)\b/, add: 'sue challenge contest validity' },
   { kind: 'third-party beneficiary', when: /\b(third[- ]part(y|ies)|outsiders?|beneficiar\w*)\b/, add: 'third party beneficiary' },
   { kind: 'dates', when: /\b(what date|which date|dated|signed|entered into|take effect|takes effect|effective|start(s|ed)?|begin(s)?)\b/, add: 'dated effective date entered' },
+  { kind: "a court's holding", when: /\b(what did (the )?(court|panel|judges?|circuit) (hold|decide|rule|do|conclude)|holding|disposition|outcome of (the )?appeal|how did (the )?(court|panel|appeal) (rule|come out|end))\b/, add: 'affirm affirmed reverse reversed vacate remand conclude judgment' },
   { kind: 'affiliates', when: /\b(affiliat\w*|subsidiar\w*|sister compan\w*|parent compan\w*)\b/, add: 'affiliates subsidiaries' },
 ];
 
