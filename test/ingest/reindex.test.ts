@@ -117,6 +117,32 @@ describe('upgrading a case indexed before contexts', () => {
     expect(done.withContext).toBe(done.rows);
   });
 
+  it('a document named by older rules is named again; where its passages come out the same its index rows (and vectors) stay in place', async () => {
+    const rowIds = async () => {
+      const db = await lancedb.connect(path.join(caseDir, 'lancedb'));
+      const table = await db.openTable('chunks');
+      const rows = (await table.query().withRowId().select(['chunk_id']).toArray()) as { chunk_id: string; _rowid: bigint }[];
+      table.close();
+      db.close();
+      return new Map(rows.map((r) => [r.chunk_id, String(r._rowid)]));
+    };
+    await engine.openCases.release(caseId);
+    const before = await rowIds();
+    // As a version named before the current naming rules left it: the same rows, its structure.json without the names' format.
+    const file = (await new CaseStore(caseDir).readManifest()).files[0]!;
+    const structurePath = path.join(caseDir, 'docs', file.id, `v${file.versions.at(-1)!.version}`, 'structure.json');
+    const structure = JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } };
+    delete structure.profile.names;
+    await fs.writeFile(structurePath, JSON.stringify(structure));
+    const r = await engine.router.call('index.reindex', { caseId });
+    expect(r).toMatchObject({ versions: 1, current: 2 });
+    // Named again (its structure carries the current format), nothing left to do, and no row was rewritten.
+    expect((JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } }).profile.names).toBeGreaterThan(0);
+    expect(await engine.router.call('index.reindex', { caseId })).toMatchObject({ versions: 0, current: 3 });
+    await engine.openCases.release(caseId);
+    expect(await rowIds()).toEqual(before);
+  });
+
   it('CLI: casefile reindex reports what it did; --all redoes every document', async () => {
     const up = await runCasefile(home, ['reindex', 'Old case']);
     expect(up.code).toBe(0);
