@@ -3,6 +3,7 @@
  * order, filtered by dates, words, document and person, each cited to its sentence so it opens
  * with boxes. Shared by the `tools.timeline` operation, the agent's timeline tool and the CLI.
  */
+import { readableFileName } from '../util/names';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 import { parseInput } from '../../shared/validate';
 import type { CitationLedger } from '../citations/ledger';
@@ -80,7 +81,9 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
   for (const { event: e, file } of found.slice(0, a.limit)) {
     if (!texts.has(file.id)) {
       texts.set(file.id, documents.readText(file.id, file.version));
-      titles.set(file.id, documents.readProfile(file.id, file.version).then((p) => p?.short_name || p?.title || undefined, () => undefined));
+      // A name of its own ("Gildernew v. Gantner"), not one made from the file name: the file name then says more.
+      const own = (name: string | undefined) => (name && name.toLowerCase() !== readableFileName(file.name).toLowerCase() ? name : undefined);
+      titles.set(file.id, documents.readProfile(file.id, file.version).then((p) => own(p?.short_name || p?.title), () => undefined));
     }
     const doc = await texts.get(file.id)!;
     const title = await titles.get(file.id)!;
