@@ -98,12 +98,11 @@ interface BestSentences {
  * clause words the question speaks of (the lexicon's) breaking near-ties — the termination
  * sentence, not the renewal sentence beside it. [start, end) in the document.
  */
-async function bestSentences(about: string, doc: SourceDoc, start: number, end: number, similarity?: Similarity): Promise<BestSentences> {
+async function bestSentences(about: string, expanded: string, doc: SourceDoc, start: number, end: number, similarity?: Similarity): Promise<BestSentences> {
   const ranges = passageSentences(doc.text, start, end);
   if (!ranges.length) return { range: [start, end], cosine: null };
   const texts = ranges.map(([a, b]) => doc.text.slice(a, b));
   const cosines = (await similarity?.(about, texts).catch(() => null)) ?? null;
-  const expanded = expandQuery(about);
   const lexical = texts.map((t) => lexicalOverlap(expanded, t));
   const score = (i: number) => (cosines ? cosines[i]! + SENTENCE_WORDS_WEIGHT * lexical[i]! : lexical[i]!);
   let best = 0;
@@ -141,12 +140,13 @@ interface Graded {
 async function grade(o: ExtractiveOptions, picked: SearchResult[], about: string): Promise<Graded[]> {
   const aboutWords = new Set(contentWords(about));
   const amount = asksForAmount(o.question);
+  const expanded = expandQuery(about);
   const out: Graded[] = [];
   for (const [rank, r] of picked.entries()) {
     const raw = await o.sourceText(r.file_id, r.version);
     const doc: SourceDoc | null = typeof raw === 'string' ? { text: raw } : raw;
     if (!doc) continue;
-    const best = await bestSentences(about, doc, r.citation.start, r.citation.end, o.similarity);
+    const best = await bestSentences(about, expanded, doc, r.citation.start, r.citation.end, o.similarity);
     const lacksAskedFact = amount && !holdsAmount(doc.text.slice(best.range[0], best.range[1]));
     const relevance = gradePassage({ sentenceCosine: best.cosine, coverage: queryCoverage(aboutWords, r.text), rank, label: r.label, lacksAskedFact });
     out.push({ result: r, doc, range: best.range, relevance, lacksAskedFact, order: ORDER_RANK / (ORDER_RANK + rank + 1) + ORDER_COSINE * (best.cosine ?? 0) });

@@ -21,13 +21,6 @@ export interface RoutingTuning {
   dropNamingWords: boolean;
   /** A capitalised word of the question found in at least this share of the focused documents' passages is a party's name: left out too. */
   partyShare: number;
-  /**
-   * Weight of the whole case's results next to the focused documents' (weight 1) when the two
-   * lists are fused by rank (Σ weight/(blendK + rank)); 0 puts the focused documents' results
-   * first and fills the rest from the case.
-   */
-  blend: number;
-  blendK: number;
 }
 
 export interface RetrievalTuning {
@@ -73,8 +66,6 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
     maxFocus: 8,
     dropNamingWords: true,
     partyShare: 0.2,
-    blend: 0,
-    blendK: 10,
   },
 };
 

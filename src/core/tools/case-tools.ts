@@ -228,24 +228,6 @@ export class CaseTools {
     if (!routing) return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const fileIds = routing.focus.map((f) => f.file_id);
     const inDocs = await searchChunks(this.store, semantic, { ...options, query: routing.clauseQuery, file_ids: fileIds }, this.ledger, reranker);
-    const focus = { files: routing.focus, matched: routing.matched, query: routing.clauseQuery };
-    const { blend, blendK } = RETRIEVAL_TUNING.routing;
-    if (blend > 0) {
-      // The named documents lead, but a question that named the wrong one still finds the answer elsewhere.
-      const whole = await searchChunks(this.store, semantic, options, this.ledger, reranker);
-      const fused = new Map<string, { r: SearchResult; score: number }>();
-      const add = (list: SearchResult[], weight: number) =>
-        list.forEach((r, i) => {
-          const f = fused.get(r.hash) ?? { r, score: 0 };
-          f.score += weight / (blendK + i + 1);
-          fused.set(r.hash, f);
-        });
-      add(inDocs.results, 1);
-      add(whole.results, blend);
-      const results = [...fused.values()].sort((a, b) => b.score - a.score).slice(0, options.top_k).map((f) => f.r);
-      const widened = results.some((r) => !fileIds.includes(r.file_id));
-      return { ...inDocs, results, focus: { ...focus, widened } };
-    }
     const missing = options.top_k - inDocs.results.length;
     const rest =
       missing > 0
