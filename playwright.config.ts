@@ -8,6 +8,10 @@ if (!existsSync('node_modules/electron/dist') && process.env.TEST_WORKER_INDEX =
   );
 }
 
+// The served and Electron engines read only models/manifest.json, not the default model the install
+// put into models/ (see vitest.config.ts): a spec gives a case a model when it wants one.
+process.env.CASEFILE_BUNDLED_MODELS = 'off';
+
 /**
  * End-to-end tests of the real renderer over the real engine. `serve`: Debian's Chromium against
  * `casefile serve` on a temp data home. `electron`: the same specs in the Electron app, run only

@@ -33,5 +33,9 @@ export default defineConfig({
     // 2-core CI machine: two files at a time keeps model-loading tests from starving each other.
     maxWorkers: 2,
     reporters: ['default'],
+    // The app's models/ holds the default embedding model after `npm ci`; tests (and the CLI and
+    // serve processes they start) read only its manifest.json, so a case is keyword-only unless a
+    // test gives it a model.
+    env: { CASEFILE_BUNDLED_MODELS: 'off' },
   },
 });

@@ -23,6 +23,11 @@ export interface EnvConfig {
   embedThreads?: number;
   /** CASEFILE_PDFJS_VERBOSE: pdf.js logs what it finds wrong in a PDF. */
   pdfjsVerbose: boolean;
+  /**
+   * CASEFILE_BUNDLED_MODELS: `off` reads only the bundled folders' manifest.json, none of their
+   * models (the test harnesses set it); a folder path replaces the app's bundled `models/`.
+   */
+  bundledModels?: 'off' | string;
   /** OCR of scanned pages at ingest, on unless CASEFILE_OCR=0 (which turns it off for every case). */
   ocr: boolean;
 }
@@ -52,5 +57,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     embedThreads: embedThreads !== undefined && Number.isInteger(embedThreads) ? embedThreads : undefined,
     pdfjsVerbose: Boolean(env.CASEFILE_PDFJS_VERBOSE),
     ocr: env.CASEFILE_OCR !== '0',
+    bundledModels: env.CASEFILE_BUNDLED_MODELS?.trim() || undefined,
   });
 }

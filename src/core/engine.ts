@@ -82,7 +82,8 @@ export class Engine {
     this.options = options;
     this.config = readConfig(options.env ?? process.env);
     this.home = path.resolve(options.home);
-    this.bundledModelDirs = options.bundledModelDirs ?? [];
+    const bundled = this.config.bundledModels;
+    this.bundledModelDirs = bundled && bundled !== 'off' ? [bundled] : (options.bundledModelDirs ?? []);
     this.passwords = options.passwords ?? new MemoryPasswords();
     this.cases = new CaseRegistry(this.home);
     this.openCases = new OpenCases(this.cases);
@@ -145,6 +146,7 @@ export class Engine {
     return new ModelRegistry({
       modelsDir: this.modelsDir,
       bundledModelDirs: this.bundledModelDirs,
+      bundledModels: this.config.bundledModels !== 'off',
       cases: this.cases,
       // An imported embedding model is checked in the embedding worker, like every embedding.
       probeEmbedding: async (id, dir, signal) => (await import('./retrieval/models')).probeEmbedding(id, dir, signal),

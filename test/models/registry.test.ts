@@ -11,8 +11,9 @@ import { MINILM_ID, testModels } from '../helpers/models';
 const { miniLmDir, smolLmGguf } = testModels();
 const SMOLLM_SHA256 = 'b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53';
 
+/** An engine that reads the bundled folders it is given, models included (the harness's CASEFILE_BUNDLED_MODELS=off aside). */
 async function openEngine(home: string, bundledModelDirs: string[] = []): Promise<Engine> {
-  return Engine.open({ home, bundledModelDirs });
+  return Engine.open({ home, bundledModelDirs, env: { ...process.env, CASEFILE_BUNDLED_MODELS: undefined } });
 }
 
 describe('GGUF header', () => {

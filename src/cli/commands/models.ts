@@ -51,7 +51,7 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
       io.out(
         list.semantic.available
           ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
-          : `\nSemantic search is off: ${list.semantic.reason}`,
+          : `\nSemantic search is off: ${list.semantic.reason}.\nImport an embedding model with: casefile models import <model folder>`,
       );
       if (list.defaultChatModel) io.out(`Default chat model (*): ${list.defaultChatModel}`);
       const missing = list.recommended.filter((r) => r.recommended && !r.installed);

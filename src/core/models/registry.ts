@@ -20,6 +20,8 @@ export interface ModelLocations {
   modelsDir: string;
   /** The app's bundled `models/` folders, read after `modelsDir` (read-only). */
   bundledModelDirs?: string[];
+  /** False: of the bundled folders, read only their `manifest.json`, none of their models (tests run without the default model). */
+  bundledModels?: boolean;
   /** The cases, to report which cases' vectors each model made (optional). */
   cases?: Pick<CaseRegistry, 'metas'>;
   /** Checks an embedding folder at import by loading it (see install.ts); without it, embedding folders cannot be imported. */
@@ -29,7 +31,23 @@ export interface ModelLocations {
 }
 
 /** Why semantic search is off when no embedding model is installed (search results, Settings, `models list`). */
-export const NO_EMBEDDING_MODEL_REASON = 'no embedding model installed — keyword search only (import one with: casefile models import <folder>)';
+export const NO_EMBEDDING_MODEL_REASON = 'no embedding model installed — keyword search only until one is imported';
+
+/** Written into the app's `models/` by the install when the default model could not be set up (scripts/install-default-model.mjs). */
+export const INSTALL_STATUS_FILE = '.install-status.json';
+
+/** Why the default embedding model is missing, as the install recorded it in a bundled folder; null when it said nothing. */
+async function installProblem(dirs: readonly string[]): Promise<string | null> {
+  for (const dir of dirs) {
+    try {
+      const status = JSON.parse(await fs.readFile(path.join(dir, INSTALL_STATUS_FILE), 'utf8')) as { embedding?: { installed?: boolean; reason?: unknown } };
+      if (status.embedding?.installed === false && typeof status.embedding.reason === 'string') return status.embedding.reason;
+    } catch {
+      // none recorded, or unreadable: say nothing more
+    }
+  }
+  return null;
+}
 
 /** Partial downloads, kept so that a later attempt resumes. */
 const DOWNLOADS = '.downloads';
@@ -41,6 +59,7 @@ const DOWNLOADS = '.downloads';
 export class ModelRegistry {
   readonly modelsDir: string;
   readonly bundledModelDirs: string[];
+  private readonly bundledModels: boolean;
   private readonly cases: Pick<CaseRegistry, 'metas'> | undefined;
   private readonly probeEmbedding: EmbeddingProbe | undefined;
   private readonly registry: RegistryFileStore;
@@ -50,6 +69,7 @@ export class ModelRegistry {
   constructor(where: ModelLocations) {
     this.modelsDir = path.resolve(where.modelsDir);
     this.bundledModelDirs = (where.bundledModelDirs ?? []).map((d) => path.resolve(d));
+    this.bundledModels = where.bundledModels ?? true;
     this.cases = where.cases;
     this.probeEmbedding = where.probeEmbedding;
     this.registry = new RegistryFileStore(this.modelsDir);
@@ -110,7 +130,7 @@ export class ModelRegistry {
     // A registered GGUF lives in `<modelsDir>/<id>/file.gguf`: skip its folder too.
     for (const entry of reg.models) if (!entry.linked) seenPaths.add(path.join(this.modelsDir, entry.path.split(/[\\/]/)[0]!));
     models.push(...(await discover(this.modelsDir, 'installed', seenPaths)));
-    for (const dir of this.bundledModelDirs) models.push(...(await discover(dir, 'bundled', new Set())));
+    if (this.bundledModels) for (const dir of this.bundledModelDirs) models.push(...(await discover(dir, 'bundled', new Set())));
     const ids = new Set<string>();
     return { reg, models: models.filter((m) => (ids.has(m.id) ? false : (ids.add(m.id), true))) };
   }
@@ -145,13 +165,17 @@ export class ModelRegistry {
     return {
       models: shown,
       defaultEmbeddingModel: def?.id ?? null,
-      semantic: def
-        ? { available: true, reason: null }
-        : { available: false, reason: NO_EMBEDDING_MODEL_REASON },
+      semantic: def ? { available: true, reason: null } : { available: false, reason: await this.noEmbeddingReason() },
       modelsDir: this.modelsDir,
       defaultChatModel: chat?.id ?? null,
       recommended: await readRecommended(this.bundledModelDirs, new Set(models.map((m) => m.id))),
     };
+  }
+
+  /** Why no embedding model is usable: none installed, and what the install said about the default one. */
+  private async noEmbeddingReason(): Promise<string> {
+    const problem = this.bundledModels ? await installProblem(this.bundledModelDirs) : null;
+    return problem ? `${NO_EMBEDDING_MODEL_REASON} (the built-in one was not added: ${problem})` : NO_EMBEDDING_MODEL_REASON;
   }
 
   /** One model by id, or undefined. */
