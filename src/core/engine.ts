@@ -207,6 +207,19 @@ export class Engine {
     }));
   }
 
+  /**
+   * Make every case's passages that wait for vectors searchable by meaning in the background, now
+   * and whenever an embedding model is imported or made the default (the desktop app, serve).
+   */
+  async startVectorCatchUp(): Promise<void> {
+    const ingest = await this.ingestService();
+    const off = this.events.on('models.changed', () => {
+      void ingest.vectors.scheduleAll().catch((err: unknown) => console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
+    });
+    this.disposables.add(off);
+    await ingest.startCatchUp();
+  }
+
   /** The case agent (chat turns, sessions, the local model runtime), loaded on first use. */
   agentService(): Promise<AgentService> {
     return (this.agentLoaded ??= this.load(async () => {

@@ -214,6 +214,8 @@ if (!app.requestSingleInstanceLock()) {
       watch: { start: true },
     });
     bindRouter(engine);
+    // Cases whose passages wait for vectors (made before a model was installed) catch up in the background.
+    void engine.startVectorCatchUp().catch((err: unknown) => console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
     buildMenu();
     mainWindow = createWindow();
     app.on('activate', () => {

@@ -3,7 +3,7 @@
  * Each payload names its case so a window only shows what belongs to the open case.
  */
 import type { AgentStep, ChatAnswer, LimitedTo } from './contract/chat';
-import type { IngestFileEvent, IngestProgress } from './contract/ingest';
+import type { IndexVectorsStatus, IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
   caseId: string;
@@ -70,6 +70,9 @@ export interface IndexProgressEvent {
   state: 'running' | 'done';
 }
 
+/** A case's passages made searchable by meaning in the background (see `index.vectors`). */
+export type IndexVectorsEvent = IndexVectorsStatus;
+
 /**
  * A followed folder was caught up with (`casefile watch`, the desktop app, serve): the files added
  * and changed (each read as if dropped again), deleted (marked, their copies kept) and back again.
@@ -90,6 +93,7 @@ export interface EngineEvents {
   'ingest.progress': IngestProgress;
   'ingest.file': IngestFileEvent;
   'index.progress': IndexProgressEvent;
+  'index.vectors': IndexVectorsEvent;
   'models.changed': ModelsChangedEvent;
   'models.progress': ModelsProgressEvent;
   'agent.turn': AgentTurnEvent;
@@ -102,7 +106,7 @@ export interface EngineEvents {
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'agent.turn', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'index.vectors', 'agent.turn', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

@@ -119,19 +119,20 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     expect(mrr.default).toBeGreaterThan(1.5 * mrr.hybrid!);
   });
 
-  it('a case indexed before any model was installed – says why semantic search is off, until re-embedded', async () => {
+  it('a case indexed before any model was installed – says why semantic search is off; a new file gets its vectors first, the rest catch up', async () => {
     const home = tempHome();
     const e = await Engine.open({ home });
     try {
       const { id } = await e.cases.create('Late model');
-      await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
+      const [ag] = await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
       const before = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
       expect(before).toMatchObject({ semantic: false, semantic_reason: expect.stringMatching(/no embedding model installed/) });
       await installTestModels(home);
       const installed = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
       expect(installed.semantic).toBe(false);
-      expect(installed.semantic_reason).toMatch(/indexed without an embedding model/);
-      // The next ingest re-embeds the whole case with progress, then vectors are on.
+      expect(installed.semantic_reason).toMatch(/not yet searchable by meaning/);
+      expect(installed.semantic_reason).not.toMatch(/index\.reembed|casefile /);
+      // The next file indexed is embedded alone; the case's older passages wait for theirs.
       const progress: [number, number][] = [];
       const { createIndexSink } = await import('../../src/core/retrieval/sink');
       const sink = await createIndexSink(await e.indexSinkOptions(id));
@@ -140,8 +141,12 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       await sink.indexVersion(bt!, {
         onProgress: (done, total) => progress.push([done, total]),
       });
+      expect(progress.at(-1)).toEqual([bt!.length, bt!.length]);
+      expect(await sink.embeddedShare()).toEqual({ embedded: bt!.length, total: bt!.length + ag!.length });
+      expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384, catchUp: true });
+      // The catch-up (here called directly) makes the rest; the case then says it caught up.
+      await sink.embedPending({});
       await sink.close();
-      expect(progress.length).toBeGreaterThan(1);
       expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
       const after = await (await openCaseTools(e, id)).vector_search({ query: "Which nation's legislation controls this deal?", top_k: 1, file_name: 'AGProjects-NDA.txt' });
       expect(after.semantic).toBe(true);

@@ -67,6 +67,8 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       return w.start();
     })
     .catch((err: unknown) => io.err(`casefile: following the cases' folders failed: ${(err as Error).message}`));
+  // Cases whose passages wait for vectors (made before a model was installed) catch up in the background.
+  void engine.startVectorCatchUp().catch((err: unknown) => io.err(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
   if (!isLoopbackHost(host)) {
     io.err(
       `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,

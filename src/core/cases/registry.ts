@@ -16,7 +16,15 @@ export const CaseMeta = z.object({
   created: z.string(),
   updated: z.string(),
   /** Which embedding model made this case's vectors (null: none yet). Filled by the index. */
-  embedding: z.object({ modelId: z.string(), dimension: z.number().int().positive() }).nullable().default(null),
+  embedding: z
+    .object({
+      modelId: z.string(),
+      dimension: z.number().int().positive(),
+      /** True while passages indexed before this model wait for its vectors: the background catch-up makes them, an ingest only its own files'. */
+      catchUp: z.boolean().optional(),
+    })
+    .nullable()
+    .default(null),
   /** Per-case settings (chunking, retrieval); each feature owns its keys. */
   settings: z.record(z.string(), z.unknown()).default({}),
 });

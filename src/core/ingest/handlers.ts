@@ -30,6 +30,14 @@ export function ingestHandlers(service: IngestService, ports: Pick<IngestPorts, 
     'ingest.resume': async ({ caseId }) => ({ resumed: await service.resume(caseId) }),
     'ingest.status': async ({ caseId }) => ({ progress: service.status(caseId), pending: await service.pendingCount(caseId) }),
     'index.reindex': async ({ caseId, all }, { signal }) => service.reindex(caseId, { all: all === true, signal }),
+    'index.vectors': async ({ caseId }) => {
+      await ports.cases.readMeta(caseId); // not_found for a case that does not exist
+      return service.vectors.status(caseId);
+    },
+    'index.catchUp': async ({ caseId }) => {
+      await ports.cases.readMeta(caseId);
+      return service.vectors.request(caseId);
+    },
     'files.list': async ({ caseId }) => {
       await ports.cases.readMeta(caseId); // not_found for a case that does not exist (not an empty list)
       return { files: await service.listFiles(caseId) };

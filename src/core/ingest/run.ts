@@ -135,6 +135,8 @@ class IngestRun {
   private wakeEmbedding: (() => void) | undefined;
   /** Parse lanes reading a file now (each drives one reader process). */
   private busyLanes = 0;
+  /** The files whose passages this run wrote: all its embedding stage makes while the case catches up with its model. */
+  private readonly indexedFiles = new Set<string>();
   /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
   private readonly queue: WorkItem[] = [];
   /** Per file added itself, what was taken out of it at every level (see `innerTallies`). */
@@ -366,9 +368,10 @@ class IngestRun {
 
   /**
    * The embedding stage, beside parsing: vectors for the passages written keyword-searchable,
-   * oldest first (also those a killed process left), until parsing is done and none is left.
-   * While a reader parses on every core it waits (see `readersFillCores`). Reports the case's
-   * semantic coverage as `progress.semantic`.
+   * oldest first (also those a killed process left), until parsing is done and none is left; while
+   * the case catches up with a new model, only this run's files' (the rest is the background
+   * catch-up's: ./catch-up.ts). While a reader parses on every core it waits (see
+   * `readersFillCores`). Reports the coverage of what it embeds as `progress.semantic`.
    */
   private async embedAll(sink: IndexSink): Promise<void> {
     const { state, signal } = this;
@@ -382,7 +385,7 @@ class IngestRun {
       // Armed before the pass: a version written (or a lane finished) during it wakes the next pass at once.
       const woken = new Promise<void>((resolve) => (this.wakeEmbedding = resolve));
       const last = this.parsingDone;
-      const share = await sink.embeddedShare();
+      const share = await sink.embeddedShare(this.indexedFiles);
       if (share) report(share.embedded, share.total);
       try {
         // Beside the readers, the cores they leave; once parsing is done, the cores that are free.
@@ -390,6 +393,7 @@ class IngestRun {
           await sink.embedPending({
             signal,
             onProgress: report,
+            files: () => this.indexedFiles,
             pause: () => this.readersFillCores(),
             threads: () => (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.busyLanes, { current: threads, idle: idle.sample() })),
           });
@@ -403,7 +407,7 @@ class IngestRun {
       if (last) break;
       await woken;
     }
-    const end = await sink.embeddedShare();
+    const end = await sink.embeddedShare(this.indexedFiles);
     if (end) report(end.embedded, end.total);
   }
 
@@ -551,8 +555,9 @@ class IngestRun {
         this.setStage(item.name, 'indexing', item.size, summary.pages);
         this.emitFile(item, 'indexing', '', 'indexing', summary.pages);
         await sink.indexVersion(chunks, { signal, defer: true });
-        // The case's coverage counts these passages now; the embedding stage picks them up.
-        const share = await sink.embeddedShare();
+        this.indexedFiles.add(item.fileId);
+        // The run's coverage counts these passages now; the embedding stage picks them up.
+        const share = await sink.embeddedShare(this.indexedFiles);
         if (share) state.progress.semantic = share;
         this.wakeEmbedding?.();
       } else {

@@ -6,6 +6,7 @@ import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
 import { passwordKey } from '../util/passwords';
 import { lockCaseWhenFree, withCaseLock } from './case-lock';
+import { VectorCatchUp } from './catch-up';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
 import { resolveLimits, type IngestLimits } from './limits';
@@ -70,6 +71,9 @@ export class IngestService {
   private readonly reading = new ReadingCounts();
   private readonly files: CaseFiles;
   private readonly runContext: RunContext;
+  /** The background catch-up of the cases' vectors (./catch-up.ts); at work once `startCatchUp` was called. */
+  readonly vectors: VectorCatchUp;
+  private catchingUp = false;
 
   constructor(
     private readonly ports: IngestPorts,
@@ -93,6 +97,16 @@ export class IngestService {
       isActiveJob: (jobId) => this.isActiveJob(jobId),
       emitProgress: (state, force) => this.emitProgress(state, force),
     };
+    this.vectors = new VectorCatchUp(ports, (caseId, fn) => this.queue.run(caseId, () => withCaseLock(this.ports.cases.caseDir(caseId), fn)));
+  }
+
+  /**
+   * Catch up every case whose passages wait for vectors, now and after each run that leaves some
+   * (the desktop app and serve; the engine calls `vectors.scheduleAll` again when a model comes).
+   */
+  startCatchUp(): Promise<void> {
+    this.catchingUp = true;
+    return this.vectors.scheduleAll();
   }
 
   /** Parallel parse workers this service uses. */
@@ -212,9 +226,15 @@ export class IngestService {
         signal?.removeEventListener('abort', onAbort);
         set.delete(state);
         if (set.size === 0) this.active.delete(caseId);
+        this.afterRun(caseId);
       }
     });
     return { job, done };
+  }
+
+  /** When a run ends, the case's passages it left waiting (another model's, a killed run's) are caught up with. */
+  private afterRun(caseId: string): void {
+    if (this.catchingUp && !this.closed) void this.vectors.follow(caseId).catch(() => {});
   }
 
   /**
@@ -367,6 +387,7 @@ export class IngestService {
 
   /** Stop the case's ingest and wait for it, before its directory goes. */
   async beforeCaseDelete(caseId: string): Promise<void> {
+    this.vectors.forget(caseId);
     this.cancel(caseId);
     await this.queue.idle(caseId);
     for (const j of await this.jobs.list(caseId)) await this.jobs.remove(j.id);
@@ -374,6 +395,7 @@ export class IngestService {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.vectors.close();
     for (const set of this.active.values()) for (const s of set) s.controller.abort();
     for (const c of this.reindexing.values()) c.abort();
     await this.queue.idleAll();

@@ -34,7 +34,7 @@ export async function resolveEmbeddingModel(catalog: EmbeddingCatalog, modelId?:
   }
   if (!found) {
     return modelId
-      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only (import it with: casefile models import <folder>)` }
+      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only until it is imported again` }
       : { ok: false, reason: NO_EMBEDDING_MODEL_REASON };
   }
   return { ok: true, model: { id: found.id, dir: found.path, dimension: found.dimension, pooling: found.pooling } };

@@ -96,7 +96,7 @@ export async function caseSemantics(models: QueryModels, meta: CaseMeta, store: 
     return {
       embedder: null,
       reason: anyModel.ok
-        ? `this case was indexed without an embedding model — keyword search only until it is re-embedded with "${anyModel.embedder.modelId}" (re-embed the case: the index.reembed operation, or ingest any file again)`
+        ? `this case's passages are not yet searchable by meaning with "${anyModel.embedder.modelId}" — keyword search until they are (the app does it by itself; the case's documents show how far it is)`
         : NO_EMBEDDING_MODEL_REASON,
     };
   }

@@ -25,16 +25,28 @@ export interface IndexSink {
    * a killed process left). `onProgress(embedded, total)` counts the case's latest passages.
    * `threads`, asked before each batch, sets the onnxruntime threads (default: the model's own).
    * `pause`, asked before each batch: when true, return after the batch under way (the rest stay
-   * pending for the next call).
+   * pending for the next call). `files`, asked before each batch: the caller's own files (an
+   * ingest's); while the case catches up with its model, only their passages, and `onProgress`
+   * counts theirs.
    */
-  embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number; pause?: () => boolean }): Promise<void>;
+  embedPending(opts: EmbedPendingOptions): Promise<void>;
   /** Mark which version of a file is the latest (is_latest) after a new version was added or one removed. */
   setLatest(fileId: string, latestVersion: number | null): Promise<void>;
-  /** The case's latest passages with vectors, of all; null for a case without vectors. */
-  embeddedShare(): Promise<{ embedded: number; total: number } | null>;
+  /** The case's latest passages with vectors, of all (of `files` only while the case catches up with its model); null for a case without vectors. */
+  embeddedShare(files?: ReadonlySet<string>): Promise<{ embedded: number; total: number } | null>;
+  /** The embedding model this case's vectors come from now (its passages wait for theirs when it changed); null when none is installed. */
+  modelId(): Promise<string | null>;
   /** Remove chunks of a file: every version, or only those listed. */
   removeFile(fileId: string, versions?: number[]): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface EmbedPendingOptions {
+  signal?: AbortSignal;
+  onProgress?: (embedded: number, total: number) => void;
+  threads?: () => number;
+  pause?: () => boolean;
+  files?: () => ReadonlySet<string>;
 }
 
 export interface IndexSinkOptions {
@@ -69,8 +81,10 @@ function aborted(signal?: AbortSignal): void {
 /**
  * The LanceDB sink of one case: chunks (with vectors from the case's embedding model when one is
  * installed) into `<caseDir>/lancedb`, table `chunks`. The case records its model id and dimension
- * in case.json; if the installed model differs from the one that made the case's vectors, the
- * whole case is re-embedded (reported through `onProgress`) instead of mixing vectors.
+ * in case.json; if the installed model differs from the one that made the case's vectors (or the
+ * case has none), every passage is set to wait for a vector of the new model, never mixing them:
+ * the case stays keyword-searchable and `embedPending` (an ingest's own files, or the background
+ * catch-up for the rest) makes them.
  */
 class LanceIndexSink implements IndexSink {
   private store: Promise<ChunkStore> | null = null;
@@ -79,6 +93,8 @@ class LanceIndexSink implements IndexSink {
   private readonly byThreads = new Map<number, LoadedEmbedder>();
   private sinceOptimize = 0;
   private dirty = false;
+  /** The case's passages from before its model wait for their vectors (case.json `embedding.catchUp`). */
+  private backlog = false;
   /** Table writes go one at a time (ingest lanes call the sink concurrently); embedding runs outside it. */
   private writes: Promise<unknown> = Promise.resolve();
   constructor(private readonly options: IndexSinkOptions) {}
@@ -94,16 +110,16 @@ class LanceIndexSink implements IndexSink {
     return this.store;
   }
 
-  /** Decide once per sink which model embeds this case, re-embedding existing chunks when the model changed. */
-  private embedder(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<LoadedEmbedder | null> {
-    this.embedderState ??= this.chooseEmbedder(signal, onProgress).catch((err: unknown) => {
+  /** Decide once per sink which model embeds this case, its passages set to wait for that model's vectors when it changed. */
+  private embedder(signal?: AbortSignal): Promise<LoadedEmbedder | null> {
+    this.embedderState ??= this.chooseEmbedder(signal).catch((err: unknown) => {
       this.embedderState = null;
       throw err;
     });
     return this.embedderState;
   }
 
-  private async chooseEmbedder(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<LoadedEmbedder | null> {
+  private async chooseEmbedder(signal?: AbortSignal): Promise<LoadedEmbedder | null> {
     const store = await this.getStore();
     const meta = await this.options.cases.readMeta(this.options.caseId).catch(() => null);
     const recorded = meta?.embedding ?? null;
@@ -116,32 +132,28 @@ class LanceIndexSink implements IndexSink {
       if (storedDim !== null && rows > 0) {
         throw new CasefileError(
           'unavailable',
-          `This case's vectors were made with "${recorded?.modelId ?? 'an embedding model'}", which is not installed any more. Install it again (or another embedding model, and the case will be re-embedded) before adding files.`,
+          `This case's vectors were made with "${recorded?.modelId ?? 'an embedding model'}", which is not installed any more. Install it again (or another embedding model, and the case will be made searchable by meaning with it) before adding files.`,
         );
       }
       return null;
     }
     const embedder = loaded.embedder;
     await embedder.init();
+    aborted(signal);
     const sameModel = recorded !== null && recorded.modelId === embedder.modelId && storedDim === embedder.dimension;
-    if (rows > 0 && !sameModel) await this.serialized(() => this.reembed(store, embedder, signal, onProgress));
+    const reset = rows > 0 && !sameModel;
+    this.backlog = reset || (sameModel && recorded.catchUp === true);
+    // The table first: a process killed between the two finds it waiting and sets it again.
+    if (reset) await this.serialized(() => store.resetVectors(embedder.dimension));
     if (!sameModel || recorded?.dimension !== embedder.dimension) {
-      await this.options.cases.updateMeta(this.options.caseId, (m) => ({ ...m, embedding: { modelId: embedder.modelId, dimension: embedder.dimension } }));
+      const embedding = { modelId: embedder.modelId, dimension: embedder.dimension, ...(this.backlog ? { catchUp: true } : {}) };
+      await this.options.cases.updateMeta(this.options.caseId, (m) => ({ ...m, embedding }));
     }
     return embedder;
   }
 
-  /** Embed every stored chunk with `embedder` and rewrite the table in one step. */
-  private async reembed(store: ChunkStore, embedder: LoadedEmbedder, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<void> {
-    const chunks = await store.rows(undefined);
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < chunks.length; i += REEMBED_BATCH) {
-      aborted(signal);
-      vectors.push(...(await embedder.embed(chunks.slice(i, i + REEMBED_BATCH).map(embeddingText), signal)));
-      onProgress?.(vectors.length, chunks.length);
-    }
-    await store.overwrite(chunks, vectors);
-    await store.optimize();
+  async modelId(): Promise<string | null> {
+    return (await this.embedder())?.modelId ?? null;
   }
 
   async indexVersion(chunks: ChunkRecord[], opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean } = {}): Promise<void> {
@@ -153,7 +165,7 @@ class LanceIndexSink implements IndexSink {
       throw new Error('indexVersion takes the chunks of exactly one file version');
     }
     const store = await this.getStore();
-    const embedder = await this.embedder(signal, onProgress);
+    const embedder = await this.embedder(signal);
     if (embedder && opts.defer) {
       await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }));
       return;
@@ -186,30 +198,33 @@ class LanceIndexSink implements IndexSink {
     });
   }
 
-  async embedPending(opts: { signal?: AbortSignal; onProgress?: (embedded: number, total: number) => void; threads?: () => number; pause?: () => boolean } = {}): Promise<void> {
+  async embedPending(opts: EmbedPendingOptions = {}): Promise<void> {
     const { signal, onProgress } = opts;
     const store = await this.getStore();
     if (!(await store.hasEmbeddedColumn())) return;
     const base = await this.embedder(signal);
     if (!base) return;
+    // While the case catches up with its model, a caller's own files only (an ingest's); else every passage that waits.
+    const only = () => (this.backlog ? opts.files?.() : undefined);
+    let stopped = false;
     // While the model embeds a batch, the last batch's vectors are written and the next batch is
     // read: the model does not wait on the table (about 3 % of the stage on the e2e bench's case).
     let written: Promise<void> = Promise.resolve();
     try {
       let size = PENDING_BATCH;
-      let batch = await store.pending(size);
-      while (batch.length && !opts.pause?.()) {
+      let batch = await store.pending(size, [], only());
+      while (batch.length && !(stopped = opts.pause?.() === true)) {
         aborted(signal);
         const embedding = this.embedBatch(this.withThreads(base, opts.threads?.() ?? base.threads), batch, signal);
         embedding.catch(() => {}); // awaited below, after the write and the read
         await written;
         size = Math.min(PENDING_BATCH_MAX, size * 2);
-        const next = await store.pending(size, batch);
+        const next = await store.pending(size, batch, only());
         const vectors = await embedding;
         aborted(signal);
         const done = batch;
         written = this.write(store, () => store.setVectors(done, vectors)).then(async () => {
-          const share = onProgress ? await store.embeddedShare() : null;
+          const share = onProgress ? await store.embeddedShare(only()) : null;
           if (share) onProgress?.(share.embedded, share.total);
         });
         written.catch(() => {}); // awaited before the next write, or below
@@ -219,6 +234,13 @@ class LanceIndexSink implements IndexSink {
       // A failure or cancel leaves no write behind it; the write's own failure surfaces here.
       await written;
     }
+    if (this.backlog && !stopped && (await store.count('embedded = false')) === 0) await this.caughtUp();
+  }
+
+  /** Every passage has its vector of the case's model: case.json says the case caught up. */
+  private async caughtUp(): Promise<void> {
+    this.backlog = false;
+    await this.options.cases.updateMeta(this.options.caseId, (m) => (m.embedding ? { ...m, embedding: { modelId: m.embedding.modelId, dimension: m.embedding.dimension } } : m));
   }
 
   /** One batch's vectors; a worker that crashed under the batch is started again and the batch tried once more. */
@@ -237,9 +259,10 @@ class LanceIndexSink implements IndexSink {
     return embedder;
   }
 
-  /** The case's latest passages with vectors, of all; null for a case without vectors. */
-  async embeddedShare(): Promise<{ embedded: number; total: number } | null> {
-    return (await this.getStore()).embeddedShare();
+  async embeddedShare(files?: ReadonlySet<string>): Promise<{ embedded: number; total: number } | null> {
+    // Whether the case catches up (and so whether `files` count) is known once its model is chosen.
+    if (files) await this.embedder().catch(() => null);
+    return (await this.getStore()).embeddedShare(this.backlog ? files : undefined);
   }
 
   async setLatest(fileId: string, latestVersion: number | null): Promise<void> {

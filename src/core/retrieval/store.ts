@@ -3,7 +3,7 @@ import './lancedb-env';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { ChunkRecord, DocType } from '../ingest/types';
-import { and, sqlInt, sqlString } from './sql';
+import { and, sqlInt, sqlString, sqlStringList } from './sql';
 
 export const CHUNKS_TABLE = 'chunks';
 /** Rows above which a vector (ANN) index is built; below it an exact scan is as fast (see bench/index.ts). */
@@ -104,6 +104,11 @@ function toChunk(row: Record<string, unknown>): ChunkRecord {
     doc_type: String(row.doc_type) as DocType,
     doc_date: String(row.doc_date ?? ''),
   };
+}
+
+/** The rows of these files. */
+function fileIn(files: ReadonlySet<string>): string {
+  return `file_id IN ${sqlStringList(files)}`;
 }
 
 /** A row of the table: a vector, or (`pending`) a zero vector of that size, its `embedded` flag false until the real one comes. */
@@ -241,16 +246,37 @@ export class ChunkStore {
     this.embeddedColumn = true;
   }
 
-  /** Up to `limit` rows still without their vector, in the order they were written; none of `besides` (rows being embedded now). */
-  async pending(limit: number, besides: ChunkRecord[] = []): Promise<ChunkRecord[]> {
+  /**
+   * Up to `limit` rows still without their vector, in the order they were written; none of
+   * `besides` (rows being embedded now); only those of `files` when given.
+   */
+  async pending(limit: number, besides: ChunkRecord[] = [], files?: ReadonlySet<string>): Promise<ChunkRecord[]> {
     if (!(await this.hasEmbeddedColumn())) return [];
-    return this.rows(and('embedded = false', besides.length > 0 && `chunk_id NOT IN (${besides.map((c) => sqlString(c.chunk_id)).join(', ')})`), limit);
+    if (files && files.size === 0) return [];
+    return this.rows(and('embedded = false', besides.length > 0 && `chunk_id NOT IN (${besides.map((c) => sqlString(c.chunk_id)).join(', ')})`, files && fileIn(files)), limit);
   }
 
-  /** Passages (latest versions) with a vector, of all; null for a case without vectors. */
-  async embeddedShare(): Promise<{ embedded: number; total: number } | null> {
+  /** Passages (latest versions) with a vector, of all (of `files` only, when given); null for a case without vectors. */
+  async embeddedShare(files?: ReadonlySet<string>): Promise<{ embedded: number; total: number } | null> {
     if (!(await this.hasEmbeddedColumn())) return null;
-    return { embedded: await this.count('is_latest = true AND embedded = true'), total: await this.count('is_latest = true') };
+    if (files && files.size === 0) return { embedded: 0, total: 0 };
+    const latest = and('is_latest = true', files && fileIn(files))!;
+    return { embedded: await this.count(`${latest} AND embedded = true`), total: await this.count(latest) };
+  }
+
+  /**
+   * Keep every row and its text, but none of its vector: each waits for one of `dimension` from
+   * another model (see `pending`). One atomic overwrite, so searches see the old vectors or none.
+   */
+  async resetVectors(dimension: number): Promise<void> {
+    const chunks = await this.rows(undefined);
+    const table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(dimension), { mode: 'overwrite' });
+    if (chunks.length) await table.add(chunks.map((c) => toRow(c, undefined, dimension)));
+    this.tableHandle?.close();
+    this.tableHandle = table;
+    this.contextColumn = true;
+    this.embeddedColumn = true;
+    await this.ensureFtsIndex();
   }
 
   /**

@@ -3,6 +3,26 @@ import { CaseId } from './common';
 import { op } from './op';
 
 /**
+ * A case's passages made searchable by meaning in the background, after an embedding model became
+ * available (the default one, an import, another model for the case) or the case asked for it.
+ */
+export interface IndexVectorsStatus {
+  caseId: string;
+  /**
+   * `needed`: passages wait for vectors and nothing makes them yet; `waiting`: queued behind other
+   * cases; `running`; `done`: every passage has its vector; `none`: nothing to do, or no embedding
+   * model is installed; `failed`: stopped, `problem` says why (tried again later).
+   */
+  state: 'needed' | 'waiting' | 'running' | 'done' | 'none' | 'failed';
+  /** The case's latest passages with a vector, and all of them. */
+  embedded: number;
+  total: number;
+  /** The model the vectors come from; null when none is installed. */
+  modelId: string | null;
+  problem?: string;
+}
+
+/**
  * Where a file version stands. `unchanged` appears only in ingest results (same bytes as before),
  * and so does `skipped` (a link out of the dropped folder, a pipe or device: never read);
  * `indexing` only in `files.list` while a run writes the version's chunks to the index.
@@ -290,6 +310,14 @@ export const ingestContract = {
       })
       .strict(),
     "Upgrade a case's index to the current chunking (outline, structure-aware chunks with contexts) from its stored text, without reading the files again; resumable, progress as index.progress events.",
+  ),
+  'index.vectors': op<IndexVectorsStatus>()(
+    z.object({ caseId: CaseId }).strict(),
+    "How far a case's passages are searchable by meaning: whether some wait for their vectors, and the background catch-up's progress.",
+  ),
+  'index.catchUp': op<IndexVectorsStatus>()(
+    z.object({ caseId: CaseId }).strict(),
+    "Make a case's passages that wait for their vectors searchable by meaning now, in the background, before other cases; progress as index.vectors events.",
   ),
   'files.list': op<{ files: FileInfo[] }>()(z.object({ caseId: CaseId }).strict(), 'Files of a case with all their versions.'),
   'files.remove': op<{ removed: { fileId: string; versions: number[] } }>()(

@@ -1,0 +1,137 @@
+/**
+ * A case catches up by itself: passages indexed before an embedding model was installed get their
+ * vectors in the background once one is (real LanceDB, the real MiniLM in onnxruntime), a stopped
+ * engine resumes where it was, and adding a file to such a case embeds that file's passages only.
+ */
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import type { IndexVectorsEvent } from '../../src/shared/events';
+import type { IngestProgress } from '../../src/shared/contract/ingest';
+import { tempHome } from '../helpers/home';
+import { installTestModels, MINILM_ID } from '../helpers/models';
+import { corpusText, indexDocs } from './helpers';
+
+const NDA = (name: string) => corpusText(`legalbench-rag/corpus/contractnli/${name}`);
+const QUESTION = "Which nation's legislation controls this deal?";
+
+/** Besides the two NDAs every case holds, for a case of more passages than the catch-up's first batch. */
+const MORE = ['01_Bosch-Automotive-Service-Solutions-Mutual-Non-Disclosure-Agreement-7-12-17.txt', 'BCG-Mutual-NDA.txt'];
+
+/** A keyword-only case of NDAs, made before any model was installed. */
+async function keywordOnlyCase(engine: Engine, more: string[] = []): Promise<string> {
+  const { id } = await engine.cases.create('Made before the model');
+  await indexDocs(engine, id, ['AGProjects-NDA.txt', 'BT_NDA.txt', ...more].map((name, i) => ({ fileId: `f${i}`, name, text: NDA(name) })));
+  return id;
+}
+
+function until(engine: Engine, caseId: string, done: (e: IndexVectorsEvent) => boolean): { events: IndexVectorsEvent[]; reached: Promise<IndexVectorsEvent> } {
+  const events: IndexVectorsEvent[] = [];
+  const reached = new Promise<IndexVectorsEvent>((resolve) => {
+    const off = engine.events.on('index.vectors', (e) => {
+      if (e.caseId !== caseId) return;
+      events.push(e);
+      if (done(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+  return { events, reached };
+}
+
+describe('vectors catch-up (index.vectors, index.catchUp)', () => {
+  it('a model installed after the case was made: the case is embedded in the background, with progress, and searched by meaning', async () => {
+    const home = tempHome();
+    const engine = await Engine.open({ home });
+    try {
+      const caseId = await keywordOnlyCase(engine);
+      expect(await engine.router.call('index.vectors', { caseId })).toMatchObject({ state: 'none', modelId: null });
+      await engine.startVectorCatchUp();
+
+      const { events, reached } = until(engine, caseId, (e) => e.state === 'done');
+      await installTestModels(home);
+      engine.events.emit('models.changed', { modelId: MINILM_ID, kind: 'imported' });
+      const done = await reached;
+
+      expect(done).toMatchObject({ state: 'done', modelId: MINILM_ID });
+      expect(done.embedded).toBe(done.total);
+      const running = events.filter((e) => e.state === 'running');
+      expect(running.length).toBeGreaterThan(1);
+      expect(running[0]!.embedded).toBeLessThan(done.total);
+      expect(running.map((e) => e.embedded)).toEqual([...running.map((e) => e.embedded)].sort((a, b) => a - b));
+      expect(await engine.router.call('index.vectors', { caseId })).toMatchObject({ state: 'done', embedded: done.total, total: done.total });
+
+      const res = await engine.router.call('search', { caseId, query: QUESTION, mode: 'vector', k: 1 });
+      expect(res.semantic).toBe(true);
+      expect(res.results[0]!.text).toContain('laws of Netherlands');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('stopped half-way, the next engine keeps the vectors made and finishes, searchable by keywords meanwhile', async () => {
+    const home = tempHome();
+    let engine = await Engine.open({ home });
+    const caseId = await keywordOnlyCase(engine, MORE);
+    await installTestModels(home);
+    let seen = 0;
+    try {
+      // The case's button: index.catchUp starts it at once.
+      const { reached } = until(engine, caseId, (e) => e.state === 'running' && e.embedded > 0);
+      expect(await engine.router.call('index.catchUp', { caseId })).toMatchObject({ state: 'waiting', modelId: MINILM_ID });
+      const partway = await reached;
+      expect(partway.embedded).toBeLessThan(partway.total);
+      seen = partway.embedded;
+    } finally {
+      await engine.close();
+    }
+
+    engine = await Engine.open({ home });
+    try {
+      const after = await engine.router.call('index.vectors', { caseId });
+      expect(after).toMatchObject({ state: 'needed', modelId: MINILM_ID });
+      expect(after.embedded).toBeGreaterThanOrEqual(seen);
+      const words = await engine.router.call('search', { caseId, query: 'Netherlands', mode: 'keyword', k: 1 });
+      expect(words.results[0]!.text).toContain('Netherlands');
+
+      const { reached } = until(engine, caseId, (e) => e.state === 'done');
+      await engine.startVectorCatchUp();
+      const done = await reached;
+      expect(done.embedded).toBe(done.total);
+      expect((await engine.router.call('search', { caseId, query: QUESTION, mode: 'vector', k: 1 })).semantic).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('adding one file to a keyword-only case embeds that file\'s passages, and the ingest\'s counts are that file\'s', async () => {
+    const home = tempHome();
+    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
+    try {
+      const caseId = await keywordOnlyCase(engine);
+      await installTestModels(home);
+      const drop = tempHome('casefile-drop-');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(`${drop}/lease.txt`, 'The landlord may end this lease if the tenant fails to pay the rent for two months in a row.\n');
+      const progress: IngestProgress[] = [];
+      const off = engine.events.on('ingest.progress', (p) => progress.push(p));
+      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      off();
+
+      const semantic = progress.flatMap((p) => (p.semantic ? [p.semantic] : []));
+      const last = semantic.at(-1)!;
+      expect(last.embedded).toBe(last.total);
+      const status = await engine.router.call('index.vectors', { caseId });
+      // The lease's passages have their vectors; the two NDAs' wait for the catch-up.
+      expect(status).toMatchObject({ state: 'needed', embedded: last.total, modelId: MINILM_ID });
+      expect(status.total).toBeGreaterThan(last.total + 10);
+      // Never the case's whole: nothing before the lease's passages are written, then theirs.
+      expect(semantic.every((s) => s.total === 0 || s.total === last.total)).toBe(true);
+      const res = await engine.router.call('search', { caseId, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
+      expect(res.results[0]!.text).toContain('landlord');
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
