@@ -20,6 +20,7 @@ import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from './format';
 import { PasswordPrompt } from './PasswordForm';
+import { VectorsCatchUp } from './VectorsCatchUp';
 import { SelectBox, SelectionBar } from './AskAbout';
 import { visibleName } from './visible-name';
 import { useChat } from '../stores/chat';
@@ -801,6 +802,7 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
         </div>
       )}
       {progress && <OverallProgress caseId={caseId} progress={progress} />}
+      <VectorsCatchUp caseId={caseId} />
       {skipped.length > 0 && (
         <details className="ingest-progress ingest-skipped" role="status" aria-label="Not added">
           <summary>Not added: {plural(skipped.length, 'item')} (links out of the folder, pipes, devices)</summary>
