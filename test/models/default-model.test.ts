@@ -6,41 +6,48 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
 import { Engine } from '../../src/core/engine';
-import { runCasefile } from '../helpers/cli';
 import { repoRoot, tempHome } from '../helpers/home';
 import { MINILM_ID, testModels } from '../helpers/models';
 
 const { miniLmDir } = testModels();
+
+function cli(): CliIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), isTTY: false, env: {} };
+}
 
 describe('the default embedding model in the app\'s models/ folder', () => {
   it('a new case in a fresh home is searched by meaning from its first file, with no import', async () => {
     // The bundled folder holds the test copy of the same model (tests never download).
     const bundled = tempHome('casefile-bundled-');
     symlinkSync(miniLmDir, path.join(bundled, MINILM_ID), 'dir');
-    const env = { CASEFILE_BUNDLED_MODELS: bundled };
+    vi.stubEnv('CASEFILE_BUNDLED_MODELS', bundled);
     const home = tempHome();
     const docs = tempHome('casefile-docs-');
     writeFileSync(path.join(docs, 'lease.txt'), 'The landlord may end this lease and take back the flat if the tenant fails to pay the rent for two months in a row.\n');
     writeFileSync(path.join(docs, 'warranty.txt'), 'The vendor warrants that the software will perform substantially as described in its documentation for ninety days.\n');
+    try {
+      // The CLI's own commands, in this process (serve and the desktop app open the engine the same way).
+      const created = cli();
+      expect(await runCli(['--home', home, 'cases', 'create', 'New matter', '--json'], created)).toBe(0);
+      const caseId = (JSON.parse(created.stdout[0]!) as { id: string }).id;
+      const added = cli();
+      expect(await runCli(['--home', home, 'ingest', caseId, docs, '--json'], added), added.stderr.join('\n')).toBe(0);
 
-    const created = await runCasefile(home, ['cases', 'create', 'New matter', '--json'], { env });
-    expect(created.code, created.stderr).toBe(0);
-    const caseId = (JSON.parse(created.stdout) as { id: string }).id;
-    const added = await runCasefile(home, ['ingest', caseId, docs, '--json'], { env });
-    expect(added.code, added.stderr).toBe(0);
-
-    // No word of the question is in the lease: only its meaning finds it.
-    const found = await runCasefile(home, ['search', caseId, 'eviction of an occupant who stopped paying', '--mode', 'vector', '--json'], { env });
-    expect(found.code, found.stderr).toBe(0);
-    const body = JSON.parse(found.stdout) as { semantic: boolean; results: Array<{ file_name: string }> };
-    expect(body.semantic).toBe(true);
-    expect(body.results[0]!.file_name).toBe('lease.txt');
-
-    const list = JSON.parse((await runCasefile(home, ['models', 'list', '--json'], { env })).stdout) as { defaultEmbeddingModel: string; models: Array<{ id: string; source: string }> };
-    expect(list.defaultEmbeddingModel).toBe(MINILM_ID);
-    expect(list.models).toEqual([expect.objectContaining({ id: MINILM_ID, source: 'bundled' })]);
+      // No word of the question is in the lease: only its meaning finds it.
+      const found = cli();
+      expect(await runCli(['--home', home, 'search', caseId, 'eviction of an occupant who stopped paying', '--mode', 'vector', '--json'], found), found.stderr.join('\n')).toBe(0);
+      const body = JSON.parse(found.stdout[0]!) as { semantic: boolean; results: Array<{ file_name: string }> };
+      expect(body.semantic).toBe(true);
+      expect(body.results[0]!.file_name).toBe('lease.txt');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('install – with the package index out of reach, says so in one line, succeeds, and Settings says why search is keyword-only', async () => {
