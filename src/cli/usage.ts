@@ -13,7 +13,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] bates <case> <file> <PREFIX>|--none [--json]   # the Bates prefix a document is stamped with, or none
   casefile [--home DIR] chronology <case> [--from D] [--to D] [--query Q] [--person P] [--file NAME] [--json|--csv|--docx FILE]   # dated events, in order
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]
-  casefile [--home DIR] reindex <case> [--all] [--json]     # upgrade the index to the current chunking from stored text
+  casefile [--home DIR] reindex <case> [--all] [--json]     # upgrade the index to the current chunking from stored text; make waiting passages searchable by meaning
   casefile [--home DIR] ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]
   casefile [--home DIR] chat <case> list|show <session>|rename <session> <title>|delete <session> --yes
   casefile [--home DIR] chat <case> export <session> [--format md|docx] [--turn TURN] [--out FILE]   # docx needs --out
