@@ -59,7 +59,11 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     );
     return 0;
   }
-  if (!res.semantic) io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
+  if (!res.semantic) {
+    io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
+    // The CLI has no background catch-up: say how to make the case's waiting passages searchable by meaning.
+    if ((await engine.router.call('index.vectors', { caseId: target.id })).state === 'needed') io.err(`Make its passages searchable by meaning now with: casefile reindex "${printable(target.name)}"`);
+  }
   if (res.focus) io.out(focusLine(res.focus));
   if (res.results.length === 0) {
     io.out(`No results in "${printable(target.name)}" for: ${printable(words.join(' '))}`);
