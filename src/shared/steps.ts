@@ -46,7 +46,10 @@ function isDone(step: AgentStep): boolean {
 
 /** The earlier step whose result a repeated call reused, or null when this is not a repeat. */
 export function repeatOf(step: Pick<AgentStep, 'policy' | 'observation'>): number | null {
-  const m = /repeated call: answered from step (\d+)/i.exec(step.policy ?? '') ?? /^You already made this exact call in step (\d+)/m.exec(step.observation ?? '');
+  const m =
+    /repeated call: answered from step (\d+)/i.exec(step.policy ?? '') ??
+    /a call it had already made, so it was stopped \(step (\d+)\)/i.exec(step.policy ?? '') ??
+    /^You already made this exact call in step (\d+)/m.exec(step.observation ?? '');
   return m ? Number(m[1]) : null;
 }
 
@@ -160,7 +163,13 @@ function describeSearch(step: AgentStep, done: boolean): string {
 
 /** One step in plain words. */
 export function describeStep(step: AgentStep): string {
-  if (step.kind === 'final') return 'Answered';
+  if (step.kind === 'final') {
+    // The closing step of a turn the loop stopped (src/core/agent/policies.ts) answered nothing.
+    const prior = repeatOf(step);
+    if (prior !== null) return `Stopped: the model asked again for the call of step ${prior}`;
+    if (/failed the step format twice/i.test(step.policy ?? '')) return 'Stopped: the model’s replies did not follow the step format';
+    return 'Answered';
+  }
   const done = isDone(step);
   if (step.action === 'final_answer') return 'Wrote an answer too early: it was sent back';
   const describe = DESCRIBE[step.action];
@@ -185,6 +194,10 @@ const POLICY_WORDS: [RegExp, string | ((m: RegExpExecArray) => string)][] = [
   [/step budget of (\d+) reached: answer forced from what was found/i, (m) => `The limit of ${m[1]} steps was reached: the answer uses what was found so far`],
   [/step budget of (\d+) reached and the model asked for [^;]*; no answer was produced/i, (m) => `The limit of ${m[1]} steps was reached before an answer was found`],
   [/repeated call: answered from step (\d+) without running the tool again/i, (m) => `The same call as step ${m[1]}: its result was reused`],
+  [/the model asked again for a call it had already made, so it was stopped \(step (\d+)\)/i, (m) => `The model asked again for the call of step ${m[1]}, so it was stopped; the passages found first stay`],
+  [/the model failed the step format twice, so it was stopped/i, 'The model’s replies twice failed to follow the step format, so it was stopped; the passages found first stay'],
+  [/the query “([^”]*)” shares no word with the question or what was found: searched the question instead/i, (m) => `The search “${m[1]}” had nothing to do with the question, so the question itself was searched`],
+  [/you stopped the model before it finished/i, 'You stopped the model before it finished; the passages found first stay'],
   [/the reply was cut off; the part of the answer that was written is kept/i, 'The model’s reply was cut off; the part it wrote is kept'],
   [/the reply could not be parsed after one repair; its text is taken as the answer/i, 'The model’s reply could not be read; its text is taken as the answer'],
   [/the model started repeating itself: generation was stopped/i, 'The model started repeating itself, so it was stopped'],

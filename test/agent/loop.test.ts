@@ -2,7 +2,7 @@ import { textReplyModel } from '../helpers/mock-model';
 import { describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
-import { CLAUSE_READ_SECTION, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
+import { CLAUSE_READ_SECTION, FORMAT_STOP, offTopicNote, REPEATED_CALL_STOP, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/citations/ledger';
 import { openCaseTools } from '../../src/core/tools/index';
@@ -45,9 +45,13 @@ describe('runAgent – policy', () => {
     expect(result.coverage.files_total).toBe(4);
   });
 
-  it('findFiles first – an immediate final answer is not accepted before the inventory', async () => {
-    const { result } = await run({ steps: [{ final: 'I know this already.' }, { final: 'Still without reading.' }, { final: 'Now from the files.' }] }, 'What notice is needed to terminate?');
+  it('findFiles first – an immediate final answer is set aside; the inventory and the search run one after the other, with no model call between', async () => {
+    const { result, model } = await run({ steps: [{ final: 'I know this already.' }, { final: 'Now from the files.' }, { final: 'Never asked for.' }] }, 'What notice is needed to terminate?');
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
+    expect(result.steps.map((s) => s.index)).toEqual([1, 2, 3]);
+    expect(result.steps[1]).toMatchObject({ input: { query: 'What notice is needed to terminate?' }, policy: SEARCH_BEFORE_ANSWER, timing: { model_ms: 0 } });
+    expect(model.calls).toHaveLength(2);
+    expect(result.calls).toBe(2);
     expect(result.answer).toBe('Now from the files.');
   });
 
@@ -129,13 +133,36 @@ describe('runAgent – policy', () => {
     expect(result.steps[1]!.observation).toMatch(/no tool named "deleteEverything".*findFiles/);
   });
 
-  it('repeated identical call – answered from the earlier observation without running the tool', async () => {
+  it('repeated identical call – the model is stopped there: the tool does not run again and the model is not asked again', async () => {
     const again = { ...SEARCH, thought: 'Search again.', action_input: { query: ' terminate convenience written notice' } };
-    const { result } = await run({ steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    const { result, model } = await run({ steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    expect(model.calls).toHaveLength(3);
+    expect(result.steps).toHaveLength(3);
     const repeat = result.steps[2]!;
-    expect(repeat.policy).toMatch(/repeated call: answered from step 2/);
-    expect(repeat.observation).toContain(result.steps[1]!.observation);
-    expect(repeat.timing.tool_ms).toBe(0);
+    expect(repeat).toMatchObject({ kind: 'final', action: 'retrieve', policy: `${REPEATED_CALL_STOP} (step 2)`, timing: { tool_ms: 0 } });
+    expect(result.stopped).toBe(`${REPEATED_CALL_STOP} (step 2)`);
+    expect(result.answer).toBe('');
+  });
+
+  it('a query about nothing the turn knows of is replaced by the question, and the trace says so', async () => {
+    const wander = { thought: 'Search.', action: 'retrieve', action_input: { query: 'zebra migration patterns' } };
+    const { result } = await run({ steps: [FIND, wander, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    expect(result.steps[1]).toMatchObject({ action: 'retrieve', input: { query: 'What notice is needed to terminate?' } });
+    expect(result.steps[1]!.policy).toBe(offTopicNote('zebra migration patterns'));
+    expect(result.steps[1]!.summary!.count).toBeGreaterThan(0);
+    // A query that shares a word with the question, or with what was found, is the model's to make.
+    const { result: kept } = await run({ steps: [FIND, SEARCH, { final: 'x' }] }, 'What notice is needed to terminate?');
+    expect(kept.steps[1]!.input.query).toBe('terminate convenience written notice');
+  });
+
+  it('a model that fails the step format a second time is stopped without a repair call', async () => {
+    const { result, model } = await run({ steps: [FIND, 'not a step', SEARCH, 'still not a step', { final: 'never asked' }] }, 'What notice is needed to terminate?');
+    // findFiles; a reply that did not parse, repaired into the search; then a second failure ends the turn.
+    expect(model.calls).toHaveLength(4);
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
+    expect(result.steps[1]!.repaired).toBe(true);
+    expect(result.stopped).toBe(FORMAT_STOP);
+    expect(result.steps[2]!.policy).toBe(FORMAT_STOP);
   });
 
   it('dedup – a passage already shown is referenced, not repeated', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FORMAT_STOP, offTopicNote, REPEATED_CALL_STOP } from '../../src/core/agent/policies';
 import type { AgentStep } from '../../src/shared/contract/chat';
 import { collapseSteps, describePolicy, describeStep, formatSeconds, stepSeconds } from '../../src/shared/steps';
 
@@ -147,6 +148,14 @@ describe('describePolicy', () => {
       'The model’s answer was replaced by the best passages: the model repeated itself.',
     );
     expect(describePolicy('something new')).toBe('Something new.');
+  });
+
+  it('a turn the loop stopped, and a query it replaced, in plain words (with the engine\'s own notes)', () => {
+    const stopped = { ...findFiles, index: 3, kind: 'final' as const, action: 'retrieve', input: { query: 'x' }, observation: '', policy: `${REPEATED_CALL_STOP} (step 2)` };
+    expect(describeStep(stopped)).toBe('Stopped: the model asked again for the call of step 2');
+    expect(describePolicy(stopped.policy)).toBe('The model asked again for the call of step 2, so it was stopped; the passages found first stay.');
+    expect(describeStep({ ...stopped, policy: FORMAT_STOP })).toBe('Stopped: the model’s replies did not follow the step format');
+    expect(describePolicy(offTopicNote('lease term ends'))).toBe('The search “lease term ends” had nothing to do with the question, so the question itself was searched.');
   });
 });
 

@@ -34,12 +34,17 @@ export interface ModelStep {
   /** Both calls together when a repair was asked for. */
   reply: ModelReply;
   repaired: boolean;
+  /** The reply failed the step format for the second time in the turn: no repair was asked for, the turn stops. */
+  formatStop?: boolean;
 }
 
 export class Conversation {
   private readonly messages: ModelMessage[] = [];
   private channel: StepChannel;
   private system: string;
+  /** Model calls of the turn, and its replies that did not follow the step format. */
+  calls = 0;
+  formatFailures = 0;
   /** Time and tokens of every model call of the turn. */
   modelMs = 0;
   tokensIn = 0;
@@ -71,6 +76,8 @@ export class Conversation {
     try {
       return { step: this.channel.parse(reply), reply, repaired: false };
     } catch (err) {
+      // A second failure in the turn is not repaired: the model is not following the format.
+      if (++this.formatFailures >= 2) return { ...this.channel.salvage(reply.text), reply, repaired: false, formatStop: true };
       const second = await this.call(index, finalOnly, offered, [
         { role: 'assistant', content: reply.text || '(empty reply)' },
         { role: 'user', content: repairMessage((err as Error).message, this.channel.format) },
@@ -79,6 +86,7 @@ export class Conversation {
       try {
         return { step: this.channel.parse(second), reply: both, repaired: true };
       } catch {
+        this.formatFailures++;
         return { ...this.channel.salvage(second.text || reply.text), reply: both, repaired: true };
       }
     }
@@ -105,6 +113,7 @@ export class Conversation {
   private async call(index: number, finalOnly: boolean, offered: AgentTool[], extra: ModelMessage[] = []): Promise<ModelReply> {
     const t0 = performance.now();
     const { signal } = this.o;
+    this.calls++;
     const call = new AbortController();
     const onAbort = () => call.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

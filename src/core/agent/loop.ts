@@ -16,10 +16,12 @@ import type { AgentTokenChannel, ModelReply } from './channels';
 import { Conversation, type ModelStep } from './conversation';
 import { CoverageAccumulator } from './coverage';
 import { ObservationBook } from './observations';
-import { advance, clampMaxSteps, decide, INITIAL_POLICY_STATE, mustAnswer, replacedCallNote, type Decision, type PolicyState, type TurnRules } from './policies';
+import { advance, clampMaxSteps, decide, FORMAT_STOP, INITIAL_POLICY_STATE, mustAnswer, offTopicNote, offTopicQuery, REPEATED_CALL_STOP, replacedCallNote, type Decision, type PolicyState, type TurnRules } from './policies';
 import { FINAL, isExhaustiveQuestion, systemPrompt, type ParsedStep, type StepFormat } from './prompt';
 import { ToolRunner } from './tool-runner';
 import { CancelledError, type AgentTool, type PassageItem } from './types';
+import { contentWords } from '../util/words';
+import { expandQuery } from '../retrieval/lexicon';
 
 export type { AgentTokenChannel };
 
@@ -82,8 +84,16 @@ export interface AgentRunResult {
   /** Every passage the turn showed the model (for the session's chunk references). */
   seen: PassageItem[];
   timing: { total_ms: number; model_ms: number; tool_ms: number };
+  /** Prompt tokens the model evaluated (what its cache did not hold) and tokens it generated. */
   tokens: { input: number; output: number };
+  /** Model calls of the turn (a repair is one more). */
+  calls: number;
+  /** Why the loop stopped the model before it answered (a repeated call, the format failed twice). */
+  stopped?: string;
 }
+
+/** The model's part of a step the policy took on its own. */
+const NO_REPLY: ModelReply = { text: '', toolCalls: [], inputTokens: 0, outputTokens: 0, ms: 0 };
 
 /** The closing step of a turn. */
 function finalStep(index: number, thought: string, answer: string, policy: string | undefined, reply: ModelReply): AgentStep {
@@ -117,10 +127,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const coverage = new CoverageAccumulator();
   const runner = new ToolRunner(opts.tools, book, coverage, signal);
   const turn = new Turn({ maxSteps, exhaustive, tools: runner.names(), question: opts.searchQuery ?? opts.question }, conversation, runner, coverage, opts);
+  // The question's words, and the words the documents use for what it asks (a query may use either).
+  turn.learn(`${opts.question} ${expandQuery(opts.searchQuery ?? opts.question)}`);
 
   let cancelled = false;
   try {
-    for (let index = 1; !(await turn.step(index)); index++);
+    while (!(await turn.step(turn.steps.length + 1)));
   } catch (err) {
     if (!(err instanceof CancelledError) && !signal.aborted) throw err;
     cancelled = true;
@@ -138,6 +150,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     seen: book.seen,
     timing: { total_ms: performance.now() - started, model_ms: conversation.modelMs, tool_ms: runner.toolMs },
     tokens: { input: conversation.tokensIn, output: conversation.tokensOut },
+    calls: conversation.calls,
+    ...(turn.stopped ? { stopped: turn.stopped } : {}),
   };
 }
 
@@ -146,7 +160,11 @@ class Turn {
   readonly steps: AgentStep[] = [];
   answer = '';
   budgetExhausted = false;
+  /** Set when the loop stopped the model (the reason). */
+  stopped: string | undefined;
   private state: PolicyState = INITIAL_POLICY_STATE;
+  /** Content words of the question and of every observation so far (what a query may be about). */
+  private readonly known = new Set<string>();
 
   constructor(
     private readonly rules: TurnRules,
@@ -156,35 +174,98 @@ class Turn {
     private readonly hooks: AgentHooks,
   ) {}
 
-  /** Take step `index`; true when the turn has ended with an answer. */
+  /** Words the turn knows of (the question; what a tool found). */
+  learn(text: string): void {
+    for (const w of contentWords(text)) this.known.add(w);
+  }
+
+  /** Take step `index` (and the steps the policy requires after it); true when the turn has ended (with an answer, or stopped). */
   async step(index: number): Promise<boolean> {
     const asked = await this.conversation.next(index, mustAnswer(this.rules, this.state), this.runner.offered(), this.steps.length === 0);
-    const state = { ...this.state, wholeCaseSearched: this.coverage.wholeCase, sectionToRead: this.runner.sectionToRead };
-    const decision = decide(this.rules, state, asked.step, asked.policy, this.rules.question);
+    if (asked.formatStop) {
+      // Its text is kept for "Why?"; the passages already shown stay the answer.
+      if (asked.step.action === FINAL) this.answer = String(asked.step.input.answer ?? '').trim();
+      return this.stop(index, asked, asked.step, FORMAT_STOP);
+    }
+    let decision = decide(this.rules, this.policyState(), asked.step, asked.policy, this.rules.question);
     if (decision.kind === 'answer' || decision.kind === 'out-of-budget') {
       this.answer = decision.answer;
       if (decision.kind === 'out-of-budget' || decision.budgetExhausted) this.budgetExhausted = true;
       this.push(finalStep(index, asked.step.thought, decision.answer, decision.policy, asked.reply), asked, 'final');
       return true;
     }
-    let step: AgentStep;
-    let action: ParsedStep = asked.step;
-    if (decision.kind === 'send-back') step = this.sentBack(index, asked, decision.observation, decision.policy);
-    else if (decision.kind === 'unknown-tool') step = this.unknownTool(index, asked, decision.observation);
-    else {
-      action = decision.action;
-      step = await this.runTool(index, decision, asked.reply);
-      step.timing.model_ms = asked.reply.ms;
-      step.tokens = { input: asked.reply.inputTokens, output: asked.reply.outputTokens };
+    if (decision.kind === 'send-back') {
+      this.record(this.sentBack(index, asked, decision.observation, decision.policy), asked.step, decision, asked);
+      return false;
     }
-    this.state = advance(state, decision);
-    this.push(step, asked, 'observation');
-    this.conversation.record(action, step.observation, this.steps.length);
-    return false;
+    if (decision.kind === 'unknown-tool') {
+      this.record(this.unknownTool(index, asked, decision.observation), asked.step, decision, asked);
+      return false;
+    }
+    // An early answer is set aside until the steps the policy requires have run: they run one after
+    // another, without asking the model in between for an answer that would be set aside again.
+    for (let i = index; ; i++) {
+      const run = this.onTopic(decision);
+      const earlier = this.runner.earlierStep(run.action);
+      if (earlier !== null) return this.stop(i, asked, run.action, `${REPEATED_CALL_STOP} (step ${earlier})`);
+      const first = i === index;
+      const step = await this.runTool(i, run, first ? asked.reply : NO_REPLY);
+      if (first) {
+        step.timing.model_ms = asked.reply.ms;
+        step.tokens = { input: asked.reply.inputTokens, output: asked.reply.outputTokens };
+      }
+      this.record(step, run.action, run, first ? asked : null);
+      if (asked.step.action !== FINAL) return false;
+      decision = decide(this.rules, this.policyState(), asked.step, undefined, this.rules.question);
+      if (decision.kind !== 'run') return false;
+    }
   }
 
-  private push(step: AgentStep, asked: ModelStep, phase: 'observation' | 'final'): void {
-    if (asked.repaired) step.repaired = true;
+  /** Where the turn stands, for the policy. */
+  private policyState(): PolicyState {
+    return { ...this.state, wholeCaseSearched: this.coverage.wholeCase, sectionToRead: this.runner.sectionToRead };
+  }
+
+  /** A step that is not the end: the policy's state moves on, the step is announced, and the model reads its observation. */
+  private record(step: AgentStep, action: ParsedStep, decision: Decision, asked: ModelStep | null): void {
+    this.state = advance(this.policyState(), decision);
+    this.push(step, asked, 'observation');
+    this.learn(step.observation);
+    this.conversation.record(action, step.observation, this.steps.length);
+  }
+
+  /** A search about nothing the turn knows of searches the question instead, and the trace says so. */
+  private onTopic(decision: Extract<Decision, { kind: 'run' }>): Extract<Decision, { kind: 'run' }> {
+    const { action } = decision;
+    if (!this.rules.question || !offTopicQuery(action, this.known)) return decision;
+    const note = offTopicNote(String(action.input.query));
+    return { ...decision, action: { ...action, input: { ...action.input, query: this.rules.question } }, policy: decision.policy ? `${decision.policy}; ${note}` : note };
+  }
+
+  /** End the turn without running `action`: the closing step shows what was asked and why the turn stopped. */
+  private stop(index: number, asked: ModelStep, action: ParsedStep, reason: string): true {
+    this.stopped = reason;
+    const { reply } = asked;
+    this.push(
+      {
+        index,
+        kind: 'final',
+        thought: asked.step.thought,
+        action: action.action,
+        input: action.input,
+        observation: `Stopped: ${reason}.`,
+        policy: reason,
+        timing: { model_ms: reply.ms, tool_ms: 0 },
+        tokens: { input: reply.inputTokens, output: reply.outputTokens },
+      },
+      asked,
+      'final',
+    );
+    return true;
+  }
+
+  private push(step: AgentStep, asked: ModelStep | null, phase: 'observation' | 'final'): void {
+    if (asked?.repaired) step.repaired = true;
     this.steps.push(step);
     this.hooks.onStep?.(step, phase);
   }

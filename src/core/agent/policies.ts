@@ -4,6 +4,7 @@
  * clause of a named document read whole before the answer, the step budget. No I/O; the loop carries the decisions out.
  */
 import { AGENT_MAX_STEPS } from '../../shared/retrieval';
+import { contentWords } from '../util/words';
 import { FINAL, type ParsedStep } from './prompt';
 import type { SectionRef } from './types';
 
@@ -137,4 +138,26 @@ export function advance(state: PolicyState, decision: Decision): PolicyState {
 /** The note shown to the model when its call was replaced by the inventory. */
 export function replacedCallNote(requested: ParsedStep): string {
   return `(Policy: the case inventory comes first; your call ${requested.action}(${JSON.stringify(requested.input)}) was not run — repeat it if you still need it.)`;
+}
+
+/** Why a turn stops before the model answers; the passages already shown stay as the answer. */
+export const REPEATED_CALL_STOP = 'the model asked again for a call it had already made, so it was stopped';
+export const FORMAT_STOP = 'the model failed the step format twice, so it was stopped';
+
+/** Tools whose `query` is free text the model writes (and may copy from the prompt's example). */
+const QUERY_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search']);
+
+/**
+ * A search whose query shares no content word with what the turn knows (the question, the
+ * documents' names, what was found so far): a small model copying the prompt's example, or
+ * wandering. Its query is replaced by the question.
+ */
+export function offTopicQuery(action: ParsedStep, known: ReadonlySet<string>): boolean {
+  if (!QUERY_TOOLS.has(action.action) || typeof action.input.query !== 'string') return false;
+  return !contentWords(action.input.query).some((w) => known.has(w));
+}
+
+/** The trace's note for a query replaced by the question. */
+export function offTopicNote(query: string): string {
+  return `the query “${query.trim()}” shares no word with the question or what was found: searched the question instead`;
 }

@@ -1,13 +1,13 @@
 /**
- * The tool runner: runs one tool step — the turn's defaults filled in, a repeated identical call
- * answered from the cache (the tool is not run again), arguments validated against the tool's
- * schema, and every failure turned into an observation the model can act on.
+ * The tool runner: runs one tool step — the turn's defaults filled in, arguments validated against
+ * the tool's schema, every failure turned into an observation the model can act on — and remembers
+ * each call, so the loop can stop a model that asks for the same call again.
  */
 import type { AgentStep } from '../../shared/contract/chat';
 import type { CoverageAccumulator } from './coverage';
 import type { ObservationBook } from './observations';
 import type { ParsedStep } from './prompt';
-import { CancelledError, type AgentTool, type SectionRef, type ToolOutcome } from './types';
+import { CancelledError, type AgentTool, type SectionRef } from './types';
 
 /** A call's identity for the repeat cache: the tool and its arguments, keys sorted, strings trimmed. */
 export function stableKey(action: string, input: Record<string, unknown>): string {
@@ -25,17 +25,10 @@ export function withDefaults(tool: AgentTool | undefined, given: Record<string, 
   return filled.length ? { input: { ...given, ...Object.fromEntries(filled) }, defaults: filled.map(([k]) => k) } : { input: given };
 }
 
-interface CachedCall {
-  step: number;
-  observation: string;
-  /** Absent when the call failed (invalid arguments, tool error). */
-  outcome?: ToolOutcome;
-}
-
 export class ToolRunner {
   private readonly byName: Map<string, AgentTool>;
-  /** Calls made in this turn, by stableKey. */
-  private readonly earlier = new Map<string, CachedCall>();
+  /** Calls made in this turn (by stableKey): the step that made each. */
+  private readonly earlier = new Map<string, number>();
   /** Time spent in tools this turn. */
   toolMs = 0;
   /** The section of the best passage of the last search focused on a named document (the clause policy reads it). */
@@ -72,6 +65,11 @@ export class ToolRunner {
     return this.tools.filter((t) => !(t.grammarProperties && Object.keys(t.grammarProperties).length === 0 && this.earlier.has(stableKey(t.name, {}))));
   }
 
+  /** The step that already made the call `parsed` would make (same tool, same arguments with defaults), or null. */
+  earlierStep(parsed: ParsedStep): number | null {
+    return this.earlier.get(stableKey(parsed.action, this.effective(parsed).input)) ?? null;
+  }
+
   /** Run the step `parsed` (a known tool) as step `index`. Throws only CancelledError. */
   async run(index: number, parsed: ParsedStep, policy?: string): Promise<AgentStep> {
     const tool = this.byName.get(parsed.action)!;
@@ -89,20 +87,13 @@ export class ToolRunner {
       ...(policy ? { policy } : {}),
     };
     const key = stableKey(parsed.action, input);
-    const prior = this.earlier.get(key);
-    if (prior) {
-      step.policy = [policy, `repeated call: answered from step ${prior.step} without running the tool again`].filter(Boolean).join('; ');
-      step.observation = `You already made this exact call in step ${prior.step}; do not repeat it. Call a different tool or answer. Its result was:\n${prior.observation}`;
-      if (prior.outcome) step.summary = { tool: parsed.action, count: prior.outcome.count, ...(prior.outcome.best_label ? { best_label: prior.outcome.best_label } : {}) };
-      return step;
-    }
     const valid = tool.inputSchema.safeParse(input);
     if (!valid.success) {
       const fields = valid.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
       step.error = true;
       step.observation = `Error: invalid arguments for ${tool.name} — ${fields}. Fix the arguments and try again.`;
       step.summary = { tool: tool.name, count: 0 };
-      this.earlier.set(key, { step: index, observation: step.observation });
+      this.earlier.set(key, index);
       return step;
     }
     await this.execute(tool, valid.data as Record<string, unknown>, step, key);
@@ -118,13 +109,13 @@ export class ToolRunner {
       step.summary = { tool: tool.name, count: outcome.count, ...(outcome.best_label ? { best_label: outcome.best_label } : {}) };
       this.coverage.add(outcome.coverage);
       if (outcome.readNext) this.sectionToRead = outcome.readNext;
-      this.earlier.set(key, { step: step.index, observation: step.observation, outcome });
+      this.earlier.set(key, step.index);
     } catch (err) {
       if (this.signal.aborted) throw new CancelledError();
       step.error = true;
       step.observation = `Error from ${tool.name}: ${(err as Error).message} Correct the call and try again.`;
       step.summary = { tool: tool.name, count: 0 };
-      this.earlier.set(key, { step: step.index, observation: step.observation });
+      this.earlier.set(key, step.index);
     } finally {
       step.timing.tool_ms = performance.now() - t0;
       this.toolMs += step.timing.tool_ms;
