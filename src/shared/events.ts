@@ -2,7 +2,7 @@
  * Events the engine emits. Every shell forwards all of them (IPC, SSE, CLI trace).
  * Each payload names its case so a window only shows what belongs to the open case.
  */
-import type { AgentStep, ChatAnswer, LimitedTo } from './contract/chat';
+import type { AgentStep, ChatAnswer, CheckedCitation, LimitedTo } from './contract/chat';
 import type { IndexVectorsStatus, IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
@@ -43,6 +43,20 @@ export interface AgentTokenEvent extends AgentTurnRef {
   step: number;
   channel: 'thought' | 'answer';
   text: string;
+}
+
+/**
+ * Answer first: the best passages for the question, quoted and cited, sent as soon as they are
+ * found, while `model` writes its answer underneath. The turn's final answer (agent.done) replaces
+ * them only when the model's answer verifies; otherwise they stay.
+ */
+export interface AgentPassagesEvent extends AgentTurnRef {
+  answer: string;
+  citations: CheckedCitation[];
+  /** The model writing the answer. */
+  model: string;
+  /** Time from the question to these passages. */
+  first_answer_ms: number;
 }
 
 /** The turn ended (done, cancelled, failed) with its answer, citations (verified or not) and coverage. */
@@ -97,6 +111,7 @@ export interface EngineEvents {
   'models.changed': ModelsChangedEvent;
   'models.progress': ModelsProgressEvent;
   'agent.turn': AgentTurnEvent;
+  'agent.passages': AgentPassagesEvent;
   'agent.step': AgentStepEvent;
   'agent.token': AgentTokenEvent;
   'agent.done': AgentDoneEvent;
@@ -106,7 +121,7 @@ export interface EngineEvents {
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'index.vectors', 'agent.turn', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
+export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'index.vectors', 'agent.turn', 'agent.passages', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

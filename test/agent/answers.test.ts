@@ -77,6 +77,39 @@ describe('turns that end with the extractive answer', () => {
     expect(passages(found).length).toBeGreaterThan(0);
   });
 
+  it('answer first: the passages go out before the model’s first step; when its answer fails they stay, the same words under a new first line', async () => {
+    const order: string[] = [];
+    let sent: EngineEvents['agent.passages'] | undefined;
+    const offs = [
+      c.engine.events.on('agent.passages', (e) => {
+        order.push('passages');
+        sent = e;
+      }),
+      c.engine.events.on('agent.step', (e) => order.push(`${e.phase}:${e.step.action}`)),
+    ];
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    offs.forEach((off) => off());
+    expect(order[0]).toBe('passages');
+    expect(sent).toMatchObject({ turnId: r.turnId, model: r.model });
+    expect(sent!.answer).toMatch(/^These passages match your question best \(found without a model\):\n\n- Likely answer — MASTER SERVICES AGREEMENT/);
+    expect(sent!.citations.length).toBeGreaterThan(0);
+    for (const cite of sent!.citations) expect(cite).toMatchObject({ verified: true, support: 'quoted' });
+    expectExtractive(r, /no answer/);
+    // Not searched again: the same passages and citations, only the first line says why they are the answer.
+    expect(r.answer.split('\n').slice(1)).toEqual(sent!.answer.split('\n').slice(1));
+    expect(r.citations.map((x) => [x.id, x.start, x.end])).toEqual(sent!.citations.map((x) => [x.id, x.start, x.end]));
+    expect(r.timing.first_answer_ms).toBe(sent!.first_answer_ms);
+    expect(r.timing.first_answer_ms!).toBeLessThanOrEqual(r.timing.total_ms);
+  });
+
+  it('a model that asks again for a call it already made is stopped there, and the passages stay', async () => {
+    const SEARCH = { thought: 'Search.', action: 'retrieve', action_input: { query: 'terminate convenience notice' } };
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, SEARCH, SEARCH, { final: 'never asked for' }] }) });
+    expectExtractive(r, /asked again for a call it had already made/);
+    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'retrieve', 'find_passages']);
+    expect(r.fallback!.model_answer).toBe('');
+  });
+
   it('an empty answer → the passages', async () => {
     const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
     expectExtractive(r, /no answer/);
@@ -124,6 +157,8 @@ describe('turns that end with the extractive answer', () => {
     });
     expect(r).toMatchObject({ answer_kind: 'agent', grounded: true });
     expect(r.fallback).toBeUndefined();
+    // The passages sent first were replaced by the model's verified answer.
+    expect(r.answer).not.toMatch(/These passages match/);
     expect(r.citations[0]).toMatchObject({ support: 'supported', verified: true, title: 'MASTER SERVICES AGREEMENT' });
     expect(r.citations[0]!.span!.text).toBe("Either party may terminate this Agreement for convenience upon sixty (60) days' prior written notice to the other party.");
   });

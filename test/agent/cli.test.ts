@@ -27,7 +27,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const JSON_KEYS = ['answer', 'citations', 'steps', 'coverage', 'grounded', 'answer_kind'];
+const JSON_KEYS = ['answer', 'citations', 'steps', 'coverage', 'grounded', 'answer_kind', 'timing'];
 
 describe('casefile ask', () => {
   it('--json – the documented shape, with verified and invented citations', async () => {
@@ -55,6 +55,10 @@ describe('casefile ask', () => {
     expect(out.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(out.coverage).toMatchObject({ files_total: 4, whole_case_searched: true });
     expect(String(out.coverage.note)).toMatch(/broken\.pdf/);
+    // Answer first: the passages were ready before the model's answer.
+    const timing = out.timing as { total_ms: number; first_answer_ms: number };
+    expect(timing.first_answer_ms).toBeGreaterThan(0);
+    expect(timing.first_answer_ms).toBeLessThanOrEqual(timing.total_ms);
   });
 
   it('text – a readable trace, then the answer, citations and their verification', async () => {
@@ -63,6 +67,9 @@ describe('casefile ask', () => {
     });
     const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA?', '--model', model]);
     expect(r.code, r.stderr).toBe(0);
+    // Answer first: the best passages are printed before the model's first step.
+    expect(r.stdout).toMatch(/Passages found in \d+\.\d s; .+ is writing an answer \(they stay unless its answer verifies\):\nThese passages match your question best/);
+    expect(r.stdout.indexOf('Passages found')).toBeLessThan(r.stdout.indexOf('Step 1 ·'));
     expect(r.stdout).toMatch(/Step 1 · findFiles \{\}/);
     expect(r.stdout).toMatch(/Observation — 4 results: 4 files in the case/);
     expect(r.stdout).toMatch(/Answer:\nEither party may terminate on sixty \(60\) days' notice/);

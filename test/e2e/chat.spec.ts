@@ -401,15 +401,19 @@ test.describe('chat streaming', () => {
     expect(lines.some((t) => t.includes('Search for the term.')), 'a thought on the live line').toBe(true);
     const partial = lines.filter((t) => t.includes('Writing the answer') && t.includes('The agreement sets out') && !t.includes('Nothing else in the results'));
     expect(partial.length, 'a state of the drafted answer with its start but not its end, on the timeline').toBeGreaterThan(0);
-    // The answer slot never showed a thought or a half-written answer: only "Working…", then the final answer.
+    // The answer slot never showed a thought or a half-written answer: "Working…", the passages found
+    // first while the model wrote (answer first), then the final answer.
     const slots = await slotTexts();
     for (const t of slots) {
       expect(t, 'no thought in the answer slot').not.toContain('Search for the term.');
       expect(t, 'no thought in the answer slot').not.toContain('First I list the files');
       expect(t, 'no thought in the answer slot').not.toContain('I quote it');
-      expect(t.startsWith('Working…') || t === finalText, `answer slot state: ${t}`).toBe(true);
+      expect(t.startsWith('Working…') || t.startsWith('Passages found') || t === finalText, `answer slot state: ${t}`).toBe(true);
     }
-    expect(slots.some((t) => t.startsWith('Working…'))).toBe(true);
+    const passages = slots.filter((t) => t.startsWith('Passages found'));
+    expect(passages.length, 'the passages were shown while the model wrote').toBeGreaterThan(0);
+    expect(passages[0]).toMatch(/^Passages found ?Writing an answer with scripted:stream\.json…/);
+    expect(slots.indexOf(passages[0]!)).toBeLessThan(slots.indexOf(finalText));
     expect(slots).toContain(finalText);
 
     const verified = answer.locator('.chip[data-status="verified"]');

@@ -59,6 +59,7 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
     answer_kind: r.answer_kind ?? 'agent',
     ...(r.fallback ? { fallback: r.fallback } : {}),
     ...(r.limited_to ? { limited_to: r.limited_to } : {}),
+    timing: { total_ms: Math.round(r.timing.total_ms), ...(r.timing.first_answer_ms !== undefined ? { first_answer_ms: Math.round(r.timing.first_answer_ms) } : {}) },
   };
 }
 
@@ -125,6 +126,11 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
           if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
         }
         else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
+      }),
+      engine.events.on('agent.passages', (e) => {
+        if (e.turnId !== turnId) return;
+        io.out(`\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`);
+        io.out(`${printable(e.answer, { lines: true })}\n`);
       }),
       engine.events.on('agent.step', (e) => {
         if (e.turnId !== turnId || e.phase === 'action') return;

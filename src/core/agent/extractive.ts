@@ -56,6 +56,8 @@ export interface ExtractiveAnswer {
   relevance: Map<string, PassageRelevance>;
   /** False when the documents don't appear to answer (the answer says so first). */
   found: boolean;
+  /** The same passages with the first line given for another reason (the draft that becomes the fallback). */
+  because(why: ExtractiveWhy): string;
 }
 
 export interface ExtractiveOptions {
@@ -169,7 +171,7 @@ function orList(words: string[]): string {
 export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
   const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
   const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
-  const none = { answer: NOTHING_FOUND, seen: [], relevance: new Map<string, PassageRelevance>(), found: false };
+  const none = { answer: NOTHING_FOUND, seen: [], relevance: new Map<string, PassageRelevance>(), found: false, because: () => NOTHING_FOUND };
   if (!picked.length) return none;
   // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
   const about = response.focus?.query || o.question;
@@ -180,11 +182,11 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
   // A name no document uses: the documents don't speak of it. A rare word: only if nothing is the likely answer.
   const unmentioned = [...names, ...(graded[0]!.relevance === 'answer' ? [] : words)];
   const found = !unmentioned.length && graded[0]!.relevance !== 'closest' && graded.some((g) => !g.lacksAskedFact);
-  let lines: string[];
+  let lead: (why: ExtractiveWhy) => string;
   let shown: Graded[];
   if (found) {
     shown = graded.filter((g) => g.relevance !== 'closest').slice(0, PASSAGES);
-    lines = [HEADINGS[o.why], ''];
+    lead = (why) => HEADINGS[why];
   } else {
     // Nothing answers: said first, with the nearest passages below (grades aside).
     shown = graded.sort((a, b) => b.order - a.order).slice(0, CLOSEST);
@@ -193,8 +195,9 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
       : asksForAmount(o.question) && graded.every((g) => g.lacksAskedFact)
         ? ': no passage close to the question gives the figure asked for'
         : '';
-    lines = [`${NOT_FOUND_LEAD[o.why]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`, ''];
+    lead = (w) => `${NOT_FOUND_LEAD[w]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`;
   }
+  const lines: string[] = [];
   const seen: PassageItem[] = [];
   const relevance = new Map<string, PassageRelevance>();
   for (const g of shown) {
@@ -209,7 +212,8 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     seen.push({ cite: cite.id, file_name: r.file_name, pages, text: g.doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
     relevance.set(cite.id, found ? g.relevance : 'closest');
   }
-  return { answer: lines.join('\n'), seen, relevance, found };
+  const because = (why: ExtractiveWhy) => [lead(why), '', ...lines].join('\n');
+  return { answer: because(o.why), seen, relevance, found, because };
 }
 
 /** What a status means for a user, counted: "2 need OCR", "1 is password protected". */

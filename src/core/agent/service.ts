@@ -11,7 +11,7 @@ import { findCites, verifyCitations } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, type DocumentInfo } from '../tools/document-source';
 import { degenerateReason } from './degenerate';
-import { extractiveAnswer, noDocumentsAnswer, type ExtractiveWhy } from './extractive';
+import { extractiveAnswer, noDocumentsAnswer, type ExtractiveAnswer, type ExtractiveWhy } from './extractive';
 import { caseVerifier, type CaseVerifier } from './verification';
 import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
@@ -104,6 +104,19 @@ interface TurnState {
   standalone: string;
   /** The documents the user limited the question to, once checked. */
   limited?: LimitedTo;
+  /** When the first cited answer was ready (ms since `started`). */
+  firstAnswerMs?: number;
+}
+
+/** The best passages for a question, quoted, verified and graded: a turn's first answer, or its last. */
+interface Passages {
+  found: ExtractiveAnswer;
+  citations: CheckedCitation[];
+  grounded: boolean;
+  /** The search's time, for its step on the timeline. */
+  ms: number;
+  /** The question they answer. */
+  question: string;
 }
 
 export class AgentService {
@@ -205,6 +218,9 @@ export class AgentService {
     }
     turn.label = resolved.label;
     this.announce(turn);
+    // Answer first: the passages go out now; the model writes underneath and replaces them only if its answer verifies.
+    const first = await this.passages(turn, { caseTools, ledger, verifier, why: 'asked', question: input.question });
+    this.ports.events.emit('agent.passages', { ...ref, answer: first.found.answer, citations: first.citations, model: turn.label, first_answer_ms: turn.firstAnswerMs! });
 
     const tools = this.options.toolsFor
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
@@ -237,13 +253,20 @@ export class AgentService {
       onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
       onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
     });
-    if (!run.cancelled) {
-      const unusable = degenerateReason(run.answer, turn.standalone, { answerChars: this.options.answerChars ?? 1500 }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
-      if (unusable) {
-        return this.extractive(turn, { why: 'fallback', caseTools, ledger, verifier, files, steps: run.steps, run, fallback: { reason: unusable, model_answer: run.answer } });
-      }
+    // The passages the draft showed stay when the question did not change (a follow-up is searched again, condensed).
+    const shown = turn.standalone === input.question ? first : undefined;
+    if (run.cancelled) {
+      // Stopping the model keeps the passages the user already has.
+      return this.finish(turn, {
+        answer: first.found.answer, kind: 'extractive', steps: run.steps, coverage: run.coverage, ledger, seen: first.found.seen, verification: first, cancelled: true,
+        ...(run.answer ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } } : {}),
+      });
     }
-    return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run, cancelled: run.cancelled });
+    const unusable = run.stopped ?? degenerateReason(run.answer, turn.standalone, { answerChars: this.options.answerChars ?? 1500 }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
+    if (unusable) {
+      return this.extractive(turn, { why: 'fallback', caseTools, ledger, verifier, files, steps: run.steps, run, fallback: { reason: unusable, model_answer: run.answer }, ...(shown ? { shown } : {}) });
+    }
+    return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run });
   }
 
   /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
@@ -266,35 +289,46 @@ export class AgentService {
     return resolveModel(model, { runtime: () => this.runtime(), registry: await this.ports.catalog(), endpoint: this.options.endpoint, defaultModel: this.options.defaultModel });
   }
 
-  /** End the turn with the extractive answer; its search is one more step of the timeline. */
+  /** The best passages for `question`, quoted, verified and graded (the first cited answer of the turn when it is the first). */
+  private async passages(turn: TurnState, o: { caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; why: ExtractiveWhy; question: string }): Promise<Passages> {
+    const t0 = performance.now();
+    const { verifier } = o;
+    const found = await extractiveAnswer({ tools: o.caseTools, ledger: o.ledger, sourceText: verifier.sourceText, ...(verifier.options.similarity ? { similarity: verifier.options.similarity } : {}), question: o.question, why: o.why, signal: turn.signal });
+    const checked = await verifyCitations(found.answer, o.ledger, verifier.sourceText, verifier.options);
+    const citations = checked.citations.map((c) => (found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c));
+    turn.firstAnswerMs ??= performance.now() - turn.started;
+    return { found, citations, grounded: checked.grounded, ms: performance.now() - t0, question: o.question };
+  }
+
+  /** End the turn with the extractive answer (`shown`: the passages already sent first); its search is one more step of the timeline. */
   private async extractive(
     turn: TurnState,
-    o: { why: ExtractiveWhy; caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; files: DocumentInfo[]; steps: AgentStep[]; run?: AgentRunResult; fallback?: AnswerFallback },
+    o: { why: ExtractiveWhy; caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; files: DocumentInfo[]; steps: AgentStep[]; run?: AgentRunResult; fallback?: AnswerFallback; shown?: Passages },
   ): Promise<ChatAnswer> {
-    const { ref, signal } = turn;
-    const t0 = performance.now();
+    const { ref } = turn;
     const index = o.steps.length + 1;
     const policy = o.why === 'asked' ? 'Find passages: the best passages, quoted, without a model' : o.why === 'no_model' ? 'no chat model is installed: the best passages, quoted' : `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
     const query = turn.standalone;
     const step: AgentStep = { index, kind: 'action', thought: '', action: FIND_PASSAGES, input: { query }, observation: '', policy, timing: { model_ms: 0, tool_ms: 0 }, tokens: { input: 0, output: 0 } };
     this.ports.events.emit('agent.step', { ...ref, phase: 'action', step });
-    const found = await extractiveAnswer({ tools: o.caseTools, ledger: o.ledger, sourceText: o.verifier.sourceText, ...(o.verifier.options.similarity ? { similarity: o.verifier.options.similarity } : {}), question: query, why: o.why, signal });
-    step.timing.tool_ms = performance.now() - t0;
+    const p = o.shown ?? (await this.passages(turn, { caseTools: o.caseTools, ledger: o.ledger, verifier: o.verifier, why: o.why, question: query }));
+    const { found } = p;
+    step.timing.tool_ms = p.ms;
     step.observation = !found.seen.length ? 'No passage matches the question.' : `${found.found ? '' : "The documents don't appear to say. "}Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.`;
     step.summary = { tool: FIND_PASSAGES, count: found.seen.length };
     this.ports.events.emit('agent.step', { ...ref, phase: 'observation', step });
-    const checked = await verifyCitations(found.answer, o.ledger, o.verifier.sourceText, o.verifier.options);
-    const verification = { ...checked, citations: checked.citations.map((c) => (found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c)) };
+    // The same passages and citations; only the first line says why they are the answer.
+    const answer = found.because(o.why);
     const readable = o.files.filter((f) => isReadable(f.status)).length;
     const coverage = o.run?.coverage ?? plainCoverage(o.files, `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`);
     return this.finish(turn, {
-      answer: found.answer,
+      answer,
       kind: 'extractive',
       steps: [...o.steps, step],
       coverage,
       ledger: o.ledger,
       seen: [...found.seen, ...(o.run?.seen ?? [])],
-      verification,
+      verification: p,
       ...(o.fallback ? { fallback: o.fallback } : {}),
     });
   }
@@ -317,7 +351,7 @@ export class AgentService {
       grounded: o.verification.grounded,
       status: o.cancelled ? 'cancelled' : 'done',
       model: turn.label,
-      timing: { total_ms: performance.now() - turn.started },
+      timing: { total_ms: performance.now() - turn.started, first_answer_ms: turn.firstAnswerMs ?? performance.now() - turn.started },
       answer_kind: o.kind,
       ...(o.fallback ? { fallback: o.fallback } : {}),
       ...(limited ? { limited_to: limited } : {}),

@@ -150,7 +150,8 @@ export interface ChatAnswer {
   status: TurnStatus;
   error?: string;
   model: string;
-  timing: { total_ms: number };
+  /** `first_answer_ms`: from the question to the first cited answer (the passages, or the answer itself). */
+  timing: { total_ms: number; first_answer_ms?: number };
   /** How the answer was made (absent in sessions saved before it existed: `agent`). */
   answer_kind?: AnswerKind;
   /** Set when the model's answer was replaced by the extractive answer. */

@@ -321,10 +321,25 @@ export function Chat({ caseId }: { caseId: string }) {
           ) : (
             <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
               <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} limitedTo={live.limitedTo} defaultOpen />
-              {/* Only the final answer ever goes here; what the model writes meanwhile is on the timeline. */}
-              <div className="answer-slot" data-testid="answer-slot" data-state="working">
-                <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
-              </div>
+              {/* The passages first, then the final answer; what the model writes meanwhile is on the timeline. */}
+              {live.passages ? (
+                <>
+                  <div className="answer-slot" data-testid="answer-slot" data-state="passages">
+                    <div className="answer-kind" data-kind="passages">
+                      <span className="pill pill-info">Passages found</span>
+                      <span className="small muted writing" role="status">
+                        {live.cancelling ? 'Stopping the model…' : `Writing an answer with ${live.passages.model ?? 'the model'}… it replaces these passages only if the documents support it.`}
+                      </span>
+                    </div>
+                    <AnswerText text={live.passages.content} citations={live.passages.citations ?? []} />
+                  </div>
+                  <Sources text={live.passages.content} citations={live.passages.citations ?? []} />
+                </>
+              ) : (
+                <div className="answer-slot" data-testid="answer-slot" data-state="working">
+                  <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
+                </div>
+              )}
             </article>
           ))}
         {error && (

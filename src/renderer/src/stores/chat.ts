@@ -9,8 +9,8 @@ export type AskMode = 'agent' | 'extractive';
 /**
  * The turn being answered right now, built from agent.* events as they arrive. What the model
  * writes while it works (its thought, and the answer it drafts) belongs to the timeline's current
- * step; the answer slot shows only the turn's final answer (`result`), which may differ from the
- * draft (an unusable model answer is replaced by the best passages).
+ * step; the answer slot shows the best passages first (`passages`), then the turn's final answer
+ * (`result`): the model's when it verifies, else the same passages.
  */
 export interface LiveTurn {
   turnId: string;
@@ -22,7 +22,9 @@ export interface LiveTurn {
   thought: string;
   /** The answer the model is drafting in step `step` (shown in the timeline, never in the answer slot). */
   draft: string;
-  /** The final answer (agent.done or the ask's reply); until then the answer slot says the turn is working. */
+  /** The best passages, sent first (agent.passages) while the model writes; they stay unless its answer verifies. */
+  passages: ChatMessage | null;
+  /** The final answer (agent.done or the ask's reply); until then the answer slot shows the passages, or says the turn is working. */
   result: ChatAnswer | null;
   cancelling: boolean;
   model: string;
@@ -185,7 +187,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const now = new Date().toISOString();
     set((s) => ({
       error: null,
-      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
+      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', passages: null, result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
       messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
     }));
     let result: ChatAnswer | null = null;
@@ -276,6 +278,11 @@ export function watchAgent(): () => void {
           },
         };
       });
+    }),
+    api.on('agent.passages', (e) => {
+      if (!mine(e.turnId)) return;
+      const passages: ChatMessage = { id: `passages-${e.turnId}`, role: 'assistant', content: e.answer, turnId: e.turnId, created: new Date().toISOString(), citations: e.citations, answer_kind: 'extractive', model: e.model };
+      useChat.setState((s) => (s.live ? { live: { ...s.live, passages } } : {}));
     }),
     api.on('agent.done', (e) => {
       if (!mine(e.turnId)) return;
