@@ -203,6 +203,7 @@ const POLICY_WORDS: [RegExp, string | ((m: RegExpExecArray) => string)][] = [
   [/the model started repeating itself: generation was stopped/i, 'The model started repeating itself, so it was stopped'],
   [/Find passages: the best passages, quoted, without a model/i, 'Find passages: the best passages are quoted, without a model'],
   [/no chat model is installed: the best passages, quoted/i, 'No chat model is installed: the best passages are quoted instead'],
+  [/the installed chat model is too small to answer: the best passages, quoted/i, 'The installed chat model is too small to write answers worth waiting for: the best passages are quoted instead'],
   [/the model's answer was replaced by the best passages: (.+)$/i, (m) => `The model’s answer was replaced by the best passages: ${m[1]}`],
 ];
 

@@ -10,7 +10,7 @@ import type { ChatAnswer } from '../../src/shared/contract/chat';
 import type { EngineEvents } from '../../src/shared/events';
 import { imageOnlyPdf } from '../fixtures/pdfs';
 import { corpusDir } from '../helpers/home';
-import { installTestModels } from '../helpers/models';
+import { installTestModels, testModels } from '../helpers/models';
 import { useIngestedCase, scriptModel, writeCaseFolder } from './helpers';
 
 /** Never a garbage answer: what weak models write is caught, and the turn still ends with cited passages. */
@@ -221,6 +221,18 @@ describe('turns that end with the extractive answer', () => {
     const fees = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Within how many days must the Client pay invoices?', mode: 'extractive' });
     expect(fees.answer).toMatch(/^These passages match your question best/);
     expect(fees.answer).toMatch(/forty-five \(45\) days of receipt/);
+  });
+  it('a question naming no model, when the only chat model is too small to answer: the passages at once, the model never loaded', async () => {
+    const { smolLmGguf } = testModels();
+    // Last in this block: the case's engine keeps the model from here on.
+    await c.engine.router.call('models.import', { path: smolLmGguf, id: 'smollm2-135m-instruct', mode: 'link' });
+    const { models } = await c.engine.router.call('models.list', {});
+    expect(models.find((m) => m.kind === 'chat')).toMatchObject({ id: 'smollm2-135m-instruct', tooSmall: true, isDefault: true });
+    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question });
+    expect(r).toMatchObject({ answer_kind: 'extractive', model: 'none', grounded: true });
+    expect(r.answer).toMatch(/^The installed chat model is too small to write answers worth waiting for, so here are the passages that match your question best:\n\n- Likely answer — MASTER SERVICES AGREEMENT/);
+    expect(r.steps.map((s) => s.action)).toEqual(['find_passages']);
+    expect((await c.engine.agentService()).runtime().isLoaded(smolLmGguf)).toBe(false);
   });
 });
 

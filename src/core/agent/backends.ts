@@ -38,6 +38,8 @@ export interface ResolvedModel {
   /** What traces and answers name as the model. */
   label: string;
   kind: 'llama' | 'endpoint' | 'scripted';
+  /** The installed default, taken because nothing was named, is too small to answer (models/capability.ts). */
+  tooSmall?: boolean;
 }
 
 export interface BackendContext {
@@ -85,5 +87,5 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     }
     throw new NoChatModelError();
   }
-  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama' };
+  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(!chosen && pick.tooSmall ? { tooSmall: true } : {}) };
 }

@@ -24,11 +24,12 @@ import { queryCoverage } from '../retrieval/labels';
 import { contentWords } from '../util/words';
 
 /** Why the extractive answer is given: its first line. */
-export type ExtractiveWhy = 'asked' | 'no_model' | 'fallback';
+export type ExtractiveWhy = 'asked' | 'no_model' | 'small_model' | 'fallback';
 
 const HEADINGS: Record<ExtractiveWhy, string> = {
   asked: 'These passages match your question best (found without a model):',
   no_model: 'No chat model is installed, so here are the passages that match your question best:',
+  small_model: 'The installed chat model is too small to write answers worth waiting for, so here are the passages that match your question best:',
   fallback: 'The model could not answer this from the documents. These passages match your question best:',
 };
 
@@ -36,6 +37,7 @@ const HEADINGS: Record<ExtractiveWhy, string> = {
 const NOT_FOUND_LEAD: Record<ExtractiveWhy, string> = {
   asked: '',
   no_model: 'No chat model is installed. ',
+  small_model: 'The installed chat model is too small to write answers worth waiting for. ',
   fallback: 'The model could not answer this from the documents. ',
 };
 

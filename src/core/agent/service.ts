@@ -31,6 +31,13 @@ import type { AgentTool, PassageItem } from './types';
 
 /** The step that quotes the best passages (the extractive answer), as the timeline shows it. */
 export const FIND_PASSAGES = 'find_passages';
+/** The timeline's note on a turn answered with the passages, by why (a fallback names its reason). */
+const EXTRACTIVE_POLICY: Partial<Record<ExtractiveWhy, string>> = {
+  asked: 'Find passages: the best passages, quoted, without a model',
+  no_model: 'no chat model is installed: the best passages, quoted',
+  small_model: 'the installed chat model is too small to answer: the best passages, quoted',
+};
+
 /** Why an answer with no supported sentence is replaced. */
 export const UNSUPPORTED_ANSWER = "no sentence of the model's answer is supported by the passage it cites";
 
@@ -184,13 +191,12 @@ export class AgentService {
   }
 
   /**
-   * Answer at once when nothing is searchable; give the extractive answer when asked for or when
-   * no chat model is installed; otherwise resolve the model, condense a follow-up, run the loop,
-   * and replace an unusable or unsupported answer with the extractive one. Persist and announce.
+   * Answer at once when nothing is searchable; give the extractive answer when asked for, when no
+   * chat model is installed, or when the default one is too small to answer; otherwise send the
+   * passages first and let the model compose underneath (`compose`).
    */
   private async runTurn(turn: TurnState): Promise<ChatAnswer> {
     const { input, ref, signal } = turn;
-    const events = this.ports.events;
     const ledger = new CitationLedger(turn.session.ledger);
     // A model the turn names is checked first: naming one that cannot be used is an error whatever the case holds.
     const named = input.model !== undefined && input.mode !== 'extractive' ? await this.resolve(input.model) : null;
@@ -202,26 +208,38 @@ export class AgentService {
       return this.finish(turn, { answer: nothing, kind: 'no_documents', steps: [], coverage: plainCoverage(files, 'No search: the case has nothing searchable yet.'), ledger, seen: [], verification: { citations: [], grounded: false } });
     }
     const verifier = await caseVerifier(this.ports, ref.caseId, signal);
-    if (input.mode === 'extractive') {
+    const passagesOnly = (why: ExtractiveWhy) => {
       turn.label = 'none';
       this.announce(turn);
-      return this.extractive(turn, { why: 'asked', caseTools, ledger, verifier, files, steps: [] });
-    }
+      return this.extractive(turn, { why, caseTools, ledger, verifier, files, steps: [] });
+    };
+    if (input.mode === 'extractive') return passagesOnly('asked');
     let resolved: ResolvedModel;
     try {
       resolved = named ?? (await this.resolve(undefined));
     } catch (err) {
       if (!(err instanceof NoChatModelError)) throw err;
-      turn.label = 'none';
-      this.announce(turn);
-      return this.extractive(turn, { why: 'no_model', caseTools, ledger, verifier, files, steps: [] });
+      return passagesOnly('no_model');
     }
+    // Nothing was picked and the only model would write nothing worth waiting for: the passages, now.
+    if (resolved.tooSmall) return passagesOnly('small_model');
     turn.label = resolved.label;
     this.announce(turn);
     // Answer first: the passages go out now; the model writes underneath and replaces them only if its answer verifies.
     const first = await this.passages(turn, { caseTools, ledger, verifier, why: 'asked', question: input.question });
     this.ports.events.emit('agent.passages', { ...ref, answer: first.found.answer, citations: first.citations, model: turn.label, first_answer_ms: turn.firstAnswerMs! });
+    return this.compose(turn, resolved, { caseTools, ledger, verifier, files, first });
+  }
 
+  /** The model's part of a turn: condense a follow-up, run the loop, keep its answer only if it verifies. */
+  private async compose(
+    turn: TurnState,
+    resolved: ResolvedModel,
+    o: { caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; files: DocumentInfo[]; first: Passages },
+  ): Promise<ChatAnswer> {
+    const { input, ref, signal } = turn;
+    const { caseTools, ledger, verifier, files, first } = o;
+    const events = this.ports.events;
     const tools = this.options.toolsFor
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
       : agentToolsFor(caseTools, input.retrieval ? { retrieval: input.retrieval } : {});
@@ -307,7 +325,7 @@ export class AgentService {
   ): Promise<ChatAnswer> {
     const { ref } = turn;
     const index = o.steps.length + 1;
-    const policy = o.why === 'asked' ? 'Find passages: the best passages, quoted, without a model' : o.why === 'no_model' ? 'no chat model is installed: the best passages, quoted' : `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
+    const policy = EXTRACTIVE_POLICY[o.why] ?? `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
     const query = turn.standalone;
     const step: AgentStep = { index, kind: 'action', thought: '', action: FIND_PASSAGES, input: { query }, observation: '', policy, timing: { model_ms: 0, tool_ms: 0 }, tokens: { input: 0, output: 0 } };
     this.ports.events.emit('agent.step', { ...ref, phase: 'action', step });

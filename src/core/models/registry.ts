@@ -1,3 +1,4 @@
+import { tooSmallToAnswer } from './capability';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../shared/contract/models';
@@ -161,7 +162,7 @@ export class ModelRegistry {
     const chat = ModelRegistry.pickDefault(reg, models, 'chat');
     const shown = models
       .filter((m) => !kind || m.kind === kind)
-      .map((m): ModelInfo => ({ ...m, isDefault: m.id === def?.id || m.id === chat?.id, usedBy: usage.get(m.id) ?? [] }));
+      .map((m): ModelInfo => ({ ...m, isDefault: m.id === def?.id || m.id === chat?.id, usedBy: usage.get(m.id) ?? [], ...(tooSmallToAnswer(m) ? { tooSmall: true as const } : {}) }));
     return {
       models: shown,
       defaultEmbeddingModel: def?.id ?? null,

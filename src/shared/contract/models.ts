@@ -27,6 +27,11 @@ export interface ModelInfo {
   pooling: 'mean' | 'cls' | null;
   /** The default of its kind: the embedding model new cases use, or the chat model a question uses when none is picked. */
   isDefault: boolean;
+  /**
+   * Chat models too small (under about a billion parameters, by size) to write answers worth
+   * waiting for: a question that names no model gets Find passages. Absent otherwise.
+   */
+  tooSmall?: true;
   /** Cases whose vectors were made by this model. */
   usedBy: Array<{ caseId: string; name: string }>;
   /** ISO time of import (null for models found on disk without an import). */

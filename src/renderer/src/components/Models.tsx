@@ -214,7 +214,16 @@ function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: Mode
       },
       (err) => toast('error', errorMessage(err)),
     );
+  const small = list.models.filter((m) => m.tooSmall);
   return (
+    <>
+    {small.length > 0 && (
+      <p className="notice small" role="note" data-testid="small-chat-model">
+        {small.map((m) => m.id).join(', ')} {small.length === 1 ? 'is' : 'are'} too small to write answers worth waiting for, so questions get the best passages
+        (Find passages) unless you pick {small.length === 1 ? 'it' : 'one'} in the chat. A chat model of about 1.5 billion parameters or more writes real
+        answers: see the recommended models below.
+      </p>
+    )}
     <table className="grid" aria-label="Installed models">
       <thead>
         <tr>
@@ -233,6 +242,7 @@ function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: Mode
             <td>
               {m.id} {m.isDefault && <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>}
               {m.source === 'bundled' && <span className="badge">bundled</span>}
+              {m.tooSmall && <span className="badge">too small to answer</span>}
             </td>
             <td>
               {KIND_PURPOSE[m.kind]} <span className="muted small">({m.kind})</span>
@@ -252,6 +262,7 @@ function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: Mode
         ))}
       </tbody>
     </table>
+    </>
   );
 }
 
