@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { jsonSchema, Output, streamText } from 'ai';
+import { jsonSchema, Output, streamText, type ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LlamaLanguageModel, LlamaRuntime } from '../../src/core/agent/llama-provider';
 import type { EngineEvents } from '../../src/shared/events';
@@ -44,6 +44,25 @@ describe('LlamaLanguageModel – provider', () => {
     const value = JSON.parse(text) as { action: string; note: string };
     expect(['findFiles', 'final_answer']).toContain(value.action);
     expect(value.note.length).toBeLessThanOrEqual(20);
+  });
+
+  it('the cache – each call of a growing conversation evaluates only what was added, the answer-only step (another grammar) included', async () => {
+    const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
+    const system = 'You answer questions about the documents of one legal case, citing each passage you use. '.repeat(8);
+    const any = { type: 'object', properties: { action: { enum: ['retrieve', 'final_answer'] }, note: { type: 'string', maxLength: 12 } }, required: ['action', 'note'] };
+    const answerOnly = { type: 'object', properties: { action: { const: 'final_answer' }, note: { type: 'string', maxLength: 12 } }, required: ['action', 'note'] };
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Question: when does the lease end?' }];
+    const evaluated: number[] = [];
+    for (const [i, schema] of [any, any, answerOnly].entries()) {
+      const r = streamText({ model, system, messages, maxOutputTokens: 40, maxRetries: 0, temperature: 0, output: Output.object({ schema: jsonSchema(schema) }) });
+      const text = await r.text;
+      evaluated.push((await r.usage).inputTokens ?? 0);
+      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `Observation ${i + 1}: ${'The term ends on the first of January 2030. '.repeat(3)}` });
+    }
+    // The first call reads the whole prompt; each later one only the reply and the observation added since.
+    expect(evaluated[0]).toBeGreaterThan(120);
+    expect(evaluated[1]).toBeLessThan(evaluated[0]! / 2);
+    expect(evaluated[2]).toBeLessThan(evaluated[0]! / 2);
   });
 
   it('stop sequences – generation ends at the first stop sequence', async () => {

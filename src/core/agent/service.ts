@@ -92,9 +92,13 @@ export interface AskInput {
   file_ids?: string[] | undefined;
 }
 
-/** Characters of observation per step so that a full turn fits the model's context (≈3.5 characters a token). */
-function observationBudget(contextTokens: number, maxSteps: number): number {
-  return Math.round(Math.min(3000, Math.max(600, ((contextTokens - 1200) * 3.5) / (maxSteps + 1))));
+/**
+ * Characters of observation per step so that a full turn fits the model's context (≈3.5 characters
+ * a token) beside the system prompt and the reply: a turn that overflows is shifted, and the model
+ * then reads the whole conversation again.
+ */
+function observationBudget(contextTokens: number, maxSteps: number, maxOutputTokens: number): number {
+  return Math.round(Math.min(3000, Math.max(600, ((contextTokens - 1200 - maxOutputTokens) * 3.5) / (maxSteps + 1))));
 }
 
 /** One turn in flight: what it was asked, where it is kept, and what it has learnt so far. */
@@ -263,7 +267,7 @@ export class AgentService {
       ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
       ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
       ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
-      observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps)),
+      observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps), maxOutputTokens),
       signal,
       citations: ledger,
       sourceText: verifier.sourceText,
