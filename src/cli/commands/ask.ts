@@ -36,7 +36,7 @@ function citationLine(c: CheckedCitation, i: number): string {
   return `  [${i + 1}] cite:${c.id}  ${where} — ${mark}: ${printable(c.reason)}${ocr ? `\n      (${ocr})` : ''}${quote}`;
 }
 
-/** The `--json` shape of an answer (documented in the README; keep it stable). */
+/** The `--json` shape of an answer (documented in docs/cli.md; keep it stable: extend, never rename). */
 export function answerJson(r: ChatAnswer): Record<string, unknown> {
   return {
     answer: r.answer,

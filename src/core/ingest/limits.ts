@@ -2,8 +2,8 @@
  * Per-file limits of ingest and page rendering. A small hostile file (a decompression bomb, a page
  * tree that claims a million pages, an image of 20000² pixels, a DOCX of nine million paragraphs)
  * must end as one failed file with a plain reason, never exhaust memory, stall the batch, or take
- * the process down. Every limit has a default, an environment variable and an engine option; the
- * README's "Limits" table lists them.
+ * the process down. Every limit has a default, an environment variable and an engine option;
+ * docs/user-guide.md ("Hostile files and limits") lists them.
  */
 
 export interface IngestLimits {
