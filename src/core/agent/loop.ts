@@ -6,8 +6,8 @@
  *
  * `runAgent` orchestrates; the parts live beside it: `conversation.ts` + `channels.ts` (model
  * calls, one step channel per format: call, parse, repair, record), `policies.ts` (findFiles
- * first, exhaustive grep, step budget — pure decisions), `tool-runner.ts` (repeat cache,
- * validation, defaults), `observations.ts` (what the model was shown), `coverage.ts`.
+ * first, exhaustive grep, step budget, off-topic queries — pure decisions), `tool-runner.ts`
+ * (validation, defaults, the calls made), `observations.ts` (what the model was shown), `coverage.ts`.
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentStep, CheckedCitation, Coverage } from '../../shared/contract/chat';

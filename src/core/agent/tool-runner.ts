@@ -9,7 +9,7 @@ import type { ObservationBook } from './observations';
 import type { ParsedStep } from './prompt';
 import { CancelledError, type AgentTool, type SectionRef } from './types';
 
-/** A call's identity for the repeat cache: the tool and its arguments, keys sorted, strings trimmed. */
+/** A call's identity (a repeat stops the loop): the tool and its arguments, keys sorted, strings trimmed. */
 export function stableKey(action: string, input: Record<string, unknown>): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
