@@ -19,6 +19,12 @@ import { describe, expect, it } from 'vitest';
 import { cycles, importGraph, importsOf, reachable, SRC, sourceFiles } from '../helpers/imports';
 
 const CORE = path.join(SRC, 'core');
+
+/** The source reads a setting from the environment: a property, an index, or a destructuring of process.env. */
+function readsEnv(source: string): boolean {
+  const text = source.replace(/process\.env\.LANCEDB_LOG \?\?=/, '');
+  return /process\.env\.[A-Z]|\benv\.(CASEFILE|HF)_[A-Z_]+|env\[['"](CASEFILE|HF)_|\{[^{}]*\}\s*=\s*process\.env\b/.test(text);
+}
 const rel = (f: string) => path.relative(CORE, f).split(path.sep).join('/');
 
 /** Layers of src/core, lowest first; a file belongs to the first whose pattern matches. */
@@ -127,8 +133,16 @@ describe('core structure', () => {
   it('settings are read from the environment in config.ts only', () => {
     const readers = sourceFiles(CORE)
       .filter((f) => rel(f) !== 'config.ts')
-      .filter((f) => /process\.env\.[A-Z]|\benv\.(CASEFILE|HF)_[A-Z_]+|env\[['"](CASEFILE|HF)_/.test(readFileSync(f, 'utf8').replace(/process\.env\.LANCEDB_LOG \?\?=/, '')))
+      .filter((f) => readsEnv(readFileSync(f, 'utf8')))
       .map(rel);
     expect(readers).toEqual([]);
+  });
+
+  it('the environment rule sees every way of reading a setting', () => {
+    for (const read of ['process.env.CASEFILE_HOME', 'env.CASEFILE_HOME', "env['CASEFILE_HOME']", 'const { CASEFILE_HOME } = process.env;', 'const {\n  HF_HOME: home,\n} = process.env']) {
+      expect(readsEnv(read), read).toBe(true);
+    }
+    // Setting LanceDB's log level for its own process is not reading a setting.
+    expect(readsEnv('process.env.LANCEDB_LOG ??= "error"')).toBe(false);
   });
 });
