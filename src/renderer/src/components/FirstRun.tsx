@@ -20,19 +20,27 @@ function NewCaseButton() {
 function ModelStep() {
   const { list, reload } = useModelsList();
   if (!list) return null;
-  const chat = list.defaultChatModel;
+  const chat = list.models.find((m) => m.kind === 'chat' && m.id === list.defaultChatModel);
+  const ready = chat && !chat.tooSmall;
   return (
     <section className="first-run-step" aria-labelledby="first-run-model">
       <h2 id="first-run-model">2. Import a model to get written answers</h2>
-      {chat ? (
+      <p className="small" data-testid="first-run-search">
+        {list.semantic.available
+          ? `Search by meaning is on (${list.defaultEmbeddingModel}): questions find passages that say the same thing in other words.`
+          : `Search finds passages by their words only: ${list.semantic.reason ?? 'no search-by-meaning model is installed'}.`}
+      </p>
+      {ready ? (
         <p>
-          Ready: questions are answered by <strong>{chat}</strong>. You can change models in Settings.
+          Ready: questions are answered by <strong>{chat.id}</strong>. You can change models in Settings.
         </p>
       ) : (
         <>
           <p className="muted small">
-            Without a model, Casefile answers with the passages that match, quoted and cited. With a chat model it writes an answer and
-            cites each sentence. Models run on this computer; choose a file you were given (or downloaded) to import it.
+            {chat
+              ? `${chat.id} is too small to write answers worth waiting for, so questions get the passages that match, quoted and cited. A chat model of about 1.5 billion parameters or more writes an answer and cites each sentence.`
+              : 'Without a model, Casefile answers with the passages that match, quoted and cited. With a chat model it writes an answer and cites each sentence.'}{' '}
+            Models run on this computer; choose a file you were given (or downloaded) to import it.
           </p>
           <ModelImport onImported={() => void reload()} />
           {list.recommended.some((m) => m.recommended) && <p className="small">Recommended:</p>}
