@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { jsonSchema, Output, streamText, type ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SMALL_MODEL_TOOLS } from '../../src/core/agent/agent-tools';
 import { LlamaLanguageModel, LlamaRuntime } from '../../src/core/agent/llama-provider';
 import type { EngineEvents } from '../../src/shared/events';
 import { stories260kGguf, tinyRandomGguf } from '../helpers/models';
@@ -127,7 +128,10 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     for (const s of modelSteps) {
       expect(s.repaired, JSON.stringify(s)).toBeFalsy();
       expect(s.policy ?? '').not.toMatch(/could not be parsed/);
-      expect(s.tokens.output).toBeGreaterThan(0);
+      // A step the policy ran on its own, right after another, asked the model nothing.
+      if (s.timing.model_ms > 0) expect(s.tokens.output).toBeGreaterThan(0);
+      // A model this small gets the short catalogue of tools.
+      if (s.kind === 'action') expect(SMALL_MODEL_TOOLS).toContain(s.action);
     }
     expect(r.steps[0]!.action).toBe('findFiles');
     expect(tokens.length).toBeGreaterThan(0);

@@ -55,6 +55,12 @@ describe('default chat model', () => {
       expect((await resolveModel('stories260K', { runtime: () => runtime, registry })).label).toBe('stories260K');
       // The environment's model (CASEFILE_CHAT_MODEL) still wins over the saved default.
       expect((await resolveModel(undefined, { runtime: () => runtime, registry, defaultModel: 'stories260K' })).label).toBe('stories260K');
+      // Toy models are too small to answer: taken by default the turn does without them; named (by id or
+      // path) they run, with the short catalogue of tools.
+      expect(await resolveModel(undefined, { runtime: () => runtime, registry })).toMatchObject({ small: true, tooSmall: true });
+      expect(await resolveModel('stories260K', { runtime: () => runtime, registry })).toMatchObject({ small: true });
+      expect((await resolveModel('stories260K', { runtime: () => runtime, registry })).tooSmall).toBeUndefined();
+      expect(await resolveModel(tiny, { runtime: () => runtime, registry })).toMatchObject({ small: true });
 
       // Kept across a restart (registry.json).
       await engine.close();

@@ -95,6 +95,13 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
 }
 
 /** The agent's view of one case's tools. */
+/**
+ * The tools a model too small to answer may use when it is picked anyway: the inventory, one search,
+ * the section of a clause and a grep. A short catalogue is a short prompt and a simpler step
+ * grammar — the first call of a turn reads and generates about half as many tokens.
+ */
+export const SMALL_MODEL_TOOLS: readonly string[] = ['findFiles', 'retrieve', 'readSection', 'grepCase'];
+
 export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): AgentTool[] {
   return [
     findFilesTool(tools, options.listLimit ?? 40),

@@ -5,11 +5,12 @@
  *   - `scripted:<script.json>` → the deterministic scripted model (tests, demos).
  * With no choice: CASEFILE_SCRIPTED_MODEL, then CASEFILE_CHAT_MODEL, then the first installed chat model.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { CasefileError } from '../../shared/errors';
+import { tooSmallToAnswer } from '../models/capability';
 
 /** No model was named and none is installed: the turn can still give the extractive answer. */
 export class NoChatModelError extends CasefileError {
@@ -38,7 +39,9 @@ export interface ResolvedModel {
   /** What traces and answers name as the model. */
   label: string;
   kind: 'llama' | 'endpoint' | 'scripted';
-  /** The installed default, taken because nothing was named, is too small to answer (models/capability.ts). */
+  /** A local model too small to answer (models/capability.ts): it gets the short catalogue of tools. */
+  small?: boolean;
+  /** Set with `small` when nothing named it: the installed default, which the turn then does without. */
   tooSmall?: boolean;
 }
 
@@ -76,7 +79,8 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
   if (chosen && (chosen.toLowerCase().endsWith('.gguf') || chosen.includes('/') || chosen.includes('\\'))) {
     const file = path.resolve(chosen);
     if (!existsSync(file)) throw new CasefileError('not_found', `No model file at ${file}. Check the path, or list installed models with "casefile models list".`);
-    return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama' };
+    const small = tooSmallToAnswer({ kind: 'chat', format: 'gguf', bytes: statSync(file).size, quantization: null });
+    return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama', ...(small ? { small } : {}) };
   }
   const { models, defaultChatModel } = await ctx.registry.list('chat');
   // None named: the default set in Settings (or `casefile models default`), else the first installed.
@@ -87,5 +91,5 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     }
     throw new NoChatModelError();
   }
-  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(!chosen && pick.tooSmall ? { tooSmall: true } : {}) };
+  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(pick.tooSmall ? { small: true, ...(!chosen ? { tooSmall: true } : {}) } : {}) };
 }

@@ -43,8 +43,8 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
     '',
     'Rules:',
     names.includes('findFiles') ? '1. First call findFiles to see which files the case holds.' : '1. Start by looking at what the case holds.',
-    '2. Prefer one or two retrieval calls (retrieve, keyword_search, vector_search); reformulate the query when a search finds nothing useful.',
-    '3. Before quoting exact words, confirm them with grepFile or readFile.',
+    `2. Prefer one or two retrieval calls (${names.filter((n) => ['retrieve', 'keyword_search', 'vector_search'].includes(n)).join(', ')}); reformulate the query when a search finds nothing useful.`,
+    `3. Before quoting exact words, confirm them with ${names.some((n) => n === 'grepFile' || n === 'readFile') ? 'grepFile or readFile' : 'readSection or grepCase'}.`,
     opts.exhaustive
       ? '4. This question asks for every occurrence: use grepCase (or read the files) so the whole case is covered, and say plainly if you could not cover it.'
       : '4. For questions about every occurrence ("every", "all", "each time", "list"), use grepCase.',

@@ -19,7 +19,7 @@ import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { limitLine } from '../tools/scope';
 import { newId } from '../util/ids';
 import { NoChatModelError, resolveModel, type EndpointConfig, type ResolvedModel } from './backends';
-import { agentToolsFor } from './agent-tools';
+import { agentToolsFor, SMALL_MODEL_TOOLS } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';
@@ -244,9 +244,10 @@ export class AgentService {
     const { input, ref, signal } = turn;
     const { caseTools, ledger, verifier, files, first } = o;
     const events = this.ports.events;
-    const tools = this.options.toolsFor
+    const catalogue = this.options.toolsFor
       ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
       : agentToolsFor(caseTools, input.retrieval ? { retrieval: input.retrieval } : {});
+    const tools = resolved.small ? catalogue.filter((t) => SMALL_MODEL_TOOLS.includes(t.name)) : catalogue;
     const history = replayHistory(turn.session.messages);
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
     if (history.length) {
