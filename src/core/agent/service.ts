@@ -92,6 +92,9 @@ export interface AskInput {
   file_ids?: string[] | undefined;
 }
 
+/** Bounds (characters) of a model too small to answer, picked anyway. */
+const SMALL_MODEL_BOUNDS = { thoughtChars: 160, answerChars: 600, observationChars: 900 };
+
 /**
  * Characters of observation per step so that a full turn fits the model's context (≈3.5 characters
  * a token) beside the system prompt and the reply: a turn that overflows is shifted, and the model
@@ -250,6 +253,7 @@ export class AgentService {
     const tools = resolved.small ? catalogue.filter((t) => SMALL_MODEL_TOOLS.includes(t.name)) : catalogue;
     const history = replayHistory(turn.session.messages);
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
+    const bounds = this.stepBounds(resolved, input.maxSteps, maxOutputTokens);
     if (history.length) {
       turn.standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
       events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: turn.standalone, model: turn.label });
@@ -264,11 +268,9 @@ export class AgentService {
       priorRefs: priorRefs(turn.session.messages),
       ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
       maxOutputTokens,
-      ...(this.options.thoughtChars ? { thoughtChars: this.options.thoughtChars } : {}),
-      ...(this.options.answerChars ? { answerChars: this.options.answerChars } : {}),
+      ...bounds,
       ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
       ...(this.options.passageChars ? { passageChars: this.options.passageChars } : {}),
-      observationChars: this.options.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(input.maxSteps), maxOutputTokens),
       signal,
       citations: ledger,
       sourceText: verifier.sourceText,
@@ -285,11 +287,25 @@ export class AgentService {
         ...(run.answer ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } } : {}),
       });
     }
-    const unusable = run.stopped ?? degenerateReason(run.answer, turn.standalone, { answerChars: this.options.answerChars ?? 1500 }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
+    const unusable = run.stopped ?? degenerateReason(run.answer, turn.standalone, { answerChars: bounds.answerChars }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
     if (unusable) {
       return this.extractive(turn, { why: 'fallback', caseTools, ledger, verifier, files, steps: run.steps, run, fallback: { reason: unusable, model_answer: run.answer }, ...(shown ? { shown } : {}) });
     }
     return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run });
+  }
+
+  /**
+   * How much a step may write and read: the options' bounds, an observation budget that fits the
+   * context, and for a model too small to answer a short thought, answer and observations (what it
+   * reads and writes is most of its turn's time).
+   */
+  private stepBounds(resolved: ResolvedModel, maxSteps: number | undefined, maxOutputTokens: number): { thoughtChars?: number; answerChars: number; observationChars: number } {
+    const o = this.options;
+    const small = resolved.small ? SMALL_MODEL_BOUNDS : null;
+    const thoughtChars = o.thoughtChars ?? small?.thoughtChars;
+    const answerChars = Math.min(o.answerChars ?? 1500, small?.answerChars ?? Infinity);
+    const budget = o.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(maxSteps), maxOutputTokens);
+    return { ...(thoughtChars ? { thoughtChars } : {}), answerChars, observationChars: Math.min(budget, small?.observationChars ?? Infinity) };
   }
 
   /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
