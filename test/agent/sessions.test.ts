@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,7 +118,9 @@ describe('chat sessions', () => {
 
   it('persistence – sessions live under <case>/chats as JSON; a leftover temp file is ignored', async () => {
     const dir = path.join(c.engine.cases.caseDir(c.caseId), 'chats');
-    writeFileSync(path.join(dir, 'sx.json.tmp-123-abcd'), '{"half written');
+    // Left by a writer that has ended (a crash): its process is gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(path.join(dir, `sx.json.tmp-${dead}-abcd`), '{"half written');
     const { sessions } = await c.engine.router.call('chat.sessions', { caseId: c.caseId });
     expect(sessions.length).toBeGreaterThan(0);
     expect(readdirSync(dir).some((n) => n.includes('.tmp-'))).toBe(false);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +68,8 @@ describe('case registry', () => {
     const c = await call('cases.create', { name: 'Original' });
     const dir = path.join(home, 'cases', c.id);
     // Simulate a crash mid-write: a half-written temp beside an intact case.json.
-    await fs.writeFile(path.join(dir, 'case.json.tmp-999-deadbeef'), '{"schemaVersion":1,"name":"Half');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await fs.writeFile(path.join(dir, `case.json.tmp-${dead}-deadbeef`), '{"schemaVersion":1,"name":"Half');
     // And a crash during create: a staging directory never renamed into place.
     await fs.mkdir(path.join(home, 'cases', '.creating-cabc'), { recursive: true });
     expect((await call('cases.list', {})).cases.map((x) => x.name)).toEqual(['Original']);

@@ -85,7 +85,24 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Remove temp files left behind by a crashed atomic write in `dir`. */
+/** The process that wrote a temp file (its name carries the pid) is still running: its write may be in flight. */
+function writerAlive(name: string): boolean {
+  const pid = Number(new RegExp(`${TEMP_MARK.replace('.', '\\.')}(\\d+)-`).exec(name)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove temp files left behind by a crashed atomic write in `dir`. A temp file of a process still
+ * running (this one, or the CLI beside the app) is a write in flight and is left alone: removing
+ * it would make that write fail.
+ */
 export async function cleanTempFiles(dir: string): Promise<void> {
   let names: string[];
   try {
@@ -94,6 +111,6 @@ export async function cleanTempFiles(dir: string): Promise<void> {
     return;
   }
   await Promise.all(
-    names.filter((n) => n.includes(TEMP_MARK)).map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })),
+    names.filter((n) => n.includes(TEMP_MARK) && !writerAlive(n)).map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })),
   );
 }
