@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { pidAlive } from './concurrency';
 
 /** Suffix marking an in-flight atomic write; leftovers from a crash are ignored and cleaned. */
 export const TEMP_MARK = '.tmp-';
@@ -88,14 +89,7 @@ async function syncDir(dir: string): Promise<void> {
 /** The process that wrote a temp file (its name carries the pid) is still running: its write may be in flight. */
 function writerAlive(name: string): boolean {
   const pid = Number(new RegExp(`${TEMP_MARK.replace('.', '\\.')}(\\d+)-`).exec(name)?.[1]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isInteger(pid) && pid > 0 && pidAlive(pid);
 }
 
 /**
