@@ -42,12 +42,12 @@
  * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
-import { cuadClauses, cuadClientClauses, holdsClause, type ClauseQuestion } from './cuad-clauses';
+import { cuadClauses, cuadClientClauses, holdsClause } from './cuad-clauses';
 import { createIndexSink } from '../src/core/retrieval/sink';
 import { chunkDocument, structureOf } from '../src/core/ingest/structure';
 import { CaseStore, compactChunks } from '../src/core/ingest/store';
@@ -60,7 +60,6 @@ import { mergeResults, printTable, type Metrics } from './run';
 const here = import.meta.dirname;
 const corpus = path.resolve(here, '..', '..', 'shared', 'corpus');
 const MODES = ['keyword', 'vector', 'hybrid'] as const;
-type Mode = (typeof MODES)[number];
 const PAGE_CHARS = 3000;
 
 interface Gold {

@@ -23,8 +23,7 @@ import { defaultStaticDir, serveStatic } from './static';
 import { createUploads } from './uploads';
 
 export { cookieName, isLoopbackHost } from './auth';
-export { defaultStaticDir, SERVE_CSP } from './static';
-export { safeRelativePath } from './uploads';
+export { SERVE_CSP } from './static';
 
 export interface ServeOptions {
   engine: Engine;

@@ -104,6 +104,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
   ],
   /** Extra environment for the engine process (e.g. CASEFILE_SCRIPTED_MODEL); set with test.use(). */
   engineEnv: [{}, { option: true }],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring.
   home: async ({}, use) => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-'));
     await use(home);

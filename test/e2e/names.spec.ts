@@ -23,6 +23,7 @@ test.describe('what a file name and the page itself may do', () => {
     await expect(shown).toHaveText('invoice\\u202efdp.exe');
     await expect(shown).toHaveAttribute('title', 'invoice\\u202efdp.exe');
     // No bidi control reaches anything the row shows.
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the user sees.
     expect(await row.innerText()).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
   });
 

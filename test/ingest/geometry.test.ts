@@ -128,7 +128,7 @@ async function justifiedPdf(): Promise<Uint8Array> {
  * made between two saves or after a restore, which the restore must take back.
  */
 async function savedStatesPdf(): Promise<Uint8Array> {
-  const { doc, page, hex, tj } = await oddWidthsPage();
+  const { doc, page, tj } = await oddWidthsPage();
   const empty = (n: number) => Array.from({ length: n }, () => [pushGraphicsState(), popGraphicsState()]).flat();
   page.pushOperators(
     ...empty(500),
@@ -174,7 +174,7 @@ async function savedStatesPdf(): Promise<Uint8Array> {
  * in the order the page draws them.
  */
 async function formsPdf(): Promise<Uint8Array> {
-  const { doc, page, hex, tj } = await oddWidthsPage();
+  const { doc, page, tj } = await oddWidthsPage();
   const font = page.node.Resources()!.lookup(PDFName.of('Font'));
   const form = (ops: PDFOperator[], matrix: number[]) => doc.context.register(doc.context.formXObject(ops, { BBox: [0, 0, 612, 792], Matrix: matrix, Resources: { Font: font } }));
   const inner = form([beginText(), setFontAndSize('F9', 11), setCharacterSpacing(0.4), moveText(60, 600), tj(['Jurisdiction', -320, ' Delaware', -180, ' arbitration', -400, ' Witness']), endText()], [1, 0, 0, 1, 0, 40]);

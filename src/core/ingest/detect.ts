@@ -11,7 +11,6 @@ export interface Detection {
   reason: string;
 }
 
-const TEXT_EXTENSIONS = new Set(['txt', 'text', 'md', 'markdown', 'csv', 'tsv', 'log', 'eml', 'html', 'htm', 'rtf0']);
 
 function startsWith(bytes: Uint8Array, sig: number[], at = 0): boolean {
   if (bytes.length < at + sig.length) return false;
@@ -167,9 +166,6 @@ function looksLikeText(bytes: Uint8Array): boolean {
   return control / n < 0.02;
 }
 
-export function isTextExtension(name: string): boolean {
-  return TEXT_EXTENSIONS.has(extensionOf(name));
-}
 
 /** Decode text bytes: UTF-8 / UTF-16 by BOM, strict UTF-8, else Latin-1 (Windows-1252). */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {

@@ -1,12 +1,11 @@
 import { unzipSync } from 'fflate';
 import { readConfig } from '../config';
-import path from 'node:path';
 import { decodeText } from './detect';
 import { alignItems, GLYPH_STRIDE, type ItemGlyphs, type PageGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { DEFAULT_LIMITS, raiseHint } from './limits';
 import { ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from './types';
-import { loadPdfJs, pdfjsAssetDir, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
+import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';
 import { ocrIsBetter, weakTextLayer } from './text-quality';
@@ -178,15 +177,6 @@ const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').r
 
 // ---------------------------------------------------------------- pdf
 
-
-/**
- * pdfjs-dist's standard font data folder, with a trailing separator. In Node, pdf.js reads it with
- * fs.readFile(base + name), so this is a filesystem path — a file: URL would fail to load (and the
- * fonts would silently fall back, with warnings).
- */
-export function defaultStandardFontDataUrl(): string {
-  return pdfjsAssetDir('standard_fonts');
-}
 
 function plain(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);

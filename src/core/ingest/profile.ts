@@ -84,7 +84,7 @@ export function findParties(preamble: string, fileName = ''): string[] {
   const initials = new Set(entities.map((e) => e.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^(?:Inc|Corp|Ltd|LLC|Co)\b/i.test(w)).map((w) => w[0]).join('')));
   const defined = [...preamble.matchAll(DEFINED)]
     .map((m) => clean(m[1]!))
-    .filter((d) => !GENERIC_ROLES.has(d.toLowerCase()) && (new RegExp(`\\b${escape(d.toLowerCase())}\\b`).test(known) || initials.has(d)));
+    .filter((d) => !GENERIC_ROLES.has(d.toLowerCase()) && (new RegExp(`\\b${escapeRegExp(d.toLowerCase())}\\b`).test(known) || initials.has(d)));
   const out: string[] = [];
   const seen = new Set<string>();
   for (const name of [...entities, ...defined]) {
@@ -96,7 +96,7 @@ export function findParties(preamble: string, fileName = ''): string[] {
 }
 
 const clean = (raw: string) => raw.replace(/^(?:and|the|of)\s+/i, '').replace(/\s+/g, ' ').replace(/[,\s]+$/, '').trim();
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Defined names that are roles or the document itself, not parties. */
 const GENERIC_ROLES = new Set(['agreement', 'this agreement', 'effective date', 'parties', 'party', 'the parties', 'amendment', 'contract']);
@@ -225,7 +225,7 @@ function partyNames(preamble: string, parties: readonly string[]): string[] {
   for (const f of full) {
     const plain = f.replace(COMPANY_FORM, '').trim();
     if (!plain || NOT_A_PARTY.test(plain)) return [];
-    const alias = short.find((a) => new RegExp(`\\b${escape(a.toLowerCase())}\\b`).test(plain.toLowerCase()));
+    const alias = short.find((a) => new RegExp(`\\b${escapeRegExp(a.toLowerCase())}\\b`).test(plain.toLowerCase()));
     const name = titled(alias ?? plain);
     if (!name || /\b(?:of|the|and|a|an)$/i.test(name) || /\b(?:agreement|this|between|dated|made|by)\b/i.test(name) || name.split(/\s+/).length > 6) return [];
     if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);

@@ -23,7 +23,7 @@ import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from './chunker';
 import { dateSettingsOf, ocrSettingsOf } from '../cases/registry';
 import { CaseStore, latestVersion, type ManifestChange } from './store';
-import { DEFAULT_CHUNKING, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from './types';
+import { PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from './types';
 import { walkPaths } from './walk';
 
 /** A run, queued or running: its job, its cancel switch, and its progress. */

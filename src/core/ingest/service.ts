@@ -20,8 +20,6 @@ import { runIngest, type RunContext, type RunState } from './run';
 import { CaseStore, latestVersion } from './store';
 import { TERMINAL_STATUSES, type DocType } from './types';
 
-export { fileInfo } from './files';
-
 export interface IngestOptions {
   /** Worker entry; default src/core/ingest/worker.ts next to this module (the Electron bundle passes its built worker). */
   workerPath?: string;

@@ -27,7 +27,7 @@
  */
 import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from './types';
 
-export type { TranscriptLayout, TranscriptLine, TranscriptPage };
+export type { TranscriptLayout };
 
 /** A transcript page being read: its printed number may be unknown yet. */
 interface Found {

@@ -253,12 +253,3 @@ export interface ChunkingOptions {
 }
 
 export const DEFAULT_CHUNKING: ChunkingOptions = { size: 1000, overlap: 150, separators: ['\n\n', '\n', '. ', ' ', ''] };
-
-/** Result of one file in an ingest run (CLI `--json`, `ingest.start`). */
-export interface IngestResult {
-  fileId: string;
-  name: string;
-  version: number;
-  status: FileStatus;
-  reason: string;
-}

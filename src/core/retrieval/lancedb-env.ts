@@ -8,4 +8,4 @@ process.env.LANCEDB_LOG ??= 'error';
  * Once per process, when LanceDB is first loaded: the index-build folders an earlier process left
  * in the system temp folder (killed or timed out mid-build) go, in the background.
  */
-export const lanceTempSwept: Promise<string[]> = sweepLanceTemp().catch(() => []);
+void sweepLanceTemp().catch(() => []);

@@ -4,7 +4,7 @@ import type { OpenCasesPort } from '../ports';
 import { CaseTools } from './case-tools';
 import { caseDocumentSource } from './source';
 
-export { CaseTools, type AdjacentChunk } from './case-tools';
+export { CaseTools } from './case-tools';
 export * from './schemas';
 
 /** What the tools need: the open cases and the query models. */

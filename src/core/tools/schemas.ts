@@ -48,17 +48,3 @@ export type GrepCaseArgs = z.input<typeof GrepCaseArgs>;
 export type OutlineArgs = z.input<typeof OutlineArgs>;
 export type ReadSectionArgs = z.input<typeof ReadSectionArgs>;
 export type AdjacentChunksArgs = z.input<typeof AdjacentChunksArgs>;
-
-/** One-line descriptions for agents and UIs, keyed by tool name (same names as the CaseTools methods). */
-export const CASE_TOOL_DESCRIPTIONS = {
-  findFiles: 'List the files of this case (id, name, versions, type, pages, status, date), filtered by name or type, paginated.',
-  retrieve: 'Hybrid search (keyword BM25 + semantic vectors, fused by rank) over the latest version of every file; returns passages with citation ids.',
-  vector_search: 'Semantic search only: passages whose meaning is close to the query, even without shared words.',
-  keyword_search: 'Keyword search only (BM25): passages containing the query words; best for names, numbers and exact terms.',
-  readFile: 'Read a window of a document’s text by character offset; returns the range, pages and a citation id. Past the end returns empty text.',
-  grepFile: 'Regular-expression search in one document: every match with offsets, page, context and a citation id.',
-  getAdjacentChunks: 'The passages just before and after a search result (same file version), in order.',
-  grepCase: 'Regular-expression search over every readable file of the case: counts per file, first matches with citation ids, and which files could not be searched.',
-  outline: 'The outline of one document: its headings (articles, sections, exhibits) with section ids, pages and citation ids.',
-  readSection: 'Read one section of a document by its outline id, number (e.g. 7.2) or title words; returns its text with a citation id.',
-} as const;

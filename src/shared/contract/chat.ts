@@ -219,7 +219,7 @@ const TurnId = z
   .string({ error: 'turnId is required' })
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'turnId must be a turn id (letters, digits, - and _)');
 
-export { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX };
+export { AGENT_TOP_K_MAX };
 
 /**
  * Retrieval defaults for one turn (the user's Settings): the agent's search tools use them whenever

@@ -31,7 +31,7 @@ export type OpOutput<N extends OpName> = OutputOf<Contract[N]>;
 export const opNames = Object.keys(contract) as OpName[];
 
 export function isOpName(name: unknown): name is OpName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(contract, name);
+  return typeof name === 'string' && Object.hasOwn(contract, name);
 }
 
 export * from './common';
@@ -41,4 +41,4 @@ export * from './ingest';
 export * from './models';
 export * from './search';
 export * from './viewer';
-export { op, type OpSpec } from './op';
+export type { OpSpec } from './op';

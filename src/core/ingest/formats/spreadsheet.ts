@@ -56,7 +56,7 @@ const EMPTY_REASON = 'the spreadsheet has no text in its cells';
 /** What SheetJS says about encrypted workbooks (.xlsx in an encrypted container, .xls with FilePass, .ods). */
 const PASSWORD_ERROR = /password|ECMA-376 Encrypted|EncryptionInfo|Encryption (scheme|Flags)|ODS Encryption|encryption algorithm/i;
 /** Text that reads as a number, amount, percentage, date or time, not as a column name. */
-const VALUE_LIKE = /^[\s(+\-−]*[$€£¥]?\s*\d[\d\s.,:/\-]*%?\)?$/;
+const VALUE_LIKE = /^[\s(+\-−]*[$€£¥]?\s*\d[\d\s.,:/-]*%?\)?$/;
 /** A displayed date made of numbers only ("3/4/23", "04.03.2023 10:30", "3/4/23 1:05 PM"). */
 const NUMERIC_DATE = /^[\d\s/.\-:,]+(\s?[AaPp][Mm])?$/;
 const TIME_ONLY = /^\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[AaPp][Mm])?$/;
