@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CaseId } from './common';
 import { op } from './op';
-import { AGENT_MAX_STEPS, AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../retrieval';
+import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../retrieval';
 
 /** How a citation in an answer fared when checked against the conversation's records and the source text. */
 export type CitationStatus = 'verified' | 'not_verified' | 'invented';
