@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery } from '../../src/core/retrieval/lexicon';
-import { asksForAmount, factTerms, gradePassage, holdsAmount, rareWords } from '../../src/core/retrieval/relevance';
+import { asksForAmount, factTerms, gradePassage, holdsAmount, holdsAskedFigure, rareWords } from '../../src/core/retrieval/relevance';
 
 describe('the clause lexicon', () => {
   it("adds the contract's words for the kind of clause a client's question speaks of", () => {
@@ -44,6 +44,26 @@ describe('passage relevance', () => {
     expect(holdsAmount('for sixty days')).toBe(true);
     expect(holdsAmount('The Provider shall maintain insurance.')).toBe(false);
     expect(gradePassage({ ...strong, lacksAskedFact: true })).toBe('related');
+  });
+
+  it('a section number, a date or a statute is not the figure asked for; the figure must be of the thing asked about', () => {
+    expect(holdsAmount('as set forth in Section 4.2(a) and Exhibit B-1')).toBe(false);
+    expect(holdsAmount('effective as of January 1, 2018')).toBe(false);
+    expect(holdsAmount('made this 21st day of January 2003')).toBe(false);
+    expect(holdsAmount('jurisdiction under 28 U.S.C. § 1291')).toBe(false);
+    expect(holdsAmount('one of the parties')).toBe(false);
+    expect(holdsAmount('ninety (90) days prior written notice')).toBe(true);
+    expect(holdsAmount('a royalty of five percent (5%) of Net Sales')).toBe(true);
+    expect(holdsAmount('12,000,000 impressions')).toBe(true);
+    // A frequency answers "how often", not "how much".
+    expect(holdsAmount('payable monthly', 'How often is the fee paid?')).toBe(true);
+    expect(holdsAmount('payable monthly', 'How much is the fee?')).toBe(false);
+    const q = 'How much key-man life insurance does Lifeway have to carry on Ludmila Smolyansky?';
+    expect(holdsAskedFigure('Lifeway agrees to pay Individual a royalty equal to $0.02 for each product sold', q)).toBe(false);
+    expect(holdsAskedFigure('Lifeway shall carry key-man life insurance of $1,000,000 on Individual', q)).toBe(true);
+    // The figure's subject may sit before a colon; a question with nothing but names and paying takes any figure.
+    expect(holdsAskedFigure('The insurance shall be in an amount of: $2,000,000 per occurrence', 'How much liability insurance does Freeze Tag carry?')).toBe(true);
+    expect(holdsAskedFigure('a fee of $4,500', 'How much does Bangi pay?')).toBe(true);
   });
 
   it("the question's names are what a missing word means something for; everyday words are not", () => {

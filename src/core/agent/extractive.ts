@@ -19,7 +19,7 @@ import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
 import { expandQuery } from '../retrieval/lexicon';
-import { asksForAmount, gradePassage, holdsAmount, type PassageRelevance } from '../retrieval/relevance';
+import { asksForAmount, gradePassage, holdsAskedFigure, type PassageRelevance } from '../retrieval/relevance';
 import { queryCoverage } from '../retrieval/labels';
 import { contentWords } from '../util/words';
 
@@ -151,7 +151,7 @@ async function grade(o: ExtractiveOptions, picked: SearchResult[], about: string
     const doc: SourceDoc | null = typeof raw === 'string' ? { text: raw } : raw;
     if (!doc) continue;
     const best = await bestSentences(about, expanded, doc, r.citation.start, r.citation.end, o.similarity);
-    const lacksAskedFact = amount && !holdsAmount(doc.text.slice(best.range[0], best.range[1]));
+    const lacksAskedFact = amount && !holdsAskedFigure(doc.text.slice(best.range[0], best.range[1]), o.question);
     const relevance = gradePassage({ sentenceCosine: best.cosine, coverage: queryCoverage(aboutWords, r.text), rank, label: r.label, lacksAskedFact });
     out.push({ result: r, doc, range: best.range, relevance, lacksAskedFact, order: ORDER_RANK / (ORDER_RANK + rank + 1) + ORDER_COSINE * (best.cosine ?? 0) });
   }

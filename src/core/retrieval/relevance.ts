@@ -10,6 +10,7 @@
  * frozen sets.
  */
 import type { PassageRelevance } from '../../shared/contract/chat';
+import { contentWords } from '../util/words';
 import { RELEVANCE } from './tuning';
 
 export type { PassageRelevance };
@@ -42,15 +43,57 @@ export function gradePassage(e: PassageEvidence, t = RELEVANCE): PassageRelevanc
 
 /** "How much", "how many", "what amount/price/fee/rate", "how long": the answer is a number, an amount or a duration. */
 const ASKS_AMOUNT = /\b(how (much|many|long|often)|what (is|was|were|are)?\s*(the )?(amount|price|fee|fees|rate|sum|total|percentage|number|cost|salary|payment|term)s?\b|what .*\b(per (month|year|unit|hour|share|week|day)|price|fee|rate|amount)\b)/i;
-/** A number written in figures or words, or an amount. */
-const AMOUNT = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|thousand|million|billion|half|quarter|annual(ly)?|monthly|weekly|daily|percent)\b/i;
+/** Numbers that name a place or a day, not a figure: "Section 4.2", "§ 3(a)", "Exhibit B-1", "January 1, 2018", "2018", "(iv)". */
+const NOT_FIGURES =
+  /\b(?:sections?|articles?|clauses?|paragraphs?|subsections?|exhibits?|schedules?|appendix|appendices|annex(?:es)?|rules?|parts?|items?|pages?|pp?\.|no\.|nos\.|u\.s\.c\.|c\.f\.r\.|cir\.|f\.(?:2d|3d|4th|supp\.(?: 2d| 3d)?)|s\. ?ct\.)\s*[\dA-Z][\w.()-]*(?:\s*(?:,|and|or|through|to)\s*\d[\w.()-]*)*|\b\d+\s+(?:u\.s\.c\.|c\.f\.r\.|u\.s\.|f\.(?:2d|3d|4th|supp\.)|s\. ?ct\.|l\. ?ed\.)(?:\s*2d)?\s*§*\s*\d[\w.()-]*|§+\s*[\w.()-]+|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\b\d{1,2}(?:st|nd|rd|th)? (?:day of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,? \d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:19|20)\d{2}\b|\(\s*(?:[ivx]+|[a-z]|\d{1,2})\s*\)|^\s*\d+(?:\.\d+)*\.?\s/gim;
+/** Number words that state a quantity when a unit or its figure follows ("thirty (30) days", "two years"). */
+const NUMBER_WORD =
+  '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|a)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion))*';
+const UNIT =
+  '(?:business |calendar |consecutive |full |additional |contract |fiscal )?(?:days?|weeks?|months?|years?|hours?|minutes?|quarters?|percent|per cent|dollars?|cents?|euros?|pounds?|shares?|units?|copies|times|installments?|payments?|employees?|persons?|people|acres?|miles?|impressions?)';
+/** A figure: an amount of money, a percentage, a quantity with its unit, or a number left once references and dates are set aside. */
+const FIGURE = new RegExp(
+  `[$€£¥]\\s?\\d|\\d\\s?%|\\b(?:usd|us\\$|eur|gbp)\\s?\\d|\\b${NUMBER_WORD}\\s+(?:\\(\\s*[\\d,.]+\\s*\\)\\s*)?${UNIT}\\b|\\d`,
+  'i',
+);
+/** How often: a frequency is the answer. */
+const ASKS_FREQUENCY = /\bhow often\b/i;
+const FREQUENCY = /\b(annual(ly)?|yearly|monthly|weekly|daily|quarterly|semi-?annual(ly)?|each (day|week|month|quarter|year)|every (day|week|month|quarter|year))\b/i;
 
 export function asksForAmount(question: string): boolean {
   return ASKS_AMOUNT.test(question);
 }
 
-export function holdsAmount(text: string): boolean {
-  return AMOUNT.test(text);
+/**
+ * The passage states the kind of figure the question asks for: an amount, a percentage, a
+ * quantity or a duration — not merely a section number or a date ("Section 4.2", "January 1,
+ * 2018"), and a frequency only when the question asks how often.
+ */
+export function holdsAmount(text: string, question = ''): boolean {
+  if (ASKS_FREQUENCY.test(question) && FREQUENCY.test(text)) return true;
+  return FIGURE.test(text.replace(NOT_FIGURES, ' '));
+}
+
+/** Verbs of paying and owing: the question's kind of figure, not its subject. */
+const PAY_WORDS = new Set(contentWords('pay pays paid paying owe owes owed receive receives received get gets give gives cost costs charge charges amount figure sum total much many long often'));
+
+/** Same word, or the same first five letters of two long words ("competing", "compete"). */
+const sameWord = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+
+/**
+ * The quoted words state the figure `question` asks for: they hold a figure (`holdsAmount`) and
+ * share a word with what the figure is of — the question's words less its names and its verbs of
+ * paying ("key-man life insurance" in "How much key-man life insurance does Lifeway carry?"), so a
+ * royalty's "$0.02" does not answer for an insurance amount. A question with no such word ("How
+ * much does Lifeway pay?") takes any figure.
+ */
+export function holdsAskedFigure(text: string, question: string): boolean {
+  if (!holdsAmount(text, question)) return false;
+  const names = new Set(factTerms(question).flatMap((n) => contentWords(n)));
+  const subject = contentWords(question).filter((w) => !names.has(w) && !PAY_WORDS.has(w));
+  if (!subject.length) return true;
+  const words = contentWords(text);
+  return subject.some((w) => words.some((x) => sameWord(w, x)));
 }
 
 /** Words never looked up as facts: function and question words, and what every case has. */
