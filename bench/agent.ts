@@ -20,7 +20,7 @@ import { agentToolsFor } from '../src/core/agent/agent-tools';
 import { LlamaLanguageModel, LlamaRuntime } from '../src/core/agent/llama-provider';
 import { runAgent } from '../src/core/agent/loop';
 import { ModelScript, ScriptedLanguageModel } from '../src/core/agent/scripted';
-import { CitationLedger } from '../src/core/citations/ledger';
+import { CitationLedger } from '../src/core/domain/citation-ledger';
 import { Engine } from '../src/core/engine';
 import { openCaseTools } from '../src/core/tools/index';
 import { caseDocumentSource } from '../src/core/tools/source';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { searchChunks, type SemanticState } from '../src/core/retrieval/search';
 import { ANN_MIN_ROWS, ChunkStore } from '../src/core/retrieval/store';
 import { RETRIEVAL_TUNING } from '../src/core/retrieval/tuning';
-import type { ChunkRecord } from '../src/core/ingest/types';
+import type { ChunkRecord } from '../src/core/domain/types';
 
 interface Metric {
   value: number;

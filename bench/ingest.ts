@@ -14,13 +14,13 @@ import path from 'node:path';
 import { Engine } from '../src/core/engine';
 import { splitText } from '../src/core/ingest/chunker';
 import { WorkerPool } from '../src/core/ingest/pool';
-import { CaseStore } from '../src/core/ingest/store';
+import { CaseStore } from '../src/core/cases/case-store';
 import { chunkDocument } from '../src/core/ingest/structure';
 import { Embedder } from '../src/core/retrieval/embedder';
 import { embeddingText } from '../src/core/retrieval/store';
 import { MINILM_ID, miniLmDir } from '../test/helpers/models';
-import type { PageIndex } from '../src/core/ingest/types';
-import { DEFAULT_CHUNKING } from '../src/core/ingest/types';
+import type { PageIndex } from '../src/core/domain/types';
+import { DEFAULT_CHUNKING } from '../src/core/domain/types';
 
 interface Metric {
   value: number;

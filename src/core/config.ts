@@ -4,10 +4,10 @@
  * processes and the embedding worker at their start. No other module reads `process.env` for a
  * setting (offline-env.ts and lancedb-env.ts only set variables for native libraries).
  */
-import { limitsFromEnv, type IngestLimits } from './ingest/limits';
+import { limitsFromEnv, type IngestLimits } from './domain/limits';
 
 export interface EnvConfig {
-  /** Per-file ingest limits set by CASEFILE_* variables (see ingest/limits.ts's LIMIT_ENV). */
+  /** Per-file ingest limits set by CASEFILE_* variables (see domain/limits.ts's LIMIT_ENV). */
   limits: Partial<IngestLimits>;
   /** CASEFILE_LLAMA_THREADS, CASEFILE_LLAMA_CONTEXT, CASEFILE_LLAMA_IDLE_MS. */
   llama: { threads?: number; contextSize?: number; idleUnloadMs?: number };

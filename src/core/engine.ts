@@ -15,7 +15,7 @@ import type { QueryModels } from './retrieval/semantic';
 import type { IndexSinkOptions } from './retrieval/sink';
 import { JobStore } from './ingest/jobs';
 import type { IngestOptions, IngestService } from './ingest/service';
-import { CaseStore } from './ingest/store';
+import { CaseStore } from './cases/case-store';
 import type { ModelRegistry } from './models/registry';
 import type { WatchOptions, WatchService } from './watch/service';
 import { OpenCases } from './open-cases';

@@ -5,7 +5,7 @@
  */
 import type { CaseRegistry } from './cases/registry';
 import type { ChunkStore } from './retrieval/store';
-import { CaseDocuments } from './ingest/documents';
+import { CaseDocuments } from './cases/case-documents';
 import type { OpenCase, OpenCasesPort } from './ports';
 import { lazy } from './util/lazy';
 

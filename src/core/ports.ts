@@ -7,7 +7,7 @@
 import type { CaseMeta, CaseRegistry } from './cases/registry';
 import type { EventBus } from './events';
 import type { ChunkStore } from './retrieval/store';
-import type { CaseDocuments } from './ingest/documents';
+import type { CaseDocuments } from './cases/case-documents';
 import type { ModelRegistry } from './models/registry';
 
 /** One open case: its folder, its documents and its chunk table, shared by every feature. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Engine } from '../core/engine';
 import { detectKind, imageFormat, type ImageFormat } from '../core/ingest/detect';
-import type { DetectedKind } from '../core/ingest/types';
+import type { DetectedKind } from '../core/domain/types';
 import { pidAlive } from '../core/util/concurrency';
 import { CaseId } from '../shared/contract/common';
 import { CasefileError } from '../shared/errors';

@@ -4,7 +4,7 @@ import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
 import { CLAUSE_READ_SECTION, FORMAT_STOP, offTopicNote, REPEATED_CALL_STOP, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
-import { CitationLedger } from '../../src/core/citations/ledger';
+import { CitationLedger } from '../../src/core/domain/citation-ledger';
 import { openCaseTools } from '../../src/core/tools/index';
 import { caseDocumentSource } from '../../src/core/tools/source';
 import { useIngestedCase } from './helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CitationLedger } from '../../src/core/citations/ledger';
+import { CitationLedger } from '../../src/core/domain/citation-ledger';
 import { ocrCitationNote } from '../../src/shared/citation-text';
 import { findCites, normalise, quoteInSpan, quotesIn, verifyCitations } from '../../src/core/citations/verify';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectBates } from '../../src/core/ingest/bates';
 import { loadPdf } from '../../src/core/ingest/loaders';
-import type { PageGeometry, PageIndex } from '../../src/core/ingest/types';
+import type { PageGeometry, PageIndex } from '../../src/core/domain/types';
 import { corpusDir } from '../helpers/home';
 import { markedPdf, type Marks } from '../fixtures/legal-pdfs';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, resolveLimits } from '../../src/core/ingest/limits';
+import { DEFAULT_LIMITS, resolveLimits } from '../../src/core/domain/limits';
 import { checkPdfStreams } from '../../src/core/ingest/pdf-guard';
 import { checkZip } from '../../src/core/ingest/zip-guard';
 import { parseFile } from '../../src/core/ingest/parse';

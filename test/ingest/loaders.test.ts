@@ -8,7 +8,7 @@ import { parseFile } from '../../src/core/ingest/parse';
 import { chunkDocument } from '../../src/core/ingest/structure';
 import { corpusDir } from '../helpers/home';
 import { rawPdf } from '../fixtures/hostile';
-import { ITEM_STRIDE } from '../../src/core/ingest/types';
+import { ITEM_STRIDE } from '../../src/core/domain/types';
 import { imageOnlyPdf, multiPagePdf, partlyScannedPdf, rotatedPdf, truncatedPdf, twoColumnPdf } from '../fixtures/pdfs';
 
 const corpus = (p: string) => readFileSync(path.join(corpusDir, p));

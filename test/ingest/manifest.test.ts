@@ -1,14 +1,14 @@
 /**
- * The file manifest of a case (files.json and its log, ingest/manifest.ts): recording one file
+ * The file manifest of a case (files.json and its log, cases/manifest.ts): recording one file
  * appends a line instead of writing every record again, and a kill at any point loses nothing
  * that was recorded and leaves a case that reads.
  */
 import { promises as fs, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifestFromDisk } from '../../src/core/ingest/manifest';
-import { CaseStore, JOURNAL_FILE, MANIFEST_FILE } from '../../src/core/ingest/store';
-import type { FileRecord } from '../../src/core/ingest/types';
+import { readManifestFromDisk } from '../../src/core/cases/manifest';
+import { CaseStore, JOURNAL_FILE, MANIFEST_FILE } from '../../src/core/cases/case-store';
+import type { FileRecord } from '../../src/core/domain/types';
 import { tempHome } from '../helpers/home';
 
 function record(i: number): FileRecord {

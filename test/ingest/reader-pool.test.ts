@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/core/ingest/limits';
+import { DEFAULT_LIMITS } from '../../src/core/domain/limits';
 import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
-import { DEFAULT_CHUNKING } from '../../src/core/ingest/types';
+import { DEFAULT_CHUNKING } from '../../src/core/domain/types';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 import { procStat } from '../helpers/proc';
 

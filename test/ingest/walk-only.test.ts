@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeWalks } from '../../src/core/ingest/jobs';
-import { walkPaths } from '../../src/core/ingest/walk';
+import { walkPaths } from '../../src/core/util/walk';
 
 describe('walkPaths – only the named files of a folder', () => {
   it('names as a walk gives them; gone, escaping, junk and outside links are skipped with a reason', async () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
-import { CaseStore, compactChunks } from '../../src/core/ingest/store';
+import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
 import { structureOf } from '../../src/core/ingest/structure';
-import type { ChunkRecord, DocType, FileRecord, PageIndex, VersionRecord } from '../../src/core/ingest/types';
+import type { ChunkRecord, DocType, FileRecord, PageIndex, VersionRecord } from '../../src/core/domain/types';
 import { corpusDir } from '../helpers/home';
 
 export const NDA_DIR = path.join(corpusDir, 'legalbench-rag', 'corpus', 'contractnli');

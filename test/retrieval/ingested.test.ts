@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCitation } from '../../src/core/citations/resolve';
 import { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
-import { CaseDocuments } from '../../src/core/ingest/documents';
+import { CaseDocuments } from '../../src/core/cases/case-documents';
 import { parseFile } from '../../src/core/ingest/parse';
 import { chunkDocument, structureOf } from '../../src/core/ingest/structure';
-import { CaseStore, compactChunks } from '../../src/core/ingest/store';
-import type { FileRecord } from '../../src/core/ingest/types';
+import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
+import type { FileRecord } from '../../src/core/domain/types';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
 import { corpusDir, tempHome } from '../helpers/home';
 

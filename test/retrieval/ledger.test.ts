@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CitationLedger, pageRange } from '../../src/core/citations/ledger';
+import { CitationLedger, pageRange } from '../../src/core/domain/citation-ledger';
 
 const span = (start: number, end: number) => ({ file_id: 'f1', file_name: 'a.pdf', version: 1, pages: [1], start, end });
 

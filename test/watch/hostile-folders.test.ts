@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { walkPaths } from '../../src/core/ingest/walk';
+import { walkPaths } from '../../src/core/util/walk';
 import type { WatchSyncedEvent } from '../../src/shared/events';
 import { tempHome } from '../helpers/home';
 

@@ -12,7 +12,7 @@ import type { IngestFileStatus } from '../../shared/contract/ingest';
 import type { SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
-import type { CitationLedger } from '../citations/ledger';
+import type { CitationLedger } from '../domain/citation-ledger';
 import { lexicalOverlap, passageSentences, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';

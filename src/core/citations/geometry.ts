@@ -1,5 +1,5 @@
 import { inlineModel, inlineOffset, type Stop } from '../ingest/inline';
-import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../ingest/types';
+import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../domain/types';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
 export interface Rect {

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { readConfig } from '../config';
-import { resolveLimits } from '../ingest/limits';
+import { resolveLimits } from '../domain/limits';
 import { imageFormat } from '../ingest/detect';
 import { imageToPdf } from '../ingest/images';
 import { drawPdfPage, MAX_CANVAS_PIXELS } from '../util/pdf-draw';

@@ -17,7 +17,7 @@ import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/co
 import type { CitationRecord } from '../../shared/contract/search';
 import { pagesOf } from '../ingest/chunker';
 import { placeOf as pinCiteOf } from '../ingest/formats/place';
-import type { TranscriptLayout } from '../ingest/types';
+import type { TranscriptLayout } from '../domain/types';
 import { contentWords } from '../util/words';
 import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 

@@ -8,12 +8,12 @@ import { CasefileError } from '../../shared/errors';
 import { createIndexSink } from '../retrieval/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
-import { READABLE_STATUSES, type CaseDocuments } from './documents';
+import { READABLE_STATUSES, type CaseDocuments } from '../cases/case-documents';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
-import { CaseStore, latestVersion } from './store';
+import { CaseStore, latestVersion } from '../cases/case-store';
 import { markBates } from './bates';
-import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from './types';
+import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from '../domain/types';
 import { passwordKey } from '../util/passwords';
 import { readableFileName } from '../util/names';
 

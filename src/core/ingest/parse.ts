@@ -2,7 +2,7 @@ import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
 import { courtCaption } from './caption';
 import { detectKind } from './detect';
 import type { OcrOptions } from './ocr-page';
-import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits';
+import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from '../domain/limits';
 import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { findDocDate, guessDocType } from './meta';
@@ -13,11 +13,11 @@ import { loadSpreadsheet } from './formats/spreadsheet';
 import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
 import type { Detection } from './detect';
-import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from './types';
+import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from '../domain/types';
 import { exhibitLabel, markBates } from './bates';
 import { detectTranscript } from './transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
-import type { DetectedKind, DocType, FileStatus } from './types';
+import type { DetectedKind, DocType, FileStatus } from '../domain/types';
 
 export interface ParseRequest {
   bytes: Uint8Array;

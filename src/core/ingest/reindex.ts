@@ -14,14 +14,14 @@ import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
 import { createIndexSink } from '../retrieval/sink';
 import { ChunkStore } from '../retrieval/store';
-import type { CaseDocuments } from './documents';
+import type { CaseDocuments } from '../cases/case-documents';
 import type { IngestPorts } from './ports';
 import { chunkingOf } from './chunker';
-import { CaseStore, compactChunks, latestVersion, type StoredChunk } from './store';
+import { CaseStore, compactChunks, latestVersion, type StoredChunk } from '../cases/case-store';
 import { guessDocType } from './meta';
 import { NAMES_FORMAT } from './profile';
 import { chunkDocument, structureOf } from './structure';
-import type { DocType, FileRecord, PageIndex, VersionRecord } from './types';
+import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
 
 const READABLE = new Set(['indexed', 'unchanged']);

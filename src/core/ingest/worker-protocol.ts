@@ -1,5 +1,5 @@
-import type { IngestLimits } from './limits';
-import type { ChunkingOptions, ChunkRecord, StoredChild } from './types';
+import type { IngestLimits } from '../domain/limits';
+import type { ChunkingOptions, ChunkRecord, StoredChild } from '../domain/types';
 import type { ParseOutcome } from './parse';
 
 /** Main → worker: parse, chunk and store one file version. */

@@ -11,9 +11,9 @@ import type { OcrEngine } from '../ocr/engine';
 import { parseFile } from './parse';
 import { extractEvents } from './events';
 import { chunkDocument, structureOf } from './structure';
-import { compactChunks, CaseStore } from './store';
+import { compactChunks, CaseStore } from '../cases/case-store';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
-import type { ChildFile, StoredChild } from './types';
+import type { ChildFile, StoredChild } from '../domain/types';
 
 const running = new Map<number, AbortController>();
 

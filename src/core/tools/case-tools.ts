@@ -13,13 +13,13 @@ import type {
 } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
 import { parseInput } from '../../shared/validate';
-import { CitationLedger } from '../citations/ledger';
+import { CitationLedger } from '../domain/citation-ledger';
 import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
 import { DocumentRouter } from '../retrieval/routing';
 import { RELEVANCE, RETRIEVAL_TUNING } from '../retrieval/tuning';
 import { factTerms, rareWords } from '../retrieval/relevance';
 import { sqlInt, sqlString } from '../retrieval/sql';
-import type { ChunkRecord } from '../ingest/types';
+import type { ChunkRecord } from '../domain/types';
 import type { ChunkStore } from '../retrieval/store';
 import { placeOf } from '../ingest/formats/place';
 import { batesRangeQuery } from '../ingest/bates';

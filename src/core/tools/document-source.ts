@@ -2,7 +2,7 @@ import type { FileListing } from '../../shared/contract/search';
 import type { Section } from '../ingest/outline';
 import type { DocumentProfile } from '../ingest/profile';
 import type { DatedEvent } from '../ingest/events';
-import type { TranscriptLayout } from '../ingest/types';
+import type { TranscriptLayout } from '../domain/types';
 import type { EventMarks } from './chronology-marks';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */

@@ -1,4 +1,4 @@
-import type { CaseDocuments } from '../ingest/documents';
+import type { CaseDocuments } from '../cases/case-documents';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';

@@ -6,7 +6,7 @@
 import { readableFileName } from '../util/names';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 import { parseInput } from '../../shared/validate';
-import type { CitationLedger } from '../citations/ledger';
+import type { CitationLedger } from '../domain/citation-ledger';
 import type { DatedEvent } from '../ingest/events';
 import { placeOf } from '../ingest/formats/place';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';

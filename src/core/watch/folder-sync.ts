@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { IngestRunResult } from '../../shared/contract/ingest';
 import type { WatchSyncedEvent } from '../../shared/events';
 import { readJson, writeJsonAtomic } from '../util/fs';
-import { walkPaths, type WalkBounds, type WalkResult } from '../ingest/walk';
+import { walkPaths, type WalkBounds, type WalkResult } from '../util/walk';
 
 export const WATCH_FILE = 'watch.json';
 

@@ -17,7 +17,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { CaseSummary } from '../../shared/contract/cases';
 import type { WatchSyncedEvent } from '../../shared/events';
 import type { EventBus } from '../events';
-import { isJunk, MAX_WALK_DEPTH, walkPaths, type WalkBounds } from '../ingest/walk';
+import { isJunk, MAX_WALK_DEPTH, walkPaths, type WalkBounds } from '../util/walk';
 import { forgetFolders, syncFolder, tooLargeToFollow, type FolderSyncPorts, type SyncOutcome } from './folder-sync';
 
 export interface WatchPorts extends FolderSyncPorts {

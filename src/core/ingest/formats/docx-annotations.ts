@@ -10,7 +10,7 @@
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';
-import { DEFAULT_LIMITS } from '../limits';
+import { DEFAULT_LIMITS } from '../../domain/limits';
 
 export interface DocxAnnotation {
   type: 'insertion' | 'deletion' | 'comment';

@@ -5,7 +5,7 @@
  * Otherwise none: citations say "p. N".
  */
 import { pinCite } from '../transcript';
-import type { TranscriptLayout } from '../types';
+import type { TranscriptLayout } from '../../domain/types';
 import { spreadsheetRowLabel } from './spreadsheet';
 
 /** What a document gives its citations besides page numbers (from its pages.json). */

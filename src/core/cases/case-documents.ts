@@ -1,11 +1,11 @@
 import { CasefileError } from '../../shared/errors';
-import { pageAt } from './chunker';
-import type { Section } from './outline';
-import { findDefinedTerms, type DocumentProfile } from './profile';
-import { structureOf, type DocumentStructure } from './structure';
-import { extractEvents, type DatedEvent } from './events';
-import { CaseStore, expandChunks, latestVersion } from './store';
-import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from './types';
+import { pageAt } from '../ingest/chunker';
+import type { Section } from '../ingest/outline';
+import { findDefinedTerms, type DocumentProfile } from '../ingest/profile';
+import { structureOf, type DocumentStructure } from '../ingest/structure';
+import { extractEvents, type DatedEvent } from '../ingest/events';
+import { CaseStore, expandChunks, latestVersion } from './case-store';
+import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
 /** Structures kept (each a few kB: sections, title, parties, defined terms). */
 const STRUCTURE_CACHE = 2048;
@@ -44,7 +44,7 @@ export class CaseDocuments {
 
   /**
    * All file records (each with every version, oldest first). The case's store keeps them in
-   * memory between changes (ingest/manifest.ts), so a search that places ten results in their
+   * memory between changes (cases/manifest.ts), so a search that places ten results in their
    * documents, or a tool call per agent step, does not read the manifest again. Callers must not
    * change what they get.
    */

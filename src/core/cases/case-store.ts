@@ -4,9 +4,9 @@ import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readTextIfExists, TEMP_MARK, writeFileAtomic } from '../util/fs';
 import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
-import type { DocumentStructure } from './structure';
-import { EVENTS_FORMAT, type DatedEvent } from './events';
-import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from './types';
+import type { DocumentStructure } from '../ingest/structure';
+import { EVENTS_FORMAT, type DatedEvent } from '../ingest/events';
+import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
 export interface StoredChunk {
