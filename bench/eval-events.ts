@@ -1,5 +1,5 @@
 /**
- * `npm run eval:events`: dated-event extraction (src/core/ingest/events.ts) against hand-labelled
+ * `npm run eval:events`: dated-event extraction (src/core/text/dates.ts) against hand-labelled
  * sentences of the real corpus, bench/data/events-labelled.jsonl: each line one sentence taken
  * verbatim (whitespace collapsed) from a document of ../shared/corpus — court opinions and filings
  * (freelaw-*), CUAD contracts, the DOCX files, legalbench-rag texts — with the events a paralegal
@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { extractEvents, type DatedEvent } from '../src/core/ingest/events';
+import { extractEvents, type DatedEvent } from '../src/core/text/dates';
 import { loadText } from '../src/core/ingest/loaders';
 import { mergeResults, printTable, type Metrics } from './run';
 

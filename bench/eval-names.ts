@@ -1,6 +1,6 @@
 /**
- * `npm run eval:names`: the names documents get (src/core/ingest/profile.ts, the title and short
- * name; src/core/ingest/meta.ts, the type) against the hand labels of bench/data/document-names.jsonl
+ * `npm run eval:names`: the names documents get (src/core/text/profile.ts, the title and short
+ * name; src/core/text/meta.ts, the type) against the hand labels of bench/data/document-names.jsonl
  * (court opinions and orders, CUAD contracts, Word templates, emails). Each file is read by the
  * real parse path in-process (`parseFile`, then `structureOf` as the reader does) and its title,
  * short name and type compared with the label.
@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseFile } from '../src/core/ingest/parse';
-import { structureOf } from '../src/core/ingest/structure';
+import { structureOf } from '../src/core/text/structure';
 import { mergeResults, printTable } from './run';
 
 const here = import.meta.dirname;

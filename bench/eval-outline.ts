@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/eval-outline.ts`: the outline detector (src/core/ingest/outline.ts)
+ * `node --import tsx bench/eval-outline.ts`: the outline detector (src/core/text/outline.ts)
  * against the hand-labelled outlines in bench/data/outline-labels/ (10 documents of
  * ../shared/corpus: contracts and opinions, PDF and DOCX). Each document is parsed by the real
  * ingest parser (pdf.js, mammoth); a detected heading matches a label on the same page (any page for
@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { detectOutline } from '../src/core/ingest/outline';
+import { detectOutline } from '../src/core/text/outline';
 import { parseFile } from '../src/core/ingest/parse';
 import { mergeResults, printTable } from './run';
 

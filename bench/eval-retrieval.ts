@@ -49,7 +49,7 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { cuadClauses, cuadClientClauses, holdsClause } from './cuad-clauses';
 import { createIndexSink } from '../src/core/retrieval/sink';
-import { chunkDocument, structureOf } from '../src/core/ingest/structure';
+import { chunkDocument, structureOf } from '../src/core/text/structure';
 import { CaseStore, compactChunks } from '../src/core/cases/case-store';
 import type { ChunkRecord, PageIndex } from '../src/core/domain/types';
 import { openCaseTools } from '../src/core/tools/index';

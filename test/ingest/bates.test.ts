@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectBates } from '../../src/core/ingest/bates';
+import { detectBates } from '../../src/core/text/bates';
 import { loadPdf } from '../../src/core/ingest/loaders';
 import type { PageGeometry, PageIndex } from '../../src/core/domain/types';
 import { corpusDir } from '../helpers/home';
@@ -143,7 +143,7 @@ function corpusPdfs(manifest: string, max: number): string[] {
 
 describe('exhibit labels', () => {
   it('a file named or stamped as an exhibit is one; an SEC exhibit index is not', async () => {
-    const { exhibitLabel } = await import('../../src/core/ingest/bates');
+    const { exhibitLabel } = await import('../../src/core/text/bates');
     expect(exhibitLabel('binders/Exhibit 14.pdf', 'Lease agreement')).toBe('Exhibit 14');
     expect(exhibitLabel('Ex. 3 - Smith letter.pdf', 'Dear Sir')).toBe('Exhibit 3');
     expect(exhibitLabel('exhibit_b_contract.docx', 'Contract')).toBe('Exhibit B');
@@ -155,7 +155,7 @@ describe('exhibit labels', () => {
 
 describe('Bates ranges searched', () => {
   it('a range becomes its numbers; anything else is not one', async () => {
-    const { batesRangeQuery } = await import('../../src/core/ingest/bates');
+    const { batesRangeQuery } = await import('../../src/core/text/bates');
     expect(batesRangeQuery('ACME0001234-ACME0001236')).toBe('ACME0001234 ACME0001235 ACME0001236');
     expect(batesRangeQuery('SMITH-0000245 – 47')).toBe('SMITH-0000245 SMITH-0000246 SMITH-0000247');
     expect(batesRangeQuery('ACME0001234 through ACME0001235')).toBe('ACME0001234 ACME0001235');

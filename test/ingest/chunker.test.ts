@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageAt, splitText } from '../../src/core/ingest/chunker';
-import { chunkDocument } from '../../src/core/ingest/structure';
+import { pageAt, splitText } from '../../src/core/text/chunker';
+import { chunkDocument } from '../../src/core/text/structure';
 import { loadText } from '../../src/core/ingest/loaders';
 
 const para = (n: number, words = 60) =>

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { parseFile } from '../../src/core/ingest/parse';
 import { CaseStore } from '../../src/core/cases/case-store';
-import { structureOf } from '../../src/core/ingest/structure';
+import { structureOf } from '../../src/core/text/structure';
 import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/routing';
 import { ChunkStore } from '../../src/core/retrieval/store';
 import { corpusDir, cuadPdf, CUAD_SMALL, tempHome } from '../helpers/home';

@@ -9,7 +9,7 @@ import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
 import { annotationsAppendix, annotationsSummary, readDocxAnnotations, type DocxAnnotation } from '../../src/core/ingest/formats/docx-annotations';
 import { loadDocx } from '../../src/core/ingest/loaders';
-import { sectionsOf } from '../../src/core/ingest/outline';
+import { sectionsOf } from '../../src/core/text/outline';
 import { parseFile } from '../../src/core/ingest/parse';
 import { highlightDocxSpan, sanitizeDocxHtml, type DomLike } from '../../src/renderer/src/components/docx-html';
 

@@ -4,7 +4,7 @@
  * footers, "today") — with precision and recall over the set.
  */
 import { describe, expect, it } from 'vitest';
-import { extractEvents, namesIn, sentenceSpans } from '../../src/core/ingest/events';
+import { extractEvents, namesIn, sentenceSpans } from '../../src/core/text/dates';
 import { loadText } from '../../src/core/ingest/loaders';
 
 /** [sentence, expected date (YYYY-MM-DD) or null for "no event", precision, date_end?] */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadText } from '../../src/core/ingest/loaders';
 import { loadHtml } from '../../src/core/ingest/formats/text-formats';
-import { structureOf } from '../../src/core/ingest/structure';
-import { detectOutline } from '../../src/core/ingest/outline';
+import { structureOf } from '../../src/core/text/structure';
+import { detectOutline } from '../../src/core/text/outline';
 
 const contract = [
   'SUPPLY AGREEMENT',

@@ -4,7 +4,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Schema } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { splitText } from '../../src/core/ingest/chunker';
+import { splitText } from '../../src/core/text/chunker';
 import { CaseStore, type StoredChunk } from '../../src/core/cases/case-store';
 import { ChunkStore, chunkSchema } from '../../src/core/retrieval/store';
 import { runCasefile } from '../helpers/cli';

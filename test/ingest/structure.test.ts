@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { splitStructured, TINY_SECTION } from '../../src/core/ingest/chunker';
+import { splitStructured, TINY_SECTION } from '../../src/core/text/chunker';
 import { loadText } from '../../src/core/ingest/loaders';
 import { parseFile } from '../../src/core/ingest/parse';
-import { documentTitle, findDefinedTerms, findParties } from '../../src/core/ingest/profile';
-import { chunkDocument, structureOf, topLevelBoundaries } from '../../src/core/ingest/structure';
+import { documentTitle, findDefinedTerms, findParties } from '../../src/core/text/profile';
+import { chunkDocument, structureOf, topLevelBoundaries } from '../../src/core/text/structure';
 import { readableFileName } from '../../src/core/util/names';
 import { corpusDir } from '../helpers/home';
 

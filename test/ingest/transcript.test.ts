@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { loadPdf, loadText } from '../../src/core/ingest/loaders';
-import { deponentOf, detectTranscript, pinCite, type TranscriptLayout } from '../../src/core/ingest/transcript';
+import { deponentOf, detectTranscript, pinCite, type TranscriptLayout } from '../../src/core/text/transcript';
 import { corpusDir } from '../helpers/home';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { lineText, transcriptPdf } from '../fixtures/legal-pdfs';

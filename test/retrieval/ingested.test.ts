@@ -6,7 +6,7 @@ import { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { CaseDocuments } from '../../src/core/cases/case-documents';
 import { parseFile } from '../../src/core/ingest/parse';
-import { chunkDocument, structureOf } from '../../src/core/ingest/structure';
+import { chunkDocument, structureOf } from '../../src/core/text/structure';
 import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
 import type { FileRecord } from '../../src/core/domain/types';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';

@@ -6,7 +6,7 @@ import type { PageImage, Passage, PixelRect } from '../../src/shared/contract/vi
 import { Engine } from '../../src/core/engine';
 import { createPageRenderer, defaultRenderWorkerPath } from '../../src/core/citations/render';
 import { parseFile, DEFAULT_MAX_BYTES } from '../../src/core/ingest/parse';
-import { chunkDocument, structureOf } from '../../src/core/ingest/structure';
+import { chunkDocument, structureOf } from '../../src/core/text/structure';
 import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
 import type { FileRecord } from '../../src/core/domain/types';
 import { multiPagePdf, rotatedPdf } from '../fixtures/pdfs';

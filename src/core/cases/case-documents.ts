@@ -1,9 +1,9 @@
 import { CasefileError } from '../../shared/errors';
-import { pageAt } from '../ingest/chunker';
-import type { Section } from '../ingest/outline';
-import { findDefinedTerms, type DocumentProfile } from '../ingest/profile';
-import { structureOf, type DocumentStructure } from '../ingest/structure';
-import { extractEvents, type DatedEvent } from '../ingest/events';
+import { pageAt } from '../text/chunker';
+import type { Section } from '../text/outline';
+import { findDefinedTerms, type DocumentProfile } from '../text/profile';
+import { structureOf, type DocumentStructure } from '../text/structure';
+import { extractEvents, type DatedEvent } from '../text/dates';
 import { CaseStore, expandChunks, latestVersion } from './case-store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
@@ -25,7 +25,7 @@ export const READABLE_STATUSES = new Set(['indexed', 'unchanged']);
  * method is bound to this case's directory; text and page indexes are cached (small LRU).
  * `version` defaults to the latest version of the file.
  */
-/** A version's names as its stored profile gives them (ingest/profile.ts). */
+/** A version's names as its stored profile gives them (text/profile.ts). */
 export type StoredNames = Pick<DocumentProfile, 'title' | 'short_name' | 'court' | 'docket' | 'decided'>;
 
 export class CaseDocuments {
@@ -93,7 +93,7 @@ export class CaseDocuments {
     return { ...r, ...hit };
   }
 
-  /** The outline of a version as sections (ingest/outline.ts). */
+  /** The outline of a version as sections (text/outline.ts). */
   async getSections(fileId: string, version?: number): Promise<Section[]> {
     return (await this.getStructure(fileId, version)).sections;
   }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readTextIfExists, TEMP_MARK, writeFileAtomic } from '../util/fs';
 import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
-import type { DocumentStructure } from '../ingest/structure';
-import { EVENTS_FORMAT, type DatedEvent } from '../ingest/events';
+import type { DocumentStructure } from '../text/structure';
+import { EVENTS_FORMAT, type DatedEvent } from '../text/dates';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
@@ -36,7 +36,7 @@ export { JOURNAL_FILE, MANIFEST_FILE, type ManifestChange } from './manifest';
  *                             structure.json  outline sections and profile (DocumentStructure)
  *                             chunks.json chunk offsets and contexts (StoredChunk[])
  *                             doc.html    DOCX rendering for display
- *                             events.json dated events for the chronology (ingest/events.ts)
+ *                             events.json dated events for the chronology (text/dates.ts)
  * ```
  * Every file is written atomically; a version's artifacts are complete before the manifest
  * marks it finished, so a crash leaves at worst unreferenced artifacts that are rewritten.
@@ -159,7 +159,7 @@ export class CaseStore {
     await writeFileAtomic(path.join(this.versionDir(fileId, version), 'pages.json'), JSON.stringify(index));
   }
 
-  /** A version's dated events (ingest/events.ts), with the rules' format they were extracted by. */
+  /** A version's dated events (text/dates.ts), with the rules' format they were extracted by. */
   async writeEvents(fileId: string, version: number, events: DatedEvent[], dayFirst = false): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await fs.mkdir(dir, { recursive: true });

@@ -28,7 +28,7 @@ export interface ChunkRecord {
   page_end: number;
   text: string;
   /**
-   * The document's title and the section path at the chunk's start (ingest/structure.ts): searched
+   * The document's title and the section path at the chunk's start (text/structure.ts): searched
    * as its own weighted field and embedded with the text. '' in a case indexed before contexts.
    */
   context: string;
@@ -198,7 +198,7 @@ export interface PageGeometry {
    * units are not pages: "Sheet Billing" (a spreadsheet), "Attachment list" (an email). Absent: "p. N".
    */
   label?: string;
-  /** The page's Bates number as stamped ("ACME0001234"), where the document is Bates-stamped (ingest/bates.ts). */
+  /** The page's Bates number as stamped ("ACME0001234"), where the document is Bates-stamped (text/bates.ts). */
   bates?: string;
 }
 
@@ -237,7 +237,7 @@ export interface PageIndex {
   pages: PageGeometry[];
   /** DOCX/text: paragraph ranges [start, end) in the document text. */
   paragraphs?: [number, number][];
-  /** A deposition or hearing transcript: its numbered lines per page, cited "Smith Dep. 42:10–17" (ingest/transcript.ts). */
+  /** A deposition or hearing transcript: its numbered lines per page, cited "Smith Dep. 42:10–17" (text/transcript.ts). */
   transcript?: TranscriptLayout;
   /** The exhibit the document is, where its file name or first line says so ("Exhibit 14"): cited "Exhibit 14, p. 3". */
   exhibit?: string;

@@ -12,7 +12,7 @@ import { READABLE_STATUSES, type CaseDocuments } from '../cases/case-documents';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { CaseStore, latestVersion } from '../cases/case-store';
-import { markBates } from './bates';
+import { markBates } from '../text/bates';
 import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from '../domain/types';
 import { passwordKey } from '../util/passwords';
 import { readableFileName } from '../util/names';
@@ -110,7 +110,7 @@ export class CaseFiles {
 
   /**
    * Each file's names as its structure profile stored them when the version was read (title, short
-   * name, a court paper's court, docket and date decided: ingest/profile.ts); no stored structure:
+   * name, a court paper's court, docket and date decided: text/profile.ts); no stored structure:
    * the file name made readable. The case's documents keep them, each until its version is
    * re-indexed or removed.
    */

@@ -1,11 +1,11 @@
 import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
-import { courtCaption } from './caption';
+import { courtCaption } from '../text/caption';
 import { detectKind } from './detect';
 import type { OcrOptions } from './ocr-page';
 import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from '../domain/limits';
 import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
-import { findDocDate, guessDocType } from './meta';
+import { findDocDate, guessDocType } from '../text/meta';
 import { checkPdfStreams } from './pdf-guard';
 import { checkZip, openArchive } from './zip-guard';
 import { loadEml, loadMsg } from './formats/email';
@@ -14,8 +14,8 @@ import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
 import type { Detection } from './detect';
 import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from '../domain/types';
-import { exhibitLabel, markBates } from './bates';
-import { detectTranscript } from './transcript';
+import { exhibitLabel, markBates } from '../text/bates';
+import { detectTranscript } from '../text/transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
 import type { DetectedKind, DocType, FileStatus } from '../domain/types';
 

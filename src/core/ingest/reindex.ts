@@ -16,11 +16,11 @@ import { createIndexSink } from '../retrieval/sink';
 import { ChunkStore } from '../retrieval/store';
 import type { CaseDocuments } from '../cases/case-documents';
 import type { IngestPorts } from './ports';
-import { chunkingOf } from './chunker';
+import { chunkingOf } from '../text/chunker';
 import { CaseStore, compactChunks, latestVersion, type StoredChunk } from '../cases/case-store';
-import { guessDocType } from './meta';
-import { NAMES_FORMAT } from './profile';
-import { chunkDocument, structureOf } from './structure';
+import { guessDocType } from '../text/meta';
+import { NAMES_FORMAT } from '../text/profile';
+import { chunkDocument, structureOf } from '../text/structure';
 import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/types';
 
 

@@ -20,7 +20,7 @@ import { formatBytes, raiseHint, type IngestLimits } from '../domain/limits';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
-import { chunkingOf } from './chunker';
+import { chunkingOf } from '../text/chunker';
 import { dateSettingsOf, ocrSettingsOf } from '../cases/registry';
 import { CaseStore, latestVersion, type ManifestChange } from '../cases/case-store';
 import { PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from '../domain/types';

@@ -22,12 +22,12 @@ import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../domain/types';
 import type { ChunkStore } from '../retrieval/store';
 import { placeOf } from '../ingest/formats/place';
-import { batesRangeQuery } from '../ingest/bates';
+import { batesRangeQuery } from '../text/bates';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import { chosenFiles, scopedSource } from './scope';
-import { findSection, sectionPath, type Section } from '../ingest/outline';
+import { findSection, sectionPath, type Section } from '../text/outline';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,

@@ -1,7 +1,7 @@
 import type { FileListing } from '../../shared/contract/search';
-import type { Section } from '../ingest/outline';
-import type { DocumentProfile } from '../ingest/profile';
-import type { DatedEvent } from '../ingest/events';
+import type { Section } from '../text/outline';
+import type { DocumentProfile } from '../text/profile';
+import type { DatedEvent } from '../text/dates';
 import type { TranscriptLayout } from '../domain/types';
 import type { EventMarks } from './chronology-marks';
 
@@ -30,11 +30,11 @@ export interface DocumentSource {
   listFiles(): Promise<DocumentInfo[]>;
   /** null when the version has no readable text. */
   readText(fileId: string, version: number): Promise<DocumentText | null>;
-  /** The version's outline as sections (ingest/outline.ts); [] when it has no readable text. */
+  /** The version's outline as sections (text/outline.ts); [] when it has no readable text. */
   readSections(fileId: string, version: number): Promise<Section[]>;
-  /** The version's title and parties (ingest/profile.ts); null when it has no readable text. */
+  /** The version's title and parties (text/profile.ts); null when it has no readable text. */
   readProfile(fileId: string, version: number): Promise<DocumentProfile | null>;
-  /** The version's dated events (ingest/events.ts); null when it has no readable text. */
+  /** The version's dated events (text/dates.ts); null when it has no readable text. */
   readEvents(fileId: string, version: number): Promise<DatedEvent[] | null>;
   /** What the lawyer marked the chronology's events (tools/chronology-marks.ts). */
   readMarks(): Promise<EventMarks>;
@@ -45,4 +45,4 @@ export function isReadable(status: string): boolean {
   return status === 'indexed' || status === 'unchanged';
 }
 
-export { pageAt, pagesOf } from '../ingest/chunker';
+export { pageAt, pagesOf } from '../text/chunker';

@@ -1,5 +1,5 @@
 /**
- * The case's chronology: the dated events of its readable documents (ingest/events.ts), in date
+ * The case's chronology: the dated events of its readable documents (text/dates.ts), in date
  * order, filtered by dates, words, document and person, each cited to its sentence so it opens
  * with boxes. Shared by the `tools.timeline` operation, the agent's timeline tool and the CLI.
  */
@@ -7,7 +7,7 @@ import { readableFileName } from '../util/names';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 import { parseInput } from '../../shared/validate';
 import type { CitationLedger } from '../domain/citation-ledger';
-import type { DatedEvent } from '../ingest/events';
+import type { DatedEvent } from '../text/dates';
 import { placeOf } from '../ingest/formats/place';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';
 import { TimelineArgs } from './schemas';

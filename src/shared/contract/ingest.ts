@@ -42,7 +42,7 @@ export type IngestFileStatus =
 
 export type IngestStage = 'hashing' | 'parsing' | 'chunking' | 'embedding' | 'indexing';
 
-/** `opinion` and `order`: a court's own paper (its caption read by ingest/caption.ts); `pleading`: a party's filing. */
+/** `opinion` and `order`: a court's own paper (its caption read by text/caption.ts); `pleading`: a party's filing. */
 export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'correspondence' | 'pleading' | 'opinion' | 'order' | 'deposition' | 'invoice' | 'other';
 
 /** One file's outcome in an ingest run (CLI `ingest --json` prints these as `results`). */
@@ -236,7 +236,7 @@ export interface FileInfo {
    * The document's title as a user names it: an email's subject, a court paper's case name
    * ("Gildernew v. Gantner"), a contract's title with its parties ("Exclusive Distributor Agreement —
    * Water Now / Hydraspin"), from its outline ("MARKETING AGREEMENT"), else the file name made
-   * readable (ingest/profile.ts). Optional: older engines do not send it.
+   * readable (text/profile.ts). Optional: older engines do not send it.
    */
   title?: string;
   /** The name to cite it by ("Gildernew v. Gantner"; a contract's title without its parties). Optional, as `title`. */

@@ -4,7 +4,7 @@
  * document's own units ("Sheet Billing, row 14" in a spreadsheet, "Email body" in an email).
  * Otherwise none: citations say "p. N".
  */
-import { pinCite } from '../transcript';
+import { pinCite } from '../../text/transcript';
 import type { TranscriptLayout } from '../../domain/types';
 import { spreadsheetRowLabel } from './spreadsheet';
 

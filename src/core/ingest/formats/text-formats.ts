@@ -253,7 +253,7 @@ function headingsOf(html: string): { level: number; text: string }[] {
 
 /**
  * The paragraphs as simple HTML, headings as <h1>–<h6> in the page's order, the rest as <p>: the
- * same blocks as the text, so the outline (ingest/outline.ts, as for a DOCX) finds the page's headings.
+ * same blocks as the text, so the outline (text/outline.ts, as for a DOCX) finds the page's headings.
  */
 function outlineHtml(paragraphs: string[], headings: { level: number; text: string }[]): string {
   let next = 0;

@@ -17,7 +17,7 @@ const CAPTION_TYPE = { opinion: 'opinion', order: 'order', filing: 'pleading' } 
 
 /**
  * Doc type: a document under a court's caption is an opinion, an order or a pleading as the
- * caption's page says (ingest/caption.ts). Otherwise a heuristic over the file name (weighted
+ * caption's page says (text/caption.ts). Otherwise a heuristic over the file name (weighted
  * double) and the first page's text: each type scores one point per distinct cue found (a title
  * line naming a contract, two); the best score of at least 2 wins, else `other`.
  */
