@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractEvents, type DatedEvent } from '../src/core/text/dates';
-import { loadText } from '../src/core/ingest/loaders';
+import { loadText } from '../src/core/reader/loaders';
 import { mergeResults, printTable, type Metrics } from './run';
 
 const LABELS = path.join(import.meta.dirname, 'data', 'events-labelled.jsonl');

@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseFile } from '../src/core/ingest/parse';
+import { parseFile } from '../src/core/reader/parse';
 import { structureOf } from '../src/core/text/structure';
 import { mergeResults, printTable } from './run';
 

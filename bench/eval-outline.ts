@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { detectOutline } from '../src/core/text/outline';
-import { parseFile } from '../src/core/ingest/parse';
+import { parseFile } from '../src/core/reader/parse';
 import { mergeResults, printTable } from './run';
 
 const here = import.meta.dirname;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
-import { parseFile } from '../src/core/ingest/parse';
+import { parseFile } from '../src/core/reader/parse';
 import { eml, zip } from '../test/helpers/mail';
 import type { Metrics } from './run';
 

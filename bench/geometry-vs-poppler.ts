@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spanToRects } from '../src/core/citations/geometry';
-import { parseFile } from '../src/core/ingest/parse';
+import { parseFile } from '../src/core/reader/parse';
 import { boxIou, popplerWordsUserSpace } from '../test/helpers/poppler';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');

@@ -1,5 +1,5 @@
 /**
- * Measures the text-layer rules of src/core/ingest/text-quality.ts over the corpus: every page of
+ * Measures the text-layer rules of src/core/reader/text-quality.ts over the corpus: every page of
  * every PDF of ../shared/corpus that pdf.js opens, its text layer judged as OCR at ingest would
  * judge it. A typed page judged "sparse" or "garbage" would be read by OCR for nothing (a false
  * alarm); the scans' pages should be judged so. Prints the pages flagged per file, and totals.
@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { weakTextLayer, wordCounts } from '../src/core/ingest/text-quality';
+import { weakTextLayer, wordCounts } from '../src/core/reader/text-quality';
 import { loadPdfJs, pdfjsDataOptions } from '../src/core/util/pdfjs';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Engine } from '../core/engine';
-import { detectKind, imageFormat, type ImageFormat } from '../core/ingest/detect';
+import { detectKind, imageFormat, type ImageFormat } from '../core/reader/detect';
 import type { DetectedKind } from '../core/domain/types';
 import { pidAlive } from '../core/util/concurrency';
 import { CaseId } from '../shared/contract/common';

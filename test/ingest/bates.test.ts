@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectBates } from '../../src/core/text/bates';
-import { loadPdf } from '../../src/core/ingest/loaders';
+import { loadPdf } from '../../src/core/reader/loaders';
 import type { PageGeometry, PageIndex } from '../../src/core/domain/types';
 import { corpusDir } from '../helpers/home';
 import { markedPdf, type Marks } from '../fixtures/legal-pdfs';

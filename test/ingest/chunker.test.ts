@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageAt, splitText } from '../../src/core/text/chunker';
 import { chunkDocument } from '../../src/core/text/structure';
-import { loadText } from '../../src/core/ingest/loaders';
+import { loadText } from '../../src/core/reader/loaders';
 
 const para = (n: number, words = 60) =>
   Array.from({ length: words }, (_, i) => `word${n}_${i}`).join(' ') + '. Another sentence follows here.';

@@ -10,7 +10,7 @@ import { Engine } from '../../src/core/engine';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { corpusDir, tempHome } from '../helpers/home';
 import { eml, markEncrypted, zip } from '../helpers/mail';
-import { msgBody } from '../../src/core/ingest/formats/email';
+import { msgBody } from '../../src/core/reader/formats/email';
 import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
 import { fanOutZip, manyFilesZip } from '../fixtures/hostile';
 import { MANIFEST_FILE } from '../../src/core/cases/case-store';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/reader/parse';
 import { CaseStore } from '../../src/core/cases/case-store';
 import { structureOf } from '../../src/core/text/structure';
 import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/routing';

@@ -7,10 +7,10 @@ import { DOMParser } from '@xmldom/xmldom';
 import { strToU8, zipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
-import { annotationsAppendix, annotationsSummary, readDocxAnnotations, type DocxAnnotation } from '../../src/core/ingest/formats/docx-annotations';
-import { loadDocx } from '../../src/core/ingest/loaders';
+import { annotationsAppendix, annotationsSummary, readDocxAnnotations, type DocxAnnotation } from '../../src/core/reader/formats/docx-annotations';
+import { loadDocx } from '../../src/core/reader/loaders';
 import { sectionsOf } from '../../src/core/text/outline';
-import { parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/reader/parse';
 import { highlightDocxSpan, sanitizeDocxHtml, type DomLike } from '../../src/renderer/src/components/docx-html';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractEvents, namesIn, sentenceSpans } from '../../src/core/text/dates';
-import { loadText } from '../../src/core/ingest/loaders';
+import { loadText } from '../../src/core/reader/loaders';
 
 /** [sentence, expected date (YYYY-MM-DD) or null for "no event", precision, date_end?] */
 const LABELLED: [string, string | null, ('day' | 'month' | 'year')?, string?][] = [

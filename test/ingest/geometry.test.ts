@@ -23,7 +23,7 @@ import {
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { spanToRects } from '../../src/core/citations/geometry';
-import { parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/reader/parse';
 import { corpusDir, tempHome } from '../helpers/home';
 import { boxIou, hasPoppler, popplerWordsUserSpace, type PopplerWord } from '../helpers/poppler';
 import { uniqueWordsPdf } from '../fixtures/pdfs';

@@ -3,9 +3,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/core/domain/limits';
-import { checkPdfStreams } from '../../src/core/ingest/pdf-guard';
-import { checkZip } from '../../src/core/ingest/zip-guard';
-import { parseFile } from '../../src/core/ingest/parse';
+import { checkPdfStreams } from '../../src/core/reader/pdf-guard';
+import { checkZip } from '../../src/core/reader/zip-guard';
+import { parseFile } from '../../src/core/reader/parse';
 import { deflateBomb, docx, fanOutZip, lyingZip, manyFilesZip, overlappingZip, rawPdf } from '../fixtures/hostile';
 import { corpusDir } from '../helpers/home';
 

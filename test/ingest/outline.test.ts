@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadText } from '../../src/core/ingest/loaders';
-import { loadHtml } from '../../src/core/ingest/formats/text-formats';
+import { loadText } from '../../src/core/reader/loaders';
+import { loadHtml } from '../../src/core/reader/formats/text-formats';
 import { structureOf } from '../../src/core/text/structure';
 import { detectOutline } from '../../src/core/text/outline';
 

@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { CSV_LABEL, loadSpreadsheet, ROW_MARKER, spreadsheetRowLabel } from '../../src/core/ingest/formats/spreadsheet';
-import type { ParsedDoc } from '../../src/core/ingest/loaders';
+import { CSV_LABEL, loadSpreadsheet, ROW_MARKER, spreadsheetRowLabel } from '../../src/core/reader/formats/spreadsheet';
+import type { ParsedDoc } from '../../src/core/reader/loaders';
 
 const MONEY = '"$"#,##0.00';
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlToParagraphs, loadHtml, loadRtf, loadWord97, word97Flags, WORD97_LOCKED_REASON } from '../../src/core/ingest/formats/text-formats';
-import { LoadError, type ParsedDoc } from '../../src/core/ingest/loaders';
+import { htmlToParagraphs, loadHtml, loadRtf, loadWord97, word97Flags, WORD97_LOCKED_REASON } from '../../src/core/reader/formats/text-formats';
+import { LoadError, type ParsedDoc } from '../../src/core/reader/loaders';
 import { corpusDir } from '../helpers/home';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { loadPdf, loadText } from '../../src/core/ingest/loaders';
+import { loadPdf, loadText } from '../../src/core/reader/loaders';
 import { deponentOf, detectTranscript, pinCite, type TranscriptLayout } from '../../src/core/text/transcript';
 import { corpusDir } from '../helpers/home';
 import { multiPagePdf } from '../fixtures/pdfs';

@@ -5,7 +5,7 @@ import { resolveCitation } from '../../src/core/citations/resolve';
 import { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { CaseDocuments } from '../../src/core/cases/case-documents';
-import { parseFile } from '../../src/core/ingest/parse';
+import { parseFile } from '../../src/core/reader/parse';
 import { chunkDocument, structureOf } from '../../src/core/text/structure';
 import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
 import type { FileRecord } from '../../src/core/domain/types';

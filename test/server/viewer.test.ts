@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { PageImage, Passage, PixelRect } from '../../src/shared/contract/viewer';
 import { Engine } from '../../src/core/engine';
 import { createPageRenderer, defaultRenderWorkerPath } from '../../src/core/citations/render';
-import { parseFile, DEFAULT_MAX_BYTES } from '../../src/core/ingest/parse';
+import { parseFile, DEFAULT_MAX_BYTES } from '../../src/core/reader/parse';
 import { chunkDocument, structureOf } from '../../src/core/text/structure';
 import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
 import type { FileRecord } from '../../src/core/domain/types';

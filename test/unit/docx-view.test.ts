@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDocx } from '../../src/core/ingest/loaders';
+import { loadDocx } from '../../src/core/reader/loaders';
 import {
   alignDocx,
   highlightDocxSpan,

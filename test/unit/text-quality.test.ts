@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeWord, ocrIsBetter, weakTextLayer } from '../../src/core/ingest/text-quality';
+import { looksLikeWord, ocrIsBetter, weakTextLayer } from '../../src/core/reader/text-quality';
 
 describe('text layer quality (which pages OCR reads again)', () => {
   it('words, names, abbreviations and other scripts read as words; consonant runs and case flips do not', () => {

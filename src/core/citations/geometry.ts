@@ -1,4 +1,4 @@
-import { inlineModel, inlineOffset, type Stop } from '../ingest/inline';
+import { inlineModel, inlineOffset, type Stop } from '../reader/inline';
 import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../domain/types';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */

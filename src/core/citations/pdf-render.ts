@@ -8,8 +8,8 @@ import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { readConfig } from '../config';
 import { resolveLimits } from '../domain/limits';
-import { imageFormat } from '../ingest/detect';
-import { imageToPdf } from '../ingest/images';
+import { imageFormat } from '../reader/detect';
+import { imageToPdf } from '../reader/images';
 import { drawPdfPage, MAX_CANVAS_PIXELS } from '../util/pdf-draw';
 
 /**

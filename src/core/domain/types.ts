@@ -177,7 +177,7 @@ export interface PageGeometry {
    */
   widths?: (Record<string, number> | 0)[];
   /**
-   * Format 3+: where the inline model (ingest/inline.ts) misplaces a word by more than a fraction
+   * Format 3+: where the inline model (reader/inline.ts) misplaces a word by more than a fraction
    * of a point — spacing shared out unevenly, as justified lines and TJ adjustments do — the exact
    * offset of that word boundary, from the page's glyph positions: flat triples [item ordinal,
    * character index within the item, offset along the item in user space]. Absent where none is needed.

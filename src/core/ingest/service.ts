@@ -167,7 +167,7 @@ export class IngestService {
     if (!latest.locked) throw new CasefileError('invalid_input', `${file.name} is not password protected.`);
     const bytes = await fs.readFile(store.blobPath(latest.sha256)).catch(() => null);
     if (!bytes) throw new CasefileError('failed', `Casefile's copy of ${file.name} is missing: add it again from its folder.`);
-    const { pdfPasswordOpens } = await import('./loaders');
+    const { pdfPasswordOpens } = await import('../reader/loaders');
     if (!(await pdfPasswordOpens(bytes, password))) {
       throw new CasefileError('invalid_input', `That password does not open ${file.name}.`, [{ field: 'password', message: 'does not open the file' }]);
     }

@@ -1,6 +1,6 @@
 import type { IngestLimits } from '../domain/limits';
 import type { ChunkingOptions, ChunkRecord, StoredChild } from '../domain/types';
-import type { ParseOutcome } from './parse';
+import type { ParseOutcome } from '../reader/parse';
 
 /** Main → worker: parse, chunk and store one file version. */
 export interface ParseTask {

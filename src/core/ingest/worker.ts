@@ -8,7 +8,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/engine';
-import { parseFile } from './parse';
+import { parseFile } from '../reader/parse';
 import { extractEvents } from '../text/dates';
 import { chunkDocument, structureOf } from '../text/structure';
 import { compactChunks, CaseStore } from '../cases/case-store';

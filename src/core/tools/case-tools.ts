@@ -21,7 +21,7 @@ import { factTerms, rareWords } from '../retrieval/relevance';
 import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkRecord } from '../domain/types';
 import type { ChunkStore } from '../retrieval/store';
-import { placeOf } from '../ingest/formats/place';
+import { placeOf } from '../reader/formats/place';
 import { batesRangeQuery } from '../text/bates';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';

@@ -2,7 +2,7 @@ import type { CaseDocuments } from '../cases/case-documents';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
-import { placeFacts } from '../ingest/formats/place';
+import { placeFacts } from '../reader/formats/place';
 import { readMarks } from './chronology-marks';
 import { dateSettingsOf } from '../cases/registry';
 

@@ -8,7 +8,7 @@ import type { TimelineEvent, TimelineResult } from '../../shared/contract/search
 import { parseInput } from '../../shared/validate';
 import type { CitationLedger } from '../domain/citation-ledger';
 import type { DatedEvent } from '../text/dates';
-import { placeOf } from '../ingest/formats/place';
+import { placeOf } from '../reader/formats/place';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';
 import { TimelineArgs } from './schemas';
 import { eventKey, type EventMarks } from './chronology-marks';

@@ -1,6 +1,6 @@
 /**
  * A spreadsheet passage as a table: its rows ("Row 14 — Date: 2023-03-04 · Hours: 3.5", as ingest
- * writes them, see core/ingest/formats/spreadsheet.ts) with their column names, and which rows the
+ * writes them, see core/reader/formats/spreadsheet.ts) with their column names, and which rows the
  * cited span touches. Pure, for the source viewer.
  */
 

@@ -355,7 +355,7 @@ interface PageRead {
 
 /**
  * OCR where the page needs it: a page without text, or whose text layer is a stamp on a scan or
- * garbage (ingest/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
+ * garbage (reader/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
  */
 async function withOcr(pdfjs: PdfJs, page: PdfPage, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
   const weak = read.hasText ? weakTextLayer(read.text ?? '', true) : 'empty';
