@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OcrEngine } from '../src/core/ocr/engine';
+import { OcrEngine } from '../src/core/ocr/tesseract';
 import type { Metrics } from './run';
 
 const CUAD = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'cuad', 'full_contract_pdf', 'Part_I');

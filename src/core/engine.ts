@@ -10,7 +10,7 @@ import type { AgentOptions, AgentService } from './agent/service';
 import { CaseRegistry } from './cases/registry';
 import { caseHandlers } from './cases/handlers';
 import { readConfig, type EnvConfig } from './config';
-import { EventBus } from './events';
+import { EventBus } from './bus';
 import type { QueryModels } from './retrieval/semantic';
 import type { IndexSinkOptions } from './retrieval/sink';
 import { JobStore } from './ingest/jobs';

@@ -5,7 +5,7 @@
  * is asked for).
  */
 import type { CaseMeta, CaseRegistry } from './cases/registry';
-import type { EventBus } from './events';
+import type { EventBus } from './bus';
 import type { ChunkStore } from './retrieval/store';
 import type { CaseDocuments } from './cases/case-documents';
 import type { ModelRegistry } from './models/registry';

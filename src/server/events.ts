@@ -1,6 +1,6 @@
 /** The engine's events as server-sent events (`GET /api/events`), one stream per open page. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventBus } from '../core/events';
+import type { EventBus } from '../core/bus';
 import { BASE_HEADERS } from './respond';
 
 export interface EventStreams {

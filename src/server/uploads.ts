@@ -10,7 +10,7 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { EventBus } from '../core/events';
+import type { EventBus } from '../core/bus';
 import type { OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
 import type { AfterOp } from './dispatch';

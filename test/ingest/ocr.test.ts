@@ -9,7 +9,7 @@ import { Engine } from '../../src/core/engine';
 import { ocrNote } from '../../src/core/reader/parse';
 import { ocrPage, ORIENTATION_CHECK_CONFIDENCE } from '../../src/core/reader/ocr-page';
 import { loadPdfJs, pdfjsDataOptions } from '../../src/core/util/pdfjs';
-import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/engine';
+import { languageData, OcrEngine, type OcrPage } from '../../src/core/ocr/tesseract';
 import { corpusDir, cuadPdf, tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 

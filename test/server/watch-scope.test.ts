@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { EventBus } from '../../src/core/events';
+import { EventBus } from '../../src/core/bus';
 import { checkScope } from '../../src/server/scope';
 import { createUploads } from '../../src/server/uploads';
 import { tempHome } from '../helpers/home';

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { EventBus } from '../events';
+import type { EventBus } from '../bus';
 import type { HandlerMap } from '../router/router';
 import { CasefileError } from '../../shared/errors';
 import { installedLanguages } from '../ocr/languages';

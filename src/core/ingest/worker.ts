@@ -7,7 +7,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import type { OcrEngine } from '../ocr/engine';
+import type { OcrEngine } from '../ocr/tesseract';
 import { parseFile } from '../reader/parse';
 import { extractEvents } from '../text/dates';
 import { chunkDocument, structureOf } from '../text/structure';
@@ -21,7 +21,7 @@ const running = new Map<number, AbortController>();
 const ocrEngines = new Map<string, Promise<OcrEngine>>();
 function ocrEngine(language: string): Promise<OcrEngine> {
   let engine = ocrEngines.get(language);
-  if (!engine) ocrEngines.set(language, (engine = import('../ocr/engine').then(({ OcrEngine }) => new OcrEngine({ lang: language }))));
+  if (!engine) ocrEngines.set(language, (engine = import('../ocr/tesseract').then(({ OcrEngine }) => new OcrEngine({ lang: language }))));
   return engine;
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { readJson, writeFileAtomic } from '../util/fs';
 import { drawPdfCanvas, drawPdfPage, type DrawnPage } from '../util/pdf-draw';
 import { onlyRules } from '../ocr/ink';
-import type { OcrEngine, OcrPage } from '../ocr/engine';
+import type { OcrEngine, OcrPage } from '../ocr/tesseract';
 import { multiply } from './glyphs';
 import { looksLikeWord } from './text-quality';
 import { loadPdfJs } from '../util/pdfjs';

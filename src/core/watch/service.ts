@@ -16,7 +16,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CaseSummary } from '../../shared/contract/cases';
 import type { WatchSyncedEvent } from '../../shared/events';
-import type { EventBus } from '../events';
+import type { EventBus } from '../bus';
 import { isJunk, MAX_WALK_DEPTH, walkPaths, type WalkBounds } from '../util/walk';
 import { forgetFolders, syncFolder, tooLargeToFollow, type FolderSyncPorts, type SyncOutcome } from './folder-sync';
 
