@@ -4,7 +4,7 @@
  * processes and the embedding worker at their start. No other module reads `process.env` for a
  * setting (offline-env.ts and lancedb-env.ts only set variables for native libraries).
  */
-import { limitsFromEnv, type IngestLimits } from './domain/limits';
+import { limitsFromEnv, type IngestLimits } from './domain/index';
 
 export interface EnvConfig {
   /** Per-file ingest limits set by CASEFILE_* variables (see domain/limits.ts's LIMIT_ENV). */

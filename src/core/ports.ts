@@ -4,10 +4,9 @@
  * engine; the engine satisfies them (structurally, so a test may pass an engine where a port
  * is asked for).
  */
-import type { CaseMeta, CaseRegistry } from './cases/registry';
+import type { CaseMeta, CaseRegistry, CaseDocuments } from './cases/index';
 import type { EventBus } from './bus';
 import type { ChunkStore } from './retrieval/store';
-import type { CaseDocuments } from './cases/case-documents';
 import type { ModelRegistry } from './models/registry';
 
 /** One open case: its folder, its documents and its chunk table, shared by every feature. */

@@ -1,12 +1,16 @@
 /**
  * The engine's structure as rules (see src/core/README.md):
  *   - no import cycles anywhere in src/ (static, type, dynamic and require imports all count);
- *   - inside src/core, layers import only downwards:
- *       foundation (util/, router/, events, version)
- *       ← domain records (cases/registry, ingest/types, ingest/limits, citations/ledger, config)
- *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent ← cases' handlers
+ *   - inside src/core, layers import only downwards; a layer is a folder, or one of the app's
+ *     top-level files:
+ *       foundation (util/, router/, bus.ts, version.ts)
+ *       ← domain/ (the shared records) ← config.ts ← ocr/ ← text/ ← reader/ ← cases/
+ *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
+ *   - domain/, text/, reader/, cases/ and ingest/ each have one public entry, index.ts: another
+ *     folder imports it, never their other files (a dynamic import(), the app loading a
+ *     feature lazily, may name the module it loads);
  *   - only the shells (cli, server, main) import the app; no feature keeps state keyed by the engine;
  *   - the embedding worker's bundle holds no model catalog, downloader or GGUF reader;
  *   - no function in src/core is longer than 80 lines unless its comment says why ("Long on purpose");
@@ -16,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { cycles, importGraph, importsOf, reachable, SRC, sourceFiles } from '../helpers/imports';
+import { cycles, importGraph, importsOf, reachable, resolveSpec, SRC, sourceFiles } from '../helpers/imports';
 
 const CORE = path.join(SRC, 'core');
 
@@ -27,22 +31,33 @@ function readsEnv(source: string): boolean {
 }
 const rel = (f: string) => path.relative(CORE, f).split(path.sep).join('/');
 
-/** Layers of src/core, lowest first; a file belongs to the first whose pattern matches. */
+/** Layers of src/core, lowest first: folders, and the app's top-level files; a file belongs to the first that matches. */
 const LAYERS: [string, RegExp][] = [
-  ['foundation', /^(util\/.*|router\/.*|events\.ts|version\.ts)$/],
-  ['domain', /^(cases\/registry\.ts|ingest\/types\.ts|ingest\/limits\.ts|citations\/ledger\.ts|config\.ts)$/],
-  ['models', /^models\/.*$/],
-  ['ocr', /^ocr\/.*$/],
-  ['retrieval', /^retrieval\/.*$/],
-  ['ingest', /^ingest\/.*$/],
-  ['watch', /^watch\/.*$/],
-  ['citations', /^citations\/.*$/],
-  ['tools', /^tools\/.*$/],
-  ['agent', /^agent\/.*$/],
-  ['cases', /^cases\/.*$/],
+  ['foundation', /^(util|router)\/|^(bus|version)\.ts$/],
+  ['domain', /^domain\//],
+  ['config', /^config\.ts$/],
+  ['ocr', /^ocr\//],
+  ['text', /^text\//],
+  ['reader', /^reader\//],
+  ['cases', /^cases\//],
+  ['models', /^models\//],
+  ['retrieval', /^retrieval\//],
+  ['ingest', /^ingest\//],
+  ['watch', /^watch\//],
+  ['citations', /^citations\//],
+  ['tools', /^tools\//],
+  ['agent', /^agent\//],
   ['ports', /^ports\.ts$/],
-  ['app', /^(engine\.ts|open-cases\.ts)$/],
+  ['app', /^(engine|open-cases)\.ts$/],
 ];
+
+/** Folders whose files others reach through their index.ts alone. */
+const ENTRIES = ['domain', 'text', 'reader', 'cases', 'ingest'];
+
+/** The specifiers a file imports statically: imports, type imports and re-exports, not import(). */
+function staticImportsOf(code: string): string[] {
+  return importsOf(code.replace(/\bimport\(\s*['"][^'"]+['"]\s*\)/g, ''));
+}
 
 function layerOf(file: string): number {
   const r = rel(file);
@@ -81,6 +96,21 @@ describe('core structure', () => {
       }
     }
     expect(up).toEqual([]);
+  });
+
+  it('domain/, text/, reader/, cases/ and ingest/ are entered through their index.ts alone', () => {
+    const inside: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const from = rel(file).split('/')[0];
+      for (const t of staticImportsOf(readFileSync(file, 'utf8')).map((s) => resolveSpec(file, s))) {
+        if (!t?.startsWith(CORE + path.sep)) continue;
+        const [folder, ...rest] = rel(t).split('/');
+        if (!ENTRIES.includes(folder!) || folder === from || rest.join('/') === 'index.ts') continue;
+        inside.push(`${path.relative(SRC, file)} → core/${rel(t)}`);
+      }
+    }
+    expect(inside).toEqual([]);
+    expect(staticImportsOf(`import { a } from './x';\nconst m = await import('./y');`)).toEqual(['./x']);
   });
 
   it('ports.ts holds types only', () => {

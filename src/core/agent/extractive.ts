@@ -7,12 +7,12 @@
  * unusable (degenerate.ts) or has no supported sentence. And the answer for a case with nothing
  * searchable, which needs no search at all.
  */
-import { placeOf } from '../reader/formats/place';
+import { placeOf } from '../reader/index';
 import type { IngestFileStatus } from '../../shared/contract/ingest';
 import type { SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
-import type { CitationLedger } from '../domain/citation-ledger';
+import type { CitationLedger } from '../domain/index';
 import { lexicalOverlap, passageSentences, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';

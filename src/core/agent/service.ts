@@ -6,7 +6,7 @@
 import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, LimitedTo, RetrievalDefaults } from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { answerMessage } from '../../shared/citation-text';
-import { CitationLedger } from '../domain/citation-ledger';
+import { CitationLedger } from '../domain/index';
 import { findCites, verifyCitations } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, type DocumentInfo } from '../tools/document-source';

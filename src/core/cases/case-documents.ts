@@ -1,11 +1,7 @@
 import { CasefileError } from '../../shared/errors';
-import { pageAt } from '../text/chunker';
-import type { Section } from '../text/outline';
-import { findDefinedTerms, type DocumentProfile } from '../text/profile';
-import { structureOf, type DocumentStructure } from '../text/structure';
-import { extractEvents, type DatedEvent } from '../text/dates';
+import { pageAt, type Section, findDefinedTerms, type DocumentProfile, structureOf, type DocumentStructure, extractEvents, type DatedEvent } from '../text/index';
 import { CaseStore, expandChunks, latestVersion } from './case-store';
-import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/types';
+import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
 /** Structures kept (each a few kB: sections, title, parties, defined terms). */
 const STRUCTURE_CACHE = 2048;

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readTextIfExists, TEMP_MARK, writeFileAtomic } from '../util/fs';
 import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
-import type { DocumentStructure } from '../text/structure';
-import { EVENTS_FORMAT, type DatedEvent } from '../text/dates';
-import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/types';
+import { type DocumentStructure, EVENTS_FORMAT, type DatedEvent } from '../text/index';
+import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
 export interface StoredChunk {

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { readTextIfExists, writeFileAtomic } from '../util/fs';
-import type { FileManifest, FileRecord } from '../domain/types';
+import type { FileManifest, FileRecord } from '../domain/index';
 
 export const MANIFEST_FILE = 'files.json';
 export const JOURNAL_FILE = 'files.log';

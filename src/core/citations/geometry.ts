@@ -1,5 +1,5 @@
-import { inlineModel, inlineOffset, type Stop } from '../reader/inline';
-import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../domain/types';
+import { inlineModel, inlineOffset, type Stop } from '../reader/index';
+import { ITEM_STRIDE, type PageGeometry, type PageIndex } from '../domain/index';
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left, y up), as stored at ingest. */
 export interface Rect {

@@ -1,6 +1,6 @@
 import type { CitationRecord } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
-import { CaseDocuments } from '../cases/case-documents';
+import { CaseDocuments } from '../cases/index';
 import { spanToRects, type PageRects } from './geometry';
 
 export interface ResolvedCitation {

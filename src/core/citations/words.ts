@@ -5,8 +5,8 @@
  */
 import type { PageWord, PageWords } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
-import type { CaseDocuments } from '../cases/case-documents';
-import type { PageGeometry } from '../domain/types';
+import type { CaseDocuments } from '../cases/index';
+import type { PageGeometry } from '../domain/index';
 import { pageSpanRects, type Rect } from './geometry';
 
 type Matrix = [number, number, number, number, number, number];

@@ -8,12 +8,11 @@ import { CasefileError } from '../../shared/errors';
 import { createIndexSink } from '../retrieval/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
-import { READABLE_STATUSES, type CaseDocuments } from '../cases/case-documents';
+import { READABLE_STATUSES, type CaseDocuments, CaseStore, latestVersion } from '../cases/index';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
-import { CaseStore, latestVersion } from '../cases/case-store';
-import { markBates } from '../text/bates';
-import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from '../domain/types';
+import { markBates } from '../text/index';
+import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from '../domain/index';
 import { passwordKey } from '../util/passwords';
 import { readableFileName } from '../util/names';
 

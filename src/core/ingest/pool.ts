@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageFileUrl, startChild } from '../util/worker-start';
-import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits } from '../domain/limits';
-import type { ChunkRecord } from '../domain/types';
+import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits, type ChunkRecord } from '../domain/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 
 export interface PoolOptions {

@@ -14,14 +14,10 @@ import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
 import { createIndexSink } from '../retrieval/sink';
 import { ChunkStore } from '../retrieval/store';
-import type { CaseDocuments } from '../cases/case-documents';
+import { type CaseDocuments, CaseStore, compactChunks, latestVersion, type StoredChunk } from '../cases/index';
 import type { IngestPorts } from './ports';
-import { chunkingOf } from '../text/chunker';
-import { CaseStore, compactChunks, latestVersion, type StoredChunk } from '../cases/case-store';
-import { guessDocType } from '../text/meta';
-import { NAMES_FORMAT } from '../text/profile';
-import { chunkDocument, structureOf } from '../text/structure';
-import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/types';
+import { chunkingOf, guessDocType, NAMES_FORMAT, chunkDocument, structureOf } from '../text/index';
+import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
 
 const READABLE = new Set(['indexed', 'unchanged']);

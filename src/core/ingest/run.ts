@@ -16,14 +16,12 @@ import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
 import { mergeWalks, type JobRecord, type JobStore } from './jobs';
-import { formatBytes, raiseHint, type IngestLimits } from '../domain/limits';
+import { formatBytes, raiseHint, type IngestLimits, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from '../domain/index';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
-import { chunkingOf } from '../text/chunker';
-import { dateSettingsOf, ocrSettingsOf } from '../cases/registry';
-import { CaseStore, latestVersion, type ManifestChange } from '../cases/case-store';
-import { PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from '../domain/types';
+import { chunkingOf } from '../text/index';
+import { dateSettingsOf, ocrSettingsOf, CaseStore, latestVersion, type ManifestChange } from '../cases/index';
 import { walkPaths } from '../util/walk';
 
 /** A run, queued or running: its job, its cancel switch, and its progress. */

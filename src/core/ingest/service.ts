@@ -9,7 +9,7 @@ import { lockCaseWhenFree, withCaseLock } from './case-lock';
 import { VectorCatchUp } from './catch-up';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
-import { resolveLimits, type IngestLimits } from '../domain/limits';
+import { resolveLimits, type IngestLimits, TERMINAL_STATUSES, type DocType } from '../domain/index';
 import { defaultConcurrency, WorkerPool } from './pool';
 import type { IngestPorts } from './ports';
 import { newRunProgress, snapshot, takeEmit } from './progress';
@@ -17,8 +17,7 @@ import { ReadingCounts } from './reading';
 import { pendingCount, resumeInterrupted } from './resume';
 import { reindexCase } from './reindex';
 import { runIngest, type RunContext, type RunState } from './run';
-import { CaseStore, latestVersion } from '../cases/case-store';
-import { TERMINAL_STATUSES, type DocType } from '../domain/types';
+import { CaseStore, latestVersion } from '../cases/index';
 
 export interface IngestOptions {
   /** Worker entry; default src/core/ingest/worker.ts next to this module (the Electron bundle passes its built worker). */

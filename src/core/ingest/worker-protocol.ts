@@ -1,6 +1,5 @@
-import type { IngestLimits } from '../domain/limits';
-import type { ChunkingOptions, ChunkRecord, StoredChild } from '../domain/types';
-import type { ParseOutcome } from '../reader/parse';
+import type { IngestLimits, ChunkingOptions, ChunkRecord, StoredChild } from '../domain/index';
+import type { ParseOutcome } from '../reader/index';
 
 /** Main → worker: parse, chunk and store one file version. */
 export interface ParseTask {

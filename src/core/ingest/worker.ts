@@ -8,12 +8,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/tesseract';
-import { parseFile } from '../reader/parse';
-import { extractEvents } from '../text/dates';
-import { chunkDocument, structureOf } from '../text/structure';
-import { compactChunks, CaseStore } from '../cases/case-store';
+import { parseFile } from '../reader/index';
+import { extractEvents, chunkDocument, structureOf } from '../text/index';
+import { compactChunks, CaseStore } from '../cases/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
-import type { ChildFile, StoredChild } from '../domain/types';
+import type { ChildFile, StoredChild } from '../domain/index';
 
 const running = new Map<number, AbortController>();
 

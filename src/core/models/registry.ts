@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../shared/contract/models';
 import { CasefileError } from '../../shared/errors';
-import type { CaseRegistry } from '../cases/registry';
+import type { CaseRegistry } from '../cases/index';
 import { describeFolder, describeGguf, discover, folderBytes, statOrNull, type Described } from './discover';
 import { DEFAULT_HUB, downloadPlan, downloadRefused, firstAddress, hostAllowed, planDownload, type DownloadHosts, type DownloadProgress, type HubConfig } from './download';
 import type { Pooling } from './folder';

@@ -14,7 +14,7 @@ import type { OcrEngine, OcrPage } from '../ocr/tesseract';
 import { multiply } from './glyphs';
 import { looksLikeWord } from './text-quality';
 import { loadPdfJs } from '../util/pdfjs';
-import type { PageGeometry } from '../domain/types';
+import type { PageGeometry } from '../domain/index';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** Dots per inch pages are drawn at for OCR: at most this, less for a scan made at less (see scanDpi). */

@@ -1,23 +1,17 @@
 import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
-import { courtCaption } from '../text/caption';
-import { detectKind } from './detect';
+import { courtCaption, findDocDate, guessDocType, exhibitLabel, markBates, detectTranscript } from '../text/index';
+import { detectKind, type Detection } from './detect';
 import type { OcrOptions } from './ocr-page';
-import { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from '../domain/limits';
+import { DEFAULT_LIMITS, resolveLimits, type IngestLimits, type BatesRange, type ChildFile, type DocAnnotations, type EmailMeta, type TranscriptInfo, type DetectedKind, type DocType, type FileStatus } from '../domain/index';
 import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
-import { findDocDate, guessDocType } from '../text/meta';
 import { checkPdfStreams } from './pdf-guard';
 import { checkZip, openArchive } from './zip-guard';
 import { loadEml, loadMsg } from './formats/email';
 import { loadSpreadsheet } from './formats/spreadsheet';
 import { loadHtml, loadRtf, loadWord97 } from './formats/text-formats';
 import { unitsDocument } from './formats/units';
-import type { Detection } from './detect';
-import type { BatesRange, ChildFile, DocAnnotations, EmailMeta, TranscriptInfo } from '../domain/types';
-import { exhibitLabel, markBates } from '../text/bates';
-import { detectTranscript } from '../text/transcript';
 import { ANNOTATIONS_HEADING } from './formats/docx-annotations';
-import type { DetectedKind, DocType, FileStatus } from '../domain/types';
 
 export interface ParseRequest {
   bytes: Uint8Array;

@@ -1,7 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import zlib, { inflateSync } from 'node:zlib';
 import { enclosingDict } from './fontmetrics';
-import { formatBytes, raiseHint, type IngestLimits } from '../domain/limits';
+import { formatBytes, raiseHint, type IngestLimits } from '../domain/index';
 import { LoadError } from './loaders';
 
 /** Deflate's largest expansion per layer (an image smaller than the limit at this ratio is not inflated to check it). */

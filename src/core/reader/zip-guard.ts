@@ -1,8 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { inflateRawSync } from 'node:zlib';
-import { formatBytes, raiseHint, type IngestLimits } from '../domain/limits';
+import { formatBytes, raiseHint, type IngestLimits, type ChildFile } from '../domain/index';
 import { LoadError } from './loaders';
-import type { ChildFile } from '../domain/types';
 
 /**
  * Check a DOCX (a ZIP of XML parts) before mammoth unpacks it whole in memory: every part is

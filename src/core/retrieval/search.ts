@@ -7,10 +7,9 @@ import type {
   VectorLabel,
 } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
-import { CitationLedger, pageRange } from '../domain/citation-ledger';
+import { CitationLedger, pageRange, type ChunkRecord } from '../domain/index';
 import { hybridLabel, keywordLabel, queryCoverage, vectorLabel } from './labels';
 import { contentWords } from '../util/words';
-import type { ChunkRecord } from '../domain/types';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
 import { expandQuery } from './lexicon';

@@ -1,4 +1,4 @@
-import type { CaseMeta } from '../cases/registry';
+import type { CaseMeta } from '../cases/index';
 import { NO_EMBEDDING_MODEL_REASON } from '../models/registry';
 import type { LoadedEmbedder } from './embed-host';
 import { loadEmbedder, loadReranker, type EmbedderLoad, type EmbeddingCatalog } from './models';

@@ -1,6 +1,6 @@
 import { CasefileError } from '../../shared/errors';
-import type { CaseRegistry } from '../cases/registry';
-import type { ChunkRecord } from '../domain/types';
+import type { CaseRegistry } from '../cases/index';
+import type { ChunkRecord } from '../domain/index';
 import { EmbedWorkerStopped } from './embed-host';
 import { loadEmbedder, type EmbeddingCatalog, type LoadedEmbedder } from './models';
 import { ChunkStore, embeddingText } from './store';

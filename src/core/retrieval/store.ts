@@ -2,7 +2,7 @@ import path from 'node:path';
 import './lancedb-env';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
-import type { ChunkRecord, DocType } from '../domain/types';
+import type { ChunkRecord, DocType } from '../domain/index';
 import { and, sqlInt, sqlString, sqlStringList } from './sql';
 
 export const CHUNKS_TABLE = 'chunks';

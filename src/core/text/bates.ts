@@ -22,7 +22,7 @@
  * - One page: a one-page document counts when its footer holds a strong stamp: a prefix and 6–8
  *   digits with a leading zero ("ACME0000777").
  */
-import { ITEM_STRIDE, type BatesRange, type PageGeometry, type PageIndex } from '../domain/types';
+import { ITEM_STRIDE, type BatesRange, type PageGeometry, type PageIndex } from '../domain/index';
 
 export interface BatesPage {
   /** 1-based page of the document. */

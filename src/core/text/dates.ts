@@ -16,7 +16,7 @@
  * cited case or publication ("(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011"), durations ("for
  * 30 days"), and words that are dates only to a parser ("now", "today").
  */
-import type { PageIndex } from '../domain/types';
+import type { PageIndex } from '../domain/index';
 import { linesOf, runningLines } from './outline';
 
 export type DatePrecision = 'day' | 'month' | 'year';

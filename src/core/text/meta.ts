@@ -1,6 +1,6 @@
 import { courtCaption } from './caption';
 import { titledAsContract } from './profile';
-import type { DocType } from '../domain/types';
+import type { DocType } from '../domain/index';
 
 const RULES: [DocType, RegExp[]][] = [
   ['deposition', [/\bdeposition\b/i, /\bdepo\b/i, /\bsworn testimony\b/i, /\bQ\.\s.*\n\s*A\.\s/, /\bcourt reporter\b/i, /\bEXAMINATION BY\b/]],

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { pageAt, splitStructured, type Boundary, type Span } from './chunker';
 import { sectionsOf, type Section } from './outline';
 import { profileOf, type DocumentProfile } from './profile';
-import type { ChunkingOptions, ChunkRecord, DocType, PageIndex } from '../domain/types';
+import type { ChunkingOptions, ChunkRecord, DocType, PageIndex } from '../domain/index';
 
 export interface DocumentStructure {
   sections: Section[];

@@ -25,7 +25,7 @@
  * - The deponent is the last name of "DEPOSITION OF <NAME>" in the opening text ("DEPOSITION OF
  *   JOHN SMITH, M.D." → "Smith"); null for hearings.
  */
-import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from '../domain/types';
+import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from '../domain/index';
 
 export type { TranscriptLayout };
 

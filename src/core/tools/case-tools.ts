@@ -13,21 +13,19 @@ import type {
 } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
 import { parseInput } from '../../shared/validate';
-import { CitationLedger } from '../domain/citation-ledger';
+import { CitationLedger, type ChunkRecord } from '../domain/index';
 import { searchChunks, type Reranker, type SearchOptions, type SemanticState } from '../retrieval/search';
 import { DocumentRouter } from '../retrieval/routing';
 import { RELEVANCE, RETRIEVAL_TUNING } from '../retrieval/tuning';
 import { factTerms, rareWords } from '../retrieval/relevance';
 import { sqlInt, sqlString } from '../retrieval/sql';
-import type { ChunkRecord } from '../domain/types';
 import type { ChunkStore } from '../retrieval/store';
-import { placeOf } from '../reader/formats/place';
-import { batesRangeQuery } from '../text/bates';
+import { placeOf } from '../reader/index';
+import { batesRangeQuery, findSection, sectionPath, type Section } from '../text/index';
 import { caseTimeline } from './timeline';
 import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import { chosenFiles, scopedSource } from './scope';
-import { findSection, sectionPath, type Section } from '../text/outline';
 import {
   AdjacentChunksArgs,
   FindFilesArgs,

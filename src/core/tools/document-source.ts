@@ -1,8 +1,6 @@
 import type { FileListing } from '../../shared/contract/search';
-import type { Section } from '../text/outline';
-import type { DocumentProfile } from '../text/profile';
-import type { DatedEvent } from '../text/dates';
-import type { TranscriptLayout } from '../domain/types';
+import type { Section, DocumentProfile, DatedEvent } from '../text/index';
+import type { TranscriptLayout } from '../domain/index';
 import type { EventMarks } from './chronology-marks';
 
 /** One file of a case as the tools see it: the contract's listing, with `reason` always present ('' when none). */
@@ -45,4 +43,4 @@ export function isReadable(status: string): boolean {
   return status === 'indexed' || status === 'unchanged';
 }
 
-export { pageAt, pagesOf } from '../text/chunker';
+export { pageAt, pagesOf } from '../text/index';

@@ -1,4 +1,4 @@
-import type { CitationLedger } from '../domain/citation-ledger';
+import type { CitationLedger } from '../domain/index';
 import { caseSemantics, type QueryModelsPort } from '../retrieval/semantic';
 import type { OpenCasesPort } from '../ports';
 import { CaseTools } from './case-tools';

@@ -1,10 +1,9 @@
-import type { CaseDocuments } from '../cases/case-documents';
+import { type CaseDocuments, dateSettingsOf } from '../cases/index';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
-import { placeFacts } from '../reader/formats/place';
+import { placeFacts } from '../reader/index';
 import { readMarks } from './chronology-marks';
-import { dateSettingsOf } from '../cases/registry';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
 export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{ settings: Record<string, unknown> }>): DocumentSource {

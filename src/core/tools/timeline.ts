@@ -6,9 +6,9 @@
 import { readableFileName } from '../util/names';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 import { parseInput } from '../../shared/validate';
-import type { CitationLedger } from '../domain/citation-ledger';
-import type { DatedEvent } from '../text/dates';
-import { placeOf } from '../reader/formats/place';
+import type { CitationLedger } from '../domain/index';
+import type { DatedEvent } from '../text/index';
+import { placeOf } from '../reader/index';
 import { isReadable, pagesOf, type DocumentSource } from './document-source';
 import { TimelineArgs } from './schemas';
 import { eventKey, type EventMarks } from './chronology-marks';

@@ -10,7 +10,7 @@
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';
-import { DEFAULT_LIMITS } from '../../domain/limits';
+import { DEFAULT_LIMITS } from '../../domain/index';
 
 export interface DocxAnnotation {
   type: 'insertion' | 'deletion' | 'comment';

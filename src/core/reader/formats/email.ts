@@ -6,7 +6,7 @@
  * emails included. Inline images of an HTML body (logos, signatures) are not attachments.
  */
 import { LoadError, type ParsedDoc } from '../loaders';
-import type { ChildFile, EmailMeta } from '../../domain/types';
+import type { ChildFile, EmailMeta } from '../../domain/index';
 import { htmlToParagraphs, rtfToParagraphs } from './text-formats';
 import { unitsDocument, type TextUnit } from './units';
 

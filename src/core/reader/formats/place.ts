@@ -4,8 +4,8 @@
  * document's own units ("Sheet Billing, row 14" in a spreadsheet, "Email body" in an email).
  * Otherwise none: citations say "p. N".
  */
-import { pinCite } from '../../text/transcript';
-import type { TranscriptLayout } from '../../domain/types';
+import { pinCite } from '../../text/index';
+import type { TranscriptLayout } from '../../domain/index';
 import { spreadsheetRowLabel } from './spreadsheet';
 
 /** What a document gives its citations besides page numbers (from its pages.json). */

@@ -5,7 +5,7 @@
  * A unit longer than `charsPerPage` is split between paragraphs, each part keeping the label.
  */
 import { LoadError, type ParsedDoc } from '../loaders';
-import type { PageGeometry } from '../../domain/types';
+import type { PageGeometry } from '../../domain/index';
 
 export interface TextUnit {
   /** What the unit is called where it is cited ("Sheet Billing"); '' for none (the page number is used). */
