@@ -7,7 +7,7 @@ import { cspMetaPlugin } from './src/main/security';
 // Main-process entries: the app, plus the files the engine starts as workers (render, embedding:
 // worker_threads) and as reader processes (ingest: child processes it can measure and stop).
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
-if (existsSync('src/core/ingest/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/ingest/worker.ts');
+if (existsSync('src/core/reader/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/reader/worker.ts');
 if (existsSync('src/core/citations/render-worker.ts')) mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
 if (existsSync('src/core/retrieval/embed-worker.ts')) mainInputs['embed-worker'] = resolve('src/core/retrieval/embed-worker.ts');
 

@@ -50,7 +50,7 @@ import { Engine } from '../src/core/engine';
 import { cuadClauses, cuadClientClauses, holdsClause } from './cuad-clauses';
 import { createIndexSink } from '../src/core/retrieval/sink';
 import { chunkDocument, structureOf } from '../src/core/text/structure';
-import { CaseStore, compactChunks } from '../src/core/cases/case-store';
+import { CaseStore, compactChunks } from '../src/core/documents/case-store';
 import type { ChunkRecord, PageIndex } from '../src/core/domain/types';
 import { openCaseTools } from '../src/core/tools/index';
 import { RETRIEVAL_TUNING, type RetrievalTuning } from '../src/core/retrieval/tuning';

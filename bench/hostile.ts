@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
-import { CaseStore } from '../src/core/cases/case-store';
+import { CaseStore } from '../src/core/documents/case-store';
 import { bombPdf, fanOutZip, manyAttachmentsEmail, manyFilesZip, writeHostileSet } from '../test/fixtures/hostile';
 import { multiPagePdf } from '../test/fixtures/pdfs';
 import { runMeasured } from '../test/helpers/measured';

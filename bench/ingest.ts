@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Engine } from '../src/core/engine';
 import { splitText } from '../src/core/text/chunker';
 import { WorkerPool } from '../src/core/ingest/pool';
-import { CaseStore } from '../src/core/cases/case-store';
+import { CaseStore } from '../src/core/documents/case-store';
 import { chunkDocument } from '../src/core/text/structure';
 import { Embedder } from '../src/core/retrieval/embedder';
 import { embeddingText } from '../src/core/retrieval/store';

@@ -3,7 +3,8 @@
  * released in one place (before the case is deleted, or when the engine closes). Features reach a
  * case only through it, so a case's documents reader and LanceDB table exist once per engine.
  */
-import { type CaseRegistry, CaseDocuments } from './cases/index';
+import type { CaseRegistry } from './cases/index';
+import { CaseDocuments } from './documents/index';
 import type { ChunkStore } from './retrieval/store';
 import type { OpenCase, OpenCasesPort } from './ports';
 import { lazy } from './util/lazy';

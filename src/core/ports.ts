@@ -4,7 +4,8 @@
  * engine; the engine satisfies them (structurally, so a test may pass an engine where a port
  * is asked for).
  */
-import type { CaseMeta, CaseRegistry, CaseDocuments } from './cases/index';
+import type { CaseMeta, CaseRegistry } from './cases/index';
+import type { CaseDocuments } from './documents/index';
 import type { EventBus } from './bus';
 import type { ChunkStore } from './retrieval/store';
 import type { ModelRegistry } from './models/registry';

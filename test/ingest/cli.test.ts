@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ChunkStore } from '../../src/core/retrieval/store';
-import { CaseDocuments } from '../../src/core/cases/case-documents';
+import { CaseDocuments } from '../../src/core/documents/case-documents';
 import { corpusDir, repoRoot, tempHome } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
 

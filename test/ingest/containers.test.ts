@@ -13,7 +13,7 @@ import { eml, markEncrypted, zip } from '../helpers/mail';
 import { msgBody } from '../../src/core/reader/formats/email';
 import { multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
 import { fanOutZip, manyFilesZip } from '../fixtures/hostile';
-import { MANIFEST_FILE } from '../../src/core/cases/case-store';
+import { MANIFEST_FILE } from '../../src/core/documents/case-store';
 
 const engines: Engine[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { BookType } from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { detectKind } from '../../src/core/reader/detect';
+import { detectKind } from '../../src/core/domain/detect';
 import { corpusDir } from '../helpers/home';
 import { workbook } from '../fixtures/sheets';
 import { eml, zip } from '../helpers/mail';

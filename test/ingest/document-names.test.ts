@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { parseFile } from '../../src/core/reader/parse';
-import { CaseStore } from '../../src/core/cases/case-store';
+import { CaseStore } from '../../src/core/documents/case-store';
 import { structureOf } from '../../src/core/text/structure';
 import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/routing';
 import { ChunkStore } from '../../src/core/retrieval/store';

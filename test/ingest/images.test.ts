@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { detectKind, imageFormat } from '../../src/core/reader/detect';
+import { detectKind, imageFormat } from '../../src/core/domain/detect';
 import { pageSize } from '../../src/core/reader/images';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { cropped, multiPageTiff, pagePng, pixels, pngClaiming, topOnlyPixels, topOnlyPng } from '../fixtures/images';

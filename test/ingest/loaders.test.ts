@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { spanToRects } from '../../src/core/citations/geometry';
-import { decodeText, detectKind } from '../../src/core/reader/detect';
+import { decodeText, detectKind } from '../../src/core/domain/detect';
 import { findDocDate, guessDocType } from '../../src/core/text/meta';
 import { parseFile } from '../../src/core/reader/parse';
 import { chunkDocument } from '../../src/core/text/structure';

@@ -6,8 +6,8 @@
 import { promises as fs, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifestFromDisk } from '../../src/core/cases/manifest';
-import { CaseStore, JOURNAL_FILE, MANIFEST_FILE } from '../../src/core/cases/case-store';
+import { readManifestFromDisk } from '../../src/core/documents/manifest';
+import { CaseStore, JOURNAL_FILE, MANIFEST_FILE } from '../../src/core/documents/case-store';
 import type { FileRecord } from '../../src/core/domain/types';
 import { tempHome } from '../helpers/home';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
-import { CaseDocuments } from '../../src/core/cases/case-documents';
+import { CaseDocuments } from '../../src/core/documents/case-documents';
 import type { EngineEvents } from '../../src/shared/events';
 import { corpusDir, tempHome } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, truncatedPdf, writeFixtureSet } from '../fixtures/pdfs';

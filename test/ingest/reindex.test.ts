@@ -5,7 +5,7 @@ import { Schema } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { splitText } from '../../src/core/text/chunker';
-import { CaseStore, type StoredChunk } from '../../src/core/cases/case-store';
+import { CaseStore, type StoredChunk } from '../../src/core/documents/case-store';
 import { ChunkStore, chunkSchema } from '../../src/core/retrieval/store';
 import { runCasefile } from '../helpers/cli';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine';
 import { createIndexSink } from '../../src/core/retrieval/sink';
-import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
+import { CaseStore, compactChunks } from '../../src/core/documents/case-store';
 import { structureOf } from '../../src/core/text/structure';
 import type { ChunkRecord, DocType, FileRecord, PageIndex, VersionRecord } from '../../src/core/domain/types';
 import { corpusDir } from '../helpers/home';

@@ -7,7 +7,7 @@ import { Engine } from '../../src/core/engine';
 import { createPageRenderer, defaultRenderWorkerPath } from '../../src/core/citations/render';
 import { parseFile, DEFAULT_MAX_BYTES } from '../../src/core/reader/parse';
 import { chunkDocument, structureOf } from '../../src/core/text/structure';
-import { CaseStore, compactChunks } from '../../src/core/cases/case-store';
+import { CaseStore, compactChunks } from '../../src/core/documents/case-store';
 import type { FileRecord } from '../../src/core/domain/types';
 import { multiPagePdf, rotatedPdf } from '../fixtures/pdfs';
 import { tempHome } from '../helpers/home';

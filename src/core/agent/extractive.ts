@@ -7,7 +7,7 @@
  * unusable (degenerate.ts) or has no supported sentence. And the answer for a case with nothing
  * searchable, which needs no search at all.
  */
-import { placeOf } from '../reader/index';
+import { placeOf } from '../text/index';
 import type { IngestFileStatus } from '../../shared/contract/ingest';
 import type { SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';

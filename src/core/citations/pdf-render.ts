@@ -7,8 +7,8 @@ import { promises as fs } from 'node:fs';
 import { CasefileError } from '../../shared/errors';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { readConfig } from '../config';
-import { resolveLimits } from '../domain/index';
-import { imageFormat, imageToPdf } from '../reader/index';
+import { resolveLimits, imageFormat } from '../domain/index';
+import { imageToPdf } from '../reader/index';
 import { drawPdfPage, MAX_CANVAS_PIXELS } from '../util/pdf-draw';
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { PageImage, Passage, PixelRect } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
-import type { CaseDocuments } from '../cases/index';
+import type { CaseDocuments } from '../documents/index';
 import type { PageIndex } from '../domain/index';
 import type { OpenCasesPort } from '../ports';
 import type { HandlerMap } from '../router/router';

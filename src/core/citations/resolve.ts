@@ -1,6 +1,6 @@
 import type { CitationRecord } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
-import { CaseDocuments } from '../cases/index';
+import { CaseDocuments } from '../documents/index';
 import { spanToRects, type PageRects } from './geometry';
 
 export interface ResolvedCitation {

@@ -15,9 +15,8 @@
  */
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';
-import { pagesOf } from '../text/chunker';
-import { placeOf as pinCiteOf } from '../reader/formats/place';
-import type { TranscriptLayout } from '../domain/types';
+import { pagesOf, placeOf as pinCiteOf } from '../text/index';
+import type { TranscriptLayout } from '../domain/index';
 import { contentWords } from '../util/words';
 import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 

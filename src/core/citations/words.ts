@@ -5,7 +5,7 @@
  */
 import type { PageWord, PageWords } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
-import type { CaseDocuments } from '../cases/index';
+import type { CaseDocuments } from '../documents/index';
 import type { PageGeometry } from '../domain/index';
 import { pageSpanRects, type Rect } from './geometry';
 

@@ -8,7 +8,7 @@ import { CasefileError } from '../../shared/errors';
 import { createIndexSink } from '../retrieval/sink';
 import type { KeyedQueue } from '../util/concurrency';
 import { withCaseLock } from './case-lock';
-import { READABLE_STATUSES, type CaseDocuments, CaseStore, latestVersion } from '../cases/index';
+import { READABLE_STATUSES, type CaseDocuments, CaseStore, latestVersion } from '../documents/index';
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { markBates } from '../text/index';

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageFileUrl, startChild } from '../util/worker-start';
 import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits, type ChunkRecord } from '../domain/index';
-import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
+import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from '../reader/index';
 
 export interface PoolOptions {
-  /** Path of the worker entry (src/core/ingest/worker.ts from source, or the bundled worker file). */
+  /** Path of the worker entry (src/core/reader/worker.ts from source, or the bundled worker file). */
   workerPath?: string;
   /** Parallel workers; default: one per core, between 1 and 4. */
   concurrency?: number;
@@ -41,14 +41,15 @@ export function readerV8Flags(readers: number, cores = os.availableParallelism()
 }
 
 /**
- * The worker next to this module: worker.ts when running from TypeScript source, worker.js when
- * compiled, or `ingest-worker.js` next to the bundle (electron-vite's main entry of that name).
+ * The reader's worker beside this folder: reader/worker.ts when running from TypeScript source,
+ * reader/worker.js when compiled, or `ingest-worker.js` next to the bundle (electron-vite's main
+ * entry of that name).
  */
 export function defaultWorkerPath(): string {
   const here = fileURLToPath(import.meta.url);
   const dir = path.dirname(here);
   const candidates = [
-    path.join(dir, `worker${path.extname(here) || '.js'}`),
+    path.join(dir, '..', 'reader', `worker${path.extname(here) || '.js'}`),
     path.join(dir, 'ingest-worker.js'),
     path.join(dir, 'ingest-worker.mjs'),
     // this module bundled into a shared chunk (out/main/chunks/…)

@@ -14,7 +14,7 @@ import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
 import { createIndexSink } from '../retrieval/sink';
 import { ChunkStore } from '../retrieval/store';
-import { type CaseDocuments, CaseStore, compactChunks, latestVersion, type StoredChunk } from '../cases/index';
+import { type CaseDocuments, CaseStore, compactChunks, latestVersion, type StoredChunk } from '../documents/index';
 import type { IngestPorts } from './ports';
 import { chunkingOf, guessDocType, NAMES_FORMAT, chunkDocument, structureOf } from '../text/index';
 import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/index';

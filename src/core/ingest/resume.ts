@@ -8,7 +8,7 @@ import { CasefileError } from '../../shared/errors';
 import { ownedElsewhere } from './case-lock';
 import { mergeWalks, type JobRecord, type JobStore } from './jobs';
 import type { IngestPorts } from './ports';
-import { CaseStore } from '../cases/index';
+import { CaseStore } from '../documents/index';
 import { PENDING_STATUSES } from '../domain/index';
 
 /** File versions of a case waiting to be finished (queued by an interrupted run, or cancelled). */

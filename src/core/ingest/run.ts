@@ -21,7 +21,8 @@ import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
 import { chunkingOf } from '../text/index';
-import { dateSettingsOf, ocrSettingsOf, CaseStore, latestVersion, type ManifestChange } from '../cases/index';
+import { dateSettingsOf, ocrSettingsOf } from '../cases/index';
+import { CaseStore, latestVersion, type ManifestChange } from '../documents/index';
 import { walkPaths } from '../util/walk';
 
 /** A run, queued or running: its job, its cancel switch, and its progress. */

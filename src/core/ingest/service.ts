@@ -17,10 +17,10 @@ import { ReadingCounts } from './reading';
 import { pendingCount, resumeInterrupted } from './resume';
 import { reindexCase } from './reindex';
 import { runIngest, type RunContext, type RunState } from './run';
-import { CaseStore, latestVersion } from '../cases/index';
+import { CaseStore, latestVersion } from '../documents/index';
 
 export interface IngestOptions {
-  /** Worker entry; default src/core/ingest/worker.ts next to this module (the Electron bundle passes its built worker). */
+  /** Worker entry; default src/core/reader/worker.ts beside this folder (the Electron bundle passes its built worker). */
   workerPath?: string;
   /** Parallel parse workers (default: cores − 1, 1–4). */
   concurrency?: number;

@@ -12,7 +12,7 @@
 import { deflateSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import UTIF from 'utif2';
-import { imageFormat } from './detect';
+import { imageFormat } from '../domain/index';
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
 

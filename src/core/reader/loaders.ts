@@ -1,9 +1,8 @@
 import { unzipSync } from 'fflate';
 import { readConfig } from '../config';
-import { decodeText } from './detect';
+import { decodeText, DEFAULT_LIMITS, raiseHint, ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from '../domain/index';
 import { alignItems, GLYPH_STRIDE, type ItemGlyphs, type PageGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
-import { DEFAULT_LIMITS, raiseHint, ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from '../domain/index';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';

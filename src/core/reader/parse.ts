@@ -1,8 +1,7 @@
 import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
 import { courtCaption, findDocDate, guessDocType, exhibitLabel, markBates, detectTranscript } from '../text/index';
-import { detectKind, type Detection } from './detect';
+import { detectKind, type Detection, DEFAULT_LIMITS, resolveLimits, type IngestLimits, type BatesRange, type ChildFile, type DocAnnotations, type EmailMeta, type TranscriptInfo, type DetectedKind, type DocType, type FileStatus } from '../domain/index';
 import type { OcrOptions } from './ocr-page';
-import { DEFAULT_LIMITS, resolveLimits, type IngestLimits, type BatesRange, type ChildFile, type DocAnnotations, type EmailMeta, type TranscriptInfo, type DetectedKind, type DocType, type FileStatus } from '../domain/index';
 import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
 import { checkPdfStreams } from './pdf-guard';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHUNKING, type ChunkingOptions } from '../domain/types';
+import { DEFAULT_CHUNKING, type ChunkingOptions } from '../domain/index';
 
 /** Chunking settings of a case: `settings.chunking` in case.json over the defaults. */
 export function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {

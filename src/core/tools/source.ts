@@ -1,8 +1,9 @@
-import { type CaseDocuments, dateSettingsOf } from '../cases/index';
+import type { CaseDocuments } from '../documents/index';
+import { dateSettingsOf } from '../cases/index';
 import type { OpenCase } from '../ports';
 import { CasefileError } from '../../shared/errors';
 import type { DocumentInfo, DocumentSource } from './document-source';
-import { placeFacts } from '../reader/index';
+import { placeFacts } from '../text/index';
 import { readMarks } from './chronology-marks';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */

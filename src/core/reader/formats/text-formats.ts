@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { DomNode, FormatCallback, HtmlToTextOptions } from 'html-to-text';
 import type { FeatureHandler } from 'rtf-stream-parser/dist/src/features/types';
 import type { ProcessTokensGlobalState } from 'rtf-stream-parser/dist/src/ProcessTokens.types';
-import { decodeText } from '../detect';
+import { decodeText } from '../../domain/index';
 import { LoadError, type ParsedDoc } from '../loaders';
 import { unitsDocument } from './units';
 

@@ -4,9 +4,9 @@
  * document's own units ("Sheet Billing, row 14" in a spreadsheet, "Email body" in an email).
  * Otherwise none: citations say "p. N".
  */
-import { pinCite } from '../../text/index';
-import type { TranscriptLayout } from '../../domain/index';
-import { spreadsheetRowLabel } from './spreadsheet';
+import { pinCite } from './transcript';
+import type { TranscriptLayout } from '../domain/index';
+import { spreadsheetRowLabel } from './rows';
 
 /** What a document gives its citations besides page numbers (from its pages.json). */
 export interface PlaceDoc {

@@ -8,9 +8,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/tesseract';
-import { parseFile } from '../reader/index';
+import { parseFile } from './parse';
 import { extractEvents, chunkDocument, structureOf } from '../text/index';
-import { compactChunks, CaseStore } from '../cases/index';
+import { compactChunks, CaseStore } from '../documents/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
 import type { ChildFile, StoredChild } from '../domain/index';
 

@@ -1,4 +1,4 @@
-import type { DetectedKind } from '../domain/index';
+import type { DetectedKind } from './types';
 
 /** The file formats a kind is read from where it has several. */
 export type DetectedFormat = 'eml' | 'msg' | 'xlsx' | 'xls' | 'ods' | 'csv' | 'doc' | 'rtf' | 'html' | 'zip';

@@ -1,5 +1,5 @@
 import type { IngestLimits, ChunkingOptions, ChunkRecord, StoredChild } from '../domain/index';
-import type { ParseOutcome } from '../reader/index';
+import type { ParseOutcome } from './parse';
 
 /** Main → worker: parse, chunk and store one file version. */
 export interface ParseTask {
