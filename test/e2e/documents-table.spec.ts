@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { CORPUS } from './corpus';
-import { TYPE_LABEL } from '../../src/renderer/src/components/format';
+import { TYPE_LABEL } from '../../src/renderer/src/lib/display-format';
 import { corpusDir, expect, screenshot, test } from './fixtures';
 import { overflowing } from './layout';
 

@@ -11,7 +11,7 @@ import { annotationsAppendix, annotationsSummary, readDocxAnnotations, type Docx
 import { loadDocx } from '../../src/core/reader/loaders';
 import { sectionsOf } from '../../src/core/text/outline';
 import { parseFile } from '../../src/core/reader/parse';
-import { highlightDocxSpan, sanitizeDocxHtml, type DomLike } from '../../src/renderer/src/components/docx-html';
+import { highlightDocxSpan, sanitizeDocxHtml, type DomLike } from '../../src/renderer/src/lib/docx-html';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

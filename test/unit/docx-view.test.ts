@@ -16,7 +16,7 @@ import {
   type DomLike,
   type SafeElement,
   type SafeNode,
-} from '../../src/renderer/src/components/docx-html';
+} from '../../src/renderer/src/lib/docx-html';
 import { repoRoot } from '../helpers/home';
 
 const BAA = path.resolve(

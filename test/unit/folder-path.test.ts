@@ -1,6 +1,6 @@
 /** A folder typed to follow (serve mode has no folder dialog) is checked before it is sent, with what is wrong in a sentence. */
 import { describe, expect, it } from 'vitest';
-import { folderPathProblem } from '../../src/renderer/src/components/folder-path';
+import { folderPathProblem } from '../../src/renderer/src/lib/folder-path';
 
 describe('folderPathProblem – a typed folder to follow', () => {
   it('full paths pass: POSIX, a Windows drive, a network share', () => {

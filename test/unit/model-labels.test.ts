@@ -1,6 +1,6 @@
 /** The chat-model picker's "Default" choice says what it is (#16). */
 import { describe, expect, it } from 'vitest';
-import { defaultChatChoice, defaultChatHelp } from '../../src/renderer/src/components/model-labels';
+import { defaultChatChoice, defaultChatHelp } from '../../src/renderer/src/lib/model-labels';
 
 describe('defaultChatChoice – the "Default" choice names the model a question uses', () => {
   it('the default chat model, one set for the computer, none installed, not loaded yet', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sheetTables } from '../../src/renderer/src/components/sheet-rows';
+import { sheetTables } from '../../src/renderer/src/lib/sheet-rows';
 
 describe('a spreadsheet passage as a table', () => {
   const text = 'Columns: Date · Hours · Description\n\nRow 2 — Date: 2023-03-02 · Hours: 1.5\n\nRow 3 — Date: 2023-03-04 · Hours: 3.25 · Description: Drafted the demand: final\n\nRow 4 — Date: 2023-03-09 · F: see receipt';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findHits, joinWords, pageAt, phrasePattern, queryTerms, rangeBoxes, splitMarked, termPattern } from '../../src/renderer/src/components/viewer/find';
+import { findHits, joinWords, pageAt, phrasePattern, queryTerms, rangeBoxes, splitMarked, termPattern } from '../../src/renderer/src/lib/viewer-find';
 
 const pages = [
   { page: 1, start: 0, end: 40 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SafeNode } from '../../src/renderer/src/components/docx-html';
-import { followWindow, markText, marksIn, viewMarks } from '../../src/renderer/src/components/viewer/marks';
+import type { SafeNode } from '../../src/renderer/src/lib/docx-html';
+import { followWindow, markText, marksIn, viewMarks } from '../../src/renderer/src/lib/viewer-marks';
 
 /** The marks as "kind:text" (nested marks as "outer>inner:text"), and the whole text back. */
 function marksOf(nodes: SafeNode[], outer = ''): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleName } from '../../src/renderer/src/components/visible-name';
+import { visibleName } from '../../src/renderer/src/lib/visible-name';
 
 describe('file names in the documents list', () => {
   it('a bidi override, isolate or mark is shown as an escape, so the name reads in its stored order', () => {

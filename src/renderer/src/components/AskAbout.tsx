@@ -5,7 +5,7 @@
  */
 import type { FileInfo } from '../../../shared/contract/ingest';
 import { useChat } from '../stores/chat';
-import { plural } from './format';
+import { plural } from '../lib/display-format';
 
 /** A row's tick box: out of the Tab order (the tree is one Tab stop; Space on the row ticks it). */
 export function SelectBox({ file, label }: { file: FileInfo; label: string }) {

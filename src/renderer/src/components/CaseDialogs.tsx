@@ -4,7 +4,7 @@ import { useCases } from '../stores/cases';
 import { useChat } from '../stores/chat';
 import { useDocuments } from '../stores/documents';
 import { useUi, type DialogRequest } from '../stores/ui';
-import { plural } from './format';
+import { plural } from '../lib/display-format';
 import { Modal } from './Modal';
 
 /** A message as a sentence: capitalised, ending in a full stop. */

@@ -6,11 +6,11 @@ import { useChat, type AskMode } from '../stores/chat';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { chipLook, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from './citations';
+import { chipLook, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from '../lib/citations';
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
 import { LimitChip } from './AskAbout';
-import { defaultChatChoice } from './model-labels';
+import { defaultChatChoice } from '../lib/model-labels';
 import { useModelsList } from './Models';
 
 /** Answer text with `[cite:id]` turned into numbered chips (numbered by first appearance). */

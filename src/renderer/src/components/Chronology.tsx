@@ -5,8 +5,8 @@ import { filterInput, useChronology, type EventMark } from '../stores/chronology
 import { useDocuments } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { download, fromBase64 } from './citations';
-import { plural, TYPE_LABEL } from './format';
+import { download, fromBase64 } from '../lib/citations';
+import { plural, TYPE_LABEL } from '../lib/display-format';
 import { eventCite, eventDate } from '../../../shared/chronology-text';
 
 const MARKS: { value: EventMark | ''; label: string }[] = [

@@ -18,11 +18,11 @@ import {
 } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from './format';
+import { fileSemanticText, formatBytes, formatDuration, ocrProgressText, plural, semanticText, sourceRemovedText, TYPE_LABEL } from '../lib/display-format';
 import { PasswordPrompt } from './PasswordForm';
 import { VectorsCatchUp } from './VectorsCatchUp';
 import { SelectBox, SelectionBar } from './AskAbout';
-import { visibleName } from './visible-name';
+import { visibleName } from '../lib/visible-name';
 import { useChat } from '../stores/chat';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/citation-text';
 

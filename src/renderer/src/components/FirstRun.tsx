@@ -4,7 +4,7 @@
  * chosen, how to pick or start one. Rendered by Workspace when no case is selected.
  */
 import { useUi } from '../stores/ui';
-import { shortcut } from './format';
+import { shortcut } from '../lib/display-format';
 import { ModelImport, RecommendedModels, useModelsList } from './Models';
 import '../styles/settings.css';
 

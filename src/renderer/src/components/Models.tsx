@@ -8,8 +8,8 @@ import type { ModelInfo, ModelsList, RecommendedModel } from '../../../shared/co
 import type { ModelsProgressEvent } from '../../../shared/events';
 import { api, ApiError, errorMessage } from '../api/index';
 import { useUi } from '../stores/ui';
-import { formatBytes } from './format';
-import { defaultChatHelp } from './model-labels';
+import { formatBytes } from '../lib/display-format';
+import { defaultChatHelp } from '../lib/model-labels';
 import '../styles/settings.css';
 
 /** The installed models, loaded now and again after each change (an import anywhere, a new default). */

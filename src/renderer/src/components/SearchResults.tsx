@@ -1,8 +1,8 @@
 import { useSearch } from '../stores/search';
 import { useViewer } from '../stores/viewer';
 import { useMemo } from 'react';
-import { plural } from './format';
-import { queryTerms, splitMarked, termPattern } from './viewer/find';
+import { plural } from '../lib/display-format';
+import { queryTerms, splitMarked, termPattern } from '../lib/viewer-find';
 
 /** A result's text with the query's words marked. */
 function Snippet({ text, pattern }: { text: string; pattern: RegExp | null }) {

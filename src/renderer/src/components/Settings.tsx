@@ -6,7 +6,7 @@ import { useSettings } from '../stores/settings';
 import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { Models } from './Models';
-import { folderPathProblem } from './folder-path';
+import { folderPathProblem } from '../lib/folder-path';
 
 /** One setting: its label, its control, and a sentence on what it does. */
 function Setting({ id, label, help, children }: { id: string; label: string; help: string; children: React.ReactNode }) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { filterCases, useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
-import { formatBytes, plural, shortcut } from './format';
+import { formatBytes, plural, shortcut } from '../lib/display-format';
 
 export function Sidebar() {
   const cases = useCases((s) => s.cases);

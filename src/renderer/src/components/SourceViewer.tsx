@@ -3,14 +3,14 @@ import { PasswordPrompt } from './PasswordForm';
 import { useDocuments } from '../stores/documents';
 import { opener, useViewer } from '../stores/viewer';
 import { FindBar } from './viewer/FindBar';
-import { followWindow, markText, marksIn, viewMarks, type MarkRange, type TextWindow } from './viewer/marks';
+import { followWindow, markText, marksIn, viewMarks, type MarkRange, type TextWindow } from '../lib/viewer-marks';
 import { PdfPage, scrollBoxIntoView } from './viewer/PdfPage';
 import { Thumbnails } from './viewer/Thumbnails';
 import { Toolbar } from './viewer/Toolbar';
 import '../styles/viewer.css';
-import { alignDocx, markDocx, sanitizeDocxHtml, type SafeElement, type SafeNode } from './docx-html';
-import { plural } from './format';
-import { sheetTables } from './sheet-rows';
+import { alignDocx, markDocx, sanitizeDocxHtml, type SafeElement, type SafeNode } from '../lib/docx-html';
+import { plural } from '../lib/display-format';
+import { sheetTables } from '../lib/sheet-rows';
 
 /** Where the view scrolls: the first cited mark and the current found word. */
 interface MarkRefs {

@@ -1,7 +1,7 @@
 import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
 import { ocrCitationNote, quoteText } from '../../../shared/citation-text';
 import { useViewer } from '../stores/viewer';
-import { checkWords, citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, verdictText } from './citations';
+import { checkWords, citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, verdictText } from '../lib/citations';
 
 /**
  * The supporting words; without a span (sessions saved before it), the quote checked in the passage

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AgentStep } from '../../../shared/contract/chat';
 import { collapseSteps, describePolicy, formatSeconds, type StepLine } from '../../../shared/steps';
-import { withoutCites } from './citations';
+import { withoutCites } from '../lib/citations';
 
 /** What the model is writing in the step being generated: its thought, then the answer it drafts. */
 export interface LiveLine {

@@ -11,7 +11,7 @@ import { Chat } from './Chat';
 import { Chronology } from './Chronology';
 import { Documents } from './Documents';
 import { FirstRun } from './FirstRun';
-import { formatBytes, plural } from './format';
+import { formatBytes, plural } from '../lib/display-format';
 import { SearchResults } from './SearchResults';
 import { SourceViewer } from './SourceViewer';
 import { ViewerSplitter } from './viewer/Splitter';

@@ -3,7 +3,7 @@ import type { CitationRecord } from '../../../shared/contract/search';
 import type { FileVersionInfo } from '../../../shared/contract/ingest';
 import type { FileContent } from '../../../shared/contract/ingest';
 import type { PageImage, PageWords, Passage } from '../../../shared/contract/viewer';
-import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../components/viewer/find';
+import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../lib/viewer-find';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 

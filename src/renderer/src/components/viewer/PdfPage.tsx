@@ -1,6 +1,6 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useViewer } from '../../stores/viewer';
-import { rangeBoxes } from './find';
+import { rangeBoxes } from '../../lib/viewer-find';
 import { TextLayer } from './TextLayer';
 
 /**

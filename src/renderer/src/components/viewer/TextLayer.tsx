@@ -1,6 +1,6 @@
 import { useMemo, type ClipboardEvent } from 'react';
 import type { PageWord } from '../../../../shared/contract/viewer';
-import { joinWords } from './find';
+import { joinWords } from '../../lib/viewer-find';
 
 const FONT = 'sans-serif';
 let ctx: CanvasRenderingContext2D | null | undefined;

@@ -3,7 +3,7 @@ import { api, errorMessage } from '../../api/index';
 import { quoteWithCitation } from '../../../../shared/citation-text';
 import { useUi } from '../../stores/ui';
 import { shownRange, useViewer } from '../../stores/viewer';
-import { writeClipboard } from '../citations';
+import { writeClipboard } from '../../lib/citations';
 
 /** The page-number box: type a page and press Enter to go there; "of N" beside it. */
 function PageBox({ page, count, disabled }: { page: number; count: number; disabled: boolean }) {

@@ -3,7 +3,7 @@
  * search query, their hits in a text, a phrase's hits, and the boxes of a hit on a page from the
  * page's word boxes (citations.words). Pure functions.
  */
-import type { PageBox, PageWord } from '../../../../shared/contract/viewer';
+import type { PageBox, PageWord } from '../../../shared/contract/viewer';
 
 /** A found stretch of the document text, [start, end), and the page it starts on. */
 export interface Hit {

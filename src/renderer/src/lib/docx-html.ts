@@ -7,7 +7,7 @@
  * pass any DOM-shaped tree. Rendering to React lives in SourceViewer.
  */
 import { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
-import { markText, type MarkRange } from './viewer/marks';
+import { markText, type MarkRange } from './viewer-marks';
 
 export { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
 

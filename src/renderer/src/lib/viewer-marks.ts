@@ -3,9 +3,9 @@
  * and the found words as ranges of the document text, a piece of text split into marked parts,
  * and the window of a long text that follows the current found word. Pure functions.
  */
-import type { MarkKind, SafeNode } from '../safe-nodes';
+import type { MarkKind, SafeNode } from './safe-nodes';
 
-export type { MarkKind } from '../safe-nodes';
+export type { MarkKind } from './safe-nodes';
 
 /** A marked range [start, end) of some text. */
 export interface MarkRange {
