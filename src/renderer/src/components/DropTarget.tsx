@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useCases } from '../stores/cases';
-import { itemsFromDataTransfer } from '../stores/documents';
+import { itemsFromDataTransfer } from '../lib/dropped-items';
 import { useUi } from '../stores/ui';
 import { addItemsToCase } from './Workspace';
 

@@ -1,7 +1,8 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import { errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
-import { useDocuments, type DroppedItems } from '../stores/documents';
+import type { DroppedItems } from '../lib/dropped-items';
+import { useDocuments } from '../stores/documents';
 import { useSearch } from '../stores/search';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
@@ -9,7 +10,7 @@ import { useChronology } from '../stores/chronology';
 import { useChat } from '../stores/chat';
 import { Chat } from './Chat';
 import { Chronology } from './Chronology';
-import { Documents } from './Documents';
+import { Documents } from './documents/Documents';
 import { FirstRun } from './FirstRun';
 import { formatBytes, plural } from '../lib/display-format';
 import { SearchResults } from './SearchResults';
