@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChatAnswer, ChatMessage, CheckedCitation } from '../../../shared/contract/chat';
 import { answerMessage, ocrCitationNote } from '../../../shared/citation-text';
-import { api } from '../api/index';
-import { useChat, type AskMode } from '../stores/chat';
-import { useSettings } from '../stores/settings';
+import { errorMessage } from '../api/errors';
+import { useChat, type AskMode, type LiveTurn } from '../stores/chat';
+import { useRetrievalSettings, useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { chipLook, citationPlace, CITE, exportChat, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from '../lib/citations';
+import { chipLook, citationPlace, CITE, saveChatExport, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from '../lib/citations';
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
 import { LimitChip } from './AskAbout';
@@ -98,6 +98,7 @@ function AnswerBody({ message }: { message: ChatMessage }) {
 
 function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; sessionId: string | null; busy: boolean }) {
   const caseId = useChat((s) => s.caseId);
+  const exportChat = useExportChat();
   const kind = message.answer_kind ?? 'agent';
   return (
     <article className="message message-assistant" aria-label="Answer" data-turn={message.turnId}>
@@ -168,6 +169,7 @@ function ModelPicker() {
 /** "Export chat": the conversation as Markdown or as a Word document (a small menu). */
 function ExportMenu({ caseId, sessionId, disabled }: { caseId: string; sessionId: string | null; disabled: boolean }) {
   const [open, setOpen] = useState(false);
+  const exportChat = useExportChat();
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -226,22 +228,134 @@ function ExportMenu({ caseId, sessionId, disabled }: { caseId: string; sessionId
   );
 }
 
-export function Chat({ caseId }: { caseId: string }) {
-  const { sessions, sessionId, messages, live, error } = useChat();
-  const { loadSessions, openSession, ask, cancel } = useChat.getState();
+/** Save a conversation (or one answer, with `turnId`) as Markdown or Word; what went wrong is a toast. */
+function useExportChat(): (caseId: string, sessionId: string, format: ExportFormat, turnId?: string) => Promise<void> {
+  const exportChat = useChat((s) => s.exportChat);
+  const toast = useUi((s) => s.toast);
+  return async (caseId, sessionId, format, turnId) => {
+    try {
+      if (!saveChatExport(await exportChat(caseId, sessionId, format, turnId))) toast('error', 'The Word file could not be made; try Markdown.');
+    } catch (err) {
+      toast('error', errorMessage(err));
+    }
+  };
+}
+
+/** The pane's title: the conversation picker, "New chat", the export menu and "Delete chat". */
+function ChatTitle({ caseId }: { caseId: string }) {
+  const sessions = useChat((s) => s.sessions);
+  const sessionId = useChat((s) => s.sessionId);
+  const busy = useChat((s) => Boolean(s.live));
+  const openSession = useChat((s) => s.openSession);
   const openDialog = useUi((s) => s.openDialog);
-  const [draft, setDraft] = useState('');
+  return (
+    <div className="pane-title">
+      <span className="chat-sessions">
+        <h2>Chat</h2>
+        <select aria-label="Chat session" value={sessionId ?? ''} onChange={(e) => void openSession(e.target.value || null)} disabled={busy}>
+          <option value="">New conversation</option>
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </span>
+      <span className="pane-actions">
+        <button type="button" className="btn btn-small" disabled={busy || !sessionId} onClick={() => void openSession(null)}>
+          New chat
+        </button>
+        <ExportMenu caseId={caseId} sessionId={sessionId} disabled={busy} />
+        <button
+          type="button"
+          className="btn btn-small btn-danger-ghost"
+          disabled={busy || !sessionId}
+          title="Delete this conversation"
+          onClick={() => {
+            const s = sessions.find((x) => x.id === sessionId);
+            if (s) openDialog({ kind: 'deleteSession', caseId, sessionId: s.id, title: s.title });
+          }}
+        >
+          Delete chat
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** The turn in progress: its timeline, then the passages found while the answer is written (or a line saying it is working). */
+function LiveAnswer({ live }: { live: LiveTurn }) {
+  return (
+    <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
+      <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} limitedTo={live.limitedTo} defaultOpen />
+      {/* The passages first, then the final answer; what the model writes meanwhile is on the timeline. */}
+      {live.passages ? (
+        <>
+          <div className="answer-slot" data-testid="answer-slot" data-state="passages">
+            <div className="answer-kind" data-kind="passages">
+              <span className="pill pill-info">Passages found</span>
+              <span className="small muted writing" role="status">
+                {live.cancelling ? 'Stopping the model…' : `Writing an answer with ${live.passages.model ?? 'the model'}… it replaces these passages only if the documents support it.`}
+              </span>
+            </div>
+            <AnswerText text={live.passages.content} citations={live.passages.citations ?? []} />
+          </div>
+          <Sources text={live.passages.content} citations={live.passages.citations ?? []} />
+        </>
+      ) : (
+        <div className="answer-slot" data-testid="answer-slot" data-state="working">
+          <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** The conversation: its questions and answers, the turn in progress, and what went wrong; it keeps its end in view. */
+function Messages() {
+  const sessionId = useChat((s) => s.sessionId);
+  const messages = useChat((s) => s.messages);
+  const live = useChat((s) => s.live);
+  const error = useChat((s) => s.error);
   const endRef = useRef<HTMLDivElement>(null);
-  const inputRef = useRef<HTMLTextAreaElement>(null);
-
-  useEffect(() => {
-    void loadSessions(caseId);
-  }, [caseId, loadSessions]);
-
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, live?.steps.length, live?.step, Boolean(live?.result)]);
+  return (
+    <div className="pane-scroll messages" aria-live="polite">
+      {messages.length === 0 && !live && (
+        <div className="chat-empty muted">
+          <p>Ask about this case, e.g. “What notice is needed to terminate the agreement?”</p>
+          <p className="small">Answers cite the exact passages; click a citation to see it on the page.</p>
+        </div>
+      )}
+      {messages.map((m) =>
+        m.role === 'user' ? (
+          <article key={m.id} className="message message-user" aria-label="Question">
+            {m.content}
+          </article>
+        ) : (
+          <AssistantMessage key={m.id} message={m} sessionId={sessionId} busy={Boolean(live)} />
+        ),
+      )}
+      {live && (live.result ? <AssistantMessage message={messageOf(live.result)} sessionId={live.result.sessionId} busy /> : <LiveAnswer live={live} />)}
+      {error && (
+        <p className="error pad" role="alert">
+          {error}
+        </p>
+      )}
+      <div ref={endRef} />
+    </div>
+  );
+}
 
+/** The question box: Enter asks, Shift+Enter is a new line; "Find passages" asks without a model; Esc (or the button) cancels a turn. */
+function QuestionForm() {
+  const live = useChat((s) => s.live);
+  const ask = useChat((s) => s.ask);
+  const cancel = useChat((s) => s.cancel);
+  const settings = useRetrievalSettings();
+  const [draft, setDraft] = useState('');
   useEffect(() => {
     if (!live) return;
     const onKey = (e: KeyboardEvent) => {
@@ -253,152 +367,82 @@ export function Chat({ caseId }: { caseId: string }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [live, cancel]);
-
   const send = (mode: AskMode = 'agent') => {
     const q = draft.trim();
     if (!q || live) return;
     setDraft('');
-    void ask(q, mode);
+    void ask(q, settings, mode);
   };
+  return (
+    <form
+      className="chat-input"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <LimitChip />
+      <textarea
+        aria-label="Question"
+        placeholder="Ask a question about this case…  (Enter to send, Shift+Enter for a new line)"
+        value={draft}
+        rows={2}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+      />
+      <div className="chat-input-row">
+        <ModelPicker />
+        {live ? (
+          <button type="button" className="btn btn-danger-ghost" onClick={() => void cancel()} disabled={live.cancelling}>
+            {live.cancelling ? 'Cancelling…' : 'Cancel (Esc)'}
+          </button>
+        ) : (
+          <AskButtons disabled={!draft.trim()} onFind={() => send('extractive')} />
+        )}
+      </div>
+    </form>
+  );
+}
 
+/** "Find passages" (quotes the best passages, no model) and "Ask" (submits the form). */
+function AskButtons({ disabled, onFind }: { disabled: boolean; onFind: () => void }) {
+  return (
+    <span className="ask-buttons">
+      <button
+        type="button"
+        className="btn"
+        disabled={disabled}
+        aria-describedby="find-passages-hint"
+        title="Quote the passages that best match the question, without a model"
+        onClick={onFind}
+      >
+        Find passages
+      </button>
+      <span id="find-passages-hint" hidden>
+        Quote the passages that best match the question, without a model.
+      </span>
+      <button type="submit" className="btn btn-primary" disabled={disabled}>
+        Ask
+      </button>
+    </span>
+  );
+}
+
+export function Chat({ caseId }: { caseId: string }) {
+  const loadSessions = useChat((s) => s.loadSessions);
+  useEffect(() => {
+    void loadSessions(caseId);
+  }, [caseId, loadSessions]);
   return (
     <section className="pane pane-chat" aria-label="Chat">
-      <div className="pane-title">
-        <span className="chat-sessions">
-          <h2>Chat</h2>
-          <select
-            aria-label="Chat session"
-            value={sessionId ?? ''}
-            onChange={(e) => void openSession(e.target.value || null)}
-            disabled={Boolean(live)}
-          >
-            <option value="">New conversation</option>
-            {sessions.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </select>
-        </span>
-        <span className="pane-actions">
-          <button type="button" className="btn btn-small" disabled={Boolean(live) || !sessionId} onClick={() => void openSession(null)}>
-            New chat
-          </button>
-          <ExportMenu caseId={caseId} sessionId={sessionId} disabled={Boolean(live)} />
-          <button
-            type="button"
-            className="btn btn-small btn-danger-ghost"
-            disabled={Boolean(live) || !sessionId}
-            title="Delete this conversation"
-            onClick={() => {
-              const s = sessions.find((x) => x.id === sessionId);
-              if (s) openDialog({ kind: 'deleteSession', caseId, sessionId: s.id, title: s.title });
-            }}
-          >
-            Delete chat
-          </button>
-        </span>
-      </div>
-      <div className="pane-scroll messages" aria-live="polite">
-        {messages.length === 0 && !live && (
-          <div className="chat-empty muted">
-            <p>Ask about this case, e.g. “What notice is needed to terminate the agreement?”</p>
-            <p className="small">Answers cite the exact passages; click a citation to see it on the page.</p>
-          </div>
-        )}
-        {messages.map((m) =>
-          m.role === 'user' ? (
-            <article key={m.id} className="message message-user" aria-label="Question">
-              {m.content}
-            </article>
-          ) : (
-            <AssistantMessage key={m.id} message={m} sessionId={sessionId} busy={Boolean(live)} />
-          ),
-        )}
-        {live &&
-          (live.result ? (
-            <AssistantMessage message={messageOf(live.result)} sessionId={live.result.sessionId} busy />
-          ) : (
-            <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
-              <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} limitedTo={live.limitedTo} defaultOpen />
-              {/* The passages first, then the final answer; what the model writes meanwhile is on the timeline. */}
-              {live.passages ? (
-                <>
-                  <div className="answer-slot" data-testid="answer-slot" data-state="passages">
-                    <div className="answer-kind" data-kind="passages">
-                      <span className="pill pill-info">Passages found</span>
-                      <span className="small muted writing" role="status">
-                        {live.cancelling ? 'Stopping the model…' : `Writing an answer with ${live.passages.model ?? 'the model'}… it replaces these passages only if the documents support it.`}
-                      </span>
-                    </div>
-                    <AnswerText text={live.passages.content} citations={live.passages.citations ?? []} />
-                  </div>
-                  <Sources text={live.passages.content} citations={live.passages.citations ?? []} />
-                </>
-              ) : (
-                <div className="answer-slot" data-testid="answer-slot" data-state="working">
-                  <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
-                </div>
-              )}
-            </article>
-          ))}
-        {error && (
-          <p className="error pad" role="alert">
-            {error}
-          </p>
-        )}
-        <div ref={endRef} />
-      </div>
-      <form
-        className="chat-input"
-        onSubmit={(e) => {
-          e.preventDefault();
-          send();
-        }}
-      >
-        <LimitChip />
-        <textarea
-          ref={inputRef}
-          aria-label="Question"
-          placeholder="Ask a question about this case…  (Enter to send, Shift+Enter for a new line)"
-          value={draft}
-          rows={2}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              send();
-            }
-          }}
-        />
-        <div className="chat-input-row">
-          <ModelPicker />
-          {live ? (
-            <button type="button" className="btn btn-danger-ghost" onClick={() => void cancel()} disabled={live.cancelling}>
-              {live.cancelling ? 'Cancelling…' : 'Cancel (Esc)'}
-            </button>
-          ) : (
-            <span className="ask-buttons">
-              <button
-                type="button"
-                className="btn"
-                disabled={!draft.trim()}
-                aria-describedby="find-passages-hint"
-                title="Quote the passages that best match the question, without a model"
-                onClick={() => send('extractive')}
-              >
-                Find passages
-              </button>
-              <span id="find-passages-hint" hidden>
-                Quote the passages that best match the question, without a model.
-              </span>
-              <button type="submit" className="btn btn-primary" disabled={!draft.trim()}>
-                Ask
-              </button>
-            </span>
-          )}
-        </div>
-      </form>
+      <ChatTitle caseId={caseId} />
+      <Messages />
+      <QuestionForm />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { TimelineEvent } from '../../../shared/contract/search';
-import { api, errorMessage } from '../api/index';
-import { filterInput, useChronology, type EventMark } from '../stores/chronology';
+import { errorMessage } from '../api/errors';
+import { useChronology, type EventMark } from '../stores/chronology';
 import { useDocuments } from '../stores/documents';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
@@ -105,14 +105,19 @@ function EventRow({ event }: { event: TimelineEvent }) {
   );
 }
 
-async function exportChronology(caseId: string, format: 'csv' | 'docx'): Promise<void> {
-  try {
-    const out = await api.call('tools.timelineExport', { caseId, format, ...filterInput(useChronology.getState().filters) });
-    if (format === 'csv') download(out.csv ?? '', 'text/csv;charset=utf-8', out.filename);
-    else download(fromBase64(out.docx_base64 ?? ''), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
-  } catch (err) {
-    useUi.getState().toast('error', errorMessage(err));
-  }
+/** Save the chronology as the filters show it, as CSV or a Word document; what went wrong is a toast. */
+function useExportChronology(): (caseId: string, format: 'csv' | 'docx') => Promise<void> {
+  const exportAs = useChronology((s) => s.exportAs);
+  const toast = useUi((s) => s.toast);
+  return async (caseId, format) => {
+    try {
+      const out = await exportAs(caseId, format);
+      if (format === 'csv') download(out.csv ?? '', 'text/csv;charset=utf-8', out.filename);
+      else download(fromBase64(out.docx_base64 ?? ''), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
+    } catch (err) {
+      toast('error', errorMessage(err));
+    }
+  };
 }
 
 function Filters() {
@@ -176,6 +181,7 @@ export function Chronology({ caseId }: { caseId: string }) {
   const loading = useChronology((s) => s.loading);
   const error = useChronology((s) => s.error);
   const close = useChronology((s) => s.close);
+  const exportChronology = useExportChronology();
   const events = result?.events ?? [];
   return (
     <section className="pane pane-chronology" aria-label="Chronology">

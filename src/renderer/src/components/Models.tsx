@@ -3,35 +3,26 @@
  * (set here), the recommended models with the memory they need, and importing one with a file
  * chooser (the system dialog in the desktop app; an upload in serve mode).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ModelInfo, ModelsList, RecommendedModel } from '../../../shared/contract/models';
 import type { ModelsProgressEvent } from '../../../shared/events';
 import { api, ApiError, errorMessage } from '../api/index';
+import { useModels } from '../stores/models';
 import { useUi } from '../stores/ui';
 import { formatBytes } from '../lib/display-format';
 import { defaultChatHelp } from '../lib/model-labels';
 import '../styles/settings.css';
 
 /** The installed models, loaded now and again after each change (an import anywhere, a new default). */
-export function useModelsList(): { list: ModelsList | null; error: string | null; reload: () => Promise<void>; setList: (l: ModelsList) => void } {
-  const [list, setList] = useState<ModelsList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(
-    () =>
-      api.call('models.list', {}).then(
-        (l) => {
-          setList(l);
-          setError(null);
-        },
-        (err) => setError(errorMessage(err)),
-      ),
-    [],
-  );
+export function useModelsList(): { list: ModelsList | null; error: string | null; reload: () => Promise<void> } {
+  const list = useModels((s) => s.list);
+  const error = useModels((s) => s.error);
+  const reload = useModels((s) => s.load);
   useEffect(() => {
     void reload();
     return api.on('models.changed', () => void reload());
   }, [reload]);
-  return { list, error, reload, setList };
+  return { list, error, reload };
 }
 
 const KIND_PURPOSE: Record<ModelInfo['kind'], string> = {
@@ -131,12 +122,13 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const toast = useUi((s) => s.toast);
+  const importModel = useModels((s) => s.importModel);
 
   const importPath = async (p: string) => {
     setBusy('Checking and importing the model…');
     setError(null);
     try {
-      const r = await api.call('models.import', { path: p });
+      const r = await importModel(p);
       toast('info', r.alreadyInstalled ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
       setPath('');
       onImported?.();
@@ -204,12 +196,12 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
   );
 }
 
-function InstalledTable({ list, setList }: { list: ModelsList; setList: (l: ModelsList) => void }) {
+function InstalledTable({ list }: { list: ModelsList }) {
   const toast = useUi((s) => s.toast);
+  const setDefault = useModels((s) => s.setDefault);
   const makeDefault = (m: ModelInfo) =>
-    api.call('models.setDefault', { modelId: m.id }).then(
-      (l) => {
-        setList(l);
+    setDefault(m.id).then(
+      () => {
         toast('info', m.kind === 'chat' ? `${m.id} now answers questions unless you pick another.` : `${m.id} is now used for new cases.`);
       },
       (err) => toast('error', errorMessage(err)),
@@ -272,12 +264,13 @@ function Download({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<ModelsProgressEvent | null>(null);
   const toast = useUi((s) => s.toast);
+  const downloadModel = useModels((s) => s.download);
   useEffect(() => api.on('models.progress', setProgress), []);
   const download = async () => {
     setDownloading(true);
     setError(null);
     try {
-      const r = await api.call('models.download', { source: source.trim() });
+      const r = await downloadModel(source.trim());
       toast('info', `Downloaded ${r.model.id}.`);
       setSource('');
       onDone();
@@ -323,7 +316,7 @@ function Download({ onDone }: { onDone: () => void }) {
 
 /** Settings → Models. */
 export function Models() {
-  const { list, error, reload, setList } = useModelsList();
+  const { list, error, reload } = useModelsList();
   return (
     <section className="card" aria-label="Models">
       <h2>Models</h2>
@@ -336,7 +329,7 @@ export function Models() {
         {list ? `${defaultChatHelp(list)} ` : ''}
         New cases find passages by meaning with the default embedding model{list?.defaultEmbeddingModel ? ` (${list.defaultEmbeddingModel})` : ''}.
       </p>
-      {list && list.models.length > 0 && <InstalledTable list={list} setList={setList} />}
+      {list && list.models.length > 0 && <InstalledTable list={list} />}
       {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
       <h3>Import a model</h3>
       <ModelImport onImported={() => void reload()} />

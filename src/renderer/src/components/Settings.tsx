@@ -23,10 +23,105 @@ function Setting({ id, label, help, children }: { id: string; label: string; hel
   );
 }
 
+/** The search box's own settings: how it searches, and how many passages it shows (the assistant reads as many). */
+function SearchFields() {
+  const mode = useSettings((s) => s.mode);
+  const topK = useSettings((s) => s.topK);
+  const update = useSettings((s) => s.update);
+  return (
+    <>
+    <Setting
+      id="set-mode"
+      label="How the search box searches"
+      help="Words and meaning finds passages that use your words or say the same thing in other words. Exact words only is best for names, numbers and Bates numbers. Meaning only finds passages that say it differently, even without your words."
+    >
+      <select id="set-mode" aria-describedby="set-mode-help" value={mode} onChange={(e) => update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
+        <option value="hybrid">Words and meaning (recommended)</option>
+        <option value="keyword">Exact words only</option>
+        <option value="vector">Meaning only</option>
+      </select>
+    </Setting>
+    <Setting
+      id="set-topk"
+      label="Passages per search"
+      help={`How many passages a search shows, best first, and how many the assistant reads each time it searches (otherwise ${AGENT_TOP_K_DEFAULT}, at most ${AGENT_TOP_K_MAX}). More passages: fuller answers that take longer; fewer: quicker, but something relevant may be missed.`}
+    >
+      <input
+        id="set-topk"
+        aria-describedby="set-topk-help"
+        type="number"
+        min={1}
+        max={200}
+        value={topK}
+        onChange={(e) => update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })}
+      />
+    </Setting>
+    </>
+  );
+}
+
+/** What narrows or checks the passages found, for the search box and the assistant, and how often the assistant searches. */
+function AnswerFields() {
+  const threshold = useSettings((s) => s.threshold);
+  const rerankTopN = useSettings((s) => s.rerankTopN);
+  const maxSteps = useSettings((s) => s.maxSteps);
+  const update = useSettings((s) => s.update);
+  const num = (v: string) => (v.trim() === '' ? null : Number(v));
+  return (
+    <>
+    <Setting
+      id="set-threshold"
+      label="Minimum match"
+      help="Leave empty to see every passage found. A number hides passages that match less well than it. Scores differ by how the search searches (words: from 0 up, often 1 to 20; meaning: 0 to 1), so set it after looking at a few searches; it applies to the assistant’s searches of the same kind only."
+    >
+      <input
+        id="set-threshold"
+        aria-describedby="set-threshold-help"
+        type="number"
+        step="0.01"
+        value={threshold ?? ''}
+        placeholder="none"
+        onChange={(e) => update({ threshold: num(e.target.value) })}
+      />
+    </Setting>
+    <Setting
+      id="set-rerank"
+      label="Second check of the best passages"
+      help="Leave empty for off. A number N has a reranker model read the best N passages again and put the most relevant first: better order, a little slower. Needs a reranker model installed (see Models)."
+    >
+      <input
+        id="set-rerank"
+        aria-describedby="set-rerank-help"
+        type="number"
+        min={1}
+        max={200}
+        value={rerankTopN ?? ''}
+        placeholder="off"
+        onChange={(e) => update({ rerankTopN: num(e.target.value) })}
+      />
+    </Setting>
+    <Setting
+      id="set-steps"
+      label={`Searches per question (1–${AGENT_MAX_STEPS})`}
+      help={`How many times the assistant may search and read before it answers. More: it can check more documents, but answers take longer. ${AGENT_MAX_STEPS} is the most.`}
+    >
+      <input
+        id="set-steps"
+        aria-describedby="set-steps-help"
+        type="number"
+        min={1}
+        max={AGENT_MAX_STEPS}
+        value={maxSteps}
+        onChange={(e) => update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })}
+      />
+    </Setting>
+    </>
+  );
+}
+
 /** Search and answers: each setting said in words, with its effect (the keys stay those of the settings store). */
 function Retrieval() {
-  const s = useSettings();
-  const num = (v: string) => (v.trim() === '' ? null : Number(v));
+  const reset = useSettings((s) => s.reset);
   return (
     <section className="card" aria-label="Retrieval">
       <h2>Search and answers</h2>
@@ -36,80 +131,10 @@ function Retrieval() {
         (each of its steps shows the values it used).
       </p>
       <div className="settings-list">
-        <Setting
-          id="set-mode"
-          label="How the search box searches"
-          help="Words and meaning finds passages that use your words or say the same thing in other words. Exact words only is best for names, numbers and Bates numbers. Meaning only finds passages that say it differently, even without your words."
-        >
-          <select id="set-mode" aria-describedby="set-mode-help" value={s.mode} onChange={(e) => s.update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
-            <option value="hybrid">Words and meaning (recommended)</option>
-            <option value="keyword">Exact words only</option>
-            <option value="vector">Meaning only</option>
-          </select>
-        </Setting>
-        <Setting
-          id="set-topk"
-          label="Passages per search"
-          help={`How many passages a search shows, best first, and how many the assistant reads each time it searches (otherwise ${AGENT_TOP_K_DEFAULT}, at most ${AGENT_TOP_K_MAX}). More passages: fuller answers that take longer; fewer: quicker, but something relevant may be missed.`}
-        >
-          <input
-            id="set-topk"
-            aria-describedby="set-topk-help"
-            type="number"
-            min={1}
-            max={200}
-            value={s.topK}
-            onChange={(e) => s.update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })}
-          />
-        </Setting>
-        <Setting
-          id="set-threshold"
-          label="Minimum match"
-          help="Leave empty to see every passage found. A number hides passages that match less well than it. Scores differ by how the search searches (words: from 0 up, often 1 to 20; meaning: 0 to 1), so set it after looking at a few searches; it applies to the assistant’s searches of the same kind only."
-        >
-          <input
-            id="set-threshold"
-            aria-describedby="set-threshold-help"
-            type="number"
-            step="0.01"
-            value={s.threshold ?? ''}
-            placeholder="none"
-            onChange={(e) => s.update({ threshold: num(e.target.value) })}
-          />
-        </Setting>
-        <Setting
-          id="set-rerank"
-          label="Second check of the best passages"
-          help="Leave empty for off. A number N has a reranker model read the best N passages again and put the most relevant first: better order, a little slower. Needs a reranker model installed (see Models)."
-        >
-          <input
-            id="set-rerank"
-            aria-describedby="set-rerank-help"
-            type="number"
-            min={1}
-            max={200}
-            value={s.rerankTopN ?? ''}
-            placeholder="off"
-            onChange={(e) => s.update({ rerankTopN: num(e.target.value) })}
-          />
-        </Setting>
-        <Setting
-          id="set-steps"
-          label={`Searches per question (1–${AGENT_MAX_STEPS})`}
-          help={`How many times the assistant may search and read before it answers. More: it can check more documents, but answers take longer. ${AGENT_MAX_STEPS} is the most.`}
-        >
-          <input
-            id="set-steps"
-            aria-describedby="set-steps-help"
-            type="number"
-            min={1}
-            max={AGENT_MAX_STEPS}
-            value={s.maxSteps}
-            onChange={(e) => s.update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })}
-          />
-        </Setting>
+        <SearchFields />
+        <AnswerFields />
       </div>
-      <button type="button" className="btn btn-small" onClick={s.reset}>
+      <button type="button" className="btn btn-small" onClick={reset}>
         Restore defaults
       </button>
     </section>
@@ -119,7 +144,7 @@ function Retrieval() {
 /** The open case's OCR setting: read scanned pages and images, and in which installed language. */
 function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
-  const reload = useCases((s) => s.load);
+  const setOcr = useCases((s) => s.setOcr);
   const toast = useUi((s) => s.toast);
   if (!ocr) return null;
   if (!selected) {
@@ -133,7 +158,7 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
   // The case's language is listed even when it is no longer installed, so the choice shown is the one saved.
   const languages = ocr.languages.includes(selected.ocr.language) ? ocr.languages : [selected.ocr.language, ...ocr.languages];
   const change = (input: { enabled?: boolean; language?: string }) =>
-    api.call('cases.setOcr', { caseId: selected.id, ...input }).then(() => reload(), (err) => toast('error', errorMessage(err)));
+    setOcr(selected.id, input).catch((err) => toast('error', errorMessage(err)));
   return (
     <section className="card" aria-labelledby="ocr-heading">
       <h2 id="ocr-heading">Scanned pages (OCR) in “{selected.name}”</h2>
@@ -176,7 +201,7 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
 /** The open case's date order: how its documents write numeric dates, for the chronology. */
 function CaseDates() {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
-  const reload = useCases((s) => s.load);
+  const setDateOrder = useCases((s) => s.setDateOrder);
   const toast = useUi((s) => s.toast);
   if (!selected) return null;
   return (
@@ -187,7 +212,7 @@ function CaseDates() {
         <select
           value={selected.dates?.dayFirst ? 'day' : 'month'}
           aria-describedby="dates-help"
-          onChange={(e) => void api.call('cases.setDateOrder', { caseId: selected.id, dayFirst: e.target.value === 'day' }).then(() => reload(), (err) => toast('error', errorMessage(err)))}
+          onChange={(e) => void setDateOrder(selected.id, e.target.value === 'day').catch((err) => toast('error', errorMessage(err)))}
         >
           <option value="month">4 March 2020 (month first, as in the US)</option>
           <option value="day">3 April 2020 (day first, as in the UK and Europe)</option>
@@ -207,42 +232,11 @@ function CaseDates() {
  */
 function CaseWatch() {
   const selected = useCases((s) => s.cases.find((c) => c.id === s.selectedId) ?? null);
-  const reload = useCases((s) => s.load);
+  const setWatch = useCases((s) => s.setWatch);
   const toast = useUi((s) => s.toast);
-  const [folder, setFolder] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   if (!selected) return null;
   const watch = selected.watch ?? { enabled: false, folders: [] };
-  const change = (input: { enabled?: boolean; folders?: string[] }) =>
-    api.call('cases.setWatch', { caseId: selected.id, ...input }).then(
-      () => reload(),
-      (err) => toast('error', errorMessage(err)),
-    );
-  /** Follow one more folder (switched on with the first); what is wrong shows under the path box. */
-  const follow = async (typed: string) => {
-    const wrong = folderPathProblem(typed, watch.folders);
-    setProblem(wrong);
-    if (wrong) return;
-    setBusy(true);
-    try {
-      await api.call('cases.setWatch', { caseId: selected.id, folders: [...watch.folders, typed.trim()], ...(watch.folders.length === 0 ? { enabled: true } : {}) });
-      setFolder('');
-      await reload();
-    } catch (err) {
-      setProblem(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const chooseFolder = async () => {
-    try {
-      const chosen = await api.chooseFolder?.();
-      if (chosen) await follow(chosen);
-    } catch (err) {
-      setProblem(errorMessage(err));
-    }
-  };
+  const change = (input: { enabled?: boolean; folders?: string[] }) => setWatch(selected.id, input).catch((err) => toast('error', errorMessage(err)));
   return (
     <section className="card" aria-labelledby="watch-heading">
       <h2 id="watch-heading">Folders “{selected.name}” follows</h2>
@@ -280,6 +274,41 @@ function CaseWatch() {
         (the old one is kept), and a deleted file stays in the case, marked as removed from the folder. Changes made while Casefile
         was closed are picked up when it starts. A folder dropped into a case in the desktop app is followed from then on.
       </p>
+      <FollowFolder caseId={selected.id} folders={watch.folders} />
+    </section>
+  );
+}
+
+/** One more folder to follow (switched on with the first): chosen with the system's dialog, or typed; what is wrong shows under the path box. */
+function FollowFolder({ caseId, folders }: { caseId: string; folders: string[] }) {
+  const setWatch = useCases((s) => s.setWatch);
+  const [folder, setFolder] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const follow = async (typed: string) => {
+    const wrong = folderPathProblem(typed, folders);
+    setProblem(wrong);
+    if (wrong) return;
+    setBusy(true);
+    try {
+      await setWatch(caseId, { folders: [...folders, typed.trim()], ...(folders.length === 0 ? { enabled: true } : {}) });
+      setFolder('');
+    } catch (err) {
+      setProblem(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const chooseFolder = async () => {
+    try {
+      const chosen = await api.chooseFolder?.();
+      if (chosen) await follow(chosen);
+    } catch (err) {
+      setProblem(errorMessage(err));
+    }
+  };
+  return (
+    <>
       {api.chooseFolder && (
         <div className="field-row">
           <button type="button" className="btn" disabled={busy} onClick={() => void chooseFolder()}>
@@ -321,7 +350,7 @@ function CaseWatch() {
           </p>
         )}
       </form>
-    </section>
+    </>
   );
 }
 
@@ -331,9 +360,10 @@ const LANGUAGE_NAMES: Record<string, string> = { eng: 'English', fra: 'French', 
 export function Settings() {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const appInfo = useSettings((s) => s.appInfo);
   useEffect(() => {
-    api.call('app.info', {}).then(setInfo, (err) => setError(errorMessage(err)));
-  }, []);
+    appInfo().then(setInfo, (err) => setError(errorMessage(err)));
+  }, [appInfo]);
   return (
     <section className="settings" aria-label="Settings">
       <h1>Settings</h1>

@@ -1,5 +1,6 @@
 import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
 import { ocrCitationNote, quoteText } from '../../../shared/citation-text';
+import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { checkWords, citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, verdictText } from '../lib/citations';
 
@@ -19,6 +20,7 @@ function quoteOf(c: CheckedCitation, refs: ChunkRef[] | undefined): string {
  */
 export function Sources({ text, citations, refs }: { text: string; citations: CheckedCitation[]; refs?: ChunkRef[] }) {
   const open = useViewer((s) => s.open);
+  const toast = useUi((s) => s.toast);
   const rows = citeOrder(text)
     .map((id, i) => ({ id, n: i + 1, c: citations.find((x) => x.id === id) }))
     .filter((r): r is { id: string; n: number; c: CheckedCitation } => r.c !== undefined);
@@ -62,7 +64,7 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 )}
                 {/* Only words the check found in the document are offered for pasting into a brief. */}
                 {isGreen(c) && (
-                  <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c)}>
+                  <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c, toast)}>
                     Copy quote with citation
                   </button>
                 )}

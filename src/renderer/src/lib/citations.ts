@@ -4,8 +4,7 @@
  */
 import type { CheckedCitation, SupportLevel } from '../../../shared/contract/chat';
 import { checkWords, citationPlace, isGreen, quoteWithCitation, supportOf, SUPPORT_WORDS } from '../../../shared/citation-text';
-import { api, errorMessage } from '../api/index';
-import { useUi } from '../stores/ui';
+import type { OpOutput } from '../../../shared/contract/index';
 import type { SourceRef } from '../stores/viewer';
 
 export { checkWords, citationPlace, isGreen, supportOf, SUPPORT_WORDS };
@@ -100,10 +99,9 @@ export async function writeClipboard(text: string): Promise<boolean> {
 }
 
 /** Copy a citation's quote with its place ("“…” Title, p. 12"), and say so. */
-export async function copyQuote(c: CheckedCitation): Promise<void> {
+export async function copyQuote(c: CheckedCitation, toast: (kind: 'info', text: string) => void): Promise<void> {
   const text = quoteWithCitation(c);
   const ok = await writeClipboard(text);
-  const toast = useUi.getState().toast;
   if (ok) toast('info', 'Copied the quote with its citation.');
   else toast('info', `The clipboard is not available here; select and copy this: ${text}`);
 }
@@ -129,22 +127,15 @@ export function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
 
 export type ExportFormat = 'md' | 'docx';
 
-/** Export a conversation (or one answer, with `turnId`) as Markdown or Word, with its citations. */
-export async function exportChat(caseId: string, sessionId: string, format: ExportFormat, turnId?: string): Promise<void> {
-  try {
-    const out = await api.call('chat.export', { caseId, sessionId, format, ...(turnId ? { turnId } : {}) });
-    if (out.format === 'docx') {
-      if (!out.docx_base64) {
-        useUi.getState().toast('error', 'The Word file could not be made; try Markdown.');
-        return;
-      }
-      download(fromBase64(out.docx_base64), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
-    } else {
-      download(out.markdown, 'text/markdown;charset=utf-8', out.filename);
-    }
-  } catch (err) {
-    useUi.getState().toast('error', errorMessage(err));
+/** Save an exported conversation (or answer) as its file; false when a Word file was asked for and none was made. */
+export function saveChatExport(out: OpOutput<'chat.export'>): boolean {
+  if (out.format === 'docx') {
+    if (!out.docx_base64) return false;
+    download(fromBase64(out.docx_base64), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
+  } else {
+    download(out.markdown, 'text/markdown;charset=utf-8', out.filename);
   }
+  return true;
 }
 
 export { quoteWithCitation };

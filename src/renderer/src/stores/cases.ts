@@ -15,6 +15,12 @@ interface CasesState {
   create(name: string): Promise<CaseSummary>;
   rename(id: string, name: string): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Whether (and in which language) a case's scanned pages are read; the list reloads after. */
+  setOcr(caseId: string, input: { enabled?: boolean; language?: string }): Promise<void>;
+  /** Whether a case's dates like 03/04/2020 are day first; the list reloads after. */
+  setDateOrder(caseId: string, dayFirst: boolean): Promise<void>;
+  /** The folders a case follows, and whether it follows them; the list reloads after. */
+  setWatch(caseId: string, input: { enabled?: boolean; folders?: string[] }): Promise<void>;
 }
 
 export const useCases = create<CasesState>((set, get) => ({
@@ -55,6 +61,18 @@ export const useCases = create<CasesState>((set, get) => ({
   async remove(id) {
     await api.call('cases.delete', { caseId: id });
     set((s) => ({ cases: s.cases.filter((c) => c.id !== id), selectedId: s.selectedId === id ? null : s.selectedId }));
+  },
+  async setOcr(caseId, input) {
+    await api.call('cases.setOcr', { caseId, ...input });
+    await get().load();
+  },
+  async setDateOrder(caseId, dayFirst) {
+    await api.call('cases.setDateOrder', { caseId, dayFirst });
+    await get().load();
+  },
+  async setWatch(caseId, input) {
+    await api.call('cases.setWatch', { caseId, ...input });
+    await get().load();
   },
 }));
 

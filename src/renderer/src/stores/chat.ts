@@ -1,7 +1,8 @@
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type { AgentStep, ChatAnswer, ChatMessage, ChatSessionSummary } from '../../../shared/contract/chat';
 import { api, ApiError, errorMessage } from '../api/index';
-import { agentRetrieval, useSettings } from './settings';
+import type { OpInput, OpOutput } from '../../../shared/contract/index';
+import { agentRetrieval, type RetrievalSettings } from './settings';
 
 /** How a question is answered: by the agent (a model), or "Find passages" (no model). */
 export type AskMode = 'agent' | 'extractive';
@@ -52,9 +53,12 @@ interface ChatState {
   clearLimit(): void;
   loadSessions(caseId: string): Promise<void>;
   openSession(sessionId: string | null): Promise<void>;
-  ask(question: string, mode?: AskMode): Promise<void>;
+  /** Ask a question with these search and answer settings (the user's, from Settings). */
+  ask(question: string, settings: RetrievalSettings, mode?: AskMode): Promise<void>;
   cancel(): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+  /** A conversation (or one answer, with `turnId`) as Markdown or Word, with its citations. */
+  exportChat(caseId: string, sessionId: string, format: 'md' | 'docx', turnId?: string): Promise<OpOutput<'chat.export'>>;
 }
 
 /** A document chosen to ask about. */
@@ -117,6 +121,145 @@ function upsertStep(steps: AgentStep[], step: AgentStep): AgentStep[] {
   return next;
 }
 
+type SetChat = StoreApi<ChatState>['setState'];
+type GetChat = StoreApi<ChatState>['getState'];
+
+/** The ticked documents and the documents chosen to ask about, kept per case (see KeptChoice). */
+function choiceActions(set: SetChat, get: GetChat): Pick<ChatState, 'toggleSelected' | 'clearSelected' | 'askAbout' | 'clearLimit' | 'keepOnly'> {
+  return {
+    toggleSelected(fileId) {
+      set((s) => ({ selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId] }));
+      saveChoice(get().caseId, get());
+    },
+    clearSelected() {
+      set({ selected: [] });
+      saveChoice(get().caseId, get());
+    },
+    askAbout(docs) {
+      set({ limit: docs.length ? docs : null, selected: [] });
+      saveChoice(get().caseId, get());
+    },
+    clearLimit() {
+      set({ limit: null });
+      saveChoice(get().caseId, get());
+    },
+    keepOnly(caseId, ids) {
+      const { selected, limit } = get();
+      if (get().caseId !== caseId) return;
+      const kept = selected.filter((id) => ids.has(id));
+      const docs = limit?.filter((d) => ids.has(d.file_id)) ?? null;
+      if (kept.length === selected.length && (docs?.length ?? 0) === (limit?.length ?? 0)) return;
+      set({ selected: kept, limit: docs?.length ? docs : null });
+      saveChoice(caseId, get());
+    },
+  };
+}
+
+/** The case's conversations: listing, opening, deleting and exporting one. */
+function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessions' | 'openSession' | 'deleteSession' | 'exportChat'> {
+  return {
+    async loadSessions(caseId) {
+      if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
+      try {
+        const { sessions } = await api.call('chat.sessions', { caseId });
+        if (get().caseId !== caseId) return;
+        set({ sessions });
+        if (!get().sessionId && sessions[0]) await get().openSession(sessions[0].id);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'unavailable') return; // chat not in this build
+        set({ error: errorMessage(err) });
+      }
+    },
+    async openSession(sessionId) {
+      const caseId = get().caseId;
+      if (!caseId) return;
+      if (!sessionId) {
+        set({ sessionId: null, messages: [], error: null });
+        return;
+      }
+      try {
+        const session = await api.call('chat.session', { caseId, sessionId });
+        if (get().caseId === caseId) set({ sessionId, messages: session.messages_list, error: null });
+      } catch (err) {
+        set({ error: errorMessage(err) });
+      }
+    },
+    async deleteSession(sessionId) {
+      const caseId = get().caseId;
+      if (!caseId) return;
+      await api.call('chat.delete', { caseId, sessionId });
+      if (get().sessionId === sessionId) set({ sessionId: null, messages: [] });
+      await get().loadSessions(caseId);
+    },
+    exportChat(caseId, sessionId, format, turnId) {
+      return api.call('chat.export', { caseId, sessionId, format, ...(turnId ? { turnId } : {}) });
+    },
+  };
+}
+
+/** What chat.ask is sent for a question: the retrieval settings, the session, the model, the mode, the chosen documents. */
+function askInput(caseId: string, question: string, turnId: string, mode: AskMode, settings: RetrievalSettings, sessionId: string | null, limit: ChosenDoc[] | null): OpInput<'chat.ask'> {
+  const retrieval = agentRetrieval(settings);
+  return {
+    caseId,
+    question,
+    turnId,
+    maxSteps: settings.maxSteps,
+    ...(retrieval ? { retrieval } : {}),
+    ...(sessionId ? { sessionId } : {}),
+    ...(settings.model && mode === 'agent' ? { model: settings.model } : {}),
+    ...(mode === 'extractive' ? { mode } : {}),
+    ...(limit ? { file_ids: limit.map((d) => d.file_id) } : {}),
+  };
+}
+
+/** A question and its answer: asking (the live turn follows the engine's events, see watchAgent) and cancelling. */
+function turnActions(set: SetChat, get: GetChat): Pick<ChatState, 'ask' | 'cancel'> {
+  return {
+    async ask(question, settings, mode = 'agent') {
+      const caseId = get().caseId;
+      if (!caseId || get().live) return;
+      const turnId = newTurnId();
+      const limit = get().limit;
+      const now = new Date().toISOString();
+      set((s) => ({
+        error: null,
+        live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', passages: null, result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
+        messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
+      }));
+      let result: ChatAnswer | null = null;
+      try {
+        result = await api.call('chat.ask', askInput(caseId, question, turnId, mode, settings, get().sessionId, limit));
+        const live = get().live;
+        if (live?.turnId === turnId && !live.result) set({ live: { ...live, result } });
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'cancelled')) set({ error: errorMessage(err) });
+      }
+      if (get().caseId !== caseId) return;
+      const sessionId = result?.sessionId ?? get().sessionId;
+      set({ live: null });
+      if (result?.status === 'failed' && result.error) set({ error: result.error });
+      try {
+        const { sessions } = await api.call('chat.sessions', { caseId });
+        set({ sessions });
+        if (sessionId) await get().openSession(sessionId);
+      } catch {
+        // the answer is shown from the session when it can be read; nothing else to do
+      }
+    },
+    async cancel() {
+      const live = get().live;
+      if (!live || live.cancelling) return;
+      set({ live: { ...live, cancelling: true } });
+      try {
+        await api.call('chat.cancel', { turnId: live.turnId });
+      } catch (err) {
+        set({ error: errorMessage(err) });
+      }
+    },
+  };
+}
+
 export const useChat = create<ChatState>((set, get) => ({
   caseId: null,
   sessions: [],
@@ -126,117 +269,9 @@ export const useChat = create<ChatState>((set, get) => ({
   error: null,
   selected: [],
   limit: null,
-  toggleSelected(fileId) {
-    set((s) => ({ selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId] }));
-    saveChoice(get().caseId, get());
-  },
-  clearSelected() {
-    set({ selected: [] });
-    saveChoice(get().caseId, get());
-  },
-  askAbout(docs) {
-    set({ limit: docs.length ? docs : null, selected: [] });
-    saveChoice(get().caseId, get());
-  },
-  clearLimit() {
-    set({ limit: null });
-    saveChoice(get().caseId, get());
-  },
-  keepOnly(caseId, ids) {
-    const { selected, limit } = get();
-    if (get().caseId !== caseId) return;
-    const kept = selected.filter((id) => ids.has(id));
-    const docs = limit?.filter((d) => ids.has(d.file_id)) ?? null;
-    if (kept.length === selected.length && (docs?.length ?? 0) === (limit?.length ?? 0)) return;
-    set({ selected: kept, limit: docs?.length ? docs : null });
-    saveChoice(caseId, get());
-  },
-  async loadSessions(caseId) {
-    if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
-    try {
-      const { sessions } = await api.call('chat.sessions', { caseId });
-      if (get().caseId !== caseId) return;
-      set({ sessions });
-      if (!get().sessionId && sessions[0]) await get().openSession(sessions[0].id);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'unavailable') return; // chat not in this build
-      set({ error: errorMessage(err) });
-    }
-  },
-  async openSession(sessionId) {
-    const caseId = get().caseId;
-    if (!caseId) return;
-    if (!sessionId) {
-      set({ sessionId: null, messages: [], error: null });
-      return;
-    }
-    try {
-      const session = await api.call('chat.session', { caseId, sessionId });
-      if (get().caseId === caseId) set({ sessionId, messages: session.messages_list, error: null });
-    } catch (err) {
-      set({ error: errorMessage(err) });
-    }
-  },
-  async ask(question, mode = 'agent') {
-    const caseId = get().caseId;
-    if (!caseId || get().live) return;
-    const settings = useSettings.getState();
-    const retrieval = agentRetrieval(settings);
-    const turnId = newTurnId();
-    const limit = get().limit;
-    const now = new Date().toISOString();
-    set((s) => ({
-      error: null,
-      live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', passages: null, result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
-      messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
-    }));
-    let result: ChatAnswer | null = null;
-    try {
-      result = await api.call('chat.ask', {
-        caseId,
-        question,
-        turnId,
-        maxSteps: settings.maxSteps,
-        ...(retrieval ? { retrieval } : {}),
-        ...(get().sessionId ? { sessionId: get().sessionId! } : {}),
-        ...(settings.model && mode === 'agent' ? { model: settings.model } : {}),
-        ...(mode === 'extractive' ? { mode } : {}),
-        ...(limit ? { file_ids: limit.map((d) => d.file_id) } : {}),
-      });
-      const live = get().live;
-      if (live?.turnId === turnId && !live.result) set({ live: { ...live, result } });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'cancelled')) set({ error: errorMessage(err) });
-    }
-    if (get().caseId !== caseId) return;
-    const sessionId = result?.sessionId ?? get().sessionId;
-    set({ live: null });
-    if (result?.status === 'failed' && result.error) set({ error: result.error });
-    try {
-      const { sessions } = await api.call('chat.sessions', { caseId });
-      set({ sessions });
-      if (sessionId) await get().openSession(sessionId);
-    } catch {
-      // the answer is shown from the session when it can be read; nothing else to do
-    }
-  },
-  async cancel() {
-    const live = get().live;
-    if (!live || live.cancelling) return;
-    set({ live: { ...live, cancelling: true } });
-    try {
-      await api.call('chat.cancel', { turnId: live.turnId });
-    } catch (err) {
-      set({ error: errorMessage(err) });
-    }
-  },
-  async deleteSession(sessionId) {
-    const caseId = get().caseId;
-    if (!caseId) return;
-    await api.call('chat.delete', { caseId, sessionId });
-    if (get().sessionId === sessionId) set({ sessionId: null, messages: [] });
-    await get().loadSessions(caseId);
-  },
+  ...choiceActions(set, get),
+  ...sessionActions(set, get),
+  ...turnActions(set, get),
 }));
 
 let watching = false;

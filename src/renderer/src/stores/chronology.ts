@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { OpOutput } from '../../../shared/contract/index';
 import type { TimelineEvent, TimelineResult } from '../../../shared/contract/search';
 import { api, errorMessage } from '../api/index';
 
@@ -30,6 +31,8 @@ interface ChronologyState {
   load(): Promise<void>;
   /** Mark an event (null clears the mark) and/or set its note; the list shows it at once. */
   mark(key: string, change: { mark?: EventMark | null; note?: string }): Promise<void>;
+  /** The case's chronology as the filters show it, as CSV or a Word document. */
+  exportAs(caseId: string, format: 'csv' | 'docx'): Promise<OpOutput<'tools.timelineExport'>>;
 }
 
 /** The filters as the operation takes them (empty ones left out). */
@@ -69,6 +72,9 @@ export const useChronology = create<ChronologyState>((set, get) => ({
     } catch (err) {
       if (id === request) set({ loading: false, error: errorMessage(err) });
     }
+  },
+  exportAs(caseId, format) {
+    return api.call('tools.timelineExport', { caseId, format, ...filterInput(get().filters) });
   },
   async mark(key, change) {
     const { caseId, result } = get();

@@ -25,6 +25,12 @@ interface DocsState {
   cancel(caseId: string): Promise<void>;
   resume(caseId: string): Promise<void>;
   remove(caseId: string, fileId: string, version?: number): Promise<void>;
+  /** Read a failed file (or one that needs OCR) again; progress arrives as events. */
+  retry(caseId: string, fileId: string): Promise<void>;
+  /** Open a password-protected file with its password (a wrong one throws, saying so). */
+  unlock(caseId: string, fileId: string, password: string): Promise<void>;
+  /** Confirm, correct (a prefix) or clear (null) a stamped PDF's Bates prefix, then reload the list. */
+  setBates(caseId: string, fileId: string, prefix: string | null): Promise<void>;
 }
 
 export const useDocuments = create<DocsState>((set, get) => ({
@@ -78,6 +84,16 @@ export const useDocuments = create<DocsState>((set, get) => ({
   async remove(caseId, fileId, version) {
     await api.call('files.remove', { caseId, fileId, ...(version !== undefined ? { version } : {}) });
     await get().load(caseId);
+  },
+  async retry(caseId, fileId) {
+    await api.call('files.retry', { caseId, fileId, wait: false });
+  },
+  async unlock(caseId, fileId, password) {
+    await api.call('files.unlock', { caseId, fileId, password, wait: false });
+  },
+  async setBates(caseId, fileId, prefix) {
+    await api.call('files.setBates', { caseId, fileId, prefix });
+    void get().load(caseId);
   },
 }));
 

@@ -1,4 +1,7 @@
 import { create } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import type { AppInfo } from '../../../shared/contract/index';
+import { api } from '../api/index';
 import type { RetrievalDefaults } from '../../../shared/contract/chat';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../../shared/retrieval';
 
@@ -47,13 +50,15 @@ function loadSettings(): RetrievalSettings {
 interface SettingsState extends RetrievalSettings {
   update(patch: Partial<RetrievalSettings>): void;
   reset(): void;
+  /** What Settings shows of the app: its version, data folder and OCR languages (not a setting: never saved). */
+  appInfo(): Promise<AppInfo>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
   ...loadSettings(),
   update(patch) {
     set(patch);
-    const { update: _u, reset: _r, ...values } = get();
+    const { update: _u, reset: _r, appInfo: _i, ...values } = get();
     try {
       globalThis.localStorage?.setItem(KEY, JSON.stringify(values));
     } catch {
@@ -63,4 +68,12 @@ export const useSettings = create<SettingsState>((set, get) => ({
   reset() {
     get().update(DEFAULTS);
   },
+  appInfo() {
+    return api.call('app.info', {});
+  },
 }));
+
+/** The retrieval settings alone (no actions), as one object that changes only when a setting does. */
+export function useRetrievalSettings(): RetrievalSettings {
+  return useSettings(useShallow((s): RetrievalSettings => ({ topK: s.topK, threshold: s.threshold, rerankTopN: s.rerankTopN, maxSteps: s.maxSteps, mode: s.mode, model: s.model })));
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FileInfo } from '../../../../shared/contract/ingest';
-import { api, errorMessage } from '../../api/index';
+import { errorMessage } from '../../api/errors';
 import { visibleName } from '../../lib/visible-name';
 import { useDocuments } from '../../stores/documents';
 
@@ -10,12 +10,12 @@ export function BatesControl({ caseId, file, tab }: { caseId: string; file: File
   const [open, setOpen] = useState(false);
   const [prefix, setPrefix] = useState(bates ? bates.first.replace(/\d+$/, '').trim() : '');
   const [error, setError] = useState<string | null>(null);
+  const setBates = useDocuments((s) => s.setBates);
   const save = (value: string | null) =>
-    api.call('files.setBates', { caseId, fileId: file.id, prefix: value }).then(
+    setBates(caseId, file.id, value).then(
       () => {
         setOpen(false);
         setError(null);
-        void useDocuments.getState().load(caseId);
       },
       (err) => setError(errorMessage(err)),
     );

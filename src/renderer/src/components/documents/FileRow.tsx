@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FileInfo, IngestCurrentFile, IngestFileStatus } from '../../../../shared/contract/ingest';
-import { api, errorMessage } from '../../api/index';
+import { errorMessage } from '../../api/errors';
 import type { Row } from '../../lib/document-tree';
 import { fileSemanticText, plural, sourceRemovedText } from '../../lib/display-format';
 import { pagesText, relationText, STAGE_LABEL, STAGE_STATUS, stageText, STATUS_LABEL, statusClass, titleShown, typeText, UNIT_WORD } from '../../lib/file-labels';
@@ -149,6 +149,7 @@ function FileStatusCell({ caseId, file, status, tab, showReason, onWhy }: { case
 /** What went wrong (and what to do: a password, a retry), spanning the row under its columns; nothing when there is none. */
 function FileTrouble({ caseId, file, showReason, onRetried }: { caseId: string; file: FileInfo; showReason: boolean; onRetried: () => void }) {
   const toast = useUi((s) => s.toast);
+  const retryFile = useDocuments((s) => s.retry);
   const reason = file.reason;
   const latest = file.versions[file.versions.length - 1];
   const retry = showReason && (file.status === 'failed' || file.status === 'needs_ocr') && file.locked !== 'needs_password' && latest?.sha256 !== '';
@@ -168,8 +169,7 @@ function FileTrouble({ caseId, file, showReason, onRetried }: { caseId: string; 
             type="button"
             className="btn btn-small"
             onClick={() =>
-              api
-                .call('files.retry', { caseId, fileId: file.id, wait: false })
+              retryFile(caseId, file.id)
                 .then(onRetried)
                 .catch((err) => toast('error', errorMessage(err)))
             }
