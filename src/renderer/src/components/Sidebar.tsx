@@ -1,18 +1,14 @@
 import { useEffect, useRef } from 'react';
+import type { CaseSummary } from '../../../shared/contract/index';
 import { filterCases, useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { formatBytes, plural, shortcut } from '../lib/display-format';
 
-export function Sidebar() {
-  const cases = useCases((s) => s.cases);
-  const loaded = useCases((s) => s.loaded);
-  const error = useCases((s) => s.error);
+/** The cases' search box (focused by its shortcut): Escape clears it, Enter opens the first case shown. */
+function CaseSearch({ first }: { first: CaseSummary | undefined }) {
   const query = useCases((s) => s.query);
   const setQuery = useCases((s) => s.setQuery);
-  const selectedId = useCases((s) => s.selectedId);
   const select = useCases((s) => s.select);
-  const openDialog = useUi((s) => s.openDialog);
-  const view = useUi((s) => s.view);
   const setView = useUi((s) => s.setView);
   const focusSearch = useUi((s) => s.focusSearch);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -23,6 +19,67 @@ export function Sidebar() {
       searchRef.current?.select();
     }
   }, [focusSearch]);
+
+  return (
+    <input
+      ref={searchRef}
+      className="sidebar-search"
+      type="search"
+      aria-label="Search cases"
+      placeholder={`Search (${shortcut('K')})`}
+      title={`Search cases (${shortcut('K')})`}
+      value={query}
+      onChange={(e) => setQuery(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') setQuery('');
+        if (e.key === 'Enter' && first) {
+          select(first.id);
+          setView('workspace');
+        }
+      }}
+    />
+  );
+}
+
+/** The cases shown, each opening its workspace; the open one is marked. */
+function CaseList({ shown }: { shown: CaseSummary[] }) {
+  const selectedId = useCases((s) => s.selectedId);
+  const select = useCases((s) => s.select);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  return (
+    <ul className="case-list" role="list">
+      {shown.map((c) => (
+        <li key={c.id}>
+          <button
+            type="button"
+            className={`case-item${c.id === selectedId && view === 'workspace' ? ' selected' : ''}`}
+            aria-current={c.id === selectedId ? 'true' : undefined}
+            onClick={() => {
+              select(c.id);
+              setView('workspace');
+            }}
+          >
+            <span className="case-name">{c.name}</span>
+            <span className="case-meta">
+              {plural(c.files, 'file')}
+              {c.bytes > 0 ? ` · ${formatBytes(c.bytes)}` : ''}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Sidebar() {
+  const cases = useCases((s) => s.cases);
+  const loaded = useCases((s) => s.loaded);
+  const error = useCases((s) => s.error);
+  const query = useCases((s) => s.query);
+  const openDialog = useUi((s) => s.openDialog);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
 
   const shown = filterCases(cases, query);
   return (
@@ -38,23 +95,7 @@ export function Sidebar() {
           New case
         </button>
       </div>
-      <input
-        ref={searchRef}
-        className="sidebar-search"
-        type="search"
-        aria-label="Search cases"
-        placeholder={`Search (${shortcut('K')})`}
-        title={`Search cases (${shortcut('K')})`}
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') setQuery('');
-          if (e.key === 'Enter' && shown[0]) {
-            select(shown[0].id);
-            setView('workspace');
-          }
-        }}
-      />
+      <CaseSearch first={shown[0]} />
       {/* Said first, where the eye starts, not under an empty list. */}
       {loaded && cases.length === 0 && !error && <p className="sidebar-empty">No cases yet. Create one to start.</p>}
       {loaded && cases.length > 0 && shown.length === 0 && <p className="sidebar-empty">No case matches “{query}”.</p>}
@@ -63,27 +104,7 @@ export function Sidebar() {
           {error}
         </p>
       )}
-      <ul className="case-list" role="list">
-        {shown.map((c) => (
-          <li key={c.id}>
-            <button
-              type="button"
-              className={`case-item${c.id === selectedId && view === 'workspace' ? ' selected' : ''}`}
-              aria-current={c.id === selectedId ? 'true' : undefined}
-              onClick={() => {
-                select(c.id);
-                setView('workspace');
-              }}
-            >
-              <span className="case-name">{c.name}</span>
-              <span className="case-meta">
-                {plural(c.files, 'file')}
-                {c.bytes > 0 ? ` · ${formatBytes(c.bytes)}` : ''}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <CaseList shown={shown} />
       <div className="sidebar-foot">
         <button
           type="button"

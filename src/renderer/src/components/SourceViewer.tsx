@@ -1,7 +1,7 @@
 import { createElement, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { PasswordPrompt } from './PasswordForm';
 import { useDocuments } from '../stores/documents';
-import { opener, useViewer } from '../stores/viewer';
+import { opener, useViewer, type SourceRef } from '../stores/viewer';
 import { FindBar } from './viewer/FindBar';
 import { followWindow, markText, marksIn, viewMarks, type MarkRange, type TextWindow } from '../lib/viewer-marks';
 import { PdfPage, scrollBoxIntoView } from './viewer/PdfPage';
@@ -238,8 +238,37 @@ function onViewerKey(e: KeyboardEvent<HTMLElement>, closeViewer: () => void): vo
   run();
 }
 
-export function SourceViewer() {
-  const source = useViewer((s) => s.source);
+/** What the viewer marks (the supporting words or the whole cited passage, on which pages), and the switch between the two. */
+function ScopeNote({ source, isSheet }: { source: SourceRef; isSheet: boolean }) {
+  const image = useViewer((s) => s.image);
+  const passage = useViewer((s) => s.passage);
+  const loading = useViewer((s) => s.loading);
+  const scope = useViewer((s) => s.scope);
+  const setScope = useViewer((s) => s.setScope);
+  const spanPages = image?.span_pages ?? passage?.pages ?? [];
+  // A chip opens on the supporting words; the whole cited passage is one click away (and back).
+  const narrowed = Boolean(source.whole) && scope === 'support';
+  const what = narrowed ? 'Supporting words' : 'Cited passage';
+  if (!(spanPages.length > 0 || source.whole)) return null;
+  return (
+    <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
+      {spanPages.length > 0 && (
+        <span>
+          {what} on {spanPages.length === 1 ? `${isSheet ? 'sheet' : 'page'} ${spanPages[0]}` : `${isSheet ? 'sheets' : 'pages'} ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
+          {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
+        </span>
+      )}
+      {source.whole && (
+        <button type="button" className="btn btn-small viewer-scope-toggle" disabled={loading} onClick={() => setScope(narrowed ? 'whole' : 'support')}>
+          {narrowed ? 'Show the whole passage' : 'Show only the supporting words'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The thumbnails and the page (or the text) itself, or what stops it showing: an error, a password. */
+function ViewerMain({ source, isSheet, bodyRef }: { source: SourceRef; isSheet: boolean; bodyRef: RefObject<HTMLDivElement | null> }) {
   const image = useViewer((s) => s.image);
   const passage = useViewer((s) => s.passage);
   const docx = useViewer((s) => s.docx);
@@ -247,15 +276,46 @@ export function SourceViewer() {
   const error = useViewer((s) => s.error);
   const page = useViewer((s) => s.page);
   const caseId = useViewer((s) => s.caseId);
-  const scope = useViewer((s) => s.scope);
-  const findOpen = useViewer((s) => s.find.open);
   const thumbs = useViewer((s) => s.thumbs);
-  const { close, goto, setScope, setZoom, closeFind } = useViewer.getState();
+  const goto = useViewer((s) => s.goto);
+  // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
+  const locked = useDocuments((s) => s.files.find((f) => f.id === source.file_id)?.locked);
+  const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
+  return (
+    <div className="viewer-main">
+      {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
+      {/* Focusable, so the page scrolls from the keyboard too (axe: scrollable-region-focusable). */}
+      <div ref={bodyRef} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0} role="group" aria-label="Document page">
+        {error && !needsPassword && (
+          <p className="pad error" role="alert">
+            {error}
+          </p>
+        )}
+        {needsPassword && caseId && (
+          <div className="pad viewer-locked" data-testid="viewer-locked">
+            <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
+            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
+          </div>
+        )}
+        {loading && !image && !passage && <p className="pad muted">Opening…</p>}
+        {image && <PdfPage />}
+        {passage && (docx ? <DocxView /> : isSheet ? <RowsView /> : <PassageView />)}
+      </div>
+    </div>
+  );
+}
+
+export function SourceViewer() {
+  const source = useViewer((s) => s.source);
+  const image = useViewer((s) => s.image);
+  const passage = useViewer((s) => s.passage);
+  const findOpen = useViewer((s) => s.find.open);
+  const close = useViewer((s) => s.close);
+  const setZoom = useViewer((s) => s.setZoom);
+  const closeFind = useViewer((s) => s.closeFind);
   const section = useRef<HTMLElement>(null);
   const body = useRef<HTMLDivElement>(null);
   useKeepOpenerInPlace(source);
-  // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
-  const locked = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.locked : undefined));
   const isSheet = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.kind === 'spreadsheet' : false));
   if (!source) return null;
   const closeViewer = () => {
@@ -277,11 +337,6 @@ export function SourceViewer() {
     const h = el.clientHeight - padY;
     if (w > 0 && h > 0) setZoom(Math.min(1, ((h / w) * image.width) / image.height));
   };
-  const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
-  const spanPages = image?.span_pages ?? passage?.pages ?? [];
-  // A chip opens on the supporting words; the whole cited passage is one click away (and back).
-  const narrowed = Boolean(source.whole) && scope === 'support';
-  const what = narrowed ? 'Supporting words' : 'Cited passage';
   return (
     <section ref={section} className="pane pane-viewer" aria-label="Source viewer" tabIndex={-1} onKeyDown={(e) => onViewerKey(e, closeViewer)}>
       <h2 className="pane-title">
@@ -295,46 +350,8 @@ export function SourceViewer() {
       </h2>
       {(image || passage) && <Toolbar onFitPage={fitPage} />}
       {(image || passage) && findOpen && <FindBar onClose={closeFindBox} />}
-      {(spanPages.length > 0 || source.whole) && (
-        <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
-          {spanPages.length > 0 && (
-            <span>
-              {what} on {spanPages.length === 1 ? `${isSheet ? 'sheet' : 'page'} ${spanPages[0]}` : `${isSheet ? 'sheets' : 'pages'} ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
-              {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
-            </span>
-          )}
-          {source.whole && (
-            <button
-              type="button"
-              className="btn btn-small viewer-scope-toggle"
-              disabled={loading}
-              onClick={() => setScope(narrowed ? 'whole' : 'support')}
-            >
-              {narrowed ? 'Show the whole passage' : 'Show only the supporting words'}
-            </button>
-          )}
-        </div>
-      )}
-      <div className="viewer-main">
-        {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
-        {/* Focusable, so the page scrolls from the keyboard too (axe: scrollable-region-focusable). */}
-        <div ref={body} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0} role="group" aria-label="Document page">
-          {error && !needsPassword && (
-            <p className="pad error" role="alert">
-              {error}
-            </p>
-          )}
-          {needsPassword && caseId && (
-            <div className="pad viewer-locked" data-testid="viewer-locked">
-              <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
-              <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
-            </div>
-          )}
-          {loading && !image && !passage && <p className="pad muted">Opening…</p>}
-          {image && <PdfPage />}
-          {passage && (docx ? <DocxView /> : isSheet ? <RowsView /> : <PassageView />)}
-        </div>
-      </div>
+      <ScopeNote source={source} isSheet={isSheet} />
+      <ViewerMain source={source} isSheet={isSheet} bodyRef={body} />
     </section>
   );
 }

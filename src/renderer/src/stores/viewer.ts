@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type { CitationRecord } from '../../../shared/contract/search';
 import type { FileVersionInfo } from '../../../shared/contract/ingest';
 import type { FileContent } from '../../../shared/contract/ingest';
@@ -219,6 +219,125 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
   }
 }
 
+type SetViewer = StoreApi<ViewerState>['setState'];
+type GetViewer = StoreApi<ViewerState>['getState'];
+
+/** Opening a source, moving in it (page, zoom, its passage or the whole), closing it, and reading its whole text. */
+function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'open' | 'setScope' | 'close' | 'goto' | 'setZoom' | 'loadDoc'> {
+  return {
+    open(source) {
+      const caseId = useDocuments.getState().caseId;
+      if (!caseId) return;
+      const page = source.pages[0] ?? 1;
+      const active = globalThis.document?.activeElement;
+      const el = active instanceof HTMLElement && active.closest('.pane-scroll') && !active.closest('.pane-viewer') ? active : null;
+      opener.el = el;
+      opener.top = el?.getBoundingClientRect().top ?? 0;
+      const prev = get().source;
+      const sameDoc = prev?.file_id === source.file_id && prev.version === source.version;
+      const terms = source.query ? queryTerms(source.query) : [];
+      const find: FindState = terms.length ? { open: true, query: source.query!, mode: 'terms', hits: [], current: -1 } : closedFind;
+      set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support', words: null, doc: sameDoc ? get().doc : null, find, scrollTo: 'cite' });
+      void fetchView(caseId, source, page, get().zoom);
+      if (terms.length)
+        void get()
+          .loadDoc()
+          .then((doc) => {
+            if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page, source.start) } });
+          });
+    },
+    setScope(scope) {
+      const { caseId, source, zoom } = get();
+      if (!caseId || !source?.whole || scope === get().scope) return;
+      set({ scope });
+      const page = shownRange(source, scope).pages[0] ?? get().page;
+      set({ page });
+      void fetchView(caseId, source, page, zoom);
+    },
+    close() {
+      request++;
+      set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support', words: null, doc: null, find: closedFind });
+    },
+    goto(page) {
+      const { caseId, source, zoom, image } = get();
+      if (!caseId || !source) return;
+      const max = image?.page_count ?? page;
+      const target = Math.max(1, Math.min(max, page));
+      set({ page: target, scrollTo: 'cite', scrollTick: get().scrollTick + 1 });
+      void fetchView(caseId, source, target, zoom);
+    },
+    setZoom(zoom) {
+      const { caseId, source, page } = get();
+      const z = Math.max(0.5, Math.min(3, zoom));
+      set({ zoom: z });
+      if (caseId && source) void fetchView(caseId, source, page, z);
+    },
+    async loadDoc() {
+      const { caseId, source, doc } = get();
+      if (doc) return doc;
+      if (!caseId || !source) return null;
+      try {
+        const content = await api.call('files.read', { caseId, fileId: source.file_id, version: source.version });
+        if (get().source?.file_id !== source.file_id || get().source?.version !== source.version) return null;
+        const read = { text: content.text, pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }] };
+        set({ doc: read });
+        return read;
+      } catch (err) {
+        set({ error: errorMessage(err) });
+        return null;
+      }
+    },
+  };
+}
+
+/** Find in the document: the bar, its query's hits, and stepping through them (turning the page when a hit is on another). */
+function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFind' | 'closeFind' | 'setFindQuery' | 'stepHit'> {
+  return {
+    openFind() {
+      set({ find: { ...get().find, open: true }, findFocus: get().findFocus + 1 });
+      void get().loadDoc();
+    },
+    closeFind() {
+      set({ find: closedFind });
+    },
+    setFindQuery(query) {
+      set({ find: { ...get().find, open: true, query, mode: 'phrase', hits: [], current: -1 }, scrollTo: 'hit' });
+      void get()
+        .loadDoc()
+        .then((doc) => {
+          if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page, textFrom(get().source)) } });
+        });
+    },
+    stepHit(dir) {
+      const { find, page } = get();
+      if (!find.hits.length) return;
+      const n = find.hits.length;
+      const current = find.current < 0 ? (dir === 1 ? 0 : n - 1) : (find.current + dir + n) % n;
+      const hit = find.hits[current]!;
+      set({ find: { ...find, current }, scrollTo: 'hit', scrollTick: get().scrollTick + 1 });
+      const { caseId, source, zoom } = get();
+      if (source && paged(source) && hit.page !== page) {
+        set({ page: hit.page });
+        if (caseId) void fetchView(caseId, source, hit.page, zoom);
+      }
+    },
+  };
+}
+
+/** The pane's own choices, remembered: the thumbnails shown or not, its width. */
+function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth'> {
+  return {
+    setThumbs(on) {
+      set({ thumbs: on });
+      remember(THUMBS_KEY, on ? '1' : '0');
+    },
+    setWidth(px, keep) {
+      set({ width: Math.round(px) });
+      if (keep) remember(WIDTH_KEY, String(Math.round(px)));
+    },
+  };
+}
+
 export const useViewer = create<ViewerState>((set, get) => ({
   caseId: null,
   source: null,
@@ -238,102 +357,7 @@ export const useViewer = create<ViewerState>((set, get) => ({
   scrollTick: 0,
   thumbs: remembered(THUMBS_KEY) === '1',
   width: rememberedWidth(),
-  open(source) {
-    const caseId = useDocuments.getState().caseId;
-    if (!caseId) return;
-    const page = source.pages[0] ?? 1;
-    const active = globalThis.document?.activeElement;
-    const el = active instanceof HTMLElement && active.closest('.pane-scroll') && !active.closest('.pane-viewer') ? active : null;
-    opener.el = el;
-    opener.top = el?.getBoundingClientRect().top ?? 0;
-    const prev = get().source;
-    const sameDoc = prev?.file_id === source.file_id && prev.version === source.version;
-    const terms = source.query ? queryTerms(source.query) : [];
-    const find: FindState = terms.length ? { open: true, query: source.query!, mode: 'terms', hits: [], current: -1 } : closedFind;
-    set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support', words: null, doc: sameDoc ? get().doc : null, find, scrollTo: 'cite' });
-    void fetchView(caseId, source, page, get().zoom);
-    if (terms.length)
-      void get()
-        .loadDoc()
-        .then((doc) => {
-          if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page, source.start) } });
-        });
-  },
-  setScope(scope) {
-    const { caseId, source, zoom } = get();
-    if (!caseId || !source?.whole || scope === get().scope) return;
-    set({ scope });
-    const page = shownRange(source, scope).pages[0] ?? get().page;
-    set({ page });
-    void fetchView(caseId, source, page, zoom);
-  },
-  close() {
-    request++;
-    set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support', words: null, doc: null, find: closedFind });
-  },
-  goto(page) {
-    const { caseId, source, zoom, image } = get();
-    if (!caseId || !source) return;
-    const max = image?.page_count ?? page;
-    const target = Math.max(1, Math.min(max, page));
-    set({ page: target, scrollTo: 'cite', scrollTick: get().scrollTick + 1 });
-    void fetchView(caseId, source, target, zoom);
-  },
-  setZoom(zoom) {
-    const { caseId, source, page } = get();
-    const z = Math.max(0.5, Math.min(3, zoom));
-    set({ zoom: z });
-    if (caseId && source) void fetchView(caseId, source, page, z);
-  },
-  async loadDoc() {
-    const { caseId, source, doc } = get();
-    if (doc) return doc;
-    if (!caseId || !source) return null;
-    try {
-      const content = await api.call('files.read', { caseId, fileId: source.file_id, version: source.version });
-      if (get().source?.file_id !== source.file_id || get().source?.version !== source.version) return null;
-      const read = { text: content.text, pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }] };
-      set({ doc: read });
-      return read;
-    } catch (err) {
-      set({ error: errorMessage(err) });
-      return null;
-    }
-  },
-  openFind() {
-    set({ find: { ...get().find, open: true }, findFocus: get().findFocus + 1 });
-    void get().loadDoc();
-  },
-  closeFind() {
-    set({ find: closedFind });
-  },
-  setFindQuery(query) {
-    set({ find: { ...get().find, open: true, query, mode: 'phrase', hits: [], current: -1 }, scrollTo: 'hit' });
-    void get()
-      .loadDoc()
-      .then((doc) => {
-        if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page, textFrom(get().source)) } });
-      });
-  },
-  stepHit(dir) {
-    const { find, page } = get();
-    if (!find.hits.length) return;
-    const n = find.hits.length;
-    const current = find.current < 0 ? (dir === 1 ? 0 : n - 1) : (find.current + dir + n) % n;
-    const hit = find.hits[current]!;
-    set({ find: { ...find, current }, scrollTo: 'hit', scrollTick: get().scrollTick + 1 });
-    const { caseId, source, zoom } = get();
-    if (source && paged(source) && hit.page !== page) {
-      set({ page: hit.page });
-      if (caseId) void fetchView(caseId, source, hit.page, zoom);
-    }
-  },
-  setThumbs(on) {
-    set({ thumbs: on });
-    remember(THUMBS_KEY, on ? '1' : '0');
-  },
-  setWidth(px, keep) {
-    set({ width: Math.round(px) });
-    if (keep) remember(WIDTH_KEY, String(Math.round(px)));
-  },
+  ...documentActions(set, get),
+  ...findActions(set, get),
+  ...paneActions(set),
 }));
