@@ -63,6 +63,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Listen on `host`:`port` (0: a free one); a port in use or an address this computer lacks is said in a sentence. */
+function listen(server: http.Server, host: string, port: number | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(new CasefileError('conflict', `Port ${port} is already in use; choose another with --port.`));
+      } else if (err.code === 'EADDRNOTAVAIL') {
+        reject(new CasefileError('invalid_input', `Cannot listen on ${host}: this computer has no such address.`));
+      } else reject(err);
+    });
+    server.listen(port ?? 0, host, () => resolve());
+  });
+}
+
 /** Start serving. Resolves once listening. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { engine } = options;
@@ -113,16 +127,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.requestTimeout = 0; // long operations (a chat turn) and uploads must not be cut off
   server.headersTimeout = 60_000;
 
-  const listening = new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') {
-        reject(new CasefileError('conflict', `Port ${options.port} is already in use; choose another with --port.`));
-      } else if (err.code === 'EADDRNOTAVAIL') {
-        reject(new CasefileError('invalid_input', `Cannot listen on ${host}: this computer has no such address.`));
-      } else reject(err);
-    });
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  const listening = listen(server, host, options.port);
   await listening.catch((err: unknown) => {
     catalog.limitDownloads(downloadLimitBefore);
     throw err;

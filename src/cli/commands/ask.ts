@@ -80,17 +80,8 @@ async function fileIdsOf(engine: Engine, target: { id: string; name: string }, r
   });
 }
 
-/**
- * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]`:
- * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
- * `--threshold` are defaults for the agent's searches (the model's own arguments win). `--file`
- * (repeatable) limits every search of the question to those documents.
- * `--extractive` (or no chat model installed): the best passages quoted, no model.
- */
-export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  const [caseRef, ...words] = args.positionals;
-  if (!caseRef || words.length === 0) throw new UsageError('ask takes <case> <question>');
-  const json = args.values.json === true;
+/** The agent's settings from the flags: `--max-steps`, and `--top-k` and `--threshold` as defaults for its searches. */
+function agentOptions(args: Parsed): { maxSteps: number | undefined; retrieval: RetrievalDefaults } {
   const raw = args.values['max-steps'];
   const maxSteps = raw === undefined ? undefined : Number(raw);
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > AGENT_MAX_STEPS)) {
@@ -109,6 +100,69 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     if (!Number.isFinite(threshold)) throw new UsageError(`--threshold must be a number (got "${String(rawThreshold)}")`);
     retrieval.score_threshold = threshold;
   }
+  return { maxSteps, retrieval };
+}
+
+/** Print the turn's trace as it happens: its start, the passages found first, each step; returns the unsubscribe functions. */
+function followTurn(engine: Engine, io: CliIO, turnId: string, caseName: string): Array<() => void> {
+  return [
+    engine.events.on('agent.turn', (e) => {
+      if (e.turnId !== turnId) return;
+      if (e.phase === 'started') {
+        io.out(`Asking ${printable(e.model)} about "${printable(caseName)}"…`);
+        if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
+      }
+      else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
+    }),
+    engine.events.on('agent.passages', (e) => {
+      if (e.turnId !== turnId) return;
+      io.out(`\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`);
+      io.out(`${printable(e.answer, { lines: true })}\n`);
+    }),
+    engine.events.on('agent.step', (e) => {
+      if (e.turnId !== turnId || e.phase === 'action') return;
+      io.out(stepLines(e.step).join('\n'));
+    }),
+  ];
+}
+
+/** The answer as text: the answer itself, its citations, whether it is grounded, its coverage and its session. */
+function printAnswer(io: CliIO, r: ChatAnswer): void {
+  io.out('');
+  if (r.status === 'cancelled') io.out('Cancelled. The partial trace above was kept in the session.');
+  io.out('Answer:');
+  io.out(r.answer || '(no answer)');
+  if (r.fallback) io.out(`\n(The model's own answer was not shown: ${printable(r.fallback.reason)}. It wrote: "${printable(oneLine(r.fallback.model_answer, 200))}")`);
+  io.out('');
+  if (r.citations.length) {
+    io.out('Citations:');
+    r.citations.forEach((c, i) => io.out(citationLine(c, i)));
+  } else io.out('Citations: none');
+  io.out(
+    r.answer_kind === 'no_documents'
+      ? 'Grounded: no — nothing in this case can be searched yet.'
+      : r.grounded
+        ? 'Grounded: yes (the cited passages quote or support its sentences)'
+        : r.citations.some((c) => c.verified)
+          ? 'Grounded: NO — some sentences are not supported by the passages they cite; check them before relying on this answer.'
+          : 'Grounded: NO — no sentence of this answer is supported by the passage it cites; do not rely on it.',
+  );
+  io.out(`Coverage: ${r.coverage.note}`);
+  io.out(`Session: ${r.sessionId} (continue with --session ${r.sessionId})`);
+}
+
+/**
+ * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]`:
+ * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
+ * `--threshold` are defaults for the agent's searches (the model's own arguments win). `--file`
+ * (repeatable) limits every search of the question to those documents.
+ * `--extractive` (or no chat model installed): the best passages quoted, no model.
+ */
+export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  const [caseRef, ...words] = args.positionals;
+  if (!caseRef || words.length === 0) throw new UsageError('ask takes <case> <question>');
+  const json = args.values.json === true;
+  const { maxSteps, retrieval } = agentOptions(args);
   const model = typeof args.values.model === 'string' ? args.values.model : undefined;
   const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
   const target = await engine.cases.resolve(caseRef);
@@ -116,28 +170,7 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   const fileIds = await fileIdsOf(engine, target, Array.isArray(rawFiles) ? rawFiles.map(String) : typeof rawFiles === 'string' ? [rawFiles] : []);
   const turnId = newId('t', 12);
 
-  const offs: Array<() => void> = [];
-  if (!json) {
-    offs.push(
-      engine.events.on('agent.turn', (e) => {
-        if (e.turnId !== turnId) return;
-        if (e.phase === 'started') {
-          io.out(`Asking ${printable(e.model)} about "${printable(target.name)}"…`);
-          if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
-        }
-        else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
-      }),
-      engine.events.on('agent.passages', (e) => {
-        if (e.turnId !== turnId) return;
-        io.out(`\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`);
-        io.out(`${printable(e.answer, { lines: true })}\n`);
-      }),
-      engine.events.on('agent.step', (e) => {
-        if (e.turnId !== turnId || e.phase === 'action') return;
-        io.out(stepLines(e.step).join('\n'));
-      }),
-    );
-  }
+  const offs = json ? [] : followTurn(engine, io, turnId, target.name);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -166,26 +199,6 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     io.out(JSON.stringify(answerJson(r)));
     return r.status === 'done' ? 0 : 1;
   }
-  io.out('');
-  if (r.status === 'cancelled') io.out('Cancelled. The partial trace above was kept in the session.');
-  io.out('Answer:');
-  io.out(r.answer || '(no answer)');
-  if (r.fallback) io.out(`\n(The model's own answer was not shown: ${printable(r.fallback.reason)}. It wrote: "${printable(oneLine(r.fallback.model_answer, 200))}")`);
-  io.out('');
-  if (r.citations.length) {
-    io.out('Citations:');
-    r.citations.forEach((c, i) => io.out(citationLine(c, i)));
-  } else io.out('Citations: none');
-  io.out(
-    r.answer_kind === 'no_documents'
-      ? 'Grounded: no — nothing in this case can be searched yet.'
-      : r.grounded
-        ? 'Grounded: yes (the cited passages quote or support its sentences)'
-        : r.citations.some((c) => c.verified)
-          ? 'Grounded: NO — some sentences are not supported by the passages they cite; check them before relying on this answer.'
-          : 'Grounded: NO — no sentence of this answer is supported by the passage it cites; do not rely on it.',
-  );
-  io.out(`Coverage: ${r.coverage.note}`);
-  io.out(`Session: ${r.sessionId} (continue with --session ${r.sessionId})`);
+  printAnswer(io, r);
   return r.status === 'done' ? 0 : 1;
 }

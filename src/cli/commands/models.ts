@@ -30,6 +30,91 @@ function recommendedLine(r: RecommendedModel): string {
   return `  ${r.id} (${[r.kind, size, ram].filter(Boolean).join(', ')})${r.downloadUrl ? `: casefile models download ${r.downloadUrl}` : ''}`;
 }
 
+/** `models list`: the installed models as a table, the defaults, and the recommended models not installed. */
+async function listModels(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+  if (rest.length) throw new UsageError('models list takes no arguments');
+  const list = await engine.router.call('models.list', {});
+  if (json) {
+    io.out(JSON.stringify(list));
+    return 0;
+  }
+  if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.modelsDir})`);
+  else io.out(table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)));
+  io.out(
+    list.semantic.available
+      ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
+      : `\nSemantic search is off: ${list.semantic.reason}.\nImport an embedding model with: casefile models import <model folder>`,
+  );
+  if (list.defaultChatModel) io.out(`Default chat model (*): ${list.defaultChatModel}`);
+  const missing = list.recommended.filter((r) => r.recommended && !r.installed);
+  if (missing.length) io.out(`\nRecommended, not installed:\n${missing.map(recommendedLine).join('\n')}`);
+  return 0;
+}
+
+/** `models import <path> [--id ID] [--link]`: check and import a model file or folder. */
+async function importModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+  if (rest.length !== 1) throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
+  const id = typeof args.values.id === 'string' ? args.values.id : undefined;
+  if (!json) io.err(`Checking ${printable(rest[0]!)} ...`);
+  const result = await engine.router.call('models.import', {
+    path: path.resolve(rest[0]!),
+    ...(id ? { id } : {}),
+    mode: args.values.link === true ? 'link' : 'copy',
+  });
+  if (json) {
+    io.out(JSON.stringify(result));
+    return 0;
+  }
+  const m = result.model;
+  const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.contextLength ? `context ${m.contextLength}` : null]
+    .filter(Boolean)
+    .join(', ');
+  io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
+  if (m.isDefault) io.out(defaultLine(m));
+  return 0;
+}
+
+/** `models download <source> [--id ID]`: download a model, its progress on stderr (one line rewritten in place on a terminal). */
+async function downloadModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+  if (rest.length !== 1) throw new UsageError('models download takes exactly one <url | owner/repo | owner/repo/file.gguf>');
+  const id = typeof args.values.id === 'string' ? args.values.id : undefined;
+  let lastLine = 0;
+  const off = engine.events.on('models.progress', (p) => {
+    if (json) return;
+    const pct = p.totalBytes ? ` (${Math.floor((p.receivedBytes / p.totalBytes) * 100)}%)` : '';
+    const line = `${p.file}: ${formatBytes(p.receivedBytes)}${p.totalBytes ? ` of ${formatBytes(p.totalBytes)}` : ''}${pct}`;
+    // A line rewritten in place goes straight to the terminal (CliIO escapes control characters).
+    if (io.isTTY) process.stderr.write(`\u001b[1A\u001b[2K${printable(line)}\n`);
+    else if (Date.now() - lastLine > 5000 || p.receivedBytes === p.totalBytes) {
+      lastLine = Date.now();
+      io.err(line);
+    }
+  });
+  if (!json) io.err(`Downloading ${rest[0]} ...${io.isTTY ? '\n' : ''}`);
+  try {
+    const result = await engine.router.call('models.download', { source: rest[0], ...(id ? { id } : {}) });
+    const m = result.model;
+    if (json) io.out(JSON.stringify(result));
+    else {
+      io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
+      if (m.isDefault) io.out(defaultLine(m));
+    }
+  } finally {
+    off();
+  }
+  return 0;
+}
+
+/** `models default <id>`: the default embedding model for new cases, or chat model for questions. */
+async function setDefaultModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+  if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
+  const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
+  const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
+  if (json) io.out(JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
+  else io.out(chat ? `Default chat model for questions: ${list.defaultChatModel}` : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
+  return 0;
+}
+
 /**
  * `casefile models list [--json]`, `casefile models import <path> [--id ID] [--link] [--json]`,
  * `casefile models download <url | owner/repo | owner/repo/file.gguf> [--id ID] [--json]`,
@@ -39,83 +124,14 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const [sub, ...rest] = args.positionals;
   const json = args.values.json === true;
   switch (sub) {
-    case 'list': {
-      if (rest.length) throw new UsageError('models list takes no arguments');
-      const list = await engine.router.call('models.list', {});
-      if (json) {
-        io.out(JSON.stringify(list));
-        return 0;
-      }
-      if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.modelsDir})`);
-      else io.out(table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)));
-      io.out(
-        list.semantic.available
-          ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
-          : `\nSemantic search is off: ${list.semantic.reason}.\nImport an embedding model with: casefile models import <model folder>`,
-      );
-      if (list.defaultChatModel) io.out(`Default chat model (*): ${list.defaultChatModel}`);
-      const missing = list.recommended.filter((r) => r.recommended && !r.installed);
-      if (missing.length) io.out(`\nRecommended, not installed:\n${missing.map(recommendedLine).join('\n')}`);
-      return 0;
-    }
-    case 'import': {
-      if (rest.length !== 1) throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
-      const id = typeof args.values.id === 'string' ? args.values.id : undefined;
-      if (!json) io.err(`Checking ${printable(rest[0]!)} ...`);
-      const result = await engine.router.call('models.import', {
-        path: path.resolve(rest[0]!),
-        ...(id ? { id } : {}),
-        mode: args.values.link === true ? 'link' : 'copy',
-      });
-      if (json) {
-        io.out(JSON.stringify(result));
-        return 0;
-      }
-      const m = result.model;
-      const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.contextLength ? `context ${m.contextLength}` : null]
-        .filter(Boolean)
-        .join(', ');
-      io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
-      if (m.isDefault) io.out(defaultLine(m));
-      return 0;
-    }
-    case 'download': {
-      if (rest.length !== 1) throw new UsageError('models download takes exactly one <url | owner/repo | owner/repo/file.gguf>');
-      const id = typeof args.values.id === 'string' ? args.values.id : undefined;
-      let lastLine = 0;
-      const off = engine.events.on('models.progress', (p) => {
-        if (json) return;
-        const pct = p.totalBytes ? ` (${Math.floor((p.receivedBytes / p.totalBytes) * 100)}%)` : '';
-        const line = `${p.file}: ${formatBytes(p.receivedBytes)}${p.totalBytes ? ` of ${formatBytes(p.totalBytes)}` : ''}${pct}`;
-        // A line rewritten in place goes straight to the terminal (CliIO escapes control characters).
-        if (io.isTTY) process.stderr.write(`\u001b[1A\u001b[2K${printable(line)}\n`);
-        else if (Date.now() - lastLine > 5000 || p.receivedBytes === p.totalBytes) {
-          lastLine = Date.now();
-          io.err(line);
-        }
-      });
-      if (!json) io.err(`Downloading ${rest[0]} ...${io.isTTY ? '\n' : ''}`);
-      try {
-        const result = await engine.router.call('models.download', { source: rest[0], ...(id ? { id } : {}) });
-        const m = result.model;
-        if (json) io.out(JSON.stringify(result));
-        else {
-          io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
-          if (m.isDefault) io.out(defaultLine(m));
-        }
-      } finally {
-        off();
-      }
-      return 0;
-    }
-    case 'default': {
-      if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
-      const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
-      const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
-      if (json) io.out(JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
-      else io.out(chat ? `Default chat model for questions: ${list.defaultChatModel}` : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
-      return 0;
-    }
+    case 'list':
+      return listModels(engine, rest, args, json, io);
+    case 'import':
+      return importModel(engine, rest, args, json, io);
+    case 'download':
+      return downloadModel(engine, rest, args, json, io);
+    case 'default':
+      return setDefaultModel(engine, rest, args, json, io);
     default:
       throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path>, download <source> or default <id>');
   }
