@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { IndexVectorsStatus } from '../../../shared/contract/ingest';
 import { api, errorMessage } from '../api/index';
+import { useDocuments } from '../stores/documents';
 import { useUi } from '../stores/ui';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -12,12 +13,13 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function VectorsCatchUp({ caseId }: { caseId: string }) {
   const [status, setStatus] = useState<IndexVectorsStatus | null>(null);
   const toast = useUi((s) => s.toast);
+  const vectorsStatus = useDocuments((s) => s.vectorsStatus);
+  const catchUpVectors = useDocuments((s) => s.catchUpVectors);
   useEffect(() => {
     let live = true;
     setStatus(null);
     const load = () =>
-      api
-        .call('index.vectors', { caseId })
+      vectorsStatus(caseId)
         .then((s) => live && setStatus(s))
         .catch(() => {});
     void load();
@@ -35,12 +37,11 @@ export function VectorsCatchUp({ caseId }: { caseId: string }) {
       offIngest();
       offModels();
     };
-  }, [caseId]);
+  }, [caseId, vectorsStatus]);
 
   if (!status || status.state === 'none' || status.state === 'done' || status.total === 0) return null;
   const start = () =>
-    api
-      .call('index.catchUp', { caseId })
+    catchUpVectors(caseId)
       .then(setStatus)
       .catch((err) => toast('error', errorMessage(err)));
   const pct = Math.floor((status.embedded / status.total) * 100);

@@ -5,7 +5,7 @@
 import type { CheckedCitation, SupportLevel } from '../../../shared/contract/chat';
 import { checkWords, citationPlace, isGreen, quoteWithCitation, supportOf, SUPPORT_WORDS } from '../../../shared/citation-text';
 import type { OpOutput } from '../../../shared/contract/index';
-import type { SourceRef } from '../stores/viewer';
+import type { SourceRef } from './source-ref';
 
 export { checkWords, citationPlace, isGreen, supportOf, SUPPORT_WORDS };
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FileInfo, IngestProgress, IngestFileEvent } from '../../../shared/contract/ingest';
+import type { FileInfo, IndexVectorsStatus, IngestProgress, IngestFileEvent } from '../../../shared/contract/ingest';
 import { api, errorMessage } from '../api/index';
 import type { DroppedItems } from '../lib/dropped-items';
 import { useCases } from './cases';
@@ -31,6 +31,10 @@ interface DocsState {
   unlock(caseId: string, fileId: string, password: string): Promise<void>;
   /** Confirm, correct (a prefix) or clear (null) a stamped PDF's Bates prefix, then reload the list. */
   setBates(caseId: string, fileId: string, prefix: string | null): Promise<void>;
+  /** How far the case's passages are searchable by meaning (vectors made in the background). */
+  vectorsStatus(caseId: string): Promise<IndexVectorsStatus>;
+  /** Start making the case's waiting passages searchable by meaning. */
+  catchUpVectors(caseId: string): Promise<IndexVectorsStatus>;
 }
 
 export const useDocuments = create<DocsState>((set, get) => ({
@@ -90,6 +94,12 @@ export const useDocuments = create<DocsState>((set, get) => ({
   },
   async unlock(caseId, fileId, password) {
     await api.call('files.unlock', { caseId, fileId, password, wait: false });
+  },
+  vectorsStatus(caseId) {
+    return api.call('index.vectors', { caseId });
+  },
+  catchUpVectors(caseId) {
+    return api.call('index.catchUp', { caseId });
   },
   async setBates(caseId, fileId, prefix) {
     await api.call('files.setBates', { caseId, fileId, prefix });

@@ -1,35 +1,12 @@
 import { create, type StoreApi } from 'zustand';
-import type { CitationRecord } from '../../../shared/contract/search';
-import type { FileVersionInfo } from '../../../shared/contract/ingest';
 import type { FileContent } from '../../../shared/contract/ingest';
 import type { PageImage, PageWords, Passage } from '../../../shared/contract/viewer';
+import type { SourceRange, SourceRef } from '../lib/source-ref';
 import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../lib/viewer-find';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 
-/** A range of a document: whole-document character offsets and the pages they touch. */
-export interface SourceRange {
-  start: number;
-  end: number;
-  pages: number[];
-}
-
-/** What a citation chip or search result points at: a citation record's place (its id aside). */
-export interface SourceRef extends Omit<CitationRecord, 'id'> {
-  /** Citation id or label shown in the viewer's title. */
-  label?: string;
-  kind?: FileVersionInfo['kind'] | undefined;
-  /**
-   * A chip opens on the supporting words (start/end/pages above); `whole` is the whole cited
-   * passage, one click away ("Show the whole passage"), and back again.
-   */
-  whole?: SourceRange;
-  /** The document's title and the place in words ("Sheet Billing, row 14"), for "Copy quote with citation". */
-  title?: string;
-  place?: string;
-  /** A search's query: its words are marked on the pages (opened from a search result). */
-  query?: string;
-}
+export type { SourceRange, SourceRef } from '../lib/source-ref';
 
 /** Words found in the document: the search's terms or a phrase typed in the find box. */
 export interface FindState {
@@ -84,6 +61,8 @@ interface ViewerState {
   setZoom(zoom: number): void;
   /** The document's text (read once per open document). */
   loadDoc(): Promise<DocText | null>;
+  /** A small image of a page of the open source, for the thumbnails. */
+  thumbnail(caseId: string, source: SourceRef, page: number): Promise<PageImage>;
   openFind(): void;
   closeFind(): void;
   /** Find a phrase as typed in the find box. */
@@ -324,9 +303,12 @@ function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFin
   };
 }
 
-/** The pane's own choices, remembered: the thumbnails shown or not, its width. */
-function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth'> {
+/** The pane's own choices, remembered (the thumbnails shown or not, its width), and the thumbnails' images. */
+function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth' | 'thumbnail'> {
   return {
+    thumbnail(caseId, source, page) {
+      return api.call('citations.page', { caseId, fileId: source.file_id, version: source.version, page, scale: 0.25 });
+    },
     setThumbs(on) {
       set({ thumbs: on });
       remember(THUMBS_KEY, on ? '1' : '0');

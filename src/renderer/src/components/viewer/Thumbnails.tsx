@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../api/index';
 import { useViewer } from '../../stores/viewer';
 
 /** Small page images already drawn, by file, version and page (kept while the app runs, at most 300). */
@@ -13,6 +12,7 @@ const keep = (key: string, png: string) => {
 function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLElement | null }) {
   const caseId = useViewer((s) => s.caseId);
   const source = useViewer((s) => s.source)!;
+  const thumbnail = useViewer((s) => s.thumbnail);
   const key = `${caseId}/${source.file_id}/${source.version}/${n}`;
   const [png, setPng] = useState(() => cache.get(key) ?? null);
   const [seen, setSeen] = useState(false);
@@ -26,8 +26,7 @@ function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLEl
   useEffect(() => {
     if (!seen || png || !caseId) return;
     let live = true;
-    api
-      .call('citations.page', { caseId, fileId: source.file_id, version: source.version, page: n, scale: 0.25 })
+    thumbnail(caseId, source, n)
       .then((img) => {
         keep(key, img.png);
         if (live) setPng(img.png);
