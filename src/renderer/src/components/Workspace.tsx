@@ -22,7 +22,7 @@ export function addItemsToCase(caseId: string, items: DroppedItems): void {
   const { toast } = useUi.getState();
   useDocuments
     .getState()
-    .add(caseId, items)
+    .add(caseId, items, (text) => toast('info', text))
     .catch((err) => toast('error', `Could not add “${items.label}”: ${errorMessage(err)}`));
 }
 

@@ -3,7 +3,6 @@ import type { FileInfo, IndexVectorsStatus, IngestProgress, IngestFileEvent } fr
 import { api, errorMessage } from '../api/index';
 import type { DroppedItems } from '../lib/dropped-items';
 import { useCases } from './cases';
-import { useUi } from './ui';
 
 interface DocsState {
   caseId: string | null;
@@ -21,7 +20,8 @@ interface DocsState {
   /** Serve mode: files uploaded so far / total while staging. */
   upload: { done: number; total: number } | null;
   load(caseId: string): Promise<void>;
-  add(caseId: string, items: DroppedItems): Promise<void>;
+  /** Add items to a case; `say` tells the user when they wait behind the documents being added now. */
+  add(caseId: string, items: DroppedItems, say: (text: string) => void): Promise<void>;
   cancel(caseId: string): Promise<void>;
   resume(caseId: string): Promise<void>;
   remove(caseId: string, fileId: string, version?: number): Promise<void>;
@@ -66,14 +66,14 @@ export const useDocuments = create<DocsState>((set, get) => ({
       if (get().caseId === caseId) set({ loading: false, error: errorMessage(err) });
     }
   },
-  async add(caseId, items) {
+  async add(caseId, items, say) {
     set((s) => ({ upload: null, skipped: { ...s.skipped, [caseId]: [] } }));
     const paths = await api.stage(items, (done, total) => set({ upload: { done, total } }));
     set({ upload: null });
     // The engine runs one ingest per case at a time: items added meanwhile wait behind it.
     const busy = Boolean(get().progress[caseId]);
     await api.call('ingest.start', { caseId, paths, wait: false });
-    if (busy) useUi.getState().toast('info', `Queued “${items.label}”: it is added when the documents being added now are done.`);
+    if (busy) say(`Queued “${items.label}”: it is added when the documents being added now are done.`);
     await get().load(caseId);
   },
   async cancel(caseId) {
