@@ -31,7 +31,7 @@ function recommendedLine(r: RecommendedModel): string {
 }
 
 /** `models list`: the installed models as a table, the defaults, and the recommended models not installed. */
-async function listModels(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+async function listModels(engine: Engine, rest: string[], json: boolean, io: CliIO): Promise<number> {
   if (rest.length) throw new UsageError('models list takes no arguments');
   const list = await engine.router.call('models.list', {});
   if (json) {
@@ -106,7 +106,7 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
 }
 
 /** `models default <id>`: the default embedding model for new cases, or chat model for questions. */
-async function setDefaultModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
+async function setDefaultModel(engine: Engine, rest: string[], json: boolean, io: CliIO): Promise<number> {
   if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
   const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
   const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
@@ -125,13 +125,13 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const json = args.values.json === true;
   switch (sub) {
     case 'list':
-      return listModels(engine, rest, args, json, io);
+      return listModels(engine, rest, json, io);
     case 'import':
       return importModel(engine, rest, args, json, io);
     case 'download':
       return downloadModel(engine, rest, args, json, io);
     case 'default':
-      return setDefaultModel(engine, rest, args, json, io);
+      return setDefaultModel(engine, rest, json, io);
     default:
       throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path>, download <source> or default <id>');
   }

@@ -61,8 +61,8 @@ interface ViewerState {
   setZoom(zoom: number): void;
   /** The document's text (read once per open document). */
   loadDoc(): Promise<DocText | null>;
-  /** A small image of a page of the open source, for the thumbnails. */
-  thumbnail(caseId: string, source: SourceRef, page: number): Promise<PageImage>;
+  /** A small image of a page of a document, for the thumbnails. */
+  thumbnail(caseId: string, fileId: string, version: number, page: number): Promise<PageImage>;
   openFind(): void;
   closeFind(): void;
   /** Find a phrase as typed in the find box. */
@@ -306,8 +306,8 @@ function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFin
 /** The pane's own choices, remembered (the thumbnails shown or not, its width), and the thumbnails' images. */
 function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth' | 'thumbnail'> {
   return {
-    thumbnail(caseId, source, page) {
-      return api.call('citations.page', { caseId, fileId: source.file_id, version: source.version, page, scale: 0.25 });
+    thumbnail(caseId, fileId, version, page) {
+      return api.call('citations.page', { caseId, fileId, version, page, scale: 0.25 });
     },
     setThumbs(on) {
       set({ thumbs: on });

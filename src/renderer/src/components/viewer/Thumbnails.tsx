@@ -26,7 +26,7 @@ function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLEl
   useEffect(() => {
     if (!seen || png || !caseId) return;
     let live = true;
-    thumbnail(caseId, source, n)
+    thumbnail(caseId, source.file_id, source.version, n)
       .then((img) => {
         keep(key, img.png);
         if (live) setPng(img.png);
@@ -35,7 +35,7 @@ function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLEl
     return () => {
       live = false;
     };
-  }, [seen, png, caseId, source.file_id, source.version, n, key]);
+  }, [seen, png, caseId, source.file_id, source.version, n, key, thumbnail]);
   useEffect(() => {
     if (current) el.current?.scrollIntoView({ block: 'nearest' });
   }, [current]);
