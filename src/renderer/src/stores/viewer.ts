@@ -6,7 +6,7 @@ import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../l
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
 
-export type { SourceRange, SourceRef } from '../lib/source-ref';
+export type { SourceRef } from '../lib/source-ref';
 
 /** Words found in the document: the search's terms or a phrase typed in the find box. */
 export interface FindState {
