@@ -4,7 +4,7 @@ import { ipcApi } from './ipc';
 import type { Api } from './types';
 
 export { ApiError, errorMessage } from './errors';
-export type { Api, PickedFile } from './types';
+export type { Api } from './types';
 
 function pickTransport(): Api {
   const bridge = (globalThis as { casefile?: CasefileBridge }).casefile;

@@ -3,11 +3,11 @@
  * supporting words, the whole passage one click away), and copying its quote for a brief.
  */
 import type { CheckedCitation, SupportLevel } from '../../../shared/contract/chat';
-import { checkWords, citationPlace, isGreen, quoteWithCitation, supportOf, SUPPORT_WORDS } from '../../../shared/citation-text';
+import { checkWords, citationPlace, isGreen, quoteWithCitation, supportOf } from '../../../shared/citation-text';
 import type { OpOutput } from '../../../shared/contract/index';
 import type { SourceRef } from './source-ref';
 
-export { checkWords, citationPlace, isGreen, supportOf, SUPPORT_WORDS };
+export { checkWords, citationPlace, isGreen, supportOf };
 
 /** `[cite:id]` markers in an answer. */
 export const CITE = /\[cite:([A-Za-z0-9_-]+)\]/g;

@@ -9,7 +9,7 @@
 import { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
 import { markText, type MarkRange } from './viewer-marks';
 
-export { SAFE_TAGS, type SafeElement, type SafeNode, type SafeTag, type SafeText } from './safe-nodes';
+export type { SafeElement, SafeNode } from './safe-nodes';
 
 /** The part of a DOM node this module reads (a browser Node satisfies it). */
 export interface DomLike {

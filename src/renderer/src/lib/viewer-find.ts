@@ -23,12 +23,12 @@ export function queryTerms(query: string): string[] {
   return [...new Set(words.filter((w) => (w.length > 1 || /\d/.test(w)) && !STOP.has(w)))];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Words starting with one of the terms ("terminat" marks "termination" too), case-insensitive. */
 export function termPattern(terms: string[]): RegExp | null {
   if (!terms.length) return null;
-  const alt = [...terms].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const alt = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})[\\p{L}\\p{N}]*`, 'giu');
 }
 
@@ -36,7 +36,7 @@ export function termPattern(terms: string[]): RegExp | null {
 export function phrasePattern(phrase: string): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (!words.length) return null;
-  return new RegExp(words.map(escape).join('\\s+'), 'giu');
+  return new RegExp(words.map(escapeRegExp).join('\\s+'), 'giu');
 }
 
 /** The 1-based page that character `at` is on, from the pages' character ranges. */
