@@ -5,7 +5,7 @@
  * ingested), each question is asked with `mode: 'extractive'`; a quote is a hit when it holds the
  * gold clause on its page of the gold contract (the retrieval eval's rule, on the quoted words
  * instead of the chunk). Reports hit@1 (the first quote), hit@any, the share of citations that
- * verify as quoted, and the median time per answer. Writes bench/extractive-results.json.
+ * verify as quoted, the share that wrongly say the documents don't say, and the median time per answer. Writes bench/extractive-results.json.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ const max = Number(values['max-queries'] ?? all.length);
 const questions = all.filter((_, i) => i % Math.max(1, Math.floor(all.length / max)) === 0).slice(0, max);
 
 let first = 0;
+let saysAbsent = 0;
 let any = 0;
 let quoted = 0;
 let citations = 0;
@@ -39,6 +40,8 @@ for (const q of questions) {
     return Boolean(c.span) && holdsClause({ file: q.pdf.endsWith(name) ? q.pdf : name, pages: [Math.min(...pages), Math.max(...pages)], text: c.span!.text }, q);
   });
   if (hits[0]) first++;
+  // Every question here is answered by its contract: saying the documents don't is wrong.
+  if (/the documents don['’]t (appear to )?say/i.test(r.answer.split('\n')[0] ?? '')) saysAbsent++;
   if (hits.some(Boolean)) any++;
   citations += r.citations.length;
   quoted += r.citations.filter((c) => c.support === 'quoted').length;
@@ -49,6 +52,7 @@ const result = {
   questions: questions.length,
   hit_at_1: +(first / questions.length).toFixed(3),
   hit_at_any: +(any / questions.length).toFixed(3),
+  wrongly_absent: +(saysAbsent / questions.length).toFixed(3),
   quoted_share: +(quoted / Math.max(1, citations)).toFixed(3),
   passages_per_answer: +(citations / questions.length).toFixed(2),
   median_ms: Math.round(ms[ms.length >> 1]!),
