@@ -4,9 +4,9 @@
 //
 // MALLOC_ARENA_MAX=2 (read by glibc once, when the process starts, so it is set in the line
 // above): glibc otherwise gives each thread that contends for memory an arena of its own, up to
-// eight per core, and gives little of it back. Under LanceDB's writer threads during an ingest's
-// embedding stage the engine grew from 551 to 895 MB on the bench set; with two arenas it stays
-// at 550-630 MB in the same time. `env -S` runs node in place (same process); npm's Windows
+// eight per core, and gives little of it back: under LanceDB's writer threads the engine grew by
+// half during an ingest's embedding stage (bench/RESULTS.md, "Figures behind choices in the
+// code"). `env -S` runs node in place (same process); npm's Windows
 // shims read the same line; other C libraries ignore the variable.
 import { register } from 'tsx/esm/api';
 

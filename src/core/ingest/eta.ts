@@ -42,8 +42,8 @@ export function stageEtaSeconds(done: number | null, total: number | null, secon
 }
 
 /**
- * Smoothing of what is shown. A raw estimate follows each file's speed, so it swung (2m13s → 17s
- * → 37s within seconds); the shown one counts down by itself, moves towards each new raw
+ * Smoothing of what is shown. A raw estimate follows each file's speed, so it swung from minutes
+ * to seconds and back within seconds; the shown one counts down by itself, moves towards each new raw
  * estimate over about {@link ETA_SMOOTHING_SECONDS}, and never grows or shrinks faster than
  * doubling (halving) every {@link ETA_DOUBLING_SECONDS} — so no 5× jump within seconds.
  */

@@ -33,8 +33,8 @@ export function defaultConcurrency(): number {
  * V8 flags of a reader beside its heap ceiling. Where the readers alone fill the cores,
  * `--single-threaded`: V8's garbage-collector and compiler helper threads (about 40 % of CPU
  * beside a reader's own thread) would only take cores from the other readers and the embedding
- * stage. On 2 cores with two readers, a page of the bench set cost 12 % less CPU (79-85 against
- * 92-95 ms) and the set was searchable sooner. With cores to spare, V8 keeps its helpers.
+ * stage: a page costs less CPU and the set is searchable sooner (figures: bench/RESULTS.md, "Figures behind choices in the code").
+ * With cores to spare, V8 keeps its helpers.
  */
 export function readerV8Flags(readers: number, cores = os.availableParallelism()): string[] {
   return readers >= cores ? ['--single-threaded'] : [];
@@ -162,8 +162,8 @@ export const OCR_PAGE_ALLOWANCE_MS = 30_000;
 /**
  * A reader's memory after a large file stays near that file's peak: the JS heap shrinks back,
  * but what pdf.js's native and WebAssembly decoders took (images, fonts, OCR) is not given back
- * to the system. A fresh reader holds about 200 MB; one that holds more than this once its file
- * is done is replaced before the next file (on the bench set, readers otherwise stayed at 500-600 MB).
+ * to the system. A reader that holds more than this once its file is done (a fresh one holds
+ * about half of it) is replaced before the next file.
  */
 export const RECYCLE_RSS_BYTES = 384 * 1024 * 1024;
 /** A cancelled reader that does not answer within this time (stuck in one long step) is stopped. */

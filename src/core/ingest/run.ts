@@ -412,9 +412,8 @@ class IngestRun {
 
   /**
    * Whether a reader parses on every core. Then vectors wait: even at the lowest priority the
-   * model slowed the readers beside it (the e2e bench's drop was searchable in 25 s against 22 s
-   * without a model, while the vectors made meanwhile were a few seconds' worth of the stage's
-   * 200), and every file searchable sooner is worth more than a head start on the vectors. Where
+   * model slowed the readers beside it for little headway on the vectors (figures: bench/RESULTS.md, "Figures behind choices in the code"),
+   * and every file searchable sooner is worth more than a head start on the vectors. Where
    * readers leave a core (fewer of them, or the last files of a drop), the stage runs beside them.
    */
   private readersFillCores(): boolean {

@@ -122,8 +122,7 @@ export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: Ab
  * The resolution of the scan a page is made of — the image that covers at least half the page, in
  * its pixels per inch as placed (the finer of its two directions) — within MIN_SCAN_DPI..OCR_DPI;
  * null for a page that is not one scan. Drawing a 150-dpi scan at 300 dpi adds no detail and
- * doubles the reading: a CUAD contract scanned at 150 dpi read 8.1 / 7.2 s a page at 300 dpi
- * (88 % sure) and 4.3 s at 150 (91 %).
+ * about doubles the reading (figures: bench/RESULTS.md, "Figures behind choices in the code").
  */
 async function scanDpi(page: PDFPageProxy): Promise<number | null> {
   const { OPS, AnnotationMode } = await loadPdfJs();

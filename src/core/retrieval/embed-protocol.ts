@@ -17,14 +17,9 @@ export interface EmbeddingModelRef {
 }
 
 /**
- * Texts per forward pass: one. A batch is padded to its longest text, and a case's passages in the
- * order they are stored vary in length (contract passages of up to 256 tokens): in batches of 4
- * they padded to 1.31× their tokens, of 8 to 1.41×. On 480 contract passages, 2 threads: one text
- * a pass took 10.9 / 11.2 s with the session embedder.ts builds, batches of 2 13.1 s, batches of 4
- * 15.6–17.1 s with every graph optimization and 18.5 s with none (as before); onnxruntime alone,
- * in the same order, 10.4 / 10.6 s against 15.1 / 15.8 s. One text a pass also leaves onnxruntime's
- * arena the smallest activations to keep (the process's peak: 490 MB against 553 MB in batches of
- * 4; batches of 16 took 55-58 s of CPU for 400 passages and left the process at 1.1 GB).
+ * Texts per forward pass: one. A batch is padded to its longest text, and a case's passages vary
+ * in length, so batches spend time on padding and keep larger activations; one text a pass was
+ * the fastest and the smallest (figures: bench/RESULTS.md, "Figures behind choices in the code").
  */
 export const DEFAULT_EMBED_BATCH = 1;
 

@@ -9,13 +9,10 @@ import { pooledVectors } from './pooling';
 
 /**
  * An 8-bit model's session gets onnxruntime's basic graph optimizations only (constant folding,
- * redundant nodes removed), not the extended and layout ones. Measured with all-MiniLM-L6-v2 int8
- * (23 MB on disk) on 480 contract passages, 2 threads, one passage per forward pass, the process's
- * peak resident memory beside each: none 18.8 / 18.9 s (452 MB), basic 10.9 / 11.2 s (490 / 497 MB),
- * extended 11.2 s (489 MB), all 11.4 s (487 MB); without them every pass redoes work on the constant
- * weights, a cost per pass rather than per text (batches of 4: embed-protocol.ts). Every level
- * makes the session larger than none (190 MB against 70 MB). The vectors are the same at every
- * level (embedder.test). Other dtypes keep every level (not measured).
+ * redundant nodes removed), not the extended and layout ones: for all-MiniLM-L6-v2 int8, basic was
+ * the fastest level, and without any every pass redoes work on the constant weights
+ * (figures: bench/RESULTS.md, "Figures behind choices in the code"). The vectors are the same at every level (embedder.test). Other
+ * dtypes keep every level (not measured).
  */
 export function graphOptimization(dtype: OnnxDtype): 'basic' | 'all' {
   return dtype === 'q8' || dtype === 'int8' || dtype === 'uint8' ? 'basic' : 'all';

@@ -15,9 +15,8 @@ export interface TokenStates {
  * and the norm rounded to single precision, the norm as `x ** 0.5` — so the vectors are the same
  * to the bit (embedder.test) and a case's stored vectors stay comparable with new ones. Its loops
  * convert a BigInt mask value for every token of every dimension and walk its index arithmetic for
- * every number; these read each token's row once. On 600 contract passages, one a pass, 2 threads:
- * 16.7–17.1 s through the pipeline against 15.5–15.9 s with these loops, and 15.3–15.6 s for
- * onnxruntime alone with the same session options.
+ * every number; these read each token's row once, close to onnxruntime's own time
+ * (figures: bench/RESULTS.md, "Figures behind choices in the code").
  */
 export function pooledVectors(states: TokenStates, mask: ArrayLike<bigint | number>, pooling: Pooling): Float32Array[] {
   const [rows, tokens, dim] = states.dims as [number, number, number];

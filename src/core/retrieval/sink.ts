@@ -64,10 +64,8 @@ const OPTIMIZE_EVERY = 25;
  * Passages embedded per table write in the background stage: 32 at first, so a small case's first
  * vectors come soon, doubling up to 512. Each write is a merge over the whole table (and counts
  * towards its compaction, `OPTIMIZE_EVERY`), and each batch costs a scan for the next and two
- * counts: on the e2e bench's 8,750 passages, with batches of 32 the stage took 206.8 s; of 128,
- * 198.5 s (the table's CPU beside the model from 11.7 to 3.8 s). Up to 128, the stage took 1.03×
- * onnxruntime alone's time (one run); up to 512, 0.91–1.01× (five runs). Progress follows the
- * table, so on a large case it moves every 512 passages (about 10 s on 2 cores).
+ * counts: larger batches bring the stage to onnxruntime's own time (figures: bench/RESULTS.md, "Figures behind choices in the code").
+ * Progress follows the table, so on a large case it moves every 512 passages.
  */
 const PENDING_BATCH = 32;
 const PENDING_BATCH_MAX = 512;

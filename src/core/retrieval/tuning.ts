@@ -33,9 +33,8 @@ export interface RetrievalTuning {
   vectorWeight: number;
   /**
    * BM25 weight of a chunk's context (title › section path) next to its text (weight 1); 0 searches
-   * the text alone. Measured on the clause set: 0 and 0.5 within 0.003 recall@10, while the
-   * two-field query cost +23 ms p95 at 100k chunks (bench index) — so 0. The context still counts
-   * where it helps: it is embedded with the text.
+   * the text alone: a boost gained no recall on the clause set and slowed every query
+   * (figures: bench/RESULTS.md, "Figures behind choices in the code"). The context still counts where it helps: it is embedded with the text.
    */
   contextBoost: number;
   /** A result that ends mid-sentence is extended over the next chunk of its document. */
