@@ -21,6 +21,13 @@ test.describe('documents', () => {
     const docs = page.getByRole('region', { name: 'Documents' });
     await expect(docs.getByText('Drop a case folder here')).toBeVisible();
 
+    // A run that finishes normally never shows the "not finished" banner, not even for a moment.
+    await page.evaluate(() => {
+      const seen = () => document.querySelector('[aria-label="Unfinished documents"]') !== null;
+      const w = window as unknown as { unfinishedShown: boolean };
+      w.unfinishedShown = seen();
+      new MutationObserver(() => (w.unfinishedShown ||= seen())).observe(document.body, { childList: true, subtree: true });
+    });
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
 
     // Every file ends up listed, in its folder, with a final status.
@@ -77,6 +84,7 @@ test.describe('documents', () => {
     await expect(viewer.getByRole('img', { name: /Page \d+ of contracts\/affiliate-agreement\.pdf/ })).toBeVisible();
     await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
     await screenshot(page, '03-search-viewer');
+    expect(await page.evaluate(() => (window as unknown as { unfinishedShown: boolean }).unfinishedShown)).toBe(false);
 
     // A text document opens as its passage with the cited span highlighted.
     await page.getByRole('searchbox', { name: 'Search this case' }).fill('TOM WATSON professional golfer');

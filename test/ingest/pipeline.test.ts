@@ -226,6 +226,23 @@ describe('ingest pipeline', () => {
     expect((await call('ingest.status', { caseId })).pending).toBe(0);
   });
 
+  it('while a run works, what it will finish is not "unfinished": status gives its progress and 0 pending', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, { 'a.pdf': await multiPagePdf(3, 30, 'a'), 'b.pdf': await multiPagePdf(3, 30, 'b') });
+    const during: Promise<{ state: string | undefined; pending: number }>[] = [];
+    const off = engine.events.on('ingest.file', (e) => {
+      if (e.status === 'parsing') during.push(call('ingest.status', { caseId }).then((s) => ({ state: s.progress?.state, pending: s.pending })));
+    });
+    const run = await call('ingest.start', { caseId, paths: [drop] });
+    off();
+    if (!('results' in run)) throw new Error('expected results');
+    expect(run.state).toBe('done');
+    const seen = await Promise.all(during);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toEqual(seen.map(() => ({ state: 'running', pending: 0 })));
+    expect((await call('ingest.status', { caseId })).pending).toBe(0);
+  });
+
   it('autoResume – an ingest interrupted by a killed process finishes after the next open, with no call', async () => {
     const { home, caseId, drop } = await setup();
     writeFileSync(path.join(drop, 'memo.txt'), 'The hearing is set for 3 May 2024.');

@@ -313,8 +313,12 @@ export class IngestService {
     return null;
   }
 
-  /** File versions waiting to be finished (queued by an interrupted run, or cancelled). */
+  /**
+   * File versions waiting to be finished (queued by an interrupted run, or cancelled); none while
+   * a run of the case is queued or working here, since it finishes them.
+   */
   async pendingCount(caseId: string): Promise<number> {
+    if (this.active.get(caseId)?.size) return 0;
     return pendingCount(this.ports.cases, caseId);
   }
 

@@ -140,7 +140,11 @@ export function watchIngest(): () => void {
   };
   const offProgress = api.on('ingest.progress', (p) => {
     const before = useDocuments.getState().progress[p.caseId]?.semantic?.embedded;
-    useDocuments.setState((s) => ({ progress: { ...s.progress, [p.caseId]: p.state === 'running' ? p : null } }));
+    // A run at work finishes what an earlier one left: nothing is "unfinished" while it runs.
+    useDocuments.setState((s) => ({
+      progress: { ...s.progress, [p.caseId]: p.state === 'running' ? p : null },
+      pending: p.state === 'running' ? { ...s.pending, [p.caseId]: 0 } : s.pending,
+    }));
     if (p.state === 'running' && p.semantic && p.semantic.embedded !== before && p.caseId === useDocuments.getState().caseId) followSemantic();
     if (p.state !== 'running') reloadCases();
     if (p.state !== 'running' && p.caseId === useDocuments.getState().caseId) reload();
