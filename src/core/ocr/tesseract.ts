@@ -1,12 +1,9 @@
 /**
- * OCR of one page image, offline: tesseract.js (the WebAssembly build of Tesseract 5, run in a
- * worker thread) with the language data of an installed `@tesseract.js-data/<lang>` npm package,
- * read from disk — never from a CDN, nothing cached in the working directory.
- *
- * A page comes back as its words in reading order (tesseract's blocks → paragraphs → lines →
- * words), each with its box in image pixels, its confidence, and its offsets in the page text the
- * words make (words joined by spaces, lines by a line break, paragraphs by a blank line), so the
- * page can be stored and cited like a page with a text layer.
+ * OCR of one page image, offline: tesseract.js (WebAssembly, in a worker thread) with language data
+ * read from an installed `@tesseract.js-data/<lang>` package, never from a CDN. A page comes back as
+ * its words in reading order, each with its box in image pixels, confidence and offsets in the page
+ * text (words joined by spaces, lines by a line break, paragraphs by a blank line), so it can be
+ * stored and cited like a page with a text layer.
  */
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { CasefileError } from '../../shared/errors';

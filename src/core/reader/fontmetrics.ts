@@ -1,15 +1,10 @@
 import { inflateSync, constants as zlib } from 'node:zlib';
 
 /**
- * A font's vertical extent the way poppler's text layer (pdftotext -bbox, TextOutputDev) sizes
- * word boxes: ascent/descent in em from the FontDescriptor's /Ascent and /Descent (GfxFont), which
- * pdf.js does not pass on (it reports the embedded font file's hhea/bbox extremes instead).
- *
- * poppler's rules (GfxFont.cc): start from 0.95 / −0.35; a FontDescriptor /Ascent (sign dropped) or
- * /Descent (made negative) replaces them when non-zero and under 3 em; for a simple (non-CID)
- * font whose name is one of the standard 14 (or an alias: Arial, TimesNewRoman, CourierNew…) and
- * that is not embedded, the built-in AFM ascender/descender win. TextWord: yMin/yMax =
- * base line ∓ ascent/descent × font size, no further clamping.
+ * A font's vertical extent the way poppler's text layer (pdftotext -bbox) sizes word boxes: ascent
+ * and descent in em from the FontDescriptor's /Ascent and /Descent, which pdf.js does not pass on.
+ * poppler's rules (GfxFont.cc): 0.95 / −0.35, replaced by non-zero descriptor values under 3 em, and
+ * for a non-embedded simple standard-14 font (or alias) the built-in AFM values win.
  */
 
 /** What the raw PDF says about one FontDescriptor. */

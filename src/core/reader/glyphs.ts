@@ -58,20 +58,12 @@ const LOOKAHEAD = 96;
 const MAX_SCAN = 4096;
 
 /**
- * What the glyphs tell about each text item of a page: the items' characters are matched, in
- * order, with the page's glyphs (pdf.js builds its text content from the same glyphs, in the same
- * order); each character's start and each word's end are projected on the item's base line
- * (boundaries), and where the base line or the size changes inside the item is noted (lifts). An
- * item whose matched glyphs do not lie on its line, in order, within its extent, gets nothing (the
- * inline model alone places its words).
- *
- * `items` is the page's flat geometry (ITEM_STRIDE numbers per item, offsets into the document
- * text), `text` the page's characters with `offset` the document offset of its first,
- * `skip(font)` true for fonts whose items are not placed this way (vertical ones).
- * Returns item ordinal → its boundaries and lifts.
- *
- * Long on purpose: one pass with two cursors (the glyph and the character inside it) that every
- * step of the match moves; split, the pieces would hand both cursors back and forth.
+ * What the glyphs tell about each text item of a page: its characters are matched in order with the
+ * page's glyphs (pdf.js builds text content from the same glyphs), giving each character's start and
+ * word's end on the base line (boundaries) and where the line or size changes (lifts). An item whose
+ * glyphs do not lie on its line in order gets nothing. Returns item ordinal → boundaries and lifts.
+ * Long on purpose: one pass with two cursors (glyph and character) that every step of the match moves;
+ * split, the pieces would hand both cursors back and forth.
  */
 export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();

@@ -1,13 +1,9 @@
 /**
- * Images as documents: a PNG, JPEG, TIFF (every page of a multi-page TIFF), WebP, GIF or BMP is
- * read as a PDF made in memory with one page per image, each page the image at its own
- * resolution. The PDF path then does the rest — OCR with word boxes, pages, the viewer's page
- * images and citation boxes — so an image is cited like a scanned PDF. The stored original stays
- * the image; the PDF is made again (the same bytes) whenever its pages are read or shown.
- *
- * Decoders: @napi-rs/canvas (already used to draw pages) for PNG, JPEG, WebP, GIF and BMP; utif2
- * for TIFF, including the CCITT fax encodings scanners write. A JPEG goes into the PDF as it is
- * (DCTDecode); other images as 8-bit grey or RGB, deflated.
+ * Images as documents: a PNG, JPEG, TIFF (every page), WebP, GIF or BMP is read as a PDF made in
+ * memory, one page per image, so the PDF path (OCR with word boxes, page images, citation boxes) does
+ * the rest and an image is cited like a scanned PDF. The stored original stays the image; the PDF is
+ * made again, byte for byte, whenever its pages are read. Decoders: @napi-rs/canvas, and utif2 for
+ * TIFF (including CCITT fax); a JPEG goes in as it is (DCTDecode).
  */
 import { deflateSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';

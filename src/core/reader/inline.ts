@@ -1,12 +1,9 @@
 /**
  * Where a character sits inside a PDF text item, along its base line: one model shared by ingest
- * (which stores corrections where the model is off) and citations (which draws boxes from it).
- *
- * The model: each character advances by its font width (real widths stored at ingest; estimated
- * from the standard font metrics for older data), and what the item's width holds beyond those
- * advances (character and word spacing, justification) is shared out evenly per character, as a
- * PDF's character spacing is. Stops, stored at ingest from the page's exact glyph positions, pin
- * the offset of chosen character boundaries; between two stops the model runs on that stretch only.
+ * (which stores corrections) and citations (which draws boxes). Each character advances by its font
+ * width, and the item's leftover width is shared out evenly per character, as PDF character spacing
+ * is. Stops stored at ingest from exact glyph positions pin chosen boundaries; between two stops the
+ * model runs on that stretch only.
  */
 
 /** A stop: character boundary `i` (0…length) of an item sits at offset `x` (user space) along it. */

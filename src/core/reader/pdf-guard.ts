@@ -9,14 +9,11 @@ const DEFLATE_MAX_RATIO = 1032;
 const MAX_LENGTH = bufferConstants.MAX_LENGTH;
 
 /**
- * Check a PDF's Flate streams before pdf.js reads it: pdf.js inflates a content stream whole,
- * outside the JS heap, so a 4.6 MB file whose one stream inflates to 4.7 GB would take the
- * process down. Each compressed stream that could expand past the per-stream limit is inflated
- * here with a hard output cap (zlib's maxOutputLength), and the decoded bytes of all non-image
- * streams are added up against the per-document limit. Images are bounded by their pixel count
- * instead (pdf.js's maxImageSize; it reads only width × height samples of them).
- * Throws a LoadError naming the problem; streams that do not inflate (encrypted, damaged) are
- * left to pdf.js.
+ * Check a PDF's Flate streams before pdf.js reads it: pdf.js inflates a content stream whole, outside
+ * the JS heap, so a small file whose one stream inflates to gigabytes would take the process down.
+ * Streams that could expand past the per-stream limit are inflated here with a hard output cap, and
+ * non-image streams' decoded bytes are summed against the per-document limit (images are bounded by
+ * pdf.js's maxImageSize). Throws a LoadError; streams that do not inflate are left to pdf.js.
  */
 export function checkPdfStreams(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxStreamBytes' | 'maxDecodedBytes'>): { streams: number; decoded: number } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

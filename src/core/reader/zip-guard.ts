@@ -194,13 +194,10 @@ export interface OpenedArchive {
 }
 
 /**
- * The files of a ZIP archive, each its own child file (its path inside the archive kept), bounded:
- * more than `maxArchiveEntries` files, or entries that overlap one another (a zip bomb), fail the
- * archive; an entry that is encrypted, compressed with a method we cannot read, damaged, larger
- * than one file may be, or a zip bomb (a large entry expanding more than `maxZipRatio` times) is
- * listed with the reason instead of its bytes; once the entries read add up to `maxZipBytes`, the
- * rest are listed as not unpacked. Every entry of the table of contents is read, also past a
- * count the end record understates (the note says so). One entry at a time: a caller that stores
+ * The files of a ZIP archive, each its own child file (its inner path kept), bounded: too many
+ * entries or overlapping ones (a zip bomb) fail the archive; an entry that is encrypted, unreadable,
+ * too large or expands past `maxZipRatio` is listed with the reason instead of its bytes, and past
+ * `maxZipBytes` the rest are listed as not unpacked. One entry at a time, so a caller that stores
  * each as it comes holds one entry's bytes, not the archive's.
  */
 export function openArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>): OpenedArchive {

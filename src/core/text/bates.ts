@@ -1,26 +1,9 @@
 /**
- * Bates numbers: the production stamps ("ACME0001234", "SMITH-0000245 CONFIDENTIAL") a party
- * prints in the header or footer of every page it produces. Pure: a document's text and page index
- * in, each stamped page's number with its exact character range out — or null when the document is
- * not confidently Bates-stamped (page numbers, form numbers, case numbers, docket stamps, dates,
- * phone numbers and exhibit ids are not).
- *
- * The rules:
- * - Where: the header or footer zone of a page. With PDF geometry, a text item whose baseline lies in
- *   the top or bottom 12% of the page's view box (across its /Rotate); without geometry, the first or
- *   last 3 non-blank lines of the page.
- * - What: a prefix in capitals (letters, digits, '-', '_', at least 2 letters, starting with a letter,
- *   not ending in a digit) directly followed by 5–8 digits, or separated from them by one '-', '_' or
- *   (after a prefix of 3+ characters ending in a letter) one space; the digits end the token. Prefixes
- *   that are words of other stamps ("PAGE", "FORM", "CASE", "DOC", "ID", "EX", "WL"…) and numbers right
- *   after "No.", "Case", "Document", "Page", "Tel."… are not stamps.
- * - Sequence: stamps with the same prefix and digit width whose number rises with the page (one per
- *   page; up to MAX_GAP pages without a stamp, or one skipped number between two stamped pages, are
- *   tolerated). The
- *   longest such run must hold at least 2 pages, at least 60% of the pages with any candidate stamp,
- *   and at least half the pages that have text.
- * - One page: a one-page document counts when its footer holds a strong stamp: a prefix and 6–8
- *   digits with a leading zero ("ACME0000777").
+ * Bates numbers: the production stamps ("ACME0001234") a party prints in the header or footer of
+ * every page it produces. Pure: text and page index in, each stamped page's number and exact
+ * character range out, or null when the document is not confidently stamped. A stamp is a capital
+ * prefix and 5–8 digits in the header/footer zone; the document counts only when one prefix's numbers
+ * rise with the pages across most of them, so page, form, case and docket numbers are not taken.
  */
 import { ITEM_STRIDE, type BatesRange, type PageGeometry, type PageIndex } from '../domain/index';
 

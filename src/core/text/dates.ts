@@ -1,20 +1,9 @@
 /**
- * Dated events of a document, for the case's chronology: every sentence (or list item, table row,
- * spreadsheet row) that says when something happened becomes an event — its date (a day, a month
- * or a year; a range where it says "through"), the sentence with its exact character range (so it
- * opens with boxes), its page and the people it names. Dates are read by chrono-node; a relative
- * date ("three days later") follows the previous event's date, else the document's own date.
- * Besides chrono: "the 5th day of June, 2020" (also with the year in words), day ranges ("Sep
- * 12–13, 2022"), a year shared by a list or range ("between May 1 and June 10, 2020", "1 January,
- * 1 April and 31 December 1999"), year ranges ("from 1998 to 2000"), compact dates ("20070817")
- * and years said as a time ("in 2018"). Text-layer breaks are mended first ("1s t day", "_Dec.").
- *
- * Not events (rules measured on the corpus, see test/ingest/events.test.ts and `npm run
- * eval:events`): dates in running headers and footers (a line repeated on three or more pages),
- * e-filing stamps ("Case … Document … Filed 08/18/21 Page 1 of 21", "DktEntry", copyright
- * footers), a form's revision date ("Rev. 01/2019", "Form 101-13-FR-S (9/1/2009)"), the date of a
- * cited case or publication ("(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011"), durations ("for
- * 30 days"), and words that are dates only to a parser ("now", "today").
+ * Dated events of a document, for the case's chronology: each sentence (or list item, row) that says
+ * when something happened, with its date (day, month, year or range), exact character range, page and
+ * the people it names. chrono-node reads the dates, with extra rules for legal forms it misses; a
+ * relative date follows the previous event's. Dates in repeated headers and footers, e-filing stamps,
+ * form revisions, citations and durations are not events (see test/ingest/events.test.ts).
  */
 import type { PageIndex } from '../domain/index';
 import { linesOf, runningLines } from './outline';

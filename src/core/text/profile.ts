@@ -1,15 +1,9 @@
 /**
- * What a document is, as a user names it: its title and the short name it is cited by, its parties
- * (from the preamble) and its preamble's words. The title is, in order: an email's subject; a court
- * paper's case name from its caption ("Gildernew v. Gantner", with the court, docket and date
- * decided: `caption.ts`); a Word file's own title (core properties) when it means something; the
- * document's title line (the outline's, or the first line that names a kind of document: "Cloud
- * Service Agreement"), never a signature-block word ("PARTY 1", "CONTRACTOR"); the name it gives
- * itself ('This Mutual Non-Disclosure Agreement'); else the file name made readable. A
- * contract's title adds its parties where two are known ("Exclusive Distributor Agreement — Water
- * Now / Hydraspin"); its short name is the title alone. Search uses it to focus a question that
- * names a document ("the marketing agreement with Zounds Hearing"), every chunk carries the short
- * name as context, and citations use it. Pure: text and outline in.
+ * What a document is, as a user names it: its title, the short name it is cited by, its parties and
+ * its preamble's words. The title comes from, in order: an email subject, a caption's case name
+ * (`caption.ts`), a meaningful Word title, the title line, the name it gives itself, else the file name.
+ * Search uses it to focus questions that name a document, chunks carry the short name as context, and
+ * citations use it. Pure: text and outline in.
  */
 import { readableFileName } from '../util/names';
 import { courtCaption } from './caption';

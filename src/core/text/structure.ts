@@ -1,12 +1,8 @@
 /**
- * A document's structure and the chunks that follow it. Ingest (the reader process) and the upgrade
- * of older cases (`reindex.ts`, from stored text without parsing again) both come through here, so
- * a case indexed either way holds the same chunks.
- *
- * Every chunk carries its **context**: the document's title and the section path at its start
- * ("Marketing Agreement › 7 Limitation of Liability › 7.2 Cap on Damages"), plus the headings that
- * start inside it. Search indexes the context as its own weighted field and embeds it with the
- * text; the chunk's text and offsets stay exactly the document's words.
+ * A document's structure and the chunks that follow it. Ingest and the upgrade of older cases
+ * (`reindex.ts`) both come through here, so a case indexed either way holds the same chunks. Every
+ * chunk carries its context (title and section path, "Agreement › 7 Liability › 7.2 Cap"), which
+ * search indexes and embeds; the chunk's text and offsets stay exactly the document's words.
  */
 import { createHash } from 'node:crypto';
 import { pageAt, splitStructured, type Boundary, type Span } from './chunker';

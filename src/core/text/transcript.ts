@@ -1,29 +1,9 @@
 /**
- * Deposition and hearing transcripts: pages whose lines are numbered 1–25 (up to 28) in the margin,
- * each page with its own printed page number, cited "page:line" ("Smith Dep. 42:10–17"). Pure: a
- * document's text and page index in, each transcript page's printed number and its numbered lines'
- * character ranges out — or null when the document is not laid out as a transcript.
- *
- * The rules:
- * - PDF pages with geometry: the line numbers are text items holding only 1–28, in one column (the
- *   same x within 0.8 em, so right-aligned numbers count), reading 1, 2, 3 … N from the top with N
- *   from 25 to 28. A line is the text of the other items on the number's baseline to its right: the
- *   longest run of them that stand next to each other in the text (a stamp on the same baseline
- *   read elsewhere is left out); a blank line is an empty range at its number's end. The page number
- *   is a lone number ("42", "Page 42", "- 42 -", "Page 42 of 180") above line 1 (first) or below line N.
- * - Text without geometry (or where the geometry finds none): lines that open with a number, 1 … N in
- *   order (blank lines between them allowed) with N from 25 to 28 and text on a quarter of them at
- *   least, make one transcript page; its page number is a lone-number line among the 4 lines before
- *   line 1 or the 3 after line N.
- * - The document is a transcript when at least half of its pages with text are such pages, at least
- *   half of those carry a printed page number, and they read as spoken words taken down: a question
- *   and an answer ("Q." / "A."), two speakers' labels ("THE COURT:", "MR. JONES:"), or a court
- *   reporter's mark (CSR, RMR, "Official Reporter", "Reporter's Transcript") — pleading paper, a
- *   brief on 28 numbered lines, has none. A page whose number was not found takes the previous
- *   page's plus one (or, first, the next page's minus one).
- * - Condensed (several pages a sheet) and sideways transcripts are not read.
- * - The deponent is the last name of "DEPOSITION OF <NAME>" in the opening text ("DEPOSITION OF
- *   JOHN SMITH, M.D." → "Smith"); null for hearings.
+ * Deposition and hearing transcripts: pages of lines numbered 1–N (N from 25 to 28) in the margin,
+ * each with its printed page number, cited "page:line". Pure: text and page index in, each page's
+ * number and its lines' character ranges out, or null when the document is not a transcript.
+ * It is one when half its text pages are numbered-line pages, half of those carry a page number, and
+ * they read as speech taken down (Q./A., speaker labels, a reporter's mark), which pleading paper lacks.
  */
 import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from '../domain/index';
 

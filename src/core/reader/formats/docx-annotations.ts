@@ -1,12 +1,8 @@
 /**
- * A redlined Word file's tracked changes and comments. mammoth reads a DOCX as if every change were
- * accepted (an insertion kept silently, a deletion gone) and drops comments; this reads them from
- * the package itself — word/document.xml (w:ins, w:del, w:moveTo, w:moveFrom, the comment ranges)
- * and word/comments.xml — so ingest can add them to the document as a final, searchable and citable
- * section ("Tracked changes and comments") without touching the body text.
- *
- * Best effort and never fatal: a part that is missing, unreadable or malformed gives fewer (or no)
- * annotations, never an error. Headers, footers, footnotes and formatting-only changes are not read.
+ * A redlined Word file's tracked changes and comments, read from the package itself
+ * (word/document.xml, word/comments.xml), because mammoth reads every change as accepted and drops
+ * comments. Ingest adds them as a final, searchable section without touching the body text. Best
+ * effort and never fatal: a bad part gives fewer annotations, never an error.
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';

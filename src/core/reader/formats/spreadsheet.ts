@@ -1,29 +1,10 @@
 /**
- * Spreadsheets (.xlsx/.xlsm/.xlsb, .xls, .ods, .csv/.tsv) read as text with SheetJS CE
- * (`@e965/xlsx`, loaded only when a spreadsheet is read). Nothing is evaluated: formulas are not
- * kept (their last computed values are), no rich-text HTML, no macros, no styles.
- *
- * The text, one unit per sheet (`unitsDocument`), labelled `Sheet NAME` (`Sheet NAME (hidden)` for a
- * hidden or very hidden sheet); a CSV/TSV (one sheet, no name of its own) is labelled `Rows`:
- *
- *     Row 1 — A: Smith LLP, invoice 1234           ← a row above the header: columns by letter
- *     Columns: Date · Hours · Amount               ← the header row
- *     Row 3 — Date: 2023-03-04 · Hours: 3.5 · Amount: $1,200.00
- *     Row 4 — Date: 2023-03-05 · Amount: $80.00 · F: see note   ← empty cells left out; F has no header
- *
- * One paragraph per non-empty row; N is the spreadsheet's own 1-based row number (what Excel shows).
- * Cells read as the file shows them (SheetJS's formatted text: "$1,200.00", "12%"), except dates
- * shown with numbers only ("3/4/23": Excel draws its default date format in the reader's locale, so
- * the file does not say what the user saw), which are written as ISO dates (2023-03-04, with hh:mm
- * when there is a time); a date shown with words keeps them and adds the ISO date: "4 March 2023
- * (2023-03-04)". CSV/TSV cells are kept exactly as written (no number or date conversion).
- * Line breaks inside a cell become spaces; merged cells give their value once (top-left).
- *
- * The header: among the first HEADER_SCAN_ROWS non-empty rows, the first whose cells are all text
- * labels (not numbers, dates, or text that looks like one), at least two of them (one in a sheet of
- * one column), and that is followed by a row that is not such a row — so a title line above the
- * table is not taken for it; without one, the first such row with a row below it; without any, no
- * header (all rows by letter: a sheet of one text row is a row, not column names).
+ * Spreadsheets (.xlsx/.xlsm/.xlsb, .xls, .ods, .csv/.tsv) read as text with SheetJS CE (`@e965/xlsx`,
+ * loaded lazily); nothing is evaluated (formulas give their last values). One unit per sheet, one
+ * paragraph per non-empty row ("Row N — Header: value · …", N the 1-based row Excel shows). Number-only
+ * dates become ISO dates, because Excel draws them in the reader's locale and the file does not say
+ * what the user saw. The header is the first all-label row followed by a non-label row, so a title
+ * line above the table is not taken for it.
  */
 import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
 import { decodeText } from '../../domain/index';
