@@ -1,12 +1,8 @@
 /**
- * A step channel per format: how one step travels between the loop and the model. Each says what
- * it adds to a model call, how it streams the step's thought and answer, how it parses a reply
- * (and salvages one that will not parse), and how a completed step is written back into the
- * conversation.
- *
- * - `json`: one JSON object per step, constrained by a schema (local models);
- * - `text`: text ReAct (Thought / Action / Action Input, or Final Answer);
- * - `tools`: the model's native tool calling (endpoints).
+ * A step channel per format: how one step travels between the loop and the model (what it adds to a
+ * call, how it streams, parses and salvages a reply, and writes the step back). `json`: one
+ * schema-constrained object per step (local models); `text`: text ReAct; `tools`: native tool
+ * calling (endpoints).
  */
 import { jsonSchema, Output, tool, type ModelMessage, type OutputInterface, type ToolSet } from 'ai';
 import { z } from 'zod';

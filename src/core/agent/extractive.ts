@@ -1,11 +1,8 @@
 /**
- * Answers without model text. The extractive answer: the best passages for the question (the
- * routed hybrid search of the retrieval tools, deduplicated, at most two per document), each
- * shown as its most relevant sentence(s) quoted, with the document, page and a citation of
- * exactly those words — always true, always cited, fast. It ends a turn when the user asks for
- * passages ("Find passages"), when no chat model is installed, and when the model's answer is
- * unusable (degenerate.ts) or has no supported sentence. And the answer for a case with nothing
- * searchable, which needs no search at all.
+ * Answers without model text: the best passages for the question (routed hybrid search, at most two
+ * per document), each as its most relevant sentences quoted with a citation of exactly those words,
+ * so always true, always cited, fast. Used for "Find passages", when no chat model is installed, when
+ * the model's answer is unusable or unsupported, and for a case with nothing searchable.
  */
 import { placeOf } from '../text/index';
 import type { IngestFileStatus } from '../../shared/contract/ingest';

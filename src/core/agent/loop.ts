@@ -1,13 +1,9 @@
 /**
- * The ReAct loop: Thought → Action (+ JSON input) → Observation, until a Final Answer or the
- * step budget. Written against the `ai` SDK's language-model interface, so a local GGUF, an
- * OpenAI-compatible endpoint and the scripted test model all run the same code. The policy
- * lives in code, not only in the prompt.
- *
- * `runAgent` orchestrates; the parts live beside it: `conversation.ts` + `channels.ts` (model
- * calls, one step channel per format: call, parse, repair, record), `policies.ts` (findFiles
- * first, exhaustive grep, step budget, off-topic queries — pure decisions), `tool-runner.ts`
- * (validation, defaults, the calls made), `observations.ts` (what the model was shown), `coverage.ts`.
+ * The ReAct loop: Thought → Action (+ JSON input) → Observation, until a Final Answer or the step
+ * budget. Written against the `ai` SDK's language-model interface, so a local GGUF, an endpoint and
+ * the scripted test model run the same code; the policy lives in code, not only in the prompt.
+ * `runAgent` orchestrates; the parts live beside it: `conversation.ts`, `channels.ts`, `policies.ts`,
+ * `tool-runner.ts`, `observations.ts`, `coverage.ts`.
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentStep, CheckedCitation, Coverage } from '../../shared/contract/chat';

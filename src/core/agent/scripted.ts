@@ -1,26 +1,9 @@
 /**
- * A deterministic language model that plays a script: the boundary the end-to-end tests (and
- * demos without a model) use to get a predictable timeline. It implements the same `ai` SDK
- * interface as the real backends, so the loop, tools and verification all run for real.
- *
- * Select it with the model id `scripted:<path-to-script.json>` (CLI `--model`, `chat.ask`
- * `model`), or set CASEFILE_SCRIPTED_MODEL=<path> to make it the default chat model.
- *
- * Script (JSON):
- * {
- *   "steps": [                                   // one entry per model call of a turn, in order
- *     {"thought": "List the files", "action": "findFiles", "action_input": {}},
- *     {"thought": "Search", "action": "retrieve", "action_input": {"query": "termination notice"}},
- *     {"final": "Thirty days' notice is needed [cite:{{cite}}]."},   // shorthand for final_answer
- *     "raw text is sent as is"
- *   ],
- *   "condense": ["standalone question for follow-ups"],  // optional: replies to condensation calls
- *   "chunkChars": 8,  "delayMs": 0                        // streaming granularity and pace
- * }
- * Templates inside strings: {{cite}} / {{cite:N}} — the first / N-th cite id shown to the model in
- * this turn; {{quote}} / {{quote:N}} — the first words (up to 12) of that passage, to quote it;
- * {{file_id}} — the first file id listed; {{question}} — the user's question.
- * When the steps run out, the model answers with the first cite id it saw.
+ * A deterministic language model that plays a JSON script, so end-to-end tests and model-less demos
+ * get a predictable timeline; it implements the `ai` SDK interface, so the loop, tools and
+ * verification run for real. Select it with model id `scripted:<path>` or CASEFILE_SCRIPTED_MODEL.
+ * Script: {"steps": [{thought, action, action_input} | {"final": …} | "raw text"], "condense"?,
+ * "chunkChars"?, "delayMs"?}; strings may use {{cite[:N]}}, {{quote[:N]}}, {{file_id}}, {{question}}.
  */
 import { readFileSync } from 'node:fs';
 import type {

@@ -1,17 +1,9 @@
 /**
- * Checks the citations of an answer at the level of the claim. For each sentence and each
- * `[cite:id]` in it:
- * - `invented` — no tool issued the id in this conversation;
- * - `quoted` — the sentence quotes words, and they are in the cited passage
- *   (whitespace-, case- and quote-style-normalised);
- * - `supported` — the sentence's key facts (numbers, amounts, durations, dates, names, defined
- *   terms; see facts.ts) are in the passage, and the sentence is close in meaning to a sentence of
- *   it (cosine with the case's embedding model when one is loaded, word overlap otherwise);
- * - `not_supported` — neither, with the reason in plain words.
- * Only quoted and supported are green. The supporting words (the quote, or the best-matching
- * sentences) come back as the citation's `span`, so a chip opens on them, not on the whole chunk.
- * Pure logic over a lookup, a text source and an optional similarity, so every shell gets the
- * same verdicts.
+ * Checks an answer's citations claim by claim: each `[cite:id]` in a sentence is `invented` (no tool
+ * issued the id), `quoted` (its quoted words are in the passage), `supported` (its key facts, see
+ * facts.ts, are in the passage and its meaning is close) or `not_supported`, with the reason. Only
+ * quoted and supported are green; the supporting words come back as the `span` a chip opens on.
+ * Pure logic, so every shell gets the same verdicts.
  */
 import type { CheckedCitation, SupportLevel, SupportSpan } from '../../shared/contract/chat';
 import type { CitationRecord } from '../../shared/contract/search';

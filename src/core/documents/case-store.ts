@@ -25,20 +25,12 @@ export interface StoredChunk {
 export { JOURNAL_FILE, MANIFEST_FILE, type ManifestChange } from './manifest';
 
 /**
- * On-disk store of one case's documents:
- * ```
- * <caseDir>/files.json                    the file manifest (records and versions), with
- *         /files.log                     the changes since it was written (manifest.ts)
- * <caseDir>/files/<sha256>                originals, content-addressed, never modified
- * <caseDir>/docs/<fileId>/v<N>/text.txt   document text of a version
- *                             pages.json  page ranges + compact PDF geometry (PageIndex)
- *                             structure.json  outline sections and profile (DocumentStructure)
- *                             chunks.json chunk offsets and contexts (StoredChunk[])
- *                             doc.html    DOCX rendering for display
- *                             events.json dated events for the chronology (text/dates.ts)
- * ```
- * Every file is written atomically; a version's artifacts are complete before the manifest
- * marks it finished, so a crash leaves at worst unreferenced artifacts that are rewritten.
+ * On-disk store of one case's documents: `files.json` + `files.log` (the manifest, manifest.ts),
+ * `files/<sha256>` (originals, content-addressed, never modified), and per version
+ * `docs/<fileId>/v<N>/`: text.txt, pages.json (PageIndex), structure.json, chunks.json, doc.html
+ * (DOCX display) and events.json (text/dates.ts). Every file is written atomically and a version's
+ * artifacts are complete before the manifest marks it finished, so a crash leaves at worst
+ * unreferenced artifacts that are rewritten.
  */
 export class CaseStore {
   constructor(readonly caseDir: string) {}

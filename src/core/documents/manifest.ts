@@ -1,22 +1,9 @@
 /**
- * The file manifest of a case on disk, kept so that recording one file costs the same in a case of
- * ten files as in one of ten thousand:
- * ```
- * <caseDir>/files.json  every record, written whole (atomically) now and then: {schemaVersion, journal, files}
- * <caseDir>/files.log   the changes since: a header line {"files.log":1,"base":<token>,"size":<bytes>},
- *                       then one line a change {"put":[records],"del":[ids]}, appended and synced
- * ```
- * A change appends one line (its records whole) instead of writing every record again; once the
- * log outgrows files.json (and at the end of every ingest run) the two are folded into a new
- * files.json. The log applies only to the files.json it names (its token and length): a log left
- * by a fold the process did not finish, or a files.json another program wrote since, leaves it
- * out. A line cut short by a kill is skipped (it was never acknowledged), and the next line is
- * written after a line break, so it stays whole. Programs that read files.json alone see the
- * case as of the last fold.
- *
- * Each process keeps the manifest of the cases it used last in memory, checked against the two
- * files' identity (inode, size, time) before every use: lines another process appended are read
- * from where this one stopped, anything else reads both files again.
+ * The file manifest of a case on disk: `files.json` (every record, rewritten atomically now and then)
+ * plus `files.log` (one appended, synced line per change since), so recording one file costs the same
+ * in a case of ten files as in one of ten thousand. The log names the files.json it applies to (token
+ * and size) and is ignored otherwise; a line cut short by a kill was never acknowledged and is skipped.
+ * Each process caches recent manifests, checked against both files' identity before every use.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';

@@ -1,12 +1,9 @@
 /**
- * The background catch-up of a case's vectors. When an embedding model becomes available (the
- * default one, an import, another model for the case) every case whose passages wait for vectors
- * is embedded, one case at a time, the most recently changed first (the oldest last); `request`
- * puts one case first (the case's own button). A case is done in slices, each in the case's queue
- * and under its lock like an ingest, so a drop waits for one slice at most. Nothing is lost when
- * the process is killed: the passages that wait are marked in the table (`embedded = false`, see
- * retrieval/store.ts) and the next start finds them. Search works meanwhile, by keywords and by
- * the vectors made so far.
+ * The background catch-up of a case's vectors: when an embedding model becomes available, every case
+ * whose passages wait for vectors is embedded, most recently changed first (`request` puts one first).
+ * Each slice runs in the case's queue under its lock, so a drop waits for one slice at most. A kill
+ * loses nothing: waiting passages are marked `embedded = false` (retrieval/store.ts). Search works
+ * meanwhile, by keywords and the vectors made so far.
  */
 import type { IndexVectorsStatus } from '../../shared/contract/ingest';
 import { resolveEmbeddingModel } from '../retrieval/models';

@@ -1,14 +1,9 @@
 /**
- * Bring a case's index up to the current chunking and names without reading its files again: for
- * each readable version, the stored text (and DOCX HTML, pages with the Word file's properties, an
- * email's subject from the manifest) gives the outline and profile (`structure.ts`: title, short
- * name, court, docket, date decided) and the doc type again (`meta.ts`; the user's own type still
- * wins), the chunks are cut again along the structure with their contexts, written to
- * `chunks.json`, embedded and put in place of the version's old rows. A version is done when its
- * rows carry contexts and its stored profile was named by the current rules (`NAMES_FORMAT`), so a
- * killed upgrade resumes where it stopped; versions already done are skipped unless `all` is
- * asked. A version named again whose passages, contexts and type come out the same keeps its rows
- * (and their vectors): only its structure.json is written. Runs in the case's queue under the case lock, like ingest.
+ * Brings a case's index up to the current chunking and names without reading its files again: each
+ * version's stored text gives its structure, profile and doc type again (the user's type still wins),
+ * and its chunks are cut, embedded and swapped in. A version is done when its rows carry contexts and
+ * its profile has the current `NAMES_FORMAT`, so a killed upgrade resumes where it stopped; unchanged
+ * passages keep their rows and vectors. Runs in the case's queue under the case lock, like ingest.
  */
 import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';

@@ -336,7 +336,7 @@ class IngestRun {
     queue.push(...this.work.values());
     const lanes = Math.max(1, this.ctx.pool().concurrency);
     // With more than one reader, the first takes the largest file left and the others take files
-    // as they came: a long file found last no longer leaves one reader working alone at the end,
+    // as they came: a long file found last does not leave one reader working alone at the end,
     // and small files still become searchable early.
     const runLane = async (lane: number) => {
       const take = lane === 0 && lanes > 1 ? () => takeLargest(queue) : () => queue.shift();

@@ -1,11 +1,8 @@
 /**
  * Embedding off the engine's thread: one worker thread (embed-worker.ts) owns the models, and
- * `RemoteEmbedder` — the same API as `Embedder` — posts texts to it and gets vectors back. The
- * engine's thread (the Electron main process) never loads transformers.js or onnxruntime.
- *
- * One worker per process, shared by every engine in it (each model is loaded once and reused by
- * ingest, re-embedding and query embedding alike); engines retain it while open and the last
- * `engine.close()` terminates it. Idle, it never keeps the process alive.
+ * `RemoteEmbedder` (the `Embedder` API) posts texts to it, so the engine's thread (Electron main)
+ * never loads transformers.js or onnxruntime. One worker per process, shared by its engines so each
+ * model loads once; the last `engine.close()` terminates it, and idle it never keeps the process alive.
  */
 import type { Worker } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';

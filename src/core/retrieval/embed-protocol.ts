@@ -58,14 +58,11 @@ export function defaultEmbedThreads(cores: number, lowered = THREAD_PRIORITIES):
 }
 
 /**
- * onnxruntime threads for an ingest's embedding stage, asked before each batch. Where the
- * embedding thread runs below everything else (`lowered`), the model's own count throughout: the
- * priority shares the cores out, and no second session is loaded. Elsewhere, beside `readersBusy`
- * reader processes parsing: the cores they leave (at least 1), so parsing (what makes files
- * searchable) is never starved; once parsing is done (0 busy): every core, up to 8, but only as
- * many more than it runs with now (`current`, default 1) as were idle over the last batch (`idle`,
- * in cores; see IdleCores; default none): on a busy machine more onnxruntime threads than free
- * cores is much slower, not faster. CASEFILE_EMBED_THREADS, when set, holds throughout.
+ * onnxruntime threads for an ingest's embedding stage, asked before each batch. Lowered priority: the
+ * model's own count (the priority shares the cores). Else, while `readersBusy` readers parse: the
+ * cores they leave (at least 1), so parsing is never starved; once done: up to every core (max 8),
+ * growing from `current` only by the cores idle over the last batch (`idle`), because more threads
+ * than free cores is slower, not faster. CASEFILE_EMBED_THREADS, when set, holds throughout.
  */
 export function ingestEmbedThreads(readersBusy: number, opts: { cores?: number; current?: number; idle?: number; lowered?: boolean } = {}): number {
   const configured = readConfig().embedThreads;

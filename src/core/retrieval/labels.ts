@@ -41,9 +41,8 @@ export interface HybridEvidence {
 /**
  * A hybrid hit's relevance to the question: strong when keyword and meaning search both put it at
  * the top and it is close in meaning; weaker as they disagree. Not the better of two raw scores:
- * BM25 reads strong for any passage that repeats one rare word, so every hybrid hit used to read
- * strong. Measured on ContractNLI questions (test/retrieval/semantic.test.ts): the labelled
- * passage reads strong or good about twice as often as the rest of the list.
+ * BM25 reads strong for any passage that repeats one rare word, so every hit would read strong
+ * (checked on ContractNLI questions, test/retrieval/semantic.test.ts).
  */
 export function hybridLabel(e: HybridEvidence): QualityLabel {
   const k = e.keywordRank ?? Infinity;

@@ -1,14 +1,9 @@
 /**
- * The clause lexicon: the words lawyers and clients use for each kind of contract clause (after
- * CUAD's categories), and the words contracts use for it; and a court's holding, in the words
- * opinions give it ("affirmed", "reversed", "remanded"). A question that speaks of a kind of clause
- * in its own words ("can they drop us whenever they want?") is searched by keyword with the
- * contract's words added ("terminate termination convenience notice"), so BM25 finds the clause
- * that shares no word with the question. The question's vector is made from the same words: on the
- * clause set that found the clause first more often than the question alone (bench/RESULTS.md).
- *
- * Written from the categories and from how the questions of bench/data/cuad-clause-questions.jsonl
- * are worded (the set retrieval is tuned on); measured with `npm run eval:retrieval`.
+ * The clause lexicon: for each kind of contract clause (after CUAD's categories) the words people use
+ * for it and the words contracts use, plus a court's holding in opinions' words. A question in its
+ * own words ("can they drop us whenever they want?") is searched with the contract's words added, so
+ * BM25 finds a clause that shares no word with it; the question's vector uses the same words
+ * (bench/RESULTS.md). Tuned on bench/data/cuad-clause-questions.jsonl (`npm run eval:retrieval`).
  */
 
 interface LexiconEntry {

@@ -8,15 +8,10 @@ export interface TokenStates {
 
 /**
  * One L2-normalised vector per text from a model's token states: the mean over the text's real
- * tokens (`mask` 1; padding 0), or its first token (`cls`).
- *
- * The arithmetic of transformers.js's feature-extraction pipeline (`mean_pooling`, then
- * `Tensor.normalize(2, -1)`), step for step — sums in double precision token by token, the mean
- * and the norm rounded to single precision, the norm as `x ** 0.5` — so the vectors are the same
- * to the bit (embedder.test) and a case's stored vectors stay comparable with new ones. Its loops
- * convert a BigInt mask value for every token of every dimension and walk its index arithmetic for
- * every number; these read each token's row once, close to onnxruntime's own time
- * (figures: bench/RESULTS.md, "Figures behind choices in the code").
+ * tokens (`mask` 1; padding 0), or its first token (`cls`). The arithmetic of transformers.js's
+ * `mean_pooling` + `Tensor.normalize(2, -1)` step for step (double sums, single-precision mean and
+ * norm, `x ** 0.5`), so vectors match to the bit (embedder.test) and stored vectors stay comparable;
+ * it reads each token's row once instead of walking its index arithmetic (bench/RESULTS.md).
  */
 export function pooledVectors(states: TokenStates, mask: ArrayLike<bigint | number>, pooling: Pooling): Float32Array[] {
   const [rows, tokens, dim] = states.dims as [number, number, number];

@@ -1,13 +1,9 @@
 /**
- * How far a passage answers a question, said only as certainly as the evidence allows. "The words
- * are on the page" (a quote checks) is not "this answers you": a passage found by search is graded
- * on its own evidence — its best sentence's closeness in meaning to the question, its share of the
- * question's words, whether it holds the kind of fact asked for — and a question whose specific
- * words no document of the case uses is one the documents do not appear to answer.
- *
- * Thresholds live in `RELEVANCE` (tuning.ts), set on the absent-facts tuning set and the clause set
- * (`npm run eval:relevance -- --sets absent-tune`, `npm run eval:retrieval`); measured, never on the
- * frozen sets.
+ * How far a passage answers a question, said only as certainly as the evidence allows: "the words
+ * are on the page" is not "this answers you". A passage is graded on its best sentence's closeness
+ * to the question, its share of the question's words and whether it holds the kind of fact asked for;
+ * a question whose specific words no document uses is one the documents do not appear to answer.
+ * Thresholds live in `RELEVANCE` (tuning.ts), set on tuning sets, never on the frozen ones.
  */
 import type { PassageRelevance } from '../../shared/contract/chat';
 import { contentWords } from '../util/words';

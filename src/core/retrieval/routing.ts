@@ -1,14 +1,9 @@
 /**
- * Document routing: a question that names documents — a party ("Zounds Hearing"), a title or a
- * contract type ("the marketing agreement"), a file name — is matched against each document's
- * title, parties and file name, and search focuses on the documents it names. The words that named
- * them are taken out of the query searched within them, so they do not drown the words that
- * describe the clause. A question that names none (no rare naming word matches) is not focused.
- *
- * MiniSearch (BM25 over small in-memory fields, with typo tolerance) finds which documents each
- * query word names; the decision is ours: a word names documents when it is rare among the
- * documents' names (a party, not "agreement"), and the documents focused on are those whose naming
- * words weigh at least `ROUTING.keepShare` of the best one's.
+ * Document routing: a question that names documents (a party, a title or contract type, a file name)
+ * focuses search on them, and the naming words are taken out of the query searched within them so
+ * they do not drown the words describing the clause. MiniSearch finds which documents each word
+ * names; a word counts only when rare among the documents' names (a party, not "agreement"), and the
+ * documents kept weigh at least `ROUTING.keepShare` of the best one's.
  */
 import MiniSearch from 'minisearch';
 import { readableFileName } from '../util/names';

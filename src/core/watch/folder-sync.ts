@@ -1,13 +1,9 @@
 /**
- * One catch-up of one followed folder: what is there now against what was there at the last
- * catch-up (`<case>/watch.json`: each file's size and modification time). Only the new and changed
- * files are read by ingest, named as a drop of the folder names them (a changed file becomes a new
- * version); the others are not read again. Files gone from the folder are marked as removed from
- * it, their stored copies kept; files back again lose the mark. The first catch-up of a folder (no
- * record yet) reads the whole folder if the case does not already hold each file as it is there.
- * A folder that is missing (a drive unplugged) marks nothing: it is reported, and caught up with
- * when it is back. The folder is judged on its real path at every catch-up (a followed folder
- * swapped for a link must not lead a server out of its scope), and read through that path.
+ * One catch-up of one followed folder against the last (`<case>/watch.json`: each file's size and
+ * mtime): only new and changed files are ingested (a changed one becomes a new version); files gone
+ * are marked removed, their copies kept. A missing folder (a drive unplugged) marks nothing and is
+ * caught up with when back. The folder is resolved to its real path at every catch-up, so a folder
+ * swapped for a link cannot lead a server out of its scope.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,8 @@
 /**
  * Watched folders: a case can follow the folders it was made from (case.json `settings.watch`).
- * A kept watcher (chokidar 4: fs.watch underneath, no polling, pure JS) reports changes; each
- * case's changes are debounced, then its folders are caught up with (`folder-sync.ts`) one case
- * run at a time. `start()` follows every case that is switched on and catches up with what changed
- * while nothing was watching; a case switched on or off (`cases.setWatch`) is followed or let go.
- *
- * A followed tree is hostile ground: links are not followed by the watcher (a link inside the folder
- * that stays inside it points at a folder already watched; the catch-up's walk follows it, with loop
- * detection), the walk and the watcher are bounded in depth and entries, and a folder that cannot
- * be followed (too large, too deep, refused by the system) switches following off with the reason
+ * A chokidar watcher reports changes; each case's are debounced and caught up with (`folder-sync.ts`)
+ * one case at a time. Links are not followed and depth and entries are bounded, because a followed
+ * tree is hostile ground; a folder that cannot be followed switches following off with the reason
  * saved, so it is not tried again at every start.
  */
 import { promises as fs } from 'node:fs';
