@@ -1,11 +1,8 @@
 /**
- * The desktop app's password store: the passwords of protected PDFs the user gave, encrypted with
- * the system keychain (Electron's safeStorage: Keychain on macOS, DPAPI on Windows, libsecret or
- * kwallet on Linux) in `<data home>/pdf-passwords.json`, so a restart shows their pages without
- * asking again. Where the keychain cannot encrypt (Linux without a secret service: safeStorage's
- * `basic_text` backend is not a keychain), passwords stay in memory only and a restart asks again.
- * Never written in plain text. `safeStorage` is injected so this module can be tested without
- * Electron.
+ * The desktop app's store of protected PDFs' passwords, encrypted with the system keychain
+ * (Electron's safeStorage) in `<data home>/pdf-passwords.json`, so a restart does not ask again.
+ * Where the keychain cannot encrypt (safeStorage's `basic_text` backend), passwords stay in memory
+ * only; never written in plain text. `safeStorage` is injected so this can be tested without Electron.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

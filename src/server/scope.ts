@@ -1,11 +1,8 @@
 /**
- * What a serve-mode token may reach on this computer's disk. The CLI and the desktop app act for
- * the local user on their own files; a server acts for whoever holds its token (over the network
- * with --allow-remote), so every path an operation names must lie in the upload folder or in a
- * folder the operator allowed at start (`casefile serve --allow-path DIR`), the scripted test
- * model (which reads the file it names) is refused unless the server was started for tests, and
- * `models.download` (the server fetching an address for the caller) is off unless the operator
- * named the hosts it may download from (`--allow-downloads-from HOST`).
+ * What a serve-mode token may reach on this computer's disk. A server acts for whoever holds its
+ * token, not for the local user, so every path must lie in the upload folder or a folder allowed at
+ * start (`--allow-path DIR`), the scripted test model is refused unless started for tests, and
+ * `models.download` is off unless the operator named its hosts (`--allow-downloads-from HOST`).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

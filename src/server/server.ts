@@ -1,12 +1,8 @@
 /**
- * Serve mode: the engine's router behind loopback HTTP, engine events as server-sent events, and
- * the built renderer as static files. Every request must carry the bearer token printed at start
- * (header, or the HttpOnly cookie the page gets when opened with `?token=`). A token opens cases,
- * not the disk: operations read only uploaded files and folders allowed at start (`./scope`).
- *
- * This module composes the parts: `auth` (token, cookie, Host and Origin checks), `dispatch`
- * (operations), `uploads` (dropped files, and their removal after ingest), `events` (SSE) and
- * `static` (the page).
+ * Serve mode: the engine's router behind loopback HTTP, engine events as SSE, and the built renderer.
+ * Every request carries the bearer token printed at start (header, or the HttpOnly cookie set by
+ * `?token=`). A token opens cases, not the disk: operations read only uploads and the folders allowed
+ * at start (`./scope`). Composes `auth`, `dispatch`, `uploads`, `events` and `static`.
  */
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,12 +1,8 @@
 /**
- * The agent's steps in plain words, for people who are not engineers: "Listed the 14 documents",
- * "Searched ‘notice period’ in Cardlytics Maintenance Agreement — 5 passages, best strong",
- * "Read section 5 Termination", "Answered". Shared by the app's timeline and the CLI. Pure TS.
- *
- * The words come from the step itself: its action and input, its summary (count, best label),
- * and the head line of its observation (file names, the section read), which the agent's tools
- * write in a fixed form (src/core/agent/agent-tools.ts). A step still running (no observation
- * yet) reads in the present: "Searching ‘notice period’…".
+ * The agent's steps in plain words, for people who are not engineers ("Listed the 14 documents",
+ * "Read section 5 Termination"), shared by the app's timeline and the CLI. Pure TS. The words come
+ * from the step's action, input, summary and the head line of its observation, which the tools write
+ * in a fixed form (src/core/agent/agent-tools.ts); a step still running reads in the present.
  */
 import type { AgentStep } from './contract/chat';
 import { plural } from './format';
