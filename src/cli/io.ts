@@ -1,4 +1,10 @@
+import { LOCKED_REASON } from '../shared/contract/ingest';
 export { formatBytes, ocrProgressText, plural, semanticText } from '../shared/format';
+
+/** A file's reason as the CLI says it: a locked PDF's adds the command that unlocks it. */
+export function cliReason(reason: string | undefined, name: string): string | undefined {
+  return reason === LOCKED_REASON ? `${reason} (casefile unlock <case> "${name}")` : reason;
+}
 
 /** Where a command writes. Tests pass buffers; the binary passes the process streams. */
 export interface CliIO {

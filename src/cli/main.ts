@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine';
-import { toApiError } from '../shared/errors';
+import { messageWithRemedy, toApiError } from '../shared/errors';
 import { resolveHome } from './home';
 import { safeIO, UsageError, type CliIO } from './io';
 import { USAGE } from './usage';
@@ -101,7 +101,7 @@ export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
       return 2;
     }
     const api = toApiError(err);
-    io.err(`casefile: ${api.message}`);
+    io.err(`casefile: ${messageWithRemedy(api, 'cli')}`);
     return api.code === 'invalid_input' ? 2 : 1;
   } finally {
     await engine?.close();

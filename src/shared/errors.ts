@@ -29,10 +29,25 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * What the user can do about an error, in each shell's own words: the app names its buttons and
+ * menus, the CLI its commands. The message itself names neither.
+ */
+export interface Remedy {
+  app: string;
+  cli: string;
+}
+
 export interface ApiErrorShape {
   code: ErrorCode;
   message: string;
   fields?: FieldIssue[];
+  remedy?: Remedy;
+}
+
+/** The message with the remedy for `shell`, as one text. */
+export function messageWithRemedy(error: Pick<ApiErrorShape, 'message' | 'remedy'>, shell: keyof Remedy): string {
+  return error.remedy ? `${error.message} ${error.remedy[shell]}` : error.message;
 }
 
 export class CasefileError extends Error {
@@ -40,15 +55,21 @@ export class CasefileError extends Error {
   readonly fields?: FieldIssue[];
   /** See {@link ErrorReason}; not part of {@link toJSON}. */
   readonly reason?: ErrorReason;
-  constructor(code: ErrorCode, message: string, fields?: FieldIssue[], reason?: ErrorReason) {
+  readonly remedy?: Remedy;
+  constructor(code: ErrorCode, message: string, fields?: FieldIssue[], reason?: ErrorReason, remedy?: Remedy) {
     super(message);
     this.name = 'CasefileError';
     this.code = code;
     if (fields) this.fields = fields;
     if (reason) this.reason = reason;
+    if (remedy) this.remedy = remedy;
+  }
+  /** An error whose message is followed by what to do, worded for each shell. */
+  static withRemedy(code: ErrorCode, message: string, remedy: Remedy): CasefileError {
+    return new CasefileError(code, message, undefined, undefined, remedy);
   }
   toJSON(): ApiErrorShape {
-    return { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) };
+    return { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}), ...(this.remedy ? { remedy: this.remedy } : {}) };
   }
 }
 
@@ -83,7 +104,7 @@ export function toApiError(err: unknown): ApiErrorShape {
     const file = typeof (err as { path?: unknown }).path === 'string' ? ` (writing ${(err as { path: string }).path})` : '';
     return { code: 'failed', message: `${exhausted}${file}. Nothing already in the case was lost; free some space and try again.` };
   }
-  if (isApiErrorShape(err)) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
+  if (isApiErrorShape(err)) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), ...(err.remedy ? { remedy: err.remedy } : {}) };
   if (err instanceof Error && err.name === 'AbortError') return { code: 'cancelled', message: 'Cancelled.' };
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message: `Unexpected error: ${message}` };

@@ -147,7 +147,9 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     const off = c.engine.events.on('agent.done', (e) => done.push(e));
     await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: junk })).rejects.toMatchObject({
       code: 'failed',
-      message: expect.stringMatching(/broken\.gguf could not be loaded.*casefile models import/s),
+      message: expect.stringMatching(/broken\.gguf could not be loaded/),
+      // What to do, in each shell's words: the app names its menu, never a command.
+      remedy: { app: expect.stringMatching(/Settings › Models/), cli: expect.stringMatching(/casefile models import/) },
     });
     off();
     expect(done[0]!.result).toMatchObject({ status: 'failed', error: expect.stringMatching(/could not be loaded/) });

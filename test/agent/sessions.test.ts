@@ -140,8 +140,12 @@ describe('chat sessions', () => {
     expect(r.citations.length).toBeGreaterThan(0);
     for (const cite of r.citations) expect(cite).toMatchObject({ support: 'quoted', verified: true });
     expect(r.citations[0]!.span!.text).toMatch(/sixty \(60\) days/i);
-    // A model named but not installed is still an error that says how to install one.
-    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'nope-7b' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/casefile models import/) });
+    // A model named but not installed is still an error that says how to install one, in each shell's words.
+    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'nope-7b' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.not.stringMatching(/casefile/),
+      remedy: { app: expect.stringMatching(/Settings › Models/), cli: expect.stringMatching(/casefile models import/) },
+    });
     await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: 'endpoint:llama3' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/CASEFILE_ENDPOINT_URL/) });
   });
 });

@@ -106,7 +106,8 @@ describe('models.download (loopback model hub)', () => {
     await new Promise((resolve) => closed.close(resolve));
     await expect(engine.router.call('models.download', { source: `http://127.0.0.1:${port}/model.gguf` })).rejects.toMatchObject({
       code: 'unavailable',
-      message: expect.stringMatching(new RegExp(`^Cannot reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\. .*casefile models import`)),
+      message: expect.stringMatching(new RegExp(`^Cannot reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\. `)),
+      remedy: { app: expect.stringMatching(/Choose a model file/), cli: expect.stringMatching(/casefile models import/) },
     });
     await expect(engine.router.call('models.download', { source: 'https://example.com/page.html' })).rejects.toMatchObject({ code: 'invalid_input' });
     expect((await engine.router.call('models.list', {})).models).toEqual([]);

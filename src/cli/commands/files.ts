@@ -1,7 +1,7 @@
 import type { Engine } from '../../core/engine';
 import type { FileInfo } from '../../shared/contract/ingest';
 import { fileSemanticText, sourceRemovedText } from '../../shared/format';
-import { plural, printable, table, UsageError, type CliIO } from '../io';
+import { cliReason, plural, printable, table, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_WORDS: Record<string, string> = { needs_ocr: 'needs OCR' };
@@ -23,7 +23,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
           type: f.type,
           pages: f.pages,
           status: f.status,
-          reason: f.reason,
+          reason: cliReason(f.reason, f.name),
           date: f.date,
           kind: f.versions.at(-1)?.kind ?? 'unknown',
           ...(f.versions.at(-1)?.ocr_pages ? { ocr_pages: f.versions.at(-1)!.ocr_pages } : {}),
@@ -56,7 +56,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
         f.type.replace('_', ' '),
         String(f.pages),
         f.date,
-        `${STATUS_WORDS[f.status] ?? f.status}${ocrCount(f)}${f.reason ? ` — ${f.reason}` : ''}${relation(f)}`,
+        `${STATUS_WORDS[f.status] ?? f.status}${ocrCount(f)}${f.reason ? ` — ${cliReason(f.reason, f.name)}` : ''}${relation(f)}`,
       ]),
     ),
   );

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { formatBytes, ocrProgressText, plural, printable, semanticText, UsageError, type CliIO } from '../io';
+import { cliReason, formatBytes, ocrProgressText, plural, printable, semanticText, UsageError, type CliIO } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
@@ -40,7 +40,7 @@ export function summarize(results: IngestResultItem[]): string {
   const parts = STATUS_ORDER.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${STATUS_WORDS[s]}`);
   const lines = [`${results.length} file${results.length === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`];
   for (const r of results) {
-    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr' || r.status === 'skipped') lines.push(`  ${STATUS_WORDS[r.status]}: ${printable(r.name)} — ${printable(r.reason)}`);
+    if (r.status === 'failed' || r.status === 'unsupported' || r.status === 'needs_ocr' || r.status === 'skipped') lines.push(`  ${STATUS_WORDS[r.status]}: ${printable(r.name)} — ${printable(cliReason(r.reason, r.name) ?? '')}`);
   }
   return lines.join('\n');
 }
@@ -66,7 +66,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const offFile = engine.events.on('ingest.file', (e) => {
     if (e.caseId !== target.id || json || live) return;
     if (e.status === 'parsing' || e.status === 'embedding' || e.status === 'queued') return;
-    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${printable(e.name)} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${printable(e.reason)}` : ''}`);
+    io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${printable(e.name)} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${printable(cliReason(e.reason, e.name) ?? '')}` : ''}`);
   });
   let run: IngestRunResult;
   try {
@@ -80,7 +80,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     if (live) process.stdout.write('\r\x1b[2K');
   }
   if (json) {
-    io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: r.reason })) }));
+    io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
   } else {
     const stats = await engine.cases.get(target.id);
     io.out(summarize(run.results));
@@ -109,7 +109,7 @@ export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const { target, file } = await caseFile(engine, args, 'retry');
   const run = await engine.router.call('files.retry', { caseId: target.id, fileId: file.id });
   if (!('results' in run)) throw new Error('retry did not wait for its results');
-  if (json) io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: r.reason })) }));
+  if (json) io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
   else io.out(summarize(run.results));
   return 0;
 }
@@ -163,7 +163,7 @@ export async function unlockCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   if (!password) throw new UsageError('no password given');
   const r = await engine.router.call('files.unlock', { caseId: target.id, fileId: file.id, password });
   const results = r.run && 'results' in r.run ? r.run.results : [];
-  if (json) io.out(JSON.stringify({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: x.reason })) }));
+  if (json) io.out(JSON.stringify({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: cliReason(x.reason, x.name) })) }));
   else io.out(r.reread ? summarize(results) : `${printable(r.name)} is unlocked: its pages can be shown.`);
   return 0;
 }

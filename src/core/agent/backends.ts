@@ -15,7 +15,10 @@ import { tooSmallToAnswer } from '../models/capability';
 /** No model was named and none is installed: the turn can still give the extractive answer. */
 export class NoChatModelError extends CasefileError {
   constructor() {
-    super('unavailable', 'No chat model is installed. Import a GGUF file with "casefile models import <file.gguf>", or pass --model <path-to.gguf>.');
+    super('unavailable', 'No chat model is installed.', undefined, undefined, {
+      app: 'In Settings › Models, use “Choose a model file (.gguf)…”.',
+      cli: 'Import a GGUF file with "casefile models import <file.gguf>", or pass --model <path-to.gguf>.',
+    });
   }
 }
 import type { ModelRegistry } from '../models/registry';
@@ -87,7 +90,10 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
   const pick = chosen ? models.find((m) => m.id === chosen) : (models.find((m) => m.id === defaultChatModel) ?? models[0]);
   if (!pick) {
     if (chosen) {
-      throw new CasefileError('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}. Import one with "casefile models import <file.gguf>".`);
+      throw CasefileError.withRemedy('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}.`, {
+        app: 'Choose one of them, or add one in Settings › Models.',
+        cli: 'Import one with "casefile models import <file.gguf>".',
+      });
     }
     throw new NoChatModelError();
   }

@@ -132,10 +132,10 @@ export class LlamaRuntime {
 
   private async load(modelPath: string): Promise<Loaded> {
     const unusable = (reason: string) =>
-      new CasefileError(
-        'failed',
-        `The chat model ${path.basename(modelPath)} could not be loaded (${reason}). Check that it is a complete GGUF file, or import it again with "casefile models import".`,
-      );
+      CasefileError.withRemedy('failed', `The chat model ${path.basename(modelPath)} could not be loaded (${reason}). Check that it is a complete GGUF file.`, {
+        app: 'Import it again in Settings › Models.',
+        cli: 'Import it again with "casefile models import".',
+      });
     // Check the header first: llama.cpp can hang on a file that only looks like GGUF.
     try {
       await readGgufInfo(modelPath);

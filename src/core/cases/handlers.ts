@@ -61,7 +61,10 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
     },
     'cases.setWatch': async ({ caseId, enabled, folders }) => {
       if (enabled === true && !folders?.length && (await cases.get(caseId)).watch.folders.length === 0) {
-        throw new CasefileError('invalid_input', 'This case follows no folder yet. Add a folder first: drop it in the desktop app, or run casefile watch <case> <folder>.');
+        throw CasefileError.withRemedy('invalid_input', 'This case follows no folder yet.', {
+          app: 'Add a folder to the case first (“Add folder…” in the documents pane).',
+          cli: 'Follow one first: casefile watch <case> <folder>.',
+        });
       }
       if (folders) await refuseMissingFolders(folders, (await cases.get(caseId)).watch.folders);
       const changed = await cases.setWatch(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(folders ? { folders: [...new Set(folders)] } : {}) });

@@ -164,10 +164,10 @@ function networkReason(err: unknown): string {
 }
 
 function offline(host: string, err: unknown): CasefileError {
-  return new CasefileError(
-    'unavailable',
-    `Cannot reach ${host} (${networkReason(err)}). Downloading a model needs a network connection; on a machine without one, import the model from disk: casefile models import <file.gguf | folder>.`,
-  );
+  return CasefileError.withRemedy('unavailable', `Cannot reach ${host} (${networkReason(err)}). Downloading a model needs a network connection.`, {
+    app: 'On a machine without one, import the model from disk: “Choose a model file (.gguf)…” or “Choose a model folder…” above.',
+    cli: 'On a machine without one, import the model from disk: casefile models import <file.gguf | folder>.',
+  });
 }
 
 /** Redirects followed for one file, as many as fetch itself follows. */

@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import { LOCKED_REASON } from '../../shared/contract/ingest';
 import { readConfig } from '../config';
 import { decodeText, DEFAULT_LIMITS, raiseHint, ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from '../domain/index';
 import { alignItems, GLYPH_STRIDE, type ItemGlyphs, type PageGlyphs } from './glyphs';
@@ -62,8 +63,6 @@ export interface LoadOptions {
   password?: string;
 }
 
-/** What a protected PDF says when no password was given. */
-export const LOCKED_REASON = 'password protected — enter its password (Enter password… in the documents list, or `casefile unlock`), or ask the sender for an unlocked copy';
 
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
 export const TEXT_LINES_PER_PAGE = 50;

@@ -46,6 +46,12 @@ export type IngestStage = 'hashing' | 'parsing' | 'chunking' | 'embedding' | 'in
 export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'correspondence' | 'pleading' | 'opinion' | 'order' | 'deposition' | 'invoice' | 'other';
 
 /** One file's outcome in an ingest run (CLI `ingest --json` prints these as `results`). */
+/**
+ * What a protected PDF says when no password was given. Each shell adds how to give one (the app
+ * its "Enter password…" button, the CLI `casefile unlock`).
+ */
+export const LOCKED_REASON = 'password protected — enter its password, or ask the sender for an unlocked copy';
+
 export interface IngestResultItem {
   fileId: string;
   name: string;
