@@ -1,5 +1,14 @@
 import { LOCKED_REASON } from '../shared/contract/ingest';
+import { withFormerNames } from '../shared/wire-names';
 export { formatBytes, ocrProgressText, plural, semanticText } from '../shared/format';
+
+/**
+ * The one line `--json` prints for `value`: the wire's snake_case names, and until 0.2 each renamed
+ * field's former camelCase name beside it (`withFormerNames`, docs/cli.md).
+ */
+export function wireJson(value: unknown): string {
+  return JSON.stringify(withFormerNames(value));
+}
 
 /** A file's reason as the CLI says it: a locked PDF's adds the command that unlocks it. */
 export function cliReason(reason: string | undefined, name: string): string | undefined {

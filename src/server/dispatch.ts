@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '../core/router/router';
 import type { OpName, OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
+import { withFormerNames } from '../shared/wire-names';
 import { sendError, sendJson, sendThrown } from './respond';
 import { checkScope, type ServeScope } from './scope';
 
@@ -77,7 +78,8 @@ export function createDispatch(options: DispatchOptions): (req: IncomingMessage,
       const value = await router.call(name, input, { signal: controller.signal });
       // Only an operation of the contract gets here (the router refuses other names), so `name` is a key of AfterOp.
       (afterOp[name as OpName] as ((input: unknown, value: unknown) => void) | undefined)?.(input, value);
-      sendJson(res, 200, value ?? null);
+      // Until 0.2 each renamed field also under its former name (src/shared/wire-names.ts).
+      sendJson(res, 200, withFormerNames(value ?? null));
     } catch (err) {
       if (!res.writableEnded) sendThrown(res, err);
     }

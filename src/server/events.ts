@@ -1,6 +1,7 @@
 /** The engine's events as server-sent events (`GET /api/events`), one stream per open page. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventBus } from '../core/bus';
+import { withFormerNames } from '../shared/wire-names';
 import { BASE_HEADERS } from './respond';
 
 export interface EventStreams {
@@ -24,7 +25,8 @@ export function createEventStreams(events: EventBus): EventStreams {
       res.write('retry: 2000\n: connected\n\n');
       streams.add(res);
       const off = events.onAny((envelope) => {
-        res.write(`data: ${JSON.stringify(envelope)}\n\n`);
+        // Until 0.2 each renamed field of a payload also under its former name (src/shared/wire-names.ts).
+        res.write(`data: ${JSON.stringify(withFormerNames(envelope))}\n\n`);
       });
       const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
       ping.unref();

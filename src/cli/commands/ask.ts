@@ -4,7 +4,7 @@ import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
 import { checkWords, citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
 import { CasefileError } from '../../shared/errors';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 function oneLine(text: string, max: number): string {
@@ -196,7 +196,7 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     for (const off of offs) off();
   }
   if (json) {
-    io.out(JSON.stringify(answerJson(r)));
+    io.out(wireJson(answerJson(r)));
     return r.status === 'done' ? 0 : 1;
   }
   printAnswer(io, r);

@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import { CasefileError } from '../../shared/errors';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 /** `casefile bates <case> <file> <PREFIX>|--none [--json]`: the Bates prefix a document is stamped with. */
@@ -15,7 +15,7 @@ export async function batesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   if (!file) throw new CasefileError('not_found', `No file "${fileRef}" in case "${target.name}" (see: casefile files "${target.name}").`);
   const { file: changed } = await engine.router.call('files.setBates', { caseId: target.id, fileId: file.id, prefix: none ? null : prefix! });
   const bates = changed.versions.at(-1)?.bates;
-  if (args.values.json === true) io.out(JSON.stringify({ id: changed.id, name: changed.name, bates: bates ?? null }));
+  if (args.values.json === true) io.out(wireJson({ id: changed.id, name: changed.name, bates: bates ?? null }));
   else io.out(bates ? `${printable(changed.name)}: Bates ${printable(bates.first)}–${printable(bates.last)}` : `${printable(changed.name)}: not Bates-stamped`);
   return 0;
 }

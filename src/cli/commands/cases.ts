@@ -1,5 +1,5 @@
 import type { Engine } from '../../core/engine';
-import { formatBytes, plural, printable, table, UsageError, type CliIO } from '../io';
+import { formatBytes, plural, printable, table, UsageError, type CliIO, wireJson } from '../io';
 
 export interface Parsed {
   positionals: string[];
@@ -14,7 +14,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (rest.length) throw new UsageError('cases list takes no arguments');
       const { cases } = await engine.router.call('cases.list', {});
       if (json) {
-        io.out(JSON.stringify({ cases: cases.map((c) => ({ id: c.id, name: c.name, created: c.created, files: c.files, bytes: c.bytes })) }));
+        io.out(wireJson({ cases: cases.map((c) => ({ id: c.id, name: c.name, created: c.created, files: c.files, bytes: c.bytes })) }));
       } else if (cases.length === 0) {
         io.out('No cases yet. Create one with: casefile cases create "<name>"');
       } else {
@@ -25,14 +25,14 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     case 'create': {
       if (rest.length !== 1) throw new UsageError('cases create takes exactly one <name> (quote names with spaces)');
       const created = await engine.router.call('cases.create', { name: rest[0] });
-      io.out(json ? JSON.stringify({ id: created.id, name: created.name }) : created.id);
+      io.out(json ? wireJson({ id: created.id, name: created.name }) : created.id);
       return 0;
     }
     case 'rename': {
       if (rest.length !== 2) throw new UsageError('cases rename takes <case> <new-name>');
       const target = await engine.cases.resolve(rest[0]!);
       const renamed = await engine.router.call('cases.rename', { caseId: target.id, name: rest[1] });
-      io.out(json ? JSON.stringify({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${printable(renamed.name)}"`);
+      io.out(json ? wireJson({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${printable(renamed.name)}"`);
       return 0;
     }
     case 'delete': {
@@ -42,7 +42,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
         throw new UsageError(`deleting "${printable(target.name)}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
       }
       await engine.router.call('cases.delete', { caseId: target.id });
-      io.out(json ? JSON.stringify({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
+      io.out(json ? wireJson({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
       return 0;
     }
     case 'ocr': {
@@ -53,7 +53,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       const changed =
         onOff || language ? await engine.router.call('cases.setOcr', { caseId: target.id, ...(onOff ? { enabled: onOff === 'on' } : {}), ...(language ? { language } : {}) }) : target;
       const { available } = (await engine.router.call('app.info', {})).ocr;
-      if (json) io.out(JSON.stringify({ id: changed.id, ocr: changed.ocr, available }));
+      if (json) io.out(wireJson({ id: changed.id, ocr: changed.ocr, available }));
       else {
         io.out(`OCR is ${changed.ocr.enabled ? 'on' : 'off'} for "${printable(changed.name)}" (language: ${changed.ocr.language}).`);
         if (!available) io.out('CASEFILE_OCR=0 turns OCR off for every case in this process.');
@@ -65,7 +65,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (!ref || extra.length || (order !== undefined && order !== 'day-first' && order !== 'month-first')) throw new UsageError('cases dates takes <case> [day-first|month-first]');
       const target = await engine.cases.resolve(ref);
       const changed = order ? await engine.router.call('cases.setDateOrder', { caseId: target.id, dayFirst: order === 'day-first' }) : target;
-      if (json) io.out(JSON.stringify({ id: changed.id, dates: changed.dates }));
+      if (json) io.out(wireJson({ id: changed.id, dates: changed.dates }));
       else io.out(`"${printable(changed.name)}" reads numeric dates ${changed.dates.dayFirst ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`);
       return 0;
     }

@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import { writeUserFile } from '../../core/util/fs';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 /** `--format md|docx` (default md). */
@@ -40,14 +40,14 @@ export async function chatCommand(engine: Engine, args: Parsed, io: CliIO): Prom
   switch (sub) {
     case 'list': {
       const { sessions } = await engine.router.call('chat.sessions', { caseId: target.id });
-      if (json) io.out(JSON.stringify({ sessions }));
+      if (json) io.out(wireJson({ sessions }));
       else if (!sessions.length) io.out('No chat sessions in this case yet. Ask with: casefile ask <case> "<question>"');
       else for (const s of sessions) io.out(`${s.id}  ${s.updated.slice(0, 16).replace('T', ' ')}  ${s.messages} messages  ${printable(s.title)}`);
       return 0;
     }
     case 'show': {
       const s = await engine.router.call('chat.session', { caseId: target.id, sessionId: need() });
-      if (json) io.out(JSON.stringify(s));
+      if (json) io.out(wireJson(s));
       else for (const m of s.messages_list) io.out(`${m.role === 'user' ? 'Q' : 'A'}: ${m.content}${m.status && m.status !== 'done' ? ` (${m.status})` : ''}`);
       return 0;
     }
@@ -56,13 +56,13 @@ export async function chatCommand(engine: Engine, args: Parsed, io: CliIO): Prom
     case 'rename': {
       if (!rest.length) throw new UsageError('chat rename takes <session> <title>');
       const s = await engine.router.call('chat.rename', { caseId: target.id, sessionId: need(), title: rest.join(' ') });
-      io.out(json ? JSON.stringify(s) : `Renamed ${s.id} to "${printable(s.title)}"`);
+      io.out(json ? wireJson(s) : `Renamed ${s.id} to "${printable(s.title)}"`);
       return 0;
     }
     case 'delete': {
       if (args.values.yes !== true) throw new UsageError('deleting a chat session removes it for good; add --yes to confirm');
       await engine.router.call('chat.delete', { caseId: target.id, sessionId: need() });
-      io.out(json ? JSON.stringify({ id: sessionId, deleted: true }) : `Deleted chat session ${sessionId}`);
+      io.out(json ? wireJson({ id: sessionId, deleted: true }) : `Deleted chat session ${sessionId}`);
       return 0;
     }
     default:

@@ -1,7 +1,7 @@
 import type { Engine } from '../../core/engine';
 import { writeUserFile } from '../../core/util/fs';
 import { eventCite, eventDate } from '../../shared/chronology-text';
-import { printable, table, UsageError, type CliIO } from '../io';
+import { printable, table, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -38,7 +38,7 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
   }
   const r = await engine.router.call('tools.timeline', { ...filters, limit: 5000 });
   if (v.json === true) {
-    io.out(JSON.stringify(r));
+    io.out(wireJson(r));
     return 0;
   }
   if (!r.events.length) {

@@ -1,7 +1,7 @@
 import type { Engine } from '../../core/engine';
 import type { FileInfo } from '../../shared/contract/ingest';
 import { fileSemanticText, sourceRemovedText } from '../../shared/format';
-import { cliReason, plural, printable, table, UsageError, type CliIO } from '../io';
+import { cliReason, plural, printable, table, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_WORDS: Record<string, string> = { needs_ocr: 'needs OCR' };
@@ -14,7 +14,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const { files } = await engine.router.call('files.list', { caseId: target.id });
   if (args.values.json === true) {
     io.out(
-      JSON.stringify({
+      wireJson({
         files: files.map((f) => ({
           id: f.id,
           name: f.name,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Engine } from '../../core/engine';
 import type { IngestProgress, IngestResultItem, IngestRunResult } from '../../shared/contract/ingest';
-import { cliReason, formatBytes, ocrProgressText, plural, printable, semanticText, UsageError, type CliIO } from '../io';
+import { cliReason, formatBytes, ocrProgressText, plural, printable, semanticText, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
@@ -80,7 +80,7 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     if (live) process.stdout.write('\r\x1b[2K');
   }
   if (json) {
-    io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
+    io.out(wireJson({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
   } else {
     const stats = await engine.cases.get(target.id);
     io.out(summarize(run.results));
@@ -109,7 +109,7 @@ export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const { target, file } = await caseFile(engine, args, 'retry');
   const run = await engine.router.call('files.retry', { caseId: target.id, fileId: file.id });
   if (!('results' in run)) throw new Error('retry did not wait for its results');
-  if (json) io.out(JSON.stringify({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
+  if (json) io.out(wireJson({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
   else io.out(summarize(run.results));
   return 0;
 }
@@ -163,7 +163,7 @@ export async function unlockCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   if (!password) throw new UsageError('no password given');
   const r = await engine.router.call('files.unlock', { caseId: target.id, fileId: file.id, password });
   const results = r.run && 'results' in r.run ? r.run.results : [];
-  if (json) io.out(JSON.stringify({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: cliReason(x.reason, x.name) })) }));
+  if (json) io.out(wireJson({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: cliReason(x.reason, x.name) })) }));
   else io.out(r.reread ? summarize(results) : `${printable(r.name)} is unlocked: its pages can be shown.`);
   return 0;
 }

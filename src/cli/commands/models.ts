@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
 import type { ModelInfo, RecommendedModel } from '../../shared/contract/models';
-import { formatBytes, printable, table, UsageError, type CliIO } from '../io';
+import { formatBytes, printable, table, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 function row(m: ModelInfo): string[] {
@@ -35,7 +35,7 @@ async function listModels(engine: Engine, rest: string[], json: boolean, io: Cli
   if (rest.length) throw new UsageError('models list takes no arguments');
   const list = await engine.router.call('models.list', {});
   if (json) {
-    io.out(JSON.stringify(list));
+    io.out(wireJson(list));
     return 0;
   }
   if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.modelsDir})`);
@@ -62,7 +62,7 @@ async function importModel(engine: Engine, rest: string[], args: Parsed, json: b
     mode: args.values.link === true ? 'link' : 'copy',
   });
   if (json) {
-    io.out(JSON.stringify(result));
+    io.out(wireJson(result));
     return 0;
   }
   const m = result.model;
@@ -94,7 +94,7 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
   try {
     const result = await engine.router.call('models.download', { source: rest[0], ...(id ? { id } : {}) });
     const m = result.model;
-    if (json) io.out(JSON.stringify(result));
+    if (json) io.out(wireJson(result));
     else {
       io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
       if (m.isDefault) io.out(defaultLine(m));
@@ -110,7 +110,7 @@ async function setDefaultModel(engine: Engine, rest: string[], json: boolean, io
   if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
   const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
   const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
-  if (json) io.out(JSON.stringify({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
+  if (json) io.out(wireJson({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
   else io.out(chat ? `Default chat model for questions: ${list.defaultChatModel}` : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
   return 0;
 }

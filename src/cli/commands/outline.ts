@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import { CasefileError } from '../../shared/errors';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const pagesLabel = (pages: number[]) => (pages.length > 1 ? `pp. ${pages[0]}–${pages[pages.length - 1]}` : `p. ${pages[0] ?? 1}`);
@@ -19,13 +19,13 @@ export async function outlineCommand(engine: Engine, args: Parsed, io: CliIO): P
   const section = typeof args.values.section === 'string' ? args.values.section : undefined;
   if (section !== undefined) {
     const r = await engine.router.call('tools.readSection', { caseId: target.id, file_id: file.id, section });
-    if (args.values.json === true) io.out(JSON.stringify(r));
+    if (args.values.json === true) io.out(wireJson(r));
     else io.out(`${printable(r.file_name)} v${r.version}, ${pagesLabel(r.pages)}:\n\n${printable(r.text, { lines: true })}`);
     return 0;
   }
   const outline = await engine.router.call('tools.outline', { caseId: target.id, file_id: file.id });
   if (args.values.json === true) {
-    io.out(JSON.stringify(outline));
+    io.out(wireJson(outline));
     return 0;
   }
   if (!outline.sections.length) {

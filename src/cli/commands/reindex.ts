@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { IndexVectorsStatus } from '../../shared/contract/ingest';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 /**
@@ -44,7 +44,7 @@ export async function reindexCommand(engine: Engine, args: Parsed, io: CliIO): P
     const r = await engine.router.call('index.reindex', { caseId: target.id, all: args.values.all === true });
     const before = await engine.router.call('index.vectors', { caseId: target.id });
     const vectors = await catchUpVectors(engine, target.id, io, json);
-    if (json) io.out(JSON.stringify({ ...r, vectors }));
+    if (json) io.out(wireJson({ ...r, vectors }));
     else if (r.versions === 0) io.out(`"${printable(target.name)}" is up to date (${r.current} documents).`);
     else io.out(`Re-indexed ${r.versions} document${r.versions === 1 ? '' : 's'} of "${printable(target.name)}" (${r.chunks} passages)${r.current ? `; ${r.current} were up to date` : ''}.`);
     if (vectors.state === 'failed') {

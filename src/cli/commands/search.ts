@@ -1,6 +1,6 @@
 import type { Engine } from '../../core/engine';
 import type { SearchFocus, SearchMode } from '../../shared/contract/search';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const MODES: SearchMode[] = ['hybrid', 'keyword', 'vector'];
@@ -38,7 +38,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const res = await engine.router.call('search', { caseId: target.id, query: words.join(' '), mode, k, focus });
   if (args.values.json === true) {
     io.out(
-      JSON.stringify({
+      wireJson({
         results: res.results.map((r) => ({
           chunk_id: r.chunk_id,
           file_name: r.file_name,

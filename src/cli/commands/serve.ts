@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
-import { UsageError, type CliIO } from '../io';
+import { UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 const DEFAULT_PORT = 7411;
@@ -75,7 +75,7 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     );
   }
   if (args.values.json === true) {
-    io.out(JSON.stringify({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths, allowDownloadsFrom }));
+    io.out(wireJson({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths, allowDownloadsFrom }));
   } else {
     io.out(`Casefile is serving ${engine.home}`);
     io.out(

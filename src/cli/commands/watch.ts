@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
 import type { WatchSyncedEvent } from '../../shared/events';
-import { printable, UsageError, type CliIO } from '../io';
+import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
 
 /** What one catch-up did, a line a change (empty when nothing changed). */
@@ -45,7 +45,7 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   if (named.length) summary = await engine.router.call('cases.setWatch', { caseId: target.id, folders: [...new Set([...target.watch.folders, ...named])] });
   if (args.values.on === true || args.values.off === true) {
     const changed = await engine.router.call('cases.setWatch', { caseId: target.id, enabled: args.values.on === true });
-    if (json) io.out(JSON.stringify({ caseId: changed.id, watch: changed.watch }));
+    if (json) io.out(wireJson({ caseId: changed.id, watch: changed.watch }));
     else io.out(`${changed.watch.enabled ? 'Following' : 'Not following'} the folders of ${printable(changed.name)}: ${changed.watch.folders.map((f) => printable(f)).join(', ') || 'none'}`);
     return 0;
   }
@@ -54,7 +54,7 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const service = await engine.watchService();
   const off = engine.events.on('watch.synced', (e) => {
     if (e.caseId !== target.id) return;
-    if (json) io.out(JSON.stringify(e));
+    if (json) io.out(wireJson(e));
     else for (const line of describe(e)) io.out(line);
   });
   // Ctrl+C is heard from the start: it stops the first catch-up's walk and waits, and ends the

@@ -1,3 +1,4 @@
+// Wire field names are snake_case; fields renamed in 0.1 keep former names until 0.2 (../wire-names.ts).
 /**
  * The API contract: every operation any shell can call. Adding an operation is one entry
  * in one feature file, joined here. Pure TypeScript — no Node, no DOM, no electron.
