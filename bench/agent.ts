@@ -52,7 +52,7 @@ async function stepOverhead(): Promise<Metrics> {
   const engine = await Engine.open({ home: path.join(root, 'home') });
   try {
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Bench' });
-    await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [writeCaseFolder(root)], wait: true });
     const docs = caseDocumentSource(await engine.openCases.open(caseId));
     const perStep: number[] = [];
     const toolPerStep: number[] = [];
@@ -158,7 +158,7 @@ async function caseOf(root: string, name: string, files: string[]): Promise<{ en
   await installTestModels(home, { embedding: true, chat: true });
   const engine = await Engine.open({ home });
   const { id: caseId } = await engine.router.call('cases.create', { name });
-  await engine.router.call('ingest.start', { caseId, paths: files, wait: true });
+  await engine.router.call('ingest.start', { case_id: caseId, paths: files, wait: true });
   return { engine, caseId };
 }
 
@@ -166,10 +166,10 @@ async function caseOf(root: string, name: string, files: string[]): Promise<{ en
 async function firstAnswerMs(engine: Engine, caseId: string, question: string, model: string | null): Promise<number> {
   const turnId = `tbench${Math.random().toString(36).slice(2, 12)}`;
   const off = engine.events.on('agent.passages', (e) => {
-    if (e.turnId === turnId) void engine.router.call('chat.cancel', { turnId });
+    if (e.turn_id === turnId) void engine.router.call('chat.cancel', { turn_id: turnId });
   });
   try {
-    const r = await engine.router.call('chat.ask', { caseId, question, turnId, ...(model ? { model } : { mode: 'extractive' as const }) });
+    const r = await engine.router.call('chat.ask', { case_id: caseId, question, turn_id: turnId, ...(model ? { model } : { mode: 'extractive' as const }) });
     return r.timing.first_answer_ms ?? r.timing.total_ms;
   } finally {
     off();
@@ -233,7 +233,7 @@ async function turnSpending(): Promise<Metrics> {
   try {
     for (const question of TURN_QUESTIONS) {
       const before = { ...runtime.usage };
-      const r = await engine.router.call('chat.ask', { caseId, question, model: smolLmGguf });
+      const r = await engine.router.call('chat.ask', { case_id: caseId, question, model: smolLmGguf });
       const keys = r.steps.filter((s) => s.kind === 'action').map((s) => `${s.action}${JSON.stringify(s.input)}`);
       turns.push({
         calls: r.steps.reduce((a, s) => a + (s.timing.model_ms > 0 ? (s.repaired ? 2 : 1) : 0), 0),

@@ -44,9 +44,9 @@ export function pdftotextSeconds(files: string[]): number {
 /** Drop `paths` into a new case of `engine` (OCR as the case's default, or off), timed until every file is searchable by its words. */
 export async function ingestSearchable(engine: Engine, paths: string[], name: string, opts: { ocr?: false } = {}): Promise<{ seconds: number; caseId: string }> {
   const { id: caseId } = await engine.router.call('cases.create', { name });
-  if (opts.ocr === false) await engine.router.call('cases.setOcr', { caseId, enabled: false });
+  if (opts.ocr === false) await engine.router.call('cases.setOcr', { case_id: caseId, enabled: false });
   const t0 = performance.now();
-  await engine.router.call('ingest.start', { caseId, paths, searchable: true });
+  await engine.router.call('ingest.start', { case_id: caseId, paths, searchable: true });
   return { seconds: (performance.now() - t0) / 1000, caseId };
 }
 
@@ -127,13 +127,13 @@ export async function e2eBench(): Promise<Metrics> {
       let searchable!: () => void;
       const allSearchable = new Promise<void>((resolve) => (searchable = resolve));
       const off = engine.events.on('ingest.file', (e) => {
-        if (e.caseId === caseId && e.status === 'indexed') indexed.add(e.name);
+        if (e.case_id === caseId && e.status === 'indexed') indexed.add(e.name);
         if (indexed.size === files.length && !searchableS) {
           searchableS = (performance.now() - start) / 1000;
           searchable();
         }
       });
-      wholePeakMb = (await peakTreeRss(() => engine.router.call('ingest.start', { caseId, paths: files }))).peakMb;
+      wholePeakMb = (await peakTreeRss(() => engine.router.call('ingest.start', { case_id: caseId, paths: files }))).peakMb;
       embeddedS = (performance.now() - start) / 1000;
       ingestPeakMb = Math.round(process.resourceUsage().maxRSS / 1024);
       await allSearchable;
@@ -141,7 +141,7 @@ export async function e2eBench(): Promise<Metrics> {
       const store = await ChunkStore.open(engine.cases.caseDir(caseId));
       texts = (await store.rows(undefined)).map(embeddingText);
       store.close();
-      const { files: listed } = await engine.router.call('files.list', { caseId });
+      const { files: listed } = await engine.router.call('files.list', { case_id: caseId });
       ocrPages = listed.reduce((n, f) => n + (f.versions.find((v) => v.version === f.version)?.ocr_pages?.length ?? 0), 0);
     } finally {
       await engine.close();

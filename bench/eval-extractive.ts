@@ -18,7 +18,7 @@ if (!values.home) throw new Error('--home DIR: the data home where eval:retrieva
 const engine = await Engine.open({ home: path.resolve(values.home) });
 const caseId = (await engine.cases.list()).find((c) => c.name === 'eval cuad-clauses')?.id;
 if (!caseId) throw new Error('no "eval cuad-clauses" case in this home: run eval:retrieval -- --sets cuad-clauses --home DIR first');
-const files = (await engine.router.call('files.list', { caseId })).files;
+const files = (await engine.router.call('files.list', { case_id: caseId })).files;
 const pdfOf = new Map(files.map((f) => [f.id, f.name]));
 const all = cuadClauses();
 const max = Number(values['max-queries'] ?? all.length);
@@ -32,7 +32,7 @@ let citations = 0;
 const ms: number[] = [];
 for (const q of questions) {
   const t0 = performance.now();
-  const r = await engine.router.call('chat.ask', { caseId, question: q.query, mode: 'extractive' });
+  const r = await engine.router.call('chat.ask', { case_id: caseId, question: q.query, mode: 'extractive' });
   ms.push(performance.now() - t0);
   const hits = r.citations.map((c) => {
     const name = pdfOf.get(c.file_id ?? '') ?? '';

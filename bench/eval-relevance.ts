@@ -106,18 +106,18 @@ async function openCase(engine: Engine, name: string, paths: string[], ingestIfM
   if (kept) {
     // A case kept from an earlier run is upgraded to the current chunking from its stored text, as the app does.
     const t0 = performance.now();
-    const r = await engine.router.call('index.reindex', { caseId: id });
+    const r = await engine.router.call('index.reindex', { case_id: id });
     console.log(`  ${name}: reusing the case in this home (${id})${r.versions ? `, re-indexed ${r.versions} documents in ${((performance.now() - t0) / 1000).toFixed(0)} s` : ''}`);
   } else {
     const t0 = performance.now();
-    const run = await engine.router.call('ingest.start', { caseId: id, paths: paths.map((p) => path.join(corpus, p)) });
+    const run = await engine.router.call('ingest.start', { case_id: id, paths: paths.map((p) => path.join(corpus, p)) });
     const seconds = (performance.now() - t0) / 1000;
     if (!('results' in run)) throw new Error('ingest did not finish');
     const bad = run.results.filter((r) => r.status !== 'indexed');
     console.log(`  ${name}: ingested ${paths.length} PDFs in ${seconds.toFixed(0)} s${bad.length ? `; not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}` : ''}`);
     metrics['relevance.opinions.ingest_seconds'] = { value: Number(seconds.toFixed(1)), unit: 's', note: `${paths.length} opinion and order PDFs, one drop, embedding included` };
   }
-  const files = (await engine.router.call('files.list', { caseId: id })).files;
+  const files = (await engine.router.call('files.list', { case_id: id })).files;
   const pathOfId = new Map(files.map((f) => [f.id, pathOfName.get(f.name) ?? f.name]));
   return { id, pathOfName, pathOfId };
 }
@@ -150,7 +150,7 @@ async function evalOpinions(engine: Engine, c: EvalCase): Promise<Record<string,
     if (first >= 0 && first < 5) s.r5++;
     if (first >= 0) s.r10++;
     s.mrr += first >= 0 ? 1 / (first + 1) : 0;
-    const a = await engine.router.call('chat.ask', { caseId: c.id, question: row.question, mode: 'extractive' });
+    const a = await engine.router.call('chat.ask', { case_id: c.id, question: row.question, mode: 'extractive' });
     const quoted = firstQuoteHolds(c, a.citations, g);
     if (quoted) s.first_quote++;
     if (SAYS_ABSENT.test(firstLine(a.answer))) s.says_absent++;
@@ -168,7 +168,7 @@ async function evalAbsent(engine: Engine, cases: Record<'cuad' | 'opinions', Eva
     const c = cases[row.case];
     if (!row.absent && (!row.file || !row.pages || !row.answer)) throw new Error(`${file}: an answerable question without gold: ${row.question}`);
     if (!row.absent && ![...c.pathOfName.values()].includes(row.file!)) throw new Error(`${file}: ${row.file} is not in the ${row.case} case`);
-    const a = await engine.router.call('chat.ask', { caseId: c.id, question: row.question, mode: 'extractive' });
+    const a = await engine.router.call('chat.ask', { case_id: c.id, question: row.question, mode: 'extractive' });
     const says = SAYS_ABSENT.test(firstLine(a.answer));
     const quoted = !row.absent && firstQuoteHolds(c, a.citations, goldOf(row as GoldRow));
     for (const scope of ['all', row.case]) {

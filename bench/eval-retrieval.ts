@@ -330,7 +330,7 @@ async function evaluateLegalbench(
   const relOf = new Map([...set.docs.keys()].map((rel) => [path.basename(rel), rel]));
   if (relOf.size !== set.docs.size) throw new Error(`${set.name}: two files share a name`);
   const t0 = performance.now();
-  const run = await engine.router.call('ingest.start', { caseId, paths: [...set.docs.keys()].map((rel) => path.join(base, rel)) });
+  const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [...set.docs.keys()].map((rel) => path.join(base, rel)) });
   const ingestSeconds = (performance.now() - t0) / 1000;
   if (!('results' in run)) throw new Error('ingest did not finish');
   const bad = run.results.filter((r) => r.status !== 'indexed');
@@ -344,14 +344,14 @@ async function evaluateLegalbench(
     const rel = relOf.get(r.name);
     if (!rel) throw new Error(`${set.name}: ingest named a file "${r.name}" that is not in the corpus`);
     // The spans are offsets into the TXT: the text ingest stored must be that text, character for character.
-    const stored = await store.readText(r.fileId, r.version);
+    const stored = await store.readText(r.file_id, r.version);
     const txt = set.docs.get(rel)!;
     const shift = stored === txt ? 0 : txt.startsWith('\uFEFF') && stored === txt.slice(1) ? 1 : -1;
     if (shift < 0) throw new Error(`${set.name}: the stored text of ${rel} differs from its TXT`);
-    fileIds.set(r.fileId, rel);
-    shiftOf.set(r.fileId, shift);
+    fileIds.set(r.file_id, rel);
+    shiftOf.set(r.file_id, shift);
   }
-  const files = (await engine.router.call('files.list', { caseId })).files;
+  const files = (await engine.router.call('files.list', { case_id: caseId })).files;
   const chunks = files.reduce((n, f) => n + (f.versions.at(-1)?.chunks ?? 0), 0);
   console.log(`  ${set.name}: ${set.docs.size} TXT files ingested in ${ingestSeconds.toFixed(0)} s (${chunks} chunks)`);
   const tools = await openCaseTools(engine, caseId);
@@ -418,20 +418,20 @@ async function evaluateClauses(
     console.log(`  cuad-clauses: reusing the ingested case in this home (${caseId})`);
     // A case kept from an earlier run is upgraded to the current chunking from its stored text, as the app does.
     const t0 = performance.now();
-    const r = await engine.router.call('index.reindex', { caseId, ...(process.env.EVAL_REINDEX_ALL ? { all: true } : {}) });
+    const r = await engine.router.call('index.reindex', { case_id: caseId, ...(process.env.EVAL_REINDEX_ALL ? { all: true } : {}) });
     if (r.versions) {
       reindexSeconds = (performance.now() - t0) / 1000;
       console.log(`  cuad-clauses: re-indexed ${r.versions} documents (${r.chunks} chunks) from stored text in ${reindexSeconds.toFixed(0)} s`);
     }
   } else {
     const t0 = performance.now();
-    const run = await engine.router.call('ingest.start', { caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
+    const run = await engine.router.call('ingest.start', { case_id: caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
     ingestSeconds = (performance.now() - t0) / 1000;
     if (!('results' in run)) throw new Error('ingest did not finish');
     const bad = run.results.filter((r) => r.status !== 'indexed');
     if (bad.length) console.log(`  cuad-clauses: ${bad.length} files not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}`);
   }
-  const files = (await engine.router.call('files.list', { caseId })).files;
+  const files = (await engine.router.call('files.list', { case_id: caseId })).files;
   const chunks = files.reduce((n, f) => n + (f.versions.at(-1)?.chunks ?? 0), 0);
   console.log(`  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`);
   const tools = await openCaseTools(engine, caseId);

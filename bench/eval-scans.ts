@@ -63,7 +63,7 @@ async function caseOf(engine: Engine, name: string, write: (file: string, pdf: s
   }
   const { id } = await engine.router.call('cases.create', { name });
   const t0 = performance.now();
-  await engine.router.call('ingest.start', { caseId: id, paths: [folder] });
+  await engine.router.call('ingest.start', { case_id: id, paths: [folder] });
   console.log(`${name}: ingested in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return id;
 }
@@ -81,7 +81,7 @@ try {
     let n = 0;
     for (const c of chosen) {
       for (const q of c.qs) {
-        const res = await engine.router.call('search', { caseId, query: q.query, k: 10 });
+        const res = await engine.router.call('search', { case_id: caseId, query: q.query, k: 10 });
         n++;
         // The folder keeps the corpus's layout, so a result's file name is the question's contract path.
         if (res.results.some((r) => holdsClause({ file: r.file_name, pages: r.pages, text: r.text }, q))) hits++;
@@ -91,7 +91,7 @@ try {
   };
   const t = await recall(text);
   const s = await recall(scans);
-  const files = (await engine.router.call('files.list', { caseId: scans })).files;
+  const files = (await engine.router.call('files.list', { case_id: scans })).files;
   const conf = files.flatMap((f) => f.versions.at(-1)?.ocr_pages ?? []).map((p) => p.confidence);
   const result = {
     contracts: chosen.length,

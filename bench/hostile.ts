@@ -61,7 +61,7 @@ export async function hostileBench(): Promise<Metrics> {
       const off = engine.events.on('ingest.file', (e) => {
         if (first < 0 && e.status === 'indexed') first = performance.now() - t0;
       });
-      await engine.router.call('ingest.start', { caseId: pcase, paths: [pdrop] });
+      await engine.router.call('ingest.start', { case_id: pcase, paths: [pdrop] });
       off();
       metrics['hostile.poisoned.first_good_ms'] = { value: Math.round(first), unit: 'ms', note: 'case whose app was killed 3 times while a reader worked on a hidden 4.7 GB bomb: next ingest start to first good file indexed (the bomb is read again, beside them)' };
     } finally {

@@ -70,7 +70,7 @@ export async function scaleBench(): Promise<Metrics> {
       for (let round = 0; round < 3; round++) {
         for (const query of QUERIES) {
           const t0 = performance.now();
-          await engine.router.call('search', { caseId: many.caseId, query, mode: 'keyword', k: 10 });
+          await engine.router.call('search', { case_id: many.caseId, query, mode: 'keyword', k: 10 });
           if (round > 0) times.push(performance.now() - t0);
         }
       }

@@ -191,7 +191,7 @@ export class Engine {
           getCase: (caseId) => this.cases.get(caseId),
           switchOff: async (caseId, problem) => {
             await this.cases.setWatch(caseId, { enabled: false, problem });
-            this.events.emit('cases.changed', { caseId, kind: 'settings' });
+            this.events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
           },
           // As a drop of the folder would (its events go to every shell alike), or only the files named.
           ingest: async (caseId, folder, names) => (await this.ingestService()).start(caseId, [folder], names ? { only: { [folder]: names } } : {}),

@@ -13,7 +13,7 @@ function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<str
   if (handle?.state !== 'running' || typeof handle.jobId !== 'string') return Promise.resolve(String(handle?.state ?? 'done'));
   return new Promise((resolve) => {
     const off = engine.events.on('ingest.progress', (p) => {
-      if (p.jobId !== handle.jobId || p.state === 'running') return;
+      if (p.job_id !== handle.jobId || p.state === 'running') return;
       off();
       resolve(p.state);
     });
@@ -35,9 +35,9 @@ export async function followDroppedFolders(engine: Pick<Engine, 'router' | 'even
   if (folders.length === 0) return;
   // A drop the user cancelled is not followed.
   if ((await runEnded(engine, started)) === 'cancelled') return;
-  const summary = await engine.router.call('cases.get', { caseId });
+  const summary = await engine.router.call('cases.get', { case_id: caseId });
   const known = summary.watch.folders;
   const added = folders.filter((f) => !known.includes(f));
   if (added.length === 0) return;
-  await engine.router.call('cases.setWatch', { caseId, folders: [...known, ...added], enabled: known.length === 0 ? true : summary.watch.enabled });
+  await engine.router.call('cases.setWatch', { case_id: caseId, folders: [...known, ...added], enabled: known.length === 0 ? true : summary.watch.enabled });
 }

@@ -10,7 +10,7 @@ import { CasefileError } from '../shared/errors';
 import { parseInput } from '../shared/validate';
 
 const OpenOriginalInput = z
-  .object({ caseId: CaseId, fileId: z.string().min(1).max(100), version: z.number().int().positive().optional() })
+  .object({ case_id: CaseId, file_id: z.string().min(1).max(100), version: z.number().int().positive().optional() })
   .strict();
 
 /** How many bytes of the original are read to tell its format within the kind ingest detected. */
@@ -187,7 +187,7 @@ export async function openOriginalInSystemViewer(
   open: (file: string) => Promise<string>,
   copies: OpenCopies = defaultCopies,
 ): Promise<{ opened: true }> {
-  const { caseId, fileId, version } = parseInput(OpenOriginalInput, input);
+  const { case_id: caseId, file_id: fileId, version } = parseInput(OpenOriginalInput, input);
   const docs = (await engine.openCases.open(caseId)).documents; // not_found for an unknown case
   const { file, version: v } = await docs.resolve(fileId, version);
   const original = await docs.originalPath(fileId, v.version);

@@ -143,10 +143,10 @@ export async function createUploads(options: UploadOptions): Promise<Uploads> {
       for (const dir of batches) void fs.rm(dir, { recursive: true, force: true });
     };
     if (value.state === 'done') return remove();
-    if (value.state !== 'running' || !value.jobId) return;
-    const { jobId } = value;
+    if (value.state !== 'running' || !value.job_id) return;
+    const { job_id: jobId } = value;
     const off = events.on('ingest.progress', (p) => {
-      if (p.jobId !== jobId || p.state === 'running') return;
+      if (p.job_id !== jobId || p.state === 'running') return;
       off();
       watchers.delete(off);
       if (p.state === 'done') remove();

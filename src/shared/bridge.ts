@@ -35,8 +35,8 @@ export interface ChooseModelInput {
 }
 
 export interface OpenOriginalInput {
-  caseId: string;
-  fileId: string;
+  case_id: string;
+  file_id: string;
   version?: number;
 }
 

@@ -86,7 +86,7 @@ export function answerMessage(result: ChatAnswer, id: string, created: string, r
     id,
     role: 'assistant',
     content: result.answer,
-    turnId: result.turnId,
+    turn_id: result.turn_id,
     created,
     status: result.status,
     citations: result.citations,

@@ -6,20 +6,20 @@ import type { AgentStep, ChatAnswer, CheckedCitation, LimitedTo } from './contra
 import type { IndexVectorsStatus, IngestFileEvent, IngestProgress } from './contract/ingest';
 
 export interface CasesChangedEvent {
-  caseId: string;
+  case_id: string;
   kind: 'created' | 'renamed' | 'deleted' | 'files' | 'settings';
 }
 
 export interface ModelsChangedEvent {
-  modelId: string;
+  model_id: string;
   kind: 'imported' | 'default';
 }
 
 /** Agent turn events: every payload names its case, session and turn. */
 export interface AgentTurnRef {
-  caseId: string;
-  sessionId: string;
-  turnId: string;
+  case_id: string;
+  session_id: string;
+  turn_id: string;
 }
 
 /** A turn started (phase `started`) or its follow-up was condensed into a standalone question (`condensed`). */
@@ -66,16 +66,16 @@ export interface AgentDoneEvent extends AgentTurnRef {
 
 export interface ModelsProgressEvent {
   /** The model being downloaded. */
-  modelId: string;
+  model_id: string;
   file: string;
-  receivedBytes: number;
+  received_bytes: number;
   /** Null when the server does not say. */
-  totalBytes: number | null;
+  total_bytes: number | null;
 }
 
 /** The upgrade of a case's index to the current chunking (`index.reindex`, or on the app's first start after an update). */
 export interface IndexProgressEvent {
-  caseId: string;
+  case_id: string;
   /** Document versions done, and to do in all. */
   done: number;
   total: number;
@@ -92,7 +92,7 @@ export type IndexVectorsEvent = IndexVectorsStatus;
  * and changed (each read as if dropped again), deleted (marked, their copies kept) and back again.
  */
 export interface WatchSyncedEvent {
-  caseId: string;
+  case_id: string;
   folder: string;
   added: string[];
   changed: string[];

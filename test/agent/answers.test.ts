@@ -62,16 +62,16 @@ describe('turns that end with the extractive answer', () => {
   }
 
   it('`final_answer` as the answer → the passages, quoted and verified; the model text is kept for the record', async () => {
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'final_answer' }] }) });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'final_answer' }] }) });
     expectExtractive(r, /words of its instructions/);
     expect(r.fallback!.model_answer).toBe('final_answer');
-    const session = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId });
+    const session = await c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r.session_id });
     expect(session.messages_list[1]).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'final_answer' }, content: r.answer });
   });
 
   it('the passages of a fallback are the ones Find passages gives for the same question, in the same order', async () => {
-    const fallback = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
-    const found = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+    const fallback = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    const found = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, mode: 'extractive' });
     const passages = (r: ChatAnswer) => r.citations.map((x) => [x.file_name, x.start, x.end, x.relevance]);
     expect(passages(fallback)).toEqual(passages(found));
     expect(passages(found).length).toBeGreaterThan(0);
@@ -87,10 +87,10 @@ describe('turns that end with the extractive answer', () => {
       }),
       c.engine.events.on('agent.step', (e) => order.push(`${e.phase}:${e.step.action}`)),
     ];
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
     offs.forEach((off) => off());
     expect(order[0]).toBe('passages');
-    expect(sent).toMatchObject({ turnId: r.turnId, model: r.model });
+    expect(sent).toMatchObject({ turn_id: r.turn_id, model: r.model });
     expect(sent!.answer).toMatch(/^These passages match your question best \(found without a model\):\n\n- Likely answer — MASTER SERVICES AGREEMENT/);
     expect(sent!.citations.length).toBeGreaterThan(0);
     for (const cite of sent!.citations) expect(cite).toMatchObject({ verified: true, support: 'quoted' });
@@ -104,14 +104,14 @@ describe('turns that end with the extractive answer', () => {
 
   it('a model that asks again for a call it already made is stopped there, and the passages stay', async () => {
     const SEARCH = { thought: 'Search.', action: 'retrieve', action_input: { query: 'terminate convenience notice' } };
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, SEARCH, SEARCH, { final: 'never asked for' }] }) });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, SEARCH, SEARCH, { final: 'never asked for' }] }) });
     expectExtractive(r, /asked again for a call it had already made/);
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'retrieve', 'find_passages']);
     expect(r.fallback!.model_answer).toBe('');
   });
 
   it('an empty answer → the passages', async () => {
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { steps: [FIND, GREP, { final: '' }] }) });
     expectExtractive(r, /no answer/);
   });
 
@@ -119,7 +119,7 @@ describe('turns that end with the extractive answer', () => {
     const looping = { thought: 'Answer.', action: 'final_answer', action_input: { answer: 'The term shall be five years. '.repeat(60) } };
     const tokens: EngineEvents['agent.token'][] = [];
     const off = c.engine.events.on('agent.token', (e) => tokens.push(e));
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, model: scriptModel(c.root, { chunkChars: 6, steps: [FIND, GREP, looping] }) });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, model: scriptModel(c.root, { chunkChars: 6, steps: [FIND, GREP, looping] }) });
     off();
     expectExtractive(r, /repeated itself/);
     const final = r.steps.find((s) => s.kind === 'final')!;
@@ -132,7 +132,7 @@ describe('turns that end with the extractive answer', () => {
 
   it('an answer whose sentences no cited passage supports → the passages', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question,
       model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'Either party may terminate on ninety (90) days notice [cite:{{cite}}].' }] }),
     });
@@ -141,7 +141,7 @@ describe('turns that end with the extractive answer', () => {
 
   it('a model answer that says the documents don\'t say is checked the other way: the passage that answers is shown', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question,
       model: scriptModel(c.root, { steps: [FIND, GREP, { final: "The documents don't say what notice is needed to end the MSA for convenience." }] }),
     });
@@ -151,7 +151,7 @@ describe('turns that end with the extractive answer', () => {
 
   it('a supported answer is kept: the model’s words, green citations, the supporting words as the span', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question,
       model: scriptModel(c.root, { steps: [FIND, GREP, { final: "Either party may terminate the MSA for convenience on 60 days' prior written notice [cite:{{cite}}]." }] }),
     });
@@ -165,7 +165,7 @@ describe('turns that end with the extractive answer', () => {
 
   it('a sentence about another document of the case → not supported, the reason naming both documents', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: 'Did the Provider give proper notice?',
       model: scriptModel(c.root, {
         steps: [
@@ -184,14 +184,14 @@ describe('turns that end with the extractive answer', () => {
 
   it('Find passages (mode extractive) → no model call at all', async () => {
     const file = path.join(c.root, 'never-called.json');
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive', model: `scripted:${file}` });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, mode: 'extractive', model: `scripted:${file}` });
     expect(r).toMatchObject({ answer_kind: 'extractive', model: 'none', grounded: true });
     expect(r.answer).toMatch(/^These passages match your question best \(found without a model\):/);
     expect(r.steps.map((s) => s.action)).toEqual(['find_passages']);
   });
 
   it('Find passages grades each passage: the termination clause is the likely answer, and nothing below the floor is listed', async () => {
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, mode: 'extractive' });
     expect(r.answer).toMatch(/\n- Likely answer — MASTER SERVICES AGREEMENT, p\. 1: “Either party may terminate this Agreement for convenience upon sixty \(60\) days' prior written notice/);
     expect(r.citations[0]).toMatchObject({ relevance: 'answer', support: 'quoted' });
     // A quote is always on the page; whether it answers is its relevance, and none shown is merely the closest.
@@ -199,26 +199,26 @@ describe('turns that end with the extractive answer', () => {
   });
 
   it('a fact no document gives: "the documents don\'t appear to say" first, then the closest passages, none graded as an answer', async () => {
-    const tesla = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Which Tesla vehicles does Brightline service under the MSA?', mode: 'extractive' });
+    const tesla = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Which Tesla vehicles does Brightline service under the MSA?', mode: 'extractive' });
     expect(tesla.answer).toMatch(/^The documents don't appear to say: no document mentions “Tesla”\. The closest passages, which do not answer the question:\n\n- /);
     expect(tesla.citations.length).toBeGreaterThan(0);
     for (const cite of tesla.citations) expect(cite).toMatchObject({ relevance: 'closest', support: 'quoted' });
     // No name to miss: the passages themselves are too far from the question.
-    const bitcoin = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
+    const bitcoin = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
     expect(bitcoin.answer).toMatch(/^The documents don't appear to say\. The closest passages/);
     // In a large case a rarer word no document uses counts too (this case is small: the threshold lowered for it).
     const saved = RELEVANCE.rareWordsCase;
     RELEVANCE.rareWordsCase = 1;
     try {
-      const large = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
+      const large = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Can the Provider be paid in bitcoin?', mode: 'extractive' });
       expect(large.answer).toMatch(/^The documents don't appear to say: no document mentions “bitcoin”\./);
-      const answered = await c.engine.router.call('chat.ask', { caseId: c.caseId, question, mode: 'extractive' });
+      const answered = await c.engine.router.call('chat.ask', { case_id: c.caseId, question, mode: 'extractive' });
       expect(answered.answer).toMatch(/^These passages match your question best/);
     } finally {
       RELEVANCE.rareWordsCase = saved;
     }
     // The same question's parts that are in the case are answered as before.
-    const fees = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Within how many days must the Client pay invoices?', mode: 'extractive' });
+    const fees = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Within how many days must the Client pay invoices?', mode: 'extractive' });
     expect(fees.answer).toMatch(/^These passages match your question best/);
     expect(fees.answer).toMatch(/forty-five \(45\) days of receipt/);
   });
@@ -227,8 +227,8 @@ describe('turns that end with the extractive answer', () => {
     // Last in this block: the case's engine keeps the model from here on.
     await c.engine.router.call('models.import', { path: smolLmGguf, id: 'smollm2-135m-instruct', mode: 'link' });
     const { models } = await c.engine.router.call('models.list', {});
-    expect(models.find((m) => m.kind === 'chat')).toMatchObject({ id: 'smollm2-135m-instruct', tooSmall: true, isDefault: true });
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question });
+    expect(models.find((m) => m.kind === 'chat')).toMatchObject({ id: 'smollm2-135m-instruct', too_small: true, is_default: true });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question });
     expect(r).toMatchObject({ answer_kind: 'extractive', model: 'none', grounded: true });
     expect(r.answer).toMatch(/^The installed chat model is too small to write answers worth waiting for, so here are the passages that match your question best:\n\n- Likely answer — MASTER SERVICES AGREEMENT/);
     expect(r.steps.map((s) => s.action)).toEqual(['find_passages']);
@@ -256,20 +256,20 @@ describe('a case with nothing searchable', () => {
     copyFileSync(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(dir, 'locked.pdf'));
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans only' });
     // OCR turned off for the case: its scans stay "need OCR".
-    await engine.router.call('cases.setOcr', { caseId, enabled: false });
-    await engine.router.call('ingest.start', { caseId, paths: [dir], wait: true });
+    await engine.router.call('cases.setOcr', { case_id: caseId, enabled: false });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [dir], wait: true });
     const script = path.join(root, 'script.json');
     writeFileSync(script, JSON.stringify({ steps: [{ final: 'no' }] }));
     const steps: unknown[] = [];
     const off = engine.events.on('agent.step', (e) => steps.push(e));
-    const r = await engine.router.call('chat.ask', { caseId, question: 'Is there a non-compete?', model: `scripted:${script}` });
+    const r = await engine.router.call('chat.ask', { case_id: caseId, question: 'Is there a non-compete?', model: `scripted:${script}` });
     off();
     expect(r).toMatchObject({ status: 'done', answer_kind: 'no_documents', grounded: false, steps: [], citations: [] });
     expect(r.answer).toBe('This case has no searchable documents yet: 2 need OCR (scanned, no text layer), 1 is password protected. 3 files in all; the documents list says what to do for each.');
     expect(steps).toEqual([]);
 
     const { id: empty } = await engine.router.call('cases.create', { name: 'Nothing yet' });
-    const none = await engine.router.call('chat.ask', { caseId: empty, question: 'Is there a non-compete?', model: `scripted:${script}` });
+    const none = await engine.router.call('chat.ask', { case_id: empty, question: 'Is there a non-compete?', model: `scripted:${script}` });
     expect(none.answer).toBe('This case has no documents yet. Add a folder or files to it, then ask again.');
   });
 });
@@ -284,7 +284,7 @@ describe('verification with the case’s embedding model (all-MiniLM-L6-v2, real
     await installTestModels(home);
     engine = await Engine.open({ home });
     caseId = (await engine.router.call('cases.create', { name: 'Rivera v. Acme' })).id;
-    await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [writeCaseFolder(root)], wait: true });
   });
   afterAll(async () => {
     await engine?.close();
@@ -293,7 +293,7 @@ describe('verification with the case’s embedding model (all-MiniLM-L6-v2, real
 
   const ask = (final: string) =>
     engine.router.call('chat.ask', {
-      caseId,
+      case_id: caseId,
       question: 'What notice is needed to terminate the MSA for convenience?',
       model: scriptModel(root, { steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'convenience' } }, { final }] }),
     });
@@ -305,7 +305,7 @@ describe('verification with the case’s embedding model (all-MiniLM-L6-v2, real
 
     const number = await ask("Either side can end the MSA without cause by giving the other party ninety days' written notice in advance [cite:{{cite}}].");
     expect(number.fallback!.model_answer).toMatch(/ninety days/);
-    const checked = await engine.router.call('chat.session', { caseId, sessionId: number.sessionId });
+    const checked = await engine.router.call('chat.session', { case_id: caseId, session_id: number.session_id });
     expect(checked.messages_list[1]!.answer_kind).toBe('extractive');
 
     const other = await ask('The Provider must keep all Confidential Information secret for five years after termination [cite:{{cite}}].');

@@ -40,8 +40,8 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'nda-acme.txt'), ACME_NDA);
   writeFileSync(path.join(dir, 'nda-brightline.txt'), BRIGHTLINE_NDA);
-  await c.engine.router.call('ingest.start', { caseId: c.caseId, paths: [dir], wait: true });
-  const { files } = await c.engine.router.call('files.list', { caseId: c.caseId });
+  await c.engine.router.call('ingest.start', { case_id: c.caseId, paths: [dir], wait: true });
+  const { files } = await c.engine.router.call('files.list', { case_id: c.caseId });
   // Files are named by their path in the folder dropped ("contracts/msa.txt"): keyed here by their last part.
   ids = Object.fromEntries(files.map((f) => [f.name.split('/').pop()!, f.id]));
 }, 120_000);
@@ -67,7 +67,7 @@ const EVERY_SEARCH = [SEARCHES, GREP_AND_CHRONOLOGY];
 async function askEverySearch(file_ids?: string[]): Promise<ChatAnswer[]> {
   const out: ChatAnswer[] = [];
   for (const steps of EVERY_SEARCH) {
-    out.push(await c.engine.router.call('chat.ask', { caseId: c.caseId, question: QUESTION, ...(file_ids ? { file_ids } : {}), model: scriptModel(c.root, { steps }) }));
+    out.push(await c.engine.router.call('chat.ask', { case_id: c.caseId, question: QUESTION, ...(file_ids ? { file_ids } : {}), model: scriptModel(c.root, { steps }) }));
   }
   return out;
 }
@@ -115,14 +115,14 @@ describe('chat.ask limited to chosen documents', () => {
     // The trace says it in plain words: on the answer, in the coverage note, as the turn starts, and in the saved session.
     expect(r!.limited_to).toEqual({ files: [{ file_id: ids['nda-acme.txt'], file_name: 'nda-acme.txt' }], line: 'Limited to the 1 document you chose: nda-acme.txt' });
     expect(r!.coverage.note).toMatch(/^Limited to the 1 document you chose: nda-acme\.txt\./);
-    expect(live.find((e) => e.turnId === r!.turnId && e.phase === 'started')?.limited_to?.line).toBe(r!.limited_to!.line);
-    const saved = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r!.sessionId });
+    expect(live.find((e) => e.turn_id === r!.turn_id && e.phase === 'started')?.limited_to?.line).toBe(r!.limited_to!.line);
+    const saved = await c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r!.session_id });
     expect(saved.messages_list.find((m) => m.role === 'assistant')!.limited_to).toEqual(r!.limited_to);
   });
 
   it('a document outside the choice cannot be read by id either', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: QUESTION,
       file_ids: [ids['nda-acme.txt']!],
       model: scriptModel(c.root, { steps: [step('findFiles', {}), step('readFile', { file_id: ids['msa.txt'] }), step('retrieve', { query: 'Confidential Information' }), { final: 'Two years [cite:{{cite}}].' }] }),
@@ -141,19 +141,19 @@ describe('chat.ask limited to chosen documents', () => {
   });
 
   it('"Find passages" (no model) quotes only the chosen document', async () => {
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: QUESTION, mode: 'extractive', file_ids: [ids['nda-acme.txt']!] });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: QUESTION, mode: 'extractive', file_ids: [ids['nda-acme.txt']!] });
     expect(r.answer_kind).toBe('extractive');
     expect(r.citations.length).toBeGreaterThan(0);
     expect(new Set(r.citations.map((x) => x.file_name))).toEqual(new Set(['nda-acme.txt']));
     expect(r.coverage.note).toMatch(/^Limited to the 1 document you chose: nda-acme\.txt\./);
     // The same question over the whole case quotes other documents too.
-    const all = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: QUESTION, mode: 'extractive' });
+    const all = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: QUESTION, mode: 'extractive' });
     expect(all.citations.some((x) => x.file_name !== 'nda-acme.txt')).toBe(true);
   });
 
   it('an unusable model answer falls back to the best passages of the chosen document only', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: QUESTION,
       file_ids: [ids['nda-acme.txt']!],
       model: scriptModel(c.root, { steps: [{ final: 'I think it is forever.' }] }),
@@ -165,13 +165,13 @@ describe('chat.ask limited to chosen documents', () => {
   });
 
   it('the search operation takes the same limit', async () => {
-    const r = await c.engine.router.call('search', { caseId: c.caseId, query: 'Confidential Information secret', mode: 'keyword', file_ids: [ids['nda-brightline.txt']!] });
+    const r = await c.engine.router.call('search', { case_id: c.caseId, query: 'Confidential Information secret', mode: 'keyword', file_ids: [ids['nda-brightline.txt']!] });
     expect(r.results.length).toBeGreaterThan(0);
     expect(new Set(r.results.map((x) => x.file_name))).toEqual(new Set(['nda-brightline.txt']));
   });
 
   it('input – an unknown id, an empty list or an empty id is refused in plain words', async () => {
-    const ask = (file_ids: unknown) => c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q', file_ids } as never);
+    const ask = (file_ids: unknown) => c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', file_ids } as never);
     await expect(ask(['f_nope'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/One of the documents you chose is not in this case .*"f_nope"/) });
     await expect(ask([ids['nda-acme.txt'], 'f_a', 'f_b'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/2 of the documents you chose are not in this case/) });
     await expect(ask([])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids: Choose at least one document\./) });

@@ -81,7 +81,7 @@ describe('OpenAI-compatible endpoint', () => {
       }
       return next;
     };
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'What notice ends the MSA?', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'What notice ends the MSA?', model: 'endpoint:firm-model' });
     expect(r.model).toBe('endpoint:firm-model');
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(r.steps[1]!.thought).toBe('Looking for the clause.');
@@ -104,7 +104,7 @@ describe('OpenAI-compatible endpoint', () => {
       { toolCall: { name: 'grepCase', args: { pattern: 'Dr\\. Helen Park' } } },
       { content: 'Four visits with Dr. Park.' },
     ];
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'List every visit with Dr. Park.', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'List every visit with Dr. Park.', model: 'endpoint:firm-model' });
     // The answer cites nothing, so the passages found are shown instead (find_passages).
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer', 'grepCase', 'final_answer', 'find_passages']);
     expect(r.steps[1]!.policy).toMatch(/exhaustive/);
@@ -123,7 +123,7 @@ describe('OpenAI-compatible endpoint', () => {
       { content: 'Thought: search\nAction: grepCase\nAction Input: {"pattern": "signed"}' },
       { content: 'Thought: enough\nFinal Answer: The documents do not say.' },
     ];
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'Who signed the MSA?', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Who signed the MSA?', model: 'endpoint:firm-model' });
     expect(r.status).toBe('done');
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer', 'find_passages']);
     // An answer with nothing cited is not shown as the answer; the closest passages are, and the model's words are kept for the record.

@@ -40,8 +40,8 @@ const invented: CheckedCitation = { id: 'made01', status: 'invented', verified: 
 /** Saved before claim-level support: no support, span or title. */
 const oldStyle: CheckedCitation = { id: 'c9', status: 'verified', verified: true, reason: 'quoted text found in the source', file_id: 'f3', file_name: 'letters/notice.txt', version: 1, pages: [3] };
 
-function msg(m: Partial<ChatMessage> & Pick<ChatMessage, 'role' | 'content' | 'turnId'>): ChatMessage {
-  return { id: `${m.role}-${m.turnId}`, created: NOW.toISOString(), ...m };
+function msg(m: Partial<ChatMessage> & Pick<ChatMessage, 'role' | 'content' | 'turn_id'>): ChatMessage {
+  return { id: `${m.role}-${m.turn_id}`, created: NOW.toISOString(), ...m };
 }
 
 function session(): SessionFile {
@@ -54,10 +54,10 @@ function session(): SessionFile {
     updated: NOW.toISOString(),
     ledger: [],
     messages: [
-      msg({ role: 'user', turnId: 't1', content: 'What notice ends the Cardlytics agreement?' }),
+      msg({ role: 'user', turn_id: 't1', content: 'What notice ends the Cardlytics agreement?' }),
       msg({
         role: 'assistant',
-        turnId: 't1',
+        turn_id: 't1',
         status: 'done',
         grounded: false,
         answer_kind: 'agent',
@@ -66,10 +66,10 @@ function session(): SessionFile {
         citations: [supported, notSupported, invented],
         coverage: { note: 'Looked at 2 files.' } as ChatMessage['coverage'],
       }),
-      msg({ role: 'user', turnId: 't2', content: 'Who sent the notice letter?' }),
+      msg({ role: 'user', turn_id: 't2', content: 'Who sent the notice letter?' }),
       msg({
         role: 'assistant',
-        turnId: 't2',
+        turn_id: 't2',
         status: 'done',
         grounded: true,
         answer_kind: 'extractive',

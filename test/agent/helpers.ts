@@ -59,7 +59,7 @@ export async function ingestedCase(options: Partial<EngineOptions> = {}): Promis
   const home = path.join(root, 'home');
   const engine = await Engine.open({ home, ...options });
   const { id: caseId } = await engine.router.call('cases.create', { name: 'Rivera v. Acme' });
-  await engine.router.call('ingest.start', { caseId, paths: [writeCaseFolder(root)], wait: true });
+  await engine.router.call('ingest.start', { case_id: caseId, paths: [writeCaseFolder(root)], wait: true });
   return { engine, home, caseId, root };
 }
 

@@ -113,7 +113,7 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
   it('every step parses under the grammar, the inventory comes first, and the loop ends within max steps', async () => {
     const tokens: EngineEvents['agent.token'][] = [];
     const off = c.engine.events.on('agent.token', (e) => tokens.push(e));
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'What notice is needed to terminate the MSA?', model: tinyRandomGguf, maxSteps: 2 });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'What notice is needed to terminate the MSA?', model: tinyRandomGguf, max_steps: 2 });
     off();
     expect(r.status).toBe('done');
     expect(r.model).toBe('llama-2-tiny-random.gguf');
@@ -135,7 +135,7 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     }
     expect(r.steps[0]!.action).toBe('findFiles');
     expect(tokens.length).toBeGreaterThan(0);
-    expect(tokens.every((t) => t.turnId === r.turnId && t.caseId === c.caseId)).toBe(true);
+    expect(tokens.every((t) => t.turn_id === r.turn_id && t.case_id === c.caseId)).toBe(true);
     // The passages shown are quoted exactly, so they verify.
     for (const cite of r.citations) expect(cite).toMatchObject({ status: 'verified', support: 'quoted' });
   });
@@ -145,7 +145,7 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     writeFileSync(junk, 'GGUF but not really a model');
     const done: EngineEvents['agent.done'][] = [];
     const off = c.engine.events.on('agent.done', (e) => done.push(e));
-    await expect(c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q?', model: junk })).rejects.toMatchObject({
+    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: junk })).rejects.toMatchObject({
       code: 'failed',
       message: expect.stringMatching(/broken\.gguf could not be loaded/),
       // What to do, in each shell's words: the app names its menu, never a command.
@@ -160,19 +160,19 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     let after = 0;
     let cancelled = false;
     const off = c.engine.events.on('agent.token', (e) => {
-      if (e.turnId !== turnId) return;
+      if (e.turn_id !== turnId) return;
       if (cancelled) after++;
       else {
         cancelled = true;
-        void c.engine.router.call('chat.cancel', { turnId });
+        void c.engine.router.call('chat.cancel', { turn_id: turnId });
       }
     });
-    const r = await c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'List every visit.', model: tinyRandomGguf, turnId });
+    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'List every visit.', model: tinyRandomGguf, turn_id: turnId });
     off();
     expect(r.status).toBe('cancelled');
     expect(r.steps.length).toBeLessThanOrEqual(1);
     expect(after).toBeLessThan(20);
-    const session = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId });
+    const session = await c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r.session_id });
     expect(session.messages_list.at(-1)).toMatchObject({ role: 'assistant', status: 'cancelled' });
   });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   for (let i = 1; i <= 12; i++) {
     writeFileSync(path.join(dir, `letter-${i}.txt`), `Letter ${i}\n\nDear counsel, this letter number ${i} concerns the termination notice under the agreement and the notice period.\n`);
   }
-  await c.engine.router.call('ingest.start', { caseId: c.caseId, paths: [dir], wait: true });
+  await c.engine.router.call('ingest.start', { case_id: c.caseId, paths: [dir], wait: true });
 }, 120_000);
 afterAll(async () => {
   await c?.engine.close();
@@ -34,7 +34,7 @@ describe('chat.ask retrieval defaults', () => {
     const live: EngineEvents['agent.step'][] = [];
     const off = c.engine.events.on('agent.step', (e) => live.push(e));
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: 'What notice do the letters mention?',
       retrieval: { top_k: 3 },
       model: scriptModel(c.root, { steps: [FIND, search('retrieve', {}), search('retrieve', { top_k: 5, file_name_contains: 'letter' }), { final: 'The termination notice [cite:{{cite}}].' }] }),
@@ -52,16 +52,16 @@ describe('chat.ask retrieval defaults', () => {
     expect(explicit!.summary!.count).toBe(5);
 
     // The live timeline (the step as it starts) shows the same arguments, and so does the saved session.
-    const started = live.filter((e) => e.turnId === r.turnId && e.phase === 'action' && e.step.action === 'retrieve');
+    const started = live.filter((e) => e.turn_id === r.turn_id && e.phase === 'action' && e.step.action === 'retrieve');
     expect(started.map((e) => e.step.input.top_k)).toEqual([3, 5]);
-    const saved = await c.engine.router.call('chat.session', { caseId: c.caseId, sessionId: r.sessionId });
+    const saved = await c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r.session_id });
     const savedSteps = saved.messages_list.find((m) => m.role === 'assistant')!.steps!;
     expect(stepsOf(savedSteps, 'retrieve').map((s) => s.input.top_k)).toEqual([3, 5]);
   });
 
   it('no retrieval settings – the agent keeps its own default of 8 passages, and the trace shows only the model’s arguments', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: 'What notice do the letters mention?',
       model: scriptModel(c.root, { steps: [FIND, search('retrieve', {}), { final: 'The termination notice [cite:{{cite}}].' }] }),
     });
@@ -73,7 +73,7 @@ describe('chat.ask retrieval defaults', () => {
 
   it('threshold and reranking – the threshold applies to the tool of its mode only; rerank_top_n goes to retrieve only', async () => {
     const r = await c.engine.router.call('chat.ask', {
-      caseId: c.caseId,
+      case_id: c.caseId,
       question: 'What notice do the letters mention?',
       retrieval: { top_k: 4, score_threshold: 1e6, score_threshold_mode: 'keyword', rerank_top_n: 10 },
       model: scriptModel(c.root, { steps: [FIND, search('keyword_search', {}), search('retrieve', {}), search('keyword_search', { score_threshold: 0 }), { final: 'The termination notice [cite:{{cite}}].' }] }),
@@ -95,7 +95,7 @@ describe('chat.ask retrieval defaults', () => {
   });
 
   it('input – bad retrieval values are refused with the field named in plain words', async () => {
-    const ask = (retrieval: unknown) => c.engine.router.call('chat.ask', { caseId: c.caseId, question: 'q', retrieval } as never);
+    const ask = (retrieval: unknown) => c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', retrieval } as never);
     await expect(ask({ top_k: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
     await expect(ask({ top_k: 101 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
     await expect(ask({ top_k: 2.5 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/) });

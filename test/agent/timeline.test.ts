@@ -39,7 +39,7 @@ async function setup() {
 describe('the chronology', () => {
   it('lists the dated events of every document in date order, each cited; filters by dates, words, person and document; exports CSV and Word', async () => {
     const { call, caseId } = await setup();
-    const all = await call('tools.timeline', { caseId });
+    const all = await call('tools.timeline', { case_id: caseId });
     const rows = all.events.map((e) => [e.date, e.precision, e.file_name]);
     expect(rows).toEqual([
       ['2019-01-01', 'year', 'medical notes.txt'],
@@ -55,11 +55,11 @@ describe('the chronology', () => {
     expect(all.coverage).toMatchObject({ documents: 3, with_events: 3, not_readable: [] });
     const aug = all.events.find((e) => e.date === '2021-08-02')!;
     expect(aug).toMatchObject({ text: 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.', people: ['Dr. Maria Alvarez'], pages: [1], citation: { file_name: 'medical notes.txt' } });
-    const read = await call('tools.readFile', { caseId, file_id: aug.file_id, offset: aug.start, max_length: aug.end - aug.start });
+    const read = await call('tools.readFile', { case_id: caseId, file_id: aug.file_id, offset: aug.start, max_length: aug.end - aug.start });
     expect(read.text).toBe(aug.text);
     expect(all.events.find((e) => e.date === '2021-06-15')).toMatchObject({ place: 'Sheet Billing, row 2' });
 
-    const dates = async (input: Record<string, unknown>) => (await call('tools.timeline', { caseId, ...input })).events.map((e) => e.date);
+    const dates = async (input: Record<string, unknown>) => (await call('tools.timeline', { case_id: caseId, ...input })).events.map((e) => e.date);
     expect(await dates({ from: '2021-03', to: '2021-08' })).toEqual(['2021-03-03', '2021-03-10', '2021-03-13', '2021-06-15', '2021-08-02']);
     expect(await dates({ to: '2019' })).toEqual(['2019-01-01']);
     expect(await dates({ query: 'knee' })).toEqual(['2021-03-03', '2021-03-10', '2021-08-02']);
@@ -67,21 +67,21 @@ describe('the chronology', () => {
     expect(await dates({ file_name: 'demand' })).toEqual(['2021-10-04', '2021-11-01']);
 
     // Marks and notes are kept per case, on the event's sentence, and filter the list.
-    expect(await call('tools.timelineMark', { caseId, key: aug.key, mark: 'key', note: 'MRI ordered: causation' })).toEqual({ key: aug.key, mark: 'key', note: 'MRI ordered: causation' });
-    await call('tools.timelineMark', { caseId, key: all.events[0]!.key, mark: 'irrelevant' });
-    expect((await call('tools.timeline', { caseId, mark: 'key' })).events).toMatchObject([{ date: '2021-08-02', mark: 'key', note: 'MRI ordered: causation' }]);
-    expect(await call('tools.timelineMark', { caseId, key: all.events[0]!.key, mark: null })).toEqual({ key: all.events[0]!.key, mark: null, note: '' });
+    expect(await call('tools.timelineMark', { case_id: caseId, key: aug.key, mark: 'key', note: 'MRI ordered: causation' })).toEqual({ key: aug.key, mark: 'key', note: 'MRI ordered: causation' });
+    await call('tools.timelineMark', { case_id: caseId, key: all.events[0]!.key, mark: 'irrelevant' });
+    expect((await call('tools.timeline', { case_id: caseId, mark: 'key' })).events).toMatchObject([{ date: '2021-08-02', mark: 'key', note: 'MRI ordered: causation' }]);
+    expect(await call('tools.timelineMark', { case_id: caseId, key: all.events[0]!.key, mark: null })).toEqual({ key: all.events[0]!.key, mark: null, note: '' });
     expect(await dates({ mark: 'irrelevant' })).toEqual([]);
-    await expect(call('tools.timelineMark', { caseId, key: '../../etc', mark: 'key' })).rejects.toThrow(/key must be an event key/);
+    await expect(call('tools.timelineMark', { case_id: caseId, key: '../../etc', mark: 'key' })).rejects.toThrow(/key must be an event key/);
 
-    const csv = await call('tools.timelineExport', { caseId, format: 'csv', query: 'knee' });
+    const csv = await call('tools.timelineExport', { case_id: caseId, format: 'csv', query: 'knee' });
     expect(csv.filename).toBe('Chronology - Roe v. Elm Street.csv');
     const lines = csv.csv!.trim().split('\r\n');
     expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note');
     expect(lines[3]).toBe('2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation');
     expect(lines).toHaveLength(4);
 
-    const docx = await call('tools.timelineExport', { caseId, format: 'docx', from: '2021-06' });
+    const docx = await call('tools.timelineExport', { case_id: caseId, format: 'docx', from: '2021-06' });
     expect(docx.filename).toBe('Chronology - Roe v. Elm Street.docx');
     const xml = new TextDecoder().decode(unzipSync(Buffer.from(docx.docx_base64!, 'base64'))['word/document.xml']!);
     const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
@@ -95,7 +95,7 @@ describe('the chronology', () => {
     const { home, call, caseId, close } = await setup();
     const script = path.join(home, 'timeline.json');
     writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Dates about the knee.', action: 'timeline', action_input: { query: 'knee', person: 'Alvarez' } }, { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021 [cite:{{cite:2}}].' }] }));
-    const r = await call('chat.ask', { caseId, question: 'When did the claimant last see a doctor about his knee?', model: `scripted:${script}` });
+    const r = await call('chat.ask', { case_id: caseId, question: 'When did the claimant last see a doctor about his knee?', model: `scripted:${script}` });
     const step = r.steps.find((s) => s.action === 'timeline')!;
     expect(step.observation).toMatch(/^2 dated events, in date order\. Coverage: 3 documents read, 3 with dated events\./);
     expect(step.observation).toContain('(2021-08-02)');
@@ -114,16 +114,16 @@ describe('the case’s date order', () => {
   it('a case set to day first reads 03/04/2020 as 3 April, and its chronology follows at once', async () => {
     const { call, caseId, drop } = await ingestedCase('London lease', {});
     // Never set, a case follows this computer's locale; set, it keeps what it was told.
-    expect((await call('cases.get', { caseId })).dates).toEqual({ dayFirst: localeDayFirst() });
-    expect((await call('cases.setDateOrder', { caseId, dayFirst: false })).dates).toEqual({ dayFirst: false });
+    expect((await call('cases.get', { case_id: caseId })).dates).toEqual({ day_first: localeDayFirst() });
+    expect((await call('cases.setDateOrder', { case_id: caseId, day_first: false })).dates).toEqual({ day_first: false });
     writeFileSync(path.join(drop, 'letter.txt'), 'The tenant vacated the flat on 03/04/2020.\n');
-    await call('ingest.start', { caseId, paths: [drop] });
-    expect((await call('tools.timeline', { caseId })).events).toMatchObject([{ date: '2020-03-04', ambiguous: true }]);
-    expect((await call('cases.setDateOrder', { caseId, dayFirst: true })).dates).toEqual({ dayFirst: true });
-    expect((await call('tools.timeline', { caseId })).events).toMatchObject([{ date: '2020-04-03', ambiguous: true }]);
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
+    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([{ date: '2020-03-04', ambiguous: true }]);
+    expect((await call('cases.setDateOrder', { case_id: caseId, day_first: true })).dates).toEqual({ day_first: true });
+    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([{ date: '2020-04-03', ambiguous: true }]);
     // A file added now is read day first by the reader too.
     writeFileSync(path.join(drop, 'notice.txt'), 'Notice was served on 05/06/2020.\n');
-    await call('ingest.start', { caseId, paths: [drop] });
-    expect((await call('tools.timeline', { caseId })).events.map((e) => e.date)).toEqual(['2020-04-03', '2020-06-05']);
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
+    expect((await call('tools.timeline', { case_id: caseId })).events.map((e) => e.date)).toEqual(['2020-04-03', '2020-06-05']);
   });
 });

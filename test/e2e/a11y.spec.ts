@@ -44,7 +44,7 @@ async function caseWithDocuments(app: AppFixture): Promise<string> {
   mkdirSync(path.join(dir, 'broken'), { recursive: true });
   copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, 'contracts', 'affiliate-agreement.pdf'));
   writeFileSync(path.join(dir, 'broken', 'empty.pdf'), '');
-  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
   return id;
 }

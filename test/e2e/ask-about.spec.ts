@@ -33,7 +33,7 @@ async function caseWithNdas(app: AppFixture): Promise<string> {
   writeFileSync(path.join(dir, 'nda-acme.txt'), NDA('Acme Logistics LLC and Harbor Freight Partners', 'two (2)'));
   writeFileSync(path.join(dir, 'nda-brightline.txt'), NDA('Brightline Data Services Inc. and Summit Analytics Ltd.', 'seven (7)'));
   writeFileSync(path.join(dir, 'nda-cobalt.txt'), NDA('Cobalt Mining Corp. and Delta Shipping SA', 'three (3)'));
-  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
   await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
   return id;
@@ -124,8 +124,8 @@ test.describe('ask about these', () => {
     await expect(sources).toContainText('two (2) years');
     await expect(sources).toContainText('seven (7) years');
     await expect(sources).not.toContainText('three (3) years');
-    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId })).sessions[0]!.id;
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId });
+    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id;
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessionId });
     const cited = session.messages_list.at(-1)!.citations!.map((c) => c.file_name);
     expect(cited.length).toBeGreaterThan(0);
     for (const name of cited) expect(['nda-acme.txt', 'nda-brightline.txt']).toContain(name);

@@ -92,7 +92,7 @@ async function caseWithContract(app: AppFixture): Promise<string> {
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-chat-')), 'docs');
   mkdirSync(dir);
   copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, 'affiliate-agreement.pdf'));
-  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
   await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
   return id;
@@ -154,8 +154,8 @@ test.describe('chat', () => {
     await screenshot(page, '04-chat-timeline');
 
     // The answer's sources, in chip order: the quote, where it is, its verdict in words; the invented one says so.
-    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId })).sessions[0]!.id;
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId });
+    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id;
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessionId });
     const cite = session.messages_list.at(-1)!.citations!.find((c) => c.status === 'verified')!;
     const sources = answer.getByRole('region', { name: 'Sources' });
     const rows = sources.getByRole('listitem');
@@ -189,8 +189,8 @@ test.describe('chat', () => {
     const pageNo = Number(/Page (\d+) of/.exec((await viewer.getByText(/Page \d+ of \d+/).textContent()) ?? '')![1]);
     expect(shown.pages).toContain(pageNo);
     const oracle = await app.op<PageImage>('citations.page', {
-      caseId,
-      fileId: cite.file_id,
+      case_id: caseId,
+      file_id: cite.file_id,
       version: cite.version,
       page: pageNo,
       scale: 1,
@@ -271,7 +271,7 @@ test.describe('chat', () => {
     const footnotesXml = await zipped.file('word/footnotes.xml')!.async('string');
     expect(documentXml).toContain('<w:footnoteReference');
     expect(documentXml).not.toContain('[cite:');
-    const green = (await app.op<ChatSession>('chat.session', { caseId, sessionId: (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId })).sessions[0]!.id })).messages_list
+    const green = (await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id })).messages_list
       .flatMap((m) => m.citations ?? [])
       .find((c) => c.status === 'verified')!;
     const xmlText = (xml: string) => xml.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
@@ -291,7 +291,7 @@ test.describe('chat', () => {
     await expect(confirm).toContainText('How long does the agreement run?');
     await confirm.getByRole('button', { name: 'Delete conversation' }).click();
     await expect(chat.getByRole('article')).toHaveCount(0);
-    expect((await app.op<{ sessions: unknown[] }>('chat.sessions', { caseId })).sessions).toEqual([]);
+    expect((await app.op<{ sessions: unknown[] }>('chat.sessions', { case_id: caseId })).sessions).toEqual([]);
   });
 });
 
@@ -320,8 +320,8 @@ test.describe('chat retrieval settings', () => {
     await expect(retrieve.locator('.step-input')).toContainText('"top_k":2');
     await expect(retrieve.locator('.step-input')).toContainText('(from Settings: top_k)');
 
-    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
     const step = session.messages_list.find((m) => m.role === 'assistant')!.steps!.find((st) => st.action === 'retrieve')!;
     expect(step.input).toMatchObject({ top_k: 2 });
     expect(step.summary!.count).toBe(2);
@@ -360,8 +360,8 @@ test.describe('chat model per turn', () => {
     // The first turn keeps its own model.
     await expect(answers.nth(0).locator('.turn-model')).toHaveText('Answered by scripted:answer.json');
 
-    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
     const replies = session.messages_list.filter((m) => m.role === 'assistant');
     expect(replies.map((m) => m.model)).toEqual(['scripted:answer.json', 'llama-2-tiny-random']);
     // At most one tool step in the second turn: the budget the setting asked for (the best passages
@@ -520,8 +520,8 @@ test.describe('chat find passages', () => {
     await expect(rows.first().locator('.source-state')).toHaveText(/^(Likely answer|Related) · exact words$/);
     await expect(answer.locator('.chip').first()).toHaveClass(/chip-passage/);
     await expect(answer.locator('.chip-quoted')).toHaveCount(0);
-    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
     const reply = session.messages_list.at(-1)!;
     expect(reply.answer_kind).toBe('extractive');
     expect(reply.steps!.every((st) => st.action === 'find_passages')).toBe(true);
@@ -563,8 +563,8 @@ test.describe('chat cancel', () => {
     await page.keyboard.press('Escape');
     await expect(live).toBeHidden({ timeout: 20_000 });
     await expect(chat.getByRole('button', { name: 'Ask' })).toBeVisible();
-    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
     const last = session.messages_list.at(-1)!;
     expect(last.role).toBe('assistant');
     expect(last.status).toBe('cancelled');
@@ -582,7 +582,7 @@ test.describe('chat citation in a DOCX', () => {
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-docx-')), 'docs');
     mkdirSync(dir);
     copyFileSync(path.join(corpusDir, CORPUS.docx), path.join(dir, 'decision.docx'));
-    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
+    await app.op('ingest.start', { case_id: caseId, paths: [dir], wait: true });
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Discharge review/ }).click();
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -607,8 +607,8 @@ test.describe('chat citation in a DOCX', () => {
     await expect(mark).toBeInViewport();
     expect(await mark.evaluate((el) => el.closest('li') !== null)).toBe(true);
     const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
-    const { files } = await app.op<{ files: { id: string }[] }>('files.list', { caseId });
-    const content = await app.op<{ text: string }>('files.read', { caseId, fileId: files[0]!.id });
+    const { files } = await app.op<{ files: { id: string }[] }>('files.list', { case_id: caseId });
+    const content = await app.op<{ text: string }>('files.read', { case_id: caseId, file_id: files[0]!.id });
     expect(content.text.slice(span.start, span.end)).toBe('did not support him');
     await screenshot(page, '05b-docx-citation');
   });
@@ -629,8 +629,8 @@ test.describe('chat supporting words', () => {
     await ask(chat, 'How long does the agreement run?');
     const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('renews automatically', { timeout: 60_000 });
-    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { caseId });
-    const session = await app.op<ChatSession>('chat.session', { caseId, sessionId: sessions[0]!.id });
+    const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
+    const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
     const cite: CheckedCitation = session.messages_list.at(-1)!.citations!.find((c) => c.status === 'verified')!;
     expect(cite.span, 'the citation carries its supporting words').toBeDefined();
     const span = cite.span!;
@@ -643,7 +643,7 @@ test.describe('chat supporting words', () => {
 
     const boxesFor = async (range: { start: number; end: number }, pageNo: number) =>
       (
-        await app.op<PageImage>('citations.page', { caseId, fileId: cite.file_id, version: cite.version, page: pageNo, scale: 1, start: range.start, end: range.end })
+        await app.op<PageImage>('citations.page', { case_id: caseId, file_id: cite.file_id, version: cite.version, page: pageNo, scale: 1, start: range.start, end: range.end })
       ).rects.length;
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     const boxes = viewer.getByTestId('cite-box');
@@ -657,7 +657,7 @@ test.describe('chat supporting words', () => {
     await expect(boxes).toHaveCount(onSpan);
     if (hasPoppler && span.pages.length === 1) {
       // The boxes cover exactly the supporting words, by poppler's own word boxes (points, y down; scale 1).
-      const { rects } = await app.op<PageImage>('citations.page', { caseId, fileId: cite.file_id, version: cite.version, page: span.pages[0], scale: 1, start: span.start, end: span.end });
+      const { rects } = await app.op<PageImage>('citations.page', { case_id: caseId, file_id: cite.file_id, version: cite.version, page: span.pages[0], scale: 1, start: span.start, end: span.end });
       const covered = popplerWords(path.join(corpusDir, CORPUS.steelVault), span.pages[0]!).filter((w) => {
         const cx = (w.x0 + w.x1) / 2;
         const cy = (w.y0 + w.y1) / 2;

@@ -63,8 +63,8 @@ test.describe('documents table', () => {
     copyFileSync(path.join(corpusDir, CORPUS.txt), path.join(dir, 'endorsement.txt'));
     writeFileSync(path.join(dir, 'empty.pdf'), '');
     const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Table' });
-    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
-    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId });
+    await app.op('ingest.start', { case_id: caseId, paths: [dir], wait: true });
+    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { case_id: caseId });
     expect(files).toHaveLength(4);
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Table/ }).click();

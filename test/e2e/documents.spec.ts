@@ -11,7 +11,7 @@ test.describe('documents', () => {
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Steel Vault' });
     // OCR turned off for this case (OCR itself: ocr.spec.ts).
-    await app.op('cases.setOcr', { caseId: created.id, enabled: false });
+    await app.op('cases.setOcr', { case_id: created.id, enabled: false });
     const { dir, names } = makeCaseFolder();
     // A scan with no text layer, OCR off: listed as needing OCR, not as indexed or failed.
     mkdirSync(path.join(dir, 'scans'));
@@ -54,7 +54,7 @@ test.describe('documents', () => {
     await expect(row(names.truncated!).getByRole('note')).toContainText(/PDF/);
 
     // Pages and version badges as the engine reports them.
-    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id });
+    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id });
     const steel = files.find((f) => f.name === names.steelVault)!;
     // Its pages, document type and date (when the engine found one) in their columns.
     const cells = row(names.steelVault!).getByRole('gridcell');
@@ -112,8 +112,8 @@ test.describe('documents', () => {
     const marks = docxView.locator('mark.cite-mark');
     await expect(marks.first()).toBeInViewport();
     const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
-    const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === names.docx)!;
-    const content = await app.op<{ text: string }>('files.read', { caseId: created.id, fileId: docxFile.id });
+    const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files.find((f) => f.name === names.docx)!;
+    const content = await app.op<{ text: string }>('files.read', { case_id: created.id, file_id: docxFile.id });
     const squeeze = (s: string) => s.replace(/\s+/g, '');
     const marked = (await marks.allTextContents()).join('');
     expect(squeeze(marked)).toBe(squeeze(content.text.slice(span.start, span.end)));
@@ -127,7 +127,7 @@ test.describe('documents', () => {
     await expect(confirm).toContainText(`“${names.empty}”`);
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await expect(row(names.empty!)).toHaveCount(0);
-    const after = await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id });
+    const after = await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id });
     expect(after.files.map((f) => f.name)).not.toContain(names.empty);
   });
 });

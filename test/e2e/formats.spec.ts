@@ -67,7 +67,7 @@ test.describe('emails, attachments and spreadsheets', () => {
     await screenshot(page, '30-email-attachments');
 
     // The engine agrees: the attachments are files of their own, linked to the email.
-    const files = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files;
+    const files = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files;
     const byName = new Map(files.map((f) => [f.name, f]));
     expect(byName.get(EMAIL)).toMatchObject({ kind: 'email', children: 2, email: { subject: 'Re: Notice of default' } });
     expect(byName.get(`${EMAIL}/notice.pdf`)?.parent?.id).toBe(byName.get(EMAIL)?.id);

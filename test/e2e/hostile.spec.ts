@@ -19,7 +19,7 @@ test.describe('hostile files', () => {
     const docs = page.getByRole('region', { name: 'Documents' });
     await expect(docs.getByText('Drop a case folder here')).toBeVisible();
 
-    await app.op('ingest.start', { caseId: created.id, paths: [dir], wait: false });
+    await app.op('ingest.start', { case_id: created.id, paths: [dir], wait: false });
     const row = (name: string) => docs.locator(`[data-file="${name}"]`);
     await expect(row('notes.txt').locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
     await expect(row('bomb.pdf').locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
@@ -34,11 +34,11 @@ test.describe('hostile files', () => {
     await row('bomb.pdf').getByRole('button', { name: 'Why?' }).click();
     await expect(row('bomb.pdf').getByRole('note')).toContainText('damaged or hostile PDF (a stream expands beyond 256 MB)');
     await screenshot(page, 'documents-hostile');
-    const before = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === 'bomb.pdf')!;
+    const before = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files.find((f) => f.name === 'bomb.pdf')!;
     await row('bomb.pdf').getByRole('button', { name: 'Retry' }).click();
     await expect(row('bomb.pdf').getByRole('note')).toHaveCount(0);
     await expect
-      .poll(async () => (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files.find((f) => f.name === 'bomb.pdf')?.versions.at(-1)?.ingested_at, { timeout: 90_000 })
+      .poll(async () => (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files.find((f) => f.name === 'bomb.pdf')?.versions.at(-1)?.ingested_at, { timeout: 90_000 })
       .not.toBe(before.versions.at(-1)?.ingested_at);
     await expect(row('bomb.pdf').locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
   });

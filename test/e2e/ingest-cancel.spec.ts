@@ -29,7 +29,7 @@ test.describe('ingest cancel', () => {
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toBeHidden({ timeout: 60_000 });
 
-    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { caseId });
+    const { files } = await app.op<{ files: FileInfo[] }>('files.list', { case_id: caseId });
     const cancelled = files.filter((f) => f.status === 'cancelled');
     expect(cancelled.length).toBeGreaterThan(0);
     for (const f of cancelled) {

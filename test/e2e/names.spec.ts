@@ -16,7 +16,7 @@ test.describe('what a file name and the page itself may do', () => {
     writeFileSync(path.join(dir, name), 'Invoice 12: the sum of 300 is due on 3 May 2024.\n');
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Bidi Names/ }).click();
     const docs = page.getByRole('region', { name: 'Documents' });
-    await app.op('ingest.start', { caseId: created.id, paths: [dir], wait: false });
+    await app.op('ingest.start', { case_id: created.id, paths: [dir], wait: false });
     const row = docs.locator(`[data-file="${name}"]`);
     await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
     const shown = row.locator('.file-name');

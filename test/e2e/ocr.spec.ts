@@ -79,7 +79,7 @@ test.describe('scans and locked PDFs', () => {
     await expect(scan.locator('.col-pages')).toHaveText('5');
 
     // Its OCR badge: named with the OCR part of its reason; amber ("check the original") exactly when a page is under 80%.
-    const files = (await app.op<{ files: FileInfo[] }>('files.list', { caseId: created.id })).files;
+    const files = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files;
     const scanned = files.find((f) => f.name === SCAN)!;
     const ocrPages = scanned.versions.at(-1)!.ocr_pages ?? [];
     expect(ocrPages.map((p) => p.page)).toEqual([1, 2, 3, 4, 5]);
@@ -93,7 +93,7 @@ test.describe('scans and locked PDFs', () => {
     await screenshot(page, '20-ocr-indexed');
 
     // A distinctive phrase of page 4 (words OCR read as pdftotext reads the original) is found, on page 4.
-    const content = await app.op<FileContent>('files.read', { caseId: created.id, fileId: scanned.id });
+    const content = await app.op<FileContent>('files.read', { case_id: created.id, file_id: scanned.id });
     const page4 = content.pages.find((p) => p.page === 4)!;
     const ocrText = content.text.slice(page4.start, page4.end);
     const truth = popplerWords(ORIGINAL, 4);
@@ -123,7 +123,7 @@ test.describe('scans and locked PDFs', () => {
     for (const w of words) expect(centreIn(w, drawn, size), `${w.word} under a drawn box`).toBe(true);
     // And the engine's boxes of exactly the phrase sit on those words.
     const start = page4.start + match.index;
-    const img = await app.op<PageImage>('citations.page', { caseId: created.id, fileId: scanned.id, page: 4, scale: 1, start, end: start + match[0].length });
+    const img = await app.op<PageImage>('citations.page', { case_id: created.id, file_id: scanned.id, page: 4, scale: 1, start, end: start + match[0].length });
     const rects = img.rects.map((r) => ({ x: r.x / img.width, y: r.y / img.height, width: r.width / img.width, height: r.height / img.height }));
     for (const w of words) expect(centreIn(w, rects, size), `${w.word} in the phrase's boxes`).toBe(true);
 
@@ -167,7 +167,7 @@ test.describe('scans and locked PDFs', () => {
     if (info.ocr.languages.length < 2) await expect(language).toBeDisabled();
     await box.click(); // saved, then shown from the case as saved
     await expect(box).not.toBeChecked();
-    await expect.poll(async () => (await app.op<{ ocr: { enabled: boolean } }>('cases.get', { caseId: created.id })).ocr.enabled).toBe(false);
+    await expect.poll(async () => (await app.op<{ ocr: { enabled: boolean } }>('cases.get', { case_id: created.id })).ocr.enabled).toBe(false);
     await screenshot(page, '24-ocr-setting');
     rmSync(work, { recursive: true, force: true });
   });
@@ -185,11 +185,11 @@ test.describe('scans and locked PDFs', () => {
       // Opened with its password once: read and indexed; the password was kept in that server's memory only.
       server = await startServe(home);
       const { id: caseId } = await op<{ id: string }>(server, 'cases.create', { name: 'Reseller matter' });
-      await op(server, 'ingest.start', { caseId, paths: [dir], wait: true });
-      const { files } = await op<{ files: FileInfo[] }>(server, 'files.list', { caseId });
+      await op(server, 'ingest.start', { case_id: caseId, paths: [dir], wait: true });
+      const { files } = await op<{ files: FileInfo[] }>(server, 'files.list', { case_id: caseId });
       const file = files.find((f) => f.name === PROTECTED)!;
       expect(file.locked).toBe('needs_password');
-      await op<UnlockResult>(server, 'files.unlock', { caseId, fileId: file.id, password: 'lawyer123', wait: true });
+      await op<UnlockResult>(server, 'files.unlock', { case_id: caseId, file_id: file.id, password: 'lawyer123', wait: true });
       await stopServe(server);
 
       // A new server: the file is still searchable, but its pages need the password again.

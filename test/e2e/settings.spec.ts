@@ -83,8 +83,8 @@ test.describe('settings', () => {
     await expect(tiny.getByRole('button', { name: /Make .* the default/ })).toHaveCount(0);
     await expect(installed.getByRole('row', { name: /stories260K/ }).getByRole('button', { name: 'Make stories260K the default' })).toBeVisible();
     await expect(recommended.getByRole('row', { name: /qwen2\.5-1\.5b-instruct/ })).toContainText('No');
-    const list = await app.op<{ defaultChatModel: string | null }>('models.list', {});
-    expect(list.defaultChatModel).toBe('llama-2-tiny-random');
+    const list = await app.op<{ default_chat_model: string | null }>('models.list', {});
+    expect(list.default_chat_model).toBe('llama-2-tiny-random');
 
     // The chat's model picker says which model its "Default" is, and follows a new default.
     await app.op('cases.create', { name: 'Harbor lease' });
@@ -92,7 +92,7 @@ test.describe('settings', () => {
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Harbor lease/ }).click();
     const picker = page.getByRole('region', { name: 'Chat' }).getByRole('combobox', { name: 'Chat model' });
     await expect(picker.locator('option[value=""]')).toHaveText('Default — llama-2-tiny-random (set in Settings)');
-    await app.op('models.setDefault', { modelId: 'stories260K' });
+    await app.op('models.setDefault', { model_id: 'stories260K' });
     await expect(picker.locator('option[value=""]')).toHaveText('Default — stories260K (set in Settings)');
   });
 
@@ -158,7 +158,7 @@ test.describe('settings', () => {
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-topk-')), 'docs');
     mkdirSync(dir);
     copyFileSync(path.join(corpusDir, CORPUS.txt), path.join(dir, 'endorsement.txt'));
-    await app.op('ingest.start', { caseId, paths: [dir], wait: true });
+    await app.op('ingest.start', { case_id: caseId, paths: [dir], wait: true });
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Golf endorsement/ }).click();
     // No chat model installed: the picker's "Default" says what an answer is then.

@@ -14,7 +14,7 @@ test.describe('search by meaning catches up', () => {
       writeFileSync(path.join(tmp, 'lease.txt'), 'The landlord may end this lease and take back the flat if the tenant fails to pay the rent for two months in a row.\n');
       writeFileSync(path.join(tmp, 'warranty.txt'), 'The vendor warrants that the software will perform substantially as described in its documentation for ninety days.\n');
       const { id } = await op<{ id: string }>('cases.create', { name: 'Before the model' });
-      await op('ingest.start', { caseId: id, paths: [tmp] });
+      await op('ingest.start', { case_id: id, paths: [tmp] });
 
       // Another process holds the case while the model comes, so its passages still wait when the case is opened.
       const lock = path.join(home, 'cases', id, 'ingest.lock');
@@ -30,8 +30,8 @@ test.describe('search by meaning catches up', () => {
       rmSync(lock);
       await banner.getByRole('button', { name: /Make searchable by meaning|Try again/ }).click();
       await expect(banner).toBeHidden({ timeout: 60_000 });
-      expect(await op('index.vectors', { caseId: id })).toMatchObject({ state: 'done', modelId: 'all-MiniLM-L6-v2' });
-      const found = await op<{ semantic: boolean; results: Array<{ file_name: string }> }>('search', { caseId: id, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
+      expect(await op('index.vectors', { case_id: id })).toMatchObject({ state: 'done', modelId: 'all-MiniLM-L6-v2' });
+      const found = await op<{ semantic: boolean; results: Array<{ file_name: string }> }>('search', { case_id: id, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
       expect(found.semantic).toBe(true);
       expect(found.results[0]!.file_name).toBe('lease.txt');
     } finally {

@@ -31,7 +31,7 @@ async function openCase(app: AppFixture, files: Record<string, Uint8Array | stri
     if (typeof from === 'string') copyFileSync(path.join(corpusDir, from), path.join(dir, name));
     else writeFileSync(path.join(dir, name), from);
   }
-  await app.op('ingest.start', { caseId: id, paths: [dir], wait: true });
+  await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
   await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Viewer matter/ }).click();
   return id;
@@ -49,7 +49,7 @@ async function search(page: Page, query: string): Promise<SearchResponse> {
 }
 
 async function fileId(app: AppFixture, caseId: string, name: string): Promise<string> {
-  const { files } = await app.op<{ files: { id: string; name: string }[] }>('files.list', { caseId });
+  const { files } = await app.op<{ files: { id: string; name: string }[] }>('files.list', { case_id: caseId });
   return files.find((f) => f.name.endsWith(name))!.id;
 }
 
@@ -245,7 +245,7 @@ test.describe('source viewer', () => {
     await expect(img).toBeVisible();
     const id = await fileId(app, caseId, FILE);
     const pageNo = await shownPage(page);
-    const words = await app.op<PageWords>('citations.words', { caseId, fileId: id, page: pageNo });
+    const words = await app.op<PageWords>('citations.words', { case_id: caseId, file_id: id, page: pageNo });
     const layer = viewer.getByTestId('text-layer').locator('span');
     await expect(layer).toHaveCount(words.words.length);
     // The transparent words, page box, zoom and quote controls pass axe.
@@ -255,7 +255,7 @@ test.describe('source viewer', () => {
 
     // "Copy quote with citation": the highlighted words and where they are.
     // The quote as the chat's sources copy one: long quotes shortened in the middle.
-    const doc = await app.op<FileContent>('files.read', { caseId, fileId: id });
+    const doc = await app.op<FileContent>('files.read', { case_id: caseId, file_id: id });
     const span = { ...hit.citation, text: doc.text.slice(hit.citation.start, hit.citation.end) };
     const expected = quoteWithCitation({ span, file_name: FILE, pages: hit.citation.pages });
     expect(expected).toMatch(new RegExp(`^“.+” ${FILE.replace('.', '\\.')}, pp?\\. \\d`));
@@ -272,7 +272,7 @@ test.describe('source viewer', () => {
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.locator('img.page-image')).toBeVisible();
     const id = await fileId(app, caseId, FILE);
-    const doc = await app.op<FileContent>('files.read', { caseId, fileId: id });
+    const doc = await app.op<FileContent>('files.read', { case_id: caseId, file_id: id });
     const hits = termHits(doc.text, ['marketing', 'affiliate']);
     expect(new Set(hits.map((h) => pageOf(doc, h.start))).size).toBeGreaterThan(1);
 
@@ -320,7 +320,7 @@ test.describe('source viewer', () => {
     await expect.poll(() => shownPage(page)).toBe(target);
     const current = viewer.locator('[data-testid="hit-box"][data-current="true"]');
     await expect(current.first()).toBeInViewport();
-    const words = await app.op<PageWords>('citations.words', { caseId, fileId: id, page: target });
+    const words = await app.op<PageWords>('citations.words', { case_id: caseId, file_id: id, page: target });
     const attorney = words.words.find((w) => w.start <= found[0]!.index && w.end > found[0]!.index)!;
     const img = (await viewer.locator('img.page-image').boundingBox())!;
     const box = (await current.first().boundingBox())!;
@@ -358,7 +358,7 @@ test.describe('source viewer', () => {
     await search(page, 'Subcontractor disclose PHI');
     await results.getByRole('listitem').filter({ hasText: 'baa.docx' }).first().getByRole('button').first().click();
     await expect(viewer.getByTestId('passage')).toHaveAttribute('data-view', 'docx');
-    const docx = await app.op<FileContent>('files.read', { caseId, fileId: await fileId(app, caseId, 'baa.docx') });
+    const docx = await app.op<FileContent>('files.read', { case_id: caseId, file_id: await fileId(app, caseId, 'baa.docx') });
     const terms = termHits(docx.text, ['subcontractor', 'disclose', 'phi']);
     await expect(status).toHaveText(new RegExp(`^\\d+ of ${terms.length}$`));
     expect((await marks.allTextContents()).join('|').toLowerCase()).toBe(terms.map((h) => docx.text.slice(h.start, h.end)).join('|').toLowerCase());
@@ -458,7 +458,7 @@ test.describe('source viewer', () => {
     // reads that much, not the whole dense page.
     const caseId = await openCase(app, { 'scanned-agreement.pdf': await scanOf(path.join(corpusDir, CORPUS.steelVault), 1, 150, { tops: [1] }) });
     const id = await fileId(app, caseId, 'scanned-agreement.pdf');
-    const words = await app.op<PageWords>('citations.words', { caseId, fileId: id, page: 1 });
+    const words = await app.op<PageWords>('citations.words', { case_id: caseId, file_id: id, page: 1 });
     // OCR found the page's words and their boxes.
     expect(words.words.length).toBeGreaterThan(100);
     await search(page, 'Marketing Affiliate Equidata');

@@ -16,7 +16,7 @@ test.describe('watched folders', () => {
     mkdirSync(folder);
     writeFileSync(path.join(folder, 'lease.txt'), 'LEASE. The tenant shall pay rent of $2,000 on the first day of each month.\n');
     const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Harbor lease' });
-    await app.op('ingest.start', { caseId, paths: [folder], wait: true });
+    await app.op('ingest.start', { case_id: caseId, paths: [folder], wait: true });
     await page.reload();
     await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Harbor lease/ }).click();
 
@@ -72,6 +72,6 @@ test.describe('watched folders', () => {
     // (the box follows the saved setting, so it changes once the case says so)
     await follow.click();
     await expect(follow).not.toBeChecked({ timeout: 30_000 });
-    await expect.poll(async () => (await app.op<{ watch: { enabled: boolean } }>('cases.get', { caseId })).watch.enabled, { timeout: 30_000 }).toBe(false);
+    await expect.poll(async () => (await app.op<{ watch: { enabled: boolean } }>('cases.get', { case_id: caseId })).watch.enabled, { timeout: 30_000 }).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ export async function ingestedCase(name: string, files: Record<string, Uint8Arra
     mkdirSync(path.dirname(path.join(drop, file)), { recursive: true });
     writeFileSync(path.join(drop, file), bytes);
   }
-  if (Object.keys(files).length) await call('ingest.start', { caseId, paths: [drop] });
+  if (Object.keys(files).length) await call('ingest.start', { case_id: caseId, paths: [drop] });
   const close = async () => {
     const i = open.indexOf(engine);
     if (i >= 0) open.splice(i, 1);

@@ -63,11 +63,11 @@ export function ingestMoments(engine: Engine, caseId: string, files: number): In
   let ended!: () => void;
   const done = new Promise<void>((resolve) => (ended = resolve));
   const offFile = engine.events.on('ingest.file', (e) => {
-    if (e.caseId === caseId && e.status === 'indexed') indexed.add(e.name);
+    if (e.case_id === caseId && e.status === 'indexed') indexed.add(e.name);
     if (indexed.size === files) allIndexed();
   });
   const offProgress = engine.events.on('ingest.progress', (p) => {
-    if (p.caseId !== caseId) return;
+    if (p.case_id !== caseId) return;
     progress.push(structuredClone(p));
     if (p.state !== 'running') ended();
   });

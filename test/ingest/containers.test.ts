@@ -33,7 +33,7 @@ async function setup(limits: Record<string, number> = {}) {
 const byName = (files: FileInfo[]) => Object.fromEntries(files.map((f) => [f.name, f]));
 
 async function ingest(call: Engine['router']['call'], caseId: string, paths: string[]) {
-  const run = await call('ingest.start', { caseId, paths });
+  const run = await call('ingest.start', { case_id: caseId, paths });
   if (!('results' in run)) throw new Error('expected results');
   return Object.fromEntries(run.results.map((r) => [r.name, r]));
 }
@@ -71,7 +71,7 @@ describe('files inside files', () => {
     expect(results[top]).toMatchObject({ status: 'indexed' });
     for (const child of ['notice.pdf', 'lease.docx', 'forwarded.eml', 'forwarded.eml/terms.txt']) expect(results[`${top}/${child}`], child).toMatchObject({ status: 'indexed' });
 
-    const files = byName((await call('files.list', { caseId })).files);
+    const files = byName((await call('files.list', { case_id: caseId })).files);
     const email = files[top]!;
     expect(email).toMatchObject({ kind: 'email', type: 'correspondence', date: '2023-05-02', children: 3 });
     expect(email.email).toMatchObject({ from: 'Jane Doe <jane@firm.example>', to: 'Client <client@example.com>', cc: 'Paralegal <para@firm.example>', subject: 'Re: Notice of default', iso_date: '2023-05-02', attachments: ['notice.pdf', 'lease.docx', 'forwarded.eml'] });
@@ -81,28 +81,28 @@ describe('files inside files', () => {
     expect(files[`${top}/forwarded.eml/terms.txt`]).toMatchObject({ parent: { id: forwarded.id, subject: 'Draft settlement terms' } });
 
     // The email's own text holds its headers and body; a search finds words of each part, in the right file.
-    const content = await call('files.read', { caseId, fileId: email.id });
+    const content = await call('files.read', { case_id: caseId, file_id: email.id });
     expect(content.text).toMatch(/^From: Jane Doe <jane@firm\.example>\nTo: Client <client@example\.com>\nCc: Paralegal <para@firm\.example>\nDate: 2023-05-02 14:03 UTC\nSubject: Re: Notice of default\nAttachments: notice\.pdf, lease\.docx, forwarded\.eml/);
-    const hit = async (query: string) => (await call('search', { caseId, query, mode: 'keyword', k: 3 })).results[0];
+    const hit = async (query: string) => (await call('search', { case_id: caseId, query, mode: 'keyword', k: 3 })).results[0];
     expect((await hit('cure period landlord'))?.file_name).toBe(top);
     const inPdf = await hit('zephyrnotice');
     expect(inPdf).toMatchObject({ file_name: `${top}/notice.pdf` });
     // The citation opens the attachment's page with boxes on the words.
-    const page = await call('citations.page', { caseId, fileId: inPdf!.file_id, page: inPdf!.pages[0], start: inPdf!.start, end: inPdf!.start + 12 });
+    const page = await call('citations.page', { case_id: caseId, file_id: inPdf!.file_id, page: inPdf!.pages[0], start: inPdf!.start, end: inPdf!.start + 12 });
     expect(page.rects.length).toBeGreaterThan(0);
     expect((await hit('mutual release term sheet'))?.file_name).toBe(`${top}/forwarded.eml/terms.txt`);
     expect((await hit('forty thousand dollars settlement'))?.file_name).toBe(`${top}/forwarded.eml`);
 
     // The agent's inventory lists the email with its sender and subject, its attachments under it;
     // grepCase reads inside the attachments.
-    const listing = await call('tools.findFiles', { caseId });
+    const listing = await call('tools.findFiles', { case_id: caseId });
     expect(listing.files.find((f) => f.name === top)).toMatchObject({ email: { from: 'Jane Doe <jane@firm.example>', subject: 'Re: Notice of default' }, children: 3, date: '2023-05-02' });
     expect(listing.files.find((f) => f.name === `${top}/notice.pdf`)).toMatchObject({ parent: top });
-    const grep = await call('tools.grepCase', { caseId, pattern: 'mutual release' });
+    const grep = await call('tools.grepCase', { case_id: caseId, pattern: 'mutual release' });
     expect(grep.files.map((f) => f.file_name)).toEqual([`${top}/forwarded.eml/terms.txt`]);
     const script = path.join(home, 'inventory.json');
     writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'The email has three attachments.' }] }));
-    const turn = await call('chat.ask', { caseId, question: 'What was attached to the notice email?', model: `scripted:${script}` });
+    const turn = await call('chat.ask', { case_id: caseId, question: 'What was attached to the notice email?', model: `scripted:${script}` });
     const seen = turn.steps.find((st) => st.action === 'findFiles')!.observation!;
     expect(seen).toContain(`- ${top} (id=${email.id}, v1, email from Jane Doe <jane@firm.example>, subject "Re: Notice of default", 2023-05-02, 3 attachments)`);
     expect(seen).toMatch(new RegExp(`\\n  - ${top.replace(/\./g, '\\.')}/notice\\.pdf \\(id=[^,]+, v1, other, 2 pages, attached to ${top.replace(/\./g, '\\.')}\\)`));
@@ -110,11 +110,11 @@ describe('files inside files', () => {
     // The same folder again: nothing new, nothing doubled.
     const again = await ingest(call, caseId, [drop]);
     expect(Object.values(again).map((r) => r.status)).toEqual(['unchanged']);
-    expect((await call('files.list', { caseId })).files).toHaveLength(5);
+    expect((await call('files.list', { case_id: caseId })).files).toHaveLength(5);
 
     // Removing the email removes what was taken out of it.
-    await call('files.remove', { caseId, fileId: email.id });
-    expect((await call('files.list', { caseId })).files).toEqual([]);
+    await call('files.remove', { case_id: caseId, file_id: email.id });
+    expect((await call('files.list', { case_id: caseId })).files).toEqual([]);
     expect(readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n))).toEqual([]);
   });
 
@@ -124,7 +124,7 @@ describe('files inside files', () => {
     const mail = (subject: string, day: number) => eml({ from: 'a@x.example', to: 'b@y.example', subject, date: new Date(Date.UTC(2023, 0, day)), text: `About ${subject}.`, attachments: [{ filename: 'exhibit.pdf', content: pdf }] });
     await writeFixtureSet(drop, { 'one.eml': await mail('First', 3), 'two.eml': await mail('Second', 9) });
     await ingest(call, caseId, [drop]);
-    const files = byName((await call('files.list', { caseId })).files);
+    const files = byName((await call('files.list', { case_id: caseId })).files);
     expect(files['one.eml/exhibit.pdf']).toMatchObject({ status: 'indexed', parent: { subject: 'First' } });
     expect(files['two.eml/exhibit.pdf']).toMatchObject({ status: 'indexed', parent: { subject: 'Second' } });
     expect(files['one.eml/exhibit.pdf']!.versions[0]!.sha256).toBe(files['two.eml/exhibit.pdf']!.versions[0]!.sha256);
@@ -153,10 +153,10 @@ describe('files inside files', () => {
     expect(results['from-defense.zip/production/secret.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^encrypted inside the archive/) });
     expect(results['from-defense.zip/production/huge.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^too large to unpack/) });
     expect(Object.keys(results).some((n) => n.includes('__MACOSX'))).toBe(false);
-    const files = byName((await call('files.list', { caseId })).files);
+    const files = byName((await call('files.list', { case_id: caseId })).files);
     expect(files['from-defense.zip']).toMatchObject({ kind: 'archive', children: 4 });
     expect(files['from-defense.zip/production/vol1/letter.txt']).toMatchObject({ parent: { name: 'from-defense.zip' } });
-    const hit = (await call('search', { caseId, query: 'water damage kitchen', mode: 'keyword', k: 1 })).results[0];
+    const hit = (await call('search', { case_id: caseId, query: 'water damage kitchen', mode: 'keyword', k: 1 })).results[0];
     expect(hit?.file_name).toBe('from-defense.zip/production/vol2/memo.md');
   });
 
@@ -194,7 +194,7 @@ describe('what one dropped file may expand to', () => {
     expect(Object.keys(results).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
     expect(results['fan.zip']).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^it holds more than 30 files in all, counting the files inside the files it holds: the first 30 were added, the rest were left out\. .*CASEFILE_MAX_INNER_FILES/) });
     expect(results['memo.txt']).toMatchObject({ status: 'indexed' });
-    const files = byName((await call('files.list', { caseId })).files);
+    const files = byName((await call('files.list', { case_id: caseId })).files);
     expect(Object.keys(files).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
     expect(files['fan.zip']!.reason).toMatch(/^it holds more than 30 files in all/);
     // A container whose files were left out says how many.
@@ -225,7 +225,7 @@ describe('what one dropped file may expand to', () => {
     } finally {
       rename.mockRestore();
     }
-    expect((await call('files.list', { caseId })).files).toHaveLength(31);
+    expect((await call('files.list', { case_id: caseId })).files).toHaveLength(31);
   });
 });
 
@@ -237,11 +237,11 @@ describe('Outlook messages', () => {
     const results = await ingest(call, caseId, [drop]);
     expect(results['mail/Attach sample.msg']).toMatchObject({ status: 'indexed' });
     expect(results['mail/Attach sample.msg/sample.eml']).toMatchObject({ status: 'indexed' });
-    const files = byName((await call('files.list', { caseId })).files);
+    const files = byName((await call('files.list', { case_id: caseId })).files);
     const message = files['mail/Attach sample.msg']!;
     expect(message).toMatchObject({ kind: 'email', children: 1, date: '2025-12-04', email: { subject: 'Attach sample.eml', to: expect.stringContaining('hmailuser@hmailserver.test'), attachments: ['sample.eml'] } });
     expect(files['mail/Attach sample.msg/sample.eml']).toMatchObject({ kind: 'email', parent: { id: message.id, subject: 'Attach sample.eml', date: '2025-12-04' } });
-    const text = (await call('files.read', { caseId, fileId: message.id })).text;
+    const text = (await call('files.read', { case_id: caseId, file_id: message.id })).text;
     expect(text).toMatch(/Subject: Attach sample\.eml/);
     expect(text).toMatch(/Sent from my Windows 10/);
   });

@@ -110,9 +110,9 @@ describe('reindex names an existing case again from its stored text', () => {
       const drop = path.join(home, 'drop');
       mkdirSync(drop, { recursive: true });
       copyFileSync(GILDERNEW, path.join(drop, 'gildernew.pdf'));
-      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       const caseDir = engine.cases.caseDir(caseId);
-      const listed = async () => (await engine.router.call('files.list', { caseId })).files[0]!;
+      const listed = async () => (await engine.router.call('files.list', { case_id: caseId })).files[0]!;
       const fileId = (await listed()).id;
       expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', docket: '08-6301-cv', decided: '2010-02-04', date: '2010-02-04' });
 
@@ -132,7 +132,7 @@ describe('reindex names an existing case again from its stored text', () => {
       await rm(store.blobPath(sha));
       expect(await listed()).toMatchObject({ title: 'FOR THE SECOND CIRCUIT', type: 'pleading', date: '2010-01-25' });
 
-      const r = await engine.router.call('index.reindex', { caseId });
+      const r = await engine.router.call('index.reindex', { case_id: caseId });
       expect(r.versions).toBe(1);
       expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', short_name: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', decided: '2010-02-04', date: '2010-02-04' });
       // Every search passage carries the case name as its context.
@@ -146,7 +146,7 @@ describe('reindex names an existing case again from its stored text', () => {
         chunks.close();
       }
       // Done: a second reindex has nothing left to do.
-      expect((await engine.router.call('index.reindex', { caseId })).versions).toBe(0);
+      expect((await engine.router.call('index.reindex', { case_id: caseId })).versions).toBe(0);
     } finally {
       await engine.close();
     }

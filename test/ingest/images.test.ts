@@ -53,8 +53,8 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
     writeFileSync(path.join(folder, 'cut.png'), page1.subarray(0, 400));
     engine = await Engine.open({ home });
     caseId = (await engine.router.call('cases.create', { name: 'Images' })).id;
-    await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
-    files = (await engine.router.call('files.list', { caseId })).files;
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
+    files = (await engine.router.call('files.list', { case_id: caseId })).files;
   }, 400_000);
   afterAll(async () => {
     await engine?.close();
@@ -78,7 +78,7 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
   it('a phrase of page 2 is found in the TIFF; its citation opens page 2 with boxes where poppler puts the words in the original', async () => {
     const truth = popplerWords(PDF, 2);
     const fax = named('fax.tif');
-    const { text, pages } = await engine.router.call('files.read', { caseId, fileId: fax.id });
+    const { text, pages } = await engine.router.call('files.read', { case_id: caseId, file_id: fax.id });
     const page2 = text.slice(pages[1]!.start, pages[1]!.end);
     // The first five ordinary words in a row of the original's page 2 that OCR read exactly (150 dpi: a few words differ).
     let at = -1;
@@ -92,7 +92,7 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
     expect(found, page2.slice(0, 300)).not.toBeNull();
     const phrase = truth.slice(at, at + 5).map((w) => w.word).join(' ');
     const start = pages[1]!.start + found!.index;
-    const img = await engine.router.call('citations.page', { caseId, fileId: fax.id, page: 2, scale: 1, start, end: start + found![0].length });
+    const img = await engine.router.call('citations.page', { case_id: caseId, file_id: fax.id, page: 2, scale: 1, start, end: start + found![0].length });
     expect(img.page_count).toBe(2);
     // The image was 150 dpi, so its page has the original's size in points: poppler's boxes apply as they are.
     const words = truth.slice(at, at + 5);
@@ -101,17 +101,17 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
       const cy = (t.y0 + t.y1) / 2;
       expect(img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), t.word).toBe(true);
     }
-    const hit = (await engine.router.call('search', { caseId, query: phrase, mode: 'keyword', k: 10 })).results.find((r) => r.file_id === fax.id);
+    const hit = (await engine.router.call('search', { case_id: caseId, query: phrase, mode: 'keyword', k: 10 })).results.find((r) => r.file_id === fax.id);
     expect(hit?.pages[0]).toBe(2);
   });
 
   it('with OCR off for the case, an image is listed as needing OCR', async () => {
     const { id } = await engine.router.call('cases.create', { name: 'No OCR' });
-    await engine.router.call('cases.setOcr', { caseId: id, enabled: false });
+    await engine.router.call('cases.setOcr', { case_id: id, enabled: false });
     const one = path.join(home, 'one');
     mkdirSync(one);
     writeFileSync(path.join(one, 'photo.jpg'), await cropped(pagePng(PDF, 1, 72), 0.2, 'jpeg'));
-    const run = await engine.router.call('ingest.start', { caseId: id, paths: [one], wait: true });
+    const run = await engine.router.call('ingest.start', { case_id: id, paths: [one], wait: true });
     if (!('results' in run)) throw new Error('expected results');
     expect(run.results[0]).toMatchObject({ status: 'needs_ocr', reason: 'an image (a photo or scan): turn on OCR in the case settings to read it' });
   });

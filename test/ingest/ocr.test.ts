@@ -262,21 +262,21 @@ describe.skipIf(!hasPoppler)('ingest with OCR (on by default): a scanned page be
     const engine = await Engine.open({ home: tempHome() });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans' });
-      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
-      const { files } = await engine.router.call('files.list', { caseId });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       expect(files[0]).toMatchObject({ status: 'indexed' });
       // The list says the page was read by OCR, and how surely.
       const v = files[0]!.versions.at(-1)!;
       expect(v.ocr_pages).toEqual([{ page: 1, confidence: expect.any(Number) }]);
       expect(v.ocr_pages![0]!.confidence).toBeGreaterThan(80);
       expect(v.reason).toMatch(/^read by OCR: page 1 \(mean confidence \d+%\)$/);
-      const res = await engine.router.call('search', { caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 3 });
+      const res = await engine.router.call('search', { case_id: caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 3 });
       const hit = res.results[0]!;
       expect(hit.text).toMatch(/wireless mesh networking technology/);
       const phrase = 'wireless mesh networking technology';
-      const { text } = await engine.router.call('files.read', { caseId, fileId: hit.file_id });
+      const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: hit.file_id });
       const at = text.indexOf(phrase);
-      const img = await engine.router.call('citations.page', { caseId, fileId: hit.file_id, page: 1, scale: 1, start: at, end: at + phrase.length });
+      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: hit.file_id, page: 1, scale: 1, start: at, end: at + phrase.length });
       expect(img.rects.length).toBeGreaterThan(0);
       // The boxes cover the phrase's words where poppler puts them in the original (same page size, points).
       const truth = popplerWords(PDF, 1);
@@ -318,27 +318,27 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       const seen: { page: number; pages: number | null }[] = [];
       let cancelled = false;
       const off = engine.events.on('ingest.progress', (p) => {
-        for (const c of p.current) if (c.ocrPage !== undefined && seen.at(-1)?.page !== c.ocrPage) seen.push({ page: c.ocrPage, pages: c.pages });
-        if (!cancelled && p.current.some((c) => c.ocrPage === 2)) {
+        for (const c of p.current) if (c.ocr_page !== undefined && seen.at(-1)?.page !== c.ocr_page) seen.push({ page: c.ocr_page, pages: c.pages });
+        if (!cancelled && p.current.some((c) => c.ocr_page === 2)) {
           cancelled = true;
-          void engine.router.call('ingest.cancel', { caseId });
+          void engine.router.call('ingest.cancel', { case_id: caseId });
         }
       });
-      const first = await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
+      const first = await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
       expect(first).toMatchObject({ state: 'cancelled' });
       // "OCR page 1 of 3", then page 2, when the cancel came.
       expect(seen.slice(0, 2)).toEqual([{ page: 1, pages: 3 }, { page: 2, pages: 3 }]);
       seen.length = 0;
-      const { resumed } = await engine.router.call('ingest.resume', { caseId });
+      const { resumed } = await engine.router.call('ingest.resume', { case_id: caseId });
       off();
       expect(resumed[0]!.results[0]).toMatchObject({ name: 'scanned.pdf', status: 'indexed' });
       // Page 1 was kept: the resumed read goes on from the page that was cut off (page 2, unless
       // page 2 had just finished when the cancel arrived).
       expect(seen.map((s) => s.page)).not.toContain(1);
       expect(seen.at(-1)?.page).toBe(3);
-      const { files } = await engine.router.call('files.list', { caseId });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       expect(files[0]!.versions[0]!.ocr_pages!.map((p) => p.page)).toEqual([1, 2, 3]);
-      const hit = (await engine.router.call('search', { caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 1 })).results[0];
+      const hit = (await engine.router.call('search', { case_id: caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 1 })).results[0];
       expect(hit?.pages[0]).toBe(1);
     } finally {
       await engine.close();
@@ -355,15 +355,15 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       expect(info.ocr).toEqual({ available: true, languages: ['eng'] });
       const created = await engine.router.call('cases.create', { name: 'No OCR' });
       expect(created.ocr).toEqual({ enabled: true, language: 'eng' });
-      await expect(engine.router.call('cases.setOcr', { caseId: created.id, language: 'klingon' })).rejects.toMatchObject({ code: 'invalid_input', message: 'No OCR language "klingon" is installed (installed: eng).' });
-      const off = await engine.router.call('cases.setOcr', { caseId: created.id, enabled: false });
+      await expect(engine.router.call('cases.setOcr', { case_id: created.id, language: 'klingon' })).rejects.toMatchObject({ code: 'invalid_input', message: 'No OCR language "klingon" is installed (installed: eng).' });
+      const off = await engine.router.call('cases.setOcr', { case_id: created.id, enabled: false });
       expect(off.ocr).toEqual({ enabled: false, language: 'eng' });
-      const run = await engine.router.call('ingest.start', { caseId: created.id, paths: [folder], wait: true });
+      const run = await engine.router.call('ingest.start', { case_id: created.id, paths: [folder], wait: true });
       if (!('results' in run)) throw new Error('expected results');
       expect(run.results[0]).toMatchObject({ status: 'needs_ocr', reason: 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable' });
       // Turned on again, a retry reads it.
-      await engine.router.call('cases.setOcr', { caseId: created.id, enabled: true });
-      const retried = await engine.router.call('files.retry', { caseId: created.id, fileId: run.results[0]!.fileId });
+      await engine.router.call('cases.setOcr', { case_id: created.id, enabled: true });
+      const retried = await engine.router.call('files.retry', { case_id: created.id, file_id: run.results[0]!.file_id });
       if (!('results' in retried)) throw new Error('expected results');
       expect(retried.results[0]).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^read by OCR: page 1/) });
     } finally {
@@ -396,12 +396,12 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
     const engine = await Engine.open({ home: tempHome() });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Layers' });
-      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
-      const { files } = await engine.router.call('files.list', { caseId });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       const v = (name: string) => files.find((f) => f.name === name)!.versions[0]!;
       for (const name of ['stamped.pdf', 'garbage.pdf']) {
         expect(v(name), name).toMatchObject({ status: 'indexed', ocr_pages: [{ page: 1, confidence: expect.any(Number) }] });
-        const { text } = await engine.router.call('files.read', { caseId, fileId: files.find((f) => f.name === name)!.id });
+        const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: files.find((f) => f.name === name)!.id });
         expect(text, name).toMatch(/wireless mesh networking technology/);
         expect(text, name).not.toMatch(/Qxzrt/);
       }
@@ -409,7 +409,7 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
         expect(v(name), name).toMatchObject({ status: 'indexed' });
         expect(v(name).ocr_pages, name).toBeUndefined();
       }
-      const cover = await engine.router.call('files.read', { caseId, fileId: files.find((f) => f.name === 'cover.pdf')!.id });
+      const cover = await engine.router.call('files.read', { case_id: caseId, file_id: files.find((f) => f.name === 'cover.pdf')!.id });
       expect(cover.text).toBe('EXHIBIT B');
     } finally {
       await engine.close();
@@ -436,14 +436,14 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
     const engine = await Engine.open({ home: tempHome() });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Sideways' });
-      await engine.router.call('ingest.start', { caseId, paths: [folder], wait: true });
-      const [file] = (await engine.router.call('files.list', { caseId })).files;
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
+      const [file] = (await engine.router.call('files.list', { case_id: caseId })).files;
       expect(file!.versions[0]!.ocr_pages![0]!.confidence).toBeGreaterThan(80);
       const phrase = 'wireless mesh networking technology';
-      const { text } = await engine.router.call('files.read', { caseId, fileId: file!.id });
+      const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: file!.id });
       const at = text.indexOf(phrase);
       expect(at).toBeGreaterThanOrEqual(0);
-      const page = await engine.router.call('citations.page', { caseId, fileId: file!.id, page: 1, scale: 1, start: at, end: at + phrase.length });
+      const page = await engine.router.call('citations.page', { case_id: caseId, file_id: file!.id, page: 1, scale: 1, start: at, end: at + phrase.length });
       // Where poppler puts each word on the upright original (x, y from the top), turned 90° clockwise: (842 − y, x).
       for (const word of phrase.split(' ')) {
         const t = popplerWords(PDF, 1).find((w) => w.word === word)!;

@@ -23,36 +23,36 @@ describe('open cases (one context per case in use)', () => {
   it('every feature gets the same case context; deleting the case closes its table and the case is gone', async () => {
     const { engine, caseId, drop, call } = await setup();
     writeFileSync(path.join(drop, 'notes.txt'), 'The landlord was called on March 3, 2021 about the broken heater.\n');
-    await call('ingest.start', { caseId, paths: [drop] });
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
     const a = await engine.openCases.open(caseId);
     const b = await engine.openCases.open(caseId);
     expect(b).toBe(a);
     expect(await a.chunks()).toBe(await b.chunks());
-    expect((await call('search', { caseId, query: 'heater', mode: 'keyword', k: 5 })).results[0]?.text).toMatch(/broken heater/);
+    expect((await call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).results[0]?.text).toMatch(/broken heater/);
 
-    await call('cases.delete', { caseId });
+    await call('cases.delete', { case_id: caseId });
     await expect(engine.openCases.open(caseId)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(call('search', { caseId, query: 'heater', mode: 'keyword', k: 5 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('a version removed and made again under the same number is read afresh, not from the shared cache', async () => {
     const { caseId, drop, call } = await setup();
     const file = path.join(drop, 'lease.txt');
     writeFileSync(file, 'Rent is one thousand dollars a month.\n');
-    await call('ingest.start', { caseId, paths: [file] });
+    await call('ingest.start', { case_id: caseId, paths: [file] });
     writeFileSync(file, 'Rent is two thousand dollars a month.\n');
-    const v2 = await call('ingest.start', { caseId, paths: [file] });
+    const v2 = await call('ingest.start', { case_id: caseId, paths: [file] });
     if (!('results' in v2)) throw new Error('expected results');
-    const fileId = v2.results[0]!.fileId!;
-    expect((await call('files.read', { caseId, fileId })).text).toMatch(/two thousand/);
-    expect((await call('citations.passage', { caseId, fileId, start: 0, end: 10 })).text).toMatch(/two thousand/);
+    const fileId = v2.results[0]!.file_id!;
+    expect((await call('files.read', { case_id: caseId, file_id: fileId })).text).toMatch(/two thousand/);
+    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(/two thousand/);
 
-    await call('files.remove', { caseId, fileId, version: 2 });
+    await call('files.remove', { case_id: caseId, file_id: fileId, version: 2 });
     writeFileSync(file, 'Rent is three thousand dollars a month.\n');
-    const again = await call('ingest.start', { caseId, paths: [file] });
+    const again = await call('ingest.start', { case_id: caseId, paths: [file] });
     if (!('results' in again)) throw new Error('expected results');
-    expect(again.results[0]).toMatchObject({ fileId, version: 2, status: 'indexed' });
-    expect((await call('files.read', { caseId, fileId })).text).toMatch(/three thousand/);
-    expect((await call('citations.passage', { caseId, fileId, start: 0, end: 10 })).text).toMatch(/three thousand/);
+    expect(again.results[0]).toMatchObject({ file_id: fileId, version: 2, status: 'indexed' });
+    expect((await call('files.read', { case_id: caseId, file_id: fileId })).text).toMatch(/three thousand/);
+    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(/three thousand/);
   });
 });

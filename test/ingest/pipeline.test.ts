@@ -44,7 +44,7 @@ describe('ingest pipeline', () => {
     await fs.copyFile(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(drop, 'locked.pdf'));
     const events: EngineEvents['ingest.progress'][] = [];
     engine.events.on('ingest.progress', (p) => events.push(p));
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
     const r = byName(run.results);
     expect(Object.keys(r).sort()).toEqual(['broken.pdf', 'empty.txt', 'locked.pdf', 'motion.docx', 'notes.md', 'photo.png', 'pleadings/lease.pdf', 'pleadings/scan.pdf']);
@@ -63,10 +63,10 @@ describe('ingest pipeline', () => {
     for (const stage of ['hashing', 'parsing', 'chunking', 'indexing']) expect(stages).toContain(stage);
     const last = events[events.length - 1]!;
     // Failed: broken.pdf, empty.txt, locked.pdf, the blank scan (OCR found no words) and the cut photo.png.
-    expect(last).toMatchObject({ state: 'done', filesDone: 8, filesTotal: 8, errors: 5 });
-    expect(last.pagesDone).toBeGreaterThanOrEqual(3 + 2);
+    expect(last).toMatchObject({ state: 'done', files_done: 8, files_total: 8, errors: 5 });
+    expect(last.pages_done).toBeGreaterThanOrEqual(3 + 2);
 
-    const { files } = await call('files.list', { caseId });
+    const { files } = await call('files.list', { case_id: caseId });
     const f = byName(files);
     expect(f['pleadings/lease.pdf']).toMatchObject({ version: 1, pages: 3, status: 'indexed', type: expect.any(String) });
     expect(f['notes.md']!.date).toBe('2021-03-03');
@@ -75,7 +75,7 @@ describe('ingest pipeline', () => {
     const docs = new CaseDocuments(engine.cases.caseDir(caseId));
     const lease = f['pleadings/lease.pdf']!;
     expect(await fs.readFile(await docs.originalPath(lease.id))).toEqual(await fs.readFile(path.join(drop, 'pleadings/lease.pdf')));
-    const summary = await call('cases.get', { caseId });
+    const summary = await call('cases.get', { case_id: caseId });
     expect(summary.files).toBe(8);
     expect(summary.bytes).toBeGreaterThan(1000);
 
@@ -88,10 +88,10 @@ describe('ingest pipeline', () => {
       expect(c.chunk_id).toBe(`pleadings/lease.pdf@v1#${c.chunk_index}`);
       expect(await docs.pageOfOffset(lease.id, c.start)).toBe(c.page_start);
     }
-    const read = await call('files.read', { caseId, fileId: f['motion.docx']!.id });
+    const read = await call('files.read', { case_id: caseId, file_id: f['motion.docx']!.id });
     expect(read.kind).toBe('docx');
     expect(read.html).toMatch(/<p>/);
-    await expect(call('files.read', { caseId, fileId: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(call('files.read', { case_id: caseId, file_id: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('order – with two readers, a long file found last is started at once; the other files go as they came', async () => {
@@ -102,7 +102,7 @@ describe('ingest pipeline', () => {
     engine.events.on('ingest.progress', (p) => {
       for (const c of p.current) if (c.stage !== 'hashing' && !started.includes(c.name)) started.push(c.name);
     });
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
     expect(run.results.every((r) => r.status === 'indexed')).toBe(true);
     // Not last, where the folder's order puts it (it would keep one reader busy alone at the end).
@@ -115,27 +115,27 @@ describe('ingest pipeline', () => {
     const { engine, caseId, drop, call } = await setup();
     const file = path.join(drop, 'contract.txt');
     writeFileSync(file, 'The rent is 1000 dollars per month.\n');
-    await call('ingest.start', { caseId, paths: [drop] });
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
     const parsing: string[] = [];
     engine.events.on('ingest.file', (e) => {
       if (e.status === 'parsing') parsing.push(e.name);
     });
-    const again = await call('ingest.start', { caseId, paths: [drop] });
+    const again = await call('ingest.start', { case_id: caseId, paths: [drop] });
     expect('results' in again && again.results).toEqual([expect.objectContaining({ name: 'contract.txt', status: 'unchanged', version: 1 })]);
     expect(parsing).toEqual([]);
 
     writeFileSync(file, 'The rent is 1200 dollars per month.\n');
-    const v2 = await call('ingest.start', { caseId, paths: [drop] });
+    const v2 = await call('ingest.start', { case_id: caseId, paths: [drop] });
     expect('results' in v2 && v2.results[0]).toMatchObject({ status: 'indexed', version: 2 });
     writeFileSync(file, 'The rent is 1500 dollars per month.\n');
-    await call('ingest.start', { caseId, paths: [file] });
-    const { files } = await call('files.list', { caseId });
+    await call('ingest.start', { case_id: caseId, paths: [file] });
+    const { files } = await call('files.list', { case_id: caseId });
     expect(files).toHaveLength(1);
     expect(files[0]!.version).toBe(3);
     expect(files[0]!.versions.map((v) => v.version)).toEqual([1, 2, 3]);
     const id = files[0]!.id;
-    expect((await call('files.read', { caseId, fileId: id })).text).toContain('1500');
-    expect((await call('files.read', { caseId, fileId: id, version: 1 })).text).toContain('1000');
+    expect((await call('files.read', { case_id: caseId, file_id: id })).text).toContain('1500');
+    expect((await call('files.read', { case_id: caseId, file_id: id, version: 1 })).text).toContain('1000');
     const docs = new CaseDocuments(engine.cases.caseDir(caseId));
     expect((await docs.getChunks(id, 2))[0]!.chunk_id).toBe('contract.txt@v2#0');
     expect((await docs.getChunks(id, 2))[0]!.is_latest).toBe(false);
@@ -143,43 +143,43 @@ describe('ingest pipeline', () => {
 
     // Same bytes under another name: a second record sharing storage.
     writeFileSync(path.join(drop, 'copy.txt'), 'The rent is 1500 dollars per month.\n');
-    await call('ingest.start', { caseId, paths: [path.join(drop, 'copy.txt')] });
+    await call('ingest.start', { case_id: caseId, paths: [path.join(drop, 'copy.txt')] });
     const blobs = await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'));
     expect(blobs).toHaveLength(3);
 
-    await call('files.remove', { caseId, fileId: id, version: 2 });
-    expect((await call('files.list', { caseId })).files.find((f) => f.id === id)!.versions.map((v) => v.version)).toEqual([1, 3]);
-    await call('files.remove', { caseId, fileId: id });
-    const left = (await call('files.list', { caseId })).files;
+    await call('files.remove', { case_id: caseId, file_id: id, version: 2 });
+    expect((await call('files.list', { case_id: caseId })).files.find((f) => f.id === id)!.versions.map((v) => v.version)).toEqual([1, 3]);
+    await call('files.remove', { case_id: caseId, file_id: id });
+    const left = (await call('files.list', { case_id: caseId })).files;
     expect(left.map((f) => f.name)).toEqual(['copy.txt']);
     // The shared original stays (copy.txt uses it); the others are gone.
     expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toHaveLength(1);
     await expect(fs.stat(path.join(engine.cases.caseDir(caseId), 'docs', id))).rejects.toThrow();
-    await expect(call('files.remove', { caseId, fileId: id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('files.remove', { case_id: caseId, file_id: id })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('doc type – a user override shows in the list and reaches the index', async () => {
     const { engine, caseId, drop, call } = await setup();
     writeFileSync(path.join(drop, 'summary.txt'), 'Some words about the matter.\n');
-    await call('ingest.start', { caseId, paths: [drop] });
-    const [file] = (await call('files.list', { caseId })).files;
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
+    const [file] = (await call('files.list', { case_id: caseId })).files;
     expect(file!.type).toBe('other');
-    const { file: updated } = await call('files.setType', { caseId, fileId: file!.id, type: 'invoice' });
+    const { file: updated } = await call('files.setType', { case_id: caseId, file_id: file!.id, type: 'invoice' });
     expect(updated.type).toBe('invoice');
-    expect((await call('files.list', { caseId })).files[0]!.type).toBe('invoice');
+    expect((await call('files.list', { case_id: caseId })).files[0]!.type).toBe('invoice');
     const index = await ChunkStore.open(engine.cases.caseDir(caseId));
     try {
       expect((await index.rows(undefined)).map((r) => r.doc_type)).toEqual(['invoice']);
     } finally {
       index.close();
     }
-    await expect(call('files.setType', { caseId, fileId: file!.id, type: 'memo' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(call('files.setType', { case_id: caseId, file_id: file!.id, type: 'memo' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('limits – too large fails with a reason and is not copied', async () => {
     const { engine, caseId, drop, call } = await setup({ maxFileBytes: 1000 });
     writeFileSync(path.join(drop, 'big.txt'), 'x '.repeat(1000));
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     expect('results' in run && run.results[0]!.status).toBe('failed');
     expect('results' in run && run.results[0]!.reason).toMatch(/^too large/);
     expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toEqual([]);
@@ -193,7 +193,7 @@ describe('ingest pipeline', () => {
     symlinkSync(outside, path.join(drop, 'out-link.txt'));
     mkdirSync(path.join(drop, 'sub'));
     symlinkSync(drop, path.join(drop, 'sub', 'loop'));
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
     // The link out is reported, as skipped with why, and never read; the loop just ends.
     expect(run.results.map((r) => [r.name, r.status]).sort()).toEqual([
@@ -210,20 +210,20 @@ describe('ingest pipeline', () => {
     for (let i = 0; i < 4; i++) set[`doc${i}.pdf`] = await multiPagePdf(20, 30, `m${i}`);
     await writeFixtureSet(drop, set);
     const off = engine.events.on('ingest.file', (e) => {
-      if (e.status === 'parsing') void call('ingest.cancel', { caseId });
+      if (e.status === 'parsing') void call('ingest.cancel', { case_id: caseId });
     });
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     off();
     if (!('results' in run)) throw new Error('expected results');
     expect(run.state).toBe('cancelled');
     const cancelled = run.results.filter((r) => r.status === 'cancelled');
     expect(cancelled.length).toBeGreaterThan(0);
-    expect((await call('ingest.status', { caseId })).pending).toBe(cancelled.length);
-    const { resumed } = await call('ingest.resume', { caseId });
+    expect((await call('ingest.status', { case_id: caseId })).pending).toBe(cancelled.length);
+    const { resumed } = await call('ingest.resume', { case_id: caseId });
     expect(resumed[0]!.state).toBe('done');
-    const { files } = await call('files.list', { caseId });
+    const { files } = await call('files.list', { case_id: caseId });
     expect(files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed', 'indexed']);
-    expect((await call('ingest.status', { caseId })).pending).toBe(0);
+    expect((await call('ingest.status', { case_id: caseId })).pending).toBe(0);
   });
 
   it('while a run works, what it will finish is not "unfinished": status gives its progress and 0 pending', async () => {
@@ -231,16 +231,16 @@ describe('ingest pipeline', () => {
     await writeFixtureSet(drop, { 'a.pdf': await multiPagePdf(3, 30, 'a'), 'b.pdf': await multiPagePdf(3, 30, 'b') });
     const during: Promise<{ state: string | undefined; pending: number }>[] = [];
     const off = engine.events.on('ingest.file', (e) => {
-      if (e.status === 'parsing') during.push(call('ingest.status', { caseId }).then((s) => ({ state: s.progress?.state, pending: s.pending })));
+      if (e.status === 'parsing') during.push(call('ingest.status', { case_id: caseId }).then((s) => ({ state: s.progress?.state, pending: s.pending })));
     });
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     off();
     if (!('results' in run)) throw new Error('expected results');
     expect(run.state).toBe('done');
     const seen = await Promise.all(during);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).toEqual(seen.map(() => ({ state: 'running', pending: 0 })));
-    expect((await call('ingest.status', { caseId })).pending).toBe(0);
+    expect((await call('ingest.status', { case_id: caseId })).pending).toBe(0);
   });
 
   it('autoResume – an ingest interrupted by a killed process finishes after the next open, with no call', async () => {
@@ -254,7 +254,7 @@ describe('ingest pipeline', () => {
     engines.push(reopened);
     // The job file goes when the resumed run has finished.
     while ((await fs.readdir(path.join(home, 'jobs'))).length) await new Promise((r) => setTimeout(r, 50));
-    const { files } = await reopened.router.call('files.list', { caseId });
+    const { files } = await reopened.router.call('files.list', { case_id: caseId });
     expect(files.map((f) => [f.name, f.status])).toEqual([['memo.txt', 'indexed']]);
   });
 
@@ -262,7 +262,7 @@ describe('ingest pipeline', () => {
     const { engine, caseId, drop, call } = await setup();
     await engine.cases.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, chunking: { size: 300, overlap: 40 } } }));
     writeFileSync(path.join(drop, 'long.txt'), Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the statement of facts.`).join(' '));
-    await call('ingest.start', { caseId, paths: [drop] });
+    await call('ingest.start', { case_id: caseId, paths: [drop] });
     const docs = new CaseDocuments(engine.cases.caseDir(caseId));
     const [file] = await docs.listFiles();
     const chunks = await docs.getChunks(file!.id);
@@ -276,19 +276,19 @@ describe('ingest pipeline', () => {
     for (let i = 0; i < 3; i++) set[`doc${i}.pdf`] = await multiPagePdf(15, 30, `d${i}`);
     await writeFixtureSet(drop, set);
     const started = new Promise<void>((resolve) => engine.events.on('ingest.file', (e) => e.status === 'parsing' && resolve()));
-    const handle = await call('ingest.start', { caseId, paths: [drop], wait: false });
-    expect(handle).toMatchObject({ state: 'running', caseId });
+    const handle = await call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
+    expect(handle).toMatchObject({ state: 'running', case_id: caseId });
     await started;
-    expect((await call('ingest.status', { caseId })).progress).toMatchObject({ state: 'running', filesTotal: 3 });
-    await call('cases.delete', { caseId });
+    expect((await call('ingest.status', { case_id: caseId })).progress).toMatchObject({ state: 'running', files_total: 3 });
+    await call('cases.delete', { case_id: caseId });
     await expect(fs.stat(engine.cases.caseDir(caseId))).rejects.toThrow();
     expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
   });
 
   it('input – bad input is refused with the field named; unknown case is not_found', async () => {
     const { call } = await setup();
-    await expect(call('ingest.start', { caseId: 'nope', paths: [] })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/paths/) });
-    await expect(call('ingest.start', { caseId: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('ingest.start', { case_id: 'nope', paths: [] })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/paths/) });
+    await expect(call('ingest.start', { case_id: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 
@@ -299,11 +299,11 @@ describe('ingest lock', () => {
     const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
     // The parent of this test process is alive and is not us.
     writeFileSync(lock, JSON.stringify({ pid: process.ppid, started: new Date().toISOString() }));
-    await expect(call('ingest.start', { caseId, paths: [drop] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Another Casefile process/) });
+    await expect(call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Another Casefile process/) });
     expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
     // A lock left by a process that no longer exists is stale.
     writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, started: new Date().toISOString() }));
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     expect('results' in run && run.results[0]!.status).toBe('indexed');
     await expect(fs.stat(lock)).rejects.toThrow();
   });

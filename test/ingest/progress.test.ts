@@ -37,11 +37,11 @@ describe('ingest progress per file', () => {
       events.push(structuredClone(p));
       // The moment long.pdf is open (page count known, no page parsed yet), ask what the case looks like.
       if (!during && p.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 0)) {
-        during = Promise.all([call('files.list', { caseId }).then((r) => r.files), call('ingest.status', { caseId }).then((r) => r.progress)]);
+        during = Promise.all([call('files.list', { case_id: caseId }).then((r) => r.files), call('ingest.status', { case_id: caseId }).then((r) => r.progress)]);
       }
     });
 
-    const run = await call('ingest.start', { caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
     expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
 
@@ -49,7 +49,7 @@ describe('ingest progress per file', () => {
     const ticks = events.flatMap((e) => e.current.filter((c) => c.name === 'long.pdf'));
     const parsing = ticks.filter((c) => c.stage === 'parsing' && c.fraction !== null);
     expect(parsing.length).toBeGreaterThanOrEqual(2);
-    expect(parsing.every((c) => c.total === 40 && c.pages === 40 && c.fileId !== null && c.version === 1)).toBe(true);
+    expect(parsing.every((c) => c.total === 40 && c.pages === 40 && c.file_id !== null && c.version === 1)).toBe(true);
     const pf = parsing.map((c) => c.fraction!);
     expect(pf[0]).toBe(0);
     expect(pf[pf.length - 1]).toBe(1);
@@ -62,13 +62,13 @@ describe('ingest progress per file', () => {
     expect(ticks.filter((c) => c.stage === 'chunking' || c.stage === 'indexing').every((c) => c.fraction === null)).toBe(true);
 
     // Overall pages: never below pages done; flagged as an estimate until every file is opened; exact at the end.
-    for (const e of events) expect(e.pagesTotal).toBeGreaterThanOrEqual(e.pagesDone);
-    expect(events.some((e) => e.state === 'running' && e.pagesEstimated)).toBe(true);
+    for (const e of events) expect(e.pages_total).toBeGreaterThanOrEqual(e.pages_done);
+    expect(events.some((e) => e.state === 'running' && e.pages_estimated)).toBe(true);
     const last = events[events.length - 1]!;
-    expect(last).toMatchObject({ state: 'done', pagesDone: 47, pagesTotal: 47, pagesEstimated: false, filesDone: 3 });
+    expect(last).toMatchObject({ state: 'done', pages_done: 47, pages_total: 47, pages_estimated: false, files_done: 3 });
     // Time left appears by work done, on any machine: the tick that ends long.pdf's parse (40 pages, always sent) has one.
     const parsed = events.find((e) => e.state === 'running' && e.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 1));
-    expect(parsed?.etaSeconds).toEqual(expect.any(Number));
+    expect(parsed?.eta_seconds).toEqual(expect.any(Number));
 
     // files.list during the run: long.pdf is parsing (not queued), with its live fraction; the others are not in flight.
     expect(during).toBeDefined();
@@ -86,10 +86,10 @@ describe('ingest progress per file', () => {
       expect(['queued', 'indexed']).toContain(f.status);
       expect(f.live).toBeUndefined();
     }
-    expect(status?.current).toEqual([expect.objectContaining({ name: 'long.pdf', fileId: long.id, version: 1, pages: 40 })]);
+    expect(status?.current).toEqual([expect.objectContaining({ name: 'long.pdf', file_id: long.id, version: 1, pages: 40 })]);
 
     // After the run: the manifest's final status, no live overlay.
-    const after = (await call('files.list', { caseId })).files;
+    const after = (await call('files.list', { case_id: caseId })).files;
     expect(after.map((f) => [f.name, f.status, f.pages, f.live])).toEqual([
       ['long.pdf', 'indexed', 40, undefined],
       ['short-1.pdf', 'indexed', 4, undefined],
@@ -115,24 +115,24 @@ describe('ingest progress per file', () => {
     engine.events.on('ingest.progress', (p) => {
       events.push(structuredClone(p));
       // Once the first run is under way, drop the second folder.
-      if (!late && p.state === 'running' && p.current.length > 0) late = call('ingest.start', { caseId, paths: [second] });
+      if (!late && p.state === 'running' && p.current.length > 0) late = call('ingest.start', { case_id: caseId, paths: [second] });
     });
-    const run1 = await call('ingest.start', { caseId, paths: [first] });
+    const run1 = await call('ingest.start', { case_id: caseId, paths: [first] });
     const run2 = await late!;
     expect(run1).toMatchObject({ results: [expect.objectContaining({ name: 'long.pdf', status: 'indexed' })] });
     expect(run2).toMatchObject({ results: [expect.objectContaining({ name: 'letter.txt', status: 'indexed' })] });
 
-    const jobs = [...new Set(events.map((e) => e.jobId))];
+    const jobs = [...new Set(events.map((e) => e.job_id))];
     expect(jobs).toHaveLength(2);
-    const ofFirst = events.filter((e) => e.jobId === jobs[0]);
-    const ofSecond = events.filter((e) => e.jobId === jobs[1]);
+    const ofFirst = events.filter((e) => e.job_id === jobs[0]);
+    const ofSecond = events.filter((e) => e.job_id === jobs[1]);
     // The first run says the second folder waits behind it; the second run, once it runs, has nothing behind it.
     expect(ofFirst.some((e) => e.state === 'running' && e.waiting.includes('Late letters'))).toBe(true);
     expect(ofFirst[0]!.waiting).toEqual([]);
     expect(ofSecond.every((e) => e.waiting.length === 0)).toBe(true);
     // Strictly one after the other: the second run starts only when the first has ended.
-    const firstEnd = events.findIndex((e) => e.jobId === jobs[0] && e.state !== 'running');
-    const secondStart = events.findIndex((e) => e.jobId === jobs[1]);
+    const firstEnd = events.findIndex((e) => e.job_id === jobs[0] && e.state !== 'running');
+    const secondStart = events.findIndex((e) => e.job_id === jobs[1]);
     expect(firstEnd).toBeGreaterThanOrEqual(0);
     expect(secondStart).toBeGreaterThan(firstEnd);
   });

@@ -64,7 +64,7 @@ beforeAll(async () => {
   engine = await Engine.open({ home });
   caseId = (await engine.router.call('cases.create', { name: 'Old case' })).id;
   caseDir = engine.cases.caseDir(caseId);
-  const run = await engine.router.call('ingest.start', { caseId, paths: PDFS });
+  const run = await engine.router.call('ingest.start', { case_id: caseId, paths: PDFS });
   if (!('results' in run)) throw new Error('expected results');
   expect(run.results.every((r) => r.status === 'indexed')).toBe(true);
 });
@@ -77,42 +77,42 @@ describe('upgrading a case indexed before contexts', () => {
   it('search keeps working on the old index; reindex gives every chunk its context from stored text, then has nothing left to do', async () => {
     const oldRows = await makeFirstWaveIndex();
     expect(await contextCounts()).toEqual({ rows: oldRows, withContext: 0 });
-    const before = await engine.router.call('search', { caseId, query: 'termination', k: 3, focus: 'off' });
+    const before = await engine.router.call('search', { case_id: caseId, query: 'termination', k: 3, focus: 'off' });
     expect(before.results.length).toBe(3);
 
     const progress: number[] = [];
-    const off = engine.events.on('index.progress', (e) => e.caseId === caseId && progress.push(e.done));
-    const r = await engine.router.call('index.reindex', { caseId });
+    const off = engine.events.on('index.progress', (e) => e.case_id === caseId && progress.push(e.done));
+    const r = await engine.router.call('index.reindex', { case_id: caseId });
     off();
-    expect(r).toMatchObject({ caseId, versions: 3, current: 0 });
+    expect(r).toMatchObject({ case_id: caseId, versions: 3, current: 0 });
     expect(progress).toEqual([0, 1, 2, 3]);
     const after = await contextCounts();
     expect(after.rows).toBe(r.chunks);
     expect(after.withContext).toBe(r.chunks);
     // The files were not read again: the originals' text is the same, the chunks are the document's words.
-    const files = (await engine.router.call('files.list', { caseId })).files;
+    const files = (await engine.router.call('files.list', { case_id: caseId })).files;
     expect(files.reduce((n, f) => n + f.versions.at(-1)!.chunks, 0)).toBe(r.chunks);
     for (const f of files) expect(existsSync(path.join(caseDir, 'docs', f.id, `v${f.version}`, 'structure.json'))).toBe(true);
-    const res = await engine.router.call('search', { caseId, query: 'When can Watchit terminate the content license?', k: 5 });
-    const { text } = await engine.router.call('files.read', { caseId, fileId: res.results[0]!.file_id });
+    const res = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 5 });
+    const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: res.results[0]!.file_id });
     expect(text.slice(res.results[0]!.start, res.results[0]!.end)).toBe(res.results[0]!.text);
     expect(res.focus?.files.map((f) => f.file_name)).toEqual([path.basename(PDFS[2]!)]);
 
-    expect(await engine.router.call('index.reindex', { caseId })).toMatchObject({ versions: 0, current: 3 });
+    expect(await engine.router.call('index.reindex', { case_id: caseId })).toMatchObject({ versions: 0, current: 3 });
   });
 
   it('a stopped upgrade resumes where it stopped', async () => {
     await makeFirstWaveIndex();
     const controller = new AbortController();
     const off = engine.events.on('index.progress', (e) => {
-      if (e.caseId === caseId && e.done === 1) controller.abort();
+      if (e.case_id === caseId && e.done === 1) controller.abort();
     });
-    await expect(engine.router.call('index.reindex', { caseId }, { signal: controller.signal })).rejects.toThrow();
+    await expect(engine.router.call('index.reindex', { case_id: caseId }, { signal: controller.signal })).rejects.toThrow();
     off();
     const partial = await contextCounts();
     expect(partial.withContext).toBeGreaterThan(0);
     expect(partial.withContext).toBeLessThan(partial.rows);
-    expect(await engine.router.call('index.reindex', { caseId })).toMatchObject({ versions: 2, current: 1 });
+    expect(await engine.router.call('index.reindex', { case_id: caseId })).toMatchObject({ versions: 2, current: 1 });
     const done = await contextCounts();
     expect(done.withContext).toBe(done.rows);
   });
@@ -134,11 +134,11 @@ describe('upgrading a case indexed before contexts', () => {
     const structure = JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } };
     delete structure.profile.names;
     await fs.writeFile(structurePath, JSON.stringify(structure));
-    const r = await engine.router.call('index.reindex', { caseId });
+    const r = await engine.router.call('index.reindex', { case_id: caseId });
     expect(r).toMatchObject({ versions: 1, current: 2 });
     // Named again (its structure carries the current format), nothing left to do, and no row was rewritten.
     expect((JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } }).profile.names).toBeGreaterThan(0);
-    expect(await engine.router.call('index.reindex', { caseId })).toMatchObject({ versions: 0, current: 3 });
+    expect(await engine.router.call('index.reindex', { case_id: caseId })).toMatchObject({ versions: 0, current: 3 });
     await engine.openCases.release(caseId);
     expect(await rowIds()).toEqual(before);
   });

@@ -24,9 +24,9 @@ describe('default chat model', () => {
     try {
       await set.router.call('models.import', { path: stories, mode: 'link' });
       const list = await set.router.call('models.list', {});
-      expect([list.chatModelOverride, list.defaultChatModel]).toEqual(['llama-2-tiny-random', 'stories260K']);
-      expect((await set.router.call('models.setDefault', { modelId: 'stories260K' })).chatModelOverride).toBe('llama-2-tiny-random');
-      expect(await unset.router.call('models.list', {})).not.toHaveProperty('chatModelOverride');
+      expect([list.chat_model_override, list.default_chat_model]).toEqual(['llama-2-tiny-random', 'stories260K']);
+      expect((await set.router.call('models.setDefault', { model_id: 'stories260K' })).chat_model_override).toBe('llama-2-tiny-random');
+      expect(await unset.router.call('models.list', {})).not.toHaveProperty('chat_model_override');
     } finally {
       await Promise.all([set.close(), unset.close()]);
     }
@@ -40,13 +40,13 @@ describe('default chat model', () => {
       await engine.router.call('models.import', { path: miniLmDir, mode: 'link' });
       const before = await engine.router.call('models.list', {});
       // Until one is chosen, the first installed chat model answers (as before).
-      expect(before.defaultChatModel).toBe('stories260K');
-      expect(before.defaultEmbeddingModel).toBe(MINILM_ID);
+      expect(before.default_chat_model).toBe('stories260K');
+      expect(before.default_embedding_model).toBe(MINILM_ID);
 
-      const after = await engine.router.call('models.setDefault', { modelId: 'llama-2-tiny-random' });
-      expect(after.defaultChatModel).toBe('llama-2-tiny-random');
-      expect(after.defaultEmbeddingModel).toBe(MINILM_ID);
-      const flags = Object.fromEntries(after.models.map((m) => [m.id, m.isDefault]));
+      const after = await engine.router.call('models.setDefault', { model_id: 'llama-2-tiny-random' });
+      expect(after.default_chat_model).toBe('llama-2-tiny-random');
+      expect(after.default_embedding_model).toBe(MINILM_ID);
+      const flags = Object.fromEntries(after.models.map((m) => [m.id, m.is_default]));
       expect(flags).toEqual({ stories260K: false, 'llama-2-tiny-random': true, [MINILM_ID]: true });
 
       const registry = await engine.catalog();
@@ -65,7 +65,7 @@ describe('default chat model', () => {
       // Kept across a restart (registry.json).
       await engine.close();
       const again = await Engine.open({ home: engine.home, bundledModelDirs: [bundled] });
-      expect((await again.router.call('models.list', {})).defaultChatModel).toBe('llama-2-tiny-random');
+      expect((await again.router.call('models.list', {})).default_chat_model).toBe('llama-2-tiny-random');
       await again.close();
     } finally {
       await engine.close();
@@ -77,9 +77,9 @@ describe('default chat model', () => {
     try {
       const { recommended } = await engine.router.call('models.list', {});
       const qwen = recommended.find((r) => r.id === 'qwen2.5-1.5b-instruct');
-      expect(qwen).toMatchObject({ kind: 'chat', recommended: true, minRamGB: 4, approxSizeMB: 1100, installed: false });
-      expect(qwen!.downloadUrl).toMatch(/^https:\/\/huggingface\.co\/.*\.gguf$/);
-      expect(recommended.find((r) => r.id === 'all-MiniLM-L6-v2')).toMatchObject({ kind: 'embedding', minRamGB: 1, installed: false, downloadUrl: null });
+      expect(qwen).toMatchObject({ kind: 'chat', recommended: true, min_ram_gb: 4, approx_size_mb: 1100, installed: false });
+      expect(qwen!.download_url).toMatch(/^https:\/\/huggingface\.co\/.*\.gguf$/);
+      expect(recommended.find((r) => r.id === 'all-MiniLM-L6-v2')).toMatchObject({ kind: 'embedding', min_ram_gb: 1, installed: false, download_url: null });
       // Recommended first.
       expect(recommended.findIndex((r) => !r.recommended)).toBeGreaterThan(recommended.findLastIndex((r) => r.recommended));
       await engine.router.call('models.import', { path: miniLmDir, id: 'all-MiniLM-L6-v2', mode: 'link' });

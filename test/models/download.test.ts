@@ -63,9 +63,9 @@ describe('models.download (loopback model hub)', () => {
     engine.events.on('models.progress', (p) => progress.push(p));
     const sha256 = await sha256Of(stories);
     const result = await engine.router.call('models.download', { source: 'tiny/stories/stories260K.gguf', sha256 });
-    expect(result.model).toMatchObject({ id: 'stories260K', kind: 'chat', format: 'gguf', contextLength: 2048, sha256, source: 'installed' });
+    expect(result.model).toMatchObject({ id: 'stories260K', kind: 'chat', format: 'gguf', context_length: 2048, sha256, source: 'installed' });
     expect(readFileSync(result.model.path).equals(readFileSync(stories))).toBe(true);
-    expect(progress.at(-1)).toEqual({ modelId: 'stories260K', file: 'stories260K.gguf', receivedBytes: 1185376, totalBytes: 1185376 });
+    expect(progress.at(-1)).toEqual({ model_id: 'stories260K', file: 'stories260K.gguf', received_bytes: 1185376, total_bytes: 1185376 });
     expect(existsSync(path.join(home, 'models', '.downloads', 'stories260K'))).toBe(false);
     await engine.close();
   });
@@ -86,7 +86,7 @@ describe('models.download (loopback model hub)', () => {
     const home = tempHome();
     const engine = await Engine.open({ home });
     const result = await engine.router.call('models.download', { source: 'Xenova/all-MiniLM-L6-v2' });
-    expect(result.model).toMatchObject({ id: 'all-MiniLM-L6-v2', kind: 'embedding', dimension: 384, isDefault: true });
+    expect(result.model).toMatchObject({ id: 'all-MiniLM-L6-v2', kind: 'embedding', dimension: 384, is_default: true });
     expect(existsSync(path.join(home, 'models', 'all-MiniLM-L6-v2', 'onnx', 'model_quantized.onnx'))).toBe(true);
     await engine.close();
   });

@@ -47,7 +47,7 @@ describe('models.list / models.import (production registry through the engine ro
     const engine = await openEngine(tempHome());
     const list = await engine.router.call('models.list', {});
     expect(list.models).toEqual([]);
-    expect(list.defaultEmbeddingModel).toBeNull();
+    expect(list.default_embedding_model).toBeNull();
     expect(list.semantic).toEqual({ available: false, reason: expect.stringContaining('no embedding model installed — keyword search only') });
     await engine.close();
   });
@@ -58,7 +58,7 @@ describe('models.list / models.import (production registry through the engine ro
     const events: unknown[] = [];
     engine.events.on('models.changed', (e) => events.push(e));
     const result = await engine.router.call('models.import', { path: miniLmDir });
-    expect(result.alreadyInstalled).toBe(false);
+    expect(result.already_installed).toBe(false);
     expect(result.model).toMatchObject({
       id: MINILM_ID,
       kind: 'embedding',
@@ -69,29 +69,29 @@ describe('models.list / models.import (production registry through the engine ro
       pooling: 'mean',
       quantization: 'q8',
       architecture: 'bert',
-      isDefault: true,
+      is_default: true,
     });
     expect(existsSync(path.join(home, 'models', MINILM_ID, 'onnx', 'model_quantized.onnx'))).toBe(true);
     expect(existsSync(path.join(home, 'models', MINILM_ID, '.complete.json'))).toBe(false);
-    expect(result.defaultEmbeddingModel).toBe(MINILM_ID);
+    expect(result.default_embedding_model).toBe(MINILM_ID);
     expect(events).toEqual([{ modelId: MINILM_ID, kind: 'imported' }]);
 
     // Importing the same model again changes nothing.
     const again = await engine.router.call('models.import', { path: miniLmDir });
-    expect(again.alreadyInstalled).toBe(true);
+    expect(again.already_installed).toBe(true);
     // A second embedding model does not take over the default; setDefault does.
     const second = await engine.router.call('models.import', { path: miniLmDir, id: 'minilm-linked', mode: 'link' });
-    expect(second.model).toMatchObject({ id: 'minilm-linked', path: miniLmDir, isDefault: false });
-    expect(second.defaultEmbeddingModel).toBe(MINILM_ID);
-    const after = await engine.router.call('models.setDefault', { modelId: 'minilm-linked' });
-    expect(after.defaultEmbeddingModel).toBe('minilm-linked');
+    expect(second.model).toMatchObject({ id: 'minilm-linked', path: miniLmDir, is_default: false });
+    expect(second.default_embedding_model).toBe(MINILM_ID);
+    const after = await engine.router.call('models.setDefault', { model_id: 'minilm-linked' });
+    expect(after.default_embedding_model).toBe('minilm-linked');
     await engine.close();
 
     // The registry is on disk: a new engine on the same home sees the same models and default.
     const reopened = await openEngine(home);
     const list = await reopened.router.call('models.list', {});
     expect(list.models.map((m) => m.id).sort()).toEqual([MINILM_ID, 'minilm-linked']);
-    expect(list.defaultEmbeddingModel).toBe('minilm-linked');
+    expect(list.default_embedding_model).toBe('minilm-linked');
     expect(JSON.parse(readFileSync(path.join(home, 'models', 'registry.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, defaultEmbedding: 'minilm-linked' });
     await reopened.close();
   });
@@ -106,11 +106,11 @@ describe('models.list / models.import (production registry through the engine ro
       format: 'gguf',
       bytes: 98362432,
       quantization: 'Q4_1',
-      contextLength: 8192,
+      context_length: 8192,
       architecture: 'llama',
       sha256: SMOLLM_SHA256,
       // The only chat model: the one a question that names none uses.
-      isDefault: true,
+      is_default: true,
     });
     const stories = path.join(sharedDir, 'models', 'stories260K', 'stories260K.gguf');
     const copied = await engine.router.call('models.import', { path: stories });
@@ -166,8 +166,8 @@ describe('models.list / models.import (production registry through the engine ro
     const byId = Object.fromEntries(list.models.map((m) => [m.id, m]));
     expect(Object.keys(byId).sort()).toEqual([MINILM_ID, 'llama-2-tiny-random', 'stories260K']);
     expect(byId.stories260K).toMatchObject({ source: 'bundled', kind: 'chat', path: path.join(bundled, 'stories260K.gguf') });
-    expect(byId['llama-2-tiny-random']).toMatchObject({ source: 'bundled', contextLength: 4096 });
-    expect(byId[MINILM_ID]!.usedBy).toEqual([{ caseId: c.id, name: 'Smith v. Jones' }]);
+    expect(byId['llama-2-tiny-random']).toMatchObject({ source: 'bundled', context_length: 4096 });
+    expect(byId[MINILM_ID]!.used_by).toEqual([{ case_id: c.id, name: 'Smith v. Jones' }]);
     await engine.close();
   });
 

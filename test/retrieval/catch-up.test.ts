@@ -28,7 +28,7 @@ function until(engine: Engine, caseId: string, done: (e: IndexVectorsEvent) => b
   const events: IndexVectorsEvent[] = [];
   const reached = new Promise<IndexVectorsEvent>((resolve) => {
     const off = engine.events.on('index.vectors', (e) => {
-      if (e.caseId !== caseId) return;
+      if (e.case_id !== caseId) return;
       events.push(e);
       if (done(e)) {
         off();
@@ -46,14 +46,14 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
     const caseId = await keywordOnlyCase(engine, MORE);
     let seen = 0;
     try {
-      expect(await engine.router.call('index.vectors', { caseId })).toMatchObject({ state: 'none', modelId: null });
+      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({ state: 'none', model_id: null });
       await engine.startVectorCatchUp();
       // The model comes (an import, or the default one at the next start): the catch-up starts by itself.
       const { reached } = until(engine, caseId, (e) => e.state === 'running' && e.embedded > 0);
       await installTestModels(home);
-      engine.events.emit('models.changed', { modelId: MINILM_ID, kind: 'imported' });
+      engine.events.emit('models.changed', { model_id: MINILM_ID, kind: 'imported' });
       const partway = await reached;
-      expect(partway).toMatchObject({ modelId: MINILM_ID });
+      expect(partway).toMatchObject({ model_id: MINILM_ID });
       expect(partway.embedded).toBeLessThan(partway.total);
       seen = partway.embedded;
     } finally {
@@ -62,23 +62,23 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
 
     engine = await Engine.open({ home });
     try {
-      const after = await engine.router.call('index.vectors', { caseId });
-      expect(after).toMatchObject({ state: 'needed', modelId: MINILM_ID });
+      const after = await engine.router.call('index.vectors', { case_id: caseId });
+      expect(after).toMatchObject({ state: 'needed', model_id: MINILM_ID });
       expect(after.embedded).toBeGreaterThanOrEqual(seen);
-      const words = await engine.router.call('search', { caseId, query: 'Netherlands', mode: 'keyword', k: 1 });
+      const words = await engine.router.call('search', { case_id: caseId, query: 'Netherlands', mode: 'keyword', k: 1 });
       expect(words.results[0]!.text).toContain('Netherlands');
 
       // The case's button: index.catchUp puts it first and starts it.
       const { events, reached } = until(engine, caseId, (e) => e.state === 'done');
-      expect(await engine.router.call('index.catchUp', { caseId })).toMatchObject({ state: 'waiting', modelId: MINILM_ID });
+      expect(await engine.router.call('index.catchUp', { case_id: caseId })).toMatchObject({ state: 'waiting', model_id: MINILM_ID });
       const done = await reached;
       expect(done.embedded).toBe(done.total);
       const running = events.filter((e) => e.state === 'running').map((e) => e.embedded);
       expect(running.length).toBeGreaterThan(1);
       expect(running[0]).toBeGreaterThanOrEqual(seen);
       expect(running).toEqual([...running].sort((a, b) => a - b));
-      expect(await engine.router.call('index.vectors', { caseId })).toMatchObject({ state: 'done', embedded: done.total, total: done.total });
-      const res = await engine.router.call('search', { caseId, query: QUESTION, mode: 'vector', k: 3 });
+      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({ state: 'done', embedded: done.total, total: done.total });
+      const res = await engine.router.call('search', { case_id: caseId, query: QUESTION, mode: 'vector', k: 3 });
       expect(res.semantic).toBe(true);
       expect(res.results.map((r) => r.text).join(' ')).toContain('laws of Netherlands');
     } finally {
@@ -97,19 +97,19 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
       writeFileSync(`${drop}/lease.txt`, 'The landlord may end this lease if the tenant fails to pay the rent for two months in a row.\n');
       const progress: IngestProgress[] = [];
       const off = engine.events.on('ingest.progress', (p) => progress.push(p));
-      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       off();
 
       const semantic = progress.flatMap((p) => (p.semantic ? [p.semantic] : []));
       const last = semantic.at(-1)!;
       expect(last.embedded).toBe(last.total);
-      const status = await engine.router.call('index.vectors', { caseId });
+      const status = await engine.router.call('index.vectors', { case_id: caseId });
       // The lease's passages have their vectors; the two NDAs' wait for the catch-up.
-      expect(status).toMatchObject({ state: 'needed', embedded: last.total, modelId: MINILM_ID });
+      expect(status).toMatchObject({ state: 'needed', embedded: last.total, model_id: MINILM_ID });
       expect(status.total).toBeGreaterThan(last.total + 10);
       // Never the case's whole: nothing before the lease's passages are written, then theirs.
       expect(semantic.every((s) => s.total === 0 || s.total === last.total)).toBe(true);
-      const res = await engine.router.call('search', { caseId, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
+      const res = await engine.router.call('search', { case_id: caseId, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
       expect(res.results[0]!.text).toContain('landlord');
     } finally {
       await engine.close();

@@ -75,23 +75,23 @@ describe('contract operations', () => {
   });
 
   it('search – validates input and applies filters', async () => {
-    const res = await engine.router.call('search', { caseId, query: 'confidential information', mode: 'keyword', k: 5, file_name: 'BT_NDA.txt' });
+    const res = await engine.router.call('search', { case_id: caseId, query: 'confidential information', mode: 'keyword', k: 5, file_name: 'BT_NDA.txt' });
     expect(res.results.length).toBeGreaterThan(0);
     expect(res.results.every((r) => r.file_name === 'BT_NDA.txt')).toBe(true);
-    await expect(engine.router.call('search', { caseId, query: '  ' })).rejects.toMatchObject({ code: 'invalid_input', fields: [{ field: 'query' }] });
-    await expect(engine.router.call('search', { caseId, query: 'x', mode: 'fuzzy' })).rejects.toMatchObject({ fields: [{ field: 'mode' }] });
-    await expect(engine.router.call('search', { caseId: 'nonexistent', query: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(engine.router.call('search', { case_id: caseId, query: '  ' })).rejects.toMatchObject({ code: 'invalid_input', fields: [{ field: 'query' }] });
+    await expect(engine.router.call('search', { case_id: caseId, query: 'x', mode: 'fuzzy' })).rejects.toMatchObject({ fields: [{ field: 'mode' }] });
+    await expect(engine.router.call('search', { case_id: 'nonexistent', query: 'x' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('tools.* – findFiles, readFile, grepFile, grepCase through the router', async () => {
-    const files = await engine.router.call('tools.findFiles', { caseId });
+    const files = await engine.router.call('tools.findFiles', { case_id: caseId });
     expect(files.total).toBe(2);
-    const read = await engine.router.call('tools.readFile', { caseId, file_id: 'f-bt', offset: 0, max_length: 50 });
+    const read = await engine.router.call('tools.readFile', { case_id: caseId, file_id: 'f-bt', offset: 0, max_length: 50 });
     expect(read.text).toHaveLength(50);
-    const grep = await engine.router.call('tools.grepFile', { caseId, file_id: 'f-ag', pattern: 'Netherlands' });
+    const grep = await engine.router.call('tools.grepFile', { case_id: caseId, file_id: 'f-ag', pattern: 'Netherlands' });
     expect(grep.total).toBe(2);
-    const all = await engine.router.call('tools.grepCase', { caseId, pattern: 'Receiving Party' });
+    const all = await engine.router.call('tools.grepCase', { case_id: caseId, pattern: 'Receiving Party' });
     expect(all.coverage.files_searched).toBe(2);
-    await expect(engine.router.call('tools.grepCase', { caseId, pattern: '[' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine.router.call('tools.grepCase', { case_id: caseId, pattern: '[' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

@@ -27,7 +27,7 @@ describe('closing the engine during the embedding stage', () => {
     const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Closing' });
     const moments = ingestMoments(engine, caseId, names.length);
-    await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
     // Every file searchable by its words; most vectors still to come (parsing is far faster).
     await moments.searchable;
     moments.off();
@@ -35,10 +35,10 @@ describe('closing the engine during the embedding stage', () => {
 
     const again = await Engine.open({ home });
     try {
-      const before = await again.router.call('search', { caseId, query: 'termination', mode: 'keyword', k: 1 });
+      const before = await again.router.call('search', { case_id: caseId, query: 'termination', mode: 'keyword', k: 1 });
       expect(before.semantic_coverage!.embedded).toBeLessThan(before.semantic_coverage!.total);
-      await again.router.call('ingest.resume', { caseId });
-      const after = await again.router.call('search', { caseId, query: 'who may end the agreement early', mode: 'hybrid', k: 3 });
+      await again.router.call('ingest.resume', { case_id: caseId });
+      const after = await again.router.call('search', { case_id: caseId, query: 'who may end the agreement early', mode: 'hybrid', k: 3 });
       expect(after.semantic_coverage).toBeUndefined();
       expect(after.results.some((r) => r.scores.vector !== undefined)).toBe(true);
     } finally {

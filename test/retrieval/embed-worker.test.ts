@@ -52,7 +52,7 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     // second session of the model: see progressive.test.ts), so one load serves everything.
     const saved = process.env.CASEFILE_EMBED_THREADS;
     process.env.CASEFILE_EMBED_THREADS = String(embedThreads());
-    const run = await engine.router.call('ingest.start', { caseId, paths: [drop] }).finally(() => {
+    const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] }).finally(() => {
       if (saved === undefined) delete process.env.CASEFILE_EMBED_THREADS;
       else process.env.CASEFILE_EMBED_THREADS = saved;
     });
@@ -175,14 +175,14 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
         }
         return embed(model, texts, signal);
       };
-      const run = await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       if (!('results' in run)) throw new Error('expected results');
       const byName = Object.fromEntries(run.results.map((r) => [r.name, r]));
       expect(killed).toBe(true);
       expect(byName['a-agency.txt']).toMatchObject({ status: 'indexed' });
       expect(byName['b-nda.txt']).toMatchObject({ status: 'indexed' });
       // Nothing is left without its vector: a vector search finds the contract's passages.
-      const res = await engine.router.call('search', { caseId, query: 'Biopure veterinary products agent', mode: 'hybrid', k: 3 });
+      const res = await engine.router.call('search', { case_id: caseId, query: 'Biopure veterinary products agent', mode: 'hybrid', k: 3 });
       expect(res.semantic_coverage).toBeUndefined();
       expect(res.results.some((r) => r.file_name === 'a-agency.txt')).toBe(true);
     } finally {

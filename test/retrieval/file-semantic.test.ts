@@ -23,13 +23,13 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
     const held = holdVectors(1);
     const moments = ingestMoments(engine, caseId, NDAS.length);
     try {
-      await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
       await Promise.all([moments.searchable, held.passed]);
 
-      const coverage = (await engine.router.call('search', { caseId, query: 'confidential information', mode: 'keyword', k: 3 })).semantic_coverage!;
+      const coverage = (await engine.router.call('search', { case_id: caseId, query: 'confidential information', mode: 'keyword', k: 3 })).semantic_coverage!;
       expect(coverage.embedded).toBeGreaterThan(0);
       expect(coverage.embedded).toBeLessThan(coverage.total);
-      const { files } = await engine.router.call('files.list', { caseId });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       const waiting = files.filter((f) => f.semantic);
       expect(waiting.length).toBeGreaterThan(0);
       for (const f of waiting) {
@@ -42,7 +42,7 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
 
       held.release();
       await moments.done;
-      const after = await engine.router.call('files.list', { caseId });
+      const after = await engine.router.call('files.list', { case_id: caseId });
       expect(after.files).toHaveLength(NDAS.length);
       expect(after.files.filter((f) => f.semantic)).toEqual([]);
     } finally {
@@ -60,8 +60,8 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
       const drop = path.join(home, 'drop');
       mkdirSync(drop, { recursive: true });
       copyFileSync(path.join(NDA_DIR, NDAS[0]!), path.join(drop, NDAS[0]!));
-      await engine.router.call('ingest.start', { caseId, paths: [drop] });
-      const { files } = await engine.router.call('files.list', { caseId });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       expect(files).toHaveLength(1);
       expect(files[0]!.semantic).toBeUndefined();
     } finally {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   home = tempHome('casefile-focus-');
   engine = await Engine.open({ home });
   caseId = (await engine.router.call('cases.create', { name: 'Data room' })).id;
-  const run = await engine.router.call('ingest.start', { caseId, paths: PDFS });
+  const run = await engine.router.call('ingest.start', { case_id: caseId, paths: PDFS });
   if (!('results' in run)) throw new Error('expected results');
   expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed', 'indexed']);
 });
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('search focuses on the documents a question names', () => {
   it('a party named: results come from its contract first, and the response says what it focused on', async () => {
-    const res = await engine.router.call('search', { caseId, query: 'When can Watchit terminate the content license?', k: 10 });
+    const res = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 10 });
     expect(res.focus).toBeDefined();
     expect(res.focus!.files.map((f) => f.file_name)).toEqual([nameOf(PDFS[3]!)]);
     // In a case of four, "content license" names two documents too; Watchit names one, and weighs most.
@@ -42,20 +42,20 @@ describe('search focuses on the documents a question names', () => {
   });
 
   it('focus off, a file filter, or a question that names no document: the whole case, no focus', async () => {
-    const off = await engine.router.call('search', { caseId, query: 'When can Watchit terminate the content license?', k: 10, focus: 'off' });
+    const off = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 10, focus: 'off' });
     expect(off.focus).toBeUndefined();
     expect(new Set(off.results.map((r) => r.file_name)).size).toBeGreaterThan(1);
-    const filtered = await engine.router.call('search', { caseId, query: 'When can Watchit terminate?', k: 5, file_name: nameOf(PDFS[0]!) });
+    const filtered = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate?', k: 5, file_name: nameOf(PDFS[0]!) });
     expect(filtered.focus).toBeUndefined();
     expect(filtered.results.every((r) => r.file_name === nameOf(PDFS[0]!))).toBe(true);
-    const unnamed = await engine.router.call('search', { caseId, query: 'Which agreements can be terminated for convenience?', k: 10 });
+    const unnamed = await engine.router.call('search', { case_id: caseId, query: 'Which agreements can be terminated for convenience?', k: 10 });
     expect(unnamed.focus).toBeUndefined();
   });
 
   it('every result carries its context: the section path, and chunks index the document’s own words only', async () => {
-    const res = await engine.router.call('search', { caseId, query: 'termination of the co-branding agreement by mPhase', k: 5 });
+    const res = await engine.router.call('search', { case_id: caseId, query: 'termination of the co-branding agreement by mPhase', k: 5 });
     expect(res.focus?.files.map((f) => f.file_name)).toEqual([nameOf(PDFS[1]!)]);
-    const { text } = await engine.router.call('files.read', { caseId, fileId: res.results[0]!.file_id });
+    const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: res.results[0]!.file_id });
     for (const r of res.results.filter((x) => x.file_name === nameOf(PDFS[1]!))) expect(text.slice(r.start, r.end)).toBe(r.text);
     expect(res.results.some((r) => r.section_path?.length)).toBe(true);
   });

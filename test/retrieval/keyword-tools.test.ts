@@ -287,7 +287,7 @@ describe('isolation', () => {
     const bHit = (await toolsB.keyword_search({ query: 'quokka' })).results[0]!;
     await expect(toolsA.getAdjacentChunks({ chunk_id: bHit.chunk_id })).rejects.toMatchObject({ code: 'not_found' });
 
-    await engine.router.call('cases.delete', { caseId: a });
+    await engine.router.call('cases.delete', { case_id: a });
     const after = await toolsB.keyword_search({ query: 'Republic of South Africa' });
     expect(after.results[0]!.file_name).toBe('contracts/BT_NDA.txt');
     const fresh = await openCaseTools(engine, b);

@@ -18,11 +18,11 @@ beforeAll(async () => {
   home = tempHome('casefile-outline-');
   engine = await Engine.open({ home });
   caseId = (await engine.router.call('cases.create', { name: 'Agape supply' })).id;
-  const run = await engine.router.call('ingest.start', { caseId, paths: [PDF, DOCX] });
+  const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [PDF, DOCX] });
   if (!('results' in run)) throw new Error('expected results');
   expect(run.results.map((r) => r.status)).toEqual(['indexed', 'indexed']);
-  pdfId = run.results.find((r) => r.name.endsWith('.pdf'))!.fileId;
-  docxId = run.results.find((r) => r.name.endsWith('.docx'))!.fileId;
+  pdfId = run.results.find((r) => r.name.endsWith('.pdf'))!.file_id;
+  docxId = run.results.find((r) => r.name.endsWith('.docx'))!.file_id;
 });
 
 afterAll(async () => {
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe('tools.outline and tools.readSection', () => {
   it('outline – the contract’s articles and sections in order, each with its pages and a citation of its heading', async () => {
-    const o = await engine.router.call('tools.outline', { caseId, file_id: pdfId });
+    const o = await engine.router.call('tools.outline', { case_id: caseId, file_id: pdfId });
     const byNumber = new Map(o.sections.map((s) => [s.number, s]));
     expect(byNumber.get('1')).toMatchObject({ level: 1, title: 'TERMS OF AGREEMENT', pages: [2] });
     expect(byNumber.get('1.2')).toMatchObject({ level: 2, title: 'Term' });
@@ -43,7 +43,7 @@ describe('tools.outline and tools.readSection', () => {
     expect(one.end).toBe(byNumber.get('2')!.start);
     // The heading's citation resolves to the heading's own words.
     const c = term.citation;
-    const { text } = await engine.router.call('files.read', { caseId, fileId: pdfId });
+    const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: pdfId });
     expect(text.slice(c.start, c.end)).toMatch(/^1\.2\s+Term$/);
     // Defined terms, each cited where it is defined.
     expect(o.defined_terms?.length).toBeGreaterThan(0);
@@ -54,31 +54,31 @@ describe('tools.outline and tools.readSection', () => {
   });
 
   it('readSection – by number, by title words and by id; an unknown section names what the outline holds', async () => {
-    const byNumber = await engine.router.call('tools.readSection', { caseId, file_id: pdfId, section: '1.2' });
+    const byNumber = await engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: '1.2' });
     expect(byNumber.text).toMatch(/^1\.2\s+Term\s+\S/);
     expect(byNumber.text).not.toMatch(/1\.3\s+Renewal/);
     expect(byNumber).toMatchObject({ section: { number: '1.2', title: 'Term' }, pages: [2] });
-    const byTitle = await engine.router.call('tools.readSection', { caseId, file_id: pdfId, section: 'compliance with local laws' });
+    const byTitle = await engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: 'compliance with local laws' });
     expect(byTitle.section.number).toBe('3.1');
-    const byId = await engine.router.call('tools.readSection', { caseId, file_id: pdfId, section: byTitle.section.id });
+    const byId = await engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: byTitle.section.id });
     expect(byId.text).toBe(byTitle.text);
-    await expect(engine.router.call('tools.readSection', { caseId, file_id: pdfId, section: '99.9' })).rejects.toMatchObject({
+    await expect(engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: '99.9' })).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringMatching(/has no section "99\.9"; its outline starts: s1 /),
     });
   });
 
   it('search results say where they sit in their document: the section path and the document’s title', async () => {
-    const res = await engine.router.call('search', { caseId, query: 'renewal of the agreement for a further term', mode: 'keyword', k: 10 });
+    const res = await engine.router.call('search', { case_id: caseId, query: 'renewal of the agreement for a further term', mode: 'keyword', k: 10 });
     const renewal = res.results.find((r) => r.file_id === pdfId && r.section_path?.includes('1.3 Renewal'));
     expect(renewal).toMatchObject({ section_path: ['1 TERMS OF AGREEMENT', '1.3 Renewal'], document_title: 'ODM - SUPPLY AGREEMENT' });
   });
 
   it('a DOCX – heading styles and run-in titles from the stored HTML', async () => {
-    const o = await engine.router.call('tools.outline', { caseId, file_id: docxId });
+    const o = await engine.router.call('tools.outline', { case_id: caseId, file_id: docxId });
     const titles = o.sections.map((s) => s.title);
     expect(titles).toEqual(expect.arrayContaining(['AI Services', 'Using AI Services', 'Restrictions', 'Model Training']));
-    const r = await engine.router.call('tools.readSection', { caseId, file_id: docxId, section: 'model training' });
+    const r = await engine.router.call('tools.readSection', { case_id: caseId, file_id: docxId, section: 'model training' });
     expect(r.text).toMatch(/^Model Training\./);
   });
 

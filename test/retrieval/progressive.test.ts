@@ -49,30 +49,30 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     const moments = ingestMoments(engine, caseId, NDAS.length);
     const { progress } = moments;
     try {
-      await engine.router.call('ingest.start', { caseId, paths: [drop], wait: false });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
       await moments.searchable;
 
       // Stage one: every file is indexed and found by its words; the vectors are on their way.
-      const during = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
+      const during = await engine.router.call('search', { case_id: caseId, query: QUERY, mode: 'hybrid', k: 5 });
       expect(during.results.length).toBeGreaterThan(0);
       expect(during.semantic_coverage).toMatchObject({ embedded: 0, total: expect.any(Number) });
       expect(during.semantic_coverage!.total).toBeGreaterThan(10);
       expect(during.results.every((r) => r.scores.vector === undefined)).toBe(true);
-      const { progress: now } = await engine.router.call('ingest.status', { caseId });
+      const { progress: now } = await engine.router.call('ingest.status', { case_id: caseId });
       expect(now?.semantic).toEqual({ embedded: 0, total: during.semantic_coverage!.total });
-      expect((await engine.router.call('files.list', { caseId })).files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed']);
+      expect((await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed']);
 
       held.release();
       await moments.done;
       // Stage two: hybrid, with nothing left out.
-      const after = await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 5 });
+      const after = await engine.router.call('search', { case_id: caseId, query: QUERY, mode: 'hybrid', k: 5 });
       expect(after.semantic_coverage).toBeUndefined();
       expect(after.results.some((r) => r.scores.vector !== undefined)).toBe(true);
       const semantic = progress.filter((p) => p.semantic).map((p) => p.semantic!);
       expect(semantic.at(-1)).toEqual({ embedded: during.semantic_coverage!.total, total: during.semantic_coverage!.total });
       // Coverage only grows.
       for (let i = 1; i < semantic.length; i++) expect(semantic[i]!.embedded).toBeGreaterThanOrEqual(semantic[i - 1]!.embedded);
-      expect(progress.at(-1)).toMatchObject({ state: 'done', filesDone: 3, filesTotal: 3 });
+      expect(progress.at(-1)).toMatchObject({ state: 'done', files_done: 3, files_total: 3 });
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
       // Where the embedding thread runs below the rest (Linux), the stage and the searches used one
@@ -91,7 +91,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
   it('killed (SIGKILL) between the stages: resuming makes the missing vectors; the passages equal a clean run, each with its vector once', async () => {
     const one = await openCase(tempHome('casefile-progressive-clean-'));
     copyFileSync(MID, path.join(one.drop, 'agency.txt'));
-    await one.engine.router.call('ingest.start', { caseId: one.caseId, paths: [one.drop] });
+    await one.engine.router.call('ingest.start', { case_id: one.caseId, paths: [one.drop] });
     const clean = await rowsOf(one.engine, one.caseId);
     await one.engine.close();
 
@@ -118,11 +118,11 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     try {
       const partial = await rowsOf(engine, two.caseId);
       expect(partial.embedded.every(Boolean)).toBe(false);
-      await engine.router.call('ingest.resume', { caseId: two.caseId });
+      await engine.router.call('ingest.resume', { case_id: two.caseId });
       const after = await rowsOf(engine, two.caseId);
       expect(after.ids).toEqual(clean.ids);
       expect(after.embedded.every(Boolean)).toBe(true);
-      expect((await engine.router.call('search', { caseId: two.caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+      expect((await engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
     } finally {
       await engine.close();
     }
@@ -130,21 +130,21 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
 
   it('a run that stops at "searchable": the next run makes the vectors; the passages equal a run done in one go, each with its vector once', async () => {
     const one = await openCase(tempHome('casefile-progressive-one-'));
-    await one.engine.router.call('ingest.start', { caseId: one.caseId, paths: [one.drop] });
+    await one.engine.router.call('ingest.start', { case_id: one.caseId, paths: [one.drop] });
     const clean = await rowsOf(one.engine, one.caseId);
     await one.engine.close();
 
     const two = await openCase(tempHome('casefile-progressive-two-'));
     try {
-      const first = await two.engine.router.call('ingest.start', { caseId: two.caseId, paths: [two.drop], searchable: true });
+      const first = await two.engine.router.call('ingest.start', { case_id: two.caseId, paths: [two.drop], searchable: true });
       if (!('results' in first)) throw new Error('expected results');
       expect(first.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
       const between = await rowsOf(two.engine, two.caseId);
       expect(between.ids).toEqual(clean.ids);
       expect(between.embedded.some(Boolean)).toBe(false);
-      expect((await two.engine.router.call('search', { caseId: two.caseId, query: QUERY, mode: 'keyword', k: 3 })).results.length).toBeGreaterThan(0);
+      expect((await two.engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'keyword', k: 3 })).results.length).toBeGreaterThan(0);
       // The next run (nothing new to read) finishes the vectors.
-      const second = await two.engine.router.call('ingest.start', { caseId: two.caseId, paths: [two.drop] });
+      const second = await two.engine.router.call('ingest.start', { case_id: two.caseId, paths: [two.drop] });
       if (!('results' in second)) throw new Error('expected results');
       expect(second.results.map((r) => r.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
       const after = await rowsOf(two.engine, two.caseId);
@@ -176,11 +176,11 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     const files = short.slice(1, 4 * cores + 5);
     for (const f of files) copyFileSync(path.join(contracts, f), path.join(drop, f));
     // A first run loads the model, so the stage could start the moment the next run writes a file.
-    await engine.router.call('ingest.start', { caseId, paths: [first] });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [first] });
     const moments = ingestMoments(engine, caseId, files.length + 1);
     let indexed = 0;
     const offIndexed = engine.events.on('ingest.file', (e) => {
-      if (e.caseId === caseId && e.status === 'indexed') indexed++;
+      if (e.case_id === caseId && e.status === 'indexed') indexed++;
     });
     // How many files of the drop were indexed each time the stage took passages to embed.
     const looked: number[] = [];
@@ -192,7 +192,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       return batch;
     };
     try {
-      await engine.router.call('ingest.start', { caseId, paths: [drop] });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       expect(indexed).toBe(files.length);
       expect(looked.length).toBeGreaterThan(0);
       // A lane frees its core only once every file is taken; the other lanes hold one file at most.
@@ -240,7 +240,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     const { engine, caseId, drop } = await openCase(tempHome('casefile-progressive-threads-'));
     copyFileSync(MID, path.join(drop, 'agency.txt')); // passages for more than one batch
     try {
-      await engine.router.call('ingest.start', { caseId, paths: [drop], searchable: true });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], searchable: true });
       const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
       try {
         // The model's own count and one more: the stage switches between them batch by batch.
@@ -256,7 +256,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       }
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
-      expect((await engine.router.call('search', { caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+      expect((await engine.router.call('search', { case_id: caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
     } finally {
       await engine.close();
     }

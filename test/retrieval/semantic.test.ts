@@ -162,16 +162,16 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     try {
       const { id } = await e.cases.create('Re-embed');
       await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
-      await expect(e.router.call('index.reembed', { caseId: id })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/no embedding model installed/) });
+      await expect(e.router.call('index.reembed', { case_id: id })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/no embedding model installed/) });
       await installTestModels(home);
-      const done = await e.router.call('index.reembed', { caseId: id });
-      expect(done).toMatchObject({ modelId: MINILM_ID, dimension: 384 });
+      const done = await e.router.call('index.reembed', { case_id: id });
+      expect(done).toMatchObject({ model_id: MINILM_ID, dimension: 384 });
       expect(done.chunks).toBeGreaterThan(5);
       expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
-      const res = await e.router.call('search', { caseId: id, query: "Which nation's legislation controls this deal?", mode: 'vector', k: 1 });
+      const res = await e.router.call('search', { case_id: id, query: "Which nation's legislation controls this deal?", mode: 'vector', k: 1 });
       expect(res.semantic).toBe(true);
       expect(res.results[0]!.text).toContain('laws of Netherlands');
-      await expect(e.router.call('index.reembed', { caseId: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(e.router.call('index.reembed', { case_id: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await e.close();
     }

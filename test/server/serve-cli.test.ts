@@ -75,12 +75,12 @@ describe('casefile serve', () => {
       const op = (name: string, body: unknown) =>
         fetch(`${info.url}api/op/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${info.token}` } });
       const { id: caseId } = (await (await op('cases.create', { name: 'Allowed' })).json()) as { id: string };
-      const ok = await op('ingest.start', { caseId, paths: [allowed], wait: true });
+      const ok = await op('ingest.start', { case_id: caseId, paths: [allowed], wait: true });
       expect(ok.status).toBe(200);
-      const refused = await op('ingest.start', { caseId, paths: [path.join(outside, 'secret.txt')], wait: true });
+      const refused = await op('ingest.start', { case_id: caseId, paths: [path.join(outside, 'secret.txt')], wait: true });
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/outside/);
-      const { files } = (await (await op('files.list', { caseId })).json()) as { files: { name: string }[] };
+      const { files } = (await (await op('files.list', { case_id: caseId })).json()) as { files: { name: string }[] };
       expect(files.map((f) => f.name)).toEqual(['letter.txt']);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

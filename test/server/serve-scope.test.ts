@@ -65,13 +65,13 @@ describe('serve mode scope', () => {
   const op = (name: string, body: unknown, headers: Record<string, string> = auth) =>
     fetch(`${server!.url}api/op/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const newCase = async (name: string) => ((await (await op('cases.create', { name })).json()) as { id: string }).id;
-  const fileNames = async (caseId: string) => ((await (await op('files.list', { caseId })).json()) as { files: { name: string }[] }).files.map((f) => f.name);
+  const fileNames = async (caseId: string) => ((await (await op('files.list', { case_id: caseId })).json()) as { files: { name: string }[] }).files.map((f) => f.name);
 
   it('ingest.start – a path outside uploads and --allow-path is refused (403, plain words); nothing is read', async () => {
     await start();
     const caseId = await newCase('Probe');
     for (const p of [path.join(outside, 'secret.txt'), outside, '/etc/passwd', `${home}/uploads/../../${path.basename(outside)}/secret.txt`]) {
-      const res = await op('ingest.start', { caseId, paths: [p], wait: true });
+      const res = await op('ingest.start', { case_id: caseId, paths: [p], wait: true });
       expect(res.status, p).toBe(403);
       const body = (await res.json()) as { error: { code: string; message: string; fields: { field: string }[] } };
       expect(body.error.code).toBe('forbidden');
@@ -81,7 +81,7 @@ describe('serve mode scope', () => {
     }
     expect(await fileNames(caseId)).toEqual([]);
     // Nothing reached the case, so the agent's file reader has nothing to give back either.
-    const read = await op('tools.grepCase', { caseId, pattern: 'TOP-SECRET' });
+    const read = await op('tools.grepCase', { case_id: caseId, pattern: 'TOP-SECRET' });
     expect(JSON.stringify(await read.json())).not.toContain('combination');
   });
 
@@ -90,12 +90,12 @@ describe('serve mode scope', () => {
     symlinkSync(outside, path.join(allowed, 'door'));
     await start({ allowPaths: [allowed] });
     const caseId = await newCase('Allowed');
-    const ok = await op('ingest.start', { caseId, paths: [path.join(allowed, 'Matter')], wait: true });
+    const ok = await op('ingest.start', { case_id: caseId, paths: [path.join(allowed, 'Matter')], wait: true });
     expect(ok.status).toBe(200);
     expect(await fileNames(caseId)).toEqual(['letter.txt']);
     // The link itself, named directly, resolves outside: refused.
     for (const p of [path.join(allowed, 'Matter', 'shortcut.txt'), path.join(allowed, 'door', 'secret.txt'), path.join(allowed, '..', path.basename(outside))]) {
-      const res = await op('ingest.start', { caseId, paths: [p], wait: true });
+      const res = await op('ingest.start', { case_id: caseId, paths: [p], wait: true });
       expect(res.status, p).toBe(403);
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/--allow-path/);
     }
@@ -110,7 +110,7 @@ describe('serve mode scope', () => {
     expect(impBody.error.code).toBe('forbidden');
     expect(impBody.error.message).not.toContain('combination');
     const caseId = await newCase('Models');
-    const ask = await op('chat.ask', { caseId, question: 'What is the combination?', model: path.join(outside, 'model.gguf') });
+    const ask = await op('chat.ask', { case_id: caseId, question: 'What is the combination?', model: path.join(outside, 'model.gguf') });
     expect(ask.status).toBe(403);
     expect(JSON.stringify(await ask.json())).not.toContain('combination');
   });
@@ -119,7 +119,7 @@ describe('serve mode scope', () => {
     await start();
     const caseId = await newCase('Scripted');
     for (const model of ['scripted:/etc/passwd', `scripted:${path.join(outside, 'script.json')}`, '  scripted:x.json']) {
-      const res = await op('chat.ask', { caseId, question: 'Anything?', model });
+      const res = await op('chat.ask', { case_id: caseId, question: 'Anything?', model });
       expect(res.status, model).toBe(403);
       const text = await res.text();
       expect(text).toMatch(/--allow-scripted-models/);
@@ -129,7 +129,7 @@ describe('serve mode scope', () => {
     await server!.close();
     // Started for tests: the script is read, but a file that is not a script is not echoed back.
     await start({ allowScriptedModels: true });
-    const res = await op('chat.ask', { caseId, question: 'Anything?', model: `scripted:${path.join(outside, 'script.json')}` });
+    const res = await op('chat.ask', { case_id: caseId, question: 'Anything?', model: `scripted:${path.join(outside, 'script.json')}` });
     const text = await res.text();
     expect(text).toMatch(/not valid JSON|could not be read/);
     expect(text).not.toContain('combination');
@@ -172,7 +172,7 @@ describe('serve mode scope', () => {
 
   it('files.list – a case id that does not exist is a 404, not an empty list', async () => {
     await start();
-    const res = await op('files.list', { caseId: 'cnosuchcase00' });
+    const res = await op('files.list', { case_id: 'cnosuchcase00' });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });

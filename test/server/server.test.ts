@@ -90,11 +90,11 @@ describe('serve mode', () => {
     expect(created.name).toBe('Smith / Jones ⚖️');
     const list = (await (await op('cases.list', {})).json()) as { cases: { id: string }[] };
     expect(list.cases.map((c) => c.id)).toEqual([created.id]);
-    const renamed = await op('cases.rename', { caseId: created.id, name: 'Renamed' });
+    const renamed = await op('cases.rename', { case_id: created.id, name: 'Renamed' });
     expect(renamed.status).toBe(200);
     expect(((await renamed.json()) as { name: string }).name).toBe('Renamed');
-    expect((await op('cases.delete', { caseId: created.id })).status).toBe(200);
-    const gone = await op('cases.get', { caseId: created.id });
+    expect((await op('cases.delete', { case_id: created.id })).status).toBe(200);
+    const gone = await op('cases.get', { case_id: created.id });
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
@@ -200,7 +200,7 @@ describe('serve mode', () => {
       const res = await fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(rel!)}`, { method: 'PUT', headers: auth, body: text });
       top = ((await res.json()) as { top: string }).top;
     }
-    const run = await op('ingest.start', { caseId, paths: [top], wait: true });
+    const run = await op('ingest.start', { case_id: caseId, paths: [top], wait: true });
     expect(run.status).toBe(200);
     const result = (await run.json()) as { state: string; results: { name: string; status: string }[] };
     expect(result.state).toBe('done');

@@ -32,7 +32,7 @@ function eventStream(server: RunningServer, auth: Record<string, string>) {
     }
   })().catch(() => undefined);
   return {
-    progress: (jobId: string) => events.filter((e) => e.name === 'ingest.progress').map((e) => e.payload as IngestProgress).filter((p) => p.jobId === jobId),
+    progress: (jobId: string) => events.filter((e) => e.name === 'ingest.progress').map((e) => e.payload as IngestProgress).filter((p) => p.job_id === jobId),
     async close() {
       controller.abort();
       await reading;
@@ -71,15 +71,15 @@ describe('serve mode: an upload to a case another process is adding files to', (
     const put = await fetch(`${server.url}api/upload/${batch.batch}?path=${encodeURIComponent('notice.txt')}`, { method: 'PUT', headers: auth, body: 'Notice of termination, served on the tenant on 1 May.' });
     const { path: uploaded } = (await put.json()) as { path: string };
 
-    const handle = await op<{ jobId: string; state: string }>('ingest.start', { caseId, paths: [uploaded], wait: false });
+    const handle = await op<{ job_id: string; state: string }>('ingest.start', { case_id: caseId, paths: [uploaded], wait: false });
     expect(handle.state).toBe('running');
     const POLL = { timeout: 30_000, interval: 50 };
-    await expect.poll(() => stream.progress(handle.jobId).find((p) => p.blockedBy)?.blockedBy?.message, POLL).toMatch(/Waiting for another Casefile process .* adding files to this case/);
-    expect((await op<{ files: unknown[] }>('files.list', { caseId })).files).toEqual([]);
+    await expect.poll(() => stream.progress(handle.job_id).find((p) => p.blocked_by)?.blocked_by?.message, POLL).toMatch(/Waiting for another Casefile process .* adding files to this case/);
+    expect((await op<{ files: unknown[] }>('files.list', { case_id: caseId })).files).toEqual([]);
 
     await holder.release();
-    await expect.poll(() => stream.progress(handle.jobId).find((p) => p.state !== 'running')?.state, POLL).toBe('done');
-    const { files } = await op<{ files: { name: string; status: string }[] }>('files.list', { caseId });
+    await expect.poll(() => stream.progress(handle.job_id).find((p) => p.state !== 'running')?.state, POLL).toBe('done');
+    const { files } = await op<{ files: { name: string; status: string }[] }>('files.list', { case_id: caseId });
     expect(files.map((f) => [f.name, f.status])).toEqual([['notice.txt', 'indexed']]);
     await expect.poll(() => fs.stat(batch.dir).then(() => 'present', () => 'removed'), POLL).toBe('removed');
     await stream.close();

@@ -46,10 +46,10 @@ describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the o
       const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-viewer-src-')), 'docs');
       mkdirSync(dir);
       copyFileSync(PDF, path.join(dir, 'affiliate.pdf'));
-      await engine.router.call('ingest.start', { caseId, paths: [dir], wait: true });
-      const { files } = await engine.router.call('files.list', { caseId });
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [dir], wait: true });
+      const { files } = await engine.router.call('files.list', { case_id: caseId });
       const file = files[0]!;
-      const content = await engine.router.call('files.read', { caseId, fileId: file.id });
+      const content = await engine.router.call('files.read', { case_id: caseId, file_id: file.id });
       const page = 2;
       const range = content.pages.find((p) => p.page === page)!;
 
@@ -71,7 +71,7 @@ describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the o
       const last = placed[placed.indexOf(first) + 39]!;
       const start = first.at;
       const end = last.at + last.w.length;
-      const img = await engine.router.call('citations.page', { caseId, fileId: file.id, page, scale: 1, start, end });
+      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: file.id, page, scale: 1, start, end });
       expect(img.rects.length).toBeGreaterThan(0);
 
       const inside = placed.filter((w) => w.at >= start && w.at + w.w.length <= end);

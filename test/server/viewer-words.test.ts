@@ -7,7 +7,7 @@ import { ingestedCase } from '../helpers/case';
 /** A case with `files` ingested, and the id of each file by name. */
 async function caseWith(files: Record<string, Uint8Array | string>) {
   const c = await ingestedCase('Words', files);
-  const listed = (await c.call('files.list', { caseId: c.caseId })).files;
+  const listed = (await c.call('files.list', { case_id: c.caseId })).files;
   const idOf = (name: string) => listed.find((f) => f.name.endsWith(name))!.id;
   return { ...c, idOf };
 }
@@ -15,7 +15,7 @@ async function caseWith(files: Record<string, Uint8Array | string>) {
 /** Each word's box must sit where `citations.page` draws the box of that word's characters. */
 async function expectWordsOnTheirBoxes(call: Awaited<ReturnType<typeof caseWith>>['call'], caseId: string, fileId: string, page: number, words: PageWords['words']) {
   for (const w of words.filter((_, i) => i % 7 === 0)) {
-    const img: PageImage = await call('citations.page', { caseId, fileId, page, scale: 1, start: w.start, end: w.end });
+    const img: PageImage = await call('citations.page', { case_id: caseId, file_id: fileId, page, scale: 1, start: w.start, end: w.end });
     expect(img.rects).toHaveLength(1);
     const r = img.rects[0]!;
     expect(Math.abs(w.x - r.x / img.width)).toBeLessThan(0.003);
@@ -29,8 +29,8 @@ describe('citations.words – the words of a page and their boxes, for the text 
   it('gives every word of the page in reading order, each on the box citations.page draws for it', async () => {
     const { call, caseId, idOf } = await caseWith({ 'lease.pdf': await multiPagePdf(3, 12, 'alpha') });
     const fileId = idOf('lease.pdf');
-    const read = await call('files.read', { caseId, fileId });
-    const res = await call('citations.words', { caseId, fileId, page: 2 });
+    const read = await call('files.read', { case_id: caseId, file_id: fileId });
+    const res = await call('citations.words', { case_id: caseId, file_id: fileId, page: 2 });
     expect(res.page).toBe(2);
     expect(res.page_count).toBe(3);
     const p2 = read.pages.find((p) => p.page === 2)!;
@@ -52,21 +52,21 @@ describe('citations.words – the words of a page and their boxes, for the text 
   it('places words on a rotated page where the page image has them', async () => {
     const { call, caseId, idOf } = await caseWith({ 'rotated.pdf': await rotatedPdf() });
     const fileId = idOf('rotated.pdf');
-    const res = await call('citations.words', { caseId, fileId, page: 1 });
+    const res = await call('citations.words', { case_id: caseId, file_id: fileId, page: 1 });
     expect(res.words.length).toBeGreaterThan(0);
     await expectWordsOnTheirBoxes(call, caseId, fileId, 1, res.words);
   });
 
   it('refuses a page that is not there, a bad page number and a document without pages, in words', async () => {
     const { call, caseId, idOf } = await caseWith({ 'lease.pdf': await multiPagePdf(2, 4, 'beta'), 'note.txt': 'A plain note about the beta clause.' });
-    await expect(call('citations.words', { caseId, fileId: idOf('lease.pdf'), page: 3 })).rejects.toMatchObject({
+    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 3 })).rejects.toMatchObject({
       code: 'invalid_input',
       message: 'lease.pdf has 2 pages; there is no page 3.',
     });
-    await expect(call('citations.words', { caseId, fileId: idOf('lease.pdf'), page: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { caseId, fileId: idOf('lease.pdf'), page: 1.5 })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { caseId, fileId: idOf('lease.pdf'), page: 1, extra: true })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { caseId, fileId: idOf('note.txt'), page: 1 })).rejects.toMatchObject({ code: 'invalid_input', message: 'note.txt is not a PDF; it has no pages to draw words on.' });
+    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1.5 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1, extra: true })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(call('citations.words', { case_id: caseId, file_id: idOf('note.txt'), page: 1 })).rejects.toMatchObject({ code: 'invalid_input', message: 'note.txt is not a PDF; it has no pages to draw words on.' });
   });
 
   it('the viewport matches pdf.js for every /Rotate', () => {

@@ -70,7 +70,7 @@ describe('source viewer ops', () => {
       const start = text.indexOf(line);
       expect(start).toBeGreaterThan(0);
       const scale = 2;
-      const img: PageImage = await engine.router.call('citations.page', { caseId, fileId: id, page: 2, scale, start, end: start + line.length });
+      const img: PageImage = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 2, scale, start, end: start + line.length });
       expect(img.page_count).toBe(3);
       expect(img.span_pages).toEqual([2]);
       expect(img.width).toBe(Math.ceil(612 * scale));
@@ -99,16 +99,16 @@ describe('source viewer ops', () => {
       }
 
       // Another page of the same document: the image, but no boxes (the span is on page 2).
-      const p3 = await engine.router.call('citations.page', { caseId, fileId: id, page: 3, scale: 1, start, end: start + line.length });
+      const p3 = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 3, scale: 1, start, end: start + line.length });
       expect(p3.rects).toEqual([]);
       expect(p3.span_pages).toEqual([2]);
 
-      await expect(engine.router.call('citations.page', { caseId, fileId: id, page: 9 })).rejects.toMatchObject({ code: 'not_found' });
-      await expect(engine.router.call('citations.page', { caseId, fileId: id, page: 1, start: 5 })).rejects.toMatchObject({
+      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 9 })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1, start: 5 })).rejects.toMatchObject({
         code: 'invalid_input',
         fields: [{ field: 'end', message: 'give both start and end, or neither' }],
       });
-      await expect(engine.router.call('citations.page', { caseId, fileId: 'nope', page: 1 })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: 'nope', page: 1 })).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await engine.close();
     }
@@ -120,7 +120,7 @@ describe('source viewer ops', () => {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Rotated' });
       const { id, text } = await addFile(engine, caseId, 'rotated.pdf', await rotatedPdf());
       const word = text.match(/\S{4,}/)!;
-      const img = await engine.router.call('citations.page', { caseId, fileId: id, page: 1, scale: 1, start: word.index!, end: word.index! + word[0].length });
+      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1, scale: 1, start: word.index!, end: word.index! + word[0].length });
       expect(img.rects.length).toBeGreaterThan(0);
       for (const r of img.rects) {
         expect(r.x).toBeGreaterThanOrEqual(0);
@@ -161,14 +161,14 @@ describe('source viewer ops', () => {
       const { id, text } = await addFile(engine, caseId, 'notes/letter.txt', new TextEncoder().encode(body));
       const start = text.indexOf('Paragraph 150:');
       const end = start + 'Paragraph 150: the tenant shall pay rent on day 150.'.length;
-      const p: Passage = await engine.router.call('citations.passage', { caseId, fileId: id, start, end, context: 200 });
+      const p: Passage = await engine.router.call('citations.passage', { case_id: caseId, file_id: id, start, end, context: 200 });
       expect(p.kind).toBe('text');
       expect(p.file_name).toBe('notes/letter.txt');
       expect(p.text.slice(p.start - p.offset, p.end - p.offset)).toBe('Paragraph 150: the tenant shall pay rent on day 150.');
       expect(p.offset).toBeGreaterThan(0);
       expect(p.text.length).toBeLessThan(1000);
       expect(p.pages.length).toBeGreaterThan(0);
-      await expect(engine.router.call('citations.page', { caseId, fileId: id, page: 1 })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1 })).rejects.toMatchObject({ code: 'invalid_input' });
     } finally {
       await engine.close();
     }

@@ -15,7 +15,7 @@ describe('agentRetrieval', () => {
     expect(agentRetrieval({ ...DEFAULTS, rerankTopN: 20 })).toEqual({ rerank_top_n: 20 });
     // Whatever the Settings screen can hold is a valid chat.ask input.
     for (const s of [{ ...DEFAULTS, topK: 200, threshold: -1, rerankTopN: 200, mode: 'keyword' as const }, { ...DEFAULTS, topK: 1 }]) {
-      expect(ChatAskInput.safeParse({ caseId: 'c1', question: 'q', retrieval: agentRetrieval(s) }).success).toBe(true);
+      expect(ChatAskInput.safeParse({ case_id: 'c1', question: 'q', retrieval: agentRetrieval(s) }).success).toBe(true);
     }
   });
 });

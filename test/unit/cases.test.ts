@@ -17,19 +17,19 @@ describe('case registry', () => {
     const a = await call('cases.create', { name: 'Smith v. Jones' });
     expect(a.id).toMatch(/^[a-z0-9]+$/);
     expect((await call('cases.list', {})).cases.map((c) => c.name)).toEqual(['Smith v. Jones']);
-    const renamed = await call('cases.rename', { caseId: a.id, name: 'Smith v. Jones (appeal)' });
+    const renamed = await call('cases.rename', { case_id: a.id, name: 'Smith v. Jones (appeal)' });
     expect(renamed.name).toBe('Smith v. Jones (appeal)');
-    expect((await call('cases.get', { caseId: a.id })).name).toBe('Smith v. Jones (appeal)');
-    await call('cases.delete', { caseId: a.id });
+    expect((await call('cases.get', { case_id: a.id })).name).toBe('Smith v. Jones (appeal)');
+    await call('cases.delete', { case_id: a.id });
     expect((await call('cases.list', {})).cases).toEqual([]);
-    await expect(call('cases.get', { caseId: a.id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('cases.get', { case_id: a.id })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('create – unicode, slashes and emoji survive as the name, not as a path', async () => {
     const { call, home } = await open();
     const name = 'Müller ./.. / Ünal — 東京 ⚖️ 2024/05';
     const c = await call('cases.create', { name });
-    expect((await call('cases.get', { caseId: c.id })).name).toBe(name);
+    expect((await call('cases.get', { case_id: c.id })).name).toBe(name);
     expect(await fs.readdir(path.join(home, 'cases'))).toEqual([c.id]);
   });
 
@@ -40,7 +40,7 @@ describe('case registry', () => {
     expect(a.id).not.toBe(b.id);
     await expect(engine.cases.resolve('Estate of Doe')).rejects.toMatchObject({ code: 'ambiguous' });
     expect((await engine.cases.resolve(b.id)).id).toBe(b.id);
-    await call('cases.delete', { caseId: a.id });
+    await call('cases.delete', { case_id: a.id });
     expect((await call('cases.list', {})).cases.map((c) => c.id)).toEqual([b.id]);
     expect((await engine.cases.resolve('Estate of Doe')).id).toBe(b.id);
   });
@@ -51,7 +51,7 @@ describe('case registry', () => {
     const b = await call('cases.create', { name: 'B' });
     await fs.writeFile(path.join(home, 'cases', a.id, 'note.txt'), 'x');
     await fs.writeFile(path.join(home, 'cases', b.id, 'note.txt'), 'y');
-    await call('cases.delete', { caseId: a.id });
+    await call('cases.delete', { case_id: a.id });
     await expect(fs.stat(path.join(home, 'cases', a.id))).rejects.toThrow();
     expect(await fs.readFile(path.join(home, 'cases', b.id, 'note.txt'), 'utf8')).toBe('y');
   });
@@ -83,7 +83,7 @@ describe('case registry', () => {
     const { call, home } = await open();
     const c = await call('cases.create', { name: 'X' });
     await fs.writeFile(path.join(home, 'cases', c.id, 'case.json'), '{"schemaVersion":1');
-    await expect(call('cases.get', { caseId: c.id })).rejects.toMatchObject({ code: 'failed' });
+    await expect(call('cases.get', { case_id: c.id })).rejects.toMatchObject({ code: 'failed' });
     expect((await call('cases.list', {})).cases).toEqual([]);
   });
 });

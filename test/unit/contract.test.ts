@@ -52,7 +52,7 @@ describe('contract', () => {
       fields: [{ field: 'name', message: 'A name can be at most 200 characters long.' }],
     });
     await expect(engine.router.call('cases.create', {})).rejects.toMatchObject({ fields: [{ field: 'name' }] });
-    await expect(engine.router.call('cases.get', { caseId: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'caseId' }] });
+    await expect(engine.router.call('cases.get', { case_id: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'caseId' }] });
     // 200 emoji are 200 characters, not 400 UTF-16 units.
     await expect(engine.router.call('cases.create', { name: '⚖'.repeat(200) })).resolves.toMatchObject({ name: '⚖'.repeat(200) });
     await engine.close();
@@ -64,7 +64,7 @@ describe('contract', () => {
     expect(() => router.register({ 'cases.list': async () => ({ cases: [] }) })).toThrow(/duplicate/);
     expect(() => router.register({ 'no.such': async () => null } as never)).toThrow(/not an operation/);
     await expect(router.call('no.such', {})).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(router.call('cases.get', { case_id: 'x' })).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('router – an unknown operation carries the reason unknown_operation, which does not cross the boundary', async () => {
@@ -86,10 +86,10 @@ describe('contract', () => {
     });
     expect(router.missing()).not.toContain('cases.list');
     expect(() => router.register({ 'cases.get': async () => { throw new Error('unused'); } })).toThrow(/duplicate/);
-    await expect(router.call('cases.get', { caseId: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(router.call('cases.get', { case_id: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
     expect(loads).toBe(0);
     await Promise.all([router.call('cases.list', {}), router.call('cases.list', {})]);
-    await expect(router.call('cases.get', { caseId: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(router.call('cases.get', { case_id: 'x' })).rejects.toMatchObject({ code: 'not_found' });
     expect(loads).toBe(1);
   });
 

@@ -60,24 +60,24 @@ describe('time left as shown: smoothed', () => {
 describe('time left of a run', () => {
   it('is never less than the running file still needs', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { filesTotal: 2, filesDone: 1, bytesTotal: 2000, bytesDone: 1000 });
+    Object.assign(s.progress, { files_total: 2, files_done: 1, bytes_total: 2000, bytes_done: 1000 });
     // The second file has parsed 10 of 100 pages in 10 s: its stage needs about 90 s more,
     // while the run's bytes (the first file's whole size done) say about 12 s.
     setStage(s, T0, 'big.pdf', 'parsing', 1000, 100, { fileId: 'f2', version: 1 }, { done: 10, total: 100 });
     s.current.get('big.pdf')!.pagesDone = 10;
     const snap = snapshot(s, T0 + 10_000, []);
-    const file = snap.current[0]!.etaSeconds!;
+    const file = snap.current[0]!.eta_seconds!;
     expect(file).toBe(90);
-    expect(snap.etaSeconds!).toBeGreaterThanOrEqual(file);
+    expect(snap.eta_seconds!).toBeGreaterThanOrEqual(file);
   });
 
   it('a file entering a new stage starts its estimate afresh', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { filesTotal: 1, bytesTotal: 1000 });
+    Object.assign(s.progress, { files_total: 1, bytes_total: 1000 });
     setStage(s, T0, 'a.pdf', 'parsing', 1000, 100, { fileId: 'f1', version: 1 }, { done: 50, total: 100 });
-    expect(snapshot(s, T0 + 50_000, []).current[0]!.etaSeconds).toBe(50);
+    expect(snapshot(s, T0 + 50_000, []).current[0]!.eta_seconds).toBe(50);
     setStage(s, T0 + 50_000, 'a.pdf', 'embedding', 1000, 100, undefined, { done: 10, total: 20 });
     // Embedding 10 of 20 chunks in 2 s: 2 s more, not the parsing stage's 48 s counted down.
-    expect(snapshot(s, T0 + 52_000, []).current[0]!.etaSeconds).toBe(2);
+    expect(snapshot(s, T0 + 52_000, []).current[0]!.eta_seconds).toBe(2);
   });
 });

@@ -36,11 +36,11 @@ describe('ingest progress: how far each file in flight is', () => {
 
   it('a file in flight shows its stage count and its time left from the clock passed in', () => {
     const c = file({ stage: 'embedding', done: 50, total: 200, pages: 12, stageStarted: T0 });
-    expect(currentFile(c, T0 + 10_000)).toEqual({ name: 'a.pdf', fileId: 'f1', version: 1, stage: 'embedding', done: 50, total: 200, fraction: 0.25, pages: 12, etaSeconds: 30 });
+    expect(currentFile(c, T0 + 10_000)).toEqual({ name: 'a.pdf', file_id: 'f1', version: 1, stage: 'embedding', done: 50, total: 200, fraction: 0.25, pages: 12, eta_seconds: 30 });
     // The same count seen later: more time per chunk, more left.
-    expect(currentFile(c, T0 + 20_000).etaSeconds).toBe(60);
+    expect(currentFile(c, T0 + 20_000).eta_seconds).toBe(60);
     // No count yet: no fraction, no estimate, no pages.
-    expect(currentFile(file({ stage: 'hashing' }), T0 + 5000)).toMatchObject({ done: null, total: null, fraction: null, pages: null, etaSeconds: null });
+    expect(currentFile(file({ stage: 'hashing' }), T0 + 5000)).toMatchObject({ done: null, total: null, fraction: null, pages: null, eta_seconds: null });
   });
 });
 
@@ -58,32 +58,32 @@ describe('ingest progress: stages and counts', () => {
 
   it('pages of files not opened yet are estimated at the pages-per-byte seen so far', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    s.progress.filesTotal = 3;
-    s.progress.bytesTotal = 3000;
+    s.progress.files_total = 3;
+    s.progress.bytes_total = 3000;
     s.unopened.set('f1@1', 1000).set('f2@1', 1000).set('f3@1', 1000);
     // Nothing opened: no basis, the total is what is known (0), estimated.
-    expect(snapshot(s, T0, [])).toMatchObject({ pagesTotal: 0, pagesEstimated: true });
+    expect(snapshot(s, T0, [])).toMatchObject({ pages_total: 0, pages_estimated: true });
     pagesKnown(s, 'f1@1', 10, 1000);
     pagesKnown(s, 'f1@1', 99, 1000); // once only
     expect(s.knownPages).toBe(10);
-    expect(snapshot(s, T0, [])).toMatchObject({ pagesTotal: 20, pagesEstimated: true });
+    expect(snapshot(s, T0, [])).toMatchObject({ pages_total: 20, pages_estimated: true });
     pagesKnown(s, 'f2@1', 30, 1000);
     // Basis: 40 pages in 2000 bytes; f3 (1000 bytes) is estimated at 20.
-    expect(snapshot(s, T0, []).pagesTotal).toBe(20);
+    expect(snapshot(s, T0, []).pages_total).toBe(20);
     pagesKnown(s, 'f3@1', 0, 1000); // a file with no pages leaves the estimate but not the basis
     expect(s.knownBytes).toBe(2000);
-    expect(snapshot(s, T0, [])).toMatchObject({ pagesEstimated: false });
+    expect(snapshot(s, T0, [])).toMatchObject({ pages_estimated: false });
   });
 
   it('a finished file moves from in flight to done', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    s.progress.filesTotal = 2;
+    s.progress.files_total = 2;
     s.unopened.set('f1@1', 500);
     setStage(s, T0, 'a.pdf', 'indexing', 500, 4);
     fileFinished(s, 'f1@1', 'a.pdf', 4, 500, true);
     expect(s.current.size).toBe(0);
     expect(s.unopened.size).toBe(0);
-    expect(s.progress).toMatchObject({ pagesDone: 4, pagesTotal: 4, bytesDone: 500, filesDone: 1, errors: 1 });
+    expect(s.progress).toMatchObject({ pages_done: 4, pages_total: 4, bytes_done: 500, files_done: 1, errors: 1 });
     expect(s.knownPages).toBe(4);
   });
 });
@@ -91,31 +91,31 @@ describe('ingest progress: stages and counts', () => {
 describe('ingest progress: the snapshot at a given time', () => {
   it('counts done work plus each file in flight by how far it is, and times the run from the clock passed in', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { filesTotal: 2, filesDone: 1, bytesTotal: 2000, bytesDone: 1000, pagesDone: 5, pagesTotal: 5 });
+    Object.assign(s.progress, { files_total: 2, files_done: 1, bytes_total: 2000, bytes_done: 1000, pages_done: 5, pages_total: 5 });
     s.current.set('b.pdf', file({ name: 'b.pdf', stage: 'parsing', pages: 10, pagesDone: 5, bytes: 1000 }));
     const snap = snapshot(s, T0 + 12_345, ['next.pdf']);
     expect(snap).toMatchObject({
-      caseId: 'c1',
-      jobId: 'j1',
+      case_id: 'c1',
+      job_id: 'j1',
       state: 'running',
-      pagesDone: 10,
-      pagesTotal: 15,
-      pagesEstimated: false,
-      bytesDone: 1200,
-      elapsedSeconds: 12.3,
+      pages_done: 10,
+      pages_total: 15,
+      pages_estimated: false,
+      bytes_done: 1200,
+      elapsed_seconds: 12.3,
       waiting: ['next.pdf'],
     });
     expect(snap.current).toHaveLength(1);
     // 1200 of 2000 bytes in 12.345 s: 800 more at the same rate.
-    expect(snap.etaSeconds).toBe(Math.round((12.345 / 1200) * 800));
+    expect(snap.eta_seconds).toBe(Math.round((12.345 / 1200) * 800));
     // The state itself is not changed by taking a snapshot.
-    expect(s.progress.bytesDone).toBe(1000);
+    expect(s.progress.bytes_done).toBe(1000);
   });
 
   it('a finished run has nothing left and is not estimated; the total never falls below what is done', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { state: 'done', filesTotal: 1, filesDone: 1, bytesTotal: 100, bytesDone: 100, pagesDone: 3, pagesTotal: 2 });
-    expect(snapshot(s, T0 + 1000, [])).toMatchObject({ etaSeconds: 0, pagesEstimated: false, pagesTotal: 3, elapsedSeconds: 1 });
+    Object.assign(s.progress, { state: 'done', files_total: 1, files_done: 1, bytes_total: 100, bytes_done: 100, pages_done: 3, pages_total: 2 });
+    expect(snapshot(s, T0 + 1000, [])).toMatchObject({ eta_seconds: 0, pages_estimated: false, pages_total: 3, elapsed_seconds: 1 });
   });
 
   it('progress goes out at most every 200 ms unless forced', () => {

@@ -33,8 +33,8 @@ beforeAll(async () => {
   };
   for (const [name, data] of Object.entries(files)) await fs.writeFile(path.join(src, name), data);
   caseId = (await engine.router.call('cases.create', { name: 'Open test' })).id;
-  await engine.router.call('ingest.start', { caseId, paths: [src] });
-  const { files: listed } = await engine.router.call('files.list', { caseId });
+  await engine.router.call('ingest.start', { case_id: caseId, paths: [src] });
+  const { files: listed } = await engine.router.call('files.list', { case_id: caseId });
   ids = Object.fromEntries(listed.map((f) => [f.name.split('/').pop()!, f.id]));
 });
 
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 async function openIn(copies: OpenCopies, name: string): Promise<string> {
   const opened: string[] = [];
-  await openOriginalInSystemViewer(engine, { caseId, fileId: ids[name]! }, async (f) => {
+  await openOriginalInSystemViewer(engine, { case_id: caseId, file_id: ids[name]! }, async (f) => {
     opened.push(f);
     return '';
   }, copies);
@@ -69,9 +69,9 @@ describe('open in system viewer (Electron main)', () => {
     const original = await (await engine.openCases.open(caseId)).documents.originalPath(ids['Letter to client.txt']!);
     expect(path.resolve(opened)).not.toBe(path.resolve(original));
     await expect(
-      openOriginalInSystemViewer(engine, { caseId, fileId: ids['Letter to client.txt']! }, async () => 'no application is registered', copies),
+      openOriginalInSystemViewer(engine, { case_id: caseId, file_id: ids['Letter to client.txt']! }, async () => 'no application is registered', copies),
     ).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/could not open Letter to client\.txt/) });
-    await expect(openOriginalInSystemViewer(engine, { caseId: '../x', fileId: 'f' }, async () => '', copies)).rejects.toMatchObject({
+    await expect(openOriginalInSystemViewer(engine, { case_id: '../x', file_id: 'f' }, async () => '', copies)).rejects.toMatchObject({
       code: 'invalid_input',
     });
     await copies.clear();

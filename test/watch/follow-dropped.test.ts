@@ -33,7 +33,7 @@ describe('desktop app: a dropped folder is followed', () => {
     const watch = await engine.watchService();
     await watch.start();
 
-    const input = { caseId, paths: [first], wait: false };
+    const input = { case_id: caseId, paths: [first], wait: false };
     const handle = await engine.router.call('ingest.start', input);
     expect(handle).toMatchObject({ state: 'running' });
     let runs = 0;
@@ -42,24 +42,24 @@ describe('desktop app: a dropped folder is followed', () => {
     });
     await followDroppedFolders(engine, input, handle);
     expect(runs).toBe(1);
-    expect((await engine.router.call('cases.get', { caseId })).watch).toEqual({ enabled: true, folders: [first] });
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: true, folders: [first] });
     // The first catch-up (started by the setting) finds everything in the case: nothing is read again.
     await expect.poll(() => watch.following().get(caseId), { timeout: 30_000 }).toEqual([first]);
     // (asked while the first catch-up may still run, it answers that one's events and its own)
     const events = await watch.syncNow(caseId);
     expect(events.length).toBeGreaterThan(0);
-    for (const e of events) expect(e).toEqual({ caseId, folder: first, added: [], changed: [], removed: [], restored: [] });
+    for (const e of events) expect(e).toEqual({ case_id: caseId, folder: first, added: [], changed: [], removed: [], restored: [] });
     expect(runs).toBe(1);
 
     // Switched off by the user; another folder dropped: added to the list, still off.
-    await engine.router.call('cases.setWatch', { caseId, enabled: false });
+    await engine.router.call('cases.setWatch', { case_id: caseId, enabled: false });
     const second = folderWith(home, 'Green letters', { 'letter.txt': 'Dear Ms. Green, the farm was valued at $1.2 million.\n' });
-    const input2 = { caseId, paths: [second] };
+    const input2 = { case_id: caseId, paths: [second] };
     await followDroppedFolders(engine, input2, await engine.router.call('ingest.start', input2));
-    expect((await engine.router.call('cases.get', { caseId })).watch).toEqual({ enabled: false, folders: [first, second] });
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: false, folders: [first, second] });
     // Loose files are not folders: nothing to follow.
-    const loose = { caseId, paths: [path.join(second, 'letter.txt')] };
+    const loose = { case_id: caseId, paths: [path.join(second, 'letter.txt')] };
     await followDroppedFolders(engine, loose, await engine.router.call('ingest.start', loose));
-    expect((await engine.router.call('cases.get', { caseId })).watch.folders).toEqual([first, second]);
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch.folders).toEqual([first, second]);
   });
 });

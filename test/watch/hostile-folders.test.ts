@@ -51,10 +51,10 @@ describe('followed folders that fight back', () => {
     const folder = loopFolder(home);
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Loop matter' });
-    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const watch = await engine.watchService();
     await hangGuard(watch.start(), 'following a folder with a symlink loop');
-    const names = async () => (await engine.router.call('files.list', { caseId })).files.map((f) => f.name).sort();
+    const names = async () => (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.name).sort();
     expect(await names()).toEqual(['a.txt', 'sub/b.txt']);
     expect(watch.following().get(caseId)).toEqual([folder]);
     writeFileSync(path.join(folder, 'sub', 'c.txt'), 'Notice of default served on 2 May 2021.\n');
@@ -69,17 +69,17 @@ describe('followed folders that fight back', () => {
     const bounds = { maxEntries: 20 };
     const engine = await open(home, { bounds });
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Share' });
-    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const seen: WatchSyncedEvent[] = [];
     engine.events.on('watch.synced', (e) => seen.push(e));
     await (await engine.watchService()).start();
 
-    const summary = await engine.router.call('cases.get', { caseId });
+    const summary = await engine.router.call('cases.get', { case_id: caseId });
     expect(summary.watch).toEqual({ enabled: false, folders: [folder], problem: expect.stringContaining('too large to follow') });
     expect(summary.watch.problem).toMatch(/more than 20 files and folders.*Following was switched off/);
     expect(seen).toEqual([expect.objectContaining({ folder, problem: expect.stringContaining('too large to follow') })]);
     expect((await engine.watchService()).following().has(caseId)).toBe(false);
-    expect((await engine.router.call('files.list', { caseId })).files).toEqual([]);
+    expect((await engine.router.call('files.list', { case_id: caseId })).files).toEqual([]);
     await engine.close();
 
     // The next start leaves it alone; switching it on again clears the reason (and tries again).
@@ -87,7 +87,7 @@ describe('followed folders that fight back', () => {
     const watch = await again.watchService();
     await watch.start();
     expect(watch.following().has(caseId)).toBe(false);
-    const on = await again.router.call('cases.setWatch', { caseId, enabled: true });
+    const on = await again.router.call('cases.setWatch', { case_id: caseId, enabled: true });
     expect(on.watch).toEqual({ enabled: true, folders: [folder] });
   });
 
@@ -101,13 +101,13 @@ describe('followed folders that fight back', () => {
     writeFileSync(path.join(folder, 'brief.txt'), 'The brief is due on 9 June 2022.\n');
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Scoped' });
-    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const watch = await engine.watchService();
     const { inScope } = await import('../../src/server/scope');
     const scope = { uploadsDir: path.join(home, 'uploads'), allowPaths: [allowed], allowScriptedModels: false };
     watch.limitTo((f) => inScope(f, scope as Parameters<typeof inScope>[1]));
     await watch.start();
-    const names = async () => (await engine.router.call('files.list', { caseId })).files.map((f) => f.name);
+    const names = async () => (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.name);
     expect(await names()).toEqual(['brief.txt']);
 
     renameSync(folder, path.join(allowed, 'w.orig'));
@@ -115,8 +115,8 @@ describe('followed folders that fight back', () => {
     const [event] = await watch.syncNow(caseId);
     expect(event).toMatchObject({ folder, added: [], removed: [], problem: expect.stringContaining('leads outside the folders this server may read') });
     expect(await names()).toEqual(['brief.txt']);
-    expect((await engine.router.call('files.list', { caseId })).files[0]!.source_removed).toBeUndefined();
-    const hits = await engine.router.call('search', { caseId, query: 'swordfish vault', mode: 'keyword' });
+    expect((await engine.router.call('files.list', { case_id: caseId })).files[0]!.source_removed).toBeUndefined();
+    const hits = await engine.router.call('search', { case_id: caseId, query: 'swordfish vault', mode: 'keyword' });
     expect(hits.results).toEqual([]);
   });
 });

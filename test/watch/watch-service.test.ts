@@ -27,7 +27,7 @@ async function open(home: string, start = false): Promise<Engine> {
 }
 
 const files = async (engine: Engine, caseId: string): Promise<Record<string, FileInfo>> =>
-  Object.fromEntries((await engine.router.call('files.list', { caseId })).files.map((f) => [f.name, f]));
+  Object.fromEntries((await engine.router.call('files.list', { case_id: caseId })).files.map((f) => [f.name, f]));
 
 describe('watched folders', () => {
   it('a followed folder: a new file is added, a changed one becomes v2, a deleted one is marked removed with its copy kept', async () => {
@@ -37,11 +37,11 @@ describe('watched folders', () => {
     writeFileSync(path.join(folder, 'complaint.txt'), 'The plaintiff Smith alleges the defendant breached the lease on 3 March 2021.\n');
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Smith v Jones' });
-    await engine.router.call('ingest.start', { caseId, paths: [folder] });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [folder] });
 
     const seen: WatchSyncedEvent[] = [];
     engine.events.on('watch.synced', (e) => seen.push(e));
-    const summary = await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    const summary = await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     expect(summary.watch).toEqual({ enabled: true, folders: [folder] });
     const watch = await engine.watchService();
     await watch.start();
@@ -50,7 +50,7 @@ describe('watched folders', () => {
     // A new file in a subfolder: named as a drop of the folder names it, and searchable.
     writeFileSync(path.join(folder, 'medical', 'knee report.txt'), 'Dr. Patel examined the claimant’s left knee on 12 June 2021.\n');
     await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.status, WAIT).toBe('indexed');
-    const hits = await engine.router.call('search', { caseId, query: 'Patel knee', mode: 'keyword' });
+    const hits = await engine.router.call('search', { case_id: caseId, query: 'Patel knee', mode: 'keyword' });
     expect(hits.results.map((r) => r.file_name)).toContain('medical/knee report.txt');
 
     // A changed file: version 2, the first kept.
@@ -65,7 +65,7 @@ describe('watched folders', () => {
     await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed, WAIT).toMatch(/^\d{4}-\d\d-\d\dT/);
     const report = (await files(engine, caseId))['medical/knee report.txt']!;
     expect(report.status).toBe('indexed');
-    expect((await engine.router.call('files.read', { caseId, fileId: report.id })).text).toContain('Dr. Patel examined');
+    expect((await engine.router.call('files.read', { case_id: caseId, file_id: report.id })).text).toContain('Dr. Patel examined');
     expect((await files(engine, caseId))['complaint.txt']!.source_removed).toBeUndefined();
 
     // What the CLI and the app are told: each pick-up in words.
@@ -80,7 +80,7 @@ describe('watched folders', () => {
     await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed ?? 'none', WAIT).toBe('none');
 
     // Switched off: changes are no longer picked up.
-    await engine.router.call('cases.setWatch', { caseId, enabled: false });
+    await engine.router.call('cases.setWatch', { case_id: caseId, enabled: false });
     await expect.poll(() => watch.following().has(caseId), WAIT).toBe(false);
   });
 
@@ -92,8 +92,8 @@ describe('watched folders', () => {
     writeFileSync(path.join(folder, 'letter.txt'), 'Dear Mr. Brown, we enclose the valuation of the house.\n');
     const first = await open(home);
     const { id: caseId } = await first.router.call('cases.create', { name: 'Estate of Brown' });
-    await first.router.call('ingest.start', { caseId, paths: [folder] });
-    await first.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await first.router.call('ingest.start', { case_id: caseId, paths: [folder] });
+    await first.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     await (await first.watchService()).start(); // the first catch-up records what the folder holds
     await first.close();
 
@@ -118,14 +118,14 @@ describe('watched folders', () => {
     writeFileSync(path.join(folder, 'letters', 'reply.txt'), 'Dear landlord, the inspection date suits us.\n');
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Harbor lease' });
-    await engine.router.call('ingest.start', { caseId, paths: [folder] });
-    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await engine.router.call('ingest.start', { case_id: caseId, paths: [folder] });
+    await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const watch = await engine.watchService();
     await watch.start();
 
     // Every run from now on, as its progress tells it.
     const progress: { jobId: string; filesTotal: number; current: string[] }[] = [];
-    engine.events.on('ingest.progress', (p) => progress.push({ jobId: p.jobId, filesTotal: p.filesTotal, current: p.current.map((c) => c.name) }));
+    engine.events.on('ingest.progress', (p) => progress.push({ jobId: p.job_id, filesTotal: p.files_total, current: p.current.map((c) => c.name) }));
     const synced: WatchSyncedEvent[] = [];
     engine.events.on('watch.synced', (e) => synced.push(e));
 
@@ -154,18 +154,18 @@ describe('watched folders', () => {
   it('cases.setWatch refuses a relative folder, a missing one or a file, and switching on a case that follows no folder', async () => {
     const engine = await open(tempHome());
     const { id: caseId } = await engine.router.call('cases.create', { name: 'No folders' });
-    await expect(engine.router.call('cases.setWatch', { caseId, folders: ['docs/smith'] })).rejects.toThrow(/full path/);
-    await expect(engine.router.call('cases.setWatch', { caseId, enabled: true })).rejects.toThrow(/follows no folder yet/);
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: ['docs/smith'] })).rejects.toThrow(/full path/);
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, enabled: true })).rejects.toThrow(/follows no folder yet/);
     // A folder that is not there (a typo), or a file: said so, nothing followed.
     const home = engine.home;
-    await expect(engine.router.call('cases.setWatch', { caseId, folders: [path.join(home, 'Smtih')] })).rejects.toMatchObject({
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'Smtih')] })).rejects.toMatchObject({
       code: 'invalid_input',
       message: `There is no folder at “${path.join(home, 'Smtih')}”. Check the path (copy it from your file manager), or connect the drive it is on.`,
       fields: [{ field: 'folders.0', message: expect.stringContaining('There is no folder at') }],
     });
     writeFileSync(path.join(home, 'notes.txt'), 'notes');
-    await expect(engine.router.call('cases.setWatch', { caseId, folders: [path.join(home, 'notes.txt')] })).rejects.toThrow('is a file, not a folder. Choose the folder that holds the case’s files.');
-    expect((await engine.router.call('cases.get', { caseId })).watch).toEqual({ enabled: false, folders: [] });
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'notes.txt')] })).rejects.toThrow('is a file, not a folder. Choose the folder that holds the case’s files.');
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: false, folders: [] });
   });
 
   it('serve mode: a followed folder the server may not read is left alone, and said so', async () => {
@@ -175,14 +175,14 @@ describe('watched folders', () => {
     writeFileSync(path.join(folder, 'secret.txt'), 'Not for this server.\n');
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Outside' });
-    await engine.router.call('cases.setWatch', { caseId, folders: [folder], enabled: true });
+    await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const watch = await engine.watchService();
     watch.limitTo(async (f) => !f.startsWith(folder));
     const seen: WatchSyncedEvent[] = [];
     engine.events.on('watch.synced', (e) => seen.push(e));
     await watch.start();
     expect(watch.following().get(caseId)).toEqual([]);
-    expect(seen).toEqual([expect.objectContaining({ caseId, folder, problem: expect.stringContaining('this server may not read that folder') })]);
-    expect(await engine.router.call('files.list', { caseId })).toEqual({ files: [] });
+    expect(seen).toEqual([expect.objectContaining({ case_id: caseId, folder, problem: expect.stringContaining('this server may not read that folder') })]);
+    expect(await engine.router.call('files.list', { case_id: caseId })).toEqual({ files: [] });
   });
 });

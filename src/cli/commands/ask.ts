@@ -66,7 +66,7 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
 /** `--file NAME` (repeatable): each a file id or exact name of the case, as ids; an unknown or ambiguous name is refused in plain words. */
 async function fileIdsOf(engine: Engine, target: { id: string; name: string }, refs: string[]): Promise<string[] | undefined> {
   if (!refs.length) return undefined;
-  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  const { files } = await engine.router.call('files.list', { case_id: target.id });
   return refs.map((ref) => {
     const byName = files.filter((f) => f.name === ref);
     const file = files.find((f) => f.id === ref) ?? (byName.length === 1 ? byName[0] : undefined);
@@ -107,7 +107,7 @@ function agentOptions(args: Parsed): { maxSteps: number | undefined; retrieval: 
 function followTurn(engine: Engine, io: CliIO, turnId: string, caseName: string): Array<() => void> {
   return [
     engine.events.on('agent.turn', (e) => {
-      if (e.turnId !== turnId) return;
+      if (e.turn_id !== turnId) return;
       if (e.phase === 'started') {
         io.out(`Asking ${printable(e.model)} about "${printable(caseName)}"…`);
         if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
@@ -115,12 +115,12 @@ function followTurn(engine: Engine, io: CliIO, turnId: string, caseName: string)
       else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
     }),
     engine.events.on('agent.passages', (e) => {
-      if (e.turnId !== turnId) return;
+      if (e.turn_id !== turnId) return;
       io.out(`\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`);
       io.out(`${printable(e.answer, { lines: true })}\n`);
     }),
     engine.events.on('agent.step', (e) => {
-      if (e.turnId !== turnId || e.phase === 'action') return;
+      if (e.turn_id !== turnId || e.phase === 'action') return;
       io.out(stepLines(e.step).join('\n'));
     }),
   ];
@@ -148,7 +148,7 @@ function printAnswer(io: CliIO, r: ChatAnswer): void {
           : 'Grounded: NO — no sentence of this answer is supported by the passage it cites; do not rely on it.',
   );
   io.out(`Coverage: ${r.coverage.note}`);
-  io.out(`Session: ${r.sessionId} (continue with --session ${r.sessionId})`);
+  io.out(`Session: ${r.session_id} (continue with --session ${r.session_id})`);
 }
 
 /**
@@ -179,12 +179,12 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     r = await engine.router.call(
       'chat.ask',
       {
-        caseId: target.id,
+        case_id: target.id,
         question: words.join(' '),
-        turnId,
+        turn_id: turnId,
         ...(model ? { model } : {}),
-        ...(maxSteps ? { maxSteps } : {}),
-        ...(sessionId ? { sessionId } : {}),
+        ...(maxSteps ? { max_steps: maxSteps } : {}),
+        ...(sessionId ? { session_id: sessionId } : {}),
         ...(Object.keys(retrieval).length ? { retrieval } : {}),
         ...(args.values.extractive === true ? { mode: 'extractive' as const } : {}),
         ...(fileIds ? { file_ids: fileIds } : {}),

@@ -31,7 +31,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     case 'rename': {
       if (rest.length !== 2) throw new UsageError('cases rename takes <case> <new-name>');
       const target = await engine.cases.resolve(rest[0]!);
-      const renamed = await engine.router.call('cases.rename', { caseId: target.id, name: rest[1] });
+      const renamed = await engine.router.call('cases.rename', { case_id: target.id, name: rest[1] });
       io.out(json ? wireJson({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${printable(renamed.name)}"`);
       return 0;
     }
@@ -41,7 +41,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (args.values.yes !== true) {
         throw new UsageError(`deleting "${printable(target.name)}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
       }
-      await engine.router.call('cases.delete', { caseId: target.id });
+      await engine.router.call('cases.delete', { case_id: target.id });
       io.out(json ? wireJson({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
       return 0;
     }
@@ -51,7 +51,7 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       const target = await engine.cases.resolve(ref);
       const language = typeof args.values.language === 'string' ? args.values.language : undefined;
       const changed =
-        onOff || language ? await engine.router.call('cases.setOcr', { caseId: target.id, ...(onOff ? { enabled: onOff === 'on' } : {}), ...(language ? { language } : {}) }) : target;
+        onOff || language ? await engine.router.call('cases.setOcr', { case_id: target.id, ...(onOff ? { enabled: onOff === 'on' } : {}), ...(language ? { language } : {}) }) : target;
       const { available } = (await engine.router.call('app.info', {})).ocr;
       if (json) io.out(wireJson({ id: changed.id, ocr: changed.ocr, available }));
       else {
@@ -64,9 +64,9 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       const [ref, order, ...extra] = rest;
       if (!ref || extra.length || (order !== undefined && order !== 'day-first' && order !== 'month-first')) throw new UsageError('cases dates takes <case> [day-first|month-first]');
       const target = await engine.cases.resolve(ref);
-      const changed = order ? await engine.router.call('cases.setDateOrder', { caseId: target.id, dayFirst: order === 'day-first' }) : target;
+      const changed = order ? await engine.router.call('cases.setDateOrder', { case_id: target.id, day_first: order === 'day-first' }) : target;
       if (json) io.out(wireJson({ id: changed.id, dates: changed.dates }));
-      else io.out(`"${printable(changed.name)}" reads numeric dates ${changed.dates.dayFirst ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`);
+      else io.out(`"${printable(changed.name)}" reads numeric dates ${changed.dates.day_first ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`);
       return 0;
     }
     default:

@@ -11,7 +11,7 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const [caseRef, ...rest] = args.positionals;
   if (!caseRef || rest.length) throw new UsageError('files takes exactly one <case>');
   const target = await engine.cases.resolve(caseRef);
-  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  const { files } = await engine.router.call('files.list', { case_id: target.id });
   if (args.values.json === true) {
     io.out(
       wireJson({

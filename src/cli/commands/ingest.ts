@@ -23,12 +23,12 @@ function eta(seconds: number | null): string {
 }
 
 function bar(p: IngestProgress, width = 24): string {
-  const frac = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : p.filesTotal ? p.filesDone / p.filesTotal : 0;
+  const frac = p.bytes_total > 0 ? Math.min(1, p.bytes_done / p.bytes_total) : p.files_total ? p.files_done / p.files_total : 0;
   const full = Math.round(frac * width);
   const cur = p.current[0];
   const count = cur && cur.done !== null && cur.total !== null ? ` ${cur.done}/${cur.total} ${cur.stage === 'parsing' ? 'pages' : 'chunks'}` : '';
   const what = cur ? ` ${ocrProgressText(cur) || `${cur.stage}${count}`} ${printable(cur.name)}` : '';
-  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files, ${p.pagesDone} pages${p.errors ? `, ${p.errors} failed` : ''}${semanticText(p) ? ` · ${semanticText(p)}` : ''} ${eta(p.etaSeconds)}${what}`;
+  const line = `[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${p.files_done}/${p.files_total} files, ${p.pages_done} pages${p.errors ? `, ${p.errors} failed` : ''}${semanticText(p) ? ` · ${semanticText(p)}` : ''} ${eta(p.eta_seconds)}${what}`;
   const cols = process.stdout.columns || 100;
   return line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line;
 }
@@ -57,20 +57,20 @@ export async function ingestCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const live = io.isTTY && !json;
   let lastLine = 0;
   const offProgress = engine.events.on('ingest.progress', (p) => {
-    if (p.caseId !== target.id || !live) return;
+    if (p.case_id !== target.id || !live) return;
     const now = Date.now();
     if (p.state === 'running' && now - lastLine < 100) return;
     lastLine = now;
     process.stdout.write(`\r\x1b[2K${bar(p)}`);
   });
   const offFile = engine.events.on('ingest.file', (e) => {
-    if (e.caseId !== target.id || json || live) return;
+    if (e.case_id !== target.id || json || live) return;
     if (e.status === 'parsing' || e.status === 'embedding' || e.status === 'queued') return;
     io.out(`${STATUS_WORDS[e.status] ?? e.status}: ${printable(e.name)} (v${e.version}${e.pages ? `, ${plural(e.pages, 'page')}` : ''})${e.reason ? ` — ${printable(cliReason(e.reason, e.name) ?? '')}` : ''}`);
   });
   let run: IngestRunResult;
   try {
-    const out = await engine.router.call('ingest.start', { caseId: target.id, paths, ...(args.values.searchable === true ? { searchable: true } : {}) }, { signal: controller.signal });
+    const out = await engine.router.call('ingest.start', { case_id: target.id, paths, ...(args.values.searchable === true ? { searchable: true } : {}) }, { signal: controller.signal });
     if (!('results' in out)) throw new Error('ingest did not wait for its results');
     run = out;
   } finally {
@@ -96,7 +96,7 @@ async function caseFile(engine: Engine, args: Parsed, command: string) {
   const [caseRef, fileRef, ...extra] = args.positionals;
   if (!caseRef || !fileRef || extra.length) throw new UsageError(`${command} takes <case> and <file> (a file id or name)`);
   const target = await engine.cases.resolve(caseRef);
-  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  const { files } = await engine.router.call('files.list', { case_id: target.id });
   const byId = files.find((f) => f.id === fileRef);
   const byName = files.filter((f) => f.name === fileRef);
   const file = byId ?? (byName.length === 1 ? byName[0] : undefined);
@@ -107,7 +107,7 @@ async function caseFile(engine: Engine, args: Parsed, command: string) {
 export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const json = args.values.json === true;
   const { target, file } = await caseFile(engine, args, 'retry');
-  const run = await engine.router.call('files.retry', { caseId: target.id, fileId: file.id });
+  const run = await engine.router.call('files.retry', { case_id: target.id, file_id: file.id });
   if (!('results' in run)) throw new Error('retry did not wait for its results');
   if (json) io.out(wireJson({ results: run.results.map((r) => ({ name: r.name, version: r.version, status: r.status, reason: cliReason(r.reason, r.name) })) }));
   else io.out(summarize(run.results));
@@ -161,7 +161,7 @@ export async function unlockCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const { target, file } = await caseFile(engine, args, 'unlock');
   const password = await passwordFrom(args, file.name);
   if (!password) throw new UsageError('no password given');
-  const r = await engine.router.call('files.unlock', { caseId: target.id, fileId: file.id, password });
+  const r = await engine.router.call('files.unlock', { case_id: target.id, file_id: file.id, password });
   const results = r.run && 'results' in r.run ? r.run.results : [];
   if (json) io.out(wireJson({ name: r.name, reread: r.reread, results: results.map((x) => ({ name: x.name, version: x.version, status: x.status, reason: cliReason(x.reason, x.name) })) }));
   else io.out(r.reread ? summarize(results) : `${printable(r.name)} is unlocked: its pages can be shown.`);

@@ -6,15 +6,15 @@ import type { Parsed } from './cases';
 
 function row(m: ModelInfo): string[] {
   return [
-    m.isDefault ? `${m.id} *` : m.id,
+    m.is_default ? `${m.id} *` : m.id,
     m.kind,
     m.format,
     formatBytes(m.bytes),
     m.quantization ?? '-',
-    m.contextLength ? String(m.contextLength) : '-',
+    m.context_length ? String(m.context_length) : '-',
     m.dimension ? String(m.dimension) : '-',
     m.source,
-    m.usedBy.length ? m.usedBy.map((c) => c.name).join(', ') : '-',
+    m.used_by.length ? m.used_by.map((c) => c.name).join(', ') : '-',
   ];
 }
 
@@ -25,9 +25,9 @@ function defaultLine(m: ModelInfo): string {
 
 /** One recommended model, with what it needs: "  qwen2.5-1.5b-instruct (chat, about 1.1 GB, needs 4 GB of memory) …". */
 function recommendedLine(r: RecommendedModel): string {
-  const size = r.approxSizeMB ? `about ${r.approxSizeMB >= 1000 ? `${(r.approxSizeMB / 1000).toFixed(1)} GB` : `${r.approxSizeMB} MB`}` : null;
-  const ram = r.minRamGB ? `needs ${r.minRamGB} GB of memory` : null;
-  return `  ${r.id} (${[r.kind, size, ram].filter(Boolean).join(', ')})${r.downloadUrl ? `: casefile models download ${r.downloadUrl}` : ''}`;
+  const size = r.approx_size_mb ? `about ${r.approx_size_mb >= 1000 ? `${(r.approx_size_mb / 1000).toFixed(1)} GB` : `${r.approx_size_mb} MB`}` : null;
+  const ram = r.min_ram_gb ? `needs ${r.min_ram_gb} GB of memory` : null;
+  return `  ${r.id} (${[r.kind, size, ram].filter(Boolean).join(', ')})${r.download_url ? `: casefile models download ${r.download_url}` : ''}`;
 }
 
 /** `models list`: the installed models as a table, the defaults, and the recommended models not installed. */
@@ -38,14 +38,14 @@ async function listModels(engine: Engine, rest: string[], json: boolean, io: Cli
     io.out(wireJson(list));
     return 0;
   }
-  if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.modelsDir})`);
+  if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.models_dir})`);
   else io.out(table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)));
   io.out(
     list.semantic.available
-      ? `\nDefault embedding model (*): ${list.defaultEmbeddingModel}`
+      ? `\nDefault embedding model (*): ${list.default_embedding_model}`
       : `\nSemantic search is off: ${list.semantic.reason}.\nImport an embedding model with: casefile models import <model folder>`,
   );
-  if (list.defaultChatModel) io.out(`Default chat model (*): ${list.defaultChatModel}`);
+  if (list.default_chat_model) io.out(`Default chat model (*): ${list.default_chat_model}`);
   const missing = list.recommended.filter((r) => r.recommended && !r.installed);
   if (missing.length) io.out(`\nRecommended, not installed:\n${missing.map(recommendedLine).join('\n')}`);
   return 0;
@@ -66,11 +66,11 @@ async function importModel(engine: Engine, rest: string[], args: Parsed, json: b
     return 0;
   }
   const m = result.model;
-  const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.contextLength ? `context ${m.contextLength}` : null]
+  const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.context_length ? `context ${m.context_length}` : null]
     .filter(Boolean)
     .join(', ');
-  io.out(result.alreadyInstalled ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
-  if (m.isDefault) io.out(defaultLine(m));
+  io.out(result.already_installed ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
+  if (m.is_default) io.out(defaultLine(m));
   return 0;
 }
 
@@ -81,11 +81,11 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
   let lastLine = 0;
   const off = engine.events.on('models.progress', (p) => {
     if (json) return;
-    const pct = p.totalBytes ? ` (${Math.floor((p.receivedBytes / p.totalBytes) * 100)}%)` : '';
-    const line = `${p.file}: ${formatBytes(p.receivedBytes)}${p.totalBytes ? ` of ${formatBytes(p.totalBytes)}` : ''}${pct}`;
+    const pct = p.total_bytes ? ` (${Math.floor((p.received_bytes / p.total_bytes) * 100)}%)` : '';
+    const line = `${p.file}: ${formatBytes(p.received_bytes)}${p.total_bytes ? ` of ${formatBytes(p.total_bytes)}` : ''}${pct}`;
     // A line rewritten in place goes straight to the terminal (CliIO escapes control characters).
     if (io.isTTY) process.stderr.write(`\u001b[1A\u001b[2K${printable(line)}\n`);
-    else if (Date.now() - lastLine > 5000 || p.receivedBytes === p.totalBytes) {
+    else if (Date.now() - lastLine > 5000 || p.received_bytes === p.total_bytes) {
       lastLine = Date.now();
       io.err(line);
     }
@@ -96,8 +96,8 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
     const m = result.model;
     if (json) io.out(wireJson(result));
     else {
-      io.out(result.alreadyInstalled ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
-      if (m.isDefault) io.out(defaultLine(m));
+      io.out(result.already_installed ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
+      if (m.is_default) io.out(defaultLine(m));
     }
   } finally {
     off();
@@ -108,10 +108,10 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
 /** `models default <id>`: the default embedding model for new cases, or chat model for questions. */
 async function setDefaultModel(engine: Engine, rest: string[], json: boolean, io: CliIO): Promise<number> {
   if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
-  const list = await engine.router.call('models.setDefault', { modelId: rest[0] });
+  const list = await engine.router.call('models.setDefault', { model_id: rest[0] });
   const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
-  if (json) io.out(wireJson({ defaultEmbeddingModel: list.defaultEmbeddingModel, defaultChatModel: list.defaultChatModel }));
-  else io.out(chat ? `Default chat model for questions: ${list.defaultChatModel}` : `Default embedding model for new cases: ${list.defaultEmbeddingModel}`);
+  if (json) io.out(wireJson({ defaultEmbeddingModel: list.default_embedding_model, defaultChatModel: list.default_chat_model }));
+  else io.out(chat ? `Default chat model for questions: ${list.default_chat_model}` : `Default embedding model for new cases: ${list.default_embedding_model}`);
   return 0;
 }
 

@@ -10,7 +10,7 @@ export async function outlineCommand(engine: Engine, args: Parsed, io: CliIO): P
   const [caseRef, fileRef, ...rest] = args.positionals;
   if (!caseRef || !fileRef || rest.length) throw new UsageError('outline takes <case> and <file> (a file id or name)');
   const target = await engine.cases.resolve(caseRef);
-  const { files } = await engine.router.call('files.list', { caseId: target.id });
+  const { files } = await engine.router.call('files.list', { case_id: target.id });
   const byName = files.filter((f) => f.name === fileRef);
   const file = files.find((f) => f.id === fileRef) ?? (byName.length === 1 ? byName[0] : undefined);
   if (!file) {
@@ -18,12 +18,12 @@ export async function outlineCommand(engine: Engine, args: Parsed, io: CliIO): P
   }
   const section = typeof args.values.section === 'string' ? args.values.section : undefined;
   if (section !== undefined) {
-    const r = await engine.router.call('tools.readSection', { caseId: target.id, file_id: file.id, section });
+    const r = await engine.router.call('tools.readSection', { case_id: target.id, file_id: file.id, section });
     if (args.values.json === true) io.out(wireJson(r));
     else io.out(`${printable(r.file_name)} v${r.version}, ${pagesLabel(r.pages)}:\n\n${printable(r.text, { lines: true })}`);
     return 0;
   }
-  const outline = await engine.router.call('tools.outline', { caseId: target.id, file_id: file.id });
+  const outline = await engine.router.call('tools.outline', { case_id: target.id, file_id: file.id });
   if (args.values.json === true) {
     io.out(wireJson(outline));
     return 0;

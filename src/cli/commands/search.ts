@@ -35,7 +35,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const focus = args.values.focus ?? 'auto';
   if (focus !== 'auto' && focus !== 'off') throw new UsageError(`--focus must be auto or off (got "${String(focus)}")`);
   const target = await engine.cases.resolve(caseRef);
-  const res = await engine.router.call('search', { caseId: target.id, query: words.join(' '), mode, k, focus });
+  const res = await engine.router.call('search', { case_id: target.id, query: words.join(' '), mode, k, focus });
   if (args.values.json === true) {
     io.out(
       wireJson({
@@ -62,7 +62,7 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   if (!res.semantic) {
     io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
     // The CLI has no background catch-up: say how to make the case's waiting passages searchable by meaning.
-    if ((await engine.router.call('index.vectors', { caseId: target.id })).state === 'needed') io.err(`Make its passages searchable by meaning now with: casefile reindex "${printable(target.name)}"`);
+    if ((await engine.router.call('index.vectors', { case_id: target.id })).state === 'needed') io.err(`Make its passages searchable by meaning now with: casefile reindex "${printable(target.name)}"`);
   }
   if (res.focus) io.out(focusLine(res.focus));
   if (res.results.length === 0) {

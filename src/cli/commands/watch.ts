@@ -42,9 +42,9 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const target = await engine.cases.resolve(caseRef);
   const named = await folderArgs(rest);
   let summary = target.watch.folders.length || named.length ? target : null;
-  if (named.length) summary = await engine.router.call('cases.setWatch', { caseId: target.id, folders: [...new Set([...target.watch.folders, ...named])] });
+  if (named.length) summary = await engine.router.call('cases.setWatch', { case_id: target.id, folders: [...new Set([...target.watch.folders, ...named])] });
   if (args.values.on === true || args.values.off === true) {
-    const changed = await engine.router.call('cases.setWatch', { caseId: target.id, enabled: args.values.on === true });
+    const changed = await engine.router.call('cases.setWatch', { case_id: target.id, enabled: args.values.on === true });
     if (json) io.out(wireJson({ caseId: changed.id, watch: changed.watch }));
     else io.out(`${changed.watch.enabled ? 'Following' : 'Not following'} the folders of ${printable(changed.name)}: ${changed.watch.folders.map((f) => printable(f)).join(', ') || 'none'}`);
     return 0;
@@ -53,7 +53,7 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const folders = summary.watch.folders;
   const service = await engine.watchService();
   const off = engine.events.on('watch.synced', (e) => {
-    if (e.caseId !== target.id) return;
+    if (e.case_id !== target.id) return;
     if (json) io.out(wireJson(e));
     else for (const line of describe(e)) io.out(line);
   });

@@ -85,7 +85,7 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     const small = tooSmallToAnswer({ kind: 'chat', format: 'gguf', bytes: statSync(file).size, quantization: null });
     return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama', ...(small ? { small } : {}) };
   }
-  const { models, defaultChatModel } = await ctx.registry.list('chat');
+  const { models, default_chat_model: defaultChatModel } = await ctx.registry.list('chat');
   // None named: the default set in Settings (or `casefile models default`), else the first installed.
   const pick = chosen ? models.find((m) => m.id === chosen) : (models.find((m) => m.id === defaultChatModel) ?? models[0]);
   if (!pick) {
@@ -97,5 +97,5 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     }
     throw new NoChatModelError();
   }
-  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(pick.tooSmall ? { small: true, ...(!chosen ? { tooSmall: true } : {}) } : {}) };
+  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(pick.too_small ? { small: true, ...(!chosen ? { tooSmall: true } : {}) } : {}) };
 }

@@ -47,10 +47,10 @@ export function exportTurns(s: SessionFile, turnId?: string): ExportTurn[] {
   const turns: ExportTurn[] = [];
   const byId = new Map<string, ExportTurn>();
   for (const m of s.messages) {
-    let t = byId.get(m.turnId);
+    let t = byId.get(m.turn_id);
     if (!t || (m.role === 'user' && t.question) || (m.role === 'assistant' && t.answer)) {
-      t = { turnId: m.turnId };
-      byId.set(m.turnId, t);
+      t = { turnId: m.turn_id };
+      byId.set(m.turn_id, t);
       turns.push(t);
     }
     if (m.role === 'user') t.question = m;

@@ -78,12 +78,12 @@ export interface AgentOptions {
 }
 
 export interface AskInput {
-  caseId: string;
-  sessionId?: string | undefined;
+  case_id: string;
+  session_id?: string | undefined;
   question: string;
   model?: string | undefined;
-  maxSteps?: number | undefined;
-  turnId?: string | undefined;
+  max_steps?: number | undefined;
+  turn_id?: string | undefined;
   /** Defaults for the agent's searches (Settings); the model's explicit arguments win. */
   retrieval?: RetrievalDefaults | undefined;
   /** `extractive`: the best passages quoted, no model. */
@@ -109,7 +109,7 @@ interface TurnState {
   input: AskInput;
   chats: ChatStore;
   session: Awaited<ReturnType<ChatStore['read']>>;
-  ref: { caseId: string; sessionId: string; turnId: string };
+  ref: { case_id: string; session_id: string; turn_id: string };
   signal: AbortSignal;
   started: number;
   /** The model's label, once resolved. */
@@ -171,18 +171,18 @@ export class AgentService {
 
   async ask(input: AskInput, outer?: AbortSignal): Promise<ChatAnswer> {
     const started = performance.now();
-    const { caseId } = input;
+    const { case_id: caseId } = input;
     await this.ports.cases.readMeta(caseId);
     const chats = this.store(caseId);
-    const session = input.sessionId ? await chats.read(input.sessionId) : await chats.create(input.question);
-    const turnId = input.turnId ?? newId('t', 12);
+    const session = input.session_id ? await chats.read(input.session_id) : await chats.create(input.question);
+    const turnId = input.turn_id ?? newId('t', 12);
     if (this.running.has(turnId)) throw new CasefileError('conflict', `A turn with id ${turnId} is already running.`);
     const controller = new AbortController();
     const onOuter = () => controller.abort(outer?.reason);
     outer?.addEventListener('abort', onOuter, { once: true });
     if (outer?.aborted) controller.abort(outer.reason);
     this.running.set(turnId, { caseId, controller });
-    const turn: TurnState = { input, chats, session, ref: { caseId, sessionId: session.id, turnId }, signal: controller.signal, started, label: input.model ?? 'default', standalone: input.question };
+    const turn: TurnState = { input, chats, session, ref: { case_id: caseId, session_id: session.id, turn_id: turnId }, signal: controller.signal, started, label: input.model ?? 'default', standalone: input.question };
     try {
       return await this.runTurn(turn);
     } catch (err) {
@@ -214,7 +214,7 @@ export class AgentService {
       turn.label = 'none';
       return this.finish(turn, { answer: nothing, kind: 'no_documents', steps: [], coverage: plainCoverage(files, 'No search: the case has nothing searchable yet.'), ledger, seen: [], verification: { citations: [], grounded: false } });
     }
-    const verifier = await caseVerifier(this.ports, ref.caseId, signal);
+    const verifier = await caseVerifier(this.ports, ref.case_id, signal);
     const passagesOnly = (why: ExtractiveWhy) => {
       turn.label = 'none';
       this.announce(turn);
@@ -248,12 +248,12 @@ export class AgentService {
     const { caseTools, ledger, verifier, files, first } = o;
     const events = this.ports.events;
     const catalogue = this.options.toolsFor
-      ? await this.options.toolsFor(ref.caseId, ledger, input.retrieval)
+      ? await this.options.toolsFor(ref.case_id, ledger, input.retrieval)
       : agentToolsFor(caseTools, input.retrieval ? { retrieval: input.retrieval } : {});
     const tools = resolved.small ? catalogue.filter((t) => SMALL_MODEL_TOOLS.includes(t.name)) : catalogue;
     const history = replayHistory(turn.session.messages);
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
-    const bounds = this.stepBounds(resolved, input.maxSteps, maxOutputTokens);
+    const bounds = this.stepBounds(resolved, input.max_steps, maxOutputTokens);
     if (history.length) {
       turn.standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
       events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: turn.standalone, model: turn.label });
@@ -266,7 +266,7 @@ export class AgentService {
       searchQuery: turn.standalone,
       history,
       priorRefs: priorRefs(turn.session.messages),
-      ...(input.maxSteps ? { maxSteps: input.maxSteps } : {}),
+      ...(input.max_steps ? { maxSteps: input.max_steps } : {}),
       maxOutputTokens,
       ...bounds,
       ...(this.options.argChars ? { argChars: this.options.argChars } : {}),
@@ -310,7 +310,7 @@ export class AgentService {
 
   /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
   private async toolsOf(turn: TurnState, ledger: CitationLedger): Promise<CaseTools> {
-    const all = await openCaseTools(this.ports, turn.ref.caseId, { ledger });
+    const all = await openCaseTools(this.ports, turn.ref.case_id, { ledger });
     if (!turn.input.file_ids) return all;
     const { tools, files } = await all.limitedTo(turn.input.file_ids);
     turn.limited = { files: files.map((f) => ({ file_id: f.id, file_name: f.name })), line: limitLine(files) };
@@ -395,7 +395,7 @@ export class AgentService {
       ...(o.fallback ? { fallback: o.fallback } : {}),
       ...(limited ? { limited_to: limited } : {}),
     };
-    await this.persist(turn.chats, ref.sessionId, input.question, result, o.seen, o.ledger);
+    await this.persist(turn.chats, ref.session_id, input.question, result, o.seen, o.ledger);
     this.ports.events.emit('agent.done', { ...ref, result });
     return result;
   }
@@ -431,7 +431,7 @@ export class AgentService {
     for (const s of ordered.slice(0, 12)) {
       refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
     }
-    const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turnId: result.turnId, created: now };
+    const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turn_id: result.turn_id, created: now };
     const assistant = answerMessage(result, newId('m', 12), now, refs);
     await chats.update(sessionId, (s) => {
       s.messages.push(user, assistant);
@@ -449,18 +449,18 @@ export function createAgent(ports: AgentPorts, options: AgentOptions = {}): Agen
 export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentService): HandlerMap {
   return {
     'chat.ask': async (input, ctx) => service.ask(input, ctx.signal),
-    'chat.cancel': async ({ turnId }) => ({ turnId, cancelled: service.cancel(turnId) }),
-    'chat.sessions': async ({ caseId }) => {
+    'chat.cancel': async ({ turn_id: turnId }) => ({ turn_id: turnId, cancelled: service.cancel(turnId) }),
+    'chat.sessions': async ({ case_id: caseId }) => {
       await ports.cases.readMeta(caseId);
       return { sessions: await service.store(caseId).list() };
     },
-    'chat.session': async ({ caseId, sessionId }) => toSession(await service.store(caseId).read(sessionId)),
-    'chat.rename': async ({ caseId, sessionId, title }) => service.store(caseId).rename(sessionId, title),
-    'chat.delete': async ({ caseId, sessionId }) => {
+    'chat.session': async ({ case_id: caseId, session_id: sessionId }) => toSession(await service.store(caseId).read(sessionId)),
+    'chat.rename': async ({ case_id: caseId, session_id: sessionId, title }) => service.store(caseId).rename(sessionId, title),
+    'chat.delete': async ({ case_id: caseId, session_id: sessionId }) => {
       await service.store(caseId).delete(sessionId);
       return { id: sessionId, deleted: true as const };
     },
-    'chat.export': async ({ caseId, sessionId, format, turnId }) => {
+    'chat.export': async ({ case_id: caseId, session_id: sessionId, format, turn_id: turnId }) => {
       const meta = await ports.cases.readMeta(caseId);
       const s = await service.store(caseId).read(sessionId);
       return exportChat(s, { caseName: meta.name, ...(format ? { format } : {}), ...(turnId ? { turnId } : {}) });

@@ -121,7 +121,7 @@ export class ChatStore {
 }
 
 export function summary(s: SessionFile): ChatSessionSummary {
-  return { id: s.id, caseId: s.caseId, title: s.title, created: s.created, updated: s.updated, messages: s.messages.length };
+  return { id: s.id, case_id: s.caseId, title: s.title, created: s.created, updated: s.updated, messages: s.messages.length };
 }
 
 export function toSession(s: SessionFile): ChatSession {
@@ -134,7 +134,7 @@ export function replayHistory(messages: ChatMessage[], maxTurns = 4): HistoryMes
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     const next = messages[i + 1];
-    if (m.role === 'user' && next?.role === 'assistant' && next.turnId === m.turnId && next.status === 'done' && next.content.trim()) {
+    if (m.role === 'user' && next?.role === 'assistant' && next.turn_id === m.turn_id && next.status === 'done' && next.content.trim()) {
       turns.push([
         { role: 'user', content: m.content },
         { role: 'assistant', content: next.content },

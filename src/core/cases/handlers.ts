@@ -34,32 +34,32 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
   return {
     'app.info': async () => ({ name: 'casefile', version: ports.version, home: ports.home, ocr: { available: ports.ocr, languages: installedLanguages() } }),
     'cases.list': async ({ query }) => ({ cases: await cases.list(query) }),
-    'cases.get': async ({ caseId }) => cases.get(caseId),
+    'cases.get': async ({ case_id: caseId }) => cases.get(caseId),
     'cases.create': async ({ name }) => {
       const created = await cases.create(name);
-      events.emit('cases.changed', { caseId: created.id, kind: 'created' });
+      events.emit('cases.changed', { case_id: created.id, kind: 'created' });
       return created;
     },
-    'cases.rename': async ({ caseId, name }) => {
+    'cases.rename': async ({ case_id: caseId, name }) => {
       const renamed = await cases.rename(caseId, name);
-      events.emit('cases.changed', { caseId, kind: 'renamed' });
+      events.emit('cases.changed', { case_id: caseId, kind: 'renamed' });
       return renamed;
     },
-    'cases.setOcr': async ({ caseId, enabled, language }) => {
+    'cases.setOcr': async ({ case_id: caseId, enabled, language }) => {
       if (language !== undefined && !installedLanguages().includes(language)) {
         const have = installedLanguages();
         throw new CasefileError('invalid_input', `No OCR language "${language}" is installed${have.length ? ` (installed: ${have.join(', ')})` : ''}.`);
       }
       const changed = await cases.setOcr(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(language ? { language } : {}) });
-      events.emit('cases.changed', { caseId, kind: 'settings' });
+      events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },
-    'cases.setDateOrder': async ({ caseId, dayFirst }) => {
+    'cases.setDateOrder': async ({ case_id: caseId, day_first: dayFirst }) => {
       const changed = await cases.setDateOrder(caseId, dayFirst);
-      events.emit('cases.changed', { caseId, kind: 'settings' });
+      events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },
-    'cases.setWatch': async ({ caseId, enabled, folders }) => {
+    'cases.setWatch': async ({ case_id: caseId, enabled, folders }) => {
       if (enabled === true && !folders?.length && (await cases.get(caseId)).watch.folders.length === 0) {
         throw CasefileError.withRemedy('invalid_input', 'This case follows no folder yet.', {
           app: 'Add a folder to the case first (“Add folder…” in the documents pane).',
@@ -68,13 +68,13 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       }
       if (folders) await refuseMissingFolders(folders, (await cases.get(caseId)).watch.folders);
       const changed = await cases.setWatch(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(folders ? { folders: [...new Set(folders)] } : {}) });
-      events.emit('cases.changed', { caseId, kind: 'settings' });
+      events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },
-    'cases.delete': async ({ caseId }) => {
+    'cases.delete': async ({ case_id: caseId }) => {
       await ports.beforeCaseDelete(caseId);
       await cases.delete(caseId);
-      events.emit('cases.changed', { caseId, kind: 'deleted' });
+      events.emit('cases.changed', { case_id: caseId, kind: 'deleted' });
       return { id: caseId, deleted: true as const };
     },
   };

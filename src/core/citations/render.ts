@@ -135,7 +135,7 @@ const round = (n: number) => Math.round(n * 10) / 10;
 export interface RenderPageArgs {
   docs: CaseDocuments;
   renderer: PageRenderer;
-  fileId: string;
+  file_id: string;
   version?: number | undefined;
   page: number;
   scale: number;
@@ -147,7 +147,7 @@ export interface RenderPageArgs {
 
 /** Render a page and the span's rectangles on it, in image pixels. */
 export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
-  const { docs, fileId, page, scale } = args;
+  const { docs, file_id: fileId, page, scale } = args;
   const { file, version } = await docs.resolve(fileId, args.version);
   if (version.kind !== 'pdf' && version.kind !== 'image') {
     throw new CasefileError('invalid_input', `${file.name} is not a PDF; its passage is shown as text instead.`, [
@@ -196,10 +196,10 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
 /** The text around [start, end), widened to paragraph boundaries where they are near. */
 export async function passage(
   docs: CaseDocuments,
-  args: { fileId: string; version?: number | undefined; start: number; end: number; context: number },
+  args: { file_id: string; version?: number | undefined; start: number; end: number; context: number },
 ): Promise<Passage> {
-  const { file, version } = await docs.resolve(args.fileId, args.version);
-  const [text, index] = await Promise.all([docs.getText(args.fileId, version.version), docs.getPages(args.fileId, version.version)]);
+  const { file, version } = await docs.resolve(args.file_id, args.version);
+  const [text, index] = await Promise.all([docs.getText(args.file_id, version.version), docs.getPages(args.file_id, version.version)]);
   const start = Math.min(args.start, text.length);
   const end = Math.min(Math.max(args.end, start), text.length);
   let from = Math.max(0, start - args.context);
@@ -237,9 +237,9 @@ export function createCitationViewer(ports: { openCases: OpenCasesPort; password
   return {
     handlers: {
       'citations.page': async (input) =>
-        renderPage({ docs: await docsOf(input.caseId), renderer, ...input, passwordOf: (sha256) => ports.passwords.get(passwordKey(input.caseId, sha256)) }),
-      'citations.passage': async (input) => passage(await docsOf(input.caseId), input),
-      'citations.words': async (input) => pageWords(await docsOf(input.caseId), input),
+        renderPage({ docs: await docsOf(input.case_id), renderer, ...input, passwordOf: (sha256) => ports.passwords.get(passwordKey(input.case_id, sha256)) }),
+      'citations.passage': async (input) => passage(await docsOf(input.case_id), input),
+      'citations.words': async (input) => pageWords(await docsOf(input.case_id), input),
     },
     close: () => renderer.close(),
   };

@@ -75,12 +75,12 @@ export function wordsOfPage(page: PageGeometry, text: string): PageWord[] {
 }
 
 /** `citations.words`: the words of one page of a PDF (or image read as one) with their boxes. */
-export async function pageWords(docs: CaseDocuments, args: { fileId: string; version?: number | undefined; page: number }): Promise<PageWords> {
-  const { file, version } = await docs.resolve(args.fileId, args.version);
+export async function pageWords(docs: CaseDocuments, args: { file_id: string; version?: number | undefined; page: number }): Promise<PageWords> {
+  const { file, version } = await docs.resolve(args.file_id, args.version);
   if (version.kind !== 'pdf' && version.kind !== 'image') {
     throw new CasefileError('invalid_input', `${file.name} is not a PDF; it has no pages to draw words on.`, [{ field: 'fileId', message: 'must be a PDF file' }]);
   }
-  const [text, index] = await Promise.all([docs.getText(args.fileId, version.version), docs.getPages(args.fileId, version.version)]);
+  const [text, index] = await Promise.all([docs.getText(args.file_id, version.version), docs.getPages(args.file_id, version.version)]);
   const page = index.pages.find((p) => p.page === args.page);
   if (!page) {
     throw new CasefileError('invalid_input', `${file.name} has ${index.pages.length} page${index.pages.length === 1 ? '' : 's'}; there is no page ${args.page}.`, [

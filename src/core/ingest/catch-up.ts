@@ -88,7 +88,7 @@ export class VectorCatchUp {
   }
 
   private enqueue(status: IndexVectorsStatus, first: boolean): IndexVectorsStatus {
-    const { caseId } = status;
+    const { case_id: caseId } = status;
     if (this.current?.caseId !== caseId) {
       const i = this.waiting.indexOf(caseId);
       if (i >= 0) this.waiting.splice(i, 1);
@@ -103,7 +103,7 @@ export class VectorCatchUp {
   }
 
   private emit(status: IndexVectorsStatus): void {
-    this.said.set(status.caseId, status);
+    this.said.set(status.case_id, status);
     this.ports.events.emit('index.vectors', status);
   }
 
@@ -119,7 +119,7 @@ export class VectorCatchUp {
       } catch (err) {
         if (this.closed || controller.signal.aborted || isAbort(err)) continue;
         const last = this.said.get(caseId);
-        this.emit({ caseId, state: 'failed', embedded: last?.embedded ?? 0, total: last?.total ?? 0, modelId: last?.modelId ?? null, problem: (err as Error).message });
+        this.emit({ case_id: caseId, state: 'failed', embedded: last?.embedded ?? 0, total: last?.total ?? 0, model_id: last?.model_id ?? null, problem: (err as Error).message });
         const retry = setTimeout(() => {
           this.retries.delete(retry);
           if (!this.closed) void this.request(caseId).catch(() => {});
@@ -142,10 +142,10 @@ export class VectorCatchUp {
       const modelId = await sink.modelId();
       const share = await sink.embeddedShare();
       if (!modelId || !share) {
-        this.emit({ caseId, state: 'none', embedded: 0, total: share?.total ?? 0, modelId });
+        this.emit({ case_id: caseId, state: 'none', embedded: 0, total: share?.total ?? 0, model_id: modelId });
         return false;
       }
-      const report = (embedded: number, total: number) => this.emit({ caseId, state: 'running', embedded, total, modelId });
+      const report = (embedded: number, total: number) => this.emit({ case_id: caseId, state: 'running', embedded, total, model_id: modelId });
       report(share.embedded, share.total);
       await sink.embedPending({
         signal,
@@ -154,8 +154,8 @@ export class VectorCatchUp {
       });
       const end = (await sink.embeddedShare()) ?? share;
       if (paused && end.embedded < end.total) return true;
-      this.emit({ caseId, state: 'done', embedded: end.embedded, total: end.total, modelId });
-      this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+      this.emit({ case_id: caseId, state: 'done', embedded: end.embedded, total: end.total, model_id: modelId });
+      this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
       return false;
     } finally {
       await sink.close();
@@ -173,12 +173,12 @@ export class VectorCatchUp {
     try {
       const total = await store.count('is_latest = true');
       const dimension = await store.vectorDimension();
-      if (!modelId || total === 0) return { caseId, state: 'none', embedded: 0, total, modelId };
+      if (!modelId || total === 0) return { case_id: caseId, state: 'none', embedded: 0, total, model_id: modelId };
       const sameModel = recorded?.modelId === modelId && dimension !== null && (!model.ok || model.model.dimension === null || model.model.dimension === dimension);
-      if (!sameModel) return { caseId, state: 'needed', embedded: 0, total, modelId };
+      if (!sameModel) return { case_id: caseId, state: 'needed', embedded: 0, total, model_id: modelId };
       const share = (await store.embeddedShare()) ?? { embedded: total, total };
       const waiting = (await store.hasEmbeddedColumn()) ? await store.count('embedded = false') : 0;
-      return { caseId, state: waiting > 0 ? 'needed' : 'done', ...share, modelId };
+      return { case_id: caseId, state: waiting > 0 ? 'needed' : 'done', ...share, model_id: modelId };
     } finally {
       store.close();
     }

@@ -140,13 +140,13 @@ export class CaseFiles {
   }
 
   /** Remove a file (every version, or one): chunks and index entries first, then the record and artifacts. */
-  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
+  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ file_id: string; versions: number[] }> {
     const caseDir = this.ports.cases.caseDir(caseId);
     // Never while an ingest of the case writes the same manifest: queue behind it.
     return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.removeLocked(caseId, caseDir, fileId, version)));
   }
 
-  private async removeLocked(caseId: string, caseDir: string, fileId: string, version: number | undefined): Promise<{ fileId: string; versions: number[] }> {
+  private async removeLocked(caseId: string, caseDir: string, fileId: string, version: number | undefined): Promise<{ file_id: string; versions: number[] }> {
     const store = new CaseStore(caseDir);
     const m = await store.readManifest();
     const file = m.files.find((f) => f.id === fileId);
@@ -179,8 +179,8 @@ export class CaseFiles {
     if (version === undefined) for (const child of left!.files.filter((f) => f.parent === fileId)) await this.removeLocked(caseId, caseDir, child.id, undefined);
     if (version === undefined) left = await store.readManifest();
     await store.collectGarbage(left!);
-    this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-    return { fileId, versions };
+    this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
+    return { file_id: fileId, versions };
   }
 
   /**
@@ -218,7 +218,7 @@ export class CaseFiles {
           return structuredClone(m.files);
         });
         docs.invalidate(fileId);
-        this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+        this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
         return fileInfo(files.find((f) => f.id === fileId)!, this.hasPassword(caseId), files);
       }),
     );
@@ -246,7 +246,7 @@ export class CaseFiles {
         }),
       ),
     );
-    if (changed.length) this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+    if (changed.length) this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
     return changed;
   }
 
@@ -276,7 +276,7 @@ export class CaseFiles {
     } finally {
       await sink.close();
     }
-    this.ports.events.emit('cases.changed', { caseId, kind: 'files' });
+    this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
     return fileInfo(file, this.hasPassword(caseId), files);
   }
 
@@ -287,7 +287,7 @@ export class CaseFiles {
     const pages = await docs.getPages(fileId, v.version);
     const html = (await docs.getHtml(fileId, v.version)) ?? null;
     return {
-      fileId,
+      file_id: fileId,
       name: file.name,
       version: v.version,
       kind: pages.kind,

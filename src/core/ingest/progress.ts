@@ -65,20 +65,20 @@ export function newRunProgress(caseId: string, jobId: string, now: number): RunP
     knownPages: 0,
     knownBytes: 0,
     progress: {
-      caseId,
-      jobId,
+      case_id: caseId,
+      job_id: jobId,
       state: 'running',
-      filesDone: 0,
-      filesTotal: 0,
-      pagesDone: 0,
-      pagesTotal: 0,
-      pagesEstimated: true,
-      bytesDone: 0,
-      bytesTotal: 0,
+      files_done: 0,
+      files_total: 0,
+      pages_done: 0,
+      pages_total: 0,
+      pages_estimated: true,
+      bytes_done: 0,
+      bytes_total: 0,
       current: [],
       errors: 0,
-      etaSeconds: null,
-      elapsedSeconds: 0,
+      eta_seconds: null,
+      elapsed_seconds: 0,
       waiting: [],
     },
   };
@@ -109,15 +109,15 @@ export function currentFile(c: CurrentFile, now: number): IngestCurrentFile {
   const etaSeconds = counted ? stageEtaSeconds(c.done, c.total, inStage) : null;
   return {
     name: c.name,
-    fileId: c.fileId,
+    file_id: c.fileId,
     version: c.version,
     stage: c.stage,
     done: counted ? c.done : null,
     total: counted ? c.total : null,
     fraction,
     pages: c.pages > 0 ? c.pages : null,
-    etaSeconds,
-    ...(c.ocrPage !== undefined && c.stage === 'parsing' ? { ocrPage: c.ocrPage } : {}),
+    eta_seconds: etaSeconds,
+    ...(c.ocrPage !== undefined && c.stage === 'parsing' ? { ocr_page: c.ocrPage } : {}),
   };
 }
 
@@ -161,10 +161,10 @@ export function pagesKnown(state: RunProgress, key: string, pages: number, bytes
 export function fileFinished(state: RunProgress, key: string, name: string, pages: number, bytes: number, failed: boolean): void {
   pagesKnown(state, key, pages, bytes);
   state.unopened.delete(key);
-  state.progress.pagesDone += pages;
-  state.progress.pagesTotal += pages;
-  state.progress.bytesDone += bytes;
-  state.progress.filesDone++;
+  state.progress.pages_done += pages;
+  state.progress.pages_total += pages;
+  state.progress.bytes_done += bytes;
+  state.progress.files_done++;
   if (failed) state.progress.errors++;
   state.current.delete(name);
 }
@@ -180,9 +180,9 @@ export function takeEmit(state: RunProgress, now: number, force: boolean): boole
 function shownFile(c: CurrentFile, now: number): IngestCurrentFile {
   const raw = currentFile(c, now);
   const prev = c.shown?.stage === c.stage ? c.shown.eta : null;
-  const eta = smoothEta(prev, raw.etaSeconds, now);
+  const eta = smoothEta(prev, raw.eta_seconds, now);
   c.shown = { stage: c.stage, eta };
-  return { ...raw, etaSeconds: eta ? Math.round(eta.seconds) : null };
+  return { ...raw, eta_seconds: eta ? Math.round(eta.seconds) : null };
 }
 
 /**
@@ -194,7 +194,7 @@ function runEta(state: RunProgress, now: number, work: Parameters<typeof runEtaS
   if (!work.running) return raw;
   state.shownEta = smoothEta(state.shownEta ?? null, raw, now);
   if (!state.shownEta) return null;
-  const longest = Math.max(0, ...current.map((c) => c.etaSeconds ?? 0));
+  const longest = Math.max(0, ...current.map((c) => c.eta_seconds ?? 0));
   return Math.max(Math.round(state.shownEta.seconds), longest);
 }
 
@@ -206,9 +206,9 @@ function runEta(state: RunProgress, now: number, work: Parameters<typeof runEtaS
  */
 export function snapshot(state: RunProgress, now: number, waiting: string[]): IngestProgress {
   const p = state.progress;
-  let pagesDone = p.pagesDone;
-  let pagesTotal = p.pagesTotal;
-  let bytesDone = p.bytesDone;
+  let pagesDone = p.pages_done;
+  let pagesTotal = p.pages_total;
+  let bytesDone = p.bytes_done;
   for (const c of state.current.values()) {
     pagesDone += c.pagesDone;
     pagesTotal += c.pages;
@@ -217,21 +217,21 @@ export function snapshot(state: RunProgress, now: number, waiting: string[]): In
   // Files not opened yet: estimated from their bytes at the pages-per-byte of the files opened so far.
   let unopenedBytes = 0;
   for (const b of state.unopened.values()) unopenedBytes += b;
-  const pagesEstimated = p.state === 'running' && (state.unopened.size > 0 || p.filesTotal === 0);
+  const pagesEstimated = p.state === 'running' && (state.unopened.size > 0 || p.files_total === 0);
   if (state.unopened.size > 0 && state.knownBytes > 0) pagesTotal += Math.round((unopenedBytes * state.knownPages) / state.knownBytes);
   pagesTotal = Math.max(pagesTotal, pagesDone);
   const elapsed = (now - state.started) / 1000;
   const current = [...state.current.values()].map((c) => shownFile(c, now));
-  const eta = runEta(state, now, { running: p.state === 'running', done: bytesDone, total: p.bytesTotal, pagesDone, elapsedSeconds: elapsed }, current);
+  const eta = runEta(state, now, { running: p.state === 'running', done: bytesDone, total: p.bytes_total, pagesDone, elapsedSeconds: elapsed }, current);
   return {
     ...p,
-    pagesDone,
-    pagesTotal,
-    pagesEstimated,
-    bytesDone: Math.round(bytesDone),
+    pages_done: pagesDone,
+    pages_total: pagesTotal,
+    pages_estimated: pagesEstimated,
+    bytes_done: Math.round(bytesDone),
     current,
-    etaSeconds: eta,
-    elapsedSeconds: Math.round(elapsed * 10) / 10,
+    eta_seconds: eta,
+    elapsed_seconds: Math.round(elapsed * 10) / 10,
     waiting,
   };
 }

@@ -58,9 +58,9 @@ export async function reindexCase(
   const chunking = chunkingOf((await ports.cases.readMeta(caseId)).settings);
   const todo = await versionsToDo(caseDir, files, opts.all === true);
   const readable = files.reduce((n, f) => n + f.versions.filter((v) => READABLE.has(v.status)).length, 0);
-  const result: ReindexResult = { caseId, versions: 0, chunks: 0, current: readable - todo.length };
+  const result: ReindexResult = { case_id: caseId, versions: 0, chunks: 0, current: readable - todo.length };
   if (todo.length === 0) return result;
-  const emit = (e: Omit<IndexProgressEvent, 'caseId' | 'total'>) => ports.events.emit('index.progress', { caseId, total: todo.length, ...e });
+  const emit = (e: Omit<IndexProgressEvent, 'case_id' | 'total'>) => ports.events.emit('index.progress', { case_id: caseId, total: todo.length, ...e });
   const sink = await createIndexSink(await ports.indexSinkOptions(caseId));
   try {
     for (const { file, version, namesOnly } of todo) {
@@ -97,6 +97,6 @@ export async function reindexCase(
     await sink.close();
   }
   emit({ done: result.versions, file: null, state: 'done' });
-  ports.events.emit('cases.changed', { caseId, kind: 'files' });
+  ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
   return result;
 }

@@ -190,8 +190,8 @@ class IngestRun {
     // This run's job, and the interrupted ones it took over, are done.
     const finished = (await this.ctx.jobs.list(caseId)).filter((j) => j.id === state.job.id || (!this.ctx.isActiveJob(j.id) && !ownedElsewhere(j)));
     for (const j of finished) await this.ctx.jobs.remove(j.id);
-    this.ctx.ports.events.emit('cases.changed', { caseId, kind: 'files' });
-    return { jobId: state.job.id, caseId, state: cancelled ? 'cancelled' : 'done', results: [...this.results.values()], skipped: this.skipped };
+    this.ctx.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
+    return { job_id: state.job.id, case_id: caseId, state: cancelled ? 'cancelled' : 'done', results: [...this.results.values()], skipped: this.skipped };
   }
 
   /** This run's paths, and those of interrupted runs of this case that no process owns any more. */
@@ -202,7 +202,7 @@ class IngestRun {
   }
 
   private emitFile(item: { fileId: string; name: string; version: number }, status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number): void {
-    this.ctx.ports.events.emit('ingest.file', { caseId: this.caseId, jobId: this.state.job.id, fileId: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
+    this.ctx.ports.events.emit('ingest.file', { case_id: this.caseId, job_id: this.state.job.id, file_id: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
   }
 
   /** A file enters a stage (shown at once: stage changes are few per file; page ticks are throttled). */
@@ -217,12 +217,12 @@ class IngestRun {
     const walked = await walkPaths(walk.paths, signal, walk.only);
     this.skipped.push(...walked.skipped);
     for (const sk of walked.skipped) {
-      this.results.set(sk.name, { fileId: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
+      this.results.set(sk.name, { file_id: '', name: sk.name, version: 0, status: 'skipped', reason: sk.reason });
       this.emitFile({ fileId: '', name: sk.name, version: 0 }, 'skipped', sk.reason);
     }
     const unreadable: Unreadable[] = [];
-    state.progress.filesTotal = walked.files.length;
-    state.progress.bytesTotal = walked.files.reduce((n, f) => n + f.size, 0);
+    state.progress.files_total = walked.files.length;
+    state.progress.bytes_total = walked.files.reduce((n, f) => n + f.size, 0);
     const imported: Imported[] = [];
     for (const entry of walked.files) {
       signal.throwIfAborted();
@@ -235,7 +235,7 @@ class IngestRun {
         const code = (err as NodeJS.ErrnoException).code;
         unreadable.push({ name: entry.name, size: entry.size, reason: diskReason(code, err) });
         state.progress.errors++;
-        state.progress.filesDone++;
+        state.progress.files_done++;
       }
       state.current.delete(entry.name);
     }
@@ -258,7 +258,7 @@ class IngestRun {
         }
       }
     });
-    for (const r of this.results.values()) if (r.status === 'unchanged') this.state.progress.filesDone++;
+    for (const r of this.results.values()) if (r.status === 'unchanged') this.state.progress.files_done++;
   }
 
   private registerImported(records: Records, it: Imported, now: string): void {
@@ -269,7 +269,7 @@ class IngestRun {
       Object.assign(latest, newVersion(latest.version, it.sha256, it.size, now));
     } else if (latest && latest.sha256 === it.sha256) {
       if (TERMINAL_STATUSES.includes(latest.status)) {
-        this.results.set(it.name, { fileId: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
+        this.results.set(it.name, { file_id: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
         return;
       }
       latest.status = 'queued';
@@ -278,7 +278,7 @@ class IngestRun {
       file.versions.push(newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now));
     }
     const v = latestVersion(file)!;
-    this.results.set(it.name, { fileId: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
+    this.results.set(it.name, { file_id: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
   }
 
   private registerUnreadable(records: Records, u: Unreadable, now: string): void {
@@ -286,7 +286,7 @@ class IngestRun {
     let v = latestVersion(file);
     if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
     Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
-    this.results.set(u.name, { fileId: file.id, name: file.name, version: v.version, status: 'failed', reason: u.reason });
+    this.results.set(u.name, { file_id: file.id, name: file.name, version: v.version, status: 'failed', reason: u.reason });
   }
 
   /**
@@ -311,7 +311,7 @@ class IngestRun {
     });
     for (const q of quarantined) {
       await this.ctx.reading.set(this.caseDir, `${q.fileId}@${q.version}`, null);
-      this.results.set(q.name, { fileId: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
+      this.results.set(q.name, { file_id: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
       this.emitFile(q, 'failed', q.reason);
     }
   }
@@ -321,11 +321,11 @@ class IngestRun {
     const { state, results } = this;
     for (const w of this.work.values()) {
       if (!results.has(w.name) || results.get(w.name)!.version !== w.version) {
-        state.progress.filesTotal++;
-        state.progress.bytesTotal += w.size;
+        state.progress.files_total++;
+        state.progress.bytes_total += w.size;
       }
     }
-    for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytesDone += imported.find((i) => i.name === r.name)?.size ?? 0;
+    for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytes_done += imported.find((i) => i.name === r.name)?.size ?? 0;
     for (const [key, w] of this.work) state.unopened.set(key, w.size);
   }
 
@@ -429,7 +429,7 @@ class IngestRun {
           if (work.has(`${f.id}@${v.version}`) && PENDING_STATUSES.includes(v.status)) {
             v.status = 'cancelled';
             v.reason = 'cancelled — add the file again or resume to finish it';
-            results.set(f.name, { fileId: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
+            results.set(f.name, { file_id: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
             this.emitFile({ fileId: f.id, name: f.name, version: v.version }, 'cancelled', v.reason);
           }
         }
@@ -471,7 +471,7 @@ class IngestRun {
     fileFinished(this.state, key, item.name, pages, item.size, status === 'failed');
     this.emitFile(item, status, reason, undefined, pages);
     this.ctx.emitProgress(this.state, true);
-    return { fileId: item.fileId, name, version: item.version, status, reason };
+    return { file_id: item.fileId, name, version: item.version, status, reason };
   }
 
   /** Index a version's chunks, record its final status and register the files inside it. Null when cancelled. */
@@ -626,13 +626,13 @@ class IngestRun {
     for (const w of added) {
       this.work.set(`${w.fileId}@${w.version}`, w);
       this.state.unopened.set(`${w.fileId}@${w.version}`, w.size);
-      this.state.progress.filesTotal++;
-      this.state.progress.bytesTotal += w.size;
+      this.state.progress.files_total++;
+      this.state.progress.bytes_total += w.size;
     }
     this.queue.push(...added);
     let parentReason: string | undefined;
     for (const r of noted) {
-      if (r.fileId === parentId) parentReason = r.reason;
+      if (r.file_id === parentId) parentReason = r.reason;
       else {
         this.results.set(r.name, r);
         this.emitFile(r, r.status, r.reason);
@@ -647,7 +647,7 @@ class IngestRun {
     const v = file && latestVersion(file);
     if (!file || !v || v.reason.includes(note)) return [];
     v.reason = v.reason ? `${v.reason}; ${note}` : note;
-    return [{ fileId: file.id, name: file.name, version: v.version, status: v.status as IngestFileStatus, reason: v.reason }];
+    return [{ file_id: file.id, name: file.name, version: v.version, status: v.status as IngestFileStatus, reason: v.reason }];
   }
 
   /** What is left of the caps on what `file`'s dropped file expands to (at least 1: a limit is a positive number). */

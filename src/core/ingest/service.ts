@@ -147,7 +147,7 @@ export class IngestService {
     const { job, done } = await this.enqueue(caseId, [], { signal: opts.signal, waitForCase: opts.wait === false });
     if (opts.wait === false) {
       done.catch(() => {});
-      return { jobId: job.id, caseId, state: 'running' };
+      return { job_id: job.id, case_id: caseId, state: 'running' };
     }
     return done;
   }
@@ -171,8 +171,8 @@ export class IngestService {
       throw new CasefileError('invalid_input', `That password does not open ${file.name}.`, [{ field: 'password', message: 'does not open the file' }]);
     }
     this.ports.passwords.set(passwordKey(caseId, latest.sha256), password);
-    if (latest.status === 'indexed') return { fileId, name: file.name, reread: false, run: null };
-    return { fileId, name: file.name, reread: true, run: await this.retry(caseId, fileId, opts) };
+    if (latest.status === 'indexed') return { file_id: fileId, name: file.name, reread: false, run: null };
+    return { file_id: fileId, name: file.name, reread: true, run: await this.retry(caseId, fileId, opts) };
   }
 
   /**
@@ -183,7 +183,7 @@ export class IngestService {
   async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
     const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly, waitForCase: true });
     done.catch(() => {});
-    return { jobId: job.id, caseId, state: 'running' };
+    return { job_id: job.id, case_id: caseId, state: 'running' };
   }
 
   private async enqueue(
@@ -216,7 +216,7 @@ export class IngestService {
     const done = this.queue.run(caseId, async (): Promise<IngestRunResult> => {
       let waited: (() => Promise<void>) | null | undefined;
       try {
-        if (waitForCase && !(waited = await this.waitForCase(state))) return { jobId: job.id, caseId, state: 'cancelled', results: [], skipped: [] };
+        if (waitForCase && !(waited = await this.waitForCase(state))) return { job_id: job.id, case_id: caseId, state: 'cancelled', results: [], skipped: [] };
         return await runIngest(this.runContext, state, resumeCancelled);
       } finally {
         await waited?.(); // a lock the run took over is its own by now, and is left alone
@@ -346,10 +346,10 @@ export class IngestService {
 
   /** The run's progress now, with what runs queued behind it (same case, a drop while it works) will add. */
   private snapshot(state: RunState): IngestProgress {
-    const waiting = [...(this.active.get(state.progress.caseId) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
+    const waiting = [...(this.active.get(state.progress.case_id) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
     const progress = snapshot(state, Date.now(), waiting);
     const pid = this.blocked.get(state);
-    return pid === undefined ? progress : { ...progress, blockedBy: { pid, message: blockedMessage(pid) } };
+    return pid === undefined ? progress : { ...progress, blocked_by: { pid, message: blockedMessage(pid) } };
   }
 
   private emitProgress(state: RunState, force = false): void {
@@ -369,7 +369,7 @@ export class IngestService {
     return this.files.markSourceRemoved(caseId, names, at);
   }
 
-  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ fileId: string; versions: number[] }> {
+  async removeFile(caseId: string, fileId: string, version?: number): Promise<{ file_id: string; versions: number[] }> {
     return this.files.removeFile(caseId, fileId, version);
   }
 

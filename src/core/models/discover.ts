@@ -11,7 +11,7 @@ import { modelIdFrom } from './ids';
 import { REGISTRY_FILE } from './registry-file';
 
 /** A model as found on disk (ModelInfo without what the catalog adds: default, usage). */
-export type Described = Omit<ModelInfo, 'isDefault' | 'usedBy'>;
+export type Described = Omit<ModelInfo, 'is_default' | 'used_by'>;
 
 export async function statOrNull(p: string) {
   return fs.stat(p).catch(() => null);
@@ -36,7 +36,7 @@ export function describeFolder(id: string, folder: TransformersFolder, bytes: nu
     path: folder.dir,
     bytes,
     quantization: folder.dtype,
-    contextLength: folder.maxPositions,
+    context_length: folder.maxPositions,
     architecture: folder.modelType,
     dimension: folder.kind === 'embedding' ? folder.hiddenSize : null,
     pooling: folder.kind === 'embedding' ? folder.pooling : null,
@@ -55,7 +55,7 @@ export async function describeGguf(id: string, file: string, source: ModelInfo['
     path: file,
     bytes: info.bytes,
     quantization: info.quantization,
-    contextLength: info.contextLength,
+    context_length: info.contextLength,
     architecture: info.architecture,
     dimension: null,
     pooling: null,

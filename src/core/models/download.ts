@@ -17,8 +17,8 @@ export interface DownloadPlan {
 
 export interface DownloadProgress {
   file: string;
-  receivedBytes: number;
-  totalBytes: number | null;
+  received_bytes: number;
+  total_bytes: number | null;
 }
 
 /** Where Hugging Face names are fetched (huggingface.co, or a mirror: HF_ENDPOINT), and the token gated models need (HF_TOKEN). */
@@ -247,7 +247,7 @@ async function fetchFile(
       const now = Date.now();
       if (now - lastReport > 200) {
         lastReport = now;
-        onProgress({ file, receivedBytes, totalBytes });
+        onProgress({ file, received_bytes: receivedBytes, total_bytes: totalBytes });
       }
       done(null, chunk);
     },
@@ -261,7 +261,7 @@ async function fetchFile(
   if (totalBytes !== null && receivedBytes !== totalBytes) {
     throw new CasefileError('failed', `The download of ${file} stopped at ${receivedBytes} of ${totalBytes} bytes; run it again to resume.`);
   }
-  onProgress({ file, receivedBytes, totalBytes });
+  onProgress({ file, received_bytes: receivedBytes, total_bytes: totalBytes });
   await fs.rename(partial, dest);
   return true;
 }

@@ -9,10 +9,10 @@ export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPo
   const registry = await ports.catalog();
   const { events } = ports;
   return {
-    'models.list': async ({ kind }) => ({ ...(await registry.list(kind)), ...(chatModelOverride ? { chatModelOverride } : {}) }),
+    'models.list': async ({ kind }) => ({ ...(await registry.list(kind)), ...(chatModelOverride ? { chat_model_override: chatModelOverride } : {}) }),
     'models.import': async ({ path, id, mode }, { signal }) => {
       const result = await registry.import(path, { ...(id ? { id } : {}), mode, signal });
-      if (!result.alreadyInstalled) events.emit('models.changed', { modelId: result.model.id, kind: 'imported' });
+      if (!result.already_installed) events.emit('models.changed', { model_id: result.model.id, kind: 'imported' });
       return result;
     },
     'models.download': async ({ source, id, sha256 }, { signal }) => {
@@ -20,15 +20,15 @@ export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPo
         ...(id ? { id } : {}),
         ...(sha256 ? { sha256 } : {}),
         signal,
-        onProgress: (modelId, p) => events.emit('models.progress', { modelId, ...p }),
+        onProgress: (modelId, p) => events.emit('models.progress', { model_id: modelId, ...p }),
       });
-      if (!result.alreadyInstalled) events.emit('models.changed', { modelId: result.model.id, kind: 'imported' });
+      if (!result.already_installed) events.emit('models.changed', { model_id: result.model.id, kind: 'imported' });
       return result;
     },
-    'models.setDefault': async ({ modelId }) => {
+    'models.setDefault': async ({ model_id: modelId }) => {
       const list = await registry.setDefault(modelId);
-      events.emit('models.changed', { modelId, kind: 'default' });
-      return { ...list, ...(chatModelOverride ? { chatModelOverride } : {}) };
+      events.emit('models.changed', { model_id: modelId, kind: 'default' });
+      return { ...list, ...(chatModelOverride ? { chat_model_override: chatModelOverride } : {}) };
     },
   };
 }

@@ -53,10 +53,10 @@ export async function readRecommended(dirs: string[], installedIds: Set<string>)
         recommended: e.recommended,
         description: e.description,
         license: e.license,
-        minRamGB: e.minRamGB,
-        approxSizeMB: e.approxSizeMB,
+        min_ram_gb: e.minRamGB,
+        approx_size_mb: e.approxSizeMB,
         installed: installedIds.has(e.id) || [...installedIds].some((id) => id.toLowerCase().startsWith(e.id.toLowerCase())),
-        downloadUrl: downloadUrl(e),
+        download_url: downloadUrl(e),
       }))
       .sort((a, b) => Number(b.recommended) - Number(a.recommended) || order[a.kind] - order[b.kind]);
   }

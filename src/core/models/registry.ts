@@ -120,7 +120,7 @@ export class ModelRegistry {
         path: full,
         bytes: entry.bytes,
         quantization: entry.quantization,
-        contextLength: entry.contextLength,
+        context_length: entry.contextLength,
         architecture: entry.architecture,
         dimension: entry.dimension,
         pooling: entry.pooling,
@@ -143,13 +143,13 @@ export class ModelRegistry {
   }
 
   /** Which cases' vectors each model made, from case.json `embedding.modelId`. */
-  private async usage(): Promise<Map<string, Array<{ caseId: string; name: string }>>> {
-    const usage = new Map<string, Array<{ caseId: string; name: string }>>();
+  private async usage(): Promise<Map<string, Array<{ case_id: string; name: string }>>> {
+    const usage = new Map<string, Array<{ case_id: string; name: string }>>();
     for (const meta of (await this.cases?.metas()) ?? []) {
       const modelId = meta.embedding?.modelId;
       if (!modelId) continue;
       const list = usage.get(modelId) ?? [];
-      list.push({ caseId: meta.id, name: meta.name });
+      list.push({ case_id: meta.id, name: meta.name });
       usage.set(modelId, list);
     }
     return usage;
@@ -162,13 +162,13 @@ export class ModelRegistry {
     const chat = ModelRegistry.pickDefault(reg, models, 'chat');
     const shown = models
       .filter((m) => !kind || m.kind === kind)
-      .map((m): ModelInfo => ({ ...m, isDefault: m.id === def?.id || m.id === chat?.id, usedBy: usage.get(m.id) ?? [], ...(tooSmallToAnswer(m) ? { tooSmall: true as const } : {}) }));
+      .map((m): ModelInfo => ({ ...m, is_default: m.id === def?.id || m.id === chat?.id, used_by: usage.get(m.id) ?? [], ...(tooSmallToAnswer(m) ? { too_small: true as const } : {}) }));
     return {
       models: shown,
-      defaultEmbeddingModel: def?.id ?? null,
+      default_embedding_model: def?.id ?? null,
       semantic: def ? { available: true, reason: null } : { available: false, reason: await this.noEmbeddingReason() },
-      modelsDir: this.modelsDir,
-      defaultChatModel: chat?.id ?? null,
+      models_dir: this.modelsDir,
+      default_chat_model: chat?.id ?? null,
       recommended: await readRecommended(this.bundledModelDirs, new Set(models.map((m) => m.id))),
     };
   }
@@ -235,7 +235,7 @@ export class ModelRegistry {
         throw new CasefileError('conflict', `A different model with id "${id}" is already installed; import this one under another id (--id NAME).`);
       }
       const list = await this.list();
-      return { model: list.models.find((m) => m.id === id)!, alreadyInstalled: true, defaultEmbeddingModel: list.defaultEmbeddingModel };
+      return { model: list.models.find((m) => m.id === id)!, already_installed: true, default_embedding_model: list.default_embedding_model };
     }
 
     await fs.mkdir(this.modelsDir, { recursive: true });
@@ -252,7 +252,7 @@ export class ModelRegistry {
       sha256,
       bytes: described.bytes,
       quantization: described.quantization,
-      contextLength: described.contextLength,
+      contextLength: described.context_length,
       architecture: described.architecture,
       dimension: described.dimension,
       pooling: described.pooling,
@@ -263,7 +263,7 @@ export class ModelRegistry {
       if (entry.kind === 'embedding' && !reg.defaultEmbedding) reg.defaultEmbedding = id;
     });
     const list = await this.list();
-    return { model: list.models.find((m) => m.id === id)!, alreadyInstalled: false, defaultEmbeddingModel: list.defaultEmbeddingModel };
+    return { model: list.models.find((m) => m.id === id)!, already_installed: false, default_embedding_model: list.default_embedding_model };
   }
 
   /**
@@ -286,7 +286,7 @@ export class ModelRegistry {
     const existing = (await this.collect()).models.find((m) => m.id === plan.id && m.source === 'installed');
     if (existing) {
       const list = await this.list();
-      return { model: list.models.find((m) => m.id === plan.id)!, alreadyInstalled: true, defaultEmbeddingModel: list.defaultEmbeddingModel };
+      return { model: list.models.find((m) => m.id === plan.id)!, already_installed: true, default_embedding_model: list.default_embedding_model };
     }
     const dir = path.join(this.modelsDir, DOWNLOADS, plan.id);
     await fs.mkdir(dir, { recursive: true });

@@ -303,7 +303,7 @@ class LanceIndexSink implements IndexSink {
 export async function reembedCase(
   options: IndexSinkOptions & { modelId?: string | null },
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
-): Promise<{ modelId: string; dimension: number; chunks: number }> {
+): Promise<{ model_id: string; dimension: number; chunks: number }> {
   const loaded = await loadEmbedder(options.catalog, options.modelId ?? null);
   if (!loaded.ok) throw new CasefileError('unavailable', `Cannot re-embed: ${loaded.reason}.`);
   const embedder = loaded.embedder;
@@ -325,7 +325,7 @@ export async function reembedCase(
       ...m,
       embedding: { modelId: embedder.modelId, dimension: embedder.dimension },
     }));
-    return { modelId: embedder.modelId, dimension: embedder.dimension, chunks: chunks.length };
+    return { model_id: embedder.modelId, dimension: embedder.dimension, chunks: chunks.length };
   } finally {
     store.close();
     await embedder.dispose();

@@ -13,25 +13,25 @@ export interface SearchPorts extends ToolsPorts {
 export function searchHandlers(ports: SearchPorts): HandlerMap {
   return {
     search: async (input, { signal }) => {
-      const { caseId, mode, k, query, file_ids: fileIds, ...rest } = input;
+      const { case_id: caseId, mode, k, query, file_ids: fileIds, ...rest } = input;
       const all = await openCaseTools(ports, caseId);
       const tools = fileIds ? (await all.limitedTo(fileIds)).tools : all;
       return tools.search(mode, { ...rest, query, top_k: k }, signal);
     },
-    'index.reembed': async ({ caseId, modelId }, { signal }) => reembedCase({ ...(await ports.indexSinkOptions(caseId)), modelId: modelId ?? null }, { signal }),
-    'tools.findFiles': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).findFiles(args),
-    'tools.readFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readFile(args),
-    'tools.grepFile': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepFile(args),
-    'tools.grepCase': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).grepCase(args),
-    'tools.outline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).outline(args),
-    'tools.readSection': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).readSection(args),
-    'tools.timeline': async ({ caseId, ...args }) => (await openCaseTools(ports, caseId)).timeline(args),
-    'tools.timelineMark': async ({ caseId, key, mark, note }) => {
+    'index.reembed': async ({ case_id: caseId, model_id: modelId }, { signal }) => reembedCase({ ...(await ports.indexSinkOptions(caseId)), modelId: modelId ?? null }, { signal }),
+    'tools.findFiles': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).findFiles(args),
+    'tools.readFile': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).readFile(args),
+    'tools.grepFile': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).grepFile(args),
+    'tools.grepCase': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).grepCase(args),
+    'tools.outline': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).outline(args),
+    'tools.readSection': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).readSection(args),
+    'tools.timeline': async ({ case_id: caseId, ...args }) => (await openCaseTools(ports, caseId)).timeline(args),
+    'tools.timelineMark': async ({ case_id: caseId, key, mark, note }) => {
       const open = await ports.openCases.open(caseId);
       const saved = await writeMark(open.documents.store.caseDir, key, { ...(mark !== undefined ? { mark } : {}), ...(note !== undefined ? { note } : {}) });
       return { key, mark: saved?.mark ?? null, note: saved?.note ?? '' };
     },
-    'tools.timelineExport': async ({ caseId, format, ...args }) => {
+    'tools.timelineExport': async ({ case_id: caseId, format, ...args }) => {
       const open = await ports.openCases.open(caseId);
       const result = await (await openCaseTools(ports, caseId)).timeline(args);
       const caseName = (await open.meta()).name;

@@ -10,8 +10,8 @@ const Query = z.string({ error: 'query is required' }).trim().min(1, 'query must
 const TopK = z.number().int().min(1).max(AGENT_TOP_K_MAX).default(AGENT_TOP_K_DEFAULT);
 const RejectHashes = z.array(z.string().max(128)).max(10_000).optional();
 
-export const FindFilesArgs = FindFilesInput.omit({ caseId: true });
-export const TimelineArgs = TimelineInput.omit({ caseId: true });
+export const FindFilesArgs = FindFilesInput.omit({ case_id: true });
+export const TimelineArgs = TimelineInput.omit({ case_id: true });
 export const RetrieveArgs = SearchFilters.extend({
   query: Query,
   top_k: TopK,
@@ -25,11 +25,11 @@ export const SingleModeSearchArgs = SearchFilters.extend({
   score_threshold: z.number().optional(),
   reject_hashes: RejectHashes,
 }).strict();
-export const ReadFileArgs = ReadFileInput.omit({ caseId: true });
-export const GrepFileArgs = GrepFileInput.omit({ caseId: true });
-export const GrepCaseArgs = GrepCaseInput.omit({ caseId: true });
-export const OutlineArgs = OutlineInput.omit({ caseId: true });
-export const ReadSectionArgs = ReadSectionInput.omit({ caseId: true });
+export const ReadFileArgs = ReadFileInput.omit({ case_id: true });
+export const GrepFileArgs = GrepFileInput.omit({ case_id: true });
+export const GrepCaseArgs = GrepCaseInput.omit({ case_id: true });
+export const OutlineArgs = OutlineInput.omit({ case_id: true });
+export const ReadSectionArgs = ReadSectionInput.omit({ case_id: true });
 export const AdjacentChunksArgs = z
   .object({
     chunk_id: z.string({ error: 'chunk_id is required' }).min(1).max(2000),

@@ -86,7 +86,7 @@ async function differsFromCase(ports: FolderSyncPorts, caseId: string, now: Seen
 
 /** Catch up with one folder of a case; the event says what happened (empty lists: nothing did). */
 export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string, opts: SyncOptions = {}): Promise<SyncOutcome> {
-  const event: SyncOutcome = { caseId, folder, added: [], changed: [], removed: [], restored: [] };
+  const event: SyncOutcome = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [] };
   const caseDir = ports.caseDir(caseId);
   const missing = { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
   const real = await fs.realpath(folder).catch(() => null);

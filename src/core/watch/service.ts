@@ -74,7 +74,7 @@ export class WatchService {
   /** Follow every case that is switched on (catching up with each), and from now on each case switched on or off. */
   async start(): Promise<void> {
     if (this.offs.length === 0) {
-      this.offs.push(this.ports.events.on('cases.changed', ({ caseId, kind }) => void this.onCaseChanged(caseId, kind)));
+      this.offs.push(this.ports.events.on('cases.changed', ({ case_id: caseId, kind }) => void this.onCaseChanged(caseId, kind)));
     }
     const cases = await this.ports.listCases();
     await Promise.all(cases.filter((c) => c.watch.enabled).map((c) => this.follow(c.id, c.watch.folders)));
@@ -162,7 +162,7 @@ export class WatchService {
   }
 
   private problem(caseId: string, folder: string, problem: string): WatchSyncedEvent {
-    const event: WatchSyncedEvent = { caseId, folder, added: [], changed: [], removed: [], restored: [], problem };
+    const event: WatchSyncedEvent = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [], problem };
     this.ports.events.emit('watch.synced', event);
     return event;
   }
@@ -216,7 +216,7 @@ export class WatchService {
             event = await syncFolder(this.ports, caseId, folder, { mayRead: this.mayRead, signal: entry.stop.signal, bounds: this.options.bounds });
           } catch (err) {
             if (entry.stop.signal.aborted) break;
-            event = { caseId, folder, added: [], changed: [], removed: [], restored: [], problem: (err as Error).message };
+            event = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [], problem: (err as Error).message };
           }
           events.push(event);
           if (event.unfollowable) {

@@ -18,7 +18,7 @@ export interface CaseSummary {
   /** Whether scanned pages and images are read by OCR in this case, and in which language (an installed language's code, e.g. `eng`). */
   ocr: { enabled: boolean; language: string };
   /** How the case's documents write numeric dates: "03/04/2020" is 4 March (month first) or 3 April (day first); until set, as this computer's locale writes dates. */
-  dates: { dayFirst: boolean };
+  dates: { day_first: boolean };
   /**
    * The folders the case follows (absolute paths): while `enabled`, new and changed files there are
    * added, deleted ones marked as removed from the folder. `problem`: why Casefile switched following
@@ -42,13 +42,13 @@ export const casesContract = {
     z.object({ query: z.string().max(200).optional() }).strict(),
     'List cases, newest first; `query` filters by name (case-insensitive substring).',
   ),
-  'cases.get': op<CaseSummary>()(z.object({ caseId: CaseId }).strict(), 'One case by id.'),
+  'cases.get': op<CaseSummary>()(z.object({ case_id: CaseId }).strict(), 'One case by id.'),
   'cases.create': op<CaseSummary>()(z.object({ name: CaseName }).strict(), 'Create an empty case.'),
-  'cases.rename': op<CaseSummary>()(z.object({ caseId: CaseId, name: CaseName }).strict(), 'Rename a case.'),
+  'cases.rename': op<CaseSummary>()(z.object({ case_id: CaseId, name: CaseName }).strict(), 'Rename a case.'),
   'cases.setOcr': op<CaseSummary>()(
     z
       .object({
-        caseId: CaseId,
+        case_id: CaseId,
         enabled: z.boolean({ error: 'Choose on or off (true or false).' }).optional(),
         language: z.string().regex(/^[a-z_]{3,12}$/, 'Give the OCR language as a code such as eng (English).').optional(),
       })
@@ -56,13 +56,13 @@ export const casesContract = {
     'Turn OCR of scanned pages and images on or off for a case, or choose its language; applies to files read from now on (retry a file to read it again).',
   ),
   'cases.setDateOrder': op<CaseSummary>()(
-    z.object({ caseId: CaseId, dayFirst: z.boolean({ error: 'Choose whether dates are read day first (true or false).' }) }).strict(),
+    z.object({ case_id: CaseId, day_first: z.boolean({ error: 'Choose whether dates are read day first (true or false).' }) }).strict(),
     'How the case’s documents write numeric dates (03/04/2020): day first or month first. The chronology reads them so from now on.',
   ),
   'cases.setWatch': op<CaseSummary>()(
     z
       .object({
-        caseId: CaseId,
+        case_id: CaseId,
         enabled: z.boolean({ error: 'Choose on or off (true or false).' }).optional(),
         /** Replaces the list; each an absolute path of a folder. */
         folders: z
@@ -81,7 +81,7 @@ export const casesContract = {
     'Follow the case’s folders, or stop: while on, new and changed files there are added (a changed file as a new version) and deleted ones marked as removed from the folder (the stored copy is kept).',
   ),
   'cases.delete': op<{ id: string; deleted: true }>()(
-    z.object({ caseId: CaseId }).strict(),
+    z.object({ case_id: CaseId }).strict(),
     'Delete a case and everything in its directory.',
   ),
 };

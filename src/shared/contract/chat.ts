@@ -135,9 +135,9 @@ export interface Coverage {
 export type TurnStatus = 'done' | 'cancelled' | 'failed';
 
 export interface ChatAnswer {
-  turnId: string;
-  sessionId: string;
-  caseId: string;
+  turn_id: string;
+  session_id: string;
+  case_id: string;
   question: string;
   /** The question after follow-up condensation (equal to `question` for a first question). */
   standalone_question: string;
@@ -174,7 +174,7 @@ export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
   content: string;
-  turnId: string;
+  turn_id: string;
   created: string;
   /** Assistant messages: the turn's outcome (citations, steps, coverage). */
   status?: TurnStatus;
@@ -201,7 +201,7 @@ export interface ChunkRef {
 
 export interface ChatSessionSummary {
   id: string;
-  caseId: string;
+  case_id: string;
   title: string;
   created: string;
   updated: string;
@@ -213,11 +213,11 @@ export interface ChatSession extends ChatSessionSummary {
 }
 
 const SessionId = z
-  .string({ error: 'sessionId is required' })
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'sessionId must be a session id (letters, digits, - and _)');
+  .string({ error: 'session_id is required' })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'session_id must be a session id (letters, digits, - and _)');
 const TurnId = z
-  .string({ error: 'turnId is required' })
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'turnId must be a turn id (letters, digits, - and _)');
+  .string({ error: 'turn_id is required' })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'turn_id must be a turn id (letters, digits, - and _)');
 
 export { AGENT_TOP_K_MAX };
 
@@ -264,14 +264,14 @@ export const FileIds = z
 
 export const ChatAskInput = z
   .object({
-    caseId: CaseId,
-    sessionId: SessionId.optional(),
+    case_id: CaseId,
+    session_id: SessionId.optional(),
     question: z.string({ error: 'question is required' }).trim().min(1, 'Type a question.').max(4000, 'A question can be at most 4,000 characters; shorten it.'),
     /** Installed model id, path to a .gguf, `endpoint:<model>` or `scripted:<script.json>`; default: the configured/first chat model. */
     model: z.string().min(1).max(4096).optional(),
-    maxSteps: z.number().int().min(1, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).max(AGENT_MAX_STEPS, `maxSteps must be between 1 and ${AGENT_MAX_STEPS}`).optional(),
+    max_steps: z.number().int().min(1, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`).max(AGENT_MAX_STEPS, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`).optional(),
     /** Client-chosen id for the turn, so it can be cancelled before the answer arrives. */
-    turnId: TurnId.optional(),
+    turn_id: TurnId.optional(),
     /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */
     retrieval: RetrievalDefaults.optional(),
     /** `extractive`: no model; the best passages for the question, quoted and cited ("Find passages"). Default `agent`. */
@@ -283,12 +283,12 @@ export const ChatAskInput = z
 
 export const ChatExportInput = z
   .object({
-    caseId: CaseId,
-    sessionId: SessionId,
+    case_id: CaseId,
+    session_id: SessionId,
     /** `md` (default) or `docx` (Word, citations as footnotes). */
     format: z.enum(['md', 'docx'], { error: 'Export as md (Markdown) or docx (Word).' }).optional(),
     /** Export only this turn's question and answer. */
-    turnId: TurnId.optional(),
+    turn_id: TurnId.optional(),
   })
   .strict();
 
@@ -304,13 +304,13 @@ export interface ChatExport {
 
 export const chatContract = {
   'chat.ask': op<ChatAnswer>()(ChatAskInput, 'Ask the case agent a question; agent.* events stream while it runs.'),
-  'chat.cancel': op<{ turnId: string; cancelled: boolean }>()(z.object({ turnId: TurnId }).strict(), 'Cancel a running turn; its partial trace is kept.'),
-  'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(z.object({ caseId: CaseId }).strict(), 'Chat sessions of a case, newest first.'),
-  'chat.session': op<ChatSession>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'One chat session with its messages.'),
+  'chat.cancel': op<{ turn_id: string; cancelled: boolean }>()(z.object({ turn_id: TurnId }).strict(), 'Cancel a running turn; its partial trace is kept.'),
+  'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(z.object({ case_id: CaseId }).strict(), 'Chat sessions of a case, newest first.'),
+  'chat.session': op<ChatSession>()(z.object({ case_id: CaseId, session_id: SessionId }).strict(), 'One chat session with its messages.'),
   'chat.rename': op<ChatSessionSummary>()(
-    z.object({ caseId: CaseId, sessionId: SessionId, title: z.string().trim().min(1, 'Give the chat a title.').max(200, 'A chat title can be at most 200 characters.') }).strict(),
+    z.object({ case_id: CaseId, session_id: SessionId, title: z.string().trim().min(1, 'Give the chat a title.').max(200, 'A chat title can be at most 200 characters.') }).strict(),
     'Rename a chat session.',
   ),
-  'chat.delete': op<{ id: string; deleted: true }>()(z.object({ caseId: CaseId, sessionId: SessionId }).strict(), 'Delete a chat session.'),
+  'chat.delete': op<{ id: string; deleted: true }>()(z.object({ case_id: CaseId, session_id: SessionId }).strict(), 'Delete a chat session.'),
   'chat.export': op<ChatExport>()(ChatExportInput, 'A chat session (or one turn) as Markdown or Word, with its citations.'),
 };

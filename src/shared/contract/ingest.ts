@@ -7,7 +7,7 @@ import { op } from './op';
  * available (the default one, an import, another model for the case) or the case asked for it.
  */
 export interface IndexVectorsStatus {
-  caseId: string;
+  case_id: string;
   /**
    * `needed`: passages wait for vectors and nothing makes them yet; `waiting`: queued behind other
    * cases; `running`; `done`: every passage has its vector; `none`: nothing to do, or no embedding
@@ -18,7 +18,7 @@ export interface IndexVectorsStatus {
   embedded: number;
   total: number;
   /** The model the vectors come from; null when none is installed. */
-  modelId: string | null;
+  model_id: string | null;
   problem?: string;
 }
 
@@ -53,7 +53,7 @@ export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'cor
 export const LOCKED_REASON = 'password protected — enter its password, or ask the sender for an unlocked copy';
 
 export interface IngestResultItem {
-  fileId: string;
+  file_id: string;
   name: string;
   version: number;
   status: IngestFileStatus;
@@ -61,8 +61,8 @@ export interface IngestResultItem {
 }
 
 export interface IngestRunResult {
-  jobId: string;
-  caseId: string;
+  job_id: string;
+  case_id: string;
   /** `cancelled` when the run was cancelled before every file finished. */
   state: 'done' | 'cancelled';
   results: IngestResultItem[];
@@ -72,8 +72,8 @@ export interface IngestRunResult {
 
 /** A running ingest's handle (ingest.start with `wait: false`). */
 export interface IngestJobHandle {
-  jobId: string;
-  caseId: string;
+  job_id: string;
+  case_id: string;
   state: 'running';
 }
 
@@ -81,7 +81,7 @@ export interface IngestJobHandle {
 export interface IngestCurrentFile {
   name: string;
   /** Null while the file is being hashed (before it is registered). */
-  fileId: string | null;
+  file_id: string | null;
   version: number | null;
   stage: IngestStage;
   /**
@@ -95,34 +95,34 @@ export interface IngestCurrentFile {
   /** Page count of the file once known, else null. */
   pages: number | null;
   /** Seconds left in the current stage, from its rate so far; null until that is meaningful. */
-  etaSeconds: number | null;
+  eta_seconds: number | null;
   /** While parsing: the page being read by OCR now ("OCR page 3 of 5", of `pages`); absent otherwise. */
-  ocrPage?: number;
+  ocr_page?: number;
 }
 
 export interface IngestProgress {
-  caseId: string;
-  jobId: string;
+  case_id: string;
+  job_id: string;
   state: 'running' | 'done' | 'cancelled';
-  filesDone: number;
-  filesTotal: number;
-  pagesDone: number;
+  files_done: number;
+  files_total: number;
+  pages_done: number;
   /**
-   * Pages of the run: exact for files already opened or finished; while `pagesEstimated` is true
+   * Pages of the run: exact for files already opened or finished; while `pages_estimated` is true
    * it adds an estimate for files not opened yet (their bytes at the pages-per-byte seen so far).
    */
-  pagesTotal: number;
-  /** True while some files' page counts are not known yet (pagesTotal is then partly an estimate). */
-  pagesEstimated: boolean;
-  bytesDone: number;
-  bytesTotal: number;
+  pages_total: number;
+  /** True while some files' page counts are not known yet (pages_total is then partly an estimate). */
+  pages_estimated: boolean;
+  bytes_done: number;
+  bytes_total: number;
   /** Files being worked on now, with their stage and its progress. */
   current: IngestCurrentFile[];
   /** Files that failed so far. */
   errors: number;
   /** Seconds left (estimate from bytes processed so far); null until it can be estimated. */
-  etaSeconds: number | null;
-  elapsedSeconds: number;
+  eta_seconds: number | null;
+  elapsed_seconds: number;
   /** What was added to the case while this run works (file or folder names), queued to run after it. */
   waiting: string[];
   /**
@@ -130,7 +130,7 @@ export interface IngestProgress {
    * drop whose caller does not wait: the app, the served page); it starts once that process is
    * done. `message` is the sentence to show; `pid` the other process (0 when it could not be told).
    */
-  blockedBy?: { pid: number; message: string };
+  blocked_by?: { pid: number; message: string };
   /**
    * Semantic search coverage of the case: its latest passages with vectors, of all. A file is
    * keyword-searchable once parsed; its vectors follow ("semantic search 38% (2,880 of 7,560
@@ -142,7 +142,7 @@ export interface IngestProgress {
 
 /** What `index.reindex` did. */
 export interface ReindexResult {
-  caseId: string;
+  case_id: string;
   /** Document versions chunked and indexed again. */
   versions: number;
   /** Chunks those versions hold now. */
@@ -255,7 +255,7 @@ export interface FileInfo {
 
 /** What `files.unlock` did. */
 export interface UnlockResult {
-  fileId: string;
+  file_id: string;
   name: string;
   /** True when the file was read again with the password (it had not been read); false when it only shows its pages now. */
   reread: boolean;
@@ -265,7 +265,7 @@ export interface UnlockResult {
 
 /** A document version's text for the source viewer (DOCX also as HTML). */
 export interface FileContent {
-  fileId: string;
+  file_id: string;
   name: string;
   version: number;
   kind: 'pdf' | 'docx' | 'text';
@@ -275,14 +275,14 @@ export interface FileContent {
   pages: { page: number; start: number; end: number }[];
 }
 
-const FileId = z.string({ error: 'fileId is required' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'fileId must be a file id');
+const FileId = z.string({ error: 'file_id is required' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'file_id must be a file id');
 const Version = z.number({ error: 'A version is a whole number, 1 or more.' }).int('A version is a whole number, 1 or more.').positive('A version is a whole number, 1 or more.');
 
 export const ingestContract = {
   'ingest.start': op<IngestRunResult | IngestJobHandle>()(
     z
       .object({
-        caseId: CaseId,
+        case_id: CaseId,
         paths: z.array(z.string().min(1, 'A file or folder path is empty; choose the files again.'), { error: 'Give the files and folders to add as a list of paths.' }).min(1, 'Choose at least one file or folder to add.'),
         /** true (default): resolve when the run ends, with per-file results; false: return a handle at once and follow events. */
         wait: z.boolean().optional(),
@@ -295,22 +295,22 @@ export const ingestContract = {
       .strict(),
     'Ingest files and folders into a case (recursively); resumes unfinished work of the case first.',
   ),
-  'ingest.cancel': op<{ caseId: string; cancelled: boolean }>()(
-    z.object({ caseId: CaseId }).strict(),
+  'ingest.cancel': op<{ case_id: string; cancelled: boolean }>()(
+    z.object({ case_id: CaseId }).strict(),
     'Cancel the running ingest of a case; unfinished files are marked cancelled and can be resumed.',
   ),
   'ingest.resume': op<{ resumed: IngestRunResult[] }>()(
-    z.object({ caseId: CaseId.optional() }).strict(),
+    z.object({ case_id: CaseId.optional() }).strict(),
     'Finish interrupted or cancelled ingests (of one case, or of every case).',
   ),
   'ingest.status': op<{ progress: IngestProgress | null; pending: number }>()(
-    z.object({ caseId: CaseId }).strict(),
+    z.object({ case_id: CaseId }).strict(),
     'Progress of the running ingest of a case (null when idle) and how many file versions wait to be finished.',
   ),
   'index.reindex': op<ReindexResult>()(
     z
       .object({
-        caseId: CaseId,
+        case_id: CaseId,
         /** true: every readable version; default: only versions indexed before the current chunking (contexts, structure). */
         all: z.boolean().optional(),
       })
@@ -318,23 +318,23 @@ export const ingestContract = {
     "Upgrade a case's index to the current chunking (outline, structure-aware chunks with contexts) from its stored text, without reading the files again; resumable, progress as index.progress events.",
   ),
   'index.vectors': op<IndexVectorsStatus>()(
-    z.object({ caseId: CaseId }).strict(),
+    z.object({ case_id: CaseId }).strict(),
     "How far a case's passages are searchable by meaning: whether some wait for their vectors, and the background catch-up's progress.",
   ),
   'index.catchUp': op<IndexVectorsStatus>()(
-    z.object({ caseId: CaseId }).strict(),
+    z.object({ case_id: CaseId }).strict(),
     "Make a case's passages that wait for their vectors searchable by meaning now, in the background, before other cases; progress as index.vectors events.",
   ),
-  'files.list': op<{ files: FileInfo[] }>()(z.object({ caseId: CaseId }).strict(), 'Files of a case with all their versions.'),
-  'files.remove': op<{ removed: { fileId: string; versions: number[] } }>()(
-    z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
+  'files.list': op<{ files: FileInfo[] }>()(z.object({ case_id: CaseId }).strict(), 'Files of a case with all their versions.'),
+  'files.remove': op<{ removed: { file_id: string; versions: number[] } }>()(
+    z.object({ case_id: CaseId, file_id: FileId, version: Version.optional() }).strict(),
     'Remove a file (every version, or one) with its chunks and index entries.',
   ),
   'files.setBates': op<{ file: FileInfo }>()(
     z
       .object({
-        caseId: CaseId,
-        fileId: FileId,
+        case_id: CaseId,
+        file_id: FileId,
         prefix: z
           .string({ error: 'Give the Bates prefix as text, or clear it.' })
           .trim()
@@ -349,22 +349,22 @@ export const ingestContract = {
   'files.setType': op<{ file: FileInfo }>()(
     z
       .object({
-        caseId: CaseId,
-        fileId: FileId,
+        case_id: CaseId,
+        file_id: FileId,
         type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'opinion', 'order', 'deposition', 'invoice', 'other'], { error: 'The document type is one of contract, medical_record, police_report, correspondence, pleading, opinion, order, deposition, invoice or other.' }).nullable(),
       })
       .strict(),
     "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",
   ),
   'files.retry': op<IngestRunResult | IngestJobHandle>()(
-    z.object({ caseId: CaseId, fileId: FileId, wait: z.boolean().optional() }).strict(),
+    z.object({ case_id: CaseId, file_id: FileId, wait: z.boolean().optional() }).strict(),
     'Read a failed (or set-aside) file again, by hand: its latest version is queued and an ingest run finishes it.',
   ),
   'files.unlock': op<UnlockResult>()(
     z
       .object({
-        caseId: CaseId,
-        fileId: FileId,
+        case_id: CaseId,
+        file_id: FileId,
         password: z.string({ error: 'password is required' }).min(1, 'Enter the password.').max(1024, 'That password is too long (at most 1,024 characters).'),
         wait: z.boolean().optional(),
       })
@@ -372,16 +372,16 @@ export const ingestContract = {
     'Open a password-protected PDF with its password: read it if it was not, and show its pages. The password is checked first (a wrong one is refused), kept in memory (or the system keychain in the desktop app), never written in plain text; the stored original is unchanged.',
   ),
   'files.read': op<FileContent>()(
-    z.object({ caseId: CaseId, fileId: FileId, version: Version.optional() }).strict(),
+    z.object({ case_id: CaseId, file_id: FileId, version: Version.optional() }).strict(),
     "A version's text (and DOCX HTML) for the source viewer; latest version by default.",
   ),
 };
 
 /** A file's status changed during an ingest (event `ingest.file`). */
 export interface IngestFileEvent {
-  caseId: string;
-  jobId: string;
-  fileId: string;
+  case_id: string;
+  job_id: string;
+  file_id: string;
   name: string;
   version: number;
   status: IngestFileStatus;

@@ -18,7 +18,7 @@ export interface ModelInfo {
   /** GGUF file type (e.g. `Q4_K_M`) or ONNX weight type (e.g. `q8`). */
   quantization: string | null;
   /** Chat models: trained context length. Embedding models: max tokens per text. */
-  contextLength: number | null;
+  context_length: number | null;
   /** GGUF `general.architecture` or config.json `model_type`. */
   architecture: string | null;
   /** Embedding models: vector dimension. */
@@ -26,14 +26,14 @@ export interface ModelInfo {
   /** Embedding models: pooling that turns token vectors into one vector. */
   pooling: 'mean' | 'cls' | null;
   /** The default of its kind: the embedding model new cases use, or the chat model a question uses when none is picked. */
-  isDefault: boolean;
+  is_default: boolean;
   /**
    * Chat models too small (under about a billion parameters, by size) to write answers worth
    * waiting for: a question that names no model gets Find passages. Absent otherwise.
    */
-  tooSmall?: true;
+  too_small?: true;
   /** Cases whose vectors were made by this model. */
-  usedBy: Array<{ caseId: string; name: string }>;
+  used_by: Array<{ case_id: string; name: string }>;
   /** ISO time of import (null for models found on disk without an import). */
   imported: string | null;
   sha256: string | null;
@@ -42,18 +42,18 @@ export interface ModelInfo {
 export interface ModelsList {
   models: ModelInfo[];
   /** Id of the embedding model new cases use; null when none is installed. */
-  defaultEmbeddingModel: string | null;
+  default_embedding_model: string | null;
   /** Whether semantic search is available, and why not when it is off. */
   semantic: { available: boolean; reason: string | null };
   /** Where imports go. */
-  modelsDir: string;
+  models_dir: string;
   /** Id of the chat model a question uses when it names none (set with models.setDefault, else the first installed); null when none is installed. */
-  defaultChatModel: string | null;
+  default_chat_model: string | null;
   /**
    * A chat model set for this computer outside the app (CASEFILE_CHAT_MODEL; a test's scripted
-   * model): a question that names none uses it instead of defaultChatModel. Absent when none is set.
+   * model): a question that names none uses it instead of default_chat_model. Absent when none is set.
    */
-  chatModelOverride?: string;
+  chat_model_override?: string;
   /** The models the app recommends (its `models/manifest.json`), with what each needs; [] when the app ships no manifest. */
   recommended: RecommendedModel[];
 }
@@ -67,25 +67,25 @@ export interface RecommendedModel {
   description: string;
   license: string | null;
   /** Memory the computer should have to run it, in GB. */
-  minRamGB: number | null;
+  min_ram_gb: number | null;
   /** Its size on disk, about, in MB. */
-  approxSizeMB: number | null;
+  approx_size_mb: number | null;
   /** An installed model has this id (or starts with it, as a GGUF named after its file does). */
   installed: boolean;
   /** A single-file GGUF's address, for `models.download` (needs a network, only when asked); null otherwise. */
-  downloadUrl: string | null;
+  download_url: string | null;
 }
 
 export interface ModelImportResult {
   model: ModelInfo;
   /** The same model was already installed under this id; nothing was copied. */
-  alreadyInstalled: boolean;
-  defaultEmbeddingModel: string | null;
+  already_installed: boolean;
+  default_embedding_model: string | null;
 }
 
 /** Model ids are safe as folder names. */
 export const ModelId = z
-  .string({ error: 'modelId is required' })
+  .string({ error: 'model_id is required' })
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'A model name holds only letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit.');
 
 export const modelsContract = {
@@ -119,7 +119,7 @@ export const modelsContract = {
     'Download a model (only when the user asks; needs a network): resumes, checks the sha256 when given, then validates and registers it like an import.',
   ),
   'models.setDefault': op<ModelsList>()(
-    z.object({ modelId: ModelId }).strict(),
+    z.object({ model_id: ModelId }).strict(),
     'Make an installed embedding model the default for new cases, or an installed chat model the one questions use when they name none.',
   ),
 };

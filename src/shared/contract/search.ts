@@ -113,7 +113,7 @@ export const SearchFilters = z.object({
 export type SearchFilters = z.infer<typeof SearchFilters>;
 
 export const SearchInput = SearchFilters.extend({
-  caseId: CaseId,
+  case_id: CaseId,
   query: z.string({ error: 'query is required' }).trim().min(1, 'Type what to search for.').max(4000),
   mode: z.enum(['hybrid', 'keyword', 'vector']).default('hybrid'),
   k: z.number().int().min(1).max(200).default(10),
@@ -243,7 +243,7 @@ const Pattern = z.string({ error: 'pattern is required' }).min(1, 'Type what to 
 const Flags = z.string().regex(/^[imsu]*$/, 'flags may only contain i, m, s, u').max(4).optional();
 
 export const FindFilesInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   file_name: z.string().max(1000).optional(),
   file_name_contains: z.string().max(1000).optional(),
   doc_type: z.string().max(64).optional(),
@@ -252,7 +252,7 @@ export const FindFilesInput = z.object({
 }).strict();
 
 export const ReadFileInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   file_id: FileId,
   version: z.number().int().positive().optional(),
   offset: z.number().int().min(0).default(0),
@@ -260,13 +260,13 @@ export const ReadFileInput = z.object({
 }).strict();
 
 export const OutlineInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   file_id: FileId,
   version: z.number().int().positive().optional(),
 }).strict();
 
 export const ReadSectionInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   file_id: FileId,
   version: z.number().int().positive().optional(),
   /** A section's id from the outline ("s4"), its number ("7.2") or words of its title ("limitation of liability"). */
@@ -275,7 +275,7 @@ export const ReadSectionInput = z.object({
 }).strict();
 
 export const GrepFileInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   file_id: FileId,
   version: z.number().int().positive().optional(),
   pattern: Pattern,
@@ -285,7 +285,7 @@ export const GrepFileInput = z.object({
 }).strict();
 
 export const GrepCaseInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   pattern: Pattern,
   flags: Flags,
   file_name_contains: z.string().max(1000).optional(),
@@ -298,7 +298,7 @@ export const GrepCaseInput = z.object({
 const IsoDay = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'dates are written YYYY-MM-DD (or YYYY-MM, YYYY)');
 
 export const TimelineInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   /** Events on or after this day (YYYY, YYYY-MM or YYYY-MM-DD). */
   from: IsoDay.optional(),
   /** Events on or before this day (a month or year: to its end). */
@@ -317,7 +317,7 @@ export const TimelineInput = z.object({
 }).strict();
 
 export const TimelineMarkInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   /** The event's `key` (from tools.timeline). */
   key: z.string({ error: 'key is required' }).regex(/^[A-Za-z0-9_-]{1,64}@v\d+:\d+-\d+$/, 'key must be an event key from the chronology'),
   /** key / disputed / irrelevant; null clears it; absent leaves it. */
@@ -390,13 +390,13 @@ export interface TimelineExport {
 }
 
 export const ReembedInput = z.object({
-  caseId: CaseId,
+  case_id: CaseId,
   /** An installed embedding model id; default: the default embedding model. */
-  modelId: z.string().min(1).max(200).optional(),
+  model_id: z.string().min(1).max(200).optional(),
 }).strict();
 
 export const searchContract = {
-  'index.reembed': op<{ modelId: string; dimension: number; chunks: number }>()(
+  'index.reembed': op<{ model_id: string; dimension: number; chunks: number }>()(
     ReembedInput,
     'Re-embed every chunk of a case with another embedding model (turns semantic search on for a case indexed without one).',
   ),

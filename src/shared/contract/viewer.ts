@@ -77,14 +77,14 @@ export interface PageWords {
   words: PageWord[];
 }
 
-const FileId = z.string({ error: 'fileId is required' }).min(1).max(200);
+const FileId = z.string({ error: 'file_id is required' }).min(1).max(200);
 const Version = z.number().int().positive().optional();
 const Offset = z.number().int().min(0);
 
 export const CitationPageInput = z
   .object({
-    caseId: CaseId,
-    fileId: FileId,
+    case_id: CaseId,
+    file_id: FileId,
     /** Default: the latest version. */
     version: Version,
     page: z.number({ error: 'page is required' }).int().min(1, 'page must be 1 or more'),
@@ -99,8 +99,8 @@ export const CitationPageInput = z
 
 export const CitationPassageInput = z
   .object({
-    caseId: CaseId,
-    fileId: FileId,
+    case_id: CaseId,
+    file_id: FileId,
     version: Version,
     start: Offset,
     end: Offset,
@@ -112,8 +112,8 @@ export const CitationPassageInput = z
 
 export const CitationWordsInput = z
   .object({
-    caseId: CaseId,
-    fileId: FileId,
+    case_id: CaseId,
+    file_id: FileId,
     /** Default: the latest version. */
     version: Version,
     page: z.number({ error: 'page is required' }).int('page must be a whole number').min(1, 'page must be 1 or more'),

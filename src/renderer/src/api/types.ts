@@ -28,7 +28,7 @@ export interface Api {
    * (folders included), `files` every file below them.
    */
   /** Electron only (absent in serve mode): open a file version in the system's default viewer. */
-  openOriginal?(input: { caseId: string; fileId: string; version?: number }): Promise<void>;
+  openOriginal?(input: { case_id: string; file_id: string; version?: number }): Promise<void>;
   /** Electron only (absent in serve mode): the system's open dialog for a model; null when cancelled. */
   chooseModel?(kind: 'file' | 'folder'): Promise<string | null>;
   /** Electron only (absent in serve mode): the system's folder dialog for a folder to follow; null when cancelled. */

@@ -101,8 +101,8 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
   const exportChat = useExportChat();
   const kind = message.answer_kind ?? 'agent';
   return (
-    <article className="message message-assistant" aria-label="Answer" data-turn={message.turnId}>
-      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turnId} />}
+    <article className="message message-assistant" aria-label="Answer" data-turn={message.turn_id}>
+      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turn_id} />}
       <div className="answer-slot" data-testid="answer-slot" data-state="final">
         <AnswerBody message={message} />
       </div>
@@ -126,7 +126,7 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
             className="btn btn-small answer-export"
             disabled={busy}
             title="Save this question and answer as a Word document, with its citations as footnotes"
-            onClick={() => void exportChat(caseId, sessionId, 'docx', message.turnId)}
+            onClick={() => void exportChat(caseId, sessionId, 'docx', message.turn_id)}
           >
             Export answer
           </button>
@@ -138,7 +138,7 @@ function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; 
 
 /** An answer that has just arrived, shown as its session will keep it. */
 function messageOf(result: ChatAnswer): ChatMessage {
-  return answerMessage(result, `live-${result.turnId}`, new Date().toISOString());
+  return answerMessage(result, `live-${result.turn_id}`, new Date().toISOString());
 }
 
 /** The chat model a question uses; its "Default" choice names the default model (or says there is none). */
@@ -338,7 +338,7 @@ function Messages() {
           <AssistantMessage key={m.id} message={m} sessionId={sessionId} busy={Boolean(live)} />
         ),
       )}
-      {live && (live.result ? <AssistantMessage message={messageOf(live.result)} sessionId={live.result.sessionId} busy /> : <LiveAnswer live={live} />)}
+      {live && (live.result ? <AssistantMessage message={messageOf(live.result)} sessionId={live.result.session_id} busy /> : <LiveAnswer live={live} />)}
       {error && (
         <p className="error pad" role="alert">
           {error}

@@ -20,14 +20,14 @@ function NewCaseButton() {
 function ModelStep() {
   const { list, reload } = useModelsList();
   if (!list) return null;
-  const chat = list.models.find((m) => m.kind === 'chat' && m.id === list.defaultChatModel);
-  const ready = chat && !chat.tooSmall;
+  const chat = list.models.find((m) => m.kind === 'chat' && m.id === list.default_chat_model);
+  const ready = chat && !chat.too_small;
   return (
     <section className="first-run-step" aria-labelledby="first-run-model">
       <h2 id="first-run-model">2. Import a model to get written answers</h2>
       <p className="small" data-testid="first-run-search">
         {list.semantic.available
-          ? `Search by meaning is on (${list.defaultEmbeddingModel}): questions find passages that say the same thing in other words.`
+          ? `Search by meaning is on (${list.default_embedding_model}): questions find passages that say the same thing in other words.`
           : `Search finds passages by their words only: ${list.semantic.reason ?? 'no search-by-meaning model is installed'}.`}
       </p>
       {ready ? (

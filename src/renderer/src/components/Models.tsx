@@ -32,8 +32,8 @@ const KIND_PURPOSE: Record<ModelInfo['kind'], string> = {
 };
 
 function sizeText(r: RecommendedModel): string {
-  if (!r.approxSizeMB) return '';
-  return r.approxSizeMB >= 1000 ? `about ${(r.approxSizeMB / 1000).toFixed(1)} GB` : `about ${r.approxSizeMB} MB`;
+  if (!r.approx_size_mb) return '';
+  return r.approx_size_mb >= 1000 ? `about ${(r.approx_size_mb / 1000).toFixed(1)} GB` : `about ${r.approx_size_mb} MB`;
 }
 
 /** The app's recommended models, with what each is for, its size and the memory it needs. */
@@ -46,8 +46,8 @@ export function RecommendedModels({ models, only, compact }: { models: Recommend
         {shown.map((m) => (
           <li key={m.id}>
             <strong>{m.id}</strong> — {KIND_PURPOSE[m.kind].toLowerCase()}
-            {m.approxSizeMB ? `, ${sizeText(m)}` : ''}
-            {m.minRamGB ? `, needs ${m.minRamGB} GB of memory` : ''}
+            {m.approx_size_mb ? `, ${sizeText(m)}` : ''}
+            {m.min_ram_gb ? `, needs ${m.min_ram_gb} GB of memory` : ''}
             {m.installed ? ' (installed)' : ''}
           </li>
         ))}
@@ -73,7 +73,7 @@ export function RecommendedModels({ models, only, compact }: { models: Recommend
             </td>
             <td>{KIND_PURPOSE[m.kind]}</td>
             <td>{sizeText(m)}</td>
-            <td>{m.minRamGB ? `${m.minRamGB} GB of memory` : ''}</td>
+            <td>{m.min_ram_gb ? `${m.min_ram_gb} GB of memory` : ''}</td>
             <td>{m.installed ? 'Yes' : 'No'}</td>
           </tr>
         ))}
@@ -129,7 +129,7 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
     setError(null);
     try {
       const r = await importModel(p);
-      toast('info', r.alreadyInstalled ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
+      toast('info', r.already_installed ? `${r.model.id} was already installed.` : `Imported ${r.model.id}.`);
       setPath('');
       onImported?.();
     } catch (err) {
@@ -206,7 +206,7 @@ function InstalledTable({ list }: { list: ModelsList }) {
       },
       (err) => toast('error', errorMessage(err)),
     );
-  const small = list.models.filter((m) => m.tooSmall);
+  const small = list.models.filter((m) => m.too_small);
   return (
     <>
     {small.length > 0 && (
@@ -232,19 +232,19 @@ function InstalledTable({ list }: { list: ModelsList }) {
         {list.models.map((m) => (
           <tr key={`${m.source}-${m.id}`}>
             <td>
-              {m.id} {m.isDefault && <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>}
+              {m.id} {m.is_default && <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>}
               {m.source === 'bundled' && <span className="badge">bundled</span>}
-              {m.tooSmall && <span className="badge">too small to answer</span>}
+              {m.too_small && <span className="badge">too small to answer</span>}
             </td>
             <td>
               {KIND_PURPOSE[m.kind]} <span className="muted small">({m.kind})</span>
             </td>
             <td>{formatBytes(m.bytes)}</td>
             <td>{m.quantization ?? '—'}</td>
-            <td>{m.contextLength ?? '—'}</td>
-            <td>{m.usedBy.length ? m.usedBy.map((u) => u.name).join(', ') : '—'}</td>
+            <td>{m.context_length ?? '—'}</td>
+            <td>{m.used_by.length ? m.used_by.map((u) => u.name).join(', ') : '—'}</td>
             <td>
-              {m.kind !== 'reranker' && !m.isDefault && (
+              {m.kind !== 'reranker' && !m.is_default && (
                 <button type="button" className="btn btn-small" aria-label={`Make ${m.id} the default`} onClick={() => void makeDefault(m)}>
                   Make default
                 </button>
@@ -300,9 +300,9 @@ function Download({ onDone }: { onDone: () => void }) {
       </form>
       {progress && (
         <div className="small" role="status" aria-label="Download progress">
-          {progress.file}: {formatBytes(progress.receivedBytes)}
-          {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''}
-          <progress max={progress.totalBytes ?? undefined} value={progress.totalBytes ? progress.receivedBytes : undefined} />
+          {progress.file}: {formatBytes(progress.received_bytes)}
+          {progress.total_bytes ? ` of ${formatBytes(progress.total_bytes)}` : ''}
+          <progress max={progress.total_bytes ?? undefined} value={progress.total_bytes ? progress.received_bytes : undefined} />
         </div>
       )}
       {error && (
@@ -327,7 +327,7 @@ export function Models() {
       )}
       <p className="muted small" data-testid="default-chat-help">
         {list ? `${defaultChatHelp(list)} ` : ''}
-        New cases find passages by meaning with the default embedding model{list?.defaultEmbeddingModel ? ` (${list.defaultEmbeddingModel})` : ''}.
+        New cases find passages by meaning with the default embedding model{list?.default_embedding_model ? ` (${list.default_embedding_model})` : ''}.
       </p>
       {list && list.models.length > 0 && <InstalledTable list={list} />}
       {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
@@ -342,7 +342,7 @@ export function Models() {
       )}
       <h3>Download</h3>
       <Download onDone={() => void reload()} />
-      {list && <p className="muted small">Models are stored in {list.modelsDir}.</p>}
+      {list && <p className="muted small">Models are stored in {list.models_dir}.</p>}
       {error && (
         <p className="error" role="alert">
           {error}

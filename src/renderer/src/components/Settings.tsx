@@ -210,7 +210,7 @@ function CaseDates() {
       <label>
         Dates like 03/04/2020 in this case’s documents mean{' '}
         <select
-          value={selected.dates?.dayFirst ? 'day' : 'month'}
+          value={selected.dates?.day_first ? 'day' : 'month'}
           aria-describedby="dates-help"
           onChange={(e) => void setDateOrder(selected.id, e.target.value === 'day').catch((err) => toast('error', errorMessage(err)))}
         >

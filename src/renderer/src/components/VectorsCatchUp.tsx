@@ -24,11 +24,11 @@ export function VectorsCatchUp({ caseId }: { caseId: string }) {
         .catch(() => {});
     void load();
     const offVectors = api.on('index.vectors', (e) => {
-      if (e.caseId === caseId) setStatus(e);
+      if (e.case_id === caseId) setStatus(e);
     });
     // An ingest that ends may leave passages waiting (or a model may have come meanwhile).
     const offIngest = api.on('ingest.progress', (p) => {
-      if (p.caseId === caseId && p.state !== 'running') void load();
+      if (p.case_id === caseId && p.state !== 'running') void load();
     });
     const offModels = api.on('models.changed', () => void load());
     return () => {

@@ -34,7 +34,7 @@ export const STAGE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'p
 export function stageText(c: IngestCurrentFile): string {
   const unit = c.stage === 'parsing' ? 'pages' : 'chunks';
   const count = c.done !== null && c.total !== null ? ` · ${c.done} / ${c.total} ${unit}` : '';
-  const eta = c.etaSeconds !== null && c.etaSeconds > 0 ? ` · about ${formatDuration(c.etaSeconds * 1000)} left` : '';
+  const eta = c.eta_seconds !== null && c.eta_seconds > 0 ? ` · about ${formatDuration(c.eta_seconds * 1000)} left` : '';
   const ocr = ocrProgressText(c);
   return ocr ? `${ocr}${eta}` : `${STAGE_LABEL[c.stage]}${count}${eta}`;
 }

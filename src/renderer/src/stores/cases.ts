@@ -55,23 +55,23 @@ export const useCases = create<CasesState>((set, get) => ({
     return created;
   },
   async rename(id, name) {
-    const renamed = await api.call('cases.rename', { caseId: id, name });
+    const renamed = await api.call('cases.rename', { case_id: id, name });
     set((s) => ({ cases: s.cases.map((c) => (c.id === id ? renamed : c)) }));
   },
   async remove(id) {
-    await api.call('cases.delete', { caseId: id });
+    await api.call('cases.delete', { case_id: id });
     set((s) => ({ cases: s.cases.filter((c) => c.id !== id), selectedId: s.selectedId === id ? null : s.selectedId }));
   },
   async setOcr(caseId, input) {
-    await api.call('cases.setOcr', { caseId, ...input });
+    await api.call('cases.setOcr', { case_id: caseId, ...input });
     await get().load();
   },
   async setDateOrder(caseId, dayFirst) {
-    await api.call('cases.setDateOrder', { caseId, dayFirst });
+    await api.call('cases.setDateOrder', { case_id: caseId, day_first: dayFirst });
     await get().load();
   },
   async setWatch(caseId, input) {
-    await api.call('cases.setWatch', { caseId, ...input });
+    await api.call('cases.setWatch', { case_id: caseId, ...input });
     await get().load();
   },
 }));

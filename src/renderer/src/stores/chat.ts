@@ -161,7 +161,7 @@ function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessio
     async loadSessions(caseId) {
       if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
       try {
-        const { sessions } = await api.call('chat.sessions', { caseId });
+        const { sessions } = await api.call('chat.sessions', { case_id: caseId });
         if (get().caseId !== caseId) return;
         set({ sessions });
         if (!get().sessionId && sessions[0]) await get().openSession(sessions[0].id);
@@ -178,7 +178,7 @@ function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessio
         return;
       }
       try {
-        const session = await api.call('chat.session', { caseId, sessionId });
+        const session = await api.call('chat.session', { case_id: caseId, session_id: sessionId });
         if (get().caseId === caseId) set({ sessionId, messages: session.messages_list, error: null });
       } catch (err) {
         set({ error: errorMessage(err) });
@@ -187,12 +187,12 @@ function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessio
     async deleteSession(sessionId) {
       const caseId = get().caseId;
       if (!caseId) return;
-      await api.call('chat.delete', { caseId, sessionId });
+      await api.call('chat.delete', { case_id: caseId, session_id: sessionId });
       if (get().sessionId === sessionId) set({ sessionId: null, messages: [] });
       await get().loadSessions(caseId);
     },
     exportChat(caseId, sessionId, format, turnId) {
-      return api.call('chat.export', { caseId, sessionId, format, ...(turnId ? { turnId } : {}) });
+      return api.call('chat.export', { case_id: caseId, session_id: sessionId, format, ...(turnId ? { turn_id: turnId } : {}) });
     },
   };
 }
@@ -201,12 +201,12 @@ function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessio
 function askInput(caseId: string, question: string, turnId: string, mode: AskMode, settings: RetrievalSettings, sessionId: string | null, limit: ChosenDoc[] | null): OpInput<'chat.ask'> {
   const retrieval = agentRetrieval(settings);
   return {
-    caseId,
+    case_id: caseId,
     question,
-    turnId,
-    maxSteps: settings.maxSteps,
+    turn_id: turnId,
+    max_steps: settings.maxSteps,
     ...(retrieval ? { retrieval } : {}),
-    ...(sessionId ? { sessionId } : {}),
+    ...(sessionId ? { session_id: sessionId } : {}),
     ...(settings.model && mode === 'agent' ? { model: settings.model } : {}),
     ...(mode === 'extractive' ? { mode } : {}),
     ...(limit ? { file_ids: limit.map((d) => d.file_id) } : {}),
@@ -225,7 +225,7 @@ function turnActions(set: SetChat, get: GetChat): Pick<ChatState, 'ask' | 'cance
       set((s) => ({
         error: null,
         live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', passages: null, result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
-        messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turnId, created: now }],
+        messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turn_id: turnId, created: now }],
       }));
       let result: ChatAnswer | null = null;
       try {
@@ -236,11 +236,11 @@ function turnActions(set: SetChat, get: GetChat): Pick<ChatState, 'ask' | 'cance
         if (!(err instanceof ApiError && err.code === 'cancelled')) set({ error: errorMessage(err) });
       }
       if (get().caseId !== caseId) return;
-      const sessionId = result?.sessionId ?? get().sessionId;
+      const sessionId = result?.session_id ?? get().sessionId;
       set({ live: null });
       if (result?.status === 'failed' && result.error) set({ error: result.error });
       try {
-        const { sessions } = await api.call('chat.sessions', { caseId });
+        const { sessions } = await api.call('chat.sessions', { case_id: caseId });
         set({ sessions });
         if (sessionId) await get().openSession(sessionId);
       } catch {
@@ -252,7 +252,7 @@ function turnActions(set: SetChat, get: GetChat): Pick<ChatState, 'ask' | 'cance
       if (!live || live.cancelling) return;
       set({ live: { ...live, cancelling: true } });
       try {
-        await api.call('chat.cancel', { turnId: live.turnId });
+        await api.call('chat.cancel', { turn_id: live.turnId });
       } catch (err) {
         set({ error: errorMessage(err) });
       }
@@ -282,7 +282,7 @@ export function watchAgent(): () => void {
   const mine = (turnId: string) => useChat.getState().live?.turnId === turnId;
   const offs = [
     api.on('agent.step', (e) => {
-      if (!mine(e.turnId)) return;
+      if (!mine(e.turn_id)) return;
       useChat.setState((s) =>
         s.live
           ? {
@@ -297,7 +297,7 @@ export function watchAgent(): () => void {
       );
     }),
     api.on('agent.token', (e) => {
-      if (!mine(e.turnId)) return;
+      if (!mine(e.turn_id)) return;
       // Thought and drafted answer both go to the timeline's current step, never to the answer slot.
       useChat.setState((s) => {
         if (!s.live) return {};
@@ -315,12 +315,12 @@ export function watchAgent(): () => void {
       });
     }),
     api.on('agent.passages', (e) => {
-      if (!mine(e.turnId)) return;
-      const passages: ChatMessage = { id: `passages-${e.turnId}`, role: 'assistant', content: e.answer, turnId: e.turnId, created: new Date().toISOString(), citations: e.citations, answer_kind: 'extractive', model: e.model };
+      if (!mine(e.turn_id)) return;
+      const passages: ChatMessage = { id: `passages-${e.turn_id}`, role: 'assistant', content: e.answer, turn_id: e.turn_id, created: new Date().toISOString(), citations: e.citations, answer_kind: 'extractive', model: e.model };
       useChat.setState((s) => (s.live ? { live: { ...s.live, passages } } : {}));
     }),
     api.on('agent.done', (e) => {
-      if (!mine(e.turnId)) return;
+      if (!mine(e.turn_id)) return;
       useChat.setState((s) => (s.live ? { live: { ...s.live, result: e.result } } : {}));
     }),
   ];

@@ -67,20 +67,20 @@ export const useChronology = create<ChronologyState>((set, get) => ({
     const id = ++request;
     set({ loading: true, error: null });
     try {
-      const result = await api.call('tools.timeline', { caseId, ...filterInput(filters), limit: 5000 });
+      const result = await api.call('tools.timeline', { case_id: caseId, ...filterInput(filters), limit: 5000 });
       if (id === request) set({ result, loading: false });
     } catch (err) {
       if (id === request) set({ loading: false, error: errorMessage(err) });
     }
   },
   exportAs(caseId, format) {
-    return api.call('tools.timelineExport', { caseId, format, ...filterInput(get().filters) });
+    return api.call('tools.timelineExport', { case_id: caseId, format, ...filterInput(get().filters) });
   },
   async mark(key, change) {
     const { caseId, result } = get();
     if (!caseId) return;
     try {
-      const saved = await api.call('tools.timelineMark', { caseId, key, ...change });
+      const saved = await api.call('tools.timelineMark', { case_id: caseId, key, ...change });
       if (!result) return;
       const events = result.events.map((e) => {
         if (e.key !== key) return e;

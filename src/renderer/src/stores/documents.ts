@@ -51,8 +51,8 @@ export const useDocuments = create<DocsState>((set, get) => ({
     if (get().caseId !== caseId) set({ caseId, files: [], live: {}, loading: true, error: null });
     try {
       const [{ files }, status] = await Promise.all([
-        api.call('files.list', { caseId }),
-        api.call('ingest.status', { caseId }).catch(() => null),
+        api.call('files.list', { case_id: caseId }),
+        api.call('ingest.status', { case_id: caseId }).catch(() => null),
       ]);
       if (get().caseId !== caseId) return;
       set((s) => ({
@@ -72,37 +72,37 @@ export const useDocuments = create<DocsState>((set, get) => ({
     set({ upload: null });
     // The engine runs one ingest per case at a time: items added meanwhile wait behind it.
     const busy = Boolean(get().progress[caseId]);
-    await api.call('ingest.start', { caseId, paths, wait: false });
+    await api.call('ingest.start', { case_id: caseId, paths, wait: false });
     if (busy) say(`Queued “${items.label}”: it is added when the documents being added now are done.`);
     await get().load(caseId);
   },
   async cancel(caseId) {
-    await api.call('ingest.cancel', { caseId });
+    await api.call('ingest.cancel', { case_id: caseId });
   },
   async resume(caseId) {
     set((s) => ({ pending: { ...s.pending, [caseId]: 0 } }));
     // Resolves when the resumed run ends; progress arrives as events meanwhile.
-    await api.call('ingest.resume', { caseId });
+    await api.call('ingest.resume', { case_id: caseId });
     await get().load(caseId);
   },
   async remove(caseId, fileId, version) {
-    await api.call('files.remove', { caseId, fileId, ...(version !== undefined ? { version } : {}) });
+    await api.call('files.remove', { case_id: caseId, file_id: fileId, ...(version !== undefined ? { version } : {}) });
     await get().load(caseId);
   },
   async retry(caseId, fileId) {
-    await api.call('files.retry', { caseId, fileId, wait: false });
+    await api.call('files.retry', { case_id: caseId, file_id: fileId, wait: false });
   },
   async unlock(caseId, fileId, password) {
-    await api.call('files.unlock', { caseId, fileId, password, wait: false });
+    await api.call('files.unlock', { case_id: caseId, file_id: fileId, password, wait: false });
   },
   vectorsStatus(caseId) {
-    return api.call('index.vectors', { caseId });
+    return api.call('index.vectors', { case_id: caseId });
   },
   catchUpVectors(caseId) {
-    return api.call('index.catchUp', { caseId });
+    return api.call('index.catchUp', { case_id: caseId });
   },
   async setBates(caseId, fileId, prefix) {
-    await api.call('files.setBates', { caseId, fileId, prefix });
+    await api.call('files.setBates', { case_id: caseId, file_id: fileId, prefix });
     void get().load(caseId);
   },
 }));
@@ -139,32 +139,32 @@ export function watchIngest(): () => void {
     }, 1000);
   };
   const offProgress = api.on('ingest.progress', (p) => {
-    const before = useDocuments.getState().progress[p.caseId]?.semantic?.embedded;
+    const before = useDocuments.getState().progress[p.case_id]?.semantic?.embedded;
     // A run at work finishes what an earlier one left: nothing is "unfinished" while it runs.
     useDocuments.setState((s) => ({
-      progress: { ...s.progress, [p.caseId]: p.state === 'running' ? p : null },
-      pending: p.state === 'running' ? { ...s.pending, [p.caseId]: 0 } : s.pending,
+      progress: { ...s.progress, [p.case_id]: p.state === 'running' ? p : null },
+      pending: p.state === 'running' ? { ...s.pending, [p.case_id]: 0 } : s.pending,
     }));
-    if (p.state === 'running' && p.semantic && p.semantic.embedded !== before && p.caseId === useDocuments.getState().caseId) followSemantic();
+    if (p.state === 'running' && p.semantic && p.semantic.embedded !== before && p.case_id === useDocuments.getState().caseId) followSemantic();
     if (p.state !== 'running') reloadCases();
-    if (p.state !== 'running' && p.caseId === useDocuments.getState().caseId) reload();
+    if (p.state !== 'running' && p.case_id === useDocuments.getState().caseId) reload();
   });
   const offFile = api.on('ingest.file', (e) => {
     if (e.status === 'skipped') {
       useDocuments.setState((s) => {
-        const list = (s.skipped[e.caseId] ?? []).filter((k) => k.name !== e.name);
-        return { skipped: { ...s.skipped, [e.caseId]: [...list, { name: e.name, reason: e.reason }] } };
+        const list = (s.skipped[e.case_id] ?? []).filter((k) => k.name !== e.name);
+        return { skipped: { ...s.skipped, [e.case_id]: [...list, { name: e.name, reason: e.reason }] } };
       });
       return;
     }
     reloadCases();
-    if (e.caseId !== useDocuments.getState().caseId) return;
-    useDocuments.setState((s) => ({ live: { ...s.live, [e.fileId]: e } }));
+    if (e.case_id !== useDocuments.getState().caseId) return;
+    useDocuments.setState((s) => ({ live: { ...s.live, [e.file_id]: e } }));
     reload();
   });
   // A file marked deleted from a followed folder (or back in it), a type or Bates prefix set elsewhere.
   const offChanged = api.on('cases.changed', (e) => {
-    if (e.kind === 'files' && e.caseId === useDocuments.getState().caseId) reload();
+    if (e.kind === 'files' && e.case_id === useDocuments.getState().caseId) reload();
   });
   return () => {
     watching = false;

@@ -27,7 +27,7 @@ export const useModels = create<ModelsState>((set) => ({
     }
   },
   async setDefault(modelId) {
-    set({ list: await api.call('models.setDefault', { modelId }) });
+    set({ list: await api.call('models.setDefault', { model_id: modelId }) });
   },
   importModel(path) {
     return api.call('models.import', { path });

@@ -42,7 +42,7 @@ export const useSearch = create<SearchState>((set, get) => ({
     set({ caseId, query: q, running: true, error: null, open: true, focus, limitedTo: files });
     try {
       const response = await api.call('search', {
-        caseId,
+        case_id: caseId,
         query: q,
         mode: s.mode,
         k: s.topK,

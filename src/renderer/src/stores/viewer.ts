@@ -113,7 +113,7 @@ let request = 0;
 /** The DOCX's HTML and text (files.read); null when there is none or it cannot be read (the passage is shown as text then). */
 async function fetchDocx(caseId: string, fileId: string, version: number): Promise<DocxSource | null> {
   try {
-    const content = await api.call('files.read', { caseId, fileId, version });
+    const content = await api.call('files.read', { case_id: caseId, file_id: fileId, version });
     return content.kind === 'docx' && content.html ? { html: content.html, text: content.text } : null;
   } catch {
     return null;
@@ -142,7 +142,7 @@ async function fetchWords(caseId: string, source: SourceRef, page: number, id: n
   const have = useViewer.getState().words;
   if (have && have.file_id === source.file_id && have.version === source.version && have.page === page) return;
   try {
-    const words = await api.call('citations.words', { caseId, fileId: source.file_id, version: source.version, page });
+    const words = await api.call('citations.words', { case_id: caseId, file_id: source.file_id, version: source.version, page });
     if (id === request || useViewer.getState().page === page) useViewer.setState({ words });
   } catch {
     if (id === request) useViewer.setState({ words: null });
@@ -172,8 +172,8 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
     if (paged(source)) {
       void fetchWords(caseId, source, page, id);
       const image = await api.call('citations.page', {
-        caseId,
-        fileId: source.file_id,
+        case_id: caseId,
+        file_id: source.file_id,
         version: source.version,
         page,
         // Sharp at the pane's width on ordinary and HiDPI screens, capped by the op's limit.
@@ -183,8 +183,8 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
       if (id === request) useViewer.setState({ image, passage: null, docx: null, loading: false, page: image.page });
     } else {
       const passage = await api.call('citations.passage', {
-        caseId,
-        fileId: source.file_id,
+        case_id: caseId,
+        file_id: source.file_id,
         version: source.version,
         start: source.start,
         end: source.end,
@@ -256,7 +256,7 @@ function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'ope
       if (doc) return doc;
       if (!caseId || !source) return null;
       try {
-        const content = await api.call('files.read', { caseId, fileId: source.file_id, version: source.version });
+        const content = await api.call('files.read', { case_id: caseId, file_id: source.file_id, version: source.version });
         if (get().source?.file_id !== source.file_id || get().source?.version !== source.version) return null;
         const read = { text: content.text, pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }] };
         set({ doc: read });
@@ -307,7 +307,7 @@ function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFin
 function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth' | 'thumbnail'> {
   return {
     thumbnail(caseId, fileId, version, page) {
-      return api.call('citations.page', { caseId, fileId, version, page, scale: 0.25 });
+      return api.call('citations.page', { case_id: caseId, file_id: fileId, version, page, scale: 0.25 });
     },
     setThumbs(on) {
       set({ thumbs: on });

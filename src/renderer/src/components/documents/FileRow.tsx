@@ -42,7 +42,7 @@ function baseName(file: FileInfo): string {
 /** The running ingest's view of a file (latest version in flight), else what files.list overlaid; and the status its row shows. */
 function useLiveStatus(caseId: string, file: FileInfo): { current: IngestCurrentFile | undefined; status: IngestFileStatus } {
   const live = useDocuments((s) => s.live[file.id]);
-  const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.fileId === file.id && c.version === file.version));
+  const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.file_id === file.id && c.version === file.version));
   const status = current
     ? STAGE_STATUS[current.stage]
     : live && live.version >= file.version && statusClass(live.status) === 'busy'

@@ -23,19 +23,19 @@ export function OverallProgress({ caseId, progress }: { caseId: string; progress
   // Bytes move when a file finishes, pages as each is parsed: show the further of the two, and
   // never let the bar move backwards within one job (an estimated page total can still change).
   const fraction = Math.max(
-    progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : 0,
-    progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 0,
-    progress.pagesTotal > 0 && (!progress.pagesEstimated || progress.filesTotal === 1) ? progress.pagesDone / progress.pagesTotal : 0,
+    progress.bytes_total > 0 ? progress.bytes_done / progress.bytes_total : 0,
+    progress.files_total > 0 ? progress.files_done / progress.files_total : 0,
+    progress.pages_total > 0 && (!progress.pages_estimated || progress.files_total === 1) ? progress.pages_done / progress.pages_total : 0,
   );
   const best = useRef({ jobId: '', pct: 0 });
-  if (best.current.jobId !== progress.jobId) best.current = { jobId: progress.jobId, pct: 0 };
+  if (best.current.jobId !== progress.job_id) best.current = { jobId: progress.job_id, pct: 0 };
   best.current.pct = Math.max(best.current.pct, Math.round(Math.min(1, fraction) * 100));
   const pct = best.current.pct;
   return (
     <div className="ingest-progress" role="status" aria-label="Ingest progress">
       <div className="ingest-progress-line">
         <strong>
-          Adding documents: {progress.filesDone} of {plural(progress.filesTotal, 'file')}
+          Adding documents: {progress.files_done} of {plural(progress.files_total, 'file')}
         </strong>
         <button
           type="button"
@@ -46,14 +46,14 @@ export function OverallProgress({ caseId, progress }: { caseId: string; progress
         </button>
       </div>
       <progress max={100} value={pct} aria-label="Overall progress" />
-      {progress.blockedBy && (
+      {progress.blocked_by && (
         <div className="small" data-testid="ingest-blocked">
-          {progress.blockedBy.message}
+          {progress.blocked_by.message}
         </div>
       )}
       <div className="muted small">
-        {progress.pagesTotal > 0 ? `${progress.pagesDone} / ${progress.pagesEstimated ? 'about ' : ''}${progress.pagesTotal} pages · ` : ''}
-        {progress.etaSeconds !== null ? `about ${formatDuration(progress.etaSeconds * 1000)} left` : 'estimating time left…'}
+        {progress.pages_total > 0 ? `${progress.pages_done} / ${progress.pages_estimated ? 'about ' : ''}${progress.pages_total} pages · ` : ''}
+        {progress.eta_seconds !== null ? `about ${formatDuration(progress.eta_seconds * 1000)} left` : 'estimating time left…'}
         {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
       </div>
       {semanticText(progress) && (

@@ -130,7 +130,7 @@ export function Toolbar({ onFitPage }: { onFitPage(): void }) {
           className="btn btn-small"
           title="Open the original file in your system's viewer"
           onClick={() => {
-            api.openOriginal?.({ caseId, fileId: source.file_id, version: source.version }).catch((err: unknown) => {
+            api.openOriginal?.({ case_id: caseId, file_id: source.file_id, version: source.version }).catch((err: unknown) => {
               useViewer.setState({ error: errorMessage(err) });
             });
           }}
