@@ -9,11 +9,11 @@ import type { Engine } from '../core/engine';
 
 /** How the run `started` (ingest.start's answer) ended, once it has: at once for a finished run. */
 function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<string> {
-  const handle = started as { jobId?: unknown; state?: unknown } | null;
-  if (handle?.state !== 'running' || typeof handle.jobId !== 'string') return Promise.resolve(String(handle?.state ?? 'done'));
+  const handle = started as { job_id?: unknown; state?: unknown } | null;
+  if (handle?.state !== 'running' || typeof handle.job_id !== 'string') return Promise.resolve(String(handle?.state ?? 'done'));
   return new Promise((resolve) => {
     const off = engine.events.on('ingest.progress', (p) => {
-      if (p.job_id !== handle.jobId || p.state === 'running') return;
+      if (p.job_id !== handle.job_id || p.state === 'running') return;
       off();
       resolve(p.state);
     });
@@ -25,7 +25,7 @@ function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<str
  * case holding the folder as it is, and reads nothing again), the dropped folders are followed.
  */
 export async function followDroppedFolders(engine: Pick<Engine, 'router' | 'events'>, input: unknown, started?: unknown): Promise<void> {
-  const { caseId, paths } = (input ?? {}) as { caseId?: unknown; paths?: unknown };
+  const { case_id: caseId, paths } = (input ?? {}) as { case_id?: unknown; paths?: unknown };
   if (typeof caseId !== 'string' || !Array.isArray(paths)) return;
   const folders: string[] = [];
   for (const p of paths) {

@@ -7,14 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '../core/router/router';
 import type { OpName, OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
-import { withFormerNames } from '../shared/wire-names';
+import { withCurrentNames, withFormerNames } from '../shared/wire-names';
 import { sendError, sendJson, sendThrown } from './respond';
 import { checkScope, type ServeScope } from './scope';
 
 /**
  * What a module does once an operation has succeeded, before its answer is sent, keyed by the
  * operation: a side effect that module owns (the upload folder is emptied after `ingest.start`).
- * `input` is the body as sent; the contract's validation accepted it.
+ * `input` is the body with former field names mapped to the names now (`withCurrentNames`); the contract's validation accepted it.
  */
 export type AfterOp = { [N in OpName]?: (input: unknown, value: OpOutput<N>) => void };
 
@@ -67,7 +67,8 @@ export function createDispatch(options: DispatchOptions): (req: IncomingMessage,
   const call = async (name: string, req: IncomingMessage, res: ServerResponse) => {
     const body = await readInput(req, res, maxJsonBytes);
     if (!body) return;
-    const { input } = body;
+    // Until 0.2 a request may still use a field's former camelCase name; the name now wins (src/shared/wire-names.ts).
+    const input = withCurrentNames(body.input);
     // The client going away cancels the operation (a chat turn, an ingest with wait).
     const controller = new AbortController();
     res.on('close', () => {

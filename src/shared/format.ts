@@ -17,8 +17,8 @@ export function formatBytes(n: number): string {
 }
 
 /** "OCR page 3 of 5" while a file's page is being read by OCR, else ''. */
-export function ocrProgressText(c: { ocrPage?: number; pages: number | null }): string {
-  return c.ocrPage === undefined ? '' : `OCR page ${c.ocrPage}${c.pages ? ` of ${c.pages}` : ''}`;
+export function ocrProgressText(c: { ocr_page?: number; pages: number | null }): string {
+  return c.ocr_page === undefined ? '' : `OCR page ${c.ocr_page}${c.pages ? ` of ${c.pages}` : ''}`;
 }
 
 /** "semantic search 38% (2,880 of 7,560 passages)" while a case's vectors are still being made, else ''. */

@@ -128,7 +128,7 @@ describe('chat sessions', () => {
   });
 
   it('input – bad ids and max steps are refused with the field named', async () => {
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', max_steps: 9 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/maxSteps/) });
+    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', max_steps: 9 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/max_steps/) });
     await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: '  ' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/question/) });
     await expect(c.engine.router.call('chat.session', { case_id: c.caseId, session_id: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
   });

@@ -51,8 +51,8 @@ export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Pro
     lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`casefile serve exited with ${code}: ${stderr}`)));
   });
-  const info = JSON.parse(first) as { url: string; loginUrl: string; token: string };
-  return { home, child, ...info };
+  const info = JSON.parse(first) as { url: string; login_url: string; token: string };
+  return { home, child, url: info.url, loginUrl: info.login_url, token: info.token };
 }
 
 /** Call an engine operation of a running `casefile serve` over its HTTP API. */

@@ -30,7 +30,7 @@ test.describe('search by meaning catches up', () => {
       rmSync(lock);
       await banner.getByRole('button', { name: /Make searchable by meaning|Try again/ }).click();
       await expect(banner).toBeHidden({ timeout: 60_000 });
-      expect(await op('index.vectors', { case_id: id })).toMatchObject({ state: 'done', modelId: 'all-MiniLM-L6-v2' });
+      expect(await op('index.vectors', { case_id: id })).toMatchObject({ state: 'done', model_id: 'all-MiniLM-L6-v2' });
       const found = await op<{ semantic: boolean; results: Array<{ file_name: string }> }>('search', { case_id: id, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
       expect(found.semantic).toBe(true);
       expect(found.results[0]!.file_name).toBe('lease.txt');

@@ -74,7 +74,7 @@ async function serveStep(caseId) {
     port = Number(url.port);
     const token = url.searchParams.get('token');
     const endpoint = `${url.origin}/api/op/search`;
-    const body = JSON.stringify({ caseId, query: 'term of the co-branding agreement', mode: 'hybrid', k: 3 });
+    const body = JSON.stringify({ case_id: caseId, query: 'term of the co-branding agreement', mode: 'hybrid', k: 3 });
     const refused = await fetch(endpoint, { method: 'POST', body });
     const res = await fetch(endpoint, { method: 'POST', body, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } });
     const out = await res.json();

@@ -104,7 +104,7 @@ describe('default chat model', () => {
     expect(set.stdout.trim()).toBe('Default chat model for questions: stories260K');
     const json = await runCasefile(home, ['models', 'default', MINILM_ID, '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ defaultEmbeddingModel: MINILM_ID, defaultChatModel: 'stories260K' });
+    expect(JSON.parse(json.stdout)).toEqual({ default_embedding_model: MINILM_ID, defaultEmbeddingModel: MINILM_ID, default_chat_model: 'stories260K', defaultChatModel: 'stories260K' });
     const emb = await runCasefile(home, ['models', 'default', MINILM_ID]);
     expect(emb.stdout.trim()).toBe(`Default embedding model for new cases: ${MINILM_ID}`);
 

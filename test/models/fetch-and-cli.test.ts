@@ -54,7 +54,7 @@ describe('casefile models (CLI end to end)', () => {
 
     const gguf = await runCasefile(home, ['models', 'import', smolLmGguf, '--id', 'smollm2', '--link', '--json']);
     expect(gguf.code, gguf.stderr).toBe(0);
-    expect(JSON.parse(gguf.stdout)).toMatchObject({ alreadyInstalled: false, model: { id: 'smollm2', kind: 'chat', quantization: 'Q4_1', contextLength: 8192 } });
+    expect(JSON.parse(gguf.stdout)).toMatchObject({ already_installed: false, model: { id: 'smollm2', kind: 'chat', quantization: 'Q4_1', context_length: 8192 } });
 
     const folder = await runCasefile(home, ['models', 'import', miniLmDir]);
     expect(folder.code, folder.stderr).toBe(0);
@@ -66,9 +66,9 @@ describe('casefile models (CLI end to end)', () => {
     // The only chat model is the default one (*) a question uses when it names none.
     expect(text.stdout).toMatch(/smollm2 \*\s+chat\s+gguf\s+94 MB\s+Q4_1\s+8192/);
     const json = await runCasefile(home, ['models', 'list', '--json']);
-    const list = JSON.parse(json.stdout) as { models: Array<{ id: string }>; defaultEmbeddingModel: string; semantic: { available: boolean } };
+    const list = JSON.parse(json.stdout) as { models: Array<{ id: string }>; default_embedding_model: string; semantic: { available: boolean } };
     expect(list.models.map((m) => m.id).sort()).toEqual([MINILM_ID, 'smollm2']);
-    expect(list.defaultEmbeddingModel).toBe(MINILM_ID);
+    expect(list.default_embedding_model).toBe(MINILM_ID);
     expect(list.semantic.available).toBe(true);
   });
 

@@ -74,7 +74,7 @@ describe('models.list / models.import (production registry through the engine ro
     expect(existsSync(path.join(home, 'models', MINILM_ID, 'onnx', 'model_quantized.onnx'))).toBe(true);
     expect(existsSync(path.join(home, 'models', MINILM_ID, '.complete.json'))).toBe(false);
     expect(result.default_embedding_model).toBe(MINILM_ID);
-    expect(events).toEqual([{ modelId: MINILM_ID, kind: 'imported' }]);
+    expect(events).toEqual([{ model_id: MINILM_ID, kind: 'imported' }]);
 
     // Importing the same model again changes nothing.
     const again = await engine.router.call('models.import', { path: miniLmDir });

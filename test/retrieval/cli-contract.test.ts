@@ -43,7 +43,8 @@ describe('casefile search', () => {
     expect(r).toMatchObject({ file_name: 'AGProjects-NDA.txt', version: 1, label: expect.any(String), score: expect.any(Number) });
     expect(r.text).toContain('Netherlands');
     expect(r.pages).toEqual([expect.any(Number), expect.any(Number)]);
-    expect(Object.keys(r.citation as object).sort()).toEqual(['end', 'file_id', 'file_name', 'id', 'pages', 'start', 'version']);
+    // Until 0.2 every `file_id` of --json output also carries its camelCase alias (docs/cli.md).
+    expect(Object.keys(r.citation as object).sort()).toEqual(['end', 'fileId', 'file_id', 'file_name', 'id', 'pages', 'start', 'version']);
   });
 
   it('plain output – ranked lines with scores, labels and cite ids; says semantic search is off', async () => {

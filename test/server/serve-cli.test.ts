@@ -70,8 +70,8 @@ describe('casefile serve', () => {
         lines.once('line', resolve);
         child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
       });
-      const info = JSON.parse(first) as { url: string; token: string; allowPaths: string[] };
-      expect(info.allowPaths).toHaveLength(1);
+      const info = JSON.parse(first) as { url: string; token: string; allow_paths: string[] };
+      expect(info.allow_paths).toHaveLength(1);
       const op = (name: string, body: unknown) =>
         fetch(`${info.url}api/op/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${info.token}` } });
       const { id: caseId } = (await (await op('cases.create', { name: 'Allowed' })).json()) as { id: string };
@@ -105,7 +105,7 @@ describe('casefile serve', () => {
         lines.once('line', resolve);
         child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
       });
-      expect((JSON.parse(first) as { allowDownloadsFrom: string[] }).allowDownloadsFrom).toEqual(['huggingface.co', '*.hf.co']);
+      expect((JSON.parse(first) as { allow_downloads_from: string[] }).allow_downloads_from).toEqual(['huggingface.co', '*.hf.co']);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -60,6 +60,30 @@ describe('serve mode', () => {
     expect(server.loginUrl).toBe(`${server.url}?token=${server.token}`);
   });
 
+  it('former names – a request may still use caseId (until 0.2); the answer carries both names', async () => {
+    const { id } = (await (await op('cases.create', { name: 'Names' })).json()) as { id: string };
+    // The former names alone.
+    const old = await op('cases.setDateOrder', { caseId: id, dayFirst: true });
+    expect(old.status).toBe(200);
+    expect(((await old.json()) as { dates: unknown }).dates).toEqual({ day_first: true, dayFirst: true });
+    // The names now.
+    const now = await op('cases.setDateOrder', { case_id: id, day_first: false });
+    expect(now.status).toBe(200);
+    expect(((await now.json()) as { dates: unknown }).dates).toEqual({ day_first: false, dayFirst: false });
+    // Both: the name now wins, the former one is dropped (not refused as an unknown field).
+    const both = await op('cases.setDateOrder', { caseId: 'no-such-case', case_id: id, day_first: true, dayFirst: false });
+    expect(both.status).toBe(200);
+    expect(((await both.json()) as { dates: { day_first: boolean } }).dates.day_first).toBe(true);
+    // A bad value under the former name is reported under the name now.
+    const bad = await op('cases.get', { caseId: '../x' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { fields: { field: string }[] } }).error.fields[0]!.field).toBe('case_id');
+    // An answer with renamed fields carries the former names beside them.
+    const vectors = (await (await op('index.vectors', { case_id: id })).json()) as Record<string, unknown>;
+    expect(vectors).toMatchObject({ case_id: id, caseId: id });
+    expect(vectors.model_id).toBe(vectors.modelId);
+  });
+
   it('token – every request without it gets 401', async () => {
     expect((await op('cases.list', {}, {})).status).toBe(401);
     expect((await op('cases.list', {}, { Authorization: 'Bearer wrong' })).status).toBe(401);
@@ -143,7 +167,7 @@ describe('serve mode', () => {
     }
     controller.abort();
     const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes(created.id))!;
-    expect(JSON.parse(line.slice(6))).toEqual({ name: 'cases.changed', payload: { caseId: created.id, kind: 'created' } });
+    expect(JSON.parse(line.slice(6))).toEqual({ name: 'cases.changed', payload: { case_id: created.id, caseId: created.id, kind: 'created' } });
   });
 
   it('static files – served with types, the page with a strict CSP', async () => {

@@ -52,7 +52,7 @@ describe('contract', () => {
       fields: [{ field: 'name', message: 'A name can be at most 200 characters long.' }],
     });
     await expect(engine.router.call('cases.create', {})).rejects.toMatchObject({ fields: [{ field: 'name' }] });
-    await expect(engine.router.call('cases.get', { case_id: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'caseId' }] });
+    await expect(engine.router.call('cases.get', { case_id: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'case_id' }] });
     // 200 emoji are 200 characters, not 400 UTF-16 units.
     await expect(engine.router.call('cases.create', { name: '⚖'.repeat(200) })).resolves.toMatchObject({ name: '⚖'.repeat(200) });
     await engine.close();

@@ -30,7 +30,7 @@ describe('a refused input is said to the lawyer in a sentence', () => {
       const following = await shown(engine.router.call('cases.setWatch', { case_id: caseId, enabled: true }));
       expect(following).toBe('This case follows no folder yet. Add a folder to the case first (“Add folder…” in the documents pane).');
       // A developer's field message (not a sentence) keeps the whole message, naming the field.
-      expect(await shown(engine.router.call('files.list', { case_id: '../x' }))).toMatch(/^Invalid input to files\.list — caseId: /);
+      expect(await shown(engine.router.call('files.list', { case_id: '../x' }))).toMatch(/^Invalid input to files\.list — case_id: /);
     } finally {
       await engine.close();
     }

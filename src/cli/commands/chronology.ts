@@ -16,7 +16,7 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
   const files = Array.isArray(v.file) ? v.file : str(v.file) ? [str(v.file)!] : [];
   if (files.length > 1) throw new UsageError('chronology takes one --file');
   const filters = {
-    caseId: target.id,
+    case_id: target.id,
     ...(str(v.from) ? { from: str(v.from) } : {}),
     ...(str(v.to) ? { to: str(v.to) } : {}),
     ...(str(v.query) ? { query: str(v.query) } : {}),

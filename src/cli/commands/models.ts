@@ -110,7 +110,7 @@ async function setDefaultModel(engine: Engine, rest: string[], json: boolean, io
   if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
   const list = await engine.router.call('models.setDefault', { model_id: rest[0] });
   const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
-  if (json) io.out(wireJson({ defaultEmbeddingModel: list.default_embedding_model, defaultChatModel: list.default_chat_model }));
+  if (json) io.out(wireJson({ default_embedding_model: list.default_embedding_model, default_chat_model: list.default_chat_model }));
   else io.out(chat ? `Default chat model for questions: ${list.default_chat_model}` : `Default embedding model for new cases: ${list.default_embedding_model}`);
   return 0;
 }

@@ -75,7 +75,7 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     );
   }
   if (args.values.json === true) {
-    io.out(wireJson({ url: server.url, loginUrl: server.loginUrl, token: server.token, port: server.port, home: engine.home, allowPaths, allowDownloadsFrom }));
+    io.out(wireJson({ url: server.url, login_url: server.loginUrl, token: server.token, port: server.port, home: engine.home, allow_paths: allowPaths, allow_downloads_from: allowDownloadsFrom }));
   } else {
     io.out(`Casefile is serving ${engine.home}`);
     io.out(

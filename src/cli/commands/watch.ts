@@ -45,7 +45,7 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   if (named.length) summary = await engine.router.call('cases.setWatch', { case_id: target.id, folders: [...new Set([...target.watch.folders, ...named])] });
   if (args.values.on === true || args.values.off === true) {
     const changed = await engine.router.call('cases.setWatch', { case_id: target.id, enabled: args.values.on === true });
-    if (json) io.out(wireJson({ caseId: changed.id, watch: changed.watch }));
+    if (json) io.out(wireJson({ case_id: changed.id, watch: changed.watch }));
     else io.out(`${changed.watch.enabled ? 'Following' : 'Not following'} the folders of ${printable(changed.name)}: ${changed.watch.folders.map((f) => printable(f)).join(', ') || 'none'}`);
     return 0;
   }

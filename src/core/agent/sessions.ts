@@ -60,7 +60,7 @@ export class ChatStore {
     if (raw === undefined) throw new CasefileError('not_found', `No chat session ${sessionId} in this case.`);
     const parsed = SessionFile.safeParse(raw);
     if (!parsed.success) throw new CasefileError('failed', `The chat session ${sessionId} is damaged: ${parsed.error.issues[0]?.message}.`);
-    return parsed.data;
+    return { ...parsed.data, messages: parsed.data.messages.map(currentMessage) };
   }
 
   /** Read-modify-write under a per-session lock, written atomically. */
@@ -118,6 +118,13 @@ export class ChatStore {
     await this.read(sessionId);
     await fs.rm(this.file(sessionId), { force: true });
   }
+}
+
+/** A message of a session saved before 0.2 names its turn `turnId`: read as `turn_id` (written so at the next save). */
+function currentMessage(m: ChatMessage): ChatMessage {
+  const { turnId, ...rest } = m as ChatMessage & { turnId?: unknown };
+  if (typeof turnId !== 'string') return m;
+  return { ...rest, turn_id: typeof m.turn_id === 'string' ? m.turn_id : turnId };
 }
 
 export function summary(s: SessionFile): ChatSessionSummary {

@@ -223,6 +223,6 @@ export class CaseRegistry {
 
   private async summary(meta: CaseMeta): Promise<CaseSummary> {
     const stats = await this.statsProvider(this.caseDir(meta.id));
-    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: dateSettingsOf(meta.settings), watch: watchSettingsOf(meta.settings) };
+    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: { day_first: dateSettingsOf(meta.settings).dayFirst }, watch: watchSettingsOf(meta.settings) };
   }
 }

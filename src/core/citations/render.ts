@@ -151,7 +151,7 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
   const { file, version } = await docs.resolve(fileId, args.version);
   if (version.kind !== 'pdf' && version.kind !== 'image') {
     throw new CasefileError('invalid_input', `${file.name} is not a PDF; its passage is shown as text instead.`, [
-      { field: 'fileId', message: 'must be a PDF file' },
+      { field: 'file_id', message: 'must be a PDF file' },
     ]);
   }
   const [text, index, original] = await Promise.all([

@@ -78,7 +78,7 @@ export function wordsOfPage(page: PageGeometry, text: string): PageWord[] {
 export async function pageWords(docs: CaseDocuments, args: { file_id: string; version?: number | undefined; page: number }): Promise<PageWords> {
   const { file, version } = await docs.resolve(args.file_id, args.version);
   if (version.kind !== 'pdf' && version.kind !== 'image') {
-    throw new CasefileError('invalid_input', `${file.name} is not a PDF; it has no pages to draw words on.`, [{ field: 'fileId', message: 'must be a PDF file' }]);
+    throw new CasefileError('invalid_input', `${file.name} is not a PDF; it has no pages to draw words on.`, [{ field: 'file_id', message: 'must be a PDF file' }]);
   }
   const [text, index] = await Promise.all([docs.getText(args.file_id, version.version), docs.getPages(args.file_id, version.version)]);
   const page = index.pages.find((p) => p.page === args.page);

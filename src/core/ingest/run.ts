@@ -635,7 +635,7 @@ class IngestRun {
       if (r.file_id === parentId) parentReason = r.reason;
       else {
         this.results.set(r.name, r);
-        this.emitFile(r, r.status, r.reason);
+        this.emitFile({ fileId: r.file_id, name: r.name, version: r.version }, r.status, r.reason);
       }
     }
     return parentReason;

@@ -178,7 +178,7 @@ export class IngestService {
   /**
    * Queue a run and return its handle at once (progress and results arrive as events). Nobody
    * waits for its answer, so while another process holds the case the run waits for it and says
-   * so in its progress (`blockedBy`), instead of failing where no one sees it.
+   * so in its progress (`blocked_by`), instead of failing where no one sees it.
    */
   async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
     const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly, waitForCase: true });

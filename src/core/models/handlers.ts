@@ -2,7 +2,7 @@ import type { EventsPort, ModelCatalogPort } from '../ports';
 import type { HandlerMap } from '../router/router';
 
 /**
- * The `models.*` operations over the engine's model catalog. `chatModelOverride`: the chat model
+ * The `models.*` operations over the engine's model catalog. `chat_model_override`: the chat model
  * the environment sets for questions that name none (it wins over the default set in the app).
  */
 export async function modelHandlers(ports: ModelCatalogPort & { events: EventsPort }, chatModelOverride?: string): Promise<HandlerMap> {
