@@ -8,8 +8,10 @@ import { cspMetaPlugin } from './src/main/security';
 // worker_threads) and as reader processes (ingest: child processes it can measure and stop).
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
 if (existsSync('src/core/reader/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/reader/worker.ts');
-if (existsSync('src/core/citations/render-worker.ts')) mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
-if (existsSync('src/core/retrieval/embed-worker.ts')) mainInputs['embed-worker'] = resolve('src/core/retrieval/embed-worker.ts');
+if (existsSync('src/core/citations/render-worker.ts'))
+  mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
+if (existsSync('src/core/retrieval/embed-worker.ts'))
+  mainInputs['embed-worker'] = resolve('src/core/retrieval/embed-worker.ts');
 
 export default defineConfig({
   main: {

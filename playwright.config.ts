@@ -42,7 +42,13 @@ export default defineConfig<ShellOptions>({
         headless: true,
         launchOptions: {
           executablePath: process.env.CASEFILE_CHROMIUM ?? '/usr/bin/chromium',
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+          ],
         },
       },
     },

@@ -29,7 +29,15 @@ import { installTestModels, testModels } from '../test/helpers/models';
 
 type Metrics = Record<string, { value: number; unit: string; note: string }>;
 
-const TINY = path.resolve(import.meta.dirname, '..', '..', 'shared', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf');
+const TINY = path.resolve(
+  import.meta.dirname,
+  '..',
+  '..',
+  'shared',
+  'models',
+  'llama-2-tiny-random',
+  'llama-2-tiny-random.gguf',
+);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -72,8 +80,16 @@ async function stepOverhead(): Promise<Metrics> {
       toolPerStep.push(r.timing.tool_ms / r.steps.length);
     }
     return {
-      'agent.step_overhead_ms': { value: median(perStep), unit: 'ms', note: 'median per step, model time excluded (prompt, parsing, real tools on a 4-file case, dedup, verification); scripted model' },
-      'agent.step_tool_ms': { value: median(toolPerStep), unit: 'ms', note: 'median tool time per step within the overhead above (LanceDB BM25, grep, inventory)' },
+      'agent.step_overhead_ms': {
+        value: median(perStep),
+        unit: 'ms',
+        note: 'median per step, model time excluded (prompt, parsing, real tools on a 4-file case, dedup, verification); scripted model',
+      },
+      'agent.step_tool_ms': {
+        value: median(toolPerStep),
+        unit: 'ms',
+        note: 'median tool time per step within the overhead above (LanceDB BM25, grep, inventory)',
+      },
     };
   } finally {
     await engine.close();
@@ -93,14 +109,24 @@ async function providerVsDirect(): Promise<Metrics> {
   const direct = async (): Promise<number> => {
     let tokens = 0;
     const t0 = performance.now();
-    await chat.generateResponse([{ type: 'user', text: prompt }, { type: 'model', response: [] }], { maxTokens, temperature: 0, onToken: (t) => (tokens += t.length), onTextChunk: () => {} });
+    await chat.generateResponse(
+      [
+        { type: 'user', text: prompt },
+        { type: 'model', response: [] },
+      ],
+      { maxTokens, temperature: 0, onToken: (t) => (tokens += t.length), onTextChunk: () => {} },
+    );
     return tokens / ((performance.now() - t0) / 1000);
   };
   const runtime = new LlamaRuntime({ threads, contextSize: 1024, idleUnloadMs: 0 });
   const provider = new LlamaLanguageModel(runtime, TINY);
   const viaProvider = async (): Promise<number> => {
     const t0 = performance.now();
-    const { stream } = await provider.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: prompt }] }], maxOutputTokens: maxTokens, temperature: 0 });
+    const { stream } = await provider.doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+      maxOutputTokens: maxTokens,
+      temperature: 0,
+    });
     let tokens = 0;
     for await (const part of stream) if (part.type === 'finish') tokens = part.usage.outputTokens.total ?? 0;
     return tokens / ((performance.now() - t0) / 1000);
@@ -130,11 +156,31 @@ async function providerVsDirect(): Promise<Metrics> {
     const mp = median(p);
     const ms = median(s);
     return {
-      'agent.llama_tokens_per_s_direct': { value: md, unit: 'tokens/s', note: `tiny random GGUF, node-llama-cpp LlamaChat directly, ${threads} thread, ${maxTokens} tokens, median of 9` },
-      'agent.llama_tokens_per_s_provider': { value: mp, unit: 'tokens/s', note: 'same model, prompt and threads through the provider (LlamaLanguageModel.doStream, LanguageModelV4), median of 9' },
-      'agent.provider_speed_ratio': { value: mp / md, unit: 'ratio', note: 'provider tokens/s ÷ direct tokens/s (≥ 0.95 = the provider costs under 5%)' },
-      'agent.llama_tokens_per_s_streamtext': { value: ms, unit: 'tokens/s', note: 'the same through the whole ai SDK (streamText over the provider), as the loop calls it' },
-      'agent.streamtext_speed_ratio': { value: ms / md, unit: 'ratio', note: 'streamText tokens/s ÷ direct (SDK stream plumbing included; per-token cost matters only for very fast tiny models)' },
+      'agent.llama_tokens_per_s_direct': {
+        value: md,
+        unit: 'tokens/s',
+        note: `tiny random GGUF, node-llama-cpp LlamaChat directly, ${threads} thread, ${maxTokens} tokens, median of 9`,
+      },
+      'agent.llama_tokens_per_s_provider': {
+        value: mp,
+        unit: 'tokens/s',
+        note: 'same model, prompt and threads through the provider (LlamaLanguageModel.doStream, LanguageModelV4), median of 9',
+      },
+      'agent.provider_speed_ratio': {
+        value: mp / md,
+        unit: 'ratio',
+        note: 'provider tokens/s ÷ direct tokens/s (≥ 0.95 = the provider costs under 5%)',
+      },
+      'agent.llama_tokens_per_s_streamtext': {
+        value: ms,
+        unit: 'tokens/s',
+        note: 'the same through the whole ai SDK (streamText over the provider), as the loop calls it',
+      },
+      'agent.streamtext_speed_ratio': {
+        value: ms / md,
+        unit: 'ratio',
+        note: 'streamText tokens/s ÷ direct (SDK stream plumbing included; per-token cost matters only for very fast tiny models)',
+      },
     };
   } finally {
     chat.dispose();
@@ -169,7 +215,12 @@ async function firstAnswerMs(engine: Engine, caseId: string, question: string, m
     if (e.turn_id === turnId) void engine.router.call('chat.cancel', { turn_id: turnId });
   });
   try {
-    const r = await engine.router.call('chat.ask', { case_id: caseId, question, turn_id: turnId, ...(model ? { model } : { mode: 'extractive' as const }) });
+    const r = await engine.router.call('chat.ask', {
+      case_id: caseId,
+      question,
+      turn_id: turnId,
+      ...(model ? { model } : { mode: 'extractive' as const }),
+    });
     return r.timing.first_answer_ms ?? r.timing.total_ms;
   } finally {
     off();
@@ -189,20 +240,41 @@ async function firstAnswer(): Promise<Metrics> {
     engine = await Engine.open({ home: given });
     caseId = process.env.CASEFILE_BENCH_AGENT_CASE ?? (await engine.router.call('cases.list', {})).cases[0]!.id;
   } else {
-    const pdfs = readdirSync(CUAD_PDFS, { recursive: true, encoding: 'utf8' }).filter((f) => /\.pdf$/i.test(f)).map((f) => path.join(CUAD_PDFS, f));
+    const pdfs = readdirSync(CUAD_PDFS, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.pdf$/i.test(f))
+      .map((f) => path.join(CUAD_PDFS, f));
     ({ engine, caseId } = await caseOf(root, 'Bench 94 contracts', pdfs));
   }
   const slow = path.join(root, 'slow.json');
-  writeFileSync(slow, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'A slow answer.' }], chunkChars: 2, delayMs: 200 }));
-  const questions = readFileSync(CLIENT_QUESTIONS, 'utf8').trim().split('\n').slice(0, 20).map((l) => (JSON.parse(l) as { question: string }).question);
+  writeFileSync(
+    slow,
+    JSON.stringify({
+      steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'A slow answer.' }],
+      chunkChars: 2,
+      delayMs: 200,
+    }),
+  );
+  const questions = readFileSync(CLIENT_QUESTIONS, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(0, 20)
+    .map((l) => (JSON.parse(l) as { question: string }).question);
   const { smolLmGguf } = testModels();
   const out: Metrics = {};
   try {
-    for (const [label, model] of [['none', null], ['scripted_slow', `scripted:${slow}`], ['smollm2', smolLmGguf]] as const) {
+    for (const [label, model] of [
+      ['none', null],
+      ['scripted_slow', `scripted:${slow}`],
+      ['smollm2', smolLmGguf],
+    ] as const) {
       await firstAnswerMs(engine, caseId, questions[0]!, model); // warm-up: models and caches load
       const ms: number[] = [];
       for (const q of questions) ms.push(await firstAnswerMs(engine, caseId, q, model));
-      out[`agent.first_answer_ms_p95.${label}`] = { value: p95(ms), unit: 'ms', note: `answer first: question to the first cited answer (the passages), ${questions.length} cuad-client questions, 94-contract case, model: ${label}; median ${median(ms).toFixed(0)} ms` };
+      out[`agent.first_answer_ms_p95.${label}`] = {
+        value: p95(ms),
+        unit: 'ms',
+        note: `answer first: question to the first cited answer (the passages), ${questions.length} cuad-client questions, 94-contract case, model: ${label}; median ${median(ms).toFixed(0)} ms`,
+      };
     }
   } finally {
     await engine.close();
@@ -226,10 +298,21 @@ const TURN_QUESTIONS = [
 /** What a turn spends with SmolLM2-135M on two development agreements (the same five questions every run). */
 async function turnSpending(): Promise<Metrics> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'casefile-bench-turns-'));
-  const { engine, caseId } = await caseOf(root, 'Two development agreements', TWO_CONTRACTS.map((f) => path.join(CUAD_PDFS, f)));
+  const { engine, caseId } = await caseOf(
+    root,
+    'Two development agreements',
+    TWO_CONTRACTS.map((f) => path.join(CUAD_PDFS, f)),
+  );
   const { smolLmGguf } = testModels();
   const runtime = (await engine.agentService()).runtime();
-  const turns: { calls: number; evaluated: number; generated: number; modelS: number; totalS: number; repeats: number }[] = [];
+  const turns: {
+    calls: number;
+    evaluated: number;
+    generated: number;
+    modelS: number;
+    totalS: number;
+    repeats: number;
+  }[] = [];
   try {
     for (const question of TURN_QUESTIONS) {
       const before = { ...runtime.usage };
@@ -250,16 +333,41 @@ async function turnSpending(): Promise<Metrics> {
   }
   const note = `SmolLM2-135M, ${TURN_QUESTIONS.length} questions, two CUAD development agreements`;
   return {
-    'agent.turn.model_calls_max': { value: Math.max(...turns.map((t) => t.calls)), unit: 'calls', note: `most model calls in one turn; ${note}` },
+    'agent.turn.model_calls_max': {
+      value: Math.max(...turns.map((t) => t.calls)),
+      unit: 'calls',
+      note: `most model calls in one turn; ${note}`,
+    },
     'agent.turn.model_calls_median': { value: median(turns.map((t) => t.calls)), unit: 'calls', note },
-    'agent.turn.prompt_tokens_median': { value: median(turns.map((t) => t.evaluated)), unit: 'tokens', note: `prompt tokens evaluated per turn (what the cache did not hold); ${note}` },
+    'agent.turn.prompt_tokens_median': {
+      value: median(turns.map((t) => t.evaluated)),
+      unit: 'tokens',
+      note: `prompt tokens evaluated per turn (what the cache did not hold); ${note}`,
+    },
     'agent.turn.generated_tokens_median': { value: median(turns.map((t) => t.generated)), unit: 'tokens', note },
-    'agent.turn.model_s_median': { value: median(turns.map((t) => t.modelS)), unit: 's', note: `model time per turn; ${note}` },
-    'agent.turn.total_s_max': { value: Math.max(...turns.map((t) => t.totalS)), unit: 's', note: `longest turn; ${note}` },
-    'agent.turn.repeated_calls': { value: turns.reduce((a, t) => a + t.repeats, 0), unit: 'calls', note: `tool calls run twice with the same input, all turns; ${note}` },
+    'agent.turn.model_s_median': {
+      value: median(turns.map((t) => t.modelS)),
+      unit: 's',
+      note: `model time per turn; ${note}`,
+    },
+    'agent.turn.total_s_max': {
+      value: Math.max(...turns.map((t) => t.totalS)),
+      unit: 's',
+      note: `longest turn; ${note}`,
+    },
+    'agent.turn.repeated_calls': {
+      value: turns.reduce((a, t) => a + t.repeats, 0),
+      unit: 'calls',
+      note: `tool calls run twice with the same input, all turns; ${note}`,
+    },
   };
 }
 
 export async function agentBench(): Promise<Metrics> {
-  return { ...(await stepOverhead()), ...(await providerVsDirect()), ...(await firstAnswer()), ...(await turnSpending()) };
+  return {
+    ...(await stepOverhead()),
+    ...(await providerVsDirect()),
+    ...(await firstAnswer()),
+    ...(await turnSpending()),
+  };
 }

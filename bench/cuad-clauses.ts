@@ -46,9 +46,13 @@ export const CUAD_CLIENT_SHA256 = 'b45aec15ff1bd3d7df70f18901dd3419005bb10b1b6ee
 /** The held-out cuad-client questions; refuses to load a file that is not the frozen one. */
 export function cuadClientClauses(): ClauseQuestion[] {
   const file = 'cuad-client-questions.jsonl';
-  const sha = createHash('sha256').update(readFileSync(path.join(here, 'data', file))).digest('hex');
+  const sha = createHash('sha256')
+    .update(readFileSync(path.join(here, 'data', file)))
+    .digest('hex');
   if (sha !== CUAD_CLIENT_SHA256) {
-    throw new Error(`bench/data/${file} is not the frozen held-out set (sha256 ${sha}, expected ${CUAD_CLIENT_SHA256}); restore it from git: it must not be edited or tuned on`);
+    throw new Error(
+      `bench/data/${file} is not the frozen held-out set (sha256 ${sha}, expected ${CUAD_CLIENT_SHA256}); restore it from git: it must not be edited or tuned on`,
+    );
   }
   return cuadClauses(file);
 }

@@ -42,7 +42,12 @@ export function pdftotextSeconds(files: string[]): number {
 }
 
 /** Drop `paths` into a new case of `engine` (OCR as the case's default, or off), timed until every file is searchable by its words. */
-export async function ingestSearchable(engine: Engine, paths: string[], name: string, opts: { ocr?: false } = {}): Promise<{ seconds: number; caseId: string }> {
+export async function ingestSearchable(
+  engine: Engine,
+  paths: string[],
+  name: string,
+  opts: { ocr?: false } = {},
+): Promise<{ seconds: number; caseId: string }> {
   const { id: caseId } = await engine.router.call('cases.create', { name });
   if (opts.ocr === false) await engine.router.call('cases.setOcr', { case_id: caseId, enabled: false });
   const t0 = performance.now();
@@ -133,7 +138,8 @@ export async function e2eBench(): Promise<Metrics> {
           searchable();
         }
       });
-      wholePeakMb = (await peakTreeRss(() => engine.router.call('ingest.start', { case_id: caseId, paths: files }))).peakMb;
+      wholePeakMb = (await peakTreeRss(() => engine.router.call('ingest.start', { case_id: caseId, paths: files })))
+        .peakMb;
       embeddedS = (performance.now() - start) / 1000;
       ingestPeakMb = Math.round(process.resourceUsage().maxRSS / 1024);
       await allSearchable;
@@ -142,7 +148,10 @@ export async function e2eBench(): Promise<Metrics> {
       texts = (await store.rows(undefined)).map(embeddingText);
       store.close();
       const { files: listed } = await engine.router.call('files.list', { case_id: caseId });
-      ocrPages = listed.reduce((n, f) => n + (f.versions.find((v) => v.version === f.version)?.ocr_pages?.length ?? 0), 0);
+      ocrPages = listed.reduce(
+        (n, f) => n + (f.versions.find((v) => v.version === f.version)?.ocr_pages?.length ?? 0),
+        0,
+      );
     } finally {
       await engine.close();
     }
@@ -155,18 +164,39 @@ export async function e2eBench(): Promise<Metrics> {
     const rawBeside = beside === alone ? rawAll : (await rawOrtEmbed(miniLmDir, texts, beside)).seconds;
     // The stricter reference: the same, with the product's own session options (the test model is 8-bit).
     const { graphOptimization } = await import('../src/core/retrieval/embedder');
-    const rawTuned = (await rawOrtEmbed(miniLmDir, texts, alone, undefined, { graphOptimizationLevel: graphOptimization('q8'), enableMemPattern: false })).seconds;
+    const rawTuned = (
+      await rawOrtEmbed(miniLmDir, texts, alone, undefined, {
+        graphOptimizationLevel: graphOptimization('q8'),
+        enableMemPattern: false,
+      })
+    ).seconds;
     const textLayerS = await textLayerSearchableSeconds(files);
     return {
-      'ingest.e2e.searchable_s': { value: searchableS, unit: 's', note: `${files.length} CUAD PDFs, ${pages} pages: drop to every file searchable by its words` },
+      'ingest.e2e.searchable_s': {
+        value: searchableS,
+        unit: 's',
+        note: `${files.length} CUAD PDFs, ${pages} pages: drop to every file searchable by its words`,
+      },
       'ingest.e2e.searchable_vs_pdftotext': {
         value: searchableS / popplerS,
         unit: 'ratio',
         note: `÷ pdftotext over the same files in one process each, in this run (${popplerS.toFixed(1)} s), with the case's defaults (OCR on: ${ocrPages} page(s) read by OCR); target ≤ 1.3`,
       },
-      'ingest.e2e.searchable_text_layer_s': { value: textLayerS, unit: 's', note: 'the same drop with OCR off (the text layer only, as pdftotext reads), no model: to every file searchable by its words' },
-      'ingest.e2e.searchable_text_layer_vs_pdftotext': { value: textLayerS / popplerS, unit: 'ratio', note: `÷ the same pdftotext time (${popplerS.toFixed(1)} s): like for like; target ≤ 1.3` },
-      'ingest.e2e.embedded_s': { value: embeddedS, unit: 's', note: `drop to every one of ${texts.length} passages with its vector (parsing and embedding overlap)` },
+      'ingest.e2e.searchable_text_layer_s': {
+        value: textLayerS,
+        unit: 's',
+        note: 'the same drop with OCR off (the text layer only, as pdftotext reads), no model: to every file searchable by its words',
+      },
+      'ingest.e2e.searchable_text_layer_vs_pdftotext': {
+        value: textLayerS / popplerS,
+        unit: 'ratio',
+        note: `÷ the same pdftotext time (${popplerS.toFixed(1)} s): like for like; target ≤ 1.3`,
+      },
+      'ingest.e2e.embedded_s': {
+        value: embeddedS,
+        unit: 's',
+        note: `drop to every one of ${texts.length} passages with its vector (parsing and embedding overlap)`,
+      },
       'ingest.e2e.embedded_vs_raw': {
         value: embeddedS / rawAll,
         unit: 'ratio',
@@ -182,9 +212,19 @@ export async function e2eBench(): Promise<Metrics> {
         unit: 'ratio',
         note: `the stage's own pace: from every file searchable to every passage embedded, ÷ the same onnxruntime time (while the readers fill every core the model waits: drop to embedded is at least (searchable + onnxruntime) ÷ onnxruntime = ${((searchableS + rawAll) / rawAll).toFixed(2)})`,
       },
-      'ingest.e2e.peak_rss_mb': { value: ingestPeakMb, unit: 'MB', note: 'peak RSS of the engine process up to the end of the ingest (embedding worker thread included; reader processes apart); target ≤ 600' },
+      'ingest.e2e.peak_rss_mb': {
+        value: ingestPeakMb,
+        unit: 'MB',
+        note: 'peak RSS of the engine process up to the end of the ingest (embedding worker thread included; reader processes apart); target ≤ 600',
+      },
       ...(wholePeakMb !== null
-        ? { 'ingest.e2e.whole_peak_rss_mb': { value: Math.round(wholePeakMb), unit: 'MB', note: `peak of the engine process and its ${defaultConcurrency()} reader processes together (sampled every 200 ms)` } }
+        ? {
+            'ingest.e2e.whole_peak_rss_mb': {
+              value: Math.round(wholePeakMb),
+              unit: 'MB',
+              note: `peak of the engine process and its ${defaultConcurrency()} reader processes together (sampled every 200 ms)`,
+            },
+          }
         : {}),
     };
   } finally {

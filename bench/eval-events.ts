@@ -75,7 +75,10 @@ export async function evaluateEvents(labels = readLabels()): Promise<EventsResul
     if (got && truth) {
       foundTrue++;
       if (got.date === truth.date && got.precision === truth.precision) dateRight++;
-      else wrongDates.push(`${where}\n      labelled ${truth.date} ${truth.precision}${truth.date_end ? ` → ${truth.date_end}` : ''}, found ${show(got)}`);
+      else
+        wrongDates.push(
+          `${where}\n      labelled ${truth.date} ${truth.precision}${truth.date_end ? ` → ${truth.date_end}` : ''}, found ${show(got)}`,
+        );
     }
   }
   return {
@@ -101,9 +104,21 @@ async function main(): Promise<void> {
   list('Wrong first date or precision', r.wrongDates);
   const n = `${r.sentences} sentences, ${r.labelledEvents} labelled with an event`;
   const metrics: Metrics = {
-    'events.precision': { value: r.precision, unit: '', note: `sentences with an event found that are labelled events; ${n}; target ≥ 0.9` },
-    'events.recall': { value: r.recall, unit: '', note: `labelled event sentences where one was found; ${n}; target ≥ 0.85` },
-    'events.date_accuracy': { value: r.dateAccuracy, unit: '', note: `found and labelled: first date and precision right; ${n}; target ≥ 0.95` },
+    'events.precision': {
+      value: r.precision,
+      unit: '',
+      note: `sentences with an event found that are labelled events; ${n}; target ≥ 0.9`,
+    },
+    'events.recall': {
+      value: r.recall,
+      unit: '',
+      note: `labelled event sentences where one was found; ${n}; target ≥ 0.85`,
+    },
+    'events.date_accuracy': {
+      value: r.dateAccuracy,
+      unit: '',
+      note: `found and labelled: first date and precision right; ${n}; target ≥ 0.95`,
+    },
   };
   console.log('');
   printTable(metrics);

@@ -17,7 +17,10 @@ const { values } = parseArgs({ options: { home: { type: 'string' }, 'max-queries
 if (!values.home) throw new Error('--home DIR: the data home where eval:retrieval ingested the cuad-clauses case');
 const engine = await Engine.open({ home: path.resolve(values.home) });
 const caseId = (await engine.cases.list()).find((c) => c.name === 'eval cuad-clauses')?.id;
-if (!caseId) throw new Error('no "eval cuad-clauses" case in this home: run eval:retrieval -- --sets cuad-clauses --home DIR first');
+if (!caseId)
+  throw new Error(
+    'no "eval cuad-clauses" case in this home: run eval:retrieval -- --sets cuad-clauses --home DIR first',
+  );
 const files = (await engine.router.call('files.list', { case_id: caseId })).files;
 const pdfOf = new Map(files.map((f) => [f.id, f.name]));
 const all = cuadClauses();
@@ -37,7 +40,17 @@ for (const q of questions) {
   const hits = r.citations.map((c) => {
     const name = pdfOf.get(c.file_id ?? '') ?? '';
     const pages = c.span?.pages ?? c.pages ?? [];
-    return Boolean(c.span) && holdsClause({ file: q.pdf.endsWith(name) ? q.pdf : name, pages: [Math.min(...pages), Math.max(...pages)], text: c.span!.text }, q);
+    return (
+      Boolean(c.span) &&
+      holdsClause(
+        {
+          file: q.pdf.endsWith(name) ? q.pdf : name,
+          pages: [Math.min(...pages), Math.max(...pages)],
+          text: c.span!.text,
+        },
+        q,
+      )
+    );
   });
   if (hits[0]) first++;
   // Every question here is answered by its contract: saying the documents don't is wrong.

@@ -32,7 +32,23 @@ interface Label {
   accept?: string[];
 }
 
-const DROPPED = new Set(['the', 'inc', 'incorporated', 'co', 'company', 'corp', 'corporation', 'llc', 'ltd', 'limited', 'lp', 'llp', 'plc', 'et', 'al']);
+const DROPPED = new Set([
+  'the',
+  'inc',
+  'incorporated',
+  'co',
+  'company',
+  'corp',
+  'corporation',
+  'llc',
+  'ltd',
+  'limited',
+  'lp',
+  'llp',
+  'plc',
+  'et',
+  'al',
+]);
 export const normName = (s: string): string =>
   s
     .normalize('NFKC')
@@ -72,7 +88,13 @@ export async function evaluateNames(dump = 0): Promise<NamesResult> {
     if (dump) console.log(`=== ${label.file}\n${parsed.doc.text.slice(0, dump)}\n`);
     // The reader's call (worker.ts); older engines take fewer arguments and ignore the rest.
     const call = structureOf as (...args: unknown[]) => ReturnType<typeof structureOf>;
-    const profile = call(parsed.doc.text, parsed.doc.index, name, parsed.doc.html, parsed.doc.email ? { subject: parsed.doc.email.subject } : undefined).profile as { title: string; short_name?: string };
+    const profile = call(
+      parsed.doc.text,
+      parsed.doc.index,
+      name,
+      parsed.doc.html,
+      parsed.doc.email ? { subject: parsed.doc.email.subject } : undefined,
+    ).profile as { title: string; short_name?: string };
     const type = parsed.docType;
     const short = profile.short_name ?? profile.title;
     const titleOk = same(profile.title, label);
@@ -99,7 +121,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const metrics = {
     'names.title_accuracy': { value: ratio(r.title, r.total), unit: 'ratio', note },
     'names.type_accuracy': { value: ratio(r.type, r.total), unit: 'ratio', note },
-    'names.short_name_accuracy': { value: ratio(r.short.right, r.short.of), unit: 'ratio', note: `${r.short.of} opinions and orders of the same labels` },
+    'names.short_name_accuracy': {
+      value: ratio(r.short.right, r.short.of),
+      unit: 'ratio',
+      note: `${r.short.of} opinions and orders of the same labels`,
+    },
   };
   console.log(`title ${r.title}/${r.total}, type ${r.type}/${r.total}, short name ${r.short.right}/${r.short.of}`);
   if (!process.argv.includes('--no-save')) await mergeResults(metrics);

@@ -23,16 +23,27 @@ interface Label {
 }
 
 const norm = (s: string) =>
-  s.normalize('NFKC').replace(/\u037e/g, ';').replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, '').toLowerCase();
-const begins = (a: string, b: string) => a.length > 0 && b.length > 0 && a.startsWith(b.slice(0, Math.min(40, b.length)));
+  s
+    .normalize('NFKC')
+    .replace(/\u037e/g, ';')
+    .replace(/[“”]/g, '"')
+    .replace(/[‘’]/g, "'")
+    .replace(/\s+/g, '')
+    .toLowerCase();
+const begins = (a: string, b: string) =>
+  a.length > 0 && b.length > 0 && a.startsWith(b.slice(0, Math.min(40, b.length)));
 
-export async function evaluateOutline(verbose = false): Promise<{ precision: number; recall: number; rows: string[][] }> {
+export async function evaluateOutline(
+  verbose = false,
+): Promise<{ precision: number; recall: number; rows: string[][] }> {
   const rows: string[][] = [];
   let detected = 0;
   let labelled = 0;
   let matchedDetected = 0;
   let matchedLabels = 0;
-  for (const f of readdirSync(labelsDir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(labelsDir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const spec = JSON.parse(readFileSync(path.join(labelsDir, f), 'utf8')) as { file: string; headings: Label[] };
     const bytes = new Uint8Array(readFileSync(path.join(corpus, spec.file)));
     const parsed = await parseFile({ bytes, name: path.basename(spec.file), maxBytes: 200 << 20 });
@@ -43,18 +54,32 @@ export async function evaluateOutline(verbose = false): Promise<{ precision: num
     let hits = 0;
     for (const h of found) {
       const line = norm(text.slice(h.start, h.end));
-      const i = spec.headings.findIndex((l, j) => !used.has(j) && (l.page === null || l.page === h.page) && (begins(line, norm(l.text)) || begins(norm(l.text), line)));
+      const i = spec.headings.findIndex(
+        (l, j) =>
+          !used.has(j) &&
+          (l.page === null || l.page === h.page) &&
+          (begins(line, norm(l.text)) || begins(norm(l.text), line)),
+      );
       if (i >= 0) {
         used.add(i);
         hits++;
       } else if (verbose) console.log(`  + ${f.slice(0, 30)} p${h.page}: ${line.slice(0, 80)}`);
     }
-    if (verbose) spec.headings.forEach((l, j) => used.has(j) || console.log(`  - ${f.slice(0, 30)} p${l.page}: ${norm(l.text).slice(0, 80)}`));
+    if (verbose)
+      spec.headings.forEach(
+        (l, j) => used.has(j) || console.log(`  - ${f.slice(0, 30)} p${l.page}: ${norm(l.text).slice(0, 80)}`),
+      );
     detected += found.length;
     labelled += spec.headings.length;
     matchedDetected += hits;
     matchedLabels += used.size;
-    rows.push([f.replace(/\.json$/, '').slice(0, 48), String(spec.headings.length), String(found.length), (hits / Math.max(1, found.length)).toFixed(2), (used.size / Math.max(1, spec.headings.length)).toFixed(2)]);
+    rows.push([
+      f.replace(/\.json$/, '').slice(0, 48),
+      String(spec.headings.length),
+      String(found.length),
+      (hits / Math.max(1, found.length)).toFixed(2),
+      (used.size / Math.max(1, spec.headings.length)).toFixed(2),
+    ]);
   }
   return { precision: matchedDetected / Math.max(1, detected), recall: matchedLabels / Math.max(1, labelled), rows };
 }
@@ -66,7 +91,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   console.log([header, ...r.rows].map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n'));
   console.log(`\noverall: precision ${r.precision.toFixed(3)}, recall ${r.recall.toFixed(3)}`);
   const note = `${r.rows.length} hand-labelled documents (bench/data/outline-labels), detected headings matched by page and printed line`;
-  const metrics = { 'outline.precision': { value: Number(r.precision.toFixed(4)), unit: 'ratio', note }, 'outline.recall': { value: Number(r.recall.toFixed(4)), unit: 'ratio', note } };
+  const metrics = {
+    'outline.precision': { value: Number(r.precision.toFixed(4)), unit: 'ratio', note },
+    'outline.recall': { value: Number(r.recall.toFixed(4)), unit: 'ratio', note },
+  };
   await mergeResults(metrics);
   printTable(metrics);
 }

@@ -97,25 +97,43 @@ interface EvalCase {
   pathOfId: Map<string, string>;
 }
 
-async function openCase(engine: Engine, name: string, paths: string[], ingestIfMissing: boolean, metrics: Metrics): Promise<EvalCase> {
+async function openCase(
+  engine: Engine,
+  name: string,
+  paths: string[],
+  ingestIfMissing: boolean,
+  metrics: Metrics,
+): Promise<EvalCase> {
   const pathOfName = new Map(paths.map((p) => [path.basename(p), p]));
   if (pathOfName.size !== paths.length) throw new Error(`${name}: two documents share a file name`);
   const kept = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === name);
-  if (!kept && !ingestIfMissing) throw new Error(`no "${name}" case in this home: run eval:retrieval -- --sets cuad-clauses --home DIR first`);
+  if (!kept && !ingestIfMissing)
+    throw new Error(`no "${name}" case in this home: run eval:retrieval -- --sets cuad-clauses --home DIR first`);
   const id = kept ? kept.id : (await engine.cases.create(name)).id;
   if (kept) {
     // A case kept from an earlier run is upgraded to the current chunking from its stored text, as the app does.
     const t0 = performance.now();
     const r = await engine.router.call('index.reindex', { case_id: id });
-    console.log(`  ${name}: reusing the case in this home (${id})${r.versions ? `, re-indexed ${r.versions} documents in ${((performance.now() - t0) / 1000).toFixed(0)} s` : ''}`);
+    console.log(
+      `  ${name}: reusing the case in this home (${id})${r.versions ? `, re-indexed ${r.versions} documents in ${((performance.now() - t0) / 1000).toFixed(0)} s` : ''}`,
+    );
   } else {
     const t0 = performance.now();
-    const run = await engine.router.call('ingest.start', { case_id: id, paths: paths.map((p) => path.join(corpus, p)) });
+    const run = await engine.router.call('ingest.start', {
+      case_id: id,
+      paths: paths.map((p) => path.join(corpus, p)),
+    });
     const seconds = (performance.now() - t0) / 1000;
     if (!('results' in run)) throw new Error('ingest did not finish');
     const bad = run.results.filter((r) => r.status !== 'indexed');
-    console.log(`  ${name}: ingested ${paths.length} PDFs in ${seconds.toFixed(0)} s${bad.length ? `; not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}` : ''}`);
-    metrics['relevance.opinions.ingest_seconds'] = { value: Number(seconds.toFixed(1)), unit: 's', note: `${paths.length} opinion and order PDFs, one drop, embedding included` };
+    console.log(
+      `  ${name}: ingested ${paths.length} PDFs in ${seconds.toFixed(0)} s${bad.length ? `; not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}` : ''}`,
+    );
+    metrics['relevance.opinions.ingest_seconds'] = {
+      value: Number(seconds.toFixed(1)),
+      unit: 's',
+      note: `${paths.length} opinion and order PDFs, one drop, embedding included`,
+    };
   }
   const files = (await engine.router.call('files.list', { case_id: id })).files;
   const pathOfId = new Map(files.map((f) => [f.id, pathOfName.get(f.name) ?? f.name]));
@@ -123,12 +141,23 @@ async function openCase(engine: Engine, name: string, paths: string[], ingestIfM
 }
 
 /** The first citation of an extractive answer holds the gold answer. */
-function firstQuoteHolds(c: EvalCase, citations: { file_id?: string; pages?: number[]; span?: { text: string; pages?: number[] } }[], g: GoldAnswer): boolean {
+function firstQuoteHolds(
+  c: EvalCase,
+  citations: { file_id?: string; pages?: number[]; span?: { text: string; pages?: number[] } }[],
+  g: GoldAnswer,
+): boolean {
   const first = citations[0];
   if (!first?.span) return false;
   const pages = first.span.pages ?? first.pages ?? [];
   if (!pages.length) return false;
-  return holdsAnswer({ file: c.pathOfId.get(first.file_id ?? '') ?? '', pages: [Math.min(...pages), Math.max(...pages)], text: first.span.text }, g);
+  return holdsAnswer(
+    {
+      file: c.pathOfId.get(first.file_id ?? '') ?? '',
+      pages: [Math.min(...pages), Math.max(...pages)],
+      text: first.span.text,
+    },
+    g,
+  );
 }
 
 const firstLine = (answer: string) => answer.trim().split('\n')[0] ?? '';
@@ -144,7 +173,9 @@ async function evalOpinions(engine: Engine, c: EvalCase): Promise<Record<string,
   for (const row of rows) {
     const g = goldOf(row);
     const res = await tools.search('hybrid', { query: row.question, top_k: 10 });
-    const hits = res.results.map((r) => holdsAnswer({ file: c.pathOfName.get(r.file_name) ?? r.file_name, pages: r.pages, text: r.text }, g));
+    const hits = res.results.map((r) =>
+      holdsAnswer({ file: c.pathOfName.get(r.file_name) ?? r.file_name, pages: r.pages, text: r.text }, g),
+    );
     const first = hits.indexOf(true);
     if (first === 0) s.r1++;
     if (first >= 0 && first < 5) s.r5++;
@@ -154,20 +185,38 @@ async function evalOpinions(engine: Engine, c: EvalCase): Promise<Record<string,
     const quoted = firstQuoteHolds(c, a.citations, g);
     if (quoted) s.first_quote++;
     if (SAYS_ABSENT.test(firstLine(a.answer))) s.says_absent++;
-    if (verbose) console.log(`  ${first >= 0 ? `@${first + 1}` : '--'} ${quoted ? 'Q' : '-'} ${short(row.question)}  [${path.basename(row.file)} p${row.pages.join(',')}]`);
+    if (verbose)
+      console.log(
+        `  ${first >= 0 ? `@${first + 1}` : '--'} ${quoted ? 'Q' : '-'} ${short(row.question)}  [${path.basename(row.file)} p${row.pages.join(',')}]`,
+      );
   }
   const n = rows.length;
-  return { 'r@1': s.r1 / n, 'r@5': s.r5 / n, 'r@10': s.r10 / n, mrr: s.mrr / n, first_quote: s.first_quote / n, wrongly_absent: s.says_absent / n, n };
+  return {
+    'r@1': s.r1 / n,
+    'r@5': s.r5 / n,
+    'r@10': s.r10 / n,
+    mrr: s.mrr / n,
+    first_quote: s.first_quote / n,
+    wrongly_absent: s.says_absent / n,
+    n,
+  };
 }
 
-async function evalAbsent(engine: Engine, cases: Record<'cuad' | 'opinions', EvalCase>, file: string, frozen?: string): Promise<Record<string, number>> {
+async function evalAbsent(
+  engine: Engine,
+  cases: Record<'cuad' | 'opinions', EvalCase>,
+  file: string,
+  frozen?: string,
+): Promise<Record<string, number>> {
   const rows = readJsonl<AbsentRow>(data(file), frozen);
   const out: Record<string, number> = {};
   const count = (key: string) => (out[key] = (out[key] ?? 0) + 1);
   for (const row of rows) {
     const c = cases[row.case];
-    if (!row.absent && (!row.file || !row.pages || !row.answer)) throw new Error(`${file}: an answerable question without gold: ${row.question}`);
-    if (!row.absent && ![...c.pathOfName.values()].includes(row.file!)) throw new Error(`${file}: ${row.file} is not in the ${row.case} case`);
+    if (!row.absent && (!row.file || !row.pages || !row.answer))
+      throw new Error(`${file}: an answerable question without gold: ${row.question}`);
+    if (!row.absent && ![...c.pathOfName.values()].includes(row.file!))
+      throw new Error(`${file}: ${row.file} is not in the ${row.case} case`);
     const a = await engine.router.call('chat.ask', { case_id: c.id, question: row.question, mode: 'extractive' });
     const says = SAYS_ABSENT.test(firstLine(a.answer));
     const quoted = !row.absent && firstQuoteHolds(c, a.citations, goldOf(row as GoldRow));
@@ -176,7 +225,10 @@ async function evalAbsent(engine: Engine, cases: Record<'cuad' | 'opinions', Eva
       if (says) count(`${scope}.${row.absent ? 'says_absent' : 'wrongly_absent'}`);
       if (quoted) count(`${scope}.first_quote`);
     }
-    if (verbose) console.log(`  ${row.absent ? 'ABSENT' : 'answer'} ${says ? 'says-absent' : '-----------'} ${row.absent ? ' ' : quoted ? 'Q' : '-'} [${row.case}] ${short(row.question)}  → ${short(firstLine(a.answer), 60)}`);
+    if (verbose)
+      console.log(
+        `  ${row.absent ? 'ABSENT' : 'answer'} ${says ? 'says-absent' : '-----------'} ${row.absent ? ' ' : quoted ? 'Q' : '-'} [${row.case}] ${short(row.question)}  → ${short(firstLine(a.answer), 60)}`,
+      );
   }
   const m: Record<string, number> = {};
   for (const scope of ['all', 'cuad', 'opinions']) {
@@ -194,7 +246,10 @@ async function evalAbsent(engine: Engine, cases: Record<'cuad' | 'opinions', Eva
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { home: { type: 'string' }, sets: { type: 'string' } } });
-  if (!values.home) throw new Error('--home DIR: a data home (the CUAD case "eval cuad-clauses" comes from eval:retrieval -- --sets cuad-clauses --home DIR)');
+  if (!values.home)
+    throw new Error(
+      '--home DIR: a data home (the CUAD case "eval cuad-clauses" comes from eval:retrieval -- --sets cuad-clauses --home DIR)',
+    );
   const home = path.resolve(values.home);
   const wanted = (values.sets ?? 'opinions,absent').split(',');
   const known = ['opinions', 'absent', 'absent-tune'];
@@ -225,7 +280,12 @@ async function main(): Promise<void> {
         put('opinions', 'n', r.n!, 'questions', note);
       } else {
         const frozen = set === 'absent';
-        const r = await evalAbsent(engine, { cuad, opinions }, frozen ? 'absent-questions.jsonl' : 'absent-tune-questions.jsonl', frozen ? ABSENT_QUESTIONS_SHA256 : undefined);
+        const r = await evalAbsent(
+          engine,
+          { cuad, opinions },
+          frozen ? 'absent-questions.jsonl' : 'absent-tune-questions.jsonl',
+          frozen ? ABSENT_QUESTIONS_SHA256 : undefined,
+        );
         const note = `${frozen ? 'frozen' : 'tuning'} set: ${r.n_absent} absent + ${r.n_answerable} answerable questions over the CUAD case (94 contracts) and the opinions case; chat.ask extractive`;
         for (const [k, v] of Object.entries(r)) put(set, k, v, k.includes('n_') ? 'questions' : 'ratio', note);
       }

@@ -93,9 +93,11 @@ function codePointToUtf16(text: string): (cp: number) => number {
 
 function legalbench(sub: string, file: string): EvalSet {
   const base = path.join(corpus, 'legalbench-rag');
-  const tests = (JSON.parse(readFileSync(path.join(base, 'benchmarks', file), 'utf8')) as {
-    tests: { query: string; snippets: { file_path: string; span: [number, number]; answer: string }[] }[];
-  }).tests;
+  const tests = (
+    JSON.parse(readFileSync(path.join(base, 'benchmarks', file), 'utf8')) as {
+      tests: { query: string; snippets: { file_path: string; span: [number, number]; answer: string }[] }[];
+    }
+  ).tests;
   const docs = new Map<string, string>();
   const questions: Question[] = [];
   let skipped = 0;
@@ -126,15 +128,33 @@ function legalbench(sub: string, file: string): EvalSet {
   return { name: sub, docs, questions };
 }
 
-const CUAD_SKIP = new Set(['Parties', 'Document Name', 'Agreement Date', 'Effective Date', 'Expiration Date', 'Notice Period To Terminate Renewal- Answer']);
+const CUAD_SKIP = new Set([
+  'Parties',
+  'Document Name',
+  'Agreement Date',
+  'Effective Date',
+  'Expiration Date',
+  'Notice Period To Terminate Renewal- Answer',
+]);
 
 function cuad(maxDocs: number): EvalSet {
   const base = path.join(corpus, 'cuad');
   const rows = readFileSync(path.join(base, 'derived_clause_spans_selected.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { txt: string; category: string; clause_text: string; txt_span: [number, number] | null; txt_occurrences: number });
-  const usable = rows.filter((r) => r.txt_span && r.txt_occurrences === 1 && r.clause_text.length >= 60 && !CUAD_SKIP.has(r.category));
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          txt: string;
+          category: string;
+          clause_text: string;
+          txt_span: [number, number] | null;
+          txt_occurrences: number;
+        },
+    );
+  const usable = rows.filter(
+    (r) => r.txt_span && r.txt_occurrences === 1 && r.clause_text.length >= 60 && !CUAD_SKIP.has(r.category),
+  );
   const files = [...new Set(usable.map((r) => r.txt))].sort().slice(0, maxDocs);
   const docs = new Map<string, string>();
   for (const f of files) docs.set(f, readFileSync(path.join(base, f), 'utf8'));
@@ -149,33 +169,73 @@ function cuad(maxDocs: number): EvalSet {
     const stem = path.basename(r.txt, '.txt');
     const company = stem.split(/[_-]/)[0]!;
     const kind = (stem.split('-').pop() ?? 'agreement').toLowerCase();
-    questions.push({ query: `Consider the ${kind} of ${company}; what does it say about ${r.category.toLowerCase()}?`, gold: [{ file: r.txt, start, end }] });
+    questions.push({
+      query: `Consider the ${kind} of ${company}; what does it say about ${r.category.toLowerCase()}?`,
+      gold: [{ file: r.txt, start, end }],
+    });
   }
   return { name: 'cuad', docs, questions };
 }
 
 /** What ingest records for a document (its text, pages, structure, chunks and manifest entry), so the tools see it as a file of the case: routing needs its name and profile. */
-async function registerDoc(store: CaseStore, fileId: string, name: string, text: string, chunks: ChunkRecord[]): Promise<void> {
+async function registerDoc(
+  store: CaseStore,
+  fileId: string,
+  name: string,
+  text: string,
+  chunks: ChunkRecord[],
+): Promise<void> {
   const index = pagesOf(text);
-  await store.writeArtifacts(fileId, 1, { text, index, structure: structureOf(text, index, name), chunks: compactChunks(chunks) });
+  await store.writeArtifacts(fileId, 1, {
+    text,
+    index,
+    structure: structureOf(text, index, name),
+    chunks: compactChunks(chunks),
+  });
   await store.update((m) => {
     m.files.push({
-      id: fileId, name, doc_type_override: null,
-      versions: [{ version: 1, sha256: createHash('sha256').update(text).digest('hex'), size: text.length, kind: 'text', pages: index.pages.length, status: 'indexed', reason: '', doc_type: 'contract', doc_date: '', ingested_at: new Date().toISOString(), empty_pages: [], chunks: chunks.length }],
+      id: fileId,
+      name,
+      doc_type_override: null,
+      versions: [
+        {
+          version: 1,
+          sha256: createHash('sha256').update(text).digest('hex'),
+          size: text.length,
+          kind: 'text',
+          pages: index.pages.length,
+          status: 'indexed',
+          reason: '',
+          doc_type: 'contract',
+          doc_date: '',
+          ingested_at: new Date().toISOString(),
+          empty_pages: [],
+          chunks: chunks.length,
+        },
+      ],
     });
   });
 }
 
 function pagesOf(text: string): PageIndex {
   const pages = Array.from({ length: Math.max(1, Math.ceil(text.length / PAGE_CHARS)) }, (_, i) => ({
-    page: i + 1, start: i * PAGE_CHARS, end: Math.min(text.length, (i + 1) * PAGE_CHARS), view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [],
+    page: i + 1,
+    start: i * PAGE_CHARS,
+    end: Math.min(text.length, (i + 1) * PAGE_CHARS),
+    view: [0, 0, 0, 0] as [number, number, number, number],
+    rotate: 0,
+    fonts: [],
+    items: [],
   }));
   return { kind: 'text', pages };
 }
 
 /** The product's chunking (structure-aware, with contexts) over pseudo-pages of PAGE_CHARS characters. */
 function chunksOf(fileId: string, name: string, text: string): ChunkRecord[] {
-  return chunkDocument({ text, index: pagesOf(text) }, { fileId, name, version: 1, isLatest: true, docType: 'contract', docDate: '' });
+  return chunkDocument(
+    { text, index: pagesOf(text) },
+    { fileId, name, version: 1, isLatest: true, docType: 'contract', docDate: '' },
+  );
 }
 
 function spread<T>(items: T[], max: number): T[] {
@@ -193,8 +253,10 @@ interface Scores {
 }
 
 function score(results: { file: string; start: number; end: number }[], gold: Gold[]): Scores {
-  const overlaps = (r: { file: string; start: number; end: number }, g: Gold) => r.file === g.file && r.start < g.end && r.end > g.start;
-  const recallAt = (k: number) => gold.filter((g) => results.slice(0, k).some((r) => overlaps(r, g))).length / gold.length;
+  const overlaps = (r: { file: string; start: number; end: number }, g: Gold) =>
+    r.file === g.file && r.start < g.end && r.end > g.start;
+  const recallAt = (k: number) =>
+    gold.filter((g) => results.slice(0, k).some((r) => overlaps(r, g))).length / gold.length;
   const first = results.slice(0, 10).findIndex((r) => gold.some((g) => overlaps(r, g)));
   const credited = new Set<number>();
   let dcg = 0;
@@ -207,14 +269,24 @@ function score(results: { file: string; start: number; end: number }[], gold: Go
   });
   let idcg = 0;
   for (let i = 0; i < Math.min(10, gold.length); i++) idcg += 1 / Math.log2(i + 2);
-  return { r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), mrr: first >= 0 ? 1 / (first + 1) : 0, ndcg: idcg ? dcg / idcg : 0 };
+  return {
+    r1: recallAt(1),
+    r5: recallAt(5),
+    r10: recallAt(10),
+    mrr: first >= 0 ? 1 / (first + 1) : 0,
+    ndcg: idcg ? dcg / idcg : 0,
+  };
 }
 
 /** The three modes searched over the whole case (focus off), and the product's default: hybrid, focused on the documents a question names. */
 const KINDS = [...MODES, 'default'] as const;
 type Kind = (typeof KINDS)[number];
 
-async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promise<Record<Kind, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
+async function evaluate(
+  engine: Engine,
+  set: EvalSet,
+  maxQueries: number,
+): Promise<Record<Kind, Scores> & { queries: number; chunks: number; indexSeconds: number }> {
   const { id: caseId } = await engine.cases.create(`eval ${set.name}`);
   const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
   const store = new CaseStore(engine.cases.caseDir(caseId));
@@ -236,16 +308,27 @@ async function evaluate(engine: Engine, set: EvalSet, maxQueries: number): Promi
   process.stdout.write(` in ${indexSeconds.toFixed(0)} s\n`);
   const tools = await openCaseTools(engine, caseId);
   const questions = spread(set.questions, maxQueries);
-  const sums = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Kind, Scores>;
+  const sums = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<
+    Kind,
+    Scores
+  >;
   for (const q of questions) {
     for (const mode of KINDS) {
-      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, { query: q.query, top_k: 10, ...(mode === 'default' ? {} : { focus: 'off' as const }) });
+      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, {
+        query: q.query,
+        top_k: 10,
+        ...(mode === 'default' ? {} : { focus: 'off' as const }),
+      });
       if (mode !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
-      const s = score(res.results.map((r) => ({ file: fileIds.get(r.file_id)!, start: r.start, end: r.end })), q.gold);
+      const s = score(
+        res.results.map((r) => ({ file: fileIds.get(r.file_id)!, start: r.start, end: r.end })),
+        q.gold,
+      );
       for (const k of Object.keys(s) as (keyof Scores)[]) sums[mode][k] += s[k];
     }
   }
-  for (const mode of KINDS) for (const k of Object.keys(sums[mode]) as (keyof Scores)[]) sums[mode][k] /= questions.length;
+  for (const mode of KINDS)
+    for (const k of Object.keys(sums[mode]) as (keyof Scores)[]) sums[mode][k] /= questions.length;
   return { ...sums, queries: questions.length, chunks, indexSeconds };
 }
 
@@ -324,17 +407,28 @@ async function evaluateLegalbench(
   engine: Engine,
   set: EvalSet,
   maxQueries: number,
-): Promise<{ rows: Record<Kind, Scores>; chars: Record<Kind, CharScores>; queries: number; chunks: number; ingestSeconds: number; checkedRanges: number }> {
+): Promise<{
+  rows: Record<Kind, Scores>;
+  chars: Record<Kind, CharScores>;
+  queries: number;
+  chunks: number;
+  ingestSeconds: number;
+  checkedRanges: number;
+}> {
   const base = path.join(corpus, 'legalbench-rag', 'corpus');
   const { id: caseId } = await engine.cases.create(`eval legalbench ${set.name}`);
   const relOf = new Map([...set.docs.keys()].map((rel) => [path.basename(rel), rel]));
   if (relOf.size !== set.docs.size) throw new Error(`${set.name}: two files share a name`);
   const t0 = performance.now();
-  const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [...set.docs.keys()].map((rel) => path.join(base, rel)) });
+  const run = await engine.router.call('ingest.start', {
+    case_id: caseId,
+    paths: [...set.docs.keys()].map((rel) => path.join(base, rel)),
+  });
   const ingestSeconds = (performance.now() - t0) / 1000;
   if (!('results' in run)) throw new Error('ingest did not finish');
   const bad = run.results.filter((r) => r.status !== 'indexed');
-  if (bad.length) throw new Error(`${set.name}: not indexed: ${bad.map((b) => `${b.name} (${b.status} ${b.reason})`).join(', ')}`);
+  if (bad.length)
+    throw new Error(`${set.name}: not indexed: ${bad.map((b) => `${b.name} (${b.status} ${b.reason})`).join(', ')}`);
   const store = new CaseStore(engine.cases.caseDir(caseId));
   const fileIds = new Map<string, string>();
   // Where a file's stored text starts in its TXT: ingest's decoder drops a leading byte-order mark
@@ -356,18 +450,30 @@ async function evaluateLegalbench(
   console.log(`  ${set.name}: ${set.docs.size} TXT files ingested in ${ingestSeconds.toFixed(0)} s (${chunks} chunks)`);
   const tools = await openCaseTools(engine, caseId);
   const questions = spread(set.questions, maxQueries);
-  const rows = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<Kind, Scores>;
-  const chars = Object.fromEntries(KINDS.map((m) => [m, { precision: LB_KS.map(() => 0), recall: LB_KS.map(() => 0), first: 0 }])) as Record<Kind, CharScores>;
+  const rows = Object.fromEntries(KINDS.map((m) => [m, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<
+    Kind,
+    Scores
+  >;
+  const chars = Object.fromEntries(
+    KINDS.map((m) => [m, { precision: LB_KS.map(() => 0), recall: LB_KS.map(() => 0), first: 0 }]),
+  ) as Record<Kind, CharScores>;
   let checkedRanges = 0;
   for (const [qi, q] of questions.entries()) {
     for (const mode of KINDS) {
-      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, { query: q.query, top_k: 64, ...(mode === 'default' ? {} : { focus: 'off' as const }) });
+      const res = await tools.search(mode === 'default' ? 'hybrid' : mode, {
+        query: q.query,
+        top_k: 64,
+        ...(mode === 'default' ? {} : { focus: 'off' as const }),
+      });
       if (mode !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
       const spans = res.results.map((r) => {
         const file = fileIds.get(r.file_id)!;
         const shift = shiftOf.get(r.file_id)!;
         const span = { file, start: r.start + shift, end: r.end + shift };
-        if (set.docs.get(file)!.slice(span.start, span.end) !== r.text) throw new Error(`${set.name}: a result's range does not slice its text from ${file} (${span.start}-${span.end})`);
+        if (set.docs.get(file)!.slice(span.start, span.end) !== r.text)
+          throw new Error(
+            `${set.name}: a result's range does not slice its text from ${file} (${span.start}-${span.end})`,
+          );
         checkedRanges++;
         return span;
       });
@@ -404,7 +510,15 @@ async function evaluateClauses(
   engine: Engine,
   maxQueries: number,
   setName: 'cuad-clauses' | 'cuad-client' = 'cuad-clauses',
-): Promise<{ rows: Record<string, Scores>; routing: Record<string, number>; queries: number; docs: number; chunks: number; ingestSeconds: number; reindexSeconds: number }> {
+): Promise<{
+  rows: Record<string, Scores>;
+  routing: Record<string, number>;
+  queries: number;
+  docs: number;
+  chunks: number;
+  ingestSeconds: number;
+  reindexSeconds: number;
+}> {
   const all = cuadClauses();
   const pdfs = [...new Set(all.map((q) => q.pdf))].sort();
   // Every contract in one drop, as a user drags a data room in (each file keeps its own name).
@@ -418,22 +532,35 @@ async function evaluateClauses(
     console.log(`  cuad-clauses: reusing the ingested case in this home (${caseId})`);
     // A case kept from an earlier run is upgraded to the current chunking from its stored text, as the app does.
     const t0 = performance.now();
-    const r = await engine.router.call('index.reindex', { case_id: caseId, ...(process.env.EVAL_REINDEX_ALL ? { all: true } : {}) });
+    const r = await engine.router.call('index.reindex', {
+      case_id: caseId,
+      ...(process.env.EVAL_REINDEX_ALL ? { all: true } : {}),
+    });
     if (r.versions) {
       reindexSeconds = (performance.now() - t0) / 1000;
-      console.log(`  cuad-clauses: re-indexed ${r.versions} documents (${r.chunks} chunks) from stored text in ${reindexSeconds.toFixed(0)} s`);
+      console.log(
+        `  cuad-clauses: re-indexed ${r.versions} documents (${r.chunks} chunks) from stored text in ${reindexSeconds.toFixed(0)} s`,
+      );
     }
   } else {
     const t0 = performance.now();
-    const run = await engine.router.call('ingest.start', { case_id: caseId, paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)) });
+    const run = await engine.router.call('ingest.start', {
+      case_id: caseId,
+      paths: pdfs.map((pdf) => path.join(corpus, 'cuad', pdf)),
+    });
     ingestSeconds = (performance.now() - t0) / 1000;
     if (!('results' in run)) throw new Error('ingest did not finish');
     const bad = run.results.filter((r) => r.status !== 'indexed');
-    if (bad.length) console.log(`  cuad-clauses: ${bad.length} files not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}`);
+    if (bad.length)
+      console.log(
+        `  cuad-clauses: ${bad.length} files not indexed: ${bad.map((b) => `${b.name} (${b.status})`).join(', ')}`,
+      );
   }
   const files = (await engine.router.call('files.list', { case_id: caseId })).files;
   const chunks = files.reduce((n, f) => n + (f.versions.at(-1)?.chunks ?? 0), 0);
-  console.log(`  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`);
+  console.log(
+    `  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`,
+  );
   const tools = await openCaseTools(engine, caseId);
   // The held-out set asks about the same case: the 363 set's PDFs are what is ingested.
   const asked = setName === 'cuad-client' ? cuadClientClauses() : all;
@@ -441,21 +568,30 @@ async function evaluateClauses(
   if (stray) throw new Error(`${setName}: ${stray.pdf} is not in the ingested case`);
   const questions = spread(asked, maxQueries);
   const kinds = [...MODES, DEFAULT_KIND, GOLD_ONLY] as const;
-  const sums = Object.fromEntries(kinds.map((k) => [k, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<string, Scores>;
+  const sums = Object.fromEntries(kinds.map((k) => [k, { r1: 0, r5: 0, r10: 0, mrr: 0, ndcg: 0 }])) as Record<
+    string,
+    Scores
+  >;
   const routing = { goldFocused: 0, focused: 0, focusSize: 0, unnamed: 0, unnamedFocused: 0 };
   for (const q of questions) {
     const goldName = [...nameOf].find(([, pdf]) => pdf === q.pdf)![0];
     for (const kind of kinds) {
       const args =
         kind === GOLD_ONLY ? { file_name: goldName } : kind === DEFAULT_KIND ? {} : { focus: 'off' as const };
-      const res = await tools.search(kind === GOLD_ONLY || kind === DEFAULT_KIND ? 'hybrid' : kind, { query: q.query, top_k: 10, ...args });
+      const res = await tools.search(kind === GOLD_ONLY || kind === DEFAULT_KIND ? 'hybrid' : kind, {
+        query: q.query,
+        top_k: 10,
+        ...args,
+      });
       if (kind !== 'keyword' && !res.semantic) throw new Error(`semantic search is off: ${res.semantic_reason}`);
       if (kind === DEFAULT_KIND && res.focus) {
         routing.focused++;
         routing.focusSize += res.focus.files.length;
         if (res.focus.files.some((f) => f.file_name === goldName)) routing.goldFocused++;
       }
-      const hits = res.results.map((r) => holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q));
+      const hits = res.results.map((r) =>
+        holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q),
+      );
       const first = hits.indexOf(true);
       const at = (k: number) => (hits.slice(0, k).some(Boolean) ? 1 : 0);
       const s = sums[kind]!;
@@ -472,7 +608,10 @@ async function evaluateClauses(
     const res = await tools.search('hybrid', { query: line, top_k: 10 });
     if (res.focus) {
       routing.unnamedFocused++;
-      if (process.env.EVAL_VERBOSE) console.log(`  focused an unnamed question: "${line}" → ${res.focus.files.map((f) => f.file_name).join(', ')} (${res.focus.matched.join(', ')})`);
+      if (process.env.EVAL_VERBOSE)
+        console.log(
+          `  focused an unnamed question: "${line}" → ${res.focus.files.map((f) => f.file_name).join(', ')} (${res.focus.matched.join(', ')})`,
+        );
     }
   }
   for (const k of kinds) for (const m of Object.keys(sums[k]!) as (keyof Scores)[]) sums[k]![m] /= questions.length;
@@ -480,9 +619,19 @@ async function evaluateClauses(
     gold_in_focus: routing.goldFocused / questions.length,
     focused: routing.focused / questions.length,
     mean_focus_size: routing.focused ? routing.focusSize / routing.focused : 0,
-    ...(setName === 'cuad-clauses' ? { unnamed_focused: routing.unnamed ? routing.unnamedFocused / routing.unnamed : 0 } : {}),
+    ...(setName === 'cuad-clauses'
+      ? { unnamed_focused: routing.unnamed ? routing.unnamedFocused / routing.unnamed : 0 }
+      : {}),
   };
-  return { rows: sums, routing: routed, queries: questions.length, docs: pdfs.length, chunks, ingestSeconds, reindexSeconds };
+  return {
+    rows: sums,
+    routing: routed,
+    queries: questions.length,
+    docs: pdfs.length,
+    chunks,
+    ingestSeconds,
+    reindexSeconds,
+  };
 }
 
 /** A knob setting to try: overrides of RETRIEVAL_TUNING (src/core/retrieval/tuning.ts). */
@@ -496,7 +645,12 @@ interface Variant {
  * search again under each setting, in this process (the index is the same; only query-time knobs
  * change). How the values in tuning.ts were chosen.
  */
-async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: number, setName: 'cuad-clauses' | 'cuad-client'): Promise<void> {
+async function sweepClauses(
+  engine: Engine,
+  variants: Variant[],
+  maxQueries: number,
+  setName: 'cuad-clauses' | 'cuad-client',
+): Promise<void> {
   const all = cuadClauses();
   // The held-out set is swept only to report a lever chosen without it (issue 35: report both sets).
   const asked = setName === 'cuad-client' ? cuadClientClauses() : all;
@@ -507,14 +661,22 @@ async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: num
   const saved = structuredClone(RETRIEVAL_TUNING);
   console.log('\nvariant                         R@1    R@5    R@10   MRR    gold-only R@10');
   for (const v of variants) {
-    Object.assign(RETRIEVAL_TUNING, structuredClone(saved), v.tuning, { routing: { ...saved.routing, ...v.tuning.routing } });
+    Object.assign(RETRIEVAL_TUNING, structuredClone(saved), v.tuning, {
+      routing: { ...saved.routing, ...v.tuning.routing },
+    });
     const tools = await openCaseTools(engine, caseId);
     const s = { r1: 0, r5: 0, r10: 0, mrr: 0, gold: 0 };
     for (const q of questions) {
       const goldName = [...nameOf].find(([, pdf]) => pdf === q.pdf)![0];
       for (const gold of [false, true]) {
-        const res = await tools.search('hybrid', { query: q.query, top_k: 10, ...(gold ? { file_name: goldName } : {}) });
-        const hits = res.results.map((r) => holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q));
+        const res = await tools.search('hybrid', {
+          query: q.query,
+          top_k: 10,
+          ...(gold ? { file_name: goldName } : {}),
+        });
+        const hits = res.results.map((r) =>
+          holdsClause({ file: nameOf.get(r.file_name) ?? '', pages: r.pages, text: r.text }, q),
+        );
         const first = hits.indexOf(true);
         if (gold) {
           s.gold += first >= 0 ? 1 : 0;
@@ -527,7 +689,9 @@ async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: num
       }
     }
     const n = questions.length;
-    console.log(`${v.name.padEnd(30)}  ${[s.r1, s.r5, s.r10, s.mrr, s.gold].map((x) => (x / n).toFixed(3)).join('  ')}`);
+    console.log(
+      `${v.name.padEnd(30)}  ${[s.r1, s.r5, s.r10, s.mrr, s.gold].map((x) => (x / n).toFixed(3)).join('  ')}`,
+    );
   }
   Object.assign(RETRIEVAL_TUNING, saved);
 }
@@ -536,7 +700,12 @@ async function sweepClauses(engine: Engine, variants: Variant[], maxQueries: num
 const LEGALBENCH = new Set(['contractnli', 'privacy_qa', 'maud']);
 
 /** `legalbench.<set>.<mode>.precision@k` / `recall@k` / `first_overlap` into the metrics, and the rows of the printed table. */
-function putLegalbench(metrics: Metrics, table: string[][], set: EvalSet, lb: Awaited<ReturnType<typeof evaluateLegalbench>>): void {
+function putLegalbench(
+  metrics: Metrics,
+  table: string[][],
+  set: EvalSet,
+  lb: Awaited<ReturnType<typeof evaluateLegalbench>>,
+): void {
   const note = `${lb.queries} of ${set.questions.length} questions, ${set.docs.size} TXT files ingested through ingest.start (${lb.chunks} chunks), all-MiniLM-L6-v2; characters, as LegalBench-RAG`;
   for (const mode of KINDS) {
     const c = lb.chars[mode];
@@ -552,13 +721,23 @@ function putLegalbench(metrics: Metrics, table: string[][], set: EvalSet, lb: Aw
     table.push([set.name, mode, 'recall', ...c.recall.map((v) => v.toFixed(3))]);
     table.push([set.name, mode, 'first', c.first.toFixed(3), ...LB_KS.slice(1).map(() => '')]);
   }
-  metrics[`legalbench.${set.name}.ingest_seconds`] = { value: Number(lb.ingestSeconds.toFixed(1)), unit: 's', note: `${set.docs.size} TXT files, one drop, embedding included` };
+  metrics[`legalbench.${set.name}.ingest_seconds`] = {
+    value: Number(lb.ingestSeconds.toFixed(1)),
+    unit: 's',
+    note: `${set.docs.size} TXT files, one drop, embedding included`,
+  };
   metrics[`legalbench.${set.name}.queries`] = { value: lb.queries, unit: 'questions', note };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'max-queries': { type: 'string' }, sets: { type: 'string' }, 'cuad-docs': { type: 'string' }, home: { type: 'string' }, variants: { type: 'string' } },
+    options: {
+      'max-queries': { type: 'string' },
+      sets: { type: 'string' },
+      'cuad-docs': { type: 'string' },
+      home: { type: 'string' },
+      variants: { type: 'string' },
+    },
   });
   const maxQueries = Number(values['max-queries'] ?? 250);
   const cuadDocs = Number(values['cuad-docs'] ?? 15);
@@ -581,31 +760,59 @@ async function main(): Promise<void> {
       };
       if (values.variants) {
         const variants = JSON.parse(readFileSync(values.variants, 'utf8')) as Variant[];
-        await sweepClauses(engine, variants, values['max-queries'] ? maxQueries : Infinity, wanted.includes('cuad-client') ? 'cuad-client' : 'cuad-clauses');
+        await sweepClauses(
+          engine,
+          variants,
+          values['max-queries'] ? maxQueries : Infinity,
+          wanted.includes('cuad-client') ? 'cuad-client' : 'cuad-clauses',
+        );
         return;
       }
       for (const name of wanted) {
         if (name === 'cuad-clauses' || name === 'cuad-client') {
           const r = await evaluateClauses(engine, values['max-queries'] ? maxQueries : Infinity, name);
-          const what = name === 'cuad-client' ? 'held-out client-worded clause questions' : 'hand-written clause questions';
+          const what =
+            name === 'cuad-client' ? 'held-out client-worded clause questions' : 'hand-written clause questions';
           const note = `${r.queries} ${what}, ${r.docs} CUAD PDFs ingested as one case (${r.chunks} chunks), all-MiniLM-L6-v2`;
           for (const [kind, s] of Object.entries(r.rows)) {
             rows.push([name, kind, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
             const key = kind === GOLD_ONLY ? 'hybrid_gold_doc' : kind === DEFAULT_KIND ? 'default' : kind;
-            for (const [metric, value] of [['recall@1', s.r1], ['recall@5', s.r5], ['recall@10', s.r10], ['mrr@10', s.mrr]] as const) {
+            for (const [metric, value] of [
+              ['recall@1', s.r1],
+              ['recall@5', s.r5],
+              ['recall@10', s.r10],
+              ['mrr@10', s.mrr],
+            ] as const) {
               metrics[`retrieval.${name}.${key}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
             }
           }
           for (const [routingName, value] of Object.entries(r.routing)) {
             console.log(`  ${name} routing ${routingName}: ${value.toFixed(3)}`);
-            metrics[`retrieval.${name}.routing.${routingName}`] = { value: Number(value.toFixed(4)), unit: routingName === 'mean_focus_size' ? 'docs' : 'ratio', note };
+            metrics[`retrieval.${name}.routing.${routingName}`] = {
+              value: Number(value.toFixed(4)),
+              unit: routingName === 'mean_focus_size' ? 'docs' : 'ratio',
+              note,
+            };
           }
-          if (Number.isFinite(r.reindexSeconds)) metrics['retrieval.cuad-clauses.reindex_seconds'] = { value: Number(r.reindexSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs upgraded from stored text (no parsing), embedding included` };
-          if (Number.isFinite(r.ingestSeconds)) metrics['retrieval.cuad-clauses.ingest_seconds'] = { value: Number(r.ingestSeconds.toFixed(1)), unit: 's', note: `${r.docs} PDFs, one drop, embedding included` };
+          if (Number.isFinite(r.reindexSeconds))
+            metrics['retrieval.cuad-clauses.reindex_seconds'] = {
+              value: Number(r.reindexSeconds.toFixed(1)),
+              unit: 's',
+              note: `${r.docs} PDFs upgraded from stored text (no parsing), embedding included`,
+            };
+          if (Number.isFinite(r.ingestSeconds))
+            metrics['retrieval.cuad-clauses.ingest_seconds'] = {
+              value: Number(r.ingestSeconds.toFixed(1)),
+              unit: 's',
+              note: `${r.docs} PDFs, one drop, embedding included`,
+            };
           continue;
         }
         const load = loaders[name];
-        if (!load) throw new Error(`unknown set "${name}" (sets: ${[...Object.keys(loaders), 'cuad-clauses', 'cuad-client'].join(', ')})`);
+        if (!load)
+          throw new Error(
+            `unknown set "${name}" (sets: ${[...Object.keys(loaders), 'cuad-clauses', 'cuad-client'].join(', ')})`,
+          );
         const set = load();
         const lb = LEGALBENCH.has(name) ? await evaluateLegalbench(engine, set, maxQueries) : null;
         if (lb) putLegalbench(metrics, charRows, set, lb);
@@ -615,9 +822,18 @@ async function main(): Promise<void> {
         const note = `${r.queries} questions, ${set.docs.size} docs, ${r.chunks} chunks, all-MiniLM-L6-v2${lb ? ', TXT ingested through ingest.start' : ''}`;
         for (const mode of KINDS) {
           const s = r[mode];
-          rows.push([set.name, mode, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
+          rows.push([
+            set.name,
+            mode,
+            ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)),
+            String(r.queries),
+          ]);
           const put = (metric: string, value: number) => {
-            metrics[`retrieval.${set.name}.${mode}.${metric}`] = { value: Number(value.toFixed(4)), unit: 'ratio', note };
+            metrics[`retrieval.${set.name}.${mode}.${metric}`] = {
+              value: Number(value.toFixed(4)),
+              unit: 'ratio',
+              note,
+            };
           };
           put('recall@1', s.r1);
           put('recall@5', s.r5);
@@ -638,7 +854,10 @@ async function main(): Promise<void> {
   if (charRows.length) {
     const lbHeader = ['set', 'mode', 'measure', ...LB_KS.map((k) => `@${k}`)];
     const lbWidths = lbHeader.map((h, i) => Math.max(h.length, ...charRows.map((r) => r[i]!.length)));
-    console.log('\nLegalBench-RAG, characters (precision, recall at k; first = first passage overlaps gold)\n' + [lbHeader, ...charRows].map((r) => r.map((c, i) => c.padEnd(lbWidths[i]!)).join('  ')).join('\n'));
+    console.log(
+      '\nLegalBench-RAG, characters (precision, recall at k; first = first passage overlaps gold)\n' +
+        [lbHeader, ...charRows].map((r) => r.map((c, i) => c.padEnd(lbWidths[i]!)).join('  ')).join('\n'),
+    );
   }
   await mergeResults(metrics);
   console.log('\nmerged into bench/results.json:');

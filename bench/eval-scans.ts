@@ -19,15 +19,20 @@ import { Engine } from '../src/core/engine';
 import { installTestModels } from '../test/helpers/models';
 import { cuadClauses, holdsClause, type ClauseQuestion } from './cuad-clauses';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, dpi: { type: 'string' }, home: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { docs: { type: 'string' }, dpi: { type: 'string' }, home: { type: 'string' } },
+});
 const DOCS = Number(values.docs ?? 8);
 const DPI = Number(values.dpi ?? 200);
 const CUAD = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'cuad');
 const home = values.home ? path.resolve(values.home) : mkdtempSync(path.join(os.tmpdir(), 'casefile-eval-scans-'));
 
-const pagesOf = (pdf: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [path.join(CUAD, pdf)], { encoding: 'utf8' }))?.[1] ?? 0);
+const pagesOf = (pdf: string) =>
+  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [path.join(CUAD, pdf)], { encoding: 'utf8' }))?.[1] ?? 0);
 const sizeOf = (pdf: string, page: number): [number, number] => {
-  const m = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/.exec(execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path.join(CUAD, pdf)], { encoding: 'utf8' }))!;
+  const m = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/.exec(
+    execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path.join(CUAD, pdf)], { encoding: 'utf8' }),
+  )!;
   return [Number(m[1]), Number(m[2])];
 };
 
@@ -45,14 +50,31 @@ async function scanned(pdf: string, pages: number, work: string): Promise<Uint8A
   const out = await PDFDocument.create();
   for (let n = 1; n <= pages; n++) {
     const prefix = path.join(work, `p${n}`);
-    execFileSync('pdftoppm', ['-r', String(DPI), '-f', String(n), '-l', String(n), '-singlefile', '-png', path.join(CUAD, pdf), prefix]);
+    execFileSync('pdftoppm', [
+      '-r',
+      String(DPI),
+      '-f',
+      String(n),
+      '-l',
+      String(n),
+      '-singlefile',
+      '-png',
+      path.join(CUAD, pdf),
+      prefix,
+    ]);
     const [w, h] = sizeOf(pdf, n);
-    out.addPage([w, h]).drawImage(await out.embedPng(readFileSync(`${prefix}.png`)), { x: 0, y: 0, width: w, height: h });
+    out
+      .addPage([w, h])
+      .drawImage(await out.embedPng(readFileSync(`${prefix}.png`)), { x: 0, y: 0, width: w, height: h });
   }
   return out.save();
 }
 
-async function caseOf(engine: Engine, name: string, write: (file: string, pdf: string, pages: number) => Promise<void>): Promise<string> {
+async function caseOf(
+  engine: Engine,
+  name: string,
+  write: (file: string, pdf: string, pages: number) => Promise<void>,
+): Promise<string> {
   const existing = (await engine.cases.list()).find((c) => c.name === name);
   if (existing) return existing.id;
   const folder = path.join(home, 'drops', name);
@@ -72,8 +94,12 @@ await installTestModels(home).catch(() => undefined); // already there when --ho
 const engine = await Engine.open({ home });
 try {
   const work = mkdtempSync(path.join(os.tmpdir(), 'casefile-scan-pages-'));
-  const text = await caseOf(engine, 'eval text', async (file, pdf) => writeFileSync(file, readFileSync(path.join(CUAD, pdf))));
-  const scans = await caseOf(engine, `eval scans ${DPI} dpi`, async (file, pdf, pages) => writeFileSync(file, await scanned(pdf, pages, work)));
+  const text = await caseOf(engine, 'eval text', async (file, pdf) =>
+    writeFileSync(file, readFileSync(path.join(CUAD, pdf))),
+  );
+  const scans = await caseOf(engine, `eval scans ${DPI} dpi`, async (file, pdf, pages) =>
+    writeFileSync(file, await scanned(pdf, pages, work)),
+  );
   rmSync(work, { recursive: true, force: true });
 
   const recall = async (caseId: string) => {

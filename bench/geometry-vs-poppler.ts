@@ -17,10 +17,15 @@ const FILES = Number(process.env.FILES ?? 12);
 const PAGES = Number(process.env.PAGES ?? 3);
 
 function files(): string[] {
-  const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const all = process.env.SET === 'all';
   return rows
-    .filter((r) => r[2] === 'pdf' && (all ? r[7] === 'yes' : r[0]?.startsWith('cuad/') && r[7] !== 'none' && r[7] !== 'no'))
+    .filter(
+      (r) => r[2] === 'pdf' && (all ? r[7] === 'yes' : r[0]?.startsWith('cuad/') && r[7] !== 'none' && r[7] !== 'no'),
+    )
     .filter((r) => !process.env.MATCH || r[0]!.includes(process.env.MATCH))
     .slice(0, FILES)
     .map((r) => r[0]!);
@@ -29,12 +34,17 @@ function files(): string[] {
 function wholeWord(text: string, word: string): number[] {
   const out: number[] = [];
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    if ((at === 0 || /\s/.test(text[at - 1]!)) && (at + word.length === text.length || /\s/.test(text[at + word.length]!))) out.push(at);
+    if (
+      (at === 0 || /\s/.test(text[at - 1]!)) &&
+      (at + word.length === text.length || /\s/.test(text[at + word.length]!))
+    )
+      out.push(at);
   }
   return out;
 }
 
-const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / (Math.max(a1, b1) - Math.min(a0, b0));
+const overlap = (a0: number, a1: number, b0: number, b1: number) =>
+  Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / (Math.max(a1, b1) - Math.min(a0, b0));
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
 
 const all: number[] = [];
@@ -71,7 +81,9 @@ for (const rel of files()) {
       hx.push(overlap(w.x0, w.x1, r.x, r.x + r.width));
       vy.push(overlap(w.y0, w.y1, r.y, r.y + r.height));
       if (iou < 0.8 && process.env.VERBOSE)
-        worst.push(`${iou.toFixed(2)} ${path.basename(rel).slice(0, 24)} p${page} "${w.word}" poppler y ${w.y0.toFixed(1)}–${w.y1.toFixed(1)} ours ${r.y.toFixed(1)}–${(r.y + r.height).toFixed(1)} x ${w.x0.toFixed(1)}/${r.x.toFixed(1)}`);
+        worst.push(
+          `${iou.toFixed(2)} ${path.basename(rel).slice(0, 24)} p${page} "${w.word}" poppler y ${w.y0.toFixed(1)}–${w.y1.toFixed(1)} ours ${r.y.toFixed(1)}–${(r.y + r.height).toFixed(1)} x ${w.x0.toFixed(1)}/${r.x.toFixed(1)}`,
+        );
     }
   }
 }

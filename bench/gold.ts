@@ -10,9 +10,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const STOP = new Set('the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '));
+const STOP = new Set(
+  'the of and to a an in or for by be is are as at on with this that any such shall will its it from under'.split(' '),
+);
 /** The words a gold text is matched on: lower case, letters and digits, a few function words out. */
-export const wordsOf = (text: string) => new Set((text.normalize('NFKC').toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
+export const wordsOf = (text: string) =>
+  new Set(
+    (
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[a-z0-9]+/g) ?? []
+    ).filter((w) => !STOP.has(w)),
+  );
 
 export interface GoldAnswer {
   /** The document, relative to the corpus (../shared/corpus). */
@@ -39,7 +49,9 @@ export function readJsonl<T>(file: string, frozen?: string): T[] {
   if (frozen) {
     const sha = sha256Of(file);
     if (sha !== frozen) {
-      throw new Error(`${path.relative(process.cwd(), file)} is not the frozen evaluation set (sha256 ${sha}, expected ${frozen}); restore it from git: it must not be edited or tuned on`);
+      throw new Error(
+        `${path.relative(process.cwd(), file)} is not the frozen evaluation set (sha256 ${sha}, expected ${frozen}); restore it from git: it must not be edited or tuned on`,
+      );
     }
   }
   return readFileSync(file, 'utf8')
@@ -48,4 +60,8 @@ export function readJsonl<T>(file: string, frozen?: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-export const goldOf = (row: { file: string; pages: number[]; answer: string }): GoldAnswer => ({ file: row.file, pages: row.pages, words: wordsOf(row.answer) });
+export const goldOf = (row: { file: string; pages: number[]; answer: string }): GoldAnswer => ({
+  file: row.file,
+  pages: row.pages,
+  words: wordsOf(row.answer),
+});

@@ -22,7 +22,13 @@ interface Metric {
 
 const DIM = 384;
 /** How clients ask about clauses (the lexicon widens each): the lexicon's cost is measured on these. */
-const CLAUSE_ASKS = ['can they drop us whenever they want', 'how long does it last and does it renew', 'who owns what we build', 'can they hand it over if they get bought', 'is there a cap on damages'];
+const CLAUSE_ASKS = [
+  'can they drop us whenever they want',
+  'how long does it last and does it renew',
+  'who owns what we build',
+  'can they hand it over if they get bought',
+  'is there a cap on damages',
+];
 const WORDS = (
   'agreement party parties shall term termination notice confidential information disclose receiving disclosing ' +
   'indemnify liability damages breach warranty license grant territory exclusive payment invoice fee royalty ' +
@@ -138,22 +144,39 @@ async function benchSize(n: number, queries: number, bulk: boolean): Promise<Rec
       unit: 's',
       note: `${n} chunks ${bulk ? 'added in 10k batches' : 'as 50-chunk file versions (ingest-like)'}, FTS + compaction${ann ? ' + IVF-PQ' : ''}, 384-d vectors`,
     };
-    out[`index.bytes_per_chunk.${label}`] = { value: Math.round(dirBytes(path.join(caseDir, 'lancedb')) / n), unit: 'B', note: `on disk after optimize (~${chunks[0]!.text.length} chars of text + 1536 B vector per chunk)` };
+    out[`index.bytes_per_chunk.${label}`] = {
+      value: Math.round(dirBytes(path.join(caseDir, 'lancedb')) / n),
+      unit: 'B',
+      note: `on disk after optimize (~${chunks[0]!.text.length} chars of text + 1536 B vector per chunk)`,
+    };
 
     const r = rng(7);
-    const qs = Array.from({ length: queries }, () => ({ text: `${zipfWord(r)} ${zipfWord(r)} ${zipfWord(r)}`, vec: vector(r) }));
+    const qs = Array.from({ length: queries }, () => ({
+      text: `${zipfWord(r)} ${zipfWord(r)} ${zipfWord(r)}`,
+      vec: vector(r),
+    }));
     for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
       const times: number[] = [];
       for (const [i, q] of qs.entries()) {
-        const semantic: SemanticState = { embedder: { modelId: 'synthetic', dimension: DIM, embedQuery: async () => q.vec } };
+        const semantic: SemanticState = {
+          embedder: { modelId: 'synthetic', dimension: DIM, embedQuery: async () => q.vec },
+        };
         const t = performance.now();
         await searchChunks(store, semantic, { query: q.text, mode, top_k: 10 });
         if (i >= 3) times.push(performance.now() - t); // first queries warm caches
       }
       times.sort((a, b) => a - b);
       const note = `${label} chunks, top 10 (50 candidates per component), ${times.length} queries${mode !== 'keyword' && ann ? ', IVF-PQ index' : mode !== 'keyword' ? ', exact scan' : ''}; excludes query embedding`;
-      out[`index.query_ms.${mode}.p50.${label}`] = { value: Number(percentile(times, 50).toFixed(2)), unit: 'ms', note };
-      out[`index.query_ms.${mode}.p95.${label}`] = { value: Number(percentile(times, 95).toFixed(2)), unit: 'ms', note };
+      out[`index.query_ms.${mode}.p50.${label}`] = {
+        value: Number(percentile(times, 50).toFixed(2)),
+        unit: 'ms',
+        note,
+      };
+      out[`index.query_ms.${mode}.p95.${label}`] = {
+        value: Number(percentile(times, 95).toFixed(2)),
+        unit: 'ms',
+        note,
+      };
     }
     {
       // What the clause lexicon costs: each question searched with it and without, in turn, so the
@@ -163,7 +186,9 @@ async function benchSize(n: number, queries: number, bulk: boolean): Promise<Rec
       const saved = { lexicon: RETRIEVAL_TUNING.lexicon, lexiconVector: RETRIEVAL_TUNING.lexiconVector };
       try {
         for (const [i, q] of asks.entries()) {
-          const semantic: SemanticState = { embedder: { modelId: 'synthetic', dimension: DIM, embedQuery: async () => q.vec } };
+          const semantic: SemanticState = {
+            embedder: { modelId: 'synthetic', dimension: DIM, embedQuery: async () => q.vec },
+          };
           for (const side of i % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
             Object.assign(RETRIEVAL_TUNING, side === 'on' ? saved : { lexicon: false, lexiconVector: false });
             const t = performance.now();
@@ -177,8 +202,16 @@ async function benchSize(n: number, queries: number, bulk: boolean): Promise<Rec
       for (const side of ['on', 'off'] as const) {
         const t = times[side].sort((a, b) => a - b);
         const note = `${label} chunks, hybrid, clause questions, lexicon ${side}, ${t.length} queries alternating with lexicon ${side === 'on' ? 'off' : 'on'}; excludes query embedding`;
-        out[`index.query_ms.hybrid_lexicon_${side}.p50.${label}`] = { value: Number(percentile(t, 50).toFixed(2)), unit: 'ms', note };
-        out[`index.query_ms.hybrid_lexicon_${side}.p95.${label}`] = { value: Number(percentile(t, 95).toFixed(2)), unit: 'ms', note };
+        out[`index.query_ms.hybrid_lexicon_${side}.p50.${label}`] = {
+          value: Number(percentile(t, 50).toFixed(2)),
+          unit: 'ms',
+          note,
+        };
+        out[`index.query_ms.hybrid_lexicon_${side}.p95.${label}`] = {
+          value: Number(percentile(t, 95).toFixed(2)),
+          unit: 'ms',
+          note,
+        };
       }
     }
     if (ann) {
@@ -191,8 +224,16 @@ async function benchSize(n: number, queries: number, bulk: boolean): Promise<Rec
       }
       times.sort((a, b) => a - b);
       const note = `${label} chunks, exact cosine scan bypassing the IVF-PQ index (compare index.query_ms.vector.*.${label})`;
-      out[`index.query_ms.vector_exact.p50.${label}`] = { value: Number(percentile(times, 50).toFixed(2)), unit: 'ms', note };
-      out[`index.query_ms.vector_exact.p95.${label}`] = { value: Number(percentile(times, 95).toFixed(2)), unit: 'ms', note };
+      out[`index.query_ms.vector_exact.p50.${label}`] = {
+        value: Number(percentile(times, 50).toFixed(2)),
+        unit: 'ms',
+        note,
+      };
+      out[`index.query_ms.vector_exact.p95.${label}`] = {
+        value: Number(percentile(times, 95).toFixed(2)),
+        unit: 'ms',
+        note,
+      };
     }
     store.close();
   } finally {
@@ -210,5 +251,6 @@ export async function indexBench(): Promise<Record<string, { value: number; unit
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const m = await indexBench();
-  for (const [k, v] of Object.entries(m)) console.log(`${k.padEnd(36)} ${String(v.value).padStart(10)} ${v.unit.padEnd(3)} ${v.note}`);
+  for (const [k, v] of Object.entries(m))
+    console.log(`${k.padEnd(36)} ${String(v.value).padStart(10)} ${v.unit.padEnd(3)} ${v.note}`);
 }

@@ -119,7 +119,15 @@ export async function ingestBench(): Promise<Record<string, Metric>> {
   const t4 = performance.now();
   let structured = 0;
   for (let r = 0; r < rounds; r++) {
-    for (const d of docs) structured += chunkDocument(d, { fileId: 'f', name: d.name, version: 1, isLatest: true, docType: 'contract', docDate: '' }).length;
+    for (const d of docs)
+      structured += chunkDocument(d, {
+        fileId: 'f',
+        name: d.name,
+        version: 1,
+        isLatest: true,
+        docType: 'contract',
+        docDate: '',
+      }).length;
   }
   const structureSec = (performance.now() - t4) / 1000 / rounds;
   metrics['ingest.structure_share_of_parse'] = {
@@ -130,7 +138,11 @@ export async function ingestBench(): Promise<Record<string, Metric>> {
 
   // Contexts make each embedded text longer: the embedding time of the same chunks with and without them.
   if (existsSync(miniLmDir)) {
-    const sample = docs.flatMap((d) => chunkDocument(d, { fileId: 'f', name: d.name, version: 1, isLatest: true, docType: 'contract', docDate: '' })).slice(0, 256);
+    const sample = docs
+      .flatMap((d) =>
+        chunkDocument(d, { fileId: 'f', name: d.name, version: 1, isLatest: true, docType: 'contract', docDate: '' }),
+      )
+      .slice(0, 256);
     const embedder = new Embedder({ id: MINILM_ID, dir: miniLmDir });
     try {
       await embedder.embed(sample.slice(0, 8).map((c) => c.text)); // load
@@ -159,14 +171,22 @@ export async function ingestBench(): Promise<Record<string, Metric>> {
     const t2 = performance.now();
     for (const f of files) spawnSync('pdftotext', ['-q', '-enc', 'UTF-8', f, '-'], { maxBuffer: 1 << 28 });
     const popplerSec = (performance.now() - t2) / 1000;
-    metrics['ingest.pdftotext_pages_per_s'] = { value: pages / popplerSec, unit: 'pages/s', note: `poppler pdftotext on the same ${files.length} files (process per file)` };
+    metrics['ingest.pdftotext_pages_per_s'] = {
+      value: pages / popplerSec,
+      unit: 'pages/s',
+      note: `poppler pdftotext on the same ${files.length} files (process per file)`,
+    };
     metrics['ingest.pdfjs_vs_pdftotext'] = {
       value: popplerSec / parseSec,
       unit: 'ratio',
       note: 'pdf.js throughput ÷ pdftotext throughput (1.0 = as fast; pdf.js also records geometry per text item)',
     };
   } else {
-    metrics['ingest.pdfjs_vs_pdftotext'] = { value: Number.NaN, unit: 'ratio', note: 'skipped: pdftotext (poppler-utils) is not installed' };
+    metrics['ingest.pdfjs_vs_pdftotext'] = {
+      value: Number.NaN,
+      unit: 'ratio',
+      note: 'skipped: pdftotext (poppler-utils) is not installed',
+    };
   }
 
   // Whole pipeline through the engine: walk, hash+copy, worker pool parse, chunk, store, index sink.
@@ -192,6 +212,10 @@ export async function ingestBench(): Promise<Record<string, Metric>> {
     rmSync(home, { recursive: true, force: true });
   }
 
-  metrics['ingest.peak_rss_mb'] = { value: process.resourceUsage().maxRSS / 1024, unit: 'MB', note: 'peak resident set of the bench process, worker threads included (pdf.js runs only in workers)' };
+  metrics['ingest.peak_rss_mb'] = {
+    value: process.resourceUsage().maxRSS / 1024,
+    unit: 'MB',
+    note: 'peak resident set of the bench process, worker threads included (pdf.js runs only in workers)',
+  };
   return metrics;
 }

@@ -56,12 +56,32 @@ const rand = () => {
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const CATEGORIES = new Set([
-  'Audit Rights', 'Anti-Assignment', 'Cap On Liability', 'Governing Law', 'Insurance', 'Minimum Commitment', 'Renewal Term', 'Non-Compete',
-  'Termination For Convenience', 'Expiration Date', 'Notice Period To Terminate Renewal', 'Warranty Duration', 'Exclusivity', 'License Grant',
-  'Change Of Control', 'Post-Termination Services', 'Revenue/Profit Sharing', 'Liquidated Damages', 'Rofr/Rofo/Rofn', 'Ip Ownership Assignment',
+  'Audit Rights',
+  'Anti-Assignment',
+  'Cap On Liability',
+  'Governing Law',
+  'Insurance',
+  'Minimum Commitment',
+  'Renewal Term',
+  'Non-Compete',
+  'Termination For Convenience',
+  'Expiration Date',
+  'Notice Period To Terminate Renewal',
+  'Warranty Duration',
+  'Exclusivity',
+  'License Grant',
+  'Change Of Control',
+  'Post-Termination Services',
+  'Revenue/Profit Sharing',
+  'Liquidated Damages',
+  'Rofr/Rofo/Rofn',
+  'Ip Ownership Assignment',
 ]);
 
-const rows: Span[] = readFileSync(path.join(corpus, 'cuad/derived_clause_spans_selected.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Span);
+const rows: Span[] = readFileSync(path.join(corpus, 'cuad/derived_clause_spans_selected.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Span);
 const byContract = new Map<string, Span[]>();
 for (const r of rows) byContract.set(r.txt, [...(byContract.get(r.txt) ?? []), r]);
 
@@ -69,13 +89,44 @@ for (const r of rows) byContract.set(r.txt, [...(byContract.get(r.txt) ?? []), r
 function partiesOf(spans: Span[]): { short: string[]; names: string; title: string } {
   const parties = spans.find((s) => s.category === 'Parties')?.answer ?? '';
   const quoted = [...parties.matchAll(/"([^"]{2,40})"/g)].map((m) => m[1]!.trim());
-  const firsts = parties.split(';').map((p) => p.replace(/"[^"]*"/g, '').trim().split(/[\s,]+/)[0] ?? '').filter((w) => /^[A-Z][A-Za-z0-9.&-]{2,}$/.test(w));
-  const short = [...new Set([...quoted.filter((q) => /^[A-Z]/.test(q) && !/^(?:Company|Licensee|Licensor|Party|Customer|Supplier|Distributor|Client|Consultant|Agreement)$/i.test(q)), ...firsts])];
+  const firsts = parties
+    .split(';')
+    .map(
+      (p) =>
+        p
+          .replace(/"[^"]*"/g, '')
+          .trim()
+          .split(/[\s,]+/)[0] ?? '',
+    )
+    .filter((w) => /^[A-Z][A-Za-z0-9.&-]{2,}$/.test(w));
+  const short = [
+    ...new Set([
+      ...quoted.filter(
+        (q) =>
+          /^[A-Z]/.test(q) &&
+          !/^(?:Company|Licensee|Licensor|Party|Customer|Supplier|Distributor|Client|Consultant|Agreement)$/i.test(q),
+      ),
+      ...firsts,
+    ]),
+  ];
   const title = spans.find((s) => s.category === 'Document Name')?.answer ?? '';
   return { short, names: parties, title };
 }
 
-const WORDS: Record<number, string> = { 2: 'two', 3: 'three', 5: 'five', 6: 'six', 10: 'ten', 12: 'twelve', 15: 'fifteen', 30: 'thirty', 45: 'forty-five', 60: 'sixty', 90: 'ninety', 180: 'one hundred eighty' };
+const WORDS: Record<number, string> = {
+  2: 'two',
+  3: 'three',
+  5: 'five',
+  6: 'six',
+  10: 'ten',
+  12: 'twelve',
+  15: 'fifteen',
+  30: 'thirty',
+  45: 'forty-five',
+  60: 'sixty',
+  90: 'ninety',
+  180: 'one hundred eighty',
+};
 const SYNONYMS: Array<[RegExp, string[]]> = [
   [/\bshall not\b/gi, ['must not', 'may not', 'cannot']],
   [/\bshall\b/gi, ['must', 'will']],
@@ -98,21 +149,40 @@ function mainSentence(clause: string, max = 40): string {
   if (t === t.toUpperCase()) t = t.toLowerCase().replace(/^./, (c) => c.toUpperCase());
   const first = /^(.{40,}?[a-z0-9)][.;])\s/.exec(t)?.[1] ?? t;
   const words = first.split(' ');
-  return words.length > max ? `${words.slice(0, max).join(' ').replace(/[,;:]$/, '')}` : first.replace(/[.;]$/, '');
+  return words.length > max
+    ? `${words
+        .slice(0, max)
+        .join(' ')
+        .replace(/[,;:]$/, '')}`
+    : first.replace(/[.;]$/, '');
 }
 
 /** A restatement of `clause` naming `party`: what an answer would say. */
 function restate(clause: string, party: string): string {
   let t = mainSentence(clause, 14 + Math.floor(rand() * 26));
-  t = t.replace(/\(\s*[ivx\d]+\s*\)\s*/gi, (m) => (/\(\s*\d+\s*\)/.test(m) && rand() < 0.5 ? m : '')).replace(/\s+/g, ' ');
+  t = t
+    .replace(/\(\s*[ivx\d]+\s*\)\s*/gi, (m) => (/\(\s*\d+\s*\)/.test(m) && rand() < 0.5 ? m : ''))
+    .replace(/\s+/g, ' ');
   for (const [re, alts] of SYNONYMS) if (rand() < 0.7) t = t.replace(re, () => pick(alts));
   // Numbers as digits ("thirty (30) days" → "30 days") or the reverse.
   t = t.replace(/\b([a-z-]+(?: [a-z-]+)?) \((\d+)\)/gi, (_m, _w, d: string) => d);
-  t = t.replace(/\b(\d+) (days|months|years)\b/g, (m, d: string, u: string) => (rand() < 0.3 && WORDS[Number(d)] ? `${WORDS[Number(d)]} ${u}` : m));
+  t = t.replace(/\b(\d+) (days|months|years)\b/g, (m, d: string, u: string) =>
+    rand() < 0.3 && WORDS[Number(d)] ? `${WORDS[Number(d)]} ${u}` : m,
+  );
   t = t.replace(/^(?:Notwithstanding[^,]*,|Furthermore,|Except[^,]*,|Provided[^,]*,|Subject to[^,]*,)\s*/i, '');
   // "Upon …" → "upon …", but names stay as they are ("HPS agrees …", "Licensee …").
-  if (/^(?:The|This|That|Each|Either|Neither|Any|All|In|Upon|On|If|During|Unless|Following|After|Within|For|No|Such|Both|At|To|Without)\b/.test(t)) t = t.charAt(0).toLowerCase() + t.slice(1);
-  const lead = pick([`Under the ${party} agreement, `, `The ${party} contract provides that `, `In the ${party} agreement, `, `According to the ${party} agreement, `]);
+  if (
+    /^(?:The|This|That|Each|Either|Neither|Any|All|In|Upon|On|If|During|Unless|Following|After|Within|For|No|Such|Both|At|To|Without)\b/.test(
+      t,
+    )
+  )
+    t = t.charAt(0).toLowerCase() + t.slice(1);
+  const lead = pick([
+    `Under the ${party} agreement, `,
+    `The ${party} contract provides that `,
+    `In the ${party} agreement, `,
+    `According to the ${party} agreement, `,
+  ]);
   return `${lead}${t.replace(/^(?:the|this) (?=agreement|contract)/i, 'the ')}.`.replace(/\s+\./, '.');
 }
 
@@ -130,7 +200,18 @@ function changeNumber(sentence: string): string | null {
     const changed = n === 30 ? 45 : n === 60 ? 90 : n === 90 ? 60 : n + (n < 10 ? 2 : 15);
     return sentence.slice(0, m.index) + String(changed) + sentence.slice(m.index + m[1].length);
   }
-  const swap: Record<string, string> = { thirty: 'forty-five', sixty: 'ninety', ninety: 'sixty', fifteen: 'twenty', ten: 'fourteen', five: 'seven', twelve: 'eighteen', two: 'four', three: 'five', six: 'nine' };
+  const swap: Record<string, string> = {
+    thirty: 'forty-five',
+    sixty: 'ninety',
+    ninety: 'sixty',
+    fifteen: 'twenty',
+    ten: 'fourteen',
+    five: 'seven',
+    twelve: 'eighteen',
+    two: 'four',
+    three: 'five',
+    six: 'nine',
+  };
   return sentence.slice(0, m.index) + swap[m[2]!.toLowerCase()]! + sentence.slice(m.index + m[2]!.length);
 }
 
@@ -150,7 +231,13 @@ for (const [txt, spans] of byContract) {
   const doc = partiesOf(spans);
   if (!doc.short.length) continue;
   for (const s of spans) {
-    if (!s.txt_span || !CATEGORIES.has(s.category) || s.clause_text.split(/\s+/).length < 12 || s.clause_text.length > 900) continue;
+    if (
+      !s.txt_span ||
+      !CATEGORIES.has(s.category) ||
+      s.clause_text.split(/\s+/).length < 12 ||
+      s.clause_text.length > 900
+    )
+      continue;
     if (textOf(txt).slice(s.txt_span[0], s.txt_span[1]) !== s.clause_text) continue;
     candidates.push({ span: s, party: doc.short[0]!, doc });
   }
@@ -189,25 +276,54 @@ for (const c of shuffled) {
       add({ kind: 'changed_number', supports: false, sentence: changed, ...at, ...base });
       continue;
     }
-    const other = pick(candidates.filter((o) => o.party.toLowerCase() !== c.party.toLowerCase() && !`${c.doc.names} ${c.doc.title} ${at.passage}`.toLowerCase().includes(o.party.toLowerCase())));
+    const other = pick(
+      candidates.filter(
+        (o) =>
+          o.party.toLowerCase() !== c.party.toLowerCase() &&
+          !`${c.doc.names} ${c.doc.title} ${at.passage}`.toLowerCase().includes(o.party.toLowerCase()),
+      ),
+    );
     add({ kind: 'changed_party', supports: false, sentence: sentence.replace(c.party, other.party), ...at, ...base });
     continue;
   }
   if (k === 3) {
     // Another clause whose passage (with its 300 characters each side) does not reach this one.
     const siblings = candidates.filter(
-      (o) => o.span.txt === c.span.txt && o.span.category !== c.span.category && (o.span.txt_span[1] + 400 < c.span.txt_span[0] || c.span.txt_span[1] + 400 < o.span.txt_span[0]),
+      (o) =>
+        o.span.txt === c.span.txt &&
+        o.span.category !== c.span.category &&
+        (o.span.txt_span[1] + 400 < c.span.txt_span[0] || c.span.txt_span[1] + 400 < o.span.txt_span[0]),
     );
     if (siblings.length && (counts.wrong_clause ?? 0) < perKind) {
       const o = pick(siblings);
-      add({ kind: 'wrong_clause', supports: false, sentence, ...passageAround(text, o.span.txt_span), ...base, category: `${c.span.category} → ${o.span.category}` });
+      add({
+        kind: 'wrong_clause',
+        supports: false,
+        sentence,
+        ...passageAround(text, o.span.txt_span),
+        ...base,
+        category: `${c.span.category} → ${o.span.category}`,
+      });
       continue;
     }
   }
-  const others = candidates.filter((o) => o.span.category === c.span.category && o.span.txt !== c.span.txt && !o.doc.names.toLowerCase().includes(c.party.toLowerCase()));
+  const others = candidates.filter(
+    (o) =>
+      o.span.category === c.span.category &&
+      o.span.txt !== c.span.txt &&
+      !o.doc.names.toLowerCase().includes(c.party.toLowerCase()),
+  );
   if (others.length && (counts.other_contract ?? 0) < perKind) {
     const o = pick(others);
-    add({ kind: 'other_contract', supports: false, sentence, ...passageAround(textOf(o.span.txt), o.span.txt_span), title: o.doc.title, names: o.doc.names, category: c.span.category });
+    add({
+      kind: 'other_contract',
+      supports: false,
+      sentence,
+      ...passageAround(textOf(o.span.txt), o.span.txt_span),
+      title: o.doc.title,
+      names: o.doc.names,
+      category: c.span.category,
+    });
     continue;
   }
   if (!add({ kind: 'positive', supports: true, sentence, ...at, ...base })) used.delete(key);
@@ -221,7 +337,15 @@ for (const c of shuffled) {
   const changed = changeNumber(restate(c.span.clause_text, c.party));
   if (!changed) continue;
   used.add(key);
-  add({ kind: 'changed_number', supports: false, sentence: changed, ...passageAround(textOf(c.span.txt), c.span.txt_span), title: c.doc.title, names: c.doc.names, category: c.span.category });
+  add({
+    kind: 'changed_number',
+    supports: false,
+    sentence: changed,
+    ...passageAround(textOf(c.span.txt), c.span.txt_span),
+    title: c.doc.title,
+    names: c.doc.names,
+    category: c.span.category,
+  });
 }
 
 writeFileSync(out, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');

@@ -48,7 +48,18 @@ export async function ocrBench(): Promise<Metrics> {
   try {
     const images = PAGES.map(([file, page], i) => {
       const prefix = path.join(dir, `p${i}`);
-      execFileSync('pdftoppm', ['-r', '300', '-f', String(page), '-l', String(page), '-singlefile', '-png', path.join(CUAD, file), prefix]);
+      execFileSync('pdftoppm', [
+        '-r',
+        '300',
+        '-f',
+        String(page),
+        '-l',
+        String(page),
+        '-singlefile',
+        '-png',
+        path.join(CUAD, file),
+        prefix,
+      ]);
       return `${prefix}.png`;
     });
     const engine = new OcrEngine();
@@ -65,23 +76,47 @@ export async function ocrBench(): Promise<Metrics> {
     if (hasNative) {
       for (const img of images) {
         const t0 = process.hrtime.bigint();
-        execFileSync('tesseract', [img, 'stdout', '-l', 'eng', '--oem', '1'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
+        execFileSync('tesseract', [img, 'stdout', '-l', 'eng', '--oem', '1'], {
+          env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+          stdio: ['ignore', 'ignore', 'ignore'],
+        });
         native.push(seconds(t0));
       }
     }
     const peak = workerPeakMb(images, dir);
     const productRate = 1 / median(product);
     const metrics: Metrics = {
-      'ocr.product_pages_per_s': { value: productRate, unit: 'pages/s', note: `tesseract.js 7, one worker, 300 dpi CUAD pages (median of ${images.length})` },
+      'ocr.product_pages_per_s': {
+        value: productRate,
+        unit: 'pages/s',
+        note: `tesseract.js 7, one worker, 300 dpi CUAD pages (median of ${images.length})`,
+      },
     };
     if (native.length) {
       const nativeRate = 1 / median(native);
-      metrics['ocr.native_pages_per_s'] = { value: nativeRate, unit: 'pages/s', note: 'Debian tesseract 5 CLI, OMP_THREAD_LIMIT=1, same images (includes its process start)' };
-      metrics['ocr.product_vs_native'] = { value: productRate / nativeRate, unit: 'ratio', note: 'target ≥ 0.5 per core' };
+      metrics['ocr.native_pages_per_s'] = {
+        value: nativeRate,
+        unit: 'pages/s',
+        note: 'Debian tesseract 5 CLI, OMP_THREAD_LIMIT=1, same images (includes its process start)',
+      };
+      metrics['ocr.product_vs_native'] = {
+        value: productRate / nativeRate,
+        unit: 'ratio',
+        note: 'target ≥ 0.5 per core',
+      };
     } else {
-      metrics['ocr.native_pages_per_s'] = { value: Number.NaN, unit: 'pages/s', note: 'native tesseract not installed (apt install tesseract-ocr): not measured' };
+      metrics['ocr.native_pages_per_s'] = {
+        value: Number.NaN,
+        unit: 'pages/s',
+        note: 'native tesseract not installed (apt install tesseract-ocr): not measured',
+      };
     }
-    if (peak !== null) metrics['ocr.worker_peak_rss_mb'] = { value: peak, unit: 'MB', note: `peak RSS of a process OCRing ${images.length} pages with one worker` };
+    if (peak !== null)
+      metrics['ocr.worker_peak_rss_mb'] = {
+        value: peak,
+        unit: 'MB',
+        note: `peak RSS of a process OCRing ${images.length} pages with one worker`,
+      };
     return metrics;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,10 @@ export async function rawOrtEmbed(
   });
   const batches: Record<string, ort.Tensor>[] = [];
   for (let i = 0; i < texts.length; i += batchSize) {
-    const enc = tokenizer(texts.slice(i, i + batchSize), { padding: true, truncation: true }) as Record<string, { data: BigInt64Array; dims: number[] }>;
+    const enc = tokenizer(texts.slice(i, i + batchSize), { padding: true, truncation: true }) as Record<
+      string,
+      { data: BigInt64Array; dims: number[] }
+    >;
     const feeds: Record<string, ort.Tensor> = {};
     for (const name of session.inputNames) feeds[name] = new ort.Tensor('int64', enc[name]!.data, enc[name]!.dims);
     batches.push(feeds);

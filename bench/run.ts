@@ -50,7 +50,8 @@ export async function mergeResults(metrics: Metrics): Promise<Metrics> {
 export function printTable(metrics: Metrics): void {
   const rows = Object.entries(metrics).map(([k, m]) => [k, formatValue(m.value), m.unit, m.note]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
-  for (const r of rows) console.log(`${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padStart(widths[1]!)}  ${r[2]!.padEnd(widths[2]!)}  ${r[3]}`);
+  for (const r of rows)
+    console.log(`${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padStart(widths[1]!)}  ${r[2]!.padEnd(widths[2]!)}  ${r[3]}`);
 }
 
 function formatValue(v: number): string {
@@ -77,7 +78,11 @@ async function main(): Promise<void> {
     console.log(`running ${file} …`);
     Object.assign(metrics, await run());
   }
-  metrics['bench.node_version'] = { value: Number(process.versions.node.split('.')[0]), unit: 'major', note: process.version };
+  metrics['bench.node_version'] = {
+    value: Number(process.versions.node.split('.')[0]),
+    unit: 'major',
+    note: process.version,
+  };
   const merged = await mergeResults(metrics);
   printTable(merged);
   console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
@@ -87,7 +92,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
     // The engine is measured as the `casefile` command runs it: with two malloc arenas (see
     // bin/casefile.mjs). glibc reads the variable only at a process's start, so the bench starts again with it.
-    const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
+    const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+    });
     process.exit(again.status ?? 1);
   }
   await main();

@@ -49,10 +49,17 @@ export async function scaleBench(): Promise<Metrics> {
   try {
     const small = path.join(root, 'small');
     const big = path.join(root, 'big');
-    for (const [dir, n] of [[small, 1], [big, copies]] as const) {
+    for (const [dir, n] of [
+      [small, 1],
+      [big, copies],
+    ] as const) {
       for (let k = 0; k < n; k++) {
         mkdirSync(path.join(dir, `set-${k}`), { recursive: true });
-        for (const f of files) writeFileSync(path.join(dir, `set-${k}`, path.basename(f)), Buffer.concat([readFileSync(f), Buffer.from(`\n% copy ${k}\n`)]));
+        for (const f of files)
+          writeFileSync(
+            path.join(dir, `set-${k}`, path.basename(f)),
+            Buffer.concat([readFileSync(f), Buffer.from(`\n% copy ${k}\n`)]),
+          );
       }
     }
     // One engine for both, its readers started and warm (a first file read) before either is timed.
@@ -81,11 +88,31 @@ export async function scaleBench(): Promise<Metrics> {
     const smallRate = pages / one.seconds;
     const bigRate = (pages * copies) / many.seconds;
     return {
-      'ingest.scale.small_pages_per_s': { value: smallRate, unit: 'pages/s', note: `${files.length} CUAD PDFs, ${pages} pages, drop to searchable by words (${one.seconds.toFixed(0)} s)` },
-      'ingest.scale.big_pages_per_s': { value: bigRate, unit: 'pages/s', note: `the same ${copies} times under other names: ${files.length * copies} files, ${pages * copies} pages (${many.seconds.toFixed(0)} s)` },
-      'ingest.scale.linearity': { value: bigRate / smallRate, unit: 'ratio', note: 'pages/s of the big case ÷ the small one, in this run; target ≥ 0.8' },
-      'ingest.scale.search_median_ms': { value: quantile(times, 0.5), unit: 'ms', note: `keyword search (k 10) on the ${pages * copies}-page case, ${times.length} searches of ${QUERIES.length} clause questions` },
-      'ingest.scale.search_p95_ms': { value: quantile(times, 0.95), unit: 'ms', note: 'the same searches, 95th percentile' },
+      'ingest.scale.small_pages_per_s': {
+        value: smallRate,
+        unit: 'pages/s',
+        note: `${files.length} CUAD PDFs, ${pages} pages, drop to searchable by words (${one.seconds.toFixed(0)} s)`,
+      },
+      'ingest.scale.big_pages_per_s': {
+        value: bigRate,
+        unit: 'pages/s',
+        note: `the same ${copies} times under other names: ${files.length * copies} files, ${pages * copies} pages (${many.seconds.toFixed(0)} s)`,
+      },
+      'ingest.scale.linearity': {
+        value: bigRate / smallRate,
+        unit: 'ratio',
+        note: 'pages/s of the big case ÷ the small one, in this run; target ≥ 0.8',
+      },
+      'ingest.scale.search_median_ms': {
+        value: quantile(times, 0.5),
+        unit: 'ms',
+        note: `keyword search (k 10) on the ${pages * copies}-page case, ${times.length} searches of ${QUERIES.length} clause questions`,
+      },
+      'ingest.scale.search_p95_ms': {
+        value: quantile(times, 0.95),
+        unit: 'ms',
+        note: 'the same searches, 95th percentile',
+      },
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -12,22 +12,37 @@ import { loadPdfJs, pdfjsDataOptions } from '../src/core/util/pdfjs';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus');
 const verbose = process.argv.includes('--verbose');
-const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1).map((l) => l.split('\t')).filter((r) => r[2] === 'pdf');
+const rows = readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .slice(1)
+  .map((l) => l.split('\t'))
+  .filter((r) => r[2] === 'pdf');
 const pdfjs = await loadPdfJs();
-const IMAGE_OPS = new Set([pdfjs.OPS.paintImageXObject, pdfjs.OPS.paintInlineImageXObject, pdfjs.OPS.paintImageMaskXObject, pdfjs.OPS.paintImageXObjectRepeat]);
+const IMAGE_OPS = new Set([
+  pdfjs.OPS.paintImageXObject,
+  pdfjs.OPS.paintInlineImageXObject,
+  pdfjs.OPS.paintImageMaskXObject,
+  pdfjs.OPS.paintImageXObjectRepeat,
+]);
 let pages = 0;
 let textPages = 0;
 const flagged: { file: string; page: number; why: string; sample: string }[] = [];
 for (const [rel] of rows) {
   let doc;
   try {
-    doc = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(path.join(CORPUS, rel!))), ...pdfjsDataOptions(), verbosity: 0 }).promise;
+    doc = await pdfjs.getDocument({
+      data: new Uint8Array(readFileSync(path.join(CORPUS, rel!))),
+      ...pdfjsDataOptions(),
+      verbosity: 0,
+    }).promise;
   } catch {
     continue; // encrypted or damaged: not a text layer to judge
   }
   for (let n = 1; n <= doc.numPages; n++) {
     const page = await doc.getPage(n);
-    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str + (i.hasEOL ? '\n' : ' ') : '')).join('');
+    const text = (await page.getTextContent()).items
+      .map((i) => ('str' in i ? i.str + (i.hasEOL ? '\n' : ' ') : ''))
+      .join('');
     pages++;
     if (!text.trim()) continue; // no layer at all: OCR'd anyway
     textPages++;
@@ -37,7 +52,13 @@ for (const [rel] of rows) {
       hasImage = ops.fnArray.some((f) => IMAGE_OPS.has(f));
     }
     const why = weakTextLayer(text, hasImage);
-    if (why) flagged.push({ file: rel!, page: n, why, sample: `${text.replace(/\s+/g, ' ').trim().slice(0, 80)} (${JSON.stringify(wordCounts(text))})` });
+    if (why)
+      flagged.push({
+        file: rel!,
+        page: n,
+        why,
+        sample: `${text.replace(/\s+/g, ' ').trim().slice(0, 80)} (${JSON.stringify(wordCounts(text))})`,
+      });
     page.cleanup();
   }
   await doc.loadingTask.destroy();
@@ -48,4 +69,13 @@ for (const [file, fs] of byFile) {
   console.log(`${file}: ${fs.length} page(s) ${fs.map((f) => `${f.page}:${f.why}`).join(' ')}`);
   if (verbose) for (const f of fs) console.log(`    p${f.page} ${f.sample}`);
 }
-console.log(JSON.stringify({ pdfs: rows.length, pages, pagesWithText: textPages, flagged: flagged.length, sparse: flagged.filter((f) => f.why === 'sparse').length, garbage: flagged.filter((f) => f.why === 'garbage').length }));
+console.log(
+  JSON.stringify({
+    pdfs: rows.length,
+    pages,
+    pagesWithText: textPages,
+    flagged: flagged.length,
+    sparse: flagged.filter((f) => f.why === 'sparse').length,
+    garbage: flagged.filter((f) => f.why === 'garbage').length,
+  }),
+);

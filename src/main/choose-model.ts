@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { CasefileError } from '../shared/errors';
 
-const ChooseModel = z.object({ kind: z.enum(['file', 'folder'], { error: 'kind must be "file" or "folder"' }) }).strict();
+const ChooseModel = z
+  .object({ kind: z.enum(['file', 'folder'], { error: 'kind must be "file" or "folder"' }) })
+  .strict();
 
 /** What the dialog needs: Electron's `dialog.showOpenDialog`, narrowed so a test can pass a fake. */
 export type OpenDialog = (options: {
@@ -20,7 +22,8 @@ export type OpenDialog = (options: {
 
 export async function chooseModelPath(input: unknown, showOpenDialog: OpenDialog): Promise<{ path: string | null }> {
   const parsed = ChooseModel.safeParse(input);
-  if (!parsed.success) throw new CasefileError('invalid_input', 'Choosing a model needs { kind: "file" } or { kind: "folder" }.');
+  if (!parsed.success)
+    throw new CasefileError('invalid_input', 'Choosing a model needs { kind: "file" } or { kind: "folder" }.');
   const file = parsed.data.kind === 'file';
   const result = await showOpenDialog({
     title: file ? 'Choose a model file (.gguf)' : 'Choose a model folder',
@@ -36,8 +39,13 @@ const ChooseFolder = z.object({ purpose: z.literal('follow') }).strict();
 
 /** A folder for the open case to follow: a folder dialog; null when cancelled. */
 export async function chooseFolderPath(input: unknown, showOpenDialog: OpenDialog): Promise<{ path: string | null }> {
-  if (!ChooseFolder.safeParse(input).success) throw new CasefileError('invalid_input', 'Choosing a folder needs { purpose: "follow" }.');
-  const result = await showOpenDialog({ title: 'Choose a folder for this case to follow', buttonLabel: 'Follow', properties: ['openDirectory'] });
+  if (!ChooseFolder.safeParse(input).success)
+    throw new CasefileError('invalid_input', 'Choosing a folder needs { purpose: "follow" }.');
+  const result = await showOpenDialog({
+    title: 'Choose a folder for this case to follow',
+    buttonLabel: 'Follow',
+    properties: ['openDirectory'],
+  });
   const chosen = result.canceled ? undefined : result.filePaths[0];
   return { path: chosen ?? null };
 }

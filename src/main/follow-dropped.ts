@@ -10,7 +10,8 @@ import type { Engine } from '../core/engine';
 /** How the run `started` (ingest.start's answer) ended, once it has: at once for a finished run. */
 function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<string> {
   const handle = started as { job_id?: unknown; state?: unknown } | null;
-  if (handle?.state !== 'running' || typeof handle.job_id !== 'string') return Promise.resolve(String(handle?.state ?? 'done'));
+  if (handle?.state !== 'running' || typeof handle.job_id !== 'string')
+    return Promise.resolve(String(handle?.state ?? 'done'));
   return new Promise((resolve) => {
     const off = engine.events.on('ingest.progress', (p) => {
       if (p.job_id !== handle.job_id || p.state === 'running') return;
@@ -24,7 +25,11 @@ function runEnded(engine: Pick<Engine, 'events'>, started: unknown): Promise<str
  * After `ingest.start` answered `started`: once that run has ended (so the first catch-up finds the
  * case holding the folder as it is, and reads nothing again), the dropped folders are followed.
  */
-export async function followDroppedFolders(engine: Pick<Engine, 'router' | 'events'>, input: unknown, started?: unknown): Promise<void> {
+export async function followDroppedFolders(
+  engine: Pick<Engine, 'router' | 'events'>,
+  input: unknown,
+  started?: unknown,
+): Promise<void> {
   const { case_id: caseId, paths } = (input ?? {}) as { case_id?: unknown; paths?: unknown };
   if (typeof caseId !== 'string' || !Array.isArray(paths)) return;
   const folders: string[] = [];
@@ -39,5 +44,9 @@ export async function followDroppedFolders(engine: Pick<Engine, 'router' | 'even
   const known = summary.watch.folders;
   const added = folders.filter((f) => !known.includes(f));
   if (added.length === 0) return;
-  await engine.router.call('cases.setWatch', { case_id: caseId, folders: [...known, ...added], enabled: known.length === 0 ? true : summary.watch.enabled });
+  await engine.router.call('cases.setWatch', {
+    case_id: caseId,
+    folders: [...known, ...added],
+    enabled: known.length === 0 ? true : summary.watch.enabled,
+  });
 }

@@ -5,10 +5,28 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
-import { IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL, type Result } from '../shared/bridge';
+import {
+  IPC_CHOOSE_FOLDER,
+  IPC_CHOOSE_MODEL,
+  IPC_EVENT,
+  IPC_INVOKE,
+  IPC_OPEN_ORIGINAL,
+  type Result,
+} from '../shared/bridge';
 import { chooseFolderPath, chooseModelPath } from './choose-model';
 import { followDroppedFolders } from './follow-dropped';
 import { openedCopies, openOriginalInSystemViewer } from './open-original';
@@ -37,7 +55,9 @@ let engine: Engine | undefined;
 let mainWindow: BrowserWindow | null = null;
 
 function bundledModelDirs(): string[] {
-  const candidates = app.isPackaged ? [path.join(process.resourcesPath, 'models')] : [path.join(app.getAppPath(), 'models')];
+  const candidates = app.isPackaged
+    ? [path.join(process.resourcesPath, 'models')]
+    : [path.join(app.getAppPath(), 'models')];
   return candidates.filter((d) => existsSync(d));
 }
 
@@ -74,7 +94,10 @@ function bindRouter(eng: Engine): void {
     try {
       const value = await eng.router.call(String(name), input);
       // A folder dropped into a case is followed from now on (switchable per case).
-      if (name === 'ingest.start') void followDroppedFolders(eng, input, value).catch((err: unknown) => console.error(`casefile: following the dropped folder failed: ${(err as Error).message}`));
+      if (name === 'ingest.start')
+        void followDroppedFolders(eng, input, value).catch((err: unknown) =>
+          console.error(`casefile: following the dropped folder failed: ${(err as Error).message}`),
+        );
       return { ok: true, value };
     } catch (err) {
       return { ok: false, error: toApiError(err) };
@@ -102,7 +125,12 @@ function bindRouter(eng: Engine): void {
       }
       try {
         const win = BrowserWindow.fromWebContents(event.sender);
-        return { ok: true, value: await choose(input, (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options))) };
+        return {
+          ok: true,
+          value: await choose(input, (options) =>
+            win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
+          ),
+        };
       } catch (err) {
         return { ok: false, error: toApiError(err) };
       }
@@ -118,7 +146,9 @@ function bindRouter(eng: Engine): void {
 function createWindow(): BrowserWindow {
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');
   const state = loadWindowState(stateFile);
-  const visible = state.x !== undefined && state.y !== undefined &&
+  const visible =
+    state.x !== undefined &&
+    state.y !== undefined &&
     screen.getAllDisplays().some((d) => {
       const b = d.workArea;
       return state.x! >= b.x - 50 && state.y! >= b.y - 50 && state.x! < b.x + b.width && state.y! < b.y + b.height;
@@ -215,7 +245,11 @@ if (!app.requestSingleInstanceLock()) {
     });
     bindRouter(engine);
     // Cases whose passages wait for vectors (made before a model was installed) catch up in the background.
-    void engine.startVectorCatchUp().catch((err: unknown) => console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
+    void engine
+      .startVectorCatchUp()
+      .catch((err: unknown) =>
+        console.error(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`),
+      );
     buildMenu();
     mainWindow = createWindow();
     app.on('activate', () => {

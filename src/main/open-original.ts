@@ -30,7 +30,22 @@ const IMAGE_EXTENSIONS: Record<ImageFormat, string[]> = {
  * documents or recordings that no system runs as a program. Any other unrecognised file is refused
  * (an .exe, .bat, .js, .hta or .lnk could run code when handed to the system opener).
  */
-const OPENABLE_UNREAD = new Set(['pptx', 'ppt', 'odt', 'odp', 'key', 'pages', 'numbers', 'wpd', 'mp3', 'm4a', 'wav', 'mp4', 'mov', 'heic']);
+const OPENABLE_UNREAD = new Set([
+  'pptx',
+  'ppt',
+  'odt',
+  'odp',
+  'key',
+  'pages',
+  'numbers',
+  'wpd',
+  'mp3',
+  'm4a',
+  'wav',
+  'mp4',
+  'mov',
+  'heic',
+]);
 
 const isOle = (b: Uint8Array) => b.length >= 8 && b[0] === 0xd0 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0;
 const isZip = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
@@ -60,7 +75,8 @@ export function openExtensions(kind: DetectedKind, head: Uint8Array, name: strin
       return isOle(head) ? ['msg'] : ['eml'];
     case 'spreadsheet':
       if (isOle(head)) return ['xls'];
-      if (isZip(head)) return Buffer.from(head).includes('application/vnd.oasis.opendocument.spreadsheet') ? ['ods'] : ['xlsx'];
+      if (isZip(head))
+        return Buffer.from(head).includes('application/vnd.oasis.opendocument.spreadsheet') ? ['ods'] : ['xlsx'];
       return ['csv', 'tsv'];
     case 'archive':
       return ['zip'];
@@ -84,7 +100,9 @@ export function openExtensions(kind: DetectedKind, head: Uint8Array, name: strin
  */
 export function copyName(stored: string, version: number, extensions: string[]): string {
   const raw = path.basename(stored.replace(/\\/g, '/'));
-  let base = raw.replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '_').replace(/[. ]+$/, '');
+  let base = raw
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '_')
+    .replace(/[. ]+$/, '');
   if (!base || /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(base)) base = `document${base ? `_${base}` : ''}`;
   if (base.length > 120) base = `${base.slice(0, 100)}…${base.slice(-19)}`;
   const ext = extensionOf(base);

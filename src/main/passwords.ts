@@ -81,7 +81,9 @@ export class KeychainPasswords implements PasswordStore {
     const text = `${JSON.stringify(this.sealed, null, 2)}\n`;
     this.writing = this.writing
       .then(() => writeFileAtomic(this.file, text))
-      .catch((err: unknown) => console.error(`casefile: saving PDF passwords to the keychain file failed: ${(err as Error).message}`));
+      .catch((err: unknown) =>
+        console.error(`casefile: saving PDF passwords to the keychain file failed: ${(err as Error).message}`),
+      );
   }
 
   /** Resolves when every change so far is on disk. */

@@ -35,7 +35,10 @@ export const META_CONTENT_SECURITY_POLICY = DIRECTIVES.filter((d) => !d.startsWi
  * The policy sent as a header to the development server's page only (electron-vite dev): Vite's
  * client injects each stylesheet as a <style> element there, which needs 'unsafe-inline'.
  */
-export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+);
 
 /** The part of a Vite plugin `cspMetaPlugin` uses (no vite import in the main process's code). */
 export interface HtmlPlugin {
@@ -49,7 +52,13 @@ export function cspMetaPlugin(): HtmlPlugin {
   return {
     name: 'casefile-csp-meta',
     apply: 'build',
-    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY },
+        injectTo: 'head-prepend',
+      },
+    ],
   };
 }
 

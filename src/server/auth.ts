@@ -64,12 +64,17 @@ export interface Auth {
 /** The checks of a server bound to `host` whose token is `token`, in the order a request meets them. */
 export function createAuth(host: string, token: string, port: number): Auth {
   let cookie = cookieName(port);
-  const authorised = (req: IncomingMessage) => sameToken(bearerToken(req), token) || sameToken(cookieToken(req, cookie), token);
+  const authorised = (req: IncomingMessage) =>
+    sameToken(bearerToken(req), token) || sameToken(cookieToken(req, cookie), token);
 
   // Sign-in: the printed URL carries the token once; trade it for a cookie and drop it from the address.
   const signIn = (res: ServerResponse, url: URL, queryToken: string) => {
     if (!sameToken(queryToken, token)) {
-      sendText(res, 401, 'This sign-in link is not valid (the server was restarted?). Open the address `casefile serve` printed.');
+      sendText(
+        res,
+        401,
+        'This sign-in link is not valid (the server was restarted?). Open the address `casefile serve` printed.',
+      );
       return;
     }
     url.searchParams.delete('token');
@@ -96,9 +101,16 @@ export function createAuth(host: string, token: string, port: number): Auth {
     }
     if (!authorised(req)) {
       if (url.pathname.startsWith('/api/')) {
-        sendError(res, 401, { code: 'unauthorized', message: 'Missing or wrong token. Open the address `casefile serve` printed.' });
+        sendError(res, 401, {
+          code: 'unauthorized',
+          message: 'Missing or wrong token. Open the address `casefile serve` printed.',
+        });
       } else {
-        sendText(res, 401, 'Casefile: sign in by opening the full address (with ?token=…) that `casefile serve` printed.');
+        sendText(
+          res,
+          401,
+          'Casefile: sign in by opening the full address (with ?token=…) that `casefile serve` printed.',
+        );
       }
       return false;
     }

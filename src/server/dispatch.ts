@@ -31,14 +31,19 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new CasefileError('invalid_input', `The request is too large (over ${Math.round(limit / 1e6)} MB).`);
+    if (size > limit)
+      throw new CasefileError('invalid_input', `The request is too large (over ${Math.round(limit / 1e6)} MB).`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
 /** The request's JSON body (`{}` when empty), or undefined once it has answered a body it refuses. */
-async function readInput(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ input: unknown } | undefined> {
+async function readInput(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<{ input: unknown } | undefined> {
   let text: string;
   try {
     text = (await readBody(req, limit)).toString('utf8').trim();
@@ -61,7 +66,9 @@ async function readInput(req: IncomingMessage, res: ServerResponse, limit: numbe
 }
 
 /** A handler for requests under `/api/op/`. */
-export function createDispatch(options: DispatchOptions): (req: IncomingMessage, res: ServerResponse, url: URL, method: string) => Promise<void> {
+export function createDispatch(
+  options: DispatchOptions,
+): (req: IncomingMessage, res: ServerResponse, url: URL, method: string) => Promise<void> {
   const { router, scope, maxJsonBytes, afterOp } = options;
 
   const call = async (name: string, req: IncomingMessage, res: ServerResponse) => {
@@ -97,7 +104,10 @@ export function createDispatch(options: DispatchOptions): (req: IncomingMessage,
       name = decodeURIComponent(url.pathname.slice('/api/op/'.length));
     } catch {
       req.resume();
-      sendError(res, 400, { code: 'invalid_input', message: 'The operation name in the address is not valid (a broken %-escape).' });
+      sendError(res, 400, {
+        code: 'invalid_input',
+        message: 'The operation name in the address is not valid (a broken %-escape).',
+      });
       return;
     }
     await call(name, req, res);

@@ -33,6 +33,7 @@ export function statusFor(code: ErrorCode): number {
  */
 export function httpError(err: unknown): { status: number; error: ApiErrorShape } {
   const error = toApiError(err);
-  if (err instanceof CasefileError && err.reason === 'unknown_operation') return { status: 404, error: { ...error, code: 'not_found' } };
+  if (err instanceof CasefileError && err.reason === 'unknown_operation')
+    return { status: 404, error: { ...error, code: 'not_found' } };
   return { status: statusFor(error.code), error };
 }

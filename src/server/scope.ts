@@ -55,7 +55,9 @@ function outsideMessage(scope: ServeScope, what: string, p: string): string {
 async function checkPath(scope: ServeScope, field: string, what: string, p: string): Promise<void> {
   if (await inScope(p, scope)) return;
   const message = outsideMessage(scope, what, p);
-  throw new CasefileError('forbidden', message, [{ field, message: `${what} is outside the folders this server may read` }]);
+  throw new CasefileError('forbidden', message, [
+    { field, message: `${what} is outside the folders this server may read` },
+  ]);
 }
 
 /** Mirrors how the agent reads a model choice (`resolveModel`): a path when it ends in .gguf or has a slash. */
@@ -71,15 +73,19 @@ function modelPath(spec: string): string | null {
 export async function checkScope(name: string, input: unknown, scope: ServeScope): Promise<void> {
   // Whatever the input: the refusal says nothing about the source. (A firm mode would also refuse here unless the caller is an administrator.)
   if (name === 'models.download' && !scope.downloadHosts?.length) {
-    throw new CasefileError('forbidden', DOWNLOADS_OFF, [{ field: 'source', message: 'downloads are off on this server' }]);
+    throw new CasefileError('forbidden', DOWNLOADS_OFF, [
+      { field: 'source', message: 'downloads are off on this server' },
+    ]);
   }
   if (typeof input !== 'object' || input === null) return;
   const fields = input as Record<string, unknown>;
   if (name === 'ingest.start' && Array.isArray(fields.paths)) {
-    for (const [i, p] of fields.paths.entries()) if (typeof p === 'string' && p) await checkPath(scope, `paths.${i}`, 'the file or folder', p);
+    for (const [i, p] of fields.paths.entries())
+      if (typeof p === 'string' && p) await checkPath(scope, `paths.${i}`, 'the file or folder', p);
   }
   if (name === 'cases.setWatch' && Array.isArray(fields.folders)) {
-    for (const [i, p] of fields.folders.entries()) if (typeof p === 'string' && p) await checkPath(scope, `folders.${i}`, 'the folder', p);
+    for (const [i, p] of fields.folders.entries())
+      if (typeof p === 'string' && p) await checkPath(scope, `folders.${i}`, 'the folder', p);
   }
   if (name === 'models.import' && typeof fields.path === 'string' && fields.path) {
     await checkPath(scope, 'path', 'the model', fields.path);
@@ -89,7 +95,9 @@ export async function checkScope(name: string, input: unknown, scope: ServeScope
     if (spec.startsWith('scripted:') && !scope.allowScriptedModels) {
       const message =
         'Scripted models are for tests and demos and are off on this server. Pick an installed chat model (or start the server with --allow-scripted-models for tests).';
-      throw new CasefileError('forbidden', message, [{ field: 'model', message: 'scripted models are off on this server' }]);
+      throw new CasefileError('forbidden', message, [
+        { field: 'model', message: 'scripted models are off on this server' },
+      ]);
     }
     const file = modelPath(spec);
     if (file !== null) await checkPath(scope, 'model', 'the model file', file);

@@ -87,15 +87,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const staticDir = options.staticDir ?? defaultStaticDir;
   const uploadsDir = path.join(engine.home, 'uploads');
   const downloadHosts = [...(options.allowDownloadsFrom ?? [])];
-  const scope: ServeScope = { uploadsDir, allowPaths: [...(options.allowPaths ?? [])], allowScriptedModels: options.allowScriptedModels === true, downloadHosts };
+  const scope: ServeScope = {
+    uploadsDir,
+    allowPaths: [...(options.allowPaths ?? [])],
+    allowScriptedModels: options.allowScriptedModels === true,
+    downloadHosts,
+  };
   // The catalog checks every address a download asks (redirects too), not only the one requested.
   const catalog = await engine.catalog();
   const downloadLimitBefore = catalog.downloadLimit;
   catalog.limitDownloads(downloadHosts);
   const events = createEventStreams(engine.events);
-  const uploads = await createUploads({ uploadsDir, maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024, events: engine.events });
+  const uploads = await createUploads({
+    uploadsDir,
+    maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
+    events: engine.events,
+  });
   const auth = createAuth(host, token, options.port ?? 0);
-  const dispatch = createDispatch({ router: engine.router, scope, maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024, afterOp: uploads.afterOp });
+  const dispatch = createDispatch({
+    router: engine.router,
+    scope,
+    maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024,
+    afterOp: uploads.afterOp,
+  });
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://casefile.invalid');
@@ -104,12 +118,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const { pathname } = url;
     if (pathname.startsWith('/api/op/')) return dispatch(req, res, url, method);
     if (pathname === '/api/events') {
-      if (method !== 'GET') return sendError(res, 405, { code: 'invalid_input', message: 'The event stream is read with GET.' });
+      if (method !== 'GET')
+        return sendError(res, 405, { code: 'invalid_input', message: 'The event stream is read with GET.' });
       return events.open(req, res);
     }
     if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
-    if (pathname.startsWith('/api/upload/') && method === 'PUT') return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
-    if (pathname.startsWith('/api/')) return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
+    if (pathname.startsWith('/api/upload/') && method === 'PUT')
+      return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
+    if (pathname.startsWith('/api/'))
+      return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
     if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
     return serveStatic(staticDir, pathname, method, res);
   };

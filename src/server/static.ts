@@ -69,11 +69,20 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
 }
 
 /** Answer a GET or HEAD for `pathname` from `staticDir`: the file, or 404 (saying so when nothing is built). */
-export async function serveStatic(staticDir: string, pathname: string, method: string, res: ServerResponse): Promise<void> {
+export async function serveStatic(
+  staticDir: string,
+  pathname: string,
+  method: string,
+  res: ServerResponse,
+): Promise<void> {
   const file = await resolveStatic(staticDir, pathname);
   if (!file) {
     const built = await fs.stat(path.join(staticDir, 'index.html')).catch(() => null);
-    sendText(res, 404, built ? 'Not found.' : 'The interface is not built yet: run `npm run build`, then start `casefile serve` again.');
+    sendText(
+      res,
+      404,
+      built ? 'Not found.' : 'The interface is not built yet: run `npm run build`, then start `casefile serve` again.',
+    );
     return;
   }
   const body = await fs.readFile(file);

@@ -48,7 +48,8 @@ function batchesOf(uploadsDir: string, paths: unknown[]): Set<string> {
     if (typeof p !== 'string') continue;
     const rel = path.relative(uploadsDir, path.resolve(p));
     const batch = rel.split(path.sep)[0];
-    if (batch && !rel.startsWith('..') && !path.isAbsolute(rel) && UPLOAD_BATCH.test(batch)) batches.add(path.join(uploadsDir, batch));
+    if (batch && !rel.startsWith('..') && !path.isAbsolute(rel) && UPLOAD_BATCH.test(batch))
+      batches.add(path.join(uploadsDir, batch));
   }
   return batches;
 }
@@ -59,7 +60,14 @@ function removeBatches(uploadsDir: string, paths: unknown[]): void {
 }
 
 /** Store one uploaded file at `rawPath` in `batch`: 400 for a path that would leave it, 404 for no such batch, 409 for a repeat. */
-async function storeUpload(uploadsDir: string, maxUploadBytes: number, batch: string, rawPath: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function storeUpload(
+  uploadsDir: string,
+  maxUploadBytes: number,
+  batch: string,
+  rawPath: string | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const segments = safeRelativePath(rawPath);
   if (!UPLOAD_BATCH.test(batch) || !segments) {
     req.resume();
@@ -86,7 +94,8 @@ async function storeUpload(uploadsDir: string, maxUploadBytes: number, batch: st
       async function* limit(source) {
         for await (const chunk of source) {
           size += (chunk as Buffer).length;
-          if (size > maxUploadBytes) throw new CasefileError('invalid_input', `"${segments.join('/')}" is too large to upload.`);
+          if (size > maxUploadBytes)
+            throw new CasefileError('invalid_input', `"${segments.join('/')}" is too large to upload.`);
           yield chunk as Buffer;
         }
       },
@@ -97,7 +106,11 @@ async function storeUpload(uploadsDir: string, maxUploadBytes: number, batch: st
     const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
     if (!exists) await fs.rm(target, { force: true });
     if (res.writableEnded) return;
-    if (exists) sendError(res, statusFor('conflict'), { code: 'conflict', message: `"${segments.join('/')}" was already uploaded in this batch.` });
+    if (exists)
+      sendError(res, statusFor('conflict'), {
+        code: 'conflict',
+        message: `"${segments.join('/')}" was already uploaded in this batch.`,
+      });
     else sendThrown(res, err);
     return;
   }
@@ -163,7 +176,9 @@ export async function createUploads(options: UploadOptions): Promise<Uploads> {
     },
     put: (batch, rawPath, req, res) => storeUpload(uploadsDir, maxUploadBytes, batch, rawPath, req, res),
     // An imported model is copied into <home>/models: its uploaded file goes at once.
-    afterOp: { 'ingest.start': cleanAfterIngest, 'models.import': (input) => {
+    afterOp: {
+      'ingest.start': cleanAfterIngest,
+      'models.import': (input) => {
         const { path: p, mode } = input as { path?: unknown; mode?: unknown };
         if (mode !== 'link') removeBatches(uploadsDir, [p]);
       },

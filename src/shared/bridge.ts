@@ -43,7 +43,13 @@ export interface OpenOriginalInput {
 export type CasefileBridge = BridgeOps & BridgeExtras;
 
 /** Keys of the bridge object besides the operations (checked by the preload test). */
-export const bridgeExtraKeys = ['on', 'pathForFile', 'openOriginal', 'chooseModel', 'chooseFolder'] as const satisfies readonly (keyof BridgeExtras)[];
+export const bridgeExtraKeys = [
+  'on',
+  'pathForFile',
+  'openOriginal',
+  'chooseModel',
+  'chooseFolder',
+] as const satisfies readonly (keyof BridgeExtras)[];
 
 /** IPC channel names. The main process handles exactly these. */
 export const IPC_INVOKE = 'casefile:invoke';

@@ -6,7 +6,10 @@
 import type { TimelineEvent } from './contract/search';
 
 /** "2021-05-03", "2019-01 – 2020-03", "2018"; `(?)` where the day and month could be either way round. */
-export function eventDate(e: Pick<TimelineEvent, 'date' | 'date_end' | 'precision' | 'ambiguous'>, options: { ambiguity?: boolean } = {}): string {
+export function eventDate(
+  e: Pick<TimelineEvent, 'date' | 'date_end' | 'precision' | 'ambiguous'>,
+  options: { ambiguity?: boolean } = {},
+): string {
   const cut = (d: string) => (e.precision === 'day' ? d : e.precision === 'month' ? d.slice(0, 7) : d.slice(0, 4));
   const range = e.date_end && e.date_end !== e.date ? ` – ${cut(e.date_end)}` : '';
   return `${cut(e.date)}${range}${e.ambiguous && options.ambiguity !== false ? ' (?)' : ''}`;

@@ -3,7 +3,14 @@
  * where it is ("Cardlytics Maintenance Agreement, p. 12"), what its verdict means, and the quote
  * with its citation for pasting into a brief. Pure TS.
  */
-import type { ChatAnswer, ChatMessage, ChunkRef, CheckedCitation, PassageRelevance, SupportLevel } from './contract/chat';
+import type {
+  ChatAnswer,
+  ChatMessage,
+  ChunkRef,
+  CheckedCitation,
+  PassageRelevance,
+  SupportLevel,
+} from './contract/chat';
 
 /** The verdict of a citation: `support` when present, else derived from `status` (sessions saved before it). */
 export function supportOf(c: Pick<CheckedCitation, 'status' | 'support'>): SupportLevel {
@@ -75,7 +82,9 @@ export function quoteText(c: Pick<CheckedCitation, 'span'>, max = 400): string {
 }
 
 /** `“…words…” Cardlytics Maintenance Agreement, p. 12` — the quote with its citation. */
-export function quoteWithCitation(c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages' | 'place'>): string {
+export function quoteWithCitation(
+  c: Pick<CheckedCitation, 'span' | 'title' | 'file_name' | 'pages' | 'place'>,
+): string {
   const q = quoteText(c);
   return q ? `“${q}” ${citationPlace(c)}` : citationPlace(c);
 }

@@ -69,7 +69,12 @@ export class CasefileError extends Error {
     return new CasefileError(code, message, undefined, undefined, remedy);
   }
   toJSON(): ApiErrorShape {
-    return { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}), ...(this.remedy ? { remedy: this.remedy } : {}) };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.fields ? { fields: this.fields } : {}),
+      ...(this.remedy ? { remedy: this.remedy } : {}),
+    };
   }
 }
 
@@ -90,7 +95,8 @@ function storageExhausted(err: unknown): string | null {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'EDQUOT' || /disk quota exceeded/i.test(message)) return 'Your disk quota is used up';
-  if (code === 'ENOSPC' || /no space left on device|not enough space on the disk/i.test(message)) return 'The disk is full';
+  if (code === 'ENOSPC' || /no space left on device|not enough space on the disk/i.test(message))
+    return 'The disk is full';
   return null;
 }
 
@@ -101,10 +107,20 @@ export function toApiError(err: unknown): ApiErrorShape {
   // atomic). Checked before the shape test, which a Node error ({ code: 'ENOSPC', message }) passes.
   const exhausted = storageExhausted(err);
   if (exhausted) {
-    const file = typeof (err as { path?: unknown }).path === 'string' ? ` (writing ${(err as { path: string }).path})` : '';
-    return { code: 'failed', message: `${exhausted}${file}. Nothing already in the case was lost; free some space and try again.` };
+    const file =
+      typeof (err as { path?: unknown }).path === 'string' ? ` (writing ${(err as { path: string }).path})` : '';
+    return {
+      code: 'failed',
+      message: `${exhausted}${file}. Nothing already in the case was lost; free some space and try again.`,
+    };
   }
-  if (isApiErrorShape(err)) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), ...(err.remedy ? { remedy: err.remedy } : {}) };
+  if (isApiErrorShape(err))
+    return {
+      code: err.code,
+      message: err.message,
+      ...(err.fields ? { fields: err.fields } : {}),
+      ...(err.remedy ? { remedy: err.remedy } : {}),
+    };
   if (err instanceof Error && err.name === 'AbortError') return { code: 'cancelled', message: 'Cancelled.' };
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message: `Unexpected error: ${message}` };

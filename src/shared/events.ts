@@ -121,7 +121,21 @@ export interface EngineEvents {
 export type EventName = keyof EngineEvents;
 
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
-export const eventNames = ['cases.changed', 'models.changed', 'models.progress', 'ingest.progress', 'ingest.file', 'index.progress', 'index.vectors', 'agent.turn', 'agent.passages', 'agent.step', 'agent.token', 'agent.done', 'watch.synced'] as const satisfies readonly EventName[];
+export const eventNames = [
+  'cases.changed',
+  'models.changed',
+  'models.progress',
+  'ingest.progress',
+  'ingest.file',
+  'index.progress',
+  'index.vectors',
+  'agent.turn',
+  'agent.passages',
+  'agent.step',
+  'agent.token',
+  'agent.done',
+  'watch.synced',
+] as const satisfies readonly EventName[];
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && (eventNames as readonly string[]).includes(name);

@@ -39,7 +39,9 @@ export function fileSemanticText(f: { semantic?: { embedded: number; total: numb
 export function sourceRemovedText(f: { source_removed?: string | undefined }): string {
   if (!f.source_removed) return '';
   const d = new Date(f.source_removed);
-  const day = Number.isNaN(d.getTime()) ? f.source_removed.slice(0, 10) : `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+  const day = Number.isNaN(d.getTime())
+    ? f.source_removed.slice(0, 10)
+    : `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
   return `deleted from the folder on ${day} — the copy here is kept`;
 }
 

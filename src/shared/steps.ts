@@ -92,7 +92,11 @@ const DESCRIBE: Record<string, Describer> = {
     const n = step.summary?.count;
     if (n === undefined) return 'Listed the documents';
     const docs = plural(n, 'document');
-    return filter ? `Listed the ${docs} named ${quoted(filter, 40)}` : n === 1 ? 'Listed the one document' : `Listed the ${docs}`;
+    return filter
+      ? `Listed the ${docs} named ${quoted(filter, 40)}`
+      : n === 1
+        ? 'Listed the one document'
+        : `Listed the ${docs}`;
   },
   retrieve: (step, done) => describeSearch(step, done),
   keyword_search: (step, done) => describeSearch(step, done),
@@ -132,7 +136,8 @@ const DESCRIBE: Record<string, Describer> = {
     if (!done) return 'Reading part of a document…';
     for (const line of (step.observation ?? '').split('\n')) {
       const m = /^(.+?) v\d+, characters \d+-\d+ of \d+ \((pp?\.[\d-]+)?/.exec(line);
-      if (m) return `Read part of ${m[1]}${m[2] ? ` (${m[2].replace(/^pp?\./, (p) => `${p} `).replace('-', '–')})` : ''}`;
+      if (m)
+        return `Read part of ${m[1]}${m[2] ? ` (${m[2].replace(/^pp?\./, (p) => `${p} `).replace('-', '–')})` : ''}`;
     }
     return 'Read part of a document';
   },
@@ -141,7 +146,10 @@ const DESCRIBE: Record<string, Describer> = {
     const m = /^(.+?) v\d+: \d+ sections?/m.exec(step.observation ?? '');
     return `Looked at the outline of ${m?.[1] ?? 'a document'}${step.summary ? ` — ${plural(step.summary.count, 'section')}` : ''}`;
   },
-  getAdjacentChunks: (step, done) => (done ? `Read the passages around a search result${searchResult(step, 'passage')}` : 'Reading the passages around a search result…'),
+  getAdjacentChunks: (step, done) =>
+    done
+      ? `Read the passages around a search result${searchResult(step, 'passage')}`
+      : 'Reading the passages around a search result…',
   find_passages: (step, done) => {
     const q = str(step.input.query);
     const about = q ? ` for ${quoted(q)}` : '';
@@ -163,7 +171,8 @@ export function describeStep(step: AgentStep): string {
     // The closing step of a turn the loop stopped (src/core/agent/policies.ts) answered nothing.
     const prior = repeatOf(step);
     if (prior !== null) return `Stopped: the model asked again for the call of step ${prior}`;
-    if (/failed the step format twice/i.test(step.policy ?? '')) return 'Stopped: the model’s replies did not follow the step format';
+    if (/failed the step format twice/i.test(step.policy ?? ''))
+      return 'Stopped: the model’s replies did not follow the step format';
     return 'Answered';
   }
   const done = isDone(step);
@@ -184,23 +193,74 @@ export function describeStep(step: AgentStep): string {
 const POLICY_WORDS: [RegExp, string | ((m: RegExpExecArray) => string)][] = [
   [/findFiles first: ran findFiles instead of \w+/i, 'The documents are listed before anything else'],
   [/findFiles first: the inventory is taken before answering/i, 'The documents are listed before an answer is given'],
-  [/exhaustive question: grepCase required before answering/i, 'The question asks for every occurrence, so every document is searched before answering'],
-  [/clause question: the whole section of the best passage is read before answering/i, 'The whole clause is read before answering'],
-  [/a question about the documents is searched before it is answered[^;]*/i, 'The documents are searched before an answer is given'],
-  [/step budget of (\d+) reached: answer forced from what was found/i, (m) => `The limit of ${m[1]} steps was reached: the answer uses what was found so far`],
-  [/step budget of (\d+) reached and the model asked for [^;]*; no answer was produced/i, (m) => `The limit of ${m[1]} steps was reached before an answer was found`],
-  [/repeated call: answered from step (\d+) without running the tool again/i, (m) => `The same call as step ${m[1]}: its result was reused`],
-  [/the model asked again for a call it had already made, so it was stopped \(step (\d+)\)/i, (m) => `The model asked again for the call of step ${m[1]}, so it was stopped; the passages found first stay`],
-  [/the model failed the step format twice, so it was stopped/i, 'The model’s replies twice failed to follow the step format, so it was stopped; the passages found first stay'],
-  [/the query “([^”]*)” shares no word with the question or what was found: searched the question instead/i, (m) => `The search “${m[1]}” had nothing to do with the question, so the question itself was searched`],
-  [/you stopped the model before it finished/i, 'You stopped the model before it finished; the passages found first stay'],
-  [/the reply was cut off; the part of the answer that was written is kept/i, 'The model’s reply was cut off; the part it wrote is kept'],
-  [/the reply could not be parsed after one repair; its text is taken as the answer/i, 'The model’s reply could not be read; its text is taken as the answer'],
-  [/the model started repeating itself: generation was stopped/i, 'The model started repeating itself, so it was stopped'],
-  [/Find passages: the best passages, quoted, without a model/i, 'Find passages: the best passages are quoted, without a model'],
-  [/no chat model is installed: the best passages, quoted/i, 'No chat model is installed: the best passages are quoted instead'],
-  [/the installed chat model is too small to answer: the best passages, quoted/i, 'The installed chat model is too small to write answers worth waiting for: the best passages are quoted instead'],
-  [/the model's answer was replaced by the best passages: (.+)$/i, (m) => `The model’s answer was replaced by the best passages: ${m[1]}`],
+  [
+    /exhaustive question: grepCase required before answering/i,
+    'The question asks for every occurrence, so every document is searched before answering',
+  ],
+  [
+    /clause question: the whole section of the best passage is read before answering/i,
+    'The whole clause is read before answering',
+  ],
+  [
+    /a question about the documents is searched before it is answered[^;]*/i,
+    'The documents are searched before an answer is given',
+  ],
+  [
+    /step budget of (\d+) reached: answer forced from what was found/i,
+    (m) => `The limit of ${m[1]} steps was reached: the answer uses what was found so far`,
+  ],
+  [
+    /step budget of (\d+) reached and the model asked for [^;]*; no answer was produced/i,
+    (m) => `The limit of ${m[1]} steps was reached before an answer was found`,
+  ],
+  [
+    /repeated call: answered from step (\d+) without running the tool again/i,
+    (m) => `The same call as step ${m[1]}: its result was reused`,
+  ],
+  [
+    /the model asked again for a call it had already made, so it was stopped \(step (\d+)\)/i,
+    (m) => `The model asked again for the call of step ${m[1]}, so it was stopped; the passages found first stay`,
+  ],
+  [
+    /the model failed the step format twice, so it was stopped/i,
+    'The model’s replies twice failed to follow the step format, so it was stopped; the passages found first stay',
+  ],
+  [
+    /the query “([^”]*)” shares no word with the question or what was found: searched the question instead/i,
+    (m) => `The search “${m[1]}” had nothing to do with the question, so the question itself was searched`,
+  ],
+  [
+    /you stopped the model before it finished/i,
+    'You stopped the model before it finished; the passages found first stay',
+  ],
+  [
+    /the reply was cut off; the part of the answer that was written is kept/i,
+    'The model’s reply was cut off; the part it wrote is kept',
+  ],
+  [
+    /the reply could not be parsed after one repair; its text is taken as the answer/i,
+    'The model’s reply could not be read; its text is taken as the answer',
+  ],
+  [
+    /the model started repeating itself: generation was stopped/i,
+    'The model started repeating itself, so it was stopped',
+  ],
+  [
+    /Find passages: the best passages, quoted, without a model/i,
+    'Find passages: the best passages are quoted, without a model',
+  ],
+  [
+    /no chat model is installed: the best passages, quoted/i,
+    'No chat model is installed: the best passages are quoted instead',
+  ],
+  [
+    /the installed chat model is too small to answer: the best passages, quoted/i,
+    'The installed chat model is too small to write answers worth waiting for: the best passages are quoted instead',
+  ],
+  [
+    /the model's answer was replaced by the best passages: (.+)$/i,
+    (m) => `The model’s answer was replaced by the best passages: ${m[1]}`,
+  ],
 ];
 
 /** A step's policy note in plain words (several notes joined with "; " each read); null without one. */
@@ -239,7 +299,12 @@ export interface StepLine {
 function callKey(step: AgentStep): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sort(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, x]) => [k, sort(x)]),
+      );
     return typeof v === 'string' ? v.trim() : v;
   };
   return `${step.action}\u0000${JSON.stringify(sort(step.input ?? {}))}`;

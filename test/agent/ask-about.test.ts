@@ -51,7 +51,11 @@ afterAll(async () => {
 });
 
 const QUESTION = 'How long must Confidential Information be kept secret, and what notice ends the agreement?';
-const step = (action: string, action_input: Record<string, unknown>) => ({ thought: `Use ${action}.`, action, action_input });
+const step = (action: string, action_input: Record<string, unknown>) => ({
+  thought: `Use ${action}.`,
+  action,
+  action_input,
+});
 /** Every kind of search the agent has, in two turns (a turn takes at most five steps). */
 const SEARCHES = [
   step('findFiles', {}),
@@ -60,14 +64,26 @@ const SEARCHES = [
   step('vector_search', { query: 'how long is information kept confidential' }),
   { final: 'Two years [cite:{{cite}}].' },
 ];
-const GREP_AND_CHRONOLOGY = [step('findFiles', {}), step('grepCase', { pattern: 'notice|knee|invoices' }), step('timeline', {}), { final: 'Ten days [cite:{{cite}}].' }];
+const GREP_AND_CHRONOLOGY = [
+  step('findFiles', {}),
+  step('grepCase', { pattern: 'notice|knee|invoices' }),
+  step('timeline', {}),
+  { final: 'Ten days [cite:{{cite}}].' },
+];
 const EVERY_SEARCH = [SEARCHES, GREP_AND_CHRONOLOGY];
 
 /** Both turns, limited to `file_ids` when given: their answers. */
 async function askEverySearch(file_ids?: string[]): Promise<ChatAnswer[]> {
   const out: ChatAnswer[] = [];
   for (const steps of EVERY_SEARCH) {
-    out.push(await c.engine.router.call('chat.ask', { case_id: c.caseId, question: QUESTION, ...(file_ids ? { file_ids } : {}), model: scriptModel(c.root, { steps }) }));
+    out.push(
+      await c.engine.router.call('chat.ask', {
+        case_id: c.caseId,
+        question: QUESTION,
+        ...(file_ids ? { file_ids } : {}),
+        model: scriptModel(c.root, { steps }),
+      }),
+    );
   }
   return out;
 }
@@ -78,7 +94,9 @@ const namedIn = (text: string) => ['nda-acme.txt', ...OTHERS].filter((n) => text
 
 function expectOnlyAcme(r: ChatAnswer): void {
   for (const s of actions(r.steps)) {
-    expect(namedIn(s.observation), `${s.action}'s result names only the chosen NDA`).toEqual(namedIn(s.observation).length ? ['nda-acme.txt'] : []);
+    expect(namedIn(s.observation), `${s.action}'s result names only the chosen NDA`).toEqual(
+      namedIn(s.observation).length ? ['nda-acme.txt'] : [],
+    );
   }
   expect(r.citations.length).toBeGreaterThan(0);
   expect(new Set(r.citations.map((x) => x.file_name))).toEqual(new Set(['nda-acme.txt']));
@@ -88,7 +106,9 @@ describe('chat.ask limited to chosen documents', () => {
   it('without a limit the same searches reach the other files (the comparison that makes the next test mean something)', async () => {
     const turns = await askEverySearch();
     const seen = new Set(turns.flatMap((r) => actions(r.steps).flatMap((s) => namedIn(s.observation))));
-    expect([...seen]).toEqual(expect.arrayContaining(['nda-acme.txt', 'nda-brightline.txt', 'msa.txt', 'records summary.txt']));
+    expect([...seen]).toEqual(
+      expect.arrayContaining(['nda-acme.txt', 'nda-brightline.txt', 'msa.txt', 'records summary.txt']),
+    );
     for (const r of turns) {
       expect(r.limited_to).toBeUndefined();
       expect(r.coverage.note).not.toMatch(/Limited to/);
@@ -113,9 +133,14 @@ describe('chat.ask limited to chosen documents', () => {
     expect(timeline!.observation).toContain('2020-06-01');
     expect(timeline!.observation).not.toMatch(/2019|2021|2022|2023/);
     // The trace says it in plain words: on the answer, in the coverage note, as the turn starts, and in the saved session.
-    expect(r!.limited_to).toEqual({ files: [{ file_id: ids['nda-acme.txt'], file_name: 'nda-acme.txt' }], line: 'Limited to the 1 document you chose: nda-acme.txt' });
+    expect(r!.limited_to).toEqual({
+      files: [{ file_id: ids['nda-acme.txt'], file_name: 'nda-acme.txt' }],
+      line: 'Limited to the 1 document you chose: nda-acme.txt',
+    });
     expect(r!.coverage.note).toMatch(/^Limited to the 1 document you chose: nda-acme\.txt\./);
-    expect(live.find((e) => e.turn_id === r!.turn_id && e.phase === 'started')?.limited_to?.line).toBe(r!.limited_to!.line);
+    expect(live.find((e) => e.turn_id === r!.turn_id && e.phase === 'started')?.limited_to?.line).toBe(
+      r!.limited_to!.line,
+    );
     const saved = await c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r!.session_id });
     expect(saved.messages_list.find((m) => m.role === 'assistant')!.limited_to).toEqual(r!.limited_to);
   });
@@ -125,7 +150,14 @@ describe('chat.ask limited to chosen documents', () => {
       case_id: c.caseId,
       question: QUESTION,
       file_ids: [ids['nda-acme.txt']!],
-      model: scriptModel(c.root, { steps: [step('findFiles', {}), step('readFile', { file_id: ids['msa.txt'] }), step('retrieve', { query: 'Confidential Information' }), { final: 'Two years [cite:{{cite}}].' }] }),
+      model: scriptModel(c.root, {
+        steps: [
+          step('findFiles', {}),
+          step('readFile', { file_id: ids['msa.txt'] }),
+          step('retrieve', { query: 'Confidential Information' }),
+          { final: 'Two years [cite:{{cite}}].' },
+        ],
+      }),
     });
     const [, read] = actions(r.steps);
     expect(read!.error).toBe(true);
@@ -141,7 +173,12 @@ describe('chat.ask limited to chosen documents', () => {
   });
 
   it('"Find passages" (no model) quotes only the chosen document', async () => {
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: QUESTION, mode: 'extractive', file_ids: [ids['nda-acme.txt']!] });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: QUESTION,
+      mode: 'extractive',
+      file_ids: [ids['nda-acme.txt']!],
+    });
     expect(r.answer_kind).toBe('extractive');
     expect(r.citations.length).toBeGreaterThan(0);
     expect(new Set(r.citations.map((x) => x.file_name))).toEqual(new Set(['nda-acme.txt']));
@@ -165,32 +202,80 @@ describe('chat.ask limited to chosen documents', () => {
   });
 
   it('the search operation takes the same limit', async () => {
-    const r = await c.engine.router.call('search', { case_id: c.caseId, query: 'Confidential Information secret', mode: 'keyword', file_ids: [ids['nda-brightline.txt']!] });
+    const r = await c.engine.router.call('search', {
+      case_id: c.caseId,
+      query: 'Confidential Information secret',
+      mode: 'keyword',
+      file_ids: [ids['nda-brightline.txt']!],
+    });
     expect(r.results.length).toBeGreaterThan(0);
     expect(new Set(r.results.map((x) => x.file_name))).toEqual(new Set(['nda-brightline.txt']));
   });
 
   it('input – an unknown id, an empty list or an empty id is refused in plain words', async () => {
-    const ask = (file_ids: unknown) => c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', file_ids } as never);
-    await expect(ask(['f_nope'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/One of the documents you chose is not in this case .*"f_nope"/) });
-    await expect(ask([ids['nda-acme.txt'], 'f_a', 'f_b'])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/2 of the documents you chose are not in this case/) });
-    await expect(ask([])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids: Choose at least one document\./) });
-    await expect(ask([''])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids\.0: A chosen document has no id; choose the documents again\./) });
-    await expect(ask('nda-acme.txt')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/file_ids: Choose the documents as a list\./) });
-    await expect(ask(Array.from({ length: 1001 }, (_, i) => `f${i}`))).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/at most 1000 documents/) });
+    const ask = (file_ids: unknown) =>
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', file_ids } as never);
+    await expect(ask(['f_nope'])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/One of the documents you chose is not in this case .*"f_nope"/),
+    });
+    await expect(ask([ids['nda-acme.txt'], 'f_a', 'f_b'])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/2 of the documents you chose are not in this case/),
+    });
+    await expect(ask([])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/file_ids: Choose at least one document\./),
+    });
+    await expect(ask([''])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/file_ids\.0: A chosen document has no id; choose the documents again\./),
+    });
+    await expect(ask('nda-acme.txt')).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/file_ids: Choose the documents as a list\./),
+    });
+    await expect(ask(Array.from({ length: 1001 }, (_, i) => `f${i}`))).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/at most 1000 documents/),
+    });
   });
 
   it('CLI: ask --file NAME (repeatable) limits the question and prints the line; an unknown name is refused', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const io = { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), isTTY: false, env: process.env };
-    const code = await runCli(['--home', c.home, 'ask', 'Rivera v. Acme', QUESTION, '--extractive', '--file', 'nda-acme.txt', '--json'], io);
+    const io = {
+      out: (s: string) => void out.push(s),
+      err: (s: string) => void err.push(s),
+      isTTY: false,
+      env: process.env,
+    };
+    const code = await runCli(
+      ['--home', c.home, 'ask', 'Rivera v. Acme', QUESTION, '--extractive', '--file', 'nda-acme.txt', '--json'],
+      io,
+    );
     expect(code).toBe(0);
     const json = JSON.parse(out.join('\n'));
     expect(json.limited_to.line).toBe('Limited to the 1 document you chose: nda-acme.txt');
     expect(new Set(json.citations.map((x: { file_name: string }) => x.file_name))).toEqual(new Set(['nda-acme.txt']));
     out.length = 0;
-    expect(await runCli(['--home', c.home, 'ask', 'Rivera v. Acme', QUESTION, '--extractive', '--file', 'nda-acme.txt', '--file', 'nda-brightline.txt'], io)).toBe(0);
+    expect(
+      await runCli(
+        [
+          '--home',
+          c.home,
+          'ask',
+          'Rivera v. Acme',
+          QUESTION,
+          '--extractive',
+          '--file',
+          'nda-acme.txt',
+          '--file',
+          'nda-brightline.txt',
+        ],
+        io,
+      ),
+    ).toBe(0);
     expect(out.join('\n')).toContain('Limited to 2 documents you chose: nda-acme.txt, nda-brightline.txt.');
     expect(await runCli(['--home', c.home, 'ask', 'Rivera v. Acme', QUESTION, '--file', 'no-such.pdf'], io)).toBe(1);
     expect(err.join('\n')).toMatch(/No file "no-such\.pdf" in case "Rivera v\. Acme"/);

@@ -35,10 +35,20 @@ describe('casefile ask', () => {
       steps: [
         { thought: 'Inventory.', action: 'findFiles', action_input: {} },
         { thought: 'Find it.', action: 'grepCase', action_input: { pattern: 'sixty \\(60\\) days' } },
-        { final: 'Either party needs "sixty (60) days\' prior written notice" [cite:{{cite}}]. Ninety days is wrong [cite:made01].' },
+        {
+          final:
+            'Either party needs "sixty (60) days\' prior written notice" [cite:{{cite}}]. Ninety days is wrong [cite:made01].',
+        },
       ],
     });
-    const r = await runCasefile(home, ['ask', 'Rivera v. Acme', 'What notice is needed to terminate the MSA?', '--model', model, '--json']);
+    const r = await runCasefile(home, [
+      'ask',
+      'Rivera v. Acme',
+      'What notice is needed to terminate the MSA?',
+      '--model',
+      model,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown> & {
       citations: Array<Record<string, unknown>>;
@@ -48,9 +58,14 @@ describe('casefile ask', () => {
     expect(Object.keys(out)).toEqual(JSON_KEYS);
     expect(out.grounded).toBe(true);
     expect(out.citations).toHaveLength(2);
-    for (const c of out.citations) expect(Object.keys(c)).toEqual(['id', 'file_name', 'pages', 'verified', 'reason', 'support', 'quote', 'title']);
+    for (const c of out.citations)
+      expect(Object.keys(c)).toEqual(['id', 'file_name', 'pages', 'verified', 'reason', 'support', 'quote', 'title']);
     expect(out.citations[0]).toMatchObject({ file_name: 'contracts/msa.txt', pages: [1], verified: true });
-    expect(out.citations[1]).toMatchObject({ id: 'made01', verified: false, reason: expect.stringMatching(/invented/) });
+    expect(out.citations[1]).toMatchObject({
+      id: 'made01',
+      verified: false,
+      reason: expect.stringMatching(/invented/),
+    });
     for (const s of out.steps) expect(Object.keys(s)).toEqual(['thought', 'action', 'input', 'observation']);
     expect(out.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(out.coverage).toMatchObject({ files_total: 4, whole_case_searched: true });
@@ -63,12 +78,21 @@ describe('casefile ask', () => {
 
   it('text – a readable trace, then the answer, citations and their verification', async () => {
     const model = scriptModel(root, {
-      steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'sixty' } }, { final: 'Either party may terminate on sixty (60) days\' notice [cite:{{cite}}]. Brightline is the provider [cite:{{cite}}].' }],
+      steps: [
+        { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+        { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'sixty' } },
+        {
+          final:
+            "Either party may terminate on sixty (60) days' notice [cite:{{cite}}]. Brightline is the provider [cite:{{cite}}].",
+        },
+      ],
     });
     const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA?', '--model', model]);
     expect(r.code, r.stderr).toBe(0);
     // Answer first: the best passages are printed before the model's first step.
-    expect(r.stdout).toMatch(/Passages found in \d+\.\d s; .+ is writing an answer \(they stay unless its answer verifies\):\nThese passages match your question best/);
+    expect(r.stdout).toMatch(
+      /Passages found in \d+\.\d s; .+ is writing an answer \(they stay unless its answer verifies\):\nThese passages match your question best/,
+    );
     expect(r.stdout.indexOf('Passages found')).toBeLessThan(r.stdout.indexOf('Step 1 ·'));
     expect(r.stdout).toMatch(/Step 1 · findFiles \{\}/);
     expect(r.stdout).toMatch(/Observation — 4 results: 4 files in the case/);
@@ -85,9 +109,15 @@ describe('casefile ask', () => {
 
   it('CASEFILE_SCRIPTED_MODEL – selects the scripted model without --model (the e2e fixture gives a citation chip)', async () => {
     const fixture = path.join(import.meta.dirname, 'fixtures', 'scripted-answer.json');
-    const r = await runCasefile(home, ['ask', caseId, 'terminate for convenience', '--json'], { env: { CASEFILE_SCRIPTED_MODEL: fixture } });
+    const r = await runCasefile(home, ['ask', caseId, 'terminate for convenience', '--json'], {
+      env: { CASEFILE_SCRIPTED_MODEL: fixture },
+    });
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string }>; citations: Array<{ verified: boolean; file_name: string }>; grounded: boolean };
+    const out = JSON.parse(r.stdout) as {
+      steps: Array<{ action: string }>;
+      citations: Array<{ verified: boolean; file_name: string }>;
+      grounded: boolean;
+    };
     expect(out.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
     expect(out.citations[0]).toMatchObject({ verified: true, file_name: 'contracts/msa.txt' });
     expect(out.grounded).toBe(true);
@@ -104,13 +134,30 @@ describe('casefile ask', () => {
       steps: [
         { thought: 'Inventory.', action: 'findFiles', action_input: {} },
         { thought: 'Search.', action: 'retrieve', action_input: { query: 'notice' } },
-        { thought: 'Search more.', action: 'keyword_search', action_input: { query: 'notice knee deadline', top_k: 3 } },
+        {
+          thought: 'Search more.',
+          action: 'keyword_search',
+          action_input: { query: 'notice knee deadline', top_k: 3 },
+        },
         { final: 'Notice is needed [cite:{{cite}}].' },
       ],
     });
-    const r = await runCasefile(home, ['ask', caseId, 'What notice is needed?', '--model', model, '--top-k', '1', '--threshold', '0', '--json']);
+    const r = await runCasefile(home, [
+      'ask',
+      caseId,
+      'What notice is needed?',
+      '--model',
+      model,
+      '--top-k',
+      '1',
+      '--threshold',
+      '0',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string; input: Record<string, unknown>; observation: string }> };
+    const out = JSON.parse(r.stdout) as {
+      steps: Array<{ action: string; input: Record<string, unknown>; observation: string }>;
+    };
     const [retrieve, keyword] = out.steps.filter((s) => s.action !== 'findFiles' && s.action !== 'final_answer');
     expect(retrieve!.input).toEqual({ query: 'notice', top_k: 1, score_threshold: 0 });
     expect(retrieve!.observation).toMatch(/^1 passage \(/);
@@ -125,10 +172,31 @@ describe('casefile ask', () => {
     expect(badThreshold.stderr).toMatch(/--threshold must be a number \(got "high"\)/);
   });
 
-  it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', { timeout: 320_000 }, async () => {
-    const r = await runCasefile(home, ['ask', caseId, 'When did the claimant last see a doctor about his knee?', '--model', tinyRandomGguf, '--max-steps', '2', '--json'], { env: SMALL, timeoutMs: 300_000 });
+  it('tiny GGUF – a full turn on node-llama-cpp parses every step and ends within max steps', {
+    timeout: 320_000,
+  }, async () => {
+    const r = await runCasefile(
+      home,
+      [
+        'ask',
+        caseId,
+        'When did the claimant last see a doctor about his knee?',
+        '--model',
+        tinyRandomGguf,
+        '--max-steps',
+        '2',
+        '--json',
+      ],
+      { env: SMALL, timeoutMs: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { steps: Array<{ action: string }>; citations: Array<{ verified: boolean; support: string }>; grounded: boolean; answer_kind: string; answer: string };
+    const out = JSON.parse(r.stdout) as {
+      steps: Array<{ action: string }>;
+      citations: Array<{ verified: boolean; support: string }>;
+      grounded: boolean;
+      answer_kind: string;
+      answer: string;
+    };
     const modelSteps = out.steps.filter((s) => s.action !== 'find_passages');
     expect(modelSteps[0]!.action).toBe('findFiles');
     expect(modelSteps.length).toBeLessThanOrEqual(3);
@@ -144,10 +212,23 @@ describe('casefile ask', () => {
 
   it('SmolLM2-135M-Instruct – verification is honest about what the model cites', { timeout: 420_000 }, async () => {
     await installTestModels(home, { embedding: false, chat: true });
-    const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA for convenience?', '--model', SMOLLM_ID, '--max-steps', '2', '--json'], {
-      env: SMALL,
-      timeoutMs: 400_000,
-    });
+    const r = await runCasefile(
+      home,
+      [
+        'ask',
+        caseId,
+        'What notice is needed to terminate the MSA for convenience?',
+        '--model',
+        SMOLLM_ID,
+        '--max-steps',
+        '2',
+        '--json',
+      ],
+      {
+        env: SMALL,
+        timeoutMs: 400_000,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as {
       answer: string;
@@ -162,7 +243,13 @@ describe('casefile ask', () => {
     expect(modelSteps.filter((s) => s.action !== 'final_answer').length).toBeLessThanOrEqual(2);
     expect(modelSteps.at(-1)!.action).toBe('final_answer');
     // The documents were searched before any answer was accepted (the model's own search, or the policy's).
-    expect(modelSteps.some((s) => ['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection'].includes(s.action))).toBe(true);
+    expect(
+      modelSteps.some((s) =>
+        ['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection'].includes(
+          s.action,
+        ),
+      ),
+    ).toBe(true);
     if (out.answer_kind === 'extractive') {
       // What a 135M model writes is replaced, and the user is told why; the passages shown verify.
       expect(out.fallback!.reason.length).toBeGreaterThan(0);
@@ -176,9 +263,21 @@ describe('casefile ask', () => {
   });
 
   it('--extractive – the best passages quoted with verified citations, no model at all', async () => {
-    const r = await runCasefile(home, ['ask', caseId, 'What notice is needed to terminate the MSA for convenience?', '--extractive', '--json']);
+    const r = await runCasefile(home, [
+      'ask',
+      caseId,
+      'What notice is needed to terminate the MSA for convenience?',
+      '--extractive',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { answer: string; answer_kind: string; steps: Array<{ action: string }>; citations: Array<{ verified: boolean; support: string; quote: string; file_name: string }>; grounded: boolean };
+    const out = JSON.parse(r.stdout) as {
+      answer: string;
+      answer_kind: string;
+      steps: Array<{ action: string }>;
+      citations: Array<{ verified: boolean; support: string; quote: string; file_name: string }>;
+      grounded: boolean;
+    };
     expect(out.answer_kind).toBe('extractive');
     expect(out.steps.map((s) => s.action)).toEqual(['find_passages']);
     expect(out.answer).toMatch(/^These passages match your question best \(found without a model\):/);

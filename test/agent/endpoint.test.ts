@@ -37,7 +37,9 @@ beforeAll(async () => {
     requests.push(b);
     if (refuseTools && b.tools) {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'this model does not support tools', type: 'invalid_request_error' } }));
+      res.end(
+        JSON.stringify({ error: { message: 'this model does not support tools', type: 'invalid_request_error' } }),
+      );
       return;
     }
     const r = replies.shift() ?? { content: 'No more replies.' };
@@ -45,7 +47,18 @@ beforeAll(async () => {
     res.write(chunk({ role: 'assistant', content: '' }));
     if (r.content) for (const piece of r.content.match(/.{1,6}/gs) ?? []) res.write(chunk({ content: piece }));
     if (r.toolCall) {
-      res.write(chunk({ tool_calls: [{ index: 0, id: `call_${requests.length}`, type: 'function', function: { name: r.toolCall.name, arguments: JSON.stringify(r.toolCall.args) } }] }));
+      res.write(
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: `call_${requests.length}`,
+              type: 'function',
+              function: { name: r.toolCall.name, arguments: JSON.stringify(r.toolCall.args) },
+            },
+          ],
+        }),
+      );
     }
     res.write(chunk({}, r.toolCall ? 'tool_calls' : 'stop'));
     res.write('data: [DONE]\n\n');
@@ -81,7 +94,11 @@ describe('OpenAI-compatible endpoint', () => {
       }
       return next;
     };
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'What notice ends the MSA?', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'What notice ends the MSA?',
+      model: 'endpoint:firm-model',
+    });
     expect(r.model).toBe('endpoint:firm-model');
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(r.steps[1]!.thought).toBe('Looking for the clause.');
@@ -104,9 +121,19 @@ describe('OpenAI-compatible endpoint', () => {
       { toolCall: { name: 'grepCase', args: { pattern: 'Dr\\. Helen Park' } } },
       { content: 'Four visits with Dr. Park.' },
     ];
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'List every visit with Dr. Park.', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'List every visit with Dr. Park.',
+      model: 'endpoint:firm-model',
+    });
     // The answer cites nothing, so the passages found are shown instead (find_passages).
-    expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'final_answer', 'grepCase', 'final_answer', 'find_passages']);
+    expect(r.steps.map((s) => s.action)).toEqual([
+      'findFiles',
+      'final_answer',
+      'grepCase',
+      'final_answer',
+      'find_passages',
+    ]);
     expect(r.steps[1]!.policy).toMatch(/exhaustive/);
     expect(r).toMatchObject({ answer_kind: 'extractive', fallback: { model_answer: 'Four visits with Dr. Park.' } });
     expect(r.coverage.whole_case_searched).toBe(true);
@@ -123,7 +150,11 @@ describe('OpenAI-compatible endpoint', () => {
       { content: 'Thought: search\nAction: grepCase\nAction Input: {"pattern": "signed"}' },
       { content: 'Thought: enough\nFinal Answer: The documents do not say.' },
     ];
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Who signed the MSA?', model: 'endpoint:firm-model' });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'Who signed the MSA?',
+      model: 'endpoint:firm-model',
+    });
     expect(r.status).toBe('done');
     expect(r.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer', 'find_passages']);
     // An answer with nothing cited is not shown as the answer; the closest passages are, and the model's words are kept for the record.

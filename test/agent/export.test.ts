@@ -36,9 +36,24 @@ const notSupported: CheckedCitation = {
   span: { start: 10, end: 60, pages: [4], text: 'Liability is capped at $1,000,000 in the aggregate.' },
   title: 'Master Services Agreement',
 };
-const invented: CheckedCitation = { id: 'made01', status: 'invented', verified: false, support: 'invented', reason: 'invented: no tool returned this citation id in this conversation' };
+const invented: CheckedCitation = {
+  id: 'made01',
+  status: 'invented',
+  verified: false,
+  support: 'invented',
+  reason: 'invented: no tool returned this citation id in this conversation',
+};
 /** Saved before claim-level support: no support, span or title. */
-const oldStyle: CheckedCitation = { id: 'c9', status: 'verified', verified: true, reason: 'quoted text found in the source', file_id: 'f3', file_name: 'letters/notice.txt', version: 1, pages: [3] };
+const oldStyle: CheckedCitation = {
+  id: 'c9',
+  status: 'verified',
+  verified: true,
+  reason: 'quoted text found in the source',
+  file_id: 'f3',
+  file_name: 'letters/notice.txt',
+  version: 1,
+  pages: [3],
+};
 
 function msg(m: Partial<ChatMessage> & Pick<ChatMessage, 'role' | 'content' | 'turn_id'>): ChatMessage {
   return { id: `${m.role}-${m.turn_id}`, created: NOW.toISOString(), ...m };
@@ -88,7 +103,9 @@ async function docxParts(base64: string): Promise<{ document: string; footnotes:
   // Well-formed XML, or Word refuses the file (the bell character must not reach it).
   for (const xml of [document, footnotes]) {
     const errors: string[] = [];
-    new DOMParser({ errorHandler: { error: (e) => errors.push(e), fatalError: (e) => errors.push(e) } }).parseFromString(xml, 'text/xml');
+    new DOMParser({
+      errorHandler: { error: (e) => errors.push(e), fatalError: (e) => errors.push(e) },
+    }).parseFromString(xml, 'text/xml');
     expect(errors).toEqual([]);
   }
   return { document, footnotes };
@@ -96,7 +113,16 @@ async function docxParts(base64: string): Promise<{ document: string; footnotes:
 
 /** The text of an XML part (w:t contents), entities decoded. */
 function textOf(xml: string): string {
-  return [...xml.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'")).join('');
+  return [...xml.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)]
+    .map((m) =>
+      m[1]!
+        .replace(/&amp;/g, '&')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'"),
+    )
+    .join('');
 }
 
 describe('chat export – Markdown', () => {
@@ -112,15 +138,21 @@ describe('chat export – Markdown', () => {
 
   it('footnote definitions: place, the supporting words, the verdict in the shared words, the reason where not green', () => {
     expect(md).toContain(`[^1]: Cardlytics Maintenance Agreement, p. 12: “${QUOTE}” — Supported`);
-    expect(md).toContain('[^2]: Master Services Agreement, p. 4: “Liability is capped at $1,000,000 in the aggregate.” — Not supported: $2,000,000 is not in the cited passage (it says $1,000,000)');
-    expect(md).toContain('[^3]: Unknown source (id made01) — Invented: no tool returned this citation id in this conversation');
+    expect(md).toContain(
+      '[^2]: Master Services Agreement, p. 4: “Liability is capped at $1,000,000 in the aggregate.” — Not supported: $2,000,000 is not in the cited passage (it says $1,000,000)',
+    );
+    expect(md).toContain(
+      '[^3]: Unknown source (id made01) — Invented: no tool returned this citation id in this conversation',
+    );
     // An old session's citation: the verdict from its status, the place from file name and pages.
     expect(md).toContain('[^4]: letters/notice.txt, p. 3 — Quoted');
     expect(md.match(/^\[\^1\]:/gm)).toHaveLength(1);
   });
 
   it('the head: title, case, date, the questions; the answer notes', () => {
-    expect(md).toMatch(/^# Termination \/ notice ✉️\n\nCase: Rivera v\. Acme {2}\nSession: s_test {2}\nExported: 2026-11-05 14:03 UTC/);
+    expect(md).toMatch(
+      /^# Termination \/ notice ✉️\n\nCase: Rivera v\. Acme {2}\nSession: s_test {2}\nExported: 2026-11-05 14:03 UTC/,
+    );
     expect(md).toContain('Questions:\n\n1. What notice ends the Cardlytics agreement?\n2. Who sent the notice letter?');
     expect(md).toContain('## Question\n\nWhat notice ends the Cardlytics agreement?');
     expect(md).toContain('> Ungrounded: some statements of this answer are not supported by the passages they cite.');
@@ -134,7 +166,9 @@ describe('chat export – Markdown', () => {
   it('an agent answer with no green citation: the old "Ungrounded" note', () => {
     const s = session();
     s.messages[1]!.citations = [notSupported, invented];
-    expect(exportMarkdown(s, 'X', { now: NOW })).toContain('> Ungrounded: no citation of this answer could be verified.');
+    expect(exportMarkdown(s, 'X', { now: NOW })).toContain(
+      '> Ungrounded: no citation of this answer could be verified.',
+    );
   });
 
   it('a cancelled answer: its markers are footnotes that say they were not checked; no Ungrounded note', () => {
@@ -157,7 +191,9 @@ describe('chat export – Word', () => {
 
     const notes = textOf(footnotes);
     expect(notes).toContain(`Cardlytics Maintenance Agreement, p. 12: “${QUOTE}” — Supported`);
-    expect(notes).toContain('Master Services Agreement, p. 4: “Liability is capped at $1,000,000 in the aggregate.” — Not supported: $2,000,000 is not in the cited passage');
+    expect(notes).toContain(
+      'Master Services Agreement, p. 4: “Liability is capped at $1,000,000 in the aggregate.” — Not supported: $2,000,000 is not in the cited passage',
+    );
     expect(notes).toContain('Unknown source (id made01) — Invented');
     expect(notes).toContain('letters/notice.txt, p. 3 — Quoted');
     for (const id of [1, 2, 3, 4]) expect(footnotes).toMatch(new RegExp(`<w:footnote [^>]*w:id="${id}"`));
@@ -165,7 +201,9 @@ describe('chat export – Word', () => {
     const body = textOf(document);
     expect(document).not.toContain('[cite:');
     expect(body).not.toContain('[cite:');
-    expect(document.match(/<w:footnoteReference w:id="\d+"\/>/g)).toEqual(['1', '2', '3', '1', '4'].map((n) => `<w:footnoteReference w:id="${n}"/>`));
+    expect(document.match(/<w:footnoteReference w:id="\d+"\/>/g)).toEqual(
+      ['1', '2', '3', '1', '4'].map((n) => `<w:footnoteReference w:id="${n}"/>`),
+    );
     expect(body).toContain('Termination / notice ✉️');
     expect(body).toContain('Case: Rivera v. Acme');
     expect(body).toContain('Exported: 2026-11-05 14:03 UTC');
@@ -202,6 +240,9 @@ describe('chat export – Word', () => {
     expect(md.docx_base64).toBeUndefined();
     expect(md.markdown).not.toContain('Who sent');
 
-    await expect(exportChat(session(), { caseName: 'X', turnId: 'nope', now: NOW })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/No question nope in the chat session s_test/) });
+    await expect(exportChat(session(), { caseName: 'X', turnId: 'nope', now: NOW })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/No question nope in the chat session s_test/),
+    });
   });
 });

@@ -80,7 +80,11 @@ export function useIngestedCase(options: Partial<EngineOptions> = {}): IngestedC
 }
 
 /** Write a model script (see src/core/agent/scripted.ts) and return its `scripted:` model id. */
-export function scriptModel(root: string, script: unknown, name = `script-${Math.random().toString(36).slice(2)}.json`): string {
+export function scriptModel(
+  root: string,
+  script: unknown,
+  name = `script-${Math.random().toString(36).slice(2)}.json`,
+): string {
   const file = path.join(root, name);
   writeFileSync(file, JSON.stringify(script));
   return `scripted:${file}`;

@@ -13,7 +13,15 @@ import { ingestedCase, type IngestedCase } from './helpers';
  * tests assert mechanics — loading through production code, grammar-constrained steps that always
  * parse, the step budget, streaming and cancellation — never content.
  */
-const AGENT = { llama: { threads: 1, contextSize: 2048, idleUnloadMs: 0 }, maxOutputTokens: 512, thoughtChars: 48, answerChars: 160, argChars: 32, passageChars: 160, observationChars: 900 };
+const AGENT = {
+  llama: { threads: 1, contextSize: 2048, idleUnloadMs: 0 },
+  maxOutputTokens: 512,
+  thoughtChars: 48,
+  answerChars: 160,
+  argChars: 32,
+  passageChars: 160,
+  observationChars: 900,
+};
 
 describe('LlamaLanguageModel – provider', () => {
   const runtime = new LlamaRuntime({ threads: 1, contextSize: 1024, idleUnloadMs: 0 });
@@ -32,15 +40,30 @@ describe('LlamaLanguageModel – provider', () => {
     expect(usage.outputTokens).toBe(12);
     expect(usage.inputTokens).toBeGreaterThan(0);
     const first = await runtime.acquire(tinyRandomGguf);
-    const again = streamText({ model: new LlamaLanguageModel(runtime, tinyRandomGguf), prompt: 'Hi', maxOutputTokens: 4, maxRetries: 0 });
+    const again = streamText({
+      model: new LlamaLanguageModel(runtime, tinyRandomGguf),
+      prompt: 'Hi',
+      maxOutputTokens: 4,
+      maxRetries: 0,
+    });
     await again.text;
     expect(await runtime.acquire(tinyRandomGguf)).toBe(first);
   });
 
   it('JSON-schema output – the grammar makes random weights produce valid JSON of the schema', async () => {
     const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
-    const schema = { type: 'object', properties: { action: { enum: ['findFiles', 'final_answer'] }, note: { type: 'string', maxLength: 20 } }, required: ['action', 'note'] };
-    const result = streamText({ model, prompt: 'Pick an action.', maxOutputTokens: 120, maxRetries: 0, output: Output.object({ schema: jsonSchema(schema) }) });
+    const schema = {
+      type: 'object',
+      properties: { action: { enum: ['findFiles', 'final_answer'] }, note: { type: 'string', maxLength: 20 } },
+      required: ['action', 'note'],
+    };
+    const result = streamText({
+      model,
+      prompt: 'Pick an action.',
+      maxOutputTokens: 120,
+      maxRetries: 0,
+      output: Output.object({ schema: jsonSchema(schema) }),
+    });
     const text = await result.text;
     const value = JSON.parse(text) as { action: string; note: string };
     expect(['findFiles', 'final_answer']).toContain(value.action);
@@ -49,16 +72,37 @@ describe('LlamaLanguageModel – provider', () => {
 
   it('the cache – each call of a growing conversation evaluates only what was added, the answer-only step (another grammar) included', async () => {
     const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
-    const system = 'You answer questions about the documents of one legal case, citing each passage you use. '.repeat(8);
-    const any = { type: 'object', properties: { action: { enum: ['retrieve', 'final_answer'] }, note: { type: 'string', maxLength: 12 } }, required: ['action', 'note'] };
-    const answerOnly = { type: 'object', properties: { action: { const: 'final_answer' }, note: { type: 'string', maxLength: 12 } }, required: ['action', 'note'] };
+    const system = 'You answer questions about the documents of one legal case, citing each passage you use. '.repeat(
+      8,
+    );
+    const any = {
+      type: 'object',
+      properties: { action: { enum: ['retrieve', 'final_answer'] }, note: { type: 'string', maxLength: 12 } },
+      required: ['action', 'note'],
+    };
+    const answerOnly = {
+      type: 'object',
+      properties: { action: { const: 'final_answer' }, note: { type: 'string', maxLength: 12 } },
+      required: ['action', 'note'],
+    };
     const messages: ModelMessage[] = [{ role: 'user', content: 'Question: when does the lease end?' }];
     const evaluated: number[] = [];
     for (const [i, schema] of [any, any, answerOnly].entries()) {
-      const r = streamText({ model, system, messages, maxOutputTokens: 40, maxRetries: 0, temperature: 0, output: Output.object({ schema: jsonSchema(schema) }) });
+      const r = streamText({
+        model,
+        system,
+        messages,
+        maxOutputTokens: 40,
+        maxRetries: 0,
+        temperature: 0,
+        output: Output.object({ schema: jsonSchema(schema) }),
+      });
       const text = await r.text;
       evaluated.push((await r.usage).inputTokens ?? 0);
-      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `Observation ${i + 1}: ${'The term ends on the first of January 2030. '.repeat(3)}` });
+      messages.push(
+        { role: 'assistant', content: text },
+        { role: 'user', content: `Observation ${i + 1}: ${'The term ends on the first of January 2030. '.repeat(3)}` },
+      );
     }
     // The first call reads the whole prompt; each later one only the reply and the observation added since.
     expect(evaluated[0]).toBeGreaterThan(120);
@@ -68,7 +112,13 @@ describe('LlamaLanguageModel – provider', () => {
 
   it('stop sequences – generation ends at the first stop sequence', async () => {
     const model = new LlamaLanguageModel(runtime, stories260kGguf);
-    const result = streamText({ model, prompt: 'Once upon a time', maxOutputTokens: 200, maxRetries: 0, stopSequences: ['.'] });
+    const result = streamText({
+      model,
+      prompt: 'Once upon a time',
+      maxOutputTokens: 200,
+      maxRetries: 0,
+      stopSequences: ['.'],
+    });
     const text = await result.text;
     expect(await result.finishReason).toBe('stop');
     expect(text).not.toContain('.');
@@ -92,7 +142,14 @@ describe('LlamaLanguageModel – provider', () => {
     const model = new LlamaLanguageModel(runtime, tinyRandomGguf);
     const controller = new AbortController();
     let chunks = 0;
-    const result = streamText({ model, prompt: 'Go on', maxOutputTokens: 2000, maxRetries: 0, abortSignal: controller.signal, onError: () => {} });
+    const result = streamText({
+      model,
+      prompt: 'Go on',
+      maxOutputTokens: 2000,
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      onError: () => {},
+    });
     for await (const _ of result.textStream) {
       if (++chunks === 3) controller.abort();
     }
@@ -113,7 +170,12 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
   it('every step parses under the grammar, the inventory comes first, and the loop ends within max steps', async () => {
     const tokens: EngineEvents['agent.token'][] = [];
     const off = c.engine.events.on('agent.token', (e) => tokens.push(e));
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'What notice is needed to terminate the MSA?', model: tinyRandomGguf, max_steps: 2 });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'What notice is needed to terminate the MSA?',
+      model: tinyRandomGguf,
+      max_steps: 2,
+    });
     off();
     expect(r.status).toBe('done');
     expect(r.model).toBe('llama-2-tiny-random.gguf');
@@ -145,7 +207,9 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
     writeFileSync(junk, 'GGUF but not really a model');
     const done: EngineEvents['agent.done'][] = [];
     const off = c.engine.events.on('agent.done', (e) => done.push(e));
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: junk })).rejects.toMatchObject({
+    await expect(
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: junk }),
+    ).rejects.toMatchObject({
       code: 'failed',
       message: expect.stringMatching(/broken\.gguf could not be loaded/),
       // What to do, in each shell's words: the app names its menu, never a command.
@@ -167,7 +231,12 @@ describe('case agent on node-llama-cpp (tiny random model)', () => {
         void c.engine.router.call('chat.cancel', { turn_id: turnId });
       }
     });
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'List every visit.', model: tinyRandomGguf, turn_id: turnId });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'List every visit.',
+      model: tinyRandomGguf,
+      turn_id: turnId,
+    });
     off();
     expect(r.status).toBe('cancelled');
     expect(r.steps.length).toBeLessThanOrEqual(1);

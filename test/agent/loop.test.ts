@@ -2,7 +2,13 @@ import { textReplyModel } from '../helpers/mock-model';
 import { describe, expect, it } from 'vitest';
 import { agentToolsFor } from '../../src/core/agent/agent-tools';
 import { runAgent, type RunAgentOptions } from '../../src/core/agent/loop';
-import { CLAUSE_READ_SECTION, FORMAT_STOP, offTopicNote, REPEATED_CALL_STOP, SEARCH_BEFORE_ANSWER } from '../../src/core/agent/policies';
+import {
+  CLAUSE_READ_SECTION,
+  FORMAT_STOP,
+  offTopicNote,
+  REPEATED_CALL_STOP,
+  SEARCH_BEFORE_ANSWER,
+} from '../../src/core/agent/policies';
 import { ScriptedLanguageModel, ModelScript } from '../../src/core/agent/scripted';
 import { CitationLedger } from '../../src/core/domain/citation-ledger';
 import { openCaseTools } from '../../src/core/tools/index';
@@ -33,11 +39,18 @@ async function run(script: unknown, question: string, extra: Partial<RunAgentOpt
 }
 
 const FIND = { thought: 'See what the case holds.', action: 'findFiles', action_input: {} };
-const SEARCH = { thought: 'Search for the termination clause.', action: 'retrieve', action_input: { query: 'terminate convenience written notice' } };
+const SEARCH = {
+  thought: 'Search for the termination clause.',
+  action: 'retrieve',
+  action_input: { query: 'terminate convenience written notice' },
+};
 
 describe('runAgent – policy', () => {
   it('findFiles first – a first retrieval is replaced by the inventory', async () => {
-    const { result } = await run({ steps: [SEARCH, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    const { result } = await run(
+      { steps: [SEARCH, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] },
+      'What notice is needed to terminate?',
+    );
     expect(result.steps[0]!.action).toBe('findFiles');
     expect(result.steps[0]!.policy).toMatch(/findFiles first/);
     expect(result.steps[0]!.observation).toMatch(/contracts\/msa\.txt/);
@@ -46,25 +59,45 @@ describe('runAgent – policy', () => {
   });
 
   it('findFiles first – an immediate final answer is set aside; the inventory and the search run one after the other, with no model call between', async () => {
-    const { result, model } = await run({ steps: [{ final: 'I know this already.' }, { final: 'Now from the files.' }, { final: 'Never asked for.' }] }, 'What notice is needed to terminate?');
+    const { result, model } = await run(
+      { steps: [{ final: 'I know this already.' }, { final: 'Now from the files.' }, { final: 'Never asked for.' }] },
+      'What notice is needed to terminate?',
+    );
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
     expect(result.steps.map((s) => s.index)).toEqual([1, 2, 3]);
-    expect(result.steps[1]).toMatchObject({ input: { query: 'What notice is needed to terminate?' }, policy: SEARCH_BEFORE_ANSWER, timing: { model_ms: 0 } });
+    expect(result.steps[1]).toMatchObject({
+      input: { query: 'What notice is needed to terminate?' },
+      policy: SEARCH_BEFORE_ANSWER,
+      timing: { model_ms: 0 },
+    });
     expect(model.calls).toHaveLength(2);
     expect(result.calls).toBe(2);
     expect(result.answer).toBe('Now from the files.');
   });
 
   it('search first – an answer proposed after the inventory but before any search becomes a retrieve of the question', async () => {
-    const { result } = await run({ steps: [FIND, { final: 'final_answer' }, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    const { result } = await run(
+      { steps: [FIND, { final: 'final_answer' }, { final: 'Sixty days [cite:{{cite}}].' }] },
+      'What notice is needed to terminate?',
+    );
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
-    expect(result.steps[1]).toMatchObject({ input: { query: 'What notice is needed to terminate?' }, policy: SEARCH_BEFORE_ANSWER });
+    expect(result.steps[1]).toMatchObject({
+      input: { query: 'What notice is needed to terminate?' },
+      policy: SEARCH_BEFORE_ANSWER,
+    });
     expect(result.steps[1]!.summary!.count).toBeGreaterThan(0);
   });
 
   it('max steps – after the budget the next step must be the answer, constrained to final_answer', async () => {
     const { result, model } = await run(
-      { steps: [FIND, SEARCH, { ...SEARCH, action_input: { query: 'material breach cure' } }, { final: 'Sixty days [cite:{{cite}}].' }] },
+      {
+        steps: [
+          FIND,
+          SEARCH,
+          { ...SEARCH, action_input: { query: 'material breach cure' } },
+          { final: 'Sixty days [cite:{{cite}}].' },
+        ],
+      },
       'What notice ends the MSA?',
       { maxSteps: 2 },
     );
@@ -119,7 +152,8 @@ describe('runAgent – policy', () => {
   });
 
   it('cut-off reply – after one repair, the part of the answer that was written is kept', async () => {
-    const cut = '{"thought": "Answering.", "action": "final_answer", "action_input": {"answer": "Sixty days of written no';
+    const cut =
+      '{"thought": "Answering.", "action": "final_answer", "action_input": {"answer": "Sixty days of written no';
     const { result, model } = await run({ steps: [FIND, SEARCH, cut, cut] }, 'What notice ends the MSA?');
     expect(model.calls).toHaveLength(4);
     const last = result.steps.at(-1)!;
@@ -129,34 +163,61 @@ describe('runAgent – policy', () => {
   });
 
   it('unknown tool – the model is told which tools exist', async () => {
-    const { result } = await run({ steps: [FIND, { thought: 'x', action: 'deleteEverything', action_input: {} }, { final: 'No answer.' }] }, 'q?');
+    const { result } = await run(
+      { steps: [FIND, { thought: 'x', action: 'deleteEverything', action_input: {} }, { final: 'No answer.' }] },
+      'q?',
+    );
     expect(result.steps[1]!.observation).toMatch(/no tool named "deleteEverything".*findFiles/);
   });
 
   it('repeated identical call – the model is stopped there: the tool does not run again and the model is not asked again', async () => {
-    const again = { ...SEARCH, thought: 'Search again.', action_input: { query: ' terminate convenience written notice' } };
-    const { result, model } = await run({ steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    const again = {
+      ...SEARCH,
+      thought: 'Search again.',
+      action_input: { query: ' terminate convenience written notice' },
+    };
+    const { result, model } = await run(
+      { steps: [FIND, SEARCH, again, { final: 'Sixty days [cite:{{cite}}].' }] },
+      'What notice is needed to terminate?',
+    );
     expect(model.calls).toHaveLength(3);
     expect(result.steps).toHaveLength(3);
     const repeat = result.steps[2]!;
-    expect(repeat).toMatchObject({ kind: 'final', action: 'retrieve', policy: `${REPEATED_CALL_STOP} (step 2)`, timing: { tool_ms: 0 } });
+    expect(repeat).toMatchObject({
+      kind: 'final',
+      action: 'retrieve',
+      policy: `${REPEATED_CALL_STOP} (step 2)`,
+      timing: { tool_ms: 0 },
+    });
     expect(result.stopped).toBe(`${REPEATED_CALL_STOP} (step 2)`);
     expect(result.answer).toBe('');
   });
 
   it('a query about nothing the turn knows of is replaced by the question, and the trace says so', async () => {
     const wander = { thought: 'Search.', action: 'retrieve', action_input: { query: 'zebra migration patterns' } };
-    const { result } = await run({ steps: [FIND, wander, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
-    expect(result.steps[1]).toMatchObject({ action: 'retrieve', input: { query: 'What notice is needed to terminate?' } });
+    const { result } = await run(
+      { steps: [FIND, wander, { final: 'Sixty days [cite:{{cite}}].' }] },
+      'What notice is needed to terminate?',
+    );
+    expect(result.steps[1]).toMatchObject({
+      action: 'retrieve',
+      input: { query: 'What notice is needed to terminate?' },
+    });
     expect(result.steps[1]!.policy).toBe(offTopicNote('zebra migration patterns'));
     expect(result.steps[1]!.summary!.count).toBeGreaterThan(0);
     // A query that shares a word with the question, or with what was found, is the model's to make.
-    const { result: kept } = await run({ steps: [FIND, SEARCH, { final: 'x' }] }, 'What notice is needed to terminate?');
+    const { result: kept } = await run(
+      { steps: [FIND, SEARCH, { final: 'x' }] },
+      'What notice is needed to terminate?',
+    );
     expect(kept.steps[1]!.input.query).toBe('terminate convenience written notice');
   });
 
   it('a model that fails the step format a second time is stopped without a repair call', async () => {
-    const { result, model } = await run({ steps: [FIND, 'not a step', SEARCH, 'still not a step', { final: 'never asked' }] }, 'What notice is needed to terminate?');
+    const { result, model } = await run(
+      { steps: [FIND, 'not a step', SEARCH, 'still not a step', { final: 'never asked' }] },
+      'What notice is needed to terminate?',
+    );
     // findFiles; a reply that did not parse, repaired into the search; then a second failure ends the turn.
     expect(model.calls).toHaveLength(4);
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
@@ -166,7 +227,11 @@ describe('runAgent – policy', () => {
   });
 
   it('dedup – a passage already shown is referenced, not repeated', async () => {
-    const other = { thought: 'Other words.', action: 'keyword_search', action_input: { query: 'terminate agreement notice' } };
+    const other = {
+      thought: 'Other words.',
+      action: 'keyword_search',
+      action_input: { query: 'terminate agreement notice' },
+    };
     const { result } = await run({ steps: [FIND, SEARCH, other, { final: 'x' }] }, 'What notice ends the MSA?');
     const first = result.steps[1]!.observation;
     const cite = /\[cite:(\w+)\] contracts\/msa\.txt/.exec(first)?.[1];
@@ -177,7 +242,18 @@ describe('runAgent – policy', () => {
   it('rejection set – a passage judged useless is not fetched again', async () => {
     // "terminate convenience" scores the case notes as `none`: they are rejected for the rest of the turn.
     const { result } = await run(
-      { steps: [FIND, SEARCH, { thought: 'Again about the notes.', action: 'keyword_search', action_input: { query: 'Provider notice contract ending' } }, { final: 'x' }] },
+      {
+        steps: [
+          FIND,
+          SEARCH,
+          {
+            thought: 'Again about the notes.',
+            action: 'keyword_search',
+            action_input: { query: 'Provider notice contract ending' },
+          },
+          { final: 'x' },
+        ],
+      },
       'What notice ends the MSA?',
     );
     const first = result.steps[1]!.observation;
@@ -194,7 +270,11 @@ describe('runAgent – policy', () => {
         steps: [
           FIND,
           { final: 'He saw Dr. Park once.' },
-          { thought: 'Search every file.', action: 'grepCase', action_input: { pattern: 'saw Dr\\. Helen Park|Dr\\. Helen Park ordered' } },
+          {
+            thought: 'Search every file.',
+            action: 'grepCase',
+            action_input: { pattern: 'saw Dr\\. Helen Park|Dr\\. Helen Park ordered' },
+          },
           { final: 'Four visits [cite:{{cite:1}}] [cite:{{cite:2}}].' },
         ],
       },
@@ -214,7 +294,11 @@ describe('runAgent – policy', () => {
       {
         steps: [
           FIND,
-          { thought: 'Find the termination clause.', action: 'retrieve', action_input: { query: 'Brightline terminate for convenience notice' } },
+          {
+            thought: 'Find the termination clause.',
+            action: 'retrieve',
+            action_input: { query: 'Brightline terminate for convenience notice' },
+          },
           { final: 'Sixty days [cite:{{cite}}].' },
           { final: 'Sixty days’ prior written notice [cite:{{cite}}].' },
         ],
@@ -234,12 +318,19 @@ describe('runAgent – policy', () => {
   });
 
   it('clause policy – not for a search that names no document, nor twice in a turn', async () => {
-    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] }, 'What notice is needed to terminate?');
+    const { result } = await run(
+      { steps: [FIND, SEARCH, { final: 'Sixty days [cite:{{cite}}].' }] },
+      'What notice is needed to terminate?',
+    );
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
   });
 
   it('exhaustive questions – when the budget runs out first, the coverage note says so', async () => {
-    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Some visits [cite:{{cite}}].' }] }, 'List every visit with Dr. Park.', { maxSteps: 2 });
+    const { result } = await run(
+      { steps: [FIND, SEARCH, { final: 'Some visits [cite:{{cite}}].' }] },
+      'List every visit with Dr. Park.',
+      { maxSteps: 2 },
+    );
     expect(result.coverage.budget_exhausted).toBe(true);
     expect(result.coverage.note).toMatch(/step budget ran out before the whole case was searched/);
   });
@@ -273,7 +364,10 @@ describe('runAgent – citations', () => {
   });
 
   it('invented id – an id no tool returned is flagged; the answer is ungrounded', async () => {
-    const { result } = await run({ steps: [FIND, SEARCH, { final: 'Sixty days [cite:zzzzz1].' }] }, 'What notice ends the MSA?');
+    const { result } = await run(
+      { steps: [FIND, SEARCH, { final: 'Sixty days [cite:zzzzz1].' }] },
+      'What notice ends the MSA?',
+    );
     expect(result.citations[0]).toMatchObject({ id: 'zzzzz1', status: 'invented', verified: false });
     expect(result.grounded).toBe(false);
   });
@@ -291,7 +385,12 @@ describe('runAgent – streaming and cancellation', () => {
     const { result } = await run({ chunkChars: 3, steps: [FIND, SEARCH, { final: 'Sixty days of notice.' }] }, 'q?', {
       onToken: (step, channel, text) => tokens.push({ step, channel, text }),
     });
-    expect(tokens.filter((t) => t.step === 1 && t.channel === 'thought').map((t) => t.text).join('')).toBe(FIND.thought);
+    expect(
+      tokens
+        .filter((t) => t.step === 1 && t.channel === 'thought')
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(FIND.thought);
     const answer = tokens.filter((t) => t.channel === 'answer');
     expect(answer.length).toBeGreaterThan(3);
     expect(answer.map((t) => t.text).join('')).toBe(result.answer);
@@ -302,7 +401,11 @@ describe('runAgent – streaming and cancellation', () => {
     let after = 0;
     let cancelledAt = 0;
     const { result } = await run(
-      { chunkChars: 2, delayMs: 5, steps: [FIND, { final: 'A very long answer that will never be finished because the user cancels it early.' }] },
+      {
+        chunkChars: 2,
+        delayMs: 5,
+        steps: [FIND, { final: 'A very long answer that will never be finished because the user cancels it early.' }],
+      },
       'q?',
       {
         signal: controller.signal,
@@ -325,11 +428,22 @@ describe('runAgent – streaming and cancellation', () => {
 
 describe('runAgent – the ai SDK test model', () => {
   it('MockLanguageModelV4 – the loop runs over any ai SDK model', async () => {
-    const replies = [JSON.stringify(FIND), JSON.stringify(SEARCH), JSON.stringify({ thought: 'done', action: 'final_answer', action_input: { answer: 'Nothing to cite.' } })];
+    const replies = [
+      JSON.stringify(FIND),
+      JSON.stringify(SEARCH),
+      JSON.stringify({ thought: 'done', action: 'final_answer', action_input: { answer: 'Nothing to cite.' } }),
+    ];
     const model = textReplyModel(replies);
     const ledger = new CitationLedger();
     const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
-    const result = await runAgent({ model, format: 'json', tools, question: 'q?', citations: ledger, sourceText: async () => null });
+    const result = await runAgent({
+      model,
+      format: 'json',
+      tools,
+      question: 'q?',
+      citations: ledger,
+      sourceText: async () => null,
+    });
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'retrieve', 'final_answer']);
     expect(result.steps[0]!.tokens).toEqual({ input: 10, output: 5 });
     expect(model.doStreamCalls[0]!.responseFormat?.type).toBe('json');
@@ -348,7 +462,14 @@ describe('runAgent – the ai SDK test model', () => {
     );
     const ledger = new CitationLedger();
     const tools = agentToolsFor(await openCaseTools(c.engine, c.caseId, { ledger }));
-    const result = await runAgent({ model, format: 'text', tools, question: 'q?', citations: ledger, sourceText: async () => null });
+    const result = await runAgent({
+      model,
+      format: 'text',
+      tools,
+      question: 'q?',
+      citations: ledger,
+      sourceText: async () => null,
+    });
     expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'grepCase', 'final_answer']);
     expect(result.answer).toBe('No notice found.');
     // The repair call saw the bad reply and the correction request.

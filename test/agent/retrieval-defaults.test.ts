@@ -16,7 +16,10 @@ beforeAll(async () => {
   const dir = path.join(c.root, 'letters');
   mkdirSync(dir, { recursive: true });
   for (let i = 1; i <= 12; i++) {
-    writeFileSync(path.join(dir, `letter-${i}.txt`), `Letter ${i}\n\nDear counsel, this letter number ${i} concerns the termination notice under the agreement and the notice period.\n`);
+    writeFileSync(
+      path.join(dir, `letter-${i}.txt`),
+      `Letter ${i}\n\nDear counsel, this letter number ${i} concerns the termination notice under the agreement and the notice period.\n`,
+    );
   }
   await c.engine.router.call('ingest.start', { case_id: c.caseId, paths: [dir], wait: true });
 }, 120_000);
@@ -26,7 +29,11 @@ afterAll(async () => {
 });
 
 const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
-const search = (action: string, input: Record<string, unknown>) => ({ thought: `Search with ${action}.`, action, action_input: { query: 'termination notice', ...input } });
+const search = (action: string, input: Record<string, unknown>) => ({
+  thought: `Search with ${action}.`,
+  action,
+  action_input: { query: 'termination notice', ...input },
+});
 const stepsOf = (steps: AgentStep[], action: string) => steps.filter((s) => s.kind === 'action' && s.action === action);
 
 describe('chat.ask retrieval defaults', () => {
@@ -37,7 +44,14 @@ describe('chat.ask retrieval defaults', () => {
       case_id: c.caseId,
       question: 'What notice do the letters mention?',
       retrieval: { top_k: 3 },
-      model: scriptModel(c.root, { steps: [FIND, search('retrieve', {}), search('retrieve', { top_k: 5, file_name_contains: 'letter' }), { final: 'The termination notice [cite:{{cite}}].' }] }),
+      model: scriptModel(c.root, {
+        steps: [
+          FIND,
+          search('retrieve', {}),
+          search('retrieve', { top_k: 5, file_name_contains: 'letter' }),
+          { final: 'The termination notice [cite:{{cite}}].' },
+        ],
+      }),
     });
     off();
     expect(r.status).toBe('done');
@@ -63,7 +77,9 @@ describe('chat.ask retrieval defaults', () => {
     const r = await c.engine.router.call('chat.ask', {
       case_id: c.caseId,
       question: 'What notice do the letters mention?',
-      model: scriptModel(c.root, { steps: [FIND, search('retrieve', {}), { final: 'The termination notice [cite:{{cite}}].' }] }),
+      model: scriptModel(c.root, {
+        steps: [FIND, search('retrieve', {}), { final: 'The termination notice [cite:{{cite}}].' }],
+      }),
     });
     const [step] = stepsOf(r.steps, 'retrieve');
     expect(step!.input).toEqual({ query: 'termination notice' });
@@ -76,7 +92,15 @@ describe('chat.ask retrieval defaults', () => {
       case_id: c.caseId,
       question: 'What notice do the letters mention?',
       retrieval: { top_k: 4, score_threshold: 1e6, score_threshold_mode: 'keyword', rerank_top_n: 10 },
-      model: scriptModel(c.root, { steps: [FIND, search('keyword_search', {}), search('retrieve', {}), search('keyword_search', { score_threshold: 0 }), { final: 'The termination notice [cite:{{cite}}].' }] }),
+      model: scriptModel(c.root, {
+        steps: [
+          FIND,
+          search('keyword_search', {}),
+          search('retrieve', {}),
+          search('keyword_search', { score_threshold: 0 }),
+          { final: 'The termination notice [cite:{{cite}}].' },
+        ],
+      }),
     });
     const [thresholded, overridden] = stepsOf(r.steps, 'keyword_search');
     const [hybrid] = stepsOf(r.steps, 'retrieve');
@@ -95,14 +119,41 @@ describe('chat.ask retrieval defaults', () => {
   });
 
   it('input – bad retrieval values are refused with the field named in plain words', async () => {
-    const ask = (retrieval: unknown) => c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', retrieval } as never);
-    await expect(ask({ top_k: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
-    await expect(ask({ top_k: 101 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./) });
-    await expect(ask({ top_k: 2.5 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/) });
-    await expect(ask({ top_k: '3' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/) });
-    await expect(ask({ score_threshold: 'high' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.score_threshold: The minimum match must be a number, such as 0\.5\./) });
-    await expect(ask({ score_threshold_mode: 'fuzzy' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/hybrid, keyword or vector/) });
-    await expect(ask({ rerank_top_n: 0 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval\.rerank_top_n: The second check takes a whole number of passages from 1 to 200\./) });
-    await expect(ask({ topK: 3 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/retrieval.*topK/) });
+    const ask = (retrieval: unknown) =>
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', retrieval } as never);
+    await expect(ask({ top_k: 0 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./),
+    });
+    await expect(ask({ top_k: 101 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number from 1 to 100\./),
+    });
+    await expect(ask({ top_k: 2.5 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/),
+    });
+    await expect(ask({ top_k: '3' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval\.top_k: Passages per search must be a whole number/),
+    });
+    await expect(ask({ score_threshold: 'high' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval\.score_threshold: The minimum match must be a number, such as 0\.5\./),
+    });
+    await expect(ask({ score_threshold_mode: 'fuzzy' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/hybrid, keyword or vector/),
+    });
+    await expect(ask({ rerank_top_n: 0 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(
+        /retrieval\.rerank_top_n: The second check takes a whole number of passages from 1 to 200\./,
+      ),
+    });
+    await expect(ask({ topK: 3 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/retrieval.*topK/),
+    });
   });
 });

@@ -11,14 +11,20 @@ import { useIngestedCase, scriptModel } from './helpers';
 const c = useIngestedCase();
 
 const FIND = { thought: 'Inventory.', action: 'findFiles', action_input: {} };
-const GREP = { thought: 'Find the clause.', action: 'grepCase', action_input: { pattern: 'terminate this Agreement for convenience' } };
+const GREP = {
+  thought: 'Find the clause.',
+  action: 'grepCase',
+  action_input: { pattern: 'terminate this Agreement for convenience' },
+};
 
 describe('chat sessions', () => {
   it('follow-up – condensed into a standalone question; earlier sources re-open by their cite ids', async () => {
     const first = await c.engine.router.call('chat.ask', {
       case_id: c.caseId,
       question: 'What notice is needed to terminate the MSA for convenience?',
-      model: scriptModel(c.root, { steps: [FIND, GREP, { final: 'Sixty days\' prior written notice [cite:{{cite}}].' }] }),
+      model: scriptModel(c.root, {
+        steps: [FIND, GREP, { final: "Sixty days' prior written notice [cite:{{cite}}]." }],
+      }),
     });
     expect(first.grounded).toBe(true);
     const firstCite = first.citations[0]!.id;
@@ -35,14 +41,17 @@ describe('chat sessions', () => {
           { thought: 'Answering: {{question}}', action: 'findFiles', action_input: {} },
           { thought: 'Search.', action: 'grepCase', action_input: { pattern: 'material breach' } },
           // {{cite}} is the first cite id in the prompt: the earlier turn's source, listed for follow-ups.
-          { final: 'As before, termination needs sixty days\' prior written notice [cite:{{cite}}].' },
+          { final: "As before, termination needs sixty days' prior written notice [cite:{{cite}}]." },
         ],
       }),
     });
     off();
     expect(second.session_id).toBe(first.session_id);
     expect(second.standalone_question).toBe('What notice is needed to terminate the MSA for material breach?');
-    expect(turns.find((t) => t.phase === 'condensed')).toMatchObject({ turn_id: second.turn_id, standalone_question: second.standalone_question });
+    expect(turns.find((t) => t.phase === 'condensed')).toMatchObject({
+      turn_id: second.turn_id,
+      standalone_question: second.standalone_question,
+    });
     expect(second.steps[0]!.thought).toContain('What notice is needed to terminate the MSA for material breach?');
     expect(second.steps[0]!.thought).toContain('And for breach?');
     // The id issued in turn 1 is still valid in turn 2: the conversation's records persist with the session.
@@ -78,9 +87,14 @@ describe('chat sessions', () => {
         seen.push(`${name}:${e.turn_id}`);
       }),
     );
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'Who is the provider?', model: scriptModel(c.root, { steps: [FIND, { final: 'Brightline.' }] }) });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'Who is the provider?',
+      model: scriptModel(c.root, { steps: [FIND, { final: 'Brightline.' }] }),
+    });
     for (const off of offs) off();
-    for (const name of ['agent.turn', 'agent.step', 'agent.token', 'agent.done']) expect(seen).toContain(`${name}:${r.turn_id}`);
+    for (const name of ['agent.turn', 'agent.step', 'agent.token', 'agent.done'])
+      expect(seen).toContain(`${name}:${r.turn_id}`);
     expect(seen.at(-1)).toBe(`agent.done:${r.turn_id}`);
   });
 
@@ -89,17 +103,31 @@ describe('chat sessions', () => {
       case_id: c.caseId,
       question: 'What notice ends the MSA?',
       model: scriptModel(c.root, {
-        steps: [FIND, { ...GREP, action_input: { pattern: 'sixty \\(60\\) days' } }, { final: 'Sixty days "upon sixty (60) days\' prior written notice" [cite:{{cite}}] [cite:bogus1].' }],
+        steps: [
+          FIND,
+          { ...GREP, action_input: { pattern: 'sixty \\(60\\) days' } },
+          { final: 'Sixty days "upon sixty (60) days\' prior written notice" [cite:{{cite}}] [cite:bogus1].' },
+        ],
       }),
     });
     const { sessions } = await c.engine.router.call('chat.sessions', { case_id: c.caseId });
     expect(sessions.map((s) => s.id)).toContain(r.session_id);
-    expect(sessions.find((s) => s.id === r.session_id)).toMatchObject({ title: 'What notice ends the MSA?', messages: 2 });
+    expect(sessions.find((s) => s.id === r.session_id)).toMatchObject({
+      title: 'What notice ends the MSA?',
+      messages: 2,
+    });
 
-    const renamed = await c.engine.router.call('chat.rename', { case_id: c.caseId, session_id: r.session_id, title: 'Termination / notice ✉️' });
+    const renamed = await c.engine.router.call('chat.rename', {
+      case_id: c.caseId,
+      session_id: r.session_id,
+      title: 'Termination / notice ✉️',
+    });
     expect(renamed.title).toBe('Termination / notice ✉️');
 
-    const { markdown, filename } = await c.engine.router.call('chat.export', { case_id: c.caseId, session_id: r.session_id });
+    const { markdown, filename } = await c.engine.router.call('chat.export', {
+      case_id: c.caseId,
+      session_id: r.session_id,
+    });
     expect(filename).toMatch(/\.md$/);
     expect(markdown).toMatch(/^# Termination \/ notice ✉️/);
     expect(markdown).toContain('## Question\n\nWhat notice ends the MSA?');
@@ -113,7 +141,9 @@ describe('chat sessions', () => {
     await c.engine.router.call('chat.delete', { case_id: c.caseId, session_id: r.session_id });
     const after = await c.engine.router.call('chat.sessions', { case_id: c.caseId });
     expect(after.sessions.map((s) => s.id)).not.toContain(r.session_id);
-    await expect(c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r.session_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      c.engine.router.call('chat.session', { case_id: c.caseId, session_id: r.session_id }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('persistence – sessions live under <case>/chats as JSON; a leftover temp file is ignored', async () => {
@@ -124,28 +154,43 @@ describe('chat sessions', () => {
     const { sessions } = await c.engine.router.call('chat.sessions', { case_id: c.caseId });
     expect(sessions.length).toBeGreaterThan(0);
     expect(readdirSync(dir).some((n) => n.includes('.tmp-'))).toBe(false);
-    for (const s of sessions) expect(JSON.parse(readFileSync(path.join(dir, `${s.id}.json`), 'utf8')).schemaVersion).toBe(1);
+    for (const s of sessions)
+      expect(JSON.parse(readFileSync(path.join(dir, `${s.id}.json`), 'utf8')).schemaVersion).toBe(1);
   });
 
   it('input – bad ids and max steps are refused with the field named', async () => {
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', max_steps: 9 })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/max_steps/) });
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: '  ' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/question/) });
-    await expect(c.engine.router.call('chat.session', { case_id: c.caseId, session_id: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q', max_steps: 9 }),
+    ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/max_steps/) });
+    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: '  ' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/question/),
+    });
+    await expect(c.engine.router.call('chat.session', { case_id: c.caseId, session_id: '../x' })).rejects.toMatchObject(
+      { code: 'invalid_input' },
+    );
   });
 
   it('no chat model installed – the answer is the best passages, quoted and verified, without a model call', async () => {
-    const r = await c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'What notice is needed to terminate for convenience?' });
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'What notice is needed to terminate for convenience?',
+    });
     expect(r).toMatchObject({ status: 'done', answer_kind: 'extractive', model: 'none', grounded: true });
     expect(r.answer).toMatch(/^No chat model is installed, so here are the passages that match your question best:/);
     expect(r.citations.length).toBeGreaterThan(0);
     for (const cite of r.citations) expect(cite).toMatchObject({ support: 'quoted', verified: true });
     expect(r.citations[0]!.span!.text).toMatch(/sixty \(60\) days/i);
     // A model named but not installed is still an error that says how to install one, in each shell's words.
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: 'nope-7b' })).rejects.toMatchObject({
+    await expect(
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: 'nope-7b' }),
+    ).rejects.toMatchObject({
       code: 'not_found',
       message: expect.not.stringMatching(/casefile/),
       remedy: { app: expect.stringMatching(/Settings › Models/), cli: expect.stringMatching(/casefile models import/) },
     });
-    await expect(c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: 'endpoint:llama3' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/CASEFILE_ENDPOINT_URL/) });
+    await expect(
+      c.engine.router.call('chat.ask', { case_id: c.caseId, question: 'q?', model: 'endpoint:llama3' }),
+    ).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/CASEFILE_ENDPOINT_URL/) });
   });
 });

@@ -25,14 +25,26 @@ const NOTES = [
 ].join('\n');
 
 function billing(): Buffer {
-  return workbook({ Billing: [['Date', 'Hours', 'Description'], ['2021-06-15', 2, 'Reviewed the MRI request'], ['2021-09-01', 1.5, 'Letter to the insurer']] });
+  return workbook({
+    Billing: [
+      ['Date', 'Hours', 'Description'],
+      ['2021-06-15', 2, 'Reviewed the MRI request'],
+      ['2021-09-01', 1.5, 'Letter to the insurer'],
+    ],
+  });
 }
 
 async function setup() {
   return ingestedCase('Roe v. Elm Street', {
     'medical notes.txt': NOTES,
     'billing.xlsx': billing(),
-    'demand.eml': await eml({ from: 'Counsel <c@firm.example>', to: 'Insurer <claims@ins.example>', subject: 'Demand', date: new Date('2021-10-04T09:00:00Z'), text: 'We demand payment of the medical bills for John Roe by November 1, 2021.' }),
+    'demand.eml': await eml({
+      from: 'Counsel <c@firm.example>',
+      to: 'Insurer <claims@ins.example>',
+      subject: 'Demand',
+      date: new Date('2021-10-04T09:00:00Z'),
+      text: 'We demand payment of the medical bills for John Roe by November 1, 2021.',
+    }),
   });
 }
 
@@ -54,50 +66,110 @@ describe('the chronology', () => {
     ]);
     expect(all.coverage).toMatchObject({ documents: 3, with_events: 3, not_readable: [] });
     const aug = all.events.find((e) => e.date === '2021-08-02')!;
-    expect(aug).toMatchObject({ text: 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.', people: ['Dr. Maria Alvarez'], pages: [1], citation: { file_name: 'medical notes.txt' } });
-    const read = await call('tools.readFile', { case_id: caseId, file_id: aug.file_id, offset: aug.start, max_length: aug.end - aug.start });
+    expect(aug).toMatchObject({
+      text: 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.',
+      people: ['Dr. Maria Alvarez'],
+      pages: [1],
+      citation: { file_name: 'medical notes.txt' },
+    });
+    const read = await call('tools.readFile', {
+      case_id: caseId,
+      file_id: aug.file_id,
+      offset: aug.start,
+      max_length: aug.end - aug.start,
+    });
     expect(read.text).toBe(aug.text);
     expect(all.events.find((e) => e.date === '2021-06-15')).toMatchObject({ place: 'Sheet Billing, row 2' });
 
-    const dates = async (input: Record<string, unknown>) => (await call('tools.timeline', { case_id: caseId, ...input })).events.map((e) => e.date);
-    expect(await dates({ from: '2021-03', to: '2021-08' })).toEqual(['2021-03-03', '2021-03-10', '2021-03-13', '2021-06-15', '2021-08-02']);
+    const dates = async (input: Record<string, unknown>) =>
+      (await call('tools.timeline', { case_id: caseId, ...input })).events.map((e) => e.date);
+    expect(await dates({ from: '2021-03', to: '2021-08' })).toEqual([
+      '2021-03-03',
+      '2021-03-10',
+      '2021-03-13',
+      '2021-06-15',
+      '2021-08-02',
+    ]);
     expect(await dates({ to: '2019' })).toEqual(['2019-01-01']);
     expect(await dates({ query: 'knee' })).toEqual(['2021-03-03', '2021-03-10', '2021-08-02']);
     expect(await dates({ person: 'alvarez' })).toEqual(['2021-03-10', '2021-08-02']);
     expect(await dates({ file_name: 'demand' })).toEqual(['2021-10-04', '2021-11-01']);
 
     // Marks and notes are kept per case, on the event's sentence, and filter the list.
-    expect(await call('tools.timelineMark', { case_id: caseId, key: aug.key, mark: 'key', note: 'MRI ordered: causation' })).toEqual({ key: aug.key, mark: 'key', note: 'MRI ordered: causation' });
+    expect(
+      await call('tools.timelineMark', { case_id: caseId, key: aug.key, mark: 'key', note: 'MRI ordered: causation' }),
+    ).toEqual({ key: aug.key, mark: 'key', note: 'MRI ordered: causation' });
     await call('tools.timelineMark', { case_id: caseId, key: all.events[0]!.key, mark: 'irrelevant' });
-    expect((await call('tools.timeline', { case_id: caseId, mark: 'key' })).events).toMatchObject([{ date: '2021-08-02', mark: 'key', note: 'MRI ordered: causation' }]);
-    expect(await call('tools.timelineMark', { case_id: caseId, key: all.events[0]!.key, mark: null })).toEqual({ key: all.events[0]!.key, mark: null, note: '' });
+    expect((await call('tools.timeline', { case_id: caseId, mark: 'key' })).events).toMatchObject([
+      { date: '2021-08-02', mark: 'key', note: 'MRI ordered: causation' },
+    ]);
+    expect(await call('tools.timelineMark', { case_id: caseId, key: all.events[0]!.key, mark: null })).toEqual({
+      key: all.events[0]!.key,
+      mark: null,
+      note: '',
+    });
     expect(await dates({ mark: 'irrelevant' })).toEqual([]);
-    await expect(call('tools.timelineMark', { case_id: caseId, key: '../../etc', mark: 'key' })).rejects.toThrow(/key must be an event key/);
+    await expect(call('tools.timelineMark', { case_id: caseId, key: '../../etc', mark: 'key' })).rejects.toThrow(
+      /key must be an event key/,
+    );
 
     const csv = await call('tools.timelineExport', { case_id: caseId, format: 'csv', query: 'knee' });
     expect(csv.filename).toBe('Chronology - Roe v. Elm Street.csv');
     const lines = csv.csv!.trim().split('\r\n');
     expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note');
-    expect(lines[3]).toBe('2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation');
+    expect(lines[3]).toBe(
+      '2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation',
+    );
     expect(lines).toHaveLength(4);
 
     const docx = await call('tools.timelineExport', { case_id: caseId, format: 'docx', from: '2021-06' });
     expect(docx.filename).toBe('Chronology - Roe v. Elm Street.docx');
     const xml = new TextDecoder().decode(unzipSync(Buffer.from(docx.docx_base64!, 'base64'))['word/document.xml']!);
-    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
+    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) =>
+      [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''),
+    );
     expect(cells.slice(0, 6)).toEqual(['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note']);
-    expect(cells.slice(6, 12)).toEqual(['2021-06-15', 'Row 2 — Date: 2021-06-15 · Hours: 2 · Description: Reviewed the MRI request', '', 'billing.xlsx', 'Sheet Billing, row 2', '']);
-    expect(cells.slice(12, 18)).toEqual(['2021-08-02', 'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.', 'Dr. Maria Alvarez', 'medical notes.txt', 'p. 1', 'key: MRI ordered: causation']);
+    expect(cells.slice(6, 12)).toEqual([
+      '2021-06-15',
+      'Row 2 — Date: 2021-06-15 · Hours: 2 · Description: Reviewed the MRI request',
+      '',
+      'billing.xlsx',
+      'Sheet Billing, row 2',
+      '',
+    ]);
+    expect(cells.slice(12, 18)).toEqual([
+      '2021-08-02',
+      'Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.',
+      'Dr. Maria Alvarez',
+      'medical notes.txt',
+      'p. 1',
+      'key: MRI ordered: causation',
+    ]);
     expect(cells).toHaveLength(6 * 6);
   });
 
   it('the agent answers "when did … last …" from the timeline tool, its citation supported; the CLI prints the chronology', async () => {
     const { home, call, caseId, close } = await setup();
     const script = path.join(home, 'timeline.json');
-    writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { thought: 'Dates about the knee.', action: 'timeline', action_input: { query: 'knee', person: 'Alvarez' } }, { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021 [cite:{{cite:2}}].' }] }));
-    const r = await call('chat.ask', { case_id: caseId, question: 'When did the claimant last see a doctor about his knee?', model: `scripted:${script}` });
+    writeFileSync(
+      script,
+      JSON.stringify({
+        steps: [
+          { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+          { thought: 'Dates about the knee.', action: 'timeline', action_input: { query: 'knee', person: 'Alvarez' } },
+          { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021 [cite:{{cite:2}}].' },
+        ],
+      }),
+    );
+    const r = await call('chat.ask', {
+      case_id: caseId,
+      question: 'When did the claimant last see a doctor about his knee?',
+      model: `scripted:${script}`,
+    });
     const step = r.steps.find((s) => s.action === 'timeline')!;
-    expect(step.observation).toMatch(/^2 dated events, in date order\. Coverage: 3 documents read, 3 with dated events\./);
+    expect(step.observation).toMatch(
+      /^2 dated events, in date order\. Coverage: 3 documents read, 3 with dated events\./,
+    );
     expect(step.observation).toContain('(2021-08-02)');
     expect(r).toMatchObject({ answer_kind: 'agent', grounded: true });
     expect(r.citations[0]).toMatchObject({ file_name: 'medical notes.txt', verified: true });
@@ -105,7 +177,9 @@ describe('the chronology', () => {
     const cli = await runCasefile(home, ['chronology', 'Roe v. Elm Street', '--person', 'Alvarez']);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toMatch(/^DATE +EVENT +DOCUMENT +CITE\n2021-03-10 +He first saw Dr\. Maria Alvarez about the knee on March 10, 2021\. +medical notes\.txt +p\. 1\n2021-08-02 +Dr\. Maria Alvarez examined/);
+    expect(cli.stdout).toMatch(
+      /^DATE +EVENT +DOCUMENT +CITE\n2021-03-10 +He first saw Dr\. Maria Alvarez about the knee on March 10, 2021\. +medical notes\.txt +p\. 1\n2021-08-02 +Dr\. Maria Alvarez examined/,
+    );
     expect(cli.stdout).toMatch(/\n\n2 of 2 events\. Coverage: 3 documents read, 3 with dated events\.\n?$/);
   });
 });
@@ -115,15 +189,24 @@ describe('the case’s date order', () => {
     const { call, caseId, drop } = await ingestedCase('London lease', {});
     // Never set, a case follows this computer's locale; set, it keeps what it was told.
     expect((await call('cases.get', { case_id: caseId })).dates).toEqual({ day_first: localeDayFirst() });
-    expect((await call('cases.setDateOrder', { case_id: caseId, day_first: false })).dates).toEqual({ day_first: false });
+    expect((await call('cases.setDateOrder', { case_id: caseId, day_first: false })).dates).toEqual({
+      day_first: false,
+    });
     writeFileSync(path.join(drop, 'letter.txt'), 'The tenant vacated the flat on 03/04/2020.\n');
     await call('ingest.start', { case_id: caseId, paths: [drop] });
-    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([{ date: '2020-03-04', ambiguous: true }]);
+    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([
+      { date: '2020-03-04', ambiguous: true },
+    ]);
     expect((await call('cases.setDateOrder', { case_id: caseId, day_first: true })).dates).toEqual({ day_first: true });
-    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([{ date: '2020-04-03', ambiguous: true }]);
+    expect((await call('tools.timeline', { case_id: caseId })).events).toMatchObject([
+      { date: '2020-04-03', ambiguous: true },
+    ]);
     // A file added now is read day first by the reader too.
     writeFileSync(path.join(drop, 'notice.txt'), 'Notice was served on 05/06/2020.\n');
     await call('ingest.start', { case_id: caseId, paths: [drop] });
-    expect((await call('tools.timeline', { case_id: caseId })).events.map((e) => e.date)).toEqual(['2020-04-03', '2020-06-05']);
+    expect((await call('tools.timeline', { case_id: caseId })).events.map((e) => e.date)).toEqual([
+      '2020-04-03',
+      '2020-06-05',
+    ]);
   });
 });

@@ -29,7 +29,9 @@ describe('casefile cases (child process)', () => {
     expect((await runCasefile(home, ['cases', 'list'])).stdout).toContain('Second matter (settled)');
 
     // OCR: on by default; turned off and on by name; an uninstalled language is refused plainly.
-    expect((await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)'])).stdout.trim()).toBe('OCR is on for "Second matter (settled)" (language: eng).');
+    expect((await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)'])).stdout.trim()).toBe(
+      'OCR is on for "Second matter (settled)" (language: eng).',
+    );
     const off = await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)', 'off', '--json']);
     expect(JSON.parse(off.stdout)).toMatchObject({ ocr: { enabled: false, language: 'eng' }, available: true });
     const klingon = await runCasefile(home, ['cases', 'ocr', 'Second matter (settled)', '--language', 'klingon']);
@@ -43,13 +45,23 @@ describe('casefile cases (child process)', () => {
 
     const deleted = await runCasefile(home, ['cases', 'delete', id, '--yes']);
     expect(deleted.code).toBe(0);
-    const after = JSON.parse((await runCasefile(home, ['cases', 'list', '--json'])).stdout) as { cases: { name: string }[] };
+    const after = JSON.parse((await runCasefile(home, ['cases', 'list', '--json'])).stdout) as {
+      cases: { name: string }[];
+    };
     expect(after.cases.map((c) => c.name)).toEqual(['Second matter (settled)']);
   });
 
   it('usage errors – exit 2 with a one-line reason and the usage', async () => {
     const home = tempHome();
-    for (const args of [['cases'], ['frobnicate'], ['toString'], ['constructor'], ['cases', 'create'], ['cases', 'list', '--bogus-flag'], []]) {
+    for (const args of [
+      ['cases'],
+      ['frobnicate'],
+      ['toString'],
+      ['constructor'],
+      ['cases', 'create'],
+      ['cases', 'list', '--bogus-flag'],
+      [],
+    ]) {
       const r = await runCasefile(home, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/Usage:/);
@@ -74,11 +86,22 @@ describe('casefile cases (child process)', () => {
     const path = await import('node:path');
     const home = tempHome();
     const ids: string[] = [];
-    for (const name of ['Gone', 'Kept']) ids.push((JSON.parse((await runCasefile(home, ['cases', 'create', name, '--json'])).stdout) as { id: string }).id);
+    for (const name of ['Gone', 'Kept'])
+      ids.push(
+        (JSON.parse((await runCasefile(home, ['cases', 'create', name, '--json'])).stdout) as { id: string }).id,
+      );
     // What a process killed mid-ingest leaves behind (its pid no longer runs).
     mkdirSync(path.join(home, 'jobs'));
     for (const [i, caseId] of ids.entries()) {
-      const job = { schemaVersion: 1, id: `j${i}`, caseId, paths: [home], created: new Date().toISOString(), state: 'running', pid: 2 ** 22 + 12345 };
+      const job = {
+        schemaVersion: 1,
+        id: `j${i}`,
+        caseId,
+        paths: [home],
+        created: new Date().toISOString(),
+        state: 'running',
+        pid: 2 ** 22 + 12345,
+      };
       writeFileSync(path.join(home, 'jobs', `j${i}.json`), JSON.stringify(job));
     }
     const deleted = await runCasefile(home, ['cases', 'delete', ids[0]!, '--yes']);
@@ -97,10 +120,14 @@ describe('casefile cases (child process)', () => {
     const { spawnSync } = await import('node:child_process');
     const path = await import('node:path');
     const { repoRoot } = await import('../helpers/home');
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), 'cases', 'create', 'Via env', '--json'], {
-      env: { ...process.env, CASEFILE_HOME: home },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(repoRoot, 'bin/casefile.mjs'), 'cases', 'create', 'Via env', '--json'],
+      {
+        env: { ...process.env, CASEFILE_HOME: home },
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).toBe(0);
     const listed = await runCasefile(home, ['cases', 'list', '--json']);
     expect(JSON.parse(listed.stdout).cases[0].name).toBe('Via env');

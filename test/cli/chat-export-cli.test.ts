@@ -44,7 +44,16 @@ const session = {
       ],
     },
     { id: 'm3', role: 'user', turnId: 't2', created: '2026-11-05T14:01:00.000Z', content: 'And for breach?' },
-    { id: 'm4', role: 'assistant', turnId: 't2', created: '2026-11-05T14:01:01.000Z', status: 'done', grounded: false, content: 'Thirty days to cure.', citations: [] },
+    {
+      id: 'm4',
+      role: 'assistant',
+      turnId: 't2',
+      created: '2026-11-05T14:01:01.000Z',
+      status: 'done',
+      grounded: false,
+      content: 'Thirty days to cure.',
+      citations: [],
+    },
   ],
 };
 
@@ -85,10 +94,21 @@ describe('casefile chat export (child process)', () => {
     const all = await runCasefile(home, ['chat', caseId, 'export', 's_cli']);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain('Sixty days’ prior written notice[^1].');
-    expect(all.stdout).toContain('[^1]: Master Services Agreement, p. 2: “upon sixty (60) days’ prior written notice” — Quoted');
+    expect(all.stdout).toContain(
+      '[^1]: Master Services Agreement, p. 2: “upon sixty (60) days’ prior written notice” — Quoted',
+    );
     expect(all.stdout).toContain('And for breach?');
 
-    const one = await runCasefile(home, ['chat', caseId, 'export', 's_cli', '--turn', 't2', '--out', path.join(home, 't2.md')]);
+    const one = await runCasefile(home, [
+      'chat',
+      caseId,
+      'export',
+      's_cli',
+      '--turn',
+      't2',
+      '--out',
+      path.join(home, 't2.md'),
+    ]);
     expect(one.code, one.stderr).toBe(0);
     const md = readFileSync(path.join(home, 't2.md'), 'utf8');
     expect(md).toContain('Question: And for breach?');

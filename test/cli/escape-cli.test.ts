@@ -27,7 +27,8 @@ describe('casefile prints hostile file names escaped', () => {
   it('ingest, files and search – names escaped in text, exact in --json', async () => {
     const dir = path.join(home, 'incoming', 'Matter');
     mkdirSync(dir, { recursive: true });
-    for (const name of Object.values(HOSTILE)) writeFileSync(path.join(dir, name), `The tenant gave ninety days notice. \x1b[2J Signed ${name.length}.`);
+    for (const name of Object.values(HOSTILE))
+      writeFileSync(path.join(dir, name), `The tenant gave ninety days notice. \x1b[2J Signed ${name.length}.`);
 
     expect((await runCasefile(home, ['cases', 'create', 'Hostile names'])).code).toBe(0);
     const ingest = await runCasefile(home, ['ingest', 'Hostile names', dir]);
@@ -49,7 +50,15 @@ describe('casefile prints hostile file names escaped', () => {
     const listed = (JSON.parse(json.stdout) as { files: { name: string }[] }).files.map((f) => f.name);
     expect(listed.sort()).toEqual(Object.values(HOSTILE).sort());
 
-    const search = await runCasefile(home, ['search', 'Hostile names', 'ninety days notice', '--mode', 'keyword', '--k', '10']);
+    const search = await runCasefile(home, [
+      'search',
+      'Hostile names',
+      'ninety days notice',
+      '--mode',
+      'keyword',
+      '--k',
+      '10',
+    ]);
     expect(search.code, search.stderr).toBe(0);
     expect(search.stdout).not.toMatch(RAW);
     expect(search.stderr).not.toMatch(RAW);
@@ -58,8 +67,19 @@ describe('casefile prints hostile file names escaped', () => {
     expect(search.stdout).toContain('red\\x1b[31malert.txt');
     expect(search.stdout).toContain('invoice\\u202etxt.exe.txt');
 
-    const searchJson = await runCasefile(home, ['search', 'Hostile names', 'ninety days notice', '--mode', 'keyword', '--k', '10', '--json']);
-    const found = (JSON.parse(searchJson.stdout) as { results: { file_name: string }[] }).results.map((r) => r.file_name);
+    const searchJson = await runCasefile(home, [
+      'search',
+      'Hostile names',
+      'ninety days notice',
+      '--mode',
+      'keyword',
+      '--k',
+      '10',
+      '--json',
+    ]);
+    const found = (JSON.parse(searchJson.stdout) as { results: { file_name: string }[] }).results.map(
+      (r) => r.file_name,
+    );
     expect(found.sort()).toEqual(Object.values(HOSTILE).sort());
   });
 

@@ -22,7 +22,16 @@ const session = {
   ledger: [],
   messages: [
     { id: 'm1', role: 'user', turnId: 't1', created: '2026-11-05T14:00:00.000Z', content: 'What notice ends the MSA?' },
-    { id: 'm2', role: 'assistant', turnId: 't1', created: '2026-11-05T14:00:01.000Z', status: 'done', grounded: false, content: 'Sixty days’ prior written notice.', citations: [] },
+    {
+      id: 'm2',
+      role: 'assistant',
+      turnId: 't1',
+      created: '2026-11-05T14:00:01.000Z',
+      status: 'done',
+      grounded: false,
+      content: 'Sixty days’ prior written notice.',
+      citations: [],
+    },
   ],
 };
 
@@ -30,7 +39,11 @@ const session = {
 function runLimited(kib: number, args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const script = `ulimit -f ${kib} && exec "$0" "$@"`;
-    const child = spawn('bash', ['-c', script, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'bash',
+      ['-c', script, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -53,12 +66,30 @@ describe.skipIf(process.platform === 'win32')('exports are written atomically (c
   it('chat export --format docx: a write that fails half-way keeps the previous export whole', async () => {
     const out = path.join(home, 'exports', 'chat.docx');
     mkdirSync(path.dirname(out), { recursive: true });
-    const first = await runCasefile(home, ['chat', 'Rivera v. Acme', 'export', 's_atomic', '--format', 'docx', '--out', out]);
+    const first = await runCasefile(home, [
+      'chat',
+      'Rivera v. Acme',
+      'export',
+      's_atomic',
+      '--format',
+      'docx',
+      '--out',
+      out,
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const previous = readFileSync(out);
     expect(previous.length).toBeGreaterThan(2048);
 
-    const failed = await runLimited(1, ['chat', 'Rivera v. Acme', 'export', 's_atomic', '--format', 'docx', '--out', out]);
+    const failed = await runLimited(1, [
+      'chat',
+      'Rivera v. Acme',
+      'export',
+      's_atomic',
+      '--format',
+      'docx',
+      '--out',
+      out,
+    ]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^casefile: .*EFBIG/);
     // The previous export is there, whole and still a Word file; no half-written file beside it.
@@ -81,10 +112,15 @@ describe.skipIf(process.platform === 'win32')('exports are written atomically (c
     expect(readdirSync(path.dirname(out)).filter((n) => n.startsWith('chronology.docx'))).toEqual(['chronology.docx']);
   });
 
-  it.skipIf(!existsSync('/dev/full'))('a full disk is said in plain words: what ran out, and that nothing in the case was lost', async () => {
-    // /dev/full answers every write with "no space left on device"; it is not a regular file, so it is written directly.
-    const r = await runCasefile(home, ['chat', 'Rivera v. Acme', 'export', 's_atomic', '--out', '/dev/full']);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('casefile: The disk is full. Nothing already in the case was lost; free some space and try again.');
-  });
+  it.skipIf(!existsSync('/dev/full'))(
+    'a full disk is said in plain words: what ran out, and that nothing in the case was lost',
+    async () => {
+      // /dev/full answers every write with "no space left on device"; it is not a regular file, so it is written directly.
+      const r = await runCasefile(home, ['chat', 'Rivera v. Acme', 'export', 's_atomic', '--out', '/dev/full']);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        'casefile: The disk is full. Nothing already in the case was lost; free some space and try again.',
+      );
+    },
+  );
 });

@@ -7,7 +7,20 @@ const FILE: FileInfo = {
   id: 'f1',
   name: 'Harbor/lease_final.pdf',
   version: 1,
-  versions: [{ version: 1, sha256: 'a'.repeat(64), size: 10, pages: 3, status: 'indexed', reason: '', doc_type: 'contract', doc_date: '', ingested_at: '2026-11-24T10:00:00.000Z', kind: 'pdf' } as FileInfo['versions'][number]],
+  versions: [
+    {
+      version: 1,
+      sha256: 'a'.repeat(64),
+      size: 10,
+      pages: 3,
+      status: 'indexed',
+      reason: '',
+      doc_type: 'contract',
+      doc_date: '',
+      ingested_at: '2026-11-24T10:00:00.000Z',
+      kind: 'pdf',
+    } as FileInfo['versions'][number],
+  ],
   type: 'contract',
   pages: 3,
   status: 'indexed',
@@ -22,9 +35,16 @@ const FILE: FileInfo = {
 
 /** `casefile files` against an engine that lists one file. */
 async function run(json: boolean): Promise<string> {
-  const engine = { cases: { resolve: async () => ({ id: 'c1', name: 'Harbor' }) }, router: { call: async () => ({ files: [FILE] }) } } as unknown as Engine;
+  const engine = {
+    cases: { resolve: async () => ({ id: 'c1', name: 'Harbor' }) },
+    router: { call: async () => ({ files: [FILE] }) },
+  } as unknown as Engine;
   let out = '';
-  await filesCommand(engine, { positionals: ['Harbor'], values: { json } }, { out: (s) => (out += s), err: () => {}, isTTY: false, env: {} });
+  await filesCommand(
+    engine,
+    { positionals: ['Harbor'], values: { json } },
+    { out: (s) => (out += s), err: () => {}, isTTY: false, env: {} },
+  );
   return out;
 }
 
@@ -34,6 +54,10 @@ describe('casefile files: a row says what the app says', () => {
     expect(text).toContain('found by its words; by meaning soon (40%)');
     expect(text).toMatch(/deleted from the folder on 24 Nov 2026 — the copy here is kept/);
     const [row] = (JSON.parse(await run(true)) as { files: Record<string, unknown>[] }).files;
-    expect(row).toMatchObject({ semantic: { embedded: 8, total: 20 }, title: 'COMMERCIAL LEASE AGREEMENT', source_removed: FILE.source_removed });
+    expect(row).toMatchObject({
+      semantic: { embedded: 8, total: 20 },
+      title: 'COMMERCIAL LEASE AGREEMENT',
+      source_removed: FILE.source_removed,
+    });
   });
 });

@@ -38,19 +38,31 @@ async function runRecorded(home: string, args: string[]): Promise<CliResult & { 
 describe('light commands start without the features (child process)', () => {
   it('cases create, cases list, --help, --version – load no LanceDB, onnxruntime, node-llama-cpp or pdf.js', async () => {
     const home = tempHome();
-    for (const args of [['cases', 'create', 'Light', '--json'], ['cases', 'list', '--json'], ['--help'], ['--version']]) {
+    for (const args of [
+      ['cases', 'create', 'Light', '--json'],
+      ['cases', 'list', '--json'],
+      ['--help'],
+      ['--version'],
+    ]) {
       const r = await runRecorded(home, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.packages.has('tsx'), 'the recorder saw the run').toBe(true);
-      expect(FEATURE_PACKAGES.filter((p) => r.packages.has(p)), args.join(' ')).toEqual([]);
+      expect(
+        FEATURE_PACKAGES.filter((p) => r.packages.has(p)),
+        args.join(' '),
+      ).toEqual([]);
     }
-    const { cases } = JSON.parse((await runRecorded(home, ['cases', 'list', '--json'])).stdout) as { cases: { name: string; files: number }[] };
+    const { cases } = JSON.parse((await runRecorded(home, ['cases', 'list', '--json'])).stdout) as {
+      cases: { name: string; files: number }[];
+    };
     expect(cases).toEqual([expect.objectContaining({ name: 'Light', files: 0 })]);
   });
 
   it('a feature command loads its feature on demand – files loads LanceDB and answers as before', async () => {
     const home = tempHome();
-    const { id } = JSON.parse((await runCasefile(home, ['cases', 'create', 'Heavy', '--json'])).stdout) as { id: string };
+    const { id } = JSON.parse((await runCasefile(home, ['cases', 'create', 'Heavy', '--json'])).stdout) as {
+      id: string;
+    };
     const r = await runRecorded(home, ['files', id, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ files: [] });

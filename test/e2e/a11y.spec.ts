@@ -20,7 +20,11 @@ writeFileSync(
   JSON.stringify({
     steps: [
       { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-      { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+      {
+        thought: 'Search for the term and renewal clause.',
+        action: 'retrieve',
+        action_input: { query: 'term one year renew automatically termination' },
+      },
       { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}].' },
     ],
     chunkChars: 24,
@@ -33,7 +37,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`,
+      ),
+    );
 }
 
 /** A case of two folders: the Steel Vault contract and an empty file (failed, with a reason). */
@@ -89,8 +97,13 @@ test.describe('accessibility (light and dark)', () => {
     await expect(brokenRow.getByRole('button', { name: /Failed/ })).toHaveCount(0);
     await brokenRow.getByRole('button', { name: 'Why?' }).click();
     await expect(brokenRow.getByRole('note')).toHaveText('empty file');
-    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed');
-    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' })).toHaveCount(0);
+    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute(
+      'data-status',
+      'indexed',
+    );
+    await expect(
+      docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' }),
+    ).toHaveCount(0);
     await inBothThemes('documents', 'documents');
 
     // Chat with an answer.
@@ -112,17 +125,24 @@ test.describe('accessibility (light and dark)', () => {
     // Settings.
     await sidebar.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByRole('region', { name: 'Settings' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Settings' }).getByRole('region', { name: 'Models' })).toContainText(/Semantic search is (on|off)/);
+    await expect(page.getByRole('region', { name: 'Settings' }).getByRole('region', { name: 'Models' })).toContainText(
+      /Semantic search is (on|off)/,
+    );
     await inBothThemes('settings', 'settings');
   });
 });
 
 test.describe('keyboard', () => {
-  test('the document table (treegrid) is one Tab stop; arrow keys move by rows, Right/Left open and close folders, Space ticks, Enter opens a document', async ({ app }) => {
+  test('the document table (treegrid) is one Tab stop; arrow keys move by rows, Right/Left open and close folders, Space ticks, Enter opens a document', async ({
+    app,
+  }) => {
     test.slow(); // a real PDF ingested
     const { page } = app;
     await caseWithDocuments(app);
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Equidata affiliate/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     const tree = docs.getByRole('treegrid', { name: 'Documents of this case' });
     await expect(tree.getByRole('row', { name: /affiliate-agreement\.pdf, Indexed/ })).toBeVisible();
@@ -181,7 +201,9 @@ test.describe('keyboard', () => {
 test.describe('layout', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-  test('at 900×700 nothing sticks out or is cut off: case list, documents, chat with an answer, viewer, settings', async ({ app }) => {
+  test('at 900×700 nothing sticks out or is cut off: case list, documents, chat with an answer, viewer, settings', async ({
+    app,
+  }) => {
     test.slow(); // a real PDF ingested and a scripted answer checked
     const { page } = app;
     await page.setViewportSize({ width: 900, height: 700 });
@@ -192,14 +214,23 @@ test.describe('layout', () => {
     await caseWithDocuments(app);
     await sidebar.getByRole('button', { name: /Equidata affiliate/ }).click();
     const docs = page.getByRole('region', { name: 'Documents' });
-    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed');
+    await expect(docs.locator('[data-file="contracts/affiliate-agreement.pdf"] [data-status]').first()).toHaveAttribute(
+      'data-status',
+      'indexed',
+    );
     const chat = page.getByRole('region', { name: 'Chat' });
     // The controls the issue found clipped are whole and in view.
-    for (const control of [docs.getByRole('button', { name: 'Add folder…' }), chat.getByRole('button', { name: 'Ask', exact: true }), chat.getByRole('combobox', { name: 'Chat session' })]) {
+    for (const control of [
+      docs.getByRole('button', { name: 'Add folder…' }),
+      chat.getByRole('button', { name: 'Ask', exact: true }),
+      chat.getByRole('combobox', { name: 'Chat session' }),
+    ]) {
       await expect(control).toBeInViewport({ ratio: 1 });
     }
     // The chat-session menu is wide enough to say what it holds.
-    expect((await chat.getByRole('combobox', { name: 'Chat session' }).boundingBox())!.width).toBeGreaterThanOrEqual(140);
+    expect((await chat.getByRole('combobox', { name: 'Chat session' }).boundingBox())!.width).toBeGreaterThanOrEqual(
+      140,
+    );
     expect(await overflowing(page), 'documents').toEqual([]);
     await screenshot(page, 'layout-900-documents');
 

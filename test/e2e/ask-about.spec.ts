@@ -17,7 +17,11 @@ writeFileSync(
   JSON.stringify({
     steps: [
       { thought: 'First I list the files.', action: 'findFiles', action_input: {} },
-      { thought: 'Search the confidentiality clauses.', action: 'retrieve', action_input: { query: 'Confidential Information kept secret years' } },
+      {
+        thought: 'Search the confidentiality clauses.',
+        action: 'retrieve',
+        action_input: { query: 'Confidential Information kept secret years' },
+      },
       { final: 'The confidentiality periods differ [cite:{{cite}}] [cite:{{cite:2}}].' },
     ],
   }),
@@ -31,11 +35,17 @@ async function caseWithNdas(app: AppFixture): Promise<string> {
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-askabout-')), 'ndas');
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'nda-acme.txt'), NDA('Acme Logistics LLC and Harbor Freight Partners', 'two (2)'));
-  writeFileSync(path.join(dir, 'nda-brightline.txt'), NDA('Brightline Data Services Inc. and Summit Analytics Ltd.', 'seven (7)'));
+  writeFileSync(
+    path.join(dir, 'nda-brightline.txt'),
+    NDA('Brightline Data Services Inc. and Summit Analytics Ltd.', 'seven (7)'),
+  );
   writeFileSync(path.join(dir, 'nda-cobalt.txt'), NDA('Cobalt Mining Corp. and Delta Shipping SA', 'three (3)'));
   await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
-  await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+  await app.page
+    .getByRole('navigation', { name: 'Cases' })
+    .getByRole('button', { name: /Three NDAs/ })
+    .click();
   return id;
 }
 
@@ -63,7 +73,9 @@ async function searchResult(answer: Locator): Promise<Locator> {
 test.describe('ask about these', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: script } });
 
-  test('select two documents (kept across a reload), ask about them: the searches, the search box and the sources stay within them; remove the chip and the whole case is searched', async ({ app }) => {
+  test('select two documents (kept across a reload), ask about them: the searches, the search box and the sources stay within them; remove the chip and the whole case is searched', async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await caseWithNdas(app);
     const docs = page.getByRole('region', { name: 'Documents' });
@@ -82,7 +94,10 @@ test.describe('ask about these', () => {
 
     // The ticks outlive a reload (kept per case).
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Three NDAs/ })
+      .click();
     await expect(bar).toContainText('2 selected');
     await expect(docs.getByRole('checkbox', { name: 'Select nda-acme.txt' })).toBeChecked();
     await expect(docs.getByRole('row', { name: /^nda-brightline\.txt/ })).toHaveAttribute('aria-selected', 'true');
@@ -94,7 +109,10 @@ test.describe('ask about these', () => {
     // The ticks are cleared once the choice is made; the chip keeps it, across a reload too.
     await expect(bar).toBeHidden();
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Three NDAs/ })
+      .click();
     await expect(chip).toContainText('Limited to 2 documents');
 
     // A search while the chip is shown is limited to the same documents, and says so.
@@ -102,7 +120,9 @@ test.describe('ask about these', () => {
     await searchBox.fill('Confidential Information secret');
     await searchBox.press('Enter');
     const results = page.getByRole('region', { name: 'Search results' });
-    await expect(results.getByTestId('search-limited')).toHaveText(/^Searched only the 2 documents you chose: nda-acme\.txt, nda-brightline\.txt\./);
+    await expect(results.getByTestId('search-limited')).toHaveText(
+      /^Searched only the 2 documents you chose: nda-acme\.txt, nda-brightline\.txt\./,
+    );
     const hits = results.locator('.result-file');
     await expect(hits.first()).toBeVisible({ timeout: 30_000 });
     expect(new Set(await hits.allTextContents())).toEqual(new Set(['nda-acme.txt', 'nda-brightline.txt']));
@@ -113,7 +133,9 @@ test.describe('ask about these', () => {
     await results.getByRole('button', { name: 'Back to chat' }).click();
 
     const limited = await ask(chat, 'How long must confidential information be kept secret?');
-    await expect(limited.getByTestId('timeline-limit')).toHaveText('Limited to 2 documents you chose: nda-acme.txt, nda-brightline.txt.');
+    await expect(limited.getByTestId('timeline-limit')).toHaveText(
+      'Limited to 2 documents you chose: nda-acme.txt, nda-brightline.txt.',
+    );
     const found = await searchResult(limited);
     await expect(found).toContainText('nda-acme.txt');
     await expect(found).toContainText('nda-brightline.txt');
@@ -124,7 +146,8 @@ test.describe('ask about these', () => {
     await expect(sources).toContainText('two (2) years');
     await expect(sources).toContainText('seven (7) years');
     await expect(sources).not.toContainText('three (3) years');
-    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id;
+    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!
+      .id;
     const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessionId });
     const cited = session.messages_list.at(-1)!.citations!.map((c) => c.file_name);
     expect(cited.length).toBeGreaterThan(0);
@@ -134,7 +157,10 @@ test.describe('ask about these', () => {
     await chip.getByRole('button', { name: 'Stop limiting questions to 2 documents' }).click();
     await expect(chip).toBeHidden();
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Three NDAs/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Three NDAs/ })
+      .click();
     await expect(chat.getByRole('article', { name: 'Answer', exact: true })).toHaveCount(1);
     await expect(chip).toBeHidden();
     await chat.getByRole('button', { name: 'New chat' }).click();

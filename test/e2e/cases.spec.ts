@@ -66,8 +66,12 @@ test.describe('cases', () => {
   test('theme follows the OS (light and dark); text follows the browser font size', async ({ app }) => {
     const { page } = app;
     await app.op('cases.create', { name: 'Theme check' });
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Theme check/ }).click();
-    const bg = () => page.locator('body').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Theme check/ })
+      .click();
+    const bg = () =>
+      page.locator('body').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
     await page.emulateMedia({ colorScheme: 'light' });
     const light = await bg();
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -99,7 +103,8 @@ test.describe('cases', () => {
       const key = (el: El): string => {
         const parts: string[] = [];
         for (let e: El | null = el; e && e.tagName !== 'BODY'; e = e.parentElement) {
-          const cls = typeof e.className === 'string' && e.className ? `.${e.className.trim().split(/\s+/).join('.')}` : '';
+          const cls =
+            typeof e.className === 'string' && e.className ? `.${e.className.trim().split(/\s+/).join('.')}` : '';
           const nth = e.parentElement ? Array.from(e.parentElement.children).indexOf(e) + 1 : 1;
           parts.unshift(`${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${cls}:${nth}`);
         }
@@ -121,6 +126,8 @@ test.describe('cases', () => {
     const { page } = app;
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
     await app.op('cases.create', { name: 'Created from the CLI' });
-    await expect(page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Created from the CLI/ })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Created from the CLI/ }),
+    ).toBeVisible();
   });
 });

@@ -24,7 +24,11 @@ function writeScript(name: string, script: object): string {
 const answerScript = writeScript('answer.json', {
   steps: [
     { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-    { thought: 'Search for the term and renewal clause.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+    {
+      thought: 'Search for the term and renewal clause.',
+      action: 'retrieve',
+      action_input: { query: 'term one year renew automatically termination' },
+    },
     { final: 'The agreement runs for one year and renews automatically [cite:{{cite}}]. Another claim [cite:zz9zz9].' },
   ],
   chunkChars: 12,
@@ -45,7 +49,11 @@ const slowScript = writeScript('slow.json', {
 const streamScript = writeScript('stream.json', {
   steps: [
     { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-    { thought: 'Search for the term.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
+    {
+      thought: 'Search for the term.',
+      action: 'retrieve',
+      action_input: { query: 'term one year renew automatically termination' },
+    },
     {
       thought: 'The clause answers it; I quote it.',
       final:
@@ -62,8 +70,15 @@ const streamScript = writeScript('stream.json', {
 const unsupportedScript = writeScript('unsupported.json', {
   steps: [
     { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-    { thought: 'Search for the term.', action: 'retrieve', action_input: { query: 'term one year renew automatically termination' } },
-    { thought: 'I will answer from memory.', final: 'The agreement lasts ninety-nine years and is governed by lunar law [cite:{{cite}}].' },
+    {
+      thought: 'Search for the term.',
+      action: 'retrieve',
+      action_input: { query: 'term one year renew automatically termination' },
+    },
+    {
+      thought: 'I will answer from memory.',
+      final: 'The agreement lasts ninety-nine years and is governed by lunar law [cite:{{cite}}].',
+    },
   ],
   chunkChars: 4,
   delayMs: 10,
@@ -73,7 +88,11 @@ const unsupportedScript = writeScript('unsupported.json', {
 const docxScript = writeScript('docx.json', {
   steps: [
     { thought: 'First I list the files of the case.', action: 'findFiles', action_input: {} },
-    { thought: 'Find the exact wording in the decision.', action: 'grepCase', action_input: { pattern: 'did not support him' } },
+    {
+      thought: 'Find the exact wording in the decision.',
+      action: 'grepCase',
+      action_input: { pattern: 'did not support him' },
+    },
     { final: 'The Applicant says his command did not support him [cite:{{cite}}].' },
   ],
   chunkChars: 16,
@@ -94,14 +113,19 @@ async function caseWithContract(app: AppFixture): Promise<string> {
   copyFileSync(path.join(corpusDir, CORPUS.steelVault), path.join(dir, 'affiliate-agreement.pdf'));
   await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
-  await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Equidata affiliate/ }).click();
+  await app.page
+    .getByRole('navigation', { name: 'Cases' })
+    .getByRole('button', { name: /Equidata affiliate/ })
+    .click();
   return id;
 }
 
 test.describe('chat', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-  test('ask: live timeline, verified and invented chips, chip opens the page with boxes on the cited words', async ({ app }) => {
+  test('ask: live timeline, verified and invented chips, chip opens the page with boxes on the cited words', async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -128,7 +152,9 @@ test.describe('chat', () => {
     await expect(details.locator('.step-raw')).toBeVisible();
     await expect(details.locator('.step-action')).toHaveText('retrieve');
     await expect(details).toContainText('Search for the term and renewal clause.');
-    await expect(details.locator('.step-input')).toContainText('"query":"term one year renew automatically termination"');
+    await expect(details.locator('.step-input')).toContainText(
+      '"query":"term one year renew automatically termination"',
+    );
     await expect(details.locator('.step-observation')).toContainText('[cite:');
     // Settings untouched: the search ran with the model's own arguments only.
     await expect(details).not.toContainText('from Settings');
@@ -142,10 +168,14 @@ test.describe('chat', () => {
     await expect(invented).toHaveCount(1);
     await expect(verified).toHaveText('✓1');
     await expect(verified).toHaveAttribute('data-support', /^(quoted|supported)$/);
-    await expect(verified).toHaveAttribute('title', /^(Quoted: these words are in the cited passage|Supported: the passage states these facts)$/);
+    await expect(verified).toHaveAttribute(
+      'title',
+      /^(Quoted: these words are in the cited passage|Supported: the passage states these facts)$/,
+    );
     await expect(invented).toHaveText('!2');
     await expect(invented).toHaveAttribute('data-support', 'invented');
-    const look = async (l: typeof verified) => l.evaluate((el) => {
+    const look = async (l: typeof verified) =>
+      l.evaluate((el) => {
         const style = el.ownerDocument.defaultView!.getComputedStyle(el);
         return `${style.backgroundColor} ${style.borderStyle}`;
       });
@@ -154,7 +184,8 @@ test.describe('chat', () => {
     await screenshot(page, '04-chat-timeline');
 
     // The answer's sources, in chip order: the quote, where it is, its verdict in words; the invented one says so.
-    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id;
+    const sessionId = (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!
+      .id;
     const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessionId });
     const cite = session.messages_list.at(-1)!.citations!.find((c) => c.status === 'verified')!;
     const sources = answer.getByRole('region', { name: 'Sources' });
@@ -171,7 +202,10 @@ test.describe('chat', () => {
     await expect(rows.nth(1).getByRole('button', { name: /Source 2/ })).toBeDisabled();
     // "Copy quote with citation": the quote and its place on the clipboard, and a word that it was copied.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await rows.nth(0).getByRole('button', { name: /Copy quote with citation/ }).click();
+    await rows
+      .nth(0)
+      .getByRole('button', { name: /Copy quote with citation/ })
+      .click();
     await expect(page.getByRole('status').filter({ hasText: 'Copied the quote with its citation.' })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(quoteWithCitation(cite));
 
@@ -184,7 +218,11 @@ test.describe('chat', () => {
     await expect(boxes.first()).toBeVisible();
 
     // The chip opens on the supporting words when the check found them (its span), else on the whole cited passage.
-    const narrows = cite.span && cite.span.start >= cite.start! && cite.span.end <= cite.end! && cite.span.end - cite.span.start < cite.end! - cite.start!;
+    const narrows =
+      cite.span &&
+      cite.span.start >= cite.start! &&
+      cite.span.end <= cite.end! &&
+      cite.span.end - cite.span.start < cite.end! - cite.start!;
     const shown = narrows ? cite.span! : { start: cite.start!, end: cite.end!, pages: cite.pages! };
     const pageNo = Number(/Page (\d+) of/.exec((await viewer.getByText(/Page \d+ of \d+/).textContent()) ?? '')![1]);
     expect(shown.pages).toContain(pageNo);
@@ -235,12 +273,16 @@ test.describe('chat', () => {
     const back = pageNo < pageCount ? 'Previous page' : 'Next page';
     await viewer.getByRole('button', { name: step }).click();
     await expect(viewer.getByText(`Page ${other} of ${pageCount}`)).toBeVisible();
-    await expect(viewer.getByRole('img', { name: new RegExp(`^Page ${other} of .*affiliate-agreement\\.pdf$`) })).toBeVisible();
+    await expect(
+      viewer.getByRole('img', { name: new RegExp(`^Page ${other} of .*affiliate-agreement\\.pdf$`) }),
+    ).toBeVisible();
     await viewer.getByRole('button', { name: back }).click();
     await expect(viewer.getByText(`Page ${pageNo} of ${pageCount}`)).toBeVisible();
     await expect(boxes).toHaveCount(oracle.rects.length);
     // "Open in system viewer" is the desktop app's; a browser has no system viewer to hand a file to.
-    await expect(viewer.getByRole('button', { name: 'Open in system viewer' })).toHaveCount(test.info().project.name === 'electron' ? 1 : 0);
+    await expect(viewer.getByRole('button', { name: 'Open in system viewer' })).toHaveCount(
+      test.info().project.name === 'electron' ? 1 : 0,
+    );
 
     // Export chat → Markdown: a file with the question and the answer.
     const exportChat = chat.getByRole('button', { name: 'Export chat' });
@@ -264,17 +306,35 @@ test.describe('chat', () => {
     await page.keyboard.press('Enter');
     const word = await wordDownload;
     expect(word.suggestedFilename()).toMatch(/\.docx$/);
-    expect(readFileSync(await word.path()).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(
+      readFileSync(await word.path())
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
     // It opens as a Word document: each citation a footnote with the document, page and quoted words.
     const zipped = await JSZip.loadAsync(readFileSync(await word.path()));
     const documentXml = await zipped.file('word/document.xml')!.async('string');
     const footnotesXml = await zipped.file('word/footnotes.xml')!.async('string');
     expect(documentXml).toContain('<w:footnoteReference');
     expect(documentXml).not.toContain('[cite:');
-    const green = (await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: (await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })).sessions[0]!.id })).messages_list
+    const green = (
+      await app.op<ChatSession>('chat.session', {
+        case_id: caseId,
+        session_id: (
+          await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId })
+        ).sessions[0]!.id,
+      })
+    ).messages_list
       .flatMap((m) => m.citations ?? [])
       .find((c) => c.status === 'verified')!;
-    const xmlText = (xml: string) => xml.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const xmlText = (xml: string) =>
+      xml
+        .replace(/<[^>]+>/g, '')
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>');
     expect(xmlText(footnotesXml)).toContain(citationPlace(green));
     expect(xmlText(footnotesXml)).toContain(green.span!.text.replace(/\s+/g, ' ').trim().slice(0, 40));
     await expect(chat.getByRole('menu')).toHaveCount(0);
@@ -283,7 +343,11 @@ test.describe('chat', () => {
     await answer.getByRole('button', { name: 'Export answer' }).click();
     const one = await answerDownload;
     expect(one.suggestedFilename()).toMatch(/\.docx$/);
-    expect(readFileSync(await one.path()).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(
+      readFileSync(await one.path())
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
 
     // The conversation can be deleted; the case's documents stay.
     await chat.getByRole('button', { name: 'Delete chat' }).click();
@@ -298,7 +362,9 @@ test.describe('chat', () => {
 test.describe('chat retrieval settings', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-  test('the top k set in Settings bounds the agent’s searches, and the timeline shows it came from Settings', async ({ app }) => {
+  test('the top k set in Settings bounds the agent’s searches, and the timeline shows it came from Settings', async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -322,7 +388,9 @@ test.describe('chat retrieval settings', () => {
 
     const { sessions } = await app.op<{ sessions: { id: string }[] }>('chat.sessions', { case_id: caseId });
     const session = await app.op<ChatSession>('chat.session', { case_id: caseId, session_id: sessions[0]!.id });
-    const step = session.messages_list.find((m) => m.role === 'assistant')!.steps!.find((st) => st.action === 'retrieve')!;
+    const step = session.messages_list
+      .find((m) => m.role === 'assistant')!
+      .steps!.find((st) => st.action === 'retrieve')!;
     expect(step.input).toMatchObject({ top_k: 2 });
     expect(step.summary!.count).toBe(2);
   });
@@ -334,7 +402,9 @@ test.describe('chat model per turn', () => {
 
   test('the picker chooses the model of the next turn, and the step setting bounds that turn', async ({ app }) => {
     const { page } = app;
-    await app.op('models.import', { path: path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf') });
+    await app.op('models.import', {
+      path: path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf'),
+    });
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
     const question = chat.getByRole('textbox', { name: 'Question' });
@@ -366,7 +436,9 @@ test.describe('chat model per turn', () => {
     expect(replies.map((m) => m.model)).toEqual(['scripted:answer.json', 'llama-2-tiny-random']);
     // At most one tool step in the second turn: the budget the setting asked for (the best passages
     // quoted when the tiny model's answer is unusable are not one of the agent's steps).
-    expect(replies[1]!.steps!.filter((st) => st.kind !== 'final' && st.action !== 'find_passages').length).toBeLessThanOrEqual(1);
+    expect(
+      replies[1]!.steps!.filter((st) => st.kind !== 'final' && st.action !== 'find_passages').length,
+    ).toBeLessThanOrEqual(1);
 
     // The sessions list: a new conversation starts empty; picking the old one brings it back.
     await chat.getByRole('button', { name: 'New chat' }).click();
@@ -381,7 +453,9 @@ test.describe('chat model per turn', () => {
 test.describe('chat streaming', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: streamScript } });
 
-  test('the answer slot shows only the final answer: thought and draft stream on the timeline; a quote not in its passage gets an amber chip that says why', async ({ app }) => {
+  test('the answer slot shows only the final answer: thought and draft stream on the timeline; a quote not in its passage gets an amber chip that says why', async ({
+    app,
+  }) => {
     const { page } = app;
     await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -398,9 +472,20 @@ test.describe('chat streaming', () => {
 
     // The timeline's live line showed the thought, then the answer being drafted (its start, not yet its end).
     const lines = await liveTexts();
-    expect(lines.some((t) => t.includes('Search for the term.')), 'a thought on the live line').toBe(true);
-    const partial = lines.filter((t) => t.includes('Writing the answer') && t.includes('The agreement sets out') && !t.includes('Nothing else in the results'));
-    expect(partial.length, 'a state of the drafted answer with its start but not its end, on the timeline').toBeGreaterThan(0);
+    expect(
+      lines.some((t) => t.includes('Search for the term.')),
+      'a thought on the live line',
+    ).toBe(true);
+    const partial = lines.filter(
+      (t) =>
+        t.includes('Writing the answer') &&
+        t.includes('The agreement sets out') &&
+        !t.includes('Nothing else in the results'),
+    );
+    expect(
+      partial.length,
+      'a state of the drafted answer with its start but not its end, on the timeline',
+    ).toBeGreaterThan(0);
     // The answer slot never showed a thought or a half-written answer: "Working…", the passages found
     // first while the model wrote (answer first), then the final answer.
     const slots = await slotTexts();
@@ -408,7 +493,10 @@ test.describe('chat streaming', () => {
       expect(t, 'no thought in the answer slot').not.toContain('Search for the term.');
       expect(t, 'no thought in the answer slot').not.toContain('First I list the files');
       expect(t, 'no thought in the answer slot').not.toContain('I quote it');
-      expect(t.startsWith('Working…') || t.startsWith('Passages found') || t === finalText, `answer slot state: ${t}`).toBe(true);
+      expect(
+        t.startsWith('Working…') || t.startsWith('Passages found') || t === finalText,
+        `answer slot state: ${t}`,
+      ).toBe(true);
     }
     const passages = slots.filter((t) => t.startsWith('Passages found'));
     expect(passages.length, 'the passages were shown while the model wrote').toBeGreaterThan(0);
@@ -424,7 +512,10 @@ test.describe('chat streaming', () => {
     await expect(amber).toHaveText('?2');
     // Its reason, in plain words, in the tooltip and in what a screen reader says.
     await expect(amber).toHaveAttribute('title', /^Not supported: .*moon is made of green cheese/);
-    await expect(amber).toHaveAttribute('aria-label', /^Citation 2: .* — Not supported: .*moon is made of green cheese/);
+    await expect(amber).toHaveAttribute(
+      'aria-label',
+      /^Citation 2: .* — Not supported: .*moon is made of green cheese/,
+    );
     const look = async (l: typeof verified) =>
       l.evaluate((el) => {
         const style = el.ownerDocument.defaultView!.getComputedStyle(el);
@@ -444,10 +535,13 @@ test.describe('chat streaming', () => {
       l.evaluate((el) => {
         const style = el.ownerDocument.defaultView!.getComputedStyle(el);
         const lum = (rgb: string) => {
-          const [r, g, b] = rgb.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-            const c = Number(v) / 255;
-            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-          });
+          const [r, g, b] = rgb
+            .match(/[\d.]+/g)!
+            .slice(0, 3)
+            .map((v) => {
+              const c = Number(v) / 255;
+              return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+            });
           return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
         };
         const [a, b] = [lum(style.color), lum(style.backgroundColor)];
@@ -455,7 +549,8 @@ test.describe('chat streaming', () => {
       });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      for (const chip of [verified, amber]) expect(await contrast(chip), `${scheme}: contrast`).toBeGreaterThanOrEqual(4.5);
+      for (const chip of [verified, amber])
+        expect(await contrast(chip), `${scheme}: contrast`).toBeGreaterThanOrEqual(4.5);
     }
     await screenshot(page, '04c-chat-sources-dark');
     await page.emulateMedia({ colorScheme: 'light' });
@@ -465,7 +560,9 @@ test.describe('chat streaming', () => {
 test.describe('chat fallback', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: unsupportedScript } });
 
-  test('an answer nothing supports is replaced by the best passages, with a badge and the reason behind “Why?”; its draft never reached the answer slot', async ({ app }) => {
+  test('an answer nothing supports is replaced by the best passages, with a badge and the reason behind “Why?”; its draft never reached the answer slot', async ({
+    app,
+  }) => {
     const { page } = app;
     await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -478,7 +575,8 @@ test.describe('chat fallback', () => {
     await expect(badge).toBeVisible({ timeout: 60_000 });
     // The model's words were on the timeline while it wrote them, never in the answer slot.
     expect((await liveTexts()).some((t) => t.includes('ninety-nine years'))).toBe(true);
-    for (const t of await slotTexts()) expect(t.includes('ninety-nine years') && !t.includes('Why?'), `answer slot state: ${t}`).toBe(false);
+    for (const t of await slotTexts())
+      expect(t.includes('ninety-nine years') && !t.includes('Why?'), `answer slot state: ${t}`).toBe(false);
     // "Why?" shows the reason and what the model wrote.
     const why = answer.locator('details.fallback');
     await expect(why.locator('.fallback-text')).toBeHidden();
@@ -489,7 +587,9 @@ test.describe('chat fallback', () => {
     await expect(answer.getByRole('region', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible();
     const timeline = answer.locator('details.timeline');
     await timeline.locator(':scope > summary').click();
-    await expect(timeline.locator('.step-text').last()).toHaveText(/^Found the best passages for ‘.+’ — \d+ passages?$/);
+    await expect(timeline.locator('.step-text').last()).toHaveText(
+      /^Found the best passages for ‘.+’ — \d+ passages?$/,
+    );
     await expect(timeline).toContainText('The model’s answer was replaced by the best passages');
     await screenshot(page, '04b-chat-fallback');
   });
@@ -498,7 +598,9 @@ test.describe('chat fallback', () => {
 test.describe('chat find passages', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-  test('“Find passages” quotes the best passages without a model; a case with nothing to search answers with a notice', async ({ app }) => {
+  test('“Find passages” quotes the best passages without a model; a case with nothing to search answers with a notice', async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -530,13 +632,18 @@ test.describe('chat find passages', () => {
     const { id: empty } = await app.op<{ id: string }>('cases.create', { name: 'Empty matter' });
     expect(empty).toBeTruthy();
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Empty matter/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Empty matter/ })
+      .click();
     await chat.getByRole('textbox', { name: 'Question' }).fill('What is the notice period?');
     await chat.getByRole('button', { name: 'Ask' }).click();
     const notice = chat.getByRole('article', { name: 'Answer', exact: true }).last().getByRole('note');
     await expect(notice).toBeVisible({ timeout: 60_000 });
     await expect(notice).toHaveAttribute('data-kind', 'no_documents');
-    await expect(chat.getByRole('article', { name: 'Answer', exact: true }).last().getByRole('region', { name: 'Sources' })).toHaveCount(0);
+    await expect(
+      chat.getByRole('article', { name: 'Answer', exact: true }).last().getByRole('region', { name: 'Sources' }),
+    ).toHaveCount(0);
   });
 });
 
@@ -576,7 +683,9 @@ test.describe('chat cancel', () => {
 test.describe('chat citation in a DOCX', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: docxScript } });
 
-  test('a chip citing a few words of a DOCX opens its formatted text with exactly those words marked', async ({ app }) => {
+  test('a chip citing a few words of a DOCX opens its formatted text with exactly those words marked', async ({
+    app,
+  }) => {
     const { page } = app;
     const { id: caseId } = await app.op<{ id: string }>('cases.create', { name: 'Discharge review' });
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-docx-')), 'docs');
@@ -584,7 +693,10 @@ test.describe('chat citation in a DOCX', () => {
     copyFileSync(path.join(corpusDir, CORPUS.docx), path.join(dir, 'decision.docx'));
     await app.op('ingest.start', { case_id: caseId, paths: [dir], wait: true });
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Discharge review/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Discharge review/ })
+      .click();
     const chat = page.getByRole('region', { name: 'Chat' });
     await ask(chat, 'Did his command support him?');
     const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
@@ -606,7 +718,10 @@ test.describe('chat citation in a DOCX', () => {
     await expect(mark).toHaveText('did not support him');
     await expect(mark).toBeInViewport();
     expect(await mark.evaluate((el) => el.closest('li') !== null)).toBe(true);
-    const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
+    const span = {
+      start: Number(await docxView.getAttribute('data-start')),
+      end: Number(await docxView.getAttribute('data-end')),
+    };
     const { files } = await app.op<{ files: { id: string }[] }>('files.list', { case_id: caseId });
     const content = await app.op<{ text: string }>('files.read', { case_id: caseId, file_id: files[0]!.id });
     expect(content.text.slice(span.start, span.end)).toBe('did not support him');
@@ -622,7 +737,9 @@ test.describe('chat citation in a DOCX', () => {
 test.describe('chat supporting words', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: answerScript } });
 
-  test('a green chip opens the page with boxes only on the supporting words; “Show the whole passage” marks the whole cited passage, and back', async ({ app }) => {
+  test('a green chip opens the page with boxes only on the supporting words; “Show the whole passage” marks the whole cited passage, and back', async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await caseWithContract(app);
     const chat = page.getByRole('region', { name: 'Chat' });
@@ -636,14 +753,24 @@ test.describe('chat supporting words', () => {
     const span = cite.span!;
     expect(span.start).toBeGreaterThanOrEqual(cite.start!);
     expect(span.end).toBeLessThanOrEqual(cite.end!);
-    expect(span.end - span.start, 'the supporting words are narrower than the passage').toBeLessThan(cite.end! - cite.start!);
+    expect(span.end - span.start, 'the supporting words are narrower than the passage').toBeLessThan(
+      cite.end! - cite.start!,
+    );
     // The sources list quotes exactly those words.
     const row = answer.getByRole('region', { name: 'Sources' }).getByRole('listitem').first();
     await expect(row.locator('.source-quote')).toHaveText(`“${span.text.replace(/\s+/g, ' ').trim()}”`);
 
     const boxesFor = async (range: { start: number; end: number }, pageNo: number) =>
       (
-        await app.op<PageImage>('citations.page', { case_id: caseId, file_id: cite.file_id, version: cite.version, page: pageNo, scale: 1, start: range.start, end: range.end })
+        await app.op<PageImage>('citations.page', {
+          case_id: caseId,
+          file_id: cite.file_id,
+          version: cite.version,
+          page: pageNo,
+          scale: 1,
+          start: range.start,
+          end: range.end,
+        })
       ).rects.length;
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     const boxes = viewer.getByTestId('cite-box');
@@ -657,13 +784,25 @@ test.describe('chat supporting words', () => {
     await expect(boxes).toHaveCount(onSpan);
     if (hasPoppler && span.pages.length === 1) {
       // The boxes cover exactly the supporting words, by poppler's own word boxes (points, y down; scale 1).
-      const { rects } = await app.op<PageImage>('citations.page', { case_id: caseId, file_id: cite.file_id, version: cite.version, page: span.pages[0], scale: 1, start: span.start, end: span.end });
+      const { rects } = await app.op<PageImage>('citations.page', {
+        case_id: caseId,
+        file_id: cite.file_id,
+        version: cite.version,
+        page: span.pages[0],
+        scale: 1,
+        start: span.start,
+        end: span.end,
+      });
       const covered = popplerWords(path.join(corpusDir, CORPUS.steelVault), span.pages[0]!).filter((w) => {
         const cx = (w.x0 + w.x1) / 2;
         const cy = (w.y0 + w.y1) / 2;
         return rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height);
       });
-      const words = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+      const words = (t: string) =>
+        t
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, ' ')
+          .trim();
       expect(words(covered.map((w) => w.word).join(' '))).toBe(words(span.text));
     }
     await viewer.getByRole('button', { name: 'Close source viewer' }).click();

@@ -12,8 +12,15 @@ async function medicalRecord(): Promise<Uint8Array> {
   doc.setModificationDate(new Date('2024-03-01T00:00:00Z'));
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const pages = [
-    ['Clinic record of John Roe.', 'On March 10, 2021 Dr. Maria Alvarez examined the left knee.', 'The patient reported pain while climbing stairs.'],
-    ['On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.', 'The MRI on September 14, 2021 showed a torn meniscus.'],
+    [
+      'Clinic record of John Roe.',
+      'On March 10, 2021 Dr. Maria Alvarez examined the left knee.',
+      'The patient reported pain while climbing stairs.',
+    ],
+    [
+      'On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.',
+      'The MRI on September 14, 2021 showed a torn meniscus.',
+    ],
   ];
   for (const lines of pages) {
     const page = doc.addPage([612, 792]);
@@ -31,7 +38,10 @@ writeFileSync(
     steps: [
       { thought: 'Inventory.', action: 'findFiles', action_input: {} },
       { thought: 'The dated events about the knee.', action: 'timeline', action_input: { query: 'knee' } },
-      { final: 'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021, when she ordered an MRI [cite:{{cite:2}}].' },
+      {
+        final:
+          'He last saw Dr. Maria Alvarez about the knee on Aug. 2, 2021, when she ordered an MRI [cite:{{cite:2}}].',
+      },
     ],
   }),
 );
@@ -39,7 +49,9 @@ writeFileSync(
 test.describe('chronology', () => {
   test.use({ engineEnv: { CASEFILE_SCRIPTED_MODEL: timelineScript } });
 
-  test('the Chronology lists dated events in order, filters them, opens one on its page with boxes, keeps a mark and exports Word and CSV', async ({ app }) => {
+  test('the Chronology lists dated events in order, filters them, opens one on its page with boxes, keeps a mark and exports Word and CSV', async ({
+    app,
+  }) => {
     test.slow(); // a folder is read, then the chronology is built and exported twice
     const { page } = app;
     await app.op('cases.create', { name: 'Roe injury' });
@@ -47,18 +59,35 @@ test.describe('chronology', () => {
     const dir = path.join(work, 'Roe injury');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'clinic record.pdf'), await medicalRecord());
-    writeFileSync(path.join(dir, 'incident notes.txt'), 'On March 3, 2021 John Roe slipped on the wet stairs at 12 Elm Street.\n\nThe landlord repaired the stairs in June 2021.\n');
+    writeFileSync(
+      path.join(dir, 'incident notes.txt'),
+      'On March 3, 2021 John Roe slipped on the wet stairs at 12 Elm Street.\n\nThe landlord repaired the stairs in June 2021.\n',
+    );
 
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Roe injury/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Roe injury/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
-    await expect(docs.locator('[data-file="clinic record.pdf"] [data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
-    await expect(docs.locator('[data-file="incident notes.txt"] [data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(docs.locator('[data-file="clinic record.pdf"] [data-status]').first()).toHaveAttribute(
+      'data-status',
+      'indexed',
+      { timeout: 120_000 },
+    );
+    await expect(docs.locator('[data-file="incident notes.txt"] [data-status]').first()).toHaveAttribute(
+      'data-status',
+      'indexed',
+      { timeout: 120_000 },
+    );
 
     await page.getByRole('button', { name: 'Chronology', exact: true }).click();
     const pane = page.getByRole('region', { name: 'Chronology' });
     const table = pane.getByRole('table');
-    await expect(table.getByRole('rowheader')).toHaveText(['2021-03-03', '2021-03-10', '2021-06', '2021-08-02', '2021-09-14'], { timeout: 60_000 });
+    await expect(table.getByRole('rowheader')).toHaveText(
+      ['2021-03-03', '2021-03-10', '2021-06', '2021-08-02', '2021-09-14'],
+      { timeout: 60_000 },
+    );
     await expect(pane.getByRole('status')).toContainText('5 dated events · 2 documents read, 2 with dated events');
     await expect(pane.getByRole('img', { name: '5 events from 2021-03-03 to 2021-09-14' })).toBeVisible();
     await screenshot(page, '40-chronology');
@@ -98,15 +127,34 @@ test.describe('chronology', () => {
     const word = await wordDownload;
     expect(word.suggestedFilename()).toBe('Chronology - Roe injury.docx');
     const xml = new TextDecoder().decode(unzipSync(readFileSync(await word.path()))['word/document.xml']!);
-    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) => [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
-    expect(cells).toEqual(['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note', '2021-08-02', 'On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.', 'Dr. Maria Alvarez', 'clinic record.pdf', 'p. 2', 'key: Causation: MRI ordered']);
+    const cells = [...xml.matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((m) =>
+      [...m[0].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''),
+    );
+    expect(cells).toEqual([
+      'Date',
+      'Event',
+      'People',
+      'Document',
+      'Cite',
+      'Mark / note',
+      '2021-08-02',
+      'On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.',
+      'Dr. Maria Alvarez',
+      'clinic record.pdf',
+      'p. 2',
+      'key: Causation: MRI ordered',
+    ]);
 
     // CSV of the same list.
     const csvDownload = page.waitForEvent('download');
     await pane.getByRole('button', { name: 'Export CSV' }).click();
     const csv = await csvDownload;
     expect(csv.suggestedFilename()).toBe('Chronology - Roe injury.csv');
-    expect(readFileSync(await csv.path(), 'utf8').trim().split('\r\n')).toEqual([
+    expect(
+      readFileSync(await csv.path(), 'utf8')
+        .trim()
+        .split('\r\n'),
+    ).toEqual([
       'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note',
       '2021-08-02,day,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.",Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered',
     ]);
@@ -114,19 +162,25 @@ test.describe('chronology', () => {
     // The assistant answers "when did … last …" from the timeline, its citation green, its step said in words.
     await pane.getByRole('button', { name: 'Back to chat' }).click();
     const chat = page.getByRole('region', { name: 'Chat' });
-    await chat.getByRole('textbox', { name: 'Question' }).fill('When did the claimant last see a doctor about his knee?');
+    await chat
+      .getByRole('textbox', { name: 'Question' })
+      .fill('When did the claimant last see a doctor about his knee?');
     await chat.getByRole('textbox', { name: 'Question' }).press('Enter');
     const answer = chat.getByRole('article', { name: 'Answer', exact: true }).last();
     await expect(answer).toContainText('Aug. 2, 2021', { timeout: 60_000 });
     await expect(answer.locator('.chip[data-status="verified"]')).toHaveCount(1);
-    await expect(answer.locator('.step-text').nth(1)).toHaveText('Listed the case\'s dated events about ‘knee’ — 2 events');
+    await expect(answer.locator('.step-text').nth(1)).toHaveText(
+      "Listed the case's dated events about ‘knee’ — 2 events",
+    );
 
     // A file's Bates prefix can be set by hand; one found on no page is refused in plain words.
     const record = docs.locator('[data-file="clinic record.pdf"]');
     await record.getByRole('button', { name: 'Set Bates prefix…' }).click();
     await record.getByLabel('Bates prefix of clinic record.pdf').fill('XYZ');
     await record.getByRole('button', { name: 'Save' }).click();
-    await expect(record.getByRole('alert')).toHaveText('No page of clinic record.pdf has a Bates number starting XYZ in its header or footer.');
+    await expect(record.getByRole('alert')).toHaveText(
+      'No page of clinic record.pdf has a Bates number starting XYZ in its header or footer.',
+    );
     await record.getByRole('button', { name: 'Not Bates-stamped' }).click();
     await expect(record.getByRole('button', { name: 'Set Bates prefix…' })).toBeVisible();
   });

@@ -18,13 +18,16 @@ const LONG = 'SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate A
 const FILES = 6;
 
 test.describe('documents table', () => {
-  test('while an ingest runs, the header, the sidebar and the list give the same file count; queued files say "queued", not a type', async ({ app }) => {
+  test('while an ingest runs, the header, the sidebar and the list give the same file count; queued files say "queued", not a type', async ({
+    app,
+  }) => {
     test.slow(); // 600 pages to read: the time depends on the machine and its load
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-counts-')), 'Bundles');
     mkdirSync(dir);
     // More files than the ingest runs at once (at most 4 lanes), so some wait queued.
-    for (let i = 1; i <= FILES; i++) writeFileSync(path.join(dir, `bundle-${i}.pdf`), await multiPagePdf(100, 40, `marker${i}`));
+    for (let i = 1; i <= FILES; i++)
+      writeFileSync(path.join(dir, `bundle-${i}.pdf`), await multiPagePdf(100, 40, `marker${i}`));
     await app.op('cases.create', { name: 'Counting' });
     await page.reload();
     const caseButton = page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Counting/ });
@@ -53,7 +56,9 @@ test.describe('documents table', () => {
     await expect(caseButton).toContainText(`${FILES} files`);
   });
 
-  test('sort by any column, filter by name, type, date and status; "needs attention" filters; long names keep their end', async ({ app }) => {
+  test('sort by any column, filter by name, type, date and status; "needs attention" filters; long names keep their end', async ({
+    app,
+  }) => {
     test.slow(); // real PDFs ingested
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-table-')), 'Production');
@@ -76,7 +81,9 @@ test.describe('documents table', () => {
 
     // A table: each column's cells line up across the rows and under its header (one left edge per column).
     for (const col of ['type', 'date', 'pages', 'status']) {
-      const lefts = await grid.locator(`.col-${col}`).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+      const lefts = await grid
+        .locator(`.col-${col}`)
+        .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
       expect(lefts, `the ${col} column`).toHaveLength(5); // the header and 4 rows
       expect(new Set(lefts).size, `the ${col} column's left edges: ${lefts.join(', ')}`).toBe(1);
     }
@@ -88,7 +95,8 @@ test.describe('documents table', () => {
     const meta = contractRow.locator('.file-meta');
     await expect(meta.locator('.meta-col:visible')).toHaveCount(0);
     const named = (list: FileInfo[]) => list.map((f) => f.name);
-    const byName = (a: FileInfo, b: FileInfo) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
+    const byName = (a: FileInfo, b: FileInfo) =>
+      a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
 
     // Pages: a click sorts by it (fewest first), a second click reverses; the header says which (aria-sort).
     const pagesHeader = docs.getByRole('columnheader', { name: 'Pages' });
@@ -102,7 +110,11 @@ test.describe('documents table', () => {
     // Date: the oldest first (undated last either way), then the newest first.
     const dateHeader = docs.getByRole('columnheader', { name: 'Date' });
     const byDate = (dir: 1 | -1) => (a: FileInfo, b: FileInfo) =>
-      (!a.date || !b.date) && a.date !== b.date ? (a.date ? -1 : 1) : dir * a.date.localeCompare(b.date) || byName(a, b);
+      (!a.date || !b.date) && a.date !== b.date
+        ? a.date
+          ? -1
+          : 1
+        : dir * a.date.localeCompare(b.date) || byName(a, b);
     await dateHeader.getByRole('button').click();
     await expect(dateHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(pagesHeader).toHaveAttribute('aria-sort', 'none');
@@ -120,13 +132,24 @@ test.describe('documents table', () => {
     // Each document's title (from its outline) under its name; the Title column sorts by it.
     const mphase = files.find((f) => f.name.endsWith('Mphase co-branding.pdf'))!;
     expect(mphase.title).toMatch(/AGREEMENT/i);
-    await expect(docs.locator('[data-file$="Mphase co-branding.pdf"] [data-testid="file-title"]')).toHaveText(mphase.title!);
+    await expect(docs.locator('[data-file$="Mphase co-branding.pdf"] [data-testid="file-title"]')).toHaveText(
+      mphase.title!,
+    );
     // The name's column sorts by title too (the title is under the name).
     await nameHeader.getByRole('button', { name: 'Title' }).click();
     await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(nameHeader.getByRole('button', { name: 'Title' })).toHaveAttribute('aria-pressed', 'true');
     const titleOf = (f: FileInfo) => f.title ?? f.name;
-    await expect.poll(order).toEqual(named([...files].sort((a, b) => titleOf(a).localeCompare(titleOf(b), undefined, { sensitivity: 'base', numeric: true }) || byName(a, b))));
+    await expect
+      .poll(order)
+      .toEqual(
+        named(
+          [...files].sort(
+            (a, b) =>
+              titleOf(a).localeCompare(titleOf(b), undefined, { sensitivity: 'base', numeric: true }) || byName(a, b),
+          ),
+        ),
+      );
 
     // Filter by words of the name.
     const filters = docs.getByRole('group', { name: 'Filter documents' });
@@ -137,13 +160,17 @@ test.describe('documents table', () => {
     // By type: the types the engine gave.
     const contract = files.find((f) => f.name === LONG)!;
     await filters.getByRole('combobox', { name: 'Type' }).selectOption(contract.type);
-    await expect.poll(async () => (await order()).sort()).toEqual(named(files.filter((f) => f.type === contract.type)).sort());
+    await expect
+      .poll(async () => (await order()).sort())
+      .toEqual(named(files.filter((f) => f.type === contract.type)).sort());
     await filters.getByRole('combobox', { name: 'Type' }).selectOption('');
     // By date: the contract's own day, from and to.
     expect(contract.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await filters.getByLabel('Dated from').fill(contract.date);
     await filters.getByLabel('to', { exact: true }).fill(contract.date);
-    await expect.poll(async () => (await order()).sort()).toEqual(named(files.filter((f) => f.date === contract.date)).sort());
+    await expect
+      .poll(async () => (await order()).sort())
+      .toEqual(named(files.filter((f) => f.date === contract.date)).sort());
     await screenshot(page, 'documents-table-filtered');
     await docs.locator('.pane-foot').getByRole('button', { name: 'Show all' }).click();
     await expect(rows).toHaveCount(4);
@@ -172,9 +199,16 @@ test.describe('documents table', () => {
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer).toBeVisible();
     expect((await docs.boundingBox())!.width).toBeGreaterThanOrEqual(240);
-    for (const col of ['Type', 'Date', 'Pages']) await expect(docs.getByRole('columnheader', { name: col })).toBeHidden();
+    for (const col of ['Type', 'Date', 'Pages'])
+      await expect(docs.getByRole('columnheader', { name: col })).toBeHidden();
     // Under the name, as visible text: "Contract · 2008-12-24 · 4 pages" (the dots are the CSS's, between what is shown).
-    const metaText = () => meta.evaluate((el) => [...el.children].filter((c) => getComputedStyle(c).display !== 'none').map((c) => `${getComputedStyle(c, '::before').content.replace(/^none$|"/g, '')}${c.textContent}`).join(''));
+    const metaText = () =>
+      meta.evaluate((el) =>
+        [...el.children]
+          .filter((c) => getComputedStyle(c).display !== 'none')
+          .map((c) => `${getComputedStyle(c, '::before').content.replace(/^none$|"/g, '')}${c.textContent}`)
+          .join(''),
+      );
     await expect.poll(metaText).toBe(`${TYPE_LABEL[longFile.type]} · ${longFile.date} · ${longFile.pages} pages`);
     await expect(contractRow.locator('.file-name .mid-tail')).toBeInViewport({ ratio: 1 });
     expect(await overflowing(page), 'documents beside the viewer').toEqual([]);
@@ -196,7 +230,9 @@ test.describe('documents table', () => {
     await expect(docs.getByRole('columnheader', { name: 'Type' })).toBeHidden();
     await expect(docs.getByRole('columnheader', { name: 'Status' })).toBeVisible();
     await expect.poll(metaText).toBe(`${TYPE_LABEL[longFile.type]} · ${longFile.date} · ${longFile.pages} pages`);
-    const lefts = await grid.locator('.col-status').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+    const lefts = await grid
+      .locator('.col-status')
+      .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
     expect(new Set(lefts).size, `the status column's left edges at 900 px: ${lefts.join(', ')}`).toBe(1);
     // The long name is cut harder, and still at its start and middle: its end is in view.
     const [button, end] = [await long.boundingBox(), await long.locator('.mid-tail > span').boundingBox()];

@@ -17,7 +17,10 @@ test.describe('documents', () => {
     mkdirSync(path.join(dir, 'scans'));
     writeFileSync(path.join(dir, 'scans', 'photo-scan.pdf'), await imageOnlyPdf());
     names.scan = 'scans/photo-scan.pdf';
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Steel Vault/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Steel Vault/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await expect(docs.getByText('Drop a case folder here')).toBeVisible();
 
@@ -26,7 +29,10 @@ test.describe('documents', () => {
       const seen = () => document.querySelector('[aria-label="Unfinished documents"]') !== null;
       const w = window as unknown as { unfinishedShown: boolean };
       w.unfinishedShown = seen();
-      new MutationObserver(() => (w.unfinishedShown ||= seen())).observe(document.body, { childList: true, subtree: true });
+      new MutationObserver(() => (w.unfinishedShown ||= seen())).observe(document.body, {
+        childList: true,
+        subtree: true,
+      });
     });
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
 
@@ -35,14 +41,28 @@ test.describe('documents', () => {
       await expect(docs.locator(`[data-file="${name}"]`)).toBeVisible({ timeout: 60_000 });
     }
     const row = (name: string) => docs.locator(`[data-file="${name}"]`);
-    await expect(row(names.steelVault!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
-    await expect(row(names.mphase!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
+    await expect(row(names.steelVault!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 90_000,
+    });
+    await expect(row(names.mphase!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 90_000,
+    });
     // (Each file's final status may still be on its way on a loaded machine: the same generous wait for each.)
-    await expect(row(names.docx!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
-    await expect(row(names.txt!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 90_000 });
-    await expect(row(names.truncated!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
-    await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 90_000 });
-    await expect(row(names.scan!).locator('[data-status]').first()).toHaveAttribute('data-status', 'needs_ocr', { timeout: 90_000 });
+    await expect(row(names.docx!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 90_000,
+    });
+    await expect(row(names.txt!).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 90_000,
+    });
+    await expect(row(names.truncated!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', {
+      timeout: 90_000,
+    });
+    await expect(row(names.empty!).locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', {
+      timeout: 90_000,
+    });
+    await expect(row(names.scan!).locator('[data-status]').first()).toHaveAttribute('data-status', 'needs_ocr', {
+      timeout: 90_000,
+    });
     await expect(row(names.scan!).locator('[data-status]').first()).toHaveText('Needs OCR');
     await expect(docs.getByRole('status', { name: 'Ingest progress' })).toBeHidden({ timeout: 60_000 });
 
@@ -98,7 +118,9 @@ test.describe('documents', () => {
 
     // A DOCX opens in its own formatting (mammoth's HTML, sanitised): heading, paragraphs and list
     // items, with the cited words marked in place — exactly the span's words — and scrolled to.
-    await page.getByRole('searchbox', { name: 'Search this case' }).fill('Applicant contends command did not support him personal problems divorce');
+    await page
+      .getByRole('searchbox', { name: 'Search this case' })
+      .fill('Applicant contends command did not support him personal problems divorce');
     await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
     const docxResult = results.getByRole('listitem').filter({ hasText: names.docx! }).first();
     await expect(docxResult).toBeVisible();
@@ -111,8 +133,13 @@ test.describe('documents', () => {
     expect(await docxView.locator('script, style, iframe, img, [style], [onclick], [href]').count()).toBe(0);
     const marks = docxView.locator('mark.cite-mark');
     await expect(marks.first()).toBeInViewport();
-    const span = { start: Number(await docxView.getAttribute('data-start')), end: Number(await docxView.getAttribute('data-end')) };
-    const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files.find((f) => f.name === names.docx)!;
+    const span = {
+      start: Number(await docxView.getAttribute('data-start')),
+      end: Number(await docxView.getAttribute('data-end')),
+    };
+    const docxFile = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files.find(
+      (f) => f.name === names.docx,
+    )!;
     const content = await app.op<{ text: string }>('files.read', { case_id: created.id, file_id: docxFile.id });
     const squeeze = (s: string) => s.replace(/\s+/g, '');
     const marked = (await marks.allTextContents()).join('');
@@ -122,7 +149,9 @@ test.describe('documents', () => {
 
     // Remove a file: confirmed in a dialog naming it, then gone from the list and the engine.
     await row(names.empty!).hover();
-    await row(names.empty!).getByRole('button', { name: `Remove ${names.empty}` }).click();
+    await row(names.empty!)
+      .getByRole('button', { name: `Remove ${names.empty}` })
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Remove document' });
     await expect(confirm).toContainText(`“${names.empty}”`);
     await confirm.getByRole('button', { name: 'Remove' }).click();

@@ -43,7 +43,9 @@ const v1 = 'MEMO. The tenant shall give ninety days written notice before leavin
 const v2 = 'MEMO (revised). The tenant shall give sixty days written notice before leaving the premises.';
 
 test.describe('drag and drop', () => {
-  test('a drop with no case open offers a case named after it; a changed file becomes v2; delete names the file count', async ({ app }) => {
+  test('a drop with no case open offers a case named after it; a changed file becomes v2; delete names the file count', async ({
+    app,
+  }) => {
     const { page } = app;
     await expect(page.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
     await dropFiles(page, [{ name: 'Lease notes.txt', text: v1 }]);
@@ -73,7 +75,9 @@ test.describe('drag and drop', () => {
     // Search defaults to the latest version.
     await page.getByRole('searchbox', { name: 'Search this case' }).fill('sixty days');
     await page.getByRole('searchbox', { name: 'Search this case' }).press('Enter');
-    await expect(page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first()).toContainText('sixty days');
+    await expect(page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first()).toContainText(
+      'sixty days',
+    );
 
     // Delete: the confirmation names the case and its file count.
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -85,7 +89,9 @@ test.describe('drag and drop', () => {
     expect(cases).toEqual([]);
   });
 
-  test('a folder dropped from disk with no case open: a case named after the folder, with its subfolders', async ({ app }) => {
+  test('a folder dropped from disk with no case open: a case named after the folder, with its subfolders', async ({
+    app,
+  }) => {
     const { page } = app;
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-folder-')), 'Smith matter');
     mkdirSync(path.join(dir, 'letters'), { recursive: true });
@@ -99,7 +105,11 @@ test.describe('drag and drop', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Smith matter' })).toBeVisible();
     const docs = page.getByRole('region', { name: 'Documents' });
     for (const name of ['letters/notice.txt', 'summary.txt']) {
-      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
+      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute(
+        'data-status',
+        'indexed',
+        { timeout: 60_000 },
+      );
     }
     await expect(docs.getByRole('row', { name: /letters \(1\)/ })).toBeVisible();
   });
@@ -112,7 +122,10 @@ test.describe('drag and drop', () => {
     writeFileSync(path.join(dir, 'bundle-200-pages.pdf'), await multiPagePdf(200, 40, 'indemnity'));
     await app.op('cases.create', { name: 'Queue check' });
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Queue check/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Queue check/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     // The toast and the progress panel's lines are recorded at every change and checked at the end:
     // how long each stays on screen depends on how fast this machine ingests.
@@ -126,11 +139,21 @@ test.describe('drag and drop', () => {
 
     // Both end up indexed.
     for (const name of ['bundle-200-pages.pdf', 'Lease notes.txt']) {
-      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+      await expect(docs.locator(`[data-file="${name}"] [data-status]`).first()).toHaveAttribute(
+        'data-status',
+        'indexed',
+        { timeout: 120_000 },
+      );
     }
     await expect(progress).toBeHidden({ timeout: 30_000 });
     const shown = await statusTexts();
-    expect(shown.filter((t) => t.includes('Queued “Lease notes.txt”')), 'the queued toast').not.toEqual([]);
-    expect(shown.filter((t) => t.includes('Waiting to be added next: Lease notes.txt')), 'the waiting line').not.toEqual([]);
+    expect(
+      shown.filter((t) => t.includes('Queued “Lease notes.txt”')),
+      'the queued toast',
+    ).not.toEqual([]);
+    expect(
+      shown.filter((t) => t.includes('Waiting to be added next: Lease notes.txt')),
+      'the waiting line',
+    ).not.toEqual([]);
   });
 });

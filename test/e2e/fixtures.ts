@@ -38,7 +38,17 @@ export const serveAllowPaths = [os.tmpdir(), path.resolve(repoRoot, '..', 'share
  */
 export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const allow = serveAllowPaths.flatMap((dir) => ['--allow-path', dir]);
-  const args = [path.join(repoRoot, 'bin', 'casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--allow-scripted-models', ...allow];
+  const args = [
+    path.join(repoRoot, 'bin', 'casefile.mjs'),
+    '--home',
+    home,
+    'serve',
+    '--port',
+    '0',
+    '--json',
+    '--allow-scripted-models',
+    ...allow,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
@@ -87,7 +97,10 @@ export function electronAvailable(): boolean {
   return existsSync(electronDist) && existsSync(path.join(repoRoot, 'out', 'main', 'index.js'));
 }
 
-export const test = base.extend<ShellOptions & { app: AppFixture; home: string; engineEnv: Record<string, string> }, { chromiumOnce: () => Promise<Browser> }>({
+export const test = base.extend<
+  ShellOptions & { app: AppFixture; home: string; engineEnv: Record<string, string> },
+  { chromiumOnce: () => Promise<Browser> }
+>({
   shell: ['serve', { option: true }],
   /**
    * Chromium for serve mode, launched on first use and kept for the worker's tests (a launch is
@@ -122,10 +135,17 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
         env: { ...process.env, ...engineEnv, CASEFILE_HOME: home } as Record<string, string>,
       });
       const page = await electronApp.firstWindow();
-      const op = async <T,>(name: string, input: unknown): Promise<T> =>
+      const op = async <T>(name: string, input: unknown): Promise<T> =>
         page.evaluate(
           async ([n, i]) => {
-            const bridge = (globalThis as unknown as { casefile: Record<string, (x: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>> }).casefile;
+            const bridge = (
+              globalThis as unknown as {
+                casefile: Record<
+                  string,
+                  (x: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>
+                >;
+              }
+            ).casefile;
             const r = await bridge[n as string]!(i);
             if (!r.ok) throw new Error(r.error!.message);
             return r.value;
@@ -147,7 +167,7 @@ export const test = base.extend<ShellOptions & { app: AppFixture; home: string; 
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text());
     });
     await page.goto(server.loginUrl);
-    const op = <T,>(name: string, input: unknown): Promise<T> => serveOp<T>(server, name, input);
+    const op = <T>(name: string, input: unknown): Promise<T> => serveOp<T>(server, name, input);
     await use({ page, home, op });
     await context.close();
     await stopServe(server);

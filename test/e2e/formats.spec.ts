@@ -17,12 +17,17 @@ function billing(): Buffer {
       ['2023-03-02', 'J. Doe', 1.5, 'Call with client about the lease'],
       ['2023-03-04', 'J. Doe', 3.25, 'Drafted the quindecim demand letter'],
     ],
-    Damages: [['Item', 'Amount'], ['Water damage repairs', 12500]],
+    Damages: [
+      ['Item', 'Amount'],
+      ['Water damage repairs', 12500],
+    ],
   });
 }
 
 test.describe('emails, attachments and spreadsheets', () => {
-  test('a dropped email shows its attachments nested under it with its sender and subject; a hit inside an attachment opens it with boxes; a spreadsheet hit names its sheets and rows', async ({ app }) => {
+  test('a dropped email shows its attachments nested under it with its sender and subject; a hit inside an attachment opens it with boxes; a spreadsheet hit names its sheets and rows', async ({
+    app,
+  }) => {
     test.slow(); // a folder of five documents is read, then searched twice
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Landlord dispute' });
@@ -45,31 +50,52 @@ test.describe('emails, attachments and spreadsheets', () => {
     );
     writeFileSync(path.join(dir, 'billing.xlsx'), billing());
 
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Landlord dispute/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Landlord dispute/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
 
     // The email's row says who sent it and its subject; its attachments are nested under it.
     const email = docs.locator(`[data-file="${EMAIL}"]`);
-    await expect(email.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
-    await expect(email.locator('.file-relation').first()).toHaveText('from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments', { timeout: 60_000 });
+    await expect(email.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 120_000,
+    });
+    await expect(email.locator('.file-relation').first()).toHaveText(
+      'from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments',
+      { timeout: 60_000 },
+    );
     // Its attachments are rows a level deeper, right after it (the table is a tree).
     await expect(email).toHaveAttribute('aria-expanded', 'true');
     const attachments = docs.getByRole('treegrid').locator(`[data-parent="${await email.getAttribute('data-key')}"]`);
     const notice = attachments.and(docs.locator(`[data-file="${EMAIL}/notice.pdf"]`));
     await expect(notice).toHaveAttribute('aria-level', String(Number(await email.getAttribute('aria-level')) + 1));
-    await expect(notice.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(notice.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 120_000,
+    });
     await expect(notice.getByRole('button', { name: 'notice.pdf', exact: true })).toBeVisible();
     await expect(notice.locator('.file-relation')).toHaveText('attached to: Re: Notice of default, 2023-05-02');
-    await expect(attachments.and(docs.locator(`[data-file="${EMAIL}/lease.docx"]`)).locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(
+      attachments
+        .and(docs.locator(`[data-file="${EMAIL}/lease.docx"]`))
+        .locator('[data-status]')
+        .first(),
+    ).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
     const sheet = docs.locator('[data-file="billing.xlsx"]');
-    await expect(sheet.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(sheet.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 120_000,
+    });
     await screenshot(page, '30-email-attachments');
 
     // The engine agrees: the attachments are files of their own, linked to the email.
     const files = (await app.op<{ files: FileInfo[] }>('files.list', { case_id: created.id })).files;
     const byName = new Map(files.map((f) => [f.name, f]));
-    expect(byName.get(EMAIL)).toMatchObject({ kind: 'email', children: 2, email: { subject: 'Re: Notice of default' } });
+    expect(byName.get(EMAIL)).toMatchObject({
+      kind: 'email',
+      children: 2,
+      email: { subject: 'Re: Notice of default' },
+    });
     expect(byName.get(`${EMAIL}/notice.pdf`)?.parent?.id).toBe(byName.get(EMAIL)?.id);
 
     // A word of the attached PDF is found in it, and opens its page with boxes on the words.
@@ -93,10 +119,17 @@ test.describe('emails, attachments and spreadsheets', () => {
     // It opens as the table it came from: the rows with their column names, the cited ones marked.
     await row.getByRole('button').first().click();
     const table = viewer.getByRole('table').first();
-    await expect(table.getByRole('columnheader')).toHaveText(['Row', 'Date', 'Timekeeper', 'Hours', 'Description'], { timeout: 60_000 });
+    await expect(table.getByRole('columnheader')).toHaveText(['Row', 'Date', 'Timekeeper', 'Hours', 'Description'], {
+      timeout: 60_000,
+    });
     const row3 = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '3', exact: true }) });
     await expect(row3).toHaveAttribute('aria-current', 'true');
-    await expect(row3.getByRole('cell')).toHaveText(['2023-03-04', 'J. Doe', '3.25', 'Drafted the quindecim demand letter']);
+    await expect(row3.getByRole('cell')).toHaveText([
+      '2023-03-04',
+      'J. Doe',
+      '3.25',
+      'Drafted the quindecim demand letter',
+    ]);
     await expect(viewer.getByRole('table').nth(1).getByRole('columnheader')).toHaveText(['Row', 'Item', 'Amount']);
     // The search's words are marked in their cells; Ctrl+F finds words in the table, the current one in view.
     await expect(row3.getByTestId('hit-mark')).toHaveText(['quindecim', 'demand', 'letter']);

@@ -16,8 +16,10 @@ export async function overflowing(page: Page): Promise<string[]> {
     };
     const width = g.innerWidth;
     const out: string[] = [];
-    if (g.document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways (${g.document.documentElement.scrollWidth} px wide)`);
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
+    if (g.document.documentElement.scrollWidth > width + 1)
+      out.push(`the page scrolls sideways (${g.document.documentElement.scrollWidth} px wide)`);
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
     for (const el of Array.from(g.document.querySelectorAll('body *'))) {
       const r = el.getBoundingClientRect();
       const style = g.getComputedStyle(el);
@@ -37,7 +39,12 @@ export async function overflowing(page: Page): Promise<string[]> {
       if (control && cut) out.push(`${name(el)} is cut off at the side`);
       // Nor may it run out of its pane (under the next one).
       const pane = el.closest('section.pane, nav, header, .settings');
-      if (control && pane && (r.right > pane.getBoundingClientRect().right + 1 || r.left < pane.getBoundingClientRect().left - 1)) out.push(`${name(el)} runs out of its pane`);
+      if (
+        control &&
+        pane &&
+        (r.right > pane.getBoundingClientRect().right + 1 || r.left < pane.getBoundingClientRect().left - 1)
+      )
+        out.push(`${name(el)} runs out of its pane`);
     }
     return out;
   });

@@ -14,7 +14,10 @@ import { pageSize, scanOf } from './scans';
  * of it are the oracle. Page 4, where the search lands, is scanned whole; the others only their top
  * 40 % (a hundred-odd words each): every page is still read by OCR, with a third of the words to read.
  */
-const ORIGINAL = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf');
+const ORIGINAL = path.join(
+  corpusDir,
+  'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf',
+);
 const LOCKED = path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf');
 const SCAN = 'signed agreement (scan).pdf';
 const PROTECTED = 'reseller agreement.pdf';
@@ -29,7 +32,10 @@ function wordsPattern(words: string[]): RegExp {
  * same on the scan's page 4, chosen for the most words that no other page of the contract has: a
  * phrase that finds page 4 and nothing else.
  */
-function distinctivePhrase(truth: PopplerWord[], ocrText: string): { words: PopplerWord[]; match: RegExpExecArray } | null {
+function distinctivePhrase(
+  truth: PopplerWord[],
+  ocrText: string,
+): { words: PopplerWord[]; match: RegExpExecArray } | null {
   const elsewhere = execFileSync('pdftotext', [ORIGINAL, '-'], { encoding: 'utf8' })
     .split('\f')
     .filter((_, i) => i !== 3)
@@ -52,13 +58,19 @@ function distinctivePhrase(truth: PopplerWord[], ocrText: string): { words: Popp
 }
 
 /** Whether the centre of poppler's box of `w` (points, y down) lies in one of `boxes` (fractions of the page). */
-function centreIn(w: PopplerWord, boxes: { x: number; y: number; width: number; height: number }[], [pw, ph]: [number, number]): boolean {
+function centreIn(
+  w: PopplerWord,
+  boxes: { x: number; y: number; width: number; height: number }[],
+  [pw, ph]: [number, number],
+): boolean {
   const [cx, cy] = [(w.x0 + w.x1) / 2 / pw, (w.y0 + w.y1) / 2 / ph];
   return boxes.some((b) => cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height);
 }
 
 test.describe('scans and locked PDFs', () => {
-  test('a scanned contract is read by OCR with page progress, found on page 4 with boxes on the words; a locked PDF opens with its password', async ({ app }) => {
+  test('a scanned contract is read by OCR with page progress, found on page 4 with boxes on the words; a locked PDF opens with its password', async ({
+    app,
+  }) => {
     test.slow(); // five pages of OCR, then a search and a password: the time depends on the machine and its load
     const { page } = app;
     const created = await app.op<{ id: string }>('cases.create', { name: 'Scanned matter' });
@@ -68,12 +80,17 @@ test.describe('scans and locked PDFs', () => {
     writeFileSync(path.join(dir, SCAN), await scanOf(ORIGINAL, 5, 150, { tops: [1, 2, 3, 5] }));
     copyFileSync(LOCKED, path.join(dir, PROTECTED));
 
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Scanned matter/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Scanned matter/ })
+      .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await docs.getByLabel('Choose a folder to add').setInputFiles(dir);
 
     // Progress by page while OCR reads the scan.
-    await expect(docs.getByRole('status', { name: 'Ingest progress' })).toContainText(/OCR page [1-5] of 5/, { timeout: 120_000 });
+    await expect(docs.getByRole('status', { name: 'Ingest progress' })).toContainText(/OCR page [1-5] of 5/, {
+      timeout: 120_000,
+    });
     const scan = docs.locator(`[data-file="${SCAN}"]`);
     await expect(scan.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 300_000 });
     await expect(scan.locator('.col-pages')).toHaveText('5');
@@ -98,7 +115,10 @@ test.describe('scans and locked PDFs', () => {
     const ocrText = content.text.slice(page4.start, page4.end);
     const truth = popplerWords(ORIGINAL, 4);
     const phrase = distinctivePhrase(truth, ocrText);
-    expect(phrase, `no run of ordinary words of page 4 read alike by OCR; OCR read: ${ocrText.slice(0, 300)}`).not.toBeNull();
+    expect(
+      phrase,
+      `no run of ordinary words of page 4 read alike by OCR; OCR read: ${ocrText.slice(0, 300)}`,
+    ).not.toBeNull();
     const { words, match } = phrase!;
     const search = page.getByRole('searchbox', { name: 'Search this case' });
     await search.fill(words.map((w) => w.word).join(' '));
@@ -117,14 +137,31 @@ test.describe('scans and locked PDFs', () => {
     const drawn = await viewer.getByTestId('cite-box').evaluateAll((els) =>
       els.map((el) => {
         const s = (el as HTMLElement).style;
-        return { x: parseFloat(s.left) / 100, y: parseFloat(s.top) / 100, width: parseFloat(s.width) / 100, height: parseFloat(s.height) / 100 };
+        return {
+          x: parseFloat(s.left) / 100,
+          y: parseFloat(s.top) / 100,
+          width: parseFloat(s.width) / 100,
+          height: parseFloat(s.height) / 100,
+        };
       }),
     );
     for (const w of words) expect(centreIn(w, drawn, size), `${w.word} under a drawn box`).toBe(true);
     // And the engine's boxes of exactly the phrase sit on those words.
     const start = page4.start + match.index;
-    const img = await app.op<PageImage>('citations.page', { case_id: created.id, file_id: scanned.id, page: 4, scale: 1, start, end: start + match[0].length });
-    const rects = img.rects.map((r) => ({ x: r.x / img.width, y: r.y / img.height, width: r.width / img.width, height: r.height / img.height }));
+    const img = await app.op<PageImage>('citations.page', {
+      case_id: created.id,
+      file_id: scanned.id,
+      page: 4,
+      scale: 1,
+      start,
+      end: start + match[0].length,
+    });
+    const rects = img.rects.map((r) => ({
+      x: r.x / img.width,
+      y: r.y / img.height,
+      width: r.width / img.width,
+      height: r.height / img.height,
+    }));
     for (const w of words) expect(centreIn(w, rects, size), `${w.word} in the phrase's boxes`).toBe(true);
 
     // The locked PDF asks for its password; a wrong one is refused and the field stays; lawyer123 opens it.
@@ -141,7 +178,9 @@ test.describe('scans and locked PDFs', () => {
     await locked.getByRole('button', { name: 'Enter password…' }).click();
     await field.fill('lawyer124');
     await locked.getByRole('button', { name: 'Open' }).click();
-    await expect(locked.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, { timeout: 30_000 });
+    await expect(locked.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, {
+      timeout: 30_000,
+    });
     await expect(field).toBeVisible();
     await expect(field).toHaveAttribute('aria-invalid', 'true');
     await screenshot(page, '22-wrong-password');
@@ -149,7 +188,9 @@ test.describe('scans and locked PDFs', () => {
     await field.fill('lawyer123');
     await locked.getByRole('button', { name: 'Open' }).click();
     await expect(field).toBeHidden({ timeout: 30_000 });
-    await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 120_000 });
+    await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', {
+      timeout: 120_000,
+    });
     await expect(locked.getByRole('button', { name: 'Enter password…' })).toHaveCount(0);
     await locked.getByRole('button', { name: PROTECTED, exact: true }).click();
     await expect(viewer.getByRole('img', { name: `Page 1 of ${PROTECTED}` })).toBeVisible({ timeout: 60_000 });
@@ -167,12 +208,18 @@ test.describe('scans and locked PDFs', () => {
     if (info.ocr.languages.length < 2) await expect(language).toBeDisabled();
     await box.click(); // saved, then shown from the case as saved
     await expect(box).not.toBeChecked();
-    await expect.poll(async () => (await app.op<{ ocr: { enabled: boolean } }>('cases.get', { case_id: created.id })).ocr.enabled).toBe(false);
+    await expect
+      .poll(async () => (await app.op<{ ocr: { enabled: boolean } }>('cases.get', { case_id: created.id })).ocr.enabled)
+      .toBe(false);
     await screenshot(page, '24-ocr-setting');
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('a PDF opened with its password earlier asks for it again in the source viewer once the server has restarted', async ({ shell, playwright, launchOptions }) => {
+  test('a PDF opened with its password earlier asks for it again in the source viewer once the server has restarted', async ({
+    shell,
+    playwright,
+    launchOptions,
+  }) => {
     test.skip(shell !== 'serve', 'restarts casefile serve on the same data home: serve mode only');
     test.slow(); // two server starts and a PDF read: the time depends on the machine and its load
     const home = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-'));
@@ -189,7 +236,12 @@ test.describe('scans and locked PDFs', () => {
       const { files } = await op<{ files: FileInfo[] }>(server, 'files.list', { case_id: caseId });
       const file = files.find((f) => f.name === PROTECTED)!;
       expect(file.locked).toBe('needs_password');
-      await op<UnlockResult>(server, 'files.unlock', { case_id: caseId, file_id: file.id, password: 'lawyer123', wait: true });
+      await op<UnlockResult>(server, 'files.unlock', {
+        case_id: caseId,
+        file_id: file.id,
+        password: 'lawyer123',
+        wait: true,
+      });
       await stopServe(server);
 
       // A new server: the file is still searchable, but its pages need the password again.
@@ -198,18 +250,26 @@ test.describe('scans and locked PDFs', () => {
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
       await page.goto(server.loginUrl);
-      await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Reseller matter/ }).click();
+      await page
+        .getByRole('navigation', { name: 'Cases' })
+        .getByRole('button', { name: /Reseller matter/ })
+        .click();
       const row = page.getByRole('region', { name: 'Documents' }).locator(`[data-file="${PROTECTED}"]`);
       await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
       await row.getByRole('button', { name: PROTECTED, exact: true }).click();
       const viewer = page.getByRole('region', { name: 'Source viewer' });
-      await expect(viewer.getByTestId('viewer-locked')).toContainText('This PDF is password protected. Enter its password to show its pages.', { timeout: 60_000 });
+      await expect(viewer.getByTestId('viewer-locked')).toContainText(
+        'This PDF is password protected. Enter its password to show its pages.',
+        { timeout: 60_000 },
+      );
       const field = viewer.getByLabel(`Password for ${PROTECTED}`);
       await expect(field).toBeFocused();
       await screenshot(page, '25-viewer-password');
       await field.fill('not it');
       await viewer.getByRole('button', { name: 'Open' }).click();
-      await expect(viewer.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, { timeout: 30_000 });
+      await expect(viewer.getByRole('alert')).toHaveText(`That password does not open ${PROTECTED}.`, {
+        timeout: 30_000,
+      });
       await field.fill('lawyer123');
       await viewer.getByRole('button', { name: 'Open' }).click();
       await expect(viewer.getByRole('img', { name: `Page 1 of ${PROTECTED}` })).toBeVisible({ timeout: 60_000 });

@@ -27,7 +27,12 @@ export async function recordTexts(page: Page, selector: string): Promise<() => P
         }
       };
       look();
-      new g.MutationObserver(look).observe(g.document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      new g.MutationObserver(look).observe(g.document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     },
     [selector, slot] as const,
   );

@@ -12,7 +12,9 @@ import { PDFDocument } from 'pdf-lib';
 /** Width and height in points of page `page` of `pdf` (pdfinfo). */
 export function pageSize(pdf: string, page: number): [number, number] {
   const info = execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), pdf], { encoding: 'utf8' });
-  const m = new RegExp(`Page\\s+${page} size:\\s+([\\d.]+) x ([\\d.]+) pts`).exec(info) ?? /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
+  const m =
+    new RegExp(`Page\\s+${page} size:\\s+([\\d.]+) x ([\\d.]+) pts`).exec(info) ??
+    /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
   if (!m) throw new Error(`pdfinfo gave no page size for page ${page} of ${pdf}`);
   return [Number(m[1]), Number(m[2])];
 }
@@ -30,7 +32,8 @@ export async function topOnly(png: Uint8Array, fraction: number): Promise<Buffer
   ctx.drawImage(img, 0, 0);
   const { data } = ctx.getImageData(0, 0, img.width, img.height);
   const inked = (y: number): boolean => {
-    for (let i = y * img.width * 4, end = i + img.width * 4; i < end; i += 4) if (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200) return true;
+    for (let i = y * img.width * 4, end = i + img.width * 4; i < end; i += 4)
+      if (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200) return true;
     return false;
   };
   let cut = Math.round(img.height * fraction);
@@ -45,13 +48,29 @@ export async function topOnly(png: Uint8Array, fraction: number): Promise<Buffer
  * The pages listed in `tops` keep only their top `fraction` (topOnly): fewer words to read where a
  * test needs a page read, not its every word.
  */
-export async function scanOf(pdf: string, pages: number, dpi = 150, { tops = [], fraction = 0.4 }: { tops?: number[]; fraction?: number } = {}): Promise<Uint8Array> {
+export async function scanOf(
+  pdf: string,
+  pages: number,
+  dpi = 150,
+  { tops = [], fraction = 0.4 }: { tops?: number[]; fraction?: number } = {},
+): Promise<Uint8Array> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'casefile-e2e-scan-'));
   try {
     const out = await PDFDocument.create();
     for (let n = 1; n <= pages; n++) {
       const prefix = path.join(tmp, `page-${n}`);
-      execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(n), '-l', String(n), '-singlefile', '-png', pdf, prefix]);
+      execFileSync('pdftoppm', [
+        '-r',
+        String(dpi),
+        '-f',
+        String(n),
+        '-l',
+        String(n),
+        '-singlefile',
+        '-png',
+        pdf,
+        prefix,
+      ]);
       const image = readFileSync(`${prefix}.png`);
       const png = await out.embedPng(tops.includes(n) ? await topOnly(image, fraction) : image);
       const [width, height] = pageSize(pdf, n);

@@ -20,7 +20,8 @@ import { scanOf } from './scans';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
 
 const FILE = 'affiliate-agreement.pdf';
-const BAA_DOCX = 'open-agreements/templates/common-paper-cc-by-4.0/common-paper-business-associate-agreement/template.docx';
+const BAA_DOCX =
+  'open-agreements/templates/common-paper-cc-by-4.0/common-paper-business-associate-agreement/template.docx';
 
 /** A case holding `files` (name → bytes, or a corpus path), ingested and opened in the app. */
 async function openCase(app: AppFixture, files: Record<string, Uint8Array | string>): Promise<string> {
@@ -33,7 +34,10 @@ async function openCase(app: AppFixture, files: Record<string, Uint8Array | stri
   }
   await app.op('ingest.start', { case_id: id, paths: [dir], wait: true });
   await app.page.reload();
-  await app.page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Viewer matter/ }).click();
+  await app.page
+    .getByRole('navigation', { name: 'Cases' })
+    .getByRole('button', { name: /Viewer matter/ })
+    .click();
   return id;
 }
 
@@ -41,7 +45,9 @@ async function openCase(app: AppFixture, files: Record<string, Uint8Array | stri
 async function search(page: Page, query: string): Promise<SearchResponse> {
   const box = page.getByRole('searchbox', { name: 'Search this case' });
   await box.fill(query);
-  const answered = page.waitForResponse((r: Response) => r.url().endsWith('/api/op/search') && r.request().method() === 'POST');
+  const answered = page.waitForResponse(
+    (r: Response) => r.url().endsWith('/api/op/search') && r.request().method() === 'POST',
+  );
   await box.press('Enter');
   const response = (await (await answered).json()) as SearchResponse;
   await expect(page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first()).toBeVisible();
@@ -70,7 +76,11 @@ async function viewerViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).include('section[aria-label="Source viewer"]').analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`,
+      ),
+    );
 }
 
 /** The text of the document from the current found word on (its first mark), as the view shows it. */
@@ -92,7 +102,9 @@ async function textFromCurrent(page: Page, length: number): Promise<string> {
 function longLetter(): Promise<Buffer> {
   const where: Record<number, string> = { 5: 'alpha', 400: 'bravo', 795: 'charlie' };
   const paragraphs = Array.from({ length: 800 }, (_, i) =>
-    where[i] ? `Paragraph ${i}: the indemnity holdback ${where[i]} stays with the escrow agent.` : `Paragraph ${i}: routine correspondence about the schedule.`,
+    where[i]
+      ? `Paragraph ${i}: the indemnity holdback ${where[i]} stays with the escrow agent.`
+      : `Paragraph ${i}: routine correspondence about the schedule.`,
   );
   return eml({
     from: 'Jane Doe <jane@firm.example>',
@@ -143,7 +155,9 @@ async function expectLineSelectable(page: Page, words: PageWords): Promise<void>
 }
 
 test.describe('source viewer', () => {
-  test('half the window or more, a remembered splitter, page keys, the page box, fit width and fit page, Esc closes', async ({ app }) => {
+  test('half the window or more, a remembered splitter, page keys, the page box, fit width and fit page, Esc closes', async ({
+    app,
+  }) => {
     const { page } = app;
     await openCase(app, { [FILE]: CORPUS.steelVault });
     const results = page.getByRole('region', { name: 'Search results' });
@@ -200,12 +214,16 @@ test.describe('source viewer', () => {
     const body = viewer.locator('.viewer-body');
     const img = viewer.locator('img.page-image');
     await viewer.getByRole('button', { name: 'Fit page' }).click();
-    await expect.poll(async () => (await img.boundingBox())!.height, { timeout: 15_000 }).toBeLessThanOrEqual((await body.boundingBox())!.height);
+    await expect
+      .poll(async () => (await img.boundingBox())!.height, { timeout: 15_000 })
+      .toBeLessThanOrEqual((await body.boundingBox())!.height);
     await expect(img).toBeInViewport({ ratio: 1 });
     await viewer.getByRole('button', { name: 'Fit width' }).click();
     await expect(viewer.getByText('100%')).toBeVisible();
     await expect
-      .poll(async () => (await img.boundingBox())!.width / (await body.evaluate((el) => el.clientWidth - 32)), { timeout: 15_000 })
+      .poll(async () => (await img.boundingBox())!.width / (await body.evaluate((el) => el.clientWidth - 32)), {
+        timeout: 15_000,
+      })
       .toBeGreaterThan(0.98);
 
     // The splitter: dragged left, the viewer grows; the width is kept after a reload.
@@ -226,20 +244,30 @@ test.describe('source viewer', () => {
     await expect(opener).toBeFocused();
 
     await page.reload();
-    await page.getByRole('navigation', { name: 'Cases' }).getByRole('button', { name: /Viewer matter/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Cases' })
+      .getByRole('button', { name: /Viewer matter/ })
+      .click();
     await search(page, 'late charge on the unpaid past-due amount');
     await results.getByRole('listitem').first().getByRole('button').click();
     await expect(viewer.locator('img.page-image')).toBeVisible();
     await expect.poll(async () => Math.abs((await viewer.boundingBox())!.width - dragged)).toBeLessThan(3);
   });
 
-  test('the words on the page can be selected and copied, and the cited words copied with their citation', async ({ app }) => {
+  test('the words on the page can be selected and copied, and the cited words copied with their citation', async ({
+    app,
+  }) => {
     const { page } = app;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const caseId = await openCase(app, { [FILE]: CORPUS.steelVault });
     const response = await search(page, 'late charge on the unpaid past-due amount');
     const hit = response.results[0]!;
-    await page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first().getByRole('button').click();
+    await page
+      .getByRole('region', { name: 'Search results' })
+      .getByRole('listitem')
+      .first()
+      .getByRole('button')
+      .click();
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     const img = viewer.locator('img.page-image');
     await expect(img).toBeVisible();
@@ -264,11 +292,18 @@ test.describe('source viewer', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(expected);
   });
 
-  test("a search's words are boxed on the page, with next and previous across the document; Ctrl+F finds words", async ({ app }) => {
+  test("a search's words are boxed on the page, with next and previous across the document; Ctrl+F finds words", async ({
+    app,
+  }) => {
     const { page } = app;
     const caseId = await openCase(app, { [FILE]: CORPUS.steelVault });
     await search(page, 'Marketing Affiliate');
-    await page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first().getByRole('button').click();
+    await page
+      .getByRole('region', { name: 'Search results' })
+      .getByRole('listitem')
+      .first()
+      .getByRole('button')
+      .click();
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.locator('img.page-image')).toBeVisible();
     const id = await fileId(app, caseId, FILE);
@@ -343,7 +378,9 @@ test.describe('source viewer', () => {
     expect(await viewerViolations(page)).toEqual([]);
   });
 
-  test("a Word document and an email: the search's words marked; Ctrl+F finds a phrase, Enter steps to each in view (the text follows it); Esc closes find, then the viewer", async ({ app }) => {
+  test("a Word document and an email: the search's words marked; Ctrl+F finds a phrase, Enter steps to each in view (the text follows it); Esc closes find, then the viewer", async ({
+    app,
+  }) => {
     test.slow(); // two documents read, one of 48,000 characters
     const { page } = app;
     const caseId = await openCase(app, { 'baa.docx': BAA_DOCX, 'letter.eml': await longLetter() });
@@ -358,11 +395,20 @@ test.describe('source viewer', () => {
     await search(page, 'Subcontractor disclose PHI');
     await results.getByRole('listitem').filter({ hasText: 'baa.docx' }).first().getByRole('button').first().click();
     await expect(viewer.getByTestId('passage')).toHaveAttribute('data-view', 'docx');
-    const docx = await app.op<FileContent>('files.read', { case_id: caseId, file_id: await fileId(app, caseId, 'baa.docx') });
+    const docx = await app.op<FileContent>('files.read', {
+      case_id: caseId,
+      file_id: await fileId(app, caseId, 'baa.docx'),
+    });
     const terms = termHits(docx.text, ['subcontractor', 'disclose', 'phi']);
     await expect(status).toHaveText(new RegExp(`^\\d+ of ${terms.length}$`));
-    expect((await marks.allTextContents()).join('|').toLowerCase()).toBe(terms.map((h) => docx.text.slice(h.start, h.end)).join('|').toLowerCase());
-    const look = async (el: ReturnType<typeof viewer.locator>) => el.evaluate((e) => `${getComputedStyle(e).backgroundColor} ${getComputedStyle(e).outlineColor}`);
+    expect((await marks.allTextContents()).join('|').toLowerCase()).toBe(
+      terms
+        .map((h) => docx.text.slice(h.start, h.end))
+        .join('|')
+        .toLowerCase(),
+    );
+    const look = async (el: ReturnType<typeof viewer.locator>) =>
+      el.evaluate((e) => `${getComputedStyle(e).backgroundColor} ${getComputedStyle(e).outlineColor}`);
     const plainHit = viewer.locator('[data-testid="hit-mark"]:not([data-current])').first();
     expect(await look(plainHit)).not.toBe(await look(viewer.locator('.cite-mark').first()));
     expect(await look(plainHit)).not.toBe(await look(current.first()));
@@ -425,11 +471,18 @@ test.describe('source viewer', () => {
     await expect(viewer).toBeHidden();
   });
 
-  test('page thumbnails: a strip of every page, only those in view drawn; a thumbnail goes to its page', async ({ app }) => {
+  test('page thumbnails: a strip of every page, only those in view drawn; a thumbnail goes to its page', async ({
+    app,
+  }) => {
     const { page } = app;
     await openCase(app, { 'long-lease.pdf': await multiPagePdf(40, 6, 'gamma') });
     await search(page, 'gamma clause lease termination');
-    await page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first().getByRole('button').click();
+    await page
+      .getByRole('region', { name: 'Search results' })
+      .getByRole('listitem')
+      .first()
+      .getByRole('button')
+      .click();
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.locator('img.page-image')).toBeVisible();
     await viewer.getByRole('button', { name: 'Thumbnails' }).click();
@@ -442,27 +495,41 @@ test.describe('source viewer', () => {
     await expect(strip.getByRole('button', { name: 'Go to page 40' }).getByTestId('thumb-image')).toHaveCount(0);
     await strip.getByRole('button', { name: 'Go to page 3', exact: true }).click();
     await expect(viewer.getByRole('img', { name: 'Page 3 of long-lease.pdf' })).toBeVisible();
-    await expect(strip.getByRole('button', { name: 'Go to page 3', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(strip.getByRole('button', { name: 'Go to page 3', exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     // Scrolled to the end, the last pages are drawn.
     await strip.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    await expect(strip.getByRole('button', { name: 'Go to page 40' }).getByTestId('thumb-image')).toHaveCount(1, { timeout: 30_000 });
+    await expect(strip.getByRole('button', { name: 'Go to page 40' }).getByTestId('thumb-image')).toHaveCount(1, {
+      timeout: 30_000,
+    });
     await screenshot(page, '46-viewer-thumbnails');
     expect(await viewerViolations(page)).toEqual([]);
   });
 
-  test("an OCR'd page has the text layer too: its words, as OCR read them, are selectable where they are on the scan", async ({ app }) => {
+  test("an OCR'd page has the text layer too: its words, as OCR read them, are selectable where they are on the scan", async ({
+    app,
+  }) => {
     test.slow(); // a page read by OCR
     const { page } = app;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     // The top 40 % of the page (some 350 of its 880 words, the phrase searched for among them): OCR
     // reads that much, not the whole dense page.
-    const caseId = await openCase(app, { 'scanned-agreement.pdf': await scanOf(path.join(corpusDir, CORPUS.steelVault), 1, 150, { tops: [1] }) });
+    const caseId = await openCase(app, {
+      'scanned-agreement.pdf': await scanOf(path.join(corpusDir, CORPUS.steelVault), 1, 150, { tops: [1] }),
+    });
     const id = await fileId(app, caseId, 'scanned-agreement.pdf');
     const words = await app.op<PageWords>('citations.words', { case_id: caseId, file_id: id, page: 1 });
     // OCR found the page's words and their boxes.
     expect(words.words.length).toBeGreaterThan(100);
     await search(page, 'Marketing Affiliate Equidata');
-    await page.getByRole('region', { name: 'Search results' }).getByRole('listitem').first().getByRole('button').click();
+    await page
+      .getByRole('region', { name: 'Search results' })
+      .getByRole('listitem')
+      .first()
+      .getByRole('button')
+      .click();
     const viewer = page.getByRole('region', { name: 'Source viewer' });
     await expect(viewer.getByRole('img', { name: 'Page 1 of scanned-agreement.pdf' })).toBeVisible({ timeout: 60_000 });
     await expectLineSelectable(page, words);

@@ -10,7 +10,16 @@
  * Without strace or unshare the tests fail on CI (CI set) and are skipped with a message elsewhere.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,8 +29,14 @@ import { ensureTestModels, miniLmDir, tinyRandomGguf } from '../helpers/models';
 const onCi = Boolean(process.env.CI) && !/^(0|false)$/i.test(process.env.CI ?? '');
 const FLOWS = path.join(repoRoot, 'test', 'egress', 'flows.mjs');
 const PDFS = [
-  path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Co_Branding/PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf'),
-  path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf'),
+  path.join(
+    corpusDir,
+    'cuad/full_contract_pdf/Part_I/Co_Branding/PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf',
+  ),
+  path.join(
+    corpusDir,
+    'cuad/full_contract_pdf/Part_I/Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf',
+  ),
   // A scan: read by OCR, whose language data must come from the installed package, not a CDN.
   path.join(corpusDir, 'freelaw-courtlistener/cl/assets/media/test/search/opinion_pdf_image_based.pdf'),
 ];
@@ -38,7 +53,10 @@ const hasStrace = works('strace', ['-f', '-qq', '-o', '/dev/null', 'true']);
  * With --seccomp-bpf (strace ≥ 5.3, where the kernel allows it) only the traced calls stop the
  * processes, not every system call: the same lines in the trace, the flows at near full speed.
  */
-const straceFast = hasStrace && works('strace', ['-f', '--seccomp-bpf', '-qq', '-e', 'trace=connect', '-o', '/dev/null', 'true']) ? ['--seccomp-bpf'] : [];
+const straceFast =
+  hasStrace && works('strace', ['-f', '--seccomp-bpf', '-qq', '-e', 'trace=connect', '-o', '/dev/null', 'true'])
+    ? ['--seccomp-bpf']
+    : [];
 /** `unshare -n` as root; `-rn` (a user namespace mapping us to root) otherwise. */
 const unshareArgs = works('unshare', ['-n', 'true']) ? ['-n'] : works('unshare', ['-rn', 'true']) ? ['-rn'] : null;
 const hasIp = works('ip', ['-V']);
@@ -87,7 +105,16 @@ function remoteLinkingDocuments(dir: string): string[] {
   const email = path.join(dir, 'newsletter.eml');
   writeFileSync(
     email,
-    ['From: Landlord <office@landlord.example>', 'To: Tenant <tenant@example.com>', 'Subject: Building newsletter', 'Date: Tue, 2 May 2023 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '', html.replace('Notice to tenants', 'Building newsletter')].join('\r\n'),
+    [
+      'From: Landlord <office@landlord.example>',
+      'To: Tenant <tenant@example.com>',
+      'Subject: Building newsletter',
+      'Date: Tue, 2 May 2023 10:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      html.replace('Notice to tenants', 'Building newsletter'),
+    ].join('\r\n'),
   );
   return [page, email];
 }
@@ -97,16 +124,42 @@ function sandbox(name: string, extra: Record<string, unknown> = {}): Sandbox {
   ensureTestModels();
   const dir = mkdtempSync(path.join(os.tmpdir(), `casefile-egress-${name}-`));
   sandboxes.push(dir);
-  const s = { dir, home: path.join(dir, 'data'), userHome: path.join(dir, 'user'), tmp: path.join(dir, 'tmp'), config: path.join(dir, 'flows.json') };
+  const s = {
+    dir,
+    home: path.join(dir, 'data'),
+    userHome: path.join(dir, 'user'),
+    tmp: path.join(dir, 'tmp'),
+    config: path.join(dir, 'flows.json'),
+  };
   for (const d of [s.home, s.userHome, s.tmp]) mkdirSync(d);
-  writeFileSync(s.config, JSON.stringify({ home: s.home, embedModelDir: miniLmDir, pdfs: [...PDFS, ...remoteLinkingDocuments(dir)], gguf: tinyRandomGguf, ...extra }));
+  writeFileSync(
+    s.config,
+    JSON.stringify({
+      home: s.home,
+      embedModelDir: miniLmDir,
+      pdfs: [...PDFS, ...remoteLinkingDocuments(dir)],
+      gguf: tinyRandomGguf,
+      ...extra,
+    }),
+  );
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: s.userHome, TMPDIR: s.tmp, CASEFILE_EMBED_THREADS: '1' };
   // Casefile itself must turn telemetry off; caches go where HOME says.
-  for (const name of ['ORT_DISABLE_TELEMETRY', 'XDG_CACHE_HOME', 'CASEFILE_HOME', 'CASEFILE_ENDPOINT_URL', 'CASEFILE_ENDPOINT_KEY']) delete env[name];
+  for (const name of [
+    'ORT_DISABLE_TELEMETRY',
+    'XDG_CACHE_HOME',
+    'CASEFILE_HOME',
+    'CASEFILE_ENDPOINT_URL',
+    'CASEFILE_ENDPOINT_KEY',
+  ])
+    delete env[name];
   return { ...s, env };
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -168,36 +221,66 @@ function filesUnder(dir: string): string[] {
 
 // The two runs side by side: most of their time is process start-up, and the traced server's wait.
 describe.concurrent('egress – Casefile makes no network connection of its own', () => {
-  needs(hasStrace ? null : 'strace is not installed or may not trace here (`strace -f true` failed)', 'strace: no connection or datagram off loopback, no DNS, no telemetry files', async () => {
-    const s = sandbox('strace', { serveLingerMs: 15_000 });
-    const traceFile = path.join(s.dir, 'flows.trace');
-    const startedMs = Date.now();
-    const res = await run('strace', ['-f', ...straceFast, '-qq', '-e', 'trace=connect,sendto,sendmsg', '-o', traceFile, process.execPath, FLOWS, s.config], s.env);
-    const flows = report(res);
-    expectAllFlowsOk(flows);
+  needs(
+    hasStrace ? null : 'strace is not installed or may not trace here (`strace -f true` failed)',
+    'strace: no connection or datagram off loopback, no DNS, no telemetry files',
+    async () => {
+      const s = sandbox('strace', { serveLingerMs: 15_000 });
+      const traceFile = path.join(s.dir, 'flows.trace');
+      const startedMs = Date.now();
+      const res = await run(
+        'strace',
+        [
+          '-f',
+          ...straceFast,
+          '-qq',
+          '-e',
+          'trace=connect,sendto,sendmsg',
+          '-o',
+          traceFile,
+          process.execPath,
+          FLOWS,
+          s.config,
+        ],
+        s.env,
+      );
+      const flows = report(res);
+      expectAllFlowsOk(flows);
 
-    const trace = readFileSync(traceFile, 'utf8');
-    const { connects, violations } = egressCalls(trace);
-    // The tracer saw Casefile's processes: the request to the server on loopback is in the trace.
-    expect(flows.servePort).toBeGreaterThan(0);
-    expect(connects.some((l) => l.includes(`htons(${flows.servePort})`) && l.includes('127.0.0.1'))).toBe(true);
+      const trace = readFileSync(traceFile, 'utf8');
+      const { connects, violations } = egressCalls(trace);
+      // The tracer saw Casefile's processes: the request to the server on loopback is in the trace.
+      expect(flows.servePort).toBeGreaterThan(0);
+      expect(connects.some((l) => l.includes(`htons(${flows.servePort})`) && l.includes('127.0.0.1'))).toBe(true);
 
-    // onnxruntime's telemetry leaves no trace either: no event database or device id under
-    // ~/.cache, no mat-debug-<pid>.log in the temp folder (this run's own, and /tmp for the traced
-    // pids). A /tmp log counts only if written since the run began: pids are reused, and another
-    // process (not Casefile's) that once had a traced pid may have left one there.
-    const pids = new Set([...trace.matchAll(/^(\d+) /gm)].map((m) => m[1]!));
-    const writtenDuringRun = (file: string) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= startedMs - 2_000;
-    const problems = [
-      ...violations,
-      ...filesUnder(path.join(s.userHome, '.cache')).filter((f) => /onnxruntime|Microsoft/i.test(f)).map((f) => `telemetry cache file ~/.cache/${f}`),
-      ...filesUnder(s.tmp).filter((f) => /mat-debug-/.test(f)).map((f) => `telemetry debug log $TMPDIR/${f}`),
-      ...[...pids].filter((pid) => writtenDuringRun(`/tmp/mat-debug-${pid}.log`)).map((pid) => `telemetry debug log /tmp/mat-debug-${pid}.log`),
-    ];
-    expect(problems).toEqual([]);
-  });
+      // onnxruntime's telemetry leaves no trace either: no event database or device id under
+      // ~/.cache, no mat-debug-<pid>.log in the temp folder (this run's own, and /tmp for the traced
+      // pids). A /tmp log counts only if written since the run began: pids are reused, and another
+      // process (not Casefile's) that once had a traced pid may have left one there.
+      const pids = new Set([...trace.matchAll(/^(\d+) /gm)].map((m) => m[1]!));
+      const writtenDuringRun = (file: string) =>
+        (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= startedMs - 2_000;
+      const problems = [
+        ...violations,
+        ...filesUnder(path.join(s.userHome, '.cache'))
+          .filter((f) => /onnxruntime|Microsoft/i.test(f))
+          .map((f) => `telemetry cache file ~/.cache/${f}`),
+        ...filesUnder(s.tmp)
+          .filter((f) => /mat-debug-/.test(f))
+          .map((f) => `telemetry debug log $TMPDIR/${f}`),
+        ...[...pids]
+          .filter((pid) => writtenDuringRun(`/tmp/mat-debug-${pid}.log`))
+          .map((pid) => `telemetry debug log /tmp/mat-debug-${pid}.log`),
+      ];
+      expect(problems).toEqual([]);
+    },
+  );
 
-  const unshareMissing = !unshareArgs ? 'unshare (util-linux) cannot create a network namespace here' : !hasIp ? 'ip (iproute2) is not installed, needed to bring up loopback in the namespace' : null;
+  const unshareMissing = !unshareArgs
+    ? 'unshare (util-linux) cannot create a network namespace here'
+    : !hasIp
+      ? 'ip (iproute2) is not installed, needed to bring up loopback in the namespace'
+      : null;
   needs(unshareMissing, 'unshare -n: every flow works with no network at all', async () => {
     const s = sandbox('offline');
     // A namespace of its own: only loopback, brought up as on any machine; nothing else to reach.

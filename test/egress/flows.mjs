@@ -51,13 +51,21 @@ async function step(name, args, check, env) {
   const res = await casefile(args, env);
   const out = json(res.stdout);
   const why = res.code !== 0 ? `exit ${res.code}` : out === undefined ? 'stdout is not JSON' : check(out);
-  steps.push({ name, ok: !why, code: res.code, detail: why ? `${why}; stderr: ${res.stderr.slice(-600)}; stdout: ${res.stdout.slice(0, 300)}` : '' });
+  steps.push({
+    name,
+    ok: !why,
+    code: res.code,
+    detail: why ? `${why}; stderr: ${res.stderr.slice(-600)}; stdout: ${res.stdout.slice(0, 300)}` : '',
+  });
   return out;
 }
 
 async function serveStep(caseId) {
   const name = 'serve: authenticated hybrid search over HTTP';
-  const child = spawn(process.execPath, [bin, '--home', config.home, 'serve', '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, '--home', config.home, 'serve', '--port', '0'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
@@ -76,7 +84,11 @@ async function serveStep(caseId) {
     const endpoint = `${url.origin}/api/op/search`;
     const body = JSON.stringify({ case_id: caseId, query: 'term of the co-branding agreement', mode: 'hybrid', k: 3 });
     const refused = await fetch(endpoint, { method: 'POST', body });
-    const res = await fetch(endpoint, { method: 'POST', body, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } });
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      body,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    });
     const out = await res.json();
     // onnxruntime's telemetry (when on) first tries to upload about 10 s after the library starts:
     // a server lives that long, so under the tracer it stays up a while after its model loaded.
@@ -84,12 +96,17 @@ async function serveStep(caseId) {
     child.kill('SIGTERM');
     const code = await exited;
     const why =
-      refused.status !== 401 ? `request without the token got ${refused.status}, not 401`
-      : res.status !== 200 ? `authenticated request got ${res.status}: ${JSON.stringify(out).slice(0, 300)}`
-      : !(out.results?.length > 0) ? 'no results'
-      : out.semantic !== true ? 'search was not semantic (embedding model not used)'
-      : code !== 0 ? `serve exited with ${code} on SIGTERM`
-      : null;
+      refused.status !== 401
+        ? `request without the token got ${refused.status}, not 401`
+        : res.status !== 200
+          ? `authenticated request got ${res.status}: ${JSON.stringify(out).slice(0, 300)}`
+          : !(out.results?.length > 0)
+            ? 'no results'
+            : out.semantic !== true
+              ? 'search was not semantic (embedding model not used)'
+              : code !== 0
+                ? `serve exited with ${code} on SIGTERM`
+                : null;
     steps.push({ name, ok: !why, code, detail: why ? `${why}; stderr: ${stderr.slice(-600)}` : '' });
   } catch (err) {
     child.kill('SIGKILL');
@@ -100,18 +117,45 @@ async function serveStep(caseId) {
   return port;
 }
 
-await step('models import (embedding model, loaded to check it)', ['models', 'import', config.embedModelDir, '--link', '--json'], (o) => (o.model?.kind === 'embedding' ? null : 'not imported as an embedding model'));
-const created = await step('cases create', ['cases', 'create', 'Egress', '--json'], (o) => (o.id ? null : 'no case id'));
-const caseId = created?.id ?? 'Egress';
-await step('ingest real PDFs (one a scan, read by OCR), a web page and an email that link remote images and scripts, with the embedding model', ['ingest', caseId, ...config.pdfs, '--json'], (o) =>
-  o.results?.length === config.pdfs.length && o.results.every((r) => r.status === 'indexed') ? null : `not all indexed: ${JSON.stringify(o.results)}`,
+await step(
+  'models import (embedding model, loaded to check it)',
+  ['models', 'import', config.embedModelDir, '--link', '--json'],
+  (o) => (o.model?.kind === 'embedding' ? null : 'not imported as an embedding model'),
 );
-await step('search --mode hybrid', ['search', caseId, 'term of the co-branding agreement', '--mode', 'hybrid', '--k', '3', '--json'], (o) =>
-  !(o.results?.length > 0) ? 'no results' : o.semantic !== true ? 'search was not semantic (embedding model not used)' : null,
+const created = await step('cases create', ['cases', 'create', 'Egress', '--json'], (o) =>
+  o.id ? null : 'no case id',
+);
+const caseId = created?.id ?? 'Egress';
+await step(
+  'ingest real PDFs (one a scan, read by OCR), a web page and an email that link remote images and scripts, with the embedding model',
+  ['ingest', caseId, ...config.pdfs, '--json'],
+  (o) =>
+    o.results?.length === config.pdfs.length && o.results.every((r) => r.status === 'indexed')
+      ? null
+      : `not all indexed: ${JSON.stringify(o.results)}`,
+);
+await step(
+  'search --mode hybrid',
+  ['search', caseId, 'term of the co-branding agreement', '--mode', 'hybrid', '--k', '3', '--json'],
+  (o) =>
+    !(o.results?.length > 0)
+      ? 'no results'
+      : o.semantic !== true
+        ? 'search was not semantic (embedding model not used)'
+        : null,
 );
 await step(
   'ask with a local GGUF model',
-  ['ask', caseId, 'What is the term of the co-branding agreement?', '--model', config.gguf, '--max-steps', '1', '--json'],
+  [
+    'ask',
+    caseId,
+    'What is the term of the co-branding agreement?',
+    '--model',
+    config.gguf,
+    '--max-steps',
+    '1',
+    '--json',
+  ],
   (o) => (typeof o.answer === 'string' && Array.isArray(o.steps) ? null : 'no answer'),
   // A random-weight model: mechanics only, kept short.
   { CASEFILE_LLAMA_THREADS: '1', CASEFILE_LLAMA_CONTEXT: '2048', CASEFILE_AGENT_MAX_TOKENS: '64' },

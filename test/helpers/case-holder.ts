@@ -23,7 +23,9 @@ export async function holdCase(caseDir: string): Promise<CaseHolder> {
     console.log('held');
     process.stdin.on('data', () => { fs.rmSync(file, { force: true }); process.exit(0); });
   `;
-  const child = spawn(process.execPath, ['-e', code, path.join(caseDir, 'ingest.lock')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', code, path.join(caseDir, 'ingest.lock')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', () => resolve());

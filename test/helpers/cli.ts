@@ -9,13 +9,21 @@ export interface CliResult {
 }
 
 /** Run the real `casefile` binary as a child process against `home`. */
-export function runCasefile(home: string, args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<CliResult> {
+export function runCasefile(
+  home: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(opts.nodeArgs ?? []), path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, ...opts.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -36,7 +36,14 @@ export function resolveSpec(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const base = path.resolve(path.dirname(from), spec);
   const stem = base.replace(/\.(js|mjs|cjs)$/, '');
-  for (const c of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+  for (const c of [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+  ]) {
     if (/\.(ts|tsx|mts)$/.test(c) && existsSync(c) && statSync(c).isFile()) return c;
   }
   return null;
@@ -92,6 +99,6 @@ export function cycles(graph: Map<string, string[]>): string[][] {
 export function reachable(graph: Map<string, string[]>, entry: string): Set<string> {
   const seen = new Set<string>([entry]);
   const todo = [entry];
-  while (todo.length) for (const w of graph.get(todo.pop()!) ?? []) if (!seen.has(w)) (seen.add(w), todo.push(w));
+  while (todo.length) for (const w of graph.get(todo.pop()!) ?? []) if (!seen.has(w)) seen.add(w), todo.push(w);
   return seen;
 }

@@ -26,14 +26,23 @@ export async function eml(spec: MailSpec): Promise<Buffer> {
     date: spec.date,
     ...(spec.text !== undefined ? { text: spec.text } : {}),
     ...(spec.html !== undefined ? { html: spec.html } : {}),
-    attachments: (spec.attachments ?? []).map((a) => ({ filename: a.filename, content: typeof a.content === 'string' ? a.content : Buffer.from(a.content), ...(a.contentType ? { contentType: a.contentType } : {}) })),
+    attachments: (spec.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      content: typeof a.content === 'string' ? a.content : Buffer.from(a.content),
+      ...(a.contentType ? { contentType: a.contentType } : {}),
+    })),
   });
   return mail.compile().build();
 }
 
 /** A ZIP of `files` (path → bytes or text); stored (level 0) entries when `store` is set. */
 export function zip(files: Record<string, Uint8Array | string>, store = false): Uint8Array {
-  const entries = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, [typeof v === 'string' ? new TextEncoder().encode(v) : v, { level: store ? 0 : 6 }] as const]));
+  const entries = Object.fromEntries(
+    Object.entries(files).map(([k, v]) => [
+      k,
+      [typeof v === 'string' ? new TextEncoder().encode(v) : v, { level: store ? 0 : 6 }] as const,
+    ]),
+  );
   return zipSync(entries as Parameters<typeof zipSync>[0]);
 }
 
@@ -44,8 +53,18 @@ export function markEncrypted(archive: Uint8Array, name: string): Uint8Array {
   const needle = Buffer.from(name);
   for (let i = 0; i + 4 <= view.length; i++) {
     const sig = view.readUInt32LE(i);
-    if (sig === 0x04034b50 && view.subarray(i + 30, i + 30 + needle.length).equals(needle) && view.readUInt16LE(i + 26) === needle.length) view[i + 6]! |= 1;
-    if (sig === 0x02014b50 && view.subarray(i + 46, i + 46 + needle.length).equals(needle) && view.readUInt16LE(i + 28) === needle.length) view[i + 8]! |= 1;
+    if (
+      sig === 0x04034b50 &&
+      view.subarray(i + 30, i + 30 + needle.length).equals(needle) &&
+      view.readUInt16LE(i + 26) === needle.length
+    )
+      view[i + 6]! |= 1;
+    if (
+      sig === 0x02014b50 &&
+      view.subarray(i + 46, i + 46 + needle.length).equals(needle) &&
+      view.readUInt16LE(i + 28) === needle.length
+    )
+      view[i + 8]! |= 1;
   }
   return out;
 }

@@ -27,13 +27,26 @@ sys.stderr.write('\\n@@measured ' + json.dumps({'code': p.returncode, 'maxrss_kb
 `;
 
 /** Run the real `casefile` CLI against `home`, measuring its process tree's peak memory. */
-export function runMeasured(home: string, args: string[], opts: { env?: NodeJS.ProcessEnv; uid?: number; timeoutMs?: number } = {}): Promise<MeasuredRun> {
+export function runMeasured(
+  home: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; uid?: number; timeoutMs?: number } = {},
+): Promise<MeasuredRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-c', WRAPPER, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, CASEFILE_HOME: '', ...opts.env, ...(opts.uid !== undefined ? { MEASURED_UID: String(opts.uid) } : {}) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'python3',
+      ['-c', WRAPPER, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          CASEFILE_HOME: '',
+          ...opts.env,
+          ...(opts.uid !== undefined ? { MEASURED_UID: String(opts.uid) } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -16,7 +16,10 @@ export function textReplyModel(replies: string[]): MockLanguageModelV4 {
             ctrl.enqueue({
               type: 'finish',
               finishReason: { unified: 'stop', raw: 'stop' },
-              usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+              usage: {
+                inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: 5, text: 5, reasoning: undefined },
+              },
             });
             ctrl.close();
           },

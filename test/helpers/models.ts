@@ -32,7 +32,9 @@ export function ensureTestModels(): void {
   if (ensured) return;
   const complete = [miniLmDir, path.dirname(smolLmGguf)].every((d) => existsSync(path.join(d, '.complete.json')));
   if (!complete) {
-    const res = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'fetch-test-models.mjs')], { encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'fetch-test-models.mjs')], {
+      encoding: 'utf8',
+    });
     if (res.status !== 0) throw new Error(`test models are not available: ${(res.stderr || res.stdout).trim()}`);
   }
   ensured = true;
@@ -53,7 +55,11 @@ export async function installTestModels(
   which: { embedding?: boolean; chat?: boolean } = { embedding: true, chat: false },
 ): Promise<{ embedding?: ModelImportResult; chat?: ModelImportResult }> {
   ensureTestModels();
-  const registry = new ModelRegistry({ modelsDir: path.join(home, 'models'), cases: new CaseRegistry(home), probeEmbedding });
+  const registry = new ModelRegistry({
+    modelsDir: path.join(home, 'models'),
+    cases: new CaseRegistry(home),
+    probeEmbedding,
+  });
   const out: { embedding?: ModelImportResult; chat?: ModelImportResult } = {};
   if (which.embedding !== false) out.embedding = await registry.import(miniLmDir, { id: MINILM_ID, mode: 'link' });
   if (which.chat) out.chat = await registry.import(smolLmGguf, { id: SMOLLM_ID, mode: 'link' });

@@ -41,7 +41,10 @@ describe('Bates numbers', () => {
       },
       {
         // The next document of the same production: its range continues where the last one ended.
-        bytes: await markedPdf(3, (p) => ({ footer: `SMITH-${pad(248 + p, 7)} CONFIDENTIAL`, footerLeft: `Page ${p}` })),
+        bytes: await markedPdf(3, (p) => ({
+          footer: `SMITH-${pad(248 + p, 7)} CONFIDENTIAL`,
+          footerLeft: `Page ${p}`,
+        })),
         expect: { prefix: 'SMITH-', numbers: [249, 250, 251].map((n) => `SMITH-${pad(n, 7)}`) },
       },
       {
@@ -67,7 +70,11 @@ describe('Bates numbers', () => {
   it('tolerates a page without a stamp, and takes a one-page document only on a strong footer stamp', async () => {
     const gap = await detect(await markedPdf(4, (p) => ({ footer: p === 3 ? null : `DEF ${pad(70 + p, 6)}` })));
     expect(gap?.prefix).toBe('DEF ');
-    expect(gap?.pages.map((p) => [p.page, p.value])).toEqual([[1, 71], [2, 72], [4, 74]]);
+    expect(gap?.pages.map((p) => [p.page, p.value])).toEqual([
+      [1, 71],
+      [2, 72],
+      [4, 74],
+    ]);
     const one = await detect(await markedPdf(1, () => ({ footer: 'ACME0000777' })));
     expect(one?.pages.map((p) => p.number)).toEqual(['ACME0000777']);
     expect(await detect(await markedPdf(1, () => ({ footer: 'ACME12345' })))).toBeNull();
@@ -81,8 +88,12 @@ describe('Bates numbers', () => {
       (p) => ({ footer: `Page ${p} of 10`, footerLeft: `- ${p} -` }),
       (p) => ({ footerLeft: 'Form 1040 (Rev. 01/2019)', footer: `Cat. No. 11320B  Page ${p}` }),
       (p) => ({ header: `Case 1:19-cv-01234 Document 45 Filed 03/04/20 Page ${p + 2} of 10` }),
-      (p) => ({ header: `Case: 1:18-cv-05587 Document #: 1000 Filed: 06/01/21 Page ${p} of 18 PageID #:${pad(32474 + p, 5)}` }),
-      (p) => ({ header: `Case 1:19-cv-00123-PLM ECF No. 45, PageID.${pad(1233 + p, 5)} Filed 03/04/20 Page ${p} of 10` }),
+      (p) => ({
+        header: `Case: 1:18-cv-05587 Document #: 1000 Filed: 06/01/21 Page ${p} of 18 PageID #:${pad(32474 + p, 5)}`,
+      }),
+      (p) => ({
+        header: `Case 1:19-cv-00123-PLM ECF No. 45, PageID.${pad(1233 + p, 5)} Filed 03/04/20 Page ${p} of 10`,
+      }),
       (p) => ({ header: `Case: 20-16276, 08/05/2020, ID: ${11778721 + p}, DktEntry: 19, Page ${p} of 15` }),
       (p) => ({ footer: `EX-10.1 ${p}`, footerLeft: 'Source: ACME CORP, 10-K, 3/30/2020' }),
       (p) => ({ footer: `Tel. (555) 012-3456  Fax 555-012-${pad(3456 + p, 4)}`, footerLeft: 'NEW YORK, NY 10001' }),
@@ -98,27 +109,38 @@ describe('Bates numbers', () => {
   });
 
   it('reads a text page without geometry by its first and last lines', () => {
-    const body = (n: number, stamp = '') => Array.from({ length: 12 }, (_, l) => `Line ${l + 1} of page ${n}, order 400${l}1 shipped.${l === 5 ? ` ${stamp}` : ''}`).join('\n');
+    const body = (n: number, stamp = '') =>
+      Array.from(
+        { length: 12 },
+        (_, l) => `Line ${l + 1} of page ${n}, order 400${l}1 shipped.${l === 5 ? ` ${stamp}` : ''}`,
+      ).join('\n');
     const stamped = textDoc([1, 2, 3].map((n) => `${body(n)}\nPLTF_${pad(40 + n, 6)}`));
     const found = detectBates(stamped.text, stamped.index);
-    expect(found?.pages.map((p) => stamped.text.slice(p.start, p.end))).toEqual(['PLTF_000041', 'PLTF_000042', 'PLTF_000043']);
+    expect(found?.pages.map((p) => stamped.text.slice(p.start, p.end))).toEqual([
+      'PLTF_000041',
+      'PLTF_000042',
+      'PLTF_000043',
+    ]);
     // The same numbers in the middle of the pages are not stamps.
     const inBody = textDoc([1, 2, 3].map((n) => body(n, `PLTF_${pad(40 + n, 6)}`)));
     expect(detectBates(inBody.text, inBody.index)).toBeNull();
   });
 
   const manifest = path.join(corpusDir, 'MANIFEST.tsv');
-  it.skipIf(!existsSync(manifest))('finds no Bates numbers in real filings and contracts (40 corpus PDFs from 8 sources)', async () => {
-    const files = corpusPdfs(manifest, 40);
-    expect(files.length).toBeGreaterThan(0);
-    const falsePositives: string[] = [];
-    for (const file of files) {
-      const doc = await loadPdf(readFileSync(path.join(corpusDir, file)));
-      const found = detectBates(doc.text, doc.index);
-      if (found) falsePositives.push(`${file}: ${found.pages.map((p) => p.number).join(', ')}`);
-    }
-    expect(falsePositives).toEqual([]);
-  });
+  it.skipIf(!existsSync(manifest))(
+    'finds no Bates numbers in real filings and contracts (40 corpus PDFs from 8 sources)',
+    async () => {
+      const files = corpusPdfs(manifest, 40);
+      expect(files.length).toBeGreaterThan(0);
+      const falsePositives: string[] = [];
+      for (const file of files) {
+        const doc = await loadPdf(readFileSync(path.join(corpusDir, file)));
+        const found = detectBates(doc.text, doc.index);
+        if (found) falsePositives.push(`${file}: ${found.pages.map((p) => p.number).join(', ')}`);
+      }
+      expect(falsePositives).toEqual([]);
+    },
+  );
 });
 
 /**
@@ -148,7 +170,12 @@ describe('exhibit labels', () => {
     expect(exhibitLabel('Ex. 3 - Smith letter.pdf', 'Dear Sir')).toBe('Exhibit 3');
     expect(exhibitLabel('exhibit_b_contract.docx', 'Contract')).toBe('Exhibit B');
     expect(exhibitLabel('scan.pdf', '\n  EXHIBIT 7A\nDeclaration of Jane Roe')).toBe('Exhibit 7A');
-    expect(exhibitLabel('PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf', 'EXHIBIT 10.11\nCO-BRANDING AGREEMENT')).toBeNull();
+    expect(
+      exhibitLabel(
+        'PcquoteComInc_19990721_S-1A_EX-10.11_6377149_EX-10.11_Co-Branding Agreement2.pdf',
+        'EXHIBIT 10.11\nCO-BRANDING AGREEMENT',
+      ),
+    ).toBeNull();
     expect(exhibitLabel('Texas notes.pdf', 'Exhibits are attached.')).toBeNull();
   });
 });
@@ -176,7 +203,12 @@ describe('Acrobat-style Bates stamps', () => {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     for (let p = 1; p <= 3; p++) {
       const page = doc.addPage([612, 792]);
-      page.drawText(`Page ${p} of the production: the shipment left the warehouse on time.`, { x: 72, y: 700, size: 11, font });
+      page.drawText(`Page ${p} of the production: the shipment left the warehouse on time.`, {
+        x: 72,
+        y: 700,
+        size: 11,
+        font,
+      });
       page.pushOperators(beginMarkedContent('Artifact'));
       page.drawText(`ACME${String(2000 + p).padStart(7, '0')}`, { x: 480, y: 30, size: 9, font });
       page.pushOperators(endMarkedContent());

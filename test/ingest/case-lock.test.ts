@@ -32,7 +32,8 @@ async function setup() {
   engine.events.on('ingest.progress', (p) => progress.push(p));
   const holder = await holdCase(engine.cases.caseDir(caseId));
   holders.push(holder);
-  const files = async () => (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => [f.name, f.status]);
+  const files = async () =>
+    (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => [f.name, f.status]);
   return { home, engine, caseId, drop, progress, holder, files };
 }
 
@@ -42,20 +43,29 @@ describe('a drop while another process holds the case', () => {
   it('waits for it, says so, and the file arrives once the other process is done', async () => {
     const { engine, caseId, drop, progress, holder, files } = await setup();
     // A caller that waits for the answer is told at once.
-    await expect(engine.router.call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Another Casefile process/) });
+    await expect(engine.router.call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/Another Casefile process/),
+    });
 
     const handle = await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
     expect(handle).toMatchObject({ case_id: caseId, state: 'running' });
     const { job_id: jobId } = handle as { job_id: string };
-    await expect.poll(() => progress.find((p) => p.job_id === jobId && p.blocked_by)?.blocked_by, POLL).toEqual({
-      pid: holder.pid,
-      message: expect.stringMatching(/^Waiting for another Casefile process \(pid \d+\) that is adding files to this case/),
-    });
+    await expect
+      .poll(() => progress.find((p) => p.job_id === jobId && p.blocked_by)?.blocked_by, POLL)
+      .toEqual({
+        pid: holder.pid,
+        message: expect.stringMatching(
+          /^Waiting for another Casefile process \(pid \d+\) that is adding files to this case/,
+        ),
+      });
     expect((await engine.router.call('ingest.status', { case_id: caseId })).progress?.blocked_by?.pid).toBe(holder.pid);
     expect(await files()).toEqual([]);
 
     await holder.release();
-    await expect.poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL).toBe('done');
+    await expect
+      .poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL)
+      .toBe('done');
     expect(progress.filter((p) => p.job_id === jobId).at(-1)!.blocked_by).toBeUndefined();
     expect(await files()).toEqual([['letter.txt', 'indexed']]);
     // Its lock went with it: the next process may take the case.
@@ -64,19 +74,34 @@ describe('a drop while another process holds the case', () => {
 
   it('the other process killed: its lock is taken over and the file arrives', async () => {
     const { engine, caseId, drop, progress, holder, files } = await setup();
-    const { job_id: jobId } = (await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false })) as { job_id: string };
+    const { job_id: jobId } = (await engine.router.call('ingest.start', {
+      case_id: caseId,
+      paths: [drop],
+      wait: false,
+    })) as { job_id: string };
     await expect.poll(() => progress.some((p) => p.job_id === jobId && p.blocked_by), POLL).toBe(true);
     await holder.kill();
-    await expect.poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL).toBe('done');
+    await expect
+      .poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL)
+      .toBe('done');
     expect(await files()).toEqual([['letter.txt', 'indexed']]);
   });
 
   it('cancelled while it waits: ends as cancelled, leaves the other process its lock and no job behind', async () => {
     const { engine, home, caseId, drop, progress, holder, files } = await setup();
-    const { job_id: jobId } = (await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false })) as { job_id: string };
+    const { job_id: jobId } = (await engine.router.call('ingest.start', {
+      case_id: caseId,
+      paths: [drop],
+      wait: false,
+    })) as { job_id: string };
     await expect.poll(() => progress.some((p) => p.job_id === jobId && p.blocked_by), POLL).toBe(true);
-    expect(await engine.router.call('ingest.cancel', { case_id: caseId })).toEqual({ case_id: caseId, cancelled: true });
-    await expect.poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL).toBe('cancelled');
+    expect(await engine.router.call('ingest.cancel', { case_id: caseId })).toEqual({
+      case_id: caseId,
+      cancelled: true,
+    });
+    await expect
+      .poll(() => progress.find((p) => p.job_id === jobId && p.state !== 'running')?.state, POLL)
+      .toBe('cancelled');
     const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: holder.pid });
     expect(existsSync(path.join(home, 'jobs')) ? readdirSync(path.join(home, 'jobs')) : []).toEqual([]);

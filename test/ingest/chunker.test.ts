@@ -42,7 +42,11 @@ describe('splitText', () => {
   it('chunks – text without any separator falls back to fixed windows', () => {
     const text = 'x'.repeat(2500);
     const spans = splitText(text, { size: 1000, overlap: 100 });
-    expect(spans.map((s) => [s.start, s.end])).toEqual([[0, 1000], [900, 1900], [1800, 2500]]);
+    expect(spans.map((s) => [s.start, s.end])).toEqual([
+      [0, 1000],
+      [900, 1900],
+      [1800, 2500],
+    ]);
   });
 
   it('options – refuses an overlap not smaller than the size', () => {
@@ -52,10 +56,20 @@ describe('splitText', () => {
 
 describe('chunkDocument', () => {
   it('records – ids, indexes, pages and hashes', () => {
-    const lines = Array.from({ length: 230 }, (_, i) => `Line ${i + 1} of the witness statement, with some words to fill it.`);
+    const lines = Array.from(
+      { length: 230 },
+      (_, i) => `Line ${i + 1} of the witness statement, with some words to fill it.`,
+    );
     const doc = loadText(new TextEncoder().encode(lines.join('\n')));
     expect(doc.index.pages).toHaveLength(5);
-    const chunks = chunkDocument(doc, { fileId: 'f1', name: 'dir/a.txt', version: 2, isLatest: true, docType: 'other', docDate: '' });
+    const chunks = chunkDocument(doc, {
+      fileId: 'f1',
+      name: 'dir/a.txt',
+      version: 2,
+      isLatest: true,
+      docType: 'other',
+      docDate: '',
+    });
     expect(chunks[0]!.chunk_id).toBe('dir/a.txt@v2#0');
     const starts = doc.index.pages.map((p) => p.start);
     for (const c of chunks) {

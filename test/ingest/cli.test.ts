@@ -15,9 +15,16 @@ async function cli(home: string, ...args: string[]): Promise<{ code: number; std
   return cliEnv(home, {}, ...args);
 }
 
-async function cliEnv(home: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cliEnv(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, '--home', home, ...args], { cwd: repoRoot, env: { ...process.env, CASEFILE_HOME: '', ...env } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, '--home', home, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, CASEFILE_HOME: '', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -38,7 +45,9 @@ async function smallFolder(dir: string): Promise<void> {
 }
 
 /** Every chunk of the case as "name@vN#i start-end hash", from ingest's store and from the LanceDB index. */
-async function chunkSet(caseDir: string): Promise<{ stored: string[]; indexed: string[]; statuses: Record<string, string> }> {
+async function chunkSet(
+  caseDir: string,
+): Promise<{ stored: string[]; indexed: string[]; statuses: Record<string, string> }> {
   const docs = new CaseDocuments(caseDir);
   const stored: string[] = [];
   const statuses: Record<string, string> = {};
@@ -63,7 +72,10 @@ describe('casefile ingest / files (CLI)', () => {
     const home = tempHome('casefile-cli-');
     const drop = path.join(home, 'drop');
     mkdirSync(drop);
-    writeFileSync(path.join(drop, 'letter.txt'), 'Dear Ms. Roe,\n\nWe write on May 2, 2023 about the lease.\n\nSincerely,\nCounsel');
+    writeFileSync(
+      path.join(drop, 'letter.txt'),
+      'Dear Ms. Roe,\n\nWe write on May 2, 2023 about the lease.\n\nSincerely,\nCounsel',
+    );
     writeFileSync(path.join(drop, 'blank.txt'), '');
     const created = JSON.parse((await cli(home, 'cases', 'create', 'Roe matter', '--json')).stdout) as { id: string };
 
@@ -76,15 +88,43 @@ describe('casefile ingest / files (CLI)', () => {
         { name: 'letter.txt', version: 1, status: 'indexed', reason: '' },
       ],
     });
-    const again = JSON.parse((await cli(home, 'ingest', created.id, drop, '--json')).stdout) as { results: { status: string }[] };
+    const again = JSON.parse((await cli(home, 'ingest', created.id, drop, '--json')).stdout) as {
+      results: { status: string }[];
+    };
     expect(again.results.map((r) => r.status)).toEqual(['unchanged', 'unchanged']);
 
     writeFileSync(path.join(drop, 'letter.txt'), 'Dear Ms. Roe,\n\nWe write again on June 9, 2023.\n');
     await cli(home, 'ingest', created.id, path.join(drop, 'letter.txt'), '--json');
-    const files = JSON.parse((await cli(home, 'files', created.id, '--json')).stdout) as { files: Record<string, unknown>[] };
+    const files = JSON.parse((await cli(home, 'files', created.id, '--json')).stdout) as {
+      files: Record<string, unknown>[];
+    };
     expect(files.files).toEqual([
-      { id: expect.any(String), name: 'blank.txt', version: 1, versions: [1], type: 'other', pages: 0, status: 'failed', reason: 'empty file', date: '', kind: 'unknown', title: 'blank' },
-      { id: expect.any(String), name: 'letter.txt', version: 2, versions: [1, 2], type: 'correspondence', pages: 1, status: 'indexed', reason: '', date: '2023-06-09', kind: 'text', title: 'letter' },
+      {
+        id: expect.any(String),
+        name: 'blank.txt',
+        version: 1,
+        versions: [1],
+        type: 'other',
+        pages: 0,
+        status: 'failed',
+        reason: 'empty file',
+        date: '',
+        kind: 'unknown',
+        title: 'blank',
+      },
+      {
+        id: expect.any(String),
+        name: 'letter.txt',
+        version: 2,
+        versions: [1, 2],
+        type: 'correspondence',
+        pages: 1,
+        status: 'indexed',
+        reason: '',
+        date: '2023-06-09',
+        kind: 'text',
+        title: 'letter',
+      },
     ]);
 
     const text = await cli(home, 'files', created.id);
@@ -92,7 +132,9 @@ describe('casefile ingest / files (CLI)', () => {
     const plain = await cli(home, 'ingest', created.id, drop);
     expect(plain.stdout).toMatch(/2 files: 2 unchanged/);
     expect(plain.stdout).toMatch(/now holds 2 files \(/);
-    const list = JSON.parse((await cli(home, 'cases', 'list', '--json')).stdout) as { cases: { files: number; bytes: number }[] };
+    const list = JSON.parse((await cli(home, 'cases', 'list', '--json')).stdout) as {
+      cases: { files: number; bytes: number }[];
+    };
     expect(list.cases[0]).toMatchObject({ files: 2 });
     expect(list.cases[0]!.bytes).toBeGreaterThan(50);
 
@@ -128,12 +170,16 @@ describe('casefile ingest / files (CLI)', () => {
     const home = tempHome('casefile-killed-');
     const c = JSON.parse((await cli(home, 'cases', 'create', 'Killed', '--json')).stdout) as { id: string };
     let seed = Number(process.env.CASEFILE_CRASH_SEED ?? 7);
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const kills: number[] = [];
     for (let i = 0; i < Number(process.env.CASEFILE_CRASH_KILLS ?? 4); i++) {
       // The first kill lands early in a full run (guaranteed to interrupt it); later ones anywhere.
       const delay = Math.floor(runMs * (i === 0 ? 0.45 + rand() * 0.15 : 0.3 + rand() * 0.7));
-      const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], { cwd: repoRoot, stdio: 'ignore', env: { ...process.env, ...noQuarantine } });
+      const child = spawn(process.execPath, [BIN, '--home', home, 'ingest', c.id, drop, '--json'], {
+        cwd: repoRoot,
+        stdio: 'ignore',
+        env: { ...process.env, ...noQuarantine },
+      });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
       const code = await exited;

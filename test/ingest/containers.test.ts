@@ -45,7 +45,12 @@ async function noticeEmail(): Promise<Buffer> {
     subject: 'Draft settlement terms',
     date: new Date('2023-04-28T09:15:00Z'),
     text: 'Our client proposes a settlement payment of forty thousand dollars.',
-    attachments: [{ filename: 'terms.txt', content: 'Settlement term sheet: payment within thirty days of signature, mutual release.' }],
+    attachments: [
+      {
+        filename: 'terms.txt',
+        content: 'Settlement term sheet: payment within thirty days of signature, mutual release.',
+      },
+    ],
   });
   return eml({
     from: 'Jane Doe <jane@firm.example>',
@@ -69,26 +74,49 @@ describe('files inside files', () => {
     const results = await ingest(call, caseId, [drop]);
     const top = 'correspondence/notice.eml';
     expect(results[top]).toMatchObject({ status: 'indexed' });
-    for (const child of ['notice.pdf', 'lease.docx', 'forwarded.eml', 'forwarded.eml/terms.txt']) expect(results[`${top}/${child}`], child).toMatchObject({ status: 'indexed' });
+    for (const child of ['notice.pdf', 'lease.docx', 'forwarded.eml', 'forwarded.eml/terms.txt'])
+      expect(results[`${top}/${child}`], child).toMatchObject({ status: 'indexed' });
 
     const files = byName((await call('files.list', { case_id: caseId })).files);
     const email = files[top]!;
     expect(email).toMatchObject({ kind: 'email', type: 'correspondence', date: '2023-05-02', children: 3 });
-    expect(email.email).toMatchObject({ from: 'Jane Doe <jane@firm.example>', to: 'Client <client@example.com>', cc: 'Paralegal <para@firm.example>', subject: 'Re: Notice of default', iso_date: '2023-05-02', attachments: ['notice.pdf', 'lease.docx', 'forwarded.eml'] });
-    expect(files[`${top}/notice.pdf`]).toMatchObject({ kind: 'pdf', pages: 2, parent: { id: email.id, name: top, subject: 'Re: Notice of default', date: '2023-05-02' } });
+    expect(email.email).toMatchObject({
+      from: 'Jane Doe <jane@firm.example>',
+      to: 'Client <client@example.com>',
+      cc: 'Paralegal <para@firm.example>',
+      subject: 'Re: Notice of default',
+      iso_date: '2023-05-02',
+      attachments: ['notice.pdf', 'lease.docx', 'forwarded.eml'],
+    });
+    expect(files[`${top}/notice.pdf`]).toMatchObject({
+      kind: 'pdf',
+      pages: 2,
+      parent: { id: email.id, name: top, subject: 'Re: Notice of default', date: '2023-05-02' },
+    });
     const forwarded = files[`${top}/forwarded.eml`]!;
     expect(forwarded).toMatchObject({ kind: 'email', children: 1, email: { subject: 'Draft settlement terms' } });
-    expect(files[`${top}/forwarded.eml/terms.txt`]).toMatchObject({ parent: { id: forwarded.id, subject: 'Draft settlement terms' } });
+    expect(files[`${top}/forwarded.eml/terms.txt`]).toMatchObject({
+      parent: { id: forwarded.id, subject: 'Draft settlement terms' },
+    });
 
     // The email's own text holds its headers and body; a search finds words of each part, in the right file.
     const content = await call('files.read', { case_id: caseId, file_id: email.id });
-    expect(content.text).toMatch(/^From: Jane Doe <jane@firm\.example>\nTo: Client <client@example\.com>\nCc: Paralegal <para@firm\.example>\nDate: 2023-05-02 14:03 UTC\nSubject: Re: Notice of default\nAttachments: notice\.pdf, lease\.docx, forwarded\.eml/);
-    const hit = async (query: string) => (await call('search', { case_id: caseId, query, mode: 'keyword', k: 3 })).results[0];
+    expect(content.text).toMatch(
+      /^From: Jane Doe <jane@firm\.example>\nTo: Client <client@example\.com>\nCc: Paralegal <para@firm\.example>\nDate: 2023-05-02 14:03 UTC\nSubject: Re: Notice of default\nAttachments: notice\.pdf, lease\.docx, forwarded\.eml/,
+    );
+    const hit = async (query: string) =>
+      (await call('search', { case_id: caseId, query, mode: 'keyword', k: 3 })).results[0];
     expect((await hit('cure period landlord'))?.file_name).toBe(top);
     const inPdf = await hit('zephyrnotice');
     expect(inPdf).toMatchObject({ file_name: `${top}/notice.pdf` });
     // The citation opens the attachment's page with boxes on the words.
-    const page = await call('citations.page', { case_id: caseId, file_id: inPdf!.file_id, page: inPdf!.pages[0], start: inPdf!.start, end: inPdf!.start + 12 });
+    const page = await call('citations.page', {
+      case_id: caseId,
+      file_id: inPdf!.file_id,
+      page: inPdf!.pages[0],
+      start: inPdf!.start,
+      end: inPdf!.start + 12,
+    });
     expect(page.rects.length).toBeGreaterThan(0);
     expect((await hit('mutual release term sheet'))?.file_name).toBe(`${top}/forwarded.eml/terms.txt`);
     expect((await hit('forty thousand dollars settlement'))?.file_name).toBe(`${top}/forwarded.eml`);
@@ -96,16 +124,38 @@ describe('files inside files', () => {
     // The agent's inventory lists the email with its sender and subject, its attachments under it;
     // grepCase reads inside the attachments.
     const listing = await call('tools.findFiles', { case_id: caseId });
-    expect(listing.files.find((f) => f.name === top)).toMatchObject({ email: { from: 'Jane Doe <jane@firm.example>', subject: 'Re: Notice of default' }, children: 3, date: '2023-05-02' });
+    expect(listing.files.find((f) => f.name === top)).toMatchObject({
+      email: { from: 'Jane Doe <jane@firm.example>', subject: 'Re: Notice of default' },
+      children: 3,
+      date: '2023-05-02',
+    });
     expect(listing.files.find((f) => f.name === `${top}/notice.pdf`)).toMatchObject({ parent: top });
     const grep = await call('tools.grepCase', { case_id: caseId, pattern: 'mutual release' });
     expect(grep.files.map((f) => f.file_name)).toEqual([`${top}/forwarded.eml/terms.txt`]);
     const script = path.join(home, 'inventory.json');
-    writeFileSync(script, JSON.stringify({ steps: [{ thought: 'Inventory.', action: 'findFiles', action_input: {} }, { final: 'The email has three attachments.' }] }));
-    const turn = await call('chat.ask', { case_id: caseId, question: 'What was attached to the notice email?', model: `scripted:${script}` });
+    writeFileSync(
+      script,
+      JSON.stringify({
+        steps: [
+          { thought: 'Inventory.', action: 'findFiles', action_input: {} },
+          { final: 'The email has three attachments.' },
+        ],
+      }),
+    );
+    const turn = await call('chat.ask', {
+      case_id: caseId,
+      question: 'What was attached to the notice email?',
+      model: `scripted:${script}`,
+    });
     const seen = turn.steps.find((st) => st.action === 'findFiles')!.observation!;
-    expect(seen).toContain(`- ${top} (id=${email.id}, v1, email from Jane Doe <jane@firm.example>, subject "Re: Notice of default", 2023-05-02, 3 attachments)`);
-    expect(seen).toMatch(new RegExp(`\\n  - ${top.replace(/\./g, '\\.')}/notice\\.pdf \\(id=[^,]+, v1, other, 2 pages, attached to ${top.replace(/\./g, '\\.')}\\)`));
+    expect(seen).toContain(
+      `- ${top} (id=${email.id}, v1, email from Jane Doe <jane@firm.example>, subject "Re: Notice of default", 2023-05-02, 3 attachments)`,
+    );
+    expect(seen).toMatch(
+      new RegExp(
+        `\\n  - ${top.replace(/\./g, '\\.')}/notice\\.pdf \\(id=[^,]+, v1, other, 2 pages, attached to ${top.replace(/\./g, '\\.')}\\)`,
+      ),
+    );
 
     // The same folder again: nothing new, nothing doubled.
     const again = await ingest(call, caseId, [drop]);
@@ -115,13 +165,23 @@ describe('files inside files', () => {
     // Removing the email removes what was taken out of it.
     await call('files.remove', { case_id: caseId, file_id: email.id });
     expect((await call('files.list', { case_id: caseId })).files).toEqual([]);
-    expect(readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n))).toEqual([]);
+    expect(
+      readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n)),
+    ).toEqual([]);
   });
 
   it('the same attachment in two emails is stored once and listed under each', async () => {
     const { engine, caseId, drop, call } = await setup();
     const pdf = await multiPagePdf(1, 4, 'quillmark');
-    const mail = (subject: string, day: number) => eml({ from: 'a@x.example', to: 'b@y.example', subject, date: new Date(Date.UTC(2023, 0, day)), text: `About ${subject}.`, attachments: [{ filename: 'exhibit.pdf', content: pdf }] });
+    const mail = (subject: string, day: number) =>
+      eml({
+        from: 'a@x.example',
+        to: 'b@y.example',
+        subject,
+        date: new Date(Date.UTC(2023, 0, day)),
+        text: `About ${subject}.`,
+        attachments: [{ filename: 'exhibit.pdf', content: pdf }],
+      });
     await writeFixtureSet(drop, { 'one.eml': await mail('First', 3), 'two.eml': await mail('Second', 9) });
     await ingest(call, caseId, [drop]);
     const files = byName((await call('files.list', { case_id: caseId })).files);
@@ -150,13 +210,22 @@ describe('files inside files', () => {
     expect(results['from-defense.zip']).toMatchObject({ status: 'indexed' });
     expect(results['from-defense.zip/production/vol1/letter.txt']).toMatchObject({ status: 'indexed' });
     expect(results['from-defense.zip/production/vol2/memo.md']).toMatchObject({ status: 'indexed' });
-    expect(results['from-defense.zip/production/secret.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^encrypted inside the archive/) });
-    expect(results['from-defense.zip/production/huge.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^too large to unpack/) });
+    expect(results['from-defense.zip/production/secret.txt']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^encrypted inside the archive/),
+    });
+    expect(results['from-defense.zip/production/huge.txt']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^too large to unpack/),
+    });
     expect(Object.keys(results).some((n) => n.includes('__MACOSX'))).toBe(false);
     const files = byName((await call('files.list', { case_id: caseId })).files);
     expect(files['from-defense.zip']).toMatchObject({ kind: 'archive', children: 4 });
-    expect(files['from-defense.zip/production/vol1/letter.txt']).toMatchObject({ parent: { name: 'from-defense.zip' } });
-    const hit = (await call('search', { case_id: caseId, query: 'water damage kitchen', mode: 'keyword', k: 1 })).results[0];
+    expect(files['from-defense.zip/production/vol1/letter.txt']).toMatchObject({
+      parent: { name: 'from-defense.zip' },
+    });
+    const hit = (await call('search', { case_id: caseId, query: 'water damage kitchen', mode: 'keyword', k: 1 }))
+      .results[0];
     expect(hit?.file_name).toBe('from-defense.zip/production/vol2/memo.md');
   });
 
@@ -170,15 +239,25 @@ describe('files inside files', () => {
     const results = await ingest(call, caseId, [drop]);
     expect(results['outer.zip/top.txt']).toMatchObject({ status: 'indexed' });
     expect(results['outer.zip/inner.zip']).toMatchObject({ status: 'indexed' });
-    expect(results['outer.zip/inner.zip/deep/note.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^not read: it is nested more than 1 level deep/) });
-    expect(results['many.zip']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the archive holds 4 files, more than 3/) });
+    expect(results['outer.zip/inner.zip/deep/note.txt']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^not read: it is nested more than 1 level deep/),
+    });
+    expect(results['many.zip']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^the archive holds 4 files, more than 3/),
+    });
   });
 });
 
 describe('what one dropped file may expand to', () => {
   /** Archives inside archives, `levels` deep, `width` files each (each a real copy, so no entry overlaps another). */
   function nestedZips(levels: number, width: number): Uint8Array {
-    let level: Uint8Array = zip(Object.fromEntries(Array.from({ length: width }, (_, i) => [`note-${i}.txt`, `Note ${i} of the bottom archive.`])));
+    let level: Uint8Array = zip(
+      Object.fromEntries(
+        Array.from({ length: width }, (_, i) => [`note-${i}.txt`, `Note ${i} of the bottom archive.`]),
+      ),
+    );
     for (let l = 1; l < levels; l++) {
       const inner = level;
       level = zip(Object.fromEntries(Array.from({ length: width }, (_, i) => [`box-${i}.zip`, inner])));
@@ -192,13 +271,23 @@ describe('what one dropped file may expand to', () => {
     const results = await ingest(call, caseId, [drop]);
     // 5 + 25 + 125 files inside, but only the first 30 are taken.
     expect(Object.keys(results).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
-    expect(results['fan.zip']).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^it holds more than 30 files in all, counting the files inside the files it holds: the first 30 were added, the rest were left out\. .*CASEFILE_MAX_INNER_FILES/) });
+    expect(results['fan.zip']).toMatchObject({
+      status: 'indexed',
+      reason: expect.stringMatching(
+        /^it holds more than 30 files in all, counting the files inside the files it holds: the first 30 were added, the rest were left out\. .*CASEFILE_MAX_INNER_FILES/,
+      ),
+    });
     expect(results['memo.txt']).toMatchObject({ status: 'indexed' });
     const files = byName((await call('files.list', { case_id: caseId })).files);
     expect(Object.keys(files).filter((n) => n.startsWith('fan.zip/'))).toHaveLength(30);
     expect(files['fan.zip']!.reason).toMatch(/^it holds more than 30 files in all/);
     // A container whose files were left out says how many.
-    expect(files['fan.zip/box-0.zip/box-0.zip']).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^5 of the files inside it were left out: the file it came from holds more than 30 files in all/) });
+    expect(files['fan.zip/box-0.zip/box-0.zip']).toMatchObject({
+      status: 'indexed',
+      reason: expect.stringMatching(
+        /^5 of the files inside it were left out: the file it came from holds more than 30 files in all/,
+      ),
+    });
     // No copy of a file left out is kept.
     const kept = new Set(Object.values(files).flatMap((f) => f.versions.map((v) => v.sha256)));
     const blobs = readdirSync(path.join(engine.cases.caseDir(caseId), 'files')).filter((n) => /^[0-9a-f]{64}$/.test(n));
@@ -209,7 +298,12 @@ describe('what one dropped file may expand to', () => {
     const { caseId, drop, call } = await setup();
     await writeFixtureSet(drop, { 'fan-out.zip': fanOutZip(3, 200) });
     const results = await ingest(call, caseId, [drop]);
-    expect(results['fan-out.zip']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or hostile ZIP archive \(199 of its entries share their bytes with others, the trick of a zip bomb\)/) });
+    expect(results['fan-out.zip']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(
+        /^damaged or hostile ZIP archive \(199 of its entries share their bytes with others, the trick of a zip bomb\)/,
+      ),
+    });
     expect(Object.keys(results)).toEqual(['fan-out.zip']);
   });
 
@@ -232,15 +326,29 @@ describe('what one dropped file may expand to', () => {
 describe('Outlook messages', () => {
   it('an Outlook .msg is an email; the .eml attached to it is read as an email of its own under it', async () => {
     const { caseId, drop, call } = await setup();
-    const msg = gunzipSync(await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')));
+    const msg = gunzipSync(
+      await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')),
+    );
     await writeFixtureSet(drop, { 'mail/Attach sample.msg': msg });
     const results = await ingest(call, caseId, [drop]);
     expect(results['mail/Attach sample.msg']).toMatchObject({ status: 'indexed' });
     expect(results['mail/Attach sample.msg/sample.eml']).toMatchObject({ status: 'indexed' });
     const files = byName((await call('files.list', { case_id: caseId })).files);
     const message = files['mail/Attach sample.msg']!;
-    expect(message).toMatchObject({ kind: 'email', children: 1, date: '2025-12-04', email: { subject: 'Attach sample.eml', to: expect.stringContaining('hmailuser@hmailserver.test'), attachments: ['sample.eml'] } });
-    expect(files['mail/Attach sample.msg/sample.eml']).toMatchObject({ kind: 'email', parent: { id: message.id, subject: 'Attach sample.eml', date: '2025-12-04' } });
+    expect(message).toMatchObject({
+      kind: 'email',
+      children: 1,
+      date: '2025-12-04',
+      email: {
+        subject: 'Attach sample.eml',
+        to: expect.stringContaining('hmailuser@hmailserver.test'),
+        attachments: ['sample.eml'],
+      },
+    });
+    expect(files['mail/Attach sample.msg/sample.eml']).toMatchObject({
+      kind: 'email',
+      parent: { id: message.id, subject: 'Attach sample.eml', date: '2025-12-04' },
+    });
     const text = (await call('files.read', { case_id: caseId, file_id: message.id })).text;
     expect(text).toMatch(/Subject: Attach sample\.eml/);
     expect(text).toMatch(/Sent from my Windows 10/);
@@ -250,8 +358,12 @@ describe('Outlook messages', () => {
 describe('an Outlook message with only rich text', () => {
   it('its body is read from the compressed RTF when it has no plain or HTML body', async () => {
     const MsgReader = (await import('@kenjiuno/msgreader')).default;
-    const msg = gunzipSync(await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')));
-    const data = new MsgReader(msg.buffer.slice(msg.byteOffset, msg.byteOffset + msg.byteLength) as ArrayBuffer).getFileData();
+    const msg = gunzipSync(
+      await fs.readFile(path.join(import.meta.dirname, '../fixtures/msg/attach-sample-eml-sent.msg.gz')),
+    );
+    const data = new MsgReader(
+      msg.buffer.slice(msg.byteOffset, msg.byteOffset + msg.byteLength) as ArrayBuffer,
+    ).getFileData();
     expect(data.compressedRtf?.length).toBeGreaterThan(0);
     const body = await msgBody({ compressedRtf: data.compressedRtf });
     expect(body.join('\n')).toContain('Sent from my Windows 10');

@@ -49,17 +49,22 @@ describe('court opinions and orders are named by their caption', () => {
 
   it('an Eighth Circuit per curiam: "United States v. Wilson", not "FOR THE EIGHTH CIRCUIT"', async () => {
     const { type, profile } = await named(WILSON);
-    expect(profile).toMatchObject({ title: 'United States v. Wilson', court: 'United States Court of Appeals for the Eighth Circuit', docket: '07-1306', decided: '2010-02-05' });
+    expect(profile).toMatchObject({
+      title: 'United States v. Wilson',
+      court: 'United States Court of Appeals for the Eighth Circuit',
+      docket: '07-1306',
+      decided: '2010-02-05',
+    });
     expect(type).toBe('opinion');
   });
 
-  it("an order in a lawyer's discipline matter: \"In re Liebowitz\", an order", async () => {
+  it('an order in a lawyer\'s discipline matter: "In re Liebowitz", an order', async () => {
     const { type, profile } = await named(path.join(corpusDir, 'freelaw-doctor/recap_documents/ca10_010110462922.pdf'));
     expect(profile.title).toBe('In re Liebowitz');
     expect(type).toBe('order');
   });
 
-  it('a party\'s motion under the caption stays a pleading', async () => {
+  it("a party's motion under the caption stays a pleading", async () => {
     const { type } = await named(path.join(corpusDir, 'freelaw-doctor/recap_documents/ca9_19.pdf'));
     expect(type).toBe('pleading');
   });
@@ -70,7 +75,9 @@ describe('Word files and emails', () => {
     const nda = await named(path.join(TEMPLATES, 'common-paper-cc-by-4.0/common-paper-mutual-nda/template.docx'));
     expect(nda.profile.title).toBe('Mutual Non-Disclosure Agreement');
     expect(nda.type).toBe('contract');
-    const ic = await named(path.join(TEMPLATES, 'common-paper-cc-by-4.0/common-paper-independent-contractor-agreement/template.docx'));
+    const ic = await named(
+      path.join(TEMPLATES, 'common-paper-cc-by-4.0/common-paper-independent-contractor-agreement/template.docx'),
+    );
     expect(ic.profile.title).toBe('Independent Contractor Agreement');
   });
 
@@ -80,20 +87,42 @@ describe('Word files and emails', () => {
   });
 
   it('an email is named by its subject', async () => {
-    const mail = await eml({ from: 'Dana Price <dprice@waternow.example>', to: 'mellis@bestev.example', subject: 'Re: Hydraspin distributor territory', date: new Date('2019-12-02T15:04:00Z'), text: 'Mark,\n\nThe territory covers Texas and Oklahoma only.\n\nRegards,\nDana' });
+    const mail = await eml({
+      from: 'Dana Price <dprice@waternow.example>',
+      to: 'mellis@bestev.example',
+      subject: 'Re: Hydraspin distributor territory',
+      date: new Date('2019-12-02T15:04:00Z'),
+      text: 'Mark,\n\nThe territory covers Texas and Oklahoma only.\n\nRegards,\nDana',
+    });
     const { type, profile } = await named('territory.eml', new Uint8Array(mail));
-    expect(profile).toMatchObject({ title: 'Re: Hydraspin distributor territory', short_name: 'Re: Hydraspin distributor territory' });
+    expect(profile).toMatchObject({
+      title: 'Re: Hydraspin distributor territory',
+      short_name: 'Re: Hydraspin distributor territory',
+    });
     expect(type).toBe('correspondence');
   });
 });
 
 describe('routing: a question that names the case', () => {
   it('"What did the court hold in Gildernew v. Gantner?" focuses on the Second Circuit opinion', async () => {
-    const files = [GILDERNEW, WILSON, path.join(OPINIONS, '11thCircuit-200814991.pdf'), path.join(OPINIONS, '7thCircuit-UZ1FFY4T.pdf'), cuadPdf(CUAD_SMALL.datacall), cuadPdf(CUAD_SMALL.watchit)];
+    const files = [
+      GILDERNEW,
+      WILSON,
+      path.join(OPINIONS, '11thCircuit-200814991.pdf'),
+      path.join(OPINIONS, '7thCircuit-UZ1FFY4T.pdf'),
+      cuadPdf(CUAD_SMALL.datacall),
+      cuadPdf(CUAD_SMALL.watchit),
+    ];
     const docs: RoutableDocument[] = [];
     for (const f of files) {
       const { profile, date } = await named(f);
-      docs.push({ file_id: path.basename(f), file_name: path.basename(f), title: profile.title, parties: profile.parties, date });
+      docs.push({
+        file_id: path.basename(f),
+        file_name: path.basename(f),
+        title: profile.title,
+        parties: profile.parties,
+        date,
+      });
     }
     const routing = await new DocumentRouter(docs).route('What did the court hold in Gildernew v. Gantner?');
     expect(routing?.focus.map((d) => d.file_id)).toEqual([path.basename(GILDERNEW)]);
@@ -114,13 +143,23 @@ describe('reindex names an existing case again from its stored text', () => {
       const caseDir = engine.cases.caseDir(caseId);
       const listed = async () => (await engine.router.call('files.list', { case_id: caseId })).files[0]!;
       const fileId = (await listed()).id;
-      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', docket: '08-6301-cv', decided: '2010-02-04', date: '2010-02-04' });
+      expect(await listed()).toMatchObject({
+        title: 'Gildernew v. Gantner',
+        type: 'opinion',
+        court: 'United States Court of Appeals for the Second Circuit',
+        docket: '08-6301-cv',
+        decided: '2010-02-04',
+        date: '2010-02-04',
+      });
 
       // As the rules before names stored it: the court's header line as title, typed a pleading.
       const structureFile = path.join(caseDir, 'docs', fileId, 'v1', 'structure.json');
       const stored = JSON.parse(readFileSync(structureFile, 'utf8')) as { profile: Record<string, unknown> };
       const { short_name: _s, court: _c, docket: _d, decided: _x, names: _n, ...older } = stored.profile;
-      writeFileSync(structureFile, JSON.stringify({ ...stored, profile: { ...older, title: 'FOR THE SECOND CIRCUIT' } }));
+      writeFileSync(
+        structureFile,
+        JSON.stringify({ ...stored, profile: { ...older, title: 'FOR THE SECOND CIRCUIT' } }),
+      );
       const store = new CaseStore(caseDir);
       await store.change((tx) => {
         tx.edit(fileId)!.versions[0]!.doc_type = 'pleading';
@@ -134,7 +173,14 @@ describe('reindex names an existing case again from its stored text', () => {
 
       const r = await engine.router.call('index.reindex', { case_id: caseId });
       expect(r.versions).toBe(1);
-      expect(await listed()).toMatchObject({ title: 'Gildernew v. Gantner', short_name: 'Gildernew v. Gantner', type: 'opinion', court: 'United States Court of Appeals for the Second Circuit', decided: '2010-02-04', date: '2010-02-04' });
+      expect(await listed()).toMatchObject({
+        title: 'Gildernew v. Gantner',
+        short_name: 'Gildernew v. Gantner',
+        type: 'opinion',
+        court: 'United States Court of Appeals for the Second Circuit',
+        decided: '2010-02-04',
+        date: '2010-02-04',
+      });
       // Every search passage carries the case name as its context.
       await engine.openCases.release(caseId);
       const chunks = await ChunkStore.open(caseDir);

@@ -7,7 +7,12 @@ import { DOMParser } from '@xmldom/xmldom';
 import { strToU8, zipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
-import { annotationsAppendix, annotationsSummary, readDocxAnnotations, type DocxAnnotation } from '../../src/core/reader/formats/docx-annotations';
+import {
+  annotationsAppendix,
+  annotationsSummary,
+  readDocxAnnotations,
+  type DocxAnnotation,
+} from '../../src/core/reader/formats/docx-annotations';
 import { loadDocx } from '../../src/core/reader/loaders';
 import { sectionsOf } from '../../src/core/text/outline';
 import { parseFile } from '../../src/core/reader/parse';
@@ -19,21 +24,30 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 
 /** A minimal .docx: `body` goes inside <w:body>; `comments` is word/comments.xml (linked from the document unless `linked` is false). */
 function docx(body: string, comments?: string, linked = true): Uint8Array {
-  const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`;
-  const rels = (inner: string) => strToU8(`${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${inner}</Relationships>`);
+  const rel = (id: string, type: string, target: string) =>
+    `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`;
+  const rels = (inner: string) =>
+    strToU8(
+      `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${inner}</Relationships>`,
+    );
   return zipSync({
     '[Content_Types].xml': strToU8(
       `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
     ),
     '_rels/.rels': rels(rel('rId1', 'officeDocument', 'word/document.xml')),
-    'word/document.xml': strToU8(`${XML}<w:document xmlns:w="${W}" xmlns:r="${REL}"><w:body>${body}</w:body></w:document>`),
-    'word/_rels/document.xml.rels': rels(comments !== undefined && linked ? rel('rId2', 'comments', 'comments.xml') : ''),
+    'word/document.xml': strToU8(
+      `${XML}<w:document xmlns:w="${W}" xmlns:r="${REL}"><w:body>${body}</w:body></w:document>`,
+    ),
+    'word/_rels/document.xml.rels': rels(
+      comments !== undefined && linked ? rel('rId2', 'comments', 'comments.xml') : '',
+    ),
     ...(comments !== undefined ? { 'word/comments.xml': strToU8(comments) } : {}),
   });
 }
 
 const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
-const change = (tag: string, author: string, date: string, ...runs: string[]) => `<w:${tag} w:id="${Math.floor(Math.random() * 1e6)}" w:author="${author}" w:date="${date}T09:30:00Z">${runs.join('')}</w:${tag}>`;
+const change = (tag: string, author: string, date: string, ...runs: string[]) =>
+  `<w:${tag} w:id="${Math.floor(Math.random() * 1e6)}" w:author="${author}" w:date="${date}T09:30:00Z">${runs.join('')}</w:${tag}>`;
 const deletedRun = (text: string) => `<w:r><w:delText xml:space="preserve">${text}</w:delText></w:r>`;
 const OC = 'Opposing Counsel';
 
@@ -52,13 +66,21 @@ const BODY = [
 const COMMENTS = `${XML}<w:comments xmlns:w="${W}"><w:comment w:id="0" w:author="Partner" w:date="2024-05-03T11:00:00Z" w:initials="P"><w:p>${run('Push back on this.')}</w:p><w:p>${run('Thirty is market.')}</w:p></w:comment></w:comments>`;
 
 const REDLINE = docx(BODY, COMMENTS);
-const PLAIN = docx(`<w:p>${run('SERVICES AGREEMENT')}</w:p><w:p>${run('The notice period is ninety (90) days.')}</w:p>`);
+const PLAIN = docx(
+  `<w:p>${run('SERVICES AGREEMENT')}</w:p><w:p>${run('The notice period is ninety (90) days.')}</w:p>`,
+);
 
 /** What loadDocx read before annotations: mammoth's raw text, one blank line between paragraphs. */
 async function mammothText(bytes: Uint8Array): Promise<{ text: string; html: string }> {
   const buffer = Buffer.from(bytes);
   const raw = (await mammoth.extractRawText({ buffer })).value;
-  return { text: raw.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\s+$/, ''), html: (await mammoth.convertToHtml({ buffer })).value };
+  return {
+    text: raw
+      .replace(/\r\n?/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\s+$/, ''),
+    html: (await mammoth.convertToHtml({ buffer })).value,
+  };
 }
 
 describe('DOCX tracked changes and comments', () => {
@@ -99,7 +121,10 @@ describe('DOCX tracked changes and comments', () => {
       'Deleted by Opposing Counsel on 2024-05-02: "Governing law: Delaware."',
       'Inserted by Opposing Counsel on 2024-05-02: "Governing law: Delaware." — in: "Governing law: Delaware."',
     ]);
-    expect(doc.annotations).toEqual({ summary: '5 tracked changes by Opposing Counsel and 1 by J. Smith, 1 comment', count: { insertions: 3, deletions: 3, comments: 1 } });
+    expect(doc.annotations).toEqual({
+      summary: '5 tracked changes by Opposing Counsel and 1 by J. Smith, 1 comment',
+      count: { insertions: 3, deletions: 3, comments: 1 },
+    });
     // Every appendix paragraph is a paragraph of the index, and the last page ends with it.
     const paras = doc.index.paragraphs!.map(([s, e]) => doc.text.slice(s, e));
     expect(paras.slice(-8)).toEqual(['Tracked changes and comments', ...appendix]);
@@ -111,14 +136,20 @@ describe('DOCX tracked changes and comments', () => {
 
   it('the appended HTML holds the same paragraphs: a cited span maps onto it, and it is a heading of the outline', async () => {
     const doc = await loadDocx(REDLINE);
-    const body = new DOMParser({ errorHandler: () => undefined }).parseFromString(`<!DOCTYPE html><html><body>${doc.html}</body></html>`, 'text/html').getElementsByTagName('body')[0];
+    const body = new DOMParser({ errorHandler: () => undefined })
+      .parseFromString(`<!DOCTYPE html><html><body>${doc.html}</body></html>`, 'text/html')
+      .getElementsByTagName('body')[0];
     const nodes = sanitizeDocxHtml(body as unknown as DomLike);
     for (const words of ['thirty (30)', 'Late payments bear interest & costs.', 'Push back on this.']) {
       const start = doc.text.lastIndexOf(words);
       const marked = highlightDocxSpan(nodes, doc.text, start, start + words.length);
       expect(marked?.markedText).toBe(words);
     }
-    const sections = sectionsOf(doc.text, doc.index.pages.map((p) => p.start), doc.html);
+    const sections = sectionsOf(
+      doc.text,
+      doc.index.pages.map((p) => p.start),
+      doc.html,
+    );
     const last = sections[sections.length - 1]!;
     expect(last.title).toBe('Tracked changes and comments');
     expect(last.start).toBe(doc.text.indexOf('Tracked changes and comments'));
@@ -139,9 +170,19 @@ describe('DOCX tracked changes and comments', () => {
     // comments.xml that is not XML at all: the changes are still read. (mammoth itself refuses such a
     // file — it reads word/comments.xml, linked or not — so loadDocx fails on it as it always did.)
     const garbage = await readDocxAnnotations(docx(BODY, '\u0000<<w:comments garbage', false));
-    expect(garbage.map((x) => x.type)).toEqual(['deletion', 'insertion', 'insertion', 'deletion', 'deletion', 'insertion']);
+    expect(garbage.map((x) => x.type)).toEqual([
+      'deletion',
+      'insertion',
+      'insertion',
+      'deletion',
+      'deletion',
+      'insertion',
+    ]);
     // Well-formed but wrong: a comment without an id or text, another vocabulary, a range to no comment.
-    const odd = docx(BODY, `${XML}<w:comments xmlns:w="${W}"><w:comment w:author="X"/><foo xmlns="urn:x"><w:comment w:id="0"/></foo></w:comments>`);
+    const odd = docx(
+      BODY,
+      `${XML}<w:comments xmlns:w="${W}"><w:comment w:author="X"/><foo xmlns="urn:x"><w:comment w:id="0"/></foo></w:comments>`,
+    );
     expect((await loadDocx(odd)).annotations?.summary).toBe('5 tracked changes by Opposing Counsel and 1 by J. Smith');
     // Not a package at all, or one without a document: nothing, and no throw.
     expect(await readDocxAnnotations(new Uint8Array([1, 2, 3]))).toEqual([]);
@@ -149,17 +190,38 @@ describe('DOCX tracked changes and comments', () => {
   });
 
   it('a change in a long sentence is anchored on a window of about 200 characters around it', async () => {
-    const long = 'the Supplier shall deliver the goods described in the schedule to the premises of the Customer '.repeat(4);
-    const a = await readDocxAnnotations(docx(`<w:p>${run(`Under this clause ${long}`)}${change('del', OC, '2024-05-02', deletedRun('promptly and'))}${run(` ${long}without delay.`)}</w:p>`));
+    const long =
+      'the Supplier shall deliver the goods described in the schedule to the premises of the Customer '.repeat(4);
+    const a = await readDocxAnnotations(
+      docx(
+        `<w:p>${run(`Under this clause ${long}`)}${change('del', OC, '2024-05-02', deletedRun('promptly and'))}${run(` ${long}without delay.`)}</w:p>`,
+      ),
+    );
     expect(a).toHaveLength(1);
     expect(a[0]!.anchor.length).toBeLessThanOrEqual(204);
     expect(a[0]!.anchor).toMatch(/^… .*premises of the Customer +the Supplier.* …$/);
   });
 
   it('the summary groups the changes by author, most first', () => {
-    const x = (type: DocxAnnotation['type'], author: string): DocxAnnotation => ({ type, author, date: '', text: 'w', anchor: '' });
-    expect(annotationsSummary([x('insertion', 'A'), x('comment', 'P'), x('deletion', 'B'), x('deletion', 'B'), x('insertion', 'C')])).toBe('2 tracked changes by B, 1 by A and 1 by C, 1 comment');
-    expect(annotationsSummary([x('insertion', ''), x('comment', 'P'), x('comment', 'Q')])).toBe('1 tracked change, 2 comments');
+    const x = (type: DocxAnnotation['type'], author: string): DocxAnnotation => ({
+      type,
+      author,
+      date: '',
+      text: 'w',
+      anchor: '',
+    });
+    expect(
+      annotationsSummary([
+        x('insertion', 'A'),
+        x('comment', 'P'),
+        x('deletion', 'B'),
+        x('deletion', 'B'),
+        x('insertion', 'C'),
+      ]),
+    ).toBe('2 tracked changes by B, 1 by A and 1 by C, 1 comment');
+    expect(annotationsSummary([x('insertion', ''), x('comment', 'P'), x('comment', 'Q')])).toBe(
+      '1 tracked change, 2 comments',
+    );
     expect(annotationsAppendix([x('comment', '')])!.text).toBe('Tracked changes and comments\n\nComment: "w"');
   });
 

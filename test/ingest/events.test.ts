@@ -61,7 +61,8 @@ describe('dated events', () => {
       }
       tp++;
       const e = events[0]!;
-      if (e.date !== date || e.precision !== precision || (end !== undefined && e.date_end !== end)) wrong.push(`${sentence}: ${e.date} ${e.precision} ${e.date_end ?? ''}`);
+      if (e.date !== date || e.precision !== precision || (end !== undefined && e.date_end !== end))
+        wrong.push(`${sentence}: ${e.date} ${e.precision} ${e.date_end ?? ''}`);
     }
     expect(wrong).toEqual([]);
     expect(tp / (tp + fp)).toBe(1);
@@ -69,7 +70,11 @@ describe('dated events', () => {
   });
 
   it('a relative date follows the event before it; an ambiguous day/month is marked; the case’s day-first order is honoured', async () => {
-    const doc = loadText(Buffer.from('The plaintiff fell on May 3, 2021. Three days later he saw Dr. Alvarez.\n\nThe report is dated 03/04/2020.'));
+    const doc = loadText(
+      Buffer.from(
+        'The plaintiff fell on May 3, 2021. Three days later he saw Dr. Alvarez.\n\nThe report is dated 03/04/2020.',
+      ),
+    );
     const events = await extractEvents(doc.text, doc.index, { docDate: '2023-01-01' });
     expect(events.map((e) => [e.date, e.precision, e.ambiguous ?? false])).toEqual([
       ['2021-05-03', 'day', false],
@@ -84,12 +89,32 @@ describe('dated events', () => {
   it('each event is its sentence, exactly: the offsets hold the words; a date in a running footer is not an event', async () => {
     const who = ['The witness', 'Her landlord', 'A plumber', 'The insurer'];
     const what = ['the leak', 'the damp wall', 'the repair bill', 'the claim form'];
-    const pages = who.map((w, i) => `${w} called on June ${i + 2}, 2020 about\n${what[i]}.\nCONFIDENTIAL — printed 01/05/2024`).join('\n');
-    const doc = loadText(Buffer.from(pages.split('\n').map((l) => l).join('\n')));
+    const pages = who
+      .map((w, i) => `${w} called on June ${i + 2}, 2020 about\n${what[i]}.\nCONFIDENTIAL — printed 01/05/2024`)
+      .join('\n');
+    const doc = loadText(
+      Buffer.from(
+        pages
+          .split('\n')
+          .map((l) => l)
+          .join('\n'),
+      ),
+    );
     // Force four pages: one per block of three lines.
     const starts = [0];
     for (let i = 0, n = 0; i < doc.text.length; i++) if (doc.text[i] === '\n' && ++n % 3 === 0) starts.push(i + 1);
-    const index = { ...doc.index, pages: starts.map((s, i) => ({ page: i + 1, start: s, end: starts[i + 1] ?? doc.text.length, view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [] })) };
+    const index = {
+      ...doc.index,
+      pages: starts.map((s, i) => ({
+        page: i + 1,
+        start: s,
+        end: starts[i + 1] ?? doc.text.length,
+        view: [0, 0, 0, 0] as [number, number, number, number],
+        rotate: 0,
+        fonts: [],
+        items: [],
+      })),
+    };
     const events = await extractEvents(doc.text, index, { docDate: '' });
     expect(events.map((e) => e.date)).toEqual(['2020-06-02', '2020-06-03', '2020-06-04', '2020-06-05']);
     for (const e of events) expect(doc.text.slice(e.start, e.end).replace(/\n/g, ' ')).toBe(e.text);
@@ -98,21 +123,34 @@ describe('dated events', () => {
 
   it('sentences split after a full stop, not after an abbreviation; names are capitalised runs', () => {
     const t = 'Dr. Alvarez saw him on May 3. He left. Acme Holdings LLC paid.';
-    expect(sentenceSpans(t).map(([a, b]) => t.slice(a, b))).toEqual(['Dr. Alvarez saw him on May 3.', 'He left.', 'Acme Holdings LLC paid.']);
-    expect(namesIn('On May 3, 2021 Jane Roe met Dr. Maria Alvarez and Acme Holdings LLC.')).toEqual(['Jane Roe', 'Dr. Maria Alvarez', 'Acme Holdings LLC']);
+    expect(sentenceSpans(t).map(([a, b]) => t.slice(a, b))).toEqual([
+      'Dr. Alvarez saw him on May 3.',
+      'He left.',
+      'Acme Holdings LLC paid.',
+    ]);
+    expect(namesIn('On May 3, 2021 Jane Roe met Dr. Maria Alvarez and Acme Holdings LLC.')).toEqual([
+      'Jane Roe',
+      'Dr. Maria Alvarez',
+      'Acme Holdings LLC',
+    ]);
   });
 });
 
 describe('names in events', () => {
   it('an address is not a person', () => {
-    expect(namesIn('On March 3, 2021 John Roe slipped on the stairs at 12 Elm Street, Suite 4, of Acme Holdings LLC.')).toEqual(['John Roe', 'Acme Holdings LLC']);
+    expect(
+      namesIn('On March 3, 2021 John Roe slipped on the stairs at 12 Elm Street, Suite 4, of Acme Holdings LLC.'),
+    ).toEqual(['John Roe', 'Acme Holdings LLC']);
   });
 });
 
 describe('parties in events', () => {
   it('a party of the document named in the sentence is among its people, even written in lower case', async () => {
     const doc = loadText(Buffer.from('On May 3, 2021 the goods were delivered by acme supply co. to the warehouse.'));
-    const [event] = await extractEvents(doc.text, doc.index, { docDate: '', parties: ['Acme Supply Co.', 'Beta Logistics LLC'] });
+    const [event] = await extractEvents(doc.text, doc.index, {
+      docDate: '',
+      parties: ['Acme Supply Co.', 'Beta Logistics LLC'],
+    });
     expect(event!.people).toEqual(['Acme Supply Co.']);
   });
 });

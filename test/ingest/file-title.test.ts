@@ -5,7 +5,7 @@ import { Engine } from '../../src/core/engine';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 
 describe('files.list names each document by its title', () => {
-  it("a contract by the title on its first page and its two parties; a file without one by its name made readable", async () => {
+  it('a contract by the title on its first page and its two parties; a file without one by its name made readable', async () => {
     const home = tempHome('casefile-file-title-');
     const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
     try {
@@ -13,12 +13,17 @@ describe('files.list names each document by its title', () => {
       const drop = path.join(home, 'drop');
       mkdirSync(drop, { recursive: true });
       copyFileSync(cuadPdf(CUAD_SMALL.datacall), path.join(drop, 'datacall.pdf'));
-      writeFileSync(path.join(drop, 'client_meeting_notes.txt'), 'we met the client on tuesday and went through the open points of the lease.\n');
+      writeFileSync(
+        path.join(drop, 'client_meeting_notes.txt'),
+        'we met the client on tuesday and went through the open points of the lease.\n',
+      );
       await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       const { files } = await engine.router.call('files.list', { case_id: caseId });
       const byName = new Map(files.map((f) => [f.name.split('/').pop(), f]));
       expect(byName.get('datacall.pdf')!.status).toBe('indexed');
-      expect(byName.get('datacall.pdf')!.title).toBe('CONTENT LICENSING AGREEMENT — Data Call Technologies / Plan_b Media');
+      expect(byName.get('datacall.pdf')!.title).toBe(
+        'CONTENT LICENSING AGREEMENT — Data Call Technologies / Plan_b Media',
+      );
       expect(byName.get('datacall.pdf')!.short_name).toBe('CONTENT LICENSING AGREEMENT');
       expect(byName.get('client_meeting_notes.txt')!.title).toBe('client meeting notes');
     } finally {
@@ -36,8 +41,12 @@ describe('files.list titles follow what is indexed', () => {
       const drop = path.join(home, 'drop');
       mkdirSync(drop, { recursive: true });
       const file = path.join(drop, 'harbor.txt');
-      const title = async () => (await engine.router.call('files.list', { case_id: caseId })).files.find((f) => f.name === 'harbor.txt')!.title;
-      writeFileSync(file, 'LEASE AGREEMENT\n\n1. Rent. The tenant shall pay rent of $2,000 on the first day of each month.\n');
+      const title = async () =>
+        (await engine.router.call('files.list', { case_id: caseId })).files.find((f) => f.name === 'harbor.txt')!.title;
+      writeFileSync(
+        file,
+        'LEASE AGREEMENT\n\n1. Rent. The tenant shall pay rent of $2,000 on the first day of each month.\n',
+      );
       const first = await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
       const fileId = 'results' in first ? first.results[0]!.file_id : '';
 
@@ -46,7 +55,10 @@ describe('files.list titles follow what is indexed', () => {
       const stored = JSON.parse(readFileSync(structureFile, 'utf8')) as { profile: { title: string } };
       const fresh = stored.profile.title;
       expect(fresh).toBe('LEASE AGREEMENT');
-      writeFileSync(structureFile, JSON.stringify({ ...stored, profile: { ...stored.profile, title: 'Harbor (an older title)' } }));
+      writeFileSync(
+        structureFile,
+        JSON.stringify({ ...stored, profile: { ...stored.profile, title: 'Harbor (an older title)' } }),
+      );
       expect(await title()).toBe('Harbor (an older title)');
       await engine.router.call('index.reindex', { case_id: caseId, all: true });
       expect(await title()).toBe('LEASE AGREEMENT');

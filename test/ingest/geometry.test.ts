@@ -51,7 +51,8 @@ async function wordIous(file: string, page: number): Promise<number[]> {
   return ious;
 }
 
-const CONFORMIS = 'cuad/full_contract_pdf/Part_I/Development/ConformisInc_20191101_10-Q_EX-10.6_11861402_EX-10.6_Development Agreement.pdf';
+const CONFORMIS =
+  'cuad/full_contract_pdf/Part_I/Development/ConformisInc_20191101_10-Q_EX-10.6_11861402_EX-10.6_Development Agreement.pdf';
 const TUNIU = 'cuad/full_contract_pdf/Part_II/Collaboration/TUNIUCORP_03_06_2014-EX-10-COOPERATION AGREEMENT.PDF';
 
 /**
@@ -68,7 +69,15 @@ async function oddWidthsPdf(): Promise<Uint8Array> {
     'installment Security deposit liability remedies',
   ];
   lines.forEach((line, i) =>
-    page.pushOperators(beginText(), setFontAndSize('F9', 11), setCharacterSpacing([0, 0.6, -0.3, 0.2, 0][i]!), setWordSpacing([0, 2, 0, 4, 1][i]!), moveText(60, 720 - i * 20), showText(hex(line)), endText()),
+    page.pushOperators(
+      beginText(),
+      setFontAndSize('F9', 11),
+      setCharacterSpacing([0, 0.6, -0.3, 0.2, 0][i]!),
+      setWordSpacing([0, 2, 0, 4, 1][i]!),
+      moveText(60, 720 - i * 20),
+      showText(hex(line)),
+      endText(),
+    ),
   );
   return doc.save();
 }
@@ -176,9 +185,32 @@ async function savedStatesPdf(): Promise<Uint8Array> {
 async function formsPdf(): Promise<Uint8Array> {
   const { doc, page, tj } = await oddWidthsPage();
   const font = page.node.Resources()!.lookup(PDFName.of('Font'));
-  const form = (ops: PDFOperator[], matrix: number[]) => doc.context.register(doc.context.formXObject(ops, { BBox: [0, 0, 612, 792], Matrix: matrix, Resources: { Font: font } }));
-  const inner = form([beginText(), setFontAndSize('F9', 11), setCharacterSpacing(0.4), moveText(60, 600), tj(['Jurisdiction', -320, ' Delaware', -180, ' arbitration', -400, ' Witness']), endText()], [1, 0, 0, 1, 0, 40]);
-  const stamp = form([beginText(), setFontAndSize('F9', 10), setWordSpacing(3), moveText(0, 0), tj(['Exhibit', -260, ' Schedule']), endText()], [1, 0, 0, 1, 0, 0]);
+  const form = (ops: PDFOperator[], matrix: number[]) =>
+    doc.context.register(
+      doc.context.formXObject(ops, { BBox: [0, 0, 612, 792], Matrix: matrix, Resources: { Font: font } }),
+    );
+  const inner = form(
+    [
+      beginText(),
+      setFontAndSize('F9', 11),
+      setCharacterSpacing(0.4),
+      moveText(60, 600),
+      tj(['Jurisdiction', -320, ' Delaware', -180, ' arbitration', -400, ' Witness']),
+      endText(),
+    ],
+    [1, 0, 0, 1, 0, 40],
+  );
+  const stamp = form(
+    [
+      beginText(),
+      setFontAndSize('F9', 10),
+      setWordSpacing(3),
+      moveText(0, 0),
+      tj(['Exhibit', -260, ' Schedule']),
+      endText(),
+    ],
+    [1, 0, 0, 1, 0, 0],
+  );
   page.node.Resources()!.set(PDFName.of('XObject'), doc.context.obj({ Fm1: inner, Fm2: stamp }));
   page.pushOperators(
     beginText(),
@@ -213,10 +245,29 @@ async function oddWidthsPage() {
   const widths: number[] = [];
   for (let c = 32; c <= 126; c++) widths.push(c === 32 ? 300 : 300 + ((c * 137) % 11) * 60);
   const descriptor = doc.context.register(
-    doc.context.obj({ Type: 'FontDescriptor', FontName: 'CasefileOddWidths', Flags: 32, FontBBox: [-200, -220, 1000, 900], ItalicAngle: 0, Ascent: 750, Descent: -220, CapHeight: 700, StemV: 80 }),
+    doc.context.obj({
+      Type: 'FontDescriptor',
+      FontName: 'CasefileOddWidths',
+      Flags: 32,
+      FontBBox: [-200, -220, 1000, 900],
+      ItalicAngle: 0,
+      Ascent: 750,
+      Descent: -220,
+      CapHeight: 700,
+      StemV: 80,
+    }),
   );
   const font = doc.context.register(
-    doc.context.obj({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'CasefileOddWidths', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding', FontDescriptor: descriptor }),
+    doc.context.obj({
+      Type: 'Font',
+      Subtype: 'TrueType',
+      BaseFont: 'CasefileOddWidths',
+      FirstChar: 32,
+      LastChar: 126,
+      Widths: widths,
+      Encoding: 'WinAnsiEncoding',
+      FontDescriptor: descriptor,
+    }),
   );
   page.node.setFontDictionary(PDFName.of('F9'), font);
   const hex = (s: string) => PDFHexString.of(Buffer.from(s, 'latin1').toString('hex'));
@@ -234,7 +285,12 @@ async function oddWidthsPage() {
  * a page as the span; every word inside gets its own box with IoU ≥ 0.8 against poppler's, and the
  * span's rectangles cover no word outside it by more than a sliver (10% of that word's box).
  */
-async function checkSpan(file: string, page: number, from: number, to: number): Promise<{ ious: number[]; lines: number }> {
+async function checkSpan(
+  file: string,
+  page: number,
+  from: number,
+  to: number,
+): Promise<{ ious: number[]; lines: number }> {
   const out = await parseFile({ bytes: readFileSync(file), name: 'x.pdf', maxBytes: Infinity });
   const doc = out.doc!;
   expect(doc.index.format).toBe(3);
@@ -288,7 +344,13 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
     const out = await parseFile({ bytes: await oddWidthsPdf(), name: 'odd.pdf', maxBytes: Infinity });
     const doc = out.doc!;
     expect(doc.index.pages[0]!.widths?.some((w) => w !== 0)).toBe(true);
-    const old = JSON.parse(JSON.stringify({ ...doc.index, format: undefined, pages: doc.index.pages.map((p) => ({ ...p, widths: undefined, stops: undefined })) })) as typeof doc.index;
+    const old = JSON.parse(
+      JSON.stringify({
+        ...doc.index,
+        format: undefined,
+        pages: doc.index.pages.map((p) => ({ ...p, widths: undefined, stops: undefined })),
+      }),
+    ) as typeof doc.index;
     const at = doc.text.indexOf('Delaware');
     const [now] = spanToRects(doc.index, at, at + 8, doc.text);
     const [before] = spanToRects(old, at, at + 8, doc.text);
@@ -325,7 +387,12 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
     const lowered = words.find((w) => w.word === 'Schedule')!;
     const at = doc.text.indexOf('Schedule');
     const [withLift] = spanToRects(doc.index, at, at + 8, doc.text);
-    const [withoutLift] = spanToRects({ ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, lifts: undefined })) }, at, at + 8, doc.text);
+    const [withoutLift] = spanToRects(
+      { ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, lifts: undefined })) },
+      at,
+      at + 8,
+      doc.text,
+    );
     expect(boxIou(lowered, withLift!.rects[0]!)).toBeGreaterThanOrEqual(0.8);
     expect(boxIou(lowered, withoutLift!.rects[0]!)).toBeLessThan(0.8);
   });
@@ -362,16 +429,22 @@ describe.skipIf(!hasPoppler)('cited spans against poppler: every word IoU ≥ 0.
 
   it.each([
     ['cuad/full_contract_pdf/Part_II/IP/INGEVITYCORP_05_16_2016-EX-10.5-INTELLECTUAL PROPERTY AGREEMENT.PDF', 1],
-    ['cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf', 1],
+    [
+      'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf',
+      1,
+    ],
     ['cuad/full_contract_pdf/Part_II/Sponsorship/VIOLINMEMORYINC_12_12_2012-EX-10.14-SPONSORSHIP AGREEMENT.PDF', 2],
     ['cuad/full_contract_pdf/Part_II/Sponsorship/VIOLINMEMORYINC_12_12_2012-EX-10.14-SPONSORSHIP AGREEMENT.PDF', 15],
     ['freelaw-courtlistener/Documents/PDF to HTML Analysis and Testing/DC-Circuit-07-3125-1229519.pdf', 1],
     ['freelaw-courtlistener/Documents/PDF to HTML Analysis and Testing/DC-Circuit-07-3125-1229519.pdf', 15],
-  ])('real document %s page %i: every unique word on the page reaches IoU ≥ 0.8 (justified lines, text matrices, dropped soft hyphens, small capitals, layout by runs of spaces)', async (rel, page) => {
-    const ious = await wordIous(path.join(corpusDir, rel), page);
-    expect(ious.length).toBeGreaterThan(40);
-    expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
-  });
+  ])(
+    'real document %s page %i: every unique word on the page reaches IoU ≥ 0.8 (justified lines, text matrices, dropped soft hyphens, small capitals, layout by runs of spaces)',
+    async (rel, page) => {
+      const ious = await wordIous(path.join(corpusDir, rel), page);
+      expect(ious.length).toBeGreaterThan(40);
+      expect(Math.min(...ious)).toBeGreaterThanOrEqual(0.8);
+    },
+  );
 
   it.each([
     [CONFORMIS, 1, 45, 135],
@@ -409,7 +482,10 @@ describe.skipIf(!hasPoppler)('span → rectangles against poppler (pdftotext -bb
       expect(boxIou(w, r), w.word).toBeGreaterThanOrEqual(0.95);
     }
     // Data stored before descriptor metrics (no box ascent/descent per font) keeps the capped pdf.js metrics.
-    const old = { ...doc.index, pages: doc.index.pages.map((p) => ({ ...p, fonts: p.fonts.map((f) => [f[0], f[1], f[2], f[3]] as typeof f) })) };
+    const old = {
+      ...doc.index,
+      pages: doc.index.pages.map((p) => ({ ...p, fonts: p.fonts.map((f) => [f[0], f[1], f[2], f[3]] as typeof f) })),
+    };
     const at = pageText.indexOf('Source:');
     const [before] = spanToRects(old, geo.start + at, geo.start + at + 7, doc.text);
     const [now] = spanToRects(doc.index, geo.start + at, geo.start + at + 7, doc.text);
@@ -417,7 +493,10 @@ describe.skipIf(!hasPoppler)('span → rectangles against poppler (pdftotext -bb
   });
 
   it('real contract – nearly all unique words on page 1 reach IoU ≥ 0.8', async () => {
-    const file = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Development/ConformisInc_20191101_10-Q_EX-10.6_11861402_EX-10.6_Development Agreement.pdf');
+    const file = path.join(
+      corpusDir,
+      'cuad/full_contract_pdf/Part_I/Development/ConformisInc_20191101_10-Q_EX-10.6_11861402_EX-10.6_Development Agreement.pdf',
+    );
     const ious = await wordIous(file, 1);
     expect(ious.length).toBeGreaterThan(50);
     const good = ious.filter((x) => x >= 0.8).length / ious.length;

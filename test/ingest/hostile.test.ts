@@ -36,11 +36,18 @@ function grepTree(dir: string, needle: string): string[] {
 }
 
 describe('hostile files', () => {
-  it('one batch of 50+ hostile files among good ones: every file gets a clear status and reason, every good file is indexed, no process passes 1.5 GB', { timeout: 480_000 }, async () => {
+  it('one batch of 50+ hostile files among good ones: every file gets a clear status and reason, every good file is indexed, no process passes 1.5 GB', {
+    timeout: 480_000,
+  }, async () => {
     const home = tempHome('casefile-hostile-');
     const drop = path.join(tempHome('casefile-hostile-src-'), 'case folder');
     // The 9,999-file archive is read up to a cap of 20 files from one added file here (the bench reads it whole).
-    const set = await writeHostileSet(drop, corpusDir, { tinyFiles: 300, unreadable: true, manyEntries: 9_999, maxInnerFiles: 20 });
+    const set = await writeHostileSet(drop, corpusDir, {
+      tinyFiles: 300,
+      unreadable: true,
+      manyEntries: 9_999,
+      maxInnerFiles: 20,
+    });
     expect(set.expect.size).toBeGreaterThanOrEqual(50);
     const uid = isRoot ? NOBODY : undefined;
     if (isRoot) {
@@ -51,7 +58,10 @@ describe('hostile files', () => {
     expect(created.code, created.stderr).toBe(0);
     const { id } = JSON.parse(created.stdout) as { id: string };
 
-    const run = await runMeasured(home, ['ingest', id, drop, '--json'], { uid, env: { CASEFILE_MAX_INNER_FILES: '20' } });
+    const run = await runMeasured(home, ['ingest', id, drop, '--json'], {
+      uid,
+      env: { CASEFILE_MAX_INNER_FILES: '20' },
+    });
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     const results = (JSON.parse(run.stdout) as { results: Result[] }).results;
     const byName = new Map(results.map((r) => [r.name, r]));
@@ -64,8 +74,10 @@ describe('hostile files', () => {
         wrong.push(`${JSON.stringify(name)}: no result`);
         continue;
       }
-      if (e.status !== 'any' && r.status !== e.status) wrong.push(`${JSON.stringify(name)}: ${r.status} (${r.reason}), expected ${e.status}`);
-      else if (e.reason && !e.reason.test(r.reason)) wrong.push(`${JSON.stringify(name)}: reason "${r.reason}" does not match ${e.reason}`);
+      if (e.status !== 'any' && r.status !== e.status)
+        wrong.push(`${JSON.stringify(name)}: ${r.status} (${r.reason}), expected ${e.status}`);
+      else if (e.reason && !e.reason.test(r.reason))
+        wrong.push(`${JSON.stringify(name)}: reason "${r.reason}" does not match ${e.reason}`);
     }
     expect(wrong).toEqual([]);
     // Nothing without a clear status; nothing that did not go in without a reason.
@@ -94,7 +106,9 @@ describe('hostile files', () => {
     expect(listed.filter((f) => ['queued', 'parsing', 'embedding'].includes(f.status))).toEqual([]);
   });
 
-  it('a bomb that gets past the stream limit is stopped at the memory limit; the app and the rest of the batch carry on', { timeout: 240_000 }, async () => {
+  it('a bomb that gets past the stream limit is stopped at the memory limit; the app and the rest of the batch carry on', {
+    timeout: 240_000,
+  }, async () => {
     const home = tempHome('casefile-bomb-');
     const drop = path.join(tempHome('casefile-bomb-src-'), 'drop');
     mkdirSync(drop, { recursive: true });
@@ -118,9 +132,13 @@ describe('hostile files', () => {
 
     // Never resumed automatically: the next ingest leaves it as it is.
     const again = await runMeasured(home, ['ingest', id, drop, '--json'], { env });
-    expect((JSON.parse(again.stdout) as { results: Result[] }).results.find((r) => r.name === 'a-bomb.pdf')?.status).toBe('unchanged');
+    expect(
+      (JSON.parse(again.stdout) as { results: Result[] }).results.find((r) => r.name === 'a-bomb.pdf')?.status,
+    ).toBe('unchanged');
     // The user can retry it by hand: it is read again (and stopped again, at the new limit).
-    const retry = await runMeasured(home, ['retry', id, 'a-bomb.pdf', '--json'], { env: { CASEFILE_PARSE_MEMORY_MB: '600' } });
+    const retry = await runMeasured(home, ['retry', id, 'a-bomb.pdf', '--json'], {
+      env: { CASEFILE_PARSE_MEMORY_MB: '600' },
+    });
     expect(retry.code, retry.stderr).toBe(0);
     const retried = (JSON.parse(retry.stdout) as { results: Result[] }).results;
     expect(retried).toHaveLength(1);
@@ -128,24 +146,37 @@ describe('hostile files', () => {
     expect(retried[0]!.reason).toMatch(/^stopped: it needed more than 600 MB of memory/);
   });
 
-  it('a file that takes too long is stopped at the time limit with the reason; the case goes on', { timeout: 240_000 }, async () => {
+  it('a file that takes too long is stopped at the time limit with the reason; the case goes on', {
+    timeout: 240_000,
+  }, async () => {
     const home = tempHome('casefile-slow-');
     const drop = path.join(tempHome('casefile-slow-src-'), 'drop');
     mkdirSync(drop, { recursive: true });
     // Reading the hidden bomb takes many seconds before it could reach 3 GB: the 1 s limits come first.
     writeFileSync(path.join(drop, 'a-slow.pdf'), bombPdf(true));
-    const { id } = JSON.parse((await runMeasured(home, ['cases', 'create', 'Slow', '--json'])).stdout) as { id: string };
-    const perPage = await runMeasured(home, ['ingest', id, drop, '--json'], { env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_PAGE_TIMEOUT_S: '1' } });
+    const { id } = JSON.parse((await runMeasured(home, ['cases', 'create', 'Slow', '--json'])).stdout) as {
+      id: string;
+    };
+    const perPage = await runMeasured(home, ['ingest', id, drop, '--json'], {
+      env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_PAGE_TIMEOUT_S: '1' },
+    });
     const results = (JSON.parse(perPage.stdout) as { results: Result[] }).results;
-    expect(results.find((r) => r.name === 'a-slow.pdf')?.reason).toMatch(/^stopped: one page took longer than 1 s to read/);
+    expect(results.find((r) => r.name === 'a-slow.pdf')?.reason).toMatch(
+      /^stopped: one page took longer than 1 s to read/,
+    );
     // The next file goes in, under the usual limits (a 1 s limit is no test of a good file: on a
     // busy machine starting a reader can take longer; the memory-bomb test above reads good files
     // after a stopped one in the same run). The stopped file is not read again.
     writeFileSync(path.join(drop, 'b-notes.txt'), 'The landlord replied on 4 June.\n');
-    const next = (JSON.parse((await runMeasured(home, ['ingest', id, drop, '--json'])).stdout) as { results: Result[] }).results;
+    const next = (JSON.parse((await runMeasured(home, ['ingest', id, drop, '--json'])).stdout) as { results: Result[] })
+      .results;
     expect(next.find((r) => r.name === 'b-notes.txt')?.status).toBe('indexed');
     expect(next.find((r) => r.name === 'a-slow.pdf')?.status).toBe('unchanged');
-    const perFile = await runMeasured(home, ['retry', id, 'a-slow.pdf', '--json'], { env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_FILE_TIMEOUT_S: '1' } });
-    expect((JSON.parse(perFile.stdout) as { results: Result[] }).results[0]?.reason).toMatch(/^stopped: reading it took longer than 1 s/);
+    const perFile = await runMeasured(home, ['retry', id, 'a-slow.pdf', '--json'], {
+      env: { CASEFILE_PARSE_MEMORY_MB: '3000', CASEFILE_FILE_TIMEOUT_S: '1' },
+    });
+    expect((JSON.parse(perFile.stdout) as { results: Result[] }).results[0]?.reason).toMatch(
+      /^stopped: reading it took longer than 1 s/,
+    );
   });
 });

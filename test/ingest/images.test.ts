@@ -47,7 +47,10 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
     writeFileSync(path.join(folder, 'letterhead.jpg'), await cropped(page1, 0.25, 'jpeg'));
     writeFileSync(path.join(folder, 'letterhead.webp'), await cropped(page1, 0.25, 'webp'));
     // A two-page fax-style TIFF of pages 1 (its top, as above) and 2.
-    writeFileSync(path.join(folder, 'fax.tif'), multiPageTiff([await topOnlyPixels(page1, 0.4), await pixels(page2)], 150));
+    writeFileSync(
+      path.join(folder, 'fax.tif'),
+      multiPageTiff([await topOnlyPixels(page1, 0.4), await pixels(page2)], 150),
+    );
     // Hostile and broken ones.
     writeFileSync(path.join(folder, 'bomb.png'), pngClaiming(100_000, 100_000));
     writeFileSync(path.join(folder, 'cut.png'), page1.subarray(0, 400));
@@ -62,7 +65,12 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
   });
 
   it('each image is a document of kind image, one page per image (two for the two-page TIFF), read by OCR', () => {
-    for (const [name, pages] of [['page one.png', 1], ['letterhead.jpg', 1], ['letterhead.webp', 1], ['fax.tif', 2]] as const) {
+    for (const [name, pages] of [
+      ['page one.png', 1],
+      ['letterhead.jpg', 1],
+      ['letterhead.webp', 1],
+      ['fax.tif', 2],
+    ] as const) {
       const f = named(name);
       expect(f, name).toMatchObject({ status: 'indexed', pages });
       expect(f.versions[0]!.kind).toBe('image');
@@ -71,8 +79,14 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
   });
 
   it('a huge or cut image fails with a plain reason, and nothing else is lost', () => {
-    expect(named('bomb.png')).toMatchObject({ status: 'failed', reason: 'the image is too large (100,000 × 100,000 pixels; the limit is 100 million)' });
-    expect(named('cut.png')).toMatchObject({ status: 'failed', reason: 'damaged or incomplete PNG image, it could not be read (it ends before its last part)' });
+    expect(named('bomb.png')).toMatchObject({
+      status: 'failed',
+      reason: 'the image is too large (100,000 × 100,000 pixels; the limit is 100 million)',
+    });
+    expect(named('cut.png')).toMatchObject({
+      status: 'failed',
+      reason: 'damaged or incomplete PNG image, it could not be read (it ends before its last part)',
+    });
   });
 
   it('a phrase of page 2 is found in the TIFF; its citation opens page 2 with boxes where poppler puts the words in the original', async () => {
@@ -90,18 +104,33 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
       at = i;
     }
     expect(found, page2.slice(0, 300)).not.toBeNull();
-    const phrase = truth.slice(at, at + 5).map((w) => w.word).join(' ');
+    const phrase = truth
+      .slice(at, at + 5)
+      .map((w) => w.word)
+      .join(' ');
     const start = pages[1]!.start + found!.index;
-    const img = await engine.router.call('citations.page', { case_id: caseId, file_id: fax.id, page: 2, scale: 1, start, end: start + found![0].length });
+    const img = await engine.router.call('citations.page', {
+      case_id: caseId,
+      file_id: fax.id,
+      page: 2,
+      scale: 1,
+      start,
+      end: start + found![0].length,
+    });
     expect(img.page_count).toBe(2);
     // The image was 150 dpi, so its page has the original's size in points: poppler's boxes apply as they are.
     const words = truth.slice(at, at + 5);
     for (const t of words) {
       const cx = (t.x0 + t.x1) / 2;
       const cy = (t.y0 + t.y1) / 2;
-      expect(img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), t.word).toBe(true);
+      expect(
+        img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height),
+        t.word,
+      ).toBe(true);
     }
-    const hit = (await engine.router.call('search', { case_id: caseId, query: phrase, mode: 'keyword', k: 10 })).results.find((r) => r.file_id === fax.id);
+    const hit = (
+      await engine.router.call('search', { case_id: caseId, query: phrase, mode: 'keyword', k: 10 })
+    ).results.find((r) => r.file_id === fax.id);
     expect(hit?.pages[0]).toBe(2);
   });
 
@@ -113,6 +142,9 @@ describe.skipIf(!hasPoppler)('image files in a case: read by OCR, searchable, ci
     writeFileSync(path.join(one, 'photo.jpg'), await cropped(pagePng(PDF, 1, 72), 0.2, 'jpeg'));
     const run = await engine.router.call('ingest.start', { case_id: id, paths: [one], wait: true });
     if (!('results' in run)) throw new Error('expected results');
-    expect(run.results[0]).toMatchObject({ status: 'needs_ocr', reason: 'an image (a photo or scan): turn on OCR in the case settings to read it' });
+    expect(run.results[0]).toMatchObject({
+      status: 'needs_ocr',
+      reason: 'an image (a photo or scan): turn on OCR in the case settings to read it',
+    });
   });
 });

@@ -27,7 +27,14 @@ describe('pdf loader', () => {
       expect(pageText.split('\n')).toHaveLength(12);
       expect(pageText).not.toMatch(new RegExp(`Page (?!${p.page} )\\d+ line`));
     }
-    const chunks = chunkDocument(doc, { fileId: 'f', name: 'lease.pdf', version: 1, isLatest: true, docType: 'other', docDate: '' });
+    const chunks = chunkDocument(doc, {
+      fileId: 'f',
+      name: 'lease.pdf',
+      version: 1,
+      isLatest: true,
+      docType: 'other',
+      docDate: '',
+    });
     for (const c of chunks) {
       expect(c.text).toBe(doc.text.slice(c.start, c.end));
       const pagesMentioned = [...c.text.matchAll(/Page (\d+) line/g)].map((m) => Number(m[1]));
@@ -102,7 +109,9 @@ describe('pdf loader', () => {
     const page = doc.index.pages[0]!;
     const items = (str: string) => {
       const found: { height: number; width: number }[] = [];
-      for (let k = 0; k < page.items.length; k += ITEM_STRIDE) if (doc.text.slice(page.items[k]!, page.items[k]! + page.items[k + 1]!) === str) found.push({ height: page.items[k + 9]!, width: page.items[k + 8]! });
+      for (let k = 0; k < page.items.length; k += ITEM_STRIDE)
+        if (doc.text.slice(page.items[k]!, page.items[k]! + page.items[k + 1]!) === str)
+          found.push({ height: page.items[k + 9]!, width: page.items[k + 8]! });
       return found;
     };
     const item = (str: string) => items(str)[0]!;
@@ -112,7 +121,12 @@ describe('pdf loader', () => {
     const [before, after] = items('Body text.');
     expect(before!.height).toBe(10);
     expect(after).toEqual(before);
-    expect([item('Outer').height, item('Inner').height, item('Outer again').height, item('Body at the end.').height]).toEqual([18, 30, 18, 10]);
+    expect([
+      item('Outer').height,
+      item('Inner').height,
+      item('Outer again').height,
+      item('Body at the end.').height,
+    ]).toEqual([18, 30, 18, 10]);
     expect(doc.text.match(/w\d+/g)).toEqual(words);
   });
 
@@ -127,7 +141,17 @@ describe('pdf loader', () => {
         '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
         '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
         ((content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`)(
-          [empty, 'q 2 0 0 2 0 0 cm', empty, 'BT /F1 10 Tf 30 300 Td [(alpha) -400 (beta gamma)] TJ ET', empty, 'Q', empty, 'BT /F1 10 Tf 72 100 Td [(after) -400 (that)] TJ ET', empty].join('\n'),
+          [
+            empty,
+            'q 2 0 0 2 0 0 cm',
+            empty,
+            'BT /F1 10 Tf 30 300 Td [(alpha) -400 (beta gamma)] TJ ET',
+            empty,
+            'Q',
+            empty,
+            'BT /F1 10 Tf 72 100 Td [(after) -400 (that)] TJ ET',
+            empty,
+          ].join('\n'),
         ),
       ]);
     const plain = (await parse(page(''), 'plain.pdf')).doc!;
@@ -177,7 +201,10 @@ describe('pdf loader', () => {
   });
 
   it('password protected – failed, saying what to do', async () => {
-    for (const p of ['derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf', 'py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf']) {
+    for (const p of [
+      'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf',
+      'py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf',
+    ]) {
       const out = await parse(corpus(p), 'locked.pdf');
       expect(out).toMatchObject({ status: 'failed', locked: true });
       // The reason names no shell's command: each shell adds its own way to give the password.
@@ -202,7 +229,12 @@ describe('pdf loader', () => {
   });
 
   it('real contract – text, date and doc type', async () => {
-    const out = await parse(corpus('cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf'), 'Affiliate Agreement.pdf');
+    const out = await parse(
+      corpus(
+        'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf',
+      ),
+      'Affiliate Agreement.pdf',
+    );
     expect(out).toMatchObject({ status: 'indexed', pages: 7, docType: 'contract', docDate: '2005-07-15' });
     expect(out.doc!.text).toContain('AFFILIATE AGREEMENT\nThis Agreement entered into as of the Effective Date');
   });
@@ -247,8 +279,14 @@ describe('docx and text loaders', () => {
   it('detection – by bytes, not by extension', () => {
     const pdfBytes = Buffer.from('%PDF-1.7\n...');
     expect(detectKind(pdfBytes, 'scan.txt').kind).toBe('pdf');
-    expect(detectKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'photo.pdf')).toEqual({ kind: 'image', reason: '' });
-    expect(detectKind(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 'old.doc')).toEqual({ kind: 'unknown', reason: 'old Office format (.doc) that Casefile does not read; save it as PDF' });
+    expect(detectKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'photo.pdf')).toEqual({
+      kind: 'image',
+      reason: '',
+    });
+    expect(detectKind(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 'old.doc')).toEqual({
+      kind: 'unknown',
+      reason: 'old Office format (.doc) that Casefile does not read; save it as PDF',
+    });
     expect(detectKind(Buffer.from([1, 2, 3, 0, 5]), 'blob.bin').kind).toBe('unknown');
   });
 });
@@ -262,8 +300,12 @@ describe('metadata heuristics', () => {
   });
 
   it('doc type – name and first-page cues', () => {
-    expect(guessDocType('Master Services Agreement.pdf', 'This Agreement is made between the parties')).toBe('contract');
-    expect(guessDocType('scan.pdf', 'DEPOSITION OF JOHN DOE\nEXAMINATION BY MR. SMITH\nQ. Where were you?\nA. Home.')).toBe('deposition');
+    expect(guessDocType('Master Services Agreement.pdf', 'This Agreement is made between the parties')).toBe(
+      'contract',
+    );
+    expect(
+      guessDocType('scan.pdf', 'DEPOSITION OF JOHN DOE\nEXAMINATION BY MR. SMITH\nQ. Where were you?\nA. Home.'),
+    ).toBe('deposition');
     expect(guessDocType('INV-2041.pdf', 'Invoice\nBill to: Acme\nAmount due: $300')).toBe('invoice');
     expect(guessDocType('notes.txt', 'groceries')).toBe('other');
   });

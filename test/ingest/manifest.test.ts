@@ -16,7 +16,22 @@ function record(i: number): FileRecord {
     id: `f${String(i).padStart(6, '0')}`,
     name: `folder/note-${i}.txt`,
     doc_type_override: null,
-    versions: [{ version: 1, sha256: 'a'.repeat(64), size: 100 + i, kind: 'text', pages: 1, status: 'queued', reason: '', doc_type: 'other', doc_date: '', ingested_at: '2024-01-01T00:00:00.000Z', empty_pages: [], chunks: 0 }],
+    versions: [
+      {
+        version: 1,
+        sha256: 'a'.repeat(64),
+        size: 100 + i,
+        kind: 'text',
+        pages: 1,
+        status: 'queued',
+        reason: '',
+        doc_type: 'other',
+        doc_date: '',
+        ingested_at: '2024-01-01T00:00:00.000Z',
+        empty_pages: [],
+        chunks: 0,
+      },
+    ],
   };
 }
 
@@ -58,9 +73,17 @@ describe('the file manifest', () => {
     const { dir, store } = await caseWith(10);
     for (let i = 0; i < 4; i++) await finish(store, i);
     await store.compactManifest();
-    const json = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as { schemaVersion: number; files: FileRecord[] };
+    const json = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as {
+      schemaVersion: number;
+      files: FileRecord[];
+    };
     expect(json.schemaVersion).toBe(1);
-    expect(json.files.filter((f) => f.versions[0]!.status === 'indexed').map((f) => f.id)).toEqual(['f000000', 'f000001', 'f000002', 'f000003']);
+    expect(json.files.filter((f) => f.versions[0]!.status === 'indexed').map((f) => f.id)).toEqual([
+      'f000000',
+      'f000001',
+      'f000002',
+      'f000003',
+    ]);
     expect(readFileSync(path.join(dir, JOURNAL_FILE), 'utf8').trim().split('\n')).toHaveLength(1); // the header only
   });
 
@@ -73,7 +96,10 @@ describe('the file manifest', () => {
     expect((await readManifestFromDisk(dir)).files.filter((f) => f.versions[0]!.status === 'indexed')).toHaveLength(1);
     await finish(store, 2);
     const disk = await readManifestFromDisk(dir);
-    expect(disk.files.filter((f) => f.versions[0]!.status === 'indexed').map((f) => f.id)).toEqual(['f000000', 'f000002']);
+    expect(disk.files.filter((f) => f.versions[0]!.status === 'indexed').map((f) => f.id)).toEqual([
+      'f000000',
+      'f000002',
+    ]);
     expect((await store.readManifest()).files.filter((f) => f.versions[0]!.status === 'indexed')).toHaveLength(2);
   });
 

@@ -27,7 +27,11 @@ afterAll(async () => {
 
 /** The test's OCR engine, keeping each image it is handed in `images`. */
 function seeing(images: Buffer[]): OcrEngine {
-  return { recognize: (bytes: Uint8Array, signal?: AbortSignal) => (images.push(Buffer.from(bytes)), engine.recognize(bytes, signal)) } as OcrEngine;
+  return {
+    recognize: (bytes: Uint8Array, signal?: AbortSignal) => (
+      images.push(Buffer.from(bytes)), engine.recognize(bytes, signal)
+    ),
+  } as OcrEngine;
 }
 
 /**
@@ -63,7 +67,8 @@ function distance<T>(a: readonly T[], b: readonly T[]): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     prev = cur;
   }
   return prev[b.length]!;
@@ -74,19 +79,34 @@ const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
 function errorRates(page: OcrPage): { cer: number; wer: number } {
   const truth = flat(execFileSync('pdftotext', ['-f', '1', '-l', '1', PDF, '-'], { encoding: 'utf8' }));
   const read = flat(page.text);
-  return { cer: distance([...read], [...truth]) / truth.length, wer: distance(read.split(' '), truth.split(' ')) / truth.split(' ').length };
+  return {
+    cer: distance([...read], [...truth]) / truth.length,
+    wer: distance(read.split(' '), truth.split(' ')) / truth.split(' ').length,
+  };
 }
 
 /** Share of OCR words whose box overlaps poppler's box of the same word (IoU ≥ 0.7), among the words matched by text. */
 function boxAgreement(page: OcrPage, dpi: number): { matched: number; goodShare: number } {
   const scale = dpi / 72;
-  const truth = popplerWords(PDF, 1).map((w) => ({ ...w, x0: w.x0 * scale, y0: w.y0 * scale, x1: w.x1 * scale, y1: w.y1 * scale }));
+  const truth = popplerWords(PDF, 1).map((w) => ({
+    ...w,
+    x0: w.x0 * scale,
+    y0: w.y0 * scale,
+    x1: w.x1 * scale,
+    y1: w.y1 * scale,
+  }));
   let matched = 0;
   let good = 0;
   for (const w of page.words) {
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
-    const same = truth.filter((t) => t.word === w.text).sort((a, b) => Math.hypot((a.x0 + a.x1) / 2 - cx, (a.y0 + a.y1) / 2 - cy) - Math.hypot((b.x0 + b.x1) / 2 - cx, (b.y0 + b.y1) / 2 - cy))[0];
+    const same = truth
+      .filter((t) => t.word === w.text)
+      .sort(
+        (a, b) =>
+          Math.hypot((a.x0 + a.x1) / 2 - cx, (a.y0 + a.y1) / 2 - cy) -
+          Math.hypot((b.x0 + b.x1) / 2 - cx, (b.y0 + b.y1) / 2 - cy),
+      )[0];
     if (!same) continue;
     matched++;
     const ix = Math.max(0, Math.min(w.x1, same.x1) - Math.max(w.x0, same.x0));
@@ -105,7 +125,9 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     expect(languageData('klingon')).toBeNull();
   });
 
-  it('300 dpi: character error ≤ 2 % against the text layer; ≥ 95 % of words boxed where poppler boxes them', { timeout: 120_000 }, async () => {
+  it('300 dpi: character error ≤ 2 % against the text layer; ≥ 95 % of words boxed where poppler boxes them', {
+    timeout: 120_000,
+  }, async () => {
     const page = await engine.recognize(render(300));
     const { cer, wer } = errorRates(page);
     expect(cer).toBeLessThanOrEqual(0.02);
@@ -145,9 +167,14 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     );
   });
 
-  it('an upright page printed poorly (under 70 % sure) is read once, not again turned three ways', { timeout: 120_000 }, async () => {
+  it('an upright page printed poorly (under 70 % sure) is read once, not again turned three ways', {
+    timeout: 120_000,
+  }, async () => {
     // Page 72 of this exhibit is a scan without a text layer that tesseract reads at about 68 %.
-    const file = path.join(corpusDir, 'cuad/full_contract_pdf/Part_III/Collaboration/FOUNDATIONMEDICINE,INC_02_02_2015-EX-10.2-Collaboration Agreement.PDF');
+    const file = path.join(
+      corpusDir,
+      'cuad/full_contract_pdf/Part_III/Collaboration/FOUNDATIONMEDICINE,INC_02_02_2015-EX-10.2-Collaboration Agreement.PDF',
+    );
     const pdfjs = await loadPdfJs();
     const task = pdfjs.getDocument({ data: new Uint8Array(readFileSync(file)), ...pdfjsDataOptions() });
     const doc = await task.promise;
@@ -163,15 +190,23 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     }
   });
 
-  it('a scan is read at its own resolution up to 300 dpi: a 150-dpi scan at 150 (not drawn at 300), a 100-dpi one at 150, a 300-dpi one at 300', { timeout: 180_000 }, async () => {
+  it('a scan is read at its own resolution up to 300 dpi: a 150-dpi scan at 150 (not drawn at 300), a 100-dpi one at 150, a 300-dpi one at 300', {
+    timeout: 180_000,
+  }, async () => {
     const pdfjs = await loadPdfJs();
     let read150: OcrPage | undefined;
-    for (const [scanned, drawn] of [[150, 150], [100, 150], [300, 300]] as const) {
+    for (const [scanned, drawn] of [
+      [150, 150],
+      [100, 150],
+      [300, 300],
+    ] as const) {
       // The top of page 1 at `scanned` dpi, on a page of its own size (so the scan is `scanned` dpi both ways).
       const image = await topOnly(render(scanned));
       const pdf = await PDFDocument.create();
       const png = await pdf.embedPng(image);
-      pdf.addPage([(png.width * 72) / scanned, (png.height * 72) / scanned]).drawImage(png, { x: 0, y: 0, width: (png.width * 72) / scanned, height: (png.height * 72) / scanned });
+      pdf
+        .addPage([(png.width * 72) / scanned, (png.height * 72) / scanned])
+        .drawImage(png, { x: 0, y: 0, width: (png.width * 72) / scanned, height: (png.height * 72) / scanned });
       const task = pdfjs.getDocument({ data: await pdf.save(), ...pdfjsDataOptions() });
       const images: Buffer[] = [];
       // The 100-dpi scan's text is not checked, only the size it is drawn at: its image is kept
@@ -190,7 +225,10 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
       try {
         const read = await ocrPage(await (await task.promise).getPage(1), counting);
         // The width of the image handed to the OCR engine, from its PNG header.
-        expect(Math.abs(images[0]!.readUInt32BE(16) - (png.width * drawn) / scanned), `a ${scanned}-dpi scan`).toBeLessThanOrEqual(1);
+        expect(
+          Math.abs(images[0]!.readUInt32BE(16) - (png.width * drawn) / scanned),
+          `a ${scanned}-dpi scan`,
+        ).toBeLessThanOrEqual(1);
         if (scanned >= 150) expect(read.text).toMatch(/wireless mesh networking technology/);
       } finally {
         await task.destroy();
@@ -198,7 +236,9 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
     }
   });
 
-  it('a page drawing nothing but rules is not handed to OCR; a word, a speck or faint grey text beside the rule is', { timeout: 120_000 }, async () => {
+  it('a page drawing nothing but rules is not handed to OCR; a word, a speck or faint grey text beside the rule is', {
+    timeout: 120_000,
+  }, async () => {
     const pdfjs = await loadPdfJs();
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
@@ -247,50 +287,70 @@ describe.skipIf(!hasPoppler)('OCR engine (tesseract.js, offline language data)',
   });
 });
 
-describe.skipIf(!hasPoppler)('ingest with OCR (on by default): a scanned page becomes searchable and citable with boxes on the words', () => {
-  it('an image-only copy of a contract page: indexed, found by a phrase, cited with boxes where poppler boxes the original words', { timeout: 240_000 }, async () => {
-    // The scan: the top of page 1 at 200 dpi as an image filling an A4 page, no text layer.
-    const prefix = path.join(tmp, 'scan');
-    execFileSync('pdftoppm', ['-r', '200', '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
-    const pdf = await PDFDocument.create();
-    const png = await pdf.embedPng(await topOnly(readFileSync(`${prefix}.png`)));
-    pdf.addPage([595, 842]).drawImage(png, { x: 0, y: 0, width: 595, height: 842 });
-    const folder = path.join(tmp, 'folder');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, 'scanned affiliate agreement.pdf'), await pdf.save());
+describe.skipIf(!hasPoppler)(
+  'ingest with OCR (on by default): a scanned page becomes searchable and citable with boxes on the words',
+  () => {
+    it('an image-only copy of a contract page: indexed, found by a phrase, cited with boxes where poppler boxes the original words', {
+      timeout: 240_000,
+    }, async () => {
+      // The scan: the top of page 1 at 200 dpi as an image filling an A4 page, no text layer.
+      const prefix = path.join(tmp, 'scan');
+      execFileSync('pdftoppm', ['-r', '200', '-f', '1', '-l', '1', '-singlefile', '-png', PDF, prefix]);
+      const pdf = await PDFDocument.create();
+      const png = await pdf.embedPng(await topOnly(readFileSync(`${prefix}.png`)));
+      pdf.addPage([595, 842]).drawImage(png, { x: 0, y: 0, width: 595, height: 842 });
+      const folder = path.join(tmp, 'folder');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'scanned affiliate agreement.pdf'), await pdf.save());
 
-    const engine = await Engine.open({ home: tempHome() });
-    try {
-      const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans' });
-      await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
-      const { files } = await engine.router.call('files.list', { case_id: caseId });
-      expect(files[0]).toMatchObject({ status: 'indexed' });
-      // The list says the page was read by OCR, and how surely.
-      const v = files[0]!.versions.at(-1)!;
-      expect(v.ocr_pages).toEqual([{ page: 1, confidence: expect.any(Number) }]);
-      expect(v.ocr_pages![0]!.confidence).toBeGreaterThan(80);
-      expect(v.reason).toMatch(/^read by OCR: page 1 \(mean confidence \d+%\)$/);
-      const res = await engine.router.call('search', { case_id: caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 3 });
-      const hit = res.results[0]!;
-      expect(hit.text).toMatch(/wireless mesh networking technology/);
-      const phrase = 'wireless mesh networking technology';
-      const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: hit.file_id });
-      const at = text.indexOf(phrase);
-      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: hit.file_id, page: 1, scale: 1, start: at, end: at + phrase.length });
-      expect(img.rects.length).toBeGreaterThan(0);
-      // The boxes cover the phrase's words where poppler puts them in the original (same page size, points).
-      const truth = popplerWords(PDF, 1);
-      for (const word of phrase.split(' ')) {
-        const t = truth.find((w) => w.word === word)!;
-        const cx = (t.x0 + t.x1) / 2;
-        const cy = (t.y0 + t.y1) / 2;
-        expect(img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), word).toBe(true);
+      const engine = await Engine.open({ home: tempHome() });
+      try {
+        const { id: caseId } = await engine.router.call('cases.create', { name: 'Scans' });
+        await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
+        const { files } = await engine.router.call('files.list', { case_id: caseId });
+        expect(files[0]).toMatchObject({ status: 'indexed' });
+        // The list says the page was read by OCR, and how surely.
+        const v = files[0]!.versions.at(-1)!;
+        expect(v.ocr_pages).toEqual([{ page: 1, confidence: expect.any(Number) }]);
+        expect(v.ocr_pages![0]!.confidence).toBeGreaterThan(80);
+        expect(v.reason).toMatch(/^read by OCR: page 1 \(mean confidence \d+%\)$/);
+        const res = await engine.router.call('search', {
+          case_id: caseId,
+          query: 'wireless mesh networking technology',
+          mode: 'keyword',
+          k: 3,
+        });
+        const hit = res.results[0]!;
+        expect(hit.text).toMatch(/wireless mesh networking technology/);
+        const phrase = 'wireless mesh networking technology';
+        const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: hit.file_id });
+        const at = text.indexOf(phrase);
+        const img = await engine.router.call('citations.page', {
+          case_id: caseId,
+          file_id: hit.file_id,
+          page: 1,
+          scale: 1,
+          start: at,
+          end: at + phrase.length,
+        });
+        expect(img.rects.length).toBeGreaterThan(0);
+        // The boxes cover the phrase's words where poppler puts them in the original (same page size, points).
+        const truth = popplerWords(PDF, 1);
+        for (const word of phrase.split(' ')) {
+          const t = truth.find((w) => w.word === word)!;
+          const cx = (t.x0 + t.x1) / 2;
+          const cy = (t.y0 + t.y1) / 2;
+          expect(
+            img.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height),
+            word,
+          ).toBe(true);
+        }
+      } finally {
+        await engine.close();
       }
-    } finally {
-      await engine.close();
-    }
-  });
-});
+    });
+  },
+);
 
 /** An image-only PDF of the first `pages` pages of `pdf`, drawn at `dpi` (a "scan"); the pages in `tops` keep only their top (topOnly). */
 async function scanOf(pdf: string, pages: number, dpi: number, tops: number[] = []): Promise<Uint8Array> {
@@ -306,7 +366,9 @@ async function scanOf(pdf: string, pages: number, dpi: number, tops: number[] = 
 }
 
 describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the page, the case setting', () => {
-  it('says which page OCR reads; a cancelled read resumes at the page it stopped on, not at page 1', { timeout: 300_000 }, async () => {
+  it('says which page OCR reads; a cancelled read resumes at the page it stopped on, not at page 1', {
+    timeout: 300_000,
+  }, async () => {
     const folder = path.join(tmp, 'resume');
     mkdirSync(folder, { recursive: true });
     // Pages 1 and 3 only their tops (page 1 holds the phrase searched for); page 2, the one read
@@ -318,7 +380,9 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       const seen: { page: number; pages: number | null }[] = [];
       let cancelled = false;
       const off = engine.events.on('ingest.progress', (p) => {
-        for (const c of p.current) if (c.ocr_page !== undefined && seen.at(-1)?.page !== c.ocr_page) seen.push({ page: c.ocr_page, pages: c.pages });
+        for (const c of p.current)
+          if (c.ocr_page !== undefined && seen.at(-1)?.page !== c.ocr_page)
+            seen.push({ page: c.ocr_page, pages: c.pages });
         if (!cancelled && p.current.some((c) => c.ocr_page === 2)) {
           cancelled = true;
           void engine.router.call('ingest.cancel', { case_id: caseId });
@@ -327,7 +391,10 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       const first = await engine.router.call('ingest.start', { case_id: caseId, paths: [folder], wait: true });
       expect(first).toMatchObject({ state: 'cancelled' });
       // "OCR page 1 of 3", then page 2, when the cancel came.
-      expect(seen.slice(0, 2)).toEqual([{ page: 1, pages: 3 }, { page: 2, pages: 3 }]);
+      expect(seen.slice(0, 2)).toEqual([
+        { page: 1, pages: 3 },
+        { page: 2, pages: 3 },
+      ]);
       seen.length = 0;
       const { resumed } = await engine.router.call('ingest.resume', { case_id: caseId });
       off();
@@ -338,14 +405,23 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       expect(seen.at(-1)?.page).toBe(3);
       const { files } = await engine.router.call('files.list', { case_id: caseId });
       expect(files[0]!.versions[0]!.ocr_pages!.map((p) => p.page)).toEqual([1, 2, 3]);
-      const hit = (await engine.router.call('search', { case_id: caseId, query: 'wireless mesh networking technology', mode: 'keyword', k: 1 })).results[0];
+      const hit = (
+        await engine.router.call('search', {
+          case_id: caseId,
+          query: 'wireless mesh networking technology',
+          mode: 'keyword',
+          k: 1,
+        })
+      ).results[0];
       expect(hit?.pages[0]).toBe(1);
     } finally {
       await engine.close();
     }
   });
 
-  it('a case with OCR turned off keeps scans as "needs OCR"; languages are the installed ones', { timeout: 120_000 }, async () => {
+  it('a case with OCR turned off keeps scans as "needs OCR"; languages are the installed ones', {
+    timeout: 120_000,
+  }, async () => {
     const folder = path.join(tmp, 'off');
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'scanned.pdf'), await scanOf(PDF, 1, 100, [1]));
@@ -355,23 +431,39 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       expect(info.ocr).toEqual({ available: true, languages: ['eng'] });
       const created = await engine.router.call('cases.create', { name: 'No OCR' });
       expect(created.ocr).toEqual({ enabled: true, language: 'eng' });
-      await expect(engine.router.call('cases.setOcr', { case_id: created.id, language: 'klingon' })).rejects.toMatchObject({ code: 'invalid_input', message: 'No OCR language "klingon" is installed (installed: eng).' });
+      await expect(
+        engine.router.call('cases.setOcr', { case_id: created.id, language: 'klingon' }),
+      ).rejects.toMatchObject({
+        code: 'invalid_input',
+        message: 'No OCR language "klingon" is installed (installed: eng).',
+      });
       const off = await engine.router.call('cases.setOcr', { case_id: created.id, enabled: false });
       expect(off.ocr).toEqual({ enabled: false, language: 'eng' });
       const run = await engine.router.call('ingest.start', { case_id: created.id, paths: [folder], wait: true });
       if (!('results' in run)) throw new Error('expected results');
-      expect(run.results[0]).toMatchObject({ status: 'needs_ocr', reason: 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable' });
+      expect(run.results[0]).toMatchObject({
+        status: 'needs_ocr',
+        reason: 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable',
+      });
       // Turned on again, a retry reads it.
       await engine.router.call('cases.setOcr', { case_id: created.id, enabled: true });
-      const retried = await engine.router.call('files.retry', { case_id: created.id, file_id: run.results[0]!.file_id });
+      const retried = await engine.router.call('files.retry', {
+        case_id: created.id,
+        file_id: run.results[0]!.file_id,
+      });
       if (!('results' in retried)) throw new Error('expected results');
-      expect(retried.results[0]).toMatchObject({ status: 'indexed', reason: expect.stringMatching(/^read by OCR: page 1/) });
+      expect(retried.results[0]).toMatchObject({
+        status: 'indexed',
+        reason: expect.stringMatching(/^read by OCR: page 1/),
+      });
     } finally {
       await engine.close();
     }
   });
 
-  it('a scan under a stamp ("Page 1") or under a layer of garbage is read by OCR; a typed page keeps its text layer', { timeout: 300_000 }, async () => {
+  it('a scan under a stamp ("Page 1") or under a layer of garbage is read by OCR; a typed page keeps its text layer', {
+    timeout: 300_000,
+  }, async () => {
     const folder = path.join(tmp, 'weak-layers');
     mkdirSync(folder, { recursive: true });
     const prefix = path.join(tmp, 'weak');
@@ -387,7 +479,10 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
     };
     // A Bates-style stamp printed on the scan; a scanner's unreadable hidden text layer.
     writeFileSync(path.join(folder, 'stamped.pdf'), await scanWith('LKPL 000123', 1));
-    writeFileSync(path.join(folder, 'garbage.pdf'), await scanWith('Qxzrt wrtpl fghjk mnbvc xzlkj ppqrs tttv bcdfg hjklm', 0));
+    writeFileSync(
+      path.join(folder, 'garbage.pdf'),
+      await scanWith('Qxzrt wrtpl fghjk mnbvc xzlkj ppqrs tttv bcdfg hjklm', 0),
+    );
     writeFileSync(path.join(folder, 'typed.pdf'), readFileSync(PDF));
     // A few typed words and no image (a cover sheet): a short text, not a stamp on a scan.
     const cover = await PDFDocument.create();
@@ -400,8 +495,14 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       const { files } = await engine.router.call('files.list', { case_id: caseId });
       const v = (name: string) => files.find((f) => f.name === name)!.versions[0]!;
       for (const name of ['stamped.pdf', 'garbage.pdf']) {
-        expect(v(name), name).toMatchObject({ status: 'indexed', ocr_pages: [{ page: 1, confidence: expect.any(Number) }] });
-        const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: files.find((f) => f.name === name)!.id });
+        expect(v(name), name).toMatchObject({
+          status: 'indexed',
+          ocr_pages: [{ page: 1, confidence: expect.any(Number) }],
+        });
+        const { text } = await engine.router.call('files.read', {
+          case_id: caseId,
+          file_id: files.find((f) => f.name === name)!.id,
+        });
         expect(text, name).toMatch(/wireless mesh networking technology/);
         expect(text, name).not.toMatch(/Qxzrt/);
       }
@@ -409,14 +510,19 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
         expect(v(name), name).toMatchObject({ status: 'indexed' });
         expect(v(name).ocr_pages, name).toBeUndefined();
       }
-      const cover = await engine.router.call('files.read', { case_id: caseId, file_id: files.find((f) => f.name === 'cover.pdf')!.id });
+      const cover = await engine.router.call('files.read', {
+        case_id: caseId,
+        file_id: files.find((f) => f.name === 'cover.pdf')!.id,
+      });
       expect(cover.text).toBe('EXHIBIT B');
     } finally {
       await engine.close();
     }
   });
 
-  it('a page scanned sideways is read turned upright, with boxes on its words as the page shows', { timeout: 300_000 }, async () => {
+  it('a page scanned sideways is read turned upright, with boxes on its words as the page shows', {
+    timeout: 300_000,
+  }, async () => {
     const folder = path.join(tmp, 'sideways');
     mkdirSync(folder, { recursive: true });
     // The top of page 1 (A4) at 150 dpi, turned 90° clockwise, on a landscape A4 page (842 × 595 pt).
@@ -443,16 +549,25 @@ describe.skipIf(!hasPoppler)('OCR in a case: progress by page, resume at the pag
       const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: file!.id });
       const at = text.indexOf(phrase);
       expect(at).toBeGreaterThanOrEqual(0);
-      const page = await engine.router.call('citations.page', { case_id: caseId, file_id: file!.id, page: 1, scale: 1, start: at, end: at + phrase.length });
+      const page = await engine.router.call('citations.page', {
+        case_id: caseId,
+        file_id: file!.id,
+        page: 1,
+        scale: 1,
+        start: at,
+        end: at + phrase.length,
+      });
       // Where poppler puts each word on the upright original (x, y from the top), turned 90° clockwise: (842 − y, x).
       for (const word of phrase.split(' ')) {
         const t = popplerWords(PDF, 1).find((w) => w.word === word)!;
         const [cx, cy] = [842 - (t.y0 + t.y1) / 2, (t.x0 + t.x1) / 2];
-        expect(page.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height), word).toBe(true);
+        expect(
+          page.rects.some((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height),
+          word,
+        ).toBe(true);
       }
     } finally {
       await engine.close();
     }
   });
 });
-

@@ -28,11 +28,15 @@ describe('open cases (one context per case in use)', () => {
     const b = await engine.openCases.open(caseId);
     expect(b).toBe(a);
     expect(await a.chunks()).toBe(await b.chunks());
-    expect((await call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).results[0]?.text).toMatch(/broken heater/);
+    expect(
+      (await call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).results[0]?.text,
+    ).toMatch(/broken heater/);
 
     await call('cases.delete', { case_id: caseId });
     await expect(engine.openCases.open(caseId)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('search', { case_id: caseId, query: 'heater', mode: 'keyword', k: 5 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('a version removed and made again under the same number is read afresh, not from the shared cache', async () => {
@@ -45,7 +49,9 @@ describe('open cases (one context per case in use)', () => {
     if (!('results' in v2)) throw new Error('expected results');
     const fileId = v2.results[0]!.file_id!;
     expect((await call('files.read', { case_id: caseId, file_id: fileId })).text).toMatch(/two thousand/);
-    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(/two thousand/);
+    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(
+      /two thousand/,
+    );
 
     await call('files.remove', { case_id: caseId, file_id: fileId, version: 2 });
     writeFileSync(file, 'Rent is three thousand dollars a month.\n');
@@ -53,6 +59,8 @@ describe('open cases (one context per case in use)', () => {
     if (!('results' in again)) throw new Error('expected results');
     expect(again.results[0]).toMatchObject({ file_id: fileId, version: 2, status: 'indexed' });
     expect((await call('files.read', { case_id: caseId, file_id: fileId })).text).toMatch(/three thousand/);
-    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(/three thousand/);
+    expect((await call('citations.passage', { case_id: caseId, file_id: fileId, start: 0, end: 10 })).text).toMatch(
+      /three thousand/,
+    );
   });
 });

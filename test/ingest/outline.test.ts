@@ -39,8 +39,18 @@ describe('outline detection', () => {
   });
 
   it('leaves out footnotes, list items after a colon, running headers and page numbers', () => {
-    const pages = ['Smith v. Jones 3', 'I. BACKGROUND', 'The facts follow.', '1 We cite the 2000 code, as amended.', '12'];
-    const text = [pages.join('\n'), 'Smith v. Jones 4\nII. DISCUSSION\nMore.', 'Smith v. Jones 5\nCONCLUSION\nAffirmed.'].join('\n\n');
+    const pages = [
+      'Smith v. Jones 3',
+      'I. BACKGROUND',
+      'The facts follow.',
+      '1 We cite the 2000 code, as amended.',
+      '12',
+    ];
+    const text = [
+      pages.join('\n'),
+      'Smith v. Jones 4\nII. DISCUSSION\nMore.',
+      'Smith v. Jones 5\nCONCLUSION\nAffirmed.',
+    ].join('\n\n');
     const starts = [0, text.indexOf('Smith v. Jones 4'), text.indexOf('Smith v. Jones 5')];
     const outline = detectOutline(text, starts);
     expect(outline.map((h) => [h.number || h.title, h.page])).toEqual([
@@ -51,7 +61,8 @@ describe('outline detection', () => {
   });
 
   it('a DOCX: heading styles and bold run-in titles from its HTML (Word list numbers are not in the text)', () => {
-    const text = 'Definitions\n\nConfidentiality.  Each party keeps the other’s secrets.\n\nTerm\n\nThe term is one year.\n\nSafeguards.  Provider will protect the data.\n\nProvider will not subcontract.  Ever.';
+    const text =
+      'Definitions\n\nConfidentiality.  Each party keeps the other’s secrets.\n\nTerm\n\nThe term is one year.\n\nSafeguards.  Provider will protect the data.\n\nProvider will not subcontract.  Ever.';
     const html =
       '<h1>Definitions</h1><p><strong>Confidentiality.</strong> Each party keeps the other’s secrets.</p><table><tr><td><p><strong>Term</strong></p></td></tr></table><p>The term is one year.</p>' +
       '<ol><li>Safeguards.  Provider will protect the data.<ol><li>Provider will not subcontract.  Ever.</li></ol></li></ol>';
@@ -65,13 +76,21 @@ describe('outline detection', () => {
 
 describe('headings of web pages and Markdown', () => {
   it('a saved page’s <h1>–<h6> and a Markdown file’s # lines are the outline', async () => {
-    const page = await loadHtml(Buffer.from('<html><head><title>Memo</title></head><body><h1>Settlement memo</h1><p>Intro.</p><h2>Background</h2><p>The tenant moved in during 2019.</p><h2>Damages &amp; costs</h2><p>Water damage.</p></body></html>'));
+    const page = await loadHtml(
+      Buffer.from(
+        '<html><head><title>Memo</title></head><body><h1>Settlement memo</h1><p>Intro.</p><h2>Background</h2><p>The tenant moved in during 2019.</p><h2>Damages &amp; costs</h2><p>Water damage.</p></body></html>',
+      ),
+    );
     expect(structureOf(page.text, page.index, 'memo.html', page.html).sections.map((s) => [s.level, s.title])).toEqual([
       [1, 'Settlement memo'],
       [2, 'Background'],
       [2, 'Damages & costs'],
     ]);
-    const md = loadText(Buffer.from('# Settlement memo\n\nIntro text about the case.\n\n## Background\n\nThe tenant moved in during 2019.\n\n### Water damage ##\n\nOf $12,500.\n'));
+    const md = loadText(
+      Buffer.from(
+        '# Settlement memo\n\nIntro text about the case.\n\n## Background\n\nThe tenant moved in during 2019.\n\n### Water damage ##\n\nOf $12,500.\n',
+      ),
+    );
     expect(structureOf(md.text, md.index, 'memo.md').sections.map((s) => [s.level, s.title])).toEqual([
       [1, 'Settlement memo'],
       [2, 'Background'],

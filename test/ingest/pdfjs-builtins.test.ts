@@ -23,13 +23,19 @@ describe('pdf.js and the thread built-ins', () => {
       // pdf.js still loads and works with V8's own built-ins back.
       const out = { push: native(Array.prototype.push), stringify: native(JSON.stringify), pdfjs: typeof pdfjs.getDocument };
       console.log(JSON.stringify(out));`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toEqual({ push: true, stringify: true, pdfjs: 'function' });
   });
 
   it('a TypeScript worker with pdf.js preloaded natively keeps them too', async () => {
-    const preload = () => [packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'), packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs')];
+    const preload = () => [
+      packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'),
+      packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs'),
+    ];
     const worker = startWorker(entry, preload);
     try {
       const report = await new Promise<Report>((resolve, reject) => {

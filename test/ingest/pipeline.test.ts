@@ -41,23 +41,44 @@ describe('ingest pipeline', () => {
       '.hidden/secret.txt': 'hidden',
     });
     await fs.copyFile(path.join(corpusDir, 'freelaw-doctor/word-docx.docx'), path.join(drop, 'motion.docx'));
-    await fs.copyFile(path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'), path.join(drop, 'locked.pdf'));
+    await fs.copyFile(
+      path.join(corpusDir, 'derived-odd-pdfs/ADIANUTRITION-RESELLER_user-password_lawyer123_aes256.pdf'),
+      path.join(drop, 'locked.pdf'),
+    );
     const events: EngineEvents['ingest.progress'][] = [];
     engine.events.on('ingest.progress', (p) => events.push(p));
     const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     if (!('results' in run)) throw new Error('expected results');
     const r = byName(run.results);
-    expect(Object.keys(r).sort()).toEqual(['broken.pdf', 'empty.txt', 'locked.pdf', 'motion.docx', 'notes.md', 'photo.png', 'pleadings/lease.pdf', 'pleadings/scan.pdf']);
+    expect(Object.keys(r).sort()).toEqual([
+      'broken.pdf',
+      'empty.txt',
+      'locked.pdf',
+      'motion.docx',
+      'notes.md',
+      'photo.png',
+      'pleadings/lease.pdf',
+      'pleadings/scan.pdf',
+    ]);
     expect(r['pleadings/lease.pdf']).toMatchObject({ status: 'indexed', version: 1 });
     expect(r['motion.docx']).toMatchObject({ status: 'indexed' });
     expect(r['notes.md']).toMatchObject({ status: 'indexed' });
     // OCR is on by default; a "scan" of grey boxes has no words to read, which is said plainly.
-    expect(r['pleadings/scan.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^no text found, even by OCR: the pages look blank/) });
+    expect(r['pleadings/scan.pdf']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^no text found, even by OCR: the pages look blank/),
+    });
     expect(r['broken.pdf']!.status).toBe('failed');
     expect(r['empty.txt']).toMatchObject({ status: 'failed', reason: 'empty file' });
-    expect(r['locked.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^password protected — enter its password/) });
+    expect(r['locked.pdf']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^password protected — enter its password/),
+    });
     // An image is read by OCR; this one is only the first bytes of a PNG.
-    expect(r['photo.png']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^damaged or incomplete PNG image/) });
+    expect(r['photo.png']).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^damaged or incomplete PNG image/),
+    });
 
     const stages = new Set(events.flatMap((e) => e.current.map((c) => c.stage)));
     for (const stage of ['hashing', 'parsing', 'chunking', 'indexing']) expect(stages).toContain(stage);
@@ -68,13 +89,20 @@ describe('ingest pipeline', () => {
 
     const { files } = await call('files.list', { case_id: caseId });
     const f = byName(files);
-    expect(f['pleadings/lease.pdf']).toMatchObject({ version: 1, pages: 3, status: 'indexed', type: expect.any(String) });
+    expect(f['pleadings/lease.pdf']).toMatchObject({
+      version: 1,
+      pages: 3,
+      status: 'indexed',
+      type: expect.any(String),
+    });
     expect(f['notes.md']!.date).toBe('2021-03-03');
 
     // Stored originals are byte-identical; case stats count them.
     const docs = new CaseDocuments(engine.cases.caseDir(caseId));
     const lease = f['pleadings/lease.pdf']!;
-    expect(await fs.readFile(await docs.originalPath(lease.id))).toEqual(await fs.readFile(path.join(drop, 'pleadings/lease.pdf')));
+    expect(await fs.readFile(await docs.originalPath(lease.id))).toEqual(
+      await fs.readFile(path.join(drop, 'pleadings/lease.pdf')),
+    );
     const summary = await call('cases.get', { case_id: caseId });
     expect(summary.files).toBe(8);
     expect(summary.bytes).toBeGreaterThan(1000);
@@ -91,12 +119,19 @@ describe('ingest pipeline', () => {
     const read = await call('files.read', { case_id: caseId, file_id: f['motion.docx']!.id });
     expect(read.kind).toBe('docx');
     expect(read.html).toMatch(/<p>/);
-    await expect(call('files.read', { case_id: caseId, file_id: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(call('files.read', { case_id: caseId, file_id: f['pleadings/scan.pdf']!.id })).rejects.toMatchObject({
+      code: 'unavailable',
+    });
   });
 
   it('order – with two readers, a long file found last is started at once; the other files go as they came', async () => {
     const { engine, caseId, drop, call } = await setup();
-    const notes = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [`${k}-note.txt`, `Note ${k}: the tenant called about the heating on March 3, 2021.\n`]));
+    const notes = Object.fromEntries(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [
+        `${k}-note.txt`,
+        `Note ${k}: the tenant called about the heating on March 3, 2021.\n`,
+      ]),
+    );
     await writeFixtureSet(drop, { ...notes, 'z-long.pdf': await multiPagePdf(30, 12, 'lease') });
     const started: string[] = [];
     engine.events.on('ingest.progress', (p) => {
@@ -121,7 +156,9 @@ describe('ingest pipeline', () => {
       if (e.status === 'parsing') parsing.push(e.name);
     });
     const again = await call('ingest.start', { case_id: caseId, paths: [drop] });
-    expect('results' in again && again.results).toEqual([expect.objectContaining({ name: 'contract.txt', status: 'unchanged', version: 1 })]);
+    expect('results' in again && again.results).toEqual([
+      expect.objectContaining({ name: 'contract.txt', status: 'unchanged', version: 1 }),
+    ]);
     expect(parsing).toEqual([]);
 
     writeFileSync(file, 'The rent is 1200 dollars per month.\n');
@@ -148,7 +185,9 @@ describe('ingest pipeline', () => {
     expect(blobs).toHaveLength(3);
 
     await call('files.remove', { case_id: caseId, file_id: id, version: 2 });
-    expect((await call('files.list', { case_id: caseId })).files.find((f) => f.id === id)!.versions.map((v) => v.version)).toEqual([1, 3]);
+    expect(
+      (await call('files.list', { case_id: caseId })).files.find((f) => f.id === id)!.versions.map((v) => v.version),
+    ).toEqual([1, 3]);
     await call('files.remove', { case_id: caseId, file_id: id });
     const left = (await call('files.list', { case_id: caseId })).files;
     expect(left.map((f) => f.name)).toEqual(['copy.txt']);
@@ -173,7 +212,9 @@ describe('ingest pipeline', () => {
     } finally {
       index.close();
     }
-    await expect(call('files.setType', { case_id: caseId, file_id: file!.id, type: 'memo' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(call('files.setType', { case_id: caseId, file_id: file!.id, type: 'memo' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 
   it('limits – too large fails with a reason and is not copied', async () => {
@@ -231,7 +272,10 @@ describe('ingest pipeline', () => {
     await writeFixtureSet(drop, { 'a.pdf': await multiPagePdf(3, 30, 'a'), 'b.pdf': await multiPagePdf(3, 30, 'b') });
     const during: Promise<{ state: string | undefined; pending: number }>[] = [];
     const off = engine.events.on('ingest.file', (e) => {
-      if (e.status === 'parsing') during.push(call('ingest.status', { case_id: caseId }).then((s) => ({ state: s.progress?.state, pending: s.pending })));
+      if (e.status === 'parsing')
+        during.push(
+          call('ingest.status', { case_id: caseId }).then((s) => ({ state: s.progress?.state, pending: s.pending })),
+        );
     });
     const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
     off();
@@ -248,7 +292,15 @@ describe('ingest pipeline', () => {
     writeFileSync(path.join(drop, 'memo.txt'), 'The hearing is set for 3 May 2024.');
     // What a process killed mid-ingest leaves behind: its job (its pid no longer runs).
     mkdirSync(path.join(home, 'jobs'), { recursive: true });
-    const job = { schemaVersion: 1, id: 'jkilled', caseId, paths: [drop], created: new Date().toISOString(), state: 'running', pid: 2 ** 22 + 12345 };
+    const job = {
+      schemaVersion: 1,
+      id: 'jkilled',
+      caseId,
+      paths: [drop],
+      created: new Date().toISOString(),
+      state: 'running',
+      pid: 2 ** 22 + 12345,
+    };
     writeFileSync(path.join(home, 'jobs', 'jkilled.json'), JSON.stringify(job));
     const reopened = await Engine.open({ home, ingest: { concurrency: 1, autoResume: true } });
     engines.push(reopened);
@@ -260,8 +312,14 @@ describe('ingest pipeline', () => {
 
   it('chunking – per-case settings change chunk size and overlap', async () => {
     const { engine, caseId, drop, call } = await setup();
-    await engine.cases.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, chunking: { size: 300, overlap: 40 } } }));
-    writeFileSync(path.join(drop, 'long.txt'), Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the statement of facts.`).join(' '));
+    await engine.cases.updateMeta(caseId, (m) => ({
+      ...m,
+      settings: { ...m.settings, chunking: { size: 300, overlap: 40 } },
+    }));
+    writeFileSync(
+      path.join(drop, 'long.txt'),
+      Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the statement of facts.`).join(' '),
+    );
     await call('ingest.start', { case_id: caseId, paths: [drop] });
     const docs = new CaseDocuments(engine.cases.caseDir(caseId));
     const [file] = await docs.listFiles();
@@ -275,11 +333,16 @@ describe('ingest pipeline', () => {
     const set: Record<string, Uint8Array> = {};
     for (let i = 0; i < 3; i++) set[`doc${i}.pdf`] = await multiPagePdf(15, 30, `d${i}`);
     await writeFixtureSet(drop, set);
-    const started = new Promise<void>((resolve) => engine.events.on('ingest.file', (e) => e.status === 'parsing' && resolve()));
+    const started = new Promise<void>((resolve) =>
+      engine.events.on('ingest.file', (e) => e.status === 'parsing' && resolve()),
+    );
     const handle = await call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
     expect(handle).toMatchObject({ state: 'running', case_id: caseId });
     await started;
-    expect((await call('ingest.status', { case_id: caseId })).progress).toMatchObject({ state: 'running', files_total: 3 });
+    expect((await call('ingest.status', { case_id: caseId })).progress).toMatchObject({
+      state: 'running',
+      files_total: 3,
+    });
     await call('cases.delete', { case_id: caseId });
     await expect(fs.stat(engine.cases.caseDir(caseId))).rejects.toThrow();
     expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
@@ -287,8 +350,13 @@ describe('ingest pipeline', () => {
 
   it('input – bad input is refused with the field named; unknown case is not_found', async () => {
     const { call } = await setup();
-    await expect(call('ingest.start', { case_id: 'nope', paths: [] })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/paths/) });
-    await expect(call('ingest.start', { case_id: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('ingest.start', { case_id: 'nope', paths: [] })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/paths/),
+    });
+    await expect(call('ingest.start', { case_id: 'c0000', paths: ['/tmp'] })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });
 
@@ -299,7 +367,10 @@ describe('ingest lock', () => {
     const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
     // The parent of this test process is alive and is not us.
     writeFileSync(lock, JSON.stringify({ pid: process.ppid, started: new Date().toISOString() }));
-    await expect(call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/Another Casefile process/) });
+    await expect(call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/Another Casefile process/),
+    });
     expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
     // A lock left by a process that no longer exists is stale.
     writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, started: new Date().toISOString() }));

@@ -21,18 +21,25 @@ function threadNices(): Map<number, number> {
 }
 
 describe('the embedding stage runs below the app and the readers', () => {
-  it.runIf(process.platform === 'linux')('the embedding thread (and the onnxruntime threads it starts) run lowest; the engine thread does not', async () => {
-    ensureTestModels();
-    const before = threadNices();
-    const host = new EmbedWorkerHost();
-    try {
-      const [vector] = await host.embed({ id: MINILM_ID, dir: miniLmDir, threads: 2 }, ['Which law governs this agreement?']);
-      expect(vector!.length).toBe(384);
-      const lowered = [...threadNices()].filter(([tid, nice]) => !before.has(tid) && nice === os.constants.priority.PRIORITY_LOW);
-      expect(lowered.length).toBeGreaterThanOrEqual(2); // the worker thread and onnxruntime's second thread
-      expect(threadNices().get(process.pid)).toBe(before.get(process.pid));
-    } finally {
-      await host.close();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'the embedding thread (and the onnxruntime threads it starts) run lowest; the engine thread does not',
+    async () => {
+      ensureTestModels();
+      const before = threadNices();
+      const host = new EmbedWorkerHost();
+      try {
+        const [vector] = await host.embed({ id: MINILM_ID, dir: miniLmDir, threads: 2 }, [
+          'Which law governs this agreement?',
+        ]);
+        expect(vector!.length).toBe(384);
+        const lowered = [...threadNices()].filter(
+          ([tid, nice]) => !before.has(tid) && nice === os.constants.priority.PRIORITY_LOW,
+        );
+        expect(lowered.length).toBeGreaterThanOrEqual(2); // the worker thread and onnxruntime's second thread
+        expect(threadNices().get(process.pid)).toBe(before.get(process.pid));
+      } finally {
+        await host.close();
+      }
+    },
+  );
 });

@@ -37,7 +37,10 @@ describe('ingest progress per file', () => {
       events.push(structuredClone(p));
       // The moment long.pdf is open (page count known, no page parsed yet), ask what the case looks like.
       if (!during && p.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 0)) {
-        during = Promise.all([call('files.list', { case_id: caseId }).then((r) => r.files), call('ingest.status', { case_id: caseId }).then((r) => r.progress)]);
+        during = Promise.all([
+          call('files.list', { case_id: caseId }).then((r) => r.files),
+          call('ingest.status', { case_id: caseId }).then((r) => r.progress),
+        ]);
       }
     });
 
@@ -59,15 +62,27 @@ describe('ingest progress per file', () => {
     // Vectors are the case's own stage (progress.semantic, see test/retrieval/progressive.test.ts), not a file's.
     expect(ticks.some((c) => c.stage === 'embedding')).toBe(false);
     // Stages without a count draw no fake fraction.
-    expect(ticks.filter((c) => c.stage === 'chunking' || c.stage === 'indexing').every((c) => c.fraction === null)).toBe(true);
+    expect(
+      ticks.filter((c) => c.stage === 'chunking' || c.stage === 'indexing').every((c) => c.fraction === null),
+    ).toBe(true);
 
     // Overall pages: never below pages done; flagged as an estimate until every file is opened; exact at the end.
     for (const e of events) expect(e.pages_total).toBeGreaterThanOrEqual(e.pages_done);
     expect(events.some((e) => e.state === 'running' && e.pages_estimated)).toBe(true);
     const last = events[events.length - 1]!;
-    expect(last).toMatchObject({ state: 'done', pages_done: 47, pages_total: 47, pages_estimated: false, files_done: 3 });
+    expect(last).toMatchObject({
+      state: 'done',
+      pages_done: 47,
+      pages_total: 47,
+      pages_estimated: false,
+      files_done: 3,
+    });
     // Time left appears by work done, on any machine: the tick that ends long.pdf's parse (40 pages, always sent) has one.
-    const parsed = events.find((e) => e.state === 'running' && e.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 1));
+    const parsed = events.find(
+      (e) =>
+        e.state === 'running' &&
+        e.current.some((c) => c.name === 'long.pdf' && c.stage === 'parsing' && c.fraction === 1),
+    );
     expect(parsed?.eta_seconds).toEqual(expect.any(Number));
 
     // files.list during the run: long.pdf is parsing (not queued), with its live fraction; the others are not in flight.
@@ -86,7 +101,9 @@ describe('ingest progress per file', () => {
       expect(['queued', 'indexed']).toContain(f.status);
       expect(f.live).toBeUndefined();
     }
-    expect(status?.current).toEqual([expect.objectContaining({ name: 'long.pdf', file_id: long.id, version: 1, pages: 40 })]);
+    expect(status?.current).toEqual([
+      expect.objectContaining({ name: 'long.pdf', file_id: long.id, version: 1, pages: 40 }),
+    ]);
 
     // After the run: the manifest's final status, no live overlay.
     const after = (await call('files.list', { case_id: caseId })).files;
@@ -115,7 +132,8 @@ describe('ingest progress per file', () => {
     engine.events.on('ingest.progress', (p) => {
       events.push(structuredClone(p));
       // Once the first run is under way, drop the second folder.
-      if (!late && p.state === 'running' && p.current.length > 0) late = call('ingest.start', { case_id: caseId, paths: [second] });
+      if (!late && p.state === 'running' && p.current.length > 0)
+        late = call('ingest.start', { case_id: caseId, paths: [second] });
     });
     const run1 = await call('ingest.start', { case_id: caseId, paths: [first] });
     const run2 = await late!;

@@ -41,7 +41,16 @@ describe('reader recycling', () => {
   async function readAll(caseDir: string): Promise<{ status: string; chunks: number }[]> {
     const out: { status: string; chunks: number }[] = [];
     for (const [i, blobPath] of FILES.entries()) {
-      const { summary, chunks } = await pool!.run({ caseDir, blobPath, name: path.basename(blobPath), fileId: `f${i}`, version: 1, isLatest: true, maxBytes: 1 << 30, chunking: DEFAULT_CHUNKING });
+      const { summary, chunks } = await pool!.run({
+        caseDir,
+        blobPath,
+        name: path.basename(blobPath),
+        fileId: `f${i}`,
+        version: 1,
+        isLatest: true,
+        maxBytes: 1 << 30,
+        chunking: DEFAULT_CHUNKING,
+      });
       out.push({ status: summary.status, chunks: chunks.length });
     }
     return out;
@@ -85,7 +94,16 @@ describe('a reader stopped from outside (#42)', () => {
     pool = undefined;
   });
 
-  const task = (caseDir: string) => ({ caseDir, blobPath: FILES[0]!, name: 'pcquote.pdf', fileId: 'f0', version: 1, isLatest: true, maxBytes: 1 << 30, chunking: DEFAULT_CHUNKING });
+  const task = (caseDir: string) => ({
+    caseDir,
+    blobPath: FILES[0]!,
+    name: 'pcquote.pdf',
+    fileId: 'f0',
+    version: 1,
+    isLatest: true,
+    maxBytes: 1 << 30,
+    chunking: DEFAULT_CHUNKING,
+  });
   /** Kill this process's reader with `signal` as it begins the file, the first `times` times. */
   const killOnStart = (signal: NodeJS.Signals, times: number) => {
     let starts = 0;
@@ -108,8 +126,9 @@ describe('a reader stopped from outside (#42)', () => {
       /^stopped: its reader was stopped from outside 3 times while reading it \(last by SIGTERM\); the computer may be short of memory/,
     );
     expect(pool.started).toBe(3);
-    await expect(pool.run(task(tempHome()), { onStarted: killOnStart('SIGSEGV', 1) })).rejects.toThrow('the reader stopped unexpectedly (signal SIGSEGV)');
+    await expect(pool.run(task(tempHome()), { onStarted: killOnStart('SIGSEGV', 1) })).rejects.toThrow(
+      'the reader stopped unexpectedly (signal SIGSEGV)',
+    );
     expect(pool.started).toBe(4);
   });
 });
-

@@ -31,17 +31,41 @@ async function makeFirstWaveIndex(): Promise<number> {
     const pages = (await store.readPages(f.id, v.version))!;
     const starts = pages.pages.map((p) => p.start);
     const pageOf = (o: number) => starts.filter((s) => s <= o).length;
-    const stored: StoredChunk[] = splitText(text).map((s, i) => ({ i, s: s.start, e: s.end, ps: pageOf(s.start), pe: pageOf(s.end - 1), h: `${f.id}-${i}` }));
+    const stored: StoredChunk[] = splitText(text).map((s, i) => ({
+      i,
+      s: s.start,
+      e: s.end,
+      ps: pageOf(s.start),
+      pe: pageOf(s.end - 1),
+      h: `${f.id}-${i}`,
+    }));
     const dir = path.join(caseDir, 'docs', f.id, `v${v.version}`);
     await fs.writeFile(path.join(dir, 'chunks.json'), JSON.stringify(stored));
     await fs.rm(path.join(dir, 'structure.json'), { force: true });
     for (const c of stored) {
-      rows.push({ chunk_id: `${f.name}@v${v.version}#${c.i}`, file_id: f.id, file_name: f.name, version: v.version, is_latest: true, chunk_index: c.i, start: c.s, end: c.e, page_start: c.ps, page_end: c.pe, text: text.slice(c.s, c.e), hash: c.h, doc_type: v.doc_type, doc_date: v.doc_date });
+      rows.push({
+        chunk_id: `${f.name}@v${v.version}#${c.i}`,
+        file_id: f.id,
+        file_name: f.name,
+        version: v.version,
+        is_latest: true,
+        chunk_index: c.i,
+        start: c.s,
+        end: c.e,
+        page_start: c.ps,
+        page_end: c.pe,
+        text: text.slice(c.s, c.e),
+        hash: c.h,
+        doc_type: v.doc_type,
+        doc_date: v.doc_date,
+      });
     }
   }
   const db = await lancedb.connect(path.join(caseDir, 'lancedb'));
   const schema = chunkSchema(null);
-  const table = await db.createEmptyTable('chunks', new Schema(schema.fields.filter((f) => f.name !== 'context')), { mode: 'overwrite' });
+  const table = await db.createEmptyTable('chunks', new Schema(schema.fields.filter((f) => f.name !== 'context')), {
+    mode: 'overwrite',
+  });
   await table.add(rows);
   await table.createIndex('text', { config: lancedb.Index.fts({ withPosition: false }), replace: true });
   table.close();
@@ -53,7 +77,10 @@ async function makeFirstWaveIndex(): Promise<number> {
 async function contextCounts(): Promise<{ rows: number; withContext: number }> {
   const store = await ChunkStore.open(caseDir);
   try {
-    return { rows: await store.count(), withContext: (await store.hasContext()) ? await store.count("context <> ''") : 0 };
+    return {
+      rows: await store.count(),
+      withContext: (await store.hasContext()) ? await store.count("context <> ''") : 0,
+    };
   } finally {
     store.close();
   }
@@ -92,8 +119,13 @@ describe('upgrading a case indexed before contexts', () => {
     // The files were not read again: the originals' text is the same, the chunks are the document's words.
     const files = (await engine.router.call('files.list', { case_id: caseId })).files;
     expect(files.reduce((n, f) => n + f.versions.at(-1)!.chunks, 0)).toBe(r.chunks);
-    for (const f of files) expect(existsSync(path.join(caseDir, 'docs', f.id, `v${f.version}`, 'structure.json'))).toBe(true);
-    const res = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 5 });
+    for (const f of files)
+      expect(existsSync(path.join(caseDir, 'docs', f.id, `v${f.version}`, 'structure.json'))).toBe(true);
+    const res = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'When can Watchit terminate the content license?',
+      k: 5,
+    });
     const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: res.results[0]!.file_id });
     expect(text.slice(res.results[0]!.start, res.results[0]!.end)).toBe(res.results[0]!.text);
     expect(res.focus?.files.map((f) => f.file_name)).toEqual([path.basename(PDFS[2]!)]);
@@ -107,7 +139,9 @@ describe('upgrading a case indexed before contexts', () => {
     const off = engine.events.on('index.progress', (e) => {
       if (e.case_id === caseId && e.done === 1) controller.abort();
     });
-    await expect(engine.router.call('index.reindex', { case_id: caseId }, { signal: controller.signal })).rejects.toThrow();
+    await expect(
+      engine.router.call('index.reindex', { case_id: caseId }, { signal: controller.signal }),
+    ).rejects.toThrow();
     off();
     const partial = await contextCounts();
     expect(partial.withContext).toBeGreaterThan(0);
@@ -121,7 +155,10 @@ describe('upgrading a case indexed before contexts', () => {
     const rowIds = async () => {
       const db = await lancedb.connect(path.join(caseDir, 'lancedb'));
       const table = await db.openTable('chunks');
-      const rows = (await table.query().withRowId().select(['chunk_id']).toArray()) as { chunk_id: string; _rowid: bigint }[];
+      const rows = (await table.query().withRowId().select(['chunk_id']).toArray()) as {
+        chunk_id: string;
+        _rowid: bigint;
+      }[];
       table.close();
       db.close();
       return new Map(rows.map((r) => [r.chunk_id, String(r._rowid)]));
@@ -137,7 +174,9 @@ describe('upgrading a case indexed before contexts', () => {
     const r = await engine.router.call('index.reindex', { case_id: caseId });
     expect(r).toMatchObject({ versions: 1, current: 2 });
     // Named again (its structure carries the current format), nothing left to do, and no row was rewritten.
-    expect((JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } }).profile.names).toBeGreaterThan(0);
+    expect(
+      (JSON.parse(await fs.readFile(structurePath, 'utf8')) as { profile: { names?: number } }).profile.names,
+    ).toBeGreaterThan(0);
     expect(await engine.router.call('index.reindex', { case_id: caseId })).toMatchObject({ versions: 0, current: 3 });
     await engine.openCases.release(caseId);
     expect(await rowIds()).toEqual(before);

@@ -38,13 +38,15 @@ function caseWorkbook(): XLSX.WorkBook {
   return wb;
 }
 
-const written = (wb: XLSX.WorkBook, bookType: XLSX.BookType) => new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
+const written = (wb: XLSX.WorkBook, bookType: XLSX.BookType) =>
+  new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
 
 /** The document's paragraphs, in order. */
 const paragraphsOf = (doc: ParsedDoc) => doc.index.paragraphs!.map(([s, e]) => doc.text.slice(s, e));
 
 /** Each page's label and text. */
-const pagesOf = (doc: ParsedDoc) => doc.index.pages.map((p) => ({ label: p.label, text: doc.text.slice(p.start, p.end) }));
+const pagesOf = (doc: ParsedDoc) =>
+  doc.index.pages.map((p) => ({ label: p.label, text: doc.text.slice(p.start, p.end) }));
 
 async function failure(bytes: Uint8Array, opts?: { maxCells?: number }): Promise<{ status: string; reason: string }> {
   try {
@@ -62,13 +64,21 @@ const BILLING_ROWS = [
   'Row 4 — Date: 2023-03-05 · Hours: 1 · Amount: $400.00 · Description: Call with client',
   'Row 6 — Date: 2023-03-09 · Amount: $80.00 · Description: Filing fee · F: see receipt',
 ];
-const DAMAGES_ROWS = ['Columns: Item · Claimed', 'Row 2 — Item: Lost wages · Claimed: 15000', 'Row 3 — Item: Medical · Claimed: 3250.5'];
+const DAMAGES_ROWS = [
+  'Columns: Item · Claimed',
+  'Row 2 — Item: Lost wages · Claimed: 15000',
+  'Row 3 — Item: Medical · Claimed: 3250.5',
+];
 
 describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
   it('xlsx – each sheet a labelled unit; rows carry their Excel row number and the column names', async () => {
     const doc = await loadSpreadsheet(written(caseWorkbook(), 'xlsx'));
     expect(doc.kind).toBe('text');
-    expect(paragraphsOf(doc)).toEqual([...BILLING_ROWS, ...DAMAGES_ROWS, 'Row 1 — A: Settlement floor · B: internal only']);
+    expect(paragraphsOf(doc)).toEqual([
+      ...BILLING_ROWS,
+      ...DAMAGES_ROWS,
+      'Row 1 — A: Settlement floor · B: internal only',
+    ]);
     const pages = pagesOf(doc);
     expect(pages.map((p) => p.label)).toEqual(['Sheet Billing', 'Sheet Damages', 'Sheet Notes (hidden)']);
     expect(pages[0]!.text).toContain('Draft complaint');
@@ -82,7 +92,11 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
 
   it('page ranges cover the text without gaps; a long sheet is one page (a sheet is the unit), its rows in order', async () => {
     const wb = caseWorkbook();
-    const long = Array.from({ length: 400 }, (_, i) => [new Date(2024, 0, 1 + (i % 28)), i + 0.25, `Entry ${i + 2}: review of production volume ${i}`]);
+    const long = Array.from({ length: 400 }, (_, i) => [
+      new Date(2024, 0, 1 + (i % 28)),
+      i + 0.25,
+      `Entry ${i + 2}: review of production volume ${i}`,
+    ]);
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Date', 'Hours', 'Task'], ...long]), 'Time log');
     wb.Workbook!.Sheets!.push({});
     const doc = await loadSpreadsheet(written(wb, 'xlsx'));
@@ -92,8 +106,12 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
     expect(pages.at(-1)!.end).toBe(doc.text.length);
     const log = pagesOf(doc).filter((p) => p.label === 'Sheet Time log');
     expect(log).toHaveLength(1);
-    expect(log[0]!.text.trimStart()).toMatch(/^Columns: Date · Hours · Task\n\nRow 2 — Date: 2024-01-01 · Hours: 0.25 · /);
-    expect(log[0]!.text).toContain('Row 401 — Date: 2024-01-08 · Hours: 399.25 · Task: Entry 401: review of production volume 399');
+    expect(log[0]!.text.trimStart()).toMatch(
+      /^Columns: Date · Hours · Task\n\nRow 2 — Date: 2024-01-01 · Hours: 0.25 · /,
+    );
+    expect(log[0]!.text).toContain(
+      'Row 401 — Date: 2024-01-08 · Hours: 399.25 · Task: Entry 401: review of production volume 399',
+    );
     expect(pages.map((p) => p.page)).toEqual(pages.map((_, i) => i + 1));
   });
 
@@ -104,7 +122,11 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
     expect(pagesOf(xls).map((p) => p.label)).toEqual(['Sheet Billing', 'Sheet Damages', 'Sheet Notes (hidden)']);
     const ods = await loadSpreadsheet(written(caseWorkbook(), 'ods'));
     expect(paragraphsOf(ods)).toEqual(paragraphsOf(xlsx));
-    expect(pagesOf(ods).slice(0, 2).map((p) => p.label)).toEqual(['Sheet Billing', 'Sheet Damages']);
+    expect(
+      pagesOf(ods)
+        .slice(0, 2)
+        .map((p) => p.label),
+    ).toEqual(['Sheet Billing', 'Sheet Damages']);
   });
 
   it('dates: numeric displays as ISO dates (with the time where there is one), worded displays kept with the ISO date; times of day as shown', async () => {
@@ -125,13 +147,22 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
 
   it('a header is not taken from a row of numbers: such a sheet names its columns by letter', async () => {
     const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([[1, 2], ['2023-03-04', 'x'], [3, 'y']]), 'Raw');
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        [1, 2],
+        ['2023-03-04', 'x'],
+        [3, 'y'],
+      ]),
+      'Raw',
+    );
     const doc = await loadSpreadsheet(written(wb, 'xlsx'));
     expect(paragraphsOf(doc)).toEqual(['Row 1 — A: 1 · B: 2', 'Row 2 — A: 2023-03-04 · B: x', 'Row 3 — A: 3 · B: y']);
   });
 
   it('CSV and TSV – one unit labelled Rows, cells exactly as written (amounts, leading zeros, accents)', async () => {
-    const csv = 'Date,Amount,Payee,Ref\n2023-03-04,"$1,200.00",Müller & Söhne €,00123\n\n2023-03-05,80,"Line one\nline two",\n';
+    const csv =
+      'Date,Amount,Payee,Ref\n2023-03-04,"$1,200.00",Müller & Söhne €,00123\n\n2023-03-05,80,"Line one\nline two",\n';
     const doc = await loadSpreadsheet(new TextEncoder().encode(csv));
     expect(paragraphsOf(doc)).toEqual([
       'Columns: Date · Amount · Payee · Ref',
@@ -158,9 +189,15 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
 
     const blank = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(blank, XLSX.utils.aoa_to_sheet([[], ['  ']]), 'Empty');
-    expect(await failure(written(blank, 'xlsx'))).toEqual({ status: 'failed', reason: 'the spreadsheet has no text in its cells' });
+    expect(await failure(written(blank, 'xlsx'))).toEqual({
+      status: 'failed',
+      reason: 'the spreadsheet has no text in its cells',
+    });
 
-    expect(await failure(encryptedXlsx())).toEqual({ status: 'failed', reason: 'password protected spreadsheet — save an unlocked copy and add it again' });
+    expect(await failure(encryptedXlsx())).toEqual({
+      status: 'failed',
+      reason: 'password protected spreadsheet — save an unlocked copy and add it again',
+    });
   });
 
   it('the cell limit: over maxCells non-empty cells fails as too large, at the limit reads', async () => {
@@ -178,8 +215,15 @@ describe('spreadsheets: one unit per sheet, one paragraph per row', () => {
 
 describe('spreadsheetRowLabel: where a citation is in a sheet', () => {
   it('names the row, or the first and last rows of a span', () => {
-    expect(spreadsheetRowLabel('Sheet Billing', 'Row 14 — Date: 2023-03-04 · Amount: $1,200.00')).toBe('Sheet Billing, row 14');
-    expect(spreadsheetRowLabel('Sheet Billing', 'Row 14 — Date: 2023-03-04\n\nRow 15 — Date: 2023-03-05\n\nRow 17 — Date: 2023-03-09 · Amount')).toBe('Sheet Billing, rows 14–17');
+    expect(spreadsheetRowLabel('Sheet Billing', 'Row 14 — Date: 2023-03-04 · Amount: $1,200.00')).toBe(
+      'Sheet Billing, row 14',
+    );
+    expect(
+      spreadsheetRowLabel(
+        'Sheet Billing',
+        'Row 14 — Date: 2023-03-04\n\nRow 15 — Date: 2023-03-05\n\nRow 17 — Date: 2023-03-09 · Amount',
+      ),
+    ).toBe('Sheet Billing, rows 14–17');
     expect(spreadsheetRowLabel('Sheet Billing', 'Columns: Date · Hours · Amount')).toBe('Sheet Billing');
     expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00')).toBe('Sheet Billing');
     expect(spreadsheetRowLabel(undefined, 'Row 3 — A: x')).toBeNull();
@@ -191,10 +235,14 @@ describe('spreadsheetRowLabel: where a citation is in a sheet', () => {
 
   it('a span starting inside a row counts that row (given the text before it)', () => {
     const before = 'Columns: Date · Amount\n\nRow 14 — Date: 2023-03-04 · ';
-    expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00\n\nRow 15 — Date: 2023-03-05', before)).toBe('Sheet Billing, rows 14–15');
+    expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00\n\nRow 15 — Date: 2023-03-05', before)).toBe(
+      'Sheet Billing, rows 14–15',
+    );
     expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00', before)).toBe('Sheet Billing, row 14');
     // Without the text before, the rows whose markers are in the span.
-    expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00\n\nRow 15 — Date: 2023-03-05')).toBe('Sheet Billing, row 15');
+    expect(spreadsheetRowLabel('Sheet Billing', 'Amount: $1,200.00\n\nRow 15 — Date: 2023-03-05')).toBe(
+      'Sheet Billing, row 15',
+    );
     // A span starting inside the marker itself.
     expect(spreadsheetRowLabel('Sheet Billing', 'ow 14 — Date', 'Columns: Date\n\nR')).toBe('Sheet Billing, row 14');
   });
@@ -204,7 +252,9 @@ describe('spreadsheetRowLabel: where a citation is in a sheet', () => {
     const start = doc.text.indexOf('Draft complaint');
     const end = doc.text.indexOf('Call with client') + 'Call with client'.length;
     const page = doc.index.pages.find((p) => p.start <= start && start < p.end)!;
-    expect(spreadsheetRowLabel(page.label, doc.text.slice(start, end), doc.text.slice(0, start))).toBe('Sheet Billing, rows 3–4');
+    expect(spreadsheetRowLabel(page.label, doc.text.slice(start, end), doc.text.slice(0, start))).toBe(
+      'Sheet Billing, rows 3–4',
+    );
     const damages = doc.text.indexOf('3250.5');
     const page2 = doc.index.pages.find((p) => p.start <= damages && damages < p.end)!;
     expect(spreadsheetRowLabel(page2.label, '3250.5', doc.text.slice(0, damages))).toBe('Sheet Damages, row 3');
@@ -213,7 +263,8 @@ describe('spreadsheetRowLabel: where a citation is in a sheet', () => {
 
 /** An .xlsx encrypted with a password: a compound file holding EncryptionInfo (agile) and EncryptedPackage. */
 function encryptedXlsx(): Uint8Array {
-  const xml = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<encryption xmlns="http://schemas.microsoft.com/office/2006/encryption"><keyData saltSize="16" blockSize="16" keyBits="256" hashSize="64" cipherAlgorithm="AES" cipherChaining="ChainingModeCBC" hashAlgorithm="SHA512" saltValue="AAAAAAAAAAAAAAAAAAAAAA=="/></encryption>';
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<encryption xmlns="http://schemas.microsoft.com/office/2006/encryption"><keyData saltSize="16" blockSize="16" keyBits="256" hashSize="64" cipherAlgorithm="AES" cipherChaining="ChainingModeCBC" hashAlgorithm="SHA512" saltValue="AAAAAAAAAAAAAAAAAAAAAA=="/></encryption>';
   const info = Buffer.concat([Buffer.from([4, 0, 4, 0, 0x40, 0, 0, 0]), Buffer.from(xml)]);
   const cfb = XLSX.CFB.utils.cfb_new();
   XLSX.CFB.utils.cfb_add(cfb, '/EncryptionInfo', info);

@@ -9,7 +9,8 @@ import { chunkDocument, structureOf, topLevelBoundaries } from '../../src/core/t
 import { readableFileName } from '../../src/core/util/names';
 import { corpusDir } from '../helpers/home';
 
-const sentence = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `The ${topic} provision ${i} applies to both parties in good faith.`).join(' ');
+const sentence = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `The ${topic} provision ${i} applies to both parties in good faith.`).join(' ');
 
 /** A contract with a title, a preamble naming its parties, and numbered sections of very different lengths. */
 const CONTRACT = [
@@ -36,8 +37,15 @@ const CONTRACT = [
 describe('chunks that follow the structure', () => {
   const doc = loadText(new TextEncoder().encode(CONTRACT));
   const structure = structureOf(doc.text, doc.index, 'contracts/ZoundsHearingInc_20190301_Marketing Agreement.txt');
-  const chunks = chunkDocument(doc, { fileId: 'f1', name: 'contracts/Zounds.txt', version: 1, isLatest: true, docType: 'contract', docDate: '' }, undefined, structure);
-  const sectionOf = (offset: number) => [...structure.sections].filter((s) => s.level <= 2 && s.kind !== 'title' && s.start <= offset).pop()?.number ?? 'preamble';
+  const chunks = chunkDocument(
+    doc,
+    { fileId: 'f1', name: 'contracts/Zounds.txt', version: 1, isLatest: true, docType: 'contract', docDate: '' },
+    undefined,
+    structure,
+  );
+  const sectionOf = (offset: number) =>
+    [...structure.sections].filter((s) => s.level <= 2 && s.kind !== 'title' && s.start <= offset).pop()?.number ??
+    'preamble';
 
   it('no chunk straddles two top-level sections, and each is exactly the document’s words at its offsets', () => {
     for (const c of chunks) {
@@ -70,7 +78,14 @@ describe('chunks that follow the structure', () => {
 
   it('a document without headings: plain recursive chunks, context is the file name made readable', () => {
     const plain = loadText(new TextEncoder().encode(sentence('plain', 80)));
-    const out = chunkDocument(plain, { fileId: 'f2', name: 'mail/re_SmithJones_settlement-offer.txt', version: 1, isLatest: true, docType: 'other', docDate: '' });
+    const out = chunkDocument(plain, {
+      fileId: 'f2',
+      name: 'mail/re_SmithJones_settlement-offer.txt',
+      version: 1,
+      isLatest: true,
+      docType: 'other',
+      docDate: '',
+    });
     expect(out.length).toBeGreaterThan(1);
     for (const c of out) expect(c.context).toBe('re Smith Jones settlement-offer');
   });
@@ -78,7 +93,11 @@ describe('chunks that follow the structure', () => {
   it('tiny regions join the next; the text is covered in order', () => {
     const text = `A heading\n${'x '.repeat(50)}\nB\n${'y '.repeat(400)}\nC\n${'z '.repeat(30)}`;
     const cuts = [text.indexOf('B\n'), text.indexOf('C\n')];
-    const spans = splitStructured(text, cuts.map((offset) => ({ offset, level: 1 })), { size: 1000, overlap: 0 });
+    const spans = splitStructured(
+      text,
+      cuts.map((offset) => ({ offset, level: 1 })),
+      { size: 1000, overlap: 0 },
+    );
     // The region before B is shorter than TINY_SECTION, so it joins B's; the short tail (C) joins the region before it.
     expect(cuts[0]).toBeLessThan(TINY_SECTION);
     expect(spans[0]!.start).toBe(0);
@@ -89,14 +108,24 @@ describe('chunks that follow the structure', () => {
 
 describe('document profile', () => {
   it('file names made readable', () => {
-    expect(readableFileName('Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf')).toBe('Agape Atp Corp 20191202 10-KA EX-10.1 11911128 EX-10.1 Supply Agreement');
+    expect(
+      readableFileName('Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf'),
+    ).toBe('Agape Atp Corp 20191202 10-KA EX-10.1 11911128 EX-10.1 Supply Agreement');
     expect(readableFileName('deposition of J. Smith.docx')).toBe('deposition of J. Smith');
   });
 
   it('parties: company names and the short names they are defined by', () => {
-    const p = findParties('THIS DISTRIBUTOR AGREEMENT is entered into between Agape ATP Corporation, a Malaysian company (hereinafter referred to as "Agape"), and Tom Brown Trading Company (the "Distributor") and Associated Press Holding Ltd ("APH").');
+    const p = findParties(
+      'THIS DISTRIBUTOR AGREEMENT is entered into between Agape ATP Corporation, a Malaysian company (hereinafter referred to as "Agape"), and Tom Brown Trading Company (the "Distributor") and Associated Press Holding Ltd ("APH").',
+    );
     // Roles ("the Distributor") are not parties; a short name is kept when it is part of a company's name or its initials.
-    expect(p).toEqual(['Agape ATP Corporation', 'Tom Brown Trading Company', 'Associated Press Holding Ltd', 'Agape', 'APH']);
+    expect(p).toEqual([
+      'Agape ATP Corporation',
+      'Tom Brown Trading Company',
+      'Associated Press Holding Ltd',
+      'Agape',
+      'APH',
+    ]);
   });
 
   it('title: the outline’s, else the file name', () => {
@@ -104,8 +133,15 @@ describe('document profile', () => {
   });
 
   it('a real contract (CUAD PDF): title and parties from its first page', async () => {
-    const file = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf');
-    const parsed = await parseFile({ bytes: new Uint8Array(readFileSync(file)), name: path.basename(file), maxBytes: 100 << 20 });
+    const file = path.join(
+      corpusDir,
+      'cuad/full_contract_pdf/Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf',
+    );
+    const parsed = await parseFile({
+      bytes: new Uint8Array(readFileSync(file)),
+      name: path.basename(file),
+      maxBytes: 100 << 20,
+    });
     const { profile, sections } = structureOf(parsed.doc!.text, parsed.doc!.index, path.basename(file));
     expect(profile.parties.join(' | ')).toMatch(/Agape/i);
     expect(profile.title.length).toBeGreaterThan(3);
@@ -114,20 +150,57 @@ describe('document profile', () => {
 });
 
 describe('document title', () => {
-  const h = (title: string, start: number, kind: 'title' | 'other' = 'title') => ({ id: 's', level: 1, number: '', title, kind, start, end: start + 20, page: 1, headingEnd: start + 20 });
+  const h = (title: string, start: number, kind: 'title' | 'other' = 'title') => ({
+    id: 's',
+    level: 1,
+    number: '',
+    title,
+    kind,
+    start,
+    end: start + 20,
+    page: 1,
+    headingEnd: start + 20,
+  });
   it('an exhibit number or a table of contents above the real title is passed over', () => {
-    expect(documentTitle([h('EXHIBIT 10.14', 2), h('OUTSOURCING AGREEMENT', 16, 'other')], 'x.pdf')).toBe('OUTSOURCING AGREEMENT');
-    expect(documentTitle([h('TABLE OF CONTENTS', 0), h('Execution Copy', 30, 'other'), h('MASTER SUPPLY AGREEMENT', 60, 'other')], 'x.pdf')).toBe('MASTER SUPPLY AGREEMENT');
+    expect(documentTitle([h('EXHIBIT 10.14', 2), h('OUTSOURCING AGREEMENT', 16, 'other')], 'x.pdf')).toBe(
+      'OUTSOURCING AGREEMENT',
+    );
+    expect(
+      documentTitle(
+        [h('TABLE OF CONTENTS', 0), h('Execution Copy', 30, 'other'), h('MASTER SUPPLY AGREEMENT', 60, 'other')],
+        'x.pdf',
+      ),
+    ).toBe('MASTER SUPPLY AGREEMENT');
     expect(documentTitle([h('EXHIBIT 10.1', 0)], 'Acme_Lease.pdf')).toBe('Acme Lease');
     // The SEC filing's redaction notice above the title is not one.
-    expect(documentTitle([h('CONFIDENTIAL TREATMENT HAS BEEN REQUESTED FOR CERTAIN REDACTED PROVISIONS OF', 0), h('SPONSORSHIP AGREEMENT', 200, 'other')], 'x.pdf')).toBe('SPONSORSHIP AGREEMENT');
-    expect(documentTitle([h('[***] Certain confidential information contained in this document, marked by brackets, has been omitted', 0), h('SUPPLY AGREEMENT', 150, 'other')], 'x.pdf')).toBe('SUPPLY AGREEMENT');
+    expect(
+      documentTitle(
+        [
+          h('CONFIDENTIAL TREATMENT HAS BEEN REQUESTED FOR CERTAIN REDACTED PROVISIONS OF', 0),
+          h('SPONSORSHIP AGREEMENT', 200, 'other'),
+        ],
+        'x.pdf',
+      ),
+    ).toBe('SPONSORSHIP AGREEMENT');
+    expect(
+      documentTitle(
+        [
+          h(
+            '[***] Certain confidential information contained in this document, marked by brackets, has been omitted',
+            0,
+          ),
+          h('SUPPLY AGREEMENT', 150, 'other'),
+        ],
+        'x.pdf',
+      ),
+    ).toBe('SUPPLY AGREEMENT');
   });
 });
 
 describe('defined terms', () => {
   it('“X” means … and (the “X”) are recorded once each, with the definition’s sentence', () => {
-    const text = 'This Agreement (the “Agreement”) is between Acme Inc. ("Acme") and Bolt LLC. 1. Definitions. “Licensed Product” means any hearing aid sold under the Marks; and "Territory" shall mean the United States. The “Agreement” includes its exhibits.';
+    const text =
+      'This Agreement (the “Agreement”) is between Acme Inc. ("Acme") and Bolt LLC. 1. Definitions. “Licensed Product” means any hearing aid sold under the Marks; and "Territory" shall mean the United States. The “Agreement” includes its exhibits.';
     const terms = findDefinedTerms(text);
     expect(terms.map((t) => t.term)).toEqual(['Agreement', 'Acme', 'Licensed Product', 'Territory']);
     const lp = terms[2]!;

@@ -1,7 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlToParagraphs, loadHtml, loadRtf, loadWord97, word97Flags, WORD97_LOCKED_REASON } from '../../src/core/reader/formats/text-formats';
+import {
+  htmlToParagraphs,
+  loadHtml,
+  loadRtf,
+  loadWord97,
+  word97Flags,
+  WORD97_LOCKED_REASON,
+} from '../../src/core/reader/formats/text-formats';
 import { LoadError, type ParsedDoc } from '../../src/core/reader/loaders';
 import { corpusDir } from '../helpers/home';
 
@@ -46,7 +53,8 @@ The caf\'e9 pays \u8364? 1,200 per month\u8212-due on the 1st.\par
       // Footnotes come after the body.
       'Footnote: see the schedule.',
     ]);
-    for (const hidden of ['Hidden', 'Running header', 'Times New Roman', '0123456789', 'http://', 'HYPERLINK']) expect(doc.text).not.toContain(hidden);
+    for (const hidden of ['Hidden', 'Running header', 'Times New Roman', '0123456789', 'http://', 'HYPERLINK'])
+      expect(doc.text).not.toContain(hidden);
     // One unit without a label: cited by page number.
     expect(doc.index.pages).toHaveLength(1);
     expect(doc.index.pages[0]!.label).toBeUndefined();
@@ -72,7 +80,9 @@ The caf\'e9 pays \u8364? 1,200 per month\u8212-due on the 1st.\par
     const notRtf = await failure(loadRtf(utf8('this is not RTF')));
     expect(notRtf.status).toBe('failed');
     expect(notRtf.reason).toMatch(/^damaged RTF file, it could not be read \(.+\)$/);
-    const empty = await failure(loadRtf(utf8(String.raw`{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\info{\title Only metadata}}}`)));
+    const empty = await failure(
+      loadRtf(utf8(String.raw`{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\info{\title Only metadata}}}`)),
+    );
     expect(empty.reason).toBe('the RTF file has no text');
   });
 });
@@ -116,42 +126,65 @@ describe('HTML', () => {
       'Relief',
       '• Damages\n• Costs',
     ]);
-    for (const gone of ['pwned', 'SCRIPT', 'STYLE', 'NOSCRIPT', 'IFRAME', 'TEMPLATE', 'SVG', 'http', 'example.com', 'x.png', 'logo', 'font-family']) {
+    for (const gone of [
+      'pwned',
+      'SCRIPT',
+      'STYLE',
+      'NOSCRIPT',
+      'IFRAME',
+      'TEMPLATE',
+      'SVG',
+      'http',
+      'example.com',
+      'x.png',
+      'logo',
+      'font-family',
+    ]) {
       expect(doc.text).not.toContain(gone);
     }
   });
 
   it('the title is not repeated when the first heading says it', () => {
-    expect(htmlToParagraphs('<html><head><title>Order  of Dismissal</title></head><body><h1>Order of dismissal</h1><p>It is ordered.</p></body></html>')).toEqual([
-      'Order of dismissal',
-      'It is ordered.',
-    ]);
+    expect(
+      htmlToParagraphs(
+        '<html><head><title>Order  of Dismissal</title></head><body><h1>Order of dismissal</h1><p>It is ordered.</p></body></html>',
+      ),
+    ).toEqual(['Order of dismissal', 'It is ordered.']);
     expect(htmlToParagraphs('<title>Re: Lease</title><p>Body.</p>', { title: false })).toEqual(['Body.']);
     // A fragment (an email body): no head, no body.
-    expect(htmlToParagraphs('<div dir="ltr">Hi Ann,<br>the draft is attached.<div><br></div><div>Best,<br>Bob</div></div>')).toEqual([
-      'Hi Ann,\nthe draft is attached.',
-      'Best,\nBob',
-    ]);
+    expect(
+      htmlToParagraphs('<div dir="ltr">Hi Ann,<br>the draft is attached.<div><br></div><div>Best,<br>Bob</div></div>'),
+    ).toEqual(['Hi Ann,\nthe draft is attached.', 'Best,\nBob']);
   });
 
   it('a table used for layout gives its cells as paragraphs', () => {
     const html = `<table><tr><td><p>First paragraph of the letter.</p><p>Second paragraph of the letter.</p></td><td>Sidebar</td></tr></table>`;
-    expect(htmlToParagraphs(html)).toEqual(['First paragraph of the letter.', 'Second paragraph of the letter.', 'Sidebar']);
+    expect(htmlToParagraphs(html)).toEqual([
+      'First paragraph of the letter.',
+      'Second paragraph of the letter.',
+      'Sidebar',
+    ]);
   });
 
   it('decodes by BOM, <meta charset> or http-equiv; UTF-8 by default, Windows-1252 when it is not UTF-8', async () => {
     const cp1252 = (s: string) => Uint8Array.from(s, (c) => (c === 'é' ? 0xe9 : c === '€' ? 0x80 : c.charCodeAt(0)));
-    const equiv = cp1252('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body><p>Café €5</p></body></html>');
+    const equiv = cp1252(
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body><p>Café €5</p></body></html>',
+    );
     expect((await loadHtml(equiv)).text).toBe('Café €5');
     const meta = cp1252('<meta charset="iso-8859-1"><p>Café €5</p>');
     expect((await loadHtml(meta)).text).toBe('Café €5');
     expect((await loadHtml(cp1252('<p>Café €5</p>'))).text).toBe('Café €5');
     expect((await loadHtml(utf8('<p>Café €5</p>'))).text).toBe('Café €5');
-    expect((await loadHtml(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('<meta charset="windows-1252"><p>Café</p>')]))).text).toBe('Café');
+    expect(
+      (await loadHtml(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('<meta charset="windows-1252"><p>Café</p>')]))).text,
+    ).toBe('Café');
   });
 
   it('a page without text fails with a plain reason', async () => {
-    const err = await failure(loadHtml(utf8('<html><head><script>x()</script></head><body><img src="a.png"></body></html>')));
+    const err = await failure(
+      loadHtml(utf8('<html><head><script>x()</script></head><body><img src="a.png"></body></html>')),
+    );
     expect(err.reason).toBe('the web page has no text');
   });
 });
@@ -169,7 +202,9 @@ describe('Word 97-2003 (.doc)', () => {
     const paras = paragraphsOf(doc);
     expect(paras[0]).toBe('Attorneys for Appellant\tAttorneys for Appellee');
     expect(paras).toContain('No. 49S00-0308-DP-392');
-    expect(doc.text).toContain('The appellee/defendant Charles Barker seeks rehearing following our decision in State v. Barker');
+    expect(doc.text).toContain(
+      'The appellee/defendant Charles Barker seeks rehearing following our decision in State v. Barker',
+    );
     expect(paras.at(-1)).toMatch(/^Baker's Brief of Appellee also asserted .* procedurally forfeited\.$/);
     expect(doc.index.pages.length).toBeGreaterThan(1);
     expect(doc.index.pages.every((p) => p.label === undefined)).toBe(true);
@@ -185,21 +220,28 @@ describe('Word 97-2003 (.doc)', () => {
     expect(err.reason).toBe(WORD97_LOCKED_REASON);
   });
 
-  it.skipIf(!existsSync(DOC))('a cut-short .doc, or an Office file without a Word document inside, fails as damaged', async () => {
-    const cut = await failure(loadWord97(docBytes().subarray(0, 4096)));
-    expect(cut.reason).toMatch(/^damaged or unreadable Word 97-2003 \(\.doc\) file \(.+\) — save it as \.docx or PDF$/);
-    // Rename the WordDocument stream: a compound (OLE) file that is not a Word document.
-    const other = docBytes();
-    const name = Buffer.from('WordDocument', 'utf16le');
-    const at = Buffer.from(other).indexOf(name);
-    expect(at).toBeGreaterThan(0);
-    other[at] = 'X'.charCodeAt(0);
-    expect(word97Flags(other)).toBeNull();
-    expect((await failure(loadWord97(other))).reason).toMatch(/^damaged or unreadable Word 97-2003 \(\.doc\) file/);
-  });
+  it.skipIf(!existsSync(DOC))(
+    'a cut-short .doc, or an Office file without a Word document inside, fails as damaged',
+    async () => {
+      const cut = await failure(loadWord97(docBytes().subarray(0, 4096)));
+      expect(cut.reason).toMatch(
+        /^damaged or unreadable Word 97-2003 \(\.doc\) file \(.+\) — save it as \.docx or PDF$/,
+      );
+      // Rename the WordDocument stream: a compound (OLE) file that is not a Word document.
+      const other = docBytes();
+      const name = Buffer.from('WordDocument', 'utf16le');
+      const at = Buffer.from(other).indexOf(name);
+      expect(at).toBeGreaterThan(0);
+      other[at] = 'X'.charCodeAt(0);
+      expect(word97Flags(other)).toBeNull();
+      expect((await failure(loadWord97(other))).reason).toMatch(/^damaged or unreadable Word 97-2003 \(\.doc\) file/);
+    },
+  );
 
   it('bytes that are not an Office file fail as damaged', async () => {
     const err = await failure(loadWord97(utf8('{\\rtf1 not a doc}')));
-    expect(err.reason).toBe('damaged or unreadable Word 97-2003 (.doc) file (not an Office file) — save it as .docx or PDF');
+    expect(err.reason).toBe(
+      'damaged or unreadable Word 97-2003 (.doc) file (not an Office file) — save it as .docx or PDF',
+    );
   });
 });

@@ -30,7 +30,11 @@ describe('transcripts', () => {
     const layout = detectTranscript(doc.text, doc.index);
     expect(layout).not.toBeNull();
     expect(layout!.deponent).toBe('Smith');
-    expect(layout!.pages.map((p) => [p.page, p.transcriptPage])).toEqual([[1, 1], [2, 2], [3, 3]]);
+    expect(layout!.pages.map((p) => [p.page, p.transcriptPage])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
     expectLines(doc.text, layout!);
     const [start, end] = rangeOf(doc.text, 'sign the lease', 'date?', doc.index.pages[1]!.start);
     expect(pinCite(layout!, start, end)).toBe('2:10–12');
@@ -52,12 +56,21 @@ describe('transcripts', () => {
   });
 
   it('reads a plain-text transcript (line numbers at line starts, the page number on a line of its own)', () => {
-    const page = (p: number) => [`${' '.repeat(40)}${p}`, ...Array.from({ length: 25 }, (_, i) => `${String(i + 1).padStart(2)}   ${lineText(p === 1 ? 2 : 3, i + 1)}`)].join('\n');
-    const doc = loadText(new TextEncoder().encode(['ORAL DEPOSITION OF DR. MARY O’BRIEN, M.D.', page(1), '\f', page(2)].join('\n')));
+    const page = (p: number) =>
+      [
+        `${' '.repeat(40)}${p}`,
+        ...Array.from({ length: 25 }, (_, i) => `${String(i + 1).padStart(2)}   ${lineText(p === 1 ? 2 : 3, i + 1)}`),
+      ].join('\n');
+    const doc = loadText(
+      new TextEncoder().encode(['ORAL DEPOSITION OF DR. MARY O’BRIEN, M.D.', page(1), '\f', page(2)].join('\n')),
+    );
     const layout = detectTranscript(doc.text, doc.index)!;
     expect(layout).not.toBeNull();
     expect(layout.deponent).toBe('O’Brien');
-    expect(layout.pages.map((p) => [p.transcriptPage, p.lines.length])).toEqual([[1, 25], [2, 25]]);
+    expect(layout.pages.map((p) => [p.transcriptPage, p.lines.length])).toEqual([
+      [1, 25],
+      [2, 25],
+    ]);
     expect(pinCite(layout, ...rangeOf(doc.text, 'sign the lease', 'closing', 0))).toBe('1:10–11');
   });
 
@@ -78,7 +91,13 @@ describe('transcripts', () => {
       const page = doc.addPage([612, 792]);
       for (let l = 1; l <= 28; l++) {
         page.drawText(String(l), { x: 40, y: 730 - (l - 1) * 24, size: 12, font });
-        if (l > 3) page.drawText(`Plaintiff alleges fact ${p}.${l} in support of the motion.`, { x: 90, y: 730 - (l - 1) * 24, size: 12, font });
+        if (l > 3)
+          page.drawText(`Plaintiff alleges fact ${p}.${l} in support of the motion.`, {
+            x: 90,
+            y: 730 - (l - 1) * 24,
+            size: 12,
+            font,
+          });
       }
       page.drawText(String(p), { x: 300, y: 30, size: 12, font });
     }
@@ -88,12 +107,15 @@ describe('transcripts', () => {
 
   const okWords = path.join(corpusDir, 'freelaw-x-ray/ok_words.pdf');
   const pleading = path.join(corpusDir, 'freelaw-doctor/recap_extract/gov.uscourts.cacd.652774.40.0.pdf');
-  it.skipIf(!existsSync(okWords) || !existsSync(pleading))('reads a real hearing transcript page, and not a real pleading', async () => {
-    const hearing = await loadPdf(readFileSync(okWords));
-    const layout = detectTranscript(hearing.text, hearing.index)!;
-    expect(layout.pages.map((p) => [p.page, p.transcriptPage, p.lines.length])).toEqual([[1, 7, 25]]);
-    expect(pinCite(layout, ...rangeOf(hearing.text, 'tea leaves', 'tea leaves'))).toBe('7:3');
-    const order = await loadPdf(readFileSync(pleading));
-    expect(detectTranscript(order.text, order.index)).toBeNull();
-  });
+  it.skipIf(!existsSync(okWords) || !existsSync(pleading))(
+    'reads a real hearing transcript page, and not a real pleading',
+    async () => {
+      const hearing = await loadPdf(readFileSync(okWords));
+      const layout = detectTranscript(hearing.text, hearing.index)!;
+      expect(layout.pages.map((p) => [p.page, p.transcriptPage, p.lines.length])).toEqual([[1, 7, 25]]);
+      expect(pinCite(layout, ...rangeOf(hearing.text, 'tea leaves', 'tea leaves'))).toBe('7:3');
+      const order = await loadPdf(readFileSync(pleading));
+      expect(detectTranscript(order.text, order.index)).toBeNull();
+    },
+  );
 });

@@ -22,7 +22,9 @@ describe('walkPaths – only the named files of a folder', () => {
     symlinkSync(path.join(base, 'secret.txt'), path.join(folder, 'link.txt'));
 
     const whole = await walkPaths([folder]);
-    const named = await walkPaths([folder], undefined, { [folder]: ['medical/report.txt', 'complaint.txt', 'gone.txt', '../secret.txt', 'link.txt', '.hidden'] });
+    const named = await walkPaths([folder], undefined, {
+      [folder]: ['medical/report.txt', 'complaint.txt', 'gone.txt', '../secret.txt', 'link.txt', '.hidden'],
+    });
     expect(named.files.map((f) => f.name)).toEqual(['complaint.txt', 'medical/report.txt']);
     expect(named.files).toEqual(whole.files.filter((f) => f.name !== 'other.txt'));
     expect(Object.fromEntries(named.skipped.map((s) => [s.name, s.reason]))).toEqual({
@@ -36,8 +38,18 @@ describe('walkPaths – only the named files of a folder', () => {
 
 describe('mergeWalks – jobs merged for a resume', () => {
   it('a path read whole by one job is read whole; else the names of all jobs', () => {
-    expect(mergeWalks([{ paths: ['/a'], only: { '/a': ['x.txt'] } }, { paths: ['/a'], only: { '/a': ['y.txt', 'x.txt'] } }])).toEqual({ paths: ['/a'], only: { '/a': ['x.txt', 'y.txt'] } });
-    expect(mergeWalks([{ paths: ['/a'], only: { '/a': ['x.txt'] } }, { paths: ['/a', '/b'] }])).toEqual({ paths: ['/a', '/b'] });
-    expect(mergeWalks([{ paths: ['/a'], only: { '/a': ['x.txt'] } }, { paths: ['/b'] }])).toEqual({ paths: ['/a', '/b'], only: { '/a': ['x.txt'] } });
+    expect(
+      mergeWalks([
+        { paths: ['/a'], only: { '/a': ['x.txt'] } },
+        { paths: ['/a'], only: { '/a': ['y.txt', 'x.txt'] } },
+      ]),
+    ).toEqual({ paths: ['/a'], only: { '/a': ['x.txt', 'y.txt'] } });
+    expect(mergeWalks([{ paths: ['/a'], only: { '/a': ['x.txt'] } }, { paths: ['/a', '/b'] }])).toEqual({
+      paths: ['/a', '/b'],
+    });
+    expect(mergeWalks([{ paths: ['/a'], only: { '/a': ['x.txt'] } }, { paths: ['/b'] }])).toEqual({
+      paths: ['/a', '/b'],
+      only: { '/a': ['x.txt'] },
+    });
   });
 });

@@ -25,7 +25,9 @@ describe('default chat model', () => {
       await set.router.call('models.import', { path: stories, mode: 'link' });
       const list = await set.router.call('models.list', {});
       expect([list.chat_model_override, list.default_chat_model]).toEqual(['llama-2-tiny-random', 'stories260K']);
-      expect((await set.router.call('models.setDefault', { model_id: 'stories260K' })).chat_model_override).toBe('llama-2-tiny-random');
+      expect((await set.router.call('models.setDefault', { model_id: 'stories260K' })).chat_model_override).toBe(
+        'llama-2-tiny-random',
+      );
       expect(await unset.router.call('models.list', {})).not.toHaveProperty('chat_model_override');
     } finally {
       await Promise.all([set.close(), unset.close()]);
@@ -54,10 +56,15 @@ describe('default chat model', () => {
       expect((await resolveModel(undefined, { runtime: () => runtime, registry })).label).toBe('llama-2-tiny-random');
       expect((await resolveModel('stories260K', { runtime: () => runtime, registry })).label).toBe('stories260K');
       // The environment's model (CASEFILE_CHAT_MODEL) still wins over the saved default.
-      expect((await resolveModel(undefined, { runtime: () => runtime, registry, defaultModel: 'stories260K' })).label).toBe('stories260K');
+      expect(
+        (await resolveModel(undefined, { runtime: () => runtime, registry, defaultModel: 'stories260K' })).label,
+      ).toBe('stories260K');
       // Toy models are too small to answer: taken by default the turn does without them; named (by id or
       // path) they run, with the short catalogue of tools.
-      expect(await resolveModel(undefined, { runtime: () => runtime, registry })).toMatchObject({ small: true, tooSmall: true });
+      expect(await resolveModel(undefined, { runtime: () => runtime, registry })).toMatchObject({
+        small: true,
+        tooSmall: true,
+      });
       expect(await resolveModel('stories260K', { runtime: () => runtime, registry })).toMatchObject({ small: true });
       expect((await resolveModel('stories260K', { runtime: () => runtime, registry })).tooSmall).toBeUndefined();
       expect(await resolveModel(tiny, { runtime: () => runtime, registry })).toMatchObject({ small: true });
@@ -77,11 +84,24 @@ describe('default chat model', () => {
     try {
       const { recommended } = await engine.router.call('models.list', {});
       const qwen = recommended.find((r) => r.id === 'qwen2.5-1.5b-instruct');
-      expect(qwen).toMatchObject({ kind: 'chat', recommended: true, min_ram_gb: 4, approx_size_mb: 1100, installed: false });
+      expect(qwen).toMatchObject({
+        kind: 'chat',
+        recommended: true,
+        min_ram_gb: 4,
+        approx_size_mb: 1100,
+        installed: false,
+      });
       expect(qwen!.download_url).toMatch(/^https:\/\/huggingface\.co\/.*\.gguf$/);
-      expect(recommended.find((r) => r.id === 'all-MiniLM-L6-v2')).toMatchObject({ kind: 'embedding', min_ram_gb: 1, installed: false, download_url: null });
+      expect(recommended.find((r) => r.id === 'all-MiniLM-L6-v2')).toMatchObject({
+        kind: 'embedding',
+        min_ram_gb: 1,
+        installed: false,
+        download_url: null,
+      });
       // Recommended first.
-      expect(recommended.findIndex((r) => !r.recommended)).toBeGreaterThan(recommended.findLastIndex((r) => r.recommended));
+      expect(recommended.findIndex((r) => !r.recommended)).toBeGreaterThan(
+        recommended.findLastIndex((r) => r.recommended),
+      );
       await engine.router.call('models.import', { path: miniLmDir, id: 'all-MiniLM-L6-v2', mode: 'link' });
       const after = await engine.router.call('models.list', {});
       expect(after.recommended.find((r) => r.id === 'all-MiniLM-L6-v2')!.installed).toBe(true);
@@ -104,7 +124,12 @@ describe('default chat model', () => {
     expect(set.stdout.trim()).toBe('Default chat model for questions: stories260K');
     const json = await runCasefile(home, ['models', 'default', MINILM_ID, '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ default_embedding_model: MINILM_ID, defaultEmbeddingModel: MINILM_ID, default_chat_model: 'stories260K', defaultChatModel: 'stories260K' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      default_embedding_model: MINILM_ID,
+      defaultEmbeddingModel: MINILM_ID,
+      default_chat_model: 'stories260K',
+      defaultChatModel: 'stories260K',
+    });
     const emb = await runCasefile(home, ['models', 'default', MINILM_ID]);
     expect(emb.stdout.trim()).toBe(`Default embedding model for new cases: ${MINILM_ID}`);
 
@@ -112,7 +137,9 @@ describe('default chat model', () => {
     expect(list.stdout).toMatch(/stories260K \*\s+chat/);
     expect(list.stdout).toMatch(/llama-2-tiny-random\s+chat/);
     expect(list.stdout).toContain('Default chat model (*): stories260K');
-    expect(list.stdout).toMatch(/Recommended, not installed:\n\s+qwen2\.5-1\.5b-instruct \(chat, about 1\.1 GB, needs 4 GB of memory\): casefile models download https:/);
+    expect(list.stdout).toMatch(
+      /Recommended, not installed:\n\s+qwen2\.5-1\.5b-instruct \(chat, about 1\.1 GB, needs 4 GB of memory\): casefile models download https:/,
+    );
 
     const missing = await runCasefile(home, ['models', 'default', 'no-such-model']);
     expect(missing.code).toBe(1);

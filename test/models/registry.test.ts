@@ -24,7 +24,12 @@ describe('GGUF header', () => {
     };
     for (const [rel, want] of Object.entries(expected)) {
       const info = await readGgufInfo(path.join(sharedDir, 'models', rel));
-      expect(info).toMatchObject({ version: 3, architecture: 'llama', contextLength: want.ctx, quantization: want.quant });
+      expect(info).toMatchObject({
+        version: 3,
+        architecture: 'llama',
+        contextLength: want.ctx,
+        quantization: want.quant,
+      });
       expect(info.tensorCount).toBeGreaterThan(0);
     }
     const smol = await readGgufInfo(smolLmGguf);
@@ -35,7 +40,9 @@ describe('GGUF header', () => {
     const dir = tempHome();
     const text = path.join(dir, 'notes.gguf');
     writeFileSync(text, 'These are meeting notes, not a model.\n'.repeat(4));
-    await expect(readGgufInfo(text)).rejects.toThrow(/not a usable GGUF model: its first bytes are not the GGUF signature/);
+    await expect(readGgufInfo(text)).rejects.toThrow(
+      /not a usable GGUF model: its first bytes are not the GGUF signature/,
+    );
     const truncated = path.join(dir, 'cut.gguf');
     writeFileSync(truncated, readFileSync(smolLmGguf).subarray(0, 4096));
     await expect(readGgufInfo(truncated)).rejects.toThrow(/truncated or damaged/);
@@ -48,7 +55,10 @@ describe('models.list / models.import (production registry through the engine ro
     const list = await engine.router.call('models.list', {});
     expect(list.models).toEqual([]);
     expect(list.default_embedding_model).toBeNull();
-    expect(list.semantic).toEqual({ available: false, reason: expect.stringContaining('no embedding model installed — keyword search only') });
+    expect(list.semantic).toEqual({
+      available: false,
+      reason: expect.stringContaining('no embedding model installed — keyword search only'),
+    });
     await engine.close();
   });
 
@@ -92,7 +102,10 @@ describe('models.list / models.import (production registry through the engine ro
     const list = await reopened.router.call('models.list', {});
     expect(list.models.map((m) => m.id).sort()).toEqual([MINILM_ID, 'minilm-linked']);
     expect(list.default_embedding_model).toBe('minilm-linked');
-    expect(JSON.parse(readFileSync(path.join(home, 'models', 'registry.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, defaultEmbedding: 'minilm-linked' });
+    expect(JSON.parse(readFileSync(path.join(home, 'models', 'registry.json'), 'utf8'))).toMatchObject({
+      schemaVersion: 1,
+      defaultEmbedding: 'minilm-linked',
+    });
     await reopened.close();
   });
 
@@ -131,7 +144,9 @@ describe('models.list / models.import (production registry through the engine ro
       code: 'failed',
       message: expect.stringContaining('contract.gguf is not a GGUF model file'),
     });
-    await expect(engine.router.call('models.import', { path: path.join(home, 'nope') })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(engine.router.call('models.import', { path: path.join(home, 'nope') })).rejects.toMatchObject({
+      code: 'not_found',
+    });
 
     // A folder without weights is described plainly.
     const noWeights = path.join(sharedDir, 'models', 'xenova-paraphrase-minilm-l3-v2-int8-tokenizer-only');
@@ -142,7 +157,8 @@ describe('models.list / models.import (production registry through the engine ro
     // A folder that looks right but does not load is refused by loading it.
     const broken = path.join(home, 'broken-model');
     mkdirSync(path.join(broken, 'onnx'), { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(path.join(miniLmDir, f), path.join(broken, f));
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+      copyFileSync(path.join(miniLmDir, f), path.join(broken, f));
     writeFileSync(path.join(broken, 'onnx', 'model_quantized.onnx'), 'not an onnx graph');
     await expect(engine.router.call('models.import', { path: broken })).rejects.toMatchObject({
       message: expect.stringContaining('Could not load the embedding model "broken-model"'),
@@ -156,7 +172,10 @@ describe('models.list / models.import (production registry through the engine ro
     const home = tempHome();
     const bundled = path.join(home, 'bundled');
     mkdirSync(bundled);
-    copyFileSync(path.join(sharedDir, 'models', 'stories260K', 'stories260K.gguf'), path.join(bundled, 'stories260K.gguf'));
+    copyFileSync(
+      path.join(sharedDir, 'models', 'stories260K', 'stories260K.gguf'),
+      path.join(bundled, 'stories260K.gguf'),
+    );
     writeFileSync(path.join(bundled, 'README.md'), 'not a model');
     const engine = await openEngine(home, [bundled, path.join(sharedDir, 'models')]);
     await engine.router.call('models.import', { path: miniLmDir, mode: 'link' });
@@ -165,7 +184,11 @@ describe('models.list / models.import (production registry through the engine ro
     const list = await engine.router.call('models.list', {});
     const byId = Object.fromEntries(list.models.map((m) => [m.id, m]));
     expect(Object.keys(byId).sort()).toEqual([MINILM_ID, 'llama-2-tiny-random', 'stories260K']);
-    expect(byId.stories260K).toMatchObject({ source: 'bundled', kind: 'chat', path: path.join(bundled, 'stories260K.gguf') });
+    expect(byId.stories260K).toMatchObject({
+      source: 'bundled',
+      kind: 'chat',
+      path: path.join(bundled, 'stories260K.gguf'),
+    });
     expect(byId['llama-2-tiny-random']).toMatchObject({ source: 'bundled', context_length: 4096 });
     expect(byId[MINILM_ID]!.used_by).toEqual([{ case_id: c.id, name: 'Smith v. Jones' }]);
     await engine.close();
@@ -187,7 +210,10 @@ describe('transformers.js folder inspection', () => {
   it('inspectTransformersFolder – pooling follows the pooling config, else CLS for BGE and mean for the rest', async () => {
     const dir = tempHome();
     const mini = await inspectTransformersFolder(miniLmDir);
-    expect(mini).toMatchObject({ ok: true, folder: { kind: 'embedding', pooling: 'mean', dtype: 'q8', hiddenSize: 384, modelType: 'bert' } });
+    expect(mini).toMatchObject({
+      ok: true,
+      folder: { kind: 'embedding', pooling: 'mean', dtype: 'q8', hiddenSize: 384, modelType: 'bert' },
+    });
 
     const bge = path.join(dir, 'bge-small-en-v1.5');
     cpSync(miniLmDir, bge, { recursive: true });
@@ -201,9 +227,15 @@ describe('transformers.js folder inspection', () => {
     // A sequence-classification head makes it a reranker; fp32 weights are picked as fp32.
     const rerank = path.join(dir, 'ms-marco-MiniLM-L-6-v2');
     mkdirSync(path.join(rerank, 'onnx'), { recursive: true });
-    copyFileSync(path.join(sharedDir, 'models', 'xenova-ms-marco-minilm-l6-v2-int8-tokenizer-only', 'config.json'), path.join(rerank, 'config.json'));
+    copyFileSync(
+      path.join(sharedDir, 'models', 'xenova-ms-marco-minilm-l6-v2-int8-tokenizer-only', 'config.json'),
+      path.join(rerank, 'config.json'),
+    );
     copyFileSync(path.join(miniLmDir, 'tokenizer.json'), path.join(rerank, 'tokenizer.json'));
     writeFileSync(path.join(rerank, 'onnx', 'model.onnx'), '');
-    expect(await inspectTransformersFolder(rerank)).toMatchObject({ ok: true, folder: { kind: 'reranker', dtype: 'fp32' } });
+    expect(await inspectTransformersFolder(rerank)).toMatchObject({
+      ok: true,
+      folder: { kind: 'reranker', dtype: 'fp32' },
+    });
   });
 });

@@ -24,24 +24,34 @@ describe('vector index of a large case', () => {
   it('is not built while passages wait for their vectors; it is once every passage has one, and finds a passage by its own vector', async () => {
     const store = await ChunkStore.open(mkdtempSync(path.join(os.tmpdir(), 'casefile-ann-')));
     try {
-      const text = Array.from({ length: 700 }, (_, i) => `Clause ${i}. The parties agree to term number ${i} of this agreement.`).join(' ');
+      const text = Array.from(
+        { length: 700 },
+        (_, i) => `Clause ${i}. The parties agree to term number ${i} of this agreement.`,
+      ).join(' ');
       const chunks = chunkDoc({ fileId: 'f1', name: 'big.txt', text }, 60, 0);
       expect(chunks.length).toBeGreaterThan(600);
       await store.replaceVersion('f1', 1, chunks, { pending: DIM });
       const annMinRows = 500;
-      const vectorIndex = async () => (await (await store.table())!.listIndices()).filter((i) => i.columns.includes('vector'));
+      const vectorIndex = async () =>
+        (await (await store.table())!.listIndices()).filter((i) => i.columns.includes('vector'));
 
       await store.optimize({ annMinRows });
       expect(await vectorIndex()).toEqual([]);
       // Half the vectors in: still waiting.
       const pending = await store.pending(chunks.length);
       const half = pending.slice(0, Math.floor(pending.length / 2));
-      await store.setVectors(half, half.map((c) => vector(c.chunk_index)));
+      await store.setVectors(
+        half,
+        half.map((c) => vector(c.chunk_index)),
+      );
       await store.optimize({ annMinRows });
       expect(await vectorIndex()).toEqual([]);
 
       const rest = await store.pending(chunks.length);
-      await store.setVectors(rest, rest.map((c) => vector(c.chunk_index)));
+      await store.setVectors(
+        rest,
+        rest.map((c) => vector(c.chunk_index)),
+      );
       await store.optimize({ annMinRows });
       expect((await vectorIndex()).length).toBe(1);
       // Through the index, every passage's own vector finds it first, scored by its true distance

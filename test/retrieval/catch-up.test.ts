@@ -20,11 +20,19 @@ const MORE = ['01_Bosch-Automotive-Service-Solutions-Mutual-Non-Disclosure-Agree
 /** A keyword-only case of NDAs, made before any model was installed. */
 async function keywordOnlyCase(engine: Engine, more: string[] = []): Promise<string> {
   const { id } = await engine.cases.create('Made before the model');
-  await indexDocs(engine, id, ['AGProjects-NDA.txt', 'BT_NDA.txt', ...more].map((name, i) => ({ fileId: `f${i}`, name, text: NDA(name) })));
+  await indexDocs(
+    engine,
+    id,
+    ['AGProjects-NDA.txt', 'BT_NDA.txt', ...more].map((name, i) => ({ fileId: `f${i}`, name, text: NDA(name) })),
+  );
   return id;
 }
 
-function until(engine: Engine, caseId: string, done: (e: IndexVectorsEvent) => boolean): { events: IndexVectorsEvent[]; reached: Promise<IndexVectorsEvent> } {
+function until(
+  engine: Engine,
+  caseId: string,
+  done: (e: IndexVectorsEvent) => boolean,
+): { events: IndexVectorsEvent[]; reached: Promise<IndexVectorsEvent> } {
   const events: IndexVectorsEvent[] = [];
   const reached = new Promise<IndexVectorsEvent>((resolve) => {
     const off = engine.events.on('index.vectors', (e) => {
@@ -46,7 +54,10 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
     const caseId = await keywordOnlyCase(engine, MORE);
     let seen = 0;
     try {
-      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({ state: 'none', model_id: null });
+      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({
+        state: 'none',
+        model_id: null,
+      });
       await engine.startVectorCatchUp();
       // The model comes (an import, or the default one at the next start): the catch-up starts by itself.
       const { reached } = until(engine, caseId, (e) => e.state === 'running' && e.embedded > 0);
@@ -65,19 +76,31 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
       const after = await engine.router.call('index.vectors', { case_id: caseId });
       expect(after).toMatchObject({ state: 'needed', model_id: MINILM_ID });
       expect(after.embedded).toBeGreaterThanOrEqual(seen);
-      const words = await engine.router.call('search', { case_id: caseId, query: 'Netherlands', mode: 'keyword', k: 1 });
+      const words = await engine.router.call('search', {
+        case_id: caseId,
+        query: 'Netherlands',
+        mode: 'keyword',
+        k: 1,
+      });
       expect(words.results[0]!.text).toContain('Netherlands');
 
       // The case's button: index.catchUp puts it first and starts it.
       const { events, reached } = until(engine, caseId, (e) => e.state === 'done');
-      expect(await engine.router.call('index.catchUp', { case_id: caseId })).toMatchObject({ state: 'waiting', model_id: MINILM_ID });
+      expect(await engine.router.call('index.catchUp', { case_id: caseId })).toMatchObject({
+        state: 'waiting',
+        model_id: MINILM_ID,
+      });
       const done = await reached;
       expect(done.embedded).toBe(done.total);
       const running = events.filter((e) => e.state === 'running').map((e) => e.embedded);
       expect(running.length).toBeGreaterThan(1);
       expect(running[0]).toBeGreaterThanOrEqual(seen);
       expect(running).toEqual([...running].sort((a, b) => a - b));
-      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({ state: 'done', embedded: done.total, total: done.total });
+      expect(await engine.router.call('index.vectors', { case_id: caseId })).toMatchObject({
+        state: 'done',
+        embedded: done.total,
+        total: done.total,
+      });
       const res = await engine.router.call('search', { case_id: caseId, query: QUESTION, mode: 'vector', k: 3 });
       expect(res.semantic).toBe(true);
       expect(res.results.map((r) => r.text).join(' ')).toContain('laws of Netherlands');
@@ -86,7 +109,7 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
     }
   });
 
-  it('adding one file to a keyword-only case embeds that file\'s passages, and the ingest\'s counts are that file\'s', async () => {
+  it("adding one file to a keyword-only case embeds that file's passages, and the ingest's counts are that file's", async () => {
     const home = tempHome();
     const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false } });
     try {
@@ -94,7 +117,10 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
       await installTestModels(home);
       const drop = tempHome('casefile-drop-');
       const { writeFileSync } = await import('node:fs');
-      writeFileSync(`${drop}/lease.txt`, 'The landlord may end this lease if the tenant fails to pay the rent for two months in a row.\n');
+      writeFileSync(
+        `${drop}/lease.txt`,
+        'The landlord may end this lease if the tenant fails to pay the rent for two months in a row.\n',
+      );
       const progress: IngestProgress[] = [];
       const off = engine.events.on('ingest.progress', (p) => progress.push(p));
       await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
@@ -109,11 +135,15 @@ describe('vectors catch-up (index.vectors, index.catchUp)', () => {
       expect(status.total).toBeGreaterThan(last.total + 10);
       // Never the case's whole: nothing before the lease's passages are written, then theirs.
       expect(semantic.every((s) => s.total === 0 || s.total === last.total)).toBe(true);
-      const res = await engine.router.call('search', { case_id: caseId, query: 'eviction of an occupant who stopped paying', mode: 'vector', k: 1 });
+      const res = await engine.router.call('search', {
+        case_id: caseId,
+        query: 'eviction of an occupant who stopped paying',
+        mode: 'vector',
+        k: 1,
+      });
       expect(res.results[0]!.text).toContain('landlord');
     } finally {
       await engine.close();
     }
   });
 });
-

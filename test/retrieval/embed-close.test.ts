@@ -22,7 +22,11 @@ describe('closing the engine during the embedding stage', () => {
     mkdirSync(drop);
     // Four contracts of 12-26 KB (about 110 passages): parsed in a second or two, their vectors
     // take several seconds more, so the close comes while the worker is in a forward pass.
-    const names = readdirSync(CONTRACTS).sort().slice(0, 8).filter((f) => statSync(path.join(CONTRACTS, f)).size < 30_000).slice(0, 4);
+    const names = readdirSync(CONTRACTS)
+      .sort()
+      .slice(0, 8)
+      .filter((f) => statSync(path.join(CONTRACTS, f)).size < 30_000)
+      .slice(0, 4);
     for (const f of names) copyFileSync(path.join(CONTRACTS, f), path.join(drop, f));
     const engine = await Engine.open({ home, ingest: { concurrency: 1 } });
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Closing' });
@@ -35,10 +39,20 @@ describe('closing the engine during the embedding stage', () => {
 
     const again = await Engine.open({ home });
     try {
-      const before = await again.router.call('search', { case_id: caseId, query: 'termination', mode: 'keyword', k: 1 });
+      const before = await again.router.call('search', {
+        case_id: caseId,
+        query: 'termination',
+        mode: 'keyword',
+        k: 1,
+      });
       expect(before.semantic_coverage!.embedded).toBeLessThan(before.semantic_coverage!.total);
       await again.router.call('ingest.resume', { case_id: caseId });
-      const after = await again.router.call('search', { case_id: caseId, query: 'who may end the agreement early', mode: 'hybrid', k: 3 });
+      const after = await again.router.call('search', {
+        case_id: caseId,
+        query: 'who may end the agreement early',
+        mode: 'hybrid',
+        k: 3,
+      });
       expect(after.semantic_coverage).toBeUndefined();
       expect(after.results.some((r) => r.scores.vector !== undefined)).toBe(true);
     } finally {

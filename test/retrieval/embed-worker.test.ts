@@ -22,13 +22,24 @@ import { NDA_DIR } from './helpers';
  * holds onnxruntime, while the vectors are exactly those an in-thread Embedder makes.
  */
 const { miniLmDir } = testModels();
-const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
+const NDAS = [
+  'nda_form_motorola.txt',
+  'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt',
+  'vmw-certification-conduct-policy.txt',
+];
 /** A 40 KB contract: two of the stage's calls, the first of them stopped by the crash. */
-const AGENCY = path.join(corpusDir, 'cuad', 'full_contract_txt', 'BIOPURECORP_06_30_1999-EX-10.13-AGENCY AGREEMENT.txt');
+const AGENCY = path.join(
+  corpusDir,
+  'cuad',
+  'full_contract_txt',
+  'BIOPURECORP_06_30_1999-EX-10.13-AGENCY AGREEMENT.txt',
+);
 
 /** Modules of the embedding runtime loaded on this thread (onnxruntime-node is CommonJS: its binding shows in the cache). */
 function runtimeOnThisThread(): string[] {
-  return Object.keys(createRequire(import.meta.url).cache).filter((k) => /onnxruntime|[\\/]@huggingface[\\/]transformers[\\/]/.test(k));
+  return Object.keys(createRequire(import.meta.url).cache).filter((k) =>
+    /onnxruntime|[\\/]@huggingface[\\/]transformers[\\/]/.test(k),
+  );
 }
 
 async function openWithModel(home: string): Promise<{ engine: Engine; caseId: string; drop: string }> {
@@ -73,13 +84,20 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
 
     const store = await ChunkStore.open(engine.cases.caseDir(caseId));
     const table = (await store.table())!;
-    const rows = (await table.query().select(['chunk_id', 'text', 'context', 'vector']).toArray()) as { chunk_id: string; text: string; context: string; vector: ArrayLike<number> }[];
+    const rows = (await table.query().select(['chunk_id', 'text', 'context', 'vector']).toArray()) as {
+      chunk_id: string;
+      text: string;
+      context: string;
+      vector: ArrayLike<number>;
+    }[];
     expect(rows.every((r) => r.context.length > 0)).toBe(true);
     store.close();
     expect(stats.texts).toBeGreaterThanOrEqual(rows.length + 2);
     // The engine's thread never held the runtime, through import, ingest and search.
     expect(runtimeOnThisThread()).toEqual([]);
-    console.info(`embed worker: ${rows.length} chunks; max event-loop delay on the engine thread during ingest ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms)`);
+    console.info(
+      `embed worker: ${rows.length} chunks; max event-loop delay on the engine thread during ingest ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms)`,
+    );
 
     // Closing the (last) engine stops the worker.
     const worker = host.runningWorker!;
@@ -112,7 +130,10 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
       // The thread count set on the engine's side is what onnxruntime runs with in the worker.
       expect((await host.stats()).models).toContainEqual({ id: MINILM_ID, threads: 1 });
       const before = (await host.stats()).texts;
-      const texts = Array.from({ length: 480 }, (_, i) => `Clause ${i}. ${'The receiving party shall keep the information confidential. '.repeat(12)}`);
+      const texts = Array.from(
+        { length: 480 },
+        (_, i) => `Clause ${i}. ${'The receiving party shall keep the information confidential. '.repeat(12)}`,
+      );
       const ctrl = new AbortController();
       const pending = embedder.embed(texts, ctrl.signal);
       // Abort once the worker has begun (a first batch is in flight), not before.
@@ -147,7 +168,10 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
     };
     const where = new ModelRegistry({ modelsDir: path.join(home, 'models') });
     try {
-      await expect(loadEmbedder(where, null)).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/embedding worker stopped unexpectedly/) });
+      await expect(loadEmbedder(where, null)).rejects.toMatchObject({
+        code: 'failed',
+        message: expect.stringMatching(/embedding worker stopped unexpectedly/),
+      });
     } finally {
       Reflect.deleteProperty(host, 'load');
     }
@@ -182,7 +206,12 @@ describe('embedding worker (all-MiniLM-L6-v2)', () => {
       expect(byName['a-agency.txt']).toMatchObject({ status: 'indexed' });
       expect(byName['b-nda.txt']).toMatchObject({ status: 'indexed' });
       // Nothing is left without its vector: a vector search finds the contract's passages.
-      const res = await engine.router.call('search', { case_id: caseId, query: 'Biopure veterinary products agent', mode: 'hybrid', k: 3 });
+      const res = await engine.router.call('search', {
+        case_id: caseId,
+        query: 'Biopure veterinary products agent',
+        mode: 'hybrid',
+        k: 3,
+      });
       expect(res.semantic_coverage).toBeUndefined();
       expect(res.results.some((r) => r.file_name === 'a-agency.txt')).toBe(true);
     } finally {

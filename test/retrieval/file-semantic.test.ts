@@ -8,7 +8,11 @@ import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels } from '../helpers/models';
 import { NDA_DIR } from './helpers';
 
-const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
+const NDAS = [
+  'nda_form_motorola.txt',
+  'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt',
+  'vmw-certification-conduct-policy.txt',
+];
 
 describe('files.list says, per file, how much of it is found by meaning yet', () => {
   it('while the vectors are being made a file is listed with its share; once they are in, no file carries one', async () => {
@@ -26,7 +30,14 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
       await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
       await Promise.all([moments.searchable, held.passed]);
 
-      const coverage = (await engine.router.call('search', { case_id: caseId, query: 'confidential information', mode: 'keyword', k: 3 })).semantic_coverage!;
+      const coverage = (
+        await engine.router.call('search', {
+          case_id: caseId,
+          query: 'confidential information',
+          mode: 'keyword',
+          k: 3,
+        })
+      ).semantic_coverage!;
       expect(coverage.embedded).toBeGreaterThan(0);
       expect(coverage.embedded).toBeLessThan(coverage.total);
       const { files } = await engine.router.call('files.list', { case_id: caseId });
@@ -38,7 +49,9 @@ describe('files.list says, per file, how much of it is found by meaning yet', ()
         expect(fileSemanticText(f)).toMatch(/^found by its words; by meaning soon \(\d+%\)$/);
       }
       // The files' figures add up to what the case still waits for.
-      expect(waiting.reduce((n, f) => n + f.semantic!.total - f.semantic!.embedded, 0)).toBe(coverage.total - coverage.embedded);
+      expect(waiting.reduce((n, f) => n + f.semantic!.total - f.semantic!.embedded, 0)).toBe(
+        coverage.total - coverage.embedded,
+      );
 
       held.release();
       await moments.done;

@@ -27,7 +27,11 @@ afterAll(async () => {
 
 describe('search focuses on the documents a question names', () => {
   it('a party named: results come from its contract first, and the response says what it focused on', async () => {
-    const res = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 10 });
+    const res = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'When can Watchit terminate the content license?',
+      k: 10,
+    });
     expect(res.focus).toBeDefined();
     expect(res.focus!.files.map((f) => f.file_name)).toEqual([nameOf(PDFS[3]!)]);
     // In a case of four, "content license" names two documents too; Watchit names one, and weighs most.
@@ -42,31 +46,62 @@ describe('search focuses on the documents a question names', () => {
   });
 
   it('focus off, a file filter, or a question that names no document: the whole case, no focus', async () => {
-    const off = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate the content license?', k: 10, focus: 'off' });
+    const off = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'When can Watchit terminate the content license?',
+      k: 10,
+      focus: 'off',
+    });
     expect(off.focus).toBeUndefined();
     expect(new Set(off.results.map((r) => r.file_name)).size).toBeGreaterThan(1);
-    const filtered = await engine.router.call('search', { case_id: caseId, query: 'When can Watchit terminate?', k: 5, file_name: nameOf(PDFS[0]!) });
+    const filtered = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'When can Watchit terminate?',
+      k: 5,
+      file_name: nameOf(PDFS[0]!),
+    });
     expect(filtered.focus).toBeUndefined();
     expect(filtered.results.every((r) => r.file_name === nameOf(PDFS[0]!))).toBe(true);
-    const unnamed = await engine.router.call('search', { case_id: caseId, query: 'Which agreements can be terminated for convenience?', k: 10 });
+    const unnamed = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'Which agreements can be terminated for convenience?',
+      k: 10,
+    });
     expect(unnamed.focus).toBeUndefined();
   });
 
   it('every result carries its context: the section path, and chunks index the document’s own words only', async () => {
-    const res = await engine.router.call('search', { case_id: caseId, query: 'termination of the co-branding agreement by mPhase', k: 5 });
+    const res = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'termination of the co-branding agreement by mPhase',
+      k: 5,
+    });
     expect(res.focus?.files.map((f) => f.file_name)).toEqual([nameOf(PDFS[1]!)]);
     const { text } = await engine.router.call('files.read', { case_id: caseId, file_id: res.results[0]!.file_id });
-    for (const r of res.results.filter((x) => x.file_name === nameOf(PDFS[1]!))) expect(text.slice(r.start, r.end)).toBe(r.text);
+    for (const r of res.results.filter((x) => x.file_name === nameOf(PDFS[1]!)))
+      expect(text.slice(r.start, r.end)).toBe(r.text);
     expect(res.results.some((r) => r.section_path?.length)).toBe(true);
   });
 
   it('CLI: search prints what it focused on and how to widen; --focus off searches everything; JSON carries focus', async () => {
-    const out = await runCasefile(home, ['search', 'Data room', 'When can Watchit terminate the content license?', '--k', '3']);
+    const out = await runCasefile(home, [
+      'search',
+      'Data room',
+      'When can Watchit terminate the content license?',
+      '--k',
+      '3',
+    ]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/Focused on the document the question names \(“Watchit”.*\): /);
     expect(out.stdout).toContain(`): ${nameOf(PDFS[3]!)}.`);
     expect(out.stdout).toContain('--focus off searches the whole case.');
-    const off = await runCasefile(home, ['search', 'Data room', 'When can Watchit terminate the content license?', '--focus', 'off']);
+    const off = await runCasefile(home, [
+      'search',
+      'Data room',
+      'When can Watchit terminate the content license?',
+      '--focus',
+      'off',
+    ]);
     expect(off.stdout).not.toContain('Focused on');
     const json = await runCasefile(home, ['search', 'Data room', 'Watchit termination', '--json']);
     expect(JSON.parse(json.stdout).focus.files[0].file_name).toBe(nameOf(PDFS[3]!));

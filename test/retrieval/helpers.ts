@@ -71,7 +71,15 @@ export function chunkDoc(spec: DocSpec, size = 1000, overlap = 150): ChunkRecord
 /** Pseudo-pages of `pageSize` characters, as chunkDoc numbers them. */
 function pageIndexOf(text: string, pageSize: number): PageIndex {
   const count = Math.max(1, Math.ceil(text.length / pageSize));
-  const pages = Array.from({ length: count }, (_, i) => ({ page: i + 1, start: i * pageSize, end: Math.min(text.length, (i + 1) * pageSize), view: [0, 0, 0, 0] as [number, number, number, number], rotate: 0, fonts: [], items: [] }));
+  const pages = Array.from({ length: count }, (_, i) => ({
+    page: i + 1,
+    start: i * pageSize,
+    end: Math.min(text.length, (i + 1) * pageSize),
+    view: [0, 0, 0, 0] as [number, number, number, number],
+    rotate: 0,
+    fonts: [],
+    items: [],
+  }));
   return { kind: 'text', pages };
 }
 
@@ -86,15 +94,32 @@ export async function recordDocs(engine: Engine, caseId: string, docs: DocSpec[]
     const version = d.version ?? 1;
     const chunks = chunkDoc(d);
     const index = pageIndexOf(d.text, d.pageSize ?? 3000);
-    await store.writeArtifacts(d.fileId, version, { text: d.text, index, structure: structureOf(d.text, index, d.name), chunks: compactChunks(chunks) });
+    await store.writeArtifacts(d.fileId, version, {
+      text: d.text,
+      index,
+      structure: structureOf(d.text, index, d.name),
+      chunks: compactChunks(chunks),
+    });
     const record: VersionRecord = {
-      version, sha256: createHash('sha256').update(d.text).digest('hex'), size: Buffer.byteLength(d.text), kind: 'text', pages: index.pages.length,
-      status: 'indexed', reason: '', doc_type: d.docType ?? 'contract', doc_date: d.date ?? '', ingested_at: new Date().toISOString(), empty_pages: [], chunks: chunks.length,
+      version,
+      sha256: createHash('sha256').update(d.text).digest('hex'),
+      size: Buffer.byteLength(d.text),
+      kind: 'text',
+      pages: index.pages.length,
+      status: 'indexed',
+      reason: '',
+      doc_type: d.docType ?? 'contract',
+      doc_date: d.date ?? '',
+      ingested_at: new Date().toISOString(),
+      empty_pages: [],
+      chunks: chunks.length,
     };
     await store.update((m) => {
       let file: FileRecord | undefined = m.files.find((f) => f.id === d.fileId);
       if (!file) m.files.push((file = { id: d.fileId, name: d.name, versions: [], doc_type_override: null }));
-      file.versions = [...file.versions.filter((v) => v.version !== version), record].sort((a, b) => a.version - b.version);
+      file.versions = [...file.versions.filter((v) => v.version !== version), record].sort(
+        (a, b) => a.version - b.version,
+      );
     });
     all.push(chunks);
   }

@@ -16,7 +16,8 @@ import { corpusDir, tempHome } from '../helpers/home';
  * The tools over documents as ingest stores them: real pdf.js parsing of a CUAD contract, ingest's
  * chunker and artifact store, the manifest, and this index's sink. Pages and citation boxes are exact.
  */
-const PDF_REL = 'cuad/full_contract_pdf/Part_I/Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf';
+const PDF_REL =
+  'cuad/full_contract_pdf/Part_I/Co_Branding/MphaseTechnologiesInc_20030911_10-K_EX-10.15_1560667_EX-10.15_Co-Branding Agreement.pdf';
 const PDF_NAME = 'agreements/Co-Branding Agreement.pdf';
 
 let engine: Engine;
@@ -36,17 +37,43 @@ beforeAll(async () => {
   text = doc.text;
   pageStarts = doc.index.pages.map((p) => p.start);
   const structure = structureOf(doc.text, doc.index, PDF_NAME, doc.html);
-  const chunks = chunkDocument(doc, { fileId: 'fpdf', name: PDF_NAME, version: 1, isLatest: true, docType: parsed.docType, docDate: parsed.docDate }, undefined, structure);
+  const chunks = chunkDocument(
+    doc,
+    { fileId: 'fpdf', name: PDF_NAME, version: 1, isLatest: true, docType: parsed.docType, docDate: parsed.docDate },
+    undefined,
+    structure,
+  );
   const store = new CaseStore(caseDir);
-  await store.writeArtifacts('fpdf', 1, { text: doc.text, index: doc.index, structure, chunks: compactChunks(chunks), ...(doc.html ? { html: doc.html } : {}) });
+  await store.writeArtifacts('fpdf', 1, {
+    text: doc.text,
+    index: doc.index,
+    structure,
+    chunks: compactChunks(chunks),
+    ...(doc.html ? { html: doc.html } : {}),
+  });
   const now = new Date().toISOString();
   const version = (status: 'indexed' | 'needs_ocr', reason: string, pages: number) => ({
-    version: 1, sha256: '0'.repeat(64), size: bytes.length, kind: 'pdf' as const, pages, status, reason,
-    doc_type: parsed.docType, doc_date: parsed.docDate, ingested_at: now, empty_pages: [], chunks: 0,
+    version: 1,
+    sha256: '0'.repeat(64),
+    size: bytes.length,
+    kind: 'pdf' as const,
+    pages,
+    status,
+    reason,
+    doc_type: parsed.docType,
+    doc_date: parsed.docDate,
+    ingested_at: now,
+    empty_pages: [],
+    chunks: 0,
   });
   const files: FileRecord[] = [
     { id: 'fpdf', name: PDF_NAME, versions: [version('indexed', '', parsed.pages)], doc_type_override: null },
-    { id: 'fscan', name: 'scans/police report.pdf', versions: [version('needs_ocr', 'no text layer on any page; run OCR', 2)], doc_type_override: null },
+    {
+      id: 'fscan',
+      name: 'scans/police report.pdf',
+      versions: [version('needs_ocr', 'no text layer on any page; run OCR', 2)],
+      doc_type_override: null,
+    },
   ];
   await store.update((m) => {
     m.files = files;
@@ -70,16 +97,28 @@ describe('tools over ingested documents', () => {
   it('findFiles – lists every file with its status, including ones that need OCR', async () => {
     const res = await tools.findFiles();
     expect(res.total).toBe(2);
-    expect(res.files.find((f) => f.id === 'fscan')).toMatchObject({ status: 'needs_ocr', reason: expect.stringMatching(/OCR/) });
-    expect(res.files.find((f) => f.id === 'fpdf')).toMatchObject({ name: PDF_NAME, pages: 3, status: 'indexed', versions: [1] });
+    expect(res.files.find((f) => f.id === 'fscan')).toMatchObject({
+      status: 'needs_ocr',
+      reason: expect.stringMatching(/OCR/),
+    });
+    expect(res.files.find((f) => f.id === 'fpdf')).toMatchObject({
+      name: PDF_NAME,
+      pages: 3,
+      status: 'indexed',
+      versions: [1],
+    });
   });
 
   it('grepCase – coverage names the files that could not be searched', async () => {
     const res = await tools.grepCase({ pattern: 'co-brand', flags: 'i' });
     expect(res.coverage.files_searched).toBe(1);
     expect(res.coverage.files_with_hits).toBe(1);
-    expect(res.coverage.not_searchable).toEqual([{ file_name: 'scans/police report.pdf', status: 'needs_ocr', reason: 'no text layer on any page; run OCR' }]);
-    expect(res.coverage.line).toBe(`searched 1 file, 1 with hits (${res.total_matches} matches); not searchable: scans/police report.pdf (needs OCR)`);
+    expect(res.coverage.not_searchable).toEqual([
+      { file_name: 'scans/police report.pdf', status: 'needs_ocr', reason: 'no text layer on any page; run OCR' },
+    ]);
+    expect(res.coverage.line).toBe(
+      `searched 1 file, 1 with hits (${res.total_matches} matches); not searchable: scans/police report.pdf (needs OCR)`,
+    );
   });
 
   it('grepFile – exact pages from the page index, and citations resolve to boxes on the page', async () => {
@@ -110,7 +149,10 @@ describe('tools over ingested documents', () => {
     const w = await tools.readFile({ file_id: 'fpdf', offset: boundary - 50, max_length: 100 });
     expect(w.text).toBe(text.slice(boundary - 50, boundary + 50));
     expect(w.pages).toEqual([1, 2]);
-    await expect(tools.readFile({ file_id: 'fscan' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/needs OCR/) });
+    await expect(tools.readFile({ file_id: 'fscan' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/needs OCR/),
+    });
   });
 
   it('retrieve – search results cite the same words readFile returns', async () => {

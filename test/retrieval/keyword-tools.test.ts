@@ -15,7 +15,13 @@ const FIVERR = corpusText('legalbench-rag/corpus/privacy_qa/Fiverr.txt');
 
 const DOCS: DocSpec[] = [
   { fileId: 'f-bt', name: 'contracts/BT_NDA.txt', text: BT, docType: 'contract', date: '2017-03-01' },
-  { fileId: 'f-copacc', name: "contracts/CopAcc O'Mentors NDA.txt", text: COPACC, docType: 'contract', date: '2017-06-15' },
+  {
+    fileId: 'f-copacc',
+    name: "contracts/CopAcc O'Mentors NDA.txt",
+    text: COPACC,
+    docType: 'contract',
+    date: '2017-06-15',
+  },
   { fileId: 'f-fiverr', name: 'policies/Fiverr.txt', text: FIVERR, docType: 'correspondence' },
 ];
 
@@ -39,10 +45,24 @@ async function newCase(name: string, docs: DocSpec[] = DOCS): Promise<string> {
 describe('quality labels', () => {
   it('keywordLabel / vectorLabel – follow the thresholds of the issue', () => {
     expect([15, 14.99, 8, 7.99, 3, 2.99, 1, 0.99, 0].map(keywordLabel)).toEqual([
-      'strong', 'good', 'good', 'partial', 'partial', 'weak', 'weak', 'none', 'none',
+      'strong',
+      'good',
+      'good',
+      'partial',
+      'partial',
+      'weak',
+      'weak',
+      'none',
+      'none',
     ]);
     expect([0.5, 0.49, 0.35, 0.34, 0.2, 0.19, -0.1].map(vectorLabel)).toEqual([
-      'strong', 'good', 'good', 'marginal', 'marginal', 'noise', 'noise',
+      'strong',
+      'good',
+      'good',
+      'marginal',
+      'marginal',
+      'noise',
+      'noise',
     ]);
   });
 });
@@ -71,10 +91,17 @@ describe('keyword search (LanceDB BM25)', () => {
     expect(top.label).toBe(keywordLabel(top.score));
     expect(top.scores.keyword).toEqual({ rank: 1, score: top.score, label: top.label });
     // Scores descend; citation ids are short and unique.
-    for (let i = 1; i < res.results.length; i++) expect(res.results[i - 1]!.score).toBeGreaterThanOrEqual(res.results[i]!.score);
+    for (let i = 1; i < res.results.length; i++)
+      expect(res.results[i - 1]!.score).toBeGreaterThanOrEqual(res.results[i]!.score);
     const ids = res.results.map((r) => r.citation.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(top.citation).toMatchObject({ file_id: 'f-bt', file_name: 'contracts/BT_NDA.txt', version: 1, start: top.start, end: top.end });
+    expect(top.citation).toMatchObject({
+      file_id: 'f-bt',
+      file_name: 'contracts/BT_NDA.txt',
+      version: 1,
+      start: top.start,
+      end: top.end,
+    });
     expect(top.citation.id).toMatch(/^c[0-9a-z]{5}$/);
     expect(tools.ledger.get(top.citation.id)).toEqual(top.citation);
   });
@@ -98,7 +125,11 @@ describe('keyword search (LanceDB BM25)', () => {
     expect(res.reranked).toBe(false);
     expect(res.rerank_reason).toMatch(/no reranker model/);
     expect(res.results.map((r) => r.chunk_id)).toEqual(plain.results.map((r) => r.chunk_id));
-    const keyword = await tools.search('keyword', { query: 'Federal Republic of Germany material laws', top_k: 5, rerank_top_n: 5 });
+    const keyword = await tools.search('keyword', {
+      query: 'Federal Republic of Germany material laws',
+      top_k: 5,
+      rerank_top_n: 5,
+    });
     expect(keyword).toMatchObject({ reranked: false, rerank_reason: 'reranking applies to hybrid search only' });
   });
 
@@ -156,7 +187,9 @@ describe('keyword search (LanceDB BM25)', () => {
     await sink2.removeFile('f-lease', [2]);
     await sink2.setLatest('f-lease', 1);
     await sink2.close();
-    expect((await tools.keyword_search({ query: 'rent dollars per month' })).results.map((r) => r.version)).toEqual([1]);
+    expect((await tools.keyword_search({ query: 'rent dollars per month' })).results.map((r) => r.version)).toEqual([
+      1,
+    ]);
     const sink3 = await createIndexSink(await engine.indexSinkOptions(caseId));
     await sink3.removeFile('f-lease');
     await sink3.close();
@@ -165,7 +198,8 @@ describe('keyword search (LanceDB BM25)', () => {
 
   it('dedup and rejection – identical chunk text appears once (best score); rejected hashes never', async () => {
     const { id: caseId } = await engine.cases.create('D');
-    const clause = 'Each party shall indemnify and hold harmless the other party against all claims arising from its negligence.';
+    const clause =
+      'Each party shall indemnify and hold harmless the other party against all claims arising from its negligence.';
     await indexDocs(engine, caseId, [
       { fileId: 'f-a', name: 'a.txt', text: clause },
       { fileId: 'f-b', name: 'b.txt', text: clause },
@@ -176,13 +210,24 @@ describe('keyword search (LanceDB BM25)', () => {
     const hashes = res.results.map((r) => r.hash);
     expect(new Set(hashes).size).toBe(hashes.length);
     expect(res.results).toHaveLength(2);
-    const rejected = await tools.keyword_search({ query: 'indemnify hold harmless', reject_hashes: [res.results[0]!.hash] });
+    const rejected = await tools.keyword_search({
+      query: 'indemnify hold harmless',
+      reject_hashes: [res.results[0]!.hash],
+    });
     expect(rejected.results.map((r) => r.hash)).toEqual([res.results[1]!.hash]);
   });
 
   it('sink – concurrent indexVersion calls (ingest lanes) store every version exactly once', async () => {
     const { id: caseId } = await engine.cases.create('Lanes');
-    const docs = await recordDocs(engine, caseId, Array.from({ length: 8 }, (_, i) => ({ fileId: `f${i}`, name: `f${i}.txt`, text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}` })));
+    const docs = await recordDocs(
+      engine,
+      caseId,
+      Array.from({ length: 8 }, (_, i) => ({
+        fileId: `f${i}`,
+        name: `f${i}.txt`,
+        text: `${BT.slice(i * 500, i * 500 + 2500)} marker${i}`,
+      })),
+    );
     const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
     await Promise.all([...docs, docs[3]!, docs[5]!].map((c) => sink.indexVersion(c, {})));
     await sink.close();
@@ -195,7 +240,11 @@ describe('keyword search (LanceDB BM25)', () => {
 
   it('store – many small ingests are compacted and the full-text index stays current', async () => {
     const { id: caseId } = await engine.cases.create('Many');
-    const docs: DocSpec[] = Array.from({ length: 30 }, (_, i) => ({ fileId: `f${i}`, name: `note-${i}.txt`, text: `Memo ${i}: the witness number ${i} saw a zebracrossing${i}.` }));
+    const docs: DocSpec[] = Array.from({ length: 30 }, (_, i) => ({
+      fileId: `f${i}`,
+      name: `note-${i}.txt`,
+      text: `Memo ${i}: the witness number ${i} saw a zebracrossing${i}.`,
+    }));
     await indexDocs(engine, caseId, docs);
     const store = await ChunkStore.open(engine.cases.caseDir(caseId));
     const table = (await store.table())!;
@@ -214,11 +263,20 @@ describe('keyword search (LanceDB BM25)', () => {
 describe('query words are words', () => {
   it('quotes, AND/OR and field:value in a query are searched as words, never parsed as query syntax', async () => {
     const { id: caseId } = await engine.cases.create('Syntax');
-    await indexDocs(engine, caseId, [{ fileId: 'f1', name: 'memo.txt', text: 'The tenant shall pay rent monthly. Notice: text:field AND OR "quoted words" appear here.' }]);
+    await indexDocs(engine, caseId, [
+      {
+        fileId: 'f1',
+        name: 'memo.txt',
+        text: 'The tenant shall pay rent monthly. Notice: text:field AND OR "quoted words" appear here.',
+      },
+    ]);
     const tools = await openCaseTools(engine, caseId);
     for (const query of ['"pay rent monthly"', 'rent AND', 'text:field', '(unbalanced "quote']) {
       const res = await tools.keyword_search({ query, top_k: 3 });
-      expect(res.results.map((r) => r.file_name), query).toEqual(['memo.txt']);
+      expect(
+        res.results.map((r) => r.file_name),
+        query,
+      ).toEqual(['memo.txt']);
     }
   });
 });
@@ -226,7 +284,11 @@ describe('query words are words', () => {
 describe('adjacency expansion', () => {
   it('a passage cut mid-sentence by its chunk comes with the rest of the sentence, still the document’s exact words', async () => {
     const { id: caseId } = await engine.cases.create('Cut');
-    const sentences = Array.from({ length: 12 }, (_, i) => `Clause ${i}: the supplier shall deliver every order within ${i + 10} days of the purchase order and keep written records of each delivery.`);
+    const sentences = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `Clause ${i}: the supplier shall deliver every order within ${i + 10} days of the purchase order and keep written records of each delivery.`,
+    );
     const text = sentences.join(' ');
     const [chunks] = await indexDocs(engine, caseId, [{ fileId: 'f1', name: 'supply.txt', text }]);
     const first = chunks![0]!;
@@ -277,13 +339,23 @@ describe('isolation', () => {
     expect(filesA.total).toBe(3);
 
     // Index one more file into B only: A never sees it, whatever the query or tool.
-    await indexDocs(engine, b, [{ fileId: 'f-only-b', name: 'only-in-b.txt', text: 'The quokka clause: the distributor shall deliver quokkas weekly.' }]);
+    await indexDocs(engine, b, [
+      {
+        fileId: 'f-only-b',
+        name: 'only-in-b.txt',
+        text: 'The quokka clause: the distributor shall deliver quokkas weekly.',
+      },
+    ]);
     expect((await toolsA.keyword_search({ query: 'quokka', file_version: 'all' })).results).toEqual([]);
-    expect((await toolsA.retrieve({ query: 'quokka distributor' })).results.every((r) => r.file_id !== 'f-only-b')).toBe(true);
+    expect(
+      (await toolsA.retrieve({ query: 'quokka distributor' })).results.every((r) => r.file_id !== 'f-only-b'),
+    ).toBe(true);
     expect((await toolsA.grepCase({ pattern: 'quokka' })).total_matches).toBe(0);
     expect((await toolsA.findFiles({ file_name_contains: 'only-in-b' })).total).toBe(0);
     await expect(toolsA.readFile({ file_id: 'f-only-b' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(toolsA.grepFile({ file_id: 'f-only-b', pattern: 'quokka' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(toolsA.grepFile({ file_id: 'f-only-b', pattern: 'quokka' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     const bHit = (await toolsB.keyword_search({ query: 'quokka' })).results[0]!;
     await expect(toolsA.getAdjacentChunks({ chunk_id: bHit.chunk_id })).rejects.toMatchObject({ code: 'not_found' });
 
@@ -301,7 +373,14 @@ describe('tools', () => {
     const caseId = await newCase('R');
     const tools = await openCaseTools(engine, caseId);
     const w = await tools.readFile({ file_id: 'f-bt', offset: 2900, max_length: 200 });
-    expect(w).toMatchObject({ file_id: 'f-bt', file_name: 'contracts/BT_NDA.txt', version: 1, start: 2900, end: 3100, eof: false });
+    expect(w).toMatchObject({
+      file_id: 'f-bt',
+      file_name: 'contracts/BT_NDA.txt',
+      version: 1,
+      start: 2900,
+      end: 3100,
+      eof: false,
+    });
     // Pages rebuilt from chunks are exact away from page boundaries (exact everywhere with ingest's page index).
     expect(w.pages.length).toBeGreaterThan(0);
     expect(w.pages.every((p) => p === 1 || p === 2)).toBe(true);
@@ -314,13 +393,22 @@ describe('tools', () => {
     const past = await tools.readFile({ file_id: 'f-bt', offset: 10_000_000 });
     expect(past).toMatchObject({ text: '', eof: true, start: w.total_length, end: w.total_length });
     await expect(tools.readFile({ file_id: 'nope' })).rejects.toBeInstanceOf(CasefileError);
-    await expect(tools.readFile({ file_id: 'f-bt', offset: -1 })).rejects.toMatchObject({ code: 'invalid_input', fields: [{ field: 'offset' }] });
+    await expect(tools.readFile({ file_id: 'f-bt', offset: -1 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      fields: [{ field: 'offset' }],
+    });
   });
 
   it('grepFile – matches with offsets, pages, context and citations; invalid and catastrophic patterns are refused clearly', async () => {
     const caseId = await newCase('G');
     const tools = await openCaseTools(engine, caseId);
-    const res = await tools.grepFile({ file_id: 'f-bt', pattern: 'confidential', flags: 'i', context_chars: 20, limit: 3 });
+    const res = await tools.grepFile({
+      file_id: 'f-bt',
+      pattern: 'confidential',
+      flags: 'i',
+      context_chars: 20,
+      limit: 3,
+    });
     expect(res.matches).toHaveLength(3);
     expect(res.total).toBeGreaterThan(3);
     expect(res.truncated).toBe(true);
@@ -335,7 +423,9 @@ describe('tools', () => {
       code: 'invalid_input',
       message: expect.stringMatching(/not a valid regular expression/),
     });
-    await expect(tools.grepFile({ file_id: 'f-bt', pattern: 'x', flags: 'gy' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(tools.grepFile({ file_id: 'f-bt', pattern: 'x', flags: 'gy' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     // Catastrophic backtracking on real text is stopped with a plain explanation.
     await expect(tools.grepFile({ file_id: 'f-bt', pattern: '(\\w+\\s?)+\\$$' })).rejects.toMatchObject({
       code: 'failed',
@@ -347,7 +437,10 @@ describe('tools', () => {
     const caseId = await newCase('GC');
     const tools = await openCaseTools(engine, caseId);
     const res = await tools.grepCase({ pattern: '\\bRepublic\\b', limit_per_file: 1 });
-    expect(res.files.map((f) => f.file_name).sort()).toEqual(['contracts/BT_NDA.txt', "contracts/CopAcc O'Mentors NDA.txt"]);
+    expect(res.files.map((f) => f.file_name).sort()).toEqual([
+      'contracts/BT_NDA.txt',
+      "contracts/CopAcc O'Mentors NDA.txt",
+    ]);
     for (const f of res.files) {
       expect(f.matches).toHaveLength(1);
       expect(f.count).toBeGreaterThanOrEqual(1);
@@ -381,7 +474,13 @@ describe('tools', () => {
     expect(page1.total).toBe(3);
     expect(page1.files).toHaveLength(2);
     expect(page2.files).toHaveLength(1);
-    expect((await tools.findFiles({ doc_type: 'correspondence' })).files.map((f) => f.name)).toEqual(['policies/Fiverr.txt']);
-    expect((await tools.findFiles({ file_name: 'contracts/BT_NDA.txt' })).files[0]).toMatchObject({ id: 'f-bt', date: '2017-03-01', status: 'indexed' });
+    expect((await tools.findFiles({ doc_type: 'correspondence' })).files.map((f) => f.name)).toEqual([
+      'policies/Fiverr.txt',
+    ]);
+    expect((await tools.findFiles({ file_name: 'contracts/BT_NDA.txt' })).files[0]).toMatchObject({
+      id: 'f-bt',
+      date: '2017-03-01',
+      status: 'indexed',
+    });
   });
 });

@@ -26,7 +26,12 @@ describe('LanceDB temp folders left by a killed run', () => {
     const tmp = path.join(home, 'system-tmp');
     mkdirSync(tmp);
     // What a kill during a vector-index build leaves (measured: the IVF shuffle's files).
-    leftover(tmp, '.tmpAbC123', ['shuffle_data.lance', 'shuffle_offsets.lance', 'shuffle_data.spill', 'shuffle_offsets.spill'], 2 * HOUR);
+    leftover(
+      tmp,
+      '.tmpAbC123',
+      ['shuffle_data.lance', 'shuffle_offsets.lance', 'shuffle_data.spill', 'shuffle_offsets.spill'],
+      2 * HOUR,
+    );
     leftover(tmp, '.tmpBcD234', ['spill_state.spill'], 3 * HOUR);
     // Not LanceDB's (another program's files), LanceDB's but being written, empty (could be anyone's): kept.
     leftover(tmp, '.tmpCdE345', ['notes.txt'], 2 * HOUR);
@@ -41,20 +46,27 @@ describe('LanceDB temp folders left by a killed run', () => {
     expect(readdirSync(tmp)).toContain('.tmpAbC123');
     const search = await runCasefile(home, ['search', 'Temp test', 'notice'], { env });
     expect(search.code, search.stderr).toBe(0);
-    expect(readdirSync(tmp).filter((n) => n !== 'tsx-0' && !n.startsWith('tsx-')).sort()).toEqual(['.tmpCdE345', '.tmpDeF456', '.tmpEfG567', 'lancedb-cache']);
+    expect(
+      readdirSync(tmp)
+        .filter((n) => n !== 'tsx-0' && !n.startsWith('tsx-'))
+        .sort(),
+    ).toEqual(['.tmpCdE345', '.tmpDeF456', '.tmpEfG567', 'lancedb-cache']);
   });
 
-  it.skipIf(process.platform !== 'linux')('a folder a running process still has a file open in stays, however old', async () => {
-    const tmp = path.join(tempHome(), 'system-tmp');
-    mkdirSync(tmp);
-    const open = leftover(tmp, '.tmpHiJ789', ['shuffle_data.lance'], 5 * HOUR);
-    const stale = leftover(tmp, '.tmpIjK890', ['shuffle_data.lance'], 5 * HOUR);
-    const fd = openSync(path.join(open, 'shuffle_data.lance'), 'r');
-    try {
-      expect(await sweepLanceTemp({ dir: tmp })).toEqual([stale]);
-      expect(readdirSync(tmp)).toEqual(['.tmpHiJ789']);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a folder a running process still has a file open in stays, however old',
+    async () => {
+      const tmp = path.join(tempHome(), 'system-tmp');
+      mkdirSync(tmp);
+      const open = leftover(tmp, '.tmpHiJ789', ['shuffle_data.lance'], 5 * HOUR);
+      const stale = leftover(tmp, '.tmpIjK890', ['shuffle_data.lance'], 5 * HOUR);
+      const fd = openSync(path.join(open, 'shuffle_data.lance'), 'r');
+      try {
+        expect(await sweepLanceTemp({ dir: tmp })).toEqual([stale]);
+        expect(readdirSync(tmp)).toEqual(['.tmpHiJ789']);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  );
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CitationLedger, pageRange } from '../../src/core/domain/citation-ledger';
 
-const span = (start: number, end: number) => ({ file_id: 'f1', file_name: 'a.pdf', version: 1, pages: [1], start, end });
+const span = (start: number, end: number) => ({
+  file_id: 'f1',
+  file_name: 'a.pdf',
+  version: 1,
+  pages: [1],
+  start,
+  end,
+});
 
 describe('CitationLedger', () => {
   it('issue – short ids, unique within a conversation; the same span keeps its id', () => {

@@ -5,8 +5,14 @@ import { runCasefile } from '../helpers/cli';
 import { corpusDir, tempHome } from '../helpers/home';
 
 /** A document's outline and its sections through the real ingest of a CUAD contract (PDF) and a Common Paper template (DOCX). */
-const PDF = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf');
-const DOCX = path.join(corpusDir, 'open-agreements/templates/common-paper-cc-by-4.0/common-paper-ai-addendum/template.docx');
+const PDF = path.join(
+  corpusDir,
+  'cuad/full_contract_pdf/Part_I/Supply/AgapeAtpCorp_20191202_10-KA_EX-10.1_11911128_EX-10.1_Supply Agreement.pdf',
+);
+const DOCX = path.join(
+  corpusDir,
+  'open-agreements/templates/common-paper-cc-by-4.0/common-paper-ai-addendum/template.docx',
+);
 
 let home: string;
 let engine: Engine;
@@ -58,27 +64,51 @@ describe('tools.outline and tools.readSection', () => {
     expect(byNumber.text).toMatch(/^1\.2\s+Term\s+\S/);
     expect(byNumber.text).not.toMatch(/1\.3\s+Renewal/);
     expect(byNumber).toMatchObject({ section: { number: '1.2', title: 'Term' }, pages: [2] });
-    const byTitle = await engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: 'compliance with local laws' });
+    const byTitle = await engine.router.call('tools.readSection', {
+      case_id: caseId,
+      file_id: pdfId,
+      section: 'compliance with local laws',
+    });
     expect(byTitle.section.number).toBe('3.1');
-    const byId = await engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: byTitle.section.id });
+    const byId = await engine.router.call('tools.readSection', {
+      case_id: caseId,
+      file_id: pdfId,
+      section: byTitle.section.id,
+    });
     expect(byId.text).toBe(byTitle.text);
-    await expect(engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: '99.9' })).rejects.toMatchObject({
+    await expect(
+      engine.router.call('tools.readSection', { case_id: caseId, file_id: pdfId, section: '99.9' }),
+    ).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringMatching(/has no section "99\.9"; its outline starts: s1 /),
     });
   });
 
   it('search results say where they sit in their document: the section path and the document’s title', async () => {
-    const res = await engine.router.call('search', { case_id: caseId, query: 'renewal of the agreement for a further term', mode: 'keyword', k: 10 });
+    const res = await engine.router.call('search', {
+      case_id: caseId,
+      query: 'renewal of the agreement for a further term',
+      mode: 'keyword',
+      k: 10,
+    });
     const renewal = res.results.find((r) => r.file_id === pdfId && r.section_path?.includes('1.3 Renewal'));
-    expect(renewal).toMatchObject({ section_path: ['1 TERMS OF AGREEMENT', '1.3 Renewal'], document_title: 'ODM - SUPPLY AGREEMENT' });
+    expect(renewal).toMatchObject({
+      section_path: ['1 TERMS OF AGREEMENT', '1.3 Renewal'],
+      document_title: 'ODM - SUPPLY AGREEMENT',
+    });
   });
 
   it('a DOCX – heading styles and run-in titles from the stored HTML', async () => {
     const o = await engine.router.call('tools.outline', { case_id: caseId, file_id: docxId });
     const titles = o.sections.map((s) => s.title);
-    expect(titles).toEqual(expect.arrayContaining(['AI Services', 'Using AI Services', 'Restrictions', 'Model Training']));
-    const r = await engine.router.call('tools.readSection', { case_id: caseId, file_id: docxId, section: 'model training' });
+    expect(titles).toEqual(
+      expect.arrayContaining(['AI Services', 'Using AI Services', 'Restrictions', 'Model Training']),
+    );
+    const r = await engine.router.call('tools.readSection', {
+      case_id: caseId,
+      file_id: docxId,
+      section: 'model training',
+    });
     expect(r.text).toMatch(/^Model Training\./);
   });
 
@@ -88,13 +118,16 @@ describe('tools.outline and tools.readSection', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^s\d+\s+1 TERMS OF AGREEMENT {2}\(p\. 2\)$/m);
     // Sections are indented under their article.
-    const indent = (label: string) => /^s\d+( +)/.exec(list.stdout.split('\n').find((l) => l.includes(label))!)![1]!.length;
+    const indent = (label: string) =>
+      /^s\d+( +)/.exec(list.stdout.split('\n').find((l) => l.includes(label))!)![1]!.length;
     expect(indent('1.2 Term')).toBe(indent('1 TERMS OF AGREEMENT') + 2);
     const search = await runCasefile(home, ['search', 'Agape supply', 'renewal of the agreement', '--mode', 'keyword']);
     expect(search.stdout).toMatch(/^ {3}§ 1 TERMS OF AGREEMENT › 1\.3 Renewal$/m);
     const section = await runCasefile(home, ['outline', 'Agape supply', path.basename(PDF), '--section', '1.2']);
     expect(section.stdout).toMatch(/p\. 2:\n\n1\.2\s+Term/);
-    const json = JSON.parse((await runCasefile(home, ['outline', 'Agape supply', pdfId, '--json'])).stdout) as { sections: { number: string }[] };
+    const json = JSON.parse((await runCasefile(home, ['outline', 'Agape supply', pdfId, '--json'])).stdout) as {
+      sections: { number: string }[];
+    };
     expect(json.sections.map((s) => s.number)).toContain('1.2');
     const missing = await runCasefile(home, ['outline', 'Agape supply', 'nope.pdf']);
     expect(missing.code).toBe(1);

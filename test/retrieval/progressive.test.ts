@@ -5,7 +5,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
-import { defaultEmbedThreads, embedThreads, IdleCores, ingestEmbedThreads } from '../../src/core/retrieval/embed-protocol';
+import {
+  defaultEmbedThreads,
+  embedThreads,
+  IdleCores,
+  ingestEmbedThreads,
+} from '../../src/core/retrieval/embed-protocol';
 import { sharedEmbedHost } from '../../src/core/retrieval/embed-host';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { THREAD_PRIORITIES } from '../../src/core/util/priority';
@@ -14,7 +19,11 @@ import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels, MINILM_ID } from '../helpers/models';
 import { chunkDoc, NDA_DIR } from './helpers';
 
-const NDAS = ['nda_form_motorola.txt', 'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt', 'vmw-certification-conduct-policy.txt'];
+const NDAS = [
+  'nda_form_motorola.txt',
+  'Focus-Group-APIC-Seattle-Confidentiality-Agreement-031115.txt',
+  'vmw-certification-conduct-policy.txt',
+];
 const QUERY = 'which law governs this agreement';
 /** A 40 KB contract: its vectors take a few seconds, the window in which the run is killed. */
 const MID = path.join(corpusDir, 'cuad', 'full_contract_txt', 'BIOPURECORP_06_30_1999-EX-10.13-AGENCY AGREEMENT.txt');
@@ -33,9 +42,16 @@ async function openCase(home: string): Promise<{ engine: Engine; caseId: string;
 async function rowsOf(engine: Engine, caseId: string): Promise<{ ids: string[]; embedded: boolean[] }> {
   const store = await ChunkStore.open(engine.cases.caseDir(caseId));
   try {
-    const rows = (await (await store.table())!.query().select(['chunk_id', 'embedded', 'vector']).toArray()) as { chunk_id: string; embedded: boolean; vector: Float32Array }[];
+    const rows = (await (await store.table())!.query().select(['chunk_id', 'embedded', 'vector']).toArray()) as {
+      chunk_id: string;
+      embedded: boolean;
+      vector: Float32Array;
+    }[];
     rows.sort((a, b) => a.chunk_id.localeCompare(b.chunk_id));
-    return { ids: rows.map((r) => r.chunk_id), embedded: rows.map((r) => r.embedded && Array.from(r.vector).some((x) => x !== 0)) };
+    return {
+      ids: rows.map((r) => r.chunk_id),
+      embedded: rows.map((r) => r.embedded && Array.from(r.vector).some((x) => x !== 0)),
+    };
   } finally {
     store.close();
   }
@@ -60,7 +76,11 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(during.results.every((r) => r.scores.vector === undefined)).toBe(true);
       const { progress: now } = await engine.router.call('ingest.status', { case_id: caseId });
       expect(now?.semantic).toEqual({ embedded: 0, total: during.semantic_coverage!.total });
-      expect((await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.status)).toEqual(['indexed', 'indexed', 'indexed']);
+      expect((await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.status)).toEqual([
+        'indexed',
+        'indexed',
+        'indexed',
+      ]);
 
       held.release();
       await moments.done;
@@ -69,9 +89,13 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       expect(after.semantic_coverage).toBeUndefined();
       expect(after.results.some((r) => r.scores.vector !== undefined)).toBe(true);
       const semantic = progress.filter((p) => p.semantic).map((p) => p.semantic!);
-      expect(semantic.at(-1)).toEqual({ embedded: during.semantic_coverage!.total, total: during.semantic_coverage!.total });
+      expect(semantic.at(-1)).toEqual({
+        embedded: during.semantic_coverage!.total,
+        total: during.semantic_coverage!.total,
+      });
       // Coverage only grows.
-      for (let i = 1; i < semantic.length; i++) expect(semantic[i]!.embedded).toBeGreaterThanOrEqual(semantic[i - 1]!.embedded);
+      for (let i = 1; i < semantic.length; i++)
+        expect(semantic[i]!.embedded).toBeGreaterThanOrEqual(semantic[i - 1]!.embedded);
       expect(progress.at(-1)).toMatchObject({ state: 'done', files_done: 3, files_total: 3 });
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
@@ -99,13 +123,21 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     const two = await openCase(home);
     copyFileSync(MID, path.join(two.drop, 'agency.txt'));
     await two.engine.close();
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', 'Progressive', two.drop], { cwd: repoRoot, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', 'Progressive', two.drop],
+      { cwd: repoRoot, stdio: 'ignore' },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Killed as soon as passages are in the table without their vectors (between the two stages).
     let killed = false;
     const caseDir = path.join(home, 'cases', two.caseId);
     while (!killed) {
-      if ((await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('polled'), 50))])) === 'exited') break;
+      if (
+        (await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('polled'), 50))])) ===
+        'exited'
+      )
+        break;
       const store = await ChunkStore.open(caseDir);
       try {
         if ((await store.pending(1)).length) killed = child.kill('SIGKILL');
@@ -122,7 +154,10 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       const after = await rowsOf(engine, two.caseId);
       expect(after.ids).toEqual(clean.ids);
       expect(after.embedded.every(Boolean)).toBe(true);
-      expect((await engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+      expect(
+        (await engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'hybrid', k: 3 }))
+          .semantic_coverage,
+      ).toBeUndefined();
     } finally {
       await engine.close();
     }
@@ -136,13 +171,20 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
 
     const two = await openCase(tempHome('casefile-progressive-two-'));
     try {
-      const first = await two.engine.router.call('ingest.start', { case_id: two.caseId, paths: [two.drop], searchable: true });
+      const first = await two.engine.router.call('ingest.start', {
+        case_id: two.caseId,
+        paths: [two.drop],
+        searchable: true,
+      });
       if (!('results' in first)) throw new Error('expected results');
       expect(first.results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
       const between = await rowsOf(two.engine, two.caseId);
       expect(between.ids).toEqual(clean.ids);
       expect(between.embedded.some(Boolean)).toBe(false);
-      expect((await two.engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'keyword', k: 3 })).results.length).toBeGreaterThan(0);
+      expect(
+        (await two.engine.router.call('search', { case_id: two.caseId, query: QUERY, mode: 'keyword', k: 3 })).results
+          .length,
+      ).toBeGreaterThan(0);
       // The next run (nothing new to read) finishes the vectors.
       const second = await two.engine.router.call('ingest.start', { case_id: two.caseId, paths: [two.drop] });
       if (!('results' in second)) throw new Error('expected results');
@@ -155,58 +197,61 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     }
   });
 
-  it.skipIf(os.availableParallelism() > 8)('where a reader parses on every core, the files become searchable first: the vectors wait until a core is free of parsing', async () => {
-    // As many readers as cores, and four times as many short contracts.
-    const cores = os.availableParallelism();
-    const home = tempHome('casefile-progressive-cores-');
-    await installTestModels(home);
-    const engine = await Engine.open({ home, ingest: { concurrency: cores } });
-    const caseId = (await engine.router.call('cases.create', { name: 'Every core' })).id;
-    const contracts = path.join(corpusDir, 'cuad', 'full_contract_txt');
-    const short = readdirSync(contracts)
-      .filter((f) => f.endsWith('.txt'))
-      .map((f) => ({ f, size: statSync(path.join(contracts, f)).size }))
-      .sort((a, b) => a.size - b.size || a.f.localeCompare(b.f))
-      .map((x) => x.f);
-    const first = path.join(home, 'first');
-    const drop = path.join(home, 'drop');
-    mkdirSync(first, { recursive: true });
-    mkdirSync(drop, { recursive: true });
-    copyFileSync(path.join(contracts, short[0]!), path.join(first, short[0]!));
-    const files = short.slice(1, 4 * cores + 5);
-    for (const f of files) copyFileSync(path.join(contracts, f), path.join(drop, f));
-    // A first run loads the model, so the stage could start the moment the next run writes a file.
-    await engine.router.call('ingest.start', { case_id: caseId, paths: [first] });
-    const moments = ingestMoments(engine, caseId, files.length + 1);
-    let indexed = 0;
-    const offIndexed = engine.events.on('ingest.file', (e) => {
-      if (e.case_id === caseId && e.status === 'indexed') indexed++;
-    });
-    // How many files of the drop were indexed each time the stage took passages to embed.
-    const looked: number[] = [];
-    const pending = ChunkStore.prototype.pending;
-    ChunkStore.prototype.pending = async function (this: ChunkStore, ...args: Parameters<typeof pending>) {
-      const at = indexed;
-      const batch = await pending.apply(this, args);
-      if (batch.length) looked.push(at);
-      return batch;
-    };
-    try {
-      await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
-      expect(indexed).toBe(files.length);
-      expect(looked.length).toBeGreaterThan(0);
-      // A lane frees its core only once every file is taken; the other lanes hold one file at most.
-      expect(looked[0]).toBeGreaterThanOrEqual(files.length - cores + 1);
-      expect((await rowsOf(engine, caseId)).embedded.every(Boolean)).toBe(true);
-      const last = moments.progress.at(-1)!.semantic!;
-      expect(last.embedded).toBe(last.total);
-    } finally {
-      ChunkStore.prototype.pending = pending;
-      offIndexed();
-      moments.off();
-      await engine.close();
-    }
-  });
+  it.skipIf(os.availableParallelism() > 8)(
+    'where a reader parses on every core, the files become searchable first: the vectors wait until a core is free of parsing',
+    async () => {
+      // As many readers as cores, and four times as many short contracts.
+      const cores = os.availableParallelism();
+      const home = tempHome('casefile-progressive-cores-');
+      await installTestModels(home);
+      const engine = await Engine.open({ home, ingest: { concurrency: cores } });
+      const caseId = (await engine.router.call('cases.create', { name: 'Every core' })).id;
+      const contracts = path.join(corpusDir, 'cuad', 'full_contract_txt');
+      const short = readdirSync(contracts)
+        .filter((f) => f.endsWith('.txt'))
+        .map((f) => ({ f, size: statSync(path.join(contracts, f)).size }))
+        .sort((a, b) => a.size - b.size || a.f.localeCompare(b.f))
+        .map((x) => x.f);
+      const first = path.join(home, 'first');
+      const drop = path.join(home, 'drop');
+      mkdirSync(first, { recursive: true });
+      mkdirSync(drop, { recursive: true });
+      copyFileSync(path.join(contracts, short[0]!), path.join(first, short[0]!));
+      const files = short.slice(1, 4 * cores + 5);
+      for (const f of files) copyFileSync(path.join(contracts, f), path.join(drop, f));
+      // A first run loads the model, so the stage could start the moment the next run writes a file.
+      await engine.router.call('ingest.start', { case_id: caseId, paths: [first] });
+      const moments = ingestMoments(engine, caseId, files.length + 1);
+      let indexed = 0;
+      const offIndexed = engine.events.on('ingest.file', (e) => {
+        if (e.case_id === caseId && e.status === 'indexed') indexed++;
+      });
+      // How many files of the drop were indexed each time the stage took passages to embed.
+      const looked: number[] = [];
+      const pending = ChunkStore.prototype.pending;
+      ChunkStore.prototype.pending = async function (this: ChunkStore, ...args: Parameters<typeof pending>) {
+        const at = indexed;
+        const batch = await pending.apply(this, args);
+        if (batch.length) looked.push(at);
+        return batch;
+      };
+      try {
+        await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
+        expect(indexed).toBe(files.length);
+        expect(looked.length).toBeGreaterThan(0);
+        // A lane frees its core only once every file is taken; the other lanes hold one file at most.
+        expect(looked[0]).toBeGreaterThanOrEqual(files.length - cores + 1);
+        expect((await rowsOf(engine, caseId)).embedded.every(Boolean)).toBe(true);
+        const last = moments.progress.at(-1)!.semantic!;
+        expect(last.embedded).toBe(last.total);
+      } finally {
+        ChunkStore.prototype.pending = pending;
+        offIndexed();
+        moments.off();
+        await engine.close();
+      }
+    },
+  );
 
   it('the embedding stage takes the cores parsing leaves, and every core once parsing is done: a batch asked for more threads runs on them', async () => {
     // Where the embedding thread runs below everything else (Linux), one session with every core
@@ -256,7 +301,9 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       }
       const rows = await rowsOf(engine, caseId);
       expect(rows.embedded.every(Boolean)).toBe(true);
-      expect((await engine.router.call('search', { case_id: caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage).toBeUndefined();
+      expect(
+        (await engine.router.call('search', { case_id: caseId, query: QUERY, mode: 'hybrid', k: 3 })).semantic_coverage,
+      ).toBeUndefined();
     } finally {
       await engine.close();
     }
@@ -272,7 +319,10 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       try {
         // About 1,000 short passages (a few dozen tokens each, so the model is quick), keyword-searchable, no vector yet.
         const text = readFileSync(MID, 'utf8');
-        for (let v = 1; v <= 3; v++) await sink.indexVersion(chunkDoc({ fileId: `f${v}`, name: `agency-${v}.txt`, text }, 130, 10), { defer: true });
+        for (let v = 1; v <= 3; v++)
+          await sink.indexVersion(chunkDoc({ fileId: `f${v}`, name: `agency-${v}.txt`, text }, 130, 10), {
+            defer: true,
+          });
         const store = await ChunkStore.open(engine.cases.caseDir(caseId));
         try {
           const table = (await store.table())!;
@@ -283,7 +333,8 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
           await sink.embedPending({ onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
           // One write a batch (each write is a merge over the whole table), and progress after each.
           const sizes: number[] = [];
-          for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2)) sizes.push(Math.min(size, left));
+          for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2))
+            sizes.push(Math.min(size, left));
           await table.checkoutLatest();
           expect((await table.version()) - before).toBe(sizes.length);
           let sum = 0;

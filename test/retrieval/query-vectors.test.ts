@@ -30,7 +30,8 @@ describe('query vectors', () => {
   it(`keeps the latest ${RECENT_QUERIES} questions: the oldest is made again after that many others`, async () => {
     const oldest = 'How long does the confidentiality obligation last?';
     await models.embedQuery(embedder, oldest);
-    for (let i = 0; i < RECENT_QUERIES; i++) await models.embedQuery(embedder, `Question ${i} about the termination notice period`);
+    for (let i = 0; i < RECENT_QUERIES; i++)
+      await models.embedQuery(embedder, `Question ${i} about the termination notice period`);
     const before = await embedded();
     await models.embedQuery(embedder, oldest);
     expect(await embedded()).toBe(before + 1);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery } from '../../src/core/retrieval/lexicon';
-import { asksForAmount, factTerms, gradePassage, holdsAmount, holdsAskedFigure, rareWords } from '../../src/core/retrieval/relevance';
+import {
+  asksForAmount,
+  factTerms,
+  gradePassage,
+  holdsAmount,
+  holdsAskedFigure,
+  rareWords,
+} from '../../src/core/retrieval/relevance';
 
 describe('the clause lexicon', () => {
   it("adds the contract's words for the kind of clause a client's question speaks of", () => {
@@ -12,9 +19,15 @@ describe('the clause lexicon', () => {
   });
 
   it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {
-    expect(expandQuery('Who signed for Brightline Data Services?')).toBe('Who signed for Brightline Data Services? dated effective date entered');
-    expect(expandQuery('What is the purchase order number on the invoice?')).toBe('What is the purchase order number on the invoice?');
-    expect(expandQuery('When can the agreement be terminated?')).toBe('When can the agreement be terminated? notice convenience');
+    expect(expandQuery('Who signed for Brightline Data Services?')).toBe(
+      'Who signed for Brightline Data Services? dated effective date entered',
+    );
+    expect(expandQuery('What is the purchase order number on the invoice?')).toBe(
+      'What is the purchase order number on the invoice?',
+    );
+    expect(expandQuery('When can the agreement be terminated?')).toBe(
+      'When can the agreement be terminated? notice convenience',
+    );
   });
 });
 
@@ -59,22 +72,41 @@ describe('passage relevance', () => {
     expect(holdsAmount('payable monthly', 'How often is the fee paid?')).toBe(true);
     expect(holdsAmount('payable monthly', 'How much is the fee?')).toBe(false);
     const q = 'How much key-man life insurance does Lifeway have to carry on Ludmila Smolyansky?';
-    expect(holdsAskedFigure('Lifeway agrees to pay Individual a royalty equal to $0.02 for each product sold', q)).toBe(false);
+    expect(holdsAskedFigure('Lifeway agrees to pay Individual a royalty equal to $0.02 for each product sold', q)).toBe(
+      false,
+    );
     expect(holdsAskedFigure('Lifeway shall carry key-man life insurance of $1,000,000 on Individual', q)).toBe(true);
     // The figure's subject may sit before a colon; a question with nothing but names and paying takes any figure.
-    expect(holdsAskedFigure('The insurance shall be in an amount of: $2,000,000 per occurrence', 'How much liability insurance does Freeze Tag carry?')).toBe(true);
+    expect(
+      holdsAskedFigure(
+        'The insurance shall be in an amount of: $2,000,000 per occurrence',
+        'How much liability insurance does Freeze Tag carry?',
+      ),
+    ).toBe(true);
     expect(holdsAskedFigure('a fee of $4,500', 'How much does Bangi pay?')).toBe(true);
   });
 
   it("the question's names are what a missing word means something for; everyday words are not", () => {
     expect(factTerms('Can TruckThat be paid in bitcoin or other cryptocurrency?')).toEqual(['TruckThat']);
-    expect(factTerms('How did Ruben get hurt on the job for Create and Construct?')).toEqual(['Ruben', 'Create', 'Construct']);
-    expect(factTerms("What is Zounds' warranty under the MSA, and is Section 5 needed?")).toEqual(['Zounds', 'MSA', 'Section']);
+    expect(factTerms('How did Ruben get hurt on the job for Create and Construct?')).toEqual([
+      'Ruben',
+      'Create',
+      'Construct',
+    ]);
+    expect(factTerms("What is Zounds' warranty under the MSA, and is Section 5 needed?")).toEqual([
+      'Zounds',
+      'MSA',
+      'Section',
+    ]);
     expect(factTerms('Which Tesla vehicles are covered?')).toEqual(['Tesla']);
   });
 
   it('rarer everyday words are looked up too (in a large case, where nothing answers): long lower-case words, no function words', () => {
-    expect(rareWords('What ransomware protections must the host maintain?')).toEqual(['ransomware', 'protections', 'maintain']);
+    expect(rareWords('What ransomware protections must the host maintain?')).toEqual([
+      'ransomware',
+      'protections',
+      'maintain',
+    ]);
     expect(rareWords('How is revenue split between Kubient and the Associated Press?')).toEqual(['revenue']);
     expect(rareWords('Can TruckThat be paid in bitcoin?')).toEqual(['bitcoin']);
   });

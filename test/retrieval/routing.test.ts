@@ -3,12 +3,48 @@ import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/
 
 /** A data room as users name it: parties, contract types, file names that carry both (CUAD style) or neither. */
 const DOCS: RoutableDocument[] = [
-  { file_id: 'zm', file_name: 'ZoundsHearingInc_20190807_10-Q_EX-10.1_Marketing Agreement.pdf', title: 'MARKETING AGREEMENT', parties: ['Zounds Hearing, Inc.', 'Zounds', 'InVivo Therapeutics Corp.'], date: '2019-08-07' },
-  { file_id: 'zs', file_name: 'ZoundsHearingInc_20200101_Supply Agreement.pdf', title: 'SUPPLY AGREEMENT', parties: ['Zounds Hearing, Inc.', 'Zounds', 'Acme Components Ltd'], date: '2020-01-01' },
-  { file_id: 'ag', file_name: 'AgapeAtpCorp_20191202_10-KA_EX-10.1_Supply Agreement.pdf', title: 'ODM - SUPPLY AGREEMENT', parties: ['ORGANIC PREPARATIONS INC.', 'AGAPE ATP INTERNATIONAL HOLDING LIMITED', 'Manufacturer', 'Customer'], date: '2018-01-15' },
-  { file_id: 'mp', file_name: 'MP3COM_INC_Sponsorship Agreement.pdf', title: 'SPONSORSHIP AGREEMENT', parties: ['MP3.com, Inc.', 'Tickets.com, Inc.', 'Sponsor'], date: '1999-12-01' },
-  { file_id: 'kb', file_name: 'contract-2.pdf', title: 'REVENUE SHARE AGREEMENT', parties: ['Kubient, Inc.', 'The Associated Press', 'AP'], date: '2020-03-01' },
-  ...Array.from({ length: 20 }, (_, i) => ({ file_id: `x${i}`, file_name: `Other${i}Corp_License Agreement.pdf`, title: 'LICENSE AGREEMENT', parties: [`Other${i} Corp`, 'Licensee', 'Licensor'], date: '2015-01-01' })),
+  {
+    file_id: 'zm',
+    file_name: 'ZoundsHearingInc_20190807_10-Q_EX-10.1_Marketing Agreement.pdf',
+    title: 'MARKETING AGREEMENT',
+    parties: ['Zounds Hearing, Inc.', 'Zounds', 'InVivo Therapeutics Corp.'],
+    date: '2019-08-07',
+  },
+  {
+    file_id: 'zs',
+    file_name: 'ZoundsHearingInc_20200101_Supply Agreement.pdf',
+    title: 'SUPPLY AGREEMENT',
+    parties: ['Zounds Hearing, Inc.', 'Zounds', 'Acme Components Ltd'],
+    date: '2020-01-01',
+  },
+  {
+    file_id: 'ag',
+    file_name: 'AgapeAtpCorp_20191202_10-KA_EX-10.1_Supply Agreement.pdf',
+    title: 'ODM - SUPPLY AGREEMENT',
+    parties: ['ORGANIC PREPARATIONS INC.', 'AGAPE ATP INTERNATIONAL HOLDING LIMITED', 'Manufacturer', 'Customer'],
+    date: '2018-01-15',
+  },
+  {
+    file_id: 'mp',
+    file_name: 'MP3COM_INC_Sponsorship Agreement.pdf',
+    title: 'SPONSORSHIP AGREEMENT',
+    parties: ['MP3.com, Inc.', 'Tickets.com, Inc.', 'Sponsor'],
+    date: '1999-12-01',
+  },
+  {
+    file_id: 'kb',
+    file_name: 'contract-2.pdf',
+    title: 'REVENUE SHARE AGREEMENT',
+    parties: ['Kubient, Inc.', 'The Associated Press', 'AP'],
+    date: '2020-03-01',
+  },
+  ...Array.from({ length: 20 }, (_, i) => ({
+    file_id: `x${i}`,
+    file_name: `Other${i}Corp_License Agreement.pdf`,
+    title: 'LICENSE AGREEMENT',
+    parties: [`Other${i} Corp`, 'Licensee', 'Licensor'],
+    date: '2015-01-01',
+  })),
 ];
 
 const router = new DocumentRouter(DOCS);
@@ -16,7 +52,9 @@ const focus = async (q: string) => (await router.route(q))?.focus.map((f) => f.f
 
 describe('document routing', () => {
   it('a party and a contract type: the named contract first, the same party’s other contract kept', async () => {
-    expect(await focus('Is liability capped in the marketing agreement with Zounds Hearing? What is the cap?')).toEqual(['zm', 'zs']);
+    expect(await focus('Is liability capped in the marketing agreement with Zounds Hearing? What is the cap?')).toEqual(
+      ['zm', 'zs'],
+    );
   });
 
   it('a party alone, in the preamble’s words only (not in the file name)', async () => {
@@ -30,12 +68,16 @@ describe('document routing', () => {
 
   it('a question that names no document is not focused, even with words every name shares', async () => {
     expect(await router.route('Which agreements can be terminated for convenience?')).toBeNull();
-    expect(await router.route('Does the licensee have to pay a minimum royalty under the license agreement?')).toBeNull();
+    expect(
+      await router.route('Does the licensee have to pay a minimum royalty under the license agreement?'),
+    ).toBeNull();
     expect(await router.route('What is the governing law?')).toBeNull();
   });
 
   it('the words that named the documents are taken out of the query searched within them', async () => {
-    const r = (await router.route('Is liability capped in the marketing agreement with Zounds Hearing? What is the cap?'))!;
+    const r = (await router.route(
+      'Is liability capped in the marketing agreement with Zounds Hearing? What is the cap?',
+    ))!;
     expect(r.matched).toEqual(expect.arrayContaining(['Zounds', 'Hearing', 'marketing']));
     expect(r.clauseQuery).toBe('Is liability capped in the agreement with? What is the cap?');
   });
@@ -45,7 +87,9 @@ describe('document routing', () => {
     const common = new Set(['sponsorship']);
     const textFrequency = async (term: string, cap: number) => (common.has(term) ? cap + 1 : 1);
     expect(await router.route('Which agreements have sponsorship terms?', { textFrequency })).toBeNull();
-    expect((await router.route('Can Tickets.com assign the sponsorship?', { textFrequency }))?.matched).toEqual(['Tickets.com']);
+    expect((await router.route('Can Tickets.com assign the sponsorship?', { textFrequency }))?.matched).toEqual([
+      'Tickets.com',
+    ]);
   });
 
   it('a party’s name the question uses beside the one that named the document is left out of the clause query too', async () => {

@@ -11,12 +11,25 @@ import { corpusText, indexDocs } from './helpers';
 
 /** Real all-MiniLM-L6-v2 through transformers.js + onnxruntime-node; real LanceDB. */
 const NAMES = [
-  'BT_NDA.txt', 'CopAcc_NDA-and-ToP-Mentors_2.0_2017.txt', 'AGProjects-NDA.txt', 'BCG-Mutual-NDA.txt',
+  'BT_NDA.txt',
+  'CopAcc_NDA-and-ToP-Mentors_2.0_2017.txt',
+  'AGProjects-NDA.txt',
+  'BCG-Mutual-NDA.txt',
   // Short NDAs with many labelled questions each (LegalBench-RAG / ContractNLI).
-  'Kerber_Non_Disclosure_Agreement.txt', 'NDA_ResConnect.txt', 'DoiT-ICN-NonDisclosure-Agreement.txt', 'eHandshake_Non_Disclosure_Agreement.txt',
-  'UALR-Standard-Non-disclosure-AgreementTemplate.txt', 'oceaneering-non-disclosure-agreement.txt', 'Inaturals_NDA.txt',
-  'Roundhouse-Creative-Mutual-NDA.txt', 'vmw-certification-conduct-policy.txt', 'ingram-non-disclosure.txt', 'NDA-M5-Systems.txt',
-  'FNHA-2019RFP-02-NDA-form.txt', 'INFOMAGNET%20NDA.txt', 'eulerhermes-nda.txt',
+  'Kerber_Non_Disclosure_Agreement.txt',
+  'NDA_ResConnect.txt',
+  'DoiT-ICN-NonDisclosure-Agreement.txt',
+  'eHandshake_Non_Disclosure_Agreement.txt',
+  'UALR-Standard-Non-disclosure-AgreementTemplate.txt',
+  'oceaneering-non-disclosure-agreement.txt',
+  'Inaturals_NDA.txt',
+  'Roundhouse-Creative-Mutual-NDA.txt',
+  'vmw-certification-conduct-policy.txt',
+  'ingram-non-disclosure.txt',
+  'NDA-M5-Systems.txt',
+  'FNHA-2019RFP-02-NDA-form.txt',
+  'INFOMAGNET%20NDA.txt',
+  'eulerhermes-nda.txt',
 ];
 
 interface Labelled {
@@ -72,11 +85,18 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     expect(hit).toBeDefined();
     expect(hit.scores.vector?.rank).toBe(1);
     const { rrfK: k, keywordWeight, vectorWeight } = RETRIEVAL_TUNING;
-    expect(hit.scores.rrf).toBeCloseTo(vectorWeight / (k + 1) + (hit.scores.keyword ? keywordWeight / (k + hit.scores.keyword.rank) : 0), 10);
+    expect(hit.scores.rrf).toBeCloseTo(
+      vectorWeight / (k + 1) + (hit.scores.keyword ? keywordWeight / (k + hit.scores.keyword.rank) : 0),
+      10,
+    );
   });
 
   it('hybrid labels tell relevance: the passage that answers reads strong far more often than the rest of the list (not every hit reads strong)', async () => {
-    const all = (JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as { tests: Labelled[] }).tests;
+    const all = (
+      JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as {
+        tests: Labelled[];
+      }
+    ).tests;
     const labelled = all.filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`)).slice(0, 60);
     const gold: string[] = [];
     const rest: string[] = [];
@@ -84,7 +104,8 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       const g = t.snippets[0]!;
       const fileId = `f${NAMES.findIndex((n) => g.file_path === `contractnli/${n}`)}`;
       const res = await tools.retrieve({ query: t.query, top_k: 10 });
-      for (const r of res.results) (r.file_id === fileId && r.start < g.span[1] && r.end > g.span[0] ? gold : rest).push(r.label);
+      for (const r of res.results)
+        (r.file_id === fileId && r.start < g.span[1] && r.end > g.span[0] ? gold : rest).push(r.label);
     }
     const share = (labels: string[], l: string) => labels.filter((x) => x === l).length / Math.max(1, labels.length);
     const strongOrGood = (labels: string[]) => share(labels, 'strong') + share(labels, 'good');
@@ -97,18 +118,29 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
   });
 
   it('hybrid – at least as good as keyword and as vector (MRR@10) on the ContractNLI questions about these 18 NDAs; the default, focused on the NDA a question names, better than any of them', async () => {
-    const all = (JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as { tests: Labelled[] }).tests;
+    const all = (
+      JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as {
+        tests: Labelled[];
+      }
+    ).tests;
     const labelled = all.filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`));
     expect(labelled.length).toBeGreaterThan(150);
     const mrr: Record<string, number> = {};
     // Each question names its NDA ("Consider the Non-Disclosure Agreement between CopAcc and ToP Mentors; …").
-    for (const [name, mode, focus] of [['keyword', 'keyword', 'off'], ['vector', 'vector', 'off'], ['hybrid', 'hybrid', 'off'], ['default', 'hybrid', 'auto']] as const) {
+    for (const [name, mode, focus] of [
+      ['keyword', 'keyword', 'off'],
+      ['vector', 'vector', 'off'],
+      ['hybrid', 'hybrid', 'off'],
+      ['default', 'hybrid', 'auto'],
+    ] as const) {
       let sum = 0;
       for (const t of labelled) {
         const gold = t.snippets[0]!;
         const fileId = `f${NAMES.findIndex((n) => gold.file_path === `contractnli/${n}`)}`;
         const res = await tools.search(mode, { query: t.query, top_k: 10, focus });
-        const rank = res.results.findIndex((r) => r.file_id === fileId && r.start < gold.span[1] && r.end > gold.span[0]);
+        const rank = res.results.findIndex(
+          (r) => r.file_id === fileId && r.start < gold.span[1] && r.end > gold.span[0],
+        );
         if (rank >= 0) sum += 1 / (rank + 1);
       }
       mrr[name] = sum / labelled.length;
@@ -124,9 +156,18 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     const e = await Engine.open({ home });
     try {
       const { id } = await e.cases.create('Late model');
-      const [ag] = await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
+      const [ag] = await indexDocs(e, id, [
+        {
+          fileId: 'f0',
+          name: 'AGProjects-NDA.txt',
+          text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt'),
+        },
+      ]);
       const before = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
-      expect(before).toMatchObject({ semantic: false, semantic_reason: expect.stringMatching(/no embedding model installed/) });
+      expect(before).toMatchObject({
+        semantic: false,
+        semantic_reason: expect.stringMatching(/no embedding model installed/),
+      });
       await installTestModels(home);
       const installed = await (await openCaseTools(e, id)).retrieve({ query: 'governing law' });
       expect(installed.semantic).toBe(false);
@@ -137,7 +178,9 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       const { createIndexSink } = await import('../../src/core/retrieval/sink');
       const sink = await createIndexSink(await e.indexSinkOptions(id));
       const { recordDocs } = await import('./helpers');
-      const [bt] = await recordDocs(e, id, [{ fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') }]);
+      const [bt] = await recordDocs(e, id, [
+        { fileId: 'f1', name: 'BT_NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/BT_NDA.txt') },
+      ]);
       await sink.indexVersion(bt!, {
         onProgress: (done, total) => progress.push([done, total]),
       });
@@ -148,7 +191,11 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
       await sink.embedPending({});
       await sink.close();
       expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
-      const after = await (await openCaseTools(e, id)).vector_search({ query: "Which nation's legislation controls this deal?", top_k: 1, file_name: 'AGProjects-NDA.txt' });
+      const after = await (await openCaseTools(e, id)).vector_search({
+        query: "Which nation's legislation controls this deal?",
+        top_k: 1,
+        file_name: 'AGProjects-NDA.txt',
+      });
       expect(after.semantic).toBe(true);
       expect(after.results[0]!.text).toContain('laws of Netherlands');
     } finally {
@@ -161,14 +208,28 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     const e = await Engine.open({ home });
     try {
       const { id } = await e.cases.create('Re-embed');
-      await indexDocs(e, id, [{ fileId: 'f0', name: 'AGProjects-NDA.txt', text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt') }]);
-      await expect(e.router.call('index.reembed', { case_id: id })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/no embedding model installed/) });
+      await indexDocs(e, id, [
+        {
+          fileId: 'f0',
+          name: 'AGProjects-NDA.txt',
+          text: corpusText('legalbench-rag/corpus/contractnli/AGProjects-NDA.txt'),
+        },
+      ]);
+      await expect(e.router.call('index.reembed', { case_id: id })).rejects.toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/no embedding model installed/),
+      });
       await installTestModels(home);
       const done = await e.router.call('index.reembed', { case_id: id });
       expect(done).toMatchObject({ model_id: MINILM_ID, dimension: 384 });
       expect(done.chunks).toBeGreaterThan(5);
       expect((await e.cases.readMeta(id)).embedding).toEqual({ modelId: MINILM_ID, dimension: 384 });
-      const res = await e.router.call('search', { case_id: id, query: "Which nation's legislation controls this deal?", mode: 'vector', k: 1 });
+      const res = await e.router.call('search', {
+        case_id: id,
+        query: "Which nation's legislation controls this deal?",
+        mode: 'vector',
+        k: 1,
+      });
       expect(res.semantic).toBe(true);
       expect(res.results[0]!.text).toContain('laws of Netherlands');
       await expect(e.router.call('index.reembed', { case_id: 'nope' })).rejects.toMatchObject({ code: 'not_found' });

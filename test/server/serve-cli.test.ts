@@ -35,7 +35,8 @@ describe('casefile serve', () => {
     const info = await fetch(base, { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${token}` } });
     expect(info.status).toBe(200);
     expect(((await info.json()) as { home: string }).home).toBe(home);
-    if (process.platform === 'linux') expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
+    if (process.platform === 'linux')
+      expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -51,7 +52,13 @@ describe('casefile serve', () => {
   });
 
   it('serve --allow-path – ingest reads that folder and nothing outside it; a missing folder is a usage error', async () => {
-    const missing = await runCasefile(home, ['serve', '--port', '0', '--allow-path', path.join(home, 'no-such-folder')]);
+    const missing = await runCasefile(home, [
+      'serve',
+      '--port',
+      '0',
+      '--allow-path',
+      path.join(home, 'no-such-folder'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--allow-path .*no folder there/);
     expect(missing.stderr).toMatch(/--allow-path DIR/); // the usage names the flag
@@ -60,10 +67,24 @@ describe('casefile serve', () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'casefile-serve-outside-'));
     writeFileSync(path.join(allowed, 'letter.txt'), 'The tenant gave notice.');
     writeFileSync(path.join(outside, 'secret.txt'), 'not for the server');
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--allow-path', allowed], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, 'bin/casefile.mjs'),
+        '--home',
+        home,
+        'serve',
+        '--port',
+        '0',
+        '--json',
+        '--allow-path',
+        allowed,
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const lines = createInterface({ input: child.stdout! });
       const first = await new Promise<string>((resolve, reject) => {
@@ -73,11 +94,19 @@ describe('casefile serve', () => {
       const info = JSON.parse(first) as { url: string; token: string; allow_paths: string[] };
       expect(info.allow_paths).toHaveLength(1);
       const op = (name: string, body: unknown) =>
-        fetch(`${info.url}api/op/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${info.token}` } });
+        fetch(`${info.url}api/op/${name}`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { Authorization: `Bearer ${info.token}` },
+        });
       const { id: caseId } = (await (await op('cases.create', { name: 'Allowed' })).json()) as { id: string };
       const ok = await op('ingest.start', { case_id: caseId, paths: [allowed], wait: true });
       expect(ok.status).toBe(200);
-      const refused = await op('ingest.start', { case_id: caseId, paths: [path.join(outside, 'secret.txt')], wait: true });
+      const refused = await op('ingest.start', {
+        case_id: caseId,
+        paths: [path.join(outside, 'secret.txt')],
+        wait: true,
+      });
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/outside/);
       const { files } = (await (await op('files.list', { case_id: caseId })).json()) as { files: { name: string }[] };
@@ -92,20 +121,43 @@ describe('casefile serve', () => {
   });
 
   it('serve --allow-downloads-from – names the hosts models may be downloaded from; anything but a host is a usage error', async () => {
-    const bad = await runCasefile(home, ['serve', '--port', '0', '--allow-downloads-from', 'https://huggingface.co/some/path']);
+    const bad = await runCasefile(home, [
+      'serve',
+      '--port',
+      '0',
+      '--allow-downloads-from',
+      'https://huggingface.co/some/path',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--allow-downloads-from .*give a host name/);
     expect(bad.stderr).toMatch(/--allow-downloads-from HOST/); // the usage names the flag
 
-    const args = ['--home', home, 'serve', '--port', '0', '--json', '--allow-downloads-from', 'https://HuggingFace.co', '--allow-downloads-from', '*.hf.co'];
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      '--home',
+      home,
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--allow-downloads-from',
+      'https://HuggingFace.co',
+      '--allow-downloads-from',
+      '*.hf.co',
+    ];
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const lines = createInterface({ input: child.stdout! });
       const first = await new Promise<string>((resolve, reject) => {
         lines.once('line', resolve);
         child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
       });
-      expect((JSON.parse(first) as { allow_downloads_from: string[] }).allow_downloads_from).toEqual(['huggingface.co', '*.hf.co']);
+      expect((JSON.parse(first) as { allow_downloads_from: string[] }).allow_downloads_from).toEqual([
+        'huggingface.co',
+        '*.hf.co',
+      ]);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -114,10 +166,24 @@ describe('casefile serve', () => {
   });
 
   it('serve --allow-remote – binds and prints a warning', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--host', '0.0.0.0', '--port', '0', '--allow-remote'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, 'bin/casefile.mjs'),
+        '--home',
+        home,
+        'serve',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '0',
+        '--allow-remote',
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const lines = createInterface({ input: child.stdout! });

@@ -59,7 +59,10 @@ describe('serve mode: models.download', () => {
 
   beforeEach(async () => {
     // Hugging Face names go to the loopback host too, under a name no test allows.
-    engine = await Engine.open({ home: tempHome('casefile-serve-download-'), env: { ...process.env, HF_ENDPOINT: `http://localhost:${port}` } });
+    engine = await Engine.open({
+      home: tempHome('casefile-serve-download-'),
+      env: { ...process.env, HF_ENDPOINT: `http://localhost:${port}` },
+    });
     asked.length = 0;
   });
 
@@ -74,8 +77,15 @@ describe('serve mode: models.download', () => {
     auth = { Authorization: `Bearer ${server.token}` };
   };
   const download = async (source: string) => {
-    const res = await fetch(`${server!.url}api/op/models.download`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify({ source }) });
-    return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string }; model?: { id: string } } };
+    const res = await fetch(`${server!.url}api/op/models.download`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth },
+      body: JSON.stringify({ source }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { error?: { code: string; message: string }; model?: { id: string } },
+    };
   };
   const installed = async () => (await engine.router.call('models.list', {})).models.map((m) => m.id);
 
@@ -110,20 +120,30 @@ describe('serve mode: models.download', () => {
     expect(await installed()).toEqual(['stories260K']);
     // On an allowed host the errors say what went wrong.
     const missing = await download(`http://127.0.0.1:${port}/files/missing.gguf`);
-    expect(missing.body.error).toMatchObject({ code: 'not_found', message: expect.stringMatching(/has no missing\.gguf/) });
+    expect(missing.body.error).toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/has no missing\.gguf/),
+    });
   });
 
   it('with --allow-downloads-from – another host, or a redirect to one, is refused alike and nothing is installed', async () => {
     await start({ allowDownloadsFrom: ['localhost.invalid', `127.0.0.1:${port}`] });
     const closed = await closedPort();
     const refused = await Promise.all(
-      [`http://localhost:${port}/files/stories260K.gguf`, `http://127.0.0.1:${closed}/model.gguf`, `http://127.0.0.2:${port}/files/stories260K.gguf`, 'tiny/stories/stories260K.gguf'].map(download),
+      [
+        `http://localhost:${port}/files/stories260K.gguf`,
+        `http://127.0.0.1:${closed}/model.gguf`,
+        `http://127.0.0.2:${port}/files/stories260K.gguf`,
+        'tiny/stories/stories260K.gguf',
+      ].map(download),
     );
     for (const r of refused) {
       expect(r.status).toBe(403);
       expect(r.body.error).toEqual(refused[0]!.body.error);
     }
-    expect(refused[0]!.body.error!.message).toMatch(/only from localhost\.invalid, 127\.0\.0\.1:\d+, and that source is not one of them/);
+    expect(refused[0]!.body.error!.message).toMatch(
+      /only from localhost\.invalid, 127\.0\.0\.1:\d+, and that source is not one of them/,
+    );
     expect(asked).toEqual([]);
     // The allowed host sends the download on to a host that is not allowed: refused before that host is asked.
     const redirected = await download(`http://127.0.0.1:${port}/elsewhere/stories260K.gguf`);

@@ -16,14 +16,27 @@ import { tempHome } from '../helpers/home';
 const SECRET = 'TOP-SECRET: the combination is 31-27-4';
 
 /** A POST whose path is sent exactly as written (fetch would re-encode a malformed escape). */
-function rawPost(server: RunningServer, rawPath: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawPost(
+  server: RunningServer,
+  rawPath: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: server.host, port: server.port, path: rawPath, method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      {
+        host: server.host,
+        port: server.port,
+        path: rawPath,
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end('{}');
   });
@@ -63,14 +76,26 @@ describe('serve mode scope', () => {
     return server;
   };
   const op = (name: string, body: unknown, headers: Record<string, string> = auth) =>
-    fetch(`${server!.url}api/op/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${server!.url}api/op/${name}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const newCase = async (name: string) => ((await (await op('cases.create', { name })).json()) as { id: string }).id;
-  const fileNames = async (caseId: string) => ((await (await op('files.list', { case_id: caseId })).json()) as { files: { name: string }[] }).files.map((f) => f.name);
+  const fileNames = async (caseId: string) =>
+    ((await (await op('files.list', { case_id: caseId })).json()) as { files: { name: string }[] }).files.map(
+      (f) => f.name,
+    );
 
   it('ingest.start – a path outside uploads and --allow-path is refused (403, plain words); nothing is read', async () => {
     await start();
     const caseId = await newCase('Probe');
-    for (const p of [path.join(outside, 'secret.txt'), outside, '/etc/passwd', `${home}/uploads/../../${path.basename(outside)}/secret.txt`]) {
+    for (const p of [
+      path.join(outside, 'secret.txt'),
+      outside,
+      '/etc/passwd',
+      `${home}/uploads/../../${path.basename(outside)}/secret.txt`,
+    ]) {
       const res = await op('ingest.start', { case_id: caseId, paths: [p], wait: true });
       expect(res.status, p).toBe(403);
       const body = (await res.json()) as { error: { code: string; message: string; fields: { field: string }[] } };
@@ -94,7 +119,11 @@ describe('serve mode scope', () => {
     expect(ok.status).toBe(200);
     expect(await fileNames(caseId)).toEqual(['letter.txt']);
     // The link itself, named directly, resolves outside: refused.
-    for (const p of [path.join(allowed, 'Matter', 'shortcut.txt'), path.join(allowed, 'door', 'secret.txt'), path.join(allowed, '..', path.basename(outside))]) {
+    for (const p of [
+      path.join(allowed, 'Matter', 'shortcut.txt'),
+      path.join(allowed, 'door', 'secret.txt'),
+      path.join(allowed, '..', path.basename(outside)),
+    ]) {
       const res = await op('ingest.start', { case_id: caseId, paths: [p], wait: true });
       expect(res.status, p).toBe(403);
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/--allow-path/);
@@ -110,7 +139,11 @@ describe('serve mode scope', () => {
     expect(impBody.error.code).toBe('forbidden');
     expect(impBody.error.message).not.toContain('combination');
     const caseId = await newCase('Models');
-    const ask = await op('chat.ask', { case_id: caseId, question: 'What is the combination?', model: path.join(outside, 'model.gguf') });
+    const ask = await op('chat.ask', {
+      case_id: caseId,
+      question: 'What is the combination?',
+      model: path.join(outside, 'model.gguf'),
+    });
     expect(ask.status).toBe(403);
     expect(JSON.stringify(await ask.json())).not.toContain('combination');
   });
@@ -118,7 +151,11 @@ describe('serve mode scope', () => {
   it('chat.ask – scripted: models are refused unless the server was started for tests, and never echo the file', async () => {
     await start();
     const caseId = await newCase('Scripted');
-    for (const model of ['scripted:/etc/passwd', `scripted:${path.join(outside, 'script.json')}`, '  scripted:x.json']) {
+    for (const model of [
+      'scripted:/etc/passwd',
+      `scripted:${path.join(outside, 'script.json')}`,
+      '  scripted:x.json',
+    ]) {
       const res = await op('chat.ask', { case_id: caseId, question: 'Anything?', model });
       expect(res.status, model).toBe(403);
       const text = await res.text();
@@ -129,7 +166,11 @@ describe('serve mode scope', () => {
     await server!.close();
     // Started for tests: the script is read, but a file that is not a script is not echoed back.
     await start({ allowScriptedModels: true });
-    const res = await op('chat.ask', { case_id: caseId, question: 'Anything?', model: `scripted:${path.join(outside, 'script.json')}` });
+    const res = await op('chat.ask', {
+      case_id: caseId,
+      question: 'Anything?',
+      model: `scripted:${path.join(outside, 'script.json')}`,
+    });
     const text = await res.text();
     expect(text).toMatch(/not valid JSON|could not be read/);
     expect(text).not.toContain('combination');
@@ -138,8 +179,16 @@ describe('serve mode scope', () => {
 
   it('upload – a repeated PUT of the same path answers 409 and keeps the first upload', async () => {
     await start();
-    const batch = (await (await fetch(`${server!.url}api/upload`, { method: 'POST', headers: auth })).json()) as { batch: string; dir: string };
-    const put = (body: string) => fetch(`${server!.url}api/upload/${batch.batch}?path=${encodeURIComponent('Matter/a.txt')}`, { method: 'PUT', headers: auth, body });
+    const batch = (await (await fetch(`${server!.url}api/upload`, { method: 'POST', headers: auth })).json()) as {
+      batch: string;
+      dir: string;
+    };
+    const put = (body: string) =>
+      fetch(`${server!.url}api/upload/${batch.batch}?path=${encodeURIComponent('Matter/a.txt')}`, {
+        method: 'PUT',
+        headers: auth,
+        body,
+      });
     const first = await put('the first upload');
     expect(first.status).toBe(200);
     const stored = ((await first.json()) as { path: string }).path;

@@ -8,7 +8,11 @@ import { startServer, type RunningServer } from '../../src/server/server';
 import { tempHome } from '../helpers/home';
 
 /** A raw GET whose path is sent exactly as written (fetch would normalise `..`). */
-function rawGet(server: RunningServer, rawPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawGet(
+  server: RunningServer,
+  rawPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: server.host, port: server.port, path: rawPath, method: 'GET', headers }, (res) => {
       let body = '';
@@ -71,7 +75,12 @@ describe('serve mode', () => {
     expect(now.status).toBe(200);
     expect(((await now.json()) as { dates: unknown }).dates).toEqual({ day_first: false, dayFirst: false });
     // Both: the name now wins, the former one is dropped (not refused as an unknown field).
-    const both = await op('cases.setDateOrder', { caseId: 'no-such-case', case_id: id, day_first: true, dayFirst: false });
+    const both = await op('cases.setDateOrder', {
+      caseId: 'no-such-case',
+      case_id: id,
+      day_first: true,
+      dayFirst: false,
+    });
     expect(both.status).toBe(200);
     expect(((await both.json()) as { dates: { day_first: boolean } }).dates.day_first).toBe(true);
     // A bad value under the former name is reported under the name now.
@@ -110,7 +119,10 @@ describe('serve mode', () => {
   });
 
   it('operations – create, list, rename and delete a case through HTTP', async () => {
-    const created = (await (await op('cases.create', { name: 'Smith / Jones ⚖️' })).json()) as { id: string; name: string };
+    const created = (await (await op('cases.create', { name: 'Smith / Jones ⚖️' })).json()) as {
+      id: string;
+      name: string;
+    };
     expect(created.name).toBe('Smith / Jones ⚖️');
     const list = (await (await op('cases.list', {})).json()) as { cases: { id: string }[] };
     expect(list.cases.map((c) => c.id)).toEqual([created.id]);
@@ -126,14 +138,18 @@ describe('serve mode', () => {
   it('operations – bad JSON and bad fields get a 400 naming the field', async () => {
     const badJson = await op('cases.create', '{"name": ');
     expect(badJson.status).toBe(400);
-    const badJsonBody = (await badJson.json()) as { error: { code: string; message: string; fields: { field: string }[] } };
+    const badJsonBody = (await badJson.json()) as {
+      error: { code: string; message: string; fields: { field: string }[] };
+    };
     expect(badJsonBody.error.code).toBe('invalid_input');
     expect(badJsonBody.error.message).toMatch(/not valid JSON/);
     expect(badJsonBody.error.fields[0]!.field).toBe('(body)');
 
     const empty = await op('cases.create', { name: '   ' });
     expect(empty.status).toBe(400);
-    const emptyBody = (await empty.json()) as { error: { fields: { field: string; message: string }[]; message: string } };
+    const emptyBody = (await empty.json()) as {
+      error: { fields: { field: string; message: string }[]; message: string };
+    };
     expect(emptyBody.error.fields).toEqual([{ field: 'name', message: 'Enter a name.' }]);
     expect(JSON.stringify(emptyBody)).not.toMatch(/at .*\.ts:\d+/); // no stack trace
 
@@ -167,7 +183,10 @@ describe('serve mode', () => {
     }
     controller.abort();
     const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes(created.id))!;
-    expect(JSON.parse(line.slice(6))).toEqual({ name: 'cases.changed', payload: { case_id: created.id, caseId: created.id, kind: 'created' } });
+    expect(JSON.parse(line.slice(6))).toEqual({
+      name: 'cases.changed',
+      payload: { case_id: created.id, caseId: created.id, kind: 'created' },
+    });
   });
 
   it('static files – served with types, the page with a strict CSP', async () => {
@@ -199,10 +218,17 @@ describe('serve mode', () => {
   });
 
   it('upload – stores files under the home and refuses paths that escape', async () => {
-    const start = (await (await fetch(`${server.url}api/upload`, { method: 'POST', headers: auth })).json()) as { batch: string; dir: string };
+    const start = (await (await fetch(`${server.url}api/upload`, { method: 'POST', headers: auth })).json()) as {
+      batch: string;
+      dir: string;
+    };
     expect(start.dir.startsWith(path.join(home, 'uploads'))).toBe(true);
     const put = (p: string, body: string) =>
-      fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(p)}`, { method: 'PUT', headers: auth, body });
+      fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(p)}`, {
+        method: 'PUT',
+        headers: auth,
+        body,
+      });
     const ok = await put('Smith/notes/a.txt', 'hello');
     expect(ok.status).toBe(200);
     const { top, path: stored } = (await ok.json()) as { top: string; path: string };
@@ -218,10 +244,20 @@ describe('serve mode', () => {
 
   it('upload then ingest – the uploaded folder is ingested with its relative names, then removed', async () => {
     const { id: caseId } = (await (await op('cases.create', { name: 'Uploaded' })).json()) as { id: string };
-    const start = (await (await fetch(`${server.url}api/upload`, { method: 'POST', headers: auth })).json()) as { batch: string; dir: string };
+    const start = (await (await fetch(`${server.url}api/upload`, { method: 'POST', headers: auth })).json()) as {
+      batch: string;
+      dir: string;
+    };
     let top = '';
-    for (const [rel, text] of [['Matter/letters/one.txt', 'The first letter about the lease.'], ['Matter/two.txt', 'The second note.']]) {
-      const res = await fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(rel!)}`, { method: 'PUT', headers: auth, body: text });
+    for (const [rel, text] of [
+      ['Matter/letters/one.txt', 'The first letter about the lease.'],
+      ['Matter/two.txt', 'The second note.'],
+    ]) {
+      const res = await fetch(`${server.url}api/upload/${start.batch}?path=${encodeURIComponent(rel!)}`, {
+        method: 'PUT',
+        headers: auth,
+        body: text,
+      });
       top = ((await res.json()) as { top: string }).top;
     }
     const run = await op('ingest.start', { case_id: caseId, paths: [top], wait: true });
@@ -233,7 +269,16 @@ describe('serve mode', () => {
       ['two.txt', 'indexed'],
     ]);
     // Removed in the background after the run (vitest's poll gives up after 1 s by default: too short on a loaded machine).
-    await expect.poll(() => fs.stat(start.dir).then(() => 'present', () => 'removed'), { timeout: 30_000 }).toBe('removed');
+    await expect
+      .poll(
+        () =>
+          fs.stat(start.dir).then(
+            () => 'present',
+            () => 'removed',
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe('removed');
   });
 
   it('startServer – refuses a non-loopback host without allowRemote', async () => {

@@ -7,7 +7,10 @@ import type { PixelRect } from '../../src/shared/contract/viewer';
 import { corpusDir, tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 
-const PDF = path.join(corpusDir, 'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf');
+const PDF = path.join(
+  corpusDir,
+  'cuad/full_contract_pdf/Part_I/Affiliate_Agreements/SteelVaultCorp_20081224_10-K_EX-10.16_3074935_EX-10.16_Affiliate Agreement.pdf',
+);
 
 interface Word {
   w: string;
@@ -34,7 +37,6 @@ function covered(word: Word, rects: PixelRect[]): number {
   }
   return area > 0 ? inter / area : 0;
 }
-
 
 describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the oracle)', () => {
   const home = tempHome('casefile-viewer-corpus-');
@@ -71,7 +73,14 @@ describe.skipIf(!hasPoppler)('source viewer on a real contract (poppler as the o
       const last = placed[placed.indexOf(first) + 39]!;
       const start = first.at;
       const end = last.at + last.w.length;
-      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: file.id, page, scale: 1, start, end });
+      const img = await engine.router.call('citations.page', {
+        case_id: caseId,
+        file_id: file.id,
+        page,
+        scale: 1,
+        start,
+        end,
+      });
       expect(img.rects.length).toBeGreaterThan(0);
 
       const inside = placed.filter((w) => w.at >= start && w.at + w.w.length <= end);

@@ -13,9 +13,22 @@ async function caseWith(files: Record<string, Uint8Array | string>) {
 }
 
 /** Each word's box must sit where `citations.page` draws the box of that word's characters. */
-async function expectWordsOnTheirBoxes(call: Awaited<ReturnType<typeof caseWith>>['call'], caseId: string, fileId: string, page: number, words: PageWords['words']) {
+async function expectWordsOnTheirBoxes(
+  call: Awaited<ReturnType<typeof caseWith>>['call'],
+  caseId: string,
+  fileId: string,
+  page: number,
+  words: PageWords['words'],
+) {
   for (const w of words.filter((_, i) => i % 7 === 0)) {
-    const img: PageImage = await call('citations.page', { case_id: caseId, file_id: fileId, page, scale: 1, start: w.start, end: w.end });
+    const img: PageImage = await call('citations.page', {
+      case_id: caseId,
+      file_id: fileId,
+      page,
+      scale: 1,
+      start: w.start,
+      end: w.end,
+    });
     expect(img.rects).toHaveLength(1);
     const r = img.rects[0]!;
     expect(Math.abs(w.x - r.x / img.width)).toBeLessThan(0.003);
@@ -35,7 +48,9 @@ describe('citations.words – the words of a page and their boxes, for the text 
     expect(res.page_count).toBe(3);
     const p2 = read.pages.find((p) => p.page === 2)!;
     // The words are the page's text, word by word, with their offsets in the document text.
-    expect(res.words.map((w) => w.text).join(' ')).toBe(read.text.slice(p2.start, p2.end).trim().split(/\s+/).join(' '));
+    expect(res.words.map((w) => w.text).join(' ')).toBe(
+      read.text.slice(p2.start, p2.end).trim().split(/\s+/).join(' '),
+    );
     for (const w of res.words) expect(read.text.slice(w.start, w.end)).toBe(w.text);
     const line = res.words.findIndex((w) => w.text === 'alpha');
     expect(line).toBeGreaterThan(0);
@@ -58,15 +73,31 @@ describe('citations.words – the words of a page and their boxes, for the text 
   });
 
   it('refuses a page that is not there, a bad page number and a document without pages, in words', async () => {
-    const { call, caseId, idOf } = await caseWith({ 'lease.pdf': await multiPagePdf(2, 4, 'beta'), 'note.txt': 'A plain note about the beta clause.' });
-    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 3 })).rejects.toMatchObject({
+    const { call, caseId, idOf } = await caseWith({
+      'lease.pdf': await multiPagePdf(2, 4, 'beta'),
+      'note.txt': 'A plain note about the beta clause.',
+    });
+    await expect(
+      call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 3 }),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       message: 'lease.pdf has 2 pages; there is no page 3.',
     });
-    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1.5 })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1, extra: true })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(call('citations.words', { case_id: caseId, file_id: idOf('note.txt'), page: 1 })).rejects.toMatchObject({ code: 'invalid_input', message: 'note.txt is not a PDF; it has no pages to draw words on.' });
+    await expect(
+      call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 0 }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1.5 }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      call('citations.words', { case_id: caseId, file_id: idOf('lease.pdf'), page: 1, extra: true }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      call('citations.words', { case_id: caseId, file_id: idOf('note.txt'), page: 1 }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: 'note.txt is not a PDF; it has no pages to draw words on.',
+    });
   });
 
   it('the viewport matches pdf.js for every /Rotate', () => {

@@ -14,7 +14,12 @@ import { tempHome } from '../helpers/home';
 import { hasPoppler, popplerWords } from '../helpers/poppler';
 
 /** Store one file in a case the way ingest does (blob, artifacts, manifest), without the index. */
-async function addFile(engine: Engine, caseId: string, name: string, bytes: Uint8Array): Promise<{ id: string; text: string }> {
+async function addFile(
+  engine: Engine,
+  caseId: string,
+  name: string,
+  bytes: Uint8Array,
+): Promise<{ id: string; text: string }> {
   const store = new CaseStore(engine.cases.caseDir(caseId));
   const tmp = path.join(mkdtempSync(path.join(os.tmpdir(), 'casefile-viewer-')), path.basename(name));
   writeFileSync(tmp, bytes);
@@ -23,8 +28,19 @@ async function addFile(engine: Engine, caseId: string, name: string, bytes: Uint
   const doc = outcome.doc!;
   const id = `f${sha256.slice(0, 10)}`;
   const structure = structureOf(doc.text, doc.index, name, doc.html);
-  const chunks = chunkDocument(doc, { fileId: id, name, version: 1, isLatest: true, docType: outcome.docType, docDate: outcome.docDate }, undefined, structure);
-  await store.writeArtifacts(id, 1, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
+  const chunks = chunkDocument(
+    doc,
+    { fileId: id, name, version: 1, isLatest: true, docType: outcome.docType, docDate: outcome.docDate },
+    undefined,
+    structure,
+  );
+  await store.writeArtifacts(id, 1, {
+    text: doc.text,
+    index: doc.index,
+    html: doc.html,
+    structure,
+    chunks: compactChunks(chunks),
+  });
   await store.update((m) => {
     const record: FileRecord = {
       id,
@@ -56,7 +72,6 @@ function overlapX(a: PixelRect, b: { x0: number; x1: number }): number {
   return Math.max(0, Math.min(a.x + a.width, b.x1) - Math.max(a.x, b.x0));
 }
 
-
 describe('source viewer ops', () => {
   const home = tempHome('casefile-viewer-');
 
@@ -70,7 +85,14 @@ describe('source viewer ops', () => {
       const start = text.indexOf(line);
       expect(start).toBeGreaterThan(0);
       const scale = 2;
-      const img: PageImage = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 2, scale, start, end: start + line.length });
+      const img: PageImage = await engine.router.call('citations.page', {
+        case_id: caseId,
+        file_id: id,
+        page: 2,
+        scale,
+        start,
+        end: start + line.length,
+      });
       expect(img.page_count).toBe(3);
       expect(img.span_pages).toEqual([2]);
       expect(img.width).toBe(Math.ceil(612 * scale));
@@ -85,8 +107,17 @@ describe('source viewer ops', () => {
 
       if (hasPoppler) {
         const file = path.join(engine.cases.caseDir(caseId), 'files');
-        const pdf = path.join(file, (await new CaseStore(engine.cases.caseDir(caseId)).readManifest()).files[0]!.versions[0]!.sha256);
-        const words = popplerWords(pdf, 2).map((w) => ({ ...w, x0: w.x0 * scale, x1: w.x1 * scale, y0: w.y0 * scale, y1: w.y1 * scale }));
+        const pdf = path.join(
+          file,
+          (await new CaseStore(engine.cases.caseDir(caseId)).readManifest()).files[0]!.versions[0]!.sha256,
+        );
+        const words = popplerWords(pdf, 2).map((w) => ({
+          ...w,
+          x0: w.x0 * scale,
+          x1: w.x1 * scale,
+          y0: w.y0 * scale,
+          y1: w.y1 * scale,
+        }));
         const lineWords = words.filter((w) => Math.abs((w.y0 + w.y1) / 2 - (r.y + r.height / 2)) < r.height / 2);
         expect(lineWords.map((w) => w.word).join(' ')).toBe(line);
         // Every word of the line lies inside the box horizontally; no word of another line is covered.
@@ -99,16 +130,29 @@ describe('source viewer ops', () => {
       }
 
       // Another page of the same document: the image, but no boxes (the span is on page 2).
-      const p3 = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 3, scale: 1, start, end: start + line.length });
+      const p3 = await engine.router.call('citations.page', {
+        case_id: caseId,
+        file_id: id,
+        page: 3,
+        scale: 1,
+        start,
+        end: start + line.length,
+      });
       expect(p3.rects).toEqual([]);
       expect(p3.span_pages).toEqual([2]);
 
-      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 9 })).rejects.toMatchObject({ code: 'not_found' });
-      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1, start: 5 })).rejects.toMatchObject({
+      await expect(
+        engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 9 }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1, start: 5 }),
+      ).rejects.toMatchObject({
         code: 'invalid_input',
         fields: [{ field: 'end', message: 'give both start and end, or neither' }],
       });
-      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: 'nope', page: 1 })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        engine.router.call('citations.page', { case_id: caseId, file_id: 'nope', page: 1 }),
+      ).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await engine.close();
     }
@@ -120,7 +164,14 @@ describe('source viewer ops', () => {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Rotated' });
       const { id, text } = await addFile(engine, caseId, 'rotated.pdf', await rotatedPdf());
       const word = text.match(/\S{4,}/)!;
-      const img = await engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1, scale: 1, start: word.index!, end: word.index! + word[0].length });
+      const img = await engine.router.call('citations.page', {
+        case_id: caseId,
+        file_id: id,
+        page: 1,
+        scale: 1,
+        start: word.index!,
+        end: word.index! + word[0].length,
+      });
       expect(img.rects.length).toBeGreaterThan(0);
       for (const r of img.rects) {
         expect(r.x).toBeGreaterThanOrEqual(0);
@@ -146,7 +197,9 @@ describe('source viewer ops', () => {
       expect([a.width, a.height, a.pageCount]).toEqual([612, 792, 3]);
       expect(a.transform).toEqual(b.transform);
       expect(Buffer.from(a.png).equals(Buffer.from(b.png))).toBe(true);
-      await expect(worker.render({ file, name: 'three.pdf', page: 7, scale: 1 })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(worker.render({ file, name: 'three.pdf', page: 7, scale: 1 })).rejects.toMatchObject({
+        code: 'not_found',
+      });
     } finally {
       await worker.close();
       await inThread.close();
@@ -157,18 +210,30 @@ describe('source viewer ops', () => {
     const engine = await Engine.open({ home });
     try {
       const { id: caseId } = await engine.router.call('cases.create', { name: 'Text' });
-      const body = Array.from({ length: 200 }, (_, i) => `Paragraph ${i}: the tenant shall pay rent on day ${i}.`).join('\n\n');
+      const body = Array.from({ length: 200 }, (_, i) => `Paragraph ${i}: the tenant shall pay rent on day ${i}.`).join(
+        '\n\n',
+      );
       const { id, text } = await addFile(engine, caseId, 'notes/letter.txt', new TextEncoder().encode(body));
       const start = text.indexOf('Paragraph 150:');
       const end = start + 'Paragraph 150: the tenant shall pay rent on day 150.'.length;
-      const p: Passage = await engine.router.call('citations.passage', { case_id: caseId, file_id: id, start, end, context: 200 });
+      const p: Passage = await engine.router.call('citations.passage', {
+        case_id: caseId,
+        file_id: id,
+        start,
+        end,
+        context: 200,
+      });
       expect(p.kind).toBe('text');
       expect(p.file_name).toBe('notes/letter.txt');
-      expect(p.text.slice(p.start - p.offset, p.end - p.offset)).toBe('Paragraph 150: the tenant shall pay rent on day 150.');
+      expect(p.text.slice(p.start - p.offset, p.end - p.offset)).toBe(
+        'Paragraph 150: the tenant shall pay rent on day 150.',
+      );
       expect(p.offset).toBeGreaterThan(0);
       expect(p.text.length).toBeLessThan(1000);
       expect(p.pages.length).toBeGreaterThan(0);
-      await expect(engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1 })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(
+        engine.router.call('citations.page', { case_id: caseId, file_id: id, page: 1 }),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
     } finally {
       await engine.close();
     }

@@ -23,9 +23,18 @@ describe('serve mode: followed folders stay in scope', () => {
     dirs.push(outside, allowed);
     mkdirSync(path.join(allowed, 'Matter'));
     const scope = { uploadsDir: path.join(tempHome(), 'uploads'), allowPaths: [allowed], allowScriptedModels: false };
-    await expect(checkScope('cases.setWatch', { case_id: 'c1', folders: [path.join(allowed, 'Matter')] }, scope)).resolves.toBeUndefined();
-    const refused = checkScope('cases.setWatch', { case_id: 'c1', folders: [path.join(allowed, 'Matter'), outside] }, scope);
-    await expect(refused).rejects.toMatchObject({ code: 'forbidden', fields: [{ field: 'folders.1', message: 'the folder is outside the folders this server may read' }] });
+    await expect(
+      checkScope('cases.setWatch', { case_id: 'c1', folders: [path.join(allowed, 'Matter')] }, scope),
+    ).resolves.toBeUndefined();
+    const refused = checkScope(
+      'cases.setWatch',
+      { case_id: 'c1', folders: [path.join(allowed, 'Matter'), outside] },
+      scope,
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'forbidden',
+      fields: [{ field: 'folders.1', message: 'the folder is outside the folders this server may read' }],
+    });
     // Switching following on or off names no folder: nothing to check.
     await expect(checkScope('cases.setWatch', { case_id: 'c1', enabled: true }, scope)).resolves.toBeUndefined();
   });
@@ -34,7 +43,9 @@ describe('serve mode: followed folders stay in scope', () => {
     const engine = await Engine.open({ home: tempHome() });
     try {
       const { id } = await engine.router.call('cases.create', { name: 'Scope' });
-      await expect(engine.router.call('cases.setWatch', { case_id: id, folders: ['../../etc'] })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(engine.router.call('cases.setWatch', { case_id: id, folders: ['../../etc'] })).rejects.toMatchObject(
+        { code: 'invalid_input' },
+      );
       expect(readdirSync(engine.home)).toContain('cases');
     } finally {
       await engine.close();

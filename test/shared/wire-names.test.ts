@@ -10,11 +10,22 @@ describe('the wire names and their former names (until 0.2)', () => {
       expect(CURRENT_NAMES[former]).toBe(now);
     }
     expect(new Set(entries.map(([, former]) => former)).size).toBe(entries.length);
-    expect(FORMER_NAMES).toMatchObject({ case_id: 'caseId', pages_done: 'pagesDone', approx_size_mb: 'approxSizeMB', min_ram_gb: 'minRamGB' });
+    expect(FORMER_NAMES).toMatchObject({
+      case_id: 'caseId',
+      pages_done: 'pagesDone',
+      approx_size_mb: 'approxSizeMB',
+      min_ram_gb: 'minRamGB',
+    });
   });
 
   it('adds the former name beside each renamed field, at any depth, with the same value', () => {
-    const progress = { case_id: 'c1', job_id: 'j1', pages_done: 3, current: [{ name: 'a.pdf', file_id: 'f1', eta_seconds: null }], semantic: { embedded: 1, total: 2 } };
+    const progress = {
+      case_id: 'c1',
+      job_id: 'j1',
+      pages_done: 3,
+      current: [{ name: 'a.pdf', file_id: 'f1', eta_seconds: null }],
+      semantic: { embedded: 1, total: 2 },
+    };
     const out = withFormerNames(progress);
     expect(out).toEqual({
       case_id: 'c1',
@@ -27,7 +38,16 @@ describe('the wire names and their former names (until 0.2)', () => {
       semantic: { embedded: 1, total: 2 },
     });
     // Each former name right after its name now; the value itself is not changed.
-    expect(Object.keys(out)).toEqual(['case_id', 'caseId', 'job_id', 'jobId', 'pages_done', 'pagesDone', 'current', 'semantic']);
+    expect(Object.keys(out)).toEqual([
+      'case_id',
+      'caseId',
+      'job_id',
+      'jobId',
+      'pages_done',
+      'pagesDone',
+      'current',
+      'semantic',
+    ]);
     expect(progress).not.toHaveProperty('caseId');
   });
 
@@ -41,8 +61,16 @@ describe('the wire names and their former names (until 0.2)', () => {
   });
 
   it('maps former names in an input to the names now, at any depth', () => {
-    expect(withCurrentNames({ caseId: 'c1', fileId: 'f1', version: 2 })).toEqual({ case_id: 'c1', file_id: 'f1', version: 2 });
-    expect(withCurrentNames({ case_id: 'c1', sessionId: 's1', retrieval: { top_k: 4 } })).toEqual({ case_id: 'c1', session_id: 's1', retrieval: { top_k: 4 } });
+    expect(withCurrentNames({ caseId: 'c1', fileId: 'f1', version: 2 })).toEqual({
+      case_id: 'c1',
+      file_id: 'f1',
+      version: 2,
+    });
+    expect(withCurrentNames({ case_id: 'c1', sessionId: 's1', retrieval: { top_k: 4 } })).toEqual({
+      case_id: 'c1',
+      session_id: 's1',
+      retrieval: { top_k: 4 },
+    });
     expect(withCurrentNames([{ turnId: 't1' }])).toEqual([{ turn_id: 't1' }]);
     expect(withCurrentNames('caseId')).toBe('caseId');
     expect(withCurrentNames(undefined)).toBeUndefined();

@@ -27,9 +27,18 @@ describe('CoverageAccumulator', () => {
     c.add({ searched: ['contracts/msa.txt', 'notes.md'], read: ['contracts/msa.txt'] });
     c.add({ unsearchable: [{ file_name: 'broken.pdf', status: 'needs_ocr', reason: 'no text layer' }] });
     const cov = c.build(end);
-    expect(cov).toMatchObject({ files_total: 4, files_listed: 4, files_searched: 2, files_read: 1, searched: ['contracts/msa.txt', 'notes.md'], read: ['contracts/msa.txt'] });
+    expect(cov).toMatchObject({
+      files_total: 4,
+      files_listed: 4,
+      files_searched: 2,
+      files_read: 1,
+      searched: ['contracts/msa.txt', 'notes.md'],
+      read: ['contracts/msa.txt'],
+    });
     expect(cov.unsearchable).toEqual([{ file_name: 'broken.pdf', status: 'needs_ocr', reason: 'no text layer' }]);
-    expect(cov.note).toBe('Looked at 4 files in the case: 4 listed, 2 searched, 1 read. Could not be searched: broken.pdf (needs ocr: no text layer).');
+    expect(cov.note).toBe(
+      'Looked at 4 files in the case: 4 listed, 2 searched, 1 read. Could not be searched: broken.pdf (needs ocr: no text layer).',
+    );
   });
 
   it('exhaustive – a whole-case grep counts every readable file as searched, and nothing is said to be missed', () => {
@@ -46,13 +55,20 @@ describe('CoverageAccumulator', () => {
     const c = inventory();
     c.add({ searched: ['contracts/msa.txt', 'medical/records summary.txt', 'notes.md'] });
     expect(c.wholeCase).toBe(false);
-    expect(c.build({ ...end, exhaustive: true }).note).toMatch(/asks for every occurrence, but the whole case was not searched: the answer may miss some\.$/);
-    expect(c.build({ ...end, exhaustive: true, budgetExhausted: true }).note).toMatch(/step budget ran out before the whole case was searched/);
+    expect(c.build({ ...end, exhaustive: true }).note).toMatch(
+      /asks for every occurrence, but the whole case was not searched: the answer may miss some\.$/,
+    );
+    expect(c.build({ ...end, exhaustive: true, budgetExhausted: true }).note).toMatch(
+      /step budget ran out before the whole case was searched/,
+    );
   });
 
   it('budget and cancel are said plainly', () => {
     const c = inventory();
-    expect(c.build({ ...end, budgetExhausted: true })).toMatchObject({ budget_exhausted: true, note: expect.stringMatching(/The step budget ran out; the answer is based on what was found so far\.$/) });
+    expect(c.build({ ...end, budgetExhausted: true })).toMatchObject({
+      budget_exhausted: true,
+      note: expect.stringMatching(/The step budget ran out; the answer is based on what was found so far\.$/),
+    });
     expect(c.build({ ...end, cancelled: true }).note).toMatch(/The turn was cancelled; the trace is partial\./);
   });
 

@@ -3,14 +3,29 @@ import { ObservationBook } from '../../src/core/agent/observations';
 import type { PassageItem, ToolOutcome } from '../../src/core/agent/types';
 
 /** What the model is shown of a tool's passages, and what the turn remembers it was shown. */
-const p = (cite: string, text: string, over: Partial<PassageItem> = {}): PassageItem => ({ cite, file_name: 'contracts/msa.txt', pages: [1], text, hash: `h-${cite}`, ...over });
-const outcome = (items: PassageItem[], text = `${items.length} passages.`): ToolOutcome => ({ text, items, count: items.length, citations: [] });
+const p = (cite: string, text: string, over: Partial<PassageItem> = {}): PassageItem => ({
+  cite,
+  file_name: 'contracts/msa.txt',
+  pages: [1],
+  text,
+  hash: `h-${cite}`,
+  ...over,
+});
+const outcome = (items: PassageItem[], text = `${items.length} passages.`): ToolOutcome => ({
+  text,
+  items,
+  count: items.length,
+  citations: [],
+});
 const book = (observationChars = 3000) => new ObservationBook({ passageChars: 500, observationChars });
 
 describe('ObservationBook', () => {
   it('a passage returned twice is shown once, with its best-scored copy', () => {
     const b = book();
-    const obs = b.observe(1, outcome([p('a1', 'low copy', { hash: 'same', score: 0.2 }), p('a2', 'high copy', { hash: 'same', score: 0.9 })]));
+    const obs = b.observe(
+      1,
+      outcome([p('a1', 'low copy', { hash: 'same', score: 0.2 }), p('a2', 'high copy', { hash: 'same', score: 0.9 })]),
+    );
     expect(obs).toContain('[cite:a2]');
     expect(obs).not.toContain('[cite:a1]');
     expect(b.seen.map((s) => s.cite)).toEqual(['a2']);
@@ -19,7 +34,10 @@ describe('ObservationBook', () => {
   it('a passage shown in an earlier step is referenced by cite id and step, not repeated', () => {
     const b = book();
     b.observe(2, outcome([p('a1', 'Either party may terminate upon sixty days notice.')]));
-    const again = b.observe(3, outcome([p('a1', 'Either party may terminate upon sixty days notice.'), p('b1', 'Fees are due in 45 days.')]));
+    const again = b.observe(
+      3,
+      outcome([p('a1', 'Either party may terminate upon sixty days notice.'), p('b1', 'Fees are due in 45 days.')]),
+    );
     expect(again).toContain('Seen before: [cite:a1] (already shown in step 2)');
     expect(again).not.toContain('sixty days');
     expect(again).toContain('[cite:b1]');
@@ -28,7 +46,10 @@ describe('ObservationBook', () => {
 
   it('a passage labelled none or noise joins the rejection set and is left out later, with a count', () => {
     const b = book();
-    const first = b.observe(1, outcome([p('n1', 'Case notes', { label: 'none' }), p('g1', 'The clause.', { label: 'good' })]));
+    const first = b.observe(
+      1,
+      outcome([p('n1', 'Case notes', { label: 'none' }), p('g1', 'The clause.', { label: 'good' })]),
+    );
     expect(first).toContain('[cite:n1]');
     expect([...b.rejected]).toEqual(['h-n1']);
     const second = b.observe(2, outcome([p('n1', 'Case notes', { label: 'none' })]));

@@ -1,19 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { advance, BUDGET_RAN_OUT_ANSWER, clampMaxSteps, decide, INITIAL_POLICY_STATE, mustAnswer, type PolicyState, type TurnRules } from '../../src/core/agent/policies';
+import {
+  advance,
+  BUDGET_RAN_OUT_ANSWER,
+  clampMaxSteps,
+  decide,
+  INITIAL_POLICY_STATE,
+  mustAnswer,
+  type PolicyState,
+  type TurnRules,
+} from '../../src/core/agent/policies';
 import { FINAL, type ParsedStep } from '../../src/core/agent/prompt';
 
 /** The loop's policy as pure decisions: what happens to the step the model asked for. */
 const TOOLS = ['findFiles', 'retrieve', 'grepCase', 'readFile'];
 const rules = (over: Partial<TurnRules> = {}): TurnRules => ({ maxSteps: 5, exhaustive: false, tools: TOOLS, ...over });
 const state = (over: Partial<PolicyState> = {}): PolicyState => ({ ...INITIAL_POLICY_STATE, ...over });
-const answer = (text: string, thought = 'I can answer.'): ParsedStep => ({ thought, action: FINAL, input: { answer: text } });
+const answer = (text: string, thought = 'I can answer.'): ParsedStep => ({
+  thought,
+  action: FINAL,
+  input: { answer: text },
+});
 const search: ParsedStep = { thought: 'Search.', action: 'retrieve', input: { query: 'notice' } };
 const afterInventory = state({ toolSteps: 1, inventoryTaken: true });
 
 describe('policies – findFiles first', () => {
   it('an answer before the inventory is replaced by findFiles (the thought is kept)', () => {
     const d = decide(rules(), state(), answer('I know this already.', 'No need to look.'));
-    expect(d).toEqual({ kind: 'run', action: { thought: 'No need to look.', action: 'findFiles', input: {} }, policy: 'findFiles first: the inventory is taken before answering' });
+    expect(d).toEqual({
+      kind: 'run',
+      action: { thought: 'No need to look.', action: 'findFiles', input: {} },
+      policy: 'findFiles first: the inventory is taken before answering',
+    });
   });
 
   it('a first search runs findFiles instead, and names the call that was not run', () => {
@@ -46,14 +63,30 @@ describe('policies – findFiles first', () => {
 
 describe('policies – answers', () => {
   it('an answer after the inventory is accepted, trimmed, and keeps a note already on the step', () => {
-    expect(decide(rules(), afterInventory, answer('  Sixty days.  '))).toEqual({ kind: 'answer', answer: 'Sixty days.', policy: undefined, budgetExhausted: false });
-    const salvaged = decide(rules(), afterInventory, answer('Sixty da'), 'the reply was cut off; the part of the answer that was written is kept');
-    expect(salvaged).toMatchObject({ kind: 'answer', policy: 'the reply was cut off; the part of the answer that was written is kept' });
+    expect(decide(rules(), afterInventory, answer('  Sixty days.  '))).toEqual({
+      kind: 'answer',
+      answer: 'Sixty days.',
+      policy: undefined,
+      budgetExhausted: false,
+    });
+    const salvaged = decide(
+      rules(),
+      afterInventory,
+      answer('Sixty da'),
+      'the reply was cut off; the part of the answer that was written is kept',
+    );
+    expect(salvaged).toMatchObject({
+      kind: 'answer',
+      policy: 'the reply was cut off; the part of the answer that was written is kept',
+    });
   });
 
   it('an unknown tool is an error observation listing the tools, and uses a step', () => {
     const d = decide(rules(), afterInventory, { thought: 'x', action: 'deleteEverything', input: {} });
-    expect(d).toEqual({ kind: 'unknown-tool', observation: `Error: there is no tool named "deleteEverything". Available tools: findFiles, retrieve, grepCase, readFile, or ${FINAL}.` });
+    expect(d).toEqual({
+      kind: 'unknown-tool',
+      observation: `Error: there is no tool named "deleteEverything". Available tools: findFiles, retrieve, grepCase, readFile, or ${FINAL}.`,
+    });
     expect(advance(afterInventory, d).toolSteps).toBe(2);
   });
 });
@@ -74,11 +107,16 @@ describe('policies – exhaustive questions', () => {
   });
 
   it('after a whole-case search the answer is accepted at once', () => {
-    expect(decide(every, { ...afterInventory, wholeCaseSearched: true }, answer('Four visits.'))).toMatchObject({ kind: 'answer', answer: 'Four visits.' });
+    expect(decide(every, { ...afterInventory, wholeCaseSearched: true }, answer('Four visits.'))).toMatchObject({
+      kind: 'answer',
+      answer: 'Four visits.',
+    });
   });
 
   it('without grepCase among the tools, the answer is not sent back', () => {
-    expect(decide(rules({ exhaustive: true, tools: ['findFiles', 'retrieve'] }), afterInventory, answer('x'))).toMatchObject({ kind: 'answer' });
+    expect(
+      decide(rules({ exhaustive: true, tools: ['findFiles', 'retrieve'] }), afterInventory, answer('x')),
+    ).toMatchObject({ kind: 'answer' });
   });
 
   it('a question that does not ask for every occurrence is never sent back', () => {
@@ -99,12 +137,21 @@ describe('policies – step budget', () => {
   it('a forced answer is accepted (even before the inventory or a whole-case search) and says the budget ran out', () => {
     const spent = state({ toolSteps: 2 });
     const d = decide(rules({ maxSteps: 2, exhaustive: true }), spent, answer('Some visits.'));
-    expect(d).toEqual({ kind: 'answer', answer: 'Some visits.', policy: 'step budget of 2 reached: answer forced from what was found', budgetExhausted: true });
+    expect(d).toEqual({
+      kind: 'answer',
+      answer: 'Some visits.',
+      policy: 'step budget of 2 reached: answer forced from what was found',
+      budgetExhausted: true,
+    });
   });
 
   it('a tool asked for when the budget is spent gets an honest "budget ran out" answer', () => {
     const d = decide(rules({ maxSteps: 1 }), state({ toolSteps: 1, inventoryTaken: true }), search);
-    expect(d).toEqual({ kind: 'out-of-budget', answer: BUDGET_RAN_OUT_ANSWER, policy: 'step budget of 1 reached and the model asked for retrieve; no answer was produced' });
+    expect(d).toEqual({
+      kind: 'out-of-budget',
+      answer: BUDGET_RAN_OUT_ANSWER,
+      policy: 'step budget of 1 reached and the model asked for retrieve; no answer was produced',
+    });
     expect(BUDGET_RAN_OUT_ANSWER).toMatch(/step budget ran out/);
   });
 });

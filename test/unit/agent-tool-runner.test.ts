@@ -16,7 +16,13 @@ function setup(signal = new AbortController().signal) {
     async run(input) {
       calls.push(input);
       if (input.query === 'boom') throw new Error('index unavailable.');
-      return { text: `${input.top_k} results for ${input.query}.`, count: 2, best_label: 'good', citations: [], coverage: { searched: ['a.txt'] } };
+      return {
+        text: `${input.top_k} results for ${input.query}.`,
+        count: 2,
+        best_label: 'good',
+        citations: [],
+        coverage: { searched: ['a.txt'] },
+      };
     },
   });
   const list = defineTool({
@@ -30,7 +36,12 @@ function setup(signal = new AbortController().signal) {
     },
   });
   const coverage = new CoverageAccumulator();
-  const runner = new ToolRunner([list, search] as AgentTool[], new ObservationBook({ passageChars: 500, observationChars: 3000 }), coverage, signal);
+  const runner = new ToolRunner(
+    [list, search] as AgentTool[],
+    new ObservationBook({ passageChars: 500, observationChars: 3000 }),
+    coverage,
+    signal,
+  );
   return { runner, calls, coverage };
 }
 const step = (action: string, input: Record<string, unknown>) => ({ thought: 't', action, input });
@@ -63,7 +74,9 @@ describe('ToolRunner', () => {
     const s = await runner.run(1, step('search', { query: '' }));
     expect(calls).toHaveLength(0);
     expect(s.error).toBe(true);
-    expect(s.observation).toMatch(/^Error: invalid arguments for search — query: .+\. Fix the arguments and try again\.$/);
+    expect(s.observation).toMatch(
+      /^Error: invalid arguments for search — query: .+\. Fix the arguments and try again\.$/,
+    );
     expect(s.summary).toEqual({ tool: 'search', count: 0 });
     // The same bad call is remembered like any other.
     expect(runner.earlierStep(step('search', { query: '' }))).toBe(1);
@@ -72,7 +85,11 @@ describe('ToolRunner', () => {
   it('a tool that fails becomes an observation the model can act on', async () => {
     const { runner } = setup();
     const s = await runner.run(1, step('search', { query: 'boom' }));
-    expect(s).toMatchObject({ error: true, observation: 'Error from search: index unavailable. Correct the call and try again.', summary: { tool: 'search', count: 0 } });
+    expect(s).toMatchObject({
+      error: true,
+      observation: 'Error from search: index unavailable. Correct the call and try again.',
+      summary: { tool: 'search', count: 0 },
+    });
   });
 
   it('a tool that fails because the turn was cancelled stops the turn', async () => {
@@ -86,7 +103,11 @@ describe('ToolRunner', () => {
     const { runner, coverage } = setup();
     await runner.run(1, step('list', {}));
     await runner.run(2, step('search', { query: 'x' }));
-    expect(coverage.build({ exhaustive: false, budgetExhausted: false, cancelled: false })).toMatchObject({ files_total: 2, files_listed: 2, files_searched: 1 });
+    expect(coverage.build({ exhaustive: false, budgetExhausted: false, cancelled: false })).toMatchObject({
+      files_total: 2,
+      files_listed: 2,
+      files_searched: 1,
+    });
   });
 
   it('an argument-less tool is no longer offered once it has run', async () => {
@@ -99,7 +120,9 @@ describe('ToolRunner', () => {
   });
 
   it('stableKey and withDefaults', () => {
-    expect(stableKey('s', { b: [' x ', { d: 1, c: 2 }], a: 'y ' })).toBe(stableKey('s', { a: 'y', b: ['x', { c: 2, d: 1 }] }));
+    expect(stableKey('s', { b: [' x ', { d: 1, c: 2 }], a: 'y ' })).toBe(
+      stableKey('s', { a: 'y', b: ['x', { c: 2, d: 1 }] }),
+    );
     expect(stableKey('s', { a: 1 })).not.toBe(stableKey('t', { a: 1 }));
     expect(withDefaults(undefined, { q: 1 })).toEqual({ input: { q: 1 } });
   });

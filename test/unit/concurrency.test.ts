@@ -118,10 +118,13 @@ describe('KeyedQueue: one task at a time per key', () => {
     const q = new KeyedQueue<number>();
     const gates = [deferred(), deferred()];
     const finished: number[] = [];
-    gates.forEach((g, i) => void q.run(i, async () => {
-      await g.promise;
-      finished.push(i);
-    }));
+    gates.forEach(
+      (g, i) =>
+        void q.run(i, async () => {
+          await g.promise;
+          finished.push(i);
+        }),
+    );
     let all = false;
     const waiting = q.idleAll().then(() => (all = true));
     gates[1]!.resolve();

@@ -52,9 +52,13 @@ describe('contract', () => {
       fields: [{ field: 'name', message: 'A name can be at most 200 characters long.' }],
     });
     await expect(engine.router.call('cases.create', {})).rejects.toMatchObject({ fields: [{ field: 'name' }] });
-    await expect(engine.router.call('cases.get', { case_id: '../../etc' })).rejects.toMatchObject({ fields: [{ field: 'case_id' }] });
+    await expect(engine.router.call('cases.get', { case_id: '../../etc' })).rejects.toMatchObject({
+      fields: [{ field: 'case_id' }],
+    });
     // 200 emoji are 200 characters, not 400 UTF-16 units.
-    await expect(engine.router.call('cases.create', { name: '⚖'.repeat(200) })).resolves.toMatchObject({ name: '⚖'.repeat(200) });
+    await expect(engine.router.call('cases.create', { name: '⚖'.repeat(200) })).resolves.toMatchObject({
+      name: '⚖'.repeat(200),
+    });
     await engine.close();
   });
 
@@ -82,10 +86,21 @@ describe('contract', () => {
     let loads = 0;
     router.registerLazy(['cases.list', 'cases.get'], async () => {
       loads++;
-      return { 'cases.list': async () => ({ cases: [] }), 'cases.get': async () => { throw new CasefileError('not_found', 'No such case.'); } };
+      return {
+        'cases.list': async () => ({ cases: [] }),
+        'cases.get': async () => {
+          throw new CasefileError('not_found', 'No such case.');
+        },
+      };
     });
     expect(router.missing()).not.toContain('cases.list');
-    expect(() => router.register({ 'cases.get': async () => { throw new Error('unused'); } })).toThrow(/duplicate/);
+    expect(() =>
+      router.register({
+        'cases.get': async () => {
+          throw new Error('unused');
+        },
+      }),
+    ).toThrow(/duplicate/);
     await expect(router.call('cases.get', { case_id: '../x' })).rejects.toMatchObject({ code: 'invalid_input' });
     expect(loads).toBe(0);
     await Promise.all([router.call('cases.list', {}), router.call('cases.list', {})]);
@@ -96,7 +111,9 @@ describe('contract', () => {
   it('router – a lazy feature that loads other operations than it reserved fails clearly; a failed load is retried', async () => {
     const router = new Router();
     router.registerLazy(['cases.list', 'cases.get'], async () => ({ 'cases.list': async () => ({ cases: [] }) }));
-    await expect(router.call('cases.list', {})).rejects.toThrow(/handles \[cases\.list\], not the reserved \[cases\.get, cases\.list\]/);
+    await expect(router.call('cases.list', {})).rejects.toThrow(
+      /handles \[cases\.list\], not the reserved \[cases\.get, cases\.list\]/,
+    );
     let attempts = 0;
     const flaky = new Router();
     flaky.registerLazy(['cases.list'], async () => {
@@ -125,8 +142,10 @@ describe('preload bridge', () => {
   it('exposes exactly the contract operations plus on/pathForFile — no Node surface', () => {
     const bridge = buildBridge(fakeIpc().ipc, { getPathForFile: () => '/x' });
     expect(Object.keys(bridge).sort()).toEqual([...opNames, ...bridgeExtraKeys].sort());
-    for (const key of Object.keys(bridge)) expect(typeof (bridge as unknown as Record<string, unknown>)[key]).toBe('function');
-    for (const forbidden of ['require', 'process', 'ipcRenderer', 'send', 'invoke', 'fs']) expect(bridge).not.toHaveProperty(forbidden);
+    for (const key of Object.keys(bridge))
+      expect(typeof (bridge as unknown as Record<string, unknown>)[key]).toBe('function');
+    for (const forbidden of ['require', 'process', 'ipcRenderer', 'send', 'invoke', 'fs'])
+      expect(bridge).not.toHaveProperty(forbidden);
   });
 
   it('forwards an operation over the single invoke channel and refuses unknown events', async () => {

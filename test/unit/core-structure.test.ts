@@ -28,7 +28,9 @@ const CORE = path.join(SRC, 'core');
 /** The source reads a setting from the environment: a property, an index, or a destructuring of process.env. */
 function readsEnv(source: string): boolean {
   const text = source.replace(/process\.env\.LANCEDB_LOG \?\?=/, '');
-  return /process\.env\.[A-Z]|\benv\.(CASEFILE|HF)_[A-Z_]+|env\[['"](CASEFILE|HF)_|\{[^{}]*\}\s*=\s*process\.env\b/.test(text);
+  return /process\.env\.[A-Z]|\benv\.(CASEFILE|HF)_[A-Z_]+|env\[['"](CASEFILE|HF)_|\{[^{}]*\}\s*=\s*process\.env\b/.test(
+    text,
+  );
 }
 const rel = (f: string) => path.relative(CORE, f).split(path.sep).join('/');
 
@@ -94,7 +96,8 @@ describe('core structure', () => {
         if (!t.startsWith(CORE + path.sep)) continue;
         // ports.ts is types the app hands down: any feature may name them.
         if (rel(t) === 'ports.ts' && LAYERS[layerOf(file)]![0] !== 'foundation') continue;
-        if (layerOf(t) > layerOf(file)) up.push(`${rel(file)} (${LAYERS[layerOf(file)]![0]}) → ${rel(t)} (${LAYERS[layerOf(t)]![0]})`);
+        if (layerOf(t) > layerOf(file))
+          up.push(`${rel(file)} (${LAYERS[layerOf(file)]![0]}) → ${rel(t)} (${LAYERS[layerOf(t)]![0]})`);
       }
     }
     expect(up).toEqual([]);
@@ -130,17 +133,25 @@ describe('core structure', () => {
       if (targets.some((t) => app.has(t)) && file.startsWith(CORE + path.sep)) importers.push(rel(file));
     }
     expect(importers).toEqual([]);
-    const keyed = sourceFiles(CORE).filter((f) => /WeakMap<\s*Engine\b/.test(readFileSync(f, 'utf8'))).map(rel);
+    const keyed = sourceFiles(CORE)
+      .filter((f) => /WeakMap<\s*Engine\b/.test(readFileSync(f, 'utf8')))
+      .map(rel);
     expect(keyed).toEqual([]);
   });
 
   it("the embedding worker's bundle holds no model catalog, downloader or GGUF reader", () => {
     const bundle = [...reachable(graph, path.join(CORE, 'retrieval', 'embed-worker.ts'))].map(rel);
     expect(bundle).toContain('retrieval/embedder.ts');
-    expect(bundle.filter((f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f))).toEqual([]);
+    expect(
+      bundle.filter(
+        (f) => /^models\/(registry|download|gguf|handlers)\.ts$/.test(f) || /^(engine|open-cases)\.ts$/.test(f),
+      ),
+    ).toEqual([]);
     // And the embedder (transformers.js, onnxruntime) is the worker's alone: the engine's thread never imports it.
     const embedder = path.join(CORE, 'retrieval', 'embedder.ts');
-    const importers = [...graph].filter(([file, targets]) => file.startsWith(SRC) && targets.includes(embedder)).map(([file]) => rel(file));
+    const importers = [...graph]
+      .filter(([file, targets]) => file.startsWith(SRC) && targets.includes(embedder))
+      .map(([file]) => rel(file));
     expect(importers).toEqual(['retrieval/embed-worker.ts']);
   });
 
@@ -149,11 +160,26 @@ describe('core structure', () => {
     for (const file of sourceFiles(SRC)) {
       const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
-        const fn = ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isConstructorDeclaration(node);
+        const fn =
+          ts.isFunctionDeclaration(node) ||
+          ts.isMethodDeclaration(node) ||
+          ts.isArrowFunction(node) ||
+          ts.isFunctionExpression(node) ||
+          ts.isConstructorDeclaration(node);
         if (fn && (node as ts.FunctionLikeDeclaration).body) {
-          const lines = src.getLineAndCharacterOfPosition(node.getEnd()).line - src.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-          const comment = ts.getLeadingCommentRanges(src.text, node.getFullStart())?.map((r) => src.text.slice(r.pos, r.end)).join('\n') ?? '';
-          if (lines > 80 && !/Long on purpose/.test(comment)) long.push(`${path.relative(SRC, file).split(path.sep).join('/')}:${src.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
+          const lines =
+            src.getLineAndCharacterOfPosition(node.getEnd()).line -
+            src.getLineAndCharacterOfPosition(node.getStart()).line +
+            1;
+          const comment =
+            ts
+              .getLeadingCommentRanges(src.text, node.getFullStart())
+              ?.map((r) => src.text.slice(r.pos, r.end))
+              .join('\n') ?? '';
+          if (lines > 80 && !/Long on purpose/.test(comment))
+            long.push(
+              `${path.relative(SRC, file).split(path.sep).join('/')}:${src.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`,
+            );
         }
         ts.forEachChild(node, visit);
       };
@@ -171,7 +197,13 @@ describe('core structure', () => {
   });
 
   it('the environment rule sees every way of reading a setting', () => {
-    for (const read of ['process.env.CASEFILE_HOME', 'env.CASEFILE_HOME', "env['CASEFILE_HOME']", 'const { CASEFILE_HOME } = process.env;', 'const {\n  HF_HOME: home,\n} = process.env']) {
+    for (const read of [
+      'process.env.CASEFILE_HOME',
+      'env.CASEFILE_HOME',
+      "env['CASEFILE_HOME']",
+      'const { CASEFILE_HOME } = process.env;',
+      'const {\n  HF_HOME: home,\n} = process.env',
+    ]) {
       expect(readsEnv(read), read).toBe(true);
     }
     // Setting LanceDB's log level for its own process is not reading a setting.

@@ -28,14 +28,21 @@ const BAA = path.resolve(
 );
 
 function parse(html: string): SafeNode[] {
-  const doc = new DOMParser({ errorHandler: () => undefined }).parseFromString(`<!DOCTYPE html><html><body>${html}</body></html>`, 'text/html');
+  const doc = new DOMParser({ errorHandler: () => undefined }).parseFromString(
+    `<!DOCTYPE html><html><body>${html}</body></html>`,
+    'text/html',
+  );
   return sanitizeDocxHtml(doc.getElementsByTagName('body')[0] as unknown as DomLike);
 }
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Every element with its ancestors' tags, for "where did the marks land" checks. */
-function walk(nodes: SafeNode[], visit: (el: SafeElement, ancestors: string[]) => void, ancestors: string[] = []): void {
+function walk(
+  nodes: SafeNode[],
+  visit: (el: SafeElement, ancestors: string[]) => void,
+  ancestors: string[] = [],
+): void {
   for (const n of nodes) {
     if (n.kind !== 'el') continue;
     visit(n, ancestors);
@@ -60,7 +67,10 @@ function markAncestors(nodes: SafeNode[]): string[][] {
 /** The BAA's ingest text and sanitised HTML, read once for both groups below. */
 let baaRead: Promise<{ text: string; nodes: SafeNode[] }> | undefined;
 const baa = () =>
-  (baaRead ??= loadDocx(new Uint8Array(readFileSync(BAA))).then((doc) => ({ text: doc.text, nodes: parse(doc.html!) })));
+  (baaRead ??= loadDocx(new Uint8Array(readFileSync(BAA))).then((doc) => ({
+    text: doc.text,
+    nodes: parse(doc.html!),
+  })));
 
 describe('DOCX view: highlight a cited span in the rendered document', () => {
   let text = '';
@@ -201,13 +211,59 @@ describe('DOCX view: hostile HTML comes out inert', () => {
   it('keeps only allow-listed elements and colspan/rowspan; drops scripts, handlers, frames, styles, links', () => {
     const nodes = parse(hostile);
     const json = JSON.stringify(nodes);
-    for (const bad of ['alert', 'script', 'iframe', 'onerror', 'onclick', 'javascript', 'style', 'display', 'evil', 'object', 'svg', 'comment', 'href', 'class']) {
+    for (const bad of [
+      'alert',
+      'script',
+      'iframe',
+      'onerror',
+      'onclick',
+      'javascript',
+      'style',
+      'display',
+      'evil',
+      'object',
+      'svg',
+      'comment',
+      'href',
+      'class',
+    ]) {
       expect(json, bad).not.toContain(bad);
     }
-    const allowed = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'strong', 'em', 'b', 'i', 'u', 'sup', 'sub', 'br', 'a', 'span']);
+    const allowed = new Set([
+      'p',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'ul',
+      'ol',
+      'li',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'td',
+      'th',
+      'strong',
+      'em',
+      'b',
+      'i',
+      'u',
+      'sup',
+      'sub',
+      'br',
+      'a',
+      'span',
+    ]);
     walk(nodes, (el) => {
       expect(allowed, el.tag).toContain(el.tag);
-      expect(Object.keys(el).sort().filter((k) => !['kind', 'tag', 'children', 'colSpan', 'rowSpan', 'note', 'placeholder'].includes(k))).toEqual([]);
+      expect(
+        Object.keys(el)
+          .sort()
+          .filter((k) => !['kind', 'tag', 'children', 'colSpan', 'rowSpan', 'note', 'placeholder'].includes(k)),
+      ).toEqual([]);
     });
     // The text survives; the image is a placeholder; the cell keeps its valid colspan only.
     expect(json).toContain('Hi');

@@ -67,10 +67,14 @@ describe('electron-builder.yml', () => {
     });
     expect(config.asar).toBe(true);
     // Run-as-Node stays on exactly as long as the ingest readers are forked with ELECTRON_RUN_AS_NODE.
-    const forksAsNode = /ELECTRON_RUN_AS_NODE/.test(readFileSync(path.join(repoRoot, 'src/core/util/worker-start.ts'), 'utf8'));
+    const forksAsNode = /ELECTRON_RUN_AS_NODE/.test(
+      readFileSync(path.join(repoRoot, 'src/core/util/worker-start.ts'), 'utf8'),
+    );
     expect(fuses.runAsNode).toBe(forksAsNode);
     // electron-builder turns the keys into the binary's fuse wire (the same code `npm run dist` runs).
-    const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<Record<string, unknown>> } } };
+    const { PlatformPackager } = require('app-builder-lib') as {
+      PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<Record<string, unknown>> } };
+    };
     const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, number> };
     const wire = await PlatformPackager.prototype.generateFuseConfig.call({}, fuses);
     expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable!]).toBe(false);
@@ -81,8 +85,11 @@ describe('electron-builder.yml', () => {
 
   it('a malformed config is refused – the validator is not blind', async () => {
     const config = await getConfig(repoRoot, null, null);
-    await expect(validateConfiguration({ ...config, linux: { target: 'AppImage', notAnOption: 1 } as Config['linux'] }, new DebugLogger(false))).rejects.toThrow(
-      /does not match the API schema/,
-    );
+    await expect(
+      validateConfiguration(
+        { ...config, linux: { target: 'AppImage', notAnOption: 1 } as Config['linux'] },
+        new DebugLogger(false),
+      ),
+    ).rejects.toThrow(/does not match the API schema/);
   });
 });

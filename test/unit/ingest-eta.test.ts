@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RUN_ETA_MIN_FRACTION, RUN_ETA_MIN_PAGES, runEtaSeconds, stageEtaSeconds, STAGE_ETA_MIN_FRACTION } from '../../src/core/ingest/eta';
+import {
+  RUN_ETA_MIN_FRACTION,
+  RUN_ETA_MIN_PAGES,
+  runEtaSeconds,
+  stageEtaSeconds,
+  STAGE_ETA_MIN_FRACTION,
+} from '../../src/core/ingest/eta';
 
 const run = { running: true, done: 0, total: 1_000_000, pagesDone: 0, elapsedSeconds: 0 };
 
@@ -15,8 +21,12 @@ describe('ingest time left: by work done, never by seconds elapsed', () => {
     // Too little seen: no estimate, even after a long time (a slow machine) …
     expect(runEtaSeconds({ ...justUnder, elapsedSeconds: 300 })).toBeNull();
     // … and, once enough is done, an estimate even if that took a fraction of a second (a fast machine).
-    expect(runEtaSeconds({ ...run, done: run.total * RUN_ETA_MIN_FRACTION, elapsedSeconds: 0.2 })).toBe(Math.round(0.2 * 49));
-    expect(runEtaSeconds({ ...run, done: 1000, pagesDone: RUN_ETA_MIN_PAGES, elapsedSeconds: 0.5 })).toBe(Math.round((0.5 / 1000) * 999_000));
+    expect(runEtaSeconds({ ...run, done: run.total * RUN_ETA_MIN_FRACTION, elapsedSeconds: 0.2 })).toBe(
+      Math.round(0.2 * 49),
+    );
+    expect(runEtaSeconds({ ...run, done: 1000, pagesDone: RUN_ETA_MIN_PAGES, elapsedSeconds: 0.5 })).toBe(
+      Math.round((0.5 / 1000) * 999_000),
+    );
     // The same progress on a machine 10× slower: the estimate appears at the same point, 10× longer.
     const at = { ...run, done: 250_000 };
     expect(runEtaSeconds({ ...at, elapsedSeconds: 4 })).toBe(12);

@@ -18,7 +18,19 @@ import {
 const T0 = 1_000_000;
 
 function file(over: Partial<CurrentFile> = {}): CurrentFile {
-  return { name: 'a.pdf', fileId: 'f1', version: 1, stage: 'parsing', pages: 0, pagesDone: 0, bytes: 1000, done: null, total: null, stageStarted: T0, ...over };
+  return {
+    name: 'a.pdf',
+    fileId: 'f1',
+    version: 1,
+    stage: 'parsing',
+    pages: 0,
+    pagesDone: 0,
+    bytes: 1000,
+    done: null,
+    total: null,
+    stageStarted: T0,
+    ...over,
+  };
 }
 
 describe('ingest progress: how far each file in flight is', () => {
@@ -29,18 +41,38 @@ describe('ingest progress: how far each file in flight is', () => {
     expect(fileFraction(file({ stage: 'parsing', pages: 10, pagesDone: 20 }))).toBeCloseTo(PARSE_SHARE);
     expect(fileFraction(file({ stage: 'chunking' }))).toBe(PARSE_SHARE);
     expect(fileFraction(file({ stage: 'embedding', done: 0, total: 0 }))).toBe(PARSE_SHARE);
-    expect(fileFraction(file({ stage: 'embedding', done: 50, total: 100 }))).toBeCloseTo(PARSE_SHARE + (1 - PARSE_SHARE) * 0.95 * 0.5);
-    expect(fileFraction(file({ stage: 'embedding', done: 100, total: 100 }))).toBeCloseTo(PARSE_SHARE + (1 - PARSE_SHARE) * 0.95);
+    expect(fileFraction(file({ stage: 'embedding', done: 50, total: 100 }))).toBeCloseTo(
+      PARSE_SHARE + (1 - PARSE_SHARE) * 0.95 * 0.5,
+    );
+    expect(fileFraction(file({ stage: 'embedding', done: 100, total: 100 }))).toBeCloseTo(
+      PARSE_SHARE + (1 - PARSE_SHARE) * 0.95,
+    );
     expect(fileFraction(file({ stage: 'indexing' }))).toBe(0.97);
   });
 
   it('a file in flight shows its stage count and its time left from the clock passed in', () => {
     const c = file({ stage: 'embedding', done: 50, total: 200, pages: 12, stageStarted: T0 });
-    expect(currentFile(c, T0 + 10_000)).toEqual({ name: 'a.pdf', file_id: 'f1', version: 1, stage: 'embedding', done: 50, total: 200, fraction: 0.25, pages: 12, eta_seconds: 30 });
+    expect(currentFile(c, T0 + 10_000)).toEqual({
+      name: 'a.pdf',
+      file_id: 'f1',
+      version: 1,
+      stage: 'embedding',
+      done: 50,
+      total: 200,
+      fraction: 0.25,
+      pages: 12,
+      eta_seconds: 30,
+    });
     // The same count seen later: more time per chunk, more left.
     expect(currentFile(c, T0 + 20_000).eta_seconds).toBe(60);
     // No count yet: no fraction, no estimate, no pages.
-    expect(currentFile(file({ stage: 'hashing' }), T0 + 5000)).toMatchObject({ done: null, total: null, fraction: null, pages: null, eta_seconds: null });
+    expect(currentFile(file({ stage: 'hashing' }), T0 + 5000)).toMatchObject({
+      done: null,
+      total: null,
+      fraction: null,
+      pages: null,
+      eta_seconds: null,
+    });
   });
 });
 
@@ -48,12 +80,26 @@ describe('ingest progress: stages and counts', () => {
   it('a new stage restarts its count and clock; the same stage keeps them', () => {
     const s = newRunProgress('c1', 'j1', T0);
     setStage(s, T0 + 100, 'a.pdf', 'parsing', 1000, 0, { fileId: 'f1', version: 2 });
-    expect(s.current.get('a.pdf')).toMatchObject({ fileId: 'f1', version: 2, stage: 'parsing', stageStarted: T0 + 100, done: null, total: null });
+    expect(s.current.get('a.pdf')).toMatchObject({
+      fileId: 'f1',
+      version: 2,
+      stage: 'parsing',
+      stageStarted: T0 + 100,
+      done: null,
+      total: null,
+    });
     s.current.get('a.pdf')!.done = 3;
     setStage(s, T0 + 200, 'a.pdf', 'parsing', 1000, 7);
     expect(s.current.get('a.pdf')).toMatchObject({ stage: 'parsing', stageStarted: T0 + 100, done: 3, pages: 7 });
     setStage(s, T0 + 300, 'a.pdf', 'embedding', 1000, 7, undefined, { done: 0, total: 40 });
-    expect(s.current.get('a.pdf')).toMatchObject({ stage: 'embedding', stageStarted: T0 + 300, done: 0, total: 40, pages: 7, fileId: 'f1' });
+    expect(s.current.get('a.pdf')).toMatchObject({
+      stage: 'embedding',
+      stageStarted: T0 + 300,
+      done: 0,
+      total: 40,
+      pages: 7,
+      fileId: 'f1',
+    });
   });
 
   it('pages of files not opened yet are estimated at the pages-per-byte seen so far', () => {
@@ -91,7 +137,14 @@ describe('ingest progress: stages and counts', () => {
 describe('ingest progress: the snapshot at a given time', () => {
   it('counts done work plus each file in flight by how far it is, and times the run from the clock passed in', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { files_total: 2, files_done: 1, bytes_total: 2000, bytes_done: 1000, pages_done: 5, pages_total: 5 });
+    Object.assign(s.progress, {
+      files_total: 2,
+      files_done: 1,
+      bytes_total: 2000,
+      bytes_done: 1000,
+      pages_done: 5,
+      pages_total: 5,
+    });
     s.current.set('b.pdf', file({ name: 'b.pdf', stage: 'parsing', pages: 10, pagesDone: 5, bytes: 1000 }));
     const snap = snapshot(s, T0 + 12_345, ['next.pdf']);
     expect(snap).toMatchObject({
@@ -114,8 +167,21 @@ describe('ingest progress: the snapshot at a given time', () => {
 
   it('a finished run has nothing left and is not estimated; the total never falls below what is done', () => {
     const s = newRunProgress('c1', 'j1', T0);
-    Object.assign(s.progress, { state: 'done', files_total: 1, files_done: 1, bytes_total: 100, bytes_done: 100, pages_done: 3, pages_total: 2 });
-    expect(snapshot(s, T0 + 1000, [])).toMatchObject({ eta_seconds: 0, pages_estimated: false, pages_total: 3, elapsed_seconds: 1 });
+    Object.assign(s.progress, {
+      state: 'done',
+      files_total: 1,
+      files_done: 1,
+      bytes_total: 100,
+      bytes_done: 100,
+      pages_done: 3,
+      pages_total: 2,
+    });
+    expect(snapshot(s, T0 + 1000, [])).toMatchObject({
+      eta_seconds: 0,
+      pages_estimated: false,
+      pages_total: 3,
+      elapsed_seconds: 1,
+    });
   });
 
   it('progress goes out at most every 200 ms unless forced', () => {
@@ -130,7 +196,9 @@ describe('ingest progress: the snapshot at a given time', () => {
 
 describe('the semantic stage in words', () => {
   it('"semantic search 38% (2,880 of 7,560 passages)" while vectors are made; nothing once done or without vectors', () => {
-    expect(semanticText({ semantic: { embedded: 2880, total: 7560 } })).toBe('semantic search 38% (2,880 of 7,560 passages)');
+    expect(semanticText({ semantic: { embedded: 2880, total: 7560 } })).toBe(
+      'semantic search 38% (2,880 of 7,560 passages)',
+    );
     expect(semanticText({ semantic: { embedded: 7560, total: 7560 } })).toBe('');
     expect(semanticText({})).toBe('');
   });

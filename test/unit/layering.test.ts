@@ -24,7 +24,10 @@ interface Violation {
   why: string;
 }
 
-function check(layer: string, rule: (spec: string, resolved: string | null, file: string) => string | null): Violation[] {
+function check(
+  layer: string,
+  rule: (spec: string, resolved: string | null, file: string) => string | null,
+): Violation[] {
   const violations: Violation[] = [];
   for (const file of sourceFiles(path.join(SRC, layer))) {
     for (const spec of importsOf(readFileSync(file, 'utf8'))) {
@@ -36,7 +39,8 @@ function check(layer: string, rule: (spec: string, resolved: string | null, file
   return violations;
 }
 
-const inside = (resolved: string, layer: string) => resolved.startsWith(path.join(SRC, layer) + path.sep) || resolved === path.join(SRC, layer);
+const inside = (resolved: string, layer: string) =>
+  resolved.startsWith(path.join(SRC, layer) + path.sep) || resolved === path.join(SRC, layer);
 
 describe('layering', () => {
   it('importsOf – finds every kind of import', () => {
@@ -47,15 +51,21 @@ describe('layering', () => {
   it('src/shared – imports only itself and zod', () => {
     const v = check('shared', (spec, resolved) => {
       if (resolved) return inside(resolved, 'shared') ? null : 'leaves src/shared';
-      return spec === 'zod' ? null : NODE_BUILTINS.has(spec) ? 'Node built-in in pure shared code' : 'package other than zod';
+      return spec === 'zod'
+        ? null
+        : NODE_BUILTINS.has(spec)
+          ? 'Node built-in in pure shared code'
+          : 'package other than zod';
     });
     expect(v).toEqual([]);
   });
 
   it('src/core – never imports electron or a shell', () => {
     const v = check('core', (spec, resolved) => {
-      if (spec === 'electron' || spec.startsWith('electron/') || spec.startsWith('@electron/')) return 'electron in core';
-      if (resolved && !inside(resolved, 'core') && !inside(resolved, 'shared')) return `core imports ${layerOf(resolved + '.ts')}`;
+      if (spec === 'electron' || spec.startsWith('electron/') || spec.startsWith('@electron/'))
+        return 'electron in core';
+      if (resolved && !inside(resolved, 'core') && !inside(resolved, 'shared'))
+        return `core imports ${layerOf(resolved + '.ts')}`;
       return null;
     });
     expect(v).toEqual([]);
@@ -64,7 +74,10 @@ describe('layering', () => {
   it('src/renderer – only src/shared, its own code and browser packages', () => {
     const allowedPackages = /^(react|react-dom|react\/jsx-runtime|react-dom\/client|zustand|zustand\/.*|zod)$/;
     const v = check('renderer', (spec, resolved) => {
-      if (resolved) return inside(resolved, 'renderer') || inside(resolved, 'shared') ? null : 'renderer reaches outside src/shared';
+      if (resolved)
+        return inside(resolved, 'renderer') || inside(resolved, 'shared')
+          ? null
+          : 'renderer reaches outside src/shared';
       if (NODE_BUILTINS.has(spec)) return 'Node built-in in the renderer';
       return allowedPackages.test(spec) ? null : 'package not allowed in the renderer';
     });
@@ -73,7 +86,8 @@ describe('layering', () => {
 
   it('src/preload – electron and src/shared only', () => {
     const v = check('preload', (spec, resolved) => {
-      if (resolved) return inside(resolved, 'preload') || inside(resolved, 'shared') ? null : 'preload reaches outside src/shared';
+      if (resolved)
+        return inside(resolved, 'preload') || inside(resolved, 'shared') ? null : 'preload reaches outside src/shared';
       return spec === 'electron' ? null : 'package other than electron in the preload';
     });
     expect(v).toEqual([]);

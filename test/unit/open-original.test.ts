@@ -25,7 +25,8 @@ beforeAll(async () => {
   const files: Record<string, Uint8Array | string> = {
     'Letter to client.txt': 'Dear client, the hearing is on 3 May 2024.',
     'minutes.js': 'Minutes of the meeting of 3 May 2024. Present: the board.',
-    'invoice.hta': '<html><head><title>Invoice</title></head><body><p>Invoice 12</p><script>new ActiveXObject("WScript.Shell")</script></body></html>',
+    'invoice.hta':
+      '<html><head><title>Invoice</title></head><body><p>Invoice 12</p><script>new ActiveXObject("WScript.Shell")</script></body></html>',
     'report.pdf.bat': pdf,
     'scan.pdf.exe': pdf,
     'setup.exe': Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4000)]),
@@ -44,10 +45,15 @@ afterAll(async () => {
 
 async function openIn(copies: OpenCopies, name: string): Promise<string> {
   const opened: string[] = [];
-  await openOriginalInSystemViewer(engine, { case_id: caseId, file_id: ids[name]! }, async (f) => {
-    opened.push(f);
-    return '';
-  }, copies);
+  await openOriginalInSystemViewer(
+    engine,
+    { case_id: caseId, file_id: ids[name]! },
+    async (f) => {
+      opened.push(f);
+      return '';
+    },
+    copies,
+  );
   return opened[0]!;
 }
 
@@ -69,9 +75,16 @@ describe('open in system viewer (Electron main)', () => {
     const original = await (await engine.openCases.open(caseId)).documents.originalPath(ids['Letter to client.txt']!);
     expect(path.resolve(opened)).not.toBe(path.resolve(original));
     await expect(
-      openOriginalInSystemViewer(engine, { case_id: caseId, file_id: ids['Letter to client.txt']! }, async () => 'no application is registered', copies),
+      openOriginalInSystemViewer(
+        engine,
+        { case_id: caseId, file_id: ids['Letter to client.txt']! },
+        async () => 'no application is registered',
+        copies,
+      ),
     ).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/could not open Letter to client\.txt/) });
-    await expect(openOriginalInSystemViewer(engine, { case_id: '../x', file_id: 'f' }, async () => '', copies)).rejects.toMatchObject({
+    await expect(
+      openOriginalInSystemViewer(engine, { case_id: '../x', file_id: 'f' }, async () => '', copies),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
     });
     await copies.clear();
@@ -107,7 +120,9 @@ describe('open in system viewer (Electron main)', () => {
     await expect(fs.stat(path.dirname(b))).rejects.toMatchObject({ code: 'ENOENT' });
 
     // A run that was killed: its process is gone, its copy is still there.
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     const leftover = path.join(tmp, `casefile-open-${dead}-AbC123`);
     await fs.mkdir(leftover, { mode: 0o700 });
     await fs.writeFile(path.join(leftover, 'minutes.txt'), 'x', { mode: 0o400 });

@@ -20,7 +20,9 @@ const graph = importGraph(sourceFiles(RENDERER));
 
 /** "from → to" for each import of a file in `from` that goes to a file matching `to`. */
 function importsInto(from: string, to: (target: string) => boolean): string[] {
-  return [...graph].filter(([file]) => inside(file, from)).flatMap(([file, targets]) => targets.filter(to).map((t) => `${rel(file)} → ${rel(t)}`));
+  return [...graph]
+    .filter(([file]) => inside(file, from))
+    .flatMap(([file, targets]) => targets.filter(to).map((t) => `${rel(file)} → ${rel(t)}`));
 }
 
 /** A call of an engine operation in the text of a source file. */
@@ -33,7 +35,9 @@ function wholeStoreReads(code: string, hooks: string[]): string[] {
   return hooks.filter((h) => new RegExp(`\\b${h}\\(\\s*\\)`).test(code));
 }
 
-const storeHooks = sourceFiles(dir('stores')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/export const (use\w+) = create\b/g)].map((m) => m[1]!));
+const storeHooks = sourceFiles(dir('stores')).flatMap((f) =>
+  [...readFileSync(f, 'utf8').matchAll(/export const (use\w+) = create\b/g)].map((m) => m[1]!),
+);
 const apiClient = (t: string) => inside(t, 'api') && !/[\\/]api[\\/](errors|types)\.ts$/.test(t);
 
 describe('renderer structure', () => {
@@ -57,13 +61,15 @@ describe('renderer structure', () => {
 
   it('components read stores through selectors', () => {
     expect(storeHooks).toEqual(expect.arrayContaining(['useChat', 'useDocuments', 'useSettings', 'useViewer']));
-    const whole = sourceFiles(dir('components')).flatMap((f) => wholeStoreReads(readFileSync(f, 'utf8'), storeHooks).map((h) => `${rel(f)}: ${h}()`));
+    const whole = sourceFiles(dir('components')).flatMap((f) =>
+      wholeStoreReads(readFileSync(f, 'utf8'), storeHooks).map((h) => `${rel(f)}: ${h}()`),
+    );
     expect(whole).toEqual([]);
   });
 
   it('the rules see what they look for', () => {
     expect(callsApi("await api.call('files.list', { caseId })")).toBe(true);
-    expect(callsApi('api\n  .call(\'files.retry\', input)')).toBe(true);
+    expect(callsApi("api\n  .call('files.retry', input)")).toBe(true);
     expect(callsApi("api.on('models.changed', reload)")).toBe(false);
     expect(wholeStoreReads('const { messages } = useChat();', ['useChat'])).toEqual(['useChat']);
     expect(wholeStoreReads('const messages = useChat((s) => s.messages);', ['useChat'])).toEqual([]);

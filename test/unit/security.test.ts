@@ -42,10 +42,12 @@ describe('electron security baseline', () => {
   });
 
   it('CSP – no remote origins, no eval, no inline script', () => {
-    const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => {
-      const [k, ...v] = d.trim().split(/\s+/);
-      return [k, v];
-    }));
+    const directives = Object.fromEntries(
+      CONTENT_SECURITY_POLICY.split(';').map((d) => {
+        const [k, ...v] = d.trim().split(/\s+/);
+        return [k, v];
+      }),
+    );
     expect(directives['default-src']).toEqual(["'none'"]);
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval|https?:|\*/);
@@ -53,7 +55,11 @@ describe('electron security baseline', () => {
   });
 
   it('CSP – styles come from the app’s own files only: no inline styles (the dev server alone allows the <style> Vite injects)', () => {
-    const styles = (policy: string) => policy.split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src'));
+    const styles = (policy: string) =>
+      policy
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('style-src'));
     expect(styles(CONTENT_SECURITY_POLICY)).toBe("style-src 'self'");
     expect(styles(META_CONTENT_SECURITY_POLICY)).toBe("style-src 'self'");
     expect(styles(DEV_CONTENT_SECURITY_POLICY)).toBe("style-src 'self' 'unsafe-inline'");
@@ -62,17 +68,32 @@ describe('electron security baseline', () => {
     expect(CONTENT_SECURITY_POLICY.replace(/; frame-ancestors 'none'/, '')).toBe(META_CONTENT_SECURITY_POLICY);
     // The renderer writes no <style> element and no style attribute for the policy to block (React's style props go through the CSSOM).
     const renderer = path.join(repoRoot, 'src/renderer');
-    const sources = readFileSync(path.join(renderer, 'index.html'), 'utf8') + listSources(path.join(renderer, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
-    expect(sources).not.toMatch(/<style|createElement\(['"]style|setAttribute\(['"]style|\.cssText|innerHTML|insertRule|adoptedStyleSheets/);
+    const sources =
+      readFileSync(path.join(renderer, 'index.html'), 'utf8') +
+      listSources(path.join(renderer, 'src'))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+    expect(sources).not.toMatch(
+      /<style|createElement\(['"]style|setAttribute\(['"]style|\.cssText|innerHTML|insertRule|adoptedStyleSheets/,
+    );
   });
 
   it('the built page carries the CSP in a <meta> first in its head: the packaged app loads it from file://, where no header applies', async () => {
     const root = path.join(tempHome(), 'page');
     mkdirSync(root);
-    writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head><meta charset="UTF-8" /><title>t</title></head><body><script type="module" src="./main.js"></script></body></html>');
+    writeFileSync(
+      path.join(root, 'index.html'),
+      '<!doctype html><html><head><meta charset="UTF-8" /><title>t</title></head><body><script type="module" src="./main.js"></script></body></html>',
+    );
     writeFileSync(path.join(root, 'main.js'), "import './app.css';\ndocument.title = 'built';\n");
     writeFileSync(path.join(root, 'app.css'), 'body { color: black; }\n');
-    await build({ root, configFile: false, logLevel: 'silent', plugins: [cspMetaPlugin()], build: { outDir: path.join(root, 'out') } });
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [cspMetaPlugin()],
+      build: { outDir: path.join(root, 'out') },
+    });
     const html = readFileSync(path.join(root, 'out', 'index.html'), 'utf8');
     const head = html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(head);
@@ -86,7 +107,9 @@ describe('electron security baseline', () => {
   });
 
   it('navigation – stays inside the app, refuses other origins and other files', () => {
-    expect(isAllowedNavigation('file:///opt/Casefile/resources/app.asar/out/renderer/index.html#/case/1', APP)).toBe(true);
+    expect(isAllowedNavigation('file:///opt/Casefile/resources/app.asar/out/renderer/index.html#/case/1', APP)).toBe(
+      true,
+    );
     expect(isAllowedNavigation('https://example.com/', APP)).toBe(false);
     expect(isAllowedNavigation('file:///etc/passwd', APP)).toBe(false);
     expect(isAllowedNavigation('not a url', APP)).toBe(false);

@@ -33,21 +33,26 @@ const MALFORMED: Array<[keyof typeof contract, unknown]> = [
 ];
 
 describe('validation messages – sentences a lawyer can act on', () => {
-  it.each(MALFORMED.map(([name, input]) => [name, JSON.stringify(input).slice(0, 80), input] as const))('%s %s', (name, _shown, input) => {
-    let err: unknown;
-    try {
-      parseInput(contract[name].input, input, `input to ${name}`);
-    } catch (e) {
-      err = e;
-    }
-    expect(err, `${name} accepted it`).toBeInstanceOf(CasefileError);
-    const e = err as CasefileError;
-    expect(e.code).toBe('invalid_input');
-    for (const f of e.fields ?? []) expect(f.message, f.field).toMatch(SENTENCE);
-    // The app shows the sentences alone, not "Invalid input to … — field: …".
-    const shown = errorMessage(new ApiError({ code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) }));
-    expect(shown).toMatch(SENTENCE);
-    expect(shown).not.toMatch(/Invalid input/);
-    for (const f of e.fields ?? []) expect(shown).not.toContain(`${f.field}:`);
-  });
+  it.each(MALFORMED.map(([name, input]) => [name, JSON.stringify(input).slice(0, 80), input] as const))(
+    '%s %s',
+    (name, _shown, input) => {
+      let err: unknown;
+      try {
+        parseInput(contract[name].input, input, `input to ${name}`);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, `${name} accepted it`).toBeInstanceOf(CasefileError);
+      const e = err as CasefileError;
+      expect(e.code).toBe('invalid_input');
+      for (const f of e.fields ?? []) expect(f.message, f.field).toMatch(SENTENCE);
+      // The app shows the sentences alone, not "Invalid input to … — field: …".
+      const shown = errorMessage(
+        new ApiError({ code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) }),
+      );
+      expect(shown).toMatch(SENTENCE);
+      expect(shown).not.toMatch(/Invalid input/);
+      for (const f of e.fields ?? []) expect(shown).not.toContain(`${f.field}:`);
+    },
+  );
 });

@@ -17,7 +17,14 @@ describe('a chat session saved before the wire names were snake_case', () => {
       updated: '2026-01-01T00:00:00.000Z',
       messages: [
         { id: 'm1', role: 'user', content: 'What notice?', turnId: 't1', created: '2026-01-01T00:00:00.000Z' },
-        { id: 'm2', role: 'assistant', content: 'Sixty days.', turnId: 't1', created: '2026-01-01T00:00:01.000Z', status: 'done' },
+        {
+          id: 'm2',
+          role: 'assistant',
+          content: 'Sixty days.',
+          turnId: 't1',
+          created: '2026-01-01T00:00:01.000Z',
+          status: 'done',
+        },
       ],
       ledger: [],
     };
@@ -25,7 +32,11 @@ describe('a chat session saved before the wire names were snake_case', () => {
     const session = await new ChatStore('c1', caseDir).read('s_old');
     expect(session.messages.map((m) => m.turn_id)).toEqual(['t1', 't1']);
     expect(session.messages[0]).not.toHaveProperty('turnId');
-    expect(toSession(session)).toMatchObject({ id: 's_old', case_id: 'c1', messages_list: [{ turn_id: 't1' }, { turn_id: 't1' }] });
+    expect(toSession(session)).toMatchObject({
+      id: 's_old',
+      case_id: 'c1',
+      messages_list: [{ turn_id: 't1' }, { turn_id: 't1' }],
+    });
     // The follow-up's history pairs the question with its answer by the turn.
     expect(replayHistory(session.messages)).toEqual([
       { role: 'user', content: 'What notice?' },

@@ -28,7 +28,9 @@ describe('temp files of atomic writes', () => {
 
   it('listing while a session is written never breaks the write (the race a chat turn lost)', async () => {
     const dir = tempDir();
-    const writes = Array.from({ length: 40 }, (_, i) => writeJsonAtomic(path.join(dir, `s${i}.json`), { i, text: 'x'.repeat(20_000) }));
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      writeJsonAtomic(path.join(dir, `s${i}.json`), { i, text: 'x'.repeat(20_000) }),
+    );
     const cleans = Array.from({ length: 40 }, () => cleanTempFiles(dir));
     await expect(Promise.all([...writes, ...cleans])).resolves.toBeDefined();
     for (let i = 0; i < 40; i++) expect(existsSync(path.join(dir, `s${i}.json`))).toBe(true);

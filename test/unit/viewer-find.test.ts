@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { findHits, joinWords, pageAt, phrasePattern, queryTerms, rangeBoxes, splitMarked, termPattern } from '../../src/renderer/src/lib/viewer-find';
+import {
+  findHits,
+  joinWords,
+  pageAt,
+  phrasePattern,
+  queryTerms,
+  rangeBoxes,
+  splitMarked,
+  termPattern,
+} from '../../src/renderer/src/lib/viewer-find';
 
 const pages = [
   { page: 1, start: 0, end: 40 },
@@ -8,12 +17,22 @@ const pages = [
 
 describe('viewer find: the words a search or the find box marks', () => {
   it("a query's words to mark leave out stop words and single letters, once each", () => {
-    expect(queryTerms('What is the late charge on the unpaid, past-due amount? Late!')).toEqual(['late', 'charge', 'unpaid', 'past', 'due', 'amount']);
+    expect(queryTerms('What is the late charge on the unpaid, past-due amount? Late!')).toEqual([
+      'late',
+      'charge',
+      'unpaid',
+      'past',
+      'due',
+      'amount',
+    ]);
     expect(queryTerms('§ 7 of the lease')).toEqual(['7', 'lease']);
   });
 
   it('marks words that start with a term, in any case, not the middle of a word', () => {
-    const parts = splitMarked('Termination: the lease terminates; no determination.', termPattern(['terminat', 'lease']));
+    const parts = splitMarked(
+      'Termination: the lease terminates; no determination.',
+      termPattern(['terminat', 'lease']),
+    );
     expect(parts.filter((p) => p.marked).map((p) => p.text)).toEqual(['Termination', 'lease', 'terminates']);
     expect(parts.map((p) => p.text).join('')).toBe('Termination: the lease terminates; no determination.');
     expect(splitMarked('nothing', termPattern([]))).toEqual([{ text: 'nothing', marked: false }]);

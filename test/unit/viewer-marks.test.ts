@@ -9,7 +9,8 @@ function marksOf(nodes: SafeNode[], outer = ''): string[] {
     return marksOf(n.children, outer ? `${outer}>${n.mark}` : (n.mark ?? n.tag));
   });
 }
-const textOf = (nodes: SafeNode[]): string => nodes.map((n) => (n.kind === 'text' ? n.text : textOf(n.children))).join('');
+const textOf = (nodes: SafeNode[]): string =>
+  nodes.map((n) => (n.kind === 'text' ? n.text : textOf(n.children))).join('');
 
 describe('viewer marks: the cited words and found words on documents shown as text', () => {
   const text = 'The tenant shall pay the rent. The tenant may terminate.';
@@ -38,13 +39,28 @@ describe('viewer marks: the cited words and found words on documents shown as te
   });
 
   it('markText – ranges past the text are clipped, empty ones ignored; no marks gives the text as it is', () => {
-    expect(marksOf(markText('abc', [{ start: -5, end: 2, mark: 'hit' }, { start: 1, end: 1, mark: 'cite' }]))).toEqual(['hit:ab']);
+    expect(
+      marksOf(
+        markText('abc', [
+          { start: -5, end: 2, mark: 'hit' },
+          { start: 1, end: 1, mark: 'cite' },
+        ]),
+      ),
+    ).toEqual(['hit:ab']);
     expect(markText('abc', [{ start: 5, end: 9, mark: 'hit' }])).toEqual([{ kind: 'text', text: 'abc' }]);
     expect(markText('', [])).toEqual([]);
   });
 
   it('marksIn – the marks touching a window, in its own offsets', () => {
-    const marks = viewMarks({ start: 5, end: 15 }, [{ start: 2, end: 4 }, { start: 12, end: 20 }, { start: 30, end: 33 }], 2);
+    const marks = viewMarks(
+      { start: 5, end: 15 },
+      [
+        { start: 2, end: 4 },
+        { start: 12, end: 20 },
+        { start: 30, end: 33 },
+      ],
+      2,
+    );
     expect(marksIn(marks, { start: 10, end: 25 })).toEqual([
       { start: -5, end: 5, mark: 'cite' },
       { start: 2, end: 10, mark: 'hit' },

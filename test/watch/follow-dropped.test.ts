@@ -26,7 +26,11 @@ function folderWith(home: string, name: string, files: Record<string, string>): 
 describe('desktop app: a dropped folder is followed', () => {
   it('after the drop’s run ends, the folder is followed; the first catch-up reads nothing again; switched off stays off', async () => {
     const home = tempHome();
-    const engine = await Engine.open({ home, ingest: { concurrency: 1, ocr: false }, watch: { debounceMs: 100, stableMs: 200 } });
+    const engine = await Engine.open({
+      home,
+      ingest: { concurrency: 1, ocr: false },
+      watch: { debounceMs: 100, stableMs: 200 },
+    });
     engines.push(engine);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Green estate' });
     const first = folderWith(home, 'Green estate', { 'will.txt': 'I, Harold Green, leave the farm to my daughter.\n' });
@@ -42,21 +46,30 @@ describe('desktop app: a dropped folder is followed', () => {
     });
     await followDroppedFolders(engine, input, handle);
     expect(runs).toBe(1);
-    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: true, folders: [first] });
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({
+      enabled: true,
+      folders: [first],
+    });
     // The first catch-up (started by the setting) finds everything in the case: nothing is read again.
     await expect.poll(() => watch.following().get(caseId), { timeout: 30_000 }).toEqual([first]);
     // (asked while the first catch-up may still run, it answers that one's events and its own)
     const events = await watch.syncNow(caseId);
     expect(events.length).toBeGreaterThan(0);
-    for (const e of events) expect(e).toEqual({ case_id: caseId, folder: first, added: [], changed: [], removed: [], restored: [] });
+    for (const e of events)
+      expect(e).toEqual({ case_id: caseId, folder: first, added: [], changed: [], removed: [], restored: [] });
     expect(runs).toBe(1);
 
     // Switched off by the user; another folder dropped: added to the list, still off.
     await engine.router.call('cases.setWatch', { case_id: caseId, enabled: false });
-    const second = folderWith(home, 'Green letters', { 'letter.txt': 'Dear Ms. Green, the farm was valued at $1.2 million.\n' });
+    const second = folderWith(home, 'Green letters', {
+      'letter.txt': 'Dear Ms. Green, the farm was valued at $1.2 million.\n',
+    });
     const input2 = { case_id: caseId, paths: [second] };
     await followDroppedFolders(engine, input2, await engine.router.call('ingest.start', input2));
-    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: false, folders: [first, second] });
+    expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({
+      enabled: false,
+      folders: [first, second],
+    });
     // Loose files are not folders: nothing to follow.
     const loose = { case_id: caseId, paths: [path.join(second, 'letter.txt')] };
     await followDroppedFolders(engine, loose, await engine.router.call('ingest.start', loose));

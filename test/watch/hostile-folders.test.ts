@@ -30,7 +30,9 @@ async function open(home: string, watch: Record<string, unknown> = {}): Promise<
 /** `work`, or a failure once `ms` have passed: a hang guard, far beyond what the work needs. */
 function hangGuard<T>(work: Promise<T>, what: string, ms = 120_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} never ended`)), ms)));
+  const hung = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} never ended`)), ms)),
+  );
   return Promise.race([work, hung]).finally(() => clearTimeout(timer));
 }
 
@@ -54,7 +56,8 @@ describe('followed folders that fight back', () => {
     await engine.router.call('cases.setWatch', { case_id: caseId, folders: [folder], enabled: true });
     const watch = await engine.watchService();
     await hangGuard(watch.start(), 'following a folder with a symlink loop');
-    const names = async () => (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.name).sort();
+    const names = async () =>
+      (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => f.name).sort();
     expect(await names()).toEqual(['a.txt', 'sub/b.txt']);
     expect(watch.following().get(caseId)).toEqual([folder]);
     writeFileSync(path.join(folder, 'sub', 'c.txt'), 'Notice of default served on 2 May 2021.\n');
@@ -75,9 +78,15 @@ describe('followed folders that fight back', () => {
     await (await engine.watchService()).start();
 
     const summary = await engine.router.call('cases.get', { case_id: caseId });
-    expect(summary.watch).toEqual({ enabled: false, folders: [folder], problem: expect.stringContaining('too large to follow') });
+    expect(summary.watch).toEqual({
+      enabled: false,
+      folders: [folder],
+      problem: expect.stringContaining('too large to follow'),
+    });
     expect(summary.watch.problem).toMatch(/more than 20 files and folders.*Following was switched off/);
-    expect(seen).toEqual([expect.objectContaining({ folder, problem: expect.stringContaining('too large to follow') })]);
+    expect(seen).toEqual([
+      expect.objectContaining({ folder, problem: expect.stringContaining('too large to follow') }),
+    ]);
     expect((await engine.watchService()).following().has(caseId)).toBe(false);
     expect((await engine.router.call('files.list', { case_id: caseId })).files).toEqual([]);
     await engine.close();
@@ -113,7 +122,12 @@ describe('followed folders that fight back', () => {
     renameSync(folder, path.join(allowed, 'w.orig'));
     symlinkSync(outside, folder);
     const [event] = await watch.syncNow(caseId);
-    expect(event).toMatchObject({ folder, added: [], removed: [], problem: expect.stringContaining('leads outside the folders this server may read') });
+    expect(event).toMatchObject({
+      folder,
+      added: [],
+      removed: [],
+      problem: expect.stringContaining('leads outside the folders this server may read'),
+    });
     expect(await names()).toEqual(['brief.txt']);
     expect((await engine.router.call('files.list', { case_id: caseId })).files[0]!.source_removed).toBeUndefined();
     const hits = await engine.router.call('search', { case_id: caseId, query: 'swordfish vault', mode: 'keyword' });
@@ -134,7 +148,12 @@ describe('walkPaths bounds', () => {
     const cut = await walkPaths([wide], undefined, {}, { maxEntries: 10 });
     expect(cut.files).toHaveLength(10);
     expect(cut.truncated).toBe('it holds more than 10 files and folders; the rest was not read');
-    expect(cut.skipped).toEqual([expect.objectContaining({ name: 'wide', reason: 'the folder holds more than 10 files and folders; the rest was not read' })]);
+    expect(cut.skipped).toEqual([
+      expect.objectContaining({
+        name: 'wide',
+        reason: 'the folder holds more than 10 files and folders; the rest was not read',
+      }),
+    ]);
 
     const deep = path.join(base, 'deep');
     mkdirSync(path.join(deep, 'a', 'b', 'c'), { recursive: true });
@@ -142,6 +161,8 @@ describe('walkPaths bounds', () => {
     writeFileSync(path.join(deep, 'a', 'b', 'c', 'bottom.txt'), 'x');
     const shallow = await walkPaths([deep], undefined, {}, { maxDepth: 2 });
     expect(shallow.files.map((f) => f.name)).toEqual(['a/top.txt']);
-    expect(shallow.skipped).toEqual([expect.objectContaining({ name: 'a/b/c', reason: 'folders nested more than 2 deep are not read' })]);
+    expect(shallow.skipped).toEqual([
+      expect.objectContaining({ name: 'a/b/c', reason: 'folders nested more than 2 deep are not read' }),
+    ]);
   });
 });

@@ -30,8 +30,14 @@ function waitForText(child: ReturnType<typeof spawn>, read: () => string, text: 
 }
 
 /** `casefile watch` with these arguments, its output (stdout and stderr together) gathered as it comes. */
-function startWatch(home: string, args: string[]): { child: ReturnType<typeof spawn>; out: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+function startWatch(
+  home: string,
+  args: string[],
+): { child: ReturnType<typeof spawn>; out: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -58,7 +64,9 @@ describe('casefile watch', () => {
     }
     expect(await exited).toBe(0);
 
-    const files = JSON.parse((await runCasefile(home, ['files', 'Doe matter', '--json'])).stdout) as { files: { name: string }[] };
+    const files = JSON.parse((await runCasefile(home, ['files', 'Doe matter', '--json'])).stdout) as {
+      files: { name: string }[];
+    };
     expect(files.files.map((f) => f.name).sort()).toEqual(['intake.txt', 'photos list.txt']);
 
     // Deleted while nothing watched: the next run catches up and says so; the file list keeps it, marked.
@@ -71,7 +79,9 @@ describe('casefile watch', () => {
     }
     expect(await exited2).toBe(0);
     const listed = await runCasefile(home, ['files', 'Doe matter']);
-    expect(listed.stdout).toMatch(/intake\.txt .*deleted from the folder on \d{1,2} [A-Z][a-z]{2} \d{4} — the copy here is kept/);
+    expect(listed.stdout).toMatch(
+      /intake\.txt .*deleted from the folder on \d{1,2} [A-Z][a-z]{2} \d{4} — the copy here is kept/,
+    );
     // The folder is remembered; following for the app is switched on and off by name.
     const on = await runCasefile(home, ['watch', 'Doe matter', '--on', '--json']);
     expect(JSON.parse(on.stdout)).toMatchObject({ watch: { enabled: true, folders: [folder] } });

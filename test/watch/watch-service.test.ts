@@ -34,7 +34,10 @@ describe('watched folders', () => {
     const home = tempHome();
     const folder = path.join(home, 'Smith v Jones');
     mkdirSync(path.join(folder, 'medical'), { recursive: true });
-    writeFileSync(path.join(folder, 'complaint.txt'), 'The plaintiff Smith alleges the defendant breached the lease on 3 March 2021.\n');
+    writeFileSync(
+      path.join(folder, 'complaint.txt'),
+      'The plaintiff Smith alleges the defendant breached the lease on 3 March 2021.\n',
+    );
     const engine = await open(home);
     const { id: caseId } = await engine.router.call('cases.create', { name: 'Smith v Jones' });
     await engine.router.call('ingest.start', { case_id: caseId, paths: [folder] });
@@ -48,8 +51,13 @@ describe('watched folders', () => {
     expect(watch.following().get(caseId)).toEqual([folder]);
 
     // A new file in a subfolder: named as a drop of the folder names it, and searchable.
-    writeFileSync(path.join(folder, 'medical', 'knee report.txt'), 'Dr. Patel examined the claimant’s left knee on 12 June 2021.\n');
-    await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.status, WAIT).toBe('indexed');
+    writeFileSync(
+      path.join(folder, 'medical', 'knee report.txt'),
+      'Dr. Patel examined the claimant’s left knee on 12 June 2021.\n',
+    );
+    await expect
+      .poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.status, WAIT)
+      .toBe('indexed');
     const hits = await engine.router.call('search', { case_id: caseId, query: 'Patel knee', mode: 'keyword' });
     expect(hits.results.map((r) => r.file_name)).toContain('medical/knee report.txt');
 
@@ -62,10 +70,14 @@ describe('watched folders', () => {
 
     // A deleted file: still in the case, its stored copy readable, marked as removed from the folder.
     rmSync(path.join(folder, 'medical', 'knee report.txt'));
-    await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed, WAIT).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await expect
+      .poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed, WAIT)
+      .toMatch(/^\d{4}-\d\d-\d\dT/);
     const report = (await files(engine, caseId))['medical/knee report.txt']!;
     expect(report.status).toBe('indexed');
-    expect((await engine.router.call('files.read', { case_id: caseId, file_id: report.id })).text).toContain('Dr. Patel examined');
+    expect((await engine.router.call('files.read', { case_id: caseId, file_id: report.id })).text).toContain(
+      'Dr. Patel examined',
+    );
     expect((await files(engine, caseId))['complaint.txt']!.source_removed).toBeUndefined();
 
     // What the CLI and the app are told: each pick-up in words.
@@ -76,8 +88,13 @@ describe('watched folders', () => {
     expect(all('changed')).toContain('complaint.txt');
 
     // Put back: the mark goes.
-    writeFileSync(path.join(folder, 'medical', 'knee report.txt'), 'Dr. Patel examined the claimant’s left knee on 12 June 2021.\n');
-    await expect.poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed ?? 'none', WAIT).toBe('none');
+    writeFileSync(
+      path.join(folder, 'medical', 'knee report.txt'),
+      'Dr. Patel examined the claimant’s left knee on 12 June 2021.\n',
+    );
+    await expect
+      .poll(async () => (await files(engine, caseId))['medical/knee report.txt']?.source_removed ?? 'none', WAIT)
+      .toBe('none');
 
     // Switched off: changes are no longer picked up.
     await engine.router.call('cases.setWatch', { case_id: caseId, enabled: false });
@@ -113,7 +130,10 @@ describe('watched folders', () => {
     const home = tempHome();
     const folder = path.join(home, 'Harbor lease');
     mkdirSync(path.join(folder, 'letters'), { recursive: true });
-    writeFileSync(path.join(folder, 'lease.txt'), 'LEASE. The tenant shall pay rent of $2,000 on the first day of each month.\n');
+    writeFileSync(
+      path.join(folder, 'lease.txt'),
+      'LEASE. The tenant shall pay rent of $2,000 on the first day of each month.\n',
+    );
     writeFileSync(path.join(folder, 'notice.txt'), 'NOTICE. The landlord will inspect the premises on 4 May 2024.\n');
     writeFileSync(path.join(folder, 'letters', 'reply.txt'), 'Dear landlord, the inspection date suits us.\n');
     const engine = await open(home);
@@ -125,7 +145,9 @@ describe('watched folders', () => {
 
     // Every run from now on, as its progress tells it.
     const progress: { jobId: string; filesTotal: number; current: string[] }[] = [];
-    engine.events.on('ingest.progress', (p) => progress.push({ jobId: p.job_id, filesTotal: p.files_total, current: p.current.map((c) => c.name) }));
+    engine.events.on('ingest.progress', (p) =>
+      progress.push({ jobId: p.job_id, filesTotal: p.files_total, current: p.current.map((c) => c.name) }),
+    );
     const synced: WatchSyncedEvent[] = [];
     engine.events.on('watch.synced', (e) => synced.push(e));
 
@@ -145,7 +167,9 @@ describe('watched folders', () => {
 
     // A deleted file: marked, and nothing read.
     rmSync(path.join(folder, 'notice.txt'));
-    await expect.poll(async () => Boolean((await files(engine, caseId))['notice.txt']?.source_removed), WAIT).toBe(true);
+    await expect
+      .poll(async () => Boolean((await files(engine, caseId))['notice.txt']?.source_removed), WAIT)
+      .toBe(true);
     await expect.poll(() => synced.flatMap((e) => e.removed), WAIT).toEqual(['notice.txt']);
     expect(new Set(progress.map((p) => p.jobId)).size).toBe(1);
     expect((await files(engine, caseId))['lease.txt']!.source_removed).toBeUndefined();
@@ -154,17 +178,25 @@ describe('watched folders', () => {
   it('cases.setWatch refuses a relative folder, a missing one or a file, and switching on a case that follows no folder', async () => {
     const engine = await open(tempHome());
     const { id: caseId } = await engine.router.call('cases.create', { name: 'No folders' });
-    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: ['docs/smith'] })).rejects.toThrow(/full path/);
-    await expect(engine.router.call('cases.setWatch', { case_id: caseId, enabled: true })).rejects.toThrow(/follows no folder yet/);
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: ['docs/smith'] })).rejects.toThrow(
+      /full path/,
+    );
+    await expect(engine.router.call('cases.setWatch', { case_id: caseId, enabled: true })).rejects.toThrow(
+      /follows no folder yet/,
+    );
     // A folder that is not there (a typo), or a file: said so, nothing followed.
     const home = engine.home;
-    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'Smtih')] })).rejects.toMatchObject({
+    await expect(
+      engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'Smtih')] }),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       message: `There is no folder at “${path.join(home, 'Smtih')}”. Check the path (copy it from your file manager), or connect the drive it is on.`,
       fields: [{ field: 'folders.0', message: expect.stringContaining('There is no folder at') }],
     });
     writeFileSync(path.join(home, 'notes.txt'), 'notes');
-    await expect(engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'notes.txt')] })).rejects.toThrow('is a file, not a folder. Choose the folder that holds the case’s files.');
+    await expect(
+      engine.router.call('cases.setWatch', { case_id: caseId, folders: [path.join(home, 'notes.txt')] }),
+    ).rejects.toThrow('is a file, not a folder. Choose the folder that holds the case’s files.');
     expect((await engine.router.call('cases.get', { case_id: caseId })).watch).toEqual({ enabled: false, folders: [] });
   });
 
@@ -182,7 +214,13 @@ describe('watched folders', () => {
     engine.events.on('watch.synced', (e) => seen.push(e));
     await watch.start();
     expect(watch.following().get(caseId)).toEqual([]);
-    expect(seen).toEqual([expect.objectContaining({ case_id: caseId, folder, problem: expect.stringContaining('this server may not read that folder') })]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        case_id: caseId,
+        folder,
+        problem: expect.stringContaining('this server may not read that folder'),
+      }),
+    ]);
     expect(await engine.router.call('files.list', { case_id: caseId })).toEqual({ files: [] });
   });
 });

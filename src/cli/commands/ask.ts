@@ -2,7 +2,15 @@ import type { Engine } from '../../core/engine';
 import type { AgentStep, ChatAnswer, CheckedCitation, RetrievalDefaults } from '../../shared/contract/chat';
 import { AGENT_MAX_STEPS, AGENT_TOP_K_MAX } from '../../shared/retrieval';
 import { newId } from '../../core/util/ids';
-import { checkWords, citationPlace, isGreen, ocrCitationNote, quoteText, SUPPORT_WORDS, supportOf } from '../../shared/citation-text';
+import {
+  checkWords,
+  citationPlace,
+  isGreen,
+  ocrCitationNote,
+  quoteText,
+  SUPPORT_WORDS,
+  supportOf,
+} from '../../shared/citation-text';
 import { CasefileError } from '../../shared/errors';
 import { printable, UsageError, type CliIO, wireJson } from '../io';
 import type { Parsed } from './cases';
@@ -19,11 +27,17 @@ function stepLines(s: AgentStep): string[] {
     if (s.thought) lines.push(`  Thought: ${oneLine(s.thought, 300)}`);
     return lines;
   }
-  lines.push(`Step ${s.index} · ${s.action} ${oneLine(JSON.stringify(s.input), 200)}${s.policy ? `  [${s.policy}]` : ''}`);
+  lines.push(
+    `Step ${s.index} · ${s.action} ${oneLine(JSON.stringify(s.input), 200)}${s.policy ? `  [${s.policy}]` : ''}`,
+  );
   if (s.thought) lines.push(`  Thought: ${oneLine(s.thought, 300)}`);
-  const sum = s.summary ? `${s.summary.count} result${s.summary.count === 1 ? '' : 's'}${s.summary.best_label ? `, best ${s.summary.best_label}` : ''}` : '';
+  const sum = s.summary
+    ? `${s.summary.count} result${s.summary.count === 1 ? '' : 's'}${s.summary.best_label ? `, best ${s.summary.best_label}` : ''}`
+    : '';
   lines.push(`  Observation${s.error ? ' (error)' : ''}${sum ? ` — ${sum}` : ''}: ${oneLine(s.observation, 240)}`);
-  lines.push(`  (${Math.round(s.timing.model_ms)} ms model, ${Math.round(s.timing.tool_ms)} ms tool, ${s.tokens.input} in / ${s.tokens.output} out tokens)`);
+  lines.push(
+    `  (${Math.round(s.timing.model_ms)} ms model, ${Math.round(s.timing.tool_ms)} ms tool, ${s.tokens.input} in / ${s.tokens.output} out tokens)`,
+  );
   return lines;
 }
 
@@ -59,12 +73,19 @@ export function answerJson(r: ChatAnswer): Record<string, unknown> {
     answer_kind: r.answer_kind ?? 'agent',
     ...(r.fallback ? { fallback: r.fallback } : {}),
     ...(r.limited_to ? { limited_to: r.limited_to } : {}),
-    timing: { total_ms: Math.round(r.timing.total_ms), ...(r.timing.first_answer_ms !== undefined ? { first_answer_ms: Math.round(r.timing.first_answer_ms) } : {}) },
+    timing: {
+      total_ms: Math.round(r.timing.total_ms),
+      ...(r.timing.first_answer_ms !== undefined ? { first_answer_ms: Math.round(r.timing.first_answer_ms) } : {}),
+    },
   };
 }
 
 /** `--file NAME` (repeatable): each a file id or exact name of the case, as ids; an unknown or ambiguous name is refused in plain words. */
-async function fileIdsOf(engine: Engine, target: { id: string; name: string }, refs: string[]): Promise<string[] | undefined> {
+async function fileIdsOf(
+  engine: Engine,
+  target: { id: string; name: string },
+  refs: string[],
+): Promise<string[] | undefined> {
   if (!refs.length) return undefined;
   const { files } = await engine.router.call('files.list', { case_id: target.id });
   return refs.map((ref) => {
@@ -91,13 +112,15 @@ function agentOptions(args: Parsed): { maxSteps: number | undefined; retrieval: 
   const rawTopK = args.values['top-k'];
   if (rawTopK !== undefined) {
     const topK = Number(rawTopK);
-    if (!Number.isInteger(topK) || topK < 1 || topK > AGENT_TOP_K_MAX) throw new UsageError(`--top-k must be a whole number from 1 to ${AGENT_TOP_K_MAX} (got "${String(rawTopK)}")`);
+    if (!Number.isInteger(topK) || topK < 1 || topK > AGENT_TOP_K_MAX)
+      throw new UsageError(`--top-k must be a whole number from 1 to ${AGENT_TOP_K_MAX} (got "${String(rawTopK)}")`);
     retrieval.top_k = topK;
   }
   const rawThreshold = args.values.threshold;
   if (rawThreshold !== undefined) {
     const threshold = typeof rawThreshold === 'string' && rawThreshold.trim() !== '' ? Number(rawThreshold) : NaN;
-    if (!Number.isFinite(threshold)) throw new UsageError(`--threshold must be a number (got "${String(rawThreshold)}")`);
+    if (!Number.isFinite(threshold))
+      throw new UsageError(`--threshold must be a number (got "${String(rawThreshold)}")`);
     retrieval.score_threshold = threshold;
   }
   return { maxSteps, retrieval };
@@ -111,12 +134,13 @@ function followTurn(engine: Engine, io: CliIO, turnId: string, caseName: string)
       if (e.phase === 'started') {
         io.out(`Asking ${printable(e.model)} about "${printable(caseName)}"…`);
         if (e.limited_to) io.out(`${printable(e.limited_to.line)}.`);
-      }
-      else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
+      } else io.out(`Standalone question: ${printable(e.standalone_question ?? '')}`);
     }),
     engine.events.on('agent.passages', (e) => {
       if (e.turn_id !== turnId) return;
-      io.out(`\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`);
+      io.out(
+        `\nPassages found in ${(e.first_answer_ms / 1000).toFixed(1)} s; ${printable(e.model)} is writing an answer (they stay unless its answer verifies):`,
+      );
       io.out(`${printable(e.answer, { lines: true })}\n`);
     }),
     engine.events.on('agent.step', (e) => {
@@ -132,7 +156,10 @@ function printAnswer(io: CliIO, r: ChatAnswer): void {
   if (r.status === 'cancelled') io.out('Cancelled. The partial trace above was kept in the session.');
   io.out('Answer:');
   io.out(r.answer || '(no answer)');
-  if (r.fallback) io.out(`\n(The model's own answer was not shown: ${printable(r.fallback.reason)}. It wrote: "${printable(oneLine(r.fallback.model_answer, 200))}")`);
+  if (r.fallback)
+    io.out(
+      `\n(The model's own answer was not shown: ${printable(r.fallback.reason)}. It wrote: "${printable(oneLine(r.fallback.model_answer, 200))}")`,
+    );
   io.out('');
   if (r.citations.length) {
     io.out('Citations:');
@@ -167,7 +194,11 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
   const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
   const target = await engine.cases.resolve(caseRef);
   const rawFiles = args.values.file;
-  const fileIds = await fileIdsOf(engine, target, Array.isArray(rawFiles) ? rawFiles.map(String) : typeof rawFiles === 'string' ? [rawFiles] : []);
+  const fileIds = await fileIdsOf(
+    engine,
+    target,
+    Array.isArray(rawFiles) ? rawFiles.map(String) : typeof rawFiles === 'string' ? [rawFiles] : [],
+  );
   const turnId = newId('t', 12);
 
   const offs = json ? [] : followTurn(engine, io, turnId, target.name);

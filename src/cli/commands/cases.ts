@@ -14,11 +14,26 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (rest.length) throw new UsageError('cases list takes no arguments');
       const { cases } = await engine.router.call('cases.list', {});
       if (json) {
-        io.out(wireJson({ cases: cases.map((c) => ({ id: c.id, name: c.name, created: c.created, files: c.files, bytes: c.bytes })) }));
+        io.out(
+          wireJson({
+            cases: cases.map((c) => ({ id: c.id, name: c.name, created: c.created, files: c.files, bytes: c.bytes })),
+          }),
+        );
       } else if (cases.length === 0) {
         io.out('No cases yet. Create one with: casefile cases create "<name>"');
       } else {
-        io.out(table(['ID', 'NAME', 'FILES', 'SIZE', 'CREATED'], cases.map((c) => [c.id, c.name, String(c.files), formatBytes(c.bytes), c.created.slice(0, 16).replace('T', ' ')])));
+        io.out(
+          table(
+            ['ID', 'NAME', 'FILES', 'SIZE', 'CREATED'],
+            cases.map((c) => [
+              c.id,
+              c.name,
+              String(c.files),
+              formatBytes(c.bytes),
+              c.created.slice(0, 16).replace('T', ' '),
+            ]),
+          ),
+        );
       }
       return 0;
     }
@@ -32,44 +47,69 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       if (rest.length !== 2) throw new UsageError('cases rename takes <case> <new-name>');
       const target = await engine.cases.resolve(rest[0]!);
       const renamed = await engine.router.call('cases.rename', { case_id: target.id, name: rest[1] });
-      io.out(json ? wireJson({ id: renamed.id, name: renamed.name }) : `Renamed ${renamed.id} to "${printable(renamed.name)}"`);
+      io.out(
+        json
+          ? wireJson({ id: renamed.id, name: renamed.name })
+          : `Renamed ${renamed.id} to "${printable(renamed.name)}"`,
+      );
       return 0;
     }
     case 'delete': {
       if (rest.length !== 1) throw new UsageError('cases delete takes <case> --yes');
       const target = await engine.cases.resolve(rest[0]!);
       if (args.values.yes !== true) {
-        throw new UsageError(`deleting "${printable(target.name)}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`);
+        throw new UsageError(
+          `deleting "${printable(target.name)}" (${plural(target.files, 'file')}) removes it for good; add --yes to confirm`,
+        );
       }
       await engine.router.call('cases.delete', { case_id: target.id });
-      io.out(json ? wireJson({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`);
+      io.out(
+        json ? wireJson({ id: target.id, deleted: true }) : `Deleted case "${printable(target.name)}" (${target.id})`,
+      );
       return 0;
     }
     case 'ocr': {
       const [ref, onOff, ...extra] = rest;
-      if (!ref || extra.length || (onOff !== undefined && onOff !== 'on' && onOff !== 'off')) throw new UsageError('cases ocr takes <case> [on|off] [--language CODE]');
+      if (!ref || extra.length || (onOff !== undefined && onOff !== 'on' && onOff !== 'off'))
+        throw new UsageError('cases ocr takes <case> [on|off] [--language CODE]');
       const target = await engine.cases.resolve(ref);
       const language = typeof args.values.language === 'string' ? args.values.language : undefined;
       const changed =
-        onOff || language ? await engine.router.call('cases.setOcr', { case_id: target.id, ...(onOff ? { enabled: onOff === 'on' } : {}), ...(language ? { language } : {}) }) : target;
+        onOff || language
+          ? await engine.router.call('cases.setOcr', {
+              case_id: target.id,
+              ...(onOff ? { enabled: onOff === 'on' } : {}),
+              ...(language ? { language } : {}),
+            })
+          : target;
       const { available } = (await engine.router.call('app.info', {})).ocr;
       if (json) io.out(wireJson({ id: changed.id, ocr: changed.ocr, available }));
       else {
-        io.out(`OCR is ${changed.ocr.enabled ? 'on' : 'off'} for "${printable(changed.name)}" (language: ${changed.ocr.language}).`);
+        io.out(
+          `OCR is ${changed.ocr.enabled ? 'on' : 'off'} for "${printable(changed.name)}" (language: ${changed.ocr.language}).`,
+        );
         if (!available) io.out('CASEFILE_OCR=0 turns OCR off for every case in this process.');
       }
       return 0;
     }
     case 'dates': {
       const [ref, order, ...extra] = rest;
-      if (!ref || extra.length || (order !== undefined && order !== 'day-first' && order !== 'month-first')) throw new UsageError('cases dates takes <case> [day-first|month-first]');
+      if (!ref || extra.length || (order !== undefined && order !== 'day-first' && order !== 'month-first'))
+        throw new UsageError('cases dates takes <case> [day-first|month-first]');
       const target = await engine.cases.resolve(ref);
-      const changed = order ? await engine.router.call('cases.setDateOrder', { case_id: target.id, day_first: order === 'day-first' }) : target;
+      const changed = order
+        ? await engine.router.call('cases.setDateOrder', { case_id: target.id, day_first: order === 'day-first' })
+        : target;
       if (json) io.out(wireJson({ id: changed.id, dates: changed.dates }));
-      else io.out(`"${printable(changed.name)}" reads numeric dates ${changed.dates.day_first ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`);
+      else
+        io.out(
+          `"${printable(changed.name)}" reads numeric dates ${changed.dates.day_first ? 'day first (03/04/2020 is 3 April 2020)' : 'month first (03/04/2020 is 4 March 2020)'}.`,
+        );
       return 0;
     }
     default:
-      throw new UsageError(sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete, ocr or dates');
+      throw new UsageError(
+        sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete, ocr or dates',
+      );
   }
 }

@@ -42,10 +42,17 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
     return 0;
   }
   if (!r.events.length) {
-    io.out(`No dated events in "${printable(target.name)}"${Object.keys(filters).length > 1 ? ' for these filters' : ''}. Coverage: ${printable(r.coverage.line)}.`);
+    io.out(
+      `No dated events in "${printable(target.name)}"${Object.keys(filters).length > 1 ? ' for these filters' : ''}. Coverage: ${printable(r.coverage.line)}.`,
+    );
     return 0;
   }
-  io.out(table(['DATE', 'EVENT', 'DOCUMENT', 'CITE'], r.events.map((e) => [eventDate(e), e.text.replace(/\s+/g, ' ').slice(0, 160), e.file_name, eventCite(e)])));
+  io.out(
+    table(
+      ['DATE', 'EVENT', 'DOCUMENT', 'CITE'],
+      r.events.map((e) => [eventDate(e), e.text.replace(/\s+/g, ' ').slice(0, 160), e.file_name, eventCite(e)]),
+    ),
+  );
   io.out(`\n${r.events.length} of ${r.total} events. Coverage: ${printable(r.coverage.line)}.`);
   return 0;
 }

@@ -52,7 +52,9 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       ['NAME', 'VERSION', 'TYPE', 'PAGES', 'DATE', 'STATUS'],
       files.map((f) => [
         f.name,
-        f.versions.length > 1 ? `v${f.version} (of ${f.versions.map((v) => `v${v.version}`).join(',')})` : `v${f.version}`,
+        f.versions.length > 1
+          ? `v${f.version} (of ${f.versions.map((v) => `v${v.version}`).join(',')})`
+          : `v${f.version}`,
         f.type.replace('_', ' '),
         String(f.pages),
         f.date,
@@ -66,15 +68,20 @@ export async function filesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
 /** " · email from Jane Doe: “Re: Notice” · 2 attachments" / " · attached to Re: Notice" */
 function relation(f: FileInfo): string {
   const parts: string[] = [];
-  if (f.email) parts.push(`email from ${f.email.from || 'unknown sender'}${f.email.subject ? `: “${f.email.subject}”` : ''}`);
-  if (f.parent) parts.push(f.parent.subject !== undefined ? `attached to “${f.parent.subject}”` : `in ${f.parent.name}`);
+  if (f.email)
+    parts.push(`email from ${f.email.from || 'unknown sender'}${f.email.subject ? `: “${f.email.subject}”` : ''}`);
+  if (f.parent)
+    parts.push(f.parent.subject !== undefined ? `attached to “${f.parent.subject}”` : `in ${f.parent.name}`);
   if (f.children) parts.push(plural(f.children, f.kind === 'email' ? 'attachment' : 'file'));
   const latest = f.versions.at(-1);
   if (latest?.annotations) parts.push(latest.annotations.summary);
   if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
   if (f.source_removed) parts.push(sourceRemovedText(f));
   if (fileSemanticText(f)) parts.push(fileSemanticText(f));
-  if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
+  if (latest?.transcript)
+    parts.push(
+      `transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`,
+    );
   return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 

@@ -20,12 +20,16 @@ function row(m: ModelInfo): string[] {
 
 /** What being the default means for a model of its kind. */
 function defaultLine(m: ModelInfo): string {
-  return m.kind === 'chat' ? `${m.id} is the default chat model for questions.` : `${m.id} is the default embedding model for new cases.`;
+  return m.kind === 'chat'
+    ? `${m.id} is the default chat model for questions.`
+    : `${m.id} is the default embedding model for new cases.`;
 }
 
 /** One recommended model, with what it needs: "  qwen2.5-1.5b-instruct (chat, about 1.1 GB, needs 4 GB of memory) …". */
 function recommendedLine(r: RecommendedModel): string {
-  const size = r.approx_size_mb ? `about ${r.approx_size_mb >= 1000 ? `${(r.approx_size_mb / 1000).toFixed(1)} GB` : `${r.approx_size_mb} MB`}` : null;
+  const size = r.approx_size_mb
+    ? `about ${r.approx_size_mb >= 1000 ? `${(r.approx_size_mb / 1000).toFixed(1)} GB` : `${r.approx_size_mb} MB`}`
+    : null;
   const ram = r.min_ram_gb ? `needs ${r.min_ram_gb} GB of memory` : null;
   return `  ${r.id} (${[r.kind, size, ram].filter(Boolean).join(', ')})${r.download_url ? `: casefile models download ${r.download_url}` : ''}`;
 }
@@ -38,8 +42,14 @@ async function listModels(engine: Engine, rest: string[], json: boolean, io: Cli
     io.out(wireJson(list));
     return 0;
   }
-  if (list.models.length === 0) io.out(`No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.models_dir})`);
-  else io.out(table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)));
+  if (list.models.length === 0)
+    io.out(
+      `No models installed. Import one with: casefile models import <file.gguf | model folder>\n(models folder: ${list.models_dir})`,
+    );
+  else
+    io.out(
+      table(['ID', 'KIND', 'FORMAT', 'SIZE', 'QUANT', 'CONTEXT', 'DIM', 'SOURCE', 'USED BY'], list.models.map(row)),
+    );
   io.out(
     list.semantic.available
       ? `\nDefault embedding model (*): ${list.default_embedding_model}`
@@ -53,7 +63,8 @@ async function listModels(engine: Engine, rest: string[], json: boolean, io: Cli
 
 /** `models import <path> [--id ID] [--link]`: check and import a model file or folder. */
 async function importModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
-  if (rest.length !== 1) throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
+  if (rest.length !== 1)
+    throw new UsageError('models import takes exactly one <path> (a .gguf file or a transformers.js model folder)');
   const id = typeof args.values.id === 'string' ? args.values.id : undefined;
   if (!json) io.err(`Checking ${printable(rest[0]!)} ...`);
   const result = await engine.router.call('models.import', {
@@ -66,17 +77,29 @@ async function importModel(engine: Engine, rest: string[], args: Parsed, json: b
     return 0;
   }
   const m = result.model;
-  const what = [m.kind, m.format, formatBytes(m.bytes), m.quantization, m.dimension ? `${m.dimension} dimensions` : null, m.context_length ? `context ${m.context_length}` : null]
+  const what = [
+    m.kind,
+    m.format,
+    formatBytes(m.bytes),
+    m.quantization,
+    m.dimension ? `${m.dimension} dimensions` : null,
+    m.context_length ? `context ${m.context_length}` : null,
+  ]
     .filter(Boolean)
     .join(', ');
-  io.out(result.already_installed ? `Already installed: ${m.id} (${what})` : `Imported ${m.id} (${what}) into ${printable(m.path)}`);
+  io.out(
+    result.already_installed
+      ? `Already installed: ${m.id} (${what})`
+      : `Imported ${m.id} (${what}) into ${printable(m.path)}`,
+  );
   if (m.is_default) io.out(defaultLine(m));
   return 0;
 }
 
 /** `models download <source> [--id ID]`: download a model, its progress on stderr (one line rewritten in place on a terminal). */
 async function downloadModel(engine: Engine, rest: string[], args: Parsed, json: boolean, io: CliIO): Promise<number> {
-  if (rest.length !== 1) throw new UsageError('models download takes exactly one <url | owner/repo | owner/repo/file.gguf>');
+  if (rest.length !== 1)
+    throw new UsageError('models download takes exactly one <url | owner/repo | owner/repo/file.gguf>');
   const id = typeof args.values.id === 'string' ? args.values.id : undefined;
   let lastLine = 0;
   const off = engine.events.on('models.progress', (p) => {
@@ -96,7 +119,11 @@ async function downloadModel(engine: Engine, rest: string[], args: Parsed, json:
     const m = result.model;
     if (json) io.out(wireJson(result));
     else {
-      io.out(result.already_installed ? `Already installed: ${m.id}` : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`);
+      io.out(
+        result.already_installed
+          ? `Already installed: ${m.id}`
+          : `Downloaded and installed ${m.id} (${m.kind}, ${m.format}, ${formatBytes(m.bytes)}) into ${printable(m.path)}`,
+      );
       if (m.is_default) io.out(defaultLine(m));
     }
   } finally {
@@ -110,8 +137,16 @@ async function setDefaultModel(engine: Engine, rest: string[], json: boolean, io
   if (rest.length !== 1) throw new UsageError('models default takes exactly one <model-id>');
   const list = await engine.router.call('models.setDefault', { model_id: rest[0] });
   const chat = list.models.find((m) => m.id === rest[0])?.kind === 'chat';
-  if (json) io.out(wireJson({ default_embedding_model: list.default_embedding_model, default_chat_model: list.default_chat_model }));
-  else io.out(chat ? `Default chat model for questions: ${list.default_chat_model}` : `Default embedding model for new cases: ${list.default_embedding_model}`);
+  if (json)
+    io.out(
+      wireJson({ default_embedding_model: list.default_embedding_model, default_chat_model: list.default_chat_model }),
+    );
+  else
+    io.out(
+      chat
+        ? `Default chat model for questions: ${list.default_chat_model}`
+        : `Default embedding model for new cases: ${list.default_embedding_model}`,
+    );
   return 0;
 }
 
@@ -133,6 +168,10 @@ export async function modelsCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     case 'default':
       return setDefaultModel(engine, rest, json, io);
     default:
-      throw new UsageError(sub ? `unknown models command "${sub}"` : 'models needs a command: list, import <path>, download <source> or default <id>');
+      throw new UsageError(
+        sub
+          ? `unknown models command "${sub}"`
+          : 'models needs a command: list, import <path>, download <source> or default <id>',
+      );
   }
 }

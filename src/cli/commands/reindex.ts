@@ -16,7 +16,8 @@ async function catchUpVectors(engine: Engine, caseId: string, io: CliIO, json: b
     off = engine.events.on('index.vectors', (e) => {
       if (e.case_id !== caseId) return;
       const pct = e.total ? Math.floor((e.embedded / e.total) * 100) : 100;
-      if (e.state === 'running' && !json && pct !== shown) io.err(`  searchable by meaning: ${(shown = pct)}% (${e.embedded} of ${e.total} passages)`);
+      if (e.state === 'running' && !json && pct !== shown)
+        io.err(`  searchable by meaning: ${(shown = pct)}% (${e.embedded} of ${e.total} passages)`);
       if (e.state === 'done' || e.state === 'failed' || e.state === 'none') resolve(e);
     });
   });
@@ -38,7 +39,8 @@ export async function reindexCommand(engine: Engine, args: Parsed, io: CliIO): P
   const target = await engine.cases.resolve(caseRef);
   const json = args.values.json === true;
   const off = engine.events.on('index.progress', (e) => {
-    if (e.case_id === target.id && e.state === 'running' && !json) io.err(`  ${e.done + 1}/${e.total} ${printable(e.file ?? '')}`);
+    if (e.case_id === target.id && e.state === 'running' && !json)
+      io.err(`  ${e.done + 1}/${e.total} ${printable(e.file ?? '')}`);
   });
   try {
     const r = await engine.router.call('index.reindex', { case_id: target.id, all: args.values.all === true });
@@ -46,12 +48,16 @@ export async function reindexCommand(engine: Engine, args: Parsed, io: CliIO): P
     const vectors = await catchUpVectors(engine, target.id, io, json);
     if (json) io.out(wireJson({ ...r, vectors }));
     else if (r.versions === 0) io.out(`"${printable(target.name)}" is up to date (${r.current} documents).`);
-    else io.out(`Re-indexed ${r.versions} document${r.versions === 1 ? '' : 's'} of "${printable(target.name)}" (${r.chunks} passages)${r.current ? `; ${r.current} were up to date` : ''}.`);
+    else
+      io.out(
+        `Re-indexed ${r.versions} document${r.versions === 1 ? '' : 's'} of "${printable(target.name)}" (${r.chunks} passages)${r.current ? `; ${r.current} were up to date` : ''}.`,
+      );
     if (vectors.state === 'failed') {
       io.err(`casefile: making the passages searchable by meaning stopped: ${vectors.problem ?? 'unknown error'}`);
       return 1;
     }
-    if (!json && before.state === 'needed' && vectors.state === 'done') io.out(`Made ${vectors.total - before.embedded} passages searchable by meaning with ${vectors.model_id}.`);
+    if (!json && before.state === 'needed' && vectors.state === 'done')
+      io.out(`Made ${vectors.total - before.embedded} passages searchable by meaning with ${vectors.model_id}.`);
     return 0;
   } finally {
     off();

@@ -28,10 +28,12 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
   const [caseRef, ...words] = args.positionals;
   if (!caseRef || words.length === 0) throw new UsageError('search takes <case> <query>');
   const mode = (args.values.mode ?? 'hybrid') as SearchMode;
-  if (!MODES.includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or vector (got "${String(args.values.mode)}")`);
+  if (!MODES.includes(mode))
+    throw new UsageError(`--mode must be hybrid, keyword or vector (got "${String(args.values.mode)}")`);
   const kRaw = args.values.k;
   const k = kRaw === undefined ? 10 : Number(kRaw);
-  if (!Number.isInteger(k) || k < 1 || k > 200) throw new UsageError(`--k must be a whole number from 1 to 200 (got "${String(kRaw)}")`);
+  if (!Number.isInteger(k) || k < 1 || k > 200)
+    throw new UsageError(`--k must be a whole number from 1 to 200 (got "${String(kRaw)}")`);
   const focus = args.values.focus ?? 'auto';
   if (focus !== 'auto' && focus !== 'off') throw new UsageError(`--focus must be auto or off (got "${String(focus)}")`);
   const target = await engine.cases.resolve(caseRef);
@@ -60,9 +62,12 @@ export async function searchCommand(engine: Engine, args: Parsed, io: CliIO): Pr
     return 0;
   }
   if (!res.semantic) {
-    io.err(`Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`);
+    io.err(
+      `Semantic search is off: ${res.semantic_reason ?? 'no embedding model'}.${mode === 'hybrid' ? ' Showing keyword results.' : ''}`,
+    );
     // The CLI has no background catch-up: say how to make the case's waiting passages searchable by meaning.
-    if ((await engine.router.call('index.vectors', { case_id: target.id })).state === 'needed') io.err(`Make its passages searchable by meaning now with: casefile reindex "${printable(target.name)}"`);
+    if ((await engine.router.call('index.vectors', { case_id: target.id })).state === 'needed')
+      io.err(`Make its passages searchable by meaning now with: casefile reindex "${printable(target.name)}"`);
   }
   if (res.focus) io.out(focusLine(res.focus));
   if (res.results.length === 0) {

@@ -27,7 +27,10 @@ async function downloadHosts(values: string | boolean | string[] | undefined): P
   for (const value of given.flatMap((v) => v.split(','))) {
     if (!value.trim()) continue;
     const host = normalizeHostPattern(value);
-    if (!host) throw new UsageError(`--allow-downloads-from ${value}: give a host name such as huggingface.co (optionally :PORT, or *.example.com for its subdomains)`);
+    if (!host)
+      throw new UsageError(
+        `--allow-downloads-from ${value}: give a host name such as huggingface.co (optionally :PORT, or *.example.com for its subdomains)`,
+      );
     hosts.push(host);
   }
   return [...new Set(hosts)];
@@ -41,21 +44,34 @@ async function downloadHosts(values: string | boolean | string[] | undefined): P
  */
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) {
-    throw new UsageError('serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models');
+    throw new UsageError(
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models',
+    );
   }
   const { isLoopbackHost, startServer } = await import('../../server/server');
   const portFlag = args.values.port;
   const port = portFlag === undefined ? DEFAULT_PORT : Number(portFlag);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${String(portFlag)}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${String(portFlag)}"`);
   const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
   const allowRemote = args.values['allow-remote'] === true;
   if (!isLoopbackHost(host) && !allowRemote) {
-    throw new UsageError(`--host ${host} would expose your cases to the network; add --allow-remote if you really mean it`);
+    throw new UsageError(
+      `--host ${host} would expose your cases to the network; add --allow-remote if you really mean it`,
+    );
   }
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
-  const server = await startServer({ engine, host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom });
+  const server = await startServer({
+    engine,
+    host,
+    port,
+    allowRemote,
+    allowPaths,
+    allowScriptedModels,
+    allowDownloadsFrom,
+  });
   // Cases that follow their folders catch up with them now, then follow them while the server runs.
   // A token may not reach past the server's folders through a case's followed folders either.
   const { inScope } = await import('../../server/scope');
@@ -68,14 +84,26 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     })
     .catch((err: unknown) => io.err(`casefile: following the cases' folders failed: ${(err as Error).message}`));
   // Cases whose passages wait for vectors (made before a model was installed) catch up in the background.
-  void engine.startVectorCatchUp().catch((err: unknown) => io.err(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
+  void engine
+    .startVectorCatchUp()
+    .catch((err: unknown) => io.err(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
   if (!isLoopbackHost(host)) {
     io.err(
       `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,
     );
   }
   if (args.values.json === true) {
-    io.out(wireJson({ url: server.url, login_url: server.loginUrl, token: server.token, port: server.port, home: engine.home, allow_paths: allowPaths, allow_downloads_from: allowDownloadsFrom }));
+    io.out(
+      wireJson({
+        url: server.url,
+        login_url: server.loginUrl,
+        token: server.token,
+        port: server.port,
+        home: engine.home,
+        allow_paths: allowPaths,
+        allow_downloads_from: allowDownloadsFrom,
+      }),
+    );
   } else {
     io.out(`Casefile is serving ${engine.home}`);
     io.out(

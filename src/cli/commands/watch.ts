@@ -22,7 +22,8 @@ async function folderArgs(given: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const f of given) {
     const abs = path.resolve(f);
-    if (!(await fs.stat(abs).catch(() => null))?.isDirectory()) throw new UsageError(`watch: there is no folder at ${f}`);
+    if (!(await fs.stat(abs).catch(() => null))?.isDirectory())
+      throw new UsageError(`watch: there is no folder at ${f}`);
     out.push(abs);
   }
   return out;
@@ -42,14 +43,25 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const target = await engine.cases.resolve(caseRef);
   const named = await folderArgs(rest);
   let summary = target.watch.folders.length || named.length ? target : null;
-  if (named.length) summary = await engine.router.call('cases.setWatch', { case_id: target.id, folders: [...new Set([...target.watch.folders, ...named])] });
+  if (named.length)
+    summary = await engine.router.call('cases.setWatch', {
+      case_id: target.id,
+      folders: [...new Set([...target.watch.folders, ...named])],
+    });
   if (args.values.on === true || args.values.off === true) {
-    const changed = await engine.router.call('cases.setWatch', { case_id: target.id, enabled: args.values.on === true });
+    const changed = await engine.router.call('cases.setWatch', {
+      case_id: target.id,
+      enabled: args.values.on === true,
+    });
     if (json) io.out(wireJson({ case_id: changed.id, watch: changed.watch }));
-    else io.out(`${changed.watch.enabled ? 'Following' : 'Not following'} the folders of ${printable(changed.name)}: ${changed.watch.folders.map((f) => printable(f)).join(', ') || 'none'}`);
+    else
+      io.out(
+        `${changed.watch.enabled ? 'Following' : 'Not following'} the folders of ${printable(changed.name)}: ${changed.watch.folders.map((f) => printable(f)).join(', ') || 'none'}`,
+      );
     return 0;
   }
-  if (!summary || summary.watch.folders.length === 0) throw new UsageError(`${target.name} follows no folder yet; name one: casefile watch <case> <folder>`);
+  if (!summary || summary.watch.folders.length === 0)
+    throw new UsageError(`${target.name} follows no folder yet; name one: casefile watch <case> <folder>`);
   const folders = summary.watch.folders;
   const service = await engine.watchService();
   const off = engine.events.on('watch.synced', (e) => {
@@ -70,7 +82,10 @@ export async function watchCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    if (!json) io.err(`Following ${folders.length === 1 ? 'the folder' : `${folders.length} folders`} of ${target.name}: ${folders.join(', ')}\nCatching up with what changed; press Ctrl+C to stop.`);
+    if (!json)
+      io.err(
+        `Following ${folders.length === 1 ? 'the folder' : `${folders.length} folders`} of ${target.name}: ${folders.join(', ')}\nCatching up with what changed; press Ctrl+C to stop.`,
+      );
     await service.follow(target.id, folders, { force: true, signal: abort.signal });
     // A folder that cannot be followed (too large, refused by the system) was let go, its problem printed.
     if (!abort.signal.aborted && !service.following().has(target.id)) return 1;

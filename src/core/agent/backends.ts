@@ -60,7 +60,12 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
   const chosen = spec?.trim() || ctx.defaultModel || undefined;
   if (chosen?.startsWith('scripted:')) {
     const file = path.resolve(chosen.slice('scripted:'.length));
-    return { model: ScriptedLanguageModel.fromFile(file), format: 'json', label: `scripted:${path.basename(file)}`, kind: 'scripted' };
+    return {
+      model: ScriptedLanguageModel.fromFile(file),
+      format: 'json',
+      label: `scripted:${path.basename(file)}`,
+      kind: 'scripted',
+    };
   }
   if (chosen?.startsWith('endpoint:')) {
     const name = chosen.slice('endpoint:'.length).trim();
@@ -70,32 +75,60 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
         'No model endpoint is configured. Set CASEFILE_ENDPOINT_URL (and CASEFILE_ENDPOINT_KEY if it needs one) to your own server, or pick a local model.',
       );
     }
-    if (!name) throw new CasefileError('invalid_input', 'Name the endpoint model after "endpoint:", e.g. endpoint:llama3.1-8b.');
+    if (!name)
+      throw new CasefileError('invalid_input', 'Name the endpoint model after "endpoint:", e.g. endpoint:llama3.1-8b.');
     const provider = createOpenAICompatible({
       name: 'casefile-endpoint',
       baseURL: ctx.endpoint.baseURL,
       ...(ctx.endpoint.apiKey ? { apiKey: ctx.endpoint.apiKey } : {}),
       supportsStructuredOutputs: ctx.endpoint.structuredOutputs ?? false,
     });
-    return { model: provider.chatModel(name), format: ctx.endpoint.structuredOutputs ? 'json' : ctx.endpoint.toolCalling === false ? 'text' : 'tools', label: `endpoint:${name}`, kind: 'endpoint' };
+    return {
+      model: provider.chatModel(name),
+      format: ctx.endpoint.structuredOutputs ? 'json' : ctx.endpoint.toolCalling === false ? 'text' : 'tools',
+      label: `endpoint:${name}`,
+      kind: 'endpoint',
+    };
   }
   if (chosen && (chosen.toLowerCase().endsWith('.gguf') || chosen.includes('/') || chosen.includes('\\'))) {
     const file = path.resolve(chosen);
-    if (!existsSync(file)) throw new CasefileError('not_found', `No model file at ${file}. Check the path, or list installed models with "casefile models list".`);
+    if (!existsSync(file))
+      throw new CasefileError(
+        'not_found',
+        `No model file at ${file}. Check the path, or list installed models with "casefile models list".`,
+      );
     const small = tooSmallToAnswer({ kind: 'chat', format: 'gguf', bytes: statSync(file).size, quantization: null });
-    return { model: new LlamaLanguageModel(ctx.runtime(), file), format: 'json', label: path.basename(file), kind: 'llama', ...(small ? { small } : {}) };
+    return {
+      model: new LlamaLanguageModel(ctx.runtime(), file),
+      format: 'json',
+      label: path.basename(file),
+      kind: 'llama',
+      ...(small ? { small } : {}),
+    };
   }
   const { models, default_chat_model: defaultChatModel } = await ctx.registry.list('chat');
   // None named: the default set in Settings (or `casefile models default`), else the first installed.
-  const pick = chosen ? models.find((m) => m.id === chosen) : (models.find((m) => m.id === defaultChatModel) ?? models[0]);
+  const pick = chosen
+    ? models.find((m) => m.id === chosen)
+    : (models.find((m) => m.id === defaultChatModel) ?? models[0]);
   if (!pick) {
     if (chosen) {
-      throw CasefileError.withRemedy('not_found', `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}.`, {
-        app: 'Choose one of them, or add one in Settings › Models.',
-        cli: 'Import one with "casefile models import <file.gguf>".',
-      });
+      throw CasefileError.withRemedy(
+        'not_found',
+        `No chat model "${chosen}" is installed. Installed: ${models.map((m) => m.id).join(', ') || 'none'}.`,
+        {
+          app: 'Choose one of them, or add one in Settings › Models.',
+          cli: 'Import one with "casefile models import <file.gguf>".',
+        },
+      );
     }
     throw new NoChatModelError();
   }
-  return { model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }), format: 'json', label: pick.id, kind: 'llama', ...(pick.too_small ? { small: true, ...(!chosen ? { tooSmall: true } : {}) } : {}) };
+  return {
+    model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }),
+    format: 'json',
+    label: pick.id,
+    kind: 'llama',
+    ...(pick.too_small ? { small: true, ...(!chosen ? { tooSmall: true } : {}) } : {}),
+  };
 }

@@ -6,7 +6,17 @@
  */
 import { jsonSchema, Output, tool, type ModelMessage, type OutputInterface, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { FINAL, parseJsonStep, parseTextStep, partialJsonString, partialTextStep, renderStep, stepSchema, type ParsedStep, type StepFormat } from './prompt';
+import {
+  FINAL,
+  parseJsonStep,
+  parseTextStep,
+  partialJsonString,
+  partialTextStep,
+  renderStep,
+  stepSchema,
+  type ParsedStep,
+  type StepFormat,
+} from './prompt';
 import type { AgentTool } from './types';
 
 export type AgentTokenChannel = 'thought' | 'answer';
@@ -62,13 +72,19 @@ export function stepChannel(format: StepFormat, tools: AgentTool[], bounds: Step
 /** An endpoint's error on a call with tools that says it does not do tool calling. */
 export function refusesTools(err: unknown): boolean {
   const e = err as { statusCode?: number; message?: string };
-  return (e.statusCode !== undefined && [400, 404, 422, 500, 501].includes(e.statusCode)) || /tool|function/i.test(e.message ?? '');
+  return (
+    (e.statusCode !== undefined && [400, 404, 422, 500, 501].includes(e.statusCode)) ||
+    /tool|function/i.test(e.message ?? '')
+  );
 }
 
 const CANNOT_PARSE = 'the reply could not be parsed after one repair; its text is taken as the answer';
 
 /** Streams the growing thought and answer that `extract` reads from the text so far. */
-function partialStreamer(extract: (text: string) => { thought?: string | undefined; answer?: string | undefined }, emit: (channel: AgentTokenChannel, text: string) => void): Streamer {
+function partialStreamer(
+  extract: (text: string) => { thought?: string | undefined; answer?: string | undefined },
+  emit: (channel: AgentTokenChannel, text: string) => void,
+): Streamer {
   let sentThought = 0;
   let sentAnswer = 0;
   return (_delta, text) => {
@@ -87,7 +103,10 @@ function partialStreamer(extract: (text: string) => { thought?: string | undefin
 /** JSON and text steps go back as the model's own step and a user "Observation:" message. */
 function recordAsText(format: StepFormat) {
   return (messages: ModelMessage[], action: ParsedStep, observation: string): void => {
-    messages.push({ role: 'assistant', content: renderStep(action, format) }, { role: 'user', content: `Observation: ${observation}` });
+    messages.push(
+      { role: 'assistant', content: renderStep(action, format) },
+      { role: 'user', content: `Observation: ${observation}` },
+    );
   };
 }
 
@@ -95,16 +114,36 @@ function jsonChannel(bounds: StepBounds): StepChannel {
   return {
     format: 'json',
     callOptions: (offered, finalOnly) => ({
-      output: Output.object({ schema: jsonSchema(stepSchema(offered, { finalOnly, thoughtChars: bounds.thoughtChars, answerChars: bounds.answerChars, argChars: bounds.argChars })) }),
+      output: Output.object({
+        schema: jsonSchema(
+          stepSchema(offered, {
+            finalOnly,
+            thoughtChars: bounds.thoughtChars,
+            answerChars: bounds.answerChars,
+            argChars: bounds.argChars,
+          }),
+        ),
+      }),
     }),
-    streamer: (emit) => partialStreamer((text) => ({ thought: partialJsonString(text, 'thought'), answer: partialJsonString(text, 'answer') }), emit),
+    streamer: (emit) =>
+      partialStreamer(
+        (text) => ({ thought: partialJsonString(text, 'thought'), answer: partialJsonString(text, 'answer') }),
+        emit,
+      ),
     parse: (reply) => parseJsonStep(reply.text),
     salvage: (raw) => {
       // A step cut at the token limit: keep the part of the answer that was written.
       const partial = partialJsonString(raw, 'answer');
       return {
-        step: { thought: partialJsonString(raw, 'thought') ?? '', action: FINAL, input: { answer: (partial ?? raw).trim() } },
-        policy: partial !== undefined ? 'the reply was cut off; the part of the answer that was written is kept' : CANNOT_PARSE,
+        step: {
+          thought: partialJsonString(raw, 'thought') ?? '',
+          action: FINAL,
+          input: { answer: (partial ?? raw).trim() },
+        },
+        policy:
+          partial !== undefined
+            ? 'the reply was cut off; the part of the answer that was written is kept'
+            : CANNOT_PARSE,
       };
     },
     record: recordAsText('json'),
@@ -124,7 +163,13 @@ function textChannel(): StepChannel {
 
 function toolsChannel(tools: AgentTool[]): StepChannel {
   const nativeTools: ToolSet = Object.fromEntries(
-    tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as never) })]),
+    tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description,
+        inputSchema: jsonSchema(z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as never),
+      }),
+    ]),
   );
   /** The model's own tool call id of the step in progress. */
   let pendingCallId: string | undefined;
@@ -138,7 +183,10 @@ function toolsChannel(tools: AgentTool[]): StepChannel {
       const call = reply.toolCalls[0];
       if (call) {
         pendingCallId = call.toolCallId;
-        const input = typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
+        const input =
+          typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input)
+            ? (call.input as Record<string, unknown>)
+            : {};
         return { thought: reply.text.trim(), action: call.toolName, input };
       }
       if (!reply.text.trim()) throw new Error('the reply was empty');
@@ -149,14 +197,33 @@ function toolsChannel(tools: AgentTool[]): StepChannel {
       if (action.action === FINAL) {
         // An answer sent back by policy: plain messages (final_answer is not a tool the server knows).
         pendingCallId = undefined;
-        messages.push({ role: 'assistant', content: String(action.input.answer ?? '') || '(answer)' }, { role: 'user', content: observation });
+        messages.push(
+          { role: 'assistant', content: String(action.input.answer ?? '') || '(answer)' },
+          { role: 'user', content: observation },
+        );
         return;
       }
       const toolCallId = pendingCallId ?? `call_${stepCount + 1}`;
       pendingCallId = undefined;
       messages.push(
-        { role: 'assistant', content: [...(action.thought ? [{ type: 'text' as const, text: action.thought }] : []), { type: 'tool-call' as const, toolCallId, toolName: action.action, input: action.input }] },
-        { role: 'tool', content: [{ type: 'tool-result' as const, toolCallId, toolName: action.action, output: { type: 'text' as const, value: observation } }] },
+        {
+          role: 'assistant',
+          content: [
+            ...(action.thought ? [{ type: 'text' as const, text: action.thought }] : []),
+            { type: 'tool-call' as const, toolCallId, toolName: action.action, input: action.input },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result' as const,
+              toolCallId,
+              toolName: action.action,
+              output: { type: 'text' as const, value: observation },
+            },
+          ],
+        },
       );
     },
   };

@@ -20,9 +20,15 @@ export async function condenseQuestion(opts: {
   maxOutputTokens?: number;
 }): Promise<string> {
   if (!opts.history.length) return opts.question;
-  const convo = opts.history.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content.replace(/\s+/g, ' ').slice(0, 600)}`).join('\n');
+  const convo = opts.history
+    .map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content.replace(/\s+/g, ' ').slice(0, 600)}`)
+    .join('\n');
   const prompt = `Conversation:\n${convo}\n\nFollow-up: ${opts.question}\n\n${opts.format === 'json' ? 'Reply with {"question": "<standalone question>"}.' : 'Standalone question:'}`;
-  const schema = { type: 'object', properties: { question: { type: 'string', maxLength: 300 } }, required: ['question'] };
+  const schema = {
+    type: 'object',
+    properties: { question: { type: 'string', maxLength: 300 } },
+    required: ['question'],
+  };
   const result = streamText({
     model: opts.model,
     system: SYSTEM,

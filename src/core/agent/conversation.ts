@@ -5,7 +5,15 @@
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { streamText, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
-import { refusesTools, stepChannel, type AgentTokenChannel, type ModelReply, type StepBounds, type StepChannel, type Streamer } from './channels';
+import {
+  refusesTools,
+  stepChannel,
+  type AgentTokenChannel,
+  type ModelReply,
+  type StepBounds,
+  type StepChannel,
+  type Streamer,
+} from './channels';
 import { isLooping } from './degenerate';
 import { repairMessage, type ParsedStep, type StepFormat } from './prompt';
 import { CancelledError, type AgentTool } from './types';
@@ -77,12 +85,19 @@ export class Conversation {
       return { step: this.channel.parse(reply), reply, repaired: false };
     } catch (err) {
       // A second failure in the turn is not repaired: the model is not following the format.
-      if (++this.formatFailures >= 2) return { ...this.channel.salvage(reply.text), reply, repaired: false, formatStop: true };
+      if (++this.formatFailures >= 2)
+        return { ...this.channel.salvage(reply.text), reply, repaired: false, formatStop: true };
       const second = await this.call(index, finalOnly, offered, [
         { role: 'assistant', content: reply.text || '(empty reply)' },
         { role: 'user', content: repairMessage((err as Error).message, this.channel.format) },
       ]);
-      const both = { text: second.text, toolCalls: second.toolCalls, inputTokens: reply.inputTokens + second.inputTokens, outputTokens: reply.outputTokens + second.outputTokens, ms: reply.ms + second.ms };
+      const both = {
+        text: second.text,
+        toolCalls: second.toolCalls,
+        inputTokens: reply.inputTokens + second.inputTokens,
+        outputTokens: reply.outputTokens + second.outputTokens,
+        ms: reply.ms + second.ms,
+      };
       try {
         return { step: this.channel.parse(second), reply: both, repaired: true };
       } catch {
@@ -97,7 +112,12 @@ export class Conversation {
     this.channel.record(this.messages, action, observation, stepCount);
   }
 
-  private async callWithFallback(index: number, finalOnly: boolean, offered: AgentTool[], first: boolean): Promise<ModelReply> {
+  private async callWithFallback(
+    index: number,
+    finalOnly: boolean,
+    offered: AgentTool[],
+    first: boolean,
+  ): Promise<ModelReply> {
     try {
       return await this.call(index, finalOnly, offered);
     } catch (err) {
@@ -110,7 +130,12 @@ export class Conversation {
   }
 
   /** One model call, streamed; its time and tokens count even when it fails. A reply that starts to loop is stopped there. */
-  private async call(index: number, finalOnly: boolean, offered: AgentTool[], extra: ModelMessage[] = []): Promise<ModelReply> {
+  private async call(
+    index: number,
+    finalOnly: boolean,
+    offered: AgentTool[],
+    extra: ModelMessage[] = [],
+  ): Promise<ModelReply> {
     const t0 = performance.now();
     const { signal } = this.o;
     this.calls++;
@@ -129,17 +154,33 @@ export class Conversation {
       ...(this.o.maxOutputTokens ? { maxOutputTokens: this.o.maxOutputTokens } : {}),
       ...this.channel.callOptions(offered, finalOnly),
     });
-    const streamed = await readStream(result.fullStream, this.channel.streamer((channel, text) => this.o.onToken?.(index, channel, text)), () => call.abort(new Error('the reply was looping'))).finally(() =>
-      signal.removeEventListener('abort', onAbort),
-    );
+    const streamed = await readStream(
+      result.fullStream,
+      this.channel.streamer((channel, text) => this.o.onToken?.(index, channel, text)),
+      () => call.abort(new Error('the reply was looping')),
+    ).finally(() => signal.removeEventListener('abort', onAbort));
     const ms = performance.now() - t0;
     this.modelMs += ms;
     this.tokensIn += streamed.inputTokens;
     this.tokensOut += streamed.outputTokens;
     if (signal.aborted) throw new CancelledError();
-    if (streamed.looped) return { text: streamed.text, toolCalls: [], inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens, ms, looped: true };
+    if (streamed.looped)
+      return {
+        text: streamed.text,
+        toolCalls: [],
+        inputTokens: streamed.inputTokens,
+        outputTokens: streamed.outputTokens,
+        ms,
+        looped: true,
+      };
     if (streamed.failure) throw streamed.failure;
-    return { text: streamed.text, toolCalls: streamed.toolCalls, inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens, ms };
+    return {
+      text: streamed.text,
+      toolCalls: streamed.toolCalls,
+      inputTokens: streamed.inputTokens,
+      outputTokens: streamed.outputTokens,
+      ms,
+    };
   }
 }
 
@@ -149,7 +190,11 @@ export const LOOP_STOPPED = 'the model started repeating itself: generation was 
 const LOOP_CHECK_CHARS = 48;
 
 /** Read a call's stream to its end (or until it loops: `stop` is called): text, tool calls, usage, and the failure if one arrived. */
-async function readStream(stream: AsyncIterable<TextStreamPart<ToolSet>>, onText: Streamer, stop: () => void): Promise<Omit<ModelReply, 'ms'> & { failure?: unknown }> {
+async function readStream(
+  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+  onText: Streamer,
+  stop: () => void,
+): Promise<Omit<ModelReply, 'ms'> & { failure?: unknown }> {
   let text = '';
   let checked = 0;
   const toolCalls: ModelReply['toolCalls'] = [];

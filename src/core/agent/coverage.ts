@@ -48,7 +48,10 @@ export class CoverageAccumulator {
   build(end: TurnEnd): Coverage {
     const unsearchable = [...this.unsearchable.values()];
     // A whole-case search covered every readable file, even those it found nothing in.
-    const searchedCount = this.whole && this.total !== null ? Math.max(this.searched.size, this.total - unsearchable.length) : this.searched.size;
+    const searchedCount =
+      this.whole && this.total !== null
+        ? Math.max(this.searched.size, this.total - unsearchable.length)
+        : this.searched.size;
     return {
       files_total: this.total,
       files_listed: this.listed.size,
@@ -72,7 +75,9 @@ export class CoverageAccumulator {
         `Looked at ${this.total} file${this.total === 1 ? '' : 's'} in the case: ${this.listed.size} listed, ${searchedCount} searched${this.whole ? ' (whole case)' : ''}, ${this.read.size} read.`,
       );
     if (unsearchable.length) {
-      parts.push(`Could not be searched: ${unsearchable.map((u) => `${u.file_name} (${u.status.replace('_', ' ')}${u.reason ? `: ${u.reason}` : ''})`).join(', ')}.`);
+      parts.push(
+        `Could not be searched: ${unsearchable.map((u) => `${u.file_name} (${u.status.replace('_', ' ')}${u.reason ? `: ${u.reason}` : ''})`).join(', ')}.`,
+      );
     }
     if (end.cancelled) parts.push('The turn was cancelled; the trace is partial.');
     if (end.exhaustive && !this.whole) {
@@ -81,7 +86,8 @@ export class CoverageAccumulator {
           ? 'This question asks for every occurrence, and the step budget ran out before the whole case was searched: the answer may miss some.'
           : 'This question asks for every occurrence, but the whole case was not searched: the answer may miss some.',
       );
-    } else if (end.budgetExhausted) parts.push('The step budget ran out; the answer is based on what was found so far.');
+    } else if (end.budgetExhausted)
+      parts.push('The step budget ran out; the answer is based on what was found so far.');
     return parts.join(' ');
   }
 }

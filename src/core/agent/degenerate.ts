@@ -25,7 +25,8 @@ function repeatedRun(words: string[], atEnd: boolean): boolean {
     const starts = Array.from({ length: n - 3 * k - first + 1 }, (_, i) => first + i);
     for (const i of starts) {
       let same = true;
-      for (let j = 0; j < k && same; j++) same = words[i + j] === words[i + k + j] && words[i + j] === words[i + 2 * k + j];
+      for (let j = 0; j < k && same; j++)
+        same = words[i + j] === words[i + k + j] && words[i + j] === words[i + 2 * k + j];
       if (same) return true;
     }
   }
@@ -42,7 +43,12 @@ export function repeatsItself(text: string): boolean {
   const sentences = text
     .replace(/\[cite:[^\]]*\]/g, ' ')
     .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim())
+    .map((s) =>
+      s
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim(),
+    )
     .filter((s) => s.length > 8);
   const counts = new Map<string, number>();
   for (const s of sentences) counts.set(s, (counts.get(s) ?? 0) + 1);
@@ -50,7 +56,8 @@ export function repeatsItself(text: string): boolean {
   return repeatedRun(wordsOf(text), false);
 }
 
-const FORMAT_TOKENS = /^(?:final[\s_-]*answer|finally[\s_-]*a[\s_-]*n?swer|answer|action|action[\s_-]*input|thought|observation|tool|tool[\s_-]*call|json|null|undefined|none|n\/a)\b\s*:?\s*$/i;
+const FORMAT_TOKENS =
+  /^(?:final[\s_-]*answer|finally[\s_-]*a[\s_-]*n?swer|answer|action|action[\s_-]*input|thought|observation|tool|tool[\s_-]*call|json|null|undefined|none|n\/a)\b\s*:?\s*$/i;
 
 /** The model wrote its instructions' format instead of an answer. */
 function formatNoise(text: string): boolean {
@@ -63,7 +70,11 @@ function formatNoise(text: string): boolean {
   return false;
 }
 
-const ENGLISH = new Set('the a an of to in and or is are was were be for on by with that this it as at from not no may shall will must any all has have'.split(' '));
+const ENGLISH = new Set(
+  'the a an of to in and or is are was were be for on by with that this it as at from not no may shall will must any all has have'.split(
+    ' ',
+  ),
+);
 
 /** Share of words that are common English words (0 for a text with none). */
 function englishShare(words: string[]): number {
@@ -99,7 +110,9 @@ export function degenerateReason(answer: string, question: string, options: Dege
   const qWords = wordsOf(question);
   const questionEnglish = englishShare(qWords) >= 0.1 || nonLatinShare(question) < 0.2;
   if (questionEnglish && nonLatinShare(bare) > 0.3) return 'the answer is not in the language of the question';
-  if (questionEnglish && words.length >= 12 && englishShare(words) < 0.04) return 'the answer is not in the language of the question';
-  if (words.length < 3 && !/\[cite:/.test(text) && !/^(?:yes|no)\b/i.test(bare)) return 'the answer is too short to say anything';
+  if (questionEnglish && words.length >= 12 && englishShare(words) < 0.04)
+    return 'the answer is not in the language of the question';
+  if (words.length < 3 && !/\[cite:/.test(text) && !/^(?:yes|no)\b/i.test(bare))
+    return 'the answer is too short to say anything';
   return null;
 }

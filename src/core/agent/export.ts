@@ -73,9 +73,22 @@ export function verdictText(c: CheckedCitation): string {
 
 function noteOf(n: number, id: string, c: CheckedCitation | undefined, finished: boolean): ExportNote {
   // A marker without a checked citation: an answer cut short (cancelled, failed) is not checked.
-  if (!c) return { n, id, place: `Unknown source (id ${id})`, quote: '', verdict: finished ? 'Not checked' : 'Not checked: the answer was not finished' };
+  if (!c)
+    return {
+      n,
+      id,
+      place: `Unknown source (id ${id})`,
+      quote: '',
+      verdict: finished ? 'Not checked' : 'Not checked: the answer was not finished',
+    };
   const known = c.title || c.file_name;
-  return { n, id, place: known ? citationPlace(c) : `Unknown source (id ${id})`, quote: quoteText(c), verdict: verdictText(c) };
+  return {
+    n,
+    id,
+    place: known ? citationPlace(c) : `Unknown source (id ${id})`,
+    quote: quoteText(c),
+    verdict: verdictText(c),
+  };
 }
 
 /**
@@ -116,8 +129,12 @@ export function answerNotes(m: ChatMessage, first: number): { pieces: AnswerPiec
 /** Plain-words notes on how the answer was made, in the order they are shown above the answer. */
 export function answerKindNotes(m: ChatMessage): string[] {
   const out: string[] = [];
-  if (m.answer_kind === 'extractive') out.push('Passages found without a model: the best passages for the question, quoted as they are in the documents.');
-  if (m.answer_kind === 'no_documents') out.push('Answered without a model: the case has no documents that can be searched.');
+  if (m.answer_kind === 'extractive')
+    out.push(
+      'Passages found without a model: the best passages for the question, quoted as they are in the documents.',
+    );
+  if (m.answer_kind === 'no_documents')
+    out.push('Answered without a model: the case has no documents that can be searched.');
   if (m.fallback) out.push(`The model’s own answer was not used: ${m.fallback.reason}.`.replace(/\.\.$/, '.'));
   return out;
 }
@@ -147,9 +164,20 @@ function footnoteLine(note: ExportNote): string {
 }
 
 /** The session as Markdown: questions, answers with their citations as footnotes, coverage notes. */
-export function exportMarkdown(s: SessionFile, caseName: string, options: { turnId?: string; now?: Date } = {}): string {
+export function exportMarkdown(
+  s: SessionFile,
+  caseName: string,
+  options: { turnId?: string; now?: Date } = {},
+): string {
   const turns = exportTurns(s, options.turnId);
-  const lines = [`# ${s.title}`, '', `Case: ${caseName}  `, `Session: ${s.id}  `, `Exported: ${exportDate(options.now ?? new Date())}`, ''];
+  const lines = [
+    `# ${s.title}`,
+    '',
+    `Case: ${caseName}  `,
+    `Session: ${s.id}  `,
+    `Exported: ${exportDate(options.now ?? new Date())}`,
+    '',
+  ];
   const head = questionsHead(turns);
   if (head.length) lines.push(...head, '');
   let next = 1;
@@ -173,7 +201,13 @@ export function exportMarkdown(s: SessionFile, caseName: string, options: { turn
 
 /** The file name from the session's title (letters, digits, single spaces, - and _; at most 60 characters), else the session id. */
 export function exportFileName(s: SessionFile, format: 'md' | 'docx'): string {
-  const safe = s.title.replace(/[^\p{L}\p{N} _-]+/gu, '').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || s.id;
+  const safe =
+    s.title
+      .replace(/[^\p{L}\p{N} _-]+/gu, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 60)
+      .trim() || s.id;
   return `${safe}.${format}`;
 }
 
@@ -182,7 +216,10 @@ export async function exportChat(s: SessionFile, options: ExportOptions): Promis
   const format = options.format ?? 'md';
   const now = options.now ?? new Date();
   const turns = exportTurns(s, options.turnId);
-  const markdown = exportMarkdown(s, options.caseName, { now, ...(options.turnId !== undefined ? { turnId: options.turnId } : {}) });
+  const markdown = exportMarkdown(s, options.caseName, {
+    now,
+    ...(options.turnId !== undefined ? { turnId: options.turnId } : {}),
+  });
   if (format === 'md') return { markdown, filename: exportFileName(s, 'md'), format };
   const docx_base64 = await exportDocx(s, turns, { caseName: options.caseName, now });
   return { markdown, filename: exportFileName(s, 'docx'), format, docx_base64 };
@@ -196,7 +233,10 @@ type ParagraphChild = import('docx').ParagraphChild;
 
 /** Text Word can hold: XML 1.0 has no C0 controls (but tab, newline) and no lone surrogates. */
 function xmlSafe(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');
+  return text.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '',
+  );
 }
 
 /** Runs of `text`, `**bold**` stretches bold (models write them). */
@@ -260,23 +300,46 @@ function footnoteParagraph(d: DocxLib, note: ExportNote): Paragraph {
 
 /** The document's opening: title, case, date, the question(s). */
 function docxHead(d: DocxLib, s: SessionFile, turns: ExportTurn[], caseName: string, now: Date): Paragraph[] {
-  const out = [new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: textRuns(d, s.title) }), para(d, `Case: ${caseName}`), para(d, `Exported: ${exportDate(now)}`)];
-  out.push(...questionsHead(turns).filter((l) => l).map((l) => para(d, l)));
+  const out = [
+    new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: textRuns(d, s.title) }),
+    para(d, `Case: ${caseName}`),
+    para(d, `Exported: ${exportDate(now)}`),
+  ];
+  out.push(
+    ...questionsHead(turns)
+      .filter((l) => l)
+      .map((l) => para(d, l)),
+  );
   return out;
 }
 
 /** The turns as a Word document (base64), each citation a footnote. */
-async function exportDocx(s: SessionFile, turns: ExportTurn[], options: { caseName: string; now: Date }): Promise<string> {
+async function exportDocx(
+  s: SessionFile,
+  turns: ExportTurn[],
+  options: { caseName: string; now: Date },
+): Promise<string> {
   // Loaded only for Word exports: the library is about 1 MB of JavaScript.
   const d: DocxLib = await import('docx');
   const body = docxHead(d, s, turns, options.caseName, options.now);
   const footnotes: Record<string, { children: Paragraph[] }> = {};
   let next = 1;
   turns.forEach((t, i) => {
-    if (t.question) body.push(new d.Paragraph({ heading: d.HeadingLevel.HEADING_1, children: textRuns(d, turns.length > 1 ? `${i + 1}. ${t.question.content}` : t.question.content) }));
+    if (t.question)
+      body.push(
+        new d.Paragraph({
+          heading: d.HeadingLevel.HEADING_1,
+          children: textRuns(d, turns.length > 1 ? `${i + 1}. ${t.question.content}` : t.question.content),
+        }),
+      );
     const m = t.answer;
     if (!m) return;
-    body.push(new d.Paragraph({ heading: d.HeadingLevel.HEADING_2, children: textRuns(d, `Answer${m.status && m.status !== 'done' ? ` (${m.status})` : ''}`) }));
+    body.push(
+      new d.Paragraph({
+        heading: d.HeadingLevel.HEADING_2,
+        children: textRuns(d, `Answer${m.status && m.status !== 'done' ? ` (${m.status})` : ''}`),
+      }),
+    );
     for (const note of answerKindNotes(m)) body.push(para(d, note, { italics: true }));
     const { pieces, notes } = answerNotes(m, next);
     next += notes.length;

@@ -10,7 +10,14 @@ import type { SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
 import type { CitationLedger } from '../domain/index';
-import { lexicalOverlap, passageSentences, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
+import {
+  lexicalOverlap,
+  passageSentences,
+  passageWindow,
+  type Similarity,
+  type SourceDoc,
+  type SourceText,
+} from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';
@@ -26,7 +33,8 @@ export type ExtractiveWhy = 'asked' | 'no_model' | 'small_model' | 'fallback';
 const HEADINGS: Record<ExtractiveWhy, string> = {
   asked: 'These passages match your question best (found without a model):',
   no_model: 'No chat model is installed, so here are the passages that match your question best:',
-  small_model: 'The installed chat model is too small to write answers worth waiting for, so here are the passages that match your question best:',
+  small_model:
+    'The installed chat model is too small to write answers worth waiting for, so here are the passages that match your question best:',
   fallback: 'The model could not answer this from the documents. These passages match your question best:',
 };
 
@@ -79,7 +87,11 @@ function distinct(results: SearchResult[], focusedOnOne: boolean, max: number): 
   const cap = focusedOnOne ? max : PER_DOCUMENT;
   for (const r of results) {
     const c = r.citation;
-    const dup = out.some((o) => o.hash === r.hash || (o.file_id === r.file_id && o.version === r.version && o.citation.start < c.end && c.start < o.citation.end));
+    const dup = out.some(
+      (o) =>
+        o.hash === r.hash ||
+        (o.file_id === r.file_id && o.version === r.version && o.citation.start < c.end && c.start < o.citation.end),
+    );
     if (dup || (perDoc.get(r.file_id) ?? 0) >= cap) continue;
     perDoc.set(r.file_id, (perDoc.get(r.file_id) ?? 0) + 1);
     out.push(r);
@@ -99,7 +111,14 @@ interface BestSentences {
  * clause words the question speaks of (the lexicon's) breaking near-ties — the termination
  * sentence, not the renewal sentence beside it. [start, end) in the document.
  */
-async function bestSentences(about: string, expanded: string, doc: SourceDoc, start: number, end: number, similarity?: Similarity): Promise<BestSentences> {
+async function bestSentences(
+  about: string,
+  expanded: string,
+  doc: SourceDoc,
+  start: number,
+  end: number,
+  similarity?: Similarity,
+): Promise<BestSentences> {
   const ranges = passageSentences(doc.text, start, end);
   if (!ranges.length) return { range: [start, end], cosine: null };
   const texts = ranges.map(([a, b]) => doc.text.slice(a, b));
@@ -149,8 +168,21 @@ async function grade(o: ExtractiveOptions, picked: SearchResult[], about: string
     if (!doc) continue;
     const best = await bestSentences(about, expanded, doc, r.citation.start, r.citation.end, o.similarity);
     const lacksAskedFact = amount && !holdsAskedFigure(doc.text.slice(best.range[0], best.range[1]), o.question);
-    const relevance = gradePassage({ sentenceCosine: best.cosine, coverage: queryCoverage(aboutWords, r.text), rank, label: r.label, lacksAskedFact });
-    out.push({ result: r, doc, range: best.range, relevance, lacksAskedFact, order: ORDER_RANK / (ORDER_RANK + rank + 1) + ORDER_COSINE * (best.cosine ?? 0) });
+    const relevance = gradePassage({
+      sentenceCosine: best.cosine,
+      coverage: queryCoverage(aboutWords, r.text),
+      rank,
+      label: r.label,
+      lacksAskedFact,
+    });
+    out.push({
+      result: r,
+      doc,
+      range: best.range,
+      relevance,
+      lacksAskedFact,
+      order: ORDER_RANK / (ORDER_RANK + rank + 1) + ORDER_COSINE * (best.cosine ?? 0),
+    });
   }
   return out;
 }
@@ -170,7 +202,13 @@ function orList(words: string[]): string {
 export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
   const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
   const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
-  const none = { answer: NOTHING_FOUND, seen: [], relevance: new Map<string, PassageRelevance>(), found: false, because: () => NOTHING_FOUND };
+  const none = {
+    answer: NOTHING_FOUND,
+    seen: [],
+    relevance: new Map<string, PassageRelevance>(),
+    found: false,
+    because: () => NOTHING_FOUND,
+  };
   if (!picked.length) return none;
   // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
   const about = response.focus?.query || o.question;
@@ -194,7 +232,8 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
       : asksForAmount(o.question) && graded.every((g) => g.lacksAskedFact)
         ? ': no passage close to the question gives the figure asked for'
         : '';
-    lead = (w) => `${NOT_FOUND_LEAD[w]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`;
+    lead = (w) =>
+      `${NOT_FOUND_LEAD[w]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`;
   }
   const lines: string[] = [];
   const seen: PassageItem[] = [];
@@ -204,11 +243,25 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     const [s, e] = g.range;
     const quote = quoteOf(g.doc.text.slice(s, e));
     const pages = g.doc.pageStarts?.length ? pagesOf(g.doc.pageStarts, s, e) : r.citation.pages;
-    const cite = o.ledger.issue({ file_id: r.file_id, file_name: r.file_name, version: r.version, pages, start: s, end: e });
+    const cite = o.ledger.issue({
+      file_id: r.file_id,
+      file_name: r.file_name,
+      version: r.version,
+      pages,
+      start: s,
+      end: e,
+    });
     const title = g.doc.title || r.document_title || readableFileName(r.file_name);
     const mark = found ? `${RELEVANCE_WORDS[g.relevance]} — ` : '';
     lines.push(`- ${mark}${title}, ${placeOf(g.doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
-    seen.push({ cite: cite.id, file_name: r.file_name, pages, text: g.doc.text.slice(s, e), chunk_id: r.chunk_id, hash: r.hash });
+    seen.push({
+      cite: cite.id,
+      file_name: r.file_name,
+      pages,
+      text: g.doc.text.slice(s, e),
+      chunk_id: r.chunk_id,
+      hash: r.hash,
+    });
     relevance.set(cite.id, found ? g.relevance : 'closest');
   }
   const because = (why: ExtractiveWhy) => [lead(why), '', ...lines].join('\n');
@@ -251,8 +304,20 @@ export function noDocumentsAnswer(files: DocumentInfo[]): string | null {
     g.n++;
     groups.set(key, g);
   }
-  const order = ['needs_ocr', 'password', 'failed', 'unsupported', 'queued', 'parsing', 'embedding', 'indexing', 'cancelled'];
+  const order = [
+    'needs_ocr',
+    'password',
+    'failed',
+    'unsupported',
+    'queued',
+    'parsing',
+    'embedding',
+    'indexing',
+    'cancelled',
+  ];
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
-  const parts = [...groups.entries()].sort(([a], [b]) => rank(a) - rank(b)).map(([, g]) => statusPhrase(g.status, g.reason, g.n));
+  const parts = [...groups.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([, g]) => statusPhrase(g.status, g.reason, g.n));
   return `This case has no searchable documents yet: ${parts.join(', ')}. ${plural(files.length, 'file')} in all; the documents list says what to do for each.`;
 }

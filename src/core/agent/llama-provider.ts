@@ -78,7 +78,9 @@ export class LlamaRuntime {
 
   /** The llama.cpp binding (GPU type reported as `gpu`: false when running on the CPU). */
   async binding(): Promise<Llama> {
-    this.llama ??= nodeLlamaCpp().then(({ getLlama }) => getLlama({ gpu: this.options.gpu, build: 'never', logLevel: 'error' as never }));
+    this.llama ??= nodeLlamaCpp().then(({ getLlama }) =>
+      getLlama({ gpu: this.options.gpu, build: 'never', logLevel: 'error' as never }),
+    );
     return this.llama;
   }
 
@@ -132,10 +134,14 @@ export class LlamaRuntime {
 
   private async load(modelPath: string): Promise<Loaded> {
     const unusable = (reason: string) =>
-      CasefileError.withRemedy('failed', `The chat model ${path.basename(modelPath)} could not be loaded (${reason}). Check that it is a complete GGUF file.`, {
-        app: 'Import it again in Settings › Models.',
-        cli: 'Import it again with "casefile models import".',
-      });
+      CasefileError.withRemedy(
+        'failed',
+        `The chat model ${path.basename(modelPath)} could not be loaded (${reason}). Check that it is a complete GGUF file.`,
+        {
+          app: 'Import it again in Settings › Models.',
+          cli: 'Import it again with "casefile models import".',
+        },
+      );
     // Check the header first: llama.cpp can hang on a file that only looks like GGUF.
     try {
       await readGgufInfo(modelPath);
@@ -153,10 +159,16 @@ export class LlamaRuntime {
     const max = Math.max(256, Math.min(this.options.contextSize, model.trainContextSize || this.options.contextSize));
     let context: LlamaContext;
     try {
-      context = await model.createContext({ contextSize: { min: Math.min(512, max), max }, threads: this.options.threads });
+      context = await model.createContext({
+        contextSize: { min: Math.min(512, max), max },
+        threads: this.options.threads,
+      });
     } catch (err) {
       await model.dispose();
-      throw new CasefileError('failed', `Not enough memory to run ${path.basename(modelPath)} (${(err as Error).message}). Close other programs or pick a smaller model.`);
+      throw new CasefileError(
+        'failed',
+        `Not enough memory to run ${path.basename(modelPath)} (${(err as Error).message}). Close other programs or pick a smaller model.`,
+      );
     }
     const { LlamaChat } = await nodeLlamaCpp();
     const chat = new LlamaChat({ contextSequence: context.getSequence(), autoDisposeSequence: true });
@@ -187,7 +199,9 @@ export function toGbnfSchema(schema: unknown): unknown {
     if (k === '$schema' || k === 'title' || k === 'default' || k === 'examples' || k === 'required') continue;
     if (k === 'anyOf') out.oneOf = toGbnfSchema(v);
     else if (k === 'properties' || k === '$defs') {
-      out[k] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, toGbnfSchema(pv)]));
+      out[k] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, toGbnfSchema(pv)]),
+      );
     } else out[k] = toGbnfSchema(v);
   }
   return out;
@@ -202,12 +216,22 @@ export function toChatHistory(prompt: LanguageModelV4Prompt): ChatHistoryItem[] 
       out.push({ type: 'user', text: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') });
     } else if (m.role === 'assistant') {
       const text = m.content
-        .map((p) => (p.type === 'text' ? p.text : p.type === 'tool-call' ? JSON.stringify({ action: p.toolName, action_input: p.input }) : ''))
+        .map((p) =>
+          p.type === 'text'
+            ? p.text
+            : p.type === 'tool-call'
+              ? JSON.stringify({ action: p.toolName, action_input: p.input })
+              : '',
+        )
         .join('');
       out.push({ type: 'model', response: [text] });
     } else {
       const text = m.content
-        .map((p) => (p.type === 'tool-result' ? `Observation: ${p.output.type === 'text' || p.output.type === 'error-text' ? p.output.value : JSON.stringify(p.output)}` : ''))
+        .map((p) =>
+          p.type === 'tool-result'
+            ? `Observation: ${p.output.type === 'text' || p.output.type === 'error-text' ? p.output.value : JSON.stringify(p.output)}`
+            : '',
+        )
         .join('\n');
       out.push({ type: 'user', text });
     }
@@ -289,13 +313,21 @@ export class LlamaLanguageModel implements LanguageModelV4 {
     const signal = options.abortSignal;
     signal?.throwIfAborted();
     const warnings: SharedV4Warning[] = [];
-    if (options.tools?.length) warnings.push({ type: 'unsupported', feature: 'tools', details: 'Local models use constrained JSON steps instead of native tool calls.' });
+    if (options.tools?.length)
+      warnings.push({
+        type: 'unsupported',
+        feature: 'tools',
+        details: 'Local models use constrained JSON steps instead of native tool calls.',
+      });
     const history = toChatHistory(options.prompt);
     const runtime = this.runtime;
     const modelPath = this.modelPath;
     const temperature = options.temperature ?? this.temperature;
     const loaded = await runtime.acquire(modelPath);
-    const grammar = options.responseFormat?.type === 'json' ? await runtime.grammarFor(loaded, options.responseFormat.schema) : undefined;
+    const grammar =
+      options.responseFormat?.type === 'json'
+        ? await runtime.grammarFor(loaded, options.responseFormat.schema)
+        : undefined;
 
     let controllerRef: ReadableStreamDefaultController<LanguageModelV4StreamPart> | undefined;
     const stream = new ReadableStream<LanguageModelV4StreamPart>({

@@ -12,7 +12,21 @@ import type { AgentTokenChannel, ModelReply } from './channels';
 import { Conversation, type ModelStep } from './conversation';
 import { CoverageAccumulator } from './coverage';
 import { ObservationBook } from './observations';
-import { advance, clampMaxSteps, decide, FORMAT_STOP, INITIAL_POLICY_STATE, mustAnswer, offTopicNote, offTopicQuery, REPEATED_CALL_STOP, replacedCallNote, type Decision, type PolicyState, type TurnRules } from './policies';
+import {
+  advance,
+  clampMaxSteps,
+  decide,
+  FORMAT_STOP,
+  INITIAL_POLICY_STATE,
+  mustAnswer,
+  offTopicNote,
+  offTopicQuery,
+  REPEATED_CALL_STOP,
+  replacedCallNote,
+  type Decision,
+  type PolicyState,
+  type TurnRules,
+} from './policies';
 import { FINAL, isExhaustiveQuestion, systemPrompt, type ParsedStep, type StepFormat } from './prompt';
 import { ToolRunner } from './tool-runner';
 import { CancelledError, type AgentTool, type PassageItem } from './types';
@@ -92,7 +106,13 @@ export interface AgentRunResult {
 const NO_REPLY: ModelReply = { text: '', toolCalls: [], inputTokens: 0, outputTokens: 0, ms: 0 };
 
 /** The closing step of a turn. */
-function finalStep(index: number, thought: string, answer: string, policy: string | undefined, reply: ModelReply): AgentStep {
+function finalStep(
+  index: number,
+  thought: string,
+  answer: string,
+  policy: string | undefined,
+  reply: ModelReply,
+): AgentStep {
   return {
     index,
     kind: 'final',
@@ -112,17 +132,31 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const signal = opts.signal ?? new AbortController().signal;
   const maxSteps = clampMaxSteps(opts.maxSteps);
   const exhaustive = isExhaustiveQuestion(opts.question);
-  const prompted = { maxSteps, exhaustive, thoughtChars: opts.thoughtChars ?? 400, answerChars: opts.answerChars ?? 1500 };
+  const prompted = {
+    maxSteps,
+    exhaustive,
+    thoughtChars: opts.thoughtChars ?? 400,
+    answerChars: opts.answerChars ?? 1500,
+  };
   const conversation = new Conversation({
     ...opts,
     systemPrompt: (format) => systemPrompt(opts.tools, format, prompted),
     bounds: { thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars },
     signal,
   });
-  const book = new ObservationBook({ passageChars: opts.passageChars ?? 500, observationChars: opts.observationChars ?? 3000 });
+  const book = new ObservationBook({
+    passageChars: opts.passageChars ?? 500,
+    observationChars: opts.observationChars ?? 3000,
+  });
   const coverage = new CoverageAccumulator();
   const runner = new ToolRunner(opts.tools, book, coverage, signal);
-  const turn = new Turn({ maxSteps, exhaustive, tools: runner.names(), question: opts.searchQuery ?? opts.question }, conversation, runner, coverage, opts);
+  const turn = new Turn(
+    { maxSteps, exhaustive, tools: runner.names(), question: opts.searchQuery ?? opts.question },
+    conversation,
+    runner,
+    coverage,
+    opts,
+  );
   // The question's words, and the words the documents use for what it asks (a query may use either).
   turn.learn(`${opts.question} ${expandQuery(opts.searchQuery ?? opts.question)}`);
 
@@ -134,7 +168,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     cancelled = true;
   }
 
-  const verification = turn.answer ? await verifyCitations(turn.answer, opts.citations, opts.sourceText, opts.verify) : { citations: [], grounded: false, supportedSentences: 0 };
+  const verification = turn.answer
+    ? await verifyCitations(turn.answer, opts.citations, opts.sourceText, opts.verify)
+    : { citations: [], grounded: false, supportedSentences: 0 };
   return {
     answer: turn.answer,
     citations: verification.citations,
@@ -177,7 +213,12 @@ class Turn {
 
   /** Take step `index` (and the steps the policy requires after it); true when the turn has ended (with an answer, or stopped). */
   async step(index: number): Promise<boolean> {
-    const asked = await this.conversation.next(index, mustAnswer(this.rules, this.state), this.runner.offered(), this.steps.length === 0);
+    const asked = await this.conversation.next(
+      index,
+      mustAnswer(this.rules, this.state),
+      this.runner.offered(),
+      this.steps.length === 0,
+    );
     if (asked.formatStop) {
       // Its text is kept for "Why?"; the passages already shown stay the answer.
       if (asked.step.action === FINAL) this.answer = String(asked.step.input.answer ?? '').trim();
@@ -235,7 +276,11 @@ class Turn {
     const { action } = decision;
     if (!this.rules.question || !offTopicQuery(action, this.known)) return decision;
     const note = offTopicNote(String(action.input.query));
-    return { ...decision, action: { ...action, input: { ...action.input, query: this.rules.question } }, policy: decision.policy ? `${decision.policy}; ${note}` : note };
+    return {
+      ...decision,
+      action: { ...action, input: { ...action.input, query: this.rules.question } },
+      policy: decision.policy ? `${decision.policy}; ${note}` : note,
+    };
   }
 
   /** End the turn without running `action`: the closing step shows what was asked and why the turn stopped. */
@@ -298,17 +343,47 @@ class Turn {
   }
 
   /** Announce the step (phase `action`), run the tool; a call replaced by the inventory is named in the observation. */
-  private async runTool(index: number, decision: Extract<Decision, { kind: 'run' }>, reply: ModelReply): Promise<AgentStep> {
+  private async runTool(
+    index: number,
+    decision: Extract<Decision, { kind: 'run' }>,
+    reply: ModelReply,
+  ): Promise<AgentStep> {
     const { action, policy, requested } = decision;
     const timing = { model_ms: reply.ms, tool_ms: 0 };
     const tokens = { input: reply.inputTokens, output: reply.outputTokens };
     if (requested) {
-      this.hooks.onStep?.({ index, kind: 'action', thought: action.thought, action: action.action, input: action.input, observation: '', policy, timing, tokens }, 'action');
+      this.hooks.onStep?.(
+        {
+          index,
+          kind: 'action',
+          thought: action.thought,
+          action: action.action,
+          input: action.input,
+          observation: '',
+          policy,
+          timing,
+          tokens,
+        },
+        'action',
+      );
       const step = await this.runner.run(index, action, policy);
       step.observation = `${replacedCallNote(requested)}\n${step.observation}`;
       return step;
     }
-    this.hooks.onStep?.({ index, kind: 'action', thought: action.thought, action: action.action, ...this.runner.effective(action), observation: '', ...(policy ? { policy } : {}), timing, tokens }, 'action');
+    this.hooks.onStep?.(
+      {
+        index,
+        kind: 'action',
+        thought: action.thought,
+        action: action.action,
+        ...this.runner.effective(action),
+        observation: '',
+        ...(policy ? { policy } : {}),
+        timing,
+        tokens,
+      },
+      'action',
+    );
     return this.runner.run(index, action, policy);
   }
 }

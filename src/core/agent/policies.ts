@@ -42,10 +42,28 @@ export interface PolicyState {
   searched: boolean;
 }
 
-export const INITIAL_POLICY_STATE: PolicyState = { toolSteps: 0, inventoryTaken: false, nudgedExhaustive: false, wholeCaseSearched: false, sectionToRead: null, sectionRead: false, searched: false };
+export const INITIAL_POLICY_STATE: PolicyState = {
+  toolSteps: 0,
+  inventoryTaken: false,
+  nudgedExhaustive: false,
+  wholeCaseSearched: false,
+  sectionToRead: null,
+  sectionRead: false,
+  searched: false,
+};
 
 /** Tools that look into the documents' text (findFiles and outline only list them). */
-const SEARCHING_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile', 'readFile', 'readSection', 'getAdjacentChunks', 'timeline']);
+const SEARCHING_TOOLS = new Set([
+  'retrieve',
+  'keyword_search',
+  'vector_search',
+  'grepCase',
+  'grepFile',
+  'readFile',
+  'readSection',
+  'getAdjacentChunks',
+  'timeline',
+]);
 
 export type Decision =
   /** The turn ends with this answer. */
@@ -63,7 +81,8 @@ export const INVENTORY_BEFORE_ANSWER = 'findFiles first: the inventory is taken 
 export const EXHAUSTIVE_SEND_BACK =
   'This question asks for every occurrence. Before answering, search the whole case with grepCase (a regular expression for the thing asked about), then answer.';
 export const CLAUSE_READ_SECTION = 'clause question: the whole section of the best passage is read before answering';
-export const SEARCH_BEFORE_ANSWER = 'a question about the documents is searched before it is answered: ran retrieve with the question';
+export const SEARCH_BEFORE_ANSWER =
+  'a question about the documents is searched before it is answered: ran retrieve with the question';
 export const BUDGET_RAN_OUT_ANSWER = 'The step budget ran out before an answer was found in the documents.';
 
 /** The step budget is spent: the next model call may only answer. */
@@ -75,14 +94,22 @@ export function mustAnswer(rules: TurnRules, state: PolicyState): boolean {
  * What to do with the step the model asked for. `policy` is a note already attached to the step
  * (e.g. that its reply was cut off); it is kept when the step goes through as asked.
  */
-export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, policy?: string, question = rules.question ?? ''): Decision {
+export function decide(
+  rules: TurnRules,
+  state: PolicyState,
+  asked: ParsedStep,
+  policy?: string,
+  question = rules.question ?? '',
+): Decision {
   const forced = mustAnswer(rules, state);
   const has = (name: string) => rules.tools.includes(name);
   let action = asked;
   if (action.action === FINAL) {
     const wantsInventory = !state.inventoryTaken && has('findFiles') && !forced;
-    const wantsGrep = rules.exhaustive && !state.wholeCaseSearched && has('grepCase') && !forced && !state.nudgedExhaustive;
-    const wantsSection = !rules.exhaustive && state.sectionToRead !== null && !state.sectionRead && has('readSection') && !forced;
+    const wantsGrep =
+      rules.exhaustive && !state.wholeCaseSearched && has('grepCase') && !forced && !state.nudgedExhaustive;
+    const wantsSection =
+      !rules.exhaustive && state.sectionToRead !== null && !state.sectionRead && has('readSection') && !forced;
     const wantsSearch = !state.searched && has('retrieve') && !forced && question.trim() !== '';
     if (wantsInventory) {
       policy = INVENTORY_BEFORE_ANSWER;
@@ -90,26 +117,61 @@ export function decide(rules: TurnRules, state: PolicyState, asked: ParsedStep, 
     } else if (wantsSection) {
       // A question about a named document's clause: the passage may hold only part of it.
       const { file_id, section, label } = state.sectionToRead!;
-      return { kind: 'run', action: { thought: `Read ${label} whole before answering.`, action: 'readSection', input: { file_id, section } }, policy: CLAUSE_READ_SECTION };
+      return {
+        kind: 'run',
+        action: {
+          thought: `Read ${label} whole before answering.`,
+          action: 'readSection',
+          input: { file_id, section },
+        },
+        policy: CLAUSE_READ_SECTION,
+      };
     } else if (wantsGrep) {
-      return { kind: 'send-back', observation: EXHAUSTIVE_SEND_BACK, policy: 'exhaustive question: grepCase required before answering' };
+      return {
+        kind: 'send-back',
+        observation: EXHAUSTIVE_SEND_BACK,
+        policy: 'exhaustive question: grepCase required before answering',
+      };
     } else if (wantsSearch) {
       // An answer proposed before the documents were looked at is a guess: search the question first.
-      return { kind: 'run', action: { thought: action.thought, action: 'retrieve', input: { query: question } }, policy: SEARCH_BEFORE_ANSWER };
+      return {
+        kind: 'run',
+        action: { thought: action.thought, action: 'retrieve', input: { query: question } },
+        policy: SEARCH_BEFORE_ANSWER,
+      };
     } else {
-      const budgetNote = forced ? `step budget of ${rules.maxSteps} reached: answer forced from what was found` : undefined;
-      return { kind: 'answer', answer: String(action.input.answer ?? '').trim(), policy: policy || budgetNote, budgetExhausted: forced };
+      const budgetNote = forced
+        ? `step budget of ${rules.maxSteps} reached: answer forced from what was found`
+        : undefined;
+      return {
+        kind: 'answer',
+        answer: String(action.input.answer ?? '').trim(),
+        policy: policy || budgetNote,
+        budgetExhausted: forced,
+      };
     }
   }
   if (forced) {
     // The model asked for a tool when it had to answer (unconstrained backends): answer honestly.
-    return { kind: 'out-of-budget', answer: BUDGET_RAN_OUT_ANSWER, policy: `step budget of ${rules.maxSteps} reached and the model asked for ${action.action}; no answer was produced` };
+    return {
+      kind: 'out-of-budget',
+      answer: BUDGET_RAN_OUT_ANSWER,
+      policy: `step budget of ${rules.maxSteps} reached and the model asked for ${action.action}; no answer was produced`,
+    };
   }
   if (!has(action.action)) {
-    return { kind: 'unknown-tool', observation: `Error: there is no tool named "${action.action}". Available tools: ${rules.tools.join(', ')}, or ${FINAL}.` };
+    return {
+      kind: 'unknown-tool',
+      observation: `Error: there is no tool named "${action.action}". Available tools: ${rules.tools.join(', ')}, or ${FINAL}.`,
+    };
   }
   if (!state.inventoryTaken && action.action !== 'findFiles' && has('findFiles')) {
-    return { kind: 'run', action: { thought: action.thought, action: 'findFiles', input: {} }, policy: `findFiles first: ran findFiles instead of ${action.action}`, requested: action };
+    return {
+      kind: 'run',
+      action: { thought: action.thought, action: 'findFiles', input: {} },
+      policy: `findFiles first: ran findFiles instead of ${action.action}`,
+      requested: action,
+    };
   }
   return { kind: 'run', action, ...(policy ? { policy } : {}) };
 }

@@ -24,7 +24,10 @@ export function isExhaustiveQuestion(question: string): boolean {
 }
 
 function toolLine(t: AgentTool): string {
-  const schema = z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const schema = z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, { type?: unknown }>;
+    required?: string[];
+  };
   const props = Object.entries(schema.properties ?? {}).map(([k, v]) => {
     const req = schema.required?.includes(k) ? '' : '?';
     const type = typeof v.type === 'string' ? v.type : 'value';
@@ -33,7 +36,11 @@ function toolLine(t: AgentTool): string {
   return `- ${t.name}(${props.join(', ')}): ${t.description}`;
 }
 
-export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { maxSteps: number; exhaustive: boolean; thoughtChars?: number; answerChars?: number }): string {
+export function systemPrompt(
+  tools: AgentTool[],
+  format: StepFormat,
+  opts: { maxSteps: number; exhaustive: boolean; thoughtChars?: number; answerChars?: number },
+): string {
   const names = tools.map((t) => t.name);
   const lines = [
     'You are Casefile, a careful paralegal assistant. You answer questions about ONE legal case using only the documents of that case, which you reach through tools.',
@@ -42,7 +49,9 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
     ...tools.map(toolLine),
     '',
     'Rules:',
-    names.includes('findFiles') ? '1. First call findFiles to see which files the case holds.' : '1. Start by looking at what the case holds.',
+    names.includes('findFiles')
+      ? '1. First call findFiles to see which files the case holds.'
+      : '1. Start by looking at what the case holds.',
     `2. Prefer one or two retrieval calls (${names.filter((n) => ['retrieve', 'keyword_search', 'vector_search'].includes(n)).join(', ')}); reformulate the query when a search finds nothing useful.`,
     `3. Before quoting exact words, confirm them with ${names.some((n) => n === 'grepFile' || n === 'readFile') ? 'grepFile or readFile' : 'readSection or grepCase'}.`,
     opts.exhaustive
@@ -52,7 +61,9 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
     '6. Answer only from the documents. Cite each statement with the cite id shown in the observations, written as [cite:ID]. Never invent ids. Put exact quotes in double quotes.',
     '7. If the documents do not contain the answer, say so plainly.',
     ...(names.includes('readSection')
-      ? ['8. For a clause of a named document ("the cap in the Zounds marketing agreement"): search (it focuses on the documents the question names), then read the whole section of the best passage with readSection(file_id, section) — outline(file_id) lists the sections — and answer from it.']
+      ? [
+          '8. For a clause of a named document ("the cap in the Zounds marketing agreement"): search (it focuses on the documents the question names), then read the whole section of the best passage with readSection(file_id, section) — outline(file_id) lists the sections — and answer from it.',
+        ]
       : []),
     '',
   ];
@@ -69,7 +80,9 @@ export function systemPrompt(tools: AgentTool[], format: StepFormat, opts: { max
       '…and when the observations answer the question, the final_answer with their cite ids.',
     );
   } else if (format === 'tools') {
-    lines.push('Call the tools you need, one at a time. When you can answer, reply with the answer text only (no tool call), citing as [cite:ID].');
+    lines.push(
+      'Call the tools you need, one at a time. When you can answer, reply with the answer text only (no tool call), citing as [cite:ID].',
+    );
   } else {
     lines.push(
       'Reply in exactly this format:',
@@ -93,17 +106,36 @@ function boundedString(max: number): Record<string, unknown> {
  * The JSON schema of one step for grammar-constrained generation: a choice between each tool
  * (with its required arguments) and the final answer. `finalOnly` allows only the answer.
  */
-export function stepSchema(tools: AgentTool[], opts: { finalOnly?: boolean; thoughtChars?: number; answerChars?: number; argChars?: number } = {}): Record<string, unknown> {
+export function stepSchema(
+  tools: AgentTool[],
+  opts: { finalOnly?: boolean; thoughtChars?: number; answerChars?: number; argChars?: number } = {},
+): Record<string, unknown> {
   const thought = boundedString(opts.thoughtChars ?? 400);
   const final = {
     type: 'object',
-    properties: { thought, action: { const: FINAL }, action_input: { type: 'object', properties: { answer: boundedString(opts.answerChars ?? 1500) }, required: ['answer'] } },
+    properties: {
+      thought,
+      action: { const: FINAL },
+      action_input: {
+        type: 'object',
+        properties: { answer: boundedString(opts.answerChars ?? 1500) },
+        required: ['answer'],
+      },
+    },
     required: ['thought', 'action', 'action_input'],
   };
   if (opts.finalOnly) return final;
   const variants = tools.map((t) => ({
     type: 'object',
-    properties: { thought, action: { const: t.name }, action_input: { type: 'object', properties: t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars), required: Object.keys(t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars)) } },
+    properties: {
+      thought,
+      action: { const: t.name },
+      action_input: {
+        type: 'object',
+        properties: t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars),
+        required: Object.keys(t.grammarProperties ?? grammarPropertiesOf(t, opts.argChars)),
+      },
+    },
     required: ['thought', 'action', 'action_input'],
   }));
   return { oneOf: [...variants, final] };
@@ -111,7 +143,10 @@ export function stepSchema(tools: AgentTool[], opts: { finalOnly?: boolean; thou
 
 /** Required properties of a tool's input as bounded JSON-schema properties. */
 export function grammarPropertiesOf(t: AgentTool, argChars = 200): Record<string, unknown> {
-  const schema = z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const schema = z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   const out: Record<string, unknown> = {};
   for (const key of schema.required ?? []) {
     const p = schema.properties?.[key] ?? {};
@@ -140,7 +175,8 @@ export function parseJsonStep(text: string): ParsedStep {
   if (!action) throw new Error('the reply has no "action"');
   const input = v.action_input ?? {};
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    if (action === FINAL && typeof input === 'string') return { thought: String(v.thought ?? ''), action, input: { answer: input } };
+    if (action === FINAL && typeof input === 'string')
+      return { thought: String(v.thought ?? ''), action, input: { answer: input } };
     throw new Error('"action_input" must be a JSON object');
   }
   return { thought: typeof v.thought === 'string' ? v.thought : '', action, input: input as Record<string, unknown> };
@@ -171,13 +207,15 @@ export function parseTextStep(text: string): ParsedStep {
 
 /** How the model's own step is written back into the conversation. */
 export function renderStep(step: ParsedStep, format: StepFormat): string {
-  if (format === 'json') return JSON.stringify({ thought: step.thought, action: step.action, action_input: step.input });
+  if (format === 'json')
+    return JSON.stringify({ thought: step.thought, action: step.action, action_input: step.input });
   if (step.action === FINAL) return `Thought: ${step.thought}\nFinal Answer: ${String(step.input.answer ?? '')}`;
   return `Thought: ${step.thought}\nAction: ${step.action}\nAction Input: ${JSON.stringify(step.input)}`;
 }
 
 export function repairMessage(reason: string, format: StepFormat): string {
-  if (format === 'tools') return `Your reply could not be used: ${reason}. Call one tool, or reply with the final answer text.`;
+  if (format === 'tools')
+    return `Your reply could not be used: ${reason}. Call one tool, or reply with the final answer text.`;
   return format === 'json'
     ? `Your reply could not be read: ${reason}. Reply again with exactly one JSON object {"thought": ..., "action": ..., "action_input": {...}}.`
     : `Your reply could not be read: ${reason}. Reply again in exactly this format:\nThought: ...\nAction: <tool name>\nAction Input: {...}\nor\nThought: ...\nFinal Answer: ...`;

@@ -34,7 +34,10 @@ export function loadScript(file: string): ModelScript {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new CasefileError('invalid_input', `The model script ${file} could not be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}).`);
+    throw new CasefileError(
+      'invalid_input',
+      `The model script ${file} could not be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}).`,
+    );
   }
   let raw: unknown;
   try {
@@ -43,7 +46,11 @@ export function loadScript(file: string): ModelScript {
     throw new CasefileError('invalid_input', `The model script ${file} is not valid JSON.`);
   }
   const parsed = ModelScript.safeParse(raw);
-  if (!parsed.success) throw new CasefileError('invalid_input', `The model script ${file} is not valid: ${parsed.error.issues[0]?.message}.`);
+  if (!parsed.success)
+    throw new CasefileError(
+      'invalid_input',
+      `The model script ${file} is not valid: ${parsed.error.issues[0]?.message}.`,
+    );
   return parsed.data;
 }
 
@@ -52,15 +59,27 @@ function promptText(options: LanguageModelV4CallOptions, withSystem = true): str
     .filter((m) => withSystem || m.role !== 'system')
     .map((m) => {
       if (m.role === 'system') return m.content;
-      return m.content.map((p) => (p.type === 'text' ? p.text : p.type === 'tool-result' ? JSON.stringify(p.output) : '')).join('');
+      return m.content
+        .map((p) => (p.type === 'text' ? p.text : p.type === 'tool-result' ? JSON.stringify(p.output) : ''))
+        .join('');
     })
     .join('\n');
 }
 
 function entryText(entry: string | Record<string, unknown>): string {
   if (typeof entry === 'string') return entry;
-  if ('final' in entry) return JSON.stringify({ thought: String(entry.thought ?? 'I can answer now.'), action: 'final_answer', action_input: { answer: String(entry.final) } });
-  if ('action' in entry) return JSON.stringify({ thought: String(entry.thought ?? ''), action: entry.action, action_input: entry.action_input ?? {} });
+  if ('final' in entry)
+    return JSON.stringify({
+      thought: String(entry.thought ?? 'I can answer now.'),
+      action: 'final_answer',
+      action_input: { answer: String(entry.final) },
+    });
+  if ('action' in entry)
+    return JSON.stringify({
+      thought: String(entry.thought ?? ''),
+      action: entry.action,
+      action_input: entry.action_input ?? {},
+    });
   return JSON.stringify(entry);
 }
 
@@ -94,23 +113,41 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
     const question = /Question:\s*(.*)/.exec(prompt)?.[1] ?? '';
     const quoteOf = (id: string | undefined) => {
       const text = id ? new RegExp(`\\[cite:${id}\\][^\\n]*?: "([^\\n]*)"`).exec(prompt)?.[1] : undefined;
-      return text ? text.replace(/…$/, '').split(/\s+/).filter(Boolean).slice(0, 12).join(' ').replace(/[,;:.]+$/, '') : '';
+      return text
+        ? text
+            .replace(/…$/, '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .slice(0, 12)
+            .join(' ')
+            .replace(/[,;:.]+$/, '')
+        : '';
     };
     const fill = (s: string) =>
       s
-        .replace(/\{\{cite(?::(\d+))?\}\}/g, (_m, n: string | undefined) => cites[(n ? Number(n) : 1) - 1] ?? cites[0] ?? 'none')
-        .replace(/\{\{quote(?::(\d+))?\}\}/g, (_m, n: string | undefined) => quoteOf(cites[(n ? Number(n) : 1) - 1] ?? cites[0]))
+        .replace(
+          /\{\{cite(?::(\d+))?\}\}/g,
+          (_m, n: string | undefined) => cites[(n ? Number(n) : 1) - 1] ?? cites[0] ?? 'none',
+        )
+        .replace(/\{\{quote(?::(\d+))?\}\}/g, (_m, n: string | undefined) =>
+          quoteOf(cites[(n ? Number(n) : 1) - 1] ?? cites[0]),
+        )
         .replace(/\{\{file_id\}\}/g, fileId)
         .replace(/\{\{question\}\}/g, question);
     if (purpose === 'condense') {
       const q = this.script.condense[this.condensed++];
       const last = [...options.prompt].reverse().find((m) => m.role === 'user');
-      const fallback = last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
-      return JSON.stringify({ question: fill(q ?? (/Follow-up:\s*(.*)/.exec(fallback)?.[1] ?? fallback)) });
+      const fallback =
+        last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
+      return JSON.stringify({ question: fill(q ?? /Follow-up:\s*(.*)/.exec(fallback)?.[1] ?? fallback) });
     }
     const entry = this.script.steps[this.step++];
     if (entry === undefined) {
-      return entryText({ final: cites.length ? `The scripted model has no more steps; see [cite:${cites[0]}].` : 'The scripted model has no more steps.' });
+      return entryText({
+        final: cites.length
+          ? `The scripted model has no more steps; see [cite:${cites[0]}].`
+          : 'The scripted model has no more steps.',
+      });
     }
     // Fill templates inside the JSON text; escape values so they stay valid JSON.
     const text = entryText(entry);
@@ -163,7 +200,11 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
           await wait(delayMs);
         }
         controller.enqueue({ type: 'text-end', id: 't0' });
-        controller.enqueue({ type: 'finish', usage: usage(Math.ceil(inputLen / 4), sent), finishReason: { unified: 'stop', raw: 'stop' } });
+        controller.enqueue({
+          type: 'finish',
+          usage: usage(Math.ceil(inputLen / 4), sent),
+          finishReason: { unified: 'stop', raw: 'stop' },
+        });
         controller.close();
       },
     });

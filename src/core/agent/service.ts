@@ -3,7 +3,18 @@
  * sessions, running turns that can be cancelled, and the local model runtime (loaded once,
  * unloaded when idle, closed with the engine).
  */
-import type { AgentStep, AnswerFallback, AnswerKind, ChatAnswer, ChatMessage, CheckedCitation, ChunkRef, Coverage, LimitedTo, RetrievalDefaults } from '../../shared/contract/chat';
+import type {
+  AgentStep,
+  AnswerFallback,
+  AnswerKind,
+  ChatAnswer,
+  ChatMessage,
+  CheckedCitation,
+  ChunkRef,
+  Coverage,
+  LimitedTo,
+  RetrievalDefaults,
+} from '../../shared/contract/chat';
 import { CasefileError } from '../../shared/errors';
 import { answerMessage } from '../../shared/citation-text';
 import { CitationLedger } from '../domain/index';
@@ -43,11 +54,22 @@ export const UNSUPPORTED_ANSWER = "no sentence of the model's answer is supporte
 
 /** Coverage of a turn that took no agent steps. */
 function plainCoverage(files: DocumentInfo[], note: string): Coverage {
-  const unsearchable = files.filter((f) => !isReadable(f.status)).map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) }));
+  const unsearchable = files
+    .filter((f) => !isReadable(f.status))
+    .map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) }));
   const searched = files.filter((f) => isReadable(f.status)).map((f) => f.name);
   return {
-    files_total: files.length, files_listed: files.length, files_searched: searched.length, files_read: 0, searched, read: [], unsearchable,
-    exhaustive: false, whole_case_searched: false, budget_exhausted: false, note,
+    files_total: files.length,
+    files_listed: files.length,
+    files_searched: searched.length,
+    files_read: 0,
+    searched,
+    read: [],
+    unsearchable,
+    exhaustive: false,
+    whole_case_searched: false,
+    budget_exhausted: false,
+    note,
   };
 }
 
@@ -182,7 +204,16 @@ export class AgentService {
     outer?.addEventListener('abort', onOuter, { once: true });
     if (outer?.aborted) controller.abort(outer.reason);
     this.running.set(turnId, { caseId, controller });
-    const turn: TurnState = { input, chats, session, ref: { case_id: caseId, session_id: session.id, turn_id: turnId }, signal: controller.signal, started, label: input.model ?? 'default', standalone: input.question };
+    const turn: TurnState = {
+      input,
+      chats,
+      session,
+      ref: { case_id: caseId, session_id: session.id, turn_id: turnId },
+      signal: controller.signal,
+      started,
+      label: input.model ?? 'default',
+      standalone: input.question,
+    };
     try {
       return await this.runTurn(turn);
     } catch (err) {
@@ -212,7 +243,15 @@ export class AgentService {
     const nothing = noDocumentsAnswer(files);
     if (nothing) {
       turn.label = 'none';
-      return this.finish(turn, { answer: nothing, kind: 'no_documents', steps: [], coverage: plainCoverage(files, 'No search: the case has nothing searchable yet.'), ledger, seen: [], verification: { citations: [], grounded: false } });
+      return this.finish(turn, {
+        answer: nothing,
+        kind: 'no_documents',
+        steps: [],
+        coverage: plainCoverage(files, 'No search: the case has nothing searchable yet.'),
+        ledger,
+        seen: [],
+        verification: { citations: [], grounded: false },
+      });
     }
     const verifier = await caseVerifier(this.ports, ref.case_id, signal);
     const passagesOnly = (why: ExtractiveWhy) => {
@@ -234,7 +273,13 @@ export class AgentService {
     this.announce(turn);
     // Answer first: the passages go out now; the model writes underneath and replaces them only if its answer verifies.
     const first = await this.passages(turn, { caseTools, ledger, verifier, why: 'asked', question: input.question });
-    this.ports.events.emit('agent.passages', { ...ref, answer: first.found.answer, citations: first.citations, model: turn.label, first_answer_ms: turn.firstAnswerMs! });
+    this.ports.events.emit('agent.passages', {
+      ...ref,
+      answer: first.found.answer,
+      citations: first.citations,
+      model: turn.label,
+      first_answer_ms: turn.firstAnswerMs!,
+    });
     return this.compose(turn, resolved, { caseTools, ledger, verifier, files, first });
   }
 
@@ -255,14 +300,30 @@ export class AgentService {
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
     const bounds = this.stepBounds(resolved, input.max_steps, maxOutputTokens);
     if (history.length) {
-      turn.standalone = await condenseQuestion({ model: resolved.model, format: resolved.format, history, question: input.question, signal, maxOutputTokens: Math.min(160, maxOutputTokens) });
-      events.emit('agent.turn', { ...ref, phase: 'condensed', question: input.question, standalone_question: turn.standalone, model: turn.label });
+      turn.standalone = await condenseQuestion({
+        model: resolved.model,
+        format: resolved.format,
+        history,
+        question: input.question,
+        signal,
+        maxOutputTokens: Math.min(160, maxOutputTokens),
+      });
+      events.emit('agent.turn', {
+        ...ref,
+        phase: 'condensed',
+        question: input.question,
+        standalone_question: turn.standalone,
+        model: turn.label,
+      });
     }
     const run = await runAgent({
       model: resolved.model,
       format: resolved.format,
       tools,
-      question: turn.standalone === input.question ? turn.standalone : `${turn.standalone} (asked as a follow-up: "${input.question}")`,
+      question:
+        turn.standalone === input.question
+          ? turn.standalone
+          : `${turn.standalone} (asked as a follow-up: "${input.question}")`,
       searchQuery: turn.standalone,
       history,
       priorRefs: priorRefs(turn.session.messages),
@@ -283,15 +344,45 @@ export class AgentService {
     if (run.cancelled) {
       // Stopping the model keeps the passages the user already has.
       return this.finish(turn, {
-        answer: first.found.answer, kind: 'extractive', steps: run.steps, coverage: run.coverage, ledger, seen: first.found.seen, verification: first, cancelled: true,
-        ...(run.answer ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } } : {}),
+        answer: first.found.answer,
+        kind: 'extractive',
+        steps: run.steps,
+        coverage: run.coverage,
+        ledger,
+        seen: first.found.seen,
+        verification: first,
+        cancelled: true,
+        ...(run.answer
+          ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } }
+          : {}),
       });
     }
-    const unusable = run.stopped ?? degenerateReason(run.answer, turn.standalone, { answerChars: bounds.answerChars }) ?? (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
+    const unusable =
+      run.stopped ??
+      degenerateReason(run.answer, turn.standalone, { answerChars: bounds.answerChars }) ??
+      (run.supportedSentences > 0 ? null : UNSUPPORTED_ANSWER);
     if (unusable) {
-      return this.extractive(turn, { why: 'fallback', caseTools, ledger, verifier, files, steps: run.steps, run, fallback: { reason: unusable, model_answer: run.answer }, ...(shown ? { shown } : {}) });
+      return this.extractive(turn, {
+        why: 'fallback',
+        caseTools,
+        ledger,
+        verifier,
+        files,
+        steps: run.steps,
+        run,
+        fallback: { reason: unusable, model_answer: run.answer },
+        ...(shown ? { shown } : {}),
+      });
     }
-    return this.finish(turn, { answer: run.answer, kind: 'agent', steps: run.steps, coverage: run.coverage, ledger, seen: run.seen, verification: run });
+    return this.finish(turn, {
+      answer: run.answer,
+      kind: 'agent',
+      steps: run.steps,
+      coverage: run.coverage,
+      ledger,
+      seen: run.seen,
+      verification: run,
+    });
   }
 
   /**
@@ -299,13 +390,27 @@ export class AgentService {
    * context, and for a model too small to answer a short thought, answer and observations (what it
    * reads and writes is most of its turn's time).
    */
-  private stepBounds(resolved: ResolvedModel, maxSteps: number | undefined, maxOutputTokens: number): { thoughtChars?: number; answerChars: number; observationChars: number } {
+  private stepBounds(
+    resolved: ResolvedModel,
+    maxSteps: number | undefined,
+    maxOutputTokens: number,
+  ): { thoughtChars?: number; answerChars: number; observationChars: number } {
     const o = this.options;
     const small = resolved.small ? SMALL_MODEL_BOUNDS : null;
     const thoughtChars = o.thoughtChars ?? small?.thoughtChars;
     const answerChars = Math.min(o.answerChars ?? 1500, small?.answerChars ?? Infinity);
-    const budget = o.observationChars ?? observationBudget(resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768, clampMaxSteps(maxSteps), maxOutputTokens);
-    return { ...(thoughtChars ? { thoughtChars } : {}), answerChars, observationChars: Math.min(budget, small?.observationChars ?? Infinity) };
+    const budget =
+      o.observationChars ??
+      observationBudget(
+        resolved.kind === 'llama' ? this.runtime().options.contextSize : 32_768,
+        clampMaxSteps(maxSteps),
+        maxOutputTokens,
+      );
+    return {
+      ...(thoughtChars ? { thoughtChars } : {}),
+      answerChars,
+      observationChars: Math.min(budget, small?.observationChars ?? Infinity),
+    };
   }
 
   /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
@@ -320,21 +425,45 @@ export class AgentService {
   /** The turn has started (with the documents it is limited to). */
   private announce(turn: TurnState): void {
     const { ref, input, label, limited } = turn;
-    this.ports.events.emit('agent.turn', { ...ref, phase: 'started', question: input.question, model: label, ...(limited ? { limited_to: limited } : {}) });
+    this.ports.events.emit('agent.turn', {
+      ...ref,
+      phase: 'started',
+      question: input.question,
+      model: label,
+      ...(limited ? { limited_to: limited } : {}),
+    });
   }
 
   /** The model of a turn: the one named, else the default (NoChatModelError when none is installed). */
   private async resolve(model: string | undefined): Promise<ResolvedModel> {
-    return resolveModel(model, { runtime: () => this.runtime(), registry: await this.ports.catalog(), endpoint: this.options.endpoint, defaultModel: this.options.defaultModel });
+    return resolveModel(model, {
+      runtime: () => this.runtime(),
+      registry: await this.ports.catalog(),
+      endpoint: this.options.endpoint,
+      defaultModel: this.options.defaultModel,
+    });
   }
 
   /** The best passages for `question`, quoted, verified and graded (the first cited answer of the turn when it is the first). */
-  private async passages(turn: TurnState, o: { caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; why: ExtractiveWhy; question: string }): Promise<Passages> {
+  private async passages(
+    turn: TurnState,
+    o: { caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; why: ExtractiveWhy; question: string },
+  ): Promise<Passages> {
     const t0 = performance.now();
     const { verifier } = o;
-    const found = await extractiveAnswer({ tools: o.caseTools, ledger: o.ledger, sourceText: verifier.sourceText, ...(verifier.options.similarity ? { similarity: verifier.options.similarity } : {}), question: o.question, why: o.why, signal: turn.signal });
+    const found = await extractiveAnswer({
+      tools: o.caseTools,
+      ledger: o.ledger,
+      sourceText: verifier.sourceText,
+      ...(verifier.options.similarity ? { similarity: verifier.options.similarity } : {}),
+      question: o.question,
+      why: o.why,
+      signal: turn.signal,
+    });
     const checked = await verifyCitations(found.answer, o.ledger, verifier.sourceText, verifier.options);
-    const citations = checked.citations.map((c) => (found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c));
+    const citations = checked.citations.map((c) =>
+      found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c,
+    );
     turn.firstAnswerMs ??= performance.now() - turn.started;
     return { found, citations, grounded: checked.grounded, ms: performance.now() - t0, question: o.question };
   }
@@ -342,24 +471,60 @@ export class AgentService {
   /** End the turn with the extractive answer (`shown`: the passages already sent first); its search is one more step of the timeline. */
   private async extractive(
     turn: TurnState,
-    o: { why: ExtractiveWhy; caseTools: CaseTools; ledger: CitationLedger; verifier: CaseVerifier; files: DocumentInfo[]; steps: AgentStep[]; run?: AgentRunResult; fallback?: AnswerFallback; shown?: Passages },
+    o: {
+      why: ExtractiveWhy;
+      caseTools: CaseTools;
+      ledger: CitationLedger;
+      verifier: CaseVerifier;
+      files: DocumentInfo[];
+      steps: AgentStep[];
+      run?: AgentRunResult;
+      fallback?: AnswerFallback;
+      shown?: Passages;
+    },
   ): Promise<ChatAnswer> {
     const { ref } = turn;
     const index = o.steps.length + 1;
-    const policy = EXTRACTIVE_POLICY[o.why] ?? `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
+    const policy =
+      EXTRACTIVE_POLICY[o.why] ?? `the model's answer was replaced by the best passages: ${o.fallback!.reason}`;
     const query = turn.standalone;
-    const step: AgentStep = { index, kind: 'action', thought: '', action: FIND_PASSAGES, input: { query }, observation: '', policy, timing: { model_ms: 0, tool_ms: 0 }, tokens: { input: 0, output: 0 } };
+    const step: AgentStep = {
+      index,
+      kind: 'action',
+      thought: '',
+      action: FIND_PASSAGES,
+      input: { query },
+      observation: '',
+      policy,
+      timing: { model_ms: 0, tool_ms: 0 },
+      tokens: { input: 0, output: 0 },
+    };
     this.ports.events.emit('agent.step', { ...ref, phase: 'action', step });
-    const p = o.shown ?? (await this.passages(turn, { caseTools: o.caseTools, ledger: o.ledger, verifier: o.verifier, why: o.why, question: query }));
+    const p =
+      o.shown ??
+      (await this.passages(turn, {
+        caseTools: o.caseTools,
+        ledger: o.ledger,
+        verifier: o.verifier,
+        why: o.why,
+        question: query,
+      }));
     const { found } = p;
     step.timing.tool_ms = p.ms;
-    step.observation = !found.seen.length ? 'No passage matches the question.' : `${found.found ? '' : "The documents don't appear to say. "}Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.`;
+    step.observation = !found.seen.length
+      ? 'No passage matches the question.'
+      : `${found.found ? '' : "The documents don't appear to say. "}Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.`;
     step.summary = { tool: FIND_PASSAGES, count: found.seen.length };
     this.ports.events.emit('agent.step', { ...ref, phase: 'observation', step });
     // The same passages and citations; only the first line says why they are the answer.
     const answer = found.because(o.why);
     const readable = o.files.filter((f) => isReadable(f.status)).length;
-    const coverage = o.run?.coverage ?? plainCoverage(o.files, `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`);
+    const coverage =
+      o.run?.coverage ??
+      plainCoverage(
+        o.files,
+        `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`,
+      );
     return this.finish(turn, {
       answer,
       kind: 'extractive',
@@ -375,7 +540,17 @@ export class AgentService {
   /** Build, persist and announce the turn's answer. */
   private async finish(
     turn: TurnState,
-    o: { answer: string; kind: AnswerKind; steps: AgentStep[]; coverage: Coverage; ledger: CitationLedger; seen: PassageItem[]; verification: { citations: CheckedCitation[]; grounded: boolean }; cancelled?: boolean; fallback?: AnswerFallback },
+    o: {
+      answer: string;
+      kind: AnswerKind;
+      steps: AgentStep[];
+      coverage: Coverage;
+      ledger: CitationLedger;
+      seen: PassageItem[];
+      verification: { citations: CheckedCitation[]; grounded: boolean };
+      cancelled?: boolean;
+      fallback?: AnswerFallback;
+    },
   ): Promise<ChatAnswer> {
     const { input, ref, limited } = turn;
     const coverage = limited ? { ...o.coverage, note: `${limited.line}. ${o.coverage.note}`.trim() } : o.coverage;
@@ -390,7 +565,10 @@ export class AgentService {
       grounded: o.verification.grounded,
       status: o.cancelled ? 'cancelled' : 'done',
       model: turn.label,
-      timing: { total_ms: performance.now() - turn.started, first_answer_ms: turn.firstAnswerMs ?? performance.now() - turn.started },
+      timing: {
+        total_ms: performance.now() - turn.started,
+        first_answer_ms: turn.firstAnswerMs ?? performance.now() - turn.started,
+      },
       answer_kind: o.kind,
       ...(o.fallback ? { fallback: o.fallback } : {}),
       ...(limited ? { limited_to: limited } : {}),
@@ -412,8 +590,17 @@ export class AgentService {
       citations: [],
       steps: [],
       coverage: {
-        files_total: null, files_listed: 0, files_searched: 0, files_read: 0, searched: [], read: [], unsearchable: [],
-        exhaustive: false, whole_case_searched: false, budget_exhausted: false, note: cancelled ? 'The turn was cancelled.' : `The turn failed: ${message}`,
+        files_total: null,
+        files_listed: 0,
+        files_searched: 0,
+        files_read: 0,
+        searched: [],
+        read: [],
+        unsearchable: [],
+        exhaustive: false,
+        whole_case_searched: false,
+        budget_exhausted: false,
+        note: cancelled ? 'The turn was cancelled.' : `The turn failed: ${message}`,
       },
       grounded: false,
       status: cancelled ? 'cancelled' : 'failed',
@@ -423,15 +610,34 @@ export class AgentService {
     };
   }
 
-  private async persist(chats: ChatStore, sessionId: string, question: string, result: ChatAnswer, seen: PassageItem[], ledger: CitationLedger | null): Promise<void> {
+  private async persist(
+    chats: ChatStore,
+    sessionId: string,
+    question: string,
+    result: ChatAnswer,
+    seen: PassageItem[],
+    ledger: CitationLedger | null,
+  ): Promise<void> {
     const now = new Date().toISOString();
     const cited = new Set(findCites(result.answer).map((c) => c.id));
     const refs: ChunkRef[] = [];
     const ordered = [...seen.filter((s) => cited.has(s.cite)), ...seen.filter((s) => !cited.has(s.cite))];
     for (const s of ordered.slice(0, 12)) {
-      refs.push({ cite: s.cite, ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}), file_name: s.file_name, pages: s.pages, summary: trimText(s.text, 100) });
+      refs.push({
+        cite: s.cite,
+        ...(s.chunk_id ? { chunk_id: s.chunk_id } : {}),
+        file_name: s.file_name,
+        pages: s.pages,
+        summary: trimText(s.text, 100),
+      });
     }
-    const user: ChatMessage = { id: newId('m', 12), role: 'user', content: question, turn_id: result.turn_id, created: now };
+    const user: ChatMessage = {
+      id: newId('m', 12),
+      role: 'user',
+      content: question,
+      turn_id: result.turn_id,
+      created: now,
+    };
     const assistant = answerMessage(result, newId('m', 12), now, refs);
     await chats.update(sessionId, (s) => {
       s.messages.push(user, assistant);
@@ -454,8 +660,10 @@ export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentSe
       await ports.cases.readMeta(caseId);
       return { sessions: await service.store(caseId).list() };
     },
-    'chat.session': async ({ case_id: caseId, session_id: sessionId }) => toSession(await service.store(caseId).read(sessionId)),
-    'chat.rename': async ({ case_id: caseId, session_id: sessionId, title }) => service.store(caseId).rename(sessionId, title),
+    'chat.session': async ({ case_id: caseId, session_id: sessionId }) =>
+      toSession(await service.store(caseId).read(sessionId)),
+    'chat.rename': async ({ case_id: caseId, session_id: sessionId, title }) =>
+      service.store(caseId).rename(sessionId, title),
     'chat.delete': async ({ case_id: caseId, session_id: sessionId }) => {
       await service.store(caseId).delete(sessionId);
       return { id: sessionId, deleted: true as const };

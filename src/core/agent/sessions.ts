@@ -46,7 +46,11 @@ export class ChatStore {
   }
 
   private file(sessionId: string): string {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(sessionId)) throw new CasefileError('invalid_input', `“${sessionId}” is not a chat id. Pick the chat from the case’s list of chats (casefile chat list).`);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(sessionId))
+      throw new CasefileError(
+        'invalid_input',
+        `“${sessionId}” is not a chat id. Pick the chat from the case’s list of chats (casefile chat list).`,
+      );
     return path.join(this.dir, `${sessionId}.json`);
   }
 
@@ -55,11 +59,18 @@ export class ChatStore {
     try {
       raw = await readJson(this.file(sessionId));
     } catch (err) {
-      throw new CasefileError('failed', `The chat session ${sessionId} is unreadable (${(err as Error).message}); delete it and start a new one.`);
+      throw new CasefileError(
+        'failed',
+        `The chat session ${sessionId} is unreadable (${(err as Error).message}); delete it and start a new one.`,
+      );
     }
     if (raw === undefined) throw new CasefileError('not_found', `No chat session ${sessionId} in this case.`);
     const parsed = SessionFile.safeParse(raw);
-    if (!parsed.success) throw new CasefileError('failed', `The chat session ${sessionId} is damaged: ${parsed.error.issues[0]?.message}.`);
+    if (!parsed.success)
+      throw new CasefileError(
+        'failed',
+        `The chat session ${sessionId} is damaged: ${parsed.error.issues[0]?.message}.`,
+      );
     return { ...parsed.data, messages: parsed.data.messages.map(currentMessage) };
   }
 
@@ -128,7 +139,14 @@ function currentMessage(m: ChatMessage): ChatMessage {
 }
 
 export function summary(s: SessionFile): ChatSessionSummary {
-  return { id: s.id, case_id: s.caseId, title: s.title, created: s.created, updated: s.updated, messages: s.messages.length };
+  return {
+    id: s.id,
+    case_id: s.caseId,
+    title: s.title,
+    created: s.created,
+    updated: s.updated,
+    messages: s.messages.length,
+  };
 }
 
 export function toSession(s: SessionFile): ChatSession {
@@ -141,7 +159,13 @@ export function replayHistory(messages: ChatMessage[], maxTurns = 4): HistoryMes
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     const next = messages[i + 1];
-    if (m.role === 'user' && next?.role === 'assistant' && next.turn_id === m.turn_id && next.status === 'done' && next.content.trim()) {
+    if (
+      m.role === 'user' &&
+      next?.role === 'assistant' &&
+      next.turn_id === m.turn_id &&
+      next.status === 'done' &&
+      next.content.trim()
+    ) {
       turns.push([
         { role: 'user', content: m.content },
         { role: 'assistant', content: next.content },
@@ -155,11 +179,15 @@ export function replayHistory(messages: ChatMessage[], maxTurns = 4): HistoryMes
 /** Chunk references of the latest finished turns, as a few lines for the model. */
 export function priorRefs(messages: ChatMessage[], maxTurns = 2, maxRefs = 8): string {
   const refs: ChunkRef[] = [];
-  const finished = messages.filter((m) => m.role === 'assistant' && m.status === 'done' && m.refs?.length).slice(-maxTurns);
+  const finished = messages
+    .filter((m) => m.role === 'assistant' && m.status === 'done' && m.refs?.length)
+    .slice(-maxTurns);
   for (const m of finished) refs.push(...(m.refs ?? []));
   const unique = [...new Map(refs.map((r) => [r.cite, r])).values()].slice(-maxRefs);
   return unique
-    .map((r) => `- [cite:${r.cite}] ${r.file_name} p.${r.pages.join('-')}${r.chunk_id ? ` chunk_id=${r.chunk_id}` : ''}: ${r.summary}`)
+    .map(
+      (r) =>
+        `- [cite:${r.cite}] ${r.file_name} p.${r.pages.join('-')}${r.chunk_id ? ` chunk_id=${r.chunk_id}` : ''}: ${r.summary}`,
+    )
     .join('\n');
 }
-

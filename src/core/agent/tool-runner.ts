@@ -13,16 +13,26 @@ import { CancelledError, type AgentTool, type SectionRef } from './types';
 export function stableKey(action: string, input: Record<string, unknown>): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sort(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, x]) => [k, sort(x)]),
+      );
     return typeof v === 'string' ? v.trim() : v;
   };
   return `${action}\u0000${JSON.stringify(sort(input))}`;
 }
 
 /** The arguments a tool runs with: the model's, plus the tool's defaults for those it left out (named in `defaults`). */
-export function withDefaults(tool: AgentTool | undefined, given: Record<string, unknown>): { input: Record<string, unknown>; defaults?: string[] } {
+export function withDefaults(
+  tool: AgentTool | undefined,
+  given: Record<string, unknown>,
+): { input: Record<string, unknown>; defaults?: string[] } {
   const filled = Object.entries(tool?.defaults ?? {}).filter(([k, v]) => v !== undefined && !Object.hasOwn(given, k));
-  return filled.length ? { input: { ...given, ...Object.fromEntries(filled) }, defaults: filled.map(([k]) => k) } : { input: given };
+  return filled.length
+    ? { input: { ...given, ...Object.fromEntries(filled) }, defaults: filled.map(([k]) => k) }
+    : { input: given };
 }
 
 export class ToolRunner {
@@ -62,7 +72,14 @@ export class ToolRunner {
    * only repeat itself once called, so it is left out of the grammar.
    */
   offered(): AgentTool[] {
-    return this.tools.filter((t) => !(t.grammarProperties && Object.keys(t.grammarProperties).length === 0 && this.earlier.has(stableKey(t.name, {}))));
+    return this.tools.filter(
+      (t) =>
+        !(
+          t.grammarProperties &&
+          Object.keys(t.grammarProperties).length === 0 &&
+          this.earlier.has(stableKey(t.name, {}))
+        ),
+    );
   }
 
   /** The step that already made the call `parsed` would make (same tool, same arguments with defaults), or null. */
@@ -106,7 +123,11 @@ export class ToolRunner {
     try {
       const outcome = await tool.run(input, { signal: this.signal, rejected: this.book.rejected });
       step.observation = this.book.observe(step.index, outcome);
-      step.summary = { tool: tool.name, count: outcome.count, ...(outcome.best_label ? { best_label: outcome.best_label } : {}) };
+      step.summary = {
+        tool: tool.name,
+        count: outcome.count,
+        ...(outcome.best_label ? { best_label: outcome.best_label } : {}),
+      };
       this.coverage.add(outcome.coverage);
       if (outcome.readNext) this.sectionToRead = outcome.readNext;
       this.earlier.set(key, step.index);

@@ -15,7 +15,11 @@ export interface CaseVerifier {
   options: VerifyOptions;
 }
 
-export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 'readMeta'> }, caseId: string, signal?: AbortSignal): Promise<CaseVerifier> {
+export async function caseVerifier(
+  ports: ToolsPorts & { cases: Pick<CasesPort, 'readMeta'> },
+  caseId: string,
+  signal?: AbortSignal,
+): Promise<CaseVerifier> {
   const docs = caseDocumentSource(await ports.openCases.open(caseId));
   /** name + cited file → the other document it names (null: none). */
   const names = new Map<string, string | null>();
@@ -26,7 +30,17 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
     const file = (await listed()).find((f) => f.id === fileId)?.name ?? '';
     // Cited by its short name ("Gildernew v. Gantner, p. 4"; a contract's title without its parties).
     const title = profile?.short_name || profile?.title || (file ? readableFileName(file) : '');
-    return { text: text.text, pageStarts: text.pageStarts, ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}), ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}), ...(text.pageBates ? { pageBates: text.pageBates } : {}), ...(text.transcript ? { transcript: text.transcript } : {}), ...(text.exhibit ? { exhibit: text.exhibit } : {}), ...(title ? { title } : {}), names: [profile?.title ?? title, ...(profile?.parties ?? []), file].join(' \n ') };
+    return {
+      text: text.text,
+      pageStarts: text.pageStarts,
+      ...(text.ocrPages ? { ocrPages: text.ocrPages } : {}),
+      ...(text.pageLabels ? { pageLabels: text.pageLabels } : {}),
+      ...(text.pageBates ? { pageBates: text.pageBates } : {}),
+      ...(text.transcript ? { transcript: text.transcript } : {}),
+      ...(text.exhibit ? { exhibit: text.exhibit } : {}),
+      ...(title ? { title } : {}),
+      names: [profile?.title ?? title, ...(profile?.parties ?? []), file].join(' \n '),
+    };
   };
   let files: ReturnType<typeof docs.listFiles> | null = null;
   const listed = () => (files ??= docs.listFiles().catch(() => []));
@@ -39,14 +53,21 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
         all.map(async (f) => {
           const p = await docs.readProfile(f.id, f.version).catch(() => null);
           const title = p?.short_name || p?.title || readableFileName(f.name);
-          return { id: f.id, title, names: `${p?.title ?? title} ${(p?.parties ?? []).join(' ')} ${f.name}`.toLowerCase() };
+          return {
+            id: f.id,
+            title,
+            names: `${p?.title ?? title} ${(p?.parties ?? []).join(' ')} ${f.name}`.toLowerCase(),
+          };
         }),
       ),
     ));
   const documentNamed = async (name: string, notFileId: string): Promise<string | null> => {
     const key = `${name}\u0000${notFileId}`;
     if (!names.has(key)) {
-      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u');
+      const re = new RegExp(
+        `(?:^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+        'u',
+      );
       const hit = (await documents()).find((d) => d.id !== notFileId && re.test(d.names));
       names.set(key, hit ? `the ${hit.title}` : null);
     }
@@ -56,6 +77,7 @@ export async function caseVerifier(ports: ToolsPorts & { cases: Pick<CasesPort, 
   const options: VerifyOptions = { documentNamed };
   const meta = await ports.cases.readMeta(caseId);
   const load = await (await ports.queryModels()).embedder(meta.embedding?.modelId ?? null).catch(() => null);
-  if (load?.ok && (!meta.embedding || load.embedder.modelId === meta.embedding.modelId)) options.similarity = embeddingSimilarity(load.embedder, signal);
+  if (load?.ok && (!meta.embedding || load.embedder.modelId === meta.embedding.modelId))
+    options.similarity = embeddingSimilarity(load.embedder, signal);
   return { sourceText, options };
 }

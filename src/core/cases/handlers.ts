@@ -32,7 +32,12 @@ async function refuseMissingFolders(folders: string[], followed: string[]): Prom
 export function caseHandlers(ports: CasePorts): HandlerMap {
   const { cases, events } = ports;
   return {
-    'app.info': async () => ({ name: 'casefile', version: ports.version, home: ports.home, ocr: { available: ports.ocr, languages: installedLanguages() } }),
+    'app.info': async () => ({
+      name: 'casefile',
+      version: ports.version,
+      home: ports.home,
+      ocr: { available: ports.ocr, languages: installedLanguages() },
+    }),
     'cases.list': async ({ query }) => ({ cases: await cases.list(query) }),
     'cases.get': async ({ case_id: caseId }) => cases.get(caseId),
     'cases.create': async ({ name }) => {
@@ -48,9 +53,15 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
     'cases.setOcr': async ({ case_id: caseId, enabled, language }) => {
       if (language !== undefined && !installedLanguages().includes(language)) {
         const have = installedLanguages();
-        throw new CasefileError('invalid_input', `No OCR language "${language}" is installed${have.length ? ` (installed: ${have.join(', ')})` : ''}.`);
+        throw new CasefileError(
+          'invalid_input',
+          `No OCR language "${language}" is installed${have.length ? ` (installed: ${have.join(', ')})` : ''}.`,
+        );
       }
-      const changed = await cases.setOcr(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(language ? { language } : {}) });
+      const changed = await cases.setOcr(caseId, {
+        ...(enabled !== undefined ? { enabled } : {}),
+        ...(language ? { language } : {}),
+      });
       events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },
@@ -67,7 +78,10 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
         });
       }
       if (folders) await refuseMissingFolders(folders, (await cases.get(caseId)).watch.folders);
-      const changed = await cases.setWatch(caseId, { ...(enabled !== undefined ? { enabled } : {}), ...(folders ? { folders: [...new Set(folders)] } : {}) });
+      const changed = await cases.setWatch(caseId, {
+        ...(enabled !== undefined ? { enabled } : {}),
+        ...(folders ? { folders: [...new Set(folders)] } : {}),
+      });
       events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },

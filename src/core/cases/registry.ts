@@ -36,7 +36,11 @@ export const DEFAULT_OCR_LANGUAGE = 'eng';
 /** A case's OCR setting (`settings.ocr` in case.json): on, in English, unless the case says otherwise. */
 export function ocrSettingsOf(settings: Record<string, unknown>): { enabled: boolean; language: string } {
   const raw = (settings.ocr ?? {}) as { enabled?: unknown; language?: unknown };
-  return { enabled: raw.enabled !== false, language: typeof raw.language === 'string' && /^[a-z_]{3,12}$/.test(raw.language) ? raw.language : DEFAULT_OCR_LANGUAGE };
+  return {
+    enabled: raw.enabled !== false,
+    language:
+      typeof raw.language === 'string' && /^[a-z_]{3,12}$/.test(raw.language) ? raw.language : DEFAULT_OCR_LANGUAGE,
+  };
 }
 
 /** The case's date order (case.json `settings.dates`); a case never set follows this computer's locale. */
@@ -47,16 +51,31 @@ export function dateSettingsOf(settings: Record<string, unknown>): { dayFirst: b
 
 /** Whether this computer's locale writes the day before the month (en-GB, fr, de…; not en-US). */
 export function localeDayFirst(): boolean {
-  const parts = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(Date.UTC(2020, 2, 4));
+  const parts = new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).formatToParts(Date.UTC(2020, 2, 4));
   return parts.findIndex((p) => p.type === 'day') < parts.findIndex((p) => p.type === 'month');
 }
 
 /** The folders a case follows (case.json `settings.watch`): new and changed files are added, deleted ones marked; off until turned on. */
-export function watchSettingsOf(settings: Record<string, unknown>): { enabled: boolean; folders: string[]; problem?: string } {
+export function watchSettingsOf(settings: Record<string, unknown>): {
+  enabled: boolean;
+  folders: string[];
+  problem?: string;
+} {
   const raw = (settings.watch ?? {}) as { enabled?: unknown; folders?: unknown; problem?: unknown };
-  const folders = Array.isArray(raw.folders) ? raw.folders.filter((f): f is string => typeof f === 'string' && f.length > 0) : [];
+  const folders = Array.isArray(raw.folders)
+    ? raw.folders.filter((f): f is string => typeof f === 'string' && f.length > 0)
+    : [];
   const enabled = raw.enabled === true && folders.length > 0;
-  return { enabled, folders, ...(!enabled && typeof raw.problem === 'string' && raw.problem ? { problem: raw.problem } : {}) };
+  return {
+    enabled,
+    folders,
+    ...(!enabled && typeof raw.problem === 'string' && raw.problem ? { problem: raw.problem } : {}),
+  };
 }
 
 export interface CaseStats {
@@ -87,7 +106,11 @@ export class CaseRegistry {
   }
 
   caseDir(caseId: string): string {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(caseId)) throw new CasefileError('invalid_input', `“${caseId}” is not a case id. Name the case as the case list shows it (casefile cases list).`);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(caseId))
+      throw new CasefileError(
+        'invalid_input',
+        `“${caseId}” is not a case id. Name the case as the case list shows it (casefile cases list).`,
+      );
     return path.join(this.casesDir, caseId);
   }
 
@@ -113,7 +136,15 @@ export class CaseRegistry {
     await fs.mkdir(this.casesDir, { recursive: true });
     const id = newId('c', 12);
     const now = new Date().toISOString();
-    const meta: CaseMeta = { schemaVersion: CASE_SCHEMA_VERSION, id, name, created: now, updated: now, embedding: null, settings: {} };
+    const meta: CaseMeta = {
+      schemaVersion: CASE_SCHEMA_VERSION,
+      id,
+      name,
+      created: now,
+      updated: now,
+      embedding: null,
+      settings: {},
+    };
     const staging = path.join(this.casesDir, `${CREATING}${id}`);
     await fs.mkdir(staging, { recursive: true });
     await writeJsonAtomic(path.join(staging, 'case.json'), meta);
@@ -131,7 +162,8 @@ export class CaseRegistry {
     }
     if (raw === undefined) throw new CasefileError('not_found', `No case with id ${caseId}.`);
     const parsed = CaseMeta.safeParse(raw);
-    if (!parsed.success) throw new CasefileError('failed', `The case file of ${caseId} is damaged: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new CasefileError('failed', `The case file of ${caseId} is damaged: ${parsed.error.issues[0]?.message}`);
     return parsed.data;
   }
 
@@ -176,24 +208,40 @@ export class CaseRegistry {
 
   /** Change the case's OCR setting (it applies to files read from now on). */
   async setDateOrder(caseId: string, dayFirst: boolean): Promise<CaseSummary> {
-    return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, dates: { dayFirst } } })));
+    return this.summary(
+      await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, dates: { dayFirst } } })),
+    );
   }
 
   async setOcr(caseId: string, change: { enabled?: boolean; language?: string }): Promise<CaseSummary> {
-    return this.summary(await this.updateMeta(caseId, (m) => ({ ...m, settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } } })));
+    return this.summary(
+      await this.updateMeta(caseId, (m) => ({
+        ...m,
+        settings: { ...m.settings, ocr: { ...ocrSettingsOf(m.settings), ...change } },
+      })),
+    );
   }
 
   /**
    * Turn following the case's folders on or off, or change which folders it follows. `problem`:
    * why the app switched following off by itself (kept until the next change, which clears it).
    */
-  async setWatch(caseId: string, change: { enabled?: boolean; folders?: string[]; problem?: string }): Promise<CaseSummary> {
+  async setWatch(
+    caseId: string,
+    change: { enabled?: boolean; folders?: string[]; problem?: string },
+  ): Promise<CaseSummary> {
     return this.summary(
       await this.updateMeta(caseId, (m) => {
         const now = watchSettingsOf(m.settings);
         const folders = change.folders ?? now.folders;
         const enabled = (change.enabled ?? (m.settings.watch as { enabled?: boolean } | undefined)?.enabled) === true;
-        return { ...m, settings: { ...m.settings, watch: { enabled, folders, ...(change.problem ? { problem: change.problem } : {}) } } };
+        return {
+          ...m,
+          settings: {
+            ...m.settings,
+            watch: { enabled, folders, ...(change.problem ? { problem: change.problem } : {}) },
+          },
+        };
       }),
     );
   }
@@ -223,6 +271,16 @@ export class CaseRegistry {
 
   private async summary(meta: CaseMeta): Promise<CaseSummary> {
     const stats = await this.statsProvider(this.caseDir(meta.id));
-    return { id: meta.id, name: meta.name, created: meta.created, updated: meta.updated, files: stats.files, bytes: stats.bytes, ocr: ocrSettingsOf(meta.settings), dates: { day_first: dateSettingsOf(meta.settings).dayFirst }, watch: watchSettingsOf(meta.settings) };
+    return {
+      id: meta.id,
+      name: meta.name,
+      created: meta.created,
+      updated: meta.updated,
+      files: stats.files,
+      bytes: stats.bytes,
+      ocr: ocrSettingsOf(meta.settings),
+      dates: { day_first: dateSettingsOf(meta.settings).dayFirst },
+      watch: watchSettingsOf(meta.settings),
+    };
   }
 }

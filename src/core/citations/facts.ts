@@ -16,10 +16,38 @@ export interface Fact {
 }
 
 const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fourty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
 const NUMBER_WORDS = [...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(SCALES)].join('|');
 const NUMBER_WORD = new RegExp(`\\b(?:${NUMBER_WORDS})\\b`, 'i');
@@ -61,12 +89,34 @@ export function digitsFor(text: string): string {
   return out;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH_RE =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const monthOf = (m: string): number => MONTHS.findIndex((x) => x.startsWith(m.toLowerCase().slice(0, 3))) + 1;
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-const SCALE_WORD: Record<string, number> = { thousand: 1_000, million: 1_000_000, billion: 1_000_000_000, k: 1_000, m: 1_000_000, mm: 1_000_000, bn: 1_000_000_000 };
+const SCALE_WORD: Record<string, number> = {
+  thousand: 1_000,
+  million: 1_000_000,
+  billion: 1_000_000_000,
+  k: 1_000,
+  m: 1_000_000,
+  mm: 1_000_000,
+  bn: 1_000_000_000,
+};
 
 /** "12 months" and "one year" compare equal; so do "2 weeks" and "14 days". */
 function durationValue(n: number, unit: string): string {
@@ -96,22 +146,39 @@ function numericFacts(t: string): Hit[] {
     const e = s + m[0].length;
     if (!taken(s, e)) hits.push({ start: s, end: e, fact: { ...fact, text: m[0].trim() } });
   };
-  for (const m of t.matchAll(/(?:\$|US\$|USD\s?|€|EUR\s?|£|GBP\s?)\s?(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion|k|mm|m|bn)\b)?/gi)) {
-    add(m, { kind: 'money', value: String(Math.round(num(m[1]!) * (m[2] ? SCALE_WORD[m[2].toLowerCase()]! : 1) * 100) / 100) });
+  for (const m of t.matchAll(
+    /(?:\$|US\$|USD\s?|€|EUR\s?|£|GBP\s?)\s?(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion|k|mm|m|bn)\b)?/gi,
+  )) {
+    add(m, {
+      kind: 'money',
+      value: String(Math.round(num(m[1]!) * (m[2] ? SCALE_WORD[m[2].toLowerCase()]! : 1) * 100) / 100),
+    });
   }
-  for (const m of t.matchAll(/\b(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion)\b)?\s*(?:u\.?s\.?\s*)?(?:dollars|usd|euros?|pounds sterling)\b/gi)) {
-    add(m, { kind: 'money', value: String(Math.round(num(m[1]!) * (m[2] ? SCALE_WORD[m[2].toLowerCase()]! : 1) * 100) / 100) });
+  for (const m of t.matchAll(
+    /\b(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion)\b)?\s*(?:u\.?s\.?\s*)?(?:dollars|usd|euros?|pounds sterling)\b/gi,
+  )) {
+    add(m, {
+      kind: 'money',
+      value: String(Math.round(num(m[1]!) * (m[2] ? SCALE_WORD[m[2].toLowerCase()]! : 1) * 100) / 100),
+    });
   }
-  for (const m of t.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s?cent\b)/gi)) add(m, { kind: 'percent', value: String(num(m[1]!)) });
+  for (const m of t.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s?cent\b)/gi))
+    add(m, { kind: 'percent', value: String(num(m[1]!)) });
   const dmy = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:day\\s+of\\s+)?${MONTH_RE},?\\s+(\\d{4})\\b`, 'gi');
-  for (const m of t.matchAll(dmy)) add(m, { kind: 'date', value: `${m[3]}-${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` });
+  for (const m of t.matchAll(dmy))
+    add(m, { kind: 'date', value: `${m[3]}-${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` });
   const mdy = new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
-  for (const m of t.matchAll(mdy)) add(m, { kind: 'date', value: `${m[3]}-${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` });
-  for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(m, { kind: 'date', value: `${m[1]}-${m[2]}-${m[3]}` });
-  for (const m of t.matchAll(/\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b/g)) add(m, { kind: 'date', value: `${m[3]}-${pad(Number(m[1]))}-${pad(Number(m[2]))}` });
+  for (const m of t.matchAll(mdy))
+    add(m, { kind: 'date', value: `${m[3]}-${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` });
+  for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g))
+    add(m, { kind: 'date', value: `${m[1]}-${m[2]}-${m[3]}` });
+  for (const m of t.matchAll(/\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b/g))
+    add(m, { kind: 'date', value: `${m[3]}-${pad(Number(m[1]))}-${pad(Number(m[2]))}` });
   const my = new RegExp(`\\b${MONTH_RE},?\\s+(\\d{4})\\b`, 'gi');
   for (const m of t.matchAll(my)) add(m, { kind: 'date', value: `${m[2]}-${pad(monthOf(m[1]!))}` });
-  for (const m of t.matchAll(/\b(\d+(?:\.\d+)?)(?:\s+|-)(?:(?:business|calendar|working|consecutive)\s+)?(years?|months?|weeks?|days?|hours?)\b/gi)) {
+  for (const m of t.matchAll(
+    /\b(\d+(?:\.\d+)?)(?:\s+|-)(?:(?:business|calendar|working|consecutive)\s+)?(years?|months?|weeks?|days?|hours?)\b/gi,
+  )) {
     add(m, { kind: 'duration', value: durationValue(num(m[1]!), m[2]!) });
   }
   for (const m of t.matchAll(/\b(?:19|20)\d{2}\b/g)) add(m, { kind: 'year', value: m[0] });
@@ -155,7 +222,8 @@ function nameFacts(text: string): Fact[] {
     const odd = /\p{Lu}.*\p{Lu}/u.test(word.slice(1)) || /^\p{Lu}+$/u.test(word) || /\d/.test(word);
     // The first word of a sentence is capitalised anyway: a name there ("Cardlytics may …"), but not
     // an ordinary noun ("Payment is due …").
-    if (sentenceStart && !odd && /(?:tion|sion|ment|ance|ence|ity|ing|ness|ship|ure|al|ly|ed|er|ies)$/.test(lower)) continue;
+    if (sentenceStart && !odd && /(?:tion|sion|ment|ance|ence|ity|ing|ness|ship|ure|al|ly|ed|er|ies)$/.test(lower))
+      continue;
     if (!out.has(lower)) out.set(lower, { kind: 'name', value: lower, text: word });
   }
   return [...out.values()];

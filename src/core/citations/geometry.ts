@@ -73,8 +73,23 @@ function pageRects(page: PageGeometry, start: number, end: number, text?: string
       while (to > from && /\s/.test(text[to - 1]!)) to--;
       if (to <= from) continue;
     }
-    const [a, b, c, d, e, f, width, height, font] = [it[k + 2]!, it[k + 3]!, it[k + 4]!, it[k + 5]!, it[k + 6]!, it[k + 7]!, it[k + 8]!, it[k + 9]!, it[k + 10]!];
-    const [ascent0, descent0, vertical, family = 0, boxAscent, boxDescent] = page.fonts[font] ?? [DEFAULT_ASCENT, DEFAULT_DESCENT, 0, 0];
+    const [a, b, c, d, e, f, width, height, font] = [
+      it[k + 2]!,
+      it[k + 3]!,
+      it[k + 4]!,
+      it[k + 5]!,
+      it[k + 6]!,
+      it[k + 7]!,
+      it[k + 8]!,
+      it[k + 9]!,
+      it[k + 10]!,
+    ];
+    const [ascent0, descent0, vertical, family = 0, boxAscent, boxDescent] = page.fonts[font] ?? [
+      DEFAULT_ASCENT,
+      DEFAULT_DESCENT,
+      0,
+      0,
+    ];
     // The FontDescriptor's ascent/descent, stored at ingest: boxes exactly as tall as poppler's
     // (base line + ascent × size down to base line + descent × size).
     // Older data (or a descriptor that could not be read): pdf.js's metrics, the font file's

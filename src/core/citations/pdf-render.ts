@@ -57,9 +57,14 @@ export class PdfRenderer {
       const original = new Uint8Array(await fs.readFile(file));
       const limits = resolveLimits(readConfig().limits);
       // An image is shown as the PDF ingest read it as (made again, the same).
-      const data = imageFormat(original) ? await imageToPdf(original, limits).catch((err: unknown) => {
-        throw new CasefileError('failed', `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`);
-      }) : original;
+      const data = imageFormat(original)
+        ? await imageToPdf(original, limits).catch((err: unknown) => {
+            throw new CasefileError(
+              'failed',
+              `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`,
+            );
+          })
+        : original;
       const task = pdfjs.getDocument({
         data,
         ...pdfjsDataOptions(),
@@ -76,7 +81,10 @@ export class PdfRenderer {
         if ((err as { name?: string }).name === 'PasswordException') {
           throw new CasefileError('conflict', `${name} is password protected: enter its password to show its pages.`);
         }
-        throw new CasefileError('failed', `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`);
+        throw new CasefileError(
+          'failed',
+          `${name} could not be opened for display (${err instanceof Error ? err.message : String(err)}).`,
+        );
       }
     })();
     this.open.set(file, hit);

@@ -17,7 +17,9 @@ const port = parentPort;
 
 port?.on('message', (msg: RenderWorkerRequest) => {
   renderer.render(msg).then(
-    (page) => port.postMessage({ id: msg.id, ok: true, page } satisfies RenderWorkerResponse, [page.png.buffer as ArrayBuffer]),
-    (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: toApiError(err) } satisfies RenderWorkerResponse),
+    (page) =>
+      port.postMessage({ id: msg.id, ok: true, page } satisfies RenderWorkerResponse, [page.png.buffer as ArrayBuffer]),
+    (err: unknown) =>
+      port.postMessage({ id: msg.id, ok: false, error: toApiError(err) } satisfies RenderWorkerResponse),
   );
 });

@@ -41,7 +41,10 @@ export function defaultRenderWorkerPath(): string | null {
 
 /** pdf.js, imported natively before tsx loads a TypeScript worker entry (tests, CLI; see startWorker). */
 function pdfjsPreload(): string[] {
-  return [packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'), packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs')];
+  return [
+    packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'),
+    packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs'),
+  ];
 }
 
 /** One lazily started worker thread; it exits after a minute idle and is restarted on demand. */
@@ -68,7 +71,8 @@ class WorkerRenderer implements PageRenderer {
     const fail = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      for (const p of this.pending.values()) p.reject(new CasefileError('failed', `The page could not be drawn (${why}). Try again.`));
+      for (const p of this.pending.values())
+        p.reject(new CasefileError('failed', `The page could not be drawn (${why}). Try again.`));
       this.pending.clear();
     };
     worker.on('error', (err) => fail(err.message));
@@ -160,7 +164,13 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
     docs.originalPath(fileId, version.version),
   ]);
   const password = version.locked ? args.passwordOf?.(version.sha256) : undefined;
-  const rendered = await args.renderer.render({ file: original, name: file.name, page, scale, ...(password !== undefined ? { password } : {}) });
+  const rendered = await args.renderer.render({
+    file: original,
+    name: file.name,
+    page,
+    scale,
+    ...(password !== undefined ? { password } : {}),
+  });
   const [a, b, c, d, e, f] = rendered.transform;
   const toPixel = (x: number, y: number): [number, number] => [a * x + c * y + e, b * x + d * y + f];
 
@@ -174,7 +184,12 @@ export async function renderPage(args: RenderPageArgs): Promise<PageImage> {
         // Both corners through the viewport transform (handles the view box offset and /Rotate).
         const [x1, y1] = toPixel(r.x, r.y);
         const [x2, y2] = toPixel(r.x + r.width, r.y + r.height);
-        rects.push({ x: round(Math.min(x1, x2)), y: round(Math.min(y1, y2)), width: round(Math.abs(x2 - x1)), height: round(Math.abs(y2 - y1)) });
+        rects.push({
+          x: round(Math.min(x1, x2)),
+          y: round(Math.min(y1, y2)),
+          width: round(Math.abs(x2 - x1)),
+          height: round(Math.abs(y2 - y1)),
+        });
       }
     }
   }
@@ -199,7 +214,10 @@ export async function passage(
   args: { file_id: string; version?: number | undefined; start: number; end: number; context: number },
 ): Promise<Passage> {
   const { file, version } = await docs.resolve(args.file_id, args.version);
-  const [text, index] = await Promise.all([docs.getText(args.file_id, version.version), docs.getPages(args.file_id, version.version)]);
+  const [text, index] = await Promise.all([
+    docs.getText(args.file_id, version.version),
+    docs.getPages(args.file_id, version.version),
+  ]);
   const start = Math.min(args.start, text.length);
   const end = Math.min(Math.max(args.end, start), text.length);
   let from = Math.max(0, start - args.context);
@@ -231,13 +249,21 @@ export async function passage(
  * The source viewer of an engine: `citations.page` and `citations.passage` over the open cases,
  * and its page renderer, which the owner closes.
  */
-export function createCitationViewer(ports: { openCases: OpenCasesPort; passwords: PasswordStore }): { handlers: HandlerMap; close(): Promise<void> } {
+export function createCitationViewer(ports: { openCases: OpenCasesPort; passwords: PasswordStore }): {
+  handlers: HandlerMap;
+  close(): Promise<void>;
+} {
   const renderer = createPageRenderer();
   const docsOf = async (caseId: string) => (await ports.openCases.open(caseId)).documents; // not_found for an unknown case
   return {
     handlers: {
       'citations.page': async (input) =>
-        renderPage({ docs: await docsOf(input.case_id), renderer, ...input, passwordOf: (sha256) => ports.passwords.get(passwordKey(input.case_id, sha256)) }),
+        renderPage({
+          docs: await docsOf(input.case_id),
+          renderer,
+          ...input,
+          passwordOf: (sha256) => ports.passwords.get(passwordKey(input.case_id, sha256)),
+        }),
       'citations.passage': async (input) => passage(await docsOf(input.case_id), input),
       'citations.words': async (input) => pageWords(await docsOf(input.case_id), input),
     },

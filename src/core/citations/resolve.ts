@@ -20,7 +20,10 @@ export interface ResolvedCitation {
 export async function resolveCitation(docs: CaseDocuments, citation: CitationRecord): Promise<ResolvedCitation> {
   const text = await docs.getText(citation.file_id, citation.version);
   if (citation.start < 0 || citation.end > text.length || citation.end < citation.start) {
-    throw new CasefileError('not_found', `Citation ${citation.id} points outside ${citation.file_name} v${citation.version}.`);
+    throw new CasefileError(
+      'not_found',
+      `Citation ${citation.id} points outside ${citation.file_name} v${citation.version}.`,
+    );
   }
   const index = await docs.getPages(citation.file_id, citation.version);
   const pages = spanToRects(index, citation.start, citation.end, text);

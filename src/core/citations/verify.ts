@@ -54,7 +54,13 @@ export interface SupportThresholds {
   quoteShare: number;
 }
 
-export const SUPPORT_THRESHOLDS: SupportThresholds = { cosine: 0.6, lexical: 0.5, lexicalFloor: 0.35, lexicalAlone: 0.8, quoteShare: 0.5 };
+export const SUPPORT_THRESHOLDS: SupportThresholds = {
+  cosine: 0.6,
+  lexical: 0.5,
+  lexicalFloor: 0.35,
+  lexicalAlone: 0.8,
+  quoteShare: 0.5,
+};
 
 /** The scores of a sentence against its best passage sentence(s) (for calibration). */
 export interface SupportScores {
@@ -100,11 +106,14 @@ export function findCites(text: string): CiteMention[] {
   return out;
 }
 
-const ABBREVIATION = /(?:^|[\s(])(?:[A-Za-z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|Sec|Art|para|p|pp|e\.g|i\.e|etc|U\.S|cf|al)$/i;
+const ABBREVIATION =
+  /(?:^|[\s(])(?:[A-Za-z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|Sec|Art|para|p|pp|e\.g|i\.e|etc|U\.S|cf|al)$/i;
 
 /** [start, end) of each quoted stretch, so sentence ends inside a quote are not taken as ends. */
 function quoteRanges(text: string): Array<[number, number]> {
-  return [...text.matchAll(/"[^"]*"|“[^”]*”|«[^»]*»/g)].map((m) => [m.index, m.index + m[0].length] as [number, number]);
+  return [...text.matchAll(/"[^"]*"|“[^”]*”|«[^»]*»/g)].map(
+    (m) => [m.index, m.index + m[0].length] as [number, number],
+  );
 }
 
 /**
@@ -142,7 +151,10 @@ export function quotesIn(sentence: string): string[] {
   for (const m of withoutCites.matchAll(QUOTE_RE)) {
     const q = (m[1] ?? m[2] ?? m[3] ?? '').trim();
     // Strip the ellipses people put at the ends of a shortened quote.
-    const cleaned = q.replace(/^(?:\.\.\.|…)\s*/, '').replace(/\s*(?:\.\.\.|…)$/, '').trim();
+    const cleaned = q
+      .replace(/^(?:\.\.\.|…)\s*/, '')
+      .replace(/\s*(?:\.\.\.|…)$/, '')
+      .trim();
     if (cleaned.length >= 3) out.push(cleaned);
   }
   return out;
@@ -250,10 +262,17 @@ export function claimText(sentence: string): string {
     .trim();
 }
 
-const DOC_NOUN = '(?:agreement|contract|lease|licen[cs]e|nda|amendment|policy|plan|letter|order|deed|note|opinion|judgment|decision|complaint|filing|document)s?';
+const DOC_NOUN =
+  '(?:agreement|contract|lease|licen[cs]e|nda|amendment|policy|plan|letter|order|deed|note|opinion|judgment|decision|complaint|filing|document)s?';
 const FRAME = [
-  new RegExp(`^(?:under|in|according to|per|pursuant to|as stated in|as set out in)\\s+(?:the|this|that|its|their)\\b[^,]{0,80}?\\b${DOC_NOUN}\\b[^,]{0,40},\\s*`, 'i'),
-  new RegExp(`^(?:the|this|that|its|their)\\b[^,.]{0,80}?\\b${DOC_NOUN}\\s+(?:provides|states|says|requires|specifies|sets out|establishes|stipulates|grants|allows|permits)\\s+(?:that\\s+)?`, 'i'),
+  new RegExp(
+    `^(?:under|in|according to|per|pursuant to|as stated in|as set out in)\\s+(?:the|this|that|its|their)\\b[^,]{0,80}?\\b${DOC_NOUN}\\b[^,]{0,40},\\s*`,
+    'i',
+  ),
+  new RegExp(
+    `^(?:the|this|that|its|their)\\b[^,.]{0,80}?\\b${DOC_NOUN}\\s+(?:provides|states|says|requires|specifies|sets out|establishes|stipulates|grants|allows|permits)\\s+(?:that\\s+)?`,
+    'i',
+  ),
 ];
 
 const NEGATION = /\b(?:not|never|neither|nor|cannot|can't|won't|isn't|aren't|doesn't|don't|shan't|mustn't)\b/i;
@@ -274,7 +293,12 @@ export function passageWindow(text: string, start: number, end: number): [number
   if (!/(?:^|[.;:!?]["”’)\]]*\s+|\n[ \t]*\n\s*)$/.test(text.slice(Math.max(0, s - 6), s))) {
     const lo = Math.max(0, s - reach);
     const before = text.slice(lo, s);
-    const stop = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'), before.lastIndexOf('; '));
+    const stop = Math.max(
+      before.lastIndexOf('. '),
+      before.lastIndexOf('.\n'),
+      before.lastIndexOf('\n\n'),
+      before.lastIndexOf('; '),
+    );
     s = stop >= 0 ? lo + stop + 2 : lo === 0 ? 0 : s;
   }
   let e = Math.min(text.length, end);
@@ -339,12 +363,19 @@ function docOf(raw: SourceDoc | string | null): SourceDoc | null {
 const capitalise = (w: string) => (w ? w[0]!.toUpperCase() + w.slice(1) : w);
 
 /** Plain words for what the passage lacks. */
-async function missingReason(missing: Fact[], record: CitationRecord, doc: SourceDoc, options: VerifyOptions): Promise<string> {
+async function missingReason(
+  missing: Fact[],
+  record: CitationRecord,
+  doc: SourceDoc,
+  options: VerifyOptions,
+): Promise<string> {
   const from = doc.title || record.file_name;
   const name = missing.find((f) => f.kind === 'name');
   if (name) {
     const other = await options.documentNamed?.(name.value, record.file_id);
-    return other ? `the passage is from ${from}, not ${other}` : `the passage (from ${from}) does not mention ${capitalise(name.text)}`;
+    return other
+      ? `the passage is from ${from}, not ${other}`
+      : `the passage (from ${from}) does not mention ${capitalise(name.text)}`;
   }
   const list = missing.map((f) => f.text);
   return `the passage does not mention ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]}`;
@@ -357,7 +388,12 @@ interface Judged {
 }
 
 /** Check every citation of `answer`. */
-export async function verifyCitations(answer: string, lookup: CitationLookup, sourceText: SourceText, options: VerifyOptions = {}): Promise<VerificationResult> {
+export async function verifyCitations(
+  answer: string,
+  lookup: CitationLookup,
+  sourceText: SourceText,
+  options: VerifyOptions = {},
+): Promise<VerificationResult> {
   const docs = new Map<string, Promise<SourceDoc | null>>();
   const ctx: SentenceContext = {
     lookup,
@@ -425,7 +461,11 @@ interface CitedWindow {
 }
 
 /** Every cite of one sentence judged; a quote (or a fact) can be satisfied by any cite of the sentence. */
-async function checkSentence(sentence: string, ids: string[], ctx: SentenceContext): Promise<{ citations: CheckedCitation[]; hasFacts: boolean }> {
+async function checkSentence(
+  sentence: string,
+  ids: string[],
+  ctx: SentenceContext,
+): Promise<{ citations: CheckedCitation[]; hasFacts: boolean }> {
   const claim = claimText(sentence);
   const quotes = quotesIn(sentence);
   const facts = factsOf(claim);
@@ -441,7 +481,13 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
     const doc = r ? await ctx.docFor(r) : null;
     if (!r || !doc) continue;
     const window = passageWindow(doc.text, r.start, r.end);
-    windows.set(id, { record: r, doc, window, facts: indexFacts(doc.text.slice(window[0], window[1])), names: `${doc.names ?? ''} ${doc.title ?? ''} ${r.file_name}` });
+    windows.set(id, {
+      record: r,
+      doc,
+      window,
+      facts: indexFacts(doc.text.slice(window[0], window[1])),
+      names: `${doc.names ?? ''} ${doc.title ?? ''} ${r.file_name}`,
+    });
   }
   const found = new Map<string, Array<[number, number]>>();
   const satisfied = new Set<string>();
@@ -457,19 +503,46 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
     found.set(id, locs);
   }
   const all = [...windows.values()];
-  const allPassages = all.length === 1 ? all[0]!.facts : indexFacts(all.map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+  const allPassages =
+    all.length === 1
+      ? all[0]!.facts
+      : indexFacts(all.map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
 
   const citations: CheckedCitation[] = [];
   for (const id of ids) {
     const r = ctx.lookup.get(id);
     if (!r) {
-      citations.push({ id, status: 'invented', verified: false, support: 'invented', sentence: claim, reason: 'invented: no tool returned this citation id in this conversation' });
+      citations.push({
+        id,
+        status: 'invented',
+        verified: false,
+        support: 'invented',
+        sentence: claim,
+        reason: 'invented: no tool returned this citation id in this conversation',
+      });
       continue;
     }
-    const base: CheckedCitation = { id, status: 'not_verified', verified: false, reason: '', file_id: r.file_id, file_name: r.file_name, version: r.version, pages: [...r.pages], start: r.start, end: r.end, sentence: claim, ...(quotes.length ? { quotes } : {}) };
+    const base: CheckedCitation = {
+      id,
+      status: 'not_verified',
+      verified: false,
+      reason: '',
+      file_id: r.file_id,
+      file_name: r.file_name,
+      version: r.version,
+      pages: [...r.pages],
+      start: r.start,
+      end: r.end,
+      sentence: claim,
+      ...(quotes.length ? { quotes } : {}),
+    };
     const w = windows.get(id);
     if (!w) {
-      citations.push({ ...base, support: 'not_supported', reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence` });
+      citations.push({
+        ...base,
+        support: 'not_supported',
+        reason: `the text of ${r.file_name} v${r.version} could not be read to check this sentence`,
+      });
       continue;
     }
     const { names } = w;
@@ -477,11 +550,27 @@ async function checkSentence(sentence: string, ids: string[], ctx: SentenceConte
     if (!judged || (judged.support === 'quoted' && quotedShare(names) < ctx.thresholds.quoteShare)) {
       // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
       const claimed = await judgeClaim(claim, facts, w, allPassages, ctx.options, ctx.thresholds);
-      judged = judged && claimed.support === 'supported' ? { ...judged, span: claimed.span ?? judged.span } : judged?.support === 'not_supported' ? judged : claimed;
+      judged =
+        judged && claimed.support === 'supported'
+          ? { ...judged, span: claimed.span ?? judged.span }
+          : judged?.support === 'not_supported'
+            ? judged
+            : claimed;
     } else if (judged.support === 'quoted') {
       // Numbers outside the quote must be in the passage, or be the document's own ("Exhibit 10.13").
-      const missing = missingFacts(missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages), indexFacts(names));
-      if (missing.length) judged = { support: 'not_supported', reason: await missingReason(missing, r, w.doc, ctx.options), ...(judged.span ? { span: judged.span } : {}) };
+      const missing = missingFacts(
+        missingFacts(
+          facts.filter((f) => f.kind !== 'name'),
+          allPassages,
+        ),
+        indexFacts(names),
+      );
+      if (missing.length)
+        judged = {
+          support: 'not_supported',
+          reason: await missingReason(missing, r, w.doc, ctx.options),
+          ...(judged.span ? { span: judged.span } : {}),
+        };
     }
     const green = judged.support === 'quoted' || judged.support === 'supported';
     const span = judged.span ? spanOf(w.doc, judged.span, r.pages) : undefined;
@@ -516,14 +605,26 @@ function spanOf(doc: SourceDoc, [start, end]: [number, number], pages: number[])
   return { start, end, pages: docPages(doc, start, end, pages), text: doc.text.slice(start, end) };
 }
 
-function judgeQuotes(quotes: string[], mine: Array<[number, number]>, satisfied: Set<string>, r: CitationRecord): Judged {
+function judgeQuotes(
+  quotes: string[],
+  mine: Array<[number, number]>,
+  satisfied: Set<string>,
+  r: CitationRecord,
+): Judged {
   const missing = quotes.filter((q) => !satisfied.has(q));
   if (mine.length && !missing.length) {
     const span: [number, number] = [Math.min(...mine.map((l) => l[0])), Math.max(...mine.map((l) => l[1]))];
-    return { support: 'quoted', reason: `the quoted words are in ${r.file_name} ${r.pages.length > 1 ? 'pp' : 'p'}.${r.pages.join('-')}`, span };
+    return {
+      support: 'quoted',
+      reason: `the quoted words are in ${r.file_name} ${r.pages.length > 1 ? 'pp' : 'p'}.${r.pages.join('-')}`,
+      span,
+    };
   }
   const q = (mine.length ? missing : quotes)[0]!;
-  return { support: 'not_supported', reason: `quote not found: "${trimQuote(q)}" is not in the cited passage of ${r.file_name}` };
+  return {
+    support: 'not_supported',
+    reason: `quote not found: "${trimQuote(q)}" is not in the cited passage of ${r.file_name}`,
+  };
 }
 
 async function judgeClaim(
@@ -548,17 +649,40 @@ async function judgeClaim(
   const words = lexical[best] ?? 0;
   // Names may be in this passage or be the document's own; numbers must be in the sentence's passages.
   const missing = [
-    ...missingFacts(facts.filter((f) => f.kind === 'name'), w.facts, w.names),
-    ...missingFacts(facts.filter((f) => f.kind !== 'name'), allPassages),
+    ...missingFacts(
+      facts.filter((f) => f.kind === 'name'),
+      w.facts,
+      w.names,
+    ),
+    ...missingFacts(
+      facts.filter((f) => f.kind !== 'name'),
+      allPassages,
+    ),
   ];
   options.onScores?.({ cosine, lexical: words, factsOk: missing.length === 0 });
-  if (missing.length) return { support: 'not_supported', reason: await missingReason(missing, record, doc, options), ...(span ? { span } : {}) };
-  const close = cosine !== null ? (cosine >= thresholds.cosine && words >= thresholds.lexicalFloor) || words >= thresholds.lexicalAlone : words >= thresholds.lexical;
+  if (missing.length)
+    return {
+      support: 'not_supported',
+      reason: await missingReason(missing, record, doc, options),
+      ...(span ? { span } : {}),
+    };
+  const close =
+    cosine !== null
+      ? (cosine >= thresholds.cosine && words >= thresholds.lexicalFloor) || words >= thresholds.lexicalAlone
+      : words >= thresholds.lexical;
   if (span && close && negated(core) && !negated(doc.text.slice(span[0], span[1]))) {
-    return { support: 'not_supported', reason: `the sentence says "not" where the cited passage of ${doc.title || record.file_name} does not`, span };
+    return {
+      support: 'not_supported',
+      reason: `the sentence says "not" where the cited passage of ${doc.title || record.file_name} does not`,
+      span,
+    };
   }
   if (!span || !close) {
-    return { support: 'not_supported', reason: `the cited passage of ${doc.title || record.file_name} does not say this`, ...(span ? { span } : {}) };
+    return {
+      support: 'not_supported',
+      reason: `the cited passage of ${doc.title || record.file_name} does not say this`,
+      ...(span ? { span } : {}),
+    };
   }
   return {
     support: 'supported',

@@ -15,15 +15,18 @@ type Matrix = [number, number, number, number, number, number];
  * pdf.js's viewport at scale 1 (PageViewport, not flipped): the transform from PDF user space to
  * the page image's pixels, and the image's size. The page image is this viewport at some scale.
  */
-export function pageViewport(view: [number, number, number, number], rotate: number): { transform: Matrix; width: number; height: number } {
+export function pageViewport(
+  view: [number, number, number, number],
+  rotate: number,
+): { transform: Matrix; width: number; height: number } {
   const [x0, y0, x1, y1] = view;
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
   const r = ((rotate % 360) + 360) % 360;
   const [a, b, c, d] = r === 90 ? [0, 1, 1, 0] : r === 180 ? [-1, 0, 0, 1] : r === 270 ? [0, -1, -1, 0] : [1, 0, 0, -1];
   const sideways = a === 0;
-  const offX = Math.abs((sideways ? cy - y0 : cx - x0));
-  const offY = Math.abs((sideways ? cx - x0 : cy - y0));
+  const offX = Math.abs(sideways ? cy - y0 : cx - x0);
+  const offY = Math.abs(sideways ? cx - x0 : cy - y0);
   const w = Math.abs(x1 - x0);
   const h = Math.abs(y1 - y0);
   return {
@@ -53,7 +56,12 @@ function toFractions(r: Rect, vp: ReturnType<typeof pageViewport>): Rect {
 function union(rects: Rect[]): Rect {
   const x = Math.min(...rects.map((r) => r.x));
   const y = Math.min(...rects.map((r) => r.y));
-  return { x, y, width: Math.max(...rects.map((r) => r.x + r.width)) - x, height: Math.max(...rects.map((r) => r.y + r.height)) - y };
+  return {
+    x,
+    y,
+    width: Math.max(...rects.map((r) => r.x + r.width)) - x,
+    height: Math.max(...rects.map((r) => r.y + r.height)) - y,
+  };
 }
 
 /** Each whitespace-separated word of the page's text that is drawn on it, with its box. */
@@ -75,17 +83,27 @@ export function wordsOfPage(page: PageGeometry, text: string): PageWord[] {
 }
 
 /** `citations.words`: the words of one page of a PDF (or image read as one) with their boxes. */
-export async function pageWords(docs: CaseDocuments, args: { file_id: string; version?: number | undefined; page: number }): Promise<PageWords> {
+export async function pageWords(
+  docs: CaseDocuments,
+  args: { file_id: string; version?: number | undefined; page: number },
+): Promise<PageWords> {
   const { file, version } = await docs.resolve(args.file_id, args.version);
   if (version.kind !== 'pdf' && version.kind !== 'image') {
-    throw new CasefileError('invalid_input', `${file.name} is not a PDF; it has no pages to draw words on.`, [{ field: 'file_id', message: 'must be a PDF file' }]);
+    throw new CasefileError('invalid_input', `${file.name} is not a PDF; it has no pages to draw words on.`, [
+      { field: 'file_id', message: 'must be a PDF file' },
+    ]);
   }
-  const [text, index] = await Promise.all([docs.getText(args.file_id, version.version), docs.getPages(args.file_id, version.version)]);
+  const [text, index] = await Promise.all([
+    docs.getText(args.file_id, version.version),
+    docs.getPages(args.file_id, version.version),
+  ]);
   const page = index.pages.find((p) => p.page === args.page);
   if (!page) {
-    throw new CasefileError('invalid_input', `${file.name} has ${index.pages.length} page${index.pages.length === 1 ? '' : 's'}; there is no page ${args.page}.`, [
-      { field: 'page', message: `must be between 1 and ${index.pages.length}` },
-    ]);
+    throw new CasefileError(
+      'invalid_input',
+      `${file.name} has ${index.pages.length} page${index.pages.length === 1 ? '' : 's'}; there is no page ${args.page}.`,
+      [{ field: 'page', message: `must be between 1 and ${index.pages.length}` }],
+    );
   }
   return {
     file_id: file.id,

@@ -1,5 +1,14 @@
 import { CasefileError } from '../../shared/errors';
-import { pageAt, type Section, findDefinedTerms, type DocumentProfile, structureOf, type DocumentStructure, extractEvents, type DatedEvent } from '../text/index';
+import {
+  pageAt,
+  type Section,
+  findDefinedTerms,
+  type DocumentProfile,
+  structureOf,
+  type DocumentStructure,
+  extractEvents,
+  type DatedEvent,
+} from '../text/index';
 import { CaseStore, expandChunks, latestVersion } from './case-store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
@@ -64,12 +73,18 @@ export class CaseDocuments {
     if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
     const v = version === undefined ? latestVersion(file) : file.versions.find((x) => x.version === version);
     if (!v) {
-      throw new CasefileError('not_found', `${file.name} has no version ${version}; it has ${file.versions.map((x) => `v${x.version}`).join(', ') || 'none'}.`);
+      throw new CasefileError(
+        'not_found',
+        `${file.name} has no version ${version}; it has ${file.versions.map((x) => `v${x.version}`).join(', ') || 'none'}.`,
+      );
     }
     return { file, version: v };
   }
 
-  private async load(fileId: string, version?: number): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
+  private async load(
+    fileId: string,
+    version?: number,
+  ): Promise<{ file: FileRecord; version: VersionRecord; text: string; pages: PageIndex }> {
     const r = await this.resolve(fileId, version);
     const key = versionKey(fileId, r.version);
     let hit = this.cache.get(key);
@@ -77,7 +92,10 @@ export class CaseDocuments {
       this.cache.delete(key);
       this.cache.set(key, hit);
     } else {
-      const [text, pages] = await Promise.all([this.store.readText(fileId, r.version.version), this.store.readPages(fileId, r.version.version)]);
+      const [text, pages] = await Promise.all([
+        this.store.readText(fileId, r.version.version),
+        this.store.readPages(fileId, r.version.version),
+      ]);
       if (text === undefined || pages === undefined || !READABLE_STATUSES.has(r.version.status)) {
         const why = r.version.reason ? `: ${r.version.reason}` : ` (status ${r.version.status})`;
         throw new CasefileError('unavailable', `${r.file.name} v${r.version.version} has no readable text${why}.`);
@@ -113,7 +131,8 @@ export class CaseDocuments {
       structure.profile.defined ??= findDefinedTerms(text);
     }
     this.structures.set(key, structure);
-    while (this.structures.size > STRUCTURE_CACHE) this.structures.delete(this.structures.keys().next().value as string);
+    while (this.structures.size > STRUCTURE_CACHE)
+      this.structures.delete(this.structures.keys().next().value as string);
     return structure;
   }
 
@@ -149,7 +168,9 @@ export class CaseDocuments {
   async getEvents(fileId: string, version?: number, options: { dayFirst?: boolean } = {}): Promise<DatedEvent[]> {
     const dayFirst = options.dayFirst ?? false;
     const { file, version: v } = await this.resolve(fileId, version);
-    const stored = READABLE_STATUSES.has(v.status) ? await this.store.readEvents(file.id, v.version, dayFirst) : undefined;
+    const stored = READABLE_STATUSES.has(v.status)
+      ? await this.store.readEvents(file.id, v.version, dayFirst)
+      : undefined;
     if (stored) return stored;
     const { text, pages } = await this.load(file.id, v.version);
     const { profile } = await this.getStructure(file.id, v.version);
@@ -184,7 +205,10 @@ export class CaseDocuments {
   /** 1-based page holding character `offset` of a version's text. */
   async pageOfOffset(fileId: string, offset: number, version?: number): Promise<number> {
     const { pages } = await this.load(fileId, version);
-    return pageAt(pages.pages.map((p) => p.start), offset);
+    return pageAt(
+      pages.pages.map((p) => p.start),
+      offset,
+    );
   }
 
   /** First and last page of the character range [start, end). */

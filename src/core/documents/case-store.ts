@@ -3,7 +3,16 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CasefileError } from '../../shared/errors';
 import { readTextIfExists, TEMP_MARK, writeFileAtomic } from '../util/fs';
-import { changeFiles, compactManifest, MANIFEST_FILE, readManifest, sharedFile, sharedFiles, updateManifest, type ManifestChange } from './manifest';
+import {
+  changeFiles,
+  compactManifest,
+  MANIFEST_FILE,
+  readManifest,
+  sharedFile,
+  sharedFiles,
+  updateManifest,
+  type ManifestChange,
+} from './manifest';
 import { type DocumentStructure, EVENTS_FORMAT, type DatedEvent } from '../text/index';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
@@ -87,7 +96,11 @@ export class CaseStore {
    * Copy a file into `files/<sha256>` while hashing it (one read). Files over `maxBytes` are
    * hashed but not copied (`stored: false`): they are registered as too large.
    */
-  async importBlob(source: string, maxBytes: number, signal?: AbortSignal): Promise<{ sha256: string; size: number; stored: boolean }> {
+  async importBlob(
+    source: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<{ sha256: string; size: number; stored: boolean }> {
     const stat = await fs.stat(source);
     const dir = path.join(this.caseDir, 'files');
     await fs.mkdir(dir, { recursive: true });
@@ -129,7 +142,17 @@ export class CaseStore {
     return { sha256, size: bytes.byteLength };
   }
 
-  async writeArtifacts(fileId: string, version: number, parts: { text: string; index: PageIndex; html?: string | undefined; structure: DocumentStructure; chunks: StoredChunk[] }): Promise<void> {
+  async writeArtifacts(
+    fileId: string,
+    version: number,
+    parts: {
+      text: string;
+      index: PageIndex;
+      html?: string | undefined;
+      structure: DocumentStructure;
+      chunks: StoredChunk[];
+    },
+  ): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await fs.mkdir(dir, { recursive: true });
     await writeFileAtomic(path.join(dir, 'text.txt'), parts.text);
@@ -139,7 +162,12 @@ export class CaseStore {
   }
 
   /** The structure and chunks of a version (ingest, and the upgrade of a version indexed before structure). */
-  async writeChunking(fileId: string, version: number, structure: DocumentStructure, chunks: StoredChunk[]): Promise<void> {
+  async writeChunking(
+    fileId: string,
+    version: number,
+    structure: DocumentStructure,
+    chunks: StoredChunk[],
+  ): Promise<void> {
     const dir = this.versionDir(fileId, version);
     await writeFileAtomic(path.join(dir, 'structure.json'), JSON.stringify(structure));
     await writeFileAtomic(path.join(dir, 'chunks.json'), JSON.stringify(chunks));
@@ -163,7 +191,9 @@ export class CaseStore {
     if (raw === undefined) return undefined;
     try {
       const stored = JSON.parse(raw) as { format?: number; dayFirst?: boolean; events?: DatedEvent[] };
-      return stored.format === EVENTS_FORMAT && (stored.dayFirst ?? false) === dayFirst && Array.isArray(stored.events) ? stored.events : undefined;
+      return stored.format === EVENTS_FORMAT && (stored.dayFirst ?? false) === dayFirst && Array.isArray(stored.events)
+        ? stored.events
+        : undefined;
     } catch {
       return undefined;
     }
@@ -228,13 +258,17 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-
 export function latestVersion(file: FileRecord): VersionRecord | undefined {
   return file.versions[file.versions.length - 1];
 }
 
 /** Expand stored chunk offsets to full records (text sliced from the document text). */
-export function expandChunks(stored: StoredChunk[], text: string, file: FileRecord, version: VersionRecord): ChunkRecord[] {
+export function expandChunks(
+  stored: StoredChunk[],
+  text: string,
+  file: FileRecord,
+  version: VersionRecord,
+): ChunkRecord[] {
   const latest = latestVersion(file)?.version === version.version;
   const docType = file.doc_type_override ?? version.doc_type;
   return stored.map((c) => ({
@@ -257,5 +291,13 @@ export function expandChunks(stored: StoredChunk[], text: string, file: FileReco
 }
 
 export function compactChunks(chunks: ChunkRecord[]): StoredChunk[] {
-  return chunks.map((c) => ({ i: c.chunk_index, s: c.start, e: c.end, ps: c.page_start, pe: c.page_end, h: c.hash, ...(c.context ? { c: c.context } : {}) }));
+  return chunks.map((c) => ({
+    i: c.chunk_index,
+    s: c.start,
+    e: c.end,
+    ps: c.page_start,
+    pe: c.page_end,
+    h: c.hash,
+    ...(c.context ? { c: c.context } : {}),
+  }));
 }

@@ -70,7 +70,6 @@ async function statOrNull(file: string): Promise<Stats | null> {
   }
 }
 
-
 function damaged(why: string): CasefileError {
   return new CasefileError('failed', `The file list of this case is damaged (${why}).`);
 }
@@ -120,7 +119,10 @@ function applyLines(state: Loaded, text: string, first: boolean): number {
     if (first && i === 0) return; // the header
     if (!applyLine(state, line)) skipped++;
   });
-  if (skipped) console.error(`casefile: ${skipped} damaged ${skipped === 1 ? 'line' : 'lines'} of a case's ${JOURNAL_FILE} left out`);
+  if (skipped)
+    console.error(
+      `casefile: ${skipped} damaged ${skipped === 1 ? 'line' : 'lines'} of a case's ${JOURNAL_FILE} left out`,
+    );
   return Buffer.byteLength(text.slice(0, end));
 }
 
@@ -147,7 +149,8 @@ async function loadFromDisk(jsonPath: string, logPath: string): Promise<Loaded> 
       } catch (err) {
         throw damaged((err as Error).message);
       }
-      if (m?.schemaVersion !== 1 || !Array.isArray(m.files)) throw new CasefileError('failed', 'The file list of this case has an unknown format.');
+      if (m?.schemaVersion !== 1 || !Array.isArray(m.files))
+        throw new CasefileError('failed', 'The file list of this case has an unknown format.');
     }
     const token = typeof m?.journal === 'string' ? m.journal : undefined;
     const jsonBytes = text === undefined ? 0 : Buffer.byteLength(text);
@@ -155,7 +158,17 @@ async function loadFromDisk(jsonPath: string, logPath: string): Promise<Loaded> 
     const log = logStat ? ((await readTextIfExists(logPath)) ?? '') : '';
     // A fold by another process between the two reads: read both again.
     if (identity(await statOrNull(jsonPath)) !== identity(jsonStat) && attempt < 3) continue;
-    const state: Loaded = { jsonId: identity(jsonStat), jsonBytes, token, logIno: logStat?.ino ?? 0, logOffset: 0, logApplies: false, logBase: 0, ...index(m?.files ?? []), list: undefined };
+    const state: Loaded = {
+      jsonId: identity(jsonStat),
+      jsonBytes,
+      token,
+      logIno: logStat?.ino ?? 0,
+      logOffset: 0,
+      logApplies: false,
+      logBase: 0,
+      ...index(m?.files ?? []),
+      list: undefined,
+    };
     const headerEnd = log.indexOf('\n');
     state.logApplies = headerEnd > 0 && logApplies(log.slice(0, headerEnd), token, jsonBytes);
     state.logBase = Buffer.byteLength(log.slice(0, headerEnd + 1));
@@ -175,7 +188,12 @@ async function current(caseDir: string): Promise<Loaded> {
   if (state) {
     loaded.delete(jsonPath);
     const [jsonStat, logStat] = await Promise.all([statOrNull(jsonPath), statOrNull(logPath)]);
-    if (identity(jsonStat) !== state.jsonId || (logStat?.ino ?? 0) !== state.logIno || (logStat?.size ?? 0) < state.logOffset) state = undefined;
+    if (
+      identity(jsonStat) !== state.jsonId ||
+      (logStat?.ino ?? 0) !== state.logIno ||
+      (logStat?.size ?? 0) < state.logOffset
+    )
+      state = undefined;
     else if (logStat && logStat.size > state.logOffset) {
       const tail = await readFrom(logPath, state.logOffset, logStat.size);
       if (state.logApplies) state.logOffset += applyLines(state, tail, false);
@@ -221,7 +239,15 @@ async function fold(caseDir: string, state: Loaded, files: FileRecord[]): Promis
   await writeFileAtomic(logPath, header);
   const [jsonStat, logStat] = await Promise.all([fs.stat(jsonPath), fs.stat(logPath)]);
   const logBase = Buffer.byteLength(header);
-  Object.assign(state, { jsonId: identity(jsonStat), jsonBytes, token, logIno: logStat.ino, logOffset: logBase, logApplies: true, logBase });
+  Object.assign(state, {
+    jsonId: identity(jsonStat),
+    jsonBytes,
+    token,
+    logIno: logStat.ino,
+    logOffset: logBase,
+    logApplies: true,
+    logBase,
+  });
 }
 
 /** Every record, the caller's to change. */
@@ -318,7 +344,9 @@ async function foldSafely(caseDir: string, state: Loaded): Promise<void> {
     await fold(caseDir, state, listOf(state));
   } catch (err) {
     loaded.delete(path.join(caseDir, MANIFEST_FILE));
-    console.error(`casefile: could not fold ${JOURNAL_FILE} into ${MANIFEST_FILE} (${(err as Error).message}); the log is kept`);
+    console.error(
+      `casefile: could not fold ${JOURNAL_FILE} into ${MANIFEST_FILE} (${(err as Error).message}); the log is kept`,
+    );
   }
 }
 

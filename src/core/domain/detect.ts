@@ -11,7 +11,6 @@ export interface Detection {
   reason: string;
 }
 
-
 function startsWith(bytes: Uint8Array, sig: number[], at = 0): boolean {
   if (bytes.length < at + sig.length) return false;
   for (let i = 0; i < sig.length; i++) if (bytes[at + i] !== sig[i]) return false;
@@ -41,7 +40,12 @@ export function imageFormat(bytes: Uint8Array): ImageFormat | null {
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return 'webp';
   if (ascii(bytes, 0, 4) === 'GIF8') return 'gif';
   // "BM", then a DIB header of a known size at 14.
-  if (ascii(bytes, 0, 2) === 'BM' && bytes.length > 26 && [12, 40, 52, 56, 64, 108, 124].includes(bytes[14]! | (bytes[15]! << 8))) return 'bmp';
+  if (
+    ascii(bytes, 0, 2) === 'BM' &&
+    bytes.length > 26 &&
+    [12, 40, 52, 56, 64, 108, 124].includes(bytes[14]! | (bytes[15]! << 8))
+  )
+    return 'bmp';
   return null;
 }
 
@@ -63,17 +67,37 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return zipKind(bytes, ext);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return compoundKind(bytes, ext);
   if (imageFormat(bytes)) return { kind: 'image', reason: '' };
-  if (startsWith(bytes, [0xff, 0x57, 0x50, 0x43])) return { kind: 'unknown', reason: 'WordPerfect document: not supported yet — save it as .docx or PDF' };
+  if (startsWith(bytes, [0xff, 0x57, 0x50, 0x43]))
+    return { kind: 'unknown', reason: 'WordPerfect document: not supported yet — save it as .docx or PDF' };
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { kind: 'text', format: 'rtf', reason: '' };
-  const bom = startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0xef, 0xbb, 0xbf]);
+  const bom =
+    startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0xef, 0xbb, 0xbf]);
   if (bom || looksLikeText(bytes)) return textKind(bytes, ext);
   // A name that promises a type the bytes do not have: say so, rather than "PDF files are not read".
-  const promised: Record<string, string> = { pdf: 'not a PDF', docx: 'not a Word file', doc: 'not a Word file', txt: 'not a text file', md: 'not a text file', eml: 'not an email file', msg: 'not an Outlook message', xlsx: 'not an Excel file', xls: 'not an Excel file', zip: 'not a ZIP archive' };
-  if (promised[ext]) return { kind: 'unknown', reason: `${promised[ext]}: the file's content is not a recognised type (damaged, or named with the wrong extension)` };
+  const promised: Record<string, string> = {
+    pdf: 'not a PDF',
+    docx: 'not a Word file',
+    doc: 'not a Word file',
+    txt: 'not a text file',
+    md: 'not a text file',
+    eml: 'not an email file',
+    msg: 'not an Outlook message',
+    xlsx: 'not an Excel file',
+    xls: 'not an Excel file',
+    zip: 'not a ZIP archive',
+  };
+  if (promised[ext])
+    return {
+      kind: 'unknown',
+      reason: `${promised[ext]}: the file's content is not a recognised type (damaged, or named with the wrong extension)`,
+    };
   const named = KNOWN_UNSUPPORTED[ext];
   if (named) return { kind: 'unknown', reason: `${named}: not supported yet — save or export it as PDF` };
   const what = ext ? `.${ext} files are not a supported type` : 'unknown file type';
-  return { kind: 'unknown', reason: `${what}; Casefile reads PDF, Word (.docx, .doc), RTF, text, web pages, emails (.eml, .msg), spreadsheets (.xlsx, .xls, .ods, .csv), ZIP archives and images` };
+  return {
+    kind: 'unknown',
+    reason: `${what}; Casefile reads PDF, Word (.docx, .doc), RTF, text, web pages, emails (.eml, .msg), spreadsheets (.xlsx, .xls, .ods, .csv), ZIP archives and images`,
+  };
 }
 
 /** File types people keep in case folders that are not read yet, named as their owners know them. */
@@ -98,14 +122,28 @@ const KNOWN_UNSUPPORTED: Record<string, string> = {
 
 /** A ZIP: an Office or OpenDocument file by the parts inside, else an archive of files. */
 function zipKind(bytes: Uint8Array, ext: string): Detection {
-  if (asciiIndexOf(bytes, 'word/document.xml') >= 0 || asciiIndexOf(bytes, 'word/') >= 0) return { kind: 'docx', reason: '' };
-  if (asciiIndexOf(bytes, 'xl/workbook') >= 0 || asciiIndexOf(bytes, 'xl/') >= 0) return { kind: 'spreadsheet', format: 'xlsx', reason: '' };
-  if (asciiIndexOf(bytes, 'application/vnd.oasis.opendocument.spreadsheet', 65_536) >= 0) return { kind: 'spreadsheet', format: 'ods', reason: '' };
-  if (asciiIndexOf(bytes, 'ppt/') >= 0) return { kind: 'unknown', reason: 'PowerPoint presentation: not supported yet — save it as PDF' };
-  if (asciiIndexOf(bytes, 'application/vnd.oasis.opendocument.text', 65_536) >= 0) return { kind: 'unknown', reason: 'OpenDocument text: not supported yet — save it as .docx or PDF' };
-  if (KNOWN_UNSUPPORTED[ext] && asciiIndexOf(bytes, 'Index/') >= 0) return { kind: 'unknown', reason: `${KNOWN_UNSUPPORTED[ext]}: not supported yet — export it as PDF` };
-  if (ext === 'docx') return { kind: 'unknown', reason: 'not a readable Word file: it is damaged or incomplete (no document inside) — ask for a new copy' };
-  if (ext === 'xlsx') return { kind: 'unknown', reason: 'not a readable Excel file: it is damaged or incomplete (no workbook inside) — ask for a new copy' };
+  if (asciiIndexOf(bytes, 'word/document.xml') >= 0 || asciiIndexOf(bytes, 'word/') >= 0)
+    return { kind: 'docx', reason: '' };
+  if (asciiIndexOf(bytes, 'xl/workbook') >= 0 || asciiIndexOf(bytes, 'xl/') >= 0)
+    return { kind: 'spreadsheet', format: 'xlsx', reason: '' };
+  if (asciiIndexOf(bytes, 'application/vnd.oasis.opendocument.spreadsheet', 65_536) >= 0)
+    return { kind: 'spreadsheet', format: 'ods', reason: '' };
+  if (asciiIndexOf(bytes, 'ppt/') >= 0)
+    return { kind: 'unknown', reason: 'PowerPoint presentation: not supported yet — save it as PDF' };
+  if (asciiIndexOf(bytes, 'application/vnd.oasis.opendocument.text', 65_536) >= 0)
+    return { kind: 'unknown', reason: 'OpenDocument text: not supported yet — save it as .docx or PDF' };
+  if (KNOWN_UNSUPPORTED[ext] && asciiIndexOf(bytes, 'Index/') >= 0)
+    return { kind: 'unknown', reason: `${KNOWN_UNSUPPORTED[ext]}: not supported yet — export it as PDF` };
+  if (ext === 'docx')
+    return {
+      kind: 'unknown',
+      reason: 'not a readable Word file: it is damaged or incomplete (no document inside) — ask for a new copy',
+    };
+  if (ext === 'xlsx')
+    return {
+      kind: 'unknown',
+      reason: 'not a readable Excel file: it is damaged or incomplete (no workbook inside) — ask for a new copy',
+    };
   return { kind: 'archive', format: 'zip', reason: '' };
 }
 
@@ -116,11 +154,16 @@ function hasUtf16(bytes: Uint8Array, text: string): boolean {
 /** An OLE compound file (old Office formats, Outlook messages) by the streams it names. */
 function compoundKind(bytes: Uint8Array, ext: string): Detection {
   if (hasUtf16(bytes, '__substg1.0_')) return { kind: 'email', format: 'msg', reason: '' };
-  if (hasUtf16(bytes, 'EncryptedPackage')) return { kind: 'unknown', reason: 'password protected Office file — save an unlocked copy and add it again' };
+  if (hasUtf16(bytes, 'EncryptedPackage'))
+    return { kind: 'unknown', reason: 'password protected Office file — save an unlocked copy and add it again' };
   if (hasUtf16(bytes, 'WordDocument')) return { kind: 'text', format: 'doc', reason: '' };
   if (hasUtf16(bytes, 'Workbook') || hasUtf16(bytes, 'Book')) return { kind: 'spreadsheet', format: 'xls', reason: '' };
-  if (hasUtf16(bytes, 'PowerPoint Document')) return { kind: 'unknown', reason: 'PowerPoint presentation: not supported yet — save it as PDF' };
-  return { kind: 'unknown', reason: `old Office format${ext ? ` (.${ext})` : ''} that Casefile does not read; save it as PDF` };
+  if (hasUtf16(bytes, 'PowerPoint Document'))
+    return { kind: 'unknown', reason: 'PowerPoint presentation: not supported yet — save it as PDF' };
+  return {
+    kind: 'unknown',
+    reason: `old Office format${ext ? ` (.${ext})` : ''} that Casefile does not read; save it as PDF`,
+  };
 }
 
 /** Text: an email, a web page, a CSV, RTF-less plain text. */
@@ -144,12 +187,17 @@ export function looksLikeEmail(head: string): boolean {
     if (!m) return false;
     fields.add(m[1]!.toLowerCase());
   }
-  const others = ['to', 'date', 'subject', 'message-id', 'mime-version', 'received', 'cc'].filter((f) => fields.has(f)).length;
+  const others = ['to', 'date', 'subject', 'message-id', 'mime-version', 'received', 'cc'].filter((f) =>
+    fields.has(f),
+  ).length;
   return fields.has('from') && others >= 2;
 }
 
 function looksLikeHtml(head: string, ext: string): boolean {
-  const start = head.replace(/^(\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*/, '').slice(0, 200).toLowerCase();
+  const start = head
+    .replace(/^(\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*/, '')
+    .slice(0, 200)
+    .toLowerCase();
   if (/^<(!doctype html|html|head|body)\b/.test(start)) return true;
   return (ext === 'html' || ext === 'htm' || ext === 'xhtml') && /<[a-z!]/i.test(head);
 }
@@ -166,12 +214,14 @@ function looksLikeText(bytes: Uint8Array): boolean {
   return control / n < 0.02;
 }
 
-
 /** Decode text bytes: UTF-8 / UTF-16 by BOM, strict UTF-8, else Latin-1 (Windows-1252). */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
-  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
-  if (startsWith(bytes, [0xff, 0xfe])) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (startsWith(bytes, [0xfe, 0xff])) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf]))
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
+  if (startsWith(bytes, [0xff, 0xfe]))
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (startsWith(bytes, [0xfe, 0xff]))
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
   } catch {

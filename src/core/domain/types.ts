@@ -252,4 +252,8 @@ export interface ChunkingOptions {
   separators: string[];
 }
 
-export const DEFAULT_CHUNKING: ChunkingOptions = { size: 1000, overlap: 150, separators: ['\n\n', '\n', '. ', ' ', ''] };
+export const DEFAULT_CHUNKING: ChunkingOptions = {
+  size: 1000,
+  overlap: 150,
+  separators: ['\n\n', '\n', '. ', ' ', ''],
+};

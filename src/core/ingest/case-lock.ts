@@ -56,7 +56,10 @@ export async function lockCase(caseDir: string): Promise<() => Promise<void>> {
       return release;
     }
     if (owner && pidAlive(owner)) {
-      throw new CaseLockedError(owner, `Another Casefile process (pid ${owner}) is adding files to this case. Wait for it to finish, then try again.`);
+      throw new CaseLockedError(
+        owner,
+        `Another Casefile process (pid ${owner}) is adding files to this case. Wait for it to finish, then try again.`,
+      );
     }
     await fs.rm(file, { force: true });
   }
@@ -68,7 +71,10 @@ export async function lockCase(caseDir: string): Promise<() => Promise<void>> {
  * holder's pid when the wait begins (and again if another process takes over), and the lock is
  * taken as soon as that process lets it go or dies. Rejects with an AbortError when `signal` aborts.
  */
-export async function lockCaseWhenFree(caseDir: string, opts: { signal: AbortSignal; onWait?: (pid: number) => void }): Promise<() => Promise<void>> {
+export async function lockCaseWhenFree(
+  caseDir: string,
+  opts: { signal: AbortSignal; onWait?: (pid: number) => void },
+): Promise<() => Promise<void>> {
   let told: number | undefined;
   for (;;) {
     opts.signal.throwIfAborted();

@@ -67,7 +67,8 @@ export class VectorCatchUp {
   /** The case, before every other one (its own button); its status. */
   async request(caseId: string): Promise<IndexVectorsStatus> {
     const status = await this.status(caseId);
-    if (status.state === 'needed' || status.state === 'failed' || status.state === 'waiting') return this.enqueue(status, true);
+    if (status.state === 'needed' || status.state === 'failed' || status.state === 'waiting')
+      return this.enqueue(status, true);
     return status;
   }
 
@@ -119,7 +120,14 @@ export class VectorCatchUp {
       } catch (err) {
         if (this.closed || controller.signal.aborted || isAbort(err)) continue;
         const last = this.said.get(caseId);
-        this.emit({ case_id: caseId, state: 'failed', embedded: last?.embedded ?? 0, total: last?.total ?? 0, model_id: last?.model_id ?? null, problem: (err as Error).message });
+        this.emit({
+          case_id: caseId,
+          state: 'failed',
+          embedded: last?.embedded ?? 0,
+          total: last?.total ?? 0,
+          model_id: last?.model_id ?? null,
+          problem: (err as Error).message,
+        });
         const retry = setTimeout(() => {
           this.retries.delete(retry);
           if (!this.closed) void this.request(caseId).catch(() => {});
@@ -145,7 +153,8 @@ export class VectorCatchUp {
         this.emit({ case_id: caseId, state: 'none', embedded: 0, total: share?.total ?? 0, model_id: modelId });
         return false;
       }
-      const report = (embedded: number, total: number) => this.emit({ case_id: caseId, state: 'running', embedded, total, model_id: modelId });
+      const report = (embedded: number, total: number) =>
+        this.emit({ case_id: caseId, state: 'running', embedded, total, model_id: modelId });
       report(share.embedded, share.total);
       await sink.embedPending({
         signal,
@@ -174,7 +183,10 @@ export class VectorCatchUp {
       const total = await store.count('is_latest = true');
       const dimension = await store.vectorDimension();
       if (!modelId || total === 0) return { case_id: caseId, state: 'none', embedded: 0, total, model_id: modelId };
-      const sameModel = recorded?.modelId === modelId && dimension !== null && (!model.ok || model.model.dimension === null || model.model.dimension === dimension);
+      const sameModel =
+        recorded?.modelId === modelId &&
+        dimension !== null &&
+        (!model.ok || model.model.dimension === null || model.model.dimension === dimension);
       if (!sameModel) return { case_id: caseId, state: 'needed', embedded: 0, total, model_id: modelId };
       const share = (await store.embeddedShare()) ?? { embedded: total, total };
       const waiting = (await store.hasEmbeddedColumn()) ? await store.count('embedded = false') : 0;

@@ -12,7 +12,15 @@ import { READABLE_STATUSES, type CaseDocuments, CaseStore, latestVersion } from 
 import type { IngestPorts } from './ports';
 import { currentFile, LIVE_STATUS, type CurrentFile } from './progress';
 import { markBates } from '../text/index';
-import { PENDING_STATUSES, type BatesRange, type DocType, type FileManifest, type FileRecord, type FileStatus, type VersionRecord } from '../domain/index';
+import {
+  PENDING_STATUSES,
+  type BatesRange,
+  type DocType,
+  type FileManifest,
+  type FileRecord,
+  type FileStatus,
+  type VersionRecord,
+} from '../domain/index';
 import { passwordKey } from '../util/passwords';
 import { readableFileName } from '../util/names';
 
@@ -33,14 +41,19 @@ export function familyOf(all: readonly FileRecord[]): Family {
 }
 
 /** A file as listed; `all` (the case's files, or their family) links it to its container and counts the files taken out of it. */
-export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean = () => false, all: readonly FileRecord[] | Family = []): FileInfo {
+export function fileInfo(
+  f: FileRecord,
+  hasPassword: (sha256: string) => boolean = () => false,
+  all: readonly FileRecord[] | Family = [],
+): FileInfo {
   const family = Array.isArray(all) ? familyOf(all) : (all as Family);
   const v = latestVersion(f)!;
   const parent = f.parent ? family.byId.get(f.parent) : undefined;
   const parentEmail = parent && latestVersion(parent)?.email;
   const children = family.children.get(f.id) ?? 0;
   // A protected PDF: can its pages be shown (this engine has its password), or is one needed?
-  const lockState = ({ locked, sha256 }: VersionRecord) => (locked ? { locked: hasPassword(sha256) ? ('unlocked' as const) : ('needs_password' as const) } : {});
+  const lockState = ({ locked, sha256 }: VersionRecord) =>
+    locked ? { locked: hasPassword(sha256) ? ('unlocked' as const) : ('needs_password' as const) } : {};
   return {
     id: f.id,
     name: f.name,
@@ -55,7 +68,15 @@ export function fileInfo(f: FileRecord, hasPassword: (sha256: string) => boolean
     size: v.size,
     kind: v.kind,
     ...(v.email ? { email: v.email } : {}),
-    ...(parent ? { parent: { id: parent.id, name: parent.name, ...(parentEmail ? { subject: parentEmail.subject, date: parentEmail.iso_date } : {}) } } : {}),
+    ...(parent
+      ? {
+          parent: {
+            id: parent.id,
+            name: parent.name,
+            ...(parentEmail ? { subject: parentEmail.subject, date: parentEmail.iso_date } : {}),
+          },
+        }
+      : {}),
     ...(children ? { children } : {}),
     ...(f.source_removed ? { source_removed: f.source_removed } : {}),
   };
@@ -143,10 +164,17 @@ export class CaseFiles {
   async removeFile(caseId: string, fileId: string, version?: number): Promise<{ file_id: string; versions: number[] }> {
     const caseDir = this.ports.cases.caseDir(caseId);
     // Never while an ingest of the case writes the same manifest: queue behind it.
-    return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.removeLocked(caseId, caseDir, fileId, version)));
+    return this.deps.queue.run(caseId, () =>
+      withCaseLock(caseDir, () => this.removeLocked(caseId, caseDir, fileId, version)),
+    );
   }
 
-  private async removeLocked(caseId: string, caseDir: string, fileId: string, version: number | undefined): Promise<{ file_id: string; versions: number[] }> {
+  private async removeLocked(
+    caseId: string,
+    caseDir: string,
+    fileId: string,
+    version: number | undefined,
+  ): Promise<{ file_id: string; versions: number[] }> {
     const store = new CaseStore(caseDir);
     const m = await store.readManifest();
     const file = m.files.find((f) => f.id === fileId);
@@ -176,7 +204,9 @@ export class CaseFiles {
     if (version === undefined) await store.removeArtifacts(fileId);
     else await store.removeArtifacts(fileId, version);
     // The files taken out of it (attachments, an archive's files) go with it.
-    if (version === undefined) for (const child of left!.files.filter((f) => f.parent === fileId)) await this.removeLocked(caseId, caseDir, child.id, undefined);
+    if (version === undefined)
+      for (const child of left!.files.filter((f) => f.parent === fileId))
+        await this.removeLocked(caseId, caseDir, child.id, undefined);
     if (version === undefined) left = await store.readManifest();
     await store.collectGarbage(left!);
     this.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
@@ -198,10 +228,17 @@ export class CaseFiles {
         if (!file) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
         const marked = new Map<number, BatesRange | null>();
         for (const v of file.versions.filter((x) => READABLE_STATUSES.has(x.status))) {
-          const [text, index] = await Promise.all([store.readText(fileId, v.version), store.readPages(fileId, v.version)]);
+          const [text, index] = await Promise.all([
+            store.readText(fileId, v.version),
+            store.readPages(fileId, v.version),
+          ]);
           if (text === undefined || index === undefined) continue;
           const range = markBates({ text, index }, prefix);
-          if (prefix !== null && !range) throw new CasefileError('invalid_input', `No page of ${file.name} has a Bates number starting ${prefix} in its header or footer.`);
+          if (prefix !== null && !range)
+            throw new CasefileError(
+              'invalid_input',
+              `No page of ${file.name} has a Bates number starting ${prefix} in its header or footer.`,
+            );
           await store.writePages(fileId, v.version, index);
           marked.set(v.version, range);
         }
@@ -237,7 +274,13 @@ export class CaseFiles {
         new CaseStore(caseDir).update((m) => {
           const out: string[] = [];
           for (const f of m.files) {
-            if (f.parent || !wanted.has(f.name) || (f.source_removed ?? null) === at || (at !== null && f.source_removed)) continue;
+            if (
+              f.parent ||
+              !wanted.has(f.name) ||
+              (f.source_removed ?? null) === at ||
+              (at !== null && f.source_removed)
+            )
+              continue;
             if (at === null) delete f.source_removed;
             else f.source_removed = at;
             out.push(f.name);
@@ -253,10 +296,17 @@ export class CaseFiles {
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
   async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
     const caseDir = this.ports.cases.caseDir(caseId);
-    return this.deps.queue.run(caseId, () => withCaseLock(caseDir, () => this.setDocTypeLocked(caseId, caseDir, fileId, type)));
+    return this.deps.queue.run(caseId, () =>
+      withCaseLock(caseDir, () => this.setDocTypeLocked(caseId, caseDir, fileId, type)),
+    );
   }
 
-  private async setDocTypeLocked(caseId: string, caseDir: string, fileId: string, type: DocType | null): Promise<FileInfo> {
+  private async setDocTypeLocked(
+    caseId: string,
+    caseDir: string,
+    fileId: string,
+    type: DocType | null,
+  ): Promise<FileInfo> {
     const store = new CaseStore(caseDir);
     const { file, files } = await store.update((m) => {
       const f = m.files.find((x) => x.id === fileId);

@@ -25,7 +25,10 @@ export interface JobRecord {
 }
 
 /** What several jobs read, as one walk: a path any of them reads whole is read whole, else the files they name in it. */
-export function mergeWalks(jobs: ReadonlyArray<Pick<JobRecord, 'paths' | 'only'>>): { paths: string[]; only?: Record<string, string[]> } {
+export function mergeWalks(jobs: ReadonlyArray<Pick<JobRecord, 'paths' | 'only'>>): {
+  paths: string[];
+  only?: Record<string, string[]>;
+} {
   const paths = [...new Set(jobs.flatMap((j) => j.paths))];
   const only: Record<string, string[]> = {};
   for (const p of paths) {

@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageFileUrl, startChild } from '../util/worker-start';
-import { DEFAULT_LIMITS, formatBytes, formatDuration, raiseHint, type IngestLimits, type ChunkRecord } from '../domain/index';
+import {
+  DEFAULT_LIMITS,
+  formatBytes,
+  formatDuration,
+  raiseHint,
+  type IngestLimits,
+  type ChunkRecord,
+} from '../domain/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from '../reader/index';
 
 export interface PoolOptions {
@@ -64,7 +71,10 @@ export function defaultWorkerPath(): string {
  * memory and seconds of start-up — then tsx is registered and the entry loaded (see startWorker).
  */
 function pdfjsPreload(): string[] {
-  return [packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'), packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs')];
+  return [
+    packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.worker.mjs'),
+    packageFileUrl('pdfjs-dist', 'legacy', 'build', 'pdf.mjs'),
+  ];
 }
 
 export interface ParseResult {
@@ -206,12 +216,27 @@ export class WorkerPool {
 
   run(
     task: Omit<ParseTask, 'type' | 'id'>,
-    opts: { signal?: AbortSignal; onPage?: (done: number, total: number) => void; onStage?: (stage: 'chunking') => void; onOcrPage?: (page: number, total: number) => void; onStarted?: () => void } = {},
+    opts: {
+      signal?: AbortSignal;
+      onPage?: (done: number, total: number) => void;
+      onStage?: (stage: 'chunking') => void;
+      onOcrPage?: (page: number, total: number) => void;
+      onStarted?: () => void;
+    } = {},
   ): Promise<ParseResult> {
     if (this.closed) return Promise.reject(new Error('The ingest worker pool is closed.'));
     if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal));
     return new Promise<ParseResult>((resolve, reject) => {
-      const pending: Pending = { task: { ...task, type: 'parse', id: this.nextId++ }, resolve, reject, onPage: opts.onPage, onStage: opts.onStage, onOcrPage: opts.onOcrPage, onStarted: opts.onStarted, signal: opts.signal };
+      const pending: Pending = {
+        task: { ...task, type: 'parse', id: this.nextId++ },
+        resolve,
+        reject,
+        onPage: opts.onPage,
+        onStage: opts.onStage,
+        onOcrPage: opts.onOcrPage,
+        onStarted: opts.onStarted,
+        signal: opts.signal,
+      };
       if (opts.signal) {
         pending.onAbort = () => this.abort(pending);
         opts.signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -269,19 +294,28 @@ export class WorkerPool {
   private spawn(): Slot {
     // The JS heap gets the same ceiling as the whole reader, so V8 never grows past the watchdog's limit first.
     const heapMb = Math.max(256, Math.round(this.limits.maxParseMemoryBytes / 1048576));
-    const child = startChild(this.workerPath, pdfjsPreload, { execArgv: [`--max-old-space-size=${heapMb}`, ...readerV8Flags(this.concurrency)] });
+    const child = startChild(this.workerPath, pdfjsPreload, {
+      execArgv: [`--max-old-space-size=${heapMb}`, ...readerV8Flags(this.concurrency)],
+    });
     const slot: Slot = { child, sent: 0, started: 0, lastProgress: 0, ocrPages: 0 };
     this.started++;
     child.on('message', (msg: WorkerResponse) => this.onMessage(slot, msg));
     child.on('error', (err) => this.onExit(slot, `the reader could not run (${err.message})`));
-    child.on('exit', (code, signal) => this.onExit(slot, this.exitReason(code, signal), signal !== null && OUTSIDE_SIGNALS.has(signal) ? signal : undefined));
+    child.on('exit', (code, signal) =>
+      this.onExit(
+        slot,
+        this.exitReason(code, signal),
+        signal !== null && OUTSIDE_SIGNALS.has(signal) ? signal : undefined,
+      ),
+    );
     this.slots.push(slot);
     return slot;
   }
 
   private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
     // V8 ends a process whose heap is full with SIGABRT (or exit code 134).
-    if (signal === 'SIGABRT' || code === 134) return `stopped: it needed more than ${formatBytes(this.limits.maxParseMemoryBytes)} of memory`;
+    if (signal === 'SIGABRT' || code === 134)
+      return `stopped: it needed more than ${formatBytes(this.limits.maxParseMemoryBytes)} of memory`;
     return `the reader stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`;
   }
 
@@ -312,15 +346,25 @@ export class WorkerPool {
         if (!slot.current || slot.stoppedFor) continue;
         if (!slot.started) {
           // A reader still starting up (loading pdf.js on a busy machine) is not reading the file yet.
-          if (now - slot.sent > STARTUP_LIMIT_MS + pageTimeoutMs) this.stop(slot, 'the reader could not start (the computer may be overloaded); retry the file');
+          if (now - slot.sent > STARTUP_LIMIT_MS + pageTimeoutMs)
+            this.stop(slot, 'the reader could not start (the computer may be overloaded); retry the file');
           continue;
         }
         if (rss !== null && rss > maxParseMemoryBytes) {
-          this.stop(slot, `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile).${raiseHint('maxParseMemoryBytes')}`);
+          this.stop(
+            slot,
+            `stopped: it needed more than ${formatBytes(maxParseMemoryBytes)} of memory (the file may be damaged or hostile).${raiseHint('maxParseMemoryBytes')}`,
+          );
         } else if (now - slot.started > fileTimeoutMs + slot.ocrPages * OCR_PAGE_ALLOWANCE_MS) {
-          this.stop(slot, `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)}.${raiseHint('fileTimeoutMs')}`);
+          this.stop(
+            slot,
+            `stopped: reading it took longer than ${formatDuration(fileTimeoutMs)}.${raiseHint('fileTimeoutMs')}`,
+          );
         } else if (now - slot.lastProgress > pageTimeoutMs) {
-          this.stop(slot, `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile).${raiseHint('pageTimeoutMs')}`);
+          this.stop(
+            slot,
+            `stopped: one page took longer than ${formatDuration(pageTimeoutMs)} to read (the file may be damaged or hostile).${raiseHint('pageTimeoutMs')}`,
+          );
         }
       }
     } finally {
@@ -393,7 +437,8 @@ export class WorkerPool {
     const p = slot.current;
     slot.current = undefined;
     if (p) {
-      if (slot.stoppedFor === 'cancelled' || p.signal?.aborted || (outsideSignal && this.closed)) this.settle(p, () => p.reject(abortError(p.signal)));
+      if (slot.stoppedFor === 'cancelled' || p.signal?.aborted || (outsideSignal && this.closed))
+        this.settle(p, () => p.reject(abortError(p.signal)));
       else if (outsideSignal && !slot.stoppedFor) this.readAgain(p, outsideSignal);
       else this.settle(p, () => p.reject(new ReaderStopped(slot.stoppedFor ?? reason)));
     }

@@ -53,7 +53,13 @@ export const EMIT_INTERVAL_MS = 200;
 export const PARSE_SHARE = 0.4;
 
 /** The status `files.list` shows for a version in flight, by stage. */
-export const LIVE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'parsing', parsing: 'parsing', chunking: 'parsing', embedding: 'embedding', indexing: 'indexing' };
+export const LIVE_STATUS: Record<IngestStage, IngestFileStatus> = {
+  hashing: 'parsing',
+  parsing: 'parsing',
+  chunking: 'parsing',
+  embedding: 'embedding',
+  indexing: 'indexing',
+};
 
 /** A fresh run's progress: nothing counted yet. */
 export function newRunProgress(caseId: string, jobId: string, now: number): RunProgress {
@@ -143,7 +149,18 @@ export function setStage(
     if (pages) cur.pages = pages;
     if (ids) Object.assign(cur, ids);
   } else {
-    state.current.set(name, { name, fileId: ids?.fileId ?? null, version: ids?.version ?? null, stage, pages, pagesDone: 0, bytes, done: count?.done ?? null, total: count?.total ?? null, stageStarted: now });
+    state.current.set(name, {
+      name,
+      fileId: ids?.fileId ?? null,
+      version: ids?.version ?? null,
+      stage,
+      pages,
+      pagesDone: 0,
+      bytes,
+      done: count?.done ?? null,
+      total: count?.total ?? null,
+      stageStarted: now,
+    });
   }
 }
 
@@ -158,7 +175,14 @@ export function pagesKnown(state: RunProgress, key: string, pages: number, bytes
 }
 
 /** A version is finished (any status): its pages and bytes move from in flight to done. */
-export function fileFinished(state: RunProgress, key: string, name: string, pages: number, bytes: number, failed: boolean): void {
+export function fileFinished(
+  state: RunProgress,
+  key: string,
+  name: string,
+  pages: number,
+  bytes: number,
+  failed: boolean,
+): void {
   pagesKnown(state, key, pages, bytes);
   state.unopened.delete(key);
   state.progress.pages_done += pages;
@@ -189,7 +213,12 @@ function shownFile(c: CurrentFile, now: number): IngestCurrentFile {
  * The run's time left as shown: smoothed, and never less than any file in flight still needs
  * (it said "about 11 s left" while its running file said "about 23 s").
  */
-function runEta(state: RunProgress, now: number, work: Parameters<typeof runEtaSeconds>[0], current: IngestCurrentFile[]): number | null {
+function runEta(
+  state: RunProgress,
+  now: number,
+  work: Parameters<typeof runEtaSeconds>[0],
+  current: IngestCurrentFile[],
+): number | null {
   const raw = runEtaSeconds(work);
   if (!work.running) return raw;
   state.shownEta = smoothEta(state.shownEta ?? null, raw, now);
@@ -218,11 +247,17 @@ export function snapshot(state: RunProgress, now: number, waiting: string[]): In
   let unopenedBytes = 0;
   for (const b of state.unopened.values()) unopenedBytes += b;
   const pagesEstimated = p.state === 'running' && (state.unopened.size > 0 || p.files_total === 0);
-  if (state.unopened.size > 0 && state.knownBytes > 0) pagesTotal += Math.round((unopenedBytes * state.knownPages) / state.knownBytes);
+  if (state.unopened.size > 0 && state.knownBytes > 0)
+    pagesTotal += Math.round((unopenedBytes * state.knownPages) / state.knownBytes);
   pagesTotal = Math.max(pagesTotal, pagesDone);
   const elapsed = (now - state.started) / 1000;
   const current = [...state.current.values()].map((c) => shownFile(c, now));
-  const eta = runEta(state, now, { running: p.state === 'running', done: bytesDone, total: p.bytes_total, pagesDone, elapsedSeconds: elapsed }, current);
+  const eta = runEta(
+    state,
+    now,
+    { running: p.state === 'running', done: bytesDone, total: p.bytes_total, pagesDone, elapsedSeconds: elapsed },
+    current,
+  );
   return {
     ...p,
     pages_done: pagesDone,

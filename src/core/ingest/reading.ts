@@ -22,7 +22,9 @@ export class ReadingCounts {
   /** The counts of a case (after the writes queued so far). */
   async read(caseDir: string): Promise<Record<string, number>> {
     await this.writes.idle(caseDir);
-    const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const raw = (await readJson(path.join(caseDir, 'reading.json')).catch(() => undefined)) as
+      | Record<string, unknown>
+      | undefined;
     const out: Record<string, number> = {};
     for (const [k, v] of Object.entries(raw ?? {})) if (typeof v === 'number' && v > 0) out[k] = v;
     return out;

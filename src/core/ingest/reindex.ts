@@ -14,12 +14,17 @@ import type { IngestPorts } from './ports';
 import { chunkingOf, guessDocType, NAMES_FORMAT, chunkDocument, structureOf } from '../text/index';
 import type { DocType, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
-
 const READABLE = new Set(['indexed', 'unchanged']);
 
 /** Readable versions whose index rows have no context yet or whose names older rules made (all readable versions with `all`). */
-async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean): Promise<{ file: FileRecord; version: VersionRecord; namesOnly?: boolean }[]> {
-  const readable = files.flatMap((file) => file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })));
+async function versionsToDo(
+  caseDir: string,
+  files: FileRecord[],
+  all: boolean,
+): Promise<{ file: FileRecord; version: VersionRecord; namesOnly?: boolean }[]> {
+  const readable = files.flatMap((file) =>
+    file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })),
+  );
   if (all) return readable;
   const store = await ChunkStore.open(caseDir);
   let stale: Set<string>;
@@ -29,21 +34,43 @@ async function versionsToDo(caseDir: string, files: FileRecord[], all: boolean):
     store.close();
   }
   const artifacts = new CaseStore(caseDir);
-  const named = await Promise.all(readable.map(async ({ file, version }) => ((await artifacts.readStructure(file.id, version.version).catch(() => undefined))?.profile?.names ?? 0) >= NAMES_FORMAT));
+  const named = await Promise.all(
+    readable.map(
+      async ({ file, version }) =>
+        ((await artifacts.readStructure(file.id, version.version).catch(() => undefined))?.profile?.names ?? 0) >=
+        NAMES_FORMAT,
+    ),
+  );
   // Rows with contexts, named by older rules: only the names may have to change.
-  return readable.flatMap((r, i) => (stale.has(`${r.file.id}@${r.version.version}`) ? [r] : named[i] ? [] : [{ ...r, namesOnly: true }]));
+  return readable.flatMap((r, i) =>
+    stale.has(`${r.file.id}@${r.version.version}`) ? [r] : named[i] ? [] : [{ ...r, namesOnly: true }],
+  );
 }
 
 /** Whether the stored passages are these, each with the same context (then the index's rows are too). */
 function sameRows(stored: StoredChunk[] | undefined, chunks: StoredChunk[]): boolean {
-  return stored !== undefined && stored.length === chunks.length && stored.every((c, i) => c.s === chunks[i]!.s && c.e === chunks[i]!.e && c.h === chunks[i]!.h && c.c !== undefined && c.c === chunks[i]!.c);
+  return (
+    stored !== undefined &&
+    stored.length === chunks.length &&
+    stored.every(
+      (c, i) =>
+        c.s === chunks[i]!.s &&
+        c.e === chunks[i]!.e &&
+        c.h === chunks[i]!.h &&
+        c.c !== undefined &&
+        c.c === chunks[i]!.c,
+    )
+  );
 }
 
 /** The doc type from the stored text's first page, as ingest decides it (an email stays correspondence). */
 function typeFromText(file: FileRecord, version: VersionRecord, text: string, index: PageIndex): DocType {
   if (version.email) return 'correspondence';
   const first = index.pages.find((p) => p.end > p.start);
-  return guessDocType(file.name, first ? text.slice(first.start, Math.max(first.end, first.start + 3000)) : text.slice(0, 3000));
+  return guessDocType(
+    file.name,
+    first ? text.slice(first.start, Math.max(first.end, first.start + 3000)) : text.slice(0, 3000),
+  );
 }
 
 export async function reindexCase(
@@ -60,13 +87,18 @@ export async function reindexCase(
   const readable = files.reduce((n, f) => n + f.versions.filter((v) => READABLE.has(v.status)).length, 0);
   const result: ReindexResult = { case_id: caseId, versions: 0, chunks: 0, current: readable - todo.length };
   if (todo.length === 0) return result;
-  const emit = (e: Omit<IndexProgressEvent, 'case_id' | 'total'>) => ports.events.emit('index.progress', { case_id: caseId, total: todo.length, ...e });
+  const emit = (e: Omit<IndexProgressEvent, 'case_id' | 'total'>) =>
+    ports.events.emit('index.progress', { case_id: caseId, total: todo.length, ...e });
   const sink = await createIndexSink(await ports.indexSinkOptions(caseId));
   try {
     for (const { file, version, namesOnly } of todo) {
       opts.signal?.throwIfAborted();
       emit({ done: result.versions, file: file.name, state: 'running' });
-      const [text, index, html] = await Promise.all([store.readText(file.id, version.version), store.readPages(file.id, version.version), store.readHtml(file.id, version.version)]);
+      const [text, index, html] = await Promise.all([
+        store.readText(file.id, version.version),
+        store.readPages(file.id, version.version),
+        store.readHtml(file.id, version.version),
+      ]);
       if (text === undefined || index === undefined) continue; // artifacts gone: `files.retry` reads it again
       const structure = structureOf(text, index, file.name, html, { subject: version.email?.subject });
       const latest = latestVersion(file)?.version === version.version;
@@ -74,10 +106,19 @@ export async function reindexCase(
       const docType = file.doc_type_override ?? guessed;
       // A court paper is dated by the date decided its caption gives (as ingest dates it now).
       const docDate = (!version.email && structure.profile.decided) || version.doc_date;
-      const chunks = chunkDocument({ text, index }, { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate }, chunking, structure);
+      const chunks = chunkDocument(
+        { text, index },
+        { fileId: file.id, name: file.name, version: version.version, isLatest: latest, docType, docDate },
+        chunking,
+        structure,
+      );
       const compact = compactChunks(chunks);
       // Named again only (the same passages and contexts, the same type): its rows and vectors stand.
-      const same = namesOnly === true && docType === (file.doc_type_override ?? version.doc_type) && docDate === version.doc_date && sameRows(await store.readStoredChunks(file.id, version.version), compact);
+      const same =
+        namesOnly === true &&
+        docType === (file.doc_type_override ?? version.doc_type) &&
+        docDate === version.doc_date &&
+        sameRows(await store.readStoredChunks(file.id, version.version), compact);
       await store.writeChunking(file.id, version.version, structure, compact);
       documents.invalidate(file.id);
       if (!same) await sink.indexVersion(chunks, opts.signal ? { signal: opts.signal } : {});

@@ -14,7 +14,10 @@ import { PENDING_STATUSES } from '../domain/index';
 /** File versions of a case waiting to be finished (queued by an interrupted run, or cancelled). */
 export async function pendingCount(cases: IngestPorts['cases'], caseId: string): Promise<number> {
   const m = await new CaseStore(cases.caseDir(caseId)).readManifest();
-  return m.files.reduce((n, f) => n + f.versions.filter((v) => PENDING_STATUSES.includes(v.status) || v.status === 'cancelled').length, 0);
+  return m.files.reduce(
+    (n, f) => n + f.versions.filter((v) => PENDING_STATUSES.includes(v.status) || v.status === 'cancelled').length,
+    0,
+  );
 }
 
 export interface ResumeDeps {
@@ -23,7 +26,11 @@ export interface ResumeDeps {
   /** Is this job queued or running in this process? */
   isActiveJob: (jobId: string) => boolean;
   /** Queue a run of the case that also finishes cancelled versions, as `existing` (a job to take over) where given. */
-  enqueueResume: (caseId: string, paths: string[], existing: JobRecord | undefined) => Promise<{ done: Promise<IngestRunResult> }>;
+  enqueueResume: (
+    caseId: string,
+    paths: string[],
+    existing: JobRecord | undefined,
+  ) => Promise<{ done: Promise<IngestRunResult> }>;
 }
 
 /**
@@ -43,7 +50,10 @@ export async function resumeInterrupted(deps: ResumeDeps, caseId?: string): Prom
   const results: IngestRunResult[] = [];
   for (const id of caseIds) {
     const own = jobs.filter((j) => j.caseId === id);
-    const exists = await cases.readMeta(id).then(() => true, () => false);
+    const exists = await cases.readMeta(id).then(
+      () => true,
+      () => false,
+    );
     if (!exists) {
       for (const j of own) await store.remove(j.id);
       continue;
@@ -51,7 +61,11 @@ export async function resumeInterrupted(deps: ResumeDeps, caseId?: string): Prom
     const [first, ...rest] = own;
     const walk = mergeWalks(own);
     for (const j of rest) await store.remove(j.id);
-    const { done } = await deps.enqueueResume(id, walk.paths, first ? { ...first, paths: walk.paths, only: walk.only } : undefined);
+    const { done } = await deps.enqueueResume(
+      id,
+      walk.paths,
+      first ? { ...first, paths: walk.paths, only: walk.only } : undefined,
+    );
     try {
       results.push(await done);
     } catch (err) {

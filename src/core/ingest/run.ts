@@ -16,7 +16,18 @@ import { passwordKey } from '../util/passwords';
 import { newId } from '../util/ids';
 import { lockCase, ownedElsewhere } from './case-lock';
 import { mergeWalks, type JobRecord, type JobStore } from './jobs';
-import { formatBytes, raiseHint, type IngestLimits, PENDING_STATUSES, TERMINAL_STATUSES, type ChunkingOptions, type FileManifest, type FileRecord, type StoredChild, type VersionRecord } from '../domain/index';
+import {
+  formatBytes,
+  raiseHint,
+  type IngestLimits,
+  PENDING_STATUSES,
+  TERMINAL_STATUSES,
+  type ChunkingOptions,
+  type FileManifest,
+  type FileRecord,
+  type StoredChild,
+  type VersionRecord,
+} from '../domain/index';
 import { ReaderStopped, type ParseResult, type WorkerPool } from './pool';
 import { fileFinished, pagesKnown, setStage, type RunProgress } from './progress';
 import { quarantineReason, type ReadingCounts } from './reading';
@@ -88,15 +99,31 @@ function diskReason(code: string | undefined, err: unknown): string {
     ENOENT: 'it was moved or deleted while being added',
     EISDIR: 'it is a folder',
   };
-  return `could not be read from disk: ${(code && what[code]) ?? (code ?? (err as Error).message)}`;
+  return `could not be read from disk: ${(code && what[code]) ?? code ?? (err as Error).message}`;
 }
 
 function newVersion(version: number, sha256: string, size: number, now: string): VersionRecord {
-  return { version, sha256, size, kind: 'unknown', pages: 0, status: 'queued', reason: '', doc_type: 'other', doc_date: '', ingested_at: now, empty_pages: [], chunks: 0 };
+  return {
+    version,
+    sha256,
+    size,
+    kind: 'unknown',
+    pages: 0,
+    status: 'queued',
+    reason: '',
+    doc_type: 'other',
+    doc_date: '',
+    ingested_at: now,
+    empty_pages: [],
+    chunks: 0,
+  };
 }
 
 function failedResult(reason: string): ParseResult {
-  return { summary: { kind: 'unknown', status: 'failed', reason, pages: 0, emptyPages: [], docType: 'other', docDate: '' }, chunks: [] };
+  return {
+    summary: { kind: 'unknown', status: 'failed', reason, pages: 0, emptyPages: [], docType: 'other', docDate: '' },
+    chunks: [],
+  };
 }
 
 /** Run a queued run: take the case's lock, then run it. A run that cannot take the lock leaves nothing behind. */
@@ -188,31 +215,67 @@ class IngestRun {
     if (cancelled) await this.markCancelled();
     await this.finish(cancelled ? 'cancelled' : 'done');
     // This run's job, and the interrupted ones it took over, are done.
-    const finished = (await this.ctx.jobs.list(caseId)).filter((j) => j.id === state.job.id || (!this.ctx.isActiveJob(j.id) && !ownedElsewhere(j)));
+    const finished = (await this.ctx.jobs.list(caseId)).filter(
+      (j) => j.id === state.job.id || (!this.ctx.isActiveJob(j.id) && !ownedElsewhere(j)),
+    );
     for (const j of finished) await this.ctx.jobs.remove(j.id);
     this.ctx.ports.events.emit('cases.changed', { case_id: caseId, kind: 'files' });
-    return { job_id: state.job.id, case_id: caseId, state: cancelled ? 'cancelled' : 'done', results: [...this.results.values()], skipped: this.skipped };
+    return {
+      job_id: state.job.id,
+      case_id: caseId,
+      state: cancelled ? 'cancelled' : 'done',
+      results: [...this.results.values()],
+      skipped: this.skipped,
+    };
   }
 
   /** This run's paths, and those of interrupted runs of this case that no process owns any more. */
   private async pathsToWalk(): Promise<{ paths: string[]; only?: Record<string, string[]> }> {
     const { job } = this.state;
-    const orphans = (await this.ctx.jobs.list(this.caseId)).filter((j) => j.id !== job.id && !this.ctx.isActiveJob(j.id) && !ownedElsewhere(j));
+    const orphans = (await this.ctx.jobs.list(this.caseId)).filter(
+      (j) => j.id !== job.id && !this.ctx.isActiveJob(j.id) && !ownedElsewhere(j),
+    );
     return mergeWalks([job, ...orphans]);
   }
 
-  private emitFile(item: { fileId: string; name: string; version: number }, status: IngestFileStatus, reason: string, stage?: IngestStage, pages?: number): void {
-    this.ctx.ports.events.emit('ingest.file', { case_id: this.caseId, job_id: this.state.job.id, file_id: item.fileId, name: item.name, version: item.version, status, reason, ...(stage ? { stage } : {}), ...(pages !== undefined ? { pages } : {}) });
+  private emitFile(
+    item: { fileId: string; name: string; version: number },
+    status: IngestFileStatus,
+    reason: string,
+    stage?: IngestStage,
+    pages?: number,
+  ): void {
+    this.ctx.ports.events.emit('ingest.file', {
+      case_id: this.caseId,
+      job_id: this.state.job.id,
+      file_id: item.fileId,
+      name: item.name,
+      version: item.version,
+      status,
+      reason,
+      ...(stage ? { stage } : {}),
+      ...(pages !== undefined ? { pages } : {}),
+    });
   }
 
   /** A file enters a stage (shown at once: stage changes are few per file; page ticks are throttled). */
-  private setStage(name: string, stage: IngestStage, bytes: number, pages = 0, ids?: { fileId: string; version: number }, count: { done: number; total: number } | null = null): void {
+  private setStage(
+    name: string,
+    stage: IngestStage,
+    bytes: number,
+    pages = 0,
+    ids?: { fileId: string; version: number },
+    count: { done: number; total: number } | null = null,
+  ): void {
     setStage(this.state, Date.now(), name, stage, bytes, pages, ids, count);
     this.ctx.emitProgress(this.state, true);
   }
 
   /** 1. Walk the paths and copy the originals in (hashing); what is not a file to add is skipped, what the disk refuses is unreadable. */
-  private async importOriginals(walk: { paths: string[]; only?: Record<string, string[]> }): Promise<{ imported: Imported[]; unreadable: Unreadable[] }> {
+  private async importOriginals(walk: {
+    paths: string[];
+    only?: Record<string, string[]>;
+  }): Promise<{ imported: Imported[]; unreadable: Unreadable[] }> {
     const { state, signal } = this;
     const walked = await walkPaths(walk.paths, signal, walk.only);
     this.skipped.push(...walked.skipped);
@@ -254,7 +317,14 @@ class IngestRun {
       for (const f of m.files) {
         for (const v of f.versions) {
           if (this.resumeCancelled && v.status === 'cancelled') v.status = 'queued';
-          if (PENDING_STATUSES.includes(v.status)) this.work.set(`${f.id}@${v.version}`, { fileId: f.id, name: f.name, version: v.version, size: v.size, sha256: v.sha256 });
+          if (PENDING_STATUSES.includes(v.status))
+            this.work.set(`${f.id}@${v.version}`, {
+              fileId: f.id,
+              name: f.name,
+              version: v.version,
+              size: v.size,
+              sha256: v.sha256,
+            });
         }
       }
     });
@@ -269,7 +339,13 @@ class IngestRun {
       Object.assign(latest, newVersion(latest.version, it.sha256, it.size, now));
     } else if (latest && latest.sha256 === it.sha256) {
       if (TERMINAL_STATUSES.includes(latest.status)) {
-        this.results.set(it.name, { file_id: file.id, name: file.name, version: latest.version, status: 'unchanged', reason: latest.reason });
+        this.results.set(it.name, {
+          file_id: file.id,
+          name: file.name,
+          version: latest.version,
+          status: 'unchanged',
+          reason: latest.reason,
+        });
         return;
       }
       latest.status = 'queued';
@@ -286,7 +362,13 @@ class IngestRun {
     let v = latestVersion(file);
     if (!v || v.sha256 !== '') file.versions.push((v = newVersion((v?.version ?? 0) + 1, '', u.size, now)));
     Object.assign(v, { status: 'failed', reason: u.reason, size: u.size, ingested_at: now });
-    this.results.set(u.name, { file_id: file.id, name: file.name, version: v.version, status: 'failed', reason: u.reason });
+    this.results.set(u.name, {
+      file_id: file.id,
+      name: file.name,
+      version: v.version,
+      status: 'failed',
+      reason: u.reason,
+    });
   }
 
   /**
@@ -306,12 +388,19 @@ class IngestRun {
     await this.store.update((m) => {
       for (const q of quarantined) {
         const v = m.files.find((f) => f.id === q.fileId)?.versions.find((x) => x.version === q.version);
-        if (v) Object.assign(v, { status: 'failed', reason: q.reason, chunks: 0, ingested_at: new Date().toISOString() });
+        if (v)
+          Object.assign(v, { status: 'failed', reason: q.reason, chunks: 0, ingested_at: new Date().toISOString() });
       }
     });
     for (const q of quarantined) {
       await this.ctx.reading.set(this.caseDir, `${q.fileId}@${q.version}`, null);
-      this.results.set(q.name, { file_id: q.fileId, name: q.name, version: q.version, status: 'failed', reason: q.reason });
+      this.results.set(q.name, {
+        file_id: q.fileId,
+        name: q.name,
+        version: q.version,
+        status: 'failed',
+        reason: q.reason,
+      });
       this.emitFile(q, 'failed', q.reason);
     }
   }
@@ -325,7 +414,8 @@ class IngestRun {
         state.progress.bytes_total += w.size;
       }
     }
-    for (const r of results.values()) if (r.status === 'unchanged') state.progress.bytes_done += imported.find((i) => i.name === r.name)?.size ?? 0;
+    for (const r of results.values())
+      if (r.status === 'unchanged') state.progress.bytes_done += imported.find((i) => i.name === r.name)?.size ?? 0;
     for (const [key, w] of this.work) state.unopened.set(key, w.size);
   }
 
@@ -394,7 +484,11 @@ class IngestRun {
             onProgress: report,
             files: () => this.indexedFiles,
             pause: () => this.readersFillCores(),
-            threads: () => (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.busyLanes, { current: threads, idle: idle.sample() })),
+            threads: () =>
+              (threads = ingestEmbedThreads(this.parsingDone ? 0 : this.busyLanes, {
+                current: threads,
+                idle: idle.sample(),
+              })),
           });
         }
       } catch (err) {
@@ -429,7 +523,13 @@ class IngestRun {
           if (work.has(`${f.id}@${v.version}`) && PENDING_STATUSES.includes(v.status)) {
             v.status = 'cancelled';
             v.reason = 'cancelled — add the file again or resume to finish it';
-            results.set(f.name, { file_id: f.id, name: f.name, version: v.version, status: 'cancelled', reason: v.reason });
+            results.set(f.name, {
+              file_id: f.id,
+              name: f.name,
+              version: v.version,
+              status: 'cancelled',
+              reason: v.reason,
+            });
             this.emitFile({ fileId: f.id, name: f.name, version: v.version }, 'cancelled', v.reason);
           }
         }
@@ -447,7 +547,11 @@ class IngestRun {
       if (this.leftOut) await this.store.collectGarbage({ schemaVersion: 1, files: await this.store.files() });
     } finally {
       // Programs that read files.json alone (older versions of Casefile) see every file of the run.
-      await this.store.compactManifest().catch((err: unknown) => console.error(`casefile: the file list of case ${this.caseId} was not folded: ${(err as Error).message}`));
+      await this.store
+        .compactManifest()
+        .catch((err: unknown) =>
+          console.error(`casefile: the file list of case ${this.caseId} was not folded: ${(err as Error).message}`),
+        );
       this.state.current.clear();
       this.state.progress.state = end;
       this.ctx.emitProgress(this.state, true);
@@ -455,7 +559,11 @@ class IngestRun {
   }
 
   /** Parse → chunk → index one version, then record its final status. Returns null when cancelled. */
-  private async processVersion(sink: IndexSink, item: WorkItem, chunking: ChunkingOptions): Promise<IngestResultItem | null> {
+  private async processVersion(
+    sink: IndexSink,
+    item: WorkItem,
+    chunking: ChunkingOptions,
+  ): Promise<IngestResultItem | null> {
     const key = `${item.fileId}@${item.version}`;
     this.setStage(item.name, 'parsing', item.size, 0, { fileId: item.fileId, version: item.version });
     this.emitFile(item, 'parsing', '', 'parsing');
@@ -475,7 +583,12 @@ class IngestRun {
   }
 
   /** Index a version's chunks, record its final status and register the files inside it. Null when cancelled. */
-  private async storeVersion(sink: IndexSink, item: WorkItem, key: string, parsed: ParseResult): Promise<{ name: string; status: FinalStatus; reason: string; pages: number } | null> {
+  private async storeVersion(
+    sink: IndexSink,
+    item: WorkItem,
+    key: string,
+    parsed: ParseResult,
+  ): Promise<{ name: string; status: FinalStatus; reason: string; pages: number } | null> {
     const indexed = await this.indexVersion(sink, item, key, parsed);
     if (!indexed || this.signal.aborted) return null;
     const { status } = indexed;
@@ -491,9 +604,15 @@ class IngestRun {
     const maxBytes = this.ctx.limits.maxFileBytes;
     try {
       if (item.size === 0) return failedResult('empty file');
-      if (item.size > maxBytes) return failedResult(`too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB)`);
+      if (item.size > maxBytes)
+        return failedResult(
+          `too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB)`,
+        );
       const blob = this.store.blobPath(item.sha256);
-      const present = await fs.access(blob).then(() => true, () => false);
+      const present = await fs.access(blob).then(
+        () => true,
+        () => false,
+      );
       if (!present) return failedResult('the stored copy of this file is missing; add the file again');
       return await this.readInPool(item, key, blob, chunking);
     } catch (err) {
@@ -510,9 +629,32 @@ class IngestRun {
     const file = await store.file(item.fileId);
     // The reader unpacks no more than what is left of the caps on what the dropped file expands to.
     const limits = { ...ctx.limits, ...(await this.innerLeft(file)) };
-    const isLatest = latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
+    const isLatest =
+      latestVersion(file ?? { id: '', name: '', versions: [], doc_type_override: null })?.version === item.version;
     return ctx.pool().run(
-      { caseDir: store.caseDir, blobPath: blob, name: item.name, fileId: item.fileId, version: item.version, isLatest, maxBytes: ctx.limits.maxFileBytes, limits, chunking, standardFontDataUrl: ctx.standardFontDataUrl, ...(ocr ? { ocr: { language: ocr.language, cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`) } } : {}), ...(password !== undefined ? { password } : {}), ...(this.dayFirst ? { dayFirst: true } : {}), ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}) },
+      {
+        caseDir: store.caseDir,
+        blobPath: blob,
+        name: item.name,
+        fileId: item.fileId,
+        version: item.version,
+        isLatest,
+        maxBytes: ctx.limits.maxFileBytes,
+        limits,
+        chunking,
+        standardFontDataUrl: ctx.standardFontDataUrl,
+        ...(ocr
+          ? {
+              ocr: {
+                language: ocr.language,
+                cacheDir: path.join(store.caseDir, 'ocr', `${item.sha256}-${ocr.language}`),
+              },
+            }
+          : {}),
+        ...(password !== undefined ? { password } : {}),
+        ...(this.dayFirst ? { dayFirst: true } : {}),
+        ...(file?.bates_prefix !== undefined ? { batesPrefix: file.bates_prefix } : {}),
+      },
       {
         signal: this.signal,
         onPage: (done, total) => {
@@ -541,7 +683,12 @@ class IngestRun {
   }
 
   /** Embed and index a parsed version's chunks (or drop stale ones), and make it the latest where it is. Null when cancelled. */
-  private async indexVersion(sink: IndexSink, item: WorkItem, key: string, parsed: ParseResult): Promise<{ status: FinalStatus; reason: string } | null> {
+  private async indexVersion(
+    sink: IndexSink,
+    item: WorkItem,
+    key: string,
+    parsed: ParseResult,
+  ): Promise<{ status: FinalStatus; reason: string } | null> {
     const { state, signal } = this;
     const { summary, chunks } = parsed;
     let status: FinalStatus = summary.status;
@@ -602,7 +749,12 @@ class IngestRun {
         const name = `${parent.name}/${c.name}`;
         if (!tx.editNamed(name)) {
           // A file not registered before counts towards what its dropped file expands to.
-          over ??= tally.files >= limits.maxInnerFiles ? 'files' : tally.bytes + c.size > limits.maxInnerBytes ? 'bytes' : undefined;
+          over ??=
+            tally.files >= limits.maxInnerFiles
+              ? 'files'
+              : tally.bytes + c.size > limits.maxInnerBytes
+                ? 'bytes'
+                : undefined;
           if (over) {
             left++;
             continue;
@@ -610,18 +762,33 @@ class IngestRun {
           tally.files++;
           tally.bytes += c.size;
         }
-        const reason = tooDeep ? `not read: it is nested more than ${limits.maxNestingDepth} ${limits.maxNestingDepth === 1 ? 'level' : 'levels'} deep (attachments of attachments, archives in archives).${raiseHint('maxNestingDepth')}` : c.reason;
-        if (reason || !c.sha256) this.registerUnreadable(records, { name, size: c.size, reason: reason ?? 'could not be taken out of the file' }, now);
+        const reason = tooDeep
+          ? `not read: it is nested more than ${limits.maxNestingDepth} ${limits.maxNestingDepth === 1 ? 'level' : 'levels'} deep (attachments of attachments, archives in archives).${raiseHint('maxNestingDepth')}`
+          : c.reason;
+        if (reason || !c.sha256)
+          this.registerUnreadable(
+            records,
+            { name, size: c.size, reason: reason ?? 'could not be taken out of the file' },
+            now,
+          );
         else this.registerImported(records, { name, sha256: c.sha256, size: c.size }, now);
         const file = records.named(name);
         file.parent = parent.id;
         const v = latestVersion(file);
-        if (v && v.status === 'queued' && !this.work.has(`${file.id}@${v.version}`)) added.push({ fileId: file.id, name, version: v.version, size: v.size, sha256: v.sha256 });
+        if (v && v.status === 'queued' && !this.work.has(`${file.id}@${v.version}`))
+          added.push({ fileId: file.id, name, version: v.version, size: v.size, sha256: v.sha256 });
       }
       if (!over) return;
       this.leftOut += left;
       noted.push(...this.noteLeftOut(tx, top.id, innerLimitNote(limits, over, true)));
-      if (top.id !== parent.id) noted.push(...this.noteLeftOut(tx, parent.id, `${left.toLocaleString('en-US')} of the files inside it were left out: ${innerLimitNote(limits, over, false)}`));
+      if (top.id !== parent.id)
+        noted.push(
+          ...this.noteLeftOut(
+            tx,
+            parent.id,
+            `${left.toLocaleString('en-US')} of the files inside it were left out: ${innerLimitNote(limits, over, false)}`,
+          ),
+        );
     });
     for (const w of added) {
       this.work.set(`${w.fileId}@${w.version}`, w);
@@ -647,11 +814,15 @@ class IngestRun {
     const v = file && latestVersion(file);
     if (!file || !v || v.reason.includes(note)) return [];
     v.reason = v.reason ? `${v.reason}; ${note}` : note;
-    return [{ file_id: file.id, name: file.name, version: v.version, status: v.status as IngestFileStatus, reason: v.reason }];
+    return [
+      { file_id: file.id, name: file.name, version: v.version, status: v.status as IngestFileStatus, reason: v.reason },
+    ];
   }
 
   /** What is left of the caps on what `file`'s dropped file expands to (at least 1: a limit is a positive number). */
-  private async innerLeft(file: FileRecord | undefined): Promise<Pick<IngestLimits, 'maxInnerFiles' | 'maxInnerBytes'>> {
+  private async innerLeft(
+    file: FileRecord | undefined,
+  ): Promise<Pick<IngestLimits, 'maxInnerFiles' | 'maxInnerBytes'>> {
     const { maxInnerFiles, maxInnerBytes } = this.ctx.limits;
     let top = file;
     const seen = new Set<string>();
@@ -662,7 +833,10 @@ class IngestRun {
       top = up;
     }
     const tally = top && (await this.innerTallies()).get(top.id);
-    return { maxInnerFiles: Math.max(1, maxInnerFiles - (tally?.files ?? 0)), maxInnerBytes: Math.max(1, maxInnerBytes - (tally?.bytes ?? 0)) };
+    return {
+      maxInnerFiles: Math.max(1, maxInnerFiles - (tally?.files ?? 0)),
+      maxInnerBytes: Math.max(1, maxInnerBytes - (tally?.bytes ?? 0)),
+    };
   }
 
   /**
@@ -696,7 +870,12 @@ class IngestRun {
   }
 
   /** Record a version's final status in the manifest; returns the file's name there (renamed since?). */
-  private async recordVersion(item: WorkItem, parsed: ParseResult, status: FinalStatus, reason: string): Promise<string> {
+  private async recordVersion(
+    item: WorkItem,
+    parsed: ParseResult,
+    status: FinalStatus,
+    reason: string,
+  ): Promise<string> {
     const { summary, chunks } = parsed;
     let name = item.name;
     await this.store.change((tx) => {
@@ -782,7 +961,11 @@ function ancestry(tx: ManifestChange, file: Readonly<FileRecord>): { top: Readon
   let top = file;
   let depth = 0;
   const seen = new Set<string>([file.id]);
-  for (let up = file.parent ? tx.peek(file.parent) : undefined; up && !seen.has(up.id); up = up.parent ? tx.peek(up.parent) : undefined) {
+  for (
+    let up = file.parent ? tx.peek(file.parent) : undefined;
+    up && !seen.has(up.id);
+    up = up.parent ? tx.peek(up.parent) : undefined
+  ) {
     seen.add(up.id);
     top = up;
     depth++;

@@ -1,6 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { UnlockResult, FileContent, FileInfo, IngestJobHandle, IngestProgress, IngestRunResult, ReindexResult } from '../../shared/contract/ingest';
+import type {
+  UnlockResult,
+  FileContent,
+  FileInfo,
+  IngestJobHandle,
+  IngestProgress,
+  IngestRunResult,
+  ReindexResult,
+} from '../../shared/contract/ingest';
 import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
@@ -77,7 +85,10 @@ export class IngestService {
     private readonly options: IngestOptions = {},
   ) {
     this.jobs = new JobStore(path.join(ports.home, 'jobs'));
-    this.limits = resolveLimits({ ...options.limits, ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}) });
+    this.limits = resolveLimits({
+      ...options.limits,
+      ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+    });
     this.files = new CaseFiles({
       ports,
       queue: this.queue,
@@ -94,7 +105,9 @@ export class IngestService {
       isActiveJob: (jobId) => this.isActiveJob(jobId),
       emitProgress: (state, force) => this.emitProgress(state, force),
     };
-    this.vectors = new VectorCatchUp(ports, (caseId, fn) => this.queue.run(caseId, () => withCaseLock(this.ports.cases.caseDir(caseId), fn)));
+    this.vectors = new VectorCatchUp(ports, (caseId, fn) =>
+      this.queue.run(caseId, () => withCaseLock(this.ports.cases.caseDir(caseId), fn)),
+    );
   }
 
   /**
@@ -112,7 +125,11 @@ export class IngestService {
   }
 
   private getPool(): WorkerPool {
-    this.pool ??= new WorkerPool({ workerPath: this.options.workerPath, concurrency: this.options.concurrency, limits: this.limits });
+    this.pool ??= new WorkerPool({
+      workerPath: this.options.workerPath,
+      concurrency: this.options.concurrency,
+      limits: this.limits,
+    });
     return this.pool;
   }
 
@@ -120,9 +137,19 @@ export class IngestService {
    * Queue a run for the case; resolves with its results when it ends. `only`: of a folder in
    * `paths`, read just these files (named as a drop of the folder names them), not the whole folder.
    */
-  async start(caseId: string, paths: string[], opts: { signal?: AbortSignal; searchableOnly?: boolean; only?: Record<string, string[]> } = {}): Promise<IngestRunResult> {
-    const only = opts.only ? Object.fromEntries(Object.entries(opts.only).map(([folder, names]) => [path.resolve(folder), names])) : undefined;
-    const { done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { signal: opts.signal, searchableOnly: opts.searchableOnly, only });
+  async start(
+    caseId: string,
+    paths: string[],
+    opts: { signal?: AbortSignal; searchableOnly?: boolean; only?: Record<string, string[]> } = {},
+  ): Promise<IngestRunResult> {
+    const only = opts.only
+      ? Object.fromEntries(Object.entries(opts.only).map(([folder, names]) => [path.resolve(folder), names]))
+      : undefined;
+    const { done } = await this.enqueue(
+      caseId,
+      paths.map((p) => path.resolve(p)),
+      { signal: opts.signal, searchableOnly: opts.searchableOnly, only },
+    );
     return done;
   }
 
@@ -130,15 +157,24 @@ export class IngestService {
    * Read a file again by hand (a failed or quarantined one): its latest version is queued, its
    * crash count cleared, and a run finishes it (queued behind a run of the case that is working).
    */
-  async retry(caseId: string, fileId: string, opts: { wait?: boolean; signal?: AbortSignal } = {}): Promise<IngestRunResult | IngestJobHandle> {
+  async retry(
+    caseId: string,
+    fileId: string,
+    opts: { wait?: boolean; signal?: AbortSignal } = {},
+  ): Promise<IngestRunResult | IngestJobHandle> {
     const caseDir = this.ports.cases.caseDir(caseId);
     await this.ports.cases.readMeta(caseId);
     const store = new CaseStore(caseDir);
     const file = (await store.readManifest()).files.find((f) => f.id === fileId);
     const latest = file ? latestVersion(file) : undefined;
     if (!file || !latest) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
-    if (latest.sha256 === '') throw new CasefileError('invalid_input', `${file.name} could not be read from disk, so Casefile has no copy of it: add it again from its folder.`);
-    if (latest.status === 'indexed') throw new CasefileError('invalid_input', `${file.name} is already indexed; there is nothing to retry.`);
+    if (latest.sha256 === '')
+      throw new CasefileError(
+        'invalid_input',
+        `${file.name} could not be read from disk, so Casefile has no copy of it: add it again from its folder.`,
+      );
+    if (latest.status === 'indexed')
+      throw new CasefileError('invalid_input', `${file.name} is already indexed; there is nothing to retry.`);
     await store.update((m) => {
       const v = m.files.find((f) => f.id === fileId)?.versions.find((x) => x.version === latest.version);
       if (v && TERMINAL_STATUSES.includes(v.status)) Object.assign(v, { status: 'queued', reason: '' });
@@ -157,7 +193,12 @@ export class IngestService {
    * and nothing changes), then kept in the password store, and the file read with it unless it
    * already was (then its pages can be shown again).
    */
-  async unlock(caseId: string, fileId: string, password: string, opts: { wait?: boolean; signal?: AbortSignal } = {}): Promise<UnlockResult> {
+  async unlock(
+    caseId: string,
+    fileId: string,
+    password: string,
+    opts: { wait?: boolean; signal?: AbortSignal } = {},
+  ): Promise<UnlockResult> {
     await this.ports.cases.readMeta(caseId);
     const store = new CaseStore(this.ports.cases.caseDir(caseId));
     const file = (await store.readManifest()).files.find((f) => f.id === fileId);
@@ -165,10 +206,13 @@ export class IngestService {
     if (!file || !latest) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
     if (!latest.locked) throw new CasefileError('invalid_input', `${file.name} is not password protected.`);
     const bytes = await fs.readFile(store.blobPath(latest.sha256)).catch(() => null);
-    if (!bytes) throw new CasefileError('failed', `Casefile's copy of ${file.name} is missing: add it again from its folder.`);
+    if (!bytes)
+      throw new CasefileError('failed', `Casefile's copy of ${file.name} is missing: add it again from its folder.`);
     const { pdfPasswordOpens } = await import('../reader/loaders');
     if (!(await pdfPasswordOpens(bytes, password))) {
-      throw new CasefileError('invalid_input', `That password does not open ${file.name}.`, [{ field: 'password', message: 'does not open the file' }]);
+      throw new CasefileError('invalid_input', `That password does not open ${file.name}.`, [
+        { field: 'password', message: 'does not open the file' },
+      ]);
     }
     this.ports.passwords.set(passwordKey(caseId, latest.sha256), password);
     if (latest.status === 'indexed') return { file_id: fileId, name: file.name, reread: false, run: null };
@@ -180,8 +224,16 @@ export class IngestService {
    * waits for its answer, so while another process holds the case the run waits for it and says
    * so in its progress (`blocked_by`), instead of failing where no one sees it.
    */
-  async startDetached(caseId: string, paths: string[], opts: { searchableOnly?: boolean } = {}): Promise<IngestJobHandle> {
-    const { job, done } = await this.enqueue(caseId, paths.map((p) => path.resolve(p)), { searchableOnly: opts.searchableOnly, waitForCase: true });
+  async startDetached(
+    caseId: string,
+    paths: string[],
+    opts: { searchableOnly?: boolean } = {},
+  ): Promise<IngestJobHandle> {
+    const { job, done } = await this.enqueue(
+      caseId,
+      paths.map((p) => path.resolve(p)),
+      { searchableOnly: opts.searchableOnly, waitForCase: true },
+    );
     done.catch(() => {});
     return { job_id: job.id, case_id: caseId, state: 'running' };
   }
@@ -202,21 +254,37 @@ export class IngestService {
     const { signal, resumeCancelled = false, existing, searchableOnly = false, only, waitForCase = false } = opts;
     if (this.closed) throw new CasefileError('unavailable', 'The engine is shutting down.');
     await this.ports.cases.readMeta(caseId); // not_found before anything is written
-    const job: JobRecord = existing ?? { schemaVersion: 1, id: newId('j', 12), caseId, paths, ...(only ? { only } : {}), created: new Date().toISOString(), state: 'running', pid: process.pid };
+    const job: JobRecord = existing ?? {
+      schemaVersion: 1,
+      id: newId('j', 12),
+      caseId,
+      paths,
+      ...(only ? { only } : {}),
+      created: new Date().toISOString(),
+      state: 'running',
+      pid: process.pid,
+    };
     job.pid = process.pid;
     job.state = 'running';
     await this.jobs.save(job);
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const state: RunState = { job, controller, running: false, searchableOnly, ...newRunProgress(job.caseId, job.id, Date.now()) };
+    const state: RunState = {
+      job,
+      controller,
+      running: false,
+      searchableOnly,
+      ...newRunProgress(job.caseId, job.id, Date.now()),
+    };
     let set = this.active.get(caseId);
     if (!set) this.active.set(caseId, (set = new Set()));
     set.add(state);
     const done = this.queue.run(caseId, async (): Promise<IngestRunResult> => {
       let waited: (() => Promise<void>) | null | undefined;
       try {
-        if (waitForCase && !(waited = await this.waitForCase(state))) return { job_id: job.id, case_id: caseId, state: 'cancelled', results: [], skipped: [] };
+        if (waitForCase && !(waited = await this.waitForCase(state)))
+          return { job_id: job.id, case_id: caseId, state: 'cancelled', results: [], skipped: [] };
         return await runIngest(this.runContext, state, resumeCancelled);
       } finally {
         await waited?.(); // a lock the run took over is its own by now, and is left alone
@@ -277,7 +345,11 @@ export class IngestService {
     const onAbort = () => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.queue.run(caseId, () => withCaseLock(caseDir, () => reindexCase(this.ports, caseId, documents, { all: opts.all, signal: controller.signal })));
+      return await this.queue.run(caseId, () =>
+        withCaseLock(caseDir, () =>
+          reindexCase(this.ports, caseId, documents, { all: opts.all, signal: controller.signal }),
+        ),
+      );
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       this.reindexing.delete(caseId);
@@ -309,7 +381,8 @@ export class IngestService {
   status(caseId: string): IngestProgress | null {
     const set = this.active.get(caseId);
     if (!set) return null;
-    for (const s of set) if ((s.running || this.blocked.has(s)) && s.progress.state === 'running') return this.snapshot(s);
+    for (const s of set)
+      if ((s.running || this.blocked.has(s)) && s.progress.state === 'running') return this.snapshot(s);
     return null;
   }
 
@@ -346,7 +419,9 @@ export class IngestService {
 
   /** The run's progress now, with what runs queued behind it (same case, a drop while it works) will add. */
   private snapshot(state: RunState): IngestProgress {
-    const waiting = [...(this.active.get(state.progress.case_id) ?? [])].filter((s) => s !== state && !s.running).flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
+    const waiting = [...(this.active.get(state.progress.case_id) ?? [])]
+      .filter((s) => s !== state && !s.running)
+      .flatMap((s) => s.job.paths.flatMap((x) => s.job.only?.[x] ?? [path.basename(x)]));
     const progress = snapshot(state, Date.now(), waiting);
     const pid = this.blocked.get(state);
     return pid === undefined ? progress : { ...progress, blocked_by: { pid, message: blockedMessage(pid) } };

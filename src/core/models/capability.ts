@@ -27,6 +27,15 @@ export function estimatedParameters(bytes: number, quantization: string | null):
 }
 
 /** A local chat model too small to answer: under MIN_ANSWERING_PARAMETERS by its size. */
-export function tooSmallToAnswer(model: { kind: string; format: string; bytes: number; quantization: string | null }): boolean {
-  return model.kind === 'chat' && model.format === 'gguf' && estimatedParameters(model.bytes, model.quantization) < MIN_ANSWERING_PARAMETERS;
+export function tooSmallToAnswer(model: {
+  kind: string;
+  format: string;
+  bytes: number;
+  quantization: string | null;
+}): boolean {
+  return (
+    model.kind === 'chat' &&
+    model.format === 'gguf' &&
+    estimatedParameters(model.bytes, model.quantization) < MIN_ANSWERING_PARAMETERS
+  );
 }

@@ -27,7 +27,12 @@ export async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
-export function describeFolder(id: string, folder: TransformersFolder, bytes: number, source: ModelInfo['source']): Described {
+export function describeFolder(
+  id: string,
+  folder: TransformersFolder,
+  bytes: number,
+  source: ModelInfo['source'],
+): Described {
   return {
     id,
     kind: folder.kind,
@@ -88,7 +93,9 @@ export async function discover(dir: string, source: ModelInfo['source'], skipPat
           out.push(describeFolder(modelIdFrom(entry.name), inspected.folder, await folderBytes(full), source));
           continue;
         }
-        const ggufs = (await fs.readdir(full).catch(() => [] as string[])).filter((n) => n.toLowerCase().endsWith('.gguf')).sort();
+        const ggufs = (await fs.readdir(full).catch(() => [] as string[]))
+          .filter((n) => n.toLowerCase().endsWith('.gguf'))
+          .sort();
         for (const name of ggufs) {
           const id = ggufs.length === 1 ? modelIdFrom(entry.name) : modelIdFrom(name);
           if (!skipPaths.has(path.join(full, name))) out.push(await describeGguf(id, path.join(full, name), source));
@@ -100,4 +107,3 @@ export async function discover(dir: string, source: ModelInfo['source'], skipPat
   }
   return out;
 }
-

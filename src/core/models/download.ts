@@ -48,7 +48,10 @@ export function planDownload(source: string, id?: string, hub: HubConfig = DEFAU
     }
     const name = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     if (!/\.gguf$/i.test(name)) {
-      throw new CasefileError('invalid_input', `Only .gguf files can be downloaded by URL; for a transformers.js model give its Hugging Face name (e.g. Xenova/bge-small-en-v1.5).`);
+      throw new CasefileError(
+        'invalid_input',
+        `Only .gguf files can be downloaded by URL; for a transformers.js model give its Hugging Face name (e.g. Xenova/bge-small-en-v1.5).`,
+      );
     }
     return { id: id ?? modelIdFrom(name), kind: 'file', host: url.host, files: [{ url: url.href, path: name }] };
   }
@@ -58,7 +61,12 @@ export function planDownload(source: string, id?: string, hub: HubConfig = DEFAU
   if (file) {
     const [, repo, rel] = file;
     const name = rel!.split('/').pop()!;
-    return { id: id ?? modelIdFrom(name), kind: 'file', host, files: [{ url: `${base}/${repo}/resolve/main/${rel}`, path: name }] };
+    return {
+      id: id ?? modelIdFrom(name),
+      kind: 'file',
+      host,
+      files: [{ url: `${base}/${repo}/resolve/main/${rel}`, path: name }],
+    };
   }
   if (HF_REPO.test(src)) {
     const url = (p: string) => `${base}/${src}/resolve/main/${p}`;
@@ -107,7 +115,8 @@ function parseHostPattern(value: string): HostPattern | null {
   try {
     const url = new URL(bare ? `http://${text}` : text);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+    if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+      return null;
     return { hostname: url.hostname, port: port ? String(Number(port)) : url.port, subdomains };
   } catch {
     return null;
@@ -155,7 +164,9 @@ export function downloadRefused(hosts: readonly string[]): CasefileError {
   const message = hosts.length
     ? `Models are downloaded here only from ${hosts.join(', ')}, and that source is not one of them. Ask whoever runs Casefile to import the model, or to allow its host.`
     : 'Downloading models is off here. Ask whoever runs Casefile to import the model.';
-  return new CasefileError('forbidden', message, [{ field: 'source', message: 'downloads from this source are not allowed here' }]);
+  return new CasefileError('forbidden', message, [
+    { field: 'source', message: 'downloads from this source are not allowed here' },
+  ]);
 }
 
 function networkReason(err: unknown): string {
@@ -164,10 +175,14 @@ function networkReason(err: unknown): string {
 }
 
 function offline(host: string, err: unknown): CasefileError {
-  return CasefileError.withRemedy('unavailable', `Cannot reach ${host} (${networkReason(err)}). Downloading a model needs a network connection.`, {
-    app: 'On a machine without one, import the model from disk: “Choose a model file (.gguf)…” or “Choose a model folder…” above.',
-    cli: 'On a machine without one, import the model from disk: casefile models import <file.gguf | folder>.',
-  });
+  return CasefileError.withRemedy(
+    'unavailable',
+    `Cannot reach ${host} (${networkReason(err)}). Downloading a model needs a network connection.`,
+    {
+      app: 'On a machine without one, import the model from disk: “Choose a model file (.gguf)…” or “Choose a model folder…” above.',
+      cli: 'On a machine without one, import the model from disk: casefile models import <file.gguf | folder>.',
+    },
+  );
 }
 
 /** Redirects followed for one file, as many as fetch itself follows. */
@@ -178,12 +193,20 @@ const MAX_REDIRECTS = 20;
  * `hosts` first (a host that is allowed cannot send the download on to one that is not). The
  * hub's token goes only to the hub's host.
  */
-async function request(url: string, range: string | null, hosts: DownloadHosts, hub: HubConfig, host: string, signal?: AbortSignal): Promise<Response> {
+async function request(
+  url: string,
+  range: string | null,
+  hosts: DownloadHosts,
+  hub: HubConfig,
+  host: string,
+  signal?: AbortSignal,
+): Promise<Response> {
   let current = new URL(url);
   const hubHost = new URL(hub.endpoint).host;
   for (let hop = 0; ; hop++) {
     if (hosts && !hostAllowed(current, hosts)) throw downloadRefused(hosts);
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw new CasefileError('failed', `${host} sent the download of ${url} to an address that is not http(s).`);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:')
+      throw new CasefileError('failed', `${host} sent the download of ${url} to an address that is not http(s).`);
     const headers: Record<string, string> = {};
     if (range) headers.Range = range;
     if (hub.token && current.host === hubHost) headers.Authorization = `Bearer ${hub.token}`;
@@ -197,7 +220,8 @@ async function request(url: string, range: string | null, hosts: DownloadHosts, 
     const location = res.headers.get('location');
     if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
     await res.body?.cancel();
-    if (hop >= MAX_REDIRECTS) throw new CasefileError('failed', `${host} redirected the download of ${url} too many times.`);
+    if (hop >= MAX_REDIRECTS)
+      throw new CasefileError('failed', `${host} redirected the download of ${url} too many times.`);
     current = new URL(location, current);
   }
 }
@@ -229,7 +253,10 @@ async function fetchFile(
   }
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
-    throw new CasefileError('failed', `${host} refused the download of ${url} (HTTP ${res.status}). Gated models need a token (HF_TOKEN) that has accepted the model's license.`);
+    throw new CasefileError(
+      'failed',
+      `${host} refused the download of ${url} (HTTP ${res.status}). Gated models need a token (HF_TOKEN) that has accepted the model's license.`,
+    );
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();
@@ -253,13 +280,21 @@ async function fetchFile(
     },
   });
   try {
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), meter, createWriteStream(partial, { flags: resumed ? 'a' : 'w' }), { signal });
+    await pipeline(
+      Readable.fromWeb(res.body as import('node:stream/web').ReadableStream),
+      meter,
+      createWriteStream(partial, { flags: resumed ? 'a' : 'w' }),
+      { signal },
+    );
   } catch (err) {
     if (signal?.aborted) throw signal.reason ?? err;
     throw offline(host, err); // connection dropped: the partial file stays for the next try
   }
   if (totalBytes !== null && receivedBytes !== totalBytes) {
-    throw new CasefileError('failed', `The download of ${file} stopped at ${receivedBytes} of ${totalBytes} bytes; run it again to resume.`);
+    throw new CasefileError(
+      'failed',
+      `The download of ${file} stopped at ${receivedBytes} of ${totalBytes} bytes; run it again to resume.`,
+    );
   }
   onProgress({ file, received_bytes: receivedBytes, total_bytes: totalBytes });
   await fs.rename(partial, dest);
@@ -279,7 +314,13 @@ export async function sha256Of(file: string, signal?: AbortSignal): Promise<stri
 export async function downloadPlan(
   plan: DownloadPlan,
   dir: string,
-  options: { sha256?: string; signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void; hub?: HubConfig; hosts?: DownloadHosts } = {},
+  options: {
+    sha256?: string;
+    signal?: AbortSignal;
+    onProgress?: (p: DownloadProgress) => void;
+    hub?: HubConfig;
+    hosts?: DownloadHosts;
+  } = {},
 ): Promise<string> {
   const fetchOptions = { hub: options.hub ?? DEFAULT_HUB, hosts: options.hosts ?? null, signal: options.signal };
   const onProgress = options.onProgress ?? (() => {});
@@ -301,7 +342,10 @@ export async function downloadPlan(
     const actual = await sha256Of(target, options.signal);
     if (actual !== options.sha256.toLowerCase()) {
       await fs.rm(target, { force: true });
-      throw new CasefileError('failed', `The downloaded ${plan.files[0]!.path} has sha256 ${actual}, not the expected ${options.sha256}; it was discarded.`);
+      throw new CasefileError(
+        'failed',
+        `The downloaded ${plan.files[0]!.path} has sha256 ${actual}, not the expected ${options.sha256}; it was discarded.`,
+      );
     }
   }
   return target;

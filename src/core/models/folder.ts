@@ -63,7 +63,8 @@ async function pickOnnx(dir: string): Promise<{ file: string; dtype: OnnxDtype; 
     if (names.includes(name)) return { file: path.join(onnxDir, name), dtype, base: 'model' };
   }
   // A single file with another base name loads as fp32 under its own name.
-  if (names.length === 1) return { file: path.join(onnxDir, names[0]!), dtype: 'fp32', base: names[0]!.slice(0, -'.onnx'.length) };
+  if (names.length === 1)
+    return { file: path.join(onnxDir, names[0]!), dtype: 'fp32', base: names[0]!.slice(0, -'.onnx'.length) };
   return null;
 }
 
@@ -88,10 +89,19 @@ export async function inspectTransformersFolder(dir: string): Promise<FolderInsp
   const stat = await fs.stat(dir).catch(() => null);
   if (!stat?.isDirectory()) return { ok: false, reason: `${dir} is not a folder` };
   const config = await readJsonFile(path.join(dir, 'config.json'));
-  if (!config) return { ok: false, reason: 'it has no readable config.json (a transformers.js model folder needs config.json, tokenizer.json and onnx/*.onnx)' };
+  if (!config)
+    return {
+      ok: false,
+      reason:
+        'it has no readable config.json (a transformers.js model folder needs config.json, tokenizer.json and onnx/*.onnx)',
+    };
   if (!(await exists(path.join(dir, 'tokenizer.json')))) return { ok: false, reason: 'it has no tokenizer.json' };
   const onnx = await pickOnnx(dir);
-  if (!onnx) return { ok: false, reason: 'it has no ONNX weights under onnx/ (expected e.g. onnx/model_quantized.onnx or onnx/model.onnx)' };
+  if (!onnx)
+    return {
+      ok: false,
+      reason: 'it has no ONNX weights under onnx/ (expected e.g. onnx/model_quantized.onnx or onnx/model.onnx)',
+    };
   const architectures = Array.isArray(config.architectures) ? config.architectures.map(String) : [];
   const kind = architectures.some((a) => /ForSequenceClassification$/.test(a)) ? 'reranker' : 'embedding';
   const sourceName = typeof config._name_or_path === 'string' ? config._name_or_path : null;

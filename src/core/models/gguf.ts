@@ -20,19 +20,75 @@ export interface GgufInfo {
 
 /** llama.cpp's `llama_ftype` values. */
 const FILE_TYPES: Record<number, string> = {
-  0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 7: 'Q8_0', 8: 'Q5_0', 9: 'Q5_1', 10: 'Q2_K', 11: 'Q3_K_S',
-  12: 'Q3_K_M', 13: 'Q3_K_L', 14: 'Q4_K_S', 15: 'Q4_K_M', 16: 'Q5_K_S', 17: 'Q5_K_M', 18: 'Q6_K',
-  19: 'IQ2_XXS', 20: 'IQ2_XS', 21: 'Q2_K_S', 22: 'IQ3_XS', 23: 'IQ3_XXS', 24: 'IQ1_S', 25: 'IQ4_NL',
-  26: 'IQ3_S', 27: 'IQ3_M', 28: 'IQ2_S', 29: 'IQ2_M', 30: 'IQ4_XS', 31: 'IQ1_M', 32: 'BF16',
-  36: 'TQ1_0', 37: 'TQ2_0', 38: 'MXFP4_MOE',
+  0: 'F32',
+  1: 'F16',
+  2: 'Q4_0',
+  3: 'Q4_1',
+  7: 'Q8_0',
+  8: 'Q5_0',
+  9: 'Q5_1',
+  10: 'Q2_K',
+  11: 'Q3_K_S',
+  12: 'Q3_K_M',
+  13: 'Q3_K_L',
+  14: 'Q4_K_S',
+  15: 'Q4_K_M',
+  16: 'Q5_K_S',
+  17: 'Q5_K_M',
+  18: 'Q6_K',
+  19: 'IQ2_XXS',
+  20: 'IQ2_XS',
+  21: 'Q2_K_S',
+  22: 'IQ3_XS',
+  23: 'IQ3_XXS',
+  24: 'IQ1_S',
+  25: 'IQ4_NL',
+  26: 'IQ3_S',
+  27: 'IQ3_M',
+  28: 'IQ2_S',
+  29: 'IQ2_M',
+  30: 'IQ4_XS',
+  31: 'IQ1_M',
+  32: 'BF16',
+  36: 'TQ1_0',
+  37: 'TQ2_0',
+  38: 'MXFP4_MOE',
 };
 
 /** ggml tensor types, for files whose header has no `general.file_type`. */
 const TENSOR_TYPES: Record<number, string> = {
-  0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 6: 'Q5_0', 7: 'Q5_1', 8: 'Q8_0', 9: 'Q8_1', 10: 'Q2_K', 11: 'Q3_K',
-  12: 'Q4_K', 13: 'Q5_K', 14: 'Q6_K', 15: 'Q8_K', 16: 'IQ2_XXS', 17: 'IQ2_XS', 18: 'IQ3_XXS', 19: 'IQ1_S',
-  20: 'IQ4_NL', 21: 'IQ3_S', 22: 'IQ2_S', 23: 'IQ4_XS', 24: 'I8', 25: 'I16', 26: 'I32', 27: 'I64', 28: 'F64',
-  29: 'IQ1_M', 30: 'BF16', 34: 'TQ1_0', 35: 'TQ2_0', 39: 'MXFP4',
+  0: 'F32',
+  1: 'F16',
+  2: 'Q4_0',
+  3: 'Q4_1',
+  6: 'Q5_0',
+  7: 'Q5_1',
+  8: 'Q8_0',
+  9: 'Q8_1',
+  10: 'Q2_K',
+  11: 'Q3_K',
+  12: 'Q4_K',
+  13: 'Q5_K',
+  14: 'Q6_K',
+  15: 'Q8_K',
+  16: 'IQ2_XXS',
+  17: 'IQ2_XS',
+  18: 'IQ3_XXS',
+  19: 'IQ1_S',
+  20: 'IQ4_NL',
+  21: 'IQ3_S',
+  22: 'IQ2_S',
+  23: 'IQ4_XS',
+  24: 'I8',
+  25: 'I16',
+  26: 'I32',
+  27: 'I64',
+  28: 'F64',
+  29: 'IQ1_M',
+  30: 'BF16',
+  34: 'TQ1_0',
+  35: 'TQ2_0',
+  39: 'MXFP4',
 };
 
 /** Byte sizes of the fixed-size GGUF value types. */
@@ -94,7 +150,8 @@ class Reader {
 
   async u64(): Promise<number> {
     const v = (await this.bytes(8)).readBigUInt64LE(0);
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new NotGguf('a length in the header is impossibly large (damaged file)');
+    if (v > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new NotGguf('a length in the header is impossibly large (damaged file)');
     return Number(v);
   }
 }
@@ -108,17 +165,32 @@ async function readString(r: Reader, count: (r: Reader) => Promise<number>): Pro
 async function readScalar(r: Reader, type: number): Promise<string | number | boolean | bigint> {
   const b = await r.bytes(SCALAR_SIZE[type]!);
   switch (type) {
-    case 0: return b.readUInt8(0);
-    case 1: return b.readInt8(0);
-    case 2: return b.readUInt16LE(0);
-    case 3: return b.readInt16LE(0);
-    case 4: return b.readUInt32LE(0);
-    case 5: return b.readInt32LE(0);
-    case 6: return b.readFloatLE(0);
-    case 7: return b.readUInt8(0) !== 0;
-    case 10: { const v = b.readBigUInt64LE(0); return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v; }
-    case 11: { const v = b.readBigInt64LE(0); return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v; }
-    default: return b.readDoubleLE(0);
+    case 0:
+      return b.readUInt8(0);
+    case 1:
+      return b.readInt8(0);
+    case 2:
+      return b.readUInt16LE(0);
+    case 3:
+      return b.readInt16LE(0);
+    case 4:
+      return b.readUInt32LE(0);
+    case 5:
+      return b.readInt32LE(0);
+    case 6:
+      return b.readFloatLE(0);
+    case 7:
+      return b.readUInt8(0) !== 0;
+    case 10: {
+      const v = b.readBigUInt64LE(0);
+      return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+    }
+    case 11: {
+      const v = b.readBigInt64LE(0);
+      return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v;
+    }
+    default:
+      return b.readDoubleLE(0);
   }
 }
 
@@ -132,21 +204,26 @@ export async function readGgufInfo(file: string): Promise<GgufInfo> {
     handle = await fs.open(file, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CasefileError(code === 'ENOENT' ? 'not_found' : 'failed', code === 'ENOENT' ? `${file} does not exist.` : `Cannot read ${file}: ${(err as Error).message}`);
+    throw new CasefileError(
+      code === 'ENOENT' ? 'not_found' : 'failed',
+      code === 'ENOENT' ? `${file} does not exist.` : `Cannot read ${file}: ${(err as Error).message}`,
+    );
   }
   try {
     const { size } = await handle.stat();
     const r = new Reader(handle, size);
     if (size < 24) throw new NotGguf('the file is too small to be a GGUF model');
     const magic = (await r.bytes(4)).toString('latin1');
-    if (magic !== 'GGUF') throw new NotGguf("its first bytes are not the GGUF signature");
+    if (magic !== 'GGUF') throw new NotGguf('its first bytes are not the GGUF signature');
     const version = await r.u32();
-    if (version < 1 || version > 3) throw new NotGguf(`it declares GGUF version ${version}, which this app does not read (1–3)`);
+    if (version < 1 || version > 3)
+      throw new NotGguf(`it declares GGUF version ${version}, which this app does not read (1–3)`);
     // Version 1 stored counts and string lengths as 32-bit numbers.
     const count = version === 1 ? (x: Reader) => x.u32() : (x: Reader) => x.u64();
     const tensorCount = await count(r);
     const kvCount = await count(r);
-    if (tensorCount > 10_000_000 || kvCount > 1_000_000) throw new NotGguf('its header counts are impossibly large (damaged file)');
+    if (tensorCount > 10_000_000 || kvCount > 1_000_000)
+      throw new NotGguf('its header counts are impossibly large (damaged file)');
     const metadata: GgufInfo['metadata'] = {};
     for (let i = 0; i < kvCount; i++) {
       const key = await readString(r, count);
@@ -191,7 +268,8 @@ export async function readGgufInfo(file: string): Promise<GgufInfo> {
       bytes: size,
     };
   } catch (err) {
-    if (err instanceof NotGguf) throw new CasefileError('failed', `${file} is not a usable GGUF model: ${err.message}.`);
+    if (err instanceof NotGguf)
+      throw new CasefileError('failed', `${file} is not a usable GGUF model: ${err.message}.`);
     throw err;
   } finally {
     await handle.close();

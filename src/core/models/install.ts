@@ -63,7 +63,10 @@ async function copyTree(src: string, dest: string, signal?: AbortSignal): Promis
 }
 
 /** What an import source is: a GGUF file (checked by its signature), a transformers.js model folder, or a folder holding one .gguf. */
-export async function classifySource(src: string, stat: Stats): Promise<{ ggufFile?: string; folder?: TransformersFolder }> {
+export async function classifySource(
+  src: string,
+  stat: Stats,
+): Promise<{ ggufFile?: string; folder?: TransformersFolder }> {
   let ggufFile: string | undefined;
   let folder: TransformersFolder | undefined;
   if (stat.isFile()) {
@@ -80,7 +83,10 @@ export async function classifySource(src: string, stat: Stats): Promise<{ ggufFi
     else {
       const ggufs = (await fs.readdir(src)).filter((n) => n.toLowerCase().endsWith('.gguf'));
       if (ggufs.length !== 1) {
-        throw new CasefileError('failed', `${src} is not a model folder: ${inspected.reason}. Import a .gguf file or a transformers.js model folder.`);
+        throw new CasefileError(
+          'failed',
+          `${src} is not a model folder: ${inspected.reason}. Import a .gguf file or a transformers.js model folder.`,
+        );
       }
       ggufFile = path.join(src, ggufs[0]!);
     }
@@ -97,7 +103,14 @@ async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
 }
 
 /** Put an imported model in place: linked where it is, or copied (moved) into `<modelsDir>/<id>/` through a staging folder. */
-export async function installModel(modelsDir: string, id: string, src: string, ggufFile: string | undefined, mode: 'copy' | 'link' | 'move', signal: AbortSignal | undefined): Promise<{ relPath: string; sha256: string | null }> {
+export async function installModel(
+  modelsDir: string,
+  id: string,
+  src: string,
+  ggufFile: string | undefined,
+  mode: 'copy' | 'link' | 'move',
+  signal: AbortSignal | undefined,
+): Promise<{ relPath: string; sha256: string | null }> {
   let relPath: string;
   let sha256: string | null = null;
   if (mode === 'link') {
@@ -108,7 +121,10 @@ export async function installModel(modelsDir: string, id: string, src: string, g
     const staging = path.join(modelsDir, `${IMPORTING}${process.pid}-${id}-${randomBytes(4).toString('hex')}`);
     const target = path.join(modelsDir, id);
     if (await statOrNull(target)) {
-      throw new CasefileError('conflict', `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`);
+      throw new CasefileError(
+        'conflict',
+        `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`,
+      );
     }
     try {
       if (ggufFile) {
@@ -134,9 +150,18 @@ export async function installModel(modelsDir: string, id: string, src: string, g
 }
 
 /** Load a transformers.js folder the way the engine will use it; fail with the loader's reason. */
-export async function validateByLoading(id: string, folder: TransformersFolder, probe: EmbeddingProbe | undefined, signal?: AbortSignal): Promise<{ dimension: number | null }> {
+export async function validateByLoading(
+  id: string,
+  folder: TransformersFolder,
+  probe: EmbeddingProbe | undefined,
+  signal?: AbortSignal,
+): Promise<{ dimension: number | null }> {
   if (folder.kind === 'embedding') {
-    if (!probe) throw new CasefileError('unavailable', 'Embedding models cannot be imported here (no embedding worker to check them with).');
+    if (!probe)
+      throw new CasefileError(
+        'unavailable',
+        'Embedding models cannot be imported here (no embedding worker to check them with).',
+      );
     return { dimension: await probe(id, folder.dir, signal) };
   }
   const { withLocalModel } = await import('./transformers');
@@ -146,7 +171,11 @@ export async function validateByLoading(id: string, folder: TransformersFolder, 
       const tokenizer = await mod.AutoTokenizer.from_pretrained(name, { local_files_only: true });
       const model = await mod.AutoModelForSequenceClassification.from_pretrained(name, options);
       try {
-        const inputs = tokenizer(['what is the notice period?'], { text_pair: ['Either party may terminate on thirty days notice.'], padding: true, truncation: true });
+        const inputs = tokenizer(['what is the notice period?'], {
+          text_pair: ['Either party may terminate on thirty days notice.'],
+          padding: true,
+          truncation: true,
+        });
         const { logits } = (await model(inputs)) as { logits: { data: ArrayLike<number> } };
         if (!logits?.data?.length || !Number.isFinite(logits.data[0]!)) throw new Error('it produced no score');
       } finally {

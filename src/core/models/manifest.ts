@@ -17,7 +17,10 @@ const ManifestEntry = z.object({
   minRamGB: z.number().positive().nullable().default(null),
   approxSizeMB: z.number().positive().nullable().default(null),
   source: z
-    .object({ type: z.string(), files: z.array(z.object({ path: z.string(), url: z.string().optional() }).loose()).optional() })
+    .object({
+      type: z.string(),
+      files: z.array(z.object({ path: z.string(), url: z.string().optional() }).loose()).optional(),
+    })
     .loose()
     .optional(),
 });
@@ -29,7 +32,9 @@ export const MANIFEST_FILE = 'manifest.json';
 /** A single-file GGUF entry's URL (what `models download` accepts), else null. */
 function downloadUrl(entry: z.infer<typeof ManifestEntry>): string | null {
   const files = entry.source?.type === 'url' ? (entry.source.files ?? []) : [];
-  return files.length === 1 && files[0]!.path.toLowerCase().endsWith('.gguf') && files[0]!.url?.startsWith('https://') ? files[0]!.url : null;
+  return files.length === 1 && files[0]!.path.toLowerCase().endsWith('.gguf') && files[0]!.url?.startsWith('https://')
+    ? files[0]!.url
+    : null;
 }
 
 /** The manifest's models, recommended first (chat, then embedding, then reranker); [] when there is no readable manifest. */
@@ -47,17 +52,20 @@ export async function readRecommended(dirs: string[], installedIds: Set<string>)
     return parsed.models
       .map((m) => ManifestEntry.safeParse(m))
       .filter((r) => r.success)
-      .map(({ data: e }): RecommendedModel => ({
-        id: e.id,
-        kind: e.kind,
-        recommended: e.recommended,
-        description: e.description,
-        license: e.license,
-        min_ram_gb: e.minRamGB,
-        approx_size_mb: e.approxSizeMB,
-        installed: installedIds.has(e.id) || [...installedIds].some((id) => id.toLowerCase().startsWith(e.id.toLowerCase())),
-        download_url: downloadUrl(e),
-      }))
+      .map(
+        ({ data: e }): RecommendedModel => ({
+          id: e.id,
+          kind: e.kind,
+          recommended: e.recommended,
+          description: e.description,
+          license: e.license,
+          min_ram_gb: e.minRamGB,
+          approx_size_mb: e.approxSizeMB,
+          installed:
+            installedIds.has(e.id) || [...installedIds].some((id) => id.toLowerCase().startsWith(e.id.toLowerCase())),
+          download_url: downloadUrl(e),
+        }),
+      )
       .sort((a, b) => Number(b.recommended) - Number(a.recommended) || order[a.kind] - order[b.kind]);
   }
   return [];

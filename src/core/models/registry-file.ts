@@ -56,11 +56,19 @@ export class RegistryFileStore {
     try {
       raw = await readJson(this.file);
     } catch (err) {
-      throw new CasefileError('failed', `The model registry ${this.file} is unreadable (${(err as Error).message}); move it aside and import the models again.`);
+      throw new CasefileError(
+        'failed',
+        `The model registry ${this.file} is unreadable (${(err as Error).message}); move it aside and import the models again.`,
+      );
     }
-    if (raw === undefined) return { schemaVersion: REGISTRY_SCHEMA_VERSION, defaultEmbedding: null, defaultChat: null, models: [] };
+    if (raw === undefined)
+      return { schemaVersion: REGISTRY_SCHEMA_VERSION, defaultEmbedding: null, defaultChat: null, models: [] };
     const parsed = RegistryFile.safeParse(raw);
-    if (!parsed.success) throw new CasefileError('failed', `The model registry ${this.file} is damaged: ${parsed.error.issues[0]?.message}.`);
+    if (!parsed.success)
+      throw new CasefileError(
+        'failed',
+        `The model registry ${this.file} is damaged: ${parsed.error.issues[0]?.message}.`,
+      );
     return parsed.data;
   }
 

@@ -5,7 +5,17 @@ import type { ModelImportResult, ModelInfo, ModelKind, ModelsList } from '../../
 import { CasefileError } from '../../shared/errors';
 import type { CaseRegistry } from '../cases/index';
 import { describeFolder, describeGguf, discover, folderBytes, statOrNull, type Described } from './discover';
-import { DEFAULT_HUB, downloadPlan, downloadRefused, firstAddress, hostAllowed, planDownload, type DownloadHosts, type DownloadProgress, type HubConfig } from './download';
+import {
+  DEFAULT_HUB,
+  downloadPlan,
+  downloadRefused,
+  firstAddress,
+  hostAllowed,
+  planDownload,
+  type DownloadHosts,
+  type DownloadProgress,
+  type HubConfig,
+} from './download';
 import type { Pooling } from './folder';
 import { modelIdFrom } from './ids';
 import { readRecommended } from './manifest';
@@ -41,8 +51,11 @@ export const INSTALL_STATUS_FILE = '.install-status.json';
 async function installProblem(dirs: readonly string[]): Promise<string | null> {
   for (const dir of dirs) {
     try {
-      const status = JSON.parse(await fs.readFile(path.join(dir, INSTALL_STATUS_FILE), 'utf8')) as { embedding?: { installed?: boolean; reason?: unknown } };
-      if (status.embedding?.installed === false && typeof status.embedding.reason === 'string') return status.embedding.reason;
+      const status = JSON.parse(await fs.readFile(path.join(dir, INSTALL_STATUS_FILE), 'utf8')) as {
+        embedding?: { installed?: boolean; reason?: unknown };
+      };
+      if (status.embedding?.installed === false && typeof status.embedding.reason === 'string')
+        return status.embedding.reason;
     } catch {
       // none recorded, or unreadable: say nothing more
     }
@@ -129,14 +142,20 @@ export class ModelRegistry {
       });
     }
     // A registered GGUF lives in `<modelsDir>/<id>/file.gguf`: skip its folder too.
-    for (const entry of reg.models) if (!entry.linked) seenPaths.add(path.join(this.modelsDir, entry.path.split(/[\\/]/)[0]!));
+    for (const entry of reg.models)
+      if (!entry.linked) seenPaths.add(path.join(this.modelsDir, entry.path.split(/[\\/]/)[0]!));
     models.push(...(await discover(this.modelsDir, 'installed', seenPaths)));
-    if (this.bundledModels) for (const dir of this.bundledModelDirs) models.push(...(await discover(dir, 'bundled', new Set())));
+    if (this.bundledModels)
+      for (const dir of this.bundledModelDirs) models.push(...(await discover(dir, 'bundled', new Set())));
     const ids = new Set<string>();
     return { reg, models: models.filter((m) => (ids.has(m.id) ? false : (ids.add(m.id), true))) };
   }
 
-  private static pickDefault(reg: RegistryFile, models: Described[], kind: 'embedding' | 'chat' = 'embedding'): Described | undefined {
+  private static pickDefault(
+    reg: RegistryFile,
+    models: Described[],
+    kind: 'embedding' | 'chat' = 'embedding',
+  ): Described | undefined {
     const ofKind = models.filter((m) => m.kind === kind);
     const chosen = kind === 'embedding' ? reg.defaultEmbedding : reg.defaultChat;
     return ofKind.find((m) => m.id === chosen) ?? ofKind[0];
@@ -162,7 +181,14 @@ export class ModelRegistry {
     const chat = ModelRegistry.pickDefault(reg, models, 'chat');
     const shown = models
       .filter((m) => !kind || m.kind === kind)
-      .map((m): ModelInfo => ({ ...m, is_default: m.id === def?.id || m.id === chat?.id, used_by: usage.get(m.id) ?? [], ...(tooSmallToAnswer(m) ? { too_small: true as const } : {}) }));
+      .map(
+        (m): ModelInfo => ({
+          ...m,
+          is_default: m.id === def?.id || m.id === chat?.id,
+          used_by: usage.get(m.id) ?? [],
+          ...(tooSmallToAnswer(m) ? { too_small: true as const } : {}),
+        }),
+      );
     return {
       models: shown,
       default_embedding_model: def?.id ?? null,
@@ -176,7 +202,9 @@ export class ModelRegistry {
   /** Why no embedding model is usable: none installed, and what the install said about the default one. */
   private async noEmbeddingReason(): Promise<string> {
     const problem = this.bundledModels ? await installProblem(this.bundledModelDirs) : null;
-    return problem ? `${NO_EMBEDDING_MODEL_REASON} (the built-in one was not added: ${problem})` : NO_EMBEDDING_MODEL_REASON;
+    return problem
+      ? `${NO_EMBEDDING_MODEL_REASON} (the built-in one was not added: ${problem})`
+      : NO_EMBEDDING_MODEL_REASON;
   }
 
   /** One model by id, or undefined. */
@@ -185,16 +213,24 @@ export class ModelRegistry {
   }
 
   /** The embedding model to use: `id` when given and installed, else the default. */
-  async defaultEmbedding(id?: string): Promise<(Described & { dimension: number | null; pooling: Pooling }) | undefined> {
+  async defaultEmbedding(
+    id?: string,
+  ): Promise<(Described & { dimension: number | null; pooling: Pooling }) | undefined> {
     const { reg, models } = await this.collect();
-    const found = id ? models.find((m) => m.id === id && m.kind === 'embedding') : ModelRegistry.pickDefault(reg, models);
+    const found = id
+      ? models.find((m) => m.id === id && m.kind === 'embedding')
+      : ModelRegistry.pickDefault(reg, models);
     return found ? { ...found, pooling: found.pooling ?? 'mean' } : undefined;
   }
 
   async setDefault(id: string): Promise<ModelsList> {
     const model = (await this.collect()).models.find((m) => m.id === id);
     if (!model) throw new CasefileError('not_found', `No model "${id}" is installed (see: casefile models list).`);
-    if (model.kind === 'reranker') throw new CasefileError('invalid_input', `"${id}" is a reranker model: it has no default (the installed reranker is used when reranking is asked for).`);
+    if (model.kind === 'reranker')
+      throw new CasefileError(
+        'invalid_input',
+        `"${id}" is a reranker model: it has no default (the installed reranker is used when reranking is asked for).`,
+      );
     await this.registry.update((reg) => {
       if (model.kind === 'chat') reg.defaultChat = id;
       else reg.defaultEmbedding = id;
@@ -232,10 +268,17 @@ export class ModelRegistry {
     if (existing) {
       const same = existing.kind === described.kind && existing.bytes === described.bytes;
       if (!same) {
-        throw new CasefileError('conflict', `A different model with id "${id}" is already installed; import this one under another id (--id NAME).`);
+        throw new CasefileError(
+          'conflict',
+          `A different model with id "${id}" is already installed; import this one under another id (--id NAME).`,
+        );
       }
       const list = await this.list();
-      return { model: list.models.find((m) => m.id === id)!, already_installed: true, default_embedding_model: list.default_embedding_model };
+      return {
+        model: list.models.find((m) => m.id === id)!,
+        already_installed: true,
+        default_embedding_model: list.default_embedding_model,
+      };
     }
 
     await fs.mkdir(this.modelsDir, { recursive: true });
@@ -263,7 +306,11 @@ export class ModelRegistry {
       if (entry.kind === 'embedding' && !reg.defaultEmbedding) reg.defaultEmbedding = id;
     });
     const list = await this.list();
-    return { model: list.models.find((m) => m.id === id)!, already_installed: false, default_embedding_model: list.default_embedding_model };
+    return {
+      model: list.models.find((m) => m.id === id)!,
+      already_installed: false,
+      default_embedding_model: list.default_embedding_model,
+    };
   }
 
   /**
@@ -275,7 +322,12 @@ export class ModelRegistry {
    */
   async download(
     source: string,
-    options: { id?: string; sha256?: string; signal?: AbortSignal; onProgress?: (modelId: string, p: DownloadProgress) => void } = {},
+    options: {
+      id?: string;
+      sha256?: string;
+      signal?: AbortSignal;
+      onProgress?: (modelId: string, p: DownloadProgress) => void;
+    } = {},
   ): Promise<ModelImportResult> {
     const hosts = this.downloadHosts;
     if (hosts) {
@@ -286,7 +338,11 @@ export class ModelRegistry {
     const existing = (await this.collect()).models.find((m) => m.id === plan.id && m.source === 'installed');
     if (existing) {
       const list = await this.list();
-      return { model: list.models.find((m) => m.id === plan.id)!, already_installed: true, default_embedding_model: list.default_embedding_model };
+      return {
+        model: list.models.find((m) => m.id === plan.id)!,
+        already_installed: true,
+        default_embedding_model: list.default_embedding_model,
+      };
     }
     const dir = path.join(this.modelsDir, DOWNLOADS, plan.id);
     await fs.mkdir(dir, { recursive: true });
@@ -297,9 +353,12 @@ export class ModelRegistry {
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => options.onProgress?.(plan.id, p),
     });
-    const result = await this.import(target, { id: plan.id, mode: 'move', ...(options.signal ? { signal: options.signal } : {}) });
+    const result = await this.import(target, {
+      id: plan.id,
+      mode: 'move',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     await fs.rm(dir, { recursive: true, force: true });
     return result;
   }
 }
-

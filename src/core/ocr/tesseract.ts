@@ -52,14 +52,21 @@ export class OcrEngine {
     this.lang = options.lang ?? 'eng';
     const dir = languageData(this.lang, options.quality ?? 'fast');
     if (!dir) {
-      throw new CasefileError('unavailable', `No OCR language data for "${this.lang}" is installed (the npm package @tesseract.js-data/${this.lang}).`);
+      throw new CasefileError(
+        'unavailable',
+        `No OCR language data for "${this.lang}" is installed (the npm package @tesseract.js-data/${this.lang}).`,
+      );
     }
     this.dataDir = dir;
     this.recycleAfter = options.recycleAfter ?? 200;
   }
 
   private load(): Promise<Worker> {
-    this.worker ??= createWorker(this.lang, OEM.LSTM_ONLY, { langPath: this.dataDir, cacheMethod: 'none', gzip: true }).catch((err: unknown) => {
+    this.worker ??= createWorker(this.lang, OEM.LSTM_ONLY, {
+      langPath: this.dataDir,
+      cacheMethod: 'none',
+      gzip: true,
+    }).catch((err: unknown) => {
       this.worker = null;
       throw err;
     });
@@ -113,7 +120,16 @@ export function pageOf(blocks: Blocks): OcrPage {
           const start = text.length;
           text += w.text.trim();
           // A word's box spans its line's height, as a text layer's does (tesseract's word box hugs the ink).
-          words.push({ text: w.text.trim(), confidence: w.confidence, x0: w.bbox.x0, y0: line.bbox.y0, x1: w.bbox.x1, y1: line.bbox.y1, start, end: text.length });
+          words.push({
+            text: w.text.trim(),
+            confidence: w.confidence,
+            x0: w.bbox.x0,
+            y0: line.bbox.y0,
+            x1: w.bbox.x1,
+            y1: line.bbox.y1,
+            start,
+            end: text.length,
+          });
         });
       }
     }

@@ -45,7 +45,10 @@ export function readFontDescriptors(bytes: Uint8Array): FontDescriptorInfo[] {
     const to = text.indexOf('endstream', from);
     if (to < 0) continue;
     try {
-      const inflated = inflateSync(buf.subarray(from, to), { finishFlush: zlib.Z_SYNC_FLUSH, maxOutputLength: Math.min(MAX_INFLATED_STREAM, budget) });
+      const inflated = inflateSync(buf.subarray(from, to), {
+        finishFlush: zlib.Z_SYNC_FLUSH,
+        maxOutputLength: Math.min(MAX_INFLATED_STREAM, budget),
+      });
       budget -= inflated.length;
       const data = inflated.toString('latin1');
       scanDescriptors(data, out);
@@ -67,11 +70,17 @@ function scanDescriptors(text: string, out: FontDescriptorInfo[]): void {
       const v = new RegExp(`/${key}\\s+(-?\\d*\\.?\\d+)(?![\\d.])(?!\\s+\\d+\\s+R\\b)`).exec(body)?.[1];
       return v === undefined ? undefined : Number(v);
     };
-    out.push({ name: unescapeName(name), ascent: num('Ascent'), descent: num('Descent'), embedded: /\/FontFile[23]?\b/.test(body) });
+    out.push({
+      name: unescapeName(name),
+      ascent: num('Ascent'),
+      descent: num('Descent'),
+      embedded: /\/FontFile[23]?\b/.test(body),
+    });
   }
 }
 
-const unescapeName = (n: string) => n.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const unescapeName = (n: string) =>
+  n.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 /** The innermost `<< … >>` dictionary around position `at` (strings and hex strings skipped). */
 export function enclosingDict(text: string, at: number): { body: string; end: number } | undefined {
@@ -137,8 +146,14 @@ function base14(name: string): keyof typeof BUILTIN | undefined {
   const n = name.replace(/ /g, '');
   const style = '(?:[-,](?:Bold|Italic|BoldItalic|Oblique|BoldOblique|Roman))?';
   if (new RegExp(`^(?:Arial(?:MT)?|Arial${style}(?:MT)?|Helvetica${style})$`).test(n)) return 'Helvetica';
-  if (new RegExp(`^(?:Courier${style}|CourierNew${style}|CourierNewPS(?:-(?:Bold|Italic|BoldItalic))?MT)$`).test(n)) return 'Courier';
-  if (new RegExp(`^(?:Times${style}|TimesNewRoman${style}|TimesNewRomanPS(?:-(?:Bold|Italic|BoldItalic))?(?:MT)?(?:,(?:Bold|Italic|BoldItalic))?)$`).test(n)) return 'Times';
+  if (new RegExp(`^(?:Courier${style}|CourierNew${style}|CourierNewPS(?:-(?:Bold|Italic|BoldItalic))?MT)$`).test(n))
+    return 'Courier';
+  if (
+    new RegExp(
+      `^(?:Times${style}|TimesNewRoman${style}|TimesNewRomanPS(?:-(?:Bold|Italic|BoldItalic))?(?:MT)?(?:,(?:Bold|Italic|BoldItalic))?)$`,
+    ).test(n)
+  )
+    return 'Times';
   if (/^Symbol(?:,(?:Bold|Italic|BoldItalic))?$/.test(n)) return 'Symbol';
   if (n === 'ZapfDingbats') return 'ZapfDingbats';
   return undefined;

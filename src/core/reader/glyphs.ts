@@ -65,7 +65,14 @@ const MAX_SCAN = 4096;
  * Long on purpose: one pass with two cursors (glyph and character) that every step of the match moves;
  * split, the pieces would hand both cursors back and forth.
  */
-export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, text: string, offset: number, skip: (font: number) => boolean): Map<number, ItemGlyphs> {
+export function alignItems(
+  glyphs: PageGlyphs,
+  items: number[],
+  stride: number,
+  text: string,
+  offset: number,
+  skip: (font: number) => boolean,
+): Map<number, ItemGlyphs> {
   const out = new Map<number, ItemGlyphs>();
   const norm = glyphs.text.map((t) => t.normalize('NFKC'));
   const num = glyphs.num;
@@ -80,7 +87,16 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
     const s = items[k]! - offset;
     const len = items[k + 1]!;
     if (skip(items[k + 10]!)) continue;
-    const [a, b, , , e, f, width, height] = [items[k + 2]!, items[k + 3]!, items[k + 4]!, items[k + 5]!, items[k + 6]!, items[k + 7]!, items[k + 8]!, items[k + 9]!];
+    const [a, b, , , e, f, width, height] = [
+      items[k + 2]!,
+      items[k + 3]!,
+      items[k + 4]!,
+      items[k + 5]!,
+      items[k + 6]!,
+      items[k + 7]!,
+      items[k + 8]!,
+      items[k + 9]!,
+    ];
     const scale = Math.hypot(a, b);
     if (!(scale > 0) || !(width > 0)) continue;
     const ux = a / scale;
@@ -106,7 +122,11 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
       if (!(gj < norm.length && norm[gj]![sub] === c)) {
         let found = -1;
         // Runs of space glyphs (layout by spaces) do not count against the look-ahead.
-        for (let j = sub > 0 ? gj + 1 : gj, seen = 0, lim = Math.min(norm.length, gj + MAX_SCAN); j < lim && seen < LOOKAHEAD; j++) {
+        for (
+          let j = sub > 0 ? gj + 1 : gj, seen = 0, lim = Math.min(norm.length, gj + MAX_SCAN);
+          j < lim && seen < LOOKAHEAD;
+          j++
+        ) {
           const t = norm[j]!;
           if (t[0] === c) {
             found = j;
@@ -116,7 +136,8 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
         }
         if (found < 0) continue;
         // Glyphs passed over (a soft hyphen pdf.js leaves out of the text) still took room on the line.
-        for (let j = sub > 0 ? gj + 1 : gj; j < found; j++) dropped += Math.abs((x1(j) - x0(j)) * ux + (y1(j) - y0(j)) * uy);
+        for (let j = sub > 0 ? gj + 1 : gj; j < found; j++)
+          dropped += Math.abs((x1(j) - x0(j)) * ux + (y1(j) - y0(j)) * uy);
         gj = found;
         sub = 0;
       }
@@ -127,7 +148,8 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
       const start = a0 + ((a1 - a0) * sub) / n;
       const end = a0 + ((a1 - a0) * (sub + 1)) / n;
       // On the line, in order, starting within the item (whose width leaves out the glyphs pdf.js dropped).
-      if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack + dropped || start < lastStart - 0.5) ok = false;
+      if (Math.abs(across) > 0.5 * size || start < -slack || start > width + slack + dropped || start < lastStart - 0.5)
+        ok = false;
       lastStart = start;
       at[i * 4] = start;
       at[i * 4 + 1] = end;
@@ -165,7 +187,8 @@ export function alignItems(glyphs: PageGlyphs, items: number[], stride: number, 
     let base = 0;
     let em = height;
     for (let i = 0; i < len; i++) {
-      if (!has(i) || (Math.abs(at[i * 4 + 2]! - base) <= LIFT_TOLERANCE && Math.abs(at[i * 4 + 3]! - em) <= 0.05 * em)) continue;
+      if (!has(i) || (Math.abs(at[i * 4 + 2]! - base) <= LIFT_TOLERANCE && Math.abs(at[i * 4 + 3]! - em) <= 0.05 * em))
+        continue;
       base = at[i * 4 + 2]!;
       em = at[i * 4 + 3]!;
       // The move belongs to the word: start it there (after the preceding whitespace).

@@ -43,10 +43,17 @@ export async function imageToPdf(bytes: Uint8Array, limits: ImageLimits): Promis
   if (!format) throw new ImageError('not an image this app can read');
   let pages: PageImage[];
   try {
-    pages = format === 'tiff' ? tiffPages(bytes, limits) : format === 'jpeg' ? [jpegPage(bytes, limits)] : [await canvasPage(bytes, limits)];
+    pages =
+      format === 'tiff'
+        ? tiffPages(bytes, limits)
+        : format === 'jpeg'
+          ? [jpegPage(bytes, limits)]
+          : [await canvasPage(bytes, limits)];
   } catch (err) {
     if (err instanceof ImageError) throw err;
-    throw new ImageError(`damaged or incomplete ${format.toUpperCase()} image, it could not be read (${err instanceof Error ? err.message : String(err)})`);
+    throw new ImageError(
+      `damaged or incomplete ${format.toUpperCase()} image, it could not be read (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   return writePdf(pages);
 }
@@ -54,7 +61,9 @@ export async function imageToPdf(bytes: Uint8Array, limits: ImageLimits): Promis
 function checkPixels(width: number, height: number, limits: ImageLimits): void {
   if (!(width > 0 && height > 0)) throw new ImageError('the image has no pixels (damaged?)');
   if (width * height > limits.maxImagePixels) {
-    throw new ImageError(`the image is too large (${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels; the limit is ${(limits.maxImagePixels / 1e6).toLocaleString('en-US')} million)`);
+    throw new ImageError(
+      `the image is too large (${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels; the limit is ${(limits.maxImagePixels / 1e6).toLocaleString('en-US')} million)`,
+    );
   }
 }
 
@@ -92,7 +101,8 @@ function jpegPage(bytes: Uint8Array, limits: ImageLimits): PageImage {
 
 /** A JPEG ends with its end-of-image marker (some writers add bytes after it: looked for near the end). */
 function jpegComplete(bytes: Uint8Array): boolean {
-  for (let i = bytes.length - 2; i >= Math.max(0, bytes.length - 65536); i--) if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) return true;
+  for (let i = bytes.length - 2; i >= Math.max(0, bytes.length - 65536); i--)
+    if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) return true;
   return false;
 }
 
@@ -101,7 +111,8 @@ async function canvasPage(bytes: Uint8Array, limits: ImageLimits): Promise<PageI
   const size = headerSize(bytes);
   if (size) checkPixels(size[0], size[1], limits);
   // A cut PNG decodes into a part of the image with the rest blank: refuse it rather than read half a page.
-  if (imageFormat(bytes) === 'png' && ascii(bytes, Math.max(0, bytes.length - 12), 12).indexOf('IEND') < 0) throw new Error('it ends before its last part');
+  if (imageFormat(bytes) === 'png' && ascii(bytes, Math.max(0, bytes.length - 12), 12).indexOf('IEND') < 0)
+    throw new Error('it ends before its last part');
   const image = await loadImage(Buffer.from(bytes));
   checkPixels(image.width, image.height, limits);
   const canvas = createCanvas(image.width, image.height);
@@ -141,7 +152,8 @@ function pngDpi(b: Uint8Array): number | null {
   while (at + 12 <= b.length) {
     const len = ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
     const type = ascii(b, at + 4, 4);
-    if (type === 'pHYs' && b[at + 16] === 1) return (((b[at + 8]! << 24) | (b[at + 9]! << 16) | (b[at + 10]! << 8) | b[at + 11]!) >>> 0) * 0.0254;
+    if (type === 'pHYs' && b[at + 16] === 1)
+      return (((b[at + 8]! << 24) | (b[at + 9]! << 16) | (b[at + 10]! << 8) | b[at + 11]!) >>> 0) * 0.0254;
     if (type === 'IDAT' || type === 'IEND') return null;
     at += 12 + len;
   }
@@ -151,9 +163,12 @@ function pngDpi(b: Uint8Array): number | null {
 /** Every page of a TIFF (thumbnails and other reduced images left out). */
 function tiffPages(bytes: Uint8Array, limits: ImageLimits): PageImage[] {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const ifds = UTIF.decode(buffer).filter((ifd) => !((Number((ifd.t254 as number[] | undefined)?.[0] ?? 0) & 1)));
+  const ifds = UTIF.decode(buffer).filter((ifd) => !(Number((ifd.t254 as number[] | undefined)?.[0] ?? 0) & 1));
   if (!ifds.length) throw new Error('no image inside');
-  if (ifds.length > limits.maxPages) throw new ImageError(`too many pages (${ifds.length.toLocaleString('en-US')}; the limit is ${limits.maxPages.toLocaleString('en-US')}): split the file.`);
+  if (ifds.length > limits.maxPages)
+    throw new ImageError(
+      `too many pages (${ifds.length.toLocaleString('en-US')}; the limit is ${limits.maxPages.toLocaleString('en-US')}): split the file.`,
+    );
   return ifds.map((ifd) => {
     const width = Number((ifd.t256 as number[])?.[0]);
     const height = Number((ifd.t257 as number[])?.[0]);
@@ -171,7 +186,11 @@ function tiffPages(bytes: Uint8Array, limits: ImageLimits): PageImage[] {
 }
 
 /** RGBA pixels as deflated grey (when every pixel is grey: most scans) or RGB, alpha over white. */
-function pixelsOf(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Pick<PageImage, 'width' | 'height' | 'colorSpace' | 'filter' | 'data'> {
+function pixelsOf(
+  rgba: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+): Pick<PageImage, 'width' | 'height' | 'colorSpace' | 'filter' | 'data'> {
   const n = width * height;
   let grey = true;
   for (let i = 0; i < n && grey; i++) {
@@ -185,7 +204,13 @@ function pixelsOf(rgba: Uint8Array | Uint8ClampedArray, width: number, height: n
     const a = rgba[o + 3]! / 255;
     for (let c = 0; c < channels; c++) out[i * channels + c] = Math.round(rgba[o + c]! * a + 255 * (1 - a));
   }
-  return { width, height, colorSpace: grey ? 'DeviceGray' : 'DeviceRGB', filter: 'FlateDecode', data: deflateSync(out) };
+  return {
+    width,
+    height,
+    colorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
+    filter: 'FlateDecode',
+    data: deflateSync(out),
+  };
 }
 
 /**
@@ -226,15 +251,30 @@ function writePdf(pages: PageImage[]): Uint8Array {
     const [w, h] = pageSize(p.width, p.height, p.dpi);
     const [page, content, image] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
     const draw = Buffer.from(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`, 'latin1');
-    object(page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${image} 0 R >> >> /Contents ${content} 0 R >>`);
+    object(
+      page,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${image} 0 R >> >> /Contents ${content} 0 R >>`,
+    );
     object(content, `<< /Length ${draw.length} >>`, draw);
     const decode = p.invert ? ' /Decode [1 0 1 0 1 0 1 0]' : '';
-    object(image, `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /${p.colorSpace} /BitsPerComponent 8${decode} /Filter /${p.filter} /Length ${p.data.length} >>`, p.data);
+    object(
+      image,
+      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /${p.colorSpace} /BitsPerComponent 8${decode} /Filter /${p.filter} /Length ${p.data.length} >>`,
+      p.data,
+    );
   });
   const xref = length;
   const count = 3 + pages.length * 3;
-  const rows = ['0000000000 65535 f \n', ...Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`)];
-  push(Buffer.from(`xref\n0 ${count}\n${rows.join('')}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, 'latin1'));
+  const rows = [
+    '0000000000 65535 f \n',
+    ...Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`),
+  ];
+  push(
+    Buffer.from(
+      `xref\n0 ${count}\n${rows.join('')}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
   // A plain Uint8Array (pdf.js refuses a Buffer).
   const out = Buffer.concat(parts);
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

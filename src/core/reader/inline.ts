@@ -23,7 +23,15 @@ export interface InlineModel {
  * along the line; `widths` are the font's real advances (1/1000 em) when known, `family` picks
  * the estimate otherwise (0 sans-serif, 1 serif, 2 monospace).
  */
-export function inlineModel(text: string, s: number, len: number, width: number, size: number, family: number, widths?: Record<string, number>): InlineModel {
+export function inlineModel(
+  text: string,
+  s: number,
+  len: number,
+  width: number,
+  size: number,
+  family: number,
+  widths?: Record<string, number>,
+): InlineModel {
   const cum = new Float64Array(len + 1);
   if (widths) {
     const table = family === 1 ? TIMES : HELVETICA;
@@ -44,7 +52,16 @@ export function inlineModel(text: string, s: number, len: number, width: number,
   const table = family === 1 ? TIMES : HELVETICA;
   for (let i = 0; i < len; i++) {
     const code = text.charCodeAt(s + i);
-    const w = family === 2 ? 1 : code >= 32 && code < 127 ? table[code - 32]! : code >= 0x3000 ? 1000 : family === 1 ? 500 : 556;
+    const w =
+      family === 2
+        ? 1
+        : code >= 32 && code < 127
+          ? table[code - 32]!
+          : code >= 0x3000
+            ? 1000
+            : family === 1
+              ? 500
+              : 556;
     cum[i + 1] = cum[i]! + w;
   }
   return { cum, share: false, length: len, width };
@@ -84,7 +101,12 @@ export function inlineOffset(model: InlineModel, i: number, stops: readonly Stop
  * `inner` between two characters of one word — at most `max` of them. Empty when the model alone
  * is close enough.
  */
-export function chooseStops(model: InlineModel, exact: readonly (readonly [i: number, x: number, word: 0 | 1])[], tolerance: { word: number; inner: number }, max = 64): Stop[] {
+export function chooseStops(
+  model: InlineModel,
+  exact: readonly (readonly [i: number, x: number, word: 0 | 1])[],
+  tolerance: { word: number; inner: number },
+  max = 64,
+): Stop[] {
   const stops: Stop[] = [];
   while (stops.length < max) {
     let worst: Stop | undefined;
@@ -105,12 +127,16 @@ export function chooseStops(model: InlineModel, exact: readonly (readonly [i: nu
 
 /** Advance widths (1/1000 em) of ASCII 32–126 in Helvetica and Times-Roman (Adobe AFM metrics, as pdf.js ships them). */
 const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667,
-  667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500,
-  556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556,
+  556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833,
+  722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556,
+  556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334,
+  260, 334, 584,
 ];
 const TIMES = [
-  250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722,
-  667, 667, 722, 611, 556, 722, 722, 333, 389, 722, 611, 889, 722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722, 722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444,
-  500, 444, 333, 500, 500, 278, 278, 500, 278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480, 200, 480, 541,
+  250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500, 500, 500, 500, 500,
+  500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722, 667, 667, 722, 611, 556, 722, 722, 333, 389, 722, 611, 889,
+  722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722, 722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444, 500,
+  444, 333, 500, 500, 278, 278, 500, 278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480,
+  200, 480, 541,
 ];

@@ -1,14 +1,30 @@
 import { unzipSync } from 'fflate';
 import { LOCKED_REASON } from '../../shared/contract/ingest';
 import { readConfig } from '../config';
-import { decodeText, DEFAULT_LIMITS, raiseHint, ITEM_STRIDE, PAGES_FORMAT, type ChildFile, type EmailMeta, type FileKind, type PageGeometry, type PageIndex } from '../domain/index';
+import {
+  decodeText,
+  DEFAULT_LIMITS,
+  raiseHint,
+  ITEM_STRIDE,
+  PAGES_FORMAT,
+  type ChildFile,
+  type EmailMeta,
+  type FileKind,
+  type PageGeometry,
+  type PageIndex,
+} from '../domain/index';
 import { alignItems, GLYPH_STRIDE, type ItemGlyphs, type PageGlyphs } from './glyphs';
 import { chooseStops, inlineModel } from './inline';
 import { loadPdfJs, pdfjsDataOptions, type PdfJs } from '../util/pdfjs';
 import { popplerMetrics, readFontDescriptors, type FontDescriptorInfo, type PdfJsFontInfo } from './fontmetrics';
 import { OCR_FONT, ocrPageKept, type OcrOptions, type OcrPageResult } from './ocr-page';
 import { ocrIsBetter, weakTextLayer } from './text-quality';
-import { annotationsAppendix, annotationsCount, annotationsSummary, readDocxAnnotations } from './formats/docx-annotations';
+import {
+  annotationsAppendix,
+  annotationsCount,
+  annotationsSummary,
+  readDocxAnnotations,
+} from './formats/docx-annotations';
 
 /** A parsed document: its text, pages (with geometry for PDFs) and, for DOCX, HTML for display. */
 export interface ParsedDoc {
@@ -63,13 +79,15 @@ export interface LoadOptions {
   password?: string;
 }
 
-
 /** Lines per pseudo-page of text files, and characters per pseudo-page of DOCX text. */
 export const TEXT_LINES_PER_PAGE = 50;
 export const DOCX_CHARS_PER_PAGE = 3000;
 
 function checkAbort(signal?: AbortSignal): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('Cancelled'), { name: 'AbortError' });
+  if (signal?.aborted)
+    throw signal.reason instanceof Error
+      ? signal.reason
+      : Object.assign(new Error('Cancelled'), { name: 'AbortError' });
 }
 
 // ---------------------------------------------------------------- text
@@ -124,7 +142,10 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
     throw new LoadError('failed', `damaged Word file, it could not be read (${plain(err)})`);
   }
   // mammoth ends every paragraph with "\n\n"; keep one blank line between paragraphs, none at the end.
-  const body = raw.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\s+$/, '');
+  const body = raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\s+$/, '');
   if (!/\S/.test(body)) throw new LoadError('failed', 'the Word file has no text');
   // mammoth reads the file with every tracked change accepted and its comments dropped: they follow
   // the body as a final section of their own (the body's text stays exactly as mammoth reads it).
@@ -152,7 +173,13 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
   }
   pages.push(emptyPage(pages.length + 1, start, text.length));
   const title = docxPropertiesTitle(bytes);
-  const doc: ParsedDoc = { kind: 'docx', text, html, index: { kind: 'docx', pages, paragraphs, ...(title ? { properties: { title } } : {}) }, emptyPages: [] };
+  const doc: ParsedDoc = {
+    kind: 'docx',
+    text,
+    html,
+    index: { kind: 'docx', pages, paragraphs, ...(title ? { properties: { title } } : {}) },
+    emptyPages: [],
+  };
   if (appendix) doc.annotations = { summary: annotationsSummary(annotations), count: annotationsCount(annotations) };
   return doc;
 }
@@ -160,7 +187,10 @@ export async function loadDocx(bytes: Uint8Array): Promise<ParsedDoc> {
 /** The title a Word file's core properties give it (docProps/core.xml `dc:title`), or '' (none, or the part unreadable). */
 export function docxPropertiesTitle(bytes: Uint8Array): string {
   try {
-    const parts = unzipSync(bytes, { filter: (f) => f.name === 'docProps/core.xml' && (f.compression === 0 || f.compression === 8) && f.originalSize <= 1 << 20 });
+    const parts = unzipSync(bytes, {
+      filter: (f) =>
+        f.name === 'docProps/core.xml' && (f.compression === 0 || f.compression === 8) && f.originalSize <= 1 << 20,
+    });
     const xml = parts['docProps/core.xml'];
     if (!xml) return '';
     const m = /<dc:title>([^<]*)<\/dc:title>/.exec(new TextDecoder('utf-8').decode(xml));
@@ -170,10 +200,16 @@ export function docxPropertiesTitle(bytes: Uint8Array): string {
   }
 }
 
-const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(+n)).replace(/&amp;/g, '&');
+const decodeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(+n))
+    .replace(/&amp;/g, '&');
 
 // ---------------------------------------------------------------- pdf
-
 
 function plain(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
@@ -304,7 +340,10 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
     const total = doc.numPages;
     const maxPages = options.maxPages ?? DEFAULT_LIMITS.maxPages;
     if (total > maxPages) {
-      throw new LoadError('failed', `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file.${raiseHint('maxPages')}`);
+      throw new LoadError(
+        'failed',
+        `too many pages (${total.toLocaleString('en-US')}; the limit is ${maxPages.toLocaleString('en-US')}): split the file.${raiseHint('maxPages')}`,
+      );
     }
     // The page count is known as soon as the document is open: report it before the first page.
     if (total > 0) options.onPage?.(0, total);
@@ -354,7 +393,17 @@ interface PageRead {
  * OCR where the page needs it: a page without text, or whose text layer is a stamp on a scan or
  * garbage (reader/text-quality.ts) — then the OCR'd text replaces the layer if it reads better.
  */
-async function withOcr(pdfjs: PdfJs, page: PdfPage, n: number, total: number, out: TextBuilder, mark: ReturnType<TextBuilder['mark']>, read: PageRead, ocr: OcrOptions, signal?: AbortSignal): Promise<PageRead> {
+async function withOcr(
+  pdfjs: PdfJs,
+  page: PdfPage,
+  n: number,
+  total: number,
+  out: TextBuilder,
+  mark: ReturnType<TextBuilder['mark']>,
+  read: PageRead,
+  ocr: OcrOptions,
+  signal?: AbortSignal,
+): Promise<PageRead> {
   const weak = read.hasText ? weakTextLayer(read.text ?? '', true) : 'empty';
   if (!weak) return read;
   try {
@@ -372,7 +421,12 @@ async function withOcr(pdfjs: PdfJs, page: PdfPage, n: number, total: number, ou
 /** Whether the page draws an image (its operator list, images decoded: the page is drawn next). */
 async function drawsImage(pdfjs: PdfJs, page: PdfPage): Promise<boolean> {
   const { OPS } = pdfjs;
-  const images = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+  const images = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+  ]);
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
   return ops.fnArray.some((f) => images.has(f));
 }
@@ -381,11 +435,21 @@ async function drawsImage(pdfjs: PdfJs, page: PdfPage): Promise<boolean> {
 function placeOcr(page: PdfPage, n: number, out: TextBuilder, read: OcrPageResult): PageRead {
   const start = out.length;
   const view = page.view;
-  const geometry: PageGeometry = { page: n, start, end: start, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts: [OCR_FONT], items: [], ocr: { confidence: Math.round(read.confidence) } };
+  const geometry: PageGeometry = {
+    page: n,
+    start,
+    end: start,
+    view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)],
+    rotate: page.rotate,
+    fonts: [OCR_FONT],
+    items: [],
+    ocr: { confidence: Math.round(read.confidence) },
+  };
   if (!read.words) return { geometry, hasText: false };
   out.append(read.text);
   geometry.end = out.length;
-  for (let k = 0; k < read.items.length; k += ITEM_STRIDE) geometry.items.push(read.items[k]! + start, ...read.items.slice(k + 1, k + ITEM_STRIDE));
+  for (let k = 0; k < read.items.length; k += ITEM_STRIDE)
+    geometry.items.push(read.items[k]! + start, ...read.items.slice(k + 1, k + ITEM_STRIDE));
   return { geometry, hasText: true };
 }
 
@@ -420,10 +484,18 @@ async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, options: LoadOptions) {
     await task.destroy().catch(() => {});
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') {
-      const wrong = options.password !== undefined && (err as { code?: number }).code === pdfjs.PasswordResponses.INCORRECT_PASSWORD;
-      throw new LoadError('failed', wrong ? 'password protected, and the password given does not open it — enter it again' : LOCKED_REASON, 0, true);
+      const wrong =
+        options.password !== undefined &&
+        (err as { code?: number }).code === pdfjs.PasswordResponses.INCORRECT_PASSWORD;
+      throw new LoadError(
+        'failed',
+        wrong ? 'password protected, and the password given does not open it — enter it again' : LOCKED_REASON,
+        0,
+        true,
+      );
     }
-    if (name === 'InvalidPDFException') throw new LoadError('failed', `damaged or incomplete PDF, it could not be opened (${plain(err)})`);
+    if (name === 'InvalidPDFException')
+      throw new LoadError('failed', `damaged or incomplete PDF, it could not be opened (${plain(err)})`);
     throw new LoadError('failed', `the PDF could not be opened (${plain(err)})`);
   }
 }
@@ -453,11 +525,28 @@ async function readPage(page: PdfPage, n: number, out: TextBuilder, fontState: F
     if (fi === undefined) {
       const style = content.styles[item.fontName];
       fi = fonts.length;
-      fonts.push([r2(style?.ascent ?? 0.8), r2(style?.descent ?? -0.2), style?.vertical ? 1 : 0, familyCode(style?.fontFamily)]);
+      fonts.push([
+        r2(style?.ascent ?? 0.8),
+        r2(style?.descent ?? -0.2),
+        style?.vertical ? 1 : 0,
+        familyCode(style?.fontFamily),
+      ]);
       fontIndex.set(item.fontName, fi);
     }
     const t = item.transform;
-    items.push(out.length, item.str.length, r2(t[0]!), r2(t[1]!), r2(t[2]!), r2(t[3]!), r2(t[4]!), r2(t[5]!), r2(item.width), r2(item.height), fi);
+    items.push(
+      out.length,
+      item.str.length,
+      r2(t[0]!),
+      r2(t[1]!),
+      r2(t[2]!),
+      r2(t[3]!),
+      r2(t[4]!),
+      r2(t[5]!),
+      r2(item.width),
+      r2(item.height),
+      fi,
+    );
     out.append(item.str);
     if (/\S/.test(item.str)) {
       pageHasText = true;
@@ -469,7 +558,15 @@ async function readPage(page: PdfPage, n: number, out: TextBuilder, fontState: F
   }
   // A page's range ends at its last visible character; trailing breaks fall between pages.
   const view = page.view;
-  const geometry: PageGeometry = { page: n, start, end: pageEnd, view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)], rotate: page.rotate, fonts, items };
+  const geometry: PageGeometry = {
+    page: n,
+    start,
+    end: pageEnd,
+    view: [r2(view[0]!), r2(view[1]!), r2(view[2]!), r2(view[3]!)],
+    rotate: page.rotate,
+    fonts,
+    items,
+  };
   if (!pageHasText) {
     page.cleanup();
     return { geometry, hasText: false };
@@ -485,7 +582,12 @@ async function readPage(page: PdfPage, n: number, out: TextBuilder, fontState: F
 }
 
 /** Poppler's ascent and descent of each font of the page, where its descriptor gives them. */
-function addFontMetrics(styles: Record<string, RawStyle>, fontIndex: Map<string, number>, fonts: PageGeometry['fonts'], state: FontState): void {
+function addFontMetrics(
+  styles: Record<string, RawStyle>,
+  fontIndex: Map<string, number>,
+  fonts: PageGeometry['fonts'],
+  state: FontState,
+): void {
   for (const [name, fi] of fontIndex) {
     if (!state.metrics.has(name)) {
       const info = styles[name]?.font;
@@ -500,13 +602,33 @@ function addFontMetrics(styles: Record<string, RawStyle>, fontIndex: Map<string,
 }
 
 /** The parsed document, or the reason it has no text (no pages, every page broken, scanned). */
-function finishPdf(out: TextBuilder, pages: PageGeometry[], emptyPages: number[], brokenPages: number, ocrTried: boolean): ParsedDoc {
+function finishPdf(
+  out: TextBuilder,
+  pages: PageGeometry[],
+  emptyPages: number[],
+  brokenPages: number,
+  ocrTried: boolean,
+): ParsedDoc {
   const total = pages.length;
   const readable = total - emptyPages.length;
   if (total === 0) throw new LoadError('failed', 'the PDF has no pages');
-  if (readable === 0 && brokenPages === total) throw new LoadError('failed', `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`);
-  if (readable === 0 && ocrTried) throw new LoadError('failed', `no text found, even by OCR: ${total === 1 ? 'the page looks' : 'the pages look'} blank, or the scan is too faint or small to read — check the original, or scan it again at 300 dpi`, total);
-  if (readable === 0) throw new LoadError('needs_ocr', 'scanned pages without a text layer — turn on OCR in the case settings to make it searchable', total);
+  if (readable === 0 && brokenPages === total)
+    throw new LoadError(
+      'failed',
+      `damaged PDF: none of its ${total === 1 ? 'page' : `${total.toLocaleString('en-US')} pages`} could be read — ask for a new copy`,
+    );
+  if (readable === 0 && ocrTried)
+    throw new LoadError(
+      'failed',
+      `no text found, even by OCR: ${total === 1 ? 'the page looks' : 'the pages look'} blank, or the scan is too faint or small to read — check the original, or scan it again at 300 dpi`,
+      total,
+    );
+  if (readable === 0)
+    throw new LoadError(
+      'needs_ocr',
+      'scanned pages without a text layer — turn on OCR in the case settings to make it searchable',
+      total,
+    );
   // Trailing line breaks after the last page carry nothing.
   const text = out.parts.join('').replace(/\s+$/, '');
   for (const p of pages) {
@@ -534,7 +656,13 @@ interface PageFonts {
  * /Widths), and find the exact word boundaries inside each text item. This is what makes citation
  * boxes land on the words; without glyphs, positions inside items are estimated.
  */
-function readGlyphs(glyphs: PageGlyphs | undefined, known: GlyphWidths, geometry: PageGeometry, names: string[], pageText: string): PageFonts {
+function readGlyphs(
+  glyphs: PageGlyphs | undefined,
+  known: GlyphWidths,
+  geometry: PageGeometry,
+  names: string[],
+  pageText: string,
+): PageFonts {
   const { fonts, items } = geometry;
   const used: Set<string>[] = fonts.map(() => new Set());
   for (let k = 0; k + ITEM_STRIDE <= items.length; k += ITEM_STRIDE) {
@@ -603,7 +731,14 @@ function setStops(geometry: PageGeometry, bounds: Map<number, ItemGlyphs>, pageT
   for (const [ordinal, { bounds: exact, lifts: moves }] of bounds) {
     for (const [i, dy, size] of moves) lifts.push(ordinal, i, dy, size);
     const k = ordinal * ITEM_STRIDE;
-    const [s, len, a, b, width, fi] = [items[k]! - geometry.start, items[k + 1]!, items[k + 2]!, items[k + 3]!, items[k + 8]!, items[k + 10]!];
+    const [s, len, a, b, width, fi] = [
+      items[k]! - geometry.start,
+      items[k + 1]!,
+      items[k + 2]!,
+      items[k + 3]!,
+      items[k + 8]!,
+      items[k + 10]!,
+    ];
     const real = widths?.[fi];
     const model = inlineModel(pageText, s, len, width, Math.hypot(a, b) || 1, fonts[fi]?.[3] ?? 0, real || undefined);
     for (const [i, x] of chooseStops(model, exact, STOP_TOLERANCE)) flat.push(ordinal, i, r2(x));

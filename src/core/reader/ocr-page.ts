@@ -53,11 +53,24 @@ export interface OcrOptions {
 const CACHE_FORMAT = 1;
 
 /** Page `n` read by OCR, or as kept from an earlier, interrupted read of the same file. */
-export async function ocrPageKept(page: PDFPageProxy, n: number, total: number, options: OcrOptions, signal?: AbortSignal): Promise<OcrPageResult> {
+export async function ocrPageKept(
+  page: PDFPageProxy,
+  n: number,
+  total: number,
+  options: OcrOptions,
+  signal?: AbortSignal,
+): Promise<OcrPageResult> {
   const file = options.cacheDir ? path.join(options.cacheDir, `${n}.json`) : null;
   if (file) {
-    const kept = (await readJson(file).catch(() => undefined)) as (OcrPageResult & { format?: number; dpi?: number }) | undefined;
-    if (kept?.format === CACHE_FORMAT && kept.dpi === OCR_DPI && Array.isArray(kept.items) && typeof kept.text === 'string') {
+    const kept = (await readJson(file).catch(() => undefined)) as
+      | (OcrPageResult & { format?: number; dpi?: number })
+      | undefined;
+    if (
+      kept?.format === CACHE_FORMAT &&
+      kept.dpi === OCR_DPI &&
+      Array.isArray(kept.items) &&
+      typeof kept.text === 'string'
+    ) {
       return { text: kept.text, items: kept.items, confidence: kept.confidence, words: kept.words };
     }
   }
@@ -107,7 +120,9 @@ export async function ocrPage(page: PDFPageProxy, engine: OcrEngine, signal?: Ab
   const upright = asIs >= ORIENTATION_CHECK_WORDS && asIs * 3 >= read.words.length;
   if ((read.confidence < ORIENTATION_CHECK_CONFIDENCE || read.words.length < ORIENTATION_CHECK_WORDS) && !upright) {
     for (const turn of [90, 270, 180]) {
-      const score = readScore(await engine.recognize((await drawPdfPage(page, ORIENTATION_DPI / 72, turn)).png, signal));
+      const score = readScore(
+        await engine.recognize((await drawPdfPage(page, ORIENTATION_DPI / 72, turn)).png, signal),
+      );
       if (score > Math.max(5, asIs * 1.5)) {
         drawn = await drawPdfPage(page, dpi / 72, turn);
         read = await engine.recognize(drawn.png, signal);
@@ -139,7 +154,12 @@ async function scanDpi(page: PDFPageProxy): Promise<number | null> {
     if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
     const m = fn === OPS.transform ? args : fn === OPS.paintFormXObjectBegin ? (args?.[0] as number[] | null) : null;
     if (m && m.length === 6) ctm = multiply(Array.from(m as ArrayLike<number>), ctm);
-    const size = fn === OPS.paintImageXObject ? [args?.[1], args?.[2]] : fn === OPS.paintInlineImageXObject ? [(args?.[0] as { width?: number })?.width, (args?.[0] as { height?: number })?.height] : null;
+    const size =
+      fn === OPS.paintImageXObject
+        ? [args?.[1], args?.[2]]
+        : fn === OPS.paintInlineImageXObject
+          ? [(args?.[0] as { width?: number })?.width, (args?.[0] as { height?: number })?.height]
+          : null;
     if (!size || typeof size[0] !== 'number' || typeof size[1] !== 'number') continue;
     // The image's unit square, placed by the matrix: its sides in points.
     const w = Math.hypot(ctm[0]!, ctm[1]!);
@@ -165,7 +185,19 @@ function placeWords(read: OcrPage, viewport: DrawnPage['viewport']): OcrPageResu
     if (along === 0 || up === 0) continue;
     // A transform whose text direction runs along the word and whose "up" is the line's height.
     const k = up / along;
-    items.push(w.start, w.end - w.start, r2((rx - ox) * k), r2((ry - oy) * k), r2(tx - ox), r2(ty - oy), r2(ox), r2(oy), r2(along), r2(up), 0);
+    items.push(
+      w.start,
+      w.end - w.start,
+      r2((rx - ox) * k),
+      r2((ry - oy) * k),
+      r2(tx - ox),
+      r2(ty - oy),
+      r2(ox),
+      r2(oy),
+      r2(along),
+      r2(up),
+      0,
+    );
   }
   return { text: read.text, items, confidence: read.confidence, words: read.words.length };
 }

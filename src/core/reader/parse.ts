@@ -1,6 +1,20 @@
 import { LOW_OCR_CONFIDENCE } from '../../shared/citation-text';
 import { courtCaption, findDocDate, guessDocType, exhibitLabel, markBates, detectTranscript } from '../text/index';
-import { detectKind, type Detection, DEFAULT_LIMITS, resolveLimits, type IngestLimits, type BatesRange, type ChildFile, type DocAnnotations, type EmailMeta, type TranscriptInfo, type DetectedKind, type DocType, type FileStatus } from '../domain/index';
+import {
+  detectKind,
+  type Detection,
+  DEFAULT_LIMITS,
+  resolveLimits,
+  type IngestLimits,
+  type BatesRange,
+  type ChildFile,
+  type DocAnnotations,
+  type EmailMeta,
+  type TranscriptInfo,
+  type DetectedKind,
+  type DocType,
+  type FileStatus,
+} from '../domain/index';
 import type { OcrOptions } from './ocr-page';
 import { ImageError, imageToPdf } from './images';
 import { LoadError, loadDocx, loadPdf, loadText, type ParsedDoc } from './loaders';
@@ -57,7 +71,6 @@ export interface ParseOutcome {
   docDate: string;
 }
 
-
 /** The default file-size limit (the limits table holds every limit). */
 export const DEFAULT_MAX_BYTES = DEFAULT_LIMITS.maxFileBytes;
 
@@ -67,7 +80,12 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   if (req.bytes.length === 0) return { ...base, kind: 'unknown', status: 'failed', reason: 'empty file' };
   if (req.bytes.length > req.maxBytes) {
     const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
-    return { ...base, kind: 'unknown', status: 'failed', reason: `too large (${mb(req.bytes.length)}; the limit is ${mb(req.maxBytes)})` };
+    return {
+      ...base,
+      kind: 'unknown',
+      status: 'failed',
+      reason: `too large (${mb(req.bytes.length)}; the limit is ${mb(req.maxBytes)})`,
+    };
   }
   const detected = detectKind(req.bytes, req.name);
   if (detected.kind === 'unknown') return { ...base, kind: 'unknown', status: 'unsupported', reason: detected.reason };
@@ -76,14 +94,36 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   try {
     if (detected.kind === 'image') {
       // An image is read by OCR as a PDF made of it (one page per image); without OCR it has no text.
-      if (!req.ocr) return { ...base, kind: 'image', status: 'needs_ocr', reason: 'an image (a photo or scan): turn on OCR in the case settings to read it', pages: 1, emptyPages: [1] };
+      if (!req.ocr)
+        return {
+          ...base,
+          kind: 'image',
+          status: 'needs_ocr',
+          reason: 'an image (a photo or scan): turn on OCR in the case settings to read it',
+          pages: 1,
+          emptyPages: [1],
+        };
       const pdf = await imageToPdf(req.bytes, limits).catch((err: unknown) => {
         throw err instanceof ImageError ? new LoadError('failed', err.message) : err;
       });
-      doc = await loadPdf(pdf, { signal: req.signal, onPage: req.onPage, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ocr: req.ocr });
+      doc = await loadPdf(pdf, {
+        signal: req.signal,
+        onPage: req.onPage,
+        maxPages: limits.maxPages,
+        maxImagePixels: limits.maxImagePixels,
+        ocr: req.ocr,
+      });
     } else if (detected.kind === 'pdf') {
       checkPdfStreams(req.bytes, limits);
-      doc = await loadPdf(req.bytes, { signal: req.signal, onPage: req.onPage, standardFontDataUrl: req.standardFontDataUrl, maxPages: limits.maxPages, maxImagePixels: limits.maxImagePixels, ...(req.ocr ? { ocr: req.ocr } : {}), ...(req.password !== undefined ? { password: req.password } : {}) });
+      doc = await loadPdf(req.bytes, {
+        signal: req.signal,
+        onPage: req.onPage,
+        standardFontDataUrl: req.standardFontDataUrl,
+        maxPages: limits.maxPages,
+        maxImagePixels: limits.maxImagePixels,
+        ...(req.ocr ? { ocr: req.ocr } : {}),
+        ...(req.password !== undefined ? { password: req.password } : {}),
+      });
     } else if (detected.kind === 'docx') {
       checkZip(req.bytes, limits);
       doc = await loadDocx(req.bytes);
@@ -93,7 +133,15 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   } catch (err) {
     if (err instanceof LoadError) {
       const emptyPages = err.status === 'needs_ocr' ? Array.from({ length: err.pages }, (_, i) => i + 1) : [];
-      return { ...base, kind: detected.kind, status: err.status, reason: err.reason, pages: err.pages, emptyPages, ...(err.locked ? { locked: true as const } : {}) };
+      return {
+        ...base,
+        kind: detected.kind,
+        status: err.status,
+        reason: err.reason,
+        pages: err.pages,
+        emptyPages,
+        ...(err.locked ? { locked: true as const } : {}),
+      };
     }
     if ((err as Error).name === 'AbortError') throw err;
     const msg = err instanceof Error ? err.message : String(err);
@@ -103,14 +151,18 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
   const exhibit = exhibitLabel(req.name, doc.text);
   if (exhibit) doc.index.exhibit = exhibit;
   const firstPage = doc.index.pages.find((p) => p.end > p.start);
-  const firstText = firstPage ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000)) : doc.text.slice(0, 3000);
+  const firstText = firstPage
+    ? doc.text.slice(firstPage.start, Math.max(firstPage.end, firstPage.start + 3000))
+    : doc.text.slice(0, 3000);
   const some = `${doc.emptyPages.length} of ${doc.index.pages.length} pages`;
   const partial = !doc.emptyPages.length
     ? ''
     : req.ocr
       ? `${some} have no text, even by OCR (pages ${compactRanges(doc.emptyPages)}): blank, or too faint to read — check the original`
       : `${some} have no text layer (pages ${compactRanges(doc.emptyPages)}); turn on OCR in the case settings to search them`;
-  const ocrPages = doc.index.pages.filter((p) => p.ocr && p.end > p.start).map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
+  const ocrPages = doc.index.pages
+    .filter((p) => p.ocr && p.end > p.start)
+    .map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
   return {
     kind: detected.kind,
     status: 'indexed',
@@ -128,7 +180,12 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     ...pins,
     // A court paper's date is the date decided (or filed) its caption gives, not the first date in
     // it (the argued date, a fact's). A redline's appendix of changes carries the reviewers' dates, not the document's.
-    docDate: doc.email?.iso_date || (doc.email ? '' : courtCaption(doc.text)?.decided) || findDocDate(doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text),
+    docDate:
+      doc.email?.iso_date ||
+      (doc.email ? '' : courtCaption(doc.text)?.decided) ||
+      findDocDate(
+        doc.annotations ? doc.text.slice(0, doc.text.lastIndexOf(`\n\n${ANNOTATIONS_HEADING}\n\n`)) : doc.text,
+      ),
   };
 }
 
@@ -137,7 +194,10 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
  * citations can say "ACME0001234" or "Smith Dep. 42:10–17"; what was found, for the file's listing.
  * Documents of named units (sheets, an email's parts) have neither.
  */
-function markPinCites(doc: Pick<ParsedDoc, 'text' | 'index'>, batesPrefix?: string | null): Pick<ParseOutcome, 'bates' | 'transcript'> {
+function markPinCites(
+  doc: Pick<ParsedDoc, 'text' | 'index'>,
+  batesPrefix?: string | null,
+): Pick<ParseOutcome, 'bates' | 'transcript'> {
   if (doc.index.pages.some((p) => p.label)) return {};
   const out: Pick<ParseOutcome, 'bates' | 'transcript'> = {};
   const bates = markBates(doc, batesPrefix);
@@ -145,7 +205,11 @@ function markPinCites(doc: Pick<ParsedDoc, 'text' | 'index'>, batesPrefix?: stri
   const transcript = detectTranscript(doc.text, doc.index);
   if (transcript) {
     doc.index.transcript = transcript;
-    out.transcript = { deponent: transcript.deponent, first_page: transcript.pages[0]!.transcriptPage, last_page: transcript.pages[transcript.pages.length - 1]!.transcriptPage };
+    out.transcript = {
+      deponent: transcript.deponent,
+      first_page: transcript.pages[0]!.transcriptPage,
+      last_page: transcript.pages[transcript.pages.length - 1]!.transcriptPage,
+    };
   }
   return out;
 }
@@ -196,10 +260,23 @@ function archiveDocument(children: ChildFile[]): ParsedDoc {
     else shared.set(c.reason, [c.name]);
   }
   for (const [reason, names] of shared) if (names.length < 3) shared.delete(reason);
-  const lines = children.filter((c) => !c.reason || !shared.has(c.reason)).map((c) => (c.reason ? `${c.name} — ${c.reason}` : c.name));
+  const lines = children
+    .filter((c) => !c.reason || !shared.has(c.reason))
+    .map((c) => (c.reason ? `${c.name} — ${c.reason}` : c.name));
   const count = `${children.length} ${children.length === 1 ? 'file' : 'files'} in this archive:`;
-  const groups = [...shared].flatMap(([reason, names]) => [`${names.length.toLocaleString('en-US')} files — ${reason}:`, names.join('\n')]);
-  const doc = unitsDocument([{ label: 'Archive contents', paragraphs: children.length ? [count, lines.join('\n'), ...groups].filter(Boolean) : [] }], 'the archive holds no files');
+  const groups = [...shared].flatMap(([reason, names]) => [
+    `${names.length.toLocaleString('en-US')} files — ${reason}:`,
+    names.join('\n'),
+  ]);
+  const doc = unitsDocument(
+    [
+      {
+        label: 'Archive contents',
+        paragraphs: children.length ? [count, lines.join('\n'), ...groups].filter(Boolean) : [],
+      },
+    ],
+    'the archive holds no files',
+  );
   return { ...doc, children };
 }
 

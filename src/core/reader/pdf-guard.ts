@@ -15,7 +15,10 @@ const MAX_LENGTH = bufferConstants.MAX_LENGTH;
  * non-image streams' decoded bytes are summed against the per-document limit (images are bounded by
  * pdf.js's maxImageSize). Throws a LoadError; streams that do not inflate are left to pdf.js.
  */
-export function checkPdfStreams(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxStreamBytes' | 'maxDecodedBytes'>): { streams: number; decoded: number } {
+export function checkPdfStreams(
+  bytes: Uint8Array,
+  limits: Pick<IngestLimits, 'maxStreamBytes' | 'maxDecodedBytes'>,
+): { streams: number; decoded: number } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const text = buf.toString('latin1');
   let decoded = 0;
@@ -50,12 +53,18 @@ export function checkPdfStreams(bytes: Uint8Array, limits: Pick<IngestLimits, 'm
     const size = inflatedSize(buf.subarray(from, to), flates, limits.maxStreamBytes);
     if (size === null) continue;
     if (size > limits.maxStreamBytes) {
-      throw new LoadError('failed', `damaged or hostile PDF (a stream expands beyond ${formatBytes(limits.maxStreamBytes)}).${raiseHint('maxStreamBytes')}`);
+      throw new LoadError(
+        'failed',
+        `damaged or hostile PDF (a stream expands beyond ${formatBytes(limits.maxStreamBytes)}).${raiseHint('maxStreamBytes')}`,
+      );
     }
     if (!image) decoded += size;
     streams++;
     if (decoded > limits.maxDecodedBytes) {
-      throw new LoadError('failed', `damaged or hostile PDF (its streams expand beyond ${formatBytes(limits.maxDecodedBytes)} in all).${raiseHint('maxDecodedBytes')}`);
+      throw new LoadError(
+        'failed',
+        `damaged or hostile PDF (its streams expand beyond ${formatBytes(limits.maxDecodedBytes)} in all).${raiseHint('maxDecodedBytes')}`,
+      );
     }
   }
   return { streams, decoded };

@@ -20,7 +20,11 @@ const running = new Map<number, AbortController>();
 const ocrEngines = new Map<string, Promise<OcrEngine>>();
 function ocrEngine(language: string): Promise<OcrEngine> {
   let engine = ocrEngines.get(language);
-  if (!engine) ocrEngines.set(language, (engine = import('../ocr/tesseract').then(({ OcrEngine }) => new OcrEngine({ lang: language }))));
+  if (!engine)
+    ocrEngines.set(
+      language,
+      (engine = import('../ocr/tesseract').then(({ OcrEngine }) => new OcrEngine({ lang: language }))),
+    );
   return engine;
 }
 
@@ -47,7 +51,13 @@ async function handleParse(task: ParseTask): Promise<void> {
       standardFontDataUrl: task.standardFontDataUrl,
       ...(task.password !== undefined ? { password: task.password } : {}),
       ...(task.ocr
-        ? { ocr: { engine: await ocrEngine(task.ocr.language), cacheDir: task.ocr.cacheDir, onPage: (page: number, total: number) => send({ type: 'ocr', id: task.id, page, total }) } }
+        ? {
+            ocr: {
+              engine: await ocrEngine(task.ocr.language),
+              cacheDir: task.ocr.cacheDir,
+              onPage: (page: number, total: number) => send({ type: 'ocr', id: task.id, page, total }),
+            },
+          }
         : {}),
       onPage: (done, total) => {
         const now = Date.now();
@@ -66,15 +76,35 @@ async function handleParse(task: ParseTask): Promise<void> {
       const structure = structureOf(doc.text, doc.index, task.name, doc.html, { subject: doc.email?.subject });
       chunks = chunkDocument(
         doc,
-        { fileId: task.fileId, name: task.name, version: task.version, isLatest: task.isLatest, docType: outcome.docType, docDate: outcome.docDate },
+        {
+          fileId: task.fileId,
+          name: task.name,
+          version: task.version,
+          isLatest: task.isLatest,
+          docType: outcome.docType,
+          docDate: outcome.docDate,
+        },
         task.chunking,
         structure,
       );
       if (controller.signal.aborted) throw controller.signal.reason;
-      await store.writeArtifacts(task.fileId, task.version, { text: doc.text, index: doc.index, html: doc.html, structure, chunks: compactChunks(chunks) });
+      await store.writeArtifacts(task.fileId, task.version, {
+        text: doc.text,
+        index: doc.index,
+        html: doc.html,
+        structure,
+        chunks: compactChunks(chunks),
+      });
       // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
       const dayFirst = task.dayFirst ?? false;
-      await extractEvents(doc.text, doc.index, { docDate: outcome.docDate, dayFirst, parties: structure.profile.parties }).then((events) => store.writeEvents(task.fileId, task.version, events, dayFirst), () => undefined);
+      await extractEvents(doc.text, doc.index, {
+        docDate: outcome.docDate,
+        dayFirst,
+        parties: structure.profile.parties,
+      }).then(
+        (events) => store.writeEvents(task.fileId, task.version, events, dayFirst),
+        () => undefined,
+      );
     }
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });

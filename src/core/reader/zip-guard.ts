@@ -9,7 +9,11 @@ import { LoadError } from './loaders';
  * XML of millions of elements ends as a failed file with a plain reason instead of gigabytes of
  * memory. Sizes are measured, not taken from the ZIP's headers (which a hostile file can fake).
  */
-export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxXmlElements'>, what = 'Word file'): void {
+export function checkZip(
+  bytes: Uint8Array,
+  limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxXmlElements'>,
+  what = 'Word file',
+): void {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = centralDirectory(buf)?.entries;
   if (!entries) return; // not a readable ZIP: mammoth says what is wrong with it
@@ -23,16 +27,25 @@ export function checkZip(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBy
     const size = out === 'over' ? cap + 1 : out.length;
     total += size;
     if (total > limits.maxZipBytes) {
-      throw new LoadError('failed', `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}).${raiseHint('maxZipBytes')}`);
+      throw new LoadError(
+        'failed',
+        `damaged or hostile ${what} (its parts expand beyond ${formatBytes(limits.maxZipBytes)}).${raiseHint('maxZipBytes')}`,
+      );
     }
     const packed = Math.max(1, Math.min(e.compressed, buf.length));
     if (size > 10 * 1024 * 1024 && size / packed > limits.maxZipRatio) {
-      throw new LoadError('failed', `damaged or hostile ${what} (a part expands ${Math.round(size / packed)} times, a zip bomb).${raiseHint('maxZipRatio')}`);
+      throw new LoadError(
+        'failed',
+        `damaged or hostile ${what} (a part expands ${Math.round(size / packed)} times, a zip bomb).${raiseHint('maxZipRatio')}`,
+      );
     }
     if (out !== 'over' && /\.(xml|rels)$/i.test(e.name)) {
       elements += countElements(out);
       if (elements > limits.maxXmlElements) {
-        throw new LoadError('failed', `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements): split it.${raiseHint('maxXmlElements')}`);
+        throw new LoadError(
+          'failed',
+          `the ${what} is too large to read (more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements): split it.${raiseHint('maxXmlElements')}`,
+        );
       }
     }
   }
@@ -98,7 +111,12 @@ function centralDirectory(buf: Buffer, keep = Infinity): Directory | null {
   }
   // An archive with bytes before it (a self-extracting program): its offsets count from the archive's start.
   let shift = 0;
-  if (!(start + 4 <= end && buf.readUInt32LE(start) === CENTRAL) && end - size >= 0 && end - size + 4 <= end && buf.readUInt32LE(end - size) === CENTRAL) {
+  if (
+    !(start + 4 <= end && buf.readUInt32LE(start) === CENTRAL) &&
+    end - size >= 0 &&
+    end - size + 4 <= end &&
+    buf.readUInt32LE(end - size) === CENTRAL
+  ) {
     shift = end - size - start;
     start = end - size;
   }
@@ -141,7 +159,10 @@ function zip64Fields(buf: Buffer, e: ZipEntry, uncompressed: number, from: numbe
 /** Where an entry's data lies in the archive (its local header to its last compressed byte); null when its local header is not there. */
 function dataRange(buf: Buffer, e: ZipEntry): { start: number; end: number } | null {
   if (e.offset + 30 > buf.length || buf.readUInt32LE(e.offset) !== LOCAL) return null;
-  return { start: e.offset, end: e.offset + 30 + buf.readUInt16LE(e.offset + 26) + buf.readUInt16LE(e.offset + 28) + e.compressed };
+  return {
+    start: e.offset,
+    end: e.offset + 30 + buf.readUInt16LE(e.offset + 26) + buf.readUInt16LE(e.offset + 28) + e.compressed,
+  };
 }
 
 /**
@@ -150,7 +171,10 @@ function dataRange(buf: Buffer, e: ZipEntry): { start: number; end: number } | n
  * entries are how a small ZIP is made to unpack the same bytes thousands of times (a zip bomb).
  */
 function overlapping(buf: Buffer, entries: ZipEntry[]): number {
-  const ranges = entries.map((e) => dataRange(buf, e)).filter((r) => r !== null).sort((a, b) => a.start - b.start || a.end - b.end);
+  const ranges = entries
+    .map((e) => dataRange(buf, e))
+    .filter((r) => r !== null)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
   let count = 0;
   let reach = -1;
   for (const r of ranges) {
@@ -200,20 +224,36 @@ export interface OpenedArchive {
  * `maxZipBytes` the rest are listed as not unpacked. One entry at a time, so a caller that stores
  * each as it comes holds one entry's bytes, not the archive's.
  */
-export function openArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>): OpenedArchive {
+export function openArchive(
+  bytes: Uint8Array,
+  limits: Pick<
+    IngestLimits,
+    'maxZipBytes' | 'maxZipRatio' | 'maxArchiveEntries' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'
+  >,
+): OpenedArchive {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Folders and junk are kept too (up to twice the limit): a count of files that passes the limit is a count, not a list to hold.
   const dir = centralDirectory(buf, 2 * limits.maxArchiveEntries + 1000);
-  if (!dir) throw new LoadError('failed', 'damaged ZIP archive (its table of contents is missing) — ask for a new copy');
+  if (!dir)
+    throw new LoadError('failed', 'damaged ZIP archive (its table of contents is missing) — ask for a new copy');
   const files = dir.entries.filter((e) => !e.name.endsWith('/') && !isJunk(e.name));
   const count = dir.listed > dir.entries.length ? dir.listed - (dir.entries.length - files.length) : files.length;
   if (count > limits.maxArchiveEntries) {
-    throw new LoadError('failed', `the archive holds ${count.toLocaleString('en-US')} files, more than ${limits.maxArchiveEntries.toLocaleString('en-US')}: unpack it and add the folders you need.${raiseHint('maxArchiveEntries')}`);
+    throw new LoadError(
+      'failed',
+      `the archive holds ${count.toLocaleString('en-US')} files, more than ${limits.maxArchiveEntries.toLocaleString('en-US')}: unpack it and add the folders you need.${raiseHint('maxArchiveEntries')}`,
+    );
   }
   const overlaps = overlapping(buf, dir.entries);
   if (overlaps) {
-    const which = overlaps === 1 ? 'one of its entries shares its bytes with another' : `${overlaps.toLocaleString('en-US')} of its entries share their bytes with others`;
-    throw new LoadError('failed', `damaged or hostile ZIP archive (${which}, the trick of a zip bomb) — ask for a new copy`);
+    const which =
+      overlaps === 1
+        ? 'one of its entries shares its bytes with another'
+        : `${overlaps.toLocaleString('en-US')} of its entries share their bytes with others`;
+    throw new LoadError(
+      'failed',
+      `damaged or hostile ZIP archive (${which}, the trick of a zip bomb) — ask for a new copy`,
+    );
   }
   return { note: countNote(dir), entries: unpack(buf, files, limits) };
 }
@@ -221,8 +261,10 @@ export function openArchive(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxZi
 /** An end record's count that is not the table of contents': said, not passed over. */
 function countNote(dir: Directory): string {
   const n = (x: number) => `${x.toLocaleString('en-US')} ${x === 1 ? 'entry' : 'entries'}`;
-  if (dir.listed > dir.claimed) return `the archive's end record says it holds ${n(dir.claimed)}, but its table of contents lists ${n(dir.listed)}: all of them were read — the archive may have been altered`;
-  if (dir.listed < dir.claimed) return `the archive's end record says it holds ${n(dir.claimed)}, but only ${n(dir.listed)} could be found: it may be damaged or cut short — ask for a new copy`;
+  if (dir.listed > dir.claimed)
+    return `the archive's end record says it holds ${n(dir.claimed)}, but its table of contents lists ${n(dir.listed)}: all of them were read — the archive may have been altered`;
+  if (dir.listed < dir.claimed)
+    return `the archive's end record says it holds ${n(dir.claimed)}, but only ${n(dir.listed)} could be found: it may be damaged or cut short — ask for a new copy`;
   return '';
 }
 
@@ -231,12 +273,20 @@ function countNote(dir: Directory): string {
  * expands to (the reader is given what is left, `maxInnerFiles` and `maxInnerBytes`), entries are
  * listed without being unpacked: the app would not add them.
  */
-function* unpack(buf: Buffer, files: ZipEntry[], limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>): Generator<ChildFile> {
+function* unpack(
+  buf: Buffer,
+  files: ZipEntry[],
+  limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes' | 'maxInnerFiles' | 'maxInnerBytes'>,
+): Generator<ChildFile> {
   let total = 0;
   let taken = 0;
   for (const e of files) {
     if (taken >= limits.maxInnerFiles || total >= limits.maxInnerBytes) {
-      yield { name: entryName(e), reason: 'left out: the file it was added in holds more files than one added file may bring in, counting the files inside the files it holds' };
+      yield {
+        name: entryName(e),
+        reason:
+          'left out: the file it was added in holds more files than one added file may bring in, counting the files inside the files it holds',
+      };
       continue;
     }
     const child = entryFile(buf, e, limits, limits.maxZipBytes - total);
@@ -248,22 +298,48 @@ function* unpack(buf: Buffer, files: ZipEntry[], limits: Pick<IngestLimits, 'max
 
 /** An entry's path inside the archive, without the parts that could lead out of it. */
 function entryName(e: ZipEntry): string {
-  return e.name.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.' && p !== '..').join('/') || 'unnamed';
+  return (
+    e.name
+      .replace(/\\/g, '/')
+      .split('/')
+      .filter((p) => p && p !== '.' && p !== '..')
+      .join('/') || 'unnamed'
+  );
 }
 
 /** One entry as a child file: its bytes, or why it is not unpacked (`left`: bytes the archive may still unpack). */
-function entryFile(buf: Buffer, e: ZipEntry, limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes'>, left: number): ChildFile {
+function entryFile(
+  buf: Buffer,
+  e: ZipEntry,
+  limits: Pick<IngestLimits, 'maxZipBytes' | 'maxZipRatio' | 'maxFileBytes'>,
+  left: number,
+): ChildFile {
   const name = entryName(e);
-  const overTotal = { name, reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}` };
-  if (e.encrypted) return { name, reason: 'encrypted inside the archive (it needs a password) — ask for an unencrypted copy' };
-  if (e.method !== 0 && e.method !== 8) return { name, reason: `compressed in a way Casefile cannot unpack (method ${e.method}) — unpack the archive with your archive tool and add the file` };
+  const overTotal = {
+    name,
+    reason: `not unpacked: the archive's files add up to more than ${formatBytes(limits.maxZipBytes)}.${raiseHint('maxZipBytes')}`,
+  };
+  if (e.encrypted)
+    return { name, reason: 'encrypted inside the archive (it needs a password) — ask for an unencrypted copy' };
+  if (e.method !== 0 && e.method !== 8)
+    return {
+      name,
+      reason: `compressed in a way Casefile cannot unpack (method ${e.method}) — unpack the archive with your archive tool and add the file`,
+    };
   if (left <= 0) return overTotal;
   const cap = Math.min(left, limits.maxFileBytes);
   const data = entryBytes(buf, e, cap);
-  if (data === null) return { name, reason: 'damaged inside the archive, it could not be unpacked — ask for a new copy' };
-  if (data === 'over') return left < limits.maxFileBytes ? overTotal : { name, reason: `too large to unpack (over ${formatBytes(limits.maxFileBytes)}).${raiseHint('maxFileBytes')}` };
+  if (data === null)
+    return { name, reason: 'damaged inside the archive, it could not be unpacked — ask for a new copy' };
+  if (data === 'over')
+    return left < limits.maxFileBytes
+      ? overTotal
+      : { name, reason: `too large to unpack (over ${formatBytes(limits.maxFileBytes)}).${raiseHint('maxFileBytes')}` };
   if (data.length > 10 * 1024 * 1024 && data.length / Math.max(1, e.compressed) > limits.maxZipRatio) {
-    return { name, reason: `damaged or hostile (it expands ${Math.round(data.length / Math.max(1, e.compressed))} times, a zip bomb).${raiseHint('maxZipRatio')}` };
+    return {
+      name,
+      reason: `damaged or hostile (it expands ${Math.round(data.length / Math.max(1, e.compressed))} times, a zip bomb).${raiseHint('maxZipRatio')}`,
+    };
   }
   return { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }

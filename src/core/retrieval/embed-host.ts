@@ -10,7 +10,16 @@ import { applyOfflineEnv } from '../util/offline-env';
 import { lazy } from '../util/lazy';
 import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import type { Pooling } from '../models/folder';
-import { embedThreads, modelKey, type EmbedderOptions, type EmbeddingModelRef, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse, type EmbedWorkerStats } from './embed-protocol';
+import {
+  embedThreads,
+  modelKey,
+  type EmbedderOptions,
+  type EmbeddingModelRef,
+  type EmbedModelSpec,
+  type EmbedWorkerRequest,
+  type EmbedWorkerResponse,
+  type EmbedWorkerStats,
+} from './embed-protocol';
 
 /** A model no embedder holds any more is unloaded from the worker after this long (the next ingest or query often wants it again). */
 const UNLOAD_AFTER_MS = 60_000;
@@ -72,12 +81,17 @@ export class EmbedWorkerHost {
   private start(): Worker {
     if (this.worker) return this.worker;
     if (!this.entry) {
-      throw new CasefileError('unavailable', 'The embedding worker is missing from this installation (embed-worker.js next to the app bundle). Reinstall Casefile.');
+      throw new CasefileError(
+        'unavailable',
+        'The embedding worker is missing from this installation (embed-worker.js next to the app bundle). Reinstall Casefile.',
+      );
     }
     // The worker's process.env is a copy: onnxruntime reads the real environment, set here first.
     applyOfflineEnv();
     // From source, transformers.js is imported natively before tsx takes over (see startWorker).
-    const worker = startWorker(this.entry, () => [packageFileUrl('@huggingface/transformers', 'dist', 'transformers.node.mjs')]);
+    const worker = startWorker(this.entry, () => [
+      packageFileUrl('@huggingface/transformers', 'dist', 'transformers.node.mjs'),
+    ]);
     worker.unref();
     const stopped = (detail: string) => {
       if (this.worker !== worker) return;
@@ -116,7 +130,10 @@ export class EmbedWorkerHost {
     this.pending.delete(msg.id);
     this.updateRef();
     if (msg.type === 'cancelled') this.settle(p, () => p.reject(abortError(p.signal)));
-    else if (msg.type === 'error') this.settle(p, () => p.reject(msg.code ? new CasefileError(msg.code as CasefileError['code'], msg.message) : new Error(msg.message)));
+    else if (msg.type === 'error')
+      this.settle(p, () =>
+        p.reject(msg.code ? new CasefileError(msg.code as CasefileError['code'], msg.message) : new Error(msg.message)),
+      );
     else this.settle(p, () => p.resolve(msg));
   }
 
@@ -159,7 +176,10 @@ export class EmbedWorkerHost {
       if (signal?.aborted) throw abortError(signal);
       return [];
     }
-    const msg = await this.request<Extract<Reply, { type: 'vectors' }>>((id) => ({ type: 'embed', id, model, texts }), signal);
+    const msg = await this.request<Extract<Reply, { type: 'vectors' }>>(
+      (id) => ({ type: 'embed', id, model, texts }),
+      signal,
+    );
     const { data, dimension } = msg;
     const out: Float32Array[] = [];
     for (let r = 0; r < texts.length; r++) out.push(data.slice(r * dimension, (r + 1) * dimension));
@@ -287,7 +307,13 @@ export class RemoteEmbedder implements LoadedEmbedder {
   ) {
     this.modelId = model.id;
     // Threads are settled here, on the engine's side, so CASEFILE_EMBED_THREADS as it is now applies.
-    this.spec = { id: model.id, dir: model.dir, threads: embedThreads(options.threads), batchSize: options.batchSize, pooling: options.pooling };
+    this.spec = {
+      id: model.id,
+      dir: model.dir,
+      threads: embedThreads(options.threads),
+      batchSize: options.batchSize,
+      pooling: options.pooling,
+    };
   }
 
   get dimension(): number {

@@ -64,7 +64,10 @@ export function defaultEmbedThreads(cores: number, lowered = THREAD_PRIORITIES):
  * growing from `current` only by the cores idle over the last batch (`idle`), because more threads
  * than free cores is slower, not faster. CASEFILE_EMBED_THREADS, when set, holds throughout.
  */
-export function ingestEmbedThreads(readersBusy: number, opts: { cores?: number; current?: number; idle?: number; lowered?: boolean } = {}): number {
+export function ingestEmbedThreads(
+  readersBusy: number,
+  opts: { cores?: number; current?: number; idle?: number; lowered?: boolean } = {},
+): number {
   const configured = readConfig().embedThreads;
   if (configured) return configured;
   const cores = opts.cores ?? os.availableParallelism();

@@ -9,7 +9,13 @@ import { threadId, parentPort } from 'node:worker_threads';
 import { CasefileError } from '../../shared/errors';
 import { EMBED_PRIORITY, lowerThisThread } from '../util/priority';
 import { Embedder } from './embedder';
-import { DEFAULT_EMBED_BATCH, modelKey, type EmbedModelSpec, type EmbedWorkerRequest, type EmbedWorkerResponse } from './embed-protocol';
+import {
+  DEFAULT_EMBED_BATCH,
+  modelKey,
+  type EmbedModelSpec,
+  type EmbedWorkerRequest,
+  type EmbedWorkerResponse,
+} from './embed-protocol';
 
 const port = parentPort;
 // Below the readers and the app: parsing (what makes a case searchable) takes the cores first.
@@ -29,14 +35,20 @@ function embedderFor(spec: EmbedModelSpec): Embedder {
   const key = modelKey(spec);
   let embedder = models.get(key);
   if (!embedder) {
-    embedder = new Embedder({ id: spec.id, dir: spec.dir }, { threads: spec.threads, batchSize: spec.batchSize, pooling: spec.pooling });
+    embedder = new Embedder(
+      { id: spec.id, dir: spec.dir },
+      { threads: spec.threads, batchSize: spec.batchSize, pooling: spec.pooling },
+    );
     models.set(key, embedder);
     loads++;
   }
   return embedder;
 }
 
-async function handle(msg: Extract<EmbedWorkerRequest, { id: number; model: EmbedModelSpec }>, signal: AbortSignal): Promise<void> {
+async function handle(
+  msg: Extract<EmbedWorkerRequest, { id: number; model: EmbedModelSpec }>,
+  signal: AbortSignal,
+): Promise<void> {
   if (signal.aborted) throw signal.reason;
   const embedder = embedderFor(msg.model);
   try {
@@ -70,7 +82,13 @@ function enqueue(msg: Extract<EmbedWorkerRequest, { id: number; model: EmbedMode
       await handle(msg, controller.signal);
     } catch (err) {
       if (controller.signal.aborted) send({ type: 'cancelled', id: msg.id });
-      else send({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err), ...(err instanceof CasefileError ? { code: err.code } : {}) });
+      else
+        send({
+          type: 'error',
+          id: msg.id,
+          message: err instanceof Error ? err.message : String(err),
+          ...(err instanceof CasefileError ? { code: err.code } : {}),
+        });
     } finally {
       running.delete(msg.id);
     }
@@ -79,7 +97,8 @@ function enqueue(msg: Extract<EmbedWorkerRequest, { id: number; model: EmbedMode
 
 /** Cancel everything, and once the forward pass under way is done, let the models go and say so. */
 function drain(): void {
-  for (const controller of running.values()) controller.abort(Object.assign(new Error('Cancelled'), { name: 'AbortError' }));
+  for (const controller of running.values())
+    controller.abort(Object.assign(new Error('Cancelled'), { name: 'AbortError' }));
   const all = [...models.values()];
   models.clear();
   chain = chain
@@ -106,7 +125,16 @@ port?.on('message', (msg: EmbedWorkerRequest) => {
       break;
     }
     case 'stats':
-      send({ type: 'stats', id: msg.id, stats: { threadId, loads, texts, models: [...models.values()].map((m) => ({ id: m.modelId, threads: m.threads })) } });
+      send({
+        type: 'stats',
+        id: msg.id,
+        stats: {
+          threadId,
+          loads,
+          texts,
+          models: [...models.values()].map((m) => ({ id: m.modelId, threads: m.threads })),
+        },
+      });
       break;
     case 'drain':
       drain();

@@ -67,14 +67,24 @@ export class Embedder {
   private async load(): Promise<void> {
     const inspected = await inspectTransformersFolder(this.dir);
     if (!inspected.ok) {
-      throw new CasefileError('failed', `The embedding model "${this.modelId}" at ${this.dir} cannot be used: ${inspected.reason}.`);
+      throw new CasefileError(
+        'failed',
+        `The embedding model "${this.modelId}" at ${this.dir} cannot be used: ${inspected.reason}.`,
+      );
     }
     const folder = inspected.folder;
     try {
       this.extractor = await withLocalModel(
         folder,
         (mod, name, options) => mod.pipeline('feature-extraction', name, options),
-        { session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1, enableMemPattern: false, graphOptimizationLevel: graphOptimization(folder.dtype) } },
+        {
+          session_options: {
+            intraOpNumThreads: this.threads,
+            interOpNumThreads: 1,
+            enableMemPattern: false,
+            graphOptimizationLevel: graphOptimization(folder.dtype),
+          },
+        },
       );
     } catch (err) {
       throw new CasefileError(
@@ -104,11 +114,19 @@ export class Embedder {
       const outputs = (await extractor.model(inputs)) as Record<string, Tensor | undefined>;
       const states = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
       if (states?.data instanceof Float32Array && states.dims.length === 3) {
-        out.push(...pooledVectors({ data: states.data, dims: states.dims }, inputs.attention_mask.data as BigInt64Array, this.pooling));
+        out.push(
+          ...pooledVectors(
+            { data: states.data, dims: states.dims },
+            inputs.attention_mask.data as BigInt64Array,
+            this.pooling,
+          ),
+        );
       } else {
         // Anything but single-precision token states: the pipeline's own pooling, on the states in hand.
         const { mean_pooling } = await loadTransformers();
-        const pooled = (this.pooling === 'cls' ? states!.slice(null, 0) : mean_pooling(states!, inputs.attention_mask)).normalize(2, -1);
+        const pooled = (
+          this.pooling === 'cls' ? states!.slice(null, 0) : mean_pooling(states!, inputs.attention_mask)
+        ).normalize(2, -1);
         const [rows, dim] = pooled.dims as [number, number];
         const data = pooled.data as Float32Array;
         for (let r = 0; r < rows; r++) out.push(data.slice(r * dim, (r + 1) * dim));

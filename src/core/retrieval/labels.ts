@@ -63,6 +63,7 @@ export function hybridLabel(e: HybridEvidence): QualityLabel {
 /** The best quality label among results (strong > good > partial/marginal > weak > none/noise). */
 export function bestLabelOf(labels: (string | undefined)[]): string | undefined {
   let best: string | undefined;
-  for (const l of labels) if (l && (best === undefined || (TIER[l as QualityLabel] ?? 0) > (TIER[best as QualityLabel] ?? 0))) best = l;
+  for (const l of labels)
+    if (l && (best === undefined || (TIER[l as QualityLabel] ?? 0) > (TIER[best as QualityLabel] ?? 0))) best = l;
   return best;
 }

@@ -37,16 +37,25 @@ export async function sweepLanceTemp(options: LanceTempSweep = {}): Promise<stri
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const candidates: string[] = [];
   for (const name of names) {
-    if (RUST_TEMP_DIR.test(name) && (await isStaleLanceTemp(path.join(dir, name), cutoff))) candidates.push(path.join(dir, name));
+    if (RUST_TEMP_DIR.test(name) && (await isStaleLanceTemp(path.join(dir, name), cutoff)))
+      candidates.push(path.join(dir, name));
   }
   if (!candidates.length) return [];
   const open = await (options.inUse ?? foldersInUse)(candidates);
   const removed: string[] = [];
   for (const folder of candidates.filter((f) => !open.has(f))) {
     const files = await fs.readdir(folder).catch(() => [] as string[]);
-    await Promise.all(files.filter((f) => LANCE_TEMP_FILE.test(f)).map((f) => fs.rm(path.join(folder, f), { force: true })));
+    await Promise.all(
+      files.filter((f) => LANCE_TEMP_FILE.test(f)).map((f) => fs.rm(path.join(folder, f), { force: true })),
+    );
     // rmdir, not a recursive remove: anything put there meanwhile keeps the folder.
-    if (await fs.rmdir(folder).then(() => true, () => false)) removed.push(folder);
+    if (
+      await fs.rmdir(folder).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(folder);
   }
   return removed;
 }

@@ -24,17 +24,26 @@ export type ResolvedEmbeddingModel =
  * records), else the default installed model (`<home>/models`, then the bundled `models/`).
  * Returns a reason instead of throwing when there is none, so callers fall back to keyword search.
  */
-export async function resolveEmbeddingModel(catalog: EmbeddingCatalog, modelId?: string | null): Promise<ResolvedEmbeddingModel> {
+export async function resolveEmbeddingModel(
+  catalog: EmbeddingCatalog,
+  modelId?: string | null,
+): Promise<ResolvedEmbeddingModel> {
   let found: Awaited<ReturnType<EmbeddingCatalog['defaultEmbedding']>>;
   try {
     found = await catalog.defaultEmbedding(modelId ?? undefined);
   } catch (err) {
     // A damaged registry must not take keyword search down with it.
-    return { ok: false, reason: `the model registry could not be read (${(err as Error).message}) — keyword search only` };
+    return {
+      ok: false,
+      reason: `the model registry could not be read (${(err as Error).message}) — keyword search only`,
+    };
   }
   if (!found) {
     return modelId
-      ? { ok: false, reason: `embedding model "${modelId}" is not installed — keyword search only until it is imported again` }
+      ? {
+          ok: false,
+          reason: `embedding model "${modelId}" is not installed — keyword search only until it is imported again`,
+        }
       : { ok: false, reason: NO_EMBEDDING_MODEL_REASON };
   }
   return { ok: true, model: { id: found.id, dir: found.path, dimension: found.dimension, pooling: found.pooling } };
@@ -55,7 +64,10 @@ export async function loadEmbedder(catalog: EmbeddingCatalog, modelId: string | 
   } catch (err) {
     // A crashed worker is an error of this operation, not a model to do without (keyword-only).
     if (err instanceof EmbedWorkerStopped) throw err;
-    return { ok: false, reason: `the embedding model "${resolved.model.id}" could not be loaded (${(err as Error).message}) — keyword search only` };
+    return {
+      ok: false,
+      reason: `the embedding model "${resolved.model.id}" could not be loaded (${(err as Error).message}) — keyword search only`,
+    };
   }
   return { ok: true, embedder };
 }
@@ -70,7 +82,10 @@ export async function probeEmbedding(id: string, dir: string, signal?: AbortSign
   try {
     const [vector] = await embedder.embed(['The tenant shall pay rent monthly.'], signal);
     if (!vector || vector.length === 0 || !vector.every(Number.isFinite)) {
-      throw new CasefileError('failed', `${dir} loaded but produced no usable embedding; it is not a sentence-embedding model.`);
+      throw new CasefileError(
+        'failed',
+        `${dir} loaded but produced no usable embedding; it is not a sentence-embedding model.`,
+      );
     }
     return vector.length;
   } finally {
@@ -97,7 +112,11 @@ export async function loadReranker(catalog: EmbeddingCatalog): Promise<Reranker 
     modelId: model.id,
     async score(query, passages) {
       if (passages.length === 0) return [];
-      const inputs = loaded.tokenizer(new Array<string>(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true });
+      const inputs = loaded.tokenizer(new Array<string>(passages.length).fill(query), {
+        text_pair: passages,
+        padding: true,
+        truncation: true,
+      });
       const { logits } = (await loaded.model(inputs)) as { logits: { data: Float32Array; dims: number[] } };
       const cols = logits.dims[1] ?? 1;
       return passages.map((_, i) => logits.data[i * cols + (cols - 1)]!);

@@ -32,13 +32,20 @@ export function gradePassage(e: PassageEvidence, t = RELEVANCE): PassageRelevanc
     if (e.rank <= t.answerRank && e.coverage >= t.answerCoverageAlone) return 'answer';
     return e.coverage >= t.floorCoverage ? 'related' : 'closest';
   }
-  if (e.rank <= t.answerRank && e.label === 'strong' && e.sentenceCosine >= t.answerCosine && e.coverage >= t.answerCoverage) return 'answer';
+  if (
+    e.rank <= t.answerRank &&
+    e.label === 'strong' &&
+    e.sentenceCosine >= t.answerCosine &&
+    e.coverage >= t.answerCoverage
+  )
+    return 'answer';
   if (e.sentenceCosine >= t.floorCosine || e.coverage >= t.floorCoverage) return 'related';
   return 'closest';
 }
 
 /** "How much", "how many", "what amount/price/fee/rate", "how long": the answer is a number, an amount or a duration. */
-const ASKS_AMOUNT = /\b(how (much|many|long|often)|what (is|was|were|are)?\s*(the )?(amount|price|fee|fees|rate|sum|total|percentage|number|cost|salary|payment|term)s?\b|what .*\b(per (month|year|unit|hour|share|week|day)|price|fee|rate|amount)\b)/i;
+const ASKS_AMOUNT =
+  /\b(how (much|many|long|often)|what (is|was|were|are)?\s*(the )?(amount|price|fee|fees|rate|sum|total|percentage|number|cost|salary|payment|term)s?\b|what .*\b(per (month|year|unit|hour|share|week|day)|price|fee|rate|amount)\b)/i;
 /** Numbers that name a place or a day, not a figure: "Section 4.2", "§ 3(a)", "Exhibit B-1", "January 1, 2018", "2018", "(iv)". */
 const NOT_FIGURES =
   /\b(?:sections?|articles?|clauses?|paragraphs?|subsections?|exhibits?|schedules?|appendix|appendices|annex(?:es)?|rules?|parts?|items?|pages?|pp?\.|no\.|nos\.|u\.s\.c\.|c\.f\.r\.|cir\.|f\.(?:2d|3d|4th|supp\.(?: 2d| 3d)?)|s\. ?ct\.)\s*[\dA-Z][\w.()-]*(?:\s*(?:,|and|or|through|to)\s*\d[\w.()-]*)*|\b\d+\s+(?:u\.s\.c\.|c\.f\.r\.|u\.s\.|f\.(?:2d|3d|4th|supp\.)|s\. ?ct\.|l\. ?ed\.)(?:\s*2d)?\s*§*\s*\d[\w.()-]*|§+\s*[\w.()-]+|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\b\d{1,2}(?:st|nd|rd|th)? (?:day of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,? \d{4}|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:19|20)\d{2}\b|\(\s*(?:[ivx]+|[a-z]|\d{1,2})\s*\)|^\s*\d+(?:\.\d+)*\.?\s/gim;
@@ -54,7 +61,8 @@ const FIGURE = new RegExp(
 );
 /** How often: a frequency is the answer. */
 const ASKS_FREQUENCY = /\bhow often\b/i;
-const FREQUENCY = /\b(annual(ly)?|yearly|monthly|weekly|daily|quarterly|semi-?annual(ly)?|each (day|week|month|quarter|year)|every (day|week|month|quarter|year))\b/i;
+const FREQUENCY =
+  /\b(annual(ly)?|yearly|monthly|weekly|daily|quarterly|semi-?annual(ly)?|each (day|week|month|quarter|year)|every (day|week|month|quarter|year))\b/i;
 
 export function asksForAmount(question: string): boolean {
   return ASKS_AMOUNT.test(question);
@@ -71,10 +79,15 @@ export function holdsAmount(text: string, question = ''): boolean {
 }
 
 /** Verbs of paying and owing: the question's kind of figure, not its subject. */
-const PAY_WORDS = new Set(contentWords('pay pays paid paying owe owes owed receive receives received get gets give gives cost costs charge charges amount figure sum total much many long often'));
+const PAY_WORDS = new Set(
+  contentWords(
+    'pay pays paid paying owe owes owed receive receives received get gets give gives cost costs charge charges amount figure sum total much many long often',
+  ),
+);
 
 /** Same word, or the same first five letters of two long words ("competing", "compete"). */
-const sameWord = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+const sameWord = (a: string, b: string) =>
+  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
 
 /**
  * The quoted words state the figure `question` asks for: they hold a figure (`holdsAmount`) and
@@ -136,4 +149,3 @@ export function rareWords(question: string): string[] {
   }
   return out;
 }
-

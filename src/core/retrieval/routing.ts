@@ -53,7 +53,10 @@ const STOP = new Set(
 
 /** Lower-case, possessive-free, stop words out. */
 export function routingTerm(term: string): string | null {
-  const t = term.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '');
+  const t = term
+    .toLowerCase()
+    .replace(/['’]s$/, '')
+    .replace(/['’]/g, '');
   if (t.length < 2 || STOP.has(t)) return null;
   return t;
 }
@@ -163,17 +166,26 @@ export class DocumentRouter {
 
 function withoutWords(query: string, words: Set<string>): string {
   let out = query;
-  for (const w of words) out = out.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(['’]s)?(?=$|[^\\p{L}\\p{N}])`, 'gu'), '$1');
-  return out.replace(/\s+/g, ' ').replace(/\s+([?.,;:!])/g, '$1').trim();
+  for (const w of words)
+    out = out.replace(
+      new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(['’]s)?(?=$|[^\\p{L}\\p{N}])`, 'gu'),
+      '$1',
+    );
+  return out
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([?.,;:!])/g, '$1')
+    .trim();
 }
 
 /** The initials of every run of two to six words of each name ("master services agreement" → "msa", "ms", "sa"). */
 function initialsOf(names: string[]): Set<string> {
   const out = new Set<string>();
   for (const name of names) {
-    const letters = (name.match(/\p{L}[\p{L}\p{N}']*/gu) ?? []).filter((w) => !/^(of|and|the|for|to|in|on)$/i.test(w)).map((w) => w[0]!.toLowerCase());
-    for (let i = 0; i < letters.length; i++) for (let n = 2; n <= 6 && i + n <= letters.length; n++) out.add(letters.slice(i, i + n).join(''));
+    const letters = (name.match(/\p{L}[\p{L}\p{N}']*/gu) ?? [])
+      .filter((w) => !/^(of|and|the|for|to|in|on)$/i.test(w))
+      .map((w) => w[0]!.toLowerCase());
+    for (let i = 0; i < letters.length; i++)
+      for (let n = 2; n <= 6 && i + n <= letters.length; n++) out.add(letters.slice(i, i + n).join(''));
   }
   return out;
 }
-

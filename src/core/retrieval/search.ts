@@ -30,7 +30,6 @@ export interface Reranker {
 /** Whether vectors can be used for this case, and if not, why (shown on every surface). */
 export type SemanticState = { embedder: QueryEmbedder; reason?: undefined } | { embedder: null; reason: string };
 
-
 export interface SearchOptions extends ChunkFilter {
   query: string;
   mode: SearchMode;
@@ -65,7 +64,10 @@ export function reciprocalRankFusion(
   keyword: ScoredChunk[],
   vector: ScoredChunk[],
   k = RETRIEVAL_TUNING.rrfK,
-  weights: { keyword: number; vector: number } = { keyword: RETRIEVAL_TUNING.keywordWeight, vector: RETRIEVAL_TUNING.vectorWeight },
+  weights: { keyword: number; vector: number } = {
+    keyword: RETRIEVAL_TUNING.keywordWeight,
+    vector: RETRIEVAL_TUNING.vectorWeight,
+  },
 ): Fused[] {
   const byHash = new Map<string, Fused>();
   keyword.forEach((r, i) => {
@@ -111,7 +113,10 @@ export async function searchChunks(
   throwIfAborted(options.signal);
   const expanded = RETRIEVAL_TUNING.lexicon || RETRIEVAL_TUNING.lexiconVector ? expandQuery(query) : query;
   const keywordQuery = RETRIEVAL_TUNING.lexicon ? expanded : query;
-  const keywordRows = mode === 'vector' ? [] : dedupByHash(await store.keyword(keywordQuery, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
+  const keywordRows =
+    mode === 'vector'
+      ? []
+      : dedupByHash(await store.keyword(keywordQuery, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
   throwIfAborted(options.signal);
   let vectorRows: ScoredChunk[] = [];
   if (useVectors) {
@@ -122,9 +127,17 @@ export async function searchChunks(
 
   let fused: Fused[];
   if (mode === 'keyword' || (mode === 'hybrid' && !useVectors)) {
-    fused = keywordRows.map((r, i) => ({ chunk: r.chunk, rrf: 0, keyword: { rank: i + 1, score: r.score, label: keywordLabel(r.score) } }));
+    fused = keywordRows.map((r, i) => ({
+      chunk: r.chunk,
+      rrf: 0,
+      keyword: { rank: i + 1, score: r.score, label: keywordLabel(r.score) },
+    }));
   } else if (mode === 'vector') {
-    fused = vectorRows.map((r, i) => ({ chunk: r.chunk, rrf: 0, vector: { rank: i + 1, score: r.score, label: vectorLabel(r.score) } }));
+    fused = vectorRows.map((r, i) => ({
+      chunk: r.chunk,
+      rrf: 0,
+      vector: { rank: i + 1, score: r.score, label: vectorLabel(r.score) },
+    }));
   } else {
     fused = reciprocalRankFusion(keywordRows, vectorRows);
   }
@@ -135,7 +148,8 @@ export async function searchChunks(
 
   if (options.score_threshold !== undefined) results = results.filter((r) => r.score >= options.score_threshold!);
 
-  if (reranker && options.rerank_top_n) results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
+  if (reranker && options.rerank_top_n)
+    results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
 
   results = results.slice(0, topK);
   for (const r of results) {
@@ -143,19 +157,41 @@ export async function searchChunks(
     r.citation = ledger.issue(span);
   }
   // Reranking asked for but impossible is said, not silently skipped.
-  const rerank = options.rerank_top_n ? (reranker ? { reranked: true } : { reranked: false, rerank_reason: 'no reranker model is installed' }) : {};
+  const rerank = options.rerank_top_n
+    ? reranker
+      ? { reranked: true }
+      : { reranked: false, rerank_reason: 'no reranker model is installed' }
+    : {};
   // `semantic` says whether vector search is available in this case (whatever mode was asked).
   if (!semantic.embedder) return { results, mode, semantic: false, semantic_reason: semantic.reason, ...rerank };
   const coverage = await store.embeddedShare();
-  return { results, mode, semantic: true, ...(coverage && coverage.embedded < coverage.total ? { semantic_coverage: coverage } : {}), ...rerank };
+  return {
+    results,
+    mode,
+    semantic: true,
+    ...(coverage && coverage.embedded < coverage.total ? { semantic_coverage: coverage } : {}),
+    ...rerank,
+  };
 }
 
 /** One fused row as a search result, scored and labelled in the mode searched (its citation id is issued later). */
-function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean, queryWords: ReadonlySet<string>): SearchResult {
+function toResult(
+  f: Fused,
+  mode: SearchOptions['mode'],
+  hybrid: boolean,
+  queryWords: ReadonlySet<string>,
+): SearchResult {
   const score = hybrid ? f.rrf : mode === 'vector' ? f.vector!.score : f.keyword!.score;
   const label = hybrid
-    ? hybridLabel({ keywordRank: f.keyword?.rank, vectorRank: f.vector?.rank, cosine: f.vector?.score, coverage: () => queryCoverage(queryWords, f.chunk.text) })
-    : mode === 'vector' ? f.vector!.label : f.keyword!.label;
+    ? hybridLabel({
+        keywordRank: f.keyword?.rank,
+        vectorRank: f.vector?.rank,
+        cosine: f.vector?.score,
+        coverage: () => queryCoverage(queryWords, f.chunk.text),
+      })
+    : mode === 'vector'
+      ? f.vector!.label
+      : f.keyword!.label;
   const c = f.chunk;
   return {
     chunk_id: c.chunk_id,
@@ -177,14 +213,32 @@ function toResult(f: Fused, mode: SearchOptions['mode'], hybrid: boolean, queryW
       ...(f.vector ? { vector: f.vector } : {}),
       ...(hybrid ? { rrf: f.rrf } : {}),
     },
-    citation: { id: '', file_id: c.file_id, file_name: c.file_name, version: c.version, pages: pageRange(c.page_start, c.page_end), start: c.start, end: c.end },
+    citation: {
+      id: '',
+      file_id: c.file_id,
+      file_name: c.file_name,
+      version: c.version,
+      pages: pageRange(c.page_start, c.page_end),
+      start: c.start,
+      end: c.end,
+    },
   };
 }
 
 /** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */
-async function rerankHead(reranker: Reranker, query: string, results: SearchResult[], topN: number, signal?: AbortSignal): Promise<SearchResult[]> {
+async function rerankHead(
+  reranker: Reranker,
+  query: string,
+  results: SearchResult[],
+  topN: number,
+  signal?: AbortSignal,
+): Promise<SearchResult[]> {
   const head = results.slice(0, topN);
-  const scores = await reranker.score(query, head.map((r) => r.text), signal);
+  const scores = await reranker.score(
+    query,
+    head.map((r) => r.text),
+    signal,
+  );
   head.forEach((r, i) => {
     r.scores.rerank = scores[i]!;
   });

@@ -5,7 +5,6 @@ import { loadEmbedder, loadReranker, type EmbedderLoad, type EmbeddingCatalog } 
 import type { Reranker, SemanticState } from './search';
 import type { ChunkStore } from './store';
 
-
 /** Query vectors kept per engine (384 floats each for the default model: about 0.4 MB in all). */
 export const RECENT_QUERIES = 256;
 
@@ -104,12 +103,18 @@ export async function caseSemantics(models: QueryModels, meta: CaseMeta, store: 
   if (!load.ok) {
     return {
       embedder: null,
-      reason: recorded && rows > 0 ? `this case's vectors were made with "${recorded.modelId}", which is not installed — keyword search only (${load.reason})` : load.reason,
+      reason:
+        recorded && rows > 0
+          ? `this case's vectors were made with "${recorded.modelId}", which is not installed — keyword search only (${load.reason})`
+          : load.reason,
     };
   }
   const embedder = load.embedder;
   if (storedDim !== null && storedDim !== embedder.dimension) {
-    return { embedder: null, reason: `this case's vectors have ${storedDim} dimensions but "${embedder.modelId}" makes ${embedder.dimension} — re-embed the case` };
+    return {
+      embedder: null,
+      reason: `this case's vectors have ${storedDim} dimensions but "${embedder.modelId}" makes ${embedder.dimension} — re-embed the case`,
+    };
   }
   return {
     embedder: {

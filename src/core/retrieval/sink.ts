@@ -144,7 +144,11 @@ class LanceIndexSink implements IndexSink {
     // The table first: a process killed between the two finds it waiting and sets it again.
     if (reset) await this.serialized(() => store.resetVectors(embedder.dimension));
     if (!sameModel || recorded?.dimension !== embedder.dimension) {
-      const embedding = { modelId: embedder.modelId, dimension: embedder.dimension, ...(this.backlog ? { catchUp: true } : {}) };
+      const embedding = {
+        modelId: embedder.modelId,
+        dimension: embedder.dimension,
+        ...(this.backlog ? { catchUp: true } : {}),
+      };
       await this.options.cases.updateMeta(this.options.caseId, (m) => ({ ...m, embedding }));
     }
     return embedder;
@@ -154,7 +158,10 @@ class LanceIndexSink implements IndexSink {
     return (await this.embedder())?.modelId ?? null;
   }
 
-  async indexVersion(chunks: ChunkRecord[], opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean } = {}): Promise<void> {
+  async indexVersion(
+    chunks: ChunkRecord[],
+    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean } = {},
+  ): Promise<void> {
     const { signal, onProgress } = opts;
     aborted(signal);
     if (chunks.length === 0) return;
@@ -165,7 +172,9 @@ class LanceIndexSink implements IndexSink {
     const store = await this.getStore();
     const embedder = await this.embedder(signal);
     if (embedder && opts.defer) {
-      await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }));
+      await this.write(store, () =>
+        store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }),
+      );
       return;
     }
     let vectors: Float32Array[] | null = null;
@@ -238,7 +247,9 @@ class LanceIndexSink implements IndexSink {
   /** Every passage has its vector of the case's model: case.json says the case caught up. */
   private async caughtUp(): Promise<void> {
     this.backlog = false;
-    await this.options.cases.updateMeta(this.options.caseId, (m) => (m.embedding ? { ...m, embedding: { modelId: m.embedding.modelId, dimension: m.embedding.dimension } } : m));
+    await this.options.cases.updateMeta(this.options.caseId, (m) =>
+      m.embedding ? { ...m, embedding: { modelId: m.embedding.modelId, dimension: m.embedding.dimension } } : m,
+    );
   }
 
   /** One batch's vectors; a worker that crashed under the batch is started again and the batch tried once more. */

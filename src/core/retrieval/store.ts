@@ -112,7 +112,11 @@ function fileIn(files: ReadonlySet<string>): string {
 }
 
 /** A row of the table: a vector, or (`pending`) a zero vector of that size, its `embedded` flag false until the real one comes. */
-function toRow(chunk: ChunkRecord, vector: Float32Array | number[] | undefined, pending?: number): Record<string, unknown> {
+function toRow(
+  chunk: ChunkRecord,
+  vector: Float32Array | number[] | undefined,
+  pending?: number,
+): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const c of CHUNK_COLUMNS) row[c] = chunk[c];
   row.doc_date = chunk.doc_date ?? '';
@@ -204,7 +208,12 @@ export class ChunkStore {
    * case has embeddings, or `{ pending: dimension }`: keyword-searchable now, vectors to come
    * (`setVectors`). Idempotent: indexing the same version twice leaves one copy.
    */
-  async replaceVersion(fileId: string, version: number, chunks: ChunkRecord[], vectors: (Float32Array | number[])[] | { pending: number } | null): Promise<void> {
+  async replaceVersion(
+    fileId: string,
+    version: number,
+    chunks: ChunkRecord[],
+    vectors: (Float32Array | number[])[] | { pending: number } | null,
+  ): Promise<void> {
     const pending = vectors && !Array.isArray(vectors) ? vectors.pending : undefined;
     const list = Array.isArray(vectors) ? vectors : null;
     const dimension = pending ?? (list && list.length ? list[0]!.length : list ? await this.vectorDimension() : null);
@@ -253,7 +262,14 @@ export class ChunkStore {
   async pending(limit: number, besides: ChunkRecord[] = [], files?: ReadonlySet<string>): Promise<ChunkRecord[]> {
     if (!(await this.hasEmbeddedColumn())) return [];
     if (files && files.size === 0) return [];
-    return this.rows(and('embedded = false', besides.length > 0 && `chunk_id NOT IN (${besides.map((c) => sqlString(c.chunk_id)).join(', ')})`, files && fileIn(files)), limit);
+    return this.rows(
+      and(
+        'embedded = false',
+        besides.length > 0 && `chunk_id NOT IN (${besides.map((c) => sqlString(c.chunk_id)).join(', ')})`,
+        files && fileIn(files),
+      ),
+      limit,
+    );
   }
 
   /** Passages (latest versions) with a vector, of all (of `files` only, when given); null for a case without vectors. */
@@ -287,7 +303,11 @@ export class ChunkStore {
   async embeddedByFile(): Promise<Map<string, { embedded: number; total: number }> | null> {
     const table = await this.table();
     if (!table || !(await this.hasEmbeddedColumn())) return null;
-    const waiting = (await table.query().where('is_latest = true AND embedded = false').select(['file_id']).toArray()) as { file_id: string }[];
+    const waiting = (await table
+      .query()
+      .where('is_latest = true AND embedded = false')
+      .select(['file_id'])
+      .toArray()) as { file_id: string }[];
     const out = new Map<string, { embedded: number; total: number }>();
     if (!waiting.length) return out;
     const pending = new Map<string, number>();
@@ -310,7 +330,10 @@ export class ChunkStore {
   async setVectors(chunks: ChunkRecord[], vectors: (Float32Array | number[])[]): Promise<void> {
     const table = await this.table();
     if (!table || !chunks.length) return;
-    await table.mergeInsert('chunk_id').whenMatchedUpdateAll({ where: 'target.embedded = false' }).execute(chunks.map((c, i) => toRow(c, vectors[i])));
+    await table
+      .mergeInsert('chunk_id')
+      .whenMatchedUpdateAll({ where: 'target.embedded = false' })
+      .execute(chunks.map((c, i) => toRow(c, vectors[i])));
   }
 
   /** Bulk append (bench and re-embedding of large cases): no per-version delete. */
@@ -318,7 +341,11 @@ export class ChunkStore {
     const rows = chunks.map((c, i) => toRow(c, vectors ? vectors[i] : undefined));
     let table = await this.table();
     if (!table) {
-      table = await this.db.createEmptyTable(CHUNKS_TABLE, chunkSchema(vectors && vectors.length ? vectors[0]!.length : null), { existOk: true });
+      table = await this.db.createEmptyTable(
+        CHUNKS_TABLE,
+        chunkSchema(vectors && vectors.length ? vectors[0]!.length : null),
+        { existOk: true },
+      );
       this.tableHandle = table;
     } else {
       await this.ensureContextColumn();
@@ -335,8 +362,14 @@ export class ChunkStore {
       await table.update({ values: { is_latest: false }, where: and(file, 'is_latest = true')! });
       return;
     }
-    await table.update({ values: { is_latest: false }, where: and(file, 'is_latest = true', `version <> ${sqlInt(latestVersion)}`)! });
-    await table.update({ values: { is_latest: true }, where: and(file, `version = ${sqlInt(latestVersion)}`, 'is_latest = false')! });
+    await table.update({
+      values: { is_latest: false },
+      where: and(file, 'is_latest = true', `version <> ${sqlInt(latestVersion)}`)!,
+    });
+    await table.update({
+      values: { is_latest: true },
+      where: and(file, `version = ${sqlInt(latestVersion)}`, 'is_latest = false')!,
+    });
   }
 
   async removeFile(fileId: string, versions?: number[]): Promise<void> {
@@ -354,7 +387,9 @@ export class ChunkStore {
     if (!table) return;
     const indices = await table.listIndices();
     const wanted = (await this.hasContext()) ? ['text', 'context'] : ['text'];
-    const missing = wanted.filter((column) => !indices.some((i) => i.columns.includes(column) && i.indexType === 'FTS'));
+    const missing = wanted.filter(
+      (column) => !indices.some((i) => i.columns.includes(column) && i.indexType === 'FTS'),
+    );
     if (!missing.length || (await table.countRows()) === 0) return;
     for (const column of missing) await table.createIndex(column, { config: ftsIndex(), replace: true });
   }
@@ -379,7 +414,11 @@ export class ChunkStore {
       const due = rows >= (options.annMinRows ?? ANN_MIN_ROWS) && !indices.some((i) => i.columns.includes('vector'));
       if (due && !((await this.hasEmbeddedColumn()) && (await this.count('embedded = false')) > 0)) {
         await table.createIndex('vector', {
-          config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(16, Math.round(Math.sqrt(rows))), numSubVectors: dim % 16 === 0 ? dim / 16 : undefined }),
+          config: lancedb.Index.ivfPq({
+            distanceType: 'cosine',
+            numPartitions: Math.max(16, Math.round(Math.sqrt(rows))),
+            numSubVectors: dim % 16 === 0 ? dim / 16 : undefined,
+          }),
         });
       }
     }
@@ -389,13 +428,25 @@ export class ChunkStore {
    * BM25 search (LanceDB's native full-text index) over `text`, and over `context` weighted by
    * `contextBoost` where the table has contexts: the score is the sum over both fields.
    */
-  async keyword(query: string, where: string | undefined, limit: number, options: { contextBoost?: number } = {}): Promise<ScoredChunk[]> {
+  async keyword(
+    query: string,
+    where: string | undefined,
+    limit: number,
+    options: { contextBoost?: number } = {},
+  ): Promise<ScoredChunk[]> {
     const table = await this.table();
     if (!table || !query.trim()) return [];
     const boost = options.contextBoost ?? 0;
     // Always a match query: the user's words are words, never query syntax ("quotes", AND, field:…).
-    const search = boost > 0 && (await this.hasContext()) ? new lancedb.MultiMatchQuery(query, ['text', 'context'], { boosts: [1, boost] }) : new lancedb.MatchQuery(query, 'text');
-    let q = table.query().fullTextSearch(search, { columns: 'text' }).select([...(await this.columns()), '_score']).limit(limit);
+    const search =
+      boost > 0 && (await this.hasContext())
+        ? new lancedb.MultiMatchQuery(query, ['text', 'context'], { boosts: [1, boost] })
+        : new lancedb.MatchQuery(query, 'text');
+    let q = table
+      .query()
+      .fullTextSearch(search, { columns: 'text' })
+      .select([...(await this.columns()), '_score'])
+      .limit(limit);
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
     return rows.map((r) => ({ chunk: toChunk(r), score: Number(r._score) }));
@@ -408,7 +459,13 @@ export class ChunkStore {
   async documentFrequency(term: string, cap: number): Promise<number> {
     const table = await this.table();
     if (!table || !term.trim()) return 0;
-    const rows = (await table.query().fullTextSearch(new lancedb.MatchQuery(term, 'text')).where('is_latest = true').select(['file_id']).limit(Math.max(50, (cap + 1) * 20)).toArray()) as { file_id: string }[];
+    const rows = (await table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(term, 'text'))
+      .where('is_latest = true')
+      .select(['file_id'])
+      .limit(Math.max(50, (cap + 1) * 20))
+      .toArray()) as { file_id: string }[];
     return Math.min(cap + 1, new Set(rows.map((r) => r.file_id)).size);
   }
 
@@ -419,15 +476,31 @@ export class ChunkStore {
     const where = and('is_latest = true', `file_id IN (${fileIds.map(sqlString).join(', ')})`)!;
     const total = await table.countRows(where);
     if (!total) return 0;
-    const rows = await table.query().fullTextSearch(new lancedb.MatchQuery(term, 'text')).where(where).select(['chunk_id']).limit(total).toArray();
+    const rows = await table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(term, 'text'))
+      .where(where)
+      .select(['chunk_id'])
+      .limit(total)
+      .toArray();
     return rows.length / total;
   }
 
   /** Nearest chunks by cosine similarity to a normalised query vector. */
-  async vector(query: Float32Array | number[], where: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<ScoredChunk[]> {
+  async vector(
+    query: Float32Array | number[],
+    where: string | undefined,
+    limit: number,
+    options: { exact?: boolean } = {},
+  ): Promise<ScoredChunk[]> {
     const table = await this.table();
     if (!table) return [];
-    let q = table.query().nearestTo(Array.from(query)).distanceType('cosine').select([...(await this.columns()), '_distance']).limit(limit);
+    let q = table
+      .query()
+      .nearestTo(Array.from(query))
+      .distanceType('cosine')
+      .select([...(await this.columns()), '_distance'])
+      .limit(limit);
     // Through a large case's IVF-PQ index, distances are between compressed vectors: take more
     // candidates than asked for and rank them by their true distance, which is also the score reported.
     if (options.exact) q = q.bypassVectorIndex();

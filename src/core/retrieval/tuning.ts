@@ -96,4 +96,3 @@ export const RELEVANCE: RelevanceTuning = {
   rareWordLength: 7,
   rareWordsCase: 1000,
 };
-

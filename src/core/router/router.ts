@@ -42,7 +42,8 @@ export class Router {
         (map) => {
           const expected = [...names].sort().join(', ');
           const got = Object.keys(map).sort().join(', ');
-          if (got !== expected) throw new Error(`Router: a lazily loaded feature handles [${got}], not the reserved [${expected}]`);
+          if (got !== expected)
+            throw new Error(`Router: a lazily loaded feature handles [${got}], not the reserved [${expected}]`);
           for (const name of names) this.lazy.delete(name);
           this.register(map);
         },
@@ -78,7 +79,8 @@ export class Router {
   async call<N extends OpName>(name: N, input: unknown, ctx?: Partial<CallContext>): Promise<OpOutput<N>>;
   async call(name: string, input: unknown, ctx?: Partial<CallContext>): Promise<unknown>;
   async call(name: string, input: unknown, ctx: Partial<CallContext> = {}): Promise<unknown> {
-    if (!isOpName(name)) throw new CasefileError('invalid_input', `Unknown operation "${name}".`, undefined, 'unknown_operation');
+    if (!isOpName(name))
+      throw new CasefileError('invalid_input', `Unknown operation "${name}".`, undefined, 'unknown_operation');
     if (!this.has(name)) throw new CasefileError('unavailable', `Operation "${name}" is not available in this build.`);
     const parsed = parseInput(contract[name].input, input ?? {}, `input to ${name}`);
     await this.lazy.get(name)?.(); // bad input is refused before a feature is loaded for it

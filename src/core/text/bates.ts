@@ -50,11 +50,14 @@ const STAMP = /(?<![\w\-./:#&])([A-Za-z](?:[\w-]*?[A-Za-z_-])?)( ?)(\d{5,8})(?!\
 
 /** Prefixes (without separators) that belong to other stamps and references. */
 const NOT_PREFIXES = new Set(
-  'PAGE PAGES PG PP PAGEID FORM CASE NO NOS NUMBER NUM DOC DOCS DOCUMENT DKT DOCKET ECF EX EXH EXHIBIT FILED FILE ENTRY ID TEL TELE PHONE FAX CELL MOBILE WL LEXIS REV OMB SF DATE CONFIDENTIAL HIGHLY RESTRICTED SUITE STE BOX POB PO ISO ZIP ACCOUNT ACCT INVOICE INV ORDER REF CLAIM POLICY SERIAL SN USC CFR REG MDL APPEAL CIV CR CV BK AP ADV ROOM RM APT UNIT BLDG FLOOR FL SECTION SEC ART ARTICLE ITEM VOL VOLUME TAX EIN SSN TIN ISBN ISSN CUSIP ORDINANCE RES BILL HB SB AB PUB LAW'.split(' '),
+  'PAGE PAGES PG PP PAGEID FORM CASE NO NOS NUMBER NUM DOC DOCS DOCUMENT DKT DOCKET ECF EX EXH EXHIBIT FILED FILE ENTRY ID TEL TELE PHONE FAX CELL MOBILE WL LEXIS REV OMB SF DATE CONFIDENTIAL HIGHLY RESTRICTED SUITE STE BOX POB PO ISO ZIP ACCOUNT ACCT INVOICE INV ORDER REF CLAIM POLICY SERIAL SN USC CFR REG MDL APPEAL CIV CR CV BK AP ADV ROOM RM APT UNIT BLDG FLOOR FL SECTION SEC ART ARTICLE ITEM VOL VOLUME TAX EIN SSN TIN ISBN ISSN CUSIP ORDINANCE RES BILL HB SB AB PUB LAW'.split(
+    ' ',
+  ),
 );
 
 /** Words right before a number that make it another kind of reference. */
-const NOT_AFTER = /\b(no|nos|number|case|form|document|doc|page|pageid|docket|dkt|ecf|exhibit|ex|id|entry|invoice|account|acct|tel|tele|fax|phone|order|claim|policy|serial|ref|file|filed|section|rev|cusip|isbn)\.?\s*[:#]?\s*$/i;
+const NOT_AFTER =
+  /\b(no|nos|number|case|form|document|doc|page|pageid|docket|dkt|ecf|exhibit|ex|id|entry|invoice|account|acct|tel|tele|fax|phone|order|claim|policy|serial|ref|file|filed|section|rev|cusip|isbn)\.?\s*[:#]?\s*$/i;
 
 /**
  * The document's Bates stamps, one per stamped page, or null when it is not confidently stamped.
@@ -81,7 +84,11 @@ export function detectBates(text: string, index: PageIndex, options: { prefix?: 
 
 /** The stamps of the prefix the user gave (case and a trailing separator or space aside), the first of each page. */
 function withPrefix(candidates: Candidate[], prefix: string): BatesResult | null {
-  const key = (p: string) => p.trim().replace(/[-_ ]+$/, '').toUpperCase();
+  const key = (p: string) =>
+    p
+      .trim()
+      .replace(/[-_ ]+$/, '')
+      .toUpperCase();
   const mine = candidates.filter((c) => key(c.prefix) === key(prefix));
   const byPage = new Map<number, Candidate>();
   for (const c of mine) if (!byPage.has(c.page)) byPage.set(c.page, c);
@@ -89,7 +96,13 @@ function withPrefix(candidates: Candidate[], prefix: string): BatesResult | null
   return found.length ? { prefix: found[0]!.prefix, pages: found.map(toPage) } : null;
 }
 
-const toPage = (c: Candidate): BatesPage => ({ page: c.page, number: c.number, value: c.value, start: c.start, end: c.end });
+const toPage = (c: Candidate): BatesPage => ({
+  page: c.page,
+  number: c.number,
+  value: c.value,
+  start: c.start,
+  end: c.end,
+});
 
 /** A one-page document: a strong stamp in its footer (prefix and 6+ digits with a leading zero). */
 function singlePage(candidates: Candidate[]): BatesResult | null {
@@ -118,7 +131,14 @@ function zonesOf(text: string, page: PageGeometry): Zone[] {
     const footer = turn === 90 || turn === 180 ? top : bottom;
     const last = zones[zones.length - 1];
     // Items next to each other in the text (only blank space between) read as one piece.
-    if (last && last.footer === footer && start >= last.end && !/\S/.test(text.slice(last.end, start)) && start - last.end <= 2) last.end = Math.max(last.end, end);
+    if (
+      last &&
+      last.footer === footer &&
+      start >= last.end &&
+      !/\S/.test(text.slice(last.end, start)) &&
+      start - last.end <= 2
+    )
+      last.end = Math.max(last.end, end);
     else zones.push({ start, end, footer });
   }
   return zones;
@@ -150,7 +170,16 @@ function stampsIn(text: string, zone: Zone, page: number): Candidate[] {
     if (!stampPrefix(prefixWord, space)) continue;
     if (NOT_AFTER.test(piece.slice(Math.max(0, m.index - 16), m.index))) continue;
     const start = zone.start + m.index;
-    out.push({ page, prefix: prefixWord + space, number: whole, value: Number(digits), width: digits.length, start, end: start + whole.length, footer: zone.footer });
+    out.push({
+      page,
+      prefix: prefixWord + space,
+      number: whole,
+      value: Number(digits),
+      width: digits.length,
+      start,
+      end: start + whole.length,
+      footer: zone.footer,
+    });
   }
   return out;
 }
@@ -230,8 +259,16 @@ export function markBates(doc: { text: string; index: PageIndex }, prefix?: stri
  */
 export function exhibitLabel(fileName: string, text: string): string | null {
   const base = fileName.split('/').pop() ?? fileName;
-  const named = /(?:^|[\s_(-])(?:exhibit|exh\.?|ex\.)[\s_-]*([0-9]{1,3}[A-Z]?|[A-Z]{1,2})(?=$|[\s_).,-](?![0-9]))/i.exec(base.replace(/\.[a-z0-9]{2,4}$/i, ''));
-  const first = text.slice(0, 400).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const named =
+    /(?:^|[\s_(-])(?:exhibit|exh\.?|ex\.)[\s_-]*([0-9]{1,3}[A-Z]?|[A-Z]{1,2})(?=$|[\s_).,-](?![0-9]))/i.exec(
+      base.replace(/\.[a-z0-9]{2,4}$/i, ''),
+    );
+  const first =
+    text
+      .slice(0, 400)
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   const stamped = /^EXHIBIT\s+([0-9]{1,3}[A-Z]?|[A-Z]{1,2})$/i.exec(first);
   const id = (named ?? stamped)?.[1];
   return id ? `Exhibit ${id.toUpperCase()}` : null;
@@ -242,16 +279,26 @@ export function exhibitLabel(fileName: string, text: string): string | null {
  * (at most 200), for a keyword search of the stamps; null when the query is not one.
  */
 export function batesRangeQuery(query: string): string | null {
-  const m = /^\s*([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})\s*(?:-|–|—|to|through)\s*(?:([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})|(\d{1,8}))\s*$/i.exec(query);
+  const m =
+    /^\s*([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})\s*(?:-|–|—|to|through)\s*(?:([A-Z][A-Z0-9_-]*?[A-Z_ -]?)(\d{5,8})|(\d{1,8}))\s*$/i.exec(
+      query,
+    );
   if (!m) return null;
-  const [, prefix, fromDigits, prefix2, toDigits, tail] = m as unknown as [string, string, string, string | undefined, string | undefined, string | undefined];
+  const [, prefix, fromDigits, prefix2, toDigits, tail] = m as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    string | undefined,
+  ];
   if (prefix2 !== undefined && prefix2.trim().toUpperCase() !== prefix.trim().toUpperCase()) return null;
   const from = Number(fromDigits);
   // "ACME0001234–40": the last digits replace the end of the first number.
-  const to = toDigits !== undefined ? Number(toDigits) : Number(fromDigits.slice(0, fromDigits.length - tail!.length) + tail);
+  const to =
+    toDigits !== undefined ? Number(toDigits) : Number(fromDigits.slice(0, fromDigits.length - tail!.length) + tail);
   if (!(to >= from) || to - from >= 200) return null;
   const numbers: string[] = [];
   for (let n = from; n <= to; n++) numbers.push(`${prefix}${String(n).padStart(fromDigits.length, '0')}`);
   return numbers.join(' ');
 }
-

@@ -21,15 +21,18 @@ export interface CourtCaption {
 
 const HEAD_CHARS = 6000;
 const COURT_LINE = /\b(?:court|circuit|appeals board|tribunal)\b/i;
-const COURT_NAME = /\b(?:court of appeals?|supreme court|district court|tax court|bankruptcy court|court of [\w’' ]*claims|appeals board|court of [a-z ]*appeals|circuit court|superior court)\b/i;
+const COURT_NAME =
+  /\b(?:court of appeals?|supreme court|district court|tax court|bankruptcy court|court of [\w’' ]*claims|appeals board|court of [a-z ]*appeals|circuit court|superior court)\b/i;
 /** "FOR THE EIGHTH CIRCUIT", "Eastern District", "CENTRAL DISTRICT OF CALIFORNIA": the line that completes a court's name. */
-const COURT_PART = /^(?:for the\s+)?(?:[\w.]+\s+){0,4}(?:circuit|district(?: of [\w ]+)?|division(?: \w+)?)$|^(?:for the )?district of [\w ]+$|^at [A-Z][\w ]+$/i;
+const COURT_PART =
+  /^(?:for the\s+)?(?:[\w.]+\s+){0,4}(?:circuit|district(?: of [\w ]+)?|division(?: \w+)?)$|^(?:for the )?district of [\w ]+$|^at [A-Z][\w ]+$/i;
 const ROLE =
   /(?:^|[\s,])(?:plaintiffs?|petitioners?|appellants?|appellees?|respondents?|defendants?|employee|employer|carrier|claimants?|movants?|intervenors?|cross[- ]appellants?)(?:[\s,\-–—]+(?:plaintiffs?|petitioners?|appellants?|appellees?|respondents?|defendants?|and))*[\s,.;]*$/i;
 const VERSUS_ALONE = /^[–—-]?\s*(?:v|vs|versus)\.?\s*[–—-]?$/i;
 const VERSUS_START = /^(?:v|vs)\.\s+(\S.*)$/i;
 const VERSUS_END = /^(.*\S)\s+(?:v|vs)\.$/i;
-const DOCKET_LINE = /^(?:d\.\s?c\.\s+|usdc\s+)?(?:docket\s+)?(?:nos?\.|case(?:\s+no\.?|:)|docket\s*(?:no\.?|#:?))\s*\S|^\d{4}-\d{3,5}$|^(?:file name|state file no|civil action|criminal action|adv(?:ersary)?\.? pro)/i;
+const DOCKET_LINE =
+  /^(?:d\.\s?c\.\s+|usdc\s+)?(?:docket\s+)?(?:nos?\.|case(?:\s+no\.?|:)|docket\s*(?:no\.?|#:?))\s*\S|^\d{4}-\d{3,5}$|^(?:file name|state file no|civil action|criminal action|adv(?:ersary)?\.? pro)/i;
 /** Labels and stamps around a caption that are no party's name. */
 const NOT_A_NAME =
   /^(?:syllabus|opinion|order|per curiam|\[?(?:un)?publish(?:ed)?\]?|precedential|non-?precedential|for publication|filed|entered|by the court:?|before:?.*|august term.*|\(?argued.*|submitted.*|appeal(?:ed|s)? from.*|on appeal.*|certiorari.*|in the|in the matter of|wo|o|js-6|_+|filed\b.*|(?:eastern|western|northern|southern|central|middle)\s+district\b.*|division\b.*|(?:for the\s+)?district of\b.*|\d+)$/i;
@@ -47,16 +50,27 @@ export function courtCaption(text: string): CourtCaption | null {
   const head = text.slice(0, HEAD_CHARS);
   const raw = head.split('\n').map((l) => l.trim());
   const lines = raw.map(clean);
-  const courtAt = lines.findIndex((l, i) => i < 60 && COURT_NAME.test(l) && isHeading(l) && !/^(?:appeal|on appeal|certiorari)/i.test(l));
+  const courtAt = lines.findIndex(
+    (l, i) => i < 60 && COURT_NAME.test(l) && isHeading(l) && !/^(?:appeal|on appeal|certiorari)/i.test(l),
+  );
   // A letter under the court's letterhead (the clerk's, counsel's) names a case but is no court paper.
   if (courtAt < 0 || /^(?:dear|re:)\s/im.test(head.slice(0, 2500))) return null;
   const caseName = titled(head) ?? inRe(lines) ?? versus(lines);
   if (!caseName) return null;
-  return { caseName, court: courtOf(lines, courtAt), docket: docketOf(head), decided: decidedOf(head), form: formOf(head) };
+  return {
+    caseName,
+    court: courtOf(lines, courtAt),
+    docket: docketOf(head),
+    decided: decidedOf(head),
+    form: formOf(head),
+  };
 }
 
 /** A heading line: short, no comma, every word capitalised but the small ones ("In the Missouri Court of Appeals"). */
-const isHeading = (l: string) => l.length < 80 && !l.includes(',') && l.split(/\s+/).every((w) => /^(?:of|the|for|in|at|and|on)$/.test(w) || /^[\p{Lu}'’(]/u.test(w));
+const isHeading = (l: string) =>
+  l.length < 80 &&
+  !l.includes(',') &&
+  l.split(/\s+/).every((w) => /^(?:of|the|for|in|at|and|on)$/.test(w) || /^[\p{Lu}'’(]/u.test(w));
 
 /** A running head or a "Title" field that names the case already ("Gildernew v. Gantner"). */
 function titled(head: string): string | undefined {
@@ -67,7 +81,12 @@ function titled(head: string): string | undefined {
   }
   for (const line of head.split('\n').slice(0, 14)) {
     const t = line.trim();
-    if (/^[A-Z][\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,5} v\. [A-Z][\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,5}$/u.test(t) && /\p{Ll}/u.test(t) && !/^see\b/i.test(t)) return t;
+    if (
+      /^[A-Z][\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,5} v\. [A-Z][\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,5}$/u.test(t) &&
+      /\p{Ll}/u.test(t) &&
+      !/^see\b/i.test(t)
+    )
+      return t;
   }
   return undefined;
 }
@@ -82,7 +101,11 @@ function inRe(lines: string[]): string | undefined {
     if (!l || ROLE.test(l) || NOT_A_NAME.test(l) || DOCKET_LINE.test(l) || /^[_\-–—=*\s]+$/.test(l)) break;
     parts.push(lines[k]!);
   }
-  const joined = parts.join(' ').replace(/\s+/g, ' ').replace(/[,;]\s*$/, '').trim();
+  const joined = parts
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .replace(/[,;]\s*$/, '')
+    .trim();
   const lit = /^(.*?\blitigation)\b/i.exec(joined);
   if (lit) return `In re ${titleCase(lit[1]!)}`;
   return joined ? `In re ${party(joined)}` : undefined;
@@ -108,7 +131,8 @@ function versus(lines: string[]): string | undefined {
 }
 
 /** A party's name, not prose that cites a case across a line break ("… 609(a)(1) v."). */
-const plausible = (p: string) => p.length >= 2 && p.length <= 70 && p.split(/\s+/).length <= 10 && !/[“”"—()§]/.test(p) && /^[\p{Lu}\d]/u.test(p);
+const plausible = (p: string) =>
+  p.length >= 2 && p.length <= 70 && p.split(/\s+/).length <= 10 && !/[“”"—()§]/.test(p) && /^[\p{Lu}\d]/u.test(p);
 
 /** A party's lines from `from` in the direction `step`: past role lines and blanks next to the "v.", up to a stop. */
 function collect(lines: string[], from: number, step: 1 | -1): string[] {
@@ -116,7 +140,16 @@ function collect(lines: string[], from: number, step: 1 | -1): string[] {
   for (let k = from; k >= 0 && k < lines.length && out.length < 6; k += step) {
     const l = lines[k]!;
     if (!l) continue;
-    if (VERSUS_ALONE.test(l) || VERSUS_START.test(l) || VERSUS_END.test(l) || DOCKET_LINE.test(l) || NOT_A_NAME.test(l) || COURT_LINE.test(l) || /^[_\-–—=*\s]+$/.test(l)) break;
+    if (
+      VERSUS_ALONE.test(l) ||
+      VERSUS_START.test(l) ||
+      VERSUS_END.test(l) ||
+      DOCKET_LINE.test(l) ||
+      NOT_A_NAME.test(l) ||
+      COURT_LINE.test(l) ||
+      /^[_\-–—=*\s]+$/.test(l)
+    )
+      break;
     if (ROLE.test(l) && ROLE.exec(l)!.index <= 1) {
       // A role line: before the party's name (walking back), or its end (walking on).
       if (step === 1 && out.length) break;
@@ -128,7 +161,8 @@ function collect(lines: string[], from: number, step: 1 | -1): string[] {
   return out;
 }
 
-const SUFFIX = /^(?:inc|incorporated|corp|corporation|co|company|llc|l\.l\.c|ltd|limited|llp|lp|l\.p|plc|n\.a|s\.a|s\.a\.u|pllc|p\.c)\.?$/i;
+const SUFFIX =
+  /^(?:inc|incorporated|corp|corporation|co|company|llc|l\.l\.c|ltd|limited|llp|lp|l\.p|plc|n\.a|s\.a|s\.a\.u|pllc|p\.c)\.?$/i;
 const GENERATION = /^(?:jr|sr|ii|iii|iv)\.?$/i;
 const ORG_WORD =
   /\b(?:state|states|commonwealth|people|commissioner|republic|county|city|town|district|board|department|bank|insurance|fund|chapel|church|association|university|school|foods|loans|services|systems|group|holdings|logistics|technologies|partners|trust|authority|commission|agency|government|united|national|international|corporation|company|funding|litigation|estate|union|council|office|hospital|center|society|institute)\b/i;
@@ -147,7 +181,8 @@ export function party(raw: string): string {
     .trim();
   // "K2 INC. and K-2 CORPORATION", "ROCK BORDELON AND TORIE BORDELON": the first of two named together.
   const and = /^(.+?),?\s+(?:and|AND|&)\s+(.+)$/.exec(s);
-  if (and && (SUFFIX.test(and[1]!.split(/[\s,]+/).pop() ?? '') || (isPerson(and[1]!) && isPerson(and[2]!)))) s = and[1]!;
+  if (and && (SUFFIX.test(and[1]!.split(/[\s,]+/).pop() ?? '') || (isPerson(and[1]!) && isPerson(and[2]!))))
+    s = and[1]!;
   // Commas: keep a company form ("Tyson Foods, Inc."), drop what follows a name ("Eric Franklin, Warden").
   const pieces = s.split(',').map((p) => p.trim());
   let kept = pieces[0]!;
@@ -167,7 +202,8 @@ export function party(raw: string): string {
 /** A person's name: two to five words, no company form or organisation word, no digits. */
 function isPerson(s: string): boolean {
   const words = s.trim().split(/\s+/);
-  if (words.length < 2 || words.length > 5 || /\d/.test(s) || ORG_WORD.test(s) || /\b(?:of|the|for)\b/i.test(s)) return false;
+  if (words.length < 2 || words.length > 5 || /\d/.test(s) || ORG_WORD.test(s) || /\b(?:of|the|for)\b/i.test(s))
+    return false;
   return !words.some((w) => SUFFIX.test(w.replace(/,$/, '')));
 }
 
@@ -190,8 +226,16 @@ function courtOf(lines: string[], at: number): string {
     if (!next) continue;
     if (/^for the$/i.test(next)) continue;
     if (!COURT_PART.test(next)) break;
-    const part = titleCase(next).replace(/^(?:For|At)\b/, (w) => w.toLowerCase()).replace(/^for The\b/, 'for the');
-    parts.push(/^(?:for|at)\b/.test(part) ? part : /^(?:division|eastern|western|northern|southern|central|middle)\b/i.test(next) ? `, ${part}` : `for the ${part}`);
+    const part = titleCase(next)
+      .replace(/^(?:For|At)\b/, (w) => w.toLowerCase())
+      .replace(/^for The\b/, 'for the');
+    parts.push(
+      /^(?:for|at)\b/.test(part)
+        ? part
+        : /^(?:division|eastern|western|northern|southern|central|middle)\b/i.test(next)
+          ? `, ${part}`
+          : `for the ${part}`,
+    );
     if (/circuit$/i.test(next)) break;
   }
   let court = parts.join(' ').replace(/ ,/g, ',').replace(/\s+/g, ' ');
@@ -201,7 +245,9 @@ function courtOf(lines: string[], at: number): string {
 
 function docketOf(head: string): string {
   const m =
-    /(?<!Bar )\b(?:Docket\s+)?(?:Nos?\.|Case\s+No\.|Docket\s+(?:Nos?\.|#:))[ \t]*((?:[A-Z]{1,4}[ \t]?)?\d[\w\-–:]*(?:[ \t](?!v\b)[A-Z]{2,4}\b)?)/.exec(head) ??
+    /(?<!Bar )\b(?:Docket\s+)?(?:Nos?\.|Case\s+No\.|Docket\s+(?:Nos?\.|#:))[ \t]*((?:[A-Z]{1,4}[ \t]?)?\d[\w\-–:]*(?:[ \t](?!v\b)[A-Z]{2,4}\b)?)/.exec(
+      head,
+    ) ??
     /^(\d{4}-\d{3,5})$/m.exec(head) ??
     /\bCase:?\s+(\d{1,2}[-:]\d[\w\-:]*)/.exec(head);
   return m ? m[1]!.trim() : '';
@@ -242,9 +288,11 @@ function isoDate(s: string): string {
 }
 
 /** An order's own heading (ORDER, ORDER AND JUDGMENT, TRANSFER ORDER, JUDGMENT, CIVIL MINUTES), in capitals. */
-const ORDER_HEADING = /^(?:[A-Z][A-Z'’-]*\s+){0,5}(?:ORDER|O R D E R|JUDGE?MENT|CIVIL MINUTES)\b[^a-z]*$|^[Jj]udge?ment$/m;
+const ORDER_HEADING =
+  /^(?:[A-Z][A-Z'’-]*\s+){0,5}(?:ORDER|O R D E R|JUDGE?MENT|CIVIL MINUTES)\b[^a-z]*$|^[Jj]udge?ment$/m;
 /** A party's paper under the court's caption. */
-const FILING = /^(?:[A-Z][A-Z'’&-]*\s+){0,4}(?:MOTION|BRIEF|COMPLAINT|PETITION|DESIGNATION|NOTICE|ANSWER|STIPULATION|DECLARATION|MEMORANDUM OF (?:POINTS|LAW)|REPLY|RESPONSE|ENTRY OF APPEARANCE)\b|^Designation\b|\bRespectfully submitted\b/m;
+const FILING =
+  /^(?:[A-Z][A-Z'’&-]*\s+){0,4}(?:MOTION|BRIEF|COMPLAINT|PETITION|DESIGNATION|NOTICE|ANSWER|STIPULATION|DECLARATION|MEMORANDUM OF (?:POINTS|LAW)|REPLY|RESPONSE|ENTRY OF APPEARANCE)\b|^Designation\b|\bRespectfully submitted\b/m;
 /** What only an opinion says: its label, its author, how it was decided. */
 const OPINION =
   /^(?:OPINION|\(Slip Opinion\)|Syllabus|PER CURIAM|Per Curiam)|\bOPINION OF THE COURT\b|^[A-Z][\p{L}.’' ]+, (?:Chief |Senior |Circuit |District |Presiding |Associate )*(?:Circuit )?Judge[.:]|\bdelivered the opinion\b|\bOpinion by\b|\bT\.C\. Memo\b|^Affirmed and Remanded\b|^(?:Argued|Submitted)\b.*\bDecided\b|\bDecided(?: and Filed)?:?\s/mu;

@@ -4,11 +4,16 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../domain/index';
 export function chunkingOf(settings: Record<string, unknown>): ChunkingOptions {
   const raw = (settings.chunking ?? {}) as Partial<ChunkingOptions>;
   const size = typeof raw.size === 'number' && raw.size > 0 ? raw.size : DEFAULT_CHUNKING.size;
-  const overlap = typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size ? raw.overlap : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
-  const separators = Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string') ? raw.separators : DEFAULT_CHUNKING.separators;
+  const overlap =
+    typeof raw.overlap === 'number' && raw.overlap >= 0 && raw.overlap < size
+      ? raw.overlap
+      : Math.min(DEFAULT_CHUNKING.overlap, size - 1);
+  const separators =
+    Array.isArray(raw.separators) && raw.separators.every((s) => typeof s === 'string')
+      ? raw.separators
+      : DEFAULT_CHUNKING.separators;
   return { size, overlap, separators };
 }
-
 
 /** A chunk as a character range [start, end) of the document text. */
 export interface Span {
@@ -63,8 +68,14 @@ export interface Boundary {
  * "ARTICLE 5" alone joins 5.1, a short 5.3 joins 5.2), or the next region when it has none there.
  * A heading line the splitter left alone joins the chunk after it. Offsets stay exact.
  */
-export function splitStructured(text: string, boundaries: readonly Boundary[], options: Partial<ChunkingOptions> = {}): Span[] {
-  const cuts = [...new Map(boundaries.filter((b) => b.offset > 0 && b.offset < text.length).map((b) => [b.offset, b])).values()].sort((a, b) => a.offset - b.offset);
+export function splitStructured(
+  text: string,
+  boundaries: readonly Boundary[],
+  options: Partial<ChunkingOptions> = {},
+): Span[] {
+  const cuts = [
+    ...new Map(boundaries.filter((b) => b.offset > 0 && b.offset < text.length).map((b) => [b.offset, b])).values(),
+  ].sort((a, b) => a.offset - b.offset);
   let top = 0;
   const regions = [{ start: 0, end: text.length, top }];
   for (const cut of cuts) {
@@ -91,7 +102,10 @@ export function splitStructured(text: string, boundaries: readonly Boundary[], o
   }
   const out: Span[] = [];
   for (const r of regions) {
-    const spans = splitText(text.slice(r.start, r.end), options).map((s) => ({ start: s.start + r.start, end: s.end + r.start }));
+    const spans = splitText(text.slice(r.start, r.end), options).map((s) => ({
+      start: s.start + r.start,
+      end: s.end + r.start,
+    }));
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k]!;
       const after = spans[k + 1];
@@ -106,7 +120,14 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9 || code === 12 || code === 11 || code === 0xa0;
 }
 
-function splitRange(text: string, start: number, end: number, separators: string[], opts: ChunkingOptions, out: Span[]): void {
+function splitRange(
+  text: string,
+  start: number,
+  end: number,
+  separators: string[],
+  opts: ChunkingOptions,
+  out: Span[],
+): void {
   if (end - start <= opts.size) {
     if (end > start) out.push({ start, end });
     return;

@@ -50,26 +50,36 @@ type ParsedResult = ReturnType<Chrono['parse']>[number];
 /** A date found in a sentence; `anchor`: relative dates after it count from it. */
 type Found = Pick<DatedEvent, 'date' | 'date_end' | 'precision' | 'ambiguous' | 'date_text'> & { anchor: boolean };
 
-const MONTH = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
-const MONTH_WORD = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTH =
+  /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
+const MONTH_WORD =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b/;
 const RELATIVE = /\b(\w+|\d+)\s+(days?|weeks?|months?|years?)\s+(later|after(wards)?|before|earlier)\b/i;
 const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*\(?\s*$/i;
 const YEAR_ONLY = /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+((?:19|20)\d\d)\b(?![/.-]\d)/gi;
-const YEAR_RANGE = /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
+const YEAR_RANGE =
+  /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
 /** "20070817", "20011206 - 20061004": ISO 8601 basic dates, as military and registry records write them. */
-const COMPACT = /(?<![\d.,/-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,/])(?:\s*[-–—]\s*((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d))?/;
+const COMPACT =
+  /(?<![\d.,/-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,/])(?:\s*[-–—]\s*((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d))?/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "Sep 12–13, 2022", "September 12-13 2022": a range of days that chrono reads as one day without its year. */
 const DAY_RANGE = new RegExp(`\\b(${MONTH_WORD})\\.?\\s+(\\d{1,2})\\s*[–—-]\\s*(\\d{1,2}),?\\s+(\\d{4})\\b`, 'i');
 const WORD_YEAR = '(?:two thousand|nineteen hundred)(?:(?:\\s+and)?[\\s-]+[a-z]+(?:-[a-z]+)?)?';
 /** "the 5th day of June, 2020", "the 15th day of July, two thousand twenty-five": how deeds and orders date things. */
-const DAY_OF = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+day\\s+of\\s+(${MONTH_WORD}),?\\s+(\\d{4}\\b|${WORD_YEAR})`, 'i');
+const DAY_OF = new RegExp(
+  `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+day\\s+of\\s+(${MONTH_WORD}),?\\s+(\\d{4}\\b|${WORD_YEAR})`,
+  'i',
+);
 /** A day and month, or a month, without a year: an item of a list or range whose year comes at its end. */
 const DAY_MONTH = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_WORD})|(${MONTH_WORD})\\.?(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?)`;
 const JOIN = `\\s*(?:,\\s*(?:and|or)?|and|or|to|through|until|/|–|—|-)\\s*`;
 /** The text before a dated item that ends a list or range: "between May 1 and ", "1 January, 1 April and ", "October/". */
-const SHARED_YEAR = new RegExp(`(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JOIN}${DAY_MONTH.replace(/\((?!\?)/g, '(?:')})*(${JOIN})$`, 'i');
+const SHARED_YEAR = new RegExp(
+  `(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JOIN}${DAY_MONTH.replace(/\((?!\?)/g, '(?:')})*(${JOIN})$`,
+  'i',
+);
 /** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
 /**
  * What every date chrono can give us needs (chronoDate keeps explicit dates, and relative ones with
@@ -77,13 +87,15 @@ const SHARED_YEAR = new RegExp(`(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JO
  * contract have none, and chrono's dozens of parsers are the cost of the pass: they are skipped.
  */
 const MAYBE_DATE = /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|later|after|before|earlier/i;
-const STAMP = /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
+const STAMP =
+  /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
 /** A citation: a reporter ("245 F.3d 1321", "228 Fed. Appx. 837"), a database ("2020 WL 2059848", "LEXIS 39") or a pin cite ("at *6"). */
 const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1,5}\b|\bWL\s+\d+|\bLEXIS\b|\bat\s+\*\d/;
 /** A court and date closing a citation's parenthetical: "(D.D.C. Feb. 9, 2007)", "(WD Okla., July 16, 2010)", "(U.S. Nov. 25, 2020)". */
 const COURT = /\(\s*(?:[A-Z][A-Za-z.]*,?\s+)*[A-Z][A-Za-z.]*\.,?\s*$/;
 const SIGNAL = /^(?:See(?:,|\s+also|\s+generally)?|Cf\.|Compare|Accord|But\s+see)\s/;
-const ABBREVIATIONS = /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
+const ABBREVIATIONS =
+  /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
 
 /**
  * Sentence ranges of a text: paragraphs split at blank lines, then at sentence ends — not after an
@@ -102,7 +114,12 @@ export function sentenceSpans(text: string): [number, number][] {
   for (const m of text.matchAll(boundary)) {
     const cut = m.index + m[0].trimEnd().length;
     if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
-    if (m[0].trim() && openParen(text.slice(from, m.index)) && /^[^()\n]{0,80}\)/.test(text.slice(m.index + 1, m.index + 90))) continue;
+    if (
+      m[0].trim() &&
+      openParen(text.slice(from, m.index)) &&
+      /^[^()\n]{0,80}\)/.test(text.slice(m.index + 1, m.index + 90))
+    )
+      continue;
     push(from, cut);
     from = m.index + m[0].length;
   }
@@ -124,7 +141,28 @@ const validDay = (y: number, m: number, d: number) => {
 /** "two thousand twenty-five" → 2025, "nineteen hundred and ninety-nine" → 1999; digits as they are. */
 function yearOf(words: string): number {
   if (/^\d{4}$/.test(words)) return Number(words);
-  const units = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+  const units = [
+    '',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+    'nine',
+    'ten',
+    'eleven',
+    'twelve',
+    'thirteen',
+    'fourteen',
+    'fifteen',
+    'sixteen',
+    'seventeen',
+    'eighteen',
+    'nineteen',
+  ];
   const tens = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
   const w = words.toLowerCase();
   let n = 0;
@@ -163,7 +201,8 @@ function precisionOf(r: ParsedResult['start']): DatePrecision | null {
 function citedDate(r: ParsedResult, sentence: string): boolean {
   if (FORM_DATE.test(sentence.slice(Math.max(0, r.index - 30), r.index))) return true;
   const before = sentence.slice(0, r.index);
-  const closesParen = before.lastIndexOf('(') > before.lastIndexOf(')') && /^\s*\)/.test(sentence.slice(r.index + r.text.length));
+  const closesParen =
+    before.lastIndexOf('(') > before.lastIndexOf(')') && /^\s*\)/.test(sentence.slice(r.index + r.text.length));
   if (closesParen && (CITATION.test(sentence) || COURT.test(before))) return true;
   return SIGNAL.test(sentence) && /[(,]\s*(?:[A-Z][\w.]*\.?\s+)*$/.test(before);
 }
@@ -198,7 +237,13 @@ function sharedYear(r: ParsedResult, sentence: string, precision: DatePrecision)
   const day = day1 ?? day2;
   const date = `${year}-${pad(month)}-${day ? pad(day) : '01'}`;
   const range = Boolean(lead) || /to|through|until|\/|–|—|-/.test(join!);
-  return { date, ...(range ? { date_end: iso(end) } : {}), precision: day ? 'day' : precision === 'year' ? 'year' : 'month', date_text: sentence.slice(m.index, r.index + r.text.length), anchor: true };
+  return {
+    date,
+    ...(range ? { date_end: iso(end) } : {}),
+    precision: day ? 'day' : precision === 'year' ? 'year' : 'month',
+    date_text: sentence.slice(m.index, r.index + r.text.length),
+    anchor: true,
+  };
 }
 
 /** The first date chrono finds that the words really give, or a relative date that follows `reference`. */
@@ -228,11 +273,19 @@ function chronoDate(sentence: string, results: ParsedResult[], reference: Date |
 function fallbackDate(sentence: string): Found | null {
   const c = COMPACT.exec(sentence);
   if (c && validDay(Number(c[1]), Number(c[2]), Number(c[3]))) {
-    const end = c[4] && validDay(Number(c[4]), Number(c[5]), Number(c[6])) ? { date_end: `${c[4]}-${c[5]}-${c[6]}` } : {};
+    const end =
+      c[4] && validDay(Number(c[4]), Number(c[5]), Number(c[6])) ? { date_end: `${c[4]}-${c[5]}-${c[6]}` } : {};
     return { date: `${c[1]}-${c[2]}-${c[3]}`, ...end, precision: 'day', date_text: c[0], anchor: true };
   }
   const years = YEAR_RANGE.exec(sentence);
-  if (years) return { date: `${years[1]}-01-01`, date_end: `${years[2]}-01-01`, precision: 'year', date_text: years[0], anchor: false };
+  if (years)
+    return {
+      date: `${years[1]}-01-01`,
+      date_end: `${years[2]}-01-01`,
+      precision: 'year',
+      date_text: years[0],
+      anchor: false,
+    };
   const year = new RegExp(YEAR_ONLY.source, 'i').exec(sentence);
   return year ? { date: `${year[1]}-01-01`, precision: 'year', date_text: year[0], anchor: false } : null;
 }
@@ -256,7 +309,8 @@ function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
   const lower = sentence.toLowerCase();
   for (const party of parties) {
     const p = party.trim();
-    if (p.length >= 3 && lower.includes(p.toLowerCase()) && !names.some((n) => n.toLowerCase() === p.toLowerCase())) names.push(p);
+    if (p.length >= 3 && lower.includes(p.toLowerCase()) && !names.some((n) => n.toLowerCase() === p.toLowerCase()))
+      names.push(p);
   }
   return names;
 }
@@ -264,10 +318,15 @@ function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
 /** Capitalised names in a sentence: "Dr. Maria Alvarez", "Acme Holdings LLC" (not its first word alone, not months). */
 export function namesIn(sentence: string): string[] {
   const out = new Set<string>();
-  const re = /\b(?:(?:Dr|Mr|Mrs|Ms|Prof|Judge|Officer|Detective)\.?\s+)?[A-Z][a-z’']+(?:\s+(?:[A-Z]\.\s*)?[A-Z][a-z’']+)+(?:\s+(?:LLC|Inc\.?|Ltd\.?|Corp\.?|LLP|P\.?C\.?))?|\b(?:Dr|Mr|Mrs|Ms|Judge|Officer)\.?\s+[A-Z][a-z’']+/g;
+  const re =
+    /\b(?:(?:Dr|Mr|Mrs|Ms|Prof|Judge|Officer|Detective)\.?\s+)?[A-Z][a-z’']+(?:\s+(?:[A-Z]\.\s*)?[A-Z][a-z’']+)+(?:\s+(?:LLC|Inc\.?|Ltd\.?|Corp\.?|LLP|P\.?C\.?))?|\b(?:Dr|Mr|Mrs|Ms|Judge|Officer)\.?\s+[A-Z][a-z’']+/g;
   for (const m of sentence.matchAll(re)) {
     const name = m[0].trim();
-    if (MONTH.test(name.split(/\s+/)[0]!) || /^(The|This|That|On|In|At|By|From|Between|During|After|Before|Plaintiff|Defendant)\b/.test(name)) continue;
+    if (
+      MONTH.test(name.split(/\s+/)[0]!) ||
+      /^(The|This|That|On|In|At|By|From|Between|During|After|Before|Plaintiff|Defendant)\b/.test(name)
+    )
+      continue;
     // An address is not a party ("12 Elm Street").
     if (/\s(Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Dr|Way|Place|Suite)$/.test(name)) continue;
     out.add(name);
@@ -301,9 +360,15 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   // sentence that runs over a page break reads on without them.
   // On a PDF's pages only the first and last three lines can be a header or footer (a form's
   // repeated body lines are not); a text's pages are pseudo-pages, so its running lines are anywhere.
-  const edges = pages.kind !== 'pdf' ? lines : lines.filter((l, i) => [-3, -2, -1, 1, 2, 3].some((d) => lines[i + d]?.page !== l.page));
+  const edges =
+    pages.kind !== 'pdf'
+      ? lines
+      : lines.filter((l, i) => [-3, -2, -1, 1, 2, 3].some((d) => lines[i + d]?.page !== l.page));
   const running = runningLines(edges);
-  const body = blankOut(text, edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())));
+  const body = blankOut(
+    text,
+    edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())),
+  );
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
   // Sentences come in order: the page cursor only moves forward.
@@ -319,11 +384,22 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
     if (STAMP.test(sentence)) continue;
     const read = mend(sentence);
-    const parse = () => parser.parse(read, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, { forwardDate: false });
-    const found = ruleDate(read) ?? (MAYBE_DATE.test(read) ? chronoDate(read, parse(), reference) : null) ?? fallbackDate(read);
+    const parse = () =>
+      parser.parse(read, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, {
+        forwardDate: false,
+      });
+    const found =
+      ruleDate(read) ?? (MAYBE_DATE.test(read) ? chronoDate(read, parse(), reference) : null) ?? fallbackDate(read);
     if (!found) continue;
     const { anchor, ...date } = found;
-    out.push({ ...date, start: a, end: b, text: sentence, page: pageAt(a), people: peopleIn(sentence, options.parties) });
+    out.push({
+      ...date,
+      start: a,
+      end: b,
+      text: sentence,
+      page: pageAt(a),
+      people: peopleIn(sentence, options.parties),
+    });
     if (anchor) reference = new Date(`${found.date}T12:00:00Z`);
   }
   return out;

@@ -8,7 +8,16 @@
  */
 import { pageAt } from './chunker';
 
-export type HeadingKind = 'title' | 'article' | 'section' | 'subsection' | 'exhibit' | 'recitals' | 'signature' | 'caption' | 'other';
+export type HeadingKind =
+  | 'title'
+  | 'article'
+  | 'section'
+  | 'subsection'
+  | 'exhibit'
+  | 'recitals'
+  | 'signature'
+  | 'caption'
+  | 'other';
 
 export interface Heading {
   /** 1 = title, article, exhibit, an opinion's part; 2 = section; 3 = subsection; 4 = deeper. */
@@ -33,7 +42,18 @@ export interface Line {
 
 const WORD_LIMIT = 12;
 /** Single-word lines in capitals that are stamps or dispositions, not headings. */
-const NOT_HEADINGS = new Set(['FILED', 'AFFIRMED', 'REVERSED', 'REMANDED', 'VACATED', 'DISMISSED', 'PUBLISH', 'UNPUBLISHED', 'BETWEEN', 'AND']);
+const NOT_HEADINGS = new Set([
+  'FILED',
+  'AFFIRMED',
+  'REVERSED',
+  'REMANDED',
+  'VACATED',
+  'DISMISSED',
+  'PUBLISH',
+  'UNPUBLISHED',
+  'BETWEEN',
+  'AND',
+]);
 const ROMAN = /^(?=[IVXLC])M*(C[MD]|D?C{0,3})(X[CL]|L?X{0,3})(I[XV]|V?I{0,3})$/;
 
 /** Characters of a line the classifier reads. */
@@ -117,11 +137,23 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
     if (title === null && m[3]) return null;
     return { level: Math.min(4, m[2]!.split('.').length + 1), number: m[2]!, title: title ?? '', kind: 'section' };
   }
-  if ((m = /^(EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\s+(["“]?[A-Z0-9][A-Z0-9.-]*["”]?)\s*[.:\-–—]?\s*(.*)$/.exec(text))) {
+  if (
+    (m =
+      /^(EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\s+(["“]?[A-Z0-9][A-Z0-9.-]*["”]?)\s*[.:\-–—]?\s*(.*)$/.exec(
+        text,
+      ))
+  ) {
     // Not an SEC filing's own exhibit number ("EXHIBIT 10.5"), nor a sentence that mentions one ("Schedule A of this Agreement").
-    if (words(text).length <= WORD_LIMIT && !/\b(attached|hereto|hereby)\b/i.test(m[3]!) && !/^\d+\.\d+$/.test(m[2]!) && !/^[a-z]/.test(m[3]!)) return { level: 1, number: m[2]!, title: m[3]!.trim(), kind: 'exhibit' };
+    if (
+      words(text).length <= WORD_LIMIT &&
+      !/\b(attached|hereto|hereby)\b/i.test(m[3]!) &&
+      !/^\d+\.\d+$/.test(m[2]!) &&
+      !/^[a-z]/.test(m[3]!)
+    )
+      return { level: 1, number: m[2]!, title: m[3]!.trim(), kind: 'exhibit' };
   }
-  if (/^IN WITNESS WHEREOF\b/i.test(text)) return { level: 1, number: '', title: 'IN WITNESS WHEREOF', kind: 'signature' };
+  if (/^IN WITNESS WHEREOF\b/i.test(text))
+    return { level: 1, number: '', title: 'IN WITNESS WHEREOF', kind: 'signature' };
   if ((m = /^(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)\s+(.+)$/.exec(text))) {
     // "7." or "7.2": a bare "7 Text" is a footnote or a list line, not a heading.
     if (!m[2] && !m[1]!.includes('.')) return null;
@@ -133,10 +165,14 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
     if (title === null) return null;
     return { level: Math.min(4, depth), number: m[1]!, title, kind };
   }
-  if (/^Before\b.*\bJudges?\b/.test(text) || /^[A-Z][A-Z'. -]+, (Chief |Senior )?(Circuit|District) Judges?[:.]?$/.test(text)) {
+  if (
+    /^Before\b.*\bJudges?\b/.test(text) ||
+    /^[A-Z][A-Z'. -]+, (Chief |Senior )?(Circuit|District) Judges?[:.]?$/.test(text)
+  ) {
     return { level: 2, number: '', title: text, kind: 'caption' };
   }
-  if ((m = /^([IVXLC]+)\.?$/.exec(text)) && ROMAN.test(m[1]!)) return { level: 2, number: m[1]!, title: '', kind: 'section' };
+  if ((m = /^([IVXLC]+)\.?$/.exec(text)) && ROMAN.test(m[1]!))
+    return { level: 2, number: m[1]!, title: '', kind: 'section' };
   if ((m = /^([IVXLC]+)\.\s*(.*)$/.exec(text)) && ROMAN.test(m[1]!)) {
     const title = m[2] ? titleOf(m[2]) : '';
     if (title === null) return null;
@@ -153,14 +189,25 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
   if ((m = /^(#{1,6})\s+(\S.{0,150})$/.exec(text))) {
     // A Markdown heading ("## Background").
     const level = Math.min(4, m[1]!.length);
-    return { level, number: '', title: m[2]!.replace(/\s*#+\s*$/, '').trim(), kind: level === 1 ? 'article' : level === 2 ? 'section' : 'subsection' };
+    return {
+      level,
+      number: '',
+      title: m[2]!.replace(/\s*#+\s*$/, '').trim(),
+      kind: level === 1 ? 'article' : level === 2 ? 'section' : 'subsection',
+    };
   }
   if ((m = /^(?:[A-Z] ){3,}[A-Z]$/.exec(text))) {
     // Letter-spaced capitals: "R E C I T A L S".
     const title = text.replace(/ /g, '');
     return { level: 1, number: '', title, kind: /^(RECITALS|WITNESSETH)$/.test(title) ? 'recitals' : 'other' };
   }
-  if (isCaps(text) && words(text).length <= 10 && !/[,;\u037e]/.test(text) && !/^\W/.test(text) && !NOT_HEADINGS.has(text.replace(/\W+$/, ''))) {
+  if (
+    isCaps(text) &&
+    words(text).length <= 10 &&
+    !/[,;\u037e]/.test(text) &&
+    !/^\W/.test(text) &&
+    !NOT_HEADINGS.has(text.replace(/\W+$/, ''))
+  ) {
     // A party's name over its signature is not a heading.
     if (/\b(COMPANY|CORPORATION|INC|LLC|LTD|LIMITED|L\.?P|CORP)\.?$/.test(text)) return null;
     const kind: HeadingKind = /^(RECITALS|WITNESSETH|BACKGROUND)\b/.test(text) ? 'recitals' : 'other';
@@ -198,7 +245,11 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 const plainOf = (html: string) =>
   html
     .replace(/<[^>]+>/g, '')
-    .replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m)))
+    .replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) =>
+      e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+        : (ENTITIES[e] ?? m),
+    )
     .replace(/\s+/g, ' ')
     .trim();
 
@@ -223,22 +274,33 @@ function docxHeadings(html: string, text: string, pageStarts: readonly number[])
     const plain = plainOf(inner);
     if (!plain) continue;
     const bold = /^<strong>([^<]{1,80})<\/strong>/.exec(inner.trim());
-    const boldRunIn = bold && /\.\s*$/.test(bold[1]!) && words(bold[1]!).length <= 8 ? plainOf(bold[1]!).replace(/\.$/, '') : null;
+    const boldRunIn =
+      bold && /\.\s*$/.test(bold[1]!) && words(bold[1]!).length <= 8 ? plainOf(bold[1]!).replace(/\.$/, '') : null;
     // A heading-styled paragraph that runs on: its title ends at the first period ("Using AI Services.  The AI Services are…").
     // So does a list item that opens with a short title ("Safeguards.  Provider will…"), set by the list's style.
     const styledRunIn = tag.startsWith('h') || tag === 'li' ? /^([A-Z][^.]{1,80}?)\.\s+\S/.exec(plain) : null;
-    const styledTitle = styledRunIn && words(styledRunIn[1]!).length <= (tag === 'li' ? 6 : 8) && !MODAL.test(styledRunIn[1]!) ? styledRunIn[1]! : null;
+    const styledTitle =
+      styledRunIn && words(styledRunIn[1]!).length <= (tag === 'li' ? 6 : 8) && !MODAL.test(styledRunIn[1]!)
+        ? styledRunIn[1]!
+        : null;
     const runIn = boldRunIn ?? styledTitle;
     const defined = DEFINITION.exec(plain);
     let h: Omit<Heading, 'start' | 'end' | 'page'> | null = null;
     if (tag.startsWith('h')) {
       const level = Math.min(4, Number(tag[1]));
       const title = runIn ?? defined?.[1] ?? (words(plain).length <= WORD_LIMIT ? plain.replace(/[.:]$/, '') : null);
-      if (title !== null) h = { level, number: '', title, kind: level === 1 ? 'article' : level === 2 ? 'section' : 'subsection' };
+      if (title !== null)
+        h = { level, number: '', title, kind: level === 1 ? 'article' : level === 2 ? 'section' : 'subsection' };
     } else if (runIn) h = { level: 2, number: '', title: runIn, kind: 'section' };
     if (!h) continue;
     // Find the paragraph by its first words (mammoth's raw text keeps tabs and double spaces the HTML collapses).
-    const probe = new RegExp(words(plain).slice(0, 6).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'g');
+    const probe = new RegExp(
+      words(plain)
+        .slice(0, 6)
+        .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('\\s+'),
+      'g',
+    );
     probe.lastIndex = cursor;
     const found = probe.exec(text);
     if (!found) continue;
@@ -273,7 +335,9 @@ export function sectionsOf(text: string, pageStarts: readonly number[] = [0], ht
 
 /** The sections that hold `offset`, outermost first (the section path of a passage). */
 export function sectionPath(sections: Section[], offset: number): Section[] {
-  return sections.filter((s) => s.start <= offset && offset < s.end).sort((a, b) => a.level - b.level || a.start - b.start);
+  return sections
+    .filter((s) => s.start <= offset && offset < s.end)
+    .sort((a, b) => a.level - b.level || a.start - b.start);
 }
 
 /** A section by id ("s4"), number ("7.2", "IV", "(a)") or words of its title; null when none. */
@@ -282,7 +346,9 @@ export function findSection(sections: Section[], ref: string): Section | null {
   const byId = sections.find((s) => s.id === r.toLowerCase());
   if (byId) return byId;
   const num = r.replace(/^(section|article|§)\s*/i, '').replace(/\.$/, '');
-  const byNumber = sections.find((s) => s.number !== '' && s.number.replace(/\.$/, '').toLowerCase() === num.toLowerCase());
+  const byNumber = sections.find(
+    (s) => s.number !== '' && s.number.replace(/\.$/, '').toLowerCase() === num.toLowerCase(),
+  );
   if (byNumber) return byNumber;
   const words = r.toLowerCase().split(/\s+/).filter(Boolean);
   return sections.find((s) => s.title && words.every((w) => s.title.toLowerCase().includes(w))) ?? null;

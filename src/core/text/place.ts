@@ -38,13 +38,20 @@ function pinOf(doc: PlaceDoc, pages: readonly number[], start: number, end: numb
     const pin = pinCite(doc.transcript, start, end);
     if (pin) return `${doc.transcript.deponent ? `${doc.transcript.deponent} Dep.` : 'Tr.'} ${pin}`;
   }
-  const stamped = doc.pageBates?.size ? pages.map((p) => doc.pageBates!.get(p)).filter((b): b is string => Boolean(b)) : [];
-  if (stamped.length) return stamped[0] === stamped[stamped.length - 1] ? stamped[0] : `${stamped[0]}–${stamped[stamped.length - 1]}`;
+  const stamped = doc.pageBates?.size
+    ? pages.map((p) => doc.pageBates!.get(p)).filter((b): b is string => Boolean(b))
+    : [];
+  if (stamped.length)
+    return stamped[0] === stamped[stamped.length - 1] ? stamped[0] : `${stamped[0]}–${stamped[stamped.length - 1]}`;
   return unitPlace(doc.pageLabels, pages, doc.text, start, end, doc.pageStarts);
 }
 
 /** The pin-cite facts of a document's pages (pages.json), for PlaceDoc. */
-export function placeFacts(index: { pages: readonly { page: number; label?: string; bates?: string }[]; transcript?: TranscriptLayout; exhibit?: string }): Omit<PlaceDoc, 'text' | 'pageStarts'> {
+export function placeFacts(index: {
+  pages: readonly { page: number; label?: string; bates?: string }[];
+  transcript?: TranscriptLayout;
+  exhibit?: string;
+}): Omit<PlaceDoc, 'text' | 'pageStarts'> {
   const labels = pageLabels(index.pages);
   const bates = index.pages.filter((p) => p.bates);
   return {
@@ -60,7 +67,14 @@ export function placeFacts(index: { pages: readonly { page: number; label?: stri
  * said with its rows where the unit has them ("Sheet Damages, row 2; Sheet Billing, rows 2–4").
  * Undefined where the span's pages carry no labels (a paged document).
  */
-export function unitPlace(labels: ReadonlyMap<number, string> | undefined, pages: readonly number[], text: string, start: number, end: number, pageStarts?: readonly number[]): string | undefined {
+export function unitPlace(
+  labels: ReadonlyMap<number, string> | undefined,
+  pages: readonly number[],
+  text: string,
+  start: number,
+  end: number,
+  pageStarts?: readonly number[],
+): string | undefined {
   if (!labels?.size || !pages.length) return undefined;
   const first = labels.get(pages[0]!);
   if (!first) return undefined;
@@ -73,14 +87,16 @@ export function unitPlace(labels: ReadonlyMap<number, string> | undefined, pages
     if (last && last.label === label) last.to = to;
     else runs.push({ label, from, to });
   }
-  return runs
-    .filter((r) => r.label && r.to > r.from)
-    .map((r) => {
-      // The row the span starts in counts even when the span starts inside it.
-      const lineStart = text.lastIndexOf('\n', r.from - 1) + 1;
-      return spreadsheetRowLabel(r.label, text.slice(r.from, r.to), text.slice(lineStart, r.from)) ?? r.label;
-    })
-    .join('; ') || first;
+  return (
+    runs
+      .filter((r) => r.label && r.to > r.from)
+      .map((r) => {
+        // The row the span starts in counts even when the span starts inside it.
+        const lineStart = text.lastIndexOf('\n', r.from - 1) + 1;
+        return spreadsheetRowLabel(r.label, text.slice(r.from, r.to), text.slice(lineStart, r.from)) ?? r.label;
+      })
+      .join('; ') || first
+  );
 }
 
 /** Page number → label, for the pages that carry one (none: undefined). */

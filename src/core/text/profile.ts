@@ -46,7 +46,11 @@ const TITLE_WITHIN = 3000;
 /** The outline's title (or the first heading of the opening words that is one), else the file name made readable. */
 export function documentTitle(sections: readonly Section[], fileName: string): string {
   const heading = sections.find(
-    (s) => s.start < TITLE_WITHIN && (s.kind === 'title' || (s.kind === 'other' && s.level === 1)) && s.title.trim().length >= 3 && !NOT_A_TITLE.test(s.title.trim()),
+    (s) =>
+      s.start < TITLE_WITHIN &&
+      (s.kind === 'title' || (s.kind === 'other' && s.level === 1)) &&
+      s.title.trim().length >= 3 &&
+      !NOT_A_TITLE.test(s.title.trim()),
   );
   const t = heading ? heading.title.trim() : readableFileName(fileName);
   return t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS - 1).trimEnd()}…` : t;
@@ -59,13 +63,17 @@ export function preambleOf(text: string, sections: readonly Section[]): string {
   return text.slice(0, end).replace(/\s+/g, ' ').trim();
 }
 
-const SUFFIXES = 'Inc|Incorporated|Corp|Corporation|Company|Co|LLC|L\\.L\\.C|Ltd|Limited|LLP|L\\.P|LP|PLC|GmbH|AG|S\\.A|N\\.V|B\\.V|Pty|SE|Trust|Bank|University|Association';
-const SUFFIX = SUFFIXES.split('|').flatMap((x) => (x.toUpperCase() === x ? [x] : [x, x.toUpperCase()])).join('|');
+const SUFFIXES =
+  'Inc|Incorporated|Corp|Corporation|Company|Co|LLC|L\\.L\\.C|Ltd|Limited|LLP|L\\.P|LP|PLC|GmbH|AG|S\\.A|N\\.V|B\\.V|Pty|SE|Trust|Bank|University|Association';
+const SUFFIX = SUFFIXES.split('|')
+  .flatMap((x) => (x.toUpperCase() === x ? [x] : [x, x.toUpperCase()]))
+  .join('|');
 const NAME_WORD = "(?:[A-Z][\\w&.'’-]*|of|and|&|the|de|du)";
 /** "Zounds Hearing, Inc.", "AGAPE ATP INTERNATIONAL HOLDING LIMITED": capitalised words ending in a company form. */
 const ENTITY = new RegExp(`\\b([A-Z][\\w&.'’-]*(?:[ \\t]+${NAME_WORD}){0,6}?,?[ \\t]+(?:${SUFFIX})\\b\\.?)`, 'g');
 /** ("Zounds"), (the "Distributor"), (hereinafter referred to as ‘the Customer’) */
-const DEFINED = /\(\s*(?:each\s+a\s+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“‘']\s*(?:the\s+)?([^"”’']{2,40}?)\s*["”’']/g;
+const DEFINED =
+  /\(\s*(?:each\s+a\s+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“‘']\s*(?:the\s+)?([^"”’']{2,40}?)\s*["”’']/g;
 
 /**
  * Parties named in the preamble: company names ("Zounds Hearing, Inc.") and the short names they
@@ -73,12 +81,26 @@ const DEFINED = /\(\s*(?:each\s+a\s+|the\s+|hereinafter\s+(?:referred\s+to\s+as\
  * name) or "AP" (a company's initials), but not "the Distributor".
  */
 export function findParties(preamble: string, fileName = ''): string[] {
-  const entities = [...new Set([...preamble.matchAll(ENTITY)].map((m) => clean(m[1]!)))].filter((e) => e.length >= 2 && !GENERIC_ROLES.has(e.toLowerCase()));
+  const entities = [...new Set([...preamble.matchAll(ENTITY)].map((m) => clean(m[1]!)))].filter(
+    (e) => e.length >= 2 && !GENERIC_ROLES.has(e.toLowerCase()),
+  );
   const known = `${entities.join(' ')} ${readableFileName(fileName)}`.toLowerCase();
-  const initials = new Set(entities.map((e) => e.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^(?:Inc|Corp|Ltd|LLC|Co)\b/i.test(w)).map((w) => w[0]).join('')));
+  const initials = new Set(
+    entities.map((e) =>
+      e
+        .split(/\s+/)
+        .filter((w) => /^[A-Z]/.test(w) && !/^(?:Inc|Corp|Ltd|LLC|Co)\b/i.test(w))
+        .map((w) => w[0])
+        .join(''),
+    ),
+  );
   const defined = [...preamble.matchAll(DEFINED)]
     .map((m) => clean(m[1]!))
-    .filter((d) => !GENERIC_ROLES.has(d.toLowerCase()) && (new RegExp(`\\b${escapeRegExp(d.toLowerCase())}\\b`).test(known) || initials.has(d)));
+    .filter(
+      (d) =>
+        !GENERIC_ROLES.has(d.toLowerCase()) &&
+        (new RegExp(`\\b${escapeRegExp(d.toLowerCase())}\\b`).test(known) || initials.has(d)),
+    );
   const out: string[] = [];
   const seen = new Set<string>();
   for (const name of [...entities, ...defined]) {
@@ -89,11 +111,25 @@ export function findParties(preamble: string, fileName = ''): string[] {
   return out.slice(0, 8);
 }
 
-const clean = (raw: string) => raw.replace(/^(?:and|the|of)\s+/i, '').replace(/\s+/g, ' ').replace(/[,\s]+$/, '').trim();
+const clean = (raw: string) =>
+  raw
+    .replace(/^(?:and|the|of)\s+/i, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[,\s]+$/, '')
+    .trim();
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Defined names that are roles or the document itself, not parties. */
-const GENERIC_ROLES = new Set(['agreement', 'this agreement', 'effective date', 'parties', 'party', 'the parties', 'amendment', 'contract']);
+const GENERIC_ROLES = new Set([
+  'agreement',
+  'this agreement',
+  'effective date',
+  'parties',
+  'party',
+  'the parties',
+  'amendment',
+  'contract',
+]);
 
 export interface DefinedTerm {
   term: string;
@@ -104,7 +140,8 @@ export interface DefinedTerm {
 
 const MAX_DEFINED = 300;
 /** “Licensed Product” means … / "Territory" shall mean … / (the “Agreement”) / (hereinafter “Seller”) */
-const DEFINITION = /[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*(?:shall\s+)?(?:means?|has the meaning|refers? to|includes?)\b|\(\s*(?:each\s+a\s+|collectively[, ]+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*\)/g;
+const DEFINITION =
+  /[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*(?:shall\s+)?(?:means?|has the meaning|refers? to|includes?)\b|\(\s*(?:each\s+a\s+|collectively[, ]+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[“"]([A-Z][^"”\n]{1,60}?)[”"]\s*\)/g;
 
 /** Every defined term of a document, first definition only, in text order. */
 export function findDefinedTerms(text: string): DefinedTerm[] {
@@ -124,7 +161,12 @@ export function findDefinedTerms(text: string): DefinedTerm[] {
 }
 
 /** A document's profile from its text and outline (and what the file says of itself). */
-export function profileOf(text: string, sections: readonly Section[], fileName: string, hints: NameHints = {}): DocumentProfile {
+export function profileOf(
+  text: string,
+  sections: readonly Section[],
+  fileName: string,
+  hints: NameHints = {},
+): DocumentProfile {
   const preamble = preambleOf(text, sections);
   let parties = findParties(preamble, fileName);
   const base = { parties, preamble, defined: findDefinedTerms(text), names: NAMES_FORMAT };
@@ -137,11 +179,22 @@ export function profileOf(text: string, sections: readonly Section[], fileName: 
     const named = caption.caseName.startsWith('In re ') ? [] : caption.caseName.split(' v. ');
     parties = [...named, ...parties.filter((p) => !named.some((n) => n.toLowerCase() === p.toLowerCase()))].slice(0, 8);
     base.parties = parties;
-    return { title: name, short_name: name, ...(caption.court ? { court: caption.court } : {}), ...(caption.docket ? { docket: caption.docket } : {}), ...(caption.decided ? { decided: caption.decided } : {}), ...base };
+    return {
+      title: name,
+      short_name: name,
+      ...(caption.court ? { court: caption.court } : {}),
+      ...(caption.docket ? { docket: caption.docket } : {}),
+      ...(caption.decided ? { decided: caption.decided } : {}),
+      ...base,
+    };
   }
   const title = documentName(text, sections, fileName, hints.propertiesTitle);
   const between = CONTRACT_KIND.test(title) ? partyNames(preamble, parties) : [];
-  return { title: clip(between.length === 2 ? `${title} — ${between.join(' / ')}` : title), short_name: clip(title), ...base };
+  return {
+    title: clip(between.length === 2 ? `${title} — ${between.join(' / ')}` : title),
+    short_name: clip(title),
+    ...base,
+  };
 }
 
 const clip = (t: string) => (t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS - 1).trimEnd()}…` : t);
@@ -158,7 +211,15 @@ const CONTRACT_KIND = /\b(?:agreement|addendum|amendment|contract|lease|licen[cs
 /** A core-properties title that names the document (not "Document1", "Microsoft Word - x.docx", a file name or a form's word). */
 function meaningful(t: string | undefined): string | undefined {
   const s = t?.replace(/\s+/g, ' ').trim();
-  if (!s || s.length < 3 || s.length > TITLE_CHARS || NOT_A_NAME.test(s) || /\.(?:docx?|pdf|rtf|dotx?)$/i.test(s) || !/\p{L}{3}/u.test(s)) return undefined;
+  if (
+    !s ||
+    s.length < 3 ||
+    s.length > TITLE_CHARS ||
+    NOT_A_NAME.test(s) ||
+    /\.(?:docx?|pdf|rtf|dotx?)$/i.test(s) ||
+    !/\p{L}{3}/u.test(s)
+  )
+    return undefined;
   return s;
 }
 
@@ -167,7 +228,14 @@ function documentName(text: string, sections: readonly Section[], fileName: stri
   const fromProperties = meaningful(propertiesTitle);
   if (fromProperties) return fromProperties;
   const outline = documentTitle(sections, '');
-  const heading = outline && !NOT_A_NAME.test(outline) && !/^[\W\d]*$/.test(outline) && /\p{L}{3}/u.test(outline) && !/^[\w./-]*\d[\w./-]*$/.test(outline) ? outline : '';
+  const heading =
+    outline &&
+    !NOT_A_NAME.test(outline) &&
+    !/^[\W\d]*$/.test(outline) &&
+    /\p{L}{3}/u.test(outline) &&
+    !/^[\w./-]*\d[\w./-]*$/.test(outline)
+      ? outline
+      : '';
   const line = titleLine(text);
   if (heading && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line)) return heading;
   return line || heading || selfName(text) || readableFileName(fileName);
@@ -190,11 +258,19 @@ export function titleLine(text: string): string {
       .replace(/^\{[^}]*\}\]?\s*/, '')
       .replace(/^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s+/i, '')
       .trim();
-    if (line.length < 4 || line.length > 90 || line.split(/\s+/).length > 12 || !DOC_KIND.test(line.replace(/[.:]$/, ''))) continue;
+    if (
+      line.length < 4 ||
+      line.length > 90 ||
+      line.split(/\s+/).length > 12 ||
+      !DOC_KIND.test(line.replace(/[.:]$/, ''))
+    )
+      continue;
     if (/^(?:this|the|each|any|all|such|by|in|for|to|if)\b/i.test(line)) continue;
     // A word alone ("Agreement") names the document only as its opening line ("Amendment").
     if (!/\s/.test(line) && !opening) continue;
-    const words = line.split(/\s+/).filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
+    const words = line
+      .split(/\s+/)
+      .filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
     if (words.every((w) => /^[\p{Lu}\d("“'‘-]/u.test(w))) return line.replace(/[.:]$/, '');
   }
   return '';
@@ -202,7 +278,10 @@ export function titleLine(text: string): string {
 
 /** The name a document gives itself: 'This Mutual Non-Disclosure Agreement (the "MNDA")' (a kind alone, 'this Agreement', is no name). */
 function selfName(text: string): string {
-  const m = /\b[Tt]his\s+((?:[A-Z][\w'’-]*,?\s+){1,7}(?:Agreement|Addendum|Amendment|Contract|Lease|License|Licence|NDA|Terms))\b/.exec(text.slice(0, TITLE_WITHIN * 2));
+  const m =
+    /\b[Tt]his\s+((?:[A-Z][\w'’-]*,?\s+){1,7}(?:Agreement|Addendum|Amendment|Contract|Lease|License|Licence|NDA|Terms))\b/.exec(
+      text.slice(0, TITLE_WITHIN * 2),
+    );
   return m ? m[1]!.replace(/\s+/g, ' ') : '';
 }
 
@@ -221,7 +300,13 @@ function partyNames(preamble: string, parties: readonly string[]): string[] {
     if (!plain || NOT_A_PARTY.test(plain)) return [];
     const alias = short.find((a) => new RegExp(`\\b${escapeRegExp(a.toLowerCase())}\\b`).test(plain.toLowerCase()));
     const name = titled(alias ?? plain);
-    if (!name || /\b(?:of|the|and|a|an)$/i.test(name) || /\b(?:agreement|this|between|dated|made|by)\b/i.test(name) || name.split(/\s+/).length > 6) return [];
+    if (
+      !name ||
+      /\b(?:of|the|and|a|an)$/i.test(name) ||
+      /\b(?:agreement|this|between|dated|made|by)\b/i.test(name) ||
+      name.split(/\s+/).length > 6
+    )
+      return [];
     if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
     if (names.length === 2) break;
   }
@@ -229,10 +314,14 @@ function partyNames(preamble: string, parties: readonly string[]): string[] {
 }
 
 /** A company's form, taken off its name ("Water Now, Inc." → "Water Now"); a bank, trust or university keeps its word. */
-const COMPANY_FORM = /,?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|GmbH|AG|S\.A|N\.V|B\.V|Pty|SE)\.?$/i;
+const COMPANY_FORM =
+  /,?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|GmbH|AG|S\.A|N\.V|B\.V|Pty|SE)\.?$/i;
 /** What a preamble's company pattern catches that names no party: a role, a place of incorporation ("a Nevada Limited Liability Company"). */
 const NOT_A_PARTY =
   /^(?:agent|company|licensor|licensee|distributor|supplier|customer|provider|seller|buyer|alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington|west virginia|wisconsin|wyoming|ontario|quebec|british columbia|alberta|bermuda|cayman islands|england|[\d ]+(?:ontario|alberta|b\.?c\.?)?)$/i;
 
 /** "WATER NOW" → "Water Now"; names in mixed case are kept. */
-const titled = (s: string) => (/\p{Ll}/u.test(s) ? s : s.toLowerCase().replace(/(^|[\s&-])(\p{L})/gu, (_m, a: string, c: string) => a + c.toUpperCase()));
+const titled = (s: string) =>
+  /\p{Ll}/u.test(s)
+    ? s
+    : s.toLowerCase().replace(/(^|[\s&-])(\p{L})/gu, (_m, a: string, c: string) => a + c.toUpperCase());

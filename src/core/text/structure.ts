@@ -20,10 +20,19 @@ export interface DocumentStructure {
  * properties' title is in `index.properties`; an email: `about.subject`). A court paper's outline
  * title (the court's header lines) is named by its case name, as the profile is.
  */
-export function structureOf(text: string, index: PageIndex, fileName: string, html?: string, about: { subject?: string | undefined } = {}): DocumentStructure {
+export function structureOf(
+  text: string,
+  index: PageIndex,
+  fileName: string,
+  html?: string,
+  about: { subject?: string | undefined } = {},
+): DocumentStructure {
   const starts = index.pages.length ? index.pages.map((p) => p.start) : [0];
   const sections = sectionsOf(text, starts, html);
-  const profile = profileOf(text, sections, fileName, { subject: about.subject, propertiesTitle: index.properties?.title });
+  const profile = profileOf(text, sections, fileName, {
+    subject: about.subject,
+    propertiesTitle: index.properties?.title,
+  });
   if (profile.court) {
     const title = sections.find((s) => s.kind === 'title');
     if (title && profile.short_name) title.title = profile.short_name;
@@ -35,8 +44,14 @@ const CONTEXT_CHARS = 300;
 const label = (s: Section) => [s.number, s.title].filter(Boolean).join(' ');
 
 function contextOf(title: string, path: readonly Section[], inside: readonly Section[]): string {
-  const names = path.filter((s) => s.kind !== 'title').map(label).filter(Boolean);
-  const also = inside.filter((s) => s.kind !== 'title').map(label).filter(Boolean);
+  const names = path
+    .filter((s) => s.kind !== 'title')
+    .map(label)
+    .filter(Boolean);
+  const also = inside
+    .filter((s) => s.kind !== 'title')
+    .map(label)
+    .filter(Boolean);
   let context = [title, ...names].join(' › ');
   if (also.length) context += ` (also: ${also.join('; ')})`;
   return context.length > CONTEXT_CHARS ? `${context.slice(0, CONTEXT_CHARS - 1).trimEnd()}…` : context;
@@ -58,7 +73,8 @@ export function chunkContexts(title: string, sections: readonly Section[], spans
     }
     const path = open.filter((s) => s.end > span.start);
     const inside: Section[] = [];
-    for (let k = next; k < sections.length && sections[k]!.start < span.end && inside.length < 8; k++) inside.push(sections[k]!);
+    for (let k = next; k < sections.length && sections[k]!.start < span.end && inside.length < 8; k++)
+      inside.push(sections[k]!);
     return contextOf(title, path, inside);
   });
 }
@@ -70,7 +86,9 @@ export function topLevelBoundaries(sections: readonly Section[]): Boundary[] {
 
 /** Where a document of named units (a spreadsheet's sheets, an email's parts) goes from one unit to the next. */
 function unitBoundaries(index: PageIndex): Boundary[] {
-  return index.pages.filter((p, i) => i > 0 && p.label && p.label !== index.pages[i - 1]!.label).map((p) => ({ offset: p.start, level: 1 }));
+  return index.pages
+    .filter((p, i) => i > 0 && p.label && p.label !== index.pages[i - 1]!.label)
+    .map((p) => ({ offset: p.start, level: 1 }));
 }
 
 export interface ChunkMeta {
@@ -89,7 +107,11 @@ export function chunkDocument(
   options?: Partial<ChunkingOptions>,
   structure: DocumentStructure = structureOf(doc.text, doc.index, meta.name, doc.html),
 ): ChunkRecord[] {
-  const spans = splitStructured(doc.text, [...topLevelBoundaries(structure.sections), ...unitBoundaries(doc.index)], options);
+  const spans = splitStructured(
+    doc.text,
+    [...topLevelBoundaries(structure.sections), ...unitBoundaries(doc.index)],
+    options,
+  );
   // The short name: a contract's title without its parties (their names are in its text already).
   const contexts = chunkContexts(structure.profile.short_name || structure.profile.title, structure.sections, spans);
   const starts = doc.index.pages.map((p) => p.start);

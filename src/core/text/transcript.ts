@@ -5,7 +5,14 @@
  * It is one when half its text pages are numbered-line pages, half of those carry a page number, and
  * they read as speech taken down (Q./A., speaker labels, a reporter's mark), which pleading paper lacks.
  */
-import { ITEM_STRIDE, type PageGeometry, type PageIndex, type TranscriptLayout, type TranscriptLine, type TranscriptPage } from '../domain/index';
+import {
+  ITEM_STRIDE,
+  type PageGeometry,
+  type PageIndex,
+  type TranscriptLayout,
+  type TranscriptLine,
+  type TranscriptPage,
+} from '../domain/index';
 
 export type { TranscriptLayout };
 
@@ -39,8 +46,10 @@ export function detectTranscript(text: string, index: PageIndex): TranscriptLayo
 }
 
 /** A reporter's credentials or a transcript's caption. */
-const REPORTER = /\b(?:CSR|RPR|RMR|CRR|CCR|RDR)\b|\b(?:court|shorthand|official)\s+reporter\b|\breporter['’]?s\s+transcript\b|\btranscript\s+of\s+(?:the\s+)?proceedings\b/i;
-const SPEAKER = /^(?:THE (?:COURT|WITNESS|CLERK|REPORTER|DEPONENT|INTERPRETER|VIDEOGRAPHER)|(?:MR|MS|MRS|DR)\.\s+[A-Z][A-Za-z'’-]+)\s*:/;
+const REPORTER =
+  /\b(?:CSR|RPR|RMR|CRR|CCR|RDR)\b|\b(?:court|shorthand|official)\s+reporter\b|\breporter['’]?s\s+transcript\b|\btranscript\s+of\s+(?:the\s+)?proceedings\b/i;
+const SPEAKER =
+  /^(?:THE (?:COURT|WITNESS|CLERK|REPORTER|DEPONENT|INTERPRETER|VIDEOGRAPHER)|(?:MR|MS|MRS|DR)\.\s+[A-Z][A-Za-z'’-]+)\s*:/;
 
 /**
  * Whether the numbered pages read as spoken words taken down: questions and answers ("Q." and
@@ -89,7 +98,16 @@ interface Item {
 function itemsOf(text: string, page: PageGeometry): Item[] {
   const out: Item[] = [];
   for (let k = 0; k < page.items.length; k += ITEM_STRIDE) {
-    const [start, length, a, b, , , e, f] = page.items.slice(k, k + 8) as number[] as [number, number, number, number, number, number, number, number];
+    const [start, length, a, b, , , e, f] = page.items.slice(k, k + 8) as number[] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const str = text.slice(start, start + length);
     if (!/\S/.test(str)) continue;
     out.push({ start, end: start + length, x: e, y: f, size: Math.max(Math.hypot(a, b), page.items[k + 9]!, 1), str });
@@ -105,7 +123,9 @@ function geometryPage(text: string, page: PageGeometry): Found | null {
   if (!column) return null;
   const inColumn = new Set(column);
   const lines: TranscriptLine[] = column.map((num, i) => {
-    const on = items.filter((it) => !inColumn.has(it) && it.x > num.x && Math.abs(it.y - num.y) <= 0.5 * Math.max(num.size, it.size));
+    const on = items.filter(
+      (it) => !inColumn.has(it) && it.x > num.x && Math.abs(it.y - num.y) <= 0.5 * Math.max(num.size, it.size),
+    );
     const run = lineRun(text, on);
     return run ? { line: i + 1, ...run } : { line: i + 1, start: num.end, end: num.end };
   });
@@ -131,7 +151,8 @@ function lineRun(text: string, on: Item[]): { start: number; end: number } | nul
   let best = { start: sorted[0]!.start, end: sorted[0]!.end, chars: 0 };
   let cur = { ...best };
   for (const it of sorted) {
-    if (it.start > cur.end && /\S/.test(text.slice(cur.end, it.start))) cur = { start: it.start, end: it.end, chars: 0 };
+    if (it.start > cur.end && /\S/.test(text.slice(cur.end, it.start)))
+      cur = { start: it.start, end: it.end, chars: 0 };
     cur.end = Math.max(cur.end, it.end);
     cur.chars += it.end - it.start;
     if (cur.chars > best.chars) best = { ...cur };
@@ -176,7 +197,13 @@ function textLines(text: string): TextLine[] {
     const raw = text.slice(at, end);
     const m = /^(\s*)(\d{1,2})(?=\s|$)\s*/.exec(raw);
     const trimmedEnd = at + raw.trimEnd().length;
-    if (/\S/.test(raw)) out.push({ start: at, end: trimmedEnd, num: m ? Number(m[2]) : null, restStart: m ? Math.min(at + m[0].length, trimmedEnd) : at });
+    if (/\S/.test(raw))
+      out.push({
+        start: at,
+        end: trimmedEnd,
+        num: m ? Number(m[2]) : null,
+        restStart: m ? Math.min(at + m[0].length, trimmedEnd) : at,
+      });
     at = end + 1;
   }
   return out;
@@ -200,8 +227,12 @@ function textPagesOf(text: string, index: PageIndex): Found[] {
       i = j + 1;
       continue;
     }
-    const numbered = lines.slice(i, j + 1).map((l) => ({ line: l.num!, start: l.restStart, end: Math.max(l.restStart, l.end) }));
-    const near = [...lines.slice(Math.max(0, i - 4), i).reverse(), ...lines.slice(j + 1, j + 4)].filter((l) => l.num === null || l.restStart === l.end);
+    const numbered = lines
+      .slice(i, j + 1)
+      .map((l) => ({ line: l.num!, start: l.restStart, end: Math.max(l.restStart, l.end) }));
+    const near = [...lines.slice(Math.max(0, i - 4), i).reverse(), ...lines.slice(j + 1, j + 4)].filter(
+      (l) => l.num === null || l.restStart === l.end,
+    );
     const numberLine = near.find((l) => PAGE_NUMBER.test(text.slice(l.start, l.end)));
     const printed = numberLine ? Number(PAGE_NUMBER.exec(text.slice(numberLine.start, numberLine.end))![1]) : null;
     out.push({ page: pageOf(index, lines[i]!.start), printed, lines: numbered });
@@ -218,7 +249,23 @@ function pageOf(index: PageIndex, offset: number): number {
 }
 
 const HONORIFICS = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'PROF', 'HON', 'JUDGE', 'OFFICER', 'DET', 'SGT']);
-const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V', 'ESQ', 'MD', 'PHD', 'DO', 'RN', 'CPA', 'PE', 'DDS', 'JD']);
+const SUFFIXES = new Set([
+  'JR',
+  'SR',
+  'II',
+  'III',
+  'IV',
+  'V',
+  'ESQ',
+  'MD',
+  'PHD',
+  'DO',
+  'RN',
+  'CPA',
+  'PE',
+  'DDS',
+  'JD',
+]);
 
 /** The deponent's last name from the caption ("DEPOSITION OF JOHN SMITH" → "Smith"), or null. */
 export function deponentOf(caption: string): string | null {
@@ -229,10 +276,15 @@ export function deponentOf(caption: string): string | null {
   const words = name
     .split(/\s+/)
     .map((w) => w.replace(/^[.'’-]+|[.]+$/g, ''))
-    .filter((w) => w && !HONORIFICS.has(w.replace(/\./g, '').toUpperCase()) && !SUFFIXES.has(w.replace(/\./g, '').toUpperCase()));
+    .filter(
+      (w) =>
+        w && !HONORIFICS.has(w.replace(/\./g, '').toUpperCase()) && !SUFFIXES.has(w.replace(/\./g, '').toUpperCase()),
+    );
   const last = words[words.length - 1];
   if (!last || !/[A-Za-z]{2}/.test(last)) return null;
-  return last === last.toUpperCase() ? last.toLowerCase().replace(/(^|['’-])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase()) : last;
+  return last === last.toUpperCase()
+    ? last.toLowerCase().replace(/(^|['’-])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase())
+    : last;
 }
 
 /**

@@ -22,7 +22,14 @@ import { sqlInt, sqlString } from '../retrieval/sql';
 import type { ChunkStore } from '../retrieval/store';
 import { placeOf, batesRangeQuery, findSection, sectionPath, type Section } from '../text/index';
 import { caseTimeline } from './timeline';
-import { isReadable, pageAt, pagesOf, type DocumentInfo, type DocumentSource, type DocumentText } from './document-source';
+import {
+  isReadable,
+  pageAt,
+  pagesOf,
+  type DocumentInfo,
+  type DocumentSource,
+  type DocumentText,
+} from './document-source';
 import { compileUserRegex, guardedMatchAll } from './regex';
 import { chosenFiles, scopedSource } from './scope';
 import {
@@ -135,7 +142,13 @@ export class CaseTools {
   async limitedTo(fileIds: readonly string[]): Promise<{ tools: CaseTools; files: DocumentInfo[] }> {
     const files = chosenFiles(await this.documents.listFiles(), fileIds);
     const ids = files.map((f) => f.id);
-    const tools = new CaseTools({ ...this.deps, ledger: this.ledger, routing: {}, scope: ids, documents: scopedSource(this.documents, new Set(ids)) });
+    const tools = new CaseTools({
+      ...this.deps,
+      ledger: this.ledger,
+      routing: {},
+      scope: ids,
+      documents: scopedSource(this.documents, new Set(ids)),
+    });
     return { tools, files };
   }
 
@@ -208,11 +221,15 @@ export class CaseTools {
    * file filter (but a question that names the filtered document is searched without those words),
    * `focus: 'off'`, or a question that names no document.
    */
-  private async focused(asked: SearchOptions & { focus?: 'auto' | 'off' | undefined }, reranker: Reranker | null): Promise<SearchResponse> {
+  private async focused(
+    asked: SearchOptions & { focus?: 'auto' | 'off' | undefined },
+    reranker: Reranker | null,
+  ): Promise<SearchResponse> {
     const semantic = await this.semanticState();
     // Limited to chosen documents: every search below (focused or widening) stays within them.
     const options = this.scope ? { ...asked, file_ids: this.scope } : asked;
-    if (options.focus === 'off' || options.file_name_contains !== undefined) return searchChunks(this.store, semantic, options, this.ledger, reranker);
+    if (options.focus === 'off' || options.file_name_contains !== undefined)
+      return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const routing = await (await this.router()).route(options.query, {
       textFrequency: (term, cap) => this.store.documentFrequency(term, cap),
       shareInFocus: (term, fileIds) => this.store.shareOfPassages(term, fileIds),
@@ -220,15 +237,39 @@ export class CaseTools {
     if (options.file_name !== undefined || options.file_id !== undefined) {
       // Searched within one document: the words that name it are left out, as in a focused search.
       const named = routing?.focus.some((f) => f.file_name === options.file_name || f.file_id === options.file_id);
-      return searchChunks(this.store, semantic, named ? { ...options, query: routing!.clauseQuery } : options, this.ledger, reranker);
+      return searchChunks(
+        this.store,
+        semantic,
+        named ? { ...options, query: routing!.clauseQuery } : options,
+        this.ledger,
+        reranker,
+      );
     }
     if (!routing) return searchChunks(this.store, semantic, options, this.ledger, reranker);
     const fileIds = routing.focus.map((f) => f.file_id);
-    const inDocs = await searchChunks(this.store, semantic, { ...options, query: routing.clauseQuery, file_ids: fileIds }, this.ledger, reranker);
+    const inDocs = await searchChunks(
+      this.store,
+      semantic,
+      { ...options, query: routing.clauseQuery, file_ids: fileIds },
+      this.ledger,
+      reranker,
+    );
     const missing = options.top_k - inDocs.results.length;
     const rest =
       missing > 0
-        ? (await searchChunks(this.store, semantic, { ...options, top_k: missing, reject_hashes: [...(options.reject_hashes ?? []), ...inDocs.results.map((r) => r.hash)] }, this.ledger, reranker)).results
+        ? (
+            await searchChunks(
+              this.store,
+              semantic,
+              {
+                ...options,
+                top_k: missing,
+                reject_hashes: [...(options.reject_hashes ?? []), ...inDocs.results.map((r) => r.hash)],
+              },
+              this.ledger,
+              reranker,
+            )
+          ).results
         : [];
     return {
       ...inDocs,
@@ -254,7 +295,8 @@ export class CaseTools {
     const router = await this.router();
     const unused = async (terms: string[]) => {
       const out: string[] = [];
-      for (const term of terms) if (!router.names(term) && (await this.store.documentFrequency(term.toLowerCase(), 0)) === 0) out.push(term);
+      for (const term of terms)
+        if (!router.names(term) && (await this.store.documentFrequency(term.toLowerCase(), 0)) === 0) out.push(term);
       return out;
     };
     return { names: await unused(names), words: await unused(words) };
@@ -269,7 +311,13 @@ export class CaseTools {
       this.routing.router = Promise.all(
         files.map(async (f) => {
           const profile = await this.documents.readProfile(f.id, f.version);
-          return { file_id: f.id, file_name: f.name, title: profile?.title ?? '', parties: profile?.parties ?? [], date: f.date };
+          return {
+            file_id: f.id,
+            file_name: f.name,
+            title: profile?.title ?? '',
+            parties: profile?.parties ?? [],
+            date: f.date,
+          };
         }),
       ).then((docs) => new DocumentRouter(docs));
       this.routing.router.catch(() => {
@@ -299,7 +347,9 @@ export class CaseTools {
       if (path.length) {
         r.section_path = path;
         // The section to read for the whole clause: the innermost one, unless it is a short item ("(a)") inside a section.
-        const readable = [...around].reverse().find((x) => x.level <= 2 || x.end - x.start >= CLAUSE_CHARS) ?? around[around.length - 1]!;
+        const readable =
+          [...around].reverse().find((x) => x.level <= 2 || x.end - x.start >= CLAUSE_CHARS) ??
+          around[around.length - 1]!;
         r.section_id = readable.id;
       }
       // The name citations give the document ("Gildernew v. Gantner"), else its outline's title.
@@ -376,14 +426,42 @@ export class CaseTools {
     const sections = (await this.documents.readSections(file.id, version)).map((s) => {
       const pages = pagesOf(doc.pageStarts, s.start, Math.max(s.start + 1, s.end));
       return {
-        id: s.id, level: s.level, number: s.number, title: s.title, kind: s.kind, start: s.start, end: s.end, heading_end: s.headingEnd, pages,
-        citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages: pagesOf(doc.pageStarts, s.start, s.headingEnd), start: s.start, end: s.headingEnd }),
+        id: s.id,
+        level: s.level,
+        number: s.number,
+        title: s.title,
+        kind: s.kind,
+        start: s.start,
+        end: s.end,
+        heading_end: s.headingEnd,
+        pages,
+        citation: this.ledger.issue({
+          file_id: file.id,
+          file_name: file.name,
+          version,
+          pages: pagesOf(doc.pageStarts, s.start, s.headingEnd),
+          start: s.start,
+          end: s.headingEnd,
+        }),
       };
     });
     const defined = (await this.documents.readProfile(file.id, version))?.defined;
     const defined_terms = defined?.map((d) => {
       const pages = pagesOf(doc.pageStarts, d.start, d.end);
-      return { term: d.term, start: d.start, end: d.end, pages, citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: d.start, end: d.end }) };
+      return {
+        term: d.term,
+        start: d.start,
+        end: d.end,
+        pages,
+        citation: this.ledger.issue({
+          file_id: file.id,
+          file_name: file.name,
+          version,
+          pages,
+          start: d.start,
+          end: d.end,
+        }),
+      };
     });
     return { file_id: file.id, file_name: file.name, version, sections, ...(defined_terms ? { defined_terms } : {}) };
   }
@@ -396,13 +474,23 @@ export class CaseTools {
     const s = findSection(sections, a.section);
     if (!s) {
       const known = sections.slice(0, 12).map((x) => `${x.id} ${[x.number, x.title].filter(Boolean).join(' ')}`.trim());
-      throw new CasefileError('not_found', `"${file.name}" has no section "${a.section}"${known.length ? `; its outline starts: ${known.join('; ')}` : ' (no headings were found in it)'}.`);
+      throw new CasefileError(
+        'not_found',
+        `"${file.name}" has no section "${a.section}"${known.length ? `; its outline starts: ${known.join('; ')}` : ' (no headings were found in it)'}.`,
+      );
     }
     const end = Math.min(s.end, s.start + a.max_length);
     const pages = pagesOf(doc.pageStarts, s.start, Math.max(s.start + 1, end));
     return {
-      file_id: file.id, file_name: file.name, version, start: s.start, end, total_length: doc.text.length, pages,
-      text: doc.text.slice(s.start, end), eof: end >= doc.text.length,
+      file_id: file.id,
+      file_name: file.name,
+      version,
+      start: s.start,
+      end,
+      total_length: doc.text.length,
+      pages,
+      text: doc.text.slice(s.start, end),
+      eof: end >= doc.text.length,
       citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: s.start, end }),
       section: { id: s.id, level: s.level, number: s.number, title: s.title },
     };
@@ -428,7 +516,9 @@ export class CaseTools {
     const re = compileUserRegex(a.pattern, a.flags);
     const needle = a.file_name_contains?.toLocaleLowerCase();
     const files = (await this.documents.listFiles()).filter(
-      (f) => (needle === undefined || f.name.toLocaleLowerCase().includes(needle)) && (a.doc_type === undefined || f.type === a.doc_type),
+      (f) =>
+        (needle === undefined || f.name.toLocaleLowerCase().includes(needle)) &&
+        (a.doc_type === undefined || f.type === a.doc_type),
     );
     const out: GrepCaseResult['files'] = [];
     const notSearchable: GrepCaseResult['coverage']['not_searchable'] = [];
@@ -457,14 +547,23 @@ export class CaseTools {
         matches: hits.map((h) => this.toMatch(f, f.version, doc, h, a.context_chars)),
       });
     }
-    const parts = [`searched ${searched} file${searched === 1 ? '' : 's'}, ${out.length} with hits (${totalMatches} match${totalMatches === 1 ? '' : 'es'})`];
+    const parts = [
+      `searched ${searched} file${searched === 1 ? '' : 's'}, ${out.length} with hits (${totalMatches} match${totalMatches === 1 ? '' : 'es'})`,
+    ];
     if (notSearchable.length) {
-      parts.push(`not searchable: ${notSearchable.map((n) => `${n.file_name} (${STATUS_WORDS[n.status] ?? n.status})`).join(', ')}`);
+      parts.push(
+        `not searchable: ${notSearchable.map((n) => `${n.file_name} (${STATUS_WORDS[n.status] ?? n.status})`).join(', ')}`,
+      );
     }
     return {
       files: out,
       total_matches: totalMatches,
-      coverage: { files_searched: searched, files_with_hits: out.length, not_searchable: notSearchable, line: parts.join('; ') },
+      coverage: {
+        files_searched: searched,
+        files_with_hits: out.length,
+        not_searchable: notSearchable,
+        line: parts.join('; '),
+      },
       truncated,
     };
   }
@@ -473,7 +572,11 @@ export class CaseTools {
     const a = parseInput(AdjacentChunksArgs, args, 'getAdjacentChunks arguments');
     const inScope = this.scope ? ` AND file_id IN (${this.scope.map(sqlString).join(', ')})` : '';
     const [anchor] = await this.store.rows(`chunk_id = ${sqlString(a.chunk_id)}${inScope}`, 1);
-    if (!anchor) throw new CasefileError('not_found', `No chunk "${a.chunk_id}" in this case. Use a chunk_id from a search result.`);
+    if (!anchor)
+      throw new CasefileError(
+        'not_found',
+        `No chunk "${a.chunk_id}" in this case. Use a chunk_id from a search result.`,
+      );
     const rows = await this.store.rows(
       `file_id = ${sqlString(anchor.file_id)} AND version = ${sqlInt(anchor.version)} AND chunk_index >= ${sqlInt(anchor.chunk_index - a.before)} AND chunk_index <= ${sqlInt(anchor.chunk_index + a.after)}`,
     );
@@ -495,11 +598,24 @@ export class CaseTools {
       end: c.end,
       text: c.text,
       anchor,
-      citation: this.ledger.issue({ file_id: c.file_id, file_name: c.file_name, version: c.version, pages, start: c.start, end: c.end }),
+      citation: this.ledger.issue({
+        file_id: c.file_id,
+        file_name: c.file_name,
+        version: c.version,
+        pages,
+        start: c.start,
+        end: c.end,
+      }),
     };
   }
 
-  private toMatch(file: DocumentInfo, version: number, doc: DocumentText, h: { start: number; end: number; match: string }, ctx: number): GrepMatch {
+  private toMatch(
+    file: DocumentInfo,
+    version: number,
+    doc: DocumentText,
+    h: { start: number; end: number; match: string },
+    ctx: number,
+  ): GrepMatch {
     const from = Math.max(0, h.start - ctx);
     const to = Math.min(doc.text.length, h.end + ctx);
     const pages = pagesOf(doc.pageStarts, h.start, Math.max(h.end, h.start + 1));
@@ -512,23 +628,46 @@ export class CaseTools {
       page: pages[0]!,
       match: h.match,
       context: `${from > 0 ? '…' : ''}${doc.text.slice(from, to)}${to < doc.text.length ? '…' : ''}`,
-      citation: this.ledger.issue({ file_id: file.id, file_name: file.name, version, pages, start: h.start, end: h.end }),
+      citation: this.ledger.issue({
+        file_id: file.id,
+        file_name: file.name,
+        version,
+        pages,
+        start: h.start,
+        end: h.end,
+      }),
     };
   }
 
-  private async openText(fileId: string, version?: number): Promise<{ file: DocumentInfo; version: number; doc: DocumentText }> {
+  private async openText(
+    fileId: string,
+    version?: number,
+  ): Promise<{ file: DocumentInfo; version: number; doc: DocumentText }> {
     const file = (await this.documents.listFiles()).find((f) => f.id === fileId);
     if (!file) {
-      if (this.scope) throw new CasefileError('not_found', `The file "${fileId}" is not among the documents this question is limited to. Use findFiles to list them.`);
-      throw new CasefileError('not_found', `No file with id "${fileId}" in this case. Use findFiles to list the files.`);
+      if (this.scope)
+        throw new CasefileError(
+          'not_found',
+          `The file "${fileId}" is not among the documents this question is limited to. Use findFiles to list them.`,
+        );
+      throw new CasefileError(
+        'not_found',
+        `No file with id "${fileId}" in this case. Use findFiles to list the files.`,
+      );
     }
     const v = version ?? file.version;
     if (!file.versions.includes(v)) {
-      throw new CasefileError('not_found', `"${file.name}" has no version ${v}; it has version${file.versions.length === 1 ? '' : 's'} ${file.versions.join(', ')}.`);
+      throw new CasefileError(
+        'not_found',
+        `"${file.name}" has no version ${v}; it has version${file.versions.length === 1 ? '' : 's'} ${file.versions.join(', ')}.`,
+      );
     }
     const doc = await this.documents.readText(file.id, v);
     if (!doc) {
-      throw new CasefileError('unavailable', `"${file.name}" has no readable text (${STATUS_WORDS[file.status] ?? file.status}${file.reason ? `: ${file.reason}` : ''}).`);
+      throw new CasefileError(
+        'unavailable',
+        `"${file.name}" has no readable text (${STATUS_WORDS[file.status] ?? file.status}${file.reason ? `: ${file.reason}` : ''}).`,
+      );
     }
     return { file, version: v, doc };
   }

@@ -16,7 +16,11 @@ export interface ToolsPorts extends QueryModelsPort {
  * The retrieval tools bound to exactly one case. Pass the conversation's ledger so citation ids
  * stay unique and stable within it.
  */
-export async function openCaseTools(ports: ToolsPorts, caseId: string, options: { ledger?: CitationLedger } = {}): Promise<CaseTools> {
+export async function openCaseTools(
+  ports: ToolsPorts,
+  caseId: string,
+  options: { ledger?: CitationLedger } = {},
+): Promise<CaseTools> {
   const open = await ports.openCases.open(caseId);
   const store = await open.chunks();
   return new CaseTools({

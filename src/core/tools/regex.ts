@@ -13,14 +13,18 @@ export interface RegexHit {
 /** Validate a user's pattern and flags: a clear `invalid_input` error instead of a SyntaxError. */
 export function compileUserRegex(pattern: string, flags = ''): RegExp {
   if (!/^[imsu]*$/.test(flags)) {
-    throw new CasefileError('invalid_input', `Regex flags may only be i, m, s and u (got "${flags}").`, [{ field: 'flags', message: 'only i, m, s, u' }]);
+    throw new CasefileError('invalid_input', `Regex flags may only be i, m, s and u (got "${flags}").`, [
+      { field: 'flags', message: 'only i, m, s, u' },
+    ]);
   }
   try {
     return new RegExp(pattern, `${[...new Set(flags)].join('')}g`);
   } catch (err) {
-    throw new CasefileError('invalid_input', `The pattern is not a valid regular expression: ${(err as Error).message}.`, [
-      { field: 'pattern', message: (err as Error).message },
-    ]);
+    throw new CasefileError(
+      'invalid_input',
+      `The pattern is not a valid regular expression: ${(err as Error).message}.`,
+      [{ field: 'pattern', message: (err as Error).message }],
+    );
   }
 }
 
@@ -37,14 +41,24 @@ const runner = new vm.Script(`(function (pattern, flags, text, max) {
   }
   return { hits: out.join(','), total: total };
 })`);
-const findAll = runner.runInContext(context) as (pattern: string, flags: string, text: string, max: number) => { hits: string; total: number };
+const findAll = runner.runInContext(context) as (
+  pattern: string,
+  flags: string,
+  text: string,
+  max: number,
+) => { hits: string; total: number };
 
 /**
  * Every match of `re` in `text`, the first `max` returned with offsets and `total` counted.
  * Runs under a V8 execution time limit, so a catastrophically backtracking pattern
  * (e.g. `(a+)+$`) is stopped with a clear error instead of freezing the engine.
  */
-export function guardedMatchAll(re: RegExp, text: string, max: number, timeLimitMs = REGEX_TIME_LIMIT_MS): { hits: RegexHit[]; total: number } {
+export function guardedMatchAll(
+  re: RegExp,
+  text: string,
+  max: number,
+  timeLimitMs = REGEX_TIME_LIMIT_MS,
+): { hits: RegexHit[]; total: number } {
   const call = new vm.Script('findAll(p, f, t, m)');
   const sandbox = context as Record<string, unknown>;
   sandbox.findAll = findAll;

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { AGENT_TOP_K_DEFAULT, AGENT_TOP_K_MAX } from '../../shared/retrieval';
-import { FindFilesInput, TimelineInput, GrepCaseInput, GrepFileInput, OutlineInput, ReadFileInput, ReadSectionInput, SearchFilters } from '../../shared/contract/search';
+import {
+  FindFilesInput,
+  TimelineInput,
+  GrepCaseInput,
+  GrepFileInput,
+  OutlineInput,
+  ReadFileInput,
+  ReadSectionInput,
+  SearchFilters,
+} from '../../shared/contract/search';
 
 /**
  * Input schemas of the case tools (bound to one case, so no caseId). The agent turns these into

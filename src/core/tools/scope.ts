@@ -29,7 +29,10 @@ export function chosenFiles(all: readonly DocumentInfo[], ids: readonly string[]
   const unique = [...new Set(ids)];
   const unknown = unique.filter((id) => !byId.has(id));
   if (unknown.length) {
-    const shown = unknown.slice(0, 5).map((id) => `"${id}"`).join(', ');
+    const shown = unknown
+      .slice(0, 5)
+      .map((id) => `"${id}"`)
+      .join(', ');
     const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
     const message =
       unknown.length === 1

@@ -7,7 +7,10 @@ import { placeFacts } from '../text/index';
 import { readMarks } from './chronology-marks';
 
 /** Ingest's manifest and stored texts as a DocumentSource (exact text, exact page starts, every status). */
-export function ingestDocumentSource(docs: CaseDocuments, meta?: () => Promise<{ settings: Record<string, unknown> }>): DocumentSource {
+export function ingestDocumentSource(
+  docs: CaseDocuments,
+  meta?: () => Promise<{ settings: Record<string, unknown> }>,
+): DocumentSource {
   return {
     async listFiles() {
       const out: DocumentInfo[] = [];

@@ -10,7 +10,17 @@ export { eventCite, eventDate };
 const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written', 'Mark', 'Note'];
 
 function row(e: TimelineEvent): string[] {
-  return [eventDate(e), e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.title ?? e.file_name, eventCite(e), e.date_text, e.mark ?? '', e.note ?? ''];
+  return [
+    eventDate(e),
+    e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''),
+    e.text.replace(/\s+/g, ' '),
+    e.people.join('; '),
+    e.title ?? e.file_name,
+    eventCite(e),
+    e.date_text,
+    e.mark ?? '',
+    e.note ?? '',
+  ];
 }
 
 /** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
@@ -25,15 +35,31 @@ export function timelineCsv(result: TimelineResult): string {
 const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 
 /** A Word document (base64): the case's name, the filters, and the events as a table. */
-export async function timelineDocx(result: TimelineResult, options: { caseName: string; filters: string; now: Date }): Promise<string> {
+export async function timelineDocx(
+  result: TimelineResult,
+  options: { caseName: string; filters: string; now: Date },
+): Promise<string> {
   const d = await import('docx');
-  const cell = (text: string, bold = false) => new d.TableCell({ children: [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(text), bold })] })] });
+  const cell = (text: string, bold = false) =>
+    new d.TableCell({ children: [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(text), bold })] })] });
   const columns = ['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note'];
   const table = new d.Table({
     width: { size: 100, type: d.WidthType.PERCENTAGE },
     rows: [
       new d.TableRow({ tableHeader: true, children: columns.map((c) => cell(c, true)) }),
-      ...result.events.map((e) => new d.TableRow({ children: [eventDate(e), e.text.replace(/\s+/g, ' '), e.people.join('; '), e.title ?? e.file_name, eventCite(e), [e.mark, e.note].filter(Boolean).join(': ')].map((t) => cell(t)) })),
+      ...result.events.map(
+        (e) =>
+          new d.TableRow({
+            children: [
+              eventDate(e),
+              e.text.replace(/\s+/g, ' '),
+              e.people.join('; '),
+              e.title ?? e.file_name,
+              eventCite(e),
+              [e.mark, e.note].filter(Boolean).join(': '),
+            ].map((t) => cell(t)),
+          }),
+      ),
     ],
   });
   const doc = new d.Document({
@@ -42,9 +68,22 @@ export async function timelineDocx(result: TimelineResult, options: { caseName: 
     sections: [
       {
         children: [
-          new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: [new d.TextRun(xmlSafe(`Chronology — ${options.caseName}`))] }),
-          new d.Paragraph({ children: [new d.TextRun(xmlSafe(`${result.events.length} of ${result.total} events${options.filters ? ` (${options.filters})` : ''}; exported ${options.now.toISOString().slice(0, 10)}`))] }),
-          new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(`Coverage: ${result.coverage.line}`), italics: true })] }),
+          new d.Paragraph({
+            heading: d.HeadingLevel.TITLE,
+            children: [new d.TextRun(xmlSafe(`Chronology — ${options.caseName}`))],
+          }),
+          new d.Paragraph({
+            children: [
+              new d.TextRun(
+                xmlSafe(
+                  `${result.events.length} of ${result.total} events${options.filters ? ` (${options.filters})` : ''}; exported ${options.now.toISOString().slice(0, 10)}`,
+                ),
+              ),
+            ],
+          }),
+          new d.Paragraph({
+            children: [new d.TextRun({ text: xmlSafe(`Coverage: ${result.coverage.line}`), italics: true })],
+          }),
           table,
         ],
       },

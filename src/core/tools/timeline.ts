@@ -21,7 +21,8 @@ function lastDay(bound: string): string {
 }
 
 /** The first day a bound names. */
-const firstDay = (bound: string) => (bound.length === 10 ? bound : bound.length === 7 ? `${bound}-01` : `${bound}-01-01`);
+const firstDay = (bound: string) =>
+  bound.length === 10 ? bound : bound.length === 7 ? `${bound}-01` : `${bound}-01-01`;
 
 /** The day an event ends on, for its precision ("2019-01-01" of month precision ends 2019-01-31). */
 function eventEnd(e: DatedEvent): string {
@@ -46,14 +47,26 @@ function matches(e: DatedEvent, a: { from?: string; to?: string; words: string[]
 const ORDER: Record<DatedEvent['precision'], number> = { day: 0, month: 1, year: 2 };
 
 /** The chronology of a case's documents, filtered by `args` (see TimelineInput). */
-export async function caseTimeline(documents: DocumentSource, ledger: CitationLedger, args: unknown, marks: EventMarks = {}): Promise<TimelineResult> {
+export async function caseTimeline(
+  documents: DocumentSource,
+  ledger: CitationLedger,
+  args: unknown,
+  marks: EventMarks = {},
+): Promise<TimelineResult> {
   const a = parseInput(TimelineArgs, args ?? {}, 'timeline arguments');
-  const words = (a.query ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 1);
+  const words = (a.query ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 1);
   const needle = a.file_name?.toLowerCase();
   const listed = await documents.listFiles();
   // A document's exact name picks it alone; other words pick every document whose name holds them.
   const exact = needle !== undefined && listed.some((f) => f.name.toLowerCase() === needle);
-  const files = listed.filter((f) => (!needle || (exact ? f.name.toLowerCase() === needle : f.name.toLowerCase().includes(needle))) && (!a.doc_type || f.type === a.doc_type));
+  const files = listed.filter(
+    (f) =>
+      (!needle || (exact ? f.name.toLowerCase() === needle : f.name.toLowerCase().includes(needle))) &&
+      (!a.doc_type || f.type === a.doc_type),
+  );
   const found: { event: DatedEvent; file: (typeof files)[number]; order: number }[] = [];
   const notReadable: TimelineResult['coverage']['not_readable'] = [];
   let documentsRead = 0;
@@ -72,7 +85,13 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
       if (matches(event, { ...a, words })) found.push({ event, file, order });
     });
   }
-  found.sort((x, y) => x.event.date.localeCompare(y.event.date) || ORDER[x.event.precision] - ORDER[y.event.precision] || x.file.name.localeCompare(y.file.name) || x.order - y.order);
+  found.sort(
+    (x, y) =>
+      x.event.date.localeCompare(y.event.date) ||
+      ORDER[x.event.precision] - ORDER[y.event.precision] ||
+      x.file.name.localeCompare(y.file.name) ||
+      x.order - y.order,
+  );
   const events: TimelineEvent[] = [];
   // Each document's text and page facts are read once, however many of its events are listed.
   const texts = new Map<string, ReturnType<DocumentSource['readText']>>();
@@ -81,19 +100,52 @@ export async function caseTimeline(documents: DocumentSource, ledger: CitationLe
     if (!texts.has(file.id)) {
       texts.set(file.id, documents.readText(file.id, file.version));
       // A name of its own ("Gildernew v. Gantner"), not one made from the file name: the file name then says more.
-      const own = (name: string | undefined) => (name && name.toLowerCase() !== readableFileName(file.name).toLowerCase() ? name : undefined);
-      titles.set(file.id, documents.readProfile(file.id, file.version).then((p) => own(p?.short_name || p?.title), () => undefined));
+      const own = (name: string | undefined) =>
+        name && name.toLowerCase() !== readableFileName(file.name).toLowerCase() ? name : undefined;
+      titles.set(
+        file.id,
+        documents.readProfile(file.id, file.version).then(
+          (p) => own(p?.short_name || p?.title),
+          () => undefined,
+        ),
+      );
     }
     const doc = await texts.get(file.id)!;
     const title = await titles.get(file.id)!;
     const pages = doc ? pagesOf(doc.pageStarts, e.start, e.end) : [e.page];
     const place = doc ? placeOf(doc, pages, e.start, e.end) : undefined;
-    const citation = ledger.issue({ file_id: file.id, file_name: file.name, version: file.version, pages, start: e.start, end: e.end });
+    const citation = ledger.issue({
+      file_id: file.id,
+      file_name: file.name,
+      version: file.version,
+      pages,
+      start: e.start,
+      end: e.end,
+    });
     const { start, end, page: _page, ...rest } = e;
     const key = eventKey(file.id, file.version, start, end);
     const said = marks[key];
-    events.push({ ...rest, file_id: file.id, file_name: file.name, ...(title ? { title } : {}), version: file.version, doc_type: file.type, pages, start, end, citation, ...(place ? { place } : {}), key, ...(said?.mark ? { mark: said.mark } : {}), ...(said?.note ? { note: said.note } : {}) });
+    events.push({
+      ...rest,
+      file_id: file.id,
+      file_name: file.name,
+      ...(title ? { title } : {}),
+      version: file.version,
+      doc_type: file.type,
+      pages,
+      start,
+      end,
+      citation,
+      ...(place ? { place } : {}),
+      key,
+      ...(said?.mark ? { mark: said.mark } : {}),
+      ...(said?.note ? { note: said.note } : {}),
+    });
   }
   const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
-  return { events, total: found.length, coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line } };
+  return {
+    events,
+    total: found.length,
+    coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line },
+  };
 }

@@ -11,7 +11,10 @@ export class Disposables {
 
   /** Hold `d`; when already disposed, it runs at once (nothing outlives its owner). */
   add(d: Disposer): void {
-    if (this.disposed) void Promise.resolve().then(d).catch(() => undefined);
+    if (this.disposed)
+      void Promise.resolve()
+        .then(d)
+        .catch(() => undefined);
     else this.items.push(d);
   }
 

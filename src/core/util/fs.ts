@@ -105,6 +105,8 @@ export async function cleanTempFiles(dir: string): Promise<void> {
     return;
   }
   await Promise.all(
-    names.filter((n) => n.includes(TEMP_MARK) && !writerAlive(n)).map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })),
+    names
+      .filter((n) => n.includes(TEMP_MARK) && !writerAlive(n))
+      .map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })),
   );
 }

@@ -26,7 +26,9 @@ function installNode20Polyfills(): void {
       return { promise, resolve, reject };
     };
   }
-  const AB = ArrayBuffer.prototype as unknown as { transferToFixedLength?: (this: ArrayBuffer, n?: number) => ArrayBuffer };
+  const AB = ArrayBuffer.prototype as unknown as {
+    transferToFixedLength?: (this: ArrayBuffer, n?: number) => ArrayBuffer;
+  };
   if (typeof AB.transferToFixedLength !== 'function') {
     AB.transferToFixedLength = function transferToFixedLength(this: ArrayBuffer, n?: number) {
       const length = n ?? this.byteLength;

@@ -54,9 +54,21 @@ export function isJunk(name: string, isDir: boolean): boolean {
  * in `only` is not walked: just the files named there are taken (a followed folder's changed
  * files), each named as walking the folder would name it.
  */
-export async function walkPaths(paths: string[], signal?: AbortSignal, only: Record<string, string[]> = {}, bounds: WalkBounds = {}): Promise<WalkResult> {
+export async function walkPaths(
+  paths: string[],
+  signal?: AbortSignal,
+  only: Record<string, string[]> = {},
+  bounds: WalkBounds = {},
+): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [] };
-  const walk: Walk = { out: result, signal, visited: new Set(), entries: 0, maxEntries: bounds.maxEntries ?? MAX_WALK_ENTRIES, maxDepth: bounds.maxDepth ?? MAX_WALK_DEPTH };
+  const walk: Walk = {
+    out: result,
+    signal,
+    visited: new Set(),
+    entries: 0,
+    maxEntries: bounds.maxEntries ?? MAX_WALK_ENTRIES,
+    maxDepth: bounds.maxDepth ?? MAX_WALK_DEPTH,
+  };
   for (const p of paths) {
     signal?.throwIfAborted();
     const abs = path.resolve(p);
@@ -94,7 +106,13 @@ function inside(root: string, target: string): boolean {
  * gone since, one that leads out of the folder (a `..`, a link pointing outside) or through a
  * hidden or junk entry is not taken.
  */
-async function takeNamed(dir: string, root: string, names: string[], out: WalkResult, signal?: AbortSignal): Promise<void> {
+async function takeNamed(
+  dir: string,
+  root: string,
+  names: string[],
+  out: WalkResult,
+  signal?: AbortSignal,
+): Promise<void> {
   for (const name of [...new Set(names)].sort()) {
     signal?.throwIfAborted();
     const parts = name.split('/');
@@ -137,7 +155,11 @@ async function walkDir(walk: Walk, dir: string, root: string, prefix: string, de
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (err) {
-    out.skipped.push({ path: dir, name: prefix || path.basename(dir), reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    out.skipped.push({
+      path: dir,
+      name: prefix || path.basename(dir),
+      reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

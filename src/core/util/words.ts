@@ -30,4 +30,3 @@ export function contentWords(text: string): string[] {
   }
   return out;
 }
-

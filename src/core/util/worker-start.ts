@@ -57,7 +57,9 @@ export function tsWorkerBootstrap(entry: string, preload: string[] = []): string
  * returns imported natively first (only asked for then); directly for a built .js entry.
  */
 export function startWorker(entry: string, preload: () => string[] = () => []): Worker {
-  return /\.(c|m)?ts$/.test(entry) ? new Worker(tsWorkerBootstrap(entry, preload()), { eval: true }) : new Worker(entry);
+  return /\.(c|m)?ts$/.test(entry)
+    ? new Worker(tsWorkerBootstrap(entry, preload()), { eval: true })
+    : new Worker(entry);
 }
 
 /**
@@ -67,17 +69,30 @@ export function startWorker(entry: string, preload: () => string[] = () => []): 
  * a worker thread, can be measured and killed on its own: what it decodes outside the JS heap
  * counts in its resident set, not the app's.
  */
-export function startChild(entry: string, preload: () => string[] = () => [], opts: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+export function startChild(
+  entry: string,
+  preload: () => string[] = () => [],
+  opts: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {},
+): ChildProcess {
   const execArgv = opts.execArgv ?? [];
   const env = opts.env ?? process.env;
   if (/\.(c|m)?ts$/.test(entry)) {
-    return spawn(process.execPath, [...execArgv, '--input-type=module', '--eval', tsWorkerBootstrap(entry, preload())], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      serialization: 'advanced',
-      env,
-    });
+    return spawn(
+      process.execPath,
+      [...execArgv, '--input-type=module', '--eval', tsWorkerBootstrap(entry, preload())],
+      {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        serialization: 'advanced',
+        env,
+      },
+    );
   }
   // In Electron, the child is Electron's own Node (ELECTRON_RUN_AS_NODE), not a second app.
   const childEnv = process.versions.electron ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env;
-  return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: childEnv });
+  return fork(entry, [], {
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+    env: childEnv,
+  });
 }

@@ -33,7 +33,9 @@ export interface FolderSyncPorts {
 
 async function readState(caseDir: string): Promise<WatchState> {
   const raw = (await readJson(path.join(caseDir, WATCH_FILE)).catch(() => undefined)) as WatchState | undefined;
-  return raw?.schemaVersion === 1 && raw.folders && typeof raw.folders === 'object' ? raw : { schemaVersion: 1, folders: {} };
+  return raw?.schemaVersion === 1 && raw.folders && typeof raw.folders === 'object'
+    ? raw
+    : { schemaVersion: 1, folders: {} };
 }
 
 /** What one catch-up may use besides the ports: the scope (real paths), a stop, the walk's bounds. */
@@ -48,7 +50,9 @@ export type SyncOutcome = WatchSyncedEvent & { unfollowable?: true };
 
 /** Why a walked folder cannot be followed (it went past the walk's bounds), or null. */
 export function tooLargeToFollow(walked: WalkResult): string | null {
-  return walked.truncated ? `the folder is too large to follow: ${walked.truncated}. Follow a smaller folder inside it, or add its files by dropping them` : null;
+  return walked.truncated
+    ? `the folder is too large to follow: ${walked.truncated}. Follow a smaller folder inside it, or add its files by dropping them`
+    : null;
 }
 
 /**
@@ -85,14 +89,26 @@ async function differsFromCase(ports: FolderSyncPorts, caseId: string, now: Seen
 }
 
 /** Catch up with one folder of a case; the event says what happened (empty lists: nothing did). */
-export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder: string, opts: SyncOptions = {}): Promise<SyncOutcome> {
+export async function syncFolder(
+  ports: FolderSyncPorts,
+  caseId: string,
+  folder: string,
+  opts: SyncOptions = {},
+): Promise<SyncOutcome> {
   const event: SyncOutcome = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [] };
   const caseDir = ports.caseDir(caseId);
-  const missing = { ...event, problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)' };
+  const missing = {
+    ...event,
+    problem: 'the folder is missing or cannot be read (nothing was marked; it is caught up with once it is back)',
+  };
   const real = await fs.realpath(folder).catch(() => null);
   if (real === null) return missing;
   if (opts.mayRead && !(await opts.mayRead(real))) {
-    return { ...event, problem: 'the folder now leads outside the folders this server may read (it was moved or replaced by a link); nothing was read from it' };
+    return {
+      ...event,
+      problem:
+        'the folder now leads outside the folders this server may read (it was moved or replaced by a link); nothing was read from it',
+    };
   }
   const scanned = await scan(real, opts);
   if (!scanned) return missing;
@@ -103,7 +119,9 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   // Since the last catch-up: the files new or changed (size or time). First catch-up of a folder
   // (just dropped, or just followed): all of it, unless the case already holds each file as it is.
   const toRead = before
-    ? Object.keys(now).filter((name) => before[name]?.size !== now[name]!.size || before[name]?.mtimeMs !== now[name]!.mtimeMs)
+    ? Object.keys(now).filter(
+        (name) => before[name]?.size !== now[name]!.size || before[name]?.mtimeMs !== now[name]!.mtimeMs,
+      )
     : undefined;
   if (toRead ? toRead.length > 0 : await differsFromCase(ports, caseId, now)) {
     let run: IngestRunResult;
@@ -113,7 +131,11 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
     } catch (err) {
       return { ...event, problem: `the new and changed files could not be added: ${(err as Error).message}` };
     }
-    if (run.state === 'cancelled') return { ...event, problem: 'adding the new and changed files was cancelled; they are added at the next change or start' };
+    if (run.state === 'cancelled')
+      return {
+        ...event,
+        problem: 'adding the new and changed files was cancelled; they are added at the next change or start',
+      };
     const { added, changed } = fromResults(run);
     event.added = added;
     event.changed = changed;
@@ -121,7 +143,11 @@ export async function syncFolder(ports: FolderSyncPorts, caseId: string, folder:
   const gone = Object.keys(before ?? {}).filter((name) => !(name in now));
   event.removed = await ports.markSourceRemoved(caseId, gone, new Date().toISOString());
   // Back in the folder: a file that was not there at the last catch-up.
-  event.restored = await ports.markSourceRemoved(caseId, before ? Object.keys(now).filter((name) => !(name in before)) : Object.keys(now), null);
+  event.restored = await ports.markSourceRemoved(
+    caseId,
+    before ? Object.keys(now).filter((name) => !(name in before)) : Object.keys(now),
+    null,
+  );
   // Written again only after success: a failed catch-up is tried again from the same state.
   const latest = await readState(caseDir);
   latest.folders[folder] = { files: now };

@@ -74,7 +74,9 @@ export class WatchService {
   /** Follow every case that is switched on (catching up with each), and from now on each case switched on or off. */
   async start(): Promise<void> {
     if (this.offs.length === 0) {
-      this.offs.push(this.ports.events.on('cases.changed', ({ case_id: caseId, kind }) => void this.onCaseChanged(caseId, kind)));
+      this.offs.push(
+        this.ports.events.on('cases.changed', ({ case_id: caseId, kind }) => void this.onCaseChanged(caseId, kind)),
+      );
     }
     const cases = await this.ports.listCases();
     await Promise.all(cases.filter((c) => c.watch.enabled).map((c) => this.follow(c.id, c.watch.folders)));
@@ -101,7 +103,11 @@ export class WatchService {
    * `force`: followed even while the case's setting is off (`casefile watch`). Resolves once the
    * watchers are ready and the first catch-up is done, or as soon as `signal` is aborted.
    */
-  async follow(caseId: string, folders: string[], opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<WatchSyncedEvent[]> {
+  async follow(
+    caseId: string,
+    folders: string[],
+    opts: { force?: boolean; signal?: AbortSignal } = {},
+  ): Promise<WatchSyncedEvent[]> {
     // A catch-up of the folders followed before ends first (watch.json is written by one at a time).
     const previous = this.followed.get(caseId)?.running;
     await this.unfollow(caseId);
@@ -112,7 +118,15 @@ export class WatchService {
       if (await this.mayRead(await fs.realpath(folder).catch(() => folder))) allowed.push(folder);
       else this.problem(caseId, folder, 'this server may not read that folder (start it with --allow-path for it)');
     }
-    const entry: Followed = { folders: allowed, watchers: [], stop: new AbortController(), timer: undefined, running: undefined, dirty: false, forced: opts.force === true };
+    const entry: Followed = {
+      folders: allowed,
+      watchers: [],
+      stop: new AbortController(),
+      timer: undefined,
+      running: undefined,
+      dirty: false,
+      forced: opts.force === true,
+    };
     const onAbort = () => void this.unfollow(caseId, entry);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     this.followed.set(caseId, entry);
@@ -156,13 +170,24 @@ export class WatchService {
     });
     watcher.on('all', () => this.schedule(caseId));
     // The system refused to watch (too many folders for its limit, no permission): say so and stop trying.
-    watcher.on('error', (err) => void this.giveUp(caseId, entry, folder, `the system would not watch it (${(err as Error).message})`));
+    watcher.on(
+      'error',
+      (err) => void this.giveUp(caseId, entry, folder, `the system would not watch it (${(err as Error).message})`),
+    );
     entry.watchers.push(watcher);
     return watcher;
   }
 
   private problem(caseId: string, folder: string, problem: string): WatchSyncedEvent {
-    const event: WatchSyncedEvent = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [], problem };
+    const event: WatchSyncedEvent = {
+      case_id: caseId,
+      folder,
+      added: [],
+      changed: [],
+      removed: [],
+      restored: [],
+      problem,
+    };
     this.ports.events.emit('watch.synced', event);
     return event;
   }
@@ -213,17 +238,36 @@ export class WatchService {
           if (entry.stop.signal.aborted) break;
           let event: SyncOutcome;
           try {
-            event = await syncFolder(this.ports, caseId, folder, { mayRead: this.mayRead, signal: entry.stop.signal, bounds: this.options.bounds });
+            event = await syncFolder(this.ports, caseId, folder, {
+              mayRead: this.mayRead,
+              signal: entry.stop.signal,
+              bounds: this.options.bounds,
+            });
           } catch (err) {
             if (entry.stop.signal.aborted) break;
-            event = { case_id: caseId, folder, added: [], changed: [], removed: [], restored: [], problem: (err as Error).message };
+            event = {
+              case_id: caseId,
+              folder,
+              added: [],
+              changed: [],
+              removed: [],
+              restored: [],
+              problem: (err as Error).message,
+            };
           }
           events.push(event);
           if (event.unfollowable) {
             delete event.unfollowable;
             return [...events.slice(0, -1), ...(await this.giveUp(caseId, entry, folder, event.problem!))];
           }
-          if (event.problem || event.added.length || event.changed.length || event.removed.length || event.restored.length) this.ports.events.emit('watch.synced', event);
+          if (
+            event.problem ||
+            event.added.length ||
+            event.changed.length ||
+            event.removed.length ||
+            event.restored.length
+          )
+            this.ports.events.emit('watch.synced', event);
         }
       } while (entry.dirty && this.followed.get(caseId) === entry);
       return events;

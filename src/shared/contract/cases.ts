@@ -50,13 +50,21 @@ export const casesContract = {
       .object({
         case_id: CaseId,
         enabled: z.boolean({ error: 'Choose on or off (true or false).' }).optional(),
-        language: z.string().regex(/^[a-z_]{3,12}$/, 'Give the OCR language as a code such as eng (English).').optional(),
+        language: z
+          .string()
+          .regex(/^[a-z_]{3,12}$/, 'Give the OCR language as a code such as eng (English).')
+          .optional(),
       })
       .strict(),
     'Turn OCR of scanned pages and images on or off for a case, or choose its language; applies to files read from now on (retry a file to read it again).',
   ),
   'cases.setDateOrder': op<CaseSummary>()(
-    z.object({ case_id: CaseId, day_first: z.boolean({ error: 'Choose whether dates are read day first (true or false).' }) }).strict(),
+    z
+      .object({
+        case_id: CaseId,
+        day_first: z.boolean({ error: 'Choose whether dates are read day first (true or false).' }),
+      })
+      .strict(),
     'How the case’s documents write numeric dates (03/04/2020): day first or month first. The chronology reads them so from now on.',
   ),
   'cases.setWatch': op<CaseSummary>()(
@@ -71,7 +79,10 @@ export const casesContract = {
               .string()
               .min(1, 'Choose a folder.')
               .max(4096, 'That folder path is too long.')
-              .refine((p) => isAbsolute(p) && !p.includes('\0'), 'Give each folder as a full path, such as /Users/me/Cases/Smith.'),
+              .refine(
+                (p) => isAbsolute(p) && !p.includes('\0'),
+                'Give each folder as a full path, such as /Users/me/Cases/Smith.',
+              ),
             { error: 'Give the folders as a list of full paths.' },
           )
           .max(50, 'A case can follow at most 50 folders.')

@@ -256,9 +256,15 @@ export type RetrievalDefaults = z.infer<typeof RetrievalDefaults>;
 
 /** Documents a question is limited to: ids of files of the case, at least one, at most ASK_FILE_IDS_MAX. */
 export const FileIds = z
-  .array(z.string({ error: 'Choose the documents as a list.' }).min(1, 'A chosen document has no id; choose the documents again.').max(200, 'A chosen document id is too long; choose the documents again.'), {
-    error: 'Choose the documents as a list.',
-  })
+  .array(
+    z
+      .string({ error: 'Choose the documents as a list.' })
+      .min(1, 'A chosen document has no id; choose the documents again.')
+      .max(200, 'A chosen document id is too long; choose the documents again.'),
+    {
+      error: 'Choose the documents as a list.',
+    },
+  )
   .min(1, 'Choose at least one document.')
   .max(ASK_FILE_IDS_MAX, `file_ids may name at most ${ASK_FILE_IDS_MAX} documents`);
 
@@ -266,10 +272,19 @@ export const ChatAskInput = z
   .object({
     case_id: CaseId,
     session_id: SessionId.optional(),
-    question: z.string({ error: 'question is required' }).trim().min(1, 'Type a question.').max(4000, 'A question can be at most 4,000 characters; shorten it.'),
+    question: z
+      .string({ error: 'question is required' })
+      .trim()
+      .min(1, 'Type a question.')
+      .max(4000, 'A question can be at most 4,000 characters; shorten it.'),
     /** Installed model id, path to a .gguf, `endpoint:<model>` or `scripted:<script.json>`; default: the configured/first chat model. */
     model: z.string().min(1).max(4096).optional(),
-    max_steps: z.number().int().min(1, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`).max(AGENT_MAX_STEPS, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`).optional(),
+    max_steps: z
+      .number()
+      .int()
+      .min(1, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`)
+      .max(AGENT_MAX_STEPS, `max_steps must be between 1 and ${AGENT_MAX_STEPS}`)
+      .optional(),
     /** Client-chosen id for the turn, so it can be cancelled before the answer arrives. */
     turn_id: TurnId.optional(),
     /** Defaults for the agent's searches in this turn (the model's explicit arguments win). */
@@ -304,13 +319,38 @@ export interface ChatExport {
 
 export const chatContract = {
   'chat.ask': op<ChatAnswer>()(ChatAskInput, 'Ask the case agent a question; agent.* events stream while it runs.'),
-  'chat.cancel': op<{ turn_id: string; cancelled: boolean }>()(z.object({ turn_id: TurnId }).strict(), 'Cancel a running turn; its partial trace is kept.'),
-  'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(z.object({ case_id: CaseId }).strict(), 'Chat sessions of a case, newest first.'),
-  'chat.session': op<ChatSession>()(z.object({ case_id: CaseId, session_id: SessionId }).strict(), 'One chat session with its messages.'),
+  'chat.cancel': op<{ turn_id: string; cancelled: boolean }>()(
+    z.object({ turn_id: TurnId }).strict(),
+    'Cancel a running turn; its partial trace is kept.',
+  ),
+  'chat.sessions': op<{ sessions: ChatSessionSummary[] }>()(
+    z.object({ case_id: CaseId }).strict(),
+    'Chat sessions of a case, newest first.',
+  ),
+  'chat.session': op<ChatSession>()(
+    z.object({ case_id: CaseId, session_id: SessionId }).strict(),
+    'One chat session with its messages.',
+  ),
   'chat.rename': op<ChatSessionSummary>()(
-    z.object({ case_id: CaseId, session_id: SessionId, title: z.string().trim().min(1, 'Give the chat a title.').max(200, 'A chat title can be at most 200 characters.') }).strict(),
+    z
+      .object({
+        case_id: CaseId,
+        session_id: SessionId,
+        title: z
+          .string()
+          .trim()
+          .min(1, 'Give the chat a title.')
+          .max(200, 'A chat title can be at most 200 characters.'),
+      })
+      .strict(),
     'Rename a chat session.',
   ),
-  'chat.delete': op<{ id: string; deleted: true }>()(z.object({ case_id: CaseId, session_id: SessionId }).strict(), 'Delete a chat session.'),
-  'chat.export': op<ChatExport>()(ChatExportInput, 'A chat session (or one turn) as Markdown or Word, with its citations.'),
+  'chat.delete': op<{ id: string; deleted: true }>()(
+    z.object({ case_id: CaseId, session_id: SessionId }).strict(),
+    'Delete a chat session.',
+  ),
+  'chat.export': op<ChatExport>()(
+    ChatExportInput,
+    'A chat session (or one turn) as Markdown or Word, with its citations.',
+  ),
 };

@@ -43,7 +43,17 @@ export type IngestFileStatus =
 export type IngestStage = 'hashing' | 'parsing' | 'chunking' | 'embedding' | 'indexing';
 
 /** `opinion` and `order`: a court's own paper (its caption read by text/caption.ts); `pleading`: a party's filing. */
-export type DocTypeName = 'contract' | 'medical_record' | 'police_report' | 'correspondence' | 'pleading' | 'opinion' | 'order' | 'deposition' | 'invoice' | 'other';
+export type DocTypeName =
+  | 'contract'
+  | 'medical_record'
+  | 'police_report'
+  | 'correspondence'
+  | 'pleading'
+  | 'opinion'
+  | 'order'
+  | 'deposition'
+  | 'invoice'
+  | 'other';
 
 /** One file's outcome in an ingest run (CLI `ingest --json` prints these as `results`). */
 /**
@@ -276,14 +286,21 @@ export interface FileContent {
 }
 
 const FileId = z.string({ error: 'file_id is required' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'file_id must be a file id');
-const Version = z.number({ error: 'A version is a whole number, 1 or more.' }).int('A version is a whole number, 1 or more.').positive('A version is a whole number, 1 or more.');
+const Version = z
+  .number({ error: 'A version is a whole number, 1 or more.' })
+  .int('A version is a whole number, 1 or more.')
+  .positive('A version is a whole number, 1 or more.');
 
 export const ingestContract = {
   'ingest.start': op<IngestRunResult | IngestJobHandle>()(
     z
       .object({
         case_id: CaseId,
-        paths: z.array(z.string().min(1, 'A file or folder path is empty; choose the files again.'), { error: 'Give the files and folders to add as a list of paths.' }).min(1, 'Choose at least one file or folder to add.'),
+        paths: z
+          .array(z.string().min(1, 'A file or folder path is empty; choose the files again.'), {
+            error: 'Give the files and folders to add as a list of paths.',
+          })
+          .min(1, 'Choose at least one file or folder to add.'),
         /** true (default): resolve when the run ends, with per-file results; false: return a handle at once and follow events. */
         wait: z.boolean().optional(),
         /**
@@ -325,7 +342,10 @@ export const ingestContract = {
     z.object({ case_id: CaseId }).strict(),
     "Make a case's passages that wait for their vectors searchable by meaning now, in the background, before other cases; progress as index.vectors events.",
   ),
-  'files.list': op<{ files: FileInfo[] }>()(z.object({ case_id: CaseId }).strict(), 'Files of a case with all their versions.'),
+  'files.list': op<{ files: FileInfo[] }>()(
+    z.object({ case_id: CaseId }).strict(),
+    'Files of a case with all their versions.',
+  ),
   'files.remove': op<{ removed: { file_id: string; versions: number[] } }>()(
     z.object({ case_id: CaseId, file_id: FileId, version: Version.optional() }).strict(),
     'Remove a file (every version, or one) with its chunks and index entries.',
@@ -340,18 +360,40 @@ export const ingestContract = {
           .trim()
           .min(2, 'A Bates prefix has at least 2 characters, such as ACME.')
           .max(40, 'A Bates prefix has at most 40 characters.')
-          .regex(/^[A-Za-z][A-Za-z0-9 _-]*$/, 'A Bates prefix starts with a letter and holds only letters, digits, spaces, - or _.')
+          .regex(
+            /^[A-Za-z][A-Za-z0-9 _-]*$/,
+            'A Bates prefix starts with a letter and holds only letters, digits, spaces, - or _.',
+          )
           .nullable(),
       })
       .strict(),
-    "Say which Bates prefix a document is stamped with (its pages are marked again from their text, without reading the file again), or null: it is not Bates-stamped.",
+    'Say which Bates prefix a document is stamped with (its pages are marked again from their text, without reading the file again), or null: it is not Bates-stamped.',
   ),
   'files.setType': op<{ file: FileInfo }>()(
     z
       .object({
         case_id: CaseId,
         file_id: FileId,
-        type: z.enum(['contract', 'medical_record', 'police_report', 'correspondence', 'pleading', 'opinion', 'order', 'deposition', 'invoice', 'other'], { error: 'The document type is one of contract, medical_record, police_report, correspondence, pleading, opinion, order, deposition, invoice or other.' }).nullable(),
+        type: z
+          .enum(
+            [
+              'contract',
+              'medical_record',
+              'police_report',
+              'correspondence',
+              'pleading',
+              'opinion',
+              'order',
+              'deposition',
+              'invoice',
+              'other',
+            ],
+            {
+              error:
+                'The document type is one of contract, medical_record, police_report, correspondence, pleading, opinion, order, deposition, invoice or other.',
+            },
+          )
+          .nullable(),
       })
       .strict(),
     "Override a file's document type (null: back to the detected one); its chunks are re-indexed with it.",
@@ -365,7 +407,10 @@ export const ingestContract = {
       .object({
         case_id: CaseId,
         file_id: FileId,
-        password: z.string({ error: 'password is required' }).min(1, 'Enter the password.').max(1024, 'That password is too long (at most 1,024 characters).'),
+        password: z
+          .string({ error: 'password is required' })
+          .min(1, 'Enter the password.')
+          .max(1024, 'That password is too long (at most 1,024 characters).'),
         wait: z.boolean().optional(),
       })
       .strict(),

@@ -86,7 +86,10 @@ export interface ModelImportResult {
 /** Model ids are safe as folder names. */
 export const ModelId = z
   .string({ error: 'model_id is required' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'A model name holds only letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit.');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+    'A model name holds only letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit.',
+  );
 
 export const modelsContract = {
   'models.list': op<ModelsList>()(
@@ -96,7 +99,10 @@ export const modelsContract = {
   'models.import': op<ModelImportResult>()(
     z
       .object({
-        path: z.string({ error: 'path is required' }).min(1, 'Choose the model file or folder, or type where it is.').max(4096, 'That path is too long (at most 4,096 characters).'),
+        path: z
+          .string({ error: 'path is required' })
+          .min(1, 'Choose the model file or folder, or type where it is.')
+          .max(4096, 'That path is too long (at most 4,096 characters).'),
         id: ModelId.optional(),
         /** `copy` (default) copies into `<home>/models`; `link` leaves the files where they are and links to them. */
         mode: z.enum(['copy', 'link']).default('copy'),
@@ -108,7 +114,11 @@ export const modelsContract = {
     z
       .object({
         /** A URL of a .gguf file, a Hugging Face `owner/repo/file.gguf`, or a Hugging Face transformers.js repo `owner/repo`. */
-        source: z.string({ error: 'source is required' }).trim().min(3, 'Give the web address of a .gguf file, or a Hugging Face name such as owner/repo/model.gguf.').max(2048, 'That address is too long (at most 2,048 characters).'),
+        source: z
+          .string({ error: 'source is required' })
+          .trim()
+          .min(3, 'Give the web address of a .gguf file, or a Hugging Face name such as owner/repo/model.gguf.')
+          .max(2048, 'That address is too long (at most 2,048 characters).'),
         id: ModelId.optional(),
         sha256: z
           .string()

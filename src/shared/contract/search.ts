@@ -123,7 +123,13 @@ export const SearchInput = SearchFilters.extend({
   reject_hashes: z.array(z.string().max(128)).max(10_000).optional(),
   /** Only these files (ids of the case; an unknown id is refused). */
   file_ids: z
-    .array(z.string().min(1, 'A chosen document has no id; choose the documents again.').max(200, 'A chosen document id is too long; choose the documents again.'), { error: 'Choose the documents as a list.' })
+    .array(
+      z
+        .string()
+        .min(1, 'A chosen document has no id; choose the documents again.')
+        .max(200, 'A chosen document id is too long; choose the documents again.'),
+      { error: 'Choose the documents as a list.' },
+    )
     .min(1, 'Choose at least one document.')
     .max(1000, 'file_ids may name at most 1000 documents')
     .optional(),
@@ -240,91 +246,115 @@ export interface GrepCaseResult {
 
 const FileId = z.string({ error: 'file_id is required' }).min(1).max(200);
 const Pattern = z.string({ error: 'pattern is required' }).min(1, 'Type what to find.').max(1000);
-const Flags = z.string().regex(/^[imsu]*$/, 'flags may only contain i, m, s, u').max(4).optional();
+const Flags = z
+  .string()
+  .regex(/^[imsu]*$/, 'flags may only contain i, m, s, u')
+  .max(4)
+  .optional();
 
-export const FindFilesInput = z.object({
-  case_id: CaseId,
-  file_name: z.string().max(1000).optional(),
-  file_name_contains: z.string().max(1000).optional(),
-  doc_type: z.string().max(64).optional(),
-  page: z.number().int().min(1).default(1),
-  page_size: z.number().int().min(1).max(500).default(50),
-}).strict();
+export const FindFilesInput = z
+  .object({
+    case_id: CaseId,
+    file_name: z.string().max(1000).optional(),
+    file_name_contains: z.string().max(1000).optional(),
+    doc_type: z.string().max(64).optional(),
+    page: z.number().int().min(1).default(1),
+    page_size: z.number().int().min(1).max(500).default(50),
+  })
+  .strict();
 
-export const ReadFileInput = z.object({
-  case_id: CaseId,
-  file_id: FileId,
-  version: z.number().int().positive().optional(),
-  offset: z.number().int().min(0).default(0),
-  max_length: z.number().int().min(1).max(100_000).default(4000),
-}).strict();
+export const ReadFileInput = z
+  .object({
+    case_id: CaseId,
+    file_id: FileId,
+    version: z.number().int().positive().optional(),
+    offset: z.number().int().min(0).default(0),
+    max_length: z.number().int().min(1).max(100_000).default(4000),
+  })
+  .strict();
 
-export const OutlineInput = z.object({
-  case_id: CaseId,
-  file_id: FileId,
-  version: z.number().int().positive().optional(),
-}).strict();
+export const OutlineInput = z
+  .object({
+    case_id: CaseId,
+    file_id: FileId,
+    version: z.number().int().positive().optional(),
+  })
+  .strict();
 
-export const ReadSectionInput = z.object({
-  case_id: CaseId,
-  file_id: FileId,
-  version: z.number().int().positive().optional(),
-  /** A section's id from the outline ("s4"), its number ("7.2") or words of its title ("limitation of liability"). */
-  section: z.string({ error: 'section is required' }).trim().min(1, 'Name the section to read.').max(200),
-  max_length: z.number().int().min(1).max(100_000).default(8000),
-}).strict();
+export const ReadSectionInput = z
+  .object({
+    case_id: CaseId,
+    file_id: FileId,
+    version: z.number().int().positive().optional(),
+    /** A section's id from the outline ("s4"), its number ("7.2") or words of its title ("limitation of liability"). */
+    section: z.string({ error: 'section is required' }).trim().min(1, 'Name the section to read.').max(200),
+    max_length: z.number().int().min(1).max(100_000).default(8000),
+  })
+  .strict();
 
-export const GrepFileInput = z.object({
-  case_id: CaseId,
-  file_id: FileId,
-  version: z.number().int().positive().optional(),
-  pattern: Pattern,
-  flags: Flags,
-  context_chars: z.number().int().min(0).max(2000).default(80),
-  limit: z.number().int().min(1).max(1000).default(50),
-}).strict();
+export const GrepFileInput = z
+  .object({
+    case_id: CaseId,
+    file_id: FileId,
+    version: z.number().int().positive().optional(),
+    pattern: Pattern,
+    flags: Flags,
+    context_chars: z.number().int().min(0).max(2000).default(80),
+    limit: z.number().int().min(1).max(1000).default(50),
+  })
+  .strict();
 
-export const GrepCaseInput = z.object({
-  case_id: CaseId,
-  pattern: Pattern,
-  flags: Flags,
-  file_name_contains: z.string().max(1000).optional(),
-  doc_type: z.string().max(64).optional(),
-  context_chars: z.number().int().min(0).max(2000).default(80),
-  limit_per_file: z.number().int().min(1).max(200).default(5),
-  limit: z.number().int().min(1).max(5000).default(200),
-}).strict();
+export const GrepCaseInput = z
+  .object({
+    case_id: CaseId,
+    pattern: Pattern,
+    flags: Flags,
+    file_name_contains: z.string().max(1000).optional(),
+    doc_type: z.string().max(64).optional(),
+    context_chars: z.number().int().min(0).max(2000).default(80),
+    limit_per_file: z.number().int().min(1).max(200).default(5),
+    limit: z.number().int().min(1).max(5000).default(200),
+  })
+  .strict();
 
 const IsoDay = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'dates are written YYYY-MM-DD (or YYYY-MM, YYYY)');
 
-export const TimelineInput = z.object({
-  case_id: CaseId,
-  /** Events on or after this day (YYYY, YYYY-MM or YYYY-MM-DD). */
-  from: IsoDay.optional(),
-  /** Events on or before this day (a month or year: to its end). */
-  to: IsoDay.optional(),
-  /** Words every listed event's sentence holds (any order, case aside). */
-  query: z.string().trim().max(500).optional(),
-  /** Only this document (its name, or words of it). */
-  file_name: z.string().max(1000).optional(),
-  /** Only events that name this person or organisation (words of the name). */
-  person: z.string().trim().max(200).optional(),
-  /** Only events of documents of this type (contract, correspondence, medical_record…). */
-  doc_type: z.string().max(64).optional(),
-  /** Only events marked so. */
-  mark: z.enum(['key', 'disputed', 'irrelevant'], { error: 'Mark the event as key, disputed or irrelevant.' }).optional(),
-  limit: z.number().int().min(1).max(5000).default(200),
-}).strict();
+export const TimelineInput = z
+  .object({
+    case_id: CaseId,
+    /** Events on or after this day (YYYY, YYYY-MM or YYYY-MM-DD). */
+    from: IsoDay.optional(),
+    /** Events on or before this day (a month or year: to its end). */
+    to: IsoDay.optional(),
+    /** Words every listed event's sentence holds (any order, case aside). */
+    query: z.string().trim().max(500).optional(),
+    /** Only this document (its name, or words of it). */
+    file_name: z.string().max(1000).optional(),
+    /** Only events that name this person or organisation (words of the name). */
+    person: z.string().trim().max(200).optional(),
+    /** Only events of documents of this type (contract, correspondence, medical_record…). */
+    doc_type: z.string().max(64).optional(),
+    /** Only events marked so. */
+    mark: z
+      .enum(['key', 'disputed', 'irrelevant'], { error: 'Mark the event as key, disputed or irrelevant.' })
+      .optional(),
+    limit: z.number().int().min(1).max(5000).default(200),
+  })
+  .strict();
 
-export const TimelineMarkInput = z.object({
-  case_id: CaseId,
-  /** The event's `key` (from tools.timeline). */
-  key: z.string({ error: 'key is required' }).regex(/^[A-Za-z0-9_-]{1,64}@v\d+:\d+-\d+$/, 'key must be an event key from the chronology'),
-  /** key / disputed / irrelevant; null clears it; absent leaves it. */
-  mark: z.enum(['key', 'disputed', 'irrelevant']).nullable().optional(),
-  /** The note (replaces the one before; '' clears it); absent leaves it. */
-  note: z.string().max(4000).optional(),
-}).strict();
+export const TimelineMarkInput = z
+  .object({
+    case_id: CaseId,
+    /** The event's `key` (from tools.timeline). */
+    key: z
+      .string({ error: 'key is required' })
+      .regex(/^[A-Za-z0-9_-]{1,64}@v\d+:\d+-\d+$/, 'key must be an event key from the chronology'),
+    /** key / disputed / irrelevant; null clears it; absent leaves it. */
+    mark: z.enum(['key', 'disputed', 'irrelevant']).nullable().optional(),
+    /** The note (replaces the one before; '' clears it); absent leaves it. */
+    note: z.string().max(4000).optional(),
+  })
+  .strict();
 
 /** One dated event of the chronology, cited. */
 export interface TimelineEvent {
@@ -389,11 +419,13 @@ export interface TimelineExport {
   events: number;
 }
 
-export const ReembedInput = z.object({
-  case_id: CaseId,
-  /** An installed embedding model id; default: the default embedding model. */
-  model_id: z.string().min(1).max(200).optional(),
-}).strict();
+export const ReembedInput = z
+  .object({
+    case_id: CaseId,
+    /** An installed embedding model id; default: the default embedding model. */
+    model_id: z.string().min(1).max(200).optional(),
+  })
+  .strict();
 
 export const searchContract = {
   'index.reembed': op<{ model_id: string; dimension: number; chunks: number }>()(
@@ -402,12 +434,33 @@ export const searchContract = {
   ),
   search: op<SearchResponse>()(SearchInput, 'Search one case: keyword (BM25), vector (cosine) or hybrid (RRF).'),
   'tools.findFiles': op<FindFilesResult>()(FindFilesInput, 'List the files of a case, filtered and paginated.'),
-  'tools.readFile': op<ReadFileResult>()(ReadFileInput, 'Read a window of a document’s text (latest version by default).'),
+  'tools.readFile': op<ReadFileResult>()(
+    ReadFileInput,
+    'Read a window of a document’s text (latest version by default).',
+  ),
   'tools.grepFile': op<GrepFileResult>()(GrepFileInput, 'Regular-expression search in one document.'),
-  'tools.outline': op<OutlineResult>()(OutlineInput, 'A document’s outline: its headings and sections, each with pages and a citation.'),
-  'tools.readSection': op<ReadSectionResult>()(ReadSectionInput, 'Read one section of a document (by outline id, number or title), with a citation.'),
-  'tools.grepCase': op<GrepCaseResult>()(GrepCaseInput, 'Regular-expression search over every readable file of a case.'),
-  'tools.timeline': op<TimelineResult>()(TimelineInput, 'The case’s dated events (its chronology), filtered, each cited to its sentence.'),
-  'tools.timelineMark': op<{ key: string; mark: 'key' | 'disputed' | 'irrelevant' | null; note: string }>()(TimelineMarkInput, 'Mark one event of the chronology key, disputed or irrelevant, and keep a note on it.'),
-  'tools.timelineExport': op<TimelineExport>()(TimelineExportInput, 'The chronology, filtered, as CSV or as a Word table with pin cites.'),
+  'tools.outline': op<OutlineResult>()(
+    OutlineInput,
+    'A document’s outline: its headings and sections, each with pages and a citation.',
+  ),
+  'tools.readSection': op<ReadSectionResult>()(
+    ReadSectionInput,
+    'Read one section of a document (by outline id, number or title), with a citation.',
+  ),
+  'tools.grepCase': op<GrepCaseResult>()(
+    GrepCaseInput,
+    'Regular-expression search over every readable file of a case.',
+  ),
+  'tools.timeline': op<TimelineResult>()(
+    TimelineInput,
+    'The case’s dated events (its chronology), filtered, each cited to its sentence.',
+  ),
+  'tools.timelineMark': op<{ key: string; mark: 'key' | 'disputed' | 'irrelevant' | null; note: string }>()(
+    TimelineMarkInput,
+    'Mark one event of the chronology key, disputed or irrelevant, and keep a note on it.',
+  ),
+  'tools.timelineExport': op<TimelineExport>()(
+    TimelineExportInput,
+    'The chronology, filtered, as CSV or as a Word table with pin cites.',
+  ),
 };

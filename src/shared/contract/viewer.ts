@@ -89,13 +89,23 @@ export const CitationPageInput = z
     version: Version,
     page: z.number({ error: 'page is required' }).int().min(1, 'page must be 1 or more'),
     /** Pixels per PDF point. */
-    scale: z.number().min(0.25, 'The page scale is from 0.25 to 4.').max(4, 'The page scale is from 0.25 to 4.').default(1.5),
+    scale: z
+      .number()
+      .min(0.25, 'The page scale is from 0.25 to 4.')
+      .max(4, 'The page scale is from 0.25 to 4.')
+      .default(1.5),
     start: Offset.optional(),
     end: Offset.optional(),
   })
   .strict()
-  .refine((v) => (v.start === undefined) === (v.end === undefined), { message: 'give both start and end, or neither', path: ['end'] })
-  .refine((v) => v.start === undefined || v.end === undefined || v.end >= v.start, { message: 'The end must not come before the start.', path: ['end'] });
+  .refine((v) => (v.start === undefined) === (v.end === undefined), {
+    message: 'give both start and end, or neither',
+    path: ['end'],
+  })
+  .refine((v) => v.start === undefined || v.end === undefined || v.end >= v.start, {
+    message: 'The end must not come before the start.',
+    path: ['end'],
+  });
 
 export const CitationPassageInput = z
   .object({

@@ -31,7 +31,10 @@ export const ANCHOR_CHARS = 200;
 const DOCUMENT_PART = 'word/document.xml';
 const COMMENTS_PART = 'word/comments.xml';
 /** WordprocessingML, transitional and strict. */
-const W_NS = new Set(['http://schemas.openxmlformats.org/wordprocessingml/2006/main', 'http://purl.oclc.org/ooxml/wordprocessingml/main']);
+const W_NS = new Set([
+  'http://schemas.openxmlformats.org/wordprocessingml/2006/main',
+  'http://purl.oclc.org/ooxml/wordprocessingml/main',
+]);
 /** Anything in the document that could carry an annotation (else the DOM parse is skipped). */
 const MARKERS = /<(?:[\w.-]+:)?(?:ins|del|moveFrom|moveTo|commentRangeStart|commentReference)[\s/>]/;
 
@@ -72,7 +75,10 @@ export async function readDocxAnnotations(bytes: Uint8Array): Promise<DocxAnnota
 function unzipParts(bytes: Uint8Array): Map<string, string> {
   const wanted = new Set([DOCUMENT_PART, COMMENTS_PART]);
   const files = unzipSync(bytes, {
-    filter: (f) => wanted.has(f.name.toLowerCase()) && (f.compression === 0 || f.compression === 8) && f.originalSize <= DEFAULT_LIMITS.maxZipBytes,
+    filter: (f) =>
+      wanted.has(f.name.toLowerCase()) &&
+      (f.compression === 0 || f.compression === 8) &&
+      f.originalSize <= DEFAULT_LIMITS.maxZipBytes,
   });
   const out = new Map<string, string>();
   const decoder = new TextDecoder('utf-8');
@@ -83,7 +89,10 @@ function unzipParts(bytes: Uint8Array): Map<string, string> {
 /** The root element of an XML part, or null when there is none. Errors in the XML are tolerated (a partial tree). */
 function parseXml(xml: string): XNode | null {
   const quiet = () => undefined;
-  const doc = new DOMParser({ errorHandler: { warning: quiet, error: quiet, fatalError: quiet } }).parseFromString(xml, 'text/xml') as unknown as XNode | null;
+  const doc = new DOMParser({ errorHandler: { warning: quiet, error: quiet, fatalError: quiet } }).parseFromString(
+    xml,
+    'text/xml',
+  ) as unknown as XNode | null;
   let node = doc?.firstChild ?? null;
   while (node && node.nodeType !== 1) node = node.nextSibling;
   return node;
@@ -170,7 +179,10 @@ function readComments(xml: string): Map<string, CommentInfo> {
       if (!name) return el.localName !== 'Choice';
       if (isProperties(name) || name === 'delText') return false;
       if (name === 'comment') {
-        current = { id: wAttr(el, 'id'), info: { author: squash(wAttr(el, 'author')), date: isoDate(wAttr(el, 'date')), text: '' } };
+        current = {
+          id: wAttr(el, 'id'),
+          info: { author: squash(wAttr(el, 'author')), date: isoDate(wAttr(el, 'date')), text: '' },
+        };
         return true;
       }
       if (!current) return true;
@@ -251,7 +263,11 @@ class AnnotationReader implements Visitor {
       case 'moveTo':
       case 'del':
       case 'moveFrom':
-        this.changes.push({ type: name === 'ins' || name === 'moveTo' ? 'insertion' : 'deletion', author: squash(wAttr(el, 'author')), date: isoDate(wAttr(el, 'date')) });
+        this.changes.push({
+          type: name === 'ins' || name === 'moveTo' ? 'insertion' : 'deletion',
+          author: squash(wAttr(el, 'author')),
+          date: isoDate(wAttr(el, 'date')),
+        });
         return true;
       case 't':
       case 'delText':
@@ -298,10 +314,23 @@ class AnnotationReader implements Visitor {
   private record(change: OpenChange, s: string, para: Paragraph, at: number): void {
     if (!change.spot) {
       const prev = this.last;
-      const joins = prev && prev.para === para && prev.spot.to === at && this.out[this.out.length - 1] === prev.spot.ann && prev.change.type === change.type && prev.change.author === change.author && prev.change.date === change.date;
+      const joins =
+        prev &&
+        prev.para === para &&
+        prev.spot.to === at &&
+        this.out[this.out.length - 1] === prev.spot.ann &&
+        prev.change.type === change.type &&
+        prev.change.author === change.author &&
+        prev.change.date === change.date;
       if (joins) change.spot = prev.spot;
       else {
-        const ann: DocxAnnotation = { type: change.type, author: change.author, date: change.date, text: '', anchor: '' };
+        const ann: DocxAnnotation = {
+          type: change.type,
+          author: change.author,
+          date: change.date,
+          text: '',
+          anchor: '',
+        };
         change.spot = { ann, from: at, to: at };
         para.spots.push(change.spot);
         this.out.push(ann);
@@ -417,7 +446,8 @@ export function annotationsSummary(a: DocxAnnotation[]): string {
   return parts.join(', ');
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** One annotation as a paragraph: its text, and the same words as HTML (the changed words in <del>/<ins>). */
 function annotationParagraph(a: DocxAnnotation): { text: string; html: string } {
@@ -429,7 +459,10 @@ function annotationParagraph(a: DocxAnnotation): { text: string; html: string } 
   const tag = a.type === 'deletion' ? 'del' : 'ins';
   const head = `${a.type === 'deletion' ? 'Deleted' : 'Inserted'}${by}: "`;
   const tail = `"${a.anchor ? ` — in: "${a.anchor}"` : ''}`;
-  return { text: `${head}${a.text}${tail}`, html: `${escapeHtml(head)}<${tag}>${escapeHtml(a.text)}</${tag}>${escapeHtml(tail)}` };
+  return {
+    text: `${head}${a.text}${tail}`,
+    html: `${escapeHtml(head)}<${tag}>${escapeHtml(a.text)}</${tag}>${escapeHtml(tail)}`,
+  };
 }
 
 /**
@@ -440,7 +473,9 @@ function annotationParagraph(a: DocxAnnotation): { text: string; html: string } 
  */
 export function annotationsAppendix(a: DocxAnnotation[]): { text: string; html: string } | null {
   if (!a.length) return null;
-  const paras = a.map((x) => annotationParagraph({ ...x, author: squash(x.author), text: squash(x.text), anchor: squash(x.anchor) }));
+  const paras = a.map((x) =>
+    annotationParagraph({ ...x, author: squash(x.author), text: squash(x.text), anchor: squash(x.anchor) }),
+  );
   return {
     text: [ANNOTATIONS_HEADING, ...paras.map((p) => p.text)].join('\n\n'),
     html: `<h1>${escapeHtml(ANNOTATIONS_HEADING)}</h1>${paras.map((p) => `<p>${p.html}</p>`).join('')}`,

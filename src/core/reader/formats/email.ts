@@ -41,9 +41,18 @@ function emailUnits(meta: EmailMeta, body: string[]): TextUnit[] {
 
 /** An attachment's file name: its own, else one made of the subject or the type; never a path. */
 export function attachmentName(given: string | undefined, fallback: string, ext: string): string {
-  const base = (given ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = (given ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   if (base && base !== '.' && base !== '..') return base;
-  const safe = fallback.replace(/[\\/\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'attachment';
+  const safe =
+    fallback
+      .replace(/[\\/\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'attachment';
   return ext ? `${safe}.${ext}` : safe;
 }
 
@@ -60,7 +69,12 @@ function uniqueNames(children: ChildFile[]): ChildFile[] {
   });
 }
 
-const EXT_BY_TYPE: Record<string, string> = { 'message/rfc822': 'eml', 'application/pdf': 'pdf', 'text/plain': 'txt', 'text/html': 'html' };
+const EXT_BY_TYPE: Record<string, string> = {
+  'message/rfc822': 'eml',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/html': 'html',
+};
 
 function isoDate(d: Date | undefined | null): string {
   return d && !Number.isNaN(d.getTime()) ? d.toISOString().slice(0, 10) : '';
@@ -81,21 +95,40 @@ export async function loadEml(bytes: Uint8Array): Promise<ParsedDoc> {
   const PostalMime = (await import('postal-mime')).default;
   let mail: Awaited<ReturnType<typeof PostalMime.parse>>;
   try {
-    mail = await PostalMime.parse(bytes, { forceRfc822Attachments: true, attachmentEncoding: 'arraybuffer', maxNestingDepth: 64 });
+    mail = await PostalMime.parse(bytes, {
+      forceRfc822Attachments: true,
+      attachmentEncoding: 'arraybuffer',
+      maxNestingDepth: 64,
+    });
   } catch (err) {
     throw new LoadError('failed', `damaged email file, it could not be read (${(err as Error).message.slice(0, 120)})`);
   }
   type Address = NonNullable<typeof mail.from>;
-  const addr = (list: Address[] | Address | undefined) => addressText((Array.isArray(list) ? list : list ? [list] : []).flatMap((a) => ('group' in a && a.group ? a.group : [a as { name: string; address: string }])));
+  const addr = (list: Address[] | Address | undefined) =>
+    addressText(
+      (Array.isArray(list) ? list : list ? [list] : []).flatMap((a) =>
+        'group' in a && a.group ? a.group : [a as { name: string; address: string }],
+      ),
+    );
   // Inline images of an HTML body (a logo, a signature) are part of the message, not attachments.
   const files = mail.attachments.filter((a) => !(a.related && a.disposition !== 'attachment'));
   const children = files.map<ChildFile>((a) => ({
     name: attachmentName(a.filename ?? undefined, mail.subject || 'attachment', EXT_BY_TYPE[a.mimeType] ?? ''),
-    bytes: typeof a.content === 'string' ? new TextEncoder().encode(a.content) : new Uint8Array(a.content as ArrayBuffer),
+    bytes:
+      typeof a.content === 'string' ? new TextEncoder().encode(a.content) : new Uint8Array(a.content as ArrayBuffer),
   }));
   const date = mail.date ? new Date(mail.date) : undefined;
-  const meta: EmailMeta = { from: addr(mail.from), to: addr(mail.to), cc: addr(mail.cc), date: dateText(date), iso_date: isoDate(date), subject: mail.subject ?? '', attachments: children.map((c) => c.name) };
-  const body = mail.text && /\S/.test(mail.text) ? [mail.text] : mail.html ? htmlToParagraphs(mail.html, { title: false }) : [];
+  const meta: EmailMeta = {
+    from: addr(mail.from),
+    to: addr(mail.to),
+    cc: addr(mail.cc),
+    date: dateText(date),
+    iso_date: isoDate(date),
+    subject: mail.subject ?? '',
+    attachments: children.map((c) => c.name),
+  };
+  const body =
+    mail.text && /\S/.test(mail.text) ? [mail.text] : mail.html ? htmlToParagraphs(mail.html, { title: false }) : [];
   return emailDocument(meta, body, children);
 }
 
@@ -111,9 +144,17 @@ export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
     data = reader.getFileData();
     if (data.error) throw new Error(data.error);
   } catch (err) {
-    throw new LoadError('failed', `damaged Outlook message (.msg), it could not be read (${(err as Error).message.slice(0, 120)})`);
+    throw new LoadError(
+      'failed',
+      `damaged Outlook message (.msg), it could not be read (${(err as Error).message.slice(0, 120)})`,
+    );
   }
-  const recipients = (type: string) => addressText((data.recipients ?? []).filter((r) => (r.recipType ?? 'to') === type).map((r) => ({ name: r.name, email: r.smtpAddress || r.email })));
+  const recipients = (type: string) =>
+    addressText(
+      (data.recipients ?? [])
+        .filter((r) => (r.recipType ?? 'to') === type)
+        .map((r) => ({ name: r.name, email: r.smtpAddress || r.email })),
+    );
   const sent = data.clientSubmitTime ?? data.messageDeliveryTime ?? data.creationTime;
   const date = sent ? new Date(sent) : undefined;
   const children: ChildFile[] = [];
@@ -121,10 +162,19 @@ export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
     if (att.attachmentHidden) continue;
     try {
       const got = reader.getAttachment(att);
-      const name = attachmentName(att.innerMsgContent ? `${att.name || got.fileName || 'message'}.msg` : got.fileName || att.fileName || att.fileNameShort, data.subject || 'attachment', '');
+      const name = attachmentName(
+        att.innerMsgContent
+          ? `${att.name || got.fileName || 'message'}.msg`
+          : got.fileName || att.fileName || att.fileNameShort,
+        data.subject || 'attachment',
+        '',
+      );
       children.push({ name, bytes: got.content });
     } catch (err) {
-      children.push({ name: attachmentName(att.fileName || att.fileNameShort || att.name, 'attachment', ''), reason: `this attachment could not be taken out of the message (${(err as Error).message.slice(0, 80)})` });
+      children.push({
+        name: attachmentName(att.fileName || att.fileNameShort || att.name, 'attachment', ''),
+        reason: `this attachment could not be taken out of the message (${(err as Error).message.slice(0, 80)})`,
+      });
     }
   }
   const meta: EmailMeta = {
@@ -140,7 +190,9 @@ export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
 }
 
 /** A message's body: its plain text, else its HTML as text, else its compressed RTF (Outlook's rich text) as text. */
-export async function msgBody(data: Pick<MsgFields, 'body' | 'bodyHtml' | 'html' | 'compressedRtf'>): Promise<string[]> {
+export async function msgBody(
+  data: Pick<MsgFields, 'body' | 'bodyHtml' | 'html' | 'compressedRtf'>,
+): Promise<string[]> {
   if (data.body && /\S/.test(data.body)) return [data.body];
   const html = data.bodyHtml ?? (data.html ? new TextDecoder().decode(data.html) : '');
   if (html) return htmlToParagraphs(html, { title: false });

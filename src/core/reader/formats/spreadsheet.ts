@@ -27,7 +27,8 @@ const MAX_HEADER_CHARS = 80;
 const PASSWORD_REASON = 'password protected spreadsheet — save an unlocked copy and add it again';
 const EMPTY_REASON = 'the spreadsheet has no text in its cells';
 /** What SheetJS says about encrypted workbooks (.xlsx in an encrypted container, .xls with FilePass, .ods). */
-const PASSWORD_ERROR = /password|ECMA-376 Encrypted|EncryptionInfo|Encryption (scheme|Flags)|ODS Encryption|encryption algorithm/i;
+const PASSWORD_ERROR =
+  /password|ECMA-376 Encrypted|EncryptionInfo|Encryption (scheme|Flags)|ODS Encryption|encryption algorithm/i;
 /** Text that reads as a number, amount, percentage, date or time, not as a column name. */
 const VALUE_LIKE = /^[\s(+\-−]*[$€£¥]?\s*\d[\d\s.,:/-]*%?\)?$/;
 /** A displayed date made of numbers only ("3/4/23", "04.03.2023 10:30", "3/4/23 1:05 PM"). */
@@ -64,7 +65,10 @@ export async function loadSpreadsheet(bytes: Uint8Array, opts: { maxCells?: numb
 }
 
 function tooLarge(maxCells: number): LoadError {
-  return new LoadError('failed', `the spreadsheet is too large to read (over ${maxCells.toLocaleString('en-US')} cells) — split it or save the needed sheets as CSV`);
+  return new LoadError(
+    'failed',
+    `the spreadsheet is too large to read (over ${maxCells.toLocaleString('en-US')} cells) — split it or save the needed sheets as CSV`,
+  );
 }
 
 async function loadXlsx(): Promise<Xlsx> {
@@ -80,20 +84,37 @@ function startsWith(bytes: Uint8Array, sig: number[]): boolean {
 
 /** A zip (.xlsx, .xlsb, .ods), a compound file (.xls, encrypted .xlsx) or a bare BIFF stream. */
 function isBinarySpreadsheet(bytes: Uint8Array): boolean {
-  return startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) || (bytes[0] === 0x09 && (bytes[1] ?? 0xff) <= 0x08);
+  return (
+    startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) ||
+    startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) ||
+    (bytes[0] === 0x09 && (bytes[1] ?? 0xff) <= 0x08)
+  );
 }
 
 /** Text (CSV, TSV, an HTML or XML spreadsheet): a byte-order mark, or no NUL byte near the start. */
 function isPlainText(bytes: Uint8Array): boolean {
-  if (startsWith(bytes, [0xef, 0xbb, 0xbf]) || startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return true;
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf]) || startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]))
+    return true;
   return !isBinarySpreadsheet(bytes) && !bytes.subarray(0, 65536).includes(0);
 }
 
 function readWorkbook(xlsx: Xlsx, bytes: Uint8Array, maxCells: number): { wb: WorkBook; plain: boolean } {
   const plain = isPlainText(bytes);
-  if (!plain && !isBinarySpreadsheet(bytes)) throw new LoadError('failed', 'damaged spreadsheet, it could not be read (not a spreadsheet format this app reads)');
+  if (!plain && !isBinarySpreadsheet(bytes))
+    throw new LoadError(
+      'failed',
+      'damaged spreadsheet, it could not be read (not a spreadsheet format this app reads)',
+    );
   // sheetRows: a sheet is never read past the row that would make it too large anyway.
-  const options = { cellDates: true, cellFormula: false, cellHTML: false, cellStyles: false, bookVBA: false, dense: true, sheetRows: maxCells + 1 };
+  const options = {
+    cellDates: true,
+    cellFormula: false,
+    cellHTML: false,
+    cellStyles: false,
+    bookVBA: false,
+    dense: true,
+    sheetRows: maxCells + 1,
+  };
   try {
     const wb = plain
       ? xlsx.read(decodeText(bytes).text, { ...options, type: 'string', raw: true })
@@ -102,7 +123,10 @@ function readWorkbook(xlsx: Xlsx, bytes: Uint8Array, maxCells: number): { wb: Wo
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
     if (PASSWORD_ERROR.test(message)) throw new LoadError('failed', PASSWORD_REASON);
-    throw new LoadError('failed', `damaged spreadsheet, it could not be read (${message.slice(0, 160) || 'unknown error'})`);
+    throw new LoadError(
+      'failed',
+      `damaged spreadsheet, it could not be read (${message.slice(0, 160) || 'unknown error'})`,
+    );
   }
 }
 
@@ -158,7 +182,8 @@ function dateText(cell: CellObject): string {
   // SheetJS gives the date as UTC (no time zone is applied): read it back with UTC fields.
   const at = new Date(Math.round(d.getTime() / 1000) * 1000).toISOString();
   const time = at.slice(11, 19);
-  const iso = time === '00:00:00' ? at.slice(0, 10) : `${at.slice(0, 10)} ${time.endsWith(':00') ? time.slice(0, 5) : time}`;
+  const iso =
+    time === '00:00:00' ? at.slice(0, 10) : `${at.slice(0, 10)} ${time.endsWith(':00') ? time.slice(0, 5) : time}`;
   if (!shown || NUMERIC_DATE.test(shown)) return iso;
   return shown.includes(iso.slice(0, 10)) ? shown : `${shown} (${iso})`;
 }
@@ -174,7 +199,9 @@ function columnLetters(col: number): string {
 function headerIndex(rows: RowCells[]): number {
   const scan = rows.slice(0, HEADER_SCAN_ROWS);
   const firstCol = rows[0]?.cells[0]?.col;
-  const oneColumn = rows.slice(0, HEADER_SCAN_ROWS * 2).every((r) => r.cells.length === 1 && r.cells[0]!.col === firstCol);
+  const oneColumn = rows
+    .slice(0, HEADER_SCAN_ROWS * 2)
+    .every((r) => r.cells.length === 1 && r.cells[0]!.col === firstCol);
   const candidate = (r: RowCells) => r.labels && (r.cells.length >= 2 || oneColumn);
   // A header names the rows below it: the sheet's last row is never one.
   const beforeData = scan.findIndex((r, i) => candidate(r) && rows[i + 1] !== undefined && !candidate(rows[i + 1]!));
@@ -190,12 +217,17 @@ function sheetParagraphs(ws: WorkSheet, budget: CellBudget): string[] {
   const h = headerIndex(head);
   const names = new Map<number, string>(h >= 0 ? head[h]!.cells.map((c) => [c.col, c.text]) : []);
   const none = new Map<number, string>();
-  const out = head.map((r, i) => (i === h ? `Columns: ${r.cells.map((c) => c.text).join(CELL_SEPARATOR)}` : rowParagraph(r, i > h ? names : none)));
+  const out = head.map((r, i) =>
+    i === h ? `Columns: ${r.cells.map((c) => c.text).join(CELL_SEPARATOR)}` : rowParagraph(r, i > h ? names : none),
+  );
   for (let n = rows.next(); !n.done; n = rows.next()) out.push(rowParagraph(n.value, names));
   return out;
 }
 
 /** "Row 14 — Date: 2023-03-04 · Hours: 3.5 · F: note": cells by column name, or by letter without one. */
 function rowParagraph(r: RowCells, names: Map<number, string>): string {
-  return ROW_MARKER.of(r.row) + r.cells.map((c) => `${names.get(c.col) ?? columnLetters(c.col)}: ${c.text}`).join(CELL_SEPARATOR);
+  return (
+    ROW_MARKER.of(r.row) +
+    r.cells.map((c) => `${names.get(c.col) ?? columnLetters(c.col)}: ${c.text}`).join(CELL_SEPARATOR)
+  );
 }

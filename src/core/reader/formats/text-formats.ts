@@ -15,14 +15,16 @@ import { unitsDocument } from './units';
 /** What a Word 97-2003 file protected by a password is recorded with. */
 export const WORD97_LOCKED_REASON = 'password protected Word file — save an unlocked copy';
 
-const word97Failed = (why: string) => `damaged or unreadable Word 97-2003 (.doc) file (${why}) — save it as .docx or PDF`;
+const word97Failed = (why: string) =>
+  `damaged or unreadable Word 97-2003 (.doc) file (${why}) — save it as .docx or PDF`;
 const rtfFailed = (why: string) => `damaged RTF file, it could not be read (${why})`;
 const htmlFailed = (why: string) => `damaged web page (HTML), it could not be read (${why})`;
 
 /** A library's error in a few plain words. */
 function short(err: unknown): string {
   // A read past the end of a buffer: the file is cut short or its tables point nowhere.
-  if (err instanceof RangeError || (err as { code?: string } | null)?.code === 'ERR_OUT_OF_RANGE') return 'it is incomplete or its structure is damaged';
+  if (err instanceof RangeError || (err as { code?: string } | null)?.code === 'ERR_OUT_OF_RANGE')
+    return 'it is incomplete or its structure is damaged';
   const msg = err instanceof Error ? err.message : String(err);
   return msg.replace(/\s+/g, ' ').trim().slice(0, 160) || 'unknown error';
 }
@@ -111,7 +113,9 @@ function cfbStreamStart(bytes: Uint8Array, name: string): number | null {
   for (let guard = 0; dir < END && guard < 4096; guard++, dir = next(dir)) {
     for (let at = sectorAt(dir); at < sectorAt(dir) + size && at + 128 <= bytes.length; at += 128) {
       if (bytes[at + 0x42] !== 2 || view.getUint16(at + 0x40, true) !== (name.length + 1) * 2) continue;
-      const entryName = String.fromCharCode(...Array.from({ length: name.length }, (_, i) => view.getUint16(at + i * 2, true)));
+      const entryName = String.fromCharCode(
+        ...Array.from({ length: name.length }, (_, i) => view.getUint16(at + i * 2, true)),
+      );
       if (entryName !== name) continue;
       if (view.getUint32(at + 0x78, true) < 4096) return null;
       return sectorAt(view.getUint32(at + 0x74, true));
@@ -138,7 +142,12 @@ export async function rtfToParagraphs(bytes: Uint8Array): Promise<string[]> {
     // Encapsulated HTML or text (Outlook) says so at the start; a file that only mentions it later is read as RTF.
     if (/\\from(?:html|text)/.test(buffer.subarray(0, 512).toString('latin1'))) {
       try {
-        const out = rtf.deEncapsulateSync(buffer, { decode, warn: () => {}, mode: 'either', replaceSymbolFontChars: true });
+        const out = rtf.deEncapsulateSync(buffer, {
+          decode,
+          warn: () => {},
+          mode: 'either',
+          replaceSymbolFontChars: true,
+        });
         const text = typeof out.text === 'string' ? out.text : out.text.toString('utf8');
         return out.mode === 'html' ? htmlToParagraphs(text) : lineParagraphs(text);
       } catch {
@@ -153,15 +162,49 @@ export async function rtfToParagraphs(bytes: Uint8Array): Promise<string[]> {
 
 /** Destinations whose text is not part of the document's text (metadata, pictures, field codes, headers and footers). */
 const RTF_HIDDEN = new Set([
-  'info', 'pict', 'objdata', 'fldinst', 'xe', 'tc', 'tcn', 'bin', 'datafield', 'themedata', 'colorschememapping', 'datastore',
-  'latentstyles', 'listtable', 'listoverridetable', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl', 'revtbl', 'nonshppict',
-  'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'fonttbl', 'colortbl', 'stylesheet', 'pntext',
+  'info',
+  'pict',
+  'objdata',
+  'fldinst',
+  'xe',
+  'tc',
+  'tcn',
+  'bin',
+  'datafield',
+  'themedata',
+  'colorschememapping',
+  'datastore',
+  'latentstyles',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'filetbl',
+  'revtbl',
+  'nonshppict',
+  'header',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footer',
+  'footerl',
+  'footerr',
+  'footerf',
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'pntext',
 ]);
 /** Marks the end of a table cell in the parser's output (private use; replaced by " · "). */
 const CELL = '\uE000';
 
 /** Plain RTF through rtf-stream-parser's tokenizer and ToPlainText, run synchronously as its deEncapsulateSync does. */
-async function rtfPlainParagraphs(Tokenize: typeof import('rtf-stream-parser').Tokenize, buffer: Buffer, decode: CodePageDecoder): Promise<string[]> {
+async function rtfPlainParagraphs(
+  Tokenize: typeof import('rtf-stream-parser').Tokenize,
+  buffer: Buffer,
+  decode: CodePageDecoder,
+): Promise<string[]> {
   const { ToPlainText } = await import('rtf-stream-parser/dist/src/ToPlainText');
   const tokenizer = new Tokenize();
   // Symbol and Wingdings characters (a bullet list's "\'b7") become the Unicode characters they show.
@@ -195,7 +238,12 @@ async function rtfPlainParagraphs(Tokenize: typeof import('rtf-stream-parser').T
   tokenizer._transform(buffer, undefined, fail);
   tokenizer._flush(fail);
   plain._flush(fail);
-  const cells = (line: string) => line.split(CELL).map((c) => c.trim()).filter(Boolean).join(' · ');
+  const cells = (line: string) =>
+    line
+      .split(CELL)
+      .map((c) => c.trim())
+      .filter(Boolean)
+      .join(' · ');
   return [...lineParagraphs(chunks.join('')), ...lineParagraphs(footnotes.join(''))].map(cells).filter(Boolean);
 }
 
@@ -209,7 +257,15 @@ async function codePageDecoder(): Promise<CodePageDecoder> {
   } catch {
     iconv = null;
   }
-  const whatwg: Record<string, string> = { cp932: 'shift_jis', cp936: 'gbk', cp949: 'euc-kr', cp950: 'big5', cp10000: 'macintosh', cp20866: 'koi8-r', cp28591: 'iso-8859-1' };
+  const whatwg: Record<string, string> = {
+    cp932: 'shift_jis',
+    cp936: 'gbk',
+    cp949: 'euc-kr',
+    cp950: 'big5',
+    cp10000: 'macintosh',
+    cp20866: 'koi8-r',
+    cp28591: 'iso-8859-1',
+  };
   return (buf, encoding) => {
     if (iconv?.encodingExists(encoding)) return iconv.decode(buf, encoding);
     let decoder: TextDecoder;
@@ -245,7 +301,12 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 function headingsOf(html: string): { level: number; text: string }[] {
   const out: { level: number; text: string }[] = [];
   for (const m of html.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi)) {
-    const text = squash(m[2]!.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&'));
+    const text = squash(
+      m[2]!
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/&amp;/g, '&'),
+    );
     if (text) out.push({ level: Number(m[1]), text });
   }
   return out;
@@ -271,7 +332,10 @@ function outlineHtml(paragraphs: string[], headings: { level: number; text: stri
 
 /** HTML bytes as text: the charset of a BOM, else of a `<meta charset>` / `http-equiv` near the start, else UTF-8 (Windows-1252 when it is not). */
 export function decodeHtml(bytes: Uint8Array): string {
-  const bom = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  const bom =
+    (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) ||
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (bom) return decodeText(bytes).text;
   const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 4096));
   const label = /<meta\b[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1];
@@ -317,9 +381,11 @@ export function htmlToParagraphs(html: string, options: { title?: boolean } = {}
     .filter((p) => /\S/.test(p))
     // A block of thousands of characters without blank lines (a page made of <div>s) is split at its lines.
     .flatMap((p) => (p.length > 3000 ? p.split('\n').filter((l) => /\S/.test(l)) : [p]));
-  const same = (a: string | undefined, b: string | undefined) => squash(a ?? '').toLowerCase() === squash(b ?? '').toLowerCase();
+  const same = (a: string | undefined, b: string | undefined) =>
+    squash(a ?? '').toLowerCase() === squash(b ?? '').toLowerCase();
   const title = squash(meta.title ?? '');
-  if (options.title !== false && title && !same(title, meta.firstHeading) && !same(title, paragraphs[0])) paragraphs.unshift(title);
+  if (options.title !== false && title && !same(title, meta.firstHeading) && !same(title, paragraphs[0]))
+    paragraphs.unshift(title);
   return paragraphs;
 }
 
@@ -339,7 +405,8 @@ const metaOf = (builder: Builder) => (builder as unknown as { metadata?: HtmlMet
 const formatTitle: FormatCallback = (elem, _walk, builder) => {
   const meta = metaOf(builder);
   if (!meta || meta.title) return;
-  const title = elem.name === 'title' ? elem : (elem.children ?? []).find((c) => c.type === 'tag' && c.name === 'title');
+  const title =
+    elem.name === 'title' ? elem : (elem.children ?? []).find((c) => c.type === 'tag' && c.name === 'title');
   if (title) meta.title = squash(textOf(title));
 };
 
@@ -361,11 +428,15 @@ const formatTable: FormatCallback = (elem, walk, builder) => {
   const cell = (node: DomNode) => {
     builder.openTableCell();
     walk(node.children, builder);
-    builder.closeTableCell({ colspan: Number(node.attribs?.colspan) || 1, rowspan: Number(node.attribs?.rowspan) || 1 });
+    builder.closeTableCell({
+      colspan: Number(node.attribs?.colspan) || 1,
+      rowspan: Number(node.attribs?.rowspan) || 1,
+    });
   };
   const walkTable = (node: DomNode) => {
     if (node.type !== 'tag') return;
-    if (node.name === 'thead' || node.name === 'tbody' || node.name === 'tfoot' || node.name === 'center') node.children.forEach(walkTable);
+    if (node.name === 'thead' || node.name === 'tbody' || node.name === 'tfoot' || node.name === 'center')
+      node.children.forEach(walkTable);
     if (node.name !== 'tr') return;
     builder.openTableRow();
     for (const c of node.children) if (c.type === 'tag' && (c.name === 'td' || c.name === 'th')) cell(c);
@@ -385,7 +456,31 @@ function tableRows(rows: { text: string }[][]): string {
   return out.join('\n\n');
 }
 
-const HTML_SKIPPED = ['script', 'style', 'noscript', 'template', 'iframe', 'frame', 'object', 'embed', 'applet', 'svg', 'math', 'canvas', 'audio', 'video', 'img', 'picture', 'map', 'button', 'select', 'hr', 'link', 'meta', 'base'];
+const HTML_SKIPPED = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'canvas',
+  'audio',
+  'video',
+  'img',
+  'picture',
+  'map',
+  'button',
+  'select',
+  'hr',
+  'link',
+  'meta',
+  'base',
+];
 
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,

@@ -22,7 +22,10 @@ export function unitsDocument(units: TextUnit[], emptyReason: string, charsPerPa
   const pages: PageGeometry[] = [];
   const paragraphs: [number, number][] = [];
   for (const unit of units) {
-    const paras = unit.paragraphs.flatMap((p) => p.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/)).map((p) => p.replace(/\s+$/, '')).filter((p) => /\S/.test(p));
+    const paras = unit.paragraphs
+      .flatMap((p) => p.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/))
+      .map((p) => p.replace(/\s+$/, ''))
+      .filter((p) => /\S/.test(p));
     if (!paras.length) continue;
     let pageStart = -1;
     let pageEnd = -1;

@@ -1,4 +1,10 @@
-import { messageWithRemedy, type ApiErrorShape, type ErrorCode, type FieldIssue, type Remedy } from '../../../shared/errors';
+import {
+  messageWithRemedy,
+  type ApiErrorShape,
+  type ErrorCode,
+  type FieldIssue,
+  type Remedy,
+} from '../../../shared/errors';
 
 /** An operation failed. `message` is written for the user; `fields` names bad inputs. */
 export class ApiError extends Error {
@@ -23,7 +29,9 @@ export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) {
     // A refused input whose every reason is a sentence ("Enter the password.") says just that, not "Invalid input to …".
     const reasons = err.code === 'invalid_input' ? err.fields.map((f) => f.message) : [];
-    return reasons.length && reasons.every((m) => /^[A-Z].*\.$/.test(m)) ? [...new Set(reasons)].join(' ') : messageWithRemedy(err, 'app');
+    return reasons.length && reasons.every((m) => /^[A-Z].*\.$/.test(m))
+      ? [...new Set(reasons)].join(' ')
+      : messageWithRemedy(err, 'app');
   }
   if (err instanceof Error && err.name === 'AbortError') return 'Cancelled.';
   if (err instanceof TypeError && /fetch|network/i.test(err.message)) {

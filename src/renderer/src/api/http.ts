@@ -16,7 +16,10 @@ async function readError(res: Response): Promise<ApiError> {
   const shape = (body as { error?: unknown } | undefined)?.error;
   if (isApiErrorShape(shape)) return new ApiError(shape);
   if (res.status === 401) {
-    return new ApiError({ code: 'invalid_input', message: 'This page is not signed in to the Casefile server. Open the address that `casefile serve` printed.' });
+    return new ApiError({
+      code: 'invalid_input',
+      message: 'This page is not signed in to the Casefile server. Open the address that `casefile serve` printed.',
+    });
   }
   return new ApiError({ code: 'internal', message: `The Casefile server answered ${res.status} ${res.statusText}.` });
 }
@@ -73,8 +76,13 @@ export function httpApi(): Api {
     },
     async stage(items, onProgress, signal) {
       const files = await items.files();
-      if (files.length === 0) throw new ApiError({ code: 'invalid_input', message: 'Nothing to add: the folder is empty.' });
-      const start = await fetch(`${BASE}/upload`, { method: 'POST', credentials: 'same-origin', ...(signal ? { signal } : {}) });
+      if (files.length === 0)
+        throw new ApiError({ code: 'invalid_input', message: 'Nothing to add: the folder is empty.' });
+      const start = await fetch(`${BASE}/upload`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        ...(signal ? { signal } : {}),
+      });
       if (!start.ok) throw await readError(start);
       const { batch } = (await start.json()) as { batch: string };
       const tops = new Set<string>();

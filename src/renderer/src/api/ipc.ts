@@ -9,7 +9,10 @@ export function ipcApi(bridge: CasefileBridge): Api {
     async call(name, input) {
       const fn = bridge[name as OpName] as unknown as ((i: unknown) => Promise<Result<unknown>>) | undefined;
       if (typeof fn !== 'function') {
-        throw new ApiError({ code: 'unavailable', message: `Operation "${name}" is not available in this version of the app.` });
+        throw new ApiError({
+          code: 'unavailable',
+          message: `Operation "${name}" is not available in this version of the app.`,
+        });
       }
       const result = await fn(input);
       if (result.ok) return result.value as never;
@@ -53,7 +56,10 @@ export function ipcApi(bridge: CasefileBridge): Api {
         }
       }
       if (paths.length === 0) {
-        throw new ApiError({ code: 'invalid_input', message: 'Those items have no location on disk; drop files or folders from your file manager.' });
+        throw new ApiError({
+          code: 'invalid_input',
+          message: 'Those items have no location on disk; drop files or folders from your file manager.',
+        });
       }
       return paths;
     },

@@ -63,7 +63,12 @@ export function LimitChip() {
   return (
     <div className="limit-chip small" data-testid="limit-chip" title={names}>
       <span>Limited to {plural(limit.length, 'document')}</span>
-      <button type="button" className="limit-chip-remove" aria-label={`Stop limiting questions to ${plural(limit.length, 'document')}`} onClick={clearLimit}>
+      <button
+        type="button"
+        className="limit-chip-remove"
+        aria-label={`Stop limiting questions to ${plural(limit.length, 'document')}`}
+        onClick={clearLimit}
+      >
         ×
       </button>
     </div>

@@ -127,14 +127,24 @@ function DeleteDialog({ caseId }: { caseId: string }) {
       }
     >
       <p>
-        Delete <strong>“{target.name}”</strong> and its {files}? Its documents, index and chats are removed from
-        this computer for good. The originals you added from elsewhere are not touched.
+        Delete <strong>“{target.name}”</strong> and its {files}? Its documents, index and chats are removed from this
+        computer for good. The originals you added from elsewhere are not touched.
       </p>
     </Modal>
   );
 }
 
-function RemoveFileDialog({ caseId, fileId, name, versions }: { caseId: string; fileId: string; name: string; versions: number }) {
+function RemoveFileDialog({
+  caseId,
+  fileId,
+  name,
+  versions,
+}: {
+  caseId: string;
+  fileId: string;
+  name: string;
+  versions: number;
+}) {
   const close = useUi((s) => s.closeDialog);
   const toast = useUi((s) => s.toast);
   const [busy, setBusy] = useState(false);
@@ -165,8 +175,8 @@ function RemoveFileDialog({ caseId, fileId, name, versions }: { caseId: string; 
     >
       <p>
         Remove <strong>“{name}”</strong>
-        {versions > 1 ? ` and all ${versions} of its versions` : ''} from this case? Its text and search index entries go
-        with it; the original on your disk is not touched.
+        {versions > 1 ? ` and all ${versions} of its versions` : ''} from this case? Its text and search index entries
+        go with it; the original on your disk is not touched.
       </p>
     </Modal>
   );
@@ -199,7 +209,8 @@ function DeleteSessionDialog({ sessionId, title }: { sessionId: string; title: s
       }
     >
       <p>
-        Delete the conversation <strong>“{title}”</strong> with its questions, answers and traces? The case’s documents stay.
+        Delete the conversation <strong>“{title}”</strong> with its questions, answers and traces? The case’s documents
+        stay.
       </p>
     </Modal>
   );
@@ -244,6 +255,8 @@ export function CaseDialogs() {
     case 'deleteSession':
       return <DeleteSessionDialog sessionId={dialog.sessionId} title={dialog.title} />;
     case 'removeFile':
-      return <RemoveFileDialog caseId={dialog.caseId} fileId={dialog.fileId} name={dialog.name} versions={dialog.versions} />;
+      return (
+        <RemoveFileDialog caseId={dialog.caseId} fileId={dialog.fileId} name={dialog.name} versions={dialog.versions} />
+      );
   }
 }

@@ -6,7 +6,17 @@ import { useChat, type AskMode, type LiveTurn } from '../stores/chat';
 import { useRetrievalSettings, useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { chipLook, citationPlace, CITE, saveChatExport, sourceOf, supportOf, verdictText, withoutCites, type ExportFormat } from '../lib/citations';
+import {
+  chipLook,
+  citationPlace,
+  CITE,
+  saveChatExport,
+  sourceOf,
+  supportOf,
+  verdictText,
+  withoutCites,
+  type ExportFormat,
+} from '../lib/citations';
 import { Sources } from './Sources';
 import { Timeline } from './Timeline';
 import { LimitChip } from './AskAbout';
@@ -96,17 +106,29 @@ function AnswerBody({ message }: { message: ChatMessage }) {
   );
 }
 
-function AssistantMessage({ message, sessionId, busy }: { message: ChatMessage; sessionId: string | null; busy: boolean }) {
+function AssistantMessage({
+  message,
+  sessionId,
+  busy,
+}: {
+  message: ChatMessage;
+  sessionId: string | null;
+  busy: boolean;
+}) {
   const caseId = useChat((s) => s.caseId);
   const exportChat = useExportChat();
   const kind = message.answer_kind ?? 'agent';
   return (
     <article className="message message-assistant" aria-label="Answer" data-turn={message.turn_id}>
-      {message.steps && message.steps.length > 0 && <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turn_id} />}
+      {message.steps && message.steps.length > 0 && (
+        <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turn_id} />
+      )}
       <div className="answer-slot" data-testid="answer-slot" data-state="final">
         <AnswerBody message={message} />
       </div>
-      {message.status === 'cancelled' && <p className="small notice">This turn was cancelled; the partial trace is kept above.</p>}
+      {message.status === 'cancelled' && (
+        <p className="small notice">This turn was cancelled; the partial trace is kept above.</p>
+      )}
       {message.status !== 'cancelled' && kind === 'agent' && message.grounded === false && (
         <p className="small notice warn" role="note">
           Ungrounded: no citation in this answer could be verified against the documents.
@@ -153,7 +175,12 @@ function ModelPicker() {
   return (
     <label className="model-picker small">
       <span className="muted">Model</span>
-      <select value={model} onChange={(e) => update({ model: e.target.value })} aria-label="Chat model" title={chosen ? chosen.id : defaultChoice}>
+      <select
+        value={model}
+        onChange={(e) => update({ model: e.target.value })}
+        aria-label="Chat model"
+        title={chosen ? chosen.id : defaultChoice}
+      >
         <option value="">{defaultChoice}</option>
         {models.map((m) => (
           <option key={m.id} value={m.id}>
@@ -216,7 +243,13 @@ function ExportMenu({ caseId, sessionId, disabled }: { caseId: string; sessionId
       </button>
       {open && (
         <span className="popover menu" role="menu" aria-label="Export chat as">
-          <button type="button" role="menuitem" className="btn btn-ghost menu-item" autoFocus onClick={() => pick('docx')}>
+          <button
+            type="button"
+            role="menuitem"
+            className="btn btn-ghost menu-item"
+            autoFocus
+            onClick={() => pick('docx')}
+          >
             Word document (.docx)
           </button>
           <button type="button" role="menuitem" className="btn btn-ghost menu-item" onClick={() => pick('md')}>
@@ -234,7 +267,8 @@ function useExportChat(): (caseId: string, sessionId: string, format: ExportForm
   const toast = useUi((s) => s.toast);
   return async (caseId, sessionId, format, turnId) => {
     try {
-      if (!saveChatExport(await exportChat(caseId, sessionId, format, turnId))) toast('error', 'The Word file could not be made; try Markdown.');
+      if (!saveChatExport(await exportChat(caseId, sessionId, format, turnId)))
+        toast('error', 'The Word file could not be made; try Markdown.');
     } catch (err) {
       toast('error', errorMessage(err));
     }
@@ -252,7 +286,12 @@ function ChatTitle({ caseId }: { caseId: string }) {
     <div className="pane-title">
       <span className="chat-sessions">
         <h2>Chat</h2>
-        <select aria-label="Chat session" value={sessionId ?? ''} onChange={(e) => void openSession(e.target.value || null)} disabled={busy}>
+        <select
+          aria-label="Chat session"
+          value={sessionId ?? ''}
+          onChange={(e) => void openSession(e.target.value || null)}
+          disabled={busy}
+        >
           <option value="">New conversation</option>
           {sessions.map((s) => (
             <option key={s.id} value={s.id}>
@@ -262,7 +301,12 @@ function ChatTitle({ caseId }: { caseId: string }) {
         </select>
       </span>
       <span className="pane-actions">
-        <button type="button" className="btn btn-small" disabled={busy || !sessionId} onClick={() => void openSession(null)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy || !sessionId}
+          onClick={() => void openSession(null)}
+        >
           New chat
         </button>
         <ExportMenu caseId={caseId} sessionId={sessionId} disabled={busy} />
@@ -287,7 +331,12 @@ function ChatTitle({ caseId }: { caseId: string }) {
 function LiveAnswer({ live }: { live: LiveTurn }) {
   return (
     <article className="message message-assistant live" aria-label="Answer in progress" aria-busy="true">
-      <Timeline steps={live.steps} live={{ step: live.step, thought: live.thought, draft: live.draft }} limitedTo={live.limitedTo} defaultOpen />
+      <Timeline
+        steps={live.steps}
+        live={{ step: live.step, thought: live.thought, draft: live.draft }}
+        limitedTo={live.limitedTo}
+        defaultOpen
+      />
       {/* The passages first, then the final answer; what the model writes meanwhile is on the timeline. */}
       {live.passages ? (
         <>
@@ -295,7 +344,9 @@ function LiveAnswer({ live }: { live: LiveTurn }) {
             <div className="answer-kind" data-kind="passages">
               <span className="pill pill-info">Passages found</span>
               <span className="small muted writing" role="status">
-                {live.cancelling ? 'Stopping the model…' : `Writing an answer with ${live.passages.model ?? 'the model'}… it replaces these passages only if the documents support it.`}
+                {live.cancelling
+                  ? 'Stopping the model…'
+                  : `Writing an answer with ${live.passages.model ?? 'the model'}… it replaces these passages only if the documents support it.`}
               </span>
             </div>
             <AnswerText text={live.passages.content} citations={live.passages.citations ?? []} />
@@ -304,7 +355,11 @@ function LiveAnswer({ live }: { live: LiveTurn }) {
         </>
       ) : (
         <div className="answer-slot" data-testid="answer-slot" data-state="working">
-          <p className="muted small">{live.mode === 'extractive' ? 'Finding the passages…' : 'Working… the answer appears here when it is ready.'}</p>
+          <p className="muted small">
+            {live.mode === 'extractive'
+              ? 'Finding the passages…'
+              : 'Working… the answer appears here when it is ready.'}
+          </p>
         </div>
       )}
     </article>
@@ -338,7 +393,12 @@ function Messages() {
           <AssistantMessage key={m.id} message={m} sessionId={sessionId} busy={Boolean(live)} />
         ),
       )}
-      {live && (live.result ? <AssistantMessage message={messageOf(live.result)} sessionId={live.result.session_id} busy /> : <LiveAnswer live={live} />)}
+      {live &&
+        (live.result ? (
+          <AssistantMessage message={messageOf(live.result)} sessionId={live.result.session_id} busy />
+        ) : (
+          <LiveAnswer live={live} />
+        ))}
       {error && (
         <p className="error pad" role="alert">
           {error}
@@ -398,7 +458,12 @@ function QuestionForm() {
       <div className="chat-input-row">
         <ModelPicker />
         {live ? (
-          <button type="button" className="btn btn-danger-ghost" onClick={() => void cancel()} disabled={live.cancelling}>
+          <button
+            type="button"
+            className="btn btn-danger-ghost"
+            onClick={() => void cancel()}
+            disabled={live.cancelling}
+          >
             {live.cancelling ? 'Cancelling…' : 'Cancel (Esc)'}
           </button>
         ) : (

@@ -26,10 +26,19 @@ function TimelineStrip({ events }: { events: TimelineEvent[] }) {
   const hi = Math.max(...events.map((e) => t(e.date_end ?? e.date)));
   const span = Math.max(1, hi - lo);
   return (
-    <div className="timeline-strip" role="img" aria-label={`${plural(events.length, 'event')} from ${events[0]!.date} to ${new Date(hi).toISOString().slice(0, 10)}`}>
+    <div
+      className="timeline-strip"
+      role="img"
+      aria-label={`${plural(events.length, 'event')} from ${events[0]!.date} to ${new Date(hi).toISOString().slice(0, 10)}`}
+    >
       <span className="timeline-axis" />
       {events.map((e) => (
-        <span key={e.key} className={`timeline-dot${e.mark ? ` mark-${e.mark}` : ''}`} style={{ left: `${((t(e.date) - lo) / span) * 100}%` }} title={`${dateText(e)}: ${e.text}`} />
+        <span
+          key={e.key}
+          className={`timeline-dot${e.mark ? ` mark-${e.mark}` : ''}`}
+          style={{ left: `${((t(e.date) - lo) / span) * 100}%` }}
+          title={`${dateText(e)}: ${e.text}`}
+        />
       ))}
       <span className="timeline-label timeline-from small muted">{events[0]!.date.slice(0, 7)}</span>
       <span className="timeline-label timeline-to small muted">{new Date(hi).toISOString().slice(0, 7)}</span>
@@ -79,7 +88,18 @@ function EventRow({ event }: { event: TimelineEvent }) {
         <button
           type="button"
           className="link chronology-event"
-          onClick={() => openSource({ file_id: event.file_id, file_name: event.file_name, version: event.version, pages: event.pages, start: event.start, end: event.end, kind, label: dateText(event) })}
+          onClick={() =>
+            openSource({
+              file_id: event.file_id,
+              file_name: event.file_name,
+              version: event.version,
+              pages: event.pages,
+              start: event.start,
+              end: event.end,
+              kind,
+              label: dateText(event),
+            })
+          }
         >
           {event.text}
         </button>
@@ -92,7 +112,11 @@ function EventRow({ event }: { event: TimelineEvent }) {
         <span className="muted"> · {eventCite(event)}</span>
       </td>
       <td>
-        <select aria-label={`Mark the event of ${dateText(event)}`} value={event.mark ?? ''} onChange={(e) => void mark(event.key, { mark: (e.target.value || null) as EventMark | null })}>
+        <select
+          aria-label={`Mark the event of ${dateText(event)}`}
+          value={event.mark ?? ''}
+          onChange={(e) => void mark(event.key, { mark: (e.target.value || null) as EventMark | null })}
+        >
           {MARKS.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}
@@ -113,7 +137,12 @@ function useExportChronology(): (caseId: string, format: 'csv' | 'docx') => Prom
     try {
       const out = await exportAs(caseId, format);
       if (format === 'csv') download(out.csv ?? '', 'text/csv;charset=utf-8', out.filename);
-      else download(fromBase64(out.docx_base64 ?? ''), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
+      else
+        download(
+          fromBase64(out.docx_base64 ?? ''),
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          out.filename,
+        );
     } catch (err) {
       toast('error', errorMessage(err));
     }
@@ -140,9 +169,25 @@ function Filters() {
       <label>
         To <input type="date" value={filters.to} onChange={(e) => setFilters({ to: e.target.value })} />
       </label>
-      <input type="search" aria-label="Words in the event" placeholder="Words…" value={text.query} onChange={(e) => setText({ ...text, query: e.target.value })} />
-      <input type="search" aria-label="Person named" placeholder="Person…" value={text.person} onChange={(e) => setText({ ...text, person: e.target.value })} />
-      <select aria-label="Only the document" value={filters.file_name} onChange={(e) => setFilters({ file_name: e.target.value })}>
+      <input
+        type="search"
+        aria-label="Words in the event"
+        placeholder="Words…"
+        value={text.query}
+        onChange={(e) => setText({ ...text, query: e.target.value })}
+      />
+      <input
+        type="search"
+        aria-label="Person named"
+        placeholder="Person…"
+        value={text.person}
+        onChange={(e) => setText({ ...text, person: e.target.value })}
+      />
+      <select
+        aria-label="Only the document"
+        value={filters.file_name}
+        onChange={(e) => setFilters({ file_name: e.target.value })}
+      >
         <option value="">Every document</option>
         {files
           .filter((f) => f.status === 'indexed')
@@ -152,7 +197,11 @@ function Filters() {
             </option>
           ))}
       </select>
-      <select aria-label="Only documents of the type" value={filters.doc_type} onChange={(e) => setFilters({ doc_type: e.target.value })}>
+      <select
+        aria-label="Only documents of the type"
+        value={filters.doc_type}
+        onChange={(e) => setFilters({ doc_type: e.target.value })}
+      >
         <option value="">Every type</option>
         {[...new Set(files.map((f) => f.type))].sort().map((t) => (
           <option key={t} value={t}>
@@ -160,7 +209,11 @@ function Filters() {
           </option>
         ))}
       </select>
-      <select aria-label="Only events marked" value={filters.mark} onChange={(e) => setFilters({ mark: e.target.value as EventMark | '' })}>
+      <select
+        aria-label="Only events marked"
+        value={filters.mark}
+        onChange={(e) => setFilters({ mark: e.target.value as EventMark | '' })}
+      >
         <option value="">Any mark</option>
         {MARKS.slice(1).map((m) => (
           <option key={m.value} value={m.value}>
@@ -188,10 +241,20 @@ export function Chronology({ caseId }: { caseId: string }) {
       <div className="pane-title">
         <h2>Chronology</h2>
         <span className="pane-title-actions">
-          <button type="button" className="btn btn-small" disabled={!events.length} onClick={() => void exportChronology(caseId, 'docx')}>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!events.length}
+            onClick={() => void exportChronology(caseId, 'docx')}
+          >
             Export Word
           </button>
-          <button type="button" className="btn btn-small" disabled={!events.length} onClick={() => void exportChronology(caseId, 'csv')}>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!events.length}
+            onClick={() => void exportChronology(caseId, 'csv')}
+          >
             Export CSV
           </button>
           <button type="button" className="btn btn-small" onClick={close}>
@@ -209,7 +272,10 @@ export function Chronology({ caseId }: { caseId: string }) {
         {loading && !result && <p className="pad muted">Reading the dates in the documents…</p>}
         {result && (
           <p className="pad small muted" role="status">
-            {result.total === events.length ? plural(result.total, 'dated event') : `${events.length} of ${result.total} dated events`} · {result.coverage.line}
+            {result.total === events.length
+              ? plural(result.total, 'dated event')
+              : `${events.length} of ${result.total} dated events`}{' '}
+            · {result.coverage.line}
           </p>
         )}
         <TimelineStrip events={events} />
@@ -233,7 +299,11 @@ export function Chronology({ caseId }: { caseId: string }) {
             </table>
           </div>
         )}
-        {result && !events.length && <p className="pad muted">No dated events{result.coverage.documents ? ' match these filters' : ' yet: add documents to the case'}.</p>}
+        {result && !events.length && (
+          <p className="pad muted">
+            No dated events{result.coverage.documents ? ' match these filters' : ' yet: add documents to the case'}.
+          </p>
+        )}
       </div>
     </section>
   );

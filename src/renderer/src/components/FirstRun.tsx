@@ -66,14 +66,17 @@ export function FirstRun({ hasCases }: { hasCases: boolean }) {
       <header>
         <h1>Welcome to Casefile</h1>
         <p>
-          Casefile reads a case’s documents on this computer and answers questions with citations to the exact words on the page. Nothing
-          leaves this computer.
+          Casefile reads a case’s documents on this computer and answers questions with citations to the exact words on
+          the page. Nothing leaves this computer.
         </p>
       </header>
       <div className="first-run-steps">
         <section className="first-run-step" aria-labelledby="first-run-case">
           <h2 id="first-run-case">1. Start a case from its folder</h2>
-          <div className="first-run-drop">Drop a case folder here — anywhere on this window — and Casefile makes a case from it and reads every document.</div>
+          <div className="first-run-drop">
+            Drop a case folder here — anywhere on this window — and Casefile makes a case from it and reads every
+            document.
+          </div>
           <p className="muted small">Or create an empty case and add files and folders to it.</p>
           <NewCaseButton />
         </section>

@@ -37,7 +37,15 @@ function sizeText(r: RecommendedModel): string {
 }
 
 /** The app's recommended models, with what each is for, its size and the memory it needs. */
-export function RecommendedModels({ models, only, compact }: { models: RecommendedModel[]; only?: 'recommended'; compact?: boolean }) {
+export function RecommendedModels({
+  models,
+  only,
+  compact,
+}: {
+  models: RecommendedModel[];
+  only?: 'recommended';
+  compact?: boolean;
+}) {
   const shown = only ? models.filter((m) => m.recommended) : models;
   if (shown.length === 0) return null;
   if (compact) {
@@ -85,14 +93,31 @@ export function RecommendedModels({ models, only, compact }: { models: Recommend
 /** The two ways to choose a model: a .gguf file, or a model folder. */
 const CHOOSERS = [
   { kind: 'file', label: 'Choose a model file (.gguf)…', testId: 'model-file-input', input: { accept: '.gguf' } },
-  { kind: 'folder', label: 'Choose a model folder…', testId: 'model-folder-input', input: { webkitdirectory: '' } as Record<string, string> },
+  {
+    kind: 'folder',
+    label: 'Choose a model folder…',
+    testId: 'model-folder-input',
+    input: { webkitdirectory: '' } as Record<string, string>,
+  },
 ] as const;
 
 /**
  * One "Choose a model …" button: the system dialog in the desktop app (answers a path), else a
  * hidden file input whose chosen files are uploaded (serve mode).
  */
-function ModelChooser({ chooser, disabled, onPath, onFiles, onError }: { chooser: (typeof CHOOSERS)[number]; disabled: boolean; onPath: (p: string) => Promise<void>; onFiles: (files: FileList | null) => Promise<void>; onError: (message: string) => void }) {
+function ModelChooser({
+  chooser,
+  disabled,
+  onPath,
+  onFiles,
+  onError,
+}: {
+  chooser: (typeof CHOOSERS)[number];
+  disabled: boolean;
+  onPath: (p: string) => Promise<void>;
+  onFiles: (files: FileList | null) => Promise<void>;
+  onError: (message: string) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const choose = async () => {
     if (!api.chooseModel) return input.current?.click();
@@ -108,7 +133,14 @@ function ModelChooser({ chooser, disabled, onPath, onFiles, onError }: { chooser
       <button type="button" className="btn" disabled={disabled} onClick={() => void choose()}>
         {chooser.label}
       </button>
-      <input ref={input} type="file" hidden data-testid={chooser.testId} {...chooser.input} onChange={(e) => void onFiles(e.target.files)} />
+      <input
+        ref={input}
+        type="file"
+        hidden
+        data-testid={chooser.testId}
+        {...chooser.input}
+        onChange={(e) => void onFiles(e.target.files)}
+      />
     </>
   );
 }
@@ -133,7 +165,9 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
       setPath('');
       onImported?.();
     } catch (err) {
-      setError(err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err));
+      setError(
+        err instanceof ApiError ? (err.field('path') ? `${err.field('path')}` : err.message) : errorMessage(err),
+      );
     } finally {
       setBusy(null);
     }
@@ -158,12 +192,19 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
     <div className="model-import">
       <div className="field-row">
         {CHOOSERS.map((c) => (
-          <ModelChooser key={c.kind} chooser={c} disabled={busy !== null} onPath={importPath} onFiles={upload} onError={setError} />
+          <ModelChooser
+            key={c.kind}
+            chooser={c}
+            disabled={busy !== null}
+            onPath={importPath}
+            onFiles={upload}
+            onError={setError}
+          />
         ))}
       </div>
       <p className="muted small">
-        A chat model is one .gguf file; a search-by-meaning (embedding) model is a folder. Casefile checks the model and copies it into
-        its own models folder; nothing is sent anywhere.
+        A chat model is one .gguf file; a search-by-meaning (embedding) model is a folder. Casefile checks the model and
+        copies it into its own models folder; nothing is sent anywhere.
       </p>
       <form
         className="model-path-form"
@@ -176,7 +217,13 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
           Model path <span className="muted small">(or type where the model file or folder is on this computer)</span>
         </label>
         <div className="model-path-row">
-          <input id="model-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/Users/me/Models/qwen2.5-1.5b-instruct-q4_k_m.gguf" spellCheck={false} />
+          <input
+            id="model-path"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder="/Users/me/Models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
+            spellCheck={false}
+          />
           <button type="submit" className="btn" disabled={busy !== null || !path.trim()}>
             {busy ? 'Importing…' : 'Import'}
           </button>
@@ -202,58 +249,72 @@ function InstalledTable({ list }: { list: ModelsList }) {
   const makeDefault = (m: ModelInfo) =>
     setDefault(m.id).then(
       () => {
-        toast('info', m.kind === 'chat' ? `${m.id} now answers questions unless you pick another.` : `${m.id} is now used for new cases.`);
+        toast(
+          'info',
+          m.kind === 'chat'
+            ? `${m.id} now answers questions unless you pick another.`
+            : `${m.id} is now used for new cases.`,
+        );
       },
       (err) => toast('error', errorMessage(err)),
     );
   const small = list.models.filter((m) => m.too_small);
   return (
     <>
-    {small.length > 0 && (
-      <p className="notice small" role="note" data-testid="small-chat-model">
-        {small.map((m) => m.id).join(', ')} {small.length === 1 ? 'is' : 'are'} too small to write answers worth waiting for, so questions get the best passages
-        (Find passages) unless you pick {small.length === 1 ? 'it' : 'one'} in the chat. A chat model of about 1.5 billion parameters or more writes real
-        answers: see the recommended models below.
-      </p>
-    )}
-    <table className="grid" aria-label="Installed models">
-      <thead>
-        <tr>
-          <th>Model</th>
-          <th>What it does</th>
-          <th>Size</th>
-          <th>Quantization</th>
-          <th>Context</th>
-          <th>Used by</th>
-          <th>Default</th>
-        </tr>
-      </thead>
-      <tbody>
-        {list.models.map((m) => (
-          <tr key={`${m.source}-${m.id}`}>
-            <td>
-              {m.id} {m.is_default && <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>}
-              {m.source === 'bundled' && <span className="badge">bundled</span>}
-              {m.too_small && <span className="badge">too small to answer</span>}
-            </td>
-            <td>
-              {KIND_PURPOSE[m.kind]} <span className="muted small">({m.kind})</span>
-            </td>
-            <td>{formatBytes(m.bytes)}</td>
-            <td>{m.quantization ?? '—'}</td>
-            <td>{m.context_length ?? '—'}</td>
-            <td>{m.used_by.length ? m.used_by.map((u) => u.name).join(', ') : '—'}</td>
-            <td>
-              {m.kind !== 'reranker' && !m.is_default && (
-                <button type="button" className="btn btn-small" aria-label={`Make ${m.id} the default`} onClick={() => void makeDefault(m)}>
-                  Make default
-                </button>
-              )}
-            </td>
+      {small.length > 0 && (
+        <p className="notice small" role="note" data-testid="small-chat-model">
+          {small.map((m) => m.id).join(', ')} {small.length === 1 ? 'is' : 'are'} too small to write answers worth
+          waiting for, so questions get the best passages (Find passages) unless you pick{' '}
+          {small.length === 1 ? 'it' : 'one'} in the chat. A chat model of about 1.5 billion parameters or more writes
+          real answers: see the recommended models below.
+        </p>
+      )}
+      <table className="grid" aria-label="Installed models">
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th>What it does</th>
+            <th>Size</th>
+            <th>Quantization</th>
+            <th>Context</th>
+            <th>Used by</th>
+            <th>Default</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {list.models.map((m) => (
+            <tr key={`${m.source}-${m.id}`}>
+              <td>
+                {m.id}{' '}
+                {m.is_default && (
+                  <span className="badge">{m.kind === 'chat' ? 'default for questions' : 'default for new cases'}</span>
+                )}
+                {m.source === 'bundled' && <span className="badge">bundled</span>}
+                {m.too_small && <span className="badge">too small to answer</span>}
+              </td>
+              <td>
+                {KIND_PURPOSE[m.kind]} <span className="muted small">({m.kind})</span>
+              </td>
+              <td>{formatBytes(m.bytes)}</td>
+              <td>{m.quantization ?? '—'}</td>
+              <td>{m.context_length ?? '—'}</td>
+              <td>{m.used_by.length ? m.used_by.map((u) => u.name).join(', ') : '—'}</td>
+              <td>
+                {m.kind !== 'reranker' && !m.is_default && (
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Make ${m.id} the default`}
+                    onClick={() => void makeDefault(m)}
+                  >
+                    Make default
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }
@@ -290,9 +351,18 @@ function Download({ onDone }: { onDone: () => void }) {
           void download();
         }}
       >
-        <label htmlFor="model-download">Download (needs a network; only when you ask): a .gguf web address or a Hugging Face name</label>
+        <label htmlFor="model-download">
+          Download (needs a network; only when you ask): a .gguf web address or a Hugging Face name
+        </label>
         <div className="model-path-row">
-          <input id="model-download" aria-label="Model to download" value={source} onChange={(e) => setSource(e.target.value)} placeholder="owner/repo/model.gguf" spellCheck={false} />
+          <input
+            id="model-download"
+            aria-label="Model to download"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            placeholder="owner/repo/model.gguf"
+            spellCheck={false}
+          />
           <button type="submit" className="btn" disabled={downloading || !source.trim()}>
             {downloading ? 'Downloading…' : 'Download'}
           </button>
@@ -302,7 +372,10 @@ function Download({ onDone }: { onDone: () => void }) {
         <div className="small" role="status" aria-label="Download progress">
           {progress.file}: {formatBytes(progress.received_bytes)}
           {progress.total_bytes ? ` of ${formatBytes(progress.total_bytes)}` : ''}
-          <progress max={progress.total_bytes ?? undefined} value={progress.total_bytes ? progress.received_bytes : undefined} />
+          <progress
+            max={progress.total_bytes ?? undefined}
+            value={progress.total_bytes ? progress.received_bytes : undefined}
+          />
         </div>
       )}
       {error && (
@@ -322,12 +395,15 @@ export function Models() {
       <h2>Models</h2>
       {list && (
         <p className={list.semantic.available ? 'muted' : 'notice warn'}>
-          {list.semantic.available ? 'Semantic search is on.' : `Semantic search is off: ${list.semantic.reason ?? 'no embedding model installed'}.`}
+          {list.semantic.available
+            ? 'Semantic search is on.'
+            : `Semantic search is off: ${list.semantic.reason ?? 'no embedding model installed'}.`}
         </p>
       )}
       <p className="muted small" data-testid="default-chat-help">
         {list ? `${defaultChatHelp(list)} ` : ''}
-        New cases find passages by meaning with the default embedding model{list?.default_embedding_model ? ` (${list.default_embedding_model})` : ''}.
+        New cases find passages by meaning with the default embedding model
+        {list?.default_embedding_model ? ` (${list.default_embedding_model})` : ''}.
       </p>
       {list && list.models.length > 0 && <InstalledTable list={list} />}
       {list && list.models.length === 0 && <p className="muted">No models installed yet.</p>}
@@ -336,7 +412,10 @@ export function Models() {
       {list && list.recommended.length > 0 && (
         <>
           <h3>Recommended models</h3>
-          <p className="muted small">Ask whoever looks after this computer for these files, or download them where a network is allowed, then import them above.</p>
+          <p className="muted small">
+            Ask whoever looks after this computer for these files, or download them where a network is allowed, then
+            import them above.
+          </p>
           <RecommendedModels models={list.recommended} />
         </>
       )}

@@ -4,7 +4,19 @@ import { errorMessage } from '../api/errors';
 import { useDocuments } from '../stores/documents';
 
 /** The password field with Open and Cancel; a wrong password is said under it, and it keeps its focus. */
-function PasswordFields({ caseId, file, name, onOpened, onCancel }: { caseId: string; file: Pick<FileInfo, 'id' | 'name'>; name: string; onOpened: () => void; onCancel: () => void }) {
+function PasswordFields({
+  caseId,
+  file,
+  name,
+  onOpened,
+  onCancel,
+}: {
+  caseId: string;
+  file: Pick<FileInfo, 'id' | 'name'>;
+  name: string;
+  onOpened: () => void;
+  onCancel: () => void;
+}) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -61,7 +73,10 @@ function PasswordFields({ caseId, file, name, onOpened, onCancel }: { caseId: st
           {error}
         </p>
       )}
-      <p className="muted small">Used to open this file in Casefile only; never saved in plain text. The file you added is kept exactly as it was.</p>
+      <p className="muted small">
+        Used to open this file in Casefile only; never saved in plain text. The file you added is kept exactly as it
+        was.
+      </p>
     </form>
   );
 }

@@ -33,35 +33,44 @@ function SearchNotices() {
   const run = useSearch((s) => s.run);
   return (
     <>
-    {limitedTo && (
-      <p className="pad small notice" role="note" aria-label="Search limited" data-testid="search-limited">
-        Searched only the {limitedTo.length === 1 ? 'document' : `${limitedTo.length} documents`} you chose: {limitedTo.map((d) => d.file_name).join(', ')}.{' '}
-        <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus })}>
-          Search the whole case
-        </button>
-      </p>
-    )}
-    {response && !response.semantic && (
-      <p className="pad small notice" role="note">
-        Semantic search is off{response.semantic_reason ? `: ${response.semantic_reason}` : ''}. Results use keywords only.
-      </p>
-    )}
-    {response && response.reranked === false && (
-      <p className="pad small notice" role="note">
-        The second check of the best passages did not run{response.rerank_reason ? `: ${response.rerank_reason}` : ''}. Results keep their
-        search order (import a reranker model in Settings → Models, or clear “Second check of the best passages” in Settings).
-      </p>
-    )}
-    {response?.focus && (
-      <p className="pad small notice" role="note" aria-label="Search focus">
-        Searched first in {response.focus.files.length === 1 ? 'the document' : `${response.focus.files.length} documents`} the question names (
-        {response.focus.matched.map((m) => `“${m}”`).join(', ')}): {response.focus.files.map((f) => f.file_name).join(', ')}.
-        {response.focus.widened ? ' They gave fewer results than asked; the rest come from the whole case.' : ''}{' '}
-        <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus: false, files: limitedTo })}>
-          Search all documents
-        </button>
-      </p>
-    )}
+      {limitedTo && (
+        <p className="pad small notice" role="note" aria-label="Search limited" data-testid="search-limited">
+          Searched only the {limitedTo.length === 1 ? 'document' : `${limitedTo.length} documents`} you chose:{' '}
+          {limitedTo.map((d) => d.file_name).join(', ')}.{' '}
+          <button type="button" className="btn btn-small" onClick={() => caseId && void run(caseId, query, { focus })}>
+            Search the whole case
+          </button>
+        </p>
+      )}
+      {response && !response.semantic && (
+        <p className="pad small notice" role="note">
+          Semantic search is off{response.semantic_reason ? `: ${response.semantic_reason}` : ''}. Results use keywords
+          only.
+        </p>
+      )}
+      {response && response.reranked === false && (
+        <p className="pad small notice" role="note">
+          The second check of the best passages did not run{response.rerank_reason ? `: ${response.rerank_reason}` : ''}
+          . Results keep their search order (import a reranker model in Settings → Models, or clear “Second check of the
+          best passages” in Settings).
+        </p>
+      )}
+      {response?.focus && (
+        <p className="pad small notice" role="note" aria-label="Search focus">
+          Searched first in{' '}
+          {response.focus.files.length === 1 ? 'the document' : `${response.focus.files.length} documents`} the question
+          names ({response.focus.matched.map((m) => `“${m}”`).join(', ')}):{' '}
+          {response.focus.files.map((f) => f.file_name).join(', ')}.
+          {response.focus.widened ? ' They gave fewer results than asked; the rest come from the whole case.' : ''}{' '}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => caseId && void run(caseId, query, { focus: false, files: limitedTo })}
+          >
+            Search all documents
+          </button>
+        </p>
+      )}
     </>
   );
 }
@@ -91,7 +100,11 @@ function ResultList({ response, query }: { response: SearchResponse; query: stri
           >
             <span className="result-head">
               <span className="result-file ellipsis">{r.file_name}</span>
-              {!r.place && <span className="muted small">{r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`}</span>}
+              {!r.place && (
+                <span className="muted small">
+                  {r.pages[0] === r.pages[1] ? `p. ${r.pages[0]}` : `pp. ${r.pages[0]}–${r.pages[1]}`}
+                </span>
+              )}
               <span className={`label label-${r.label}`}>{r.label}</span>
             </span>
             {r.place && <span className="muted small ellipsis result-place">{r.place}</span>}
@@ -128,7 +141,9 @@ export function SearchResults() {
         )}
         <SearchNotices />
         {response && !running && response.results.length === 0 && (
-          <p className="pad muted">{limitedTo ? 'Nothing in the documents you chose matches.' : 'Nothing in this case matches.'}</p>
+          <p className="pad muted">
+            {limitedTo ? 'Nothing in the documents you chose matches.' : 'Nothing in this case matches.'}
+          </p>
         )}
         {response && <ResultList response={response} query={query} />}
       </div>

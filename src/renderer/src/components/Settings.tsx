@@ -9,7 +9,17 @@ import { Models } from './Models';
 import { folderPathProblem } from '../lib/folder-path';
 
 /** One setting: its label, its control, and a sentence on what it does. */
-function Setting({ id, label, help, children }: { id: string; label: string; help: string; children: React.ReactNode }) {
+function Setting({
+  id,
+  label,
+  help,
+  children,
+}: {
+  id: string;
+  label: string;
+  help: string;
+  children: React.ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id}>{label}</label>
@@ -30,32 +40,37 @@ function SearchFields() {
   const update = useSettings((s) => s.update);
   return (
     <>
-    <Setting
-      id="set-mode"
-      label="How the search box searches"
-      help="Words and meaning finds passages that use your words or say the same thing in other words. Exact words only is best for names, numbers and Bates numbers. Meaning only finds passages that say it differently, even without your words."
-    >
-      <select id="set-mode" aria-describedby="set-mode-help" value={mode} onChange={(e) => update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}>
-        <option value="hybrid">Words and meaning (recommended)</option>
-        <option value="keyword">Exact words only</option>
-        <option value="vector">Meaning only</option>
-      </select>
-    </Setting>
-    <Setting
-      id="set-topk"
-      label="Passages per search"
-      help={`How many passages a search shows, best first, and how many the assistant reads each time it searches (otherwise ${AGENT_TOP_K_DEFAULT}, at most ${AGENT_TOP_K_MAX}). More passages: fuller answers that take longer; fewer: quicker, but something relevant may be missed.`}
-    >
-      <input
+      <Setting
+        id="set-mode"
+        label="How the search box searches"
+        help="Words and meaning finds passages that use your words or say the same thing in other words. Exact words only is best for names, numbers and Bates numbers. Meaning only finds passages that say it differently, even without your words."
+      >
+        <select
+          id="set-mode"
+          aria-describedby="set-mode-help"
+          value={mode}
+          onChange={(e) => update({ mode: e.target.value as 'hybrid' | 'keyword' | 'vector' })}
+        >
+          <option value="hybrid">Words and meaning (recommended)</option>
+          <option value="keyword">Exact words only</option>
+          <option value="vector">Meaning only</option>
+        </select>
+      </Setting>
+      <Setting
         id="set-topk"
-        aria-describedby="set-topk-help"
-        type="number"
-        min={1}
-        max={200}
-        value={topK}
-        onChange={(e) => update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })}
-      />
-    </Setting>
+        label="Passages per search"
+        help={`How many passages a search shows, best first, and how many the assistant reads each time it searches (otherwise ${AGENT_TOP_K_DEFAULT}, at most ${AGENT_TOP_K_MAX}). More passages: fuller answers that take longer; fewer: quicker, but something relevant may be missed.`}
+      >
+        <input
+          id="set-topk"
+          aria-describedby="set-topk-help"
+          type="number"
+          min={1}
+          max={200}
+          value={topK}
+          onChange={(e) => update({ topK: Math.max(1, Math.min(200, Number(e.target.value) || 10)) })}
+        />
+      </Setting>
     </>
   );
 }
@@ -69,52 +84,54 @@ function AnswerFields() {
   const num = (v: string) => (v.trim() === '' ? null : Number(v));
   return (
     <>
-    <Setting
-      id="set-threshold"
-      label="Minimum match"
-      help="Leave empty to see every passage found. A number hides passages that match less well than it. Scores differ by how the search searches (words: from 0 up, often 1 to 20; meaning: 0 to 1), so set it after looking at a few searches; it applies to the assistant’s searches of the same kind only."
-    >
-      <input
+      <Setting
         id="set-threshold"
-        aria-describedby="set-threshold-help"
-        type="number"
-        step="0.01"
-        value={threshold ?? ''}
-        placeholder="none"
-        onChange={(e) => update({ threshold: num(e.target.value) })}
-      />
-    </Setting>
-    <Setting
-      id="set-rerank"
-      label="Second check of the best passages"
-      help="Leave empty for off. A number N has a reranker model read the best N passages again and put the most relevant first: better order, a little slower. Needs a reranker model installed (see Models)."
-    >
-      <input
+        label="Minimum match"
+        help="Leave empty to see every passage found. A number hides passages that match less well than it. Scores differ by how the search searches (words: from 0 up, often 1 to 20; meaning: 0 to 1), so set it after looking at a few searches; it applies to the assistant’s searches of the same kind only."
+      >
+        <input
+          id="set-threshold"
+          aria-describedby="set-threshold-help"
+          type="number"
+          step="0.01"
+          value={threshold ?? ''}
+          placeholder="none"
+          onChange={(e) => update({ threshold: num(e.target.value) })}
+        />
+      </Setting>
+      <Setting
         id="set-rerank"
-        aria-describedby="set-rerank-help"
-        type="number"
-        min={1}
-        max={200}
-        value={rerankTopN ?? ''}
-        placeholder="off"
-        onChange={(e) => update({ rerankTopN: num(e.target.value) })}
-      />
-    </Setting>
-    <Setting
-      id="set-steps"
-      label={`Searches per question (1–${AGENT_MAX_STEPS})`}
-      help={`How many times the assistant may search and read before it answers. More: it can check more documents, but answers take longer. ${AGENT_MAX_STEPS} is the most.`}
-    >
-      <input
+        label="Second check of the best passages"
+        help="Leave empty for off. A number N has a reranker model read the best N passages again and put the most relevant first: better order, a little slower. Needs a reranker model installed (see Models)."
+      >
+        <input
+          id="set-rerank"
+          aria-describedby="set-rerank-help"
+          type="number"
+          min={1}
+          max={200}
+          value={rerankTopN ?? ''}
+          placeholder="off"
+          onChange={(e) => update({ rerankTopN: num(e.target.value) })}
+        />
+      </Setting>
+      <Setting
         id="set-steps"
-        aria-describedby="set-steps-help"
-        type="number"
-        min={1}
-        max={AGENT_MAX_STEPS}
-        value={maxSteps}
-        onChange={(e) => update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })}
-      />
-    </Setting>
+        label={`Searches per question (1–${AGENT_MAX_STEPS})`}
+        help={`How many times the assistant may search and read before it answers. More: it can check more documents, but answers take longer. ${AGENT_MAX_STEPS} is the most.`}
+      >
+        <input
+          id="set-steps"
+          aria-describedby="set-steps-help"
+          type="number"
+          min={1}
+          max={AGENT_MAX_STEPS}
+          value={maxSteps}
+          onChange={(e) =>
+            update({ maxSteps: Math.max(1, Math.min(AGENT_MAX_STEPS, Number(e.target.value) || AGENT_MAX_STEPS)) })
+          }
+        />
+      </Setting>
     </>
   );
 }
@@ -126,9 +143,9 @@ function Retrieval() {
     <section className="card" aria-label="Retrieval">
       <h2>Search and answers</h2>
       <p className="muted small" data-testid="retrieval-scope">
-        These settings shape the search box at the top of a case. The assistant that answers your questions chooses its own way of
-        searching each time, but follows the number of passages, the minimum match and the second check below once you change them
-        (each of its steps shows the values it used).
+        These settings shape the search box at the top of a case. The assistant that answers your questions chooses its
+        own way of searching each time, but follows the number of passages, the minimum match and the second check below
+        once you change them (each of its steps shows the values it used).
       </p>
       <div className="settings-list">
         <SearchFields />
@@ -156,7 +173,9 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
     );
   }
   // The case's language is listed even when it is no longer installed, so the choice shown is the one saved.
-  const languages = ocr.languages.includes(selected.ocr.language) ? ocr.languages : [selected.ocr.language, ...ocr.languages];
+  const languages = ocr.languages.includes(selected.ocr.language)
+    ? ocr.languages
+    : [selected.ocr.language, ...ocr.languages];
   const change = (input: { enabled?: boolean; language?: string }) =>
     setOcr(selected.id, input).catch((err) => toast('error', errorMessage(err)));
   return (
@@ -164,8 +183,8 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
       <h2 id="ocr-heading">Scanned pages (OCR) in “{selected.name}”</h2>
       {!ocr.available ? (
         <p className="notice warn">
-          OCR is turned off for this installation, so scanned pages and images are not read or searched. Whoever set up Casefile on this
-          computer can turn it back on (it was turned off with CASEFILE_OCR=0).
+          OCR is turned off for this installation, so scanned pages and images are not read or searched. Whoever set up
+          Casefile on this computer can turn it back on (it was turned off with CASEFILE_OCR=0).
         </p>
       ) : (
         <>
@@ -179,11 +198,16 @@ function CaseOcr({ ocr }: { ocr: AppInfo['ocr'] | undefined }) {
             Read scanned pages and images (OCR)
           </label>
           <p id="ocr-help" className="muted small">
-            Slower: about 5 seconds a page, on this computer. Applies to files added from now on; use Retry on a file to read it again.
+            Slower: about 5 seconds a page, on this computer. Applies to files added from now on; use Retry on a file to
+            read it again.
           </p>
           <label>
             Language of the scans{' '}
-            <select value={selected.ocr.language} disabled={languages.length < 2 || !selected.ocr.enabled} onChange={(e) => void change({ language: e.target.value })}>
+            <select
+              value={selected.ocr.language}
+              disabled={languages.length < 2 || !selected.ocr.enabled}
+              onChange={(e) => void change({ language: e.target.value })}
+            >
               {languages.map((l) => (
                 <option key={l} value={l}>
                   {LANGUAGE_NAMES[l] ?? l}
@@ -212,14 +236,17 @@ function CaseDates() {
         <select
           value={selected.dates?.day_first ? 'day' : 'month'}
           aria-describedby="dates-help"
-          onChange={(e) => void setDateOrder(selected.id, e.target.value === 'day').catch((err) => toast('error', errorMessage(err)))}
+          onChange={(e) =>
+            void setDateOrder(selected.id, e.target.value === 'day').catch((err) => toast('error', errorMessage(err)))
+          }
         >
           <option value="month">4 March 2020 (month first, as in the US)</option>
           <option value="day">3 April 2020 (day first, as in the UK and Europe)</option>
         </select>
       </label>
       <p id="dates-help" className="muted small">
-        The chronology reads the case’s dates this way from now on; dates that could be read either way are marked “(?)”.
+        The chronology reads the case’s dates this way from now on; dates that could be read either way are marked
+        “(?)”.
       </p>
     </section>
   );
@@ -236,7 +263,8 @@ function CaseWatch() {
   const toast = useUi((s) => s.toast);
   if (!selected) return null;
   const watch = selected.watch ?? { enabled: false, folders: [] };
-  const change = (input: { enabled?: boolean; folders?: string[] }) => setWatch(selected.id, input).catch((err) => toast('error', errorMessage(err)));
+  const change = (input: { enabled?: boolean; folders?: string[] }) =>
+    setWatch(selected.id, input).catch((err) => toast('error', errorMessage(err)));
   return (
     <section className="card" aria-labelledby="watch-heading">
       <h2 id="watch-heading">Folders “{selected.name}” follows</h2>
@@ -245,7 +273,12 @@ function CaseWatch() {
           {watch.folders.map((f) => (
             <li key={f}>
               <code>{f}</code>{' '}
-              <button type="button" className="btn btn-small" aria-label={`Stop following ${f}`} onClick={() => void change({ folders: watch.folders.filter((x) => x !== f) })}>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Stop following ${f}`}
+                onClick={() => void change({ folders: watch.folders.filter((x) => x !== f) })}
+              >
                 Remove
               </button>
             </li>
@@ -270,9 +303,10 @@ function CaseWatch() {
         </p>
       )}
       <p id="watch-help" className="muted small">
-        While Casefile is open, a file added to a followed folder is added to the case, a changed file is read again as a new version
-        (the old one is kept), and a deleted file stays in the case, marked as removed from the folder. Changes made while Casefile
-        was closed are picked up when it starts. A folder dropped into a case in the desktop app is followed from then on.
+        While Casefile is open, a file added to a followed folder is added to the case, a changed file is read again as
+        a new version (the old one is kept), and a deleted file stays in the case, marked as removed from the folder.
+        Changes made while Casefile was closed are picked up when it starts. A folder dropped into a case in the desktop
+        app is followed from then on.
       </p>
       <FollowFolder caseId={selected.id} folders={watch.folders} />
     </section>
@@ -291,7 +325,10 @@ function FollowFolder({ caseId, folders }: { caseId: string; folders: string[] }
     if (wrong) return;
     setBusy(true);
     try {
-      await setWatch(caseId, { folders: [...folders, typed.trim()], ...(folders.length === 0 ? { enabled: true } : {}) });
+      await setWatch(caseId, {
+        folders: [...folders, typed.trim()],
+        ...(folders.length === 0 ? { enabled: true } : {}),
+      });
       setFolder('');
     } catch (err) {
       setProblem(errorMessage(err));
@@ -325,7 +362,8 @@ function FollowFolder({ caseId, folders }: { caseId: string; folders: string[] }
         }}
       >
         <label htmlFor="watch-folder">
-          Folder to follow (its full path){api.chooseFolder && <span className="muted small"> — or choose it above</span>}
+          Folder to follow (its full path)
+          {api.chooseFolder && <span className="muted small"> — or choose it above</span>}
         </label>
         <div className="model-path-row">
           <input
@@ -355,7 +393,15 @@ function FollowFolder({ caseId, folders }: { caseId: string; folders: string[] }
 }
 
 /** Names of the common OCR languages (tesseract's codes). */
-const LANGUAGE_NAMES: Record<string, string> = { eng: 'English', fra: 'French', deu: 'German', spa: 'Spanish', ita: 'Italian', por: 'Portuguese', nld: 'Dutch' };
+const LANGUAGE_NAMES: Record<string, string> = {
+  eng: 'English',
+  fra: 'French',
+  deu: 'German',
+  spa: 'Spanish',
+  ita: 'Italian',
+  por: 'Portuguese',
+  nld: 'Dutch',
+};
 
 export function Settings() {
   const [info, setInfo] = useState<AppInfo | null>(null);
@@ -382,7 +428,8 @@ export function Settings() {
       <section className="card">
         <h2>About</h2>
         <p>
-          Casefile {info ? <span data-testid="app-version">{info.version}</span> : '…'} — offline case files with cited answers.
+          Casefile {info ? <span data-testid="app-version">{info.version}</span> : '…'} — offline case files with cited
+          answers.
         </p>
       </section>
       {error && (

@@ -1,4 +1,14 @@
-import { createElement, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref, type RefObject } from 'react';
+import {
+  createElement,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+  type RefObject,
+} from 'react';
 import { PasswordPrompt } from './PasswordForm';
 import { useDocuments } from '../stores/documents';
 import { opener, useViewer, type SourceRef } from '../stores/viewer';
@@ -67,7 +77,9 @@ function useScrollToMark(frame: RefObject<HTMLElement | null>, view: unknown): v
     const el = frame.current;
     const scroller = el?.closest<HTMLElement>('.viewer-body');
     if (!el || !scroller) return;
-    const target = el.querySelector<HTMLElement>(scrollTo === 'hit' ? '[data-current="true"]' : '.cite-mark, .cite-row');
+    const target = el.querySelector<HTMLElement>(
+      scrollTo === 'hit' ? '[data-current="true"]' : '.cite-mark, .cite-row',
+    );
     if (target) scrollBoxIntoView(target, scroller);
   }, [frame, view, scrollTo, tick, current]);
 }
@@ -87,13 +99,24 @@ function DocxView() {
   const frame = useRef<HTMLDivElement>(null);
   const refs = { cite: useRef<HTMLElement>(null), current: useRef<HTMLElement>(null) };
   // DOMParser builds an inert document (no scripts run, nothing loads); only data leaves it.
-  const aligned = useMemo(() => alignDocx(sanitizeDocxHtml(new DOMParser().parseFromString(docx.html, 'text/html').body), docx.text), [docx]);
+  const aligned = useMemo(
+    () => alignDocx(sanitizeDocxHtml(new DOMParser().parseFromString(docx.html, 'text/html').body), docx.text),
+    [docx],
+  );
   const view = useMemo(() => markDocx(aligned, marks), [aligned, marks]);
   useScrollToMark(frame, view);
   const citeLost = passage.end > passage.start && view.marked[0] === null;
-  if (citeLost) return <PassageView note="Shown as plain text: the cited words could not be placed in the formatted document." />;
+  if (citeLost)
+    return <PassageView note="Shown as plain text: the cited words could not be placed in the formatted document." />;
   return (
-    <div ref={frame} className="passage docx-view" data-testid="passage" data-view="docx" data-start={passage.start} data-end={passage.end}>
+    <div
+      ref={frame}
+      className="passage docx-view"
+      data-testid="passage"
+      data-view="docx"
+      data-start={passage.start}
+      data-end={passage.end}
+    >
       {renderSafe(view.nodes, { ...refs, seenCite: false })}
     </div>
   );
@@ -167,14 +190,22 @@ function RowsView() {
             </thead>
             <tbody>
               {table.rows.map((r) => (
-                <tr key={r.row} className={r.cited ? 'cite-row' : undefined} aria-current={r.cited ? 'true' : undefined}>
+                <tr
+                  key={r.row}
+                  className={r.cited ? 'cite-row' : undefined}
+                  aria-current={r.cited ? 'true' : undefined}
+                >
                   <th scope="row">{r.row}</th>
                   {table.columns.map((c) => {
                     const value = r.cells.get(c) ?? '';
                     const at = r.at.get(c) ?? 0;
                     return (
                       <td key={c}>
-                        <Marked text={value} marks={marksIn(found, { start: at, end: at + value.length })} refs={refs} />
+                        <Marked
+                          text={value}
+                          marks={marksIn(found, { start: at, end: at + value.length })}
+                          refs={refs}
+                        />
                       </td>
                     );
                   })}
@@ -254,12 +285,20 @@ function ScopeNote({ source, isSheet }: { source: SourceRef; isSheet: boolean })
     <div className="viewer-note small muted" data-testid="viewer-scope" data-scope={source.whole ? scope : 'passage'}>
       {spanPages.length > 0 && (
         <span>
-          {what} on {spanPages.length === 1 ? `${isSheet ? 'sheet' : 'page'} ${spanPages[0]}` : `${isSheet ? 'sheets' : 'pages'} ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
+          {what} on{' '}
+          {spanPages.length === 1
+            ? `${isSheet ? 'sheet' : 'page'} ${spanPages[0]}`
+            : `${isSheet ? 'sheets' : 'pages'} ${spanPages[0]}–${spanPages[spanPages.length - 1]}`}
           {image && image.rects.length > 0 ? ` · ${plural(image.rects.length, 'line')} highlighted` : ''}
         </span>
       )}
       {source.whole && (
-        <button type="button" className="btn btn-small viewer-scope-toggle" disabled={loading} onClick={() => setScope(narrowed ? 'whole' : 'support')}>
+        <button
+          type="button"
+          className="btn btn-small viewer-scope-toggle"
+          disabled={loading}
+          onClick={() => setScope(narrowed ? 'whole' : 'support')}
+        >
           {narrowed ? 'Show the whole passage' : 'Show only the supporting words'}
         </button>
       )}
@@ -268,7 +307,15 @@ function ScopeNote({ source, isSheet }: { source: SourceRef; isSheet: boolean })
 }
 
 /** The thumbnails and the page (or the text) itself, or what stops it showing: an error, a password. */
-function ViewerMain({ source, isSheet, bodyRef }: { source: SourceRef; isSheet: boolean; bodyRef: RefObject<HTMLDivElement | null> }) {
+function ViewerMain({
+  source,
+  isSheet,
+  bodyRef,
+}: {
+  source: SourceRef;
+  isSheet: boolean;
+  bodyRef: RefObject<HTMLDivElement | null>;
+}) {
   const image = useViewer((s) => s.image);
   const passage = useViewer((s) => s.passage);
   const docx = useViewer((s) => s.docx);
@@ -280,12 +327,20 @@ function ViewerMain({ source, isSheet, bodyRef }: { source: SourceRef; isSheet: 
   const goto = useViewer((s) => s.goto);
   // A locked PDF's pages cannot be drawn without its password (the list says so, or the page did).
   const locked = useDocuments((s) => s.files.find((f) => f.id === source.file_id)?.locked);
-  const needsPassword = !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
+  const needsPassword =
+    !image && !loading && (locked === 'needs_password' || (error !== null && /password protected/i.test(error)));
   return (
     <div className="viewer-main">
       {image && thumbs && <Thumbnails count={image.page_count} page={image.page} />}
       {/* Focusable, so the page scrolls from the keyboard too (axe: scrollable-region-focusable). */}
-      <div ref={bodyRef} className="pane-scroll viewer-body" aria-busy={loading} tabIndex={0} role="group" aria-label="Document page">
+      <div
+        ref={bodyRef}
+        className="pane-scroll viewer-body"
+        aria-busy={loading}
+        tabIndex={0}
+        role="group"
+        aria-label="Document page"
+      >
         {error && !needsPassword && (
           <p className="pad error" role="alert">
             {error}
@@ -294,7 +349,12 @@ function ViewerMain({ source, isSheet, bodyRef }: { source: SourceRef; isSheet: 
         {needsPassword && caseId && (
           <div className="pad viewer-locked" data-testid="viewer-locked">
             <p role="status">This PDF is password protected. Enter its password to show its pages.</p>
-            <PasswordPrompt caseId={caseId} file={{ id: source.file_id, name: source.file_name }} startOpen onUnlocked={() => goto(page)} />
+            <PasswordPrompt
+              caseId={caseId}
+              file={{ id: source.file_id, name: source.file_name }}
+              startOpen
+              onUnlocked={() => goto(page)}
+            />
           </div>
         )}
         {loading && !image && !passage && <p className="pad muted">Opening…</p>}
@@ -316,7 +376,9 @@ export function SourceViewer() {
   const section = useRef<HTMLElement>(null);
   const body = useRef<HTMLDivElement>(null);
   useKeepOpenerInPlace(source);
-  const isSheet = useDocuments((s) => (source ? s.files.find((f) => f.id === source.file_id)?.kind === 'spreadsheet' : false));
+  const isSheet = useDocuments((s) =>
+    source ? s.files.find((f) => f.id === source.file_id)?.kind === 'spreadsheet' : false,
+  );
   if (!source) return null;
   const closeViewer = () => {
     const back = opener.el;
@@ -338,13 +400,25 @@ export function SourceViewer() {
     if (w > 0 && h > 0) setZoom(Math.min(1, ((h / w) * image.width) / image.height));
   };
   return (
-    <section ref={section} className="pane pane-viewer" aria-label="Source viewer" tabIndex={-1} onKeyDown={(e) => onViewerKey(e, closeViewer)}>
+    <section
+      ref={section}
+      className="pane pane-viewer"
+      aria-label="Source viewer"
+      tabIndex={-1}
+      onKeyDown={(e) => onViewerKey(e, closeViewer)}
+    >
       <h2 className="pane-title">
         <span className="ellipsis" title={source.file_name}>
           {source.label ? <span className="chip chip-static">{source.label}</span> : null} {source.file_name}{' '}
           <span className="muted small">v{source.version}</span>
         </span>
-        <button type="button" className="btn-icon" aria-label="Close source viewer" aria-keyshortcuts="Escape" onClick={closeViewer}>
+        <button
+          type="button"
+          className="btn-icon"
+          aria-label="Close source viewer"
+          aria-keyshortcuts="Escape"
+          onClick={closeViewer}
+        >
           ×
         </button>
       </h2>

@@ -2,7 +2,16 @@ import type { CheckedCitation, ChunkRef } from '../../../shared/contract/chat';
 import { ocrCitationNote, quoteText } from '../../../shared/citation-text';
 import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
-import { checkWords, citationPlace, citeOrder, copyQuote, isGreen, sourceOf, supportOf, verdictText } from '../lib/citations';
+import {
+  checkWords,
+  citationPlace,
+  citeOrder,
+  copyQuote,
+  isGreen,
+  sourceOf,
+  supportOf,
+  verdictText,
+} from '../lib/citations';
 
 /**
  * The supporting words; without a span (sessions saved before it), the quote checked in the passage
@@ -37,7 +46,13 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
           // A passage of "Find passages": graded by relevance, never marked green for being on the page.
           const passage = Boolean(c.relevance) && isGreen(c);
           return (
-            <li key={id} className={`source ${passage ? 'source-passage' : `source-${support}`}`} data-cite={id} data-support={support} {...(passage ? { 'data-relevance': c.relevance } : {})}>
+            <li
+              key={id}
+              className={`source ${passage ? 'source-passage' : `source-${support}`}`}
+              data-cite={id}
+              data-support={support}
+              {...(passage ? { 'data-relevance': c.relevance } : {})}
+            >
               <button
                 type="button"
                 className="source-open"
@@ -54,7 +69,10 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 </span>
               </button>
               <div className="source-foot">
-                <span className={`source-state small ${passage ? `state-rel-${c.relevance}` : `state-${support}`}`} title={verdictText(c)}>
+                <span
+                  className={`source-state small ${passage ? `state-rel-${c.relevance}` : `state-${support}`}`}
+                  title={verdictText(c)}
+                >
                   {support === 'not_supported' ? verdictText(c) : checkWords(c)}
                 </span>
                 {ocrCitationNote(c) && (
@@ -64,7 +82,12 @@ export function Sources({ text, citations, refs }: { text: string; citations: Ch
                 )}
                 {/* Only words the check found in the document are offered for pasting into a brief. */}
                 {isGreen(c) && (
-                  <button type="button" className="btn btn-small source-copy" aria-label={`Copy quote with citation (source ${n})`} onClick={() => void copyQuote(c, toast)}>
+                  <button
+                    type="button"
+                    className="btn btn-small source-copy"
+                    aria-label={`Copy quote with citation (source ${n})`}
+                    onClick={() => void copyQuote(c, toast)}
+                  >
                     Copy quote with citation
                   </button>
                 )}

@@ -16,8 +16,13 @@ function StepRaw({ step }: { step: AgentStep }) {
   return (
     <div className="step-raw" data-step={step.index}>
       <div className="small">
-        <span className="step-label">Step {step.index}</span> <span className="step-action">{step.kind === 'final' ? 'final answer' : step.action}</span>
-        <span className="muted small"> · model {formatSeconds(step.timing.model_ms)} · tool {formatSeconds(step.timing.tool_ms)} · {step.tokens.input} tokens in, {step.tokens.output} out</span>
+        <span className="step-label">Step {step.index}</span>{' '}
+        <span className="step-action">{step.kind === 'final' ? 'final answer' : step.action}</span>
+        <span className="muted small">
+          {' '}
+          · model {formatSeconds(step.timing.model_ms)} · tool {formatSeconds(step.timing.tool_ms)} ·{' '}
+          {step.tokens.input} tokens in, {step.tokens.output} out
+        </span>
       </div>
       {step.thought && (
         <div className="step-thought">
@@ -28,7 +33,10 @@ function StepRaw({ step }: { step: AgentStep }) {
         <div className="step-input mono small">
           <span className="step-label">Input</span> {input}
           {step.defaults?.length ? (
-            <span className="muted step-defaults" title="The agent did not set these itself; they come from Settings → Search and answers.">
+            <span
+              className="muted step-defaults"
+              title="The agent did not set these itself; they come from Settings → Search and answers."
+            >
               {' '}
               (from Settings: {step.defaults.join(', ')})
             </span>
@@ -43,7 +51,9 @@ function StepRaw({ step }: { step: AgentStep }) {
       {step.observation && (
         <div className="step-observation">
           <span className="step-label">What the tool returned</span>
-          <pre className="small">{step.observation.length > 2000 ? `${step.observation.slice(0, 2000)}…` : step.observation}</pre>
+          <pre className="small">
+            {step.observation.length > 2000 ? `${step.observation.slice(0, 2000)}…` : step.observation}
+          </pre>
         </div>
       )}
     </div>
@@ -58,14 +68,21 @@ function LineItem({ line, stream }: { line: StepLine; stream?: string }) {
   const model = line.steps.reduce((t, s) => t + s.timing.model_ms, 0);
   const tool = line.steps.reduce((t, s) => t + s.timing.tool_ms, 0);
   return (
-    <li className={`step${error ? ' step-error' : ''}${running ? ' step-running' : ''}`} data-step={first.index} data-count={line.count}>
+    <li
+      className={`step${error ? ' step-error' : ''}${running ? ' step-running' : ''}`}
+      data-step={first.index}
+      data-count={line.count}
+    >
       <div className="step-head">
         <span className="step-n" aria-hidden="true">
           {first.index}
         </span>
         <span className="step-text">{line.text}</span>
         {!running && (
-          <span className="muted small step-time" title={`Model ${formatSeconds(model)}, search and reading ${formatSeconds(tool)}`}>
+          <span
+            className="muted small step-time"
+            title={`Model ${formatSeconds(model)}, search and reading ${formatSeconds(tool)}`}
+          >
             {formatSeconds(line.ms)}
           </span>
         )}
@@ -110,8 +127,22 @@ function LiveItem({ live }: { live: LiveLine }) {
 const openTimelines = new Map<string, boolean>();
 
 /** The turn's steps in plain words; repeats folded; each step's raw record behind its "Details". */
-export function Timeline({ steps, live, defaultOpen, limitedTo, turnId }: { steps: AgentStep[]; live?: LiveLine | null; defaultOpen?: boolean; limitedTo?: string | undefined; turnId?: string | undefined }) {
-  const [open, setOpen] = useState(() => (turnId !== undefined ? openTimelines.get(turnId) : undefined) ?? defaultOpen ?? false);
+export function Timeline({
+  steps,
+  live,
+  defaultOpen,
+  limitedTo,
+  turnId,
+}: {
+  steps: AgentStep[];
+  live?: LiveLine | null;
+  defaultOpen?: boolean;
+  limitedTo?: string | undefined;
+  turnId?: string | undefined;
+}) {
+  const [open, setOpen] = useState(
+    () => (turnId !== undefined ? openTimelines.get(turnId) : undefined) ?? defaultOpen ?? false,
+  );
   const lines = collapseSteps(steps);
   // The live line belongs to the step being generated; once that step is recorded it shows its own line.
   const streaming = live && (live.thought || live.draft) && !steps.some((s) => s.index === live.step) ? live : null;
@@ -137,7 +168,11 @@ export function Timeline({ steps, live, defaultOpen, limitedTo, turnId }: { step
       )}
       <ol className="steps" aria-label="Agent steps">
         {lines.map((l) => (
-          <LineItem key={l.steps[0]!.index} line={l} stream={live && l.steps[0]!.index === live.step ? live.thought : undefined} />
+          <LineItem
+            key={l.steps[0]!.index}
+            line={l}
+            stream={live && l.steps[0]!.index === live.step ? live.thought : undefined}
+          />
         ))}
         {streaming && <LiveItem live={streaming} />}
       </ol>

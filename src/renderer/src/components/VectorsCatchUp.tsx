@@ -47,14 +47,22 @@ export function VectorsCatchUp({ caseId }: { caseId: string }) {
   const pct = Math.floor((status.embedded / status.total) * 100);
   const working = status.state === 'running' || status.state === 'waiting';
   return (
-    <div className="ingest-progress" role="status" aria-label="Search by meaning" data-testid="vectors-catch-up" data-state={status.state}>
+    <div
+      className="ingest-progress"
+      role="status"
+      aria-label="Search by meaning"
+      data-testid="vectors-catch-up"
+      data-state={status.state}
+    >
       <div className="ingest-progress-line">
         {working ? (
           <strong>
             Making {count(status.total)} passages searchable by meaning — {pct} %
           </strong>
         ) : (
-          <span>{count(status.total - status.embedded)} passages are found by their words only, not yet by their meaning.</span>
+          <span>
+            {count(status.total - status.embedded)} passages are found by their words only, not yet by their meaning.
+          </span>
         )}
         {!working && (
           <button type="button" className="btn btn-small" onClick={start}>
@@ -65,7 +73,8 @@ export function VectorsCatchUp({ caseId }: { caseId: string }) {
       {working && <progress max={status.total} value={status.embedded} aria-label="Search by meaning progress" />}
       <div className="muted small">
         {status.state === 'waiting' && 'Starts once the work before it is done. '}
-        {status.state === 'failed' && `It stopped: ${status.problem ?? 'an error'}. It tries again by itself in a minute. `}
+        {status.state === 'failed' &&
+          `It stopped: ${status.problem ?? 'an error'}. It tries again by itself in a minute. `}
         Search works by words meanwhile.
       </div>
     </div>

@@ -40,7 +40,13 @@ function CaseSearch({ caseId }: { caseId: string }) {
         void run(caseId, q, { files: limit });
       }}
     >
-      <input type="search" aria-label="Search this case" placeholder="Search this case…" value={q} onChange={(e) => setQ(e.target.value)} />
+      <input
+        type="search"
+        aria-label="Search this case"
+        placeholder="Search this case…"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
     </form>
   );
 }
@@ -69,7 +75,8 @@ export function Workspace() {
           <h1>{selected.name}</h1>
           <span className="muted">
             {plural(selected.files, 'file')}
-            {selected.bytes > 0 ? ` · ${formatBytes(selected.bytes)}` : ''} · created {new Date(selected.created).toLocaleDateString()}
+            {selected.bytes > 0 ? ` · ${formatBytes(selected.bytes)}` : ''} · created{' '}
+            {new Date(selected.created).toLocaleDateString()}
           </span>
         </div>
         <CaseSearch caseId={selected.id} />
@@ -88,7 +95,11 @@ export function Workspace() {
           <button type="button" className="btn" onClick={() => openDialog({ kind: 'rename', caseId: selected.id })}>
             Rename
           </button>
-          <button type="button" className="btn btn-danger-ghost" onClick={() => openDialog({ kind: 'delete', caseId: selected.id })}>
+          <button
+            type="button"
+            className="btn btn-danger-ghost"
+            onClick={() => openDialog({ kind: 'delete', caseId: selected.id })}
+          >
             Delete
           </button>
         </div>
@@ -98,7 +109,13 @@ export function Workspace() {
         style={viewerOpen && viewerWidth ? ({ '--viewer-width': `${viewerWidth}px` } as CSSProperties) : undefined}
       >
         <Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />
-        {searchOpen ? <SearchResults /> : chronologyOpen ? <Chronology caseId={selected.id} /> : <Chat caseId={selected.id} />}
+        {searchOpen ? (
+          <SearchResults />
+        ) : chronologyOpen ? (
+          <Chronology caseId={selected.id} />
+        ) : (
+          <Chat caseId={selected.id} />
+        )}
         {viewerOpen && <ViewerSplitter />}
         {viewerOpen && <SourceViewer />}
       </div>

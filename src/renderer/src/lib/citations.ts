@@ -64,12 +64,30 @@ export function chipMark(s: SupportLevel | 'pending'): string {
 export function sourceOf(c: CheckedCitation, label: string): SourceRef | null {
   if (!c.file_id || c.start === undefined || c.end === undefined) return null;
   const passage = { start: c.start, end: c.end, pages: c.pages?.length ? c.pages : [1] };
-  const base = { file_id: c.file_id, file_name: c.file_name ?? '', version: c.version ?? 1, label, ...(c.title ? { title: c.title } : {}), ...(c.place ? { place: c.place } : {}) };
+  const base = {
+    file_id: c.file_id,
+    file_name: c.file_name ?? '',
+    version: c.version ?? 1,
+    label,
+    ...(c.title ? { title: c.title } : {}),
+    ...(c.place ? { place: c.place } : {}),
+  };
   const span = c.span;
   // Only words inside the passage narrow it (a span reaching past a short passage, e.g. a grep match, is not narrower).
-  const narrower = span && span.end > span.start && span.start >= passage.start && span.end <= passage.end && span.end - span.start < passage.end - passage.start;
+  const narrower =
+    span &&
+    span.end > span.start &&
+    span.start >= passage.start &&
+    span.end <= passage.end &&
+    span.end - span.start < passage.end - passage.start;
   if (!narrower) return { ...base, ...passage };
-  return { ...base, start: span.start, end: span.end, pages: span.pages.length ? span.pages : passage.pages, whole: passage };
+  return {
+    ...base,
+    start: span.start,
+    end: span.end,
+    pages: span.pages.length ? span.pages : passage.pages,
+    whole: passage,
+  };
 }
 
 /** Put text on the clipboard; false when neither the Clipboard API nor the old copy command could. Never throws. */
@@ -131,7 +149,11 @@ export type ExportFormat = 'md' | 'docx';
 export function saveChatExport(out: OpOutput<'chat.export'>): boolean {
   if (out.format === 'docx') {
     if (!out.docx_base64) return false;
-    download(fromBase64(out.docx_base64), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', out.filename);
+    download(
+      fromBase64(out.docx_base64),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      out.filename,
+    );
   } else {
     download(out.markdown, 'text/markdown;charset=utf-8', out.filename);
   }

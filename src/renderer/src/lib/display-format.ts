@@ -1,6 +1,14 @@
-export { fileSemanticText, formatBytes, ocrProgressText, plural, semanticText, sourceRemovedText } from '../../../shared/format';
+export {
+  fileSemanticText,
+  formatBytes,
+  ocrProgressText,
+  plural,
+  semanticText,
+  sourceRemovedText,
+} from '../../../shared/format';
 
-export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const isMac =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 /** Display of a Cmd/Ctrl shortcut for this platform. */
 export function shortcut(key: string): string {
@@ -16,7 +24,6 @@ export function formatDuration(ms: number): string {
   if (m < 60) return `${m} min`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
-
 
 /** A document type as the lists say it. */
 export const TYPE_LABEL: Record<string, string> = {

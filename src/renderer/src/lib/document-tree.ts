@@ -57,7 +57,12 @@ const STATUS_GROUP: Record<FileInfo['status'], DocFilter['status']> = {
 /** A file name as words: no folder, no extension, "_" and runs of spaces as one space. */
 export function readableName(name: string): string {
   const base = name.split('/').pop() ?? name;
-  return base.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_\s]+/g, ' ').trim() || base;
+  return (
+    base
+      .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+      .replace(/[_\s]+/g, ' ')
+      .trim() || base
+  );
 }
 
 /** A document's title: the engine's (from its outline), else its file name made readable. */
@@ -82,7 +87,8 @@ export function filterFiles(files: FileInfo[], f: DocFilter): FileInfo[] {
 /** Order of files for a sort; ties (and files without a date) fall back to the name. */
 export function compareFiles(sort: DocSort): (a: FileInfo, b: FileInfo) => number {
   const sign = sort.dir === 'ascending' ? 1 : -1;
-  const byName = (a: FileInfo, b: FileInfo) => readableName(a.name).localeCompare(readableName(b.name), undefined, { numeric: true, sensitivity: 'base' });
+  const byName = (a: FileInfo, b: FileInfo) =>
+    readableName(a.name).localeCompare(readableName(b.name), undefined, { numeric: true, sensitivity: 'base' });
   const key = (f: FileInfo): string | number => {
     switch (sort.key) {
       case 'type':
@@ -99,7 +105,10 @@ export function compareFiles(sort: DocSort): (a: FileInfo, b: FileInfo) => numbe
   };
   return (a, b) => {
     if (sort.key === 'name') return sign * byName(a, b);
-    if (sort.key === 'title') return sign * (titleOf(a).localeCompare(titleOf(b), undefined, { numeric: true, sensitivity: 'base' }) || byName(a, b));
+    if (sort.key === 'title')
+      return (
+        sign * (titleOf(a).localeCompare(titleOf(b), undefined, { numeric: true, sensitivity: 'base' }) || byName(a, b))
+      );
     const ka = key(a);
     const kb = key(b);
     if (sort.key === 'date' && (!ka || !kb) && ka !== kb) return ka ? -1 : 1; // undated last either way
@@ -108,7 +117,10 @@ export function compareFiles(sort: DocSort): (a: FileInfo, b: FileInfo) => numbe
   };
 }
 
-export function buildTree(files: FileInfo[], compare: (a: FileInfo, b: FileInfo) => number = (a, b) => a.name.localeCompare(b.name)): TreeNode {
+export function buildTree(
+  files: FileInfo[],
+  compare: (a: FileInfo, b: FileInfo) => number = (a, b) => a.name.localeCompare(b.name),
+): TreeNode {
   const root: TreeNode = { name: '', path: '', folders: [], files: [], inside: new Map() };
   const ids = new Set(files.map((f) => f.id));
   for (const f of files) {
@@ -140,10 +152,14 @@ export function buildTree(files: FileInfo[], compare: (a: FileInfo, b: FileInfo)
 }
 
 /** One row of the table: a folder, or a file (the files taken out of it follow it, a level deeper). */
-export type Row = { key: string; depth: number; parent: string | null; open: boolean; posinset: number; setsize: number } & (
-  | { kind: 'folder'; node: TreeNode; count: number }
-  | { kind: 'file'; file: FileInfo; children: number }
-);
+export type Row = {
+  key: string;
+  depth: number;
+  parent: string | null;
+  open: boolean;
+  posinset: number;
+  setsize: number;
+} & ({ kind: 'folder'; node: TreeNode; count: number } | { kind: 'file'; file: FileInfo; children: number });
 
 export function countFiles(node: TreeNode): number {
   return node.files.length + node.folders.reduce((n, f) => n + countFiles(f), 0);

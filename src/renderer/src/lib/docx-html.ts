@@ -20,13 +20,42 @@ export interface DomLike {
   getAttribute?: (name: string) => string | null;
 }
 
-
 const SAFE = new Set<string>(SAFE_TAGS);
 /** Elements dropped with everything inside them (code, embedded content, form controls, metadata). */
 const DROP = new Set([
-  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'template', 'noscript', 'noembed',
-  'noframes', 'svg', 'math', 'head', 'title', 'meta', 'link', 'base', 'textarea', 'select', 'option', 'button',
-  'input', 'canvas', 'audio', 'video', 'source', 'track', 'picture', 'portal', 'xmp', 'plaintext',
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'template',
+  'noscript',
+  'noembed',
+  'noframes',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'textarea',
+  'select',
+  'option',
+  'button',
+  'input',
+  'canvas',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'picture',
+  'portal',
+  'xmp',
+  'plaintext',
 ]);
 /** Containers whose whitespace-only text children are layout noise (and invalid in a table). */
 const STRUCTURAL = new Set(['table', 'thead', 'tbody', 'tr', 'ul', 'ol']);
@@ -73,7 +102,15 @@ function sanitizeNode(node: DomLike, parentTag: string, depth: number): SafeNode
   if (DROP.has(name)) return [];
   if (name === 'img') {
     const alt = (attr(node, 'alt') ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
-    return [{ kind: 'el', tag: 'span', note: true, placeholder: 'image', children: [{ kind: 'text', text: alt ? `[image: ${alt}]` : '[image]' }] }];
+    return [
+      {
+        kind: 'el',
+        tag: 'span',
+        note: true,
+        placeholder: 'image',
+        children: [{ kind: 'text', text: alt ? `[image: ${alt}]` : '[image]' }],
+      },
+    ];
   }
   if (depth >= MAX_DEPTH) {
     const text = textOf(node);

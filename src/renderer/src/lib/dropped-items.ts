@@ -40,7 +40,9 @@ export function itemsFromDataTransfer(dt: DataTransfer): DroppedItems | null {
   if (top.length === 0 && entries.length === 0) return null;
   const label = entries[0]?.name ?? top[0]?.name ?? 'New case';
   // Synthetic drops (and some platforms) give files without entries: take them as loose files.
-  const files = entries.length ? () => filesFromEntries(entries) : async () => top.map((file) => ({ file, relPath: file.name }));
+  const files = entries.length
+    ? () => filesFromEntries(entries)
+    : async () => top.map((file) => ({ file, relPath: file.name }));
   return { top, files, label };
 }
 

@@ -28,13 +28,20 @@ export const STAGE_LABEL: Record<IngestStage, string> = {
   indexing: 'Indexing',
 };
 
-export const STAGE_STATUS: Record<IngestStage, IngestFileStatus> = { hashing: 'parsing', parsing: 'parsing', chunking: 'parsing', embedding: 'embedding', indexing: 'indexing' };
+export const STAGE_STATUS: Record<IngestStage, IngestFileStatus> = {
+  hashing: 'parsing',
+  parsing: 'parsing',
+  chunking: 'parsing',
+  embedding: 'embedding',
+  indexing: 'indexing',
+};
 
 /** "Parsing · 12 / 40 pages · about 20 s left" for a file in flight. */
 export function stageText(c: IngestCurrentFile): string {
   const unit = c.stage === 'parsing' ? 'pages' : 'chunks';
   const count = c.done !== null && c.total !== null ? ` · ${c.done} / ${c.total} ${unit}` : '';
-  const eta = c.eta_seconds !== null && c.eta_seconds > 0 ? ` · about ${formatDuration(c.eta_seconds * 1000)} left` : '';
+  const eta =
+    c.eta_seconds !== null && c.eta_seconds > 0 ? ` · about ${formatDuration(c.eta_seconds * 1000)} left` : '';
   const ocr = ocrProgressText(c);
   return ocr ? `${ocr}${eta}` : `${STAGE_LABEL[c.stage]}${count}${eta}`;
 }
@@ -52,16 +59,28 @@ export const UNIT_WORD: Partial<Record<FileInfo['kind'], string>> = { spreadshee
 /** What a file is beside its type: an email's sender and subject, what it was taken out of, what it holds. */
 export function relationText(file: FileInfo): string {
   const parts: string[] = [];
-  if (file.email) parts.push([file.email.from && `from ${file.email.from}`, file.email.subject && `“${file.email.subject}”`].filter(Boolean).join(' '));
+  if (file.email)
+    parts.push(
+      [file.email.from && `from ${file.email.from}`, file.email.subject && `“${file.email.subject}”`]
+        .filter(Boolean)
+        .join(' '),
+    );
   if (file.parent) {
-    const where = file.parent.subject !== undefined ? [file.parent.subject || '(no subject)', file.parent.date].filter(Boolean).join(', ') : (file.parent.name.split('/').pop() ?? file.parent.name);
+    const where =
+      file.parent.subject !== undefined
+        ? [file.parent.subject || '(no subject)', file.parent.date].filter(Boolean).join(', ')
+        : (file.parent.name.split('/').pop() ?? file.parent.name);
     parts.push(`${file.parent.subject !== undefined ? 'attached to' : 'in'}: ${where}`);
   }
-  if (file.children) parts.push(file.kind === 'email' ? plural(file.children, 'attachment') : plural(file.children, 'file'));
+  if (file.children)
+    parts.push(file.kind === 'email' ? plural(file.children, 'attachment') : plural(file.children, 'file'));
   const latest = file.versions[file.versions.length - 1];
   if (latest?.annotations) parts.push(latest.annotations.summary);
   if (latest?.bates) parts.push(`Bates ${latest.bates.first}–${latest.bates.last}`);
-  if (latest?.transcript) parts.push(`transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`);
+  if (latest?.transcript)
+    parts.push(
+      `transcript${latest.transcript.deponent ? ` (${latest.transcript.deponent} Dep.)` : ''}, pp. ${latest.transcript.first_page}–${latest.transcript.last_page}`,
+    );
   return parts.filter(Boolean).join(' · ');
 }
 

@@ -12,7 +12,8 @@ function isFullPath(p: string): boolean {
 export function folderPathProblem(typed: string, followed: readonly string[]): string | null {
   const p = typed.trim();
   if (!p) return 'Type the folder’s full path, such as /Users/me/Cases/Smith v Jones.';
-  if (!isFullPath(p)) return `“${p}” is not a full path. Type it from the top of the disk: it starts with / (or with a drive letter such as C:\\ on Windows).`;
+  if (!isFullPath(p))
+    return `“${p}” is not a full path. Type it from the top of the disk: it starts with / (or with a drive letter such as C:\\ on Windows).`;
   if (followed.includes(p)) return 'This case already follows that folder.';
   return null;
 }

@@ -12,7 +12,9 @@ import type { ModelsList } from '../../../shared/contract/models';
 export function defaultChatChoice(list: Pick<ModelsList, 'default_chat_model' | 'chat_model_override'> | null): string {
   if (!list) return 'Default';
   if (list.chat_model_override) return `Default — ${list.chat_model_override} (set for this computer)`;
-  return list.default_chat_model ? `Default — ${list.default_chat_model} (set in Settings)` : 'Default: none installed — answers list the passages found';
+  return list.default_chat_model
+    ? `Default — ${list.default_chat_model} (set in Settings)`
+    : 'Default: none installed — answers list the passages found';
 }
 
 /** Settings → Models: what the default chat model does, in a sentence or two. */

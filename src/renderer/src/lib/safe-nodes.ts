@@ -6,8 +6,34 @@
 export type MarkKind = 'cite' | 'hit' | 'current';
 
 export const SAFE_TAGS = [
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'td', 'th',
-  'strong', 'em', 'b', 'i', 'u', 'sup', 'sub', 'br', 'a', 'span', 'del', 'ins',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  'sup',
+  'sub',
+  'br',
+  'a',
+  'span',
+  'del',
+  'ins',
 ] as const;
 export type SafeTag = (typeof SAFE_TAGS)[number] | 'mark';
 

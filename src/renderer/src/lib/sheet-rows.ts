@@ -41,7 +41,8 @@ export function sheetTables(text: string, offset: number, start: number, end: nu
     at += line.length + 1;
     if (line.startsWith('Columns: ')) {
       next();
-      for (const name of line.slice(9).split(CELL_SEPARATOR)) if (name && !table.columns.includes(name)) table.columns.push(name);
+      for (const name of line.slice(9).split(CELL_SEPARATOR))
+        if (name && !table.columns.includes(name)) table.columns.push(name);
       continue;
     }
     const m = ROW.exec(line);

@@ -6,7 +6,12 @@
  */
 
 /** The row a key press moves to from `from`, or null (see above for the keys). */
-export function moveTarget(items: HTMLElement[], from: HTMLElement, key: string, setOpen: (key: string, open: boolean) => void): HTMLElement | null | undefined {
+export function moveTarget(
+  items: HTMLElement[],
+  from: HTMLElement,
+  key: string,
+  setOpen: (key: string, open: boolean) => void,
+): HTMLElement | null | undefined {
   const i = items.indexOf(from);
   const expanded = from.getAttribute('aria-expanded');
   switch (key) {

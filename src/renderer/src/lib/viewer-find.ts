@@ -14,7 +14,9 @@ export interface Hit {
 
 /** Words a search query has that are worth marking (not "the", "of"…). */
 const STOP = new Set(
-  'a an and are as at be by did do does for from had has have how i if in is it its of on or so than that the their them then there these they this to was were what when where which who whom why will with would you your'.split(' '),
+  'a an and are as at be by did do does for from had has have how i if in is it its of on or so than that the their them then there these they this to was were what when where which who whom why will with would you your'.split(
+    ' ',
+  ),
 );
 
 /** The distinct words of a query to mark: letters and digits, lower case, stop words and single letters left out. */
@@ -28,7 +30,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Words starting with one of the terms ("terminat" marks "termination" too), case-insensitive. */
 export function termPattern(terms: string[]): RegExp | null {
   if (!terms.length) return null;
-  const alt = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const alt = [...terms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})[\\p{L}\\p{N}]*`, 'giu');
 }
 
@@ -52,7 +57,12 @@ export function pageAt(pages: { page: number; start: number; end: number }[], at
 }
 
 /** Every match of `pattern` in `text` (at most `max`), with its page. */
-export function findHits(text: string, pages: { page: number; start: number; end: number }[], pattern: RegExp | null, max = 5000): Hit[] {
+export function findHits(
+  text: string,
+  pages: { page: number; start: number; end: number }[],
+  pattern: RegExp | null,
+  max = 5000,
+): Hit[] {
   if (!pattern) return [];
   const hits: Hit[] = [];
   pattern.lastIndex = 0;

@@ -20,7 +20,12 @@ const mark = (kind: MarkKind, children: SafeNode[]): SafeNode => ({ kind: 'el', 
  * `text` cut at the ranges (clipped to it, later ones starting where an earlier one ends): each part
  * from `part(text, offset in text, its range or null)`.
  */
-function cut(text: string, at: number, ranges: MarkRange[], part: (piece: string, from: number, range: MarkRange | null) => SafeNode[]): SafeNode[] {
+function cut(
+  text: string,
+  at: number,
+  ranges: MarkRange[],
+  part: (piece: string, from: number, range: MarkRange | null) => SafeNode[],
+): SafeNode[] {
   const out: SafeNode[] = [];
   let pos = 0;
   for (const r of [...ranges].sort((x, y) => x.start - y.start)) {
@@ -42,7 +47,9 @@ function cut(text: string, at: number, ranges: MarkRange[], part: (piece: string
 export function markText(text: string, ranges: MarkRange[]): SafeNode[] {
   const found = ranges.filter((r) => r.mark !== 'cite');
   const words = (piece: string, from: number) =>
-    cut(piece, from, found, (p, _, r) => (r ? [mark(r.mark, [{ kind: 'text', text: p }])] : [{ kind: 'text', text: p }]));
+    cut(piece, from, found, (p, _, r) =>
+      r ? [mark(r.mark, [{ kind: 'text', text: p }])] : [{ kind: 'text', text: p }],
+    );
   return cut(
     text,
     0,
@@ -52,7 +59,11 @@ export function markText(text: string, ranges: MarkRange[]): SafeNode[] {
 }
 
 /** The marks of a view of the document: the cited span (if any) and every found word, the current one told apart. */
-export function viewMarks(cite: { start: number; end: number } | null, hits: { start: number; end: number }[], current: number): MarkRange[] {
+export function viewMarks(
+  cite: { start: number; end: number } | null,
+  hits: { start: number; end: number }[],
+  current: number,
+): MarkRange[] {
   const out: MarkRange[] = cite && cite.end > cite.start ? [{ start: cite.start, end: cite.end, mark: 'cite' }] : [];
   hits.forEach((h, i) => out.push({ start: h.start, end: h.end, mark: i === current ? 'current' : 'hit' }));
   return out;
@@ -71,7 +82,12 @@ const SNAP = 1000;
  * The window of `text` to show: `prev` while it holds [at.start, at.end), else one of about
  * `context` characters either side of it, its edges moved to line breaks where one is near.
  */
-export function followWindow(text: string, prev: TextWindow, at: { start: number; end: number } | null, context: number): TextWindow {
+export function followWindow(
+  text: string,
+  prev: TextWindow,
+  at: { start: number; end: number } | null,
+  context: number,
+): TextWindow {
   if (!at || (at.start >= prev.start && at.end <= prev.end)) return prev;
   let start = Math.max(0, at.start - context);
   let end = Math.min(text.length, at.end + context);
@@ -84,5 +100,7 @@ export function followWindow(text: string, prev: TextWindow, at: { start: number
 
 /** The marks that touch `win`, in offsets of the window's own text. */
 export function marksIn(marks: MarkRange[], win: TextWindow): MarkRange[] {
-  return marks.filter((m) => m.end > win.start && m.start < win.end).map((m) => ({ ...m, start: m.start - win.start, end: m.end - win.start }));
+  return marks
+    .filter((m) => m.end > win.start && m.start < win.end)
+    .map((m) => ({ ...m, start: m.start - win.start, end: m.end - win.start }));
 }

@@ -58,7 +58,12 @@ interface ChatState {
   cancel(): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
   /** A conversation (or one answer, with `turnId`) as Markdown or Word, with its citations. */
-  exportChat(caseId: string, sessionId: string, format: 'md' | 'docx', turnId?: string): Promise<OpOutput<'chat.export'>>;
+  exportChat(
+    caseId: string,
+    sessionId: string,
+    format: 'md' | 'docx',
+    turnId?: string,
+  ): Promise<OpOutput<'chat.export'>>;
 }
 
 /** A document chosen to ask about. */
@@ -69,7 +74,10 @@ export interface ChosenDoc {
 
 /** The line the live timeline shows until the engine's own arrives (same words). */
 function limitText(docs: ChosenDoc[]): string {
-  const names = docs.slice(0, 10).map((d) => d.file_name).join(', ');
+  const names = docs
+    .slice(0, 10)
+    .map((d) => d.file_name)
+    .join(', ');
   const more = docs.length > 10 ? ` and ${docs.length - 10} more` : '';
   return `Limited to ${docs.length === 1 ? 'the 1 document' : `${docs.length} documents`} you chose: ${names}${more}`;
 }
@@ -87,7 +95,9 @@ function loadChoice(caseId: string): KeptChoice {
     const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(choiceKey(caseId)) ?? 'null');
     if (!raw || typeof raw !== 'object') return { selected: [], limit: null };
     const { selected, limit } = raw as Partial<KeptChoice>;
-    const docs = Array.isArray(limit) ? limit.filter((d): d is ChosenDoc => typeof d?.file_id === 'string' && typeof d?.file_name === 'string') : [];
+    const docs = Array.isArray(limit)
+      ? limit.filter((d): d is ChosenDoc => typeof d?.file_id === 'string' && typeof d?.file_name === 'string')
+      : [];
     return {
       selected: Array.isArray(selected) ? selected.filter((x): x is string => typeof x === 'string') : [],
       limit: docs.length ? docs : null,
@@ -110,7 +120,10 @@ function saveChoice(caseId: string | null, choice: KeptChoice): void {
 function newTurnId(): string {
   const bytes = new Uint8Array(9);
   crypto.getRandomValues(bytes);
-  return `t${[...bytes].map((b) => b.toString(36).padStart(2, '0')).join('').slice(0, 16)}`;
+  return `t${[...bytes]
+    .map((b) => b.toString(36).padStart(2, '0'))
+    .join('')
+    .slice(0, 16)}`;
 }
 
 function upsertStep(steps: AgentStep[], step: AgentStep): AgentStep[] {
@@ -125,10 +138,15 @@ type SetChat = StoreApi<ChatState>['setState'];
 type GetChat = StoreApi<ChatState>['getState'];
 
 /** The ticked documents and the documents chosen to ask about, kept per case (see KeptChoice). */
-function choiceActions(set: SetChat, get: GetChat): Pick<ChatState, 'toggleSelected' | 'clearSelected' | 'askAbout' | 'clearLimit' | 'keepOnly'> {
+function choiceActions(
+  set: SetChat,
+  get: GetChat,
+): Pick<ChatState, 'toggleSelected' | 'clearSelected' | 'askAbout' | 'clearLimit' | 'keepOnly'> {
   return {
     toggleSelected(fileId) {
-      set((s) => ({ selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId] }));
+      set((s) => ({
+        selected: s.selected.includes(fileId) ? s.selected.filter((x) => x !== fileId) : [...s.selected, fileId],
+      }));
       saveChoice(get().caseId, get());
     },
     clearSelected() {
@@ -156,10 +174,14 @@ function choiceActions(set: SetChat, get: GetChat): Pick<ChatState, 'toggleSelec
 }
 
 /** The case's conversations: listing, opening, deleting and exporting one. */
-function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessions' | 'openSession' | 'deleteSession' | 'exportChat'> {
+function sessionActions(
+  set: SetChat,
+  get: GetChat,
+): Pick<ChatState, 'loadSessions' | 'openSession' | 'deleteSession' | 'exportChat'> {
   return {
     async loadSessions(caseId) {
-      if (get().caseId !== caseId) set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
+      if (get().caseId !== caseId)
+        set({ caseId, sessions: [], sessionId: null, messages: [], live: null, error: null, ...loadChoice(caseId) });
       try {
         const { sessions } = await api.call('chat.sessions', { case_id: caseId });
         if (get().caseId !== caseId) return;
@@ -192,13 +214,26 @@ function sessionActions(set: SetChat, get: GetChat): Pick<ChatState, 'loadSessio
       await get().loadSessions(caseId);
     },
     exportChat(caseId, sessionId, format, turnId) {
-      return api.call('chat.export', { case_id: caseId, session_id: sessionId, format, ...(turnId ? { turn_id: turnId } : {}) });
+      return api.call('chat.export', {
+        case_id: caseId,
+        session_id: sessionId,
+        format,
+        ...(turnId ? { turn_id: turnId } : {}),
+      });
     },
   };
 }
 
 /** What chat.ask is sent for a question: the retrieval settings, the session, the model, the mode, the chosen documents. */
-function askInput(caseId: string, question: string, turnId: string, mode: AskMode, settings: RetrievalSettings, sessionId: string | null, limit: ChosenDoc[] | null): OpInput<'chat.ask'> {
+function askInput(
+  caseId: string,
+  question: string,
+  turnId: string,
+  mode: AskMode,
+  settings: RetrievalSettings,
+  sessionId: string | null,
+  limit: ChosenDoc[] | null,
+): OpInput<'chat.ask'> {
   const retrieval = agentRetrieval(settings);
   return {
     case_id: caseId,
@@ -224,8 +259,24 @@ function turnActions(set: SetChat, get: GetChat): Pick<ChatState, 'ask' | 'cance
       const now = new Date().toISOString();
       set((s) => ({
         error: null,
-        live: { turnId, question, mode, steps: [], step: 1, thought: '', draft: '', passages: null, result: null, cancelling: false, model: settings.model, ...(limit ? { limitedTo: limitText(limit) } : {}) },
-        messages: [...s.messages, { id: `pending-${turnId}`, role: 'user', content: question, turn_id: turnId, created: now }],
+        live: {
+          turnId,
+          question,
+          mode,
+          steps: [],
+          step: 1,
+          thought: '',
+          draft: '',
+          passages: null,
+          result: null,
+          cancelling: false,
+          model: settings.model,
+          ...(limit ? { limitedTo: limitText(limit) } : {}),
+        },
+        messages: [
+          ...s.messages,
+          { id: `pending-${turnId}`, role: 'user', content: question, turn_id: turnId, created: now },
+        ],
       }));
       let result: ChatAnswer | null = null;
       try {
@@ -289,7 +340,9 @@ export function watchAgent(): () => void {
               live: {
                 ...s.live,
                 steps: upsertStep(s.live.steps, e.step),
-                ...(e.phase === 'action' && e.step.index !== s.live.step ? { step: e.step.index, thought: '', draft: '' } : {}),
+                ...(e.phase === 'action' && e.step.index !== s.live.step
+                  ? { step: e.step.index, thought: '', draft: '' }
+                  : {}),
                 ...(e.phase === 'observation' ? { step: e.step.index + 1, thought: '', draft: '' } : {}),
               },
             }
@@ -316,7 +369,16 @@ export function watchAgent(): () => void {
     }),
     api.on('agent.passages', (e) => {
       if (!mine(e.turn_id)) return;
-      const passages: ChatMessage = { id: `passages-${e.turn_id}`, role: 'assistant', content: e.answer, turn_id: e.turn_id, created: new Date().toISOString(), citations: e.citations, answer_kind: 'extractive', model: e.model };
+      const passages: ChatMessage = {
+        id: `passages-${e.turn_id}`,
+        role: 'assistant',
+        content: e.answer,
+        turn_id: e.turn_id,
+        created: new Date().toISOString(),
+        citations: e.citations,
+        answer_kind: 'extractive',
+        model: e.model,
+      };
       useChat.setState((s) => (s.live ? { live: { ...s.live, passages } } : {}));
     }),
     api.on('agent.done', (e) => {

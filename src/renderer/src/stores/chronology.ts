@@ -16,7 +16,15 @@ export interface ChronologyFilters {
   doc_type: string;
 }
 
-const NO_FILTERS: ChronologyFilters = { from: '', to: '', query: '', person: '', mark: '', file_name: '', doc_type: '' };
+const NO_FILTERS: ChronologyFilters = {
+  from: '',
+  to: '',
+  query: '',
+  person: '',
+  mark: '',
+  file_name: '',
+  doc_type: '',
+};
 
 interface ChronologyState {
   caseId: string | null;

@@ -145,7 +145,13 @@ export function watchIngest(): () => void {
       progress: { ...s.progress, [p.case_id]: p.state === 'running' ? p : null },
       pending: p.state === 'running' ? { ...s.pending, [p.case_id]: 0 } : s.pending,
     }));
-    if (p.state === 'running' && p.semantic && p.semantic.embedded !== before && p.case_id === useDocuments.getState().caseId) followSemantic();
+    if (
+      p.state === 'running' &&
+      p.semantic &&
+      p.semantic.embedded !== before &&
+      p.case_id === useDocuments.getState().caseId
+    )
+      followSemantic();
     if (p.state !== 'running') reloadCases();
     if (p.state !== 'running' && p.case_id === useDocuments.getState().caseId) reload();
   });

@@ -19,7 +19,14 @@ export interface RetrievalSettings {
 }
 
 const KEY = 'casefile.settings.v1';
-export const DEFAULTS: RetrievalSettings = { topK: 10, threshold: null, rerankTopN: null, maxSteps: AGENT_MAX_STEPS, mode: 'hybrid', model: '' };
+export const DEFAULTS: RetrievalSettings = {
+  topK: 10,
+  threshold: null,
+  rerankTopN: null,
+  maxSteps: AGENT_MAX_STEPS,
+  mode: 'hybrid',
+  model: '',
+};
 
 /**
  * The retrieval defaults a chat turn carries: only the values the user changed from their defaults,
@@ -34,7 +41,8 @@ export function agentRetrieval(s: RetrievalSettings): RetrievalDefaults | undefi
     out.score_threshold = s.threshold;
     out.score_threshold_mode = s.mode;
   }
-  if (s.rerankTopN !== null && Number.isFinite(s.rerankTopN)) out.rerank_top_n = Math.max(1, Math.min(200, Math.round(s.rerankTopN)));
+  if (s.rerankTopN !== null && Number.isFinite(s.rerankTopN))
+    out.rerank_top_n = Math.max(1, Math.min(200, Math.round(s.rerankTopN)));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -75,5 +83,16 @@ export const useSettings = create<SettingsState>((set, get) => ({
 
 /** The retrieval settings alone (no actions), as one object that changes only when a setting does. */
 export function useRetrievalSettings(): RetrievalSettings {
-  return useSettings(useShallow((s): RetrievalSettings => ({ topK: s.topK, threshold: s.threshold, rerankTopN: s.rerankTopN, maxSteps: s.maxSteps, mode: s.mode, model: s.model })));
+  return useSettings(
+    useShallow(
+      (s): RetrievalSettings => ({
+        topK: s.topK,
+        threshold: s.threshold,
+        rerankTopN: s.rerankTopN,
+        maxSteps: s.maxSteps,
+        mode: s.mode,
+        model: s.model,
+      }),
+    ),
+  );
 }

@@ -134,7 +134,9 @@ function paged(source: SourceRef): boolean {
 
 /** The range the viewer marks now: the source's own, or its whole passage in scope `whole`. */
 export function shownRange(source: SourceRef, scope: ViewerScope): SourceRange {
-  return scope === 'whole' && source.whole ? source.whole : { start: source.start, end: source.end, pages: source.pages };
+  return scope === 'whole' && source.whole
+    ? source.whole
+    : { start: source.start, end: source.end, pages: source.pages };
 }
 
 /** The page's words for the text layer; none (no layer) when they cannot be read. */
@@ -142,7 +144,12 @@ async function fetchWords(caseId: string, source: SourceRef, page: number, id: n
   const have = useViewer.getState().words;
   if (have && have.file_id === source.file_id && have.version === source.version && have.page === page) return;
   try {
-    const words = await api.call('citations.words', { case_id: caseId, file_id: source.file_id, version: source.version, page });
+    const words = await api.call('citations.words', {
+      case_id: caseId,
+      file_id: source.file_id,
+      version: source.version,
+      page,
+    });
     if (id === request || useViewer.getState().page === page) useViewer.setState({ words });
   } catch {
     if (id === request) useViewer.setState({ words: null });
@@ -150,7 +157,14 @@ async function fetchWords(caseId: string, source: SourceRef, page: number, id: n
 }
 
 /** Hits of the query in the document; the current one the first at or after character `from`, else on or after `page`. */
-function hitsOf(doc: DocText, query: string, mode: FindState['mode'], terms: string[] | null, page: number, from = -1): Pick<FindState, 'hits' | 'current'> {
+function hitsOf(
+  doc: DocText,
+  query: string,
+  mode: FindState['mode'],
+  terms: string[] | null,
+  page: number,
+  from = -1,
+): Pick<FindState, 'hits' | 'current'> {
   const hits = findHits(doc.text, doc.pages, mode === 'terms' ? termPattern(terms ?? []) : phrasePattern(query));
   const inside = from >= 0 ? hits.findIndex((h) => h.start >= from && h.page >= page) : -1;
   const here = inside >= 0 ? inside : hits.findIndex((h) => h.page >= page);
@@ -202,27 +216,48 @@ type SetViewer = StoreApi<ViewerState>['setState'];
 type GetViewer = StoreApi<ViewerState>['getState'];
 
 /** Opening a source, moving in it (page, zoom, its passage or the whole), closing it, and reading its whole text. */
-function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'open' | 'setScope' | 'close' | 'goto' | 'setZoom' | 'loadDoc'> {
+function documentActions(
+  set: SetViewer,
+  get: GetViewer,
+): Pick<ViewerState, 'open' | 'setScope' | 'close' | 'goto' | 'setZoom' | 'loadDoc'> {
   return {
     open(source) {
       const caseId = useDocuments.getState().caseId;
       if (!caseId) return;
       const page = source.pages[0] ?? 1;
       const active = globalThis.document?.activeElement;
-      const el = active instanceof HTMLElement && active.closest('.pane-scroll') && !active.closest('.pane-viewer') ? active : null;
+      const el =
+        active instanceof HTMLElement && active.closest('.pane-scroll') && !active.closest('.pane-viewer')
+          ? active
+          : null;
       opener.el = el;
       opener.top = el?.getBoundingClientRect().top ?? 0;
       const prev = get().source;
       const sameDoc = prev?.file_id === source.file_id && prev.version === source.version;
       const terms = source.query ? queryTerms(source.query) : [];
-      const find: FindState = terms.length ? { open: true, query: source.query!, mode: 'terms', hits: [], current: -1 } : closedFind;
-      set({ caseId, source, page, image: null, passage: null, docx: null, scope: 'support', words: null, doc: sameDoc ? get().doc : null, find, scrollTo: 'cite' });
+      const find: FindState = terms.length
+        ? { open: true, query: source.query!, mode: 'terms', hits: [], current: -1 }
+        : closedFind;
+      set({
+        caseId,
+        source,
+        page,
+        image: null,
+        passage: null,
+        docx: null,
+        scope: 'support',
+        words: null,
+        doc: sameDoc ? get().doc : null,
+        find,
+        scrollTo: 'cite',
+      });
       void fetchView(caseId, source, page, get().zoom);
       if (terms.length)
         void get()
           .loadDoc()
           .then((doc) => {
-            if (doc && get().source === source) set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page, source.start) } });
+            if (doc && get().source === source)
+              set({ find: { ...get().find, ...hitsOf(doc, source.query!, 'terms', terms, page, source.start) } });
           });
     },
     setScope(scope) {
@@ -235,7 +270,18 @@ function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'ope
     },
     close() {
       request++;
-      set({ source: null, image: null, passage: null, docx: null, error: null, loading: false, scope: 'support', words: null, doc: null, find: closedFind });
+      set({
+        source: null,
+        image: null,
+        passage: null,
+        docx: null,
+        error: null,
+        loading: false,
+        scope: 'support',
+        words: null,
+        doc: null,
+        find: closedFind,
+      });
     },
     goto(page) {
       const { caseId, source, zoom, image } = get();
@@ -256,9 +302,16 @@ function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'ope
       if (doc) return doc;
       if (!caseId || !source) return null;
       try {
-        const content = await api.call('files.read', { case_id: caseId, file_id: source.file_id, version: source.version });
+        const content = await api.call('files.read', {
+          case_id: caseId,
+          file_id: source.file_id,
+          version: source.version,
+        });
         if (get().source?.file_id !== source.file_id || get().source?.version !== source.version) return null;
-        const read = { text: content.text, pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }] };
+        const read = {
+          text: content.text,
+          pages: content.pages.length ? content.pages : [{ page: 1, start: 0, end: content.text.length }],
+        };
         set({ doc: read });
         return read;
       } catch (err) {
@@ -270,7 +323,10 @@ function documentActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'ope
 }
 
 /** Find in the document: the bar, its query's hits, and stepping through them (turning the page when a hit is on another). */
-function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFind' | 'closeFind' | 'setFindQuery' | 'stepHit'> {
+function findActions(
+  set: SetViewer,
+  get: GetViewer,
+): Pick<ViewerState, 'openFind' | 'closeFind' | 'setFindQuery' | 'stepHit'> {
   return {
     openFind() {
       set({ find: { ...get().find, open: true }, findFocus: get().findFocus + 1 });
@@ -284,7 +340,8 @@ function findActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'openFin
       void get()
         .loadDoc()
         .then((doc) => {
-          if (doc && get().find.query === query) set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page, textFrom(get().source)) } });
+          if (doc && get().find.query === query)
+            set({ find: { ...get().find, ...hitsOf(doc, query, 'phrase', null, get().page, textFrom(get().source)) } });
         });
     },
     stepHit(dir) {

@@ -3,12 +3,26 @@ import type { DocFilter } from '../../lib/document-tree';
 import { TYPE_LABEL } from '../../lib/display-format';
 
 /** Filters of the list: words of the name, a type, a date range, a status group. */
-export function DocFilters({ files, filter, onFilter }: { files: FileInfo[]; filter: DocFilter; onFilter: (f: DocFilter) => void }) {
+export function DocFilters({
+  files,
+  filter,
+  onFilter,
+}: {
+  files: FileInfo[];
+  filter: DocFilter;
+  onFilter: (f: DocFilter) => void;
+}) {
   const types = [...new Set(files.map((f) => f.type))].sort();
   const set = (patch: Partial<DocFilter>) => onFilter({ ...filter, ...patch });
   return (
     <div className="doc-filters" role="group" aria-label="Filter documents">
-      <input type="search" aria-label="Filter by name" placeholder="Filter by name…" value={filter.text} onChange={(e) => set({ text: e.target.value })} />
+      <input
+        type="search"
+        aria-label="Filter by name"
+        placeholder="Filter by name…"
+        value={filter.text}
+        onChange={(e) => set({ text: e.target.value })}
+      />
       <select aria-label="Type" value={filter.type} onChange={(e) => set({ type: e.target.value })}>
         <option value="">All types</option>
         {types.map((t) => (
@@ -17,7 +31,11 @@ export function DocFilters({ files, filter, onFilter }: { files: FileInfo[]; fil
           </option>
         ))}
       </select>
-      <select aria-label="Status" value={filter.status} onChange={(e) => set({ status: e.target.value as DocFilter['status'] })}>
+      <select
+        aria-label="Status"
+        value={filter.status}
+        onChange={(e) => set({ status: e.target.value as DocFilter['status'] })}
+      >
         <option value="">All statuses</option>
         <option value="indexed">Indexed</option>
         <option value="attention">Needs attention</option>

@@ -8,7 +8,12 @@ import { COLUMNS, NavContext } from './grid';
 /** The header row: a click on a column sorts by it, a second click reverses; the name's column also sorts by title. */
 function HeaderRow({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) => void }) {
   const button = (key: SortKey, label: string) => (
-    <button type="button" className="doc-sort" aria-pressed={sort.key === key} onClick={() => onSort({ key, dir: sort.key === key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}>
+    <button
+      type="button"
+      className="doc-sort"
+      aria-pressed={sort.key === key}
+      onClick={() => onSort({ key, dir: sort.key === key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}
+    >
       {label}
       <span aria-hidden="true">{sort.key === key ? (sort.dir === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
     </button>
@@ -38,7 +43,17 @@ function HeaderRow({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) =>
 }
 
 /** The case's documents as one table of nested rows (role treegrid): one Tab stop, arrow keys inside. */
-export function DocGrid({ caseId, tree, sort, onSort }: { caseId: string; tree: TreeNode; sort: DocSort; onSort: (sort: DocSort) => void }) {
+export function DocGrid({
+  caseId,
+  tree,
+  sort,
+  onSort,
+}: {
+  caseId: string;
+  tree: TreeNode;
+  sort: DocSort;
+  onSort: (sort: DocSort) => void;
+}) {
   const [active, setActive] = useState<string | null>(null);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const ref = useRef<HTMLDivElement>(null);
@@ -69,9 +84,22 @@ export function DocGrid({ caseId, tree, sort, onSort }: { caseId: string; tree: 
   const rows = treeRows(tree, collapsed);
   return (
     <NavContext.Provider value={{ active, setActive, setOpen }}>
-      <div className="doc-grid" role="treegrid" aria-label="Documents of this case" aria-multiselectable="true" ref={ref} onKeyDown={onKeyDown}>
+      <div
+        className="doc-grid"
+        role="treegrid"
+        aria-label="Documents of this case"
+        aria-multiselectable="true"
+        ref={ref}
+        onKeyDown={onKeyDown}
+      >
         <HeaderRow sort={sort} onSort={onSort} />
-        {rows.map((row) => (row.kind === 'folder' ? <FolderRow key={row.key} row={row} /> : <FileRow key={row.key} caseId={caseId} row={row} />))}
+        {rows.map((row) =>
+          row.kind === 'folder' ? (
+            <FolderRow key={row.key} row={row} />
+          ) : (
+            <FileRow key={row.key} caseId={caseId} row={row} />
+          ),
+        )}
       </div>
     </NavContext.Provider>
   );

@@ -1,7 +1,15 @@
 /** The documents pane of a case: adding documents, what is going in, the filters, the table and its count. */
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { FileInfo } from '../../../../shared/contract/ingest';
-import { buildTree, compareFiles, filterFiles, needsAttention, NO_FILTER, type DocFilter, type DocSort } from '../../lib/document-tree';
+import {
+  buildTree,
+  compareFiles,
+  filterFiles,
+  needsAttention,
+  NO_FILTER,
+  type DocFilter,
+  type DocSort,
+} from '../../lib/document-tree';
 import { plural } from '../../lib/display-format';
 import { itemsFromInput, type DroppedItems } from '../../lib/dropped-items';
 import { useChat } from '../../stores/chat';
@@ -49,7 +57,17 @@ function DocumentsTitle({ count, onAdd }: { count: number; onAdd: (items: Droppe
 }
 
 /** The pane's foot: how many files are shown, how many need attention, and "Show all" while filtered. */
-function DocumentsFoot({ files, shown, filtered, setFilter }: { files: FileInfo[]; shown: number; filtered: boolean; setFilter: (f: DocFilter) => void }) {
+function DocumentsFoot({
+  files,
+  shown,
+  filtered,
+  setFilter,
+}: {
+  files: FileInfo[];
+  shown: number;
+  filtered: boolean;
+  setFilter: (f: DocFilter) => void;
+}) {
   const problems = files.filter(needsAttention).length;
   return (
     <div className="pane-foot muted small">
@@ -57,7 +75,11 @@ function DocumentsFoot({ files, shown, filtered, setFilter }: { files: FileInfo[
       {problems > 0 && (
         <>
           {' · '}
-          <button type="button" className="link link-inline" onClick={() => setFilter({ ...NO_FILTER, status: 'attention' })}>
+          <button
+            type="button"
+            className="link link-inline"
+            onClick={() => setFilter({ ...NO_FILTER, status: 'attention' })}
+          >
             {plural(problems, 'file')} {problems === 1 ? 'needs' : 'need'} attention
           </button>
         </>
@@ -75,7 +97,17 @@ function DocumentsFoot({ files, shown, filtered, setFilter }: { files: FileInfo[
 }
 
 /** The list itself, or why there is none: an error, the drop hint of an empty case, no match for the filters. */
-function DocumentsList({ caseId, files, filter, setFilter }: { caseId: string; files: FileInfo[]; filter: DocFilter; setFilter: (f: DocFilter) => void }) {
+function DocumentsList({
+  caseId,
+  files,
+  filter,
+  setFilter,
+}: {
+  caseId: string;
+  files: FileInfo[];
+  filter: DocFilter;
+  setFilter: (f: DocFilter) => void;
+}) {
   const loading = useDocuments((s) => s.loading);
   const error = useDocuments((s) => s.error);
   const busy = useDocuments((s) => Boolean(s.progress[caseId]));
@@ -104,7 +136,9 @@ function DocumentsList({ caseId, files, filter, setFilter }: { caseId: string; f
           </button>
         </p>
       )}
-      {shown.length > 0 && <DocGrid caseId={caseId} tree={buildTree(shown, compareFiles(sort))} sort={sort} onSort={setSort} />}
+      {shown.length > 0 && (
+        <DocGrid caseId={caseId} tree={buildTree(shown, compareFiles(sort))} sort={sort} onSort={setSort} />
+      )}
     </div>
   );
 }
@@ -136,7 +170,14 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
       {files.length > 0 && <DocFilters files={files} filter={filter} onFilter={setFilter} />}
       <DocumentsList caseId={caseId} files={files} filter={filter} setFilter={setFilter} />
       <SelectionBar files={files} />
-      {files.length > 0 && <DocumentsFoot files={files} shown={filterFiles(files, filter).length} filtered={filtered} setFilter={setFilter} />}
+      {files.length > 0 && (
+        <DocumentsFoot
+          files={files}
+          shown={filterFiles(files, filter).length}
+          filtered={filtered}
+          setFilter={setFilter}
+        />
+      )}
     </section>
   );
 }

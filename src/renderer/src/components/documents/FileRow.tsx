@@ -3,7 +3,18 @@ import type { FileInfo, IngestCurrentFile, IngestFileStatus } from '../../../../
 import { errorMessage } from '../../api/errors';
 import type { Row } from '../../lib/document-tree';
 import { fileSemanticText, plural, sourceRemovedText } from '../../lib/display-format';
-import { pagesText, relationText, STAGE_LABEL, STAGE_STATUS, stageText, STATUS_LABEL, statusClass, titleShown, typeText, UNIT_WORD } from '../../lib/file-labels';
+import {
+  pagesText,
+  relationText,
+  STAGE_LABEL,
+  STAGE_STATUS,
+  stageText,
+  STATUS_LABEL,
+  statusClass,
+  titleShown,
+  typeText,
+  UNIT_WORD,
+} from '../../lib/file-labels';
 import { visibleName } from '../../lib/visible-name';
 import { useChat } from '../../stores/chat';
 import { useDocuments } from '../../stores/documents';
@@ -36,13 +47,20 @@ function MiddleEllipsis({ text }: { text: string }) {
 
 /** A file inside another is named by its path inside it ("vol1/0001.pdf"), not the container's. */
 function baseName(file: FileInfo): string {
-  return file.parent && file.name.startsWith(`${file.parent.name}/`) ? file.name.slice(file.parent.name.length + 1) : (file.name.split('/').pop() ?? file.name);
+  return file.parent && file.name.startsWith(`${file.parent.name}/`)
+    ? file.name.slice(file.parent.name.length + 1)
+    : (file.name.split('/').pop() ?? file.name);
 }
 
 /** The running ingest's view of a file (latest version in flight), else what files.list overlaid; and the status its row shows. */
-function useLiveStatus(caseId: string, file: FileInfo): { current: IngestCurrentFile | undefined; status: IngestFileStatus } {
+function useLiveStatus(
+  caseId: string,
+  file: FileInfo,
+): { current: IngestCurrentFile | undefined; status: IngestFileStatus } {
   const live = useDocuments((s) => s.live[file.id]);
-  const current = useDocuments((s) => s.progress[caseId]?.current.find((c) => c.file_id === file.id && c.version === file.version));
+  const current = useDocuments((s) =>
+    s.progress[caseId]?.current.find((c) => c.file_id === file.id && c.version === file.version),
+  );
   const status = current
     ? STAGE_STATUS[current.stage]
     : live && live.version >= file.version && statusClass(live.status) === 'busy'
@@ -52,14 +70,26 @@ function useLiveStatus(caseId: string, file: FileInfo): { current: IngestCurrent
 }
 
 /** The type, date and pages the pane has no room for as columns, and the file's progress (see the container queries in app.css). */
-function FileMeta({ file, current, type, pages }: { file: FileInfo; current: IngestCurrentFile | undefined; type: string; pages: string }) {
+function FileMeta({
+  file,
+  current,
+  type,
+  pages,
+}: {
+  file: FileInfo;
+  current: IngestCurrentFile | undefined;
+  type: string;
+  pages: string;
+}) {
   const live = current ? stageText(current) : file.live ? `${STAGE_LABEL[file.live.stage]}…` : '';
   const semantic = fileSemanticText(file);
   return (
     <div className="file-meta muted small">
       <span className="meta-col meta-type">{type}</span>
       {file.date && <span className="meta-col meta-date">{file.date}</span>}
-      {pages && <span className="meta-col meta-pages">{UNIT_WORD[file.kind] ? pages : plural(file.pages, 'page')}</span>}
+      {pages && (
+        <span className="meta-col meta-pages">{UNIT_WORD[file.kind] ? pages : plural(file.pages, 'page')}</span>
+      )}
       {(live || semantic) && (
         <span className="meta-live">
           {live}
@@ -97,7 +127,15 @@ function FileNameCell({ caseId, row, base, current, type, pages, tab, readable, 
           </span>
         )}
         {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
-        <button type="button" className="file-name link" title={visibleName(file.name)} aria-label={base} tabIndex={-1} disabled={!readable} onClick={onOpen}>
+        <button
+          type="button"
+          className="file-name link"
+          title={visibleName(file.name)}
+          aria-label={base}
+          tabIndex={-1}
+          disabled={!readable}
+          onClick={onOpen}
+        >
           <MiddleEllipsis text={visibleName(base)} />
         </button>
       </div>
@@ -113,13 +151,29 @@ function FileNameCell({ caseId, row, base, current, type, pages, tab, readable, 
           {sourceRemovedText(file)}
         </div>
       )}
-      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && <BatesControl caseId={caseId} file={file} tab={tab} />}
+      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && (
+        <BatesControl caseId={caseId} file={file} tab={tab} />
+      )}
     </div>
   );
 }
 
 /** The status column: the pill, "Why?", the OCR badge, the versions and the remove button. */
-function FileStatusCell({ caseId, file, status, tab, showReason, onWhy }: { caseId: string; file: FileInfo; status: IngestFileStatus; tab: number; showReason: boolean; onWhy: () => void }) {
+function FileStatusCell({
+  caseId,
+  file,
+  status,
+  tab,
+  showReason,
+  onWhy,
+}: {
+  caseId: string;
+  file: FileInfo;
+  status: IngestFileStatus;
+  tab: number;
+  showReason: boolean;
+  onWhy: () => void;
+}) {
   const openDialog = useUi((s) => s.openDialog);
   const reason = file.reason;
   return (
@@ -138,7 +192,9 @@ function FileStatusCell({ caseId, file, status, tab, showReason, onWhy }: { case
         tabIndex={tab}
         title={`Remove ${visibleName(file.name)}`}
         aria-label={`Remove ${file.name}`}
-        onClick={() => openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })}
+        onClick={() =>
+          openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })
+        }
       >
         ×
       </button>
@@ -147,12 +203,26 @@ function FileStatusCell({ caseId, file, status, tab, showReason, onWhy }: { case
 }
 
 /** What went wrong (and what to do: a password, a retry), spanning the row under its columns; nothing when there is none. */
-function FileTrouble({ caseId, file, showReason, onRetried }: { caseId: string; file: FileInfo; showReason: boolean; onRetried: () => void }) {
+function FileTrouble({
+  caseId,
+  file,
+  showReason,
+  onRetried,
+}: {
+  caseId: string;
+  file: FileInfo;
+  showReason: boolean;
+  onRetried: () => void;
+}) {
   const toast = useUi((s) => s.toast);
   const retryFile = useDocuments((s) => s.retry);
   const reason = file.reason;
   const latest = file.versions[file.versions.length - 1];
-  const retry = showReason && (file.status === 'failed' || file.status === 'needs_ocr') && file.locked !== 'needs_password' && latest?.sha256 !== '';
+  const retry =
+    showReason &&
+    (file.status === 'failed' || file.status === 'needs_ocr') &&
+    file.locked !== 'needs_password' &&
+    latest?.sha256 !== '';
   const password = file.locked === 'needs_password' && file.status === 'failed';
   if (!((showReason && reason) || password || retry)) return null;
   return (
@@ -193,15 +263,38 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
   const base = baseName(file);
   const readable = file.status === 'indexed' || file.status === 'unchanged';
   const openIt = () => {
-    if (readable) openSource({ file_id: file.id, file_name: file.name, version: file.version, pages: [1], start: 0, end: 0, kind: file.versions[file.versions.length - 1]?.kind });
+    if (readable)
+      openSource({
+        file_id: file.id,
+        file_name: file.name,
+        version: file.version,
+        pages: [1],
+        start: 0,
+        end: 0,
+        kind: file.versions[file.versions.length - 1]?.kind,
+      });
   };
   // Space ticks the document (for "Ask about these"), as in a multi-select treegrid.
-  const { props, tab, nav } = useRowProps(row, `${base}, ${STATUS_LABEL[status]}`, { enter: openIt, space: () => toggle(file.id) });
+  const { props, tab, nav } = useRowProps(row, `${base}, ${STATUS_LABEL[status]}`, {
+    enter: openIt,
+    space: () => toggle(file.id),
+  });
   const type = typeText(file, status);
   const pages = pagesText(file);
   return (
     <div {...props} className="doc-row file-row" aria-selected={picked} data-file={file.name}>
-      <FileNameCell caseId={caseId} row={row} base={base} current={current} type={type} pages={pages} tab={tab} readable={readable} onOpen={openIt} onToggle={() => nav.setOpen(row.key, !row.open)} />
+      <FileNameCell
+        caseId={caseId}
+        row={row}
+        base={base}
+        current={current}
+        type={type}
+        pages={pages}
+        tab={tab}
+        readable={readable}
+        onOpen={openIt}
+        onToggle={() => nav.setOpen(row.key, !row.open)}
+      />
       <div role="gridcell" className="col-type small">
         {type}
       </div>
@@ -211,7 +304,14 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
       <div role="gridcell" className="col-pages small">
         {pages}
       </div>
-      <FileStatusCell caseId={caseId} file={file} status={status} tab={tab} showReason={showReason} onWhy={() => setShowReason(!showReason)} />
+      <FileStatusCell
+        caseId={caseId}
+        file={file}
+        status={status}
+        tab={tab}
+        showReason={showReason}
+        onWhy={() => setShowReason(!showReason)}
+      />
       <FileTrouble caseId={caseId} file={file} showReason={showReason} onRetried={() => setShowReason(false)} />
     </div>
   );

@@ -34,8 +34,15 @@ function Unfinished({ caseId, pending }: { caseId: string; pending: number }) {
   return (
     <div className="ingest-progress ingest-pending" role="status" aria-label="Unfinished documents">
       <div className="ingest-progress-line">
-        <span>{plural(pending, 'document')} {pending === 1 ? 'was' : 'were'} not finished (the app was closed or the run was cancelled).</span>
-        <button type="button" className="btn btn-small" onClick={() => resume(caseId).catch((err) => toast('error', errorMessage(err)))}>
+        <span>
+          {plural(pending, 'document')} {pending === 1 ? 'was' : 'were'} not finished (the app was closed or the run was
+          cancelled).
+        </span>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => resume(caseId).catch((err) => toast('error', errorMessage(err)))}
+        >
           Resume
         </button>
       </div>

@@ -11,7 +11,13 @@ import { useUi } from '../../stores/ui';
 /** A file's own bar: determinate while its stage has a count, indeterminate for the short stages without one. */
 function FileProgress({ c }: { c: IngestCurrentFile }) {
   return c.fraction !== null ? (
-    <progress className="file-progress" max={1} value={c.fraction} aria-label={`${c.name} progress`} data-stage={c.stage} />
+    <progress
+      className="file-progress"
+      max={1}
+      value={c.fraction}
+      aria-label={`${c.name} progress`}
+      data-stage={c.stage}
+    />
   ) : (
     <progress className="file-progress" aria-label={`${c.name} progress`} data-stage={c.stage} />
   );
@@ -25,7 +31,9 @@ export function OverallProgress({ caseId, progress }: { caseId: string; progress
   const fraction = Math.max(
     progress.bytes_total > 0 ? progress.bytes_done / progress.bytes_total : 0,
     progress.files_total > 0 ? progress.files_done / progress.files_total : 0,
-    progress.pages_total > 0 && (!progress.pages_estimated || progress.files_total === 1) ? progress.pages_done / progress.pages_total : 0,
+    progress.pages_total > 0 && (!progress.pages_estimated || progress.files_total === 1)
+      ? progress.pages_done / progress.pages_total
+      : 0,
   );
   const best = useRef({ jobId: '', pct: 0 });
   if (best.current.jobId !== progress.job_id) best.current = { jobId: progress.job_id, pct: 0 };
@@ -52,8 +60,12 @@ export function OverallProgress({ caseId, progress }: { caseId: string; progress
         </div>
       )}
       <div className="muted small">
-        {progress.pages_total > 0 ? `${progress.pages_done} / ${progress.pages_estimated ? 'about ' : ''}${progress.pages_total} pages · ` : ''}
-        {progress.eta_seconds !== null ? `about ${formatDuration(progress.eta_seconds * 1000)} left` : 'estimating time left…'}
+        {progress.pages_total > 0
+          ? `${progress.pages_done} / ${progress.pages_estimated ? 'about ' : ''}${progress.pages_total} pages · `
+          : ''}
+        {progress.eta_seconds !== null
+          ? `about ${formatDuration(progress.eta_seconds * 1000)} left`
+          : 'estimating time left…'}
         {progress.errors > 0 ? ` · ${plural(progress.errors, 'problem')}` : ''}
       </div>
       {semanticText(progress) && (
@@ -62,7 +74,11 @@ export function OverallProgress({ caseId, progress }: { caseId: string; progress
         </div>
       )}
       {progress.waiting.length > 0 && (
-        <div className="muted small ellipsis" data-testid="ingest-waiting" title={progress.waiting.map(visibleName).join(', ')}>
+        <div
+          className="muted small ellipsis"
+          data-testid="ingest-waiting"
+          title={progress.waiting.map(visibleName).join(', ')}
+        >
           Waiting to be added next: <bdi>{progress.waiting.map(visibleName).join(', ')}</bdi>
         </div>
       )}

@@ -17,7 +17,11 @@ export function OcrBadge({ version, reason }: { version: FileInfo['versions'][nu
   const pages = version?.ocr_pages;
   if (!pages?.length) return null;
   const low = pages.some((p) => p.confidence < LOW_OCR_CONFIDENCE);
-  const note = reason.split('; ').filter((r) => r.startsWith('read by OCR') || r.includes('check the original')).join('; ') || `read by OCR: ${plural(pages.length, 'page')}`;
+  const note =
+    reason
+      .split('; ')
+      .filter((r) => r.startsWith('read by OCR') || r.includes('check the original'))
+      .join('; ') || `read by OCR: ${plural(pages.length, 'page')}`;
   return (
     // role img: a short badge with a name of its own (the reason's own note stays the row's only note).
     <span

@@ -49,7 +49,15 @@ export function VersionMenu({ caseId, file, tab }: { caseId: string; file: FileI
                 disabled={!(v.status === 'indexed' || v.status === 'unchanged')}
                 onClick={() => {
                   setOpen(false);
-                  openSource({ file_id: file.id, file_name: file.name, version: v.version, pages: [1], start: 0, end: 0, kind: v.kind });
+                  openSource({
+                    file_id: file.id,
+                    file_name: file.name,
+                    version: v.version,
+                    pages: [1],
+                    start: 0,
+                    end: 0,
+                    kind: v.kind,
+                  });
                 }}
               >
                 v{v.version}

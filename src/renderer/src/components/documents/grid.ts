@@ -1,5 +1,10 @@
 /** What the rows of the document table share: the keyboard's active row, the columns, each row's props. */
-import { createContext, useContext, type FocusEvent as ReactFocusEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  createContext,
+  useContext,
+  type FocusEvent as ReactFocusEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import type { Row, SortKey } from '../../lib/document-tree';
 
 /**

@@ -50,10 +50,22 @@ export function FindBar({ onClose }: { onClose(): void }) {
       <span id="viewer-find-status" className="small find-status" role="status" data-testid="find-status">
         {status}
       </span>
-      <button type="button" className="btn btn-small" aria-label="Previous match" disabled={n === 0} onClick={() => stepHit(-1)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label="Previous match"
+        disabled={n === 0}
+        onClick={() => stepHit(-1)}
+      >
         ↑
       </button>
-      <button type="button" className="btn btn-small" aria-label="Next match" disabled={n === 0} onClick={() => stepHit(1)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label="Next match"
+        disabled={n === 0}
+        onClick={() => stepHit(1)}
+      >
         ↓
       </button>
       <button type="button" className="btn-icon" aria-label="Close find" onClick={onClose}>

@@ -24,7 +24,9 @@ const pct = (v: number) => `${v * 100}%`;
 export function PdfPage() {
   const image = useViewer((s) => s.image)!;
   const zoom = useViewer((s) => s.zoom);
-  const words = useViewer((s) => (s.words && s.words.page === s.image?.page && s.words.file_id === s.image.file_id ? s.words : null));
+  const words = useViewer((s) =>
+    s.words && s.words.page === s.image?.page && s.words.file_id === s.image.file_id ? s.words : null,
+  );
   const find = useViewer((s) => s.find);
   const scrollTo = useViewer((s) => s.scrollTo);
   const scrollTick = useViewer((s) => s.scrollTick);
@@ -34,7 +36,13 @@ export function PdfPage() {
     return find.hits
       .map((h, i) => ({ h, i }))
       .filter(({ h }) => h.page === image.page)
-      .flatMap(({ h, i }) => rangeBoxes(words.words, h.start, h.end).map((box, k) => ({ box, key: `${i}-${k}`, current: i === find.current })));
+      .flatMap(({ h, i }) =>
+        rangeBoxes(words.words, h.start, h.end).map((box, k) => ({
+          box,
+          key: `${i}-${k}`,
+          current: i === find.current,
+        })),
+      );
   }, [words, find, image.page]);
   const current = hits.find((h) => h.current)?.key;
   const shownPage = useRef(0);
@@ -46,21 +54,37 @@ export function PdfPage() {
     // The current found word when stepping through them (if it is on this page), else the first cited box;
     // a page with neither opens at its top.
     const target =
-      scrollTo === 'hit' ? frame.current.querySelector<HTMLElement>('[data-current="true"]') : frame.current.querySelector<HTMLElement>('.cite-box');
+      scrollTo === 'hit'
+        ? frame.current.querySelector<HTMLElement>('[data-current="true"]')
+        : frame.current.querySelector<HTMLElement>('.cite-box');
     if (target) scrollBoxIntoView(target, scroller);
     else if (newPage) scroller.scrollTo({ top: 0, left: 0 });
   }, [image, scrollTick, scrollTo, current]);
   // Boxes are placed in fractions of the image, so they stay on their words at any size.
   const px = (v: number, of: number) => `${(v / of) * 100}%`;
   return (
-    <div ref={frame} className="page-frame" style={{ width: `${zoom * 100}%`, aspectRatio: `${image.width} / ${image.height}` }}>
-      <img className="page-image" src={`data:image/png;base64,${image.png}`} alt={`Page ${image.page} of ${image.file_name}`} draggable={false} />
+    <div
+      ref={frame}
+      className="page-frame"
+      style={{ width: `${zoom * 100}%`, aspectRatio: `${image.width} / ${image.height}` }}
+    >
+      <img
+        className="page-image"
+        src={`data:image/png;base64,${image.png}`}
+        alt={`Page ${image.page} of ${image.file_name}`}
+        draggable={false}
+      />
       {image.rects.map((r, i) => (
         <div
           key={i}
           className="cite-box"
           data-testid="cite-box"
-          style={{ left: px(r.x, image.width), top: px(r.y, image.height), width: px(r.width, image.width), height: px(r.height, image.height) }}
+          style={{
+            left: px(r.x, image.width),
+            top: px(r.y, image.height),
+            width: px(r.width, image.width),
+            height: px(r.height, image.height),
+          }}
         />
       ))}
       {hits.map(({ box, key, current: now }) => (

@@ -16,7 +16,8 @@ export function ViewerSplitter() {
   const setWidth = useViewer((s) => s.setWidth);
   const dragging = useRef(false);
   const body = (el: Element) => el.parentElement as HTMLElement;
-  const current = (el: HTMLElement) => body(el).querySelector('.pane-viewer')?.getBoundingClientRect().width ?? window.innerWidth / 2;
+  const current = (el: HTMLElement) =>
+    body(el).querySelector('.pane-viewer')?.getBoundingClientRect().width ?? window.innerWidth / 2;
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);

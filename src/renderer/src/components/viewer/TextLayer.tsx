@@ -31,8 +31,12 @@ export function TextLayer({ words, aspect }: { words: PageWord[]; aspect: number
     for (const span of e.currentTarget.querySelectorAll<HTMLElement>('span[data-i]')) {
       if (!range.intersectsNode(span)) continue;
       const w = words[Number(span.dataset.i)]!;
-      const from = span.contains(range.startContainer) && range.startContainer.nodeType === Node.TEXT_NODE ? range.startOffset : 0;
-      const to = span.contains(range.endContainer) && range.endContainer.nodeType === Node.TEXT_NODE ? range.endOffset : w.text.length;
+      const from =
+        span.contains(range.startContainer) && range.startContainer.nodeType === Node.TEXT_NODE ? range.startOffset : 0;
+      const to =
+        span.contains(range.endContainer) && range.endContainer.nodeType === Node.TEXT_NODE
+          ? range.endOffset
+          : w.text.length;
       const text = w.text.slice(from, to);
       if (text) picked.push({ text, y: w.y, height: w.height });
     }
@@ -46,7 +50,12 @@ export function TextLayer({ words, aspect }: { words: PageWord[]; aspect: number
         <span
           key={w.start}
           data-i={i}
-          style={{ left: pct(w.x), top: pct(w.y), fontSize: `${w.height * aspect * 100}cqw`, transform: `scaleX(${stretch[i]})` }}
+          style={{
+            left: pct(w.x),
+            top: pct(w.y),
+            fontSize: `${w.height * aspect * 100}cqw`,
+            transform: `scaleX(${stretch[i]})`,
+          }}
         >
           {w.text}
         </span>

@@ -19,7 +19,10 @@ function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLEl
   const el = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!el.current || !root || png) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setSeen(true), { root, rootMargin: '100px 0px' });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setSeen(true), {
+      root,
+      rootMargin: '100px 0px',
+    });
     io.observe(el.current);
     return () => io.disconnect();
   }, [root, png]);
@@ -49,7 +52,11 @@ function Thumb({ n, current, root }: { n: number; current: boolean; root: HTMLEl
         aria-current={current ? 'page' : undefined}
         onClick={() => useViewer.getState().goto(n)}
       >
-        {png ? <img src={`data:image/png;base64,${png}`} alt="" data-testid="thumb-image" /> : <span className="thumb-blank" aria-hidden="true" />}
+        {png ? (
+          <img src={`data:image/png;base64,${png}`} alt="" data-testid="thumb-image" />
+        ) : (
+          <span className="thumb-blank" aria-hidden="true" />
+        )}
         <span className="thumb-n" aria-hidden="true">
           {n}
         </span>

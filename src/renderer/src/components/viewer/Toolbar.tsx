@@ -20,7 +20,11 @@ function PageBox({ page, count, disabled }: { page: number; count: number; disab
         type="text"
         inputMode="numeric"
         aria-label={`Page number, 1 to ${count}`}
-        aria-invalid={text.trim() !== '' && !(Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= count) ? true : undefined}
+        aria-invalid={
+          text.trim() !== '' && !(Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= count)
+            ? true
+            : undefined
+        }
         size={Math.max(2, String(count).length)}
         value={text}
         disabled={disabled}
@@ -76,14 +80,26 @@ function PageControls({ onFitPage }: { onFitPage(): void }) {
       <button type="button" className="btn btn-small" aria-pressed={thumbs} onClick={() => setThumbs(!thumbs)}>
         Thumbnails
       </button>
-      <button type="button" className="btn btn-small" aria-label="Previous page" disabled={page <= 1 || loading} onClick={() => goto(page - 1)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label="Previous page"
+        disabled={page <= 1 || loading}
+        onClick={() => goto(page - 1)}
+      >
         ‹
       </button>
       <PageBox page={image.page} count={image.page_count} disabled={loading && !image} />
       <span className="sr-only" aria-live="polite">
         Page {image.page} of {image.page_count}
       </span>
-      <button type="button" className="btn btn-small" aria-label="Next page" disabled={page >= image.page_count || loading} onClick={() => goto(page + 1)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label="Next page"
+        disabled={page >= image.page_count || loading}
+        onClick={() => goto(page + 1)}
+      >
         ›
       </button>
       <span className="toolbar-gap" />
@@ -116,7 +132,13 @@ export function Toolbar({ onFitPage }: { onFitPage(): void }) {
   return (
     <div className="viewer-toolbar" role="toolbar" aria-label={image ? 'Page controls' : 'Document controls'}>
       {image && <PageControls onFitPage={onFitPage} />}
-      <button type="button" className="btn btn-small" aria-pressed={findOpen} aria-keyshortcuts="Control+F Meta+F" onClick={() => (findOpen ? closeFind() : openFind())}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-pressed={findOpen}
+        aria-keyshortcuts="Control+F Meta+F"
+        onClick={() => (findOpen ? closeFind() : openFind())}
+      >
         Find
       </button>
       {hasSpan && (
@@ -130,9 +152,11 @@ export function Toolbar({ onFitPage }: { onFitPage(): void }) {
           className="btn btn-small"
           title="Open the original file in your system's viewer"
           onClick={() => {
-            api.openOriginal?.({ case_id: caseId, file_id: source.file_id, version: source.version }).catch((err: unknown) => {
-              useViewer.setState({ error: errorMessage(err) });
-            });
+            api
+              .openOriginal?.({ case_id: caseId, file_id: source.file_id, version: source.version })
+              .catch((err: unknown) => {
+                useViewer.setState({ error: errorMessage(err) });
+              });
           }}
         >
           Open in system viewer
