@@ -85,11 +85,13 @@ export const useChronology = create<ChronologyState>((set, get) => ({
     return api.call('tools.timelineExport', { case_id: caseId, format, ...filterInput(get().filters) });
   },
   async mark(key, change) {
-    const { caseId, result } = get();
+    const { caseId } = get();
     if (!caseId) return;
     try {
       const saved = await api.call('tools.timelineMark', { case_id: caseId, key, ...change });
-      if (!result) return;
+      // The list as it is now: a filter changed while the mark was saved must not be undone.
+      const { result } = get();
+      if (!result || get().caseId !== caseId) return;
       const events = result.events.map((e) => {
         if (e.key !== key) return e;
         const { mark: _m, note: _n, ...rest } = e;
