@@ -312,13 +312,7 @@ export class LlamaLanguageModel implements LanguageModelV4 {
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const signal = options.abortSignal;
     signal?.throwIfAborted();
-    const warnings: SharedV4Warning[] = [];
-    if (options.tools?.length)
-      warnings.push({
-        type: 'unsupported',
-        feature: 'tools',
-        details: 'Local models use constrained JSON steps instead of native tool calls.',
-      });
+    const warnings = toolWarnings(options);
     const history = toChatHistory(options.prompt);
     const runtime = this.runtime;
     const modelPath = this.modelPath;
@@ -349,10 +343,7 @@ export class LlamaLanguageModel implements LanguageModelV4 {
           ...(grammar ? { grammar } : {}),
           ...(options.maxOutputTokens ? { maxTokens: options.maxOutputTokens } : {}),
           temperature,
-          ...(options.topP !== undefined ? { topP: options.topP } : {}),
-          ...(options.topK !== undefined ? { topK: options.topK } : {}),
-          ...(options.seed !== undefined ? { seed: options.seed } : {}),
-          ...(options.stopSequences?.length ? { customStopTriggers: options.stopSequences } : {}),
+          ...samplingOptions(options),
           ...(signal ? { signal, stopOnAbortSignal: false } : {}),
           onToken: (tokens) => {
             outputTokens += tokens.length;
@@ -396,4 +387,26 @@ export class LlamaLanguageModel implements LanguageModelV4 {
     void job.finally(() => runtime.release(modelPath, loaded));
     return { stream };
   }
+}
+
+/** The warning for tools passed to a local model, which takes constrained JSON steps instead. */
+function toolWarnings(options: LanguageModelV4CallOptions): SharedV4Warning[] {
+  const warnings: SharedV4Warning[] = [];
+  if (options.tools?.length)
+    warnings.push({
+      type: 'unsupported',
+      feature: 'tools',
+      details: 'Local models use constrained JSON steps instead of native tool calls.',
+    });
+  return warnings;
+}
+
+/** The call's sampling options the caller set (top-p, top-k, seed, stop sequences), as node-llama-cpp names them. */
+function samplingOptions(options: LanguageModelV4CallOptions) {
+  return {
+    ...(options.topP !== undefined ? { topP: options.topP } : {}),
+    ...(options.topK !== undefined ? { topK: options.topK } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.stopSequences?.length ? { customStopTriggers: options.stopSequences } : {}),
+  };
 }

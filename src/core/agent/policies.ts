@@ -116,16 +116,7 @@ export function decide(
       action = { thought: action.thought, action: 'findFiles', input: {} };
     } else if (wantsSection) {
       // A question about a named document's clause: the passage may hold only part of it.
-      const { file_id, section, label } = state.sectionToRead!;
-      return {
-        kind: 'run',
-        action: {
-          thought: `Read ${label} whole before answering.`,
-          action: 'readSection',
-          input: { file_id, section },
-        },
-        policy: CLAUSE_READ_SECTION,
-      };
+      return readSectionFirst(state.sectionToRead!);
     } else if (wantsGrep) {
       return {
         kind: 'send-back',
@@ -174,6 +165,20 @@ export function decide(
     };
   }
   return { kind: 'run', action, ...(policy ? { policy } : {}) };
+}
+
+/** The decision to read a named document's section whole before answering. */
+function readSectionFirst(target: SectionRef): Decision {
+  const { file_id, section, label } = target;
+  return {
+    kind: 'run',
+    action: {
+      thought: `Read ${label} whole before answering.`,
+      action: 'readSection',
+      input: { file_id, section },
+    },
+    policy: CLAUSE_READ_SECTION,
+  };
 }
 
 /** The policy state after a decision was carried out (`wholeCaseSearched` comes from the coverage). */

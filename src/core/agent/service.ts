@@ -299,23 +299,7 @@ export class AgentService {
     const history = replayHistory(turn.session.messages);
     const maxOutputTokens = this.options.maxOutputTokens ?? 768;
     const bounds = this.stepBounds(resolved, input.max_steps, maxOutputTokens);
-    if (history.length) {
-      turn.standalone = await condenseQuestion({
-        model: resolved.model,
-        format: resolved.format,
-        history,
-        question: input.question,
-        signal,
-        maxOutputTokens: Math.min(160, maxOutputTokens),
-      });
-      events.emit('agent.turn', {
-        ...ref,
-        phase: 'condensed',
-        question: input.question,
-        standalone_question: turn.standalone,
-        model: turn.label,
-      });
-    }
+    if (history.length) await this.condense(turn, resolved, history, maxOutputTokens);
     const run = await runAgent({
       model: resolved.model,
       format: resolved.format,
@@ -341,22 +325,7 @@ export class AgentService {
     });
     // The passages the draft showed stay when the question did not change (a follow-up is searched again, condensed).
     const shown = turn.standalone === input.question ? first : undefined;
-    if (run.cancelled) {
-      // Stopping the model keeps the passages the user already has.
-      return this.finish(turn, {
-        answer: first.found.answer,
-        kind: 'extractive',
-        steps: run.steps,
-        coverage: run.coverage,
-        ledger,
-        seen: first.found.seen,
-        verification: first,
-        cancelled: true,
-        ...(run.answer
-          ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } }
-          : {}),
-      });
-    }
+    if (run.cancelled) return this.finishCancelled(turn, run, ledger, first);
     const unusable =
       run.stopped ??
       degenerateReason(run.answer, turn.standalone, { answerChars: bounds.answerChars }) ??
@@ -382,6 +351,53 @@ export class AgentService {
       ledger,
       seen: run.seen,
       verification: run,
+    });
+  }
+
+  /** A follow-up condensed into a standalone question (set on the turn), and the event that says so. */
+  private async condense(
+    turn: TurnState,
+    resolved: ResolvedModel,
+    history: ReturnType<typeof replayHistory>,
+    maxOutputTokens: number,
+  ): Promise<void> {
+    const { input, ref, signal } = turn;
+    turn.standalone = await condenseQuestion({
+      model: resolved.model,
+      format: resolved.format,
+      history,
+      question: input.question,
+      signal,
+      maxOutputTokens: Math.min(160, maxOutputTokens),
+    });
+    this.ports.events.emit('agent.turn', {
+      ...ref,
+      phase: 'condensed',
+      question: input.question,
+      standalone_question: turn.standalone,
+      model: turn.label,
+    });
+  }
+
+  /** A turn the user stopped: it keeps the passages the user already has. */
+  private finishCancelled(
+    turn: TurnState,
+    run: Awaited<ReturnType<typeof runAgent>>,
+    ledger: CitationLedger,
+    first: Passages,
+  ): Promise<ChatAnswer> {
+    return this.finish(turn, {
+      answer: first.found.answer,
+      kind: 'extractive',
+      steps: run.steps,
+      coverage: run.coverage,
+      ledger,
+      seen: first.found.seen,
+      verification: first,
+      cancelled: true,
+      ...(run.answer
+        ? { fallback: { reason: 'you stopped the model before it finished', model_answer: run.answer } }
+        : {}),
     });
   }
 

@@ -475,51 +475,15 @@ async function checkSentence(
     const own = new Set(contentWords(names));
     return 1 - contentWords(unquoted).filter((w) => !own.has(w)).length / Math.max(1, contentWords(claim).length);
   };
-  const windows = new Map<string, CitedWindow>();
-  for (const id of ids) {
-    const r = ctx.lookup.get(id);
-    const doc = r ? await ctx.docFor(r) : null;
-    if (!r || !doc) continue;
-    const window = passageWindow(doc.text, r.start, r.end);
-    windows.set(id, {
-      record: r,
-      doc,
-      window,
-      facts: indexFacts(doc.text.slice(window[0], window[1])),
-      names: `${doc.names ?? ''} ${doc.title ?? ''} ${r.file_name}`,
-    });
-  }
-  const found = new Map<string, Array<[number, number]>>();
-  const satisfied = new Set<string>();
-  for (const [id, w] of windows) {
-    const locs: Array<[number, number]> = [];
-    for (const q of quotes) {
-      const loc = quoteLocation(q, w.doc.text, w.record.start, w.record.end);
-      if (loc) {
-        locs.push(loc);
-        satisfied.add(q);
-      }
-    }
-    found.set(id, locs);
-  }
-  const all = [...windows.values()];
-  const allPassages =
-    all.length === 1
-      ? all[0]!.facts
-      : indexFacts(all.map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+  const windows = await citedWindows(ids, ctx);
+  const { found, satisfied } = locateQuotes(quotes, windows);
+  const allPassages = factsOfWindows(windows);
 
   const citations: CheckedCitation[] = [];
   for (const id of ids) {
     const r = ctx.lookup.get(id);
     if (!r) {
-      citations.push({
-        id,
-        status: 'invented',
-        verified: false,
-        support: 'invented',
-        sentence: claim,
-        reason: 'invented: no tool returned this citation id in this conversation',
-      });
+      citations.push(inventedCitation(id, claim));
       continue;
     }
     const base: CheckedCitation = {
@@ -545,33 +509,8 @@ async function checkSentence(
       });
       continue;
     }
-    const { names } = w;
-    let judged = quotes.length ? judgeQuotes(quotes, found.get(id) ?? [], satisfied, r) : null;
-    if (!judged || (judged.support === 'quoted' && quotedShare(names) < ctx.thresholds.quoteShare)) {
-      // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
-      const claimed = await judgeClaim(claim, facts, w, allPassages, ctx.options, ctx.thresholds);
-      judged =
-        judged && claimed.support === 'supported'
-          ? { ...judged, span: claimed.span ?? judged.span }
-          : judged?.support === 'not_supported'
-            ? judged
-            : claimed;
-    } else if (judged.support === 'quoted') {
-      // Numbers outside the quote must be in the passage, or be the document's own ("Exhibit 10.13").
-      const missing = missingFacts(
-        missingFacts(
-          facts.filter((f) => f.kind !== 'name'),
-          allPassages,
-        ),
-        indexFacts(names),
-      );
-      if (missing.length)
-        judged = {
-          support: 'not_supported',
-          reason: await missingReason(missing, r, w.doc, ctx.options),
-          ...(judged.span ? { span: judged.span } : {}),
-        };
-    }
+    const quoted = quotes.length ? judgeQuotes(quotes, found.get(id) ?? [], satisfied, r) : null;
+    const judged = await judgeCitation(quoted, { claim, facts, w, r, allPassages, ctx, quotedShare });
     const green = judged.support === 'quoted' || judged.support === 'supported';
     const span = judged.span ? spanOf(w.doc, judged.span, r.pages) : undefined;
     citations.push({
@@ -587,6 +526,109 @@ async function checkSentence(
     });
   }
   return { citations, hasFacts: facts.length > 0 };
+}
+
+/** The window of each cite whose document can be read, in the order of the cites (documents read one at a time). */
+async function citedWindows(ids: string[], ctx: SentenceContext): Promise<Map<string, CitedWindow>> {
+  const windows = new Map<string, CitedWindow>();
+  for (const id of ids) {
+    const r = ctx.lookup.get(id);
+    const doc = r ? await ctx.docFor(r) : null;
+    if (!r || !doc) continue;
+    const window = passageWindow(doc.text, r.start, r.end);
+    windows.set(id, {
+      record: r,
+      doc,
+      window,
+      facts: indexFacts(doc.text.slice(window[0], window[1])),
+      names: `${doc.names ?? ''} ${doc.title ?? ''} ${r.file_name}`,
+    });
+  }
+  return windows;
+}
+
+/** Where each window holds the sentence's quotes, and which quotes some window holds. */
+function locateQuotes(
+  quotes: string[],
+  windows: Map<string, CitedWindow>,
+): { found: Map<string, Array<[number, number]>>; satisfied: Set<string> } {
+  const found = new Map<string, Array<[number, number]>>();
+  const satisfied = new Set<string>();
+  for (const [id, w] of windows) {
+    const locs: Array<[number, number]> = [];
+    for (const q of quotes) {
+      const loc = quoteLocation(q, w.doc.text, w.record.start, w.record.end);
+      if (loc) {
+        locs.push(loc);
+        satisfied.add(q);
+      }
+    }
+    found.set(id, locs);
+  }
+  return { found, satisfied };
+}
+
+/** What all the cited windows state together (one window's own index when there is only one). */
+function factsOfWindows(windows: Map<string, CitedWindow>): FactIndex {
+  const all = [...windows.values()];
+  return all.length === 1
+    ? all[0]!.facts
+    : indexFacts(all.map((w) => w.doc.text.slice(w.window[0], w.window[1])).join('\n'));
+}
+
+/** A cite no tool returned in this conversation. */
+function inventedCitation(id: string, claim: string): CheckedCitation {
+  return {
+    id,
+    status: 'invented',
+    verified: false,
+    support: 'invented',
+    sentence: claim,
+    reason: 'invented: no tool returned this citation id in this conversation',
+  };
+}
+
+/** One cite's verdict from its quotes' verdict (`judged`, null without quotes) and the rest of the sentence. */
+async function judgeCitation(
+  judged: Judged | null,
+  a: {
+    claim: string;
+    facts: Fact[];
+    w: CitedWindow;
+    r: CitationRecord;
+    allPassages: FactIndex;
+    ctx: SentenceContext;
+    quotedShare: (names: string) => number;
+  },
+): Promise<Judged> {
+  const { claim, facts, w, r, allPassages, ctx, quotedShare } = a;
+  const { names } = w;
+  if (!judged || (judged.support === 'quoted' && quotedShare(names) < ctx.thresholds.quoteShare)) {
+    // No quote, or a short one ("the “Initial Term”"): the rest of the sentence must be supported.
+    const claimed = await judgeClaim(claim, facts, w, allPassages, ctx.options, ctx.thresholds);
+    judged =
+      judged && claimed.support === 'supported'
+        ? { ...judged, span: claimed.span ?? judged.span }
+        : judged?.support === 'not_supported'
+          ? judged
+          : claimed;
+  } else if (judged.support === 'quoted') {
+    // Numbers outside the quote must be in the passage, or be the document's own ("Exhibit 10.13").
+    const missing = missingFacts(
+      missingFacts(
+        facts.filter((f) => f.kind !== 'name'),
+        allPassages,
+      ),
+      indexFacts(names),
+    );
+    if (missing.length)
+      judged = {
+        support: 'not_supported',
+        reason: await missingReason(missing, r, w.doc, ctx.options),
+        ...(judged.span ? { span: judged.span } : {}),
+      };
+  }
+  return judged;
 }
 
 /** "Smith Dep. 42:10–17", "ACME0001234", "Sheet Billing, row 14": the span's pin cite where it has one better than "p. N". */
