@@ -147,6 +147,11 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     const msg = err instanceof Error ? err.message : String(err);
     return { ...base, kind: detected.kind, status: 'failed', reason: `could not be read (${msg.slice(0, 200)})` };
   }
+  return indexedOutcome(req, detected.kind, doc);
+}
+
+/** The outcome of a file read: its pin cites, exhibit label, notes on pages without text, type and date. */
+function indexedOutcome(req: ParseRequest, kind: DetectedKind, doc: ParsedDoc): ParseOutcome {
   const pins = markPinCites(doc, req.batesPrefix);
   const exhibit = exhibitLabel(req.name, doc.text);
   if (exhibit) doc.index.exhibit = exhibit;
@@ -164,7 +169,7 @@ export async function parseFile(req: ParseRequest): Promise<ParseOutcome> {
     .filter((p) => p.ocr && p.end > p.start)
     .map((p) => ({ page: p.page, confidence: p.ocr!.confidence }));
   return {
-    kind: detected.kind,
+    kind,
     status: 'indexed',
     reason: doc.kind === 'pdf' ? [ocrNote(ocrPages), partial].filter(Boolean).join('; ') : (doc.note ?? ''),
     doc,

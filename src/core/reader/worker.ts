@@ -8,7 +8,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { OcrEngine } from '../ocr/tesseract';
-import { parseFile } from './parse';
+import { parseFile, type ParseOutcome } from './parse';
 import { extractEvents, chunkDocument, structureOf } from '../text/index';
 import { compactChunks, CaseStore } from '../documents/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -71,41 +71,7 @@ async function handleParse(task: ParseTask): Promise<void> {
     const summary: ParseSummary = rest;
     if (children?.length) summary.children = await storeChildren(store, children, controller.signal);
     let chunks: ReturnType<typeof chunkDocument> = [];
-    if (doc && outcome.status === 'indexed') {
-      send({ type: 'stage', id: task.id, stage: 'chunking' });
-      const structure = structureOf(doc.text, doc.index, task.name, doc.html, { subject: doc.email?.subject });
-      chunks = chunkDocument(
-        doc,
-        {
-          fileId: task.fileId,
-          name: task.name,
-          version: task.version,
-          isLatest: task.isLatest,
-          docType: outcome.docType,
-          docDate: outcome.docDate,
-        },
-        task.chunking,
-        structure,
-      );
-      if (controller.signal.aborted) throw controller.signal.reason;
-      await store.writeArtifacts(task.fileId, task.version, {
-        text: doc.text,
-        index: doc.index,
-        html: doc.html,
-        structure,
-        chunks: compactChunks(chunks),
-      });
-      // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
-      const dayFirst = task.dayFirst ?? false;
-      await extractEvents(doc.text, doc.index, {
-        docDate: outcome.docDate,
-        dayFirst,
-        parties: structure.profile.parties,
-      }).then(
-        (events) => store.writeEvents(task.fileId, task.version, events, dayFirst),
-        () => undefined,
-      );
-    }
+    if (doc && outcome.status === 'indexed') chunks = await chunkAndStore(task, doc, outcome, store, controller.signal);
     // The pages kept for a resume are in the artifacts now.
     if (task.ocr) await rm(task.ocr.cacheDir, { recursive: true, force: true });
     send({ type: 'done', id: task.id, summary, chunks, rss: process.memoryUsage.rss() });
@@ -115,6 +81,50 @@ async function handleParse(task: ParseTask): Promise<void> {
   } finally {
     running.delete(task.id);
   }
+}
+
+/** Chunk an indexed document, write its artifacts and (where they can be found) its dated events. */
+async function chunkAndStore(
+  task: ParseTask,
+  doc: NonNullable<ParseOutcome['doc']>,
+  outcome: ParseOutcome,
+  store: CaseStore,
+  signal: AbortSignal,
+): Promise<ReturnType<typeof chunkDocument>> {
+  send({ type: 'stage', id: task.id, stage: 'chunking' });
+  const structure = structureOf(doc.text, doc.index, task.name, doc.html, { subject: doc.email?.subject });
+  const chunks = chunkDocument(
+    doc,
+    {
+      fileId: task.fileId,
+      name: task.name,
+      version: task.version,
+      isLatest: task.isLatest,
+      docType: outcome.docType,
+      docDate: outcome.docDate,
+    },
+    task.chunking,
+    structure,
+  );
+  if (signal.aborted) throw signal.reason;
+  await store.writeArtifacts(task.fileId, task.version, {
+    text: doc.text,
+    index: doc.index,
+    html: doc.html,
+    structure,
+    chunks: compactChunks(chunks),
+  });
+  // The chronology's dated events; a failure here leaves them to be extracted when first asked for.
+  const dayFirst = task.dayFirst ?? false;
+  await extractEvents(doc.text, doc.index, {
+    docDate: outcome.docDate,
+    dayFirst,
+    parties: structure.profile.parties,
+  }).then(
+    (events) => store.writeEvents(task.fileId, task.version, events, dayFirst),
+    () => undefined,
+  );
+  return chunks;
 }
 
 /** The files inside a file, stored as originals of the case (a file of the same bytes is stored once). */

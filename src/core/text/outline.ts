@@ -186,6 +186,12 @@ function classifyLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | n
   if ((m = /^\(([a-z]{1,2}|[ivx]{1,5})\)\s+([A-Z][A-Za-z ,'’-]{1,60})\.\s/.exec(text))) {
     return { level: 3, number: `(${m[1]})`, title: m[2]!.trim(), kind: 'subsection' };
   }
+  return classifyStyledLine(text);
+}
+
+/** A heading marked by its style: Markdown hashes, letter-spaced or plain capitals. */
+function classifyStyledLine(text: string): Omit<Heading, 'start' | 'end' | 'page'> | null {
+  let m: RegExpExecArray | null;
   if ((m = /^(#{1,6})\s+(\S.{0,150})$/.exec(text))) {
     // A Markdown heading ("## Background").
     const level = Math.min(4, m[1]!.length);

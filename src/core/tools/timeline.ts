@@ -67,7 +67,7 @@ export async function caseTimeline(
       (!needle || (exact ? f.name.toLowerCase() === needle : f.name.toLowerCase().includes(needle))) &&
       (!a.doc_type || f.type === a.doc_type),
   );
-  const found: { event: DatedEvent; file: (typeof files)[number]; order: number }[] = [];
+  const found: Found[] = [];
   const notReadable: TimelineResult['coverage']['not_readable'] = [];
   let documentsRead = 0;
   let withEvents = 0;
@@ -92,11 +92,30 @@ export async function caseTimeline(
       x.file.name.localeCompare(y.file.name) ||
       x.order - y.order,
   );
+  const events = await citeEvents(documents, ledger, found.slice(0, a.limit), marks);
+  const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
+  return {
+    events,
+    total: found.length,
+    coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line },
+  };
+}
+
+/** An event found in a document, with its place in that document's list. */
+type Found = { event: DatedEvent; file: Awaited<ReturnType<DocumentSource['listFiles']>>[number]; order: number };
+
+/** The events listed, each with its pages, place, citation, the document's own title and its mark. */
+async function citeEvents(
+  documents: DocumentSource,
+  ledger: CitationLedger,
+  found: Found[],
+  marks: EventMarks,
+): Promise<TimelineEvent[]> {
   const events: TimelineEvent[] = [];
   // Each document's text and page facts are read once, however many of its events are listed.
   const texts = new Map<string, ReturnType<DocumentSource['readText']>>();
   const titles = new Map<string, Promise<string | undefined>>();
-  for (const { event: e, file } of found.slice(0, a.limit)) {
+  for (const { event: e, file } of found) {
     if (!texts.has(file.id)) {
       texts.set(file.id, documents.readText(file.id, file.version));
       // A name of its own ("Gildernew v. Gantner"), not one made from the file name: the file name then says more.
@@ -142,10 +161,5 @@ export async function caseTimeline(
       ...(said?.note ? { note: said.note } : {}),
     });
   }
-  const line = `${documentsRead} ${documentsRead === 1 ? 'document' : 'documents'} read, ${withEvents} with dated events${notReadable.length ? `; not readable: ${notReadable.map((n) => `${n.file_name} (${n.status.replace('_', ' ')})`).join(', ')}` : ''}`;
-  return {
-    events,
-    total: found.length,
-    coverage: { documents: documentsRead, with_events: withEvents, not_readable: notReadable, line },
-  };
+  return events;
 }
