@@ -73,6 +73,48 @@ function listen(server: http.Server, host: string, port: number | undefined): Pr
   });
 }
 
+/** The request handler: sign-in check, then the API (operations, events, uploads), then the built renderer. */
+function createRoute(
+  auth: ReturnType<typeof createAuth>,
+  dispatch: ReturnType<typeof createDispatch>,
+  events: ReturnType<typeof createEventStreams>,
+  uploads: Awaited<ReturnType<typeof createUploads>>,
+  staticDir: string,
+) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://casefile.invalid');
+    const method = req.method ?? 'GET';
+    if (!auth.admit(req, res, url, method)) return;
+    const { pathname } = url;
+    if (pathname.startsWith('/api/op/')) return dispatch(req, res, url, method);
+    if (pathname === '/api/events') {
+      if (method !== 'GET')
+        return sendError(res, 405, { code: 'invalid_input', message: 'The event stream is read with GET.' });
+      return events.open(req, res);
+    }
+    if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
+    if (pathname.startsWith('/api/upload/') && method === 'PUT')
+      return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
+    if (pathname.startsWith('/api/'))
+      return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
+    if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
+    return serveStatic(staticDir, pathname, method, res);
+  };
+}
+
+/** The HTTP server around `route`: a thrown error becomes an error response; long requests are not cut off. */
+function createHttpServer(route: (req: IncomingMessage, res: ServerResponse) => Promise<void>): http.Server {
+  const server = http.createServer((req, res) => {
+    route(req, res).catch((err) => {
+      if (!res.headersSent) sendThrown(res, err);
+      else res.end();
+    });
+  });
+  server.requestTimeout = 0; // long operations (a chat turn) and uploads must not be cut off
+  server.headersTimeout = 60_000;
+  return server;
+}
+
 /** Start serving. Resolves once listening. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { engine } = options;
@@ -111,34 +153,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     afterOp: uploads.afterOp,
   });
 
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://casefile.invalid');
-    const method = req.method ?? 'GET';
-    if (!auth.admit(req, res, url, method)) return;
-    const { pathname } = url;
-    if (pathname.startsWith('/api/op/')) return dispatch(req, res, url, method);
-    if (pathname === '/api/events') {
-      if (method !== 'GET')
-        return sendError(res, 405, { code: 'invalid_input', message: 'The event stream is read with GET.' });
-      return events.open(req, res);
-    }
-    if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
-    if (pathname.startsWith('/api/upload/') && method === 'PUT')
-      return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
-    if (pathname.startsWith('/api/'))
-      return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
-    if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
-    return serveStatic(staticDir, pathname, method, res);
-  };
-
-  const server = http.createServer((req, res) => {
-    route(req, res).catch((err) => {
-      if (!res.headersSent) sendThrown(res, err);
-      else res.end();
-    });
-  });
-  server.requestTimeout = 0; // long operations (a chat turn) and uploads must not be cut off
-  server.headersTimeout = 60_000;
+  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir));
 
   const listening = listen(server, host, options.port);
   await listening.catch((err: unknown) => {

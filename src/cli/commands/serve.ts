@@ -36,19 +36,8 @@ async function downloadHosts(values: string | boolean | string[] | undefined): P
   return [...new Set(hosts)];
 }
 
-/**
- * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]`:
- * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
- * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders, and
- * downloads models only from the --allow-downloads-from hosts (none by default).
- */
-export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  if (args.positionals.length) {
-    throw new UsageError(
-      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models',
-    );
-  }
-  const { isLoopbackHost, startServer } = await import('../../server/server');
+/** The serve flags, checked: port, host (loopback unless --allow-remote), folders, download hosts. */
+async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => boolean) {
   const portFlag = args.values.port;
   const port = portFlag === undefined ? DEFAULT_PORT : Number(portFlag);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -63,15 +52,16 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
-  const server = await startServer({
-    engine,
-    host,
-    port,
-    allowRemote,
-    allowPaths,
-    allowScriptedModels,
-    allowDownloadsFrom,
-  });
+  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom };
+}
+
+/** Starts, in the background, following the cases' folders (within scope) and catching up their vectors. */
+async function startBackgroundWork(
+  engine: Engine,
+  allowPaths: string[],
+  allowScriptedModels: boolean,
+  io: CliIO,
+): Promise<void> {
   // Cases that follow their folders catch up with them now, then follow them while the server runs.
   // A token may not reach past the server's folders through a case's followed folders either.
   const { inScope } = await import('../../server/scope');
@@ -87,12 +77,18 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
   void engine
     .startVectorCatchUp()
     .catch((err: unknown) => io.err(`casefile: catching up the cases' vectors failed: ${(err as Error).message}`));
-  if (!isLoopbackHost(host)) {
-    io.err(
-      `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,
-    );
-  }
-  if (args.values.json === true) {
+}
+
+/** Prints where the server listens, what it reads and downloads, and how to sign in (text or JSON). */
+function printServing(
+  engine: Engine,
+  server: { url: string; loginUrl: string; token: string; port: number },
+  options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean },
+  json: boolean,
+  io: CliIO,
+): void {
+  const { allowPaths, allowDownloadsFrom, allowScriptedModels } = options;
+  if (json) {
     io.out(
       wireJson({
         url: server.url,
@@ -121,7 +117,11 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     io.out(`Token: ${server.token}   (API clients: Authorization: Bearer <token>)`);
     io.out('Press Ctrl+C to stop.');
   }
-  await new Promise<void>((resolve) => {
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -130,6 +130,40 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]`:
+ * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
+ * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders, and
+ * downloads models only from the --allow-downloads-from hosts (none by default).
+ */
+export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
+  if (args.positionals.length) {
+    throw new UsageError(
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models',
+    );
+  }
+  const { isLoopbackHost, startServer } = await import('../../server/server');
+  const options = await serveOptions(args, isLoopbackHost);
+  const { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom } = options;
+  const server = await startServer({
+    engine,
+    host,
+    port,
+    allowRemote,
+    allowPaths,
+    allowScriptedModels,
+    allowDownloadsFrom,
+  });
+  await startBackgroundWork(engine, allowPaths, allowScriptedModels, io);
+  if (!isLoopbackHost(host)) {
+    io.err(
+      `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,
+    );
+  }
+  printServing(engine, server, options, args.values.json === true, io);
+  await untilStopped();
   await server.close();
   return 0;
 }

@@ -145,6 +145,63 @@ function ModelChooser({
   );
 }
 
+/** The "Model path" form: the model's location typed in full, imported on submit. */
+function ModelPathForm({
+  path,
+  setPath,
+  busy,
+  onImport,
+}: {
+  path: string;
+  setPath: (p: string) => void;
+  busy: string | null;
+  onImport: (p: string) => Promise<void>;
+}) {
+  return (
+    <form
+      className="model-path-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onImport(path.trim());
+      }}
+    >
+      <label htmlFor="model-path">
+        Model path <span className="muted small">(or type where the model file or folder is on this computer)</span>
+      </label>
+      <div className="model-path-row">
+        <input
+          id="model-path"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          placeholder="/Users/me/Models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
+          spellCheck={false}
+        />
+        <button type="submit" className="btn" disabled={busy !== null || !path.trim()}>
+          {busy ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What the import is doing now (a status line) and why it failed (an alert). */
+function ImportStatus({ busy, error }: { busy: string | null; error: string | null }) {
+  return (
+    <>
+      {busy && (
+        <p className="small" role="status">
+          {busy}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * Import a model: "Choose a model file…" and "Choose a model folder…" (the system dialog in the
  * desktop app, an upload in serve mode), or its location typed in full.
@@ -206,39 +263,8 @@ export function ModelImport({ onImported }: { onImported?: () => void }) {
         A chat model is one .gguf file; a search-by-meaning (embedding) model is a folder. Casefile checks the model and
         copies it into its own models folder; nothing is sent anywhere.
       </p>
-      <form
-        className="model-path-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void importPath(path.trim());
-        }}
-      >
-        <label htmlFor="model-path">
-          Model path <span className="muted small">(or type where the model file or folder is on this computer)</span>
-        </label>
-        <div className="model-path-row">
-          <input
-            id="model-path"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            placeholder="/Users/me/Models/qwen2.5-1.5b-instruct-q4_k_m.gguf"
-            spellCheck={false}
-          />
-          <button type="submit" className="btn" disabled={busy !== null || !path.trim()}>
-            {busy ? 'Importing…' : 'Import'}
-          </button>
-        </div>
-      </form>
-      {busy && (
-        <p className="small" role="status">
-          {busy}
-        </p>
-      )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ModelPathForm path={path} setPath={setPath} busy={busy} onImport={importPath} />
+      <ImportStatus busy={busy} error={error} />
     </div>
   );
 }

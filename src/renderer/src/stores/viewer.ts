@@ -215,11 +215,8 @@ async function fetchView(caseId: string, ref: SourceRef, page: number, zoom: num
 type SetViewer = StoreApi<ViewerState>['setState'];
 type GetViewer = StoreApi<ViewerState>['getState'];
 
-/** Opening a source, moving in it (page, zoom, its passage or the whole), closing it, and reading its whole text. */
-function documentActions(
-  set: SetViewer,
-  get: GetViewer,
-): Pick<ViewerState, 'open' | 'setScope' | 'close' | 'goto' | 'setZoom' | 'loadDoc'> {
+/** Opening a source, showing its passage or the whole, and closing it. */
+function openActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'open' | 'setScope' | 'close'> {
   return {
     open(source) {
       const caseId = useDocuments.getState().caseId;
@@ -283,6 +280,12 @@ function documentActions(
         find: closedFind,
       });
     },
+  };
+}
+
+/** Moving in the open source (page, zoom) and reading its whole text. */
+function moveActions(set: SetViewer, get: GetViewer): Pick<ViewerState, 'goto' | 'setZoom' | 'loadDoc'> {
+  return {
     goto(page) {
       const { caseId, source, zoom, image } = get();
       if (!caseId || !source) return;
@@ -396,7 +399,8 @@ export const useViewer = create<ViewerState>((set, get) => ({
   scrollTick: 0,
   thumbs: remembered(THUMBS_KEY) === '1',
   width: rememberedWidth(),
-  ...documentActions(set, get),
+  ...openActions(set, get),
+  ...moveActions(set, get),
   ...findActions(set, get),
   ...paneActions(set),
 }));
