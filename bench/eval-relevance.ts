@@ -32,7 +32,7 @@ import { Engine } from '../src/core/engine';
 import { openCaseTools } from '../src/core/tools/index';
 import { installTestModels } from '../test/helpers/models';
 import { cuadClauses } from './cuad-clauses';
-import { goldOf, holdsAnswer, readJsonl, type GoldAnswer } from './gold';
+import { firstLine, goldOf, holdsAnswer, readJsonl, saysAbsent, type GoldAnswer } from './gold';
 import { mergeResults, printTable, type Metrics } from './run';
 
 const here = import.meta.dirname;
@@ -76,7 +76,6 @@ export const OPINIONS = [
 
 const OPINIONS_CASE = 'eval opinions';
 const CUAD_CASE = 'eval cuad-clauses';
-const SAYS_ABSENT = /the documents don['’]t (appear to )?say/i;
 
 interface GoldRow {
   question: string;
@@ -160,7 +159,6 @@ function firstQuoteHolds(
   );
 }
 
-const firstLine = (answer: string) => answer.trim().split('\n')[0] ?? '';
 const verbose = Boolean(process.env.EVAL_VERBOSE);
 const short = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -184,7 +182,7 @@ async function evalOpinions(engine: Engine, c: EvalCase): Promise<Record<string,
     const a = await engine.router.call('chat.ask', { case_id: c.id, question: row.question, mode: 'extractive' });
     const quoted = firstQuoteHolds(c, a.citations, g);
     if (quoted) s.first_quote++;
-    if (SAYS_ABSENT.test(firstLine(a.answer))) s.says_absent++;
+    if (saysAbsent(a.answer)) s.says_absent++;
     if (verbose)
       console.log(
         `  ${first >= 0 ? `@${first + 1}` : '--'} ${quoted ? 'Q' : '-'} ${short(row.question)}  [${path.basename(row.file)} p${row.pages.join(',')}]`,
@@ -218,7 +216,7 @@ async function evalAbsent(
     if (!row.absent && ![...c.pathOfName.values()].includes(row.file!))
       throw new Error(`${file}: ${row.file} is not in the ${row.case} case`);
     const a = await engine.router.call('chat.ask', { case_id: c.id, question: row.question, mode: 'extractive' });
-    const says = SAYS_ABSENT.test(firstLine(a.answer));
+    const says = saysAbsent(a.answer);
     const quoted = !row.absent && firstQuoteHolds(c, a.citations, goldOf(row as GoldRow));
     for (const scope of ['all', row.case]) {
       count(`${scope}.${row.absent ? 'absent' : 'answerable'}`);

@@ -65,3 +65,9 @@ export const goldOf = (row: { file: string; pages: number[]; answer: string }): 
   pages: row.pages,
   words: wordsOf(row.answer),
 });
+
+/** An answer's first line, where it says what it found. */
+export const firstLine = (answer: string) => answer.trim().split('\n')[0] ?? '';
+
+/** The answer says, in its first line, that the documents don't say (the extractive answer's wording). */
+export const saysAbsent = (answer: string) => /the documents don['’]t (appear to )?say/i.test(firstLine(answer));
