@@ -116,9 +116,10 @@ describe('the chronology', () => {
     const csv = await call('tools.timelineExport', { case_id: caseId, format: 'csv', query: 'knee' });
     expect(csv.filename).toBe('Chronology - Roe v. Elm Street.csv');
     const lines = csv.csv!.trim().split('\r\n');
-    expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note');
+    // The sentence is the last column: the columns an earlier export had keep their places.
+    expect(lines[0]).toBe('Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note,Sentence');
     expect(lines[3]).toBe(
-      '2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation',
+      '2021-08-02,day,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI.",Dr. Maria Alvarez,medical notes.txt,p. 1,"Aug. 2, 2021",key,MRI ordered: causation,"Dr. Maria Alvarez examined the knee again on Aug. 2, 2021 and ordered an MRI."',
     );
     expect(lines).toHaveLength(4);
 

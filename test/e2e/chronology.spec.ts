@@ -138,7 +138,8 @@ test.describe('chronology', () => {
       'Cite',
       'Mark / note',
       '2021-08-02',
-      'On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.',
+      // The event's short line, and under it the whole sentence.
+      'Dr. Maria Alvarez ordered an MRI of the knee.On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.',
       'Dr. Maria Alvarez',
       'clinic record.pdf',
       'p. 2',
@@ -155,8 +156,8 @@ test.describe('chronology', () => {
         .trim()
         .split('\r\n'),
     ).toEqual([
-      'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note',
-      '2021-08-02,day,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee.",Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered',
+      'Date,Precision,Event,People,Document,Cite,Date as written,Mark,Note,Sentence',
+      '2021-08-02,day,Dr. Maria Alvarez ordered an MRI of the knee.,Dr. Maria Alvarez,clinic record.pdf,p. 2,"Aug. 2, 2021",key,Causation: MRI ordered,"On Aug. 2, 2021 Dr. Maria Alvarez ordered an MRI of the knee."',
     ]);
 
     // The assistant answers "when did … last …" from the timeline, its citation green, its step said in words.

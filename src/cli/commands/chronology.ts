@@ -50,7 +50,7 @@ export async function chronologyCommand(engine: Engine, args: Parsed, io: CliIO)
   io.out(
     table(
       ['DATE', 'EVENT', 'DOCUMENT', 'CITE'],
-      r.events.map((e) => [eventDate(e), e.text.replace(/\s+/g, ' ').slice(0, 160), e.file_name, eventCite(e)]),
+      r.events.map((e) => [eventDate(e), e.line, e.file_name, eventCite(e)]),
     ),
   );
   io.out(`\n${r.events.length} of ${r.total} events. Coverage: ${printable(r.coverage.line)}.`);

@@ -6,7 +6,9 @@
  * form revisions, citations and durations are not events (see test/ingest/events.test.ts).
  */
 import type { PageIndex } from '../domain/index';
+import { eventLine, isJunkSentence, lineNumberColumn, peopleOnly } from './event-lines';
 import { linesOf, runningLines } from './outline';
+import { type Anchor, definedDateTerms, type RelativeDate, relativeDate } from './relative-dates';
 
 export type DatePrecision = 'day' | 'month' | 'year';
 
@@ -27,13 +29,17 @@ export interface DatedEvent {
   page: number;
   /** People and organisations the sentence names (capitalised names). */
   people: string[];
+  /** The event in a short line (at most 160 characters); `text` keeps the whole sentence. */
+  line: string;
+  /** A date counted from an anchor the text gives ("Three days later", "30 days after the Effective Date"). */
+  relative?: RelativeDate;
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 2;
+export const EVENTS_FORMAT = 3;
 
 export interface EventOptions {
-  /** The document's own date (YYYY-MM-DD or ''): the reference for relative dates before any event. */
+  /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
   docDate: string;
   /**
    * Read "03/04/2020" as 3 April (day first) instead of 4 March (month first, the default). A
@@ -55,7 +61,6 @@ const MONTH =
 const MONTH_WORD =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b/;
-const RELATIVE = /\b(\w+|\d+)\s+(days?|weeks?|months?|years?)\s+(later|after(wards)?|before|earlier)\b/i;
 const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*\(?\s*$/i;
 const YEAR_ONLY = /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+((?:19|20)\d\d)\b(?![/.-]\d)/gi;
 const YEAR_RANGE =
@@ -80,13 +85,13 @@ const SHARED_YEAR = new RegExp(
   `(?:\\b(between|from)\\s+)?\\b${DAY_MONTH}(?:${JOIN}${DAY_MONTH.replace(/\((?!\?)/g, '(?:')})*(${JOIN})$`,
   'i',
 );
-/** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
 /**
- * What every date chrono can give us needs (chronoDate keeps explicit dates, and relative ones with
- * later/after/before/earlier): a digit, a month's name, or one of those words. Most sentences of a
- * contract have none, and chrono's dozens of parsers are the cost of the pass: they are skipped.
+ * What every date chrono can give us needs (chronoDate keeps explicit dates only): a digit or a
+ * month's name. Most sentences of a contract have none, and chrono's dozens of parsers are the cost
+ * of the pass: they are skipped.
  */
-const MAYBE_DATE = /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|later|after|before|earlier/i;
+const MAYBE_DATE = /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
 const STAMP =
   /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
 /** A citation: a reporter ("245 F.3d 1321", "228 Fed. Appx. 837"), a database ("2020 WL 2059848", "LEXIS 39") or a pin cite ("at *6"). */
@@ -246,27 +251,33 @@ function sharedYear(r: ParsedResult, sentence: string, precision: DatePrecision)
   };
 }
 
-/** The first date chrono finds that the words really give, or a relative date that follows `reference`. */
-function chronoDate(sentence: string, results: ParsedResult[], reference: Date | null): Found | null {
+/** A date that names another document ("the Agreement dated November 30, 2017"), not when this event happened. */
+const DOCUMENT_DATE =
+  /\b(?:agreement|contract|lease|letter|amendment|order|notice|memorandum|license|licence|policy|addendum|complaint|motion|opinion|judgment|plan)\s*,?\s+(?:dated|of|made|executed|entered into|signed)(?:\s+(?:on|as of))?\s*$/i;
+
+/**
+ * The date chrono finds that the words really give: where a sentence has several, not one that
+ * only names another document's date ("notice of termination of the Agreement dated November 30,
+ * 2017, effective September 2, 2018" is about 2 September 2018).
+ */
+function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
+  let first: Found | null = null;
   for (const r of results) {
     const explicit = explicitDate(r, sentence);
-    if (explicit) {
-      const shared = sharedYear(r, sentence, explicit.precision);
-      if (shared) return shared;
-      return {
-        date: iso(r.start.date()),
-        ...(r.end && precisionOf(r.end) ? { date_end: iso(r.end.date()) } : {}),
-        precision: explicit.precision,
-        ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
-        date_text: r.text,
-        anchor: true,
-      };
-    }
-    if (reference && RELATIVE.test(r.text) && /\b(later|after|afterwards|before|earlier)\b/i.test(r.text)) {
-      return { date: iso(r.start.date()), precision: 'day', date_text: r.text, anchor: true };
-    }
+    if (!explicit) continue;
+    const shared = sharedYear(r, sentence, explicit.precision);
+    const found: Found = shared ?? {
+      date: iso(r.start.date()),
+      ...(r.end && precisionOf(r.end) ? { date_end: iso(r.end.date()) } : {}),
+      precision: explicit.precision,
+      ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
+      date_text: r.text,
+      anchor: true,
+    };
+    if (!DOCUMENT_DATE.test(sentence.slice(0, r.index))) return found;
+    first ??= found;
   }
-  return null;
+  return first;
 }
 
 /** What chrono leaves out: compact dates ("20070817"), year ranges ("from 1998 to 2000") and a year said as a time ("in 2018"). */
@@ -305,7 +316,7 @@ function numericOrder(text: string): 'day' | 'month' | null {
 
 /** The people and organisations of a sentence: its capitalised names, and the document's parties it names. */
 function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
-  const names = namesIn(sentence);
+  const names = peopleOnly(namesIn(sentence));
   const lower = sentence.toLowerCase();
   for (const party of parties) {
     const p = party.trim();
@@ -349,49 +360,72 @@ function blankOut(text: string, lines: readonly { start: number; end: number }[]
 }
 
 /**
- * The dated events of a document's text. `pages` gives page numbers and the running lines to skip.
- * One pass over the sentences holds the reference date that relative dates follow.
+ * The text dates are read from, offsets kept: running headers and footers blanked out (their dates
+ * are not events, and a sentence that runs over a page break reads on without them), and the line
+ * numbers of pleading paper. On a PDF's pages only the first and last three lines can be a header
+ * or footer (a form's repeated body lines are not); a text's pages are pseudo-pages, so its running
+ * lines are anywhere.
  */
-export async function extractEvents(text: string, pages: PageIndex, options: EventOptions): Promise<DatedEvent[]> {
-  const chrono = await import('chrono-node');
-  const starts = pages.pages.length ? pages.pages.map((p) => p.start) : [0];
+function readableBody(text: string, pages: PageIndex, starts: readonly number[]): string {
   const lines = linesOf(text, starts);
-  // Running headers and footers are blanked out (offsets kept): their dates are not events, and a
-  // sentence that runs over a page break reads on without them.
-  // On a PDF's pages only the first and last three lines can be a header or footer (a form's
-  // repeated body lines are not); a text's pages are pseudo-pages, so its running lines are anywhere.
   const edges =
     pages.kind !== 'pdf'
       ? lines
       : lines.filter((l, i) => [-3, -2, -1, 1, 2, 3].some((d) => lines[i + d]?.page !== l.page));
   const running = runningLines(edges);
-  const body = blankOut(
-    text,
-    edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())),
-  );
+  const blank = [
+    ...edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())),
+    ...lineNumberColumn(lines),
+  ].sort((x, y) => x.start - y.start);
+  return blankOut(text, blank);
+}
+
+/** An explicit date in a short text (a defined term's), for relative dates counted from it. */
+function dateIn(
+  parser: Chrono['en']['casual'],
+  words: string,
+  last: boolean,
+): { date: string; date_text: string } | null {
+  const found = parser
+    .parse(mend(words), { timezone: 'UTC' }, { forwardDate: false })
+    .filter((r) => explicitDate(r, words)?.precision === 'day');
+  const r = last ? found.at(-1) : found[0];
+  return r ? { date: iso(r.start.date()), date_text: r.text } : null;
+}
+
+/**
+ * The dated events of a document's text. `pages` gives page numbers and the running lines to skip.
+ * One pass over the sentences holds the event that relative dates may count from.
+ */
+export async function extractEvents(text: string, pages: PageIndex, options: EventOptions): Promise<DatedEvent[]> {
+  const chrono = await import('chrono-node');
+  const starts = pages.pages.length ? pages.pages.map((p) => p.start) : [0];
+  const body = readableBody(text, pages, starts);
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
+  const terms = definedDateTerms(body.replace(/\n/g, ' '), (words, last) => dateIn(parser, words, last));
   // Sentences come in order: the page cursor only moves forward.
   let p = 0;
   const pageAt = (offset: number) => {
     while (p + 1 < starts.length && starts[p + 1]! <= offset) p++;
     return p + 1;
   };
-  let reference = options.docDate ? new Date(`${options.docDate}T12:00:00Z`) : null;
+  const instant = options.docDate ? new Date(`${options.docDate}T12:00:00Z`) : undefined;
+  let anchor: Anchor | null = null;
   const out: DatedEvent[] = [];
-  for (const [a, b] of sentenceSpans(body)) {
+  for (const [i, [a, b]] of sentenceSpans(body).entries()) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
     if (STAMP.test(sentence)) continue;
     const read = mend(sentence);
-    const parse = () =>
-      parser.parse(read, reference ? { instant: reference, timezone: 'UTC' } : { timezone: 'UTC' }, {
-        forwardDate: false,
-      });
-    const found =
-      ruleDate(read) ?? (MAYBE_DATE.test(read) ? chronoDate(read, parse(), reference) : null) ?? fallbackDate(read);
-    if (!found) continue;
-    const { anchor, ...date } = found;
+    const parse = () => parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false });
+    const found: (Found & { relative?: RelativeDate }) | null =
+      ruleDate(read) ??
+      (MAYBE_DATE.test(read) ? chronoDate(read, parse()) : null) ??
+      fromRelative(relativeDate(read, i, anchor, terms)) ??
+      fallbackDate(read);
+    if (!found || isJunkSentence(sentence, found.date_text)) continue;
+    const { anchor: anchors, ...date } = found;
     out.push({
       ...date,
       start: a,
@@ -399,8 +433,13 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
       text: sentence,
       page: pageAt(a),
       people: peopleIn(sentence, options.parties),
+      line: eventLine(sentence, found.date_text),
     });
-    if (anchor) reference = new Date(`${found.date}T12:00:00Z`);
+    if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
   }
   return out;
 }
+
+/** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
+const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
+  r ? { ...r, anchor: r.relative.computed } : null;

@@ -2,24 +2,37 @@
  * The chronology as a file: CSV (one row per event, for a spreadsheet) and Word (a table with the
  * pin cite of each event), as a lawyer files it. The Word library is loaded only for Word exports.
  */
-import { eventCite, eventDate } from '../../shared/chronology-text';
+import { eventCite, eventDate, eventDateSource } from '../../shared/chronology-text';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
 
 export { eventCite, eventDate };
 
-const HEADER = ['Date', 'Precision', 'Event', 'People', 'Document', 'Cite', 'Date as written', 'Mark', 'Note'];
+// New columns go at the end, so a spreadsheet built on an earlier export still finds its columns.
+const HEADER = [
+  'Date',
+  'Precision',
+  'Event',
+  'People',
+  'Document',
+  'Cite',
+  'Date as written',
+  'Mark',
+  'Note',
+  'Sentence',
+];
 
 function row(e: TimelineEvent): string[] {
   return [
     eventDate(e),
     e.precision + (e.ambiguous ? ' (day/month ambiguous)' : ''),
-    e.text.replace(/\s+/g, ' '),
+    e.line,
     e.people.join('; '),
     e.title ?? e.file_name,
     eventCite(e),
-    e.date_text,
+    eventDateSource(e),
     e.mark ?? '',
     e.note ?? '',
+    e.text.replace(/\s+/g, ' '),
   ];
 }
 
@@ -42,6 +55,16 @@ export async function timelineDocx(
   const d = await import('docx');
   const cell = (text: string, bold = false) =>
     new d.TableCell({ children: [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(text), bold })] })] });
+  // A cell of a line and, under it in small italics, where it comes from (the whole sentence, how a date was counted).
+  const withSource = (line: string, source: string) =>
+    new d.TableCell({
+      children: [
+        new d.Paragraph({ children: [new d.TextRun(xmlSafe(line))] }),
+        ...(source && source !== line
+          ? [new d.Paragraph({ children: [new d.TextRun({ text: xmlSafe(source), italics: true, size: 18 })] })]
+          : []),
+      ],
+    });
   const columns = ['Date', 'Event', 'People', 'Document', 'Cite', 'Mark / note'];
   const table = new d.Table({
     width: { size: 100, type: d.WidthType.PERCENTAGE },
@@ -51,13 +74,15 @@ export async function timelineDocx(
         (e) =>
           new d.TableRow({
             children: [
-              eventDate(e),
-              e.text.replace(/\s+/g, ' '),
-              e.people.join('; '),
-              e.title ?? e.file_name,
-              eventCite(e),
-              [e.mark, e.note].filter(Boolean).join(': '),
-            ].map((t) => cell(t)),
+              withSource(eventDate(e), e.relative ? eventDateSource(e) : ''),
+              withSource(e.line, e.text.replace(/\s+/g, ' ')),
+              ...[
+                e.people.join('; '),
+                e.title ?? e.file_name,
+                eventCite(e),
+                [e.mark, e.note].filter(Boolean).join(': '),
+              ].map((t) => cell(t)),
+            ],
           }),
       ),
     ],

@@ -368,6 +368,14 @@ export interface TimelineEvent {
   date_text: string;
   /** The sentence. */
   text: string;
+  /** The event in a short line (at most 160 characters): the sentence without citations, descriptions of parties and its opening date. */
+  line: string;
+  /**
+   * A relative date ("Three days later"): counted from the anchor the text gives (`computed`), or,
+   * where the text gives no count ("less than one month later"), no date of its own: `date` is then
+   * its anchor's, so it is listed with it.
+   */
+  relative?: { text: string; anchor: string; anchor_date: string; computed: boolean };
   people: string[];
   file_id: string;
   file_name: string;

@@ -7,7 +7,7 @@ import { useUi } from '../stores/ui';
 import { useViewer } from '../stores/viewer';
 import { download, fromBase64 } from '../lib/citations';
 import { plural, TYPE_LABEL } from '../lib/display-format';
-import { eventCite, eventDate } from '../../../shared/chronology-text';
+import { eventCite, eventDate, eventDateSource } from '../../../shared/chronology-text';
 
 const MARKS: { value: EventMark | ''; label: string }[] = [
   { value: '', label: 'No mark' },
@@ -75,7 +75,7 @@ function EventRow({ event }: { event: TimelineEvent }) {
   const kind = useDocuments((s) => s.files.find((f) => f.id === event.file_id)?.kind);
   return (
     <tr className={event.mark ? `mark-${event.mark}` : undefined} data-event={event.key}>
-      <th scope="row" className="nowrap">
+      <th scope="row" className="nowrap" title={event.relative ? eventDateSource(event) : undefined}>
         {dateText(event)}
         {event.ambiguous && (
           <span className="muted small" title="The day and month could be read either way round">
@@ -101,8 +101,14 @@ function EventRow({ event }: { event: TimelineEvent }) {
             })
           }
         >
-          {event.text}
+          {event.line || event.text}
         </button>
+        {event.line && event.line !== event.text.replace(/\s+/g, ' ').trim() && (
+          <details className="chronology-sentence small">
+            <summary>Whole sentence</summary>
+            {event.text}
+          </details>
+        )}
       </td>
       <td className="small">{event.people.join('; ')}</td>
       <td className="small">

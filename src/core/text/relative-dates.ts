@@ -1,0 +1,155 @@
+/**
+ * Relative dates of a chronology ("Three days later…", "30 days after the Effective Date"). A date
+ * is computed only from an anchor the text gives: a date term the document defines, or the event
+ * just before it in the same passage; the event then says what it was counted from. A vaguer one
+ * ("less than one month later") gets no date of its own and sits with its anchor. A timing term
+ * with no anchor ("within 30 days after notice") is no event.
+ */
+
+/** How a relative event's date was found. */
+export interface RelativeDate {
+  /** The words: "Three days later", "30 days after the Effective Date". */
+  text: string;
+  /** What it counts from, as written: "May 3, 2021", "the Effective Date". */
+  anchor: string;
+  /** The anchor's date (YYYY-MM-DD). */
+  anchor_date: string;
+  /** true: the date was counted from the anchor; false: the event has no date of its own and sits with its anchor. */
+  computed: boolean;
+}
+
+/** The event a narrative relative date counts from: the last dated event, and the sentence it is in. */
+export interface Anchor {
+  date: string;
+  precision: 'day' | 'month' | 'year';
+  date_text: string;
+  sentence: number;
+}
+
+export interface Relative {
+  date: string;
+  precision: 'day' | 'month' | 'year';
+  date_text: string;
+  relative: RelativeDate;
+}
+
+const NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  'forty-five': 45,
+  sixty: 60,
+  ninety: 90,
+};
+const COUNT = `(\\d{1,3}|${Object.keys(NUMBERS).join('|')})(?:\\s*\\((\\d{1,3})\\))?`;
+const UNIT = '(business\\s+|calendar\\s+)?(days?|weeks?|months?|years?)';
+/** "Three days later", "less than one month later", "two weeks earlier". */
+const NARRATIVE = new RegExp(
+  `\\b(?:(less than|more than|about|almost|nearly|over|some|approximately|roughly)\\s+)?${COUNT}\\s+${UNIT}\\s+(later|afterwards?|thereafter|earlier)\\b`,
+  'i',
+);
+/** "The next day", "the following week". */
+const NEXT = /\b(?:the\s+)?(next|following)\s+(day|morning|week|month|year)\b/i;
+/** "Shortly after", "a few days later", "months later": after the event before, by no count the text gives. */
+const VAGUE =
+  /\b(?:shortly|soon|some time|a few \w+|several \w+|days|weeks|months|years)\s+(?:later|afterwards?|thereafter)\b/i;
+/** "30 days after the Effective Date", "ninety (90) days prior to the Closing Date". */
+const ANCHORED = new RegExp(
+  `\\b${COUNT}\\s+${UNIT}\\s+(after|following|before|prior to|from)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
+  'i',
+);
+/** A defined date term after its date: 'as of March 1, 2010 (the "Effective Date")'. */
+const TERM_AFTER = /\(\s*(?:the\s+|this\s+)?[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s*\)/g;
+/** A defined date term before its date: '"Closing Date" means June 30, 2015'. */
+const TERM_MEANS = /[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s+(?:means|shall mean|shall be|is)\s+/g;
+
+const countOf = (word: string, digits?: string) => Number(digits ?? NUMBERS[word.toLowerCase()] ?? word);
+
+/** `date` moved by `n` days, weeks, months or years (a month from 31 January is the last day of February). */
+export function addTo(date: string, n: number, unit: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const u = unit.toLowerCase();
+  if (u.startsWith('day') || u.startsWith('week')) {
+    const t = new Date(Date.UTC(y, m - 1, d + n * (u.startsWith('week') ? 7 : 1)));
+    return t.toISOString().slice(0, 10);
+  }
+  const months = (m - 1 + n * (u.startsWith('year') ? 12 : 1)) | 0;
+  const year = y + Math.floor(months / 12);
+  const month = ((months % 12) + 12) % 12;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+/**
+ * The date terms a document defines, with their dates: "Effective Date" → 2010-03-01. `dateIn`
+ * reads an explicit date from a short text (the last one when `last`), or null.
+ */
+export function definedDateTerms(
+  text: string,
+  dateIn: (words: string, last: boolean) => { date: string; date_text: string } | null,
+): Map<string, { date: string; date_text: string }> {
+  const terms = new Map<string, { date: string; date_text: string }>();
+  const add = (term: string, found: { date: string; date_text: string } | null) => {
+    const key = term.trim().toLowerCase();
+    if (found && !terms.has(key)) terms.set(key, found);
+  };
+  for (const m of text.matchAll(TERM_AFTER)) add(m[1]!, dateIn(text.slice(Math.max(0, m.index - 120), m.index), true));
+  for (const m of text.matchAll(TERM_MEANS)) {
+    const from = m.index + m[0].length;
+    add(m[1]!, dateIn(text.slice(from, from + 60), false));
+  }
+  return terms;
+}
+
+/**
+ * The date of a sentence that has only a relative one: counted from a defined term, or from the
+ * event before it (`anchor`, at most two sentences back); null when the text gives no anchor.
+ */
+export function relativeDate(
+  sentence: string,
+  index: number,
+  anchor: Anchor | null,
+  terms: ReadonlyMap<string, { date: string; date_text: string }>,
+): Relative | null {
+  const anchored = ANCHORED.exec(sentence);
+  if (anchored) {
+    const [, word, digits, business, unit, , term] = anchored;
+    const defined = terms.get(term!.trim().toLowerCase());
+    if (!defined || business) return null;
+    const sign = /before|prior/i.test(anchored[5]!) ? -1 : 1;
+    const date = addTo(defined.date, sign * countOf(word!, digits), unit!);
+    const relative = { text: anchored[0], anchor: `the ${term}`, anchor_date: defined.date, computed: true };
+    return { date, precision: 'day', date_text: anchored[0], relative };
+  }
+  if (!anchor || index - anchor.sentence > 2) return null;
+  const near = { anchor: anchor.date_text, anchor_date: anchor.date };
+  const narrative = NARRATIVE.exec(sentence);
+  const next = narrative ? null : NEXT.exec(sentence);
+  const exact = narrative && !narrative[1] && !narrative[4] ? narrative : null;
+  if (anchor.precision === 'day' && (exact || next)) {
+    const [n, unit, sign] = exact
+      ? [countOf(exact[2]!, exact[3]), exact[5]!, /earlier/i.test(exact[6]!) ? -1 : 1]
+      : [1, next![2]!.replace('morning', 'day'), 1];
+    const date = addTo(anchor.date, sign * n, unit);
+    const text = (exact ?? next)![0];
+    return { date, precision: 'day', date_text: text, relative: { text, ...near, computed: true } };
+  }
+  const vague = narrative ?? VAGUE.exec(sentence);
+  if (!vague) return null;
+  const relative = { text: vague[0], ...near, computed: false };
+  return { date: anchor.date, precision: anchor.precision, date_text: vague[0], relative };
+}

@@ -1,0 +1,131 @@
+/**
+ * Chronology rows a litigator could file (issue 37): relative dates counted only from an anchor the
+ * text gives, no rows from signature blocks or form fields, no pleading line numbers inside an
+ * event, a short line for each event, the date the sentence's verb is about, and people who are
+ * people. Each case is a document a user could drop, read by the real text loader.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadText } from '../../src/core/reader/loaders';
+import { extractEvents } from '../../src/core/text/dates';
+import { eventLine } from '../../src/core/text/event-lines';
+import { addTo } from '../../src/core/text/relative-dates';
+
+const eventsOf = async (text: string, docDate = '') => {
+  const doc = loadText(Buffer.from(text));
+  return extractEvents(doc.text, doc.index, { docDate });
+};
+
+describe('relative dates', () => {
+  it('“30 days after the Effective Date” is counted from the date the agreement defines, and says so', async () => {
+    const events = await eventsOf(
+      'This Agreement is entered into as of March 1, 2010 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +
+        'Beta shall deliver the first shipment 30 days after the Effective Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2010-03-01', '2010-03-31']);
+    expect(events[1]!.relative).toEqual({
+      text: '30 days after the Effective Date',
+      anchor: 'the Effective Date',
+      anchor_date: '2010-03-01',
+      computed: true,
+    });
+  });
+
+  it('a timing term with no anchor the text dates is no event; nor is a count of business days', async () => {
+    const events = await eventsOf(
+      'The lease was signed on June 1, 2017.\n\nThe tenant shall give notice 30 days before the lapse of the term. ' +
+        'The landlord shall repair the roof within 30 days after notice. Payment is due ten business days after the Closing Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2017-06-01']);
+  });
+
+  it('“Three days later” right after a dated event is counted from it; a vague “less than one month later” has no date of its own; far from any date, neither is listed', async () => {
+    const events = await eventsOf(
+      'The plaintiff fell on May 3, 2021. Three days later he saw Dr. Alvarez. ' +
+        'Less than one month later, the insurer denied the claim.\n\n' +
+        'He had worked there for years. The work was heavy. The site was large. The crew was small. ' +
+        'Two weeks later the foreman resigned.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.computed ?? null])).toEqual([
+      ['2021-05-03', null],
+      ['2021-05-06', true],
+      ['2021-05-06', false],
+    ]);
+    expect(events[2]!.relative).toMatchObject({ text: 'Less than one month later', anchor: 'Three days later' });
+  });
+
+  it('a month after 31 January is the last day of February; a year back from 29 February is 28 February', () => {
+    expect(addTo('2021-01-31', 1, 'month')).toBe('2021-02-28');
+    expect(addTo('2020-02-29', -1, 'years')).toBe('2019-02-28');
+    expect(addTo('2020-12-30', 2, 'weeks')).toBe('2021-01-13');
+  });
+});
+
+describe('rows that are not facts', () => {
+  it('signature blocks and a form’s status fields are not events; a dated form field is', async () => {
+    const events = await eventsOf(
+      'By: /s/ Jane Roe Name: Jane Roe Title: President Date: 3/27/2020\n\n' +
+        '03/24/06 03/24/06 ____________ ____________ Date Date\n\n' +
+        'Inactive: FORMDROPDOWN Active: FORMDROPDOWN 20011206 - 20061004\n\n' +
+        'Date of Discharge: FORMTEXT 20070817 Highest Rank: Sgt',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2007-08-17']);
+  });
+
+  it('the line numbers of pleading paper are not inside an event', async () => {
+    const numbered = [
+      'IN THE UNITED STATES DISTRICT COURT',
+      '',
+      'Jane Roe, Plaintiff, v. Acme Supply Co., Defendant.',
+      '',
+      'MEMORANDUM AND ORDER',
+      '',
+      'Background',
+      'On February 13, 2002, Plaintiff applied to the New York',
+      'District office for a transfer.',
+      'The office refused her application.',
+    ].map((line, i) => `${i + 1} ${line}`.trimEnd());
+    const [event] = await eventsOf(numbered.join('\n'));
+    expect(event!.date).toBe('2002-02-13');
+    expect(event!.line).toBe('Plaintiff applied to the New York District office for a transfer.');
+    expect(event!.text).not.toMatch(/\b(?:8|9)\b/);
+  });
+});
+
+describe('event lines', () => {
+  it('a recital becomes a short line: no exhibit heading, no parties’ descriptions or defined terms', () => {
+    const sentence =
+      'EXHIBIT 10.15 CO-BRANDING AGREEMENT This Agreement is made this 21st day of January 2003 by and between ' +
+      'Lucent Technologies Inc., a Delaware corporation having a principal place of business at 600 Mountain Avenue, ' +
+      'Murray Hill, New Jersey 07974 ("Lucent"), and mPhase Technologies, Inc., a New Jersey corporation having a ' +
+      'principal place of business at 587 Connecticut Avenue, Norwalk, Connecticut 06854 ("mPhase").';
+    const line = eventLine(sentence, '21st day of January 2003');
+    expect(line).toBe(
+      'This Agreement is made this 21st day of January 2003 by and between Lucent Technologies Inc., and mPhase Technologies, Inc.',
+    );
+    expect(line.length).toBeLessThanOrEqual(160);
+  });
+
+  it('a long sentence is cut at a clause, never past 160 characters; the date that opens it is left to the date column', () => {
+    const sentence = `On March 3, 2021, the board met and ${'considered the proposal from the committee, '.repeat(6)}and voted.`;
+    const line = eventLine(sentence, 'March 3, 2021');
+    expect(line.startsWith('The board met and considered')).toBe(true);
+    expect(line.length).toBeLessThanOrEqual(160);
+    expect(line.endsWith('…')).toBe(true);
+  });
+});
+
+describe('which date, and who', () => {
+  it('a termination notice is dated by the termination it gives, not by the agreement it names', async () => {
+    const [event] = await eventsOf(
+      'Acme Supply Co. hereby gives notice of termination of the Distribution Agreement dated November 30, 2017, effective September 2, 2018.',
+    );
+    expect(event!.date).toBe('2018-09-02');
+  });
+
+  it('people are people and organisations: not places, not the words a signature block leaves after a name', async () => {
+    const [event] = await eventsOf(
+      'On June 5, 2019 Scott Grime By signed for Acme Holdings LLC in New York, United States.',
+    );
+    expect(event!.people).toEqual(['Scott Grime', 'Acme Holdings LLC']);
+  });
+});
