@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Locator } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect, screenshot, test } from './fixtures';
@@ -112,6 +113,17 @@ test.describe('chronology', () => {
     await expect(viewer.getByTestId('cite-box').first()).toBeVisible();
     await screenshot(page, '41-chronology-event');
 
+    // Beside the viewer, and in a small window with the viewer open, the table fits its pane: the
+    // people, document and mark go under the event; nothing runs out of the pane or scrolls sideways.
+    await expect.poll(() => sideways(pane)).toEqual([]);
+    await page.setViewportSize({ width: 900, height: 700 });
+    await expect(viewer).toBeVisible();
+    await expect.poll(() => sideways(pane)).toEqual([]);
+    await aug.getByLabel('Mark the event of 2021-08-02').scrollIntoViewIfNeeded();
+    await expect(aug.getByLabel('Mark the event of 2021-08-02')).toBeInViewport();
+    await screenshot(page, '41b-chronology-narrow');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
     // A mark and a note are kept (the list is read again from the engine).
     await aug.getByLabel('Mark the event of 2021-08-02').selectOption('key');
     await aug.getByLabel('Note on the event of 2021-08-02').fill('Causation: MRI ordered');
@@ -186,3 +198,21 @@ test.describe('chronology', () => {
     await expect(record.getByRole('button', { name: 'Set Bates prefix…' })).toBeVisible();
   });
 });
+
+/** What in a pane runs out of it at the side, or scrolls sideways: each named by its tag and class. */
+function sideways(pane: Locator): Promise<string[]> {
+  return pane.evaluate((root) => {
+    const edge = root.getBoundingClientRect();
+    const out: string[] = [];
+    for (const el of Array.from(root.querySelectorAll<HTMLElement>('*'))) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const name = `${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')}`;
+      if (r.right > edge.right + 1 || r.left < edge.left - 1) out.push(`${name} runs out of the pane`);
+      const ox = getComputedStyle(el).overflowX;
+      if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1)
+        out.push(`${name} scrolls sideways`);
+    }
+    return out;
+  });
+}

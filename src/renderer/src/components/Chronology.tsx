@@ -74,8 +74,8 @@ function EventRow({ event }: { event: TimelineEvent }) {
   const openSource = useViewer((s) => s.open);
   const kind = useDocuments((s) => s.files.find((f) => f.id === event.file_id)?.kind);
   return (
-    <tr className={event.mark ? `mark-${event.mark}` : undefined} data-event={event.key}>
-      <th scope="row" className="nowrap" title={event.relative ? eventDateSource(event) : undefined}>
+    <tr role="row" className={event.mark ? `mark-${event.mark}` : undefined} data-event={event.key}>
+      <th role="rowheader" scope="row" className="col-date" title={event.relative ? eventDateSource(event) : undefined}>
         {dateText(event)}
         {event.ambiguous && (
           <span className="muted small" title="The day and month could be read either way round">
@@ -84,7 +84,7 @@ function EventRow({ event }: { event: TimelineEvent }) {
           </span>
         )}
       </th>
-      <td>
+      <td role="cell" className="col-event">
         <button
           type="button"
           className="link chronology-event"
@@ -110,14 +110,16 @@ function EventRow({ event }: { event: TimelineEvent }) {
           </details>
         )}
       </td>
-      <td className="small">{event.people.join('; ')}</td>
-      <td className="small">
+      <td role="cell" className="small col-people">
+        {event.people.join('; ')}
+      </td>
+      <td role="cell" className="small col-doc">
         <span className="ellipsis" title={event.file_name}>
           {event.title ?? event.file_name.split('/').pop()}
         </span>
         <span className="muted"> · {eventCite(event)}</span>
       </td>
-      <td>
+      <td role="cell" className="col-mark">
         <select
           aria-label={`Mark the event of ${dateText(event)}`}
           value={event.mark ?? ''}
@@ -234,6 +236,41 @@ function Filters() {
   );
 }
 
+/** The events as a table; explicit roles, since a narrow pane lays its rows out as grids (people,
+ * document and mark under the event) and it must stay a table to a screen reader. */
+function EventTable({ events }: { events: TimelineEvent[] }) {
+  return (
+    <div className="chronology-scroll">
+      <table role="table" className="chronology-table">
+        <thead role="rowgroup">
+          <tr role="row">
+            <th role="columnheader" scope="col" className="col-date">
+              Date
+            </th>
+            <th role="columnheader" scope="col" className="col-event">
+              Event
+            </th>
+            <th role="columnheader" scope="col" className="col-people">
+              People
+            </th>
+            <th role="columnheader" scope="col" className="col-doc">
+              Document
+            </th>
+            <th role="columnheader" scope="col" className="col-mark">
+              Mark and note
+            </th>
+          </tr>
+        </thead>
+        <tbody role="rowgroup">
+          {events.map((e) => (
+            <EventRow key={e.key} event={e} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The case's chronology: its dated events in order, each opening its sentence on the page; marks, notes, exports. */
 export function Chronology({ caseId }: { caseId: string }) {
   const result = useChronology((s) => s.result);
@@ -285,26 +322,7 @@ export function Chronology({ caseId }: { caseId: string }) {
           </p>
         )}
         <TimelineStrip events={events} />
-        {events.length > 0 && (
-          <div className="sheet-scroll">
-            <table className="chronology-table">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">People</th>
-                  <th scope="col">Document</th>
-                  <th scope="col">Mark and note</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.map((e) => (
-                  <EventRow key={e.key} event={e} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {events.length > 0 && <EventTable events={events} />}
         {result && !events.length && (
           <p className="pad muted">
             No dated events{result.coverage.documents ? ' match these filters' : ' yet: add documents to the case'}.
