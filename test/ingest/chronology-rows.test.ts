@@ -91,6 +91,32 @@ describe('rows that are not facts', () => {
   });
 });
 
+describe('captions and the record', () => {
+  it('an opinion’s caption gives the argument and the decision, each its own row cited to its own words', async () => {
+    const text =
+      '(1:08-cv-00278-CMH-TCB) Argued: October 29, 2009 Decided: February 5, 2010 Before NIEMEYER and DUNCAN, Circuit Judges.';
+    const events = await eventsOf(text);
+    expect(events.map((e) => [e.date, e.line])).toEqual([
+      ['2009-10-29', 'Argued: October 29, 2009'],
+      ['2010-02-05', 'Decided: February 5, 2010'],
+    ]);
+    expect(events.map((e) => text.slice(e.start, e.end))).toEqual([
+      'Argued: October 29, 2009',
+      'Decided: February 5, 2010',
+    ]);
+  });
+
+  it('counsel’s block under a caption and a citation to the record are not events', async () => {
+    const events = await eventsOf(
+      '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +
+        '(IFF’s Reply Br. in Support of Appeal of August 13, 2008 Order and for Leave to File Am. and Supp.\n\n' +
+        'Cross-cl. at 15, Nov. 10, 2008.)\n\n' +
+        'In June 2007, Travelers moved for summary judgment.',
+    );
+    expect(events.map((e) => [e.date, e.line])).toEqual([['2007-06-01', 'Travelers moved for summary judgment.']]);
+  });
+});
+
 describe('event lines', () => {
   it('a recital becomes a short line: no exhibit heading, no parties’ descriptions or defined terms', () => {
     const sentence =
@@ -127,5 +153,14 @@ describe('which date, and who', () => {
       'On June 5, 2019 Scott Grime By signed for Acme Holdings LLC in New York, United States.',
     );
     expect(event!.people).toEqual(['Scott Grime', 'Acme Holdings LLC']);
+  });
+
+  it('a town followed by its state, a form’s label, a court’s title and part of a longer name are not people', async () => {
+    const [recital] = await eventsOf(
+      'On January 21, 2003 Lucent Technologies Inc., of Murray Hill, New Jersey, and Technologies Inc. staff met Circuit Judges.',
+    );
+    expect(recital!.people).toEqual(['Lucent Technologies Inc']);
+    const [form] = await eventsOf('Date of Discharge: 20070817 Highest Rank/Rate: Sgt Jane Roe');
+    expect(form!.people).toEqual(['Sgt Jane Roe']);
   });
 });

@@ -6,7 +6,7 @@
  * form revisions, citations and durations are not events (see test/ingest/events.test.ts).
  */
 import type { PageIndex } from '../domain/index';
-import { eventLine, isJunkSentence, lineNumberColumn, peopleOnly } from './event-lines';
+import { captionParts, eventLine, isJunkSentence, lineNumberColumn, longestNames, peopleOnly } from './event-lines';
 import { linesOf, runningLines } from './outline';
 import { type Anchor, definedDateTerms, type RelativeDate, relativeDate } from './relative-dates';
 
@@ -316,14 +316,13 @@ function numericOrder(text: string): 'day' | 'month' | null {
 
 /** The people and organisations of a sentence: its capitalised names, and the document's parties it names. */
 function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
-  const names = peopleOnly(namesIn(sentence));
+  const names = peopleOnly(namesIn(sentence), sentence);
   const lower = sentence.toLowerCase();
   for (const party of parties) {
     const p = party.trim();
-    if (p.length >= 3 && lower.includes(p.toLowerCase()) && !names.some((n) => n.toLowerCase() === p.toLowerCase()))
-      names.push(p);
+    if (p.length >= 3 && lower.includes(p.toLowerCase())) names.push(p);
   }
-  return names;
+  return longestNames(names);
 }
 
 /** Capitalised names in a sentence: "Dr. Maria Alvarez", "Acme Holdings LLC" (not its first word alone, not months). */
@@ -417,25 +416,31 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
     if (STAMP.test(sentence)) continue;
-    const read = mend(sentence);
-    const parse = () => parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false });
-    const found: (Found & { relative?: RelativeDate }) | null =
-      ruleDate(read) ??
-      (MAYBE_DATE.test(read) ? chronoDate(read, parse()) : null) ??
-      fromRelative(relativeDate(read, i, anchor, terms)) ??
-      fallbackDate(read);
-    if (!found || isJunkSentence(sentence, found.date_text)) continue;
-    const { anchor: anchors, ...date } = found;
-    out.push({
-      ...date,
-      start: a,
-      end: b,
-      text: sentence,
-      page: pageAt(a),
-      people: peopleIn(sentence, options.parties),
-      line: eventLine(sentence, found.date_text),
-    });
-    if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
+    // A caption's dates ("Argued: … Decided: …") are an event each; any other sentence is one.
+    const parts = captionParts(sentence);
+    for (const [from, to] of parts.length ? parts : [[0, sentence.length] as const]) {
+      const piece = sentence.slice(from, to);
+      const read = mend(piece);
+      const found: (Found & { relative?: RelativeDate }) | null =
+        ruleDate(read) ??
+        (MAYBE_DATE.test(read)
+          ? chronoDate(read, parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false }))
+          : null) ??
+        fromRelative(relativeDate(read, i, anchor, terms)) ??
+        fallbackDate(read);
+      if (!found || isJunkSentence(piece, found.date_text)) continue;
+      const { anchor: anchors, ...date } = found;
+      out.push({
+        ...date,
+        start: a + from,
+        end: a + to,
+        text: piece,
+        page: pageAt(a + from),
+        people: peopleIn(piece, options.parties),
+        line: eventLine(piece, found.date_text),
+      });
+      if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
+    }
   }
   return out;
 }

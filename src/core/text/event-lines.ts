@@ -8,6 +8,16 @@ import type { Line } from './outline';
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
 export function isJunkSentence(sentence: string, dateText: string): boolean {
   if (/\/s\//i.test(sentence)) return true;
+  // Counsel's names and addresses under a caption; a citation to the record ("(IFF's Reply Br. … Order …").
+  if (
+    /\bCounsel for (?:the )?(?:Appellants?|Appellees?|Plaintiffs?|Defendants?|Petitioners?|Respondents?)\b/.test(
+      sentence,
+    )
+  )
+    return true;
+  if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
+    return true;
+  if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
   const labels = sentence.match(/\b(?:By|Name|Title|Its|Signature|Date)\s*:/g)?.length ?? 0;
   if (labels >= 2) return true;
   if (/_{3,}/.test(sentence) && (/\bDate\b[\s_]*\bDate\b/.test(sentence) || labels)) return true;
@@ -53,7 +63,21 @@ export function lineNumberColumn(lines: readonly Line[]): { start: number; end: 
 const LINE_MAX = 160;
 /** "a Delaware corporation having its principal place of business at …": up to the next party or clause. */
 const APPOSITIVE =
-  /,\s+(?:a|an)\s+(?:[A-Z][\w.]*\s+){0,3}(?:corporation|company|partnership|limited liability company|limited partnership|association|bank|trust|organization|entity|individual|municipality)\b.*?(?=,\s+and\s|;|\.\s|$)/g;
+  /,\s+(?:a|an)\s+(?:[A-Z][\w.]*\s+){0,3}(?:corporation|company|partnership|limited liability company|limited partnership|association|bank|trust|organization|entity|individual|municipality)\b.*?(?=,?\s+and\s+\S*[A-Z]|;|\.\s|$)/g;
+/** The dates of an opinion's caption: "Argued: October 29, 2009 Decided: February 5, 2010". */
+const CAPTION_DATE =
+  /\b(Argued|Submitted|Decided|Filed|Heard|Entered)\s*:?\s*((?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})|\d{1,2}\/\d{1,2}\/\d{2,4})/g;
+/**
+ * An opinion's caption dates ("Argued: October 29, 2009 Decided: February 5, 2010"): two events in
+ * one sentence, each its own row with its own words ([start, end) in the sentence); [] for any other.
+ */
+export function captionParts(sentence: string): [number, number][] {
+  const found = [...sentence.matchAll(CAPTION_DATE)];
+  return found.length >= 2 ? found.map((m) => [m.index, m.index + m[0].length]) : [];
+}
+
+/** A list or section marker, a footnote number, before the words: "I ", "B. ", "5 ", "(a) ". */
+const MARKER = /^(?:\(?[a-z0-9]{1,3}\)|[IVX]{1,4}\.?|[A-Z]\.|\d{1,3}\.?)\s+(?=[A-Z(])/;
 
 /**
  * The short line of an event (at most 160 characters): its sentence without a leading heading in
@@ -66,7 +90,11 @@ export function eventLine(sentence: string, dateText: string): string {
     /^(?:(?:EXHIBIT|SCHEDULE|ANNEX|APPENDIX)\s+[\w.-]+\s+)?(?:[A-Z][A-Z0-9&,.'’-]*\s+){2,12}(?=[A-Z][a-z])/,
     '',
   );
-  s = s.replace(/\s*\([^()]{0,200}\)/g, '').replace(APPOSITIVE, '');
+  s = s
+    .replace(/\s*\([^()]{0,200}\)/g, '')
+    .replace(APPOSITIVE, '')
+    .trim()
+    .replace(MARKER, '');
   // A run-in heading before it ("Background On February 13, 2002, …") goes with it.
   const lead = new RegExp(
     `^(?:[A-Z][a-z]+\\s+){0,3}?(?:On|As of|Effective|Dated|In)\\s+(?:or about\\s+)?${escapeRegExp(dateText)}\\s*,?\\s*`,
@@ -120,15 +148,43 @@ const PLACES = new Set(
 );
 /** Words a signature block or a form leaves after a name ("Scott Grime By"). */
 const TRAILING = /(?:\s+(?:By|Its|Name|Title|Date|Dated|And|Of|Per|Signature|Witness))+$/;
+/** A caption's or a court's words, not a name: "Argued December", "Circuit Judges", "Third Party Appellee". */
+const NOT_A_NAME =
+  /^(?:Argued|Submitted|Decided|Filed|Before|Counsel|Circuit|District)\b|^(?:(?:United States|Third Party|Chief|Senior|Circuit|District|Magistrate|Bankruptcy|Supreme|Appellate)\s+)*(?:Judges?|Justices?|Court|Clerk|Appellants?|Appellees?|Petitioners?|Respondents?|Plaintiffs?|Defendants?)$/;
+/** A street, a box or a suite: part of an address. */
+const ADDRESS =
+  /\b(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Way|Place|Suites?|Pike|Highway|Box|Floor)\b/;
+const STATES =
+  'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|[A-Z]{2}';
 
-/** The people and organisations among capitalised names: no places, no form words after a name. */
-export function peopleOnly(names: readonly string[]): string[] {
-  const out: string[] = [];
+/**
+ * The people and organisations among a sentence's capitalised names: no places (known ones, and a
+ * name followed by its state: "Murray Hill, New Jersey"), no addresses or court titles, no form
+ * words after a name, and no part of a longer name listed with it.
+ */
+export function peopleOnly(names: readonly string[], sentence = ''): string[] {
+  const kept: string[] = [];
   for (const raw of names) {
-    const name = raw.replace(TRAILING, '').trim();
+    const name = raw
+      .replace(TRAILING, '')
+      .replace(/(?:’s|'s|\.)$/, '')
+      .trim();
+    // A form's label ("Highest Rank/Rate:", "Application Received:").
+    if (new RegExp(`${escapeRegExp(raw)}\\s*[:/]`).test(sentence)) continue;
     if (!/\s/.test(name) && !/^(?:Dr|Mr|Mrs|Ms|Judge|Officer)\b/.test(name)) continue;
     if (PLACES.has(name.toLowerCase()) || /^(?:City|County|State|Commonwealth) of\b/.test(name)) continue;
-    if (!out.includes(name)) out.push(name);
+    if (NOT_A_NAME.test(name) || ADDRESS.test(name)) continue;
+    if (new RegExp(`${escapeRegExp(name)},\\s*(?:${STATES})\\b`).test(sentence)) continue;
+    if (!kept.includes(name)) kept.push(name);
   }
-  return out;
+  return longestNames(kept);
+}
+
+/** Names without those that are the start or end of a longer one listed ("Technologies Inc" of "Lucent Technologies Inc"). */
+export function longestNames(names: readonly string[]): string[] {
+  const key = (n: string) => n.toLowerCase().replace(/\.$/, '');
+  const unique = names.filter((n, i) => names.findIndex((m) => key(m) === key(n)) === i);
+  return unique.filter(
+    (n) => !unique.some((m) => m !== n && (key(m).endsWith(` ${key(n)}`) || key(m).startsWith(`${key(n)} `))),
+  );
 }
