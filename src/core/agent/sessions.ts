@@ -47,10 +47,10 @@ export class ChatStore {
 
   private file(sessionId: string): string {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(sessionId))
-      throw new CasefileError(
-        'invalid_input',
-        `“${sessionId}” is not a chat id. Pick the chat from the case’s list of chats (casefile chat list).`,
-      );
+      throw CasefileError.withRemedy('invalid_input', `“${sessionId}” is not a chat id.`, {
+        app: 'Pick the chat from the case’s list of chats.',
+        cli: 'Pick the chat from the case’s list of chats (casefile chat list).',
+      });
     return path.join(this.dir, `${sessionId}.json`);
   }
 
