@@ -13,6 +13,7 @@ import { KeyedQueue } from '../util/concurrency';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import type { HistoryMessage } from './loop';
+import { chatTitle } from './titles';
 
 export const SESSION_SCHEMA_VERSION = 1;
 
@@ -29,11 +30,6 @@ const SessionFile = z.object({
 export type SessionFile = z.infer<typeof SessionFile>;
 
 const locks = new KeyedQueue<string>();
-
-function titleFrom(question: string): string {
-  const t = question.replace(/\s+/g, ' ').trim();
-  return t.length > 60 ? `${t.slice(0, 59)}…` : t;
-}
 
 export class ChatStore {
   readonly dir: string;
@@ -93,7 +89,7 @@ export class ChatStore {
       schemaVersion: SESSION_SCHEMA_VERSION,
       id: newId('s', 12),
       caseId: this.caseId,
-      title: titleFrom(firstQuestion) || 'New chat',
+      title: chatTitle(firstQuestion, await this.titles()) || 'New chat',
       created: now,
       updated: now,
       messages: [],
@@ -105,17 +101,30 @@ export class ChatStore {
 
   async list(): Promise<ChatSessionSummary[]> {
     await cleanTempFiles(this.dir);
+    return (await this.readAll()).map(summary).sort((a, b) => b.updated.localeCompare(a.updated));
+  }
+
+  /** The readable sessions (a damaged session file is skipped in the list; opening it says why). */
+  private async readAll(): Promise<SessionFile[]> {
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
-    const out: ChatSessionSummary[] = [];
+    const out: SessionFile[] = [];
     for (const n of names) {
       if (!n.endsWith('.json')) continue;
       try {
-        out.push(summary(await this.read(n.slice(0, -5))));
+        out.push(await this.read(n.slice(0, -5)));
       } catch {
-        // A damaged session file is skipped in the list; opening it says why.
+        // skipped, as in the list
       }
     }
-    return out.sort((a, b) => b.updated.localeCompare(a.updated));
+    return out;
+  }
+
+  /** Each chat's title and first question, for a new chat's title to differ from. */
+  private async titles(): Promise<{ title: string; question: string }[]> {
+    return (await this.readAll()).map((s) => ({
+      title: s.title,
+      question: s.messages.find((m) => m.role === 'user')?.content ?? '',
+    }));
   }
 
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {
