@@ -13,7 +13,7 @@ import { KeyedQueue } from '../util/concurrency';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import type { HistoryMessage } from './loop';
-import { chatTitle } from './titles';
+import { chatTitle, type TitledChat, toldApart } from './titles';
 
 export const SESSION_SCHEMA_VERSION = 1;
 
@@ -89,7 +89,7 @@ export class ChatStore {
       schemaVersion: SESSION_SCHEMA_VERSION,
       id: newId('s', 12),
       caseId: this.caseId,
-      title: chatTitle(firstQuestion, await this.titles()) || 'New chat',
+      title: chatTitle(firstQuestion, await this.titled()) || 'New chat',
       created: now,
       updated: now,
       messages: [],
@@ -99,9 +99,25 @@ export class ChatStore {
     return s;
   }
 
+  /**
+   * The case's chats, latest first. Chats titled alike (saved before new titles were told apart)
+   * are listed with the later one's title told apart, oldest first; the files keep theirs.
+   */
   async list(): Promise<ChatSessionSummary[]> {
     await cleanTempFiles(this.dir);
-    return (await this.readAll()).map(summary).sort((a, b) => b.updated.localeCompare(a.updated));
+    return (await this.titled())
+      .map(({ s, title }) => ({ ...summary(s), title }))
+      .sort((a, b) => b.updated.localeCompare(a.updated));
+  }
+
+  /** Each readable chat, oldest first, with its first question and its title as listed (told apart). */
+  private async titled(): Promise<(TitledChat & { s: SessionFile })[]> {
+    const shown: (TitledChat & { s: SessionFile })[] = [];
+    for (const s of (await this.readAll()).sort((a, b) => a.created.localeCompare(b.created))) {
+      const question = s.messages.find((m) => m.role === 'user')?.content ?? '';
+      shown.push({ s, question, title: toldApart(s.title, question, shown) });
+    }
+    return shown;
   }
 
   /** The readable sessions (a damaged session file is skipped in the list; opening it says why). */
@@ -117,14 +133,6 @@ export class ChatStore {
       }
     }
     return out;
-  }
-
-  /** Each chat's title and first question, for a new chat's title to differ from. */
-  private async titles(): Promise<{ title: string; question: string }[]> {
-    return (await this.readAll()).map((s) => ({
-      title: s.title,
-      question: s.messages.find((m) => m.role === 'user')?.content ?? '',
-    }));
   }
 
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {

@@ -40,9 +40,23 @@ function sharedWords(a: string[], b: string[]): number {
  * plain title is taken, its first words and those where it leaves the others ("What is the governing
  * law of the Water Now distributor … in Texas?"); when the question is the same, a number ("(2)").
  */
-export function chatTitle(question: string, others: readonly { title: string; question: string }[] = []): string {
+export function chatTitle(question: string, others: readonly TitledChat[] = []): string {
+  return toldApart(plainTitle(question), question, others);
+}
+
+/** A chat's title and its first question. */
+export interface TitledChat {
+  title: string;
+  question: string;
+}
+
+/**
+ * `title`, or, when one of `others` already has it, a title told apart as {@link chatTitle} does:
+ * also for chats titled alike before titles were told apart, as the list of chats shows them.
+ */
+export function toldApart(title: string, question: string, others: readonly TitledChat[]): string {
   const taken = (t: string) => others.some((o) => same(o.title, t));
-  const plain = plainTitle(question);
+  const plain = title;
   if (!plain || !taken(plain)) return plain;
   const mine = words(question);
   const from = Math.max(...others.filter((o) => same(o.title, plain)).map((o) => sharedWords(mine, words(o.question))));
