@@ -295,6 +295,10 @@ test.describe('scans and locked PDFs', () => {
         'This PDF is password protected. Enter its password to show its pages.',
         { timeout: 60_000 },
       );
+      // It needs the user: amber, as the row's "Password needed", not an error's red.
+      expect(await backgroundOf(viewer.getByTestId('viewer-locked').getByRole('status'))).toBe(
+        await colourOf(page, 'var(--warn-soft)'),
+      );
       const field = viewer.getByLabel(`Password for ${PROTECTED}`);
       await expect(field).toBeFocused();
       await screenshot(page, '25-viewer-password');
