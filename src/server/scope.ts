@@ -24,7 +24,7 @@ export interface ServeScope {
 
 /** Why `models.download` is refused on a server started without --allow-downloads-from; the same for every source. */
 export const DOWNLOADS_OFF =
-  'Downloading models is off on this server. Ask whoever runs it to import the model (casefile models import), or to start it with --allow-downloads-from HOST.';
+  'Downloading models is off on this server. Ask whoever runs it to import the model, or to start it with --allow-downloads-from HOST.';
 
 function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);

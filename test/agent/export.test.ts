@@ -226,7 +226,9 @@ describe('chat export – Word', () => {
 
   it('turnId – only that turn; its footnotes start at 1; an unknown turn is not_found', async () => {
     const r = await exportChat(session(), { caseName: 'Rivera v. Acme', format: 'docx', turnId: 't2', now: NOW });
-    expect(r.markdown).toContain('Question: Who sent the notice letter?');
+    // Its heading is the question, whole, and is not repeated as a "Question:" line under it.
+    expect(r.markdown).toMatch(/^# Who sent the notice letter\?\n/);
+    expect(r.markdown).not.toContain('Question: Who sent');
     expect(r.markdown).not.toContain('Cardlytics');
     expect(r.markdown).toContain('[^1]: letters/notice.txt, p. 3 — Quoted');
     const { document, footnotes } = await docxParts(r.docx_base64!);
@@ -236,7 +238,8 @@ describe('chat export – Word', () => {
     expect(textOf(footnotes)).not.toContain('Cardlytics');
 
     const md = await exportChat(session(), { caseName: 'X', turnId: 't1', now: NOW });
-    expect(md).toMatchObject({ format: 'md', filename: 'Termination notice.md' });
+    // One question exported: named after it, whole.
+    expect(md).toMatchObject({ format: 'md', filename: 'What notice ends the Cardlytics agreement.md' });
     expect(md.docx_base64).toBeUndefined();
     expect(md.markdown).not.toContain('Who sent');
 
@@ -244,5 +247,29 @@ describe('chat export – Word', () => {
       code: 'not_found',
       message: expect.stringMatching(/No question nope in the chat session s_test/),
     });
+  });
+});
+
+describe('chat export – long questions', () => {
+  const LONG =
+    'What is the governing law of the Water Now distributor agreement with Hydraspin, and which courts hear disputes under it?';
+  const long = (): SessionFile => ({
+    ...session(),
+    title: `${LONG.slice(0, 79)}…`,
+    messages: [msg({ role: 'user', turn_id: 't1', content: LONG }), session().messages[1]!],
+  });
+
+  it('the heading is the whole question; the file name whole words, safe characters, no "…"', async () => {
+    const r = await exportChat(long(), { caseName: 'Water Now', format: 'docx', turnId: 't1', now: NOW });
+    expect(r.markdown.split('\n')[0]).toBe(`# ${LONG}`);
+    expect(r.markdown).not.toContain('…');
+    expect(r.filename).toBe('What is the governing law of the Water Now distributor agreement with Hydraspin.docx');
+    const { document } = await docxParts(r.docx_base64!);
+    expect(textOf(document)).toContain(LONG);
+    // The whole chat: its title was cut, so the heading is its first question, whole.
+    const all = await exportChat(long(), { caseName: 'Water Now', now: NOW });
+    expect(all.markdown.split('\n')[0]).toBe(`# ${LONG}`);
+    expect(all.filename).not.toMatch(/…|agre\.md$/);
+    expect(all.filename.length).toBeLessThanOrEqual(80 + '.md'.length);
   });
 });

@@ -111,7 +111,7 @@ describe('casefile chat export (child process)', () => {
     ]);
     expect(one.code, one.stderr).toBe(0);
     const md = readFileSync(path.join(home, 't2.md'), 'utf8');
-    expect(md).toContain('Question: And for breach?');
+    expect(md).toMatch(/^# And for breach\?\n/);
     expect(md).not.toContain('What notice ends the MSA?');
 
     const missing = await runCasefile(home, ['chat', caseId, 'export', 's_cli', '--turn', 'nope']);

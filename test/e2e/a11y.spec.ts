@@ -1,7 +1,7 @@
 /**
  * Accessibility of the main screens, checked with axe (the standard engine, @axe-core/playwright):
- * no serious or critical violation on the case list, the documents, a chat with an answer, the
- * viewer open on a citation, and Settings, in the light and the dark theme. The document table
+ * no serious or critical violation on the welcome screen (first run, and with cases but none open),
+ * the documents, the chronology, a chat with an answer, the viewer open on a citation, and Settings, in the light and the dark theme. The document table
  * (a treegrid) is one Tab stop, walked by rows with the arrow keys. Each screen is saved under test-results/screens/.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -78,6 +78,10 @@ test.describe('accessibility (light and dark)', () => {
     // An empty case list: what to do is said at the top of the sidebar, where the eye starts.
     const sidebar = page.getByRole('navigation', { name: 'Cases' });
     await expect(sidebar.getByText('No cases yet. Create one to start.')).toBeVisible();
+    // The welcome screen, first run (no case yet), once its model step has listed the recommended models.
+    const welcome = page.getByRole('region', { name: 'Getting started' });
+    await expect(welcome.getByRole('list', { name: 'Recommended models' }).getByRole('listitem').first()).toBeVisible();
+    await expect(welcome.getByTestId('first-run-search')).toBeVisible();
     await inBothThemes('first run', undefined, async () => {
       const empty = await sidebar.getByText('No cases yet').boundingBox();
       const settingsButton = await sidebar.getByRole('button', { name: 'Settings' }).boundingBox();
@@ -86,6 +90,8 @@ test.describe('accessibility (light and dark)', () => {
 
     await caseWithDocuments(app);
     await expect(sidebar.getByRole('button', { name: /Equidata affiliate/ })).toBeVisible();
+    // The welcome screen again, with cases but none open.
+    await expect(page.getByRole('heading', { name: 'Choose a case' })).toBeVisible();
     await inBothThemes('case list', 'case-list');
 
     // Documents: the heading is its name alone; the status is text; "Why?" says the reason.
@@ -105,6 +111,15 @@ test.describe('accessibility (light and dark)', () => {
       docs.locator('[data-file="contracts/affiliate-agreement.pdf"]').getByRole('button', { name: 'Why?' }),
     ).toHaveCount(0);
     await inBothThemes('documents', 'documents');
+
+    // The chronology open (the contract's dated events), then back to the chat.
+    await page.getByRole('button', { name: 'Chronology', exact: true }).click();
+    const chronology = page.getByRole('region', { name: 'Chronology' });
+    await expect(chronology.getByRole('status')).toContainText(/dated events? · /);
+    await expect(chronology.getByRole('table').getByRole('rowheader').first()).toBeVisible();
+    await inBothThemes('chronology', 'chronology');
+    await chronology.getByRole('button', { name: 'Back to chat' }).click();
+    await expect(chronology).toHaveCount(0);
 
     // Chat with an answer.
     const chat = page.getByRole('region', { name: 'Chat' });

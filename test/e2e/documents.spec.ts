@@ -23,6 +23,10 @@ test.describe('documents', () => {
       .click();
     const docs = page.getByRole('region', { name: 'Documents' });
     await expect(docs.getByText('Drop a case folder here')).toBeVisible();
+    // It names every type that is read, not only PDF and Word.
+    await expect(docs.getByText(/in folders of any depth/)).toHaveText(
+      /^PDF, Word \(\.docx, \.doc\), .*emails \(\.eml, \.msg\), spreadsheets \(\.xlsx, .*\), ZIP archives and images, in folders/,
+    );
 
     // A run that finishes normally never shows the "not finished" banner, not even for a moment.
     await page.evaluate(() => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AppInfo } from '../../src/shared/contract/index';
 import type { FileContent, FileInfo, UnlockResult } from '../../src/shared/contract/ingest';
 import type { PageImage } from '../../src/shared/contract/viewer';
+import type { Locator, Page } from '@playwright/test';
 import { popplerWords, type PopplerWord } from '../helpers/poppler';
 import { corpusDir, expect, screenshot, serveOp, startServe, stopServe, test, type ServeProcess } from './fixtures';
 import { pageSize, scanOf } from './scans';
@@ -67,6 +68,23 @@ function centreIn(
   return boxes.some((b) => cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height);
 }
 
+/** An element's computed background colour. */
+function backgroundOf(el: Locator): Promise<string> {
+  return el.evaluate((e) => getComputedStyle(e).backgroundColor);
+}
+
+/** What a CSS colour (a theme variable) computes to on this page, for comparing with {@link backgroundOf}. */
+function colourOf(page: Page, css: string): Promise<string> {
+  return page.evaluate((value) => {
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = value;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return colour;
+  }, css);
+}
+
 test.describe('scans and locked PDFs', () => {
   test('a scanned contract is read by OCR with page progress, found on page 4 with boxes on the words; a locked PDF opens with its password', async ({
     app,
@@ -107,6 +125,17 @@ test.describe('scans and locked PDFs', () => {
     await expect(badge).toHaveAttribute('title', /^read by OCR: pages 1[-–]5 \(mean confidence \d+%\)/);
     if (low) await expect(badge).toHaveAccessibleName(/^OCR, check the original: .*check the original/);
     else await expect(badge).toHaveText('OCR');
+    // Good news is no alarm: the pill is done (amber only when a page needs checking) and the OCR note, under
+    // "Why?", sits in no error box.
+    const pill = scan.locator('[data-status]').first();
+    await expect(pill).toHaveAttribute('data-tone', low ? 'needs-you' : 'done');
+    await expect(pill).toHaveText(low ? 'Check the scan' : 'Indexed');
+    await scan.getByRole('button', { name: 'Why?' }).click();
+    const note = scan.getByRole('note');
+    await expect(note).toContainText(/^read by OCR: pages 1[-–]5 \(mean confidence \d+%\)/);
+    expect(await backgroundOf(note)).not.toBe(await colourOf(page, 'var(--danger-soft)'));
+    expect(await backgroundOf(note)).toBe(await colourOf(page, low ? 'var(--warn-soft)' : 'var(--surface-2)'));
+    await scan.getByRole('button', { name: 'Why?' }).click();
     await screenshot(page, '20-ocr-indexed');
 
     // A distinctive phrase of page 4 (words OCR read as pdftotext reads the original) is found, on page 4.
@@ -168,6 +197,10 @@ test.describe('scans and locked PDFs', () => {
     const locked = docs.locator(`[data-file="${PROTECTED}"]`);
     await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
     await expect(locked.locator('[data-status]').first()).toHaveAttribute('title', /password protected/);
+    // It needs the user (amber), it has not failed (red).
+    await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-tone', 'needs-you');
+    await expect(locked.locator('[data-status]').first()).toHaveText('Password needed');
+    expect(await backgroundOf(locked.locator('[data-status]').first())).toBe(await colourOf(page, 'var(--warn-soft)'));
     await locked.getByRole('button', { name: 'Enter password…' }).click();
     const field = locked.getByLabel(`Password for ${PROTECTED}`);
     await expect(field).toBeFocused();
@@ -261,6 +294,10 @@ test.describe('scans and locked PDFs', () => {
       await expect(viewer.getByTestId('viewer-locked')).toContainText(
         'This PDF is password protected. Enter its password to show its pages.',
         { timeout: 60_000 },
+      );
+      // It needs the user: amber, as the row's "Password needed", not an error's red.
+      expect(await backgroundOf(viewer.getByTestId('viewer-locked').getByRole('status'))).toBe(
+        await colourOf(page, 'var(--warn-soft)'),
       );
       const field = viewer.getByLabel(`Password for ${PROTECTED}`);
       await expect(field).toBeFocused();

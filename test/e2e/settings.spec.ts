@@ -22,6 +22,8 @@ test.describe('settings', () => {
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).not.toContainText(
       /at \S+\.(ts|js):\d+/,
     );
+    // The app names its own buttons: no CLI command above the Import button, nor in the error.
+    await expect(settings.getByRole('region', { name: 'Models' })).not.toContainText(/\bcasefile [a-z]+/);
 
     // A real GGUF imported from disk shows up in the models table.
     const gguf = path.join(corpusDir, '..', 'models', 'llama-2-tiny-random', 'llama-2-tiny-random.gguf');
@@ -139,6 +141,8 @@ test.describe('settings', () => {
     const start = page.getByRole('region', { name: 'Getting started' });
     await expect(start.getByRole('heading', { name: 'Welcome to Casefile' })).toBeVisible();
     await expect(start).toContainText('Drop a case folder here');
+    await expect(start).not.toContainText(/\bcasefile [a-z]+/);
+    await expect(start).toContainText(/It reads PDF, Word .*emails .*spreadsheets .*ZIP archives and images\./);
     await expect(start.getByRole('button', { name: /New case/ })).toBeVisible();
     const modelStep = start.getByRole('region', { name: '2. Import a model to get written answers' });
     const recommended = modelStep.getByRole('list', { name: 'Recommended models' });

@@ -93,10 +93,10 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
   if (chosen && (chosen.toLowerCase().endsWith('.gguf') || chosen.includes('/') || chosen.includes('\\'))) {
     const file = path.resolve(chosen);
     if (!existsSync(file))
-      throw new CasefileError(
-        'not_found',
-        `No model file at ${file}. Check the path, or list installed models with "casefile models list".`,
-      );
+      throw CasefileError.withRemedy('not_found', `No model file at ${file}.`, {
+        app: 'Check the path, or pick an installed model in Settings → Models.',
+        cli: 'Check the path, or list installed models with "casefile models list".',
+      });
     const small = tooSmallToAnswer({ kind: 'chat', format: 'gguf', bytes: statSync(file).size, quantization: null });
     return {
       model: new LlamaLanguageModel(ctx.runtime(), file),

@@ -10,6 +10,7 @@ import { checkWords, citationPlace, isGreen, quoteText, supportOf, SUPPORT_WORDS
 import { CasefileError } from '../../shared/errors';
 import { findCites } from '../citations/verify';
 import type { SessionFile } from './sessions';
+import { fileNameFrom } from './titles';
 
 export interface ExportOptions {
   caseName: string;
@@ -153,10 +154,25 @@ export function exportDate(now: Date): string {
 }
 
 /** The question lines shown at the top: one question, or a numbered list. */
-function questionsHead(turns: ExportTurn[]): string[] {
-  const qs = turns.map((t) => t.question?.content.replace(/\s+/g, ' ').trim()).filter((q): q is string => !!q);
-  if (qs.length === 1) return [`Question: ${qs[0]}`];
+function questionsOf(turns: ExportTurn[]): string[] {
+  return turns.map((t) => t.question?.content.replace(/\s+/g, ' ').trim()).filter((q): q is string => !!q);
+}
+
+/** The questions under the heading; none when the heading is the one question. */
+function questionsHead(turns: ExportTurn[], heading: string): string[] {
+  const qs = questionsOf(turns);
+  if (qs.length === 1) return qs[0] === heading ? [] : [`Question: ${qs[0]}`];
   return qs.length ? ['Questions:', '', ...qs.map((q, i) => `${i + 1}. ${q}`)] : [];
+}
+
+/**
+ * The export's heading, whole: the question when one answer is exported (`turnId`); else the chat's
+ * title, unless it was cut ("…"): then its first question.
+ */
+function exportHeading(s: SessionFile, turns: ExportTurn[], turnId: string | undefined): string {
+  const first = questionsOf(turns)[0];
+  if (first && (turnId !== undefined || s.title.includes('…'))) return first;
+  return s.title;
 }
 
 function footnoteLine(note: ExportNote): string {
@@ -170,15 +186,16 @@ export function exportMarkdown(
   options: { turnId?: string; now?: Date } = {},
 ): string {
   const turns = exportTurns(s, options.turnId);
+  const heading = exportHeading(s, turns, options.turnId);
   const lines = [
-    `# ${s.title}`,
+    `# ${heading}`,
     '',
     `Case: ${caseName}  `,
     `Session: ${s.id}  `,
     `Exported: ${exportDate(options.now ?? new Date())}`,
     '',
   ];
-  const head = questionsHead(turns);
+  const head = questionsHead(turns, heading);
   if (head.length) lines.push(...head, '');
   let next = 1;
   for (const t of turns) {
@@ -199,16 +216,13 @@ export function exportMarkdown(
   return lines.join('\n');
 }
 
-/** The file name from the session's title (letters, digits, single spaces, - and _; at most 60 characters), else the session id. */
-export function exportFileName(s: SessionFile, format: 'md' | 'docx'): string {
-  const safe =
-    s.title
-      .replace(/[^\p{L}\p{N} _-]+/gu, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 60)
-      .trim() || s.id;
-  return `${safe}.${format}`;
+/**
+ * The file name: from the question when one is exported, else from the chat's title (which tells
+ * chats apart); whole words of letters, digits, spaces, - and _ (titles.ts), else the session id.
+ */
+export function exportFileName(s: SessionFile, format: 'md' | 'docx', turnId?: string): string {
+  const qs = turnId === undefined ? [] : questionsOf(exportTurns(s, turnId));
+  return `${fileNameFrom(qs.length === 1 ? qs[0]! : s.title) || s.id}.${format}`;
 }
 
 /** `chat.export`: the Markdown always; the Word document too when `format` is `docx`. */
@@ -220,9 +234,9 @@ export async function exportChat(s: SessionFile, options: ExportOptions): Promis
     now,
     ...(options.turnId !== undefined ? { turnId: options.turnId } : {}),
   });
-  if (format === 'md') return { markdown, filename: exportFileName(s, 'md'), format };
-  const docx_base64 = await exportDocx(s, turns, { caseName: options.caseName, now });
-  return { markdown, filename: exportFileName(s, 'docx'), format, docx_base64 };
+  if (format === 'md') return { markdown, filename: exportFileName(s, 'md', options.turnId), format };
+  const docx_base64 = await exportDocx(s, turns, { caseName: options.caseName, now, turnId: options.turnId });
+  return { markdown, filename: exportFileName(s, 'docx', options.turnId), format, docx_base64 };
 }
 
 // ---- Word ----
@@ -299,14 +313,14 @@ function footnoteParagraph(d: DocxLib, note: ExportNote): Paragraph {
 }
 
 /** The document's opening: title, case, date, the question(s). */
-function docxHead(d: DocxLib, s: SessionFile, turns: ExportTurn[], caseName: string, now: Date): Paragraph[] {
+function docxHead(d: DocxLib, heading: string, turns: ExportTurn[], caseName: string, now: Date): Paragraph[] {
   const out = [
-    new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: textRuns(d, s.title) }),
+    new d.Paragraph({ heading: d.HeadingLevel.TITLE, children: textRuns(d, heading) }),
     para(d, `Case: ${caseName}`),
     para(d, `Exported: ${exportDate(now)}`),
   ];
   out.push(
-    ...questionsHead(turns)
+    ...questionsHead(turns, heading)
       .filter((l) => l)
       .map((l) => para(d, l)),
   );
@@ -317,11 +331,12 @@ function docxHead(d: DocxLib, s: SessionFile, turns: ExportTurn[], caseName: str
 async function exportDocx(
   s: SessionFile,
   turns: ExportTurn[],
-  options: { caseName: string; now: Date },
+  options: { caseName: string; now: Date; turnId?: string | undefined },
 ): Promise<string> {
   // Loaded only for Word exports: the library is about 1 MB of JavaScript.
   const d: DocxLib = await import('docx');
-  const body = docxHead(d, s, turns, options.caseName, options.now);
+  const heading = exportHeading(s, turns, options.turnId);
+  const body = docxHead(d, heading, turns, options.caseName, options.now);
   const footnotes: Record<string, { children: Paragraph[] }> = {};
   let next = 1;
   turns.forEach((t, i) => {
@@ -352,7 +367,7 @@ async function exportDocx(
   });
   const doc = new d.Document({
     creator: 'Casefile',
-    title: xmlSafe(s.title),
+    title: xmlSafe(heading),
     description: xmlSafe(`Chat export, case ${options.caseName}`),
     footnotes,
     sections: [{ children: body }],

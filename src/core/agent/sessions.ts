@@ -13,6 +13,7 @@ import { KeyedQueue } from '../util/concurrency';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
 import type { HistoryMessage } from './loop';
+import { chatTitle, type TitledChat, toldApart } from './titles';
 
 export const SESSION_SCHEMA_VERSION = 1;
 
@@ -30,11 +31,6 @@ export type SessionFile = z.infer<typeof SessionFile>;
 
 const locks = new KeyedQueue<string>();
 
-function titleFrom(question: string): string {
-  const t = question.replace(/\s+/g, ' ').trim();
-  return t.length > 60 ? `${t.slice(0, 59)}…` : t;
-}
-
 export class ChatStore {
   readonly dir: string;
 
@@ -47,10 +43,10 @@ export class ChatStore {
 
   private file(sessionId: string): string {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(sessionId))
-      throw new CasefileError(
-        'invalid_input',
-        `“${sessionId}” is not a chat id. Pick the chat from the case’s list of chats (casefile chat list).`,
-      );
+      throw CasefileError.withRemedy('invalid_input', `“${sessionId}” is not a chat id.`, {
+        app: 'Pick the chat from the case’s list of chats.',
+        cli: 'Pick the chat from the case’s list of chats (casefile chat list).',
+      });
     return path.join(this.dir, `${sessionId}.json`);
   }
 
@@ -93,7 +89,7 @@ export class ChatStore {
       schemaVersion: SESSION_SCHEMA_VERSION,
       id: newId('s', 12),
       caseId: this.caseId,
-      title: titleFrom(firstQuestion) || 'New chat',
+      title: chatTitle(firstQuestion, await this.titled()) || 'New chat',
       created: now,
       updated: now,
       messages: [],
@@ -103,19 +99,40 @@ export class ChatStore {
     return s;
   }
 
+  /**
+   * The case's chats, latest first. Chats titled alike (saved before new titles were told apart)
+   * are listed with the later one's title told apart, oldest first; the files keep theirs.
+   */
   async list(): Promise<ChatSessionSummary[]> {
     await cleanTempFiles(this.dir);
+    return (await this.titled())
+      .map(({ s, title }) => ({ ...summary(s), title }))
+      .sort((a, b) => b.updated.localeCompare(a.updated));
+  }
+
+  /** Each readable chat, oldest first, with its first question and its title as listed (told apart). */
+  private async titled(): Promise<(TitledChat & { s: SessionFile })[]> {
+    const shown: (TitledChat & { s: SessionFile })[] = [];
+    for (const s of (await this.readAll()).sort((a, b) => a.created.localeCompare(b.created))) {
+      const question = s.messages.find((m) => m.role === 'user')?.content ?? '';
+      shown.push({ s, question, title: toldApart(s.title, question, shown) });
+    }
+    return shown;
+  }
+
+  /** The readable sessions (a damaged session file is skipped in the list; opening it says why). */
+  private async readAll(): Promise<SessionFile[]> {
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
-    const out: ChatSessionSummary[] = [];
+    const out: SessionFile[] = [];
     for (const n of names) {
       if (!n.endsWith('.json')) continue;
       try {
-        out.push(summary(await this.read(n.slice(0, -5))));
+        out.push(await this.read(n.slice(0, -5)));
       } catch {
-        // A damaged session file is skipped in the list; opening it says why.
+        // skipped, as in the list
       }
     }
-    return out.sort((a, b) => b.updated.localeCompare(a.updated));
+    return out;
   }
 
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {

@@ -107,10 +107,10 @@ export class CaseRegistry {
 
   caseDir(caseId: string): string {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(caseId))
-      throw new CasefileError(
-        'invalid_input',
-        `“${caseId}” is not a case id. Name the case as the case list shows it (casefile cases list).`,
-      );
+      throw CasefileError.withRemedy('invalid_input', `“${caseId}” is not a case id.`, {
+        app: 'Pick the case from the list of cases.',
+        cli: 'Name the case as the case list shows it (casefile cases list).',
+      });
     return path.join(this.casesDir, caseId);
   }
 

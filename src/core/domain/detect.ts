@@ -1,3 +1,4 @@
+import { readFileTypesText } from '../../shared/file-types';
 import type { DetectedKind } from './types';
 
 /** The file formats a kind is read from where it has several. */
@@ -96,7 +97,7 @@ export function detectKind(bytes: Uint8Array, name: string): Detection {
   const what = ext ? `.${ext} files are not a supported type` : 'unknown file type';
   return {
     kind: 'unknown',
-    reason: `${what}; Casefile reads PDF, Word (.docx, .doc), RTF, text, web pages, emails (.eml, .msg), spreadsheets (.xlsx, .xls, .ods, .csv), ZIP archives and images`,
+    reason: `${what}; Casefile reads ${readFileTypesText()}`,
   };
 }
 

@@ -121,10 +121,10 @@ export async function installModel(
     const staging = path.join(modelsDir, `${IMPORTING}${process.pid}-${id}-${randomBytes(4).toString('hex')}`);
     const target = path.join(modelsDir, id);
     if (await statOrNull(target)) {
-      throw new CasefileError(
-        'conflict',
-        `${target} already exists but is not a registered model; move it away or import under another id (--id NAME).`,
-      );
+      throw CasefileError.withRemedy('conflict', `${target} already exists but is not a registered model.`, {
+        app: 'Move that folder away, or rename this model’s file or folder, then import it again.',
+        cli: 'Move it away, or import under another id (--id NAME).',
+      });
     }
     try {
       if (ggufFile) {

@@ -225,7 +225,11 @@ export class ModelRegistry {
 
   async setDefault(id: string): Promise<ModelsList> {
     const model = (await this.collect()).models.find((m) => m.id === id);
-    if (!model) throw new CasefileError('not_found', `No model "${id}" is installed (see: casefile models list).`);
+    if (!model)
+      throw CasefileError.withRemedy('not_found', `No model "${id}" is installed.`, {
+        app: 'Settings → Models lists the installed ones.',
+        cli: 'See: casefile models list.',
+      });
     if (model.kind === 'reranker')
       throw new CasefileError(
         'invalid_input',
@@ -268,10 +272,10 @@ export class ModelRegistry {
     if (existing) {
       const same = existing.kind === described.kind && existing.bytes === described.bytes;
       if (!same) {
-        throw new CasefileError(
-          'conflict',
-          `A different model with id "${id}" is already installed; import this one under another id (--id NAME).`,
-        );
+        throw CasefileError.withRemedy('conflict', `A different model with id "${id}" is already installed.`, {
+          app: 'Rename this model’s file or folder, then import it again.',
+          cli: 'Import this one under another id (--id NAME).',
+        });
       }
       const list = await this.list();
       return {

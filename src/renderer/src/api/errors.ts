@@ -35,7 +35,7 @@ export function errorMessage(err: unknown): string {
   }
   if (err instanceof Error && err.name === 'AbortError') return 'Cancelled.';
   if (err instanceof TypeError && /fetch|network/i.test(err.message)) {
-    return 'Casefile is not reachable. Check that the app (or `casefile serve`) is still running.';
+    return 'Casefile is not reachable. Check that the app (or the Casefile server) is still running.';
   }
   return 'Something went wrong. Try again; if it keeps happening, restart Casefile.';
 }

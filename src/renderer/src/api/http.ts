@@ -18,7 +18,8 @@ async function readError(res: Response): Promise<ApiError> {
   if (res.status === 401) {
     return new ApiError({
       code: 'invalid_input',
-      message: 'This page is not signed in to the Casefile server. Open the address that `casefile serve` printed.',
+      message:
+        'This page is not signed in to the Casefile server. Open the address the Casefile server printed when it started.',
     });
   }
   return new ApiError({ code: 'internal', message: `The Casefile server answered ${res.status} ${res.statusText}.` });

@@ -3,6 +3,7 @@
  * import a model, with the recommended models and the memory they need); with cases but none
  * chosen, how to pick or start one. Rendered by Workspace when no case is selected.
  */
+import { readFileTypesText } from '../../../shared/file-types';
 import { useUi } from '../stores/ui';
 import { shortcut } from '../lib/display-format';
 import { ModelImport, RecommendedModels, useModelsList } from './Models';
@@ -77,6 +78,7 @@ export function FirstRun({ hasCases }: { hasCases: boolean }) {
             Drop a case folder here — anywhere on this window — and Casefile makes a case from it and reads every
             document.
           </div>
+          <p className="muted small">It reads {readFileTypesText()}.</p>
           <p className="muted small">Or create an empty case and add files and folders to it.</p>
           <NewCaseButton />
         </section>

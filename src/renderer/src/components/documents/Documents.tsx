@@ -1,6 +1,7 @@
 /** The documents pane of a case: adding documents, what is going in, the filters, the table and its count. */
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { FileInfo } from '../../../../shared/contract/ingest';
+import { readFileTypesText } from '../../../../shared/file-types';
 import {
   buildTree,
   compareFiles,
@@ -125,7 +126,7 @@ function DocumentsList({
           <p>
             <strong>Drop a case folder here</strong>
           </p>
-          <p className="muted">PDF, Word (DOCX) and text files, in folders of any depth. Or use “Add folder…”.</p>
+          <p className="muted">{readFileTypesText()}, in folders of any depth. Or use “Add folder…”.</p>
         </div>
       )}
       {files.length > 0 && shown.length === 0 && (

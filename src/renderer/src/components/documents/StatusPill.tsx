@@ -1,13 +1,38 @@
 /** A file's status as a pill, and the "OCR" badge of a file read by OCR. */
-import type { FileInfo, IngestFileStatus } from '../../../../shared/contract/ingest';
-import { LOW_OCR_CONFIDENCE } from '../../../../shared/citation-text';
+import type { FileInfo, FileVersionInfo, IngestFileStatus } from '../../../../shared/contract/ingest';
 import { plural } from '../../lib/display-format';
-import { STATUS_LABEL, statusClass } from '../../lib/file-labels';
+import { checkTheOriginal, documentStatus, type StatusTone } from '../../lib/status-tone';
 
-export function StatusPill({ status, reason }: { status: IngestFileStatus; reason?: string | undefined }) {
+/** The pill's colours for each tone (app.css): green done, amber needs you, red failed, blue busy. */
+const TONE_CLASS: Record<StatusTone, string> = {
+  done: 'pill-ok',
+  'needs-you': 'pill-warn',
+  failed: 'pill-bad',
+  busy: 'pill-busy',
+  off: '',
+};
+
+/** `data-status` is the engine's status; `data-tone` what it asks of the user (see lib/status-tone.ts). */
+export function StatusPill({
+  status,
+  reason,
+  locked,
+  ocrPages,
+}: {
+  status: IngestFileStatus;
+  reason?: string | undefined;
+  locked?: FileVersionInfo['locked'];
+  ocrPages?: FileVersionInfo['ocr_pages'];
+}) {
+  const shown = documentStatus({ status, reason, locked, ocr_pages: ocrPages });
   return (
-    <span className={`pill pill-${statusClass(status)}`} title={reason || undefined} data-status={status}>
-      {STATUS_LABEL[status]}
+    <span
+      className={`pill ${TONE_CLASS[shown.tone]}`}
+      title={reason || undefined}
+      data-status={status}
+      data-tone={shown.tone}
+    >
+      {shown.label}
     </span>
   );
 }
@@ -16,7 +41,7 @@ export function StatusPill({ status, reason }: { status: IngestFileStatus; reaso
 export function OcrBadge({ version, reason }: { version: FileInfo['versions'][number] | undefined; reason: string }) {
   const pages = version?.ocr_pages;
   if (!pages?.length) return null;
-  const low = pages.some((p) => p.confidence < LOW_OCR_CONFIDENCE);
+  const low = checkTheOriginal({ ocr_pages: pages });
   const note =
     reason
       .split('; ')
