@@ -8,6 +8,8 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import type { FileInfo } from '../../src/shared/contract/ingest';
 import { multiPagePdf } from '../fixtures/pdfs';
 import { CORPUS } from './corpus';
@@ -45,6 +47,14 @@ async function productionCase(app: AppFixture) {
   const rows = grid.locator('[role="row"][data-file]');
   await expect(rows).toHaveCount(4);
   return { page, docs, grid, rows, files, caseId };
+}
+
+/** Serious and critical axe violations inside the documents pane as it is now (a menu open), as readable lines. */
+async function paneViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).include('section.pane-docs').analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
 }
 
 const named = (list: FileInfo[]) => list.map((f) => f.name);
@@ -316,6 +326,7 @@ test.describe('documents table', () => {
     const byNameAZ = sortMenu.getByRole('menuitemradio', { name: 'Name, A to Z' });
     await expect(byNameAZ).toBeFocused();
     await expect(byNameAZ).toHaveAttribute('aria-checked', 'true');
+    expect(await paneViolations(page), 'the sort menu open').toEqual([]);
     // Escape closes it and gives the focus back to its button.
     await page.keyboard.press('Escape');
     await expect(sortMenu).toBeHidden();
@@ -348,6 +359,7 @@ test.describe('documents table', () => {
     await expect(rowMenu.getByRole('menuitem', { name: 'Versions…' })).toBeFocused();
     await expect(more).toHaveAttribute('aria-expanded', 'true');
     await screenshot(page, 'documents-row-menu');
+    expect(await paneViolations(page), 'a row menu open').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(rowMenu).toBeHidden();
     await expect(more).toBeFocused();
@@ -377,6 +389,7 @@ test.describe('documents table', () => {
     await expect(versions.getByRole('listitem')).toHaveCount(1);
     const open1 = versions.getByRole('button', { name: 'Open version 1' });
     await expect(open1).toBeFocused();
+    expect(await paneViolations(page), 'the versions list open').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(versions).toBeHidden();
     await expect(more).toBeFocused();
