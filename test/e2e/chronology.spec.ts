@@ -186,16 +186,20 @@ test.describe('chronology', () => {
       "Listed the case's dated events about ‘knee’ — 2 events",
     );
 
-    // A file's Bates prefix can be set by hand; one found on no page is refused in plain words.
+    // A file's Bates prefix can be set by hand (its row's "More actions"); one found on no page is refused in plain words.
     const record = docs.locator('[data-file="clinic record.pdf"]');
-    await record.getByRole('button', { name: 'Set Bates prefix…' }).click();
+    const more = record.getByRole('button', { name: 'More actions for clinic record.pdf' });
+    await more.click();
+    await record.getByRole('menuitem', { name: 'Set Bates prefix…' }).click();
     await record.getByLabel('Bates prefix of clinic record.pdf').fill('XYZ');
     await record.getByRole('button', { name: 'Save' }).click();
     await expect(record.getByRole('alert')).toHaveText(
       'No page of clinic record.pdf has a Bates number starting XYZ in its header or footer.',
     );
     await record.getByRole('button', { name: 'Not Bates-stamped' }).click();
-    await expect(record.getByRole('button', { name: 'Set Bates prefix…' })).toBeVisible();
+    await expect(record.getByLabel('Bates prefix of clinic record.pdf')).toBeHidden();
+    await more.click();
+    await expect(record.getByRole('menuitem', { name: 'Set Bates prefix…' })).toBeVisible();
   });
 });
 

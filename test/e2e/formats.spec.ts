@@ -66,6 +66,16 @@ test.describe('emails, attachments and spreadsheets', () => {
       'from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments',
       { timeout: 60_000 },
     );
+    // …on one line (cut at its end where the pane is narrow), the whole of it on hover.
+    const relation = email.locator('.file-relation').first();
+    await expect(relation).toHaveAttribute(
+      'title',
+      'from Jane Doe <jane@firm.example> “Re: Notice of default” · 2 attachments',
+    );
+    const lines = await relation.evaluate(
+      (el) => el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).fontSize),
+    );
+    expect(lines, 'the height of the sender and subject, in font sizes').toBeLessThan(1.8);
     // Its attachments are rows a level deeper, right after it (the table is a tree).
     await expect(email).toHaveAttribute('aria-expanded', 'true');
     const attachments = docs.getByRole('treegrid').locator(`[data-parent="${await email.getAttribute('data-key')}"]`);

@@ -289,7 +289,7 @@ test.describe('scans and locked PDFs', () => {
         .click();
       const row = page.getByRole('region', { name: 'Documents' }).locator(`[data-file="${PROTECTED}"]`);
       await expect(row.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed');
-      await row.getByRole('button', { name: PROTECTED, exact: true }).click();
+      await row.locator('.file-open').click();
       const viewer = page.getByRole('region', { name: 'Source viewer' });
       await expect(viewer.getByTestId('viewer-locked')).toContainText(
         'This PDF is password protected. Enter its password to show its pages.',

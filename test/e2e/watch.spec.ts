@@ -61,7 +61,7 @@ test.describe('watched folders', () => {
 
     const docs = page.getByRole('region', { name: 'Documents' });
     const lease = docs.locator('[data-file="lease.txt"]');
-    await expect(lease.getByRole('button', { name: 'v1' })).toBeVisible({ timeout: 60_000 });
+    await expect(lease.locator('[data-status]').first()).toHaveAttribute('data-status', 'indexed', { timeout: 60_000 });
 
     // A new file saved into the folder.
     writeFileSync(path.join(folder, 'notice.txt'), 'NOTICE. The landlord will inspect the premises on 4 May 2024.\n');

@@ -4,34 +4,35 @@ import { errorMessage } from '../../api/errors';
 import { visibleName } from '../../lib/visible-name';
 import { useDocuments } from '../../stores/documents';
 
-/** The Bates prefix of a stamped PDF: the detected one confirmed or corrected, or "not Bates-stamped". */
-export function BatesControl({ caseId, file, tab }: { caseId: string; file: FileInfo; tab: number }) {
+/**
+ * The Bates prefix of a stamped PDF, under its row (opened from the row's "More actions" menu): the
+ * detected one confirmed or corrected, or "not Bates-stamped". Escape or Cancel closes it.
+ */
+export function BatesForm({ caseId, file, onDone }: { caseId: string; file: FileInfo; onDone: () => void }) {
   const bates = file.versions[file.versions.length - 1]?.bates;
-  const [open, setOpen] = useState(false);
   const [prefix, setPrefix] = useState(bates ? bates.first.replace(/\d+$/, '').trim() : '');
   const [error, setError] = useState<string | null>(null);
   const setBates = useDocuments((s) => s.setBates);
   const save = (value: string | null) =>
     setBates(caseId, file.id, value).then(
       () => {
-        setOpen(false);
         setError(null);
+        onDone();
       },
       (err) => setError(errorMessage(err)),
     );
-  if (!open) {
-    return (
-      <button type="button" className="btn btn-ghost btn-small bates-open" tabIndex={tab} onClick={() => setOpen(true)}>
-        {bates ? 'Change Bates prefix…' : 'Set Bates prefix…'}
-      </button>
-    );
-  }
   return (
     <form
       className="file-actions bates-form"
       onSubmit={(e) => {
         e.preventDefault();
         void save(prefix);
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        e.stopPropagation();
+        onDone();
       }}
     >
       <label className="small">
@@ -44,7 +45,7 @@ export function BatesControl({ caseId, file, tab }: { caseId: string; file: File
       <button type="button" className="btn btn-small" onClick={() => void save(null)}>
         Not Bates-stamped
       </button>
-      <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpen(false)}>
+      <button type="button" className="btn btn-ghost btn-small" onClick={onDone}>
         Cancel
       </button>
       {error && (

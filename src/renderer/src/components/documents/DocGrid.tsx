@@ -5,12 +5,17 @@ import { FileRow } from './FileRow';
 import { FolderRow } from './FolderRow';
 import { COLUMNS, NavContext } from './grid';
 
-/** The header row: a click on a column sorts by it, a second click reverses; the name's column also sorts by title. */
+/**
+ * The header row: a click on a column sorts by it, a second click reverses; the name's column also
+ * sorts by title. Its buttons are not Tab stops (the table is one): the keyboard sorts with the sort
+ * menu above the table, which sets the same order.
+ */
 function HeaderRow({ sort, onSort }: { sort: DocSort; onSort: (sort: DocSort) => void }) {
   const button = (key: SortKey, label: string) => (
     <button
       type="button"
       className="doc-sort"
+      tabIndex={-1}
       aria-pressed={sort.key === key}
       onClick={() => onSort({ key, dir: sort.key === key && sort.dir === 'ascending' ? 'descending' : 'ascending' })}
     >

@@ -103,16 +103,19 @@ function DocumentsList({
   files,
   filter,
   setFilter,
+  sort,
+  setSort,
 }: {
   caseId: string;
   files: FileInfo[];
   filter: DocFilter;
   setFilter: (f: DocFilter) => void;
+  sort: DocSort;
+  setSort: (sort: DocSort) => void;
 }) {
   const loading = useDocuments((s) => s.loading);
   const error = useDocuments((s) => s.error);
   const busy = useDocuments((s) => Boolean(s.progress[caseId]));
-  const [sort, setSort] = useState<DocSort>({ key: 'name', dir: 'ascending' });
   const shown = filterFiles(files, filter);
   return (
     <div className="pane-scroll">
@@ -158,6 +161,8 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
   const files = useDocuments((s) => (s.caseId === caseId ? s.files : NO_FILES));
   const load = useDocuments((s) => s.load);
   const [filter, setFilter] = useState<DocFilter>(NO_FILTER);
+  // One order for the column headers and the sort menu.
+  const [sort, setSort] = useState<DocSort>({ key: 'name', dir: 'ascending' });
   useEffect(() => {
     void load(caseId);
     setFilter(NO_FILTER);
@@ -168,8 +173,17 @@ export function Documents({ caseId, onAdd }: { caseId: string; onAdd: (items: Dr
     <section className="pane pane-docs" aria-label="Documents">
       <DocumentsTitle count={files.length} onAdd={onAdd} />
       <IngestNotices caseId={caseId} />
-      {files.length > 0 && <DocFilters files={files} filter={filter} onFilter={setFilter} />}
-      <DocumentsList caseId={caseId} files={files} filter={filter} setFilter={setFilter} />
+      {files.length > 0 && (
+        <DocFilters files={files} filter={filter} onFilter={setFilter} sort={sort} onSort={setSort} />
+      )}
+      <DocumentsList
+        caseId={caseId}
+        files={files}
+        filter={filter}
+        setFilter={setFilter}
+        sort={sort}
+        setSort={setSort}
+      />
       <SelectionBar files={files} />
       {files.length > 0 && (
         <DocumentsFoot

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import type { FileInfo, IngestCurrentFile, IngestFileStatus } from '../../../../shared/contract/ingest';
 import { errorMessage } from '../../api/errors';
 import type { Row } from '../../lib/document-tree';
@@ -22,9 +22,10 @@ import { useUi } from '../../stores/ui';
 import { useViewer } from '../../stores/viewer';
 import { SelectBox } from '../AskAbout';
 import { PasswordPrompt } from '../PasswordForm';
-import { BatesControl } from './BatesControl';
+import { BatesForm } from './BatesControl';
 import { COLUMNS, useRowProps } from './grid';
 import { OcrBadge, StatusPill } from './StatusPill';
+import { batesSettable, RowMenu } from './RowMenu';
 import { VersionMenu } from './VersionMenu';
 
 /**
@@ -101,20 +102,57 @@ function FileMeta({
 }
 
 interface NameCellProps {
-  caseId: string;
   row: Row & { kind: 'file' };
   base: string;
   current: IngestCurrentFile | undefined;
   type: string;
   pages: string;
-  tab: number;
   readable: boolean;
   onOpen: () => void;
   onToggle: () => void;
 }
 
-/** The name column: tick box, name, title, what it is and where it came from, and the Bates control. */
-function FileNameCell({ caseId, row, base, current, type, pages, tab, readable, onOpen, onToggle }: NameCellProps) {
+/**
+ * What opens the document: its title as the main line where it has one that says more than its
+ * name, with the file name under it; else the file name alone. Each is cut only where it does not
+ * fit (the title at its end, the name in the middle), whole on hover.
+ */
+function FileOpenButton({
+  file,
+  base,
+  readable,
+  onOpen,
+}: {
+  file: FileInfo;
+  base: string;
+  readable: boolean;
+  onOpen: () => void;
+}) {
+  const titled = titleShown(file, base);
+  return (
+    <button
+      type="button"
+      className={`file-open link${titled ? ' titled' : ''}`}
+      aria-label={titled ? `${file.title}, ${base}` : base}
+      tabIndex={-1}
+      disabled={!readable}
+      onClick={onOpen}
+    >
+      {titled && (
+        <span className="file-title" title={visibleName(file.title!)} data-testid="file-title">
+          {visibleName(file.title!)}
+        </span>
+      )}
+      {/* Named by the button's label: the two halves of a middle-cut name are blocks, read apart otherwise. */}
+      <span className={titled ? 'file-name muted small' : 'file-name'} title={visibleName(file.name)}>
+        <MiddleEllipsis text={visibleName(base)} />
+      </span>
+    </button>
+  );
+}
+
+/** The name column: tick box, title and name, what it is and where it came from (one line each). */
+function FileNameCell({ row, base, current, type, pages, readable, onOpen, onToggle }: NameCellProps) {
   const { file, depth } = row;
   const relation = relationText(file);
   return (
@@ -126,55 +164,39 @@ function FileNameCell({ caseId, row, base, current, type, pages, tab, readable, 
             {row.open ? '▾' : '▸'}
           </span>
         )}
-        {/* Named by the whole name: the two halves of a middle-cut name are blocks, read apart otherwise. */}
-        <button
-          type="button"
-          className="file-name link"
-          title={visibleName(file.name)}
-          aria-label={base}
-          tabIndex={-1}
-          disabled={!readable}
-          onClick={onOpen}
-        >
-          <MiddleEllipsis text={visibleName(base)} />
-        </button>
+        <FileOpenButton file={file} base={base} readable={readable} onOpen={onOpen} />
       </div>
-      {titleShown(file, base) && (
-        <div className="file-title small ellipsis" title={visibleName(file.title!)} data-testid="file-title">
-          {visibleName(file.title!)}
+      <FileMeta file={file} current={current} type={type} pages={pages} />
+      {relation && (
+        <div className="file-relation muted small ellipsis" title={visibleName(relation)}>
+          {visibleName(relation)}
         </div>
       )}
-      <FileMeta file={file} current={current} type={type} pages={pages} />
-      {relation && <div className="file-relation muted small">{visibleName(relation)}</div>}
       {file.source_removed && (
         <div className="file-removed muted small" data-testid="file-removed">
           {sourceRemovedText(file)}
         </div>
       )}
-      {(file.kind === 'pdf' || file.kind === 'image') && file.status === 'indexed' && (
-        <BatesControl caseId={caseId} file={file} tab={tab} />
-      )}
     </div>
   );
 }
 
-/** The status column: the pill, "Why?", the OCR badge, the versions and the remove button. */
-function FileStatusCell({
-  caseId,
-  file,
-  status,
-  tab,
-  showReason,
-  onWhy,
-}: {
+interface StatusCellProps {
   caseId: string;
   file: FileInfo;
+  base: string;
   status: IngestFileStatus;
   tab: number;
   showReason: boolean;
   onWhy: () => void;
-}) {
-  const openDialog = useUi((s) => s.openDialog);
+  versions: boolean;
+  setVersions: (open: boolean) => void;
+  onBates: () => void;
+  moreRef: RefObject<HTMLButtonElement | null>;
+}
+
+/** The status column: the pill, "Why?", the OCR badge, the versions badge and "More actions". */
+function FileStatusCell({ caseId, file, base, status, tab, showReason, onWhy, ...more }: StatusCellProps) {
   const reason = file.reason;
   return (
     <div role="gridcell" className="col-status">
@@ -185,19 +207,16 @@ function FileStatusCell({
         </button>
       )}
       <OcrBadge version={file.versions[file.versions.length - 1]} reason={reason} />
-      <VersionMenu caseId={caseId} file={file} tab={tab} />
-      <button
-        type="button"
-        className="btn-icon file-remove"
-        tabIndex={tab}
-        title={`Remove ${visibleName(file.name)}`}
-        aria-label={`Remove ${file.name}`}
-        onClick={() =>
-          openDialog({ kind: 'removeFile', caseId, fileId: file.id, name: file.name, versions: file.versions.length })
-        }
-      >
-        ×
-      </button>
+      <VersionMenu caseId={caseId} file={file} tab={tab} open={more.versions} setOpen={more.setVersions} />
+      <RowMenu
+        caseId={caseId}
+        file={file}
+        base={base}
+        tab={tab}
+        buttonRef={more.moreRef}
+        onVersions={() => more.setVersions(true)}
+        onBates={more.onBates}
+      />
     </div>
   );
 }
@@ -252,17 +271,10 @@ function FileTrouble({
   );
 }
 
-/** A file's row: its name cell, the type, date and pages columns, its status cell, and what went wrong under them. */
-export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } }) {
-  const { file } = row;
-  const { current, status } = useLiveStatus(caseId, file);
+/** Opens the latest version of a file that has been read in the viewer, on its first page. */
+function useOpenFile(file: FileInfo, readable: boolean): () => void {
   const openSource = useViewer((s) => s.open);
-  const [showReason, setShowReason] = useState(false);
-  const picked = useChat((s) => s.selected.includes(file.id));
-  const toggle = useChat((s) => s.toggleSelected);
-  const base = baseName(file);
-  const readable = file.status === 'indexed' || file.status === 'unchanged';
-  const openIt = () => {
+  return () => {
     if (readable)
       openSource({
         file_id: file.id,
@@ -274,8 +286,36 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
         kind: file.versions[file.versions.length - 1]?.kind,
       });
   };
+}
+
+/** The Bates form under the row, spanning its columns. */
+function BatesCell({ caseId, file, onDone }: { caseId: string; file: FileInfo; onDone: () => void }) {
+  return (
+    <div role="gridcell" className="col-more" aria-colspan={COLUMNS.length}>
+      <BatesForm caseId={caseId} file={file} onDone={onDone} />
+    </div>
+  );
+}
+
+/**
+ * A file's row: its name cell, the type, date and pages columns, its status cell, and under them
+ * what went wrong, or the Bates form opened from its "More actions" menu.
+ */
+export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'file' } }) {
+  const { file } = row;
+  const { current, status } = useLiveStatus(caseId, file);
+  const [showReason, setShowReason] = useState(false);
+  const [versions, setVersions] = useState(false);
+  const [bates, setBates] = useState(false);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  const picked = useChat((s) => s.selected.includes(file.id));
+  const toggle = useChat((s) => s.toggleSelected);
+  const base = baseName(file);
+  const readable = file.status === 'indexed' || file.status === 'unchanged';
+  const openIt = useOpenFile(file, readable);
+  const named = titleShown(file, base) ? `${file.title}, ${base}` : base;
   // Space ticks the document (for "Ask about these"), as in a multi-select treegrid.
-  const { props, tab, nav } = useRowProps(row, `${base}, ${STATUS_LABEL[status]}`, {
+  const { props, tab, nav } = useRowProps(row, `${named}, ${STATUS_LABEL[status]}`, {
     enter: openIt,
     space: () => toggle(file.id),
   });
@@ -284,18 +324,17 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
   return (
     <div {...props} className="doc-row file-row" aria-selected={picked} data-file={file.name}>
       <FileNameCell
-        caseId={caseId}
         row={row}
         base={base}
         current={current}
         type={type}
         pages={pages}
-        tab={tab}
         readable={readable}
         onOpen={openIt}
         onToggle={() => nav.setOpen(row.key, !row.open)}
       />
-      <div role="gridcell" className="col-type small">
+      {/* One line: a type that does not fit is cut at its end, whole on hover. */}
+      <div role="gridcell" className="col-type small" title={type}>
         {type}
       </div>
       <div role="gridcell" className="col-date small">
@@ -307,12 +346,27 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
       <FileStatusCell
         caseId={caseId}
         file={file}
+        base={base}
         status={status}
         tab={tab}
         showReason={showReason}
         onWhy={() => setShowReason(!showReason)}
+        versions={versions}
+        setVersions={setVersions}
+        onBates={() => setBates(true)}
+        moreRef={moreRef}
       />
       <FileTrouble caseId={caseId} file={file} showReason={showReason} onRetried={() => setShowReason(false)} />
+      {bates && batesSettable(file) && (
+        <BatesCell
+          caseId={caseId}
+          file={file}
+          onDone={() => {
+            setBates(false);
+            moreRef.current?.focus();
+          }}
+        />
+      )}
     </div>
   );
 }
