@@ -19,7 +19,7 @@ export type FoldablePane = 'docs' | 'chat';
 
 /** What the reviewer chose (remembered): widths dragged to, panes folded, the pane kept when room runs out. */
 export interface PanePrefs {
-  /** The documents' width without the viewer; null: a little over half the room. */
+  /** The documents' width without the viewer; null: three fifths of the room (they are what there is to look at). */
   docsWidth: number | null;
   /** The documents' width beside the viewer; null: a quarter of the room. */
   docsBesideViewer: number | null;
@@ -103,7 +103,7 @@ export function paneLayout(width: number, viewer: boolean, prefs: PanePrefs): Pa
   let viewerSplit: SplitRange | null = null;
   if (docsSplitShown) {
     const max = room - (chat ? PANE_MIN.chat : 0) - (viewer ? PANE_MIN.viewer : 0);
-    const want = viewer ? (prefs.docsBesideViewer ?? room * 0.25) : (prefs.docsWidth ?? room * 0.55);
+    const want = viewer ? (prefs.docsBesideViewer ?? room * 0.25) : (prefs.docsWidth ?? room * 0.6);
     docsSplit = { value: clamp(want, PANE_MIN.docs, max), min: PANE_MIN.docs, max: Math.max(PANE_MIN.docs, max) };
   }
   if (viewerSplitShown) {
