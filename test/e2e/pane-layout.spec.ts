@@ -7,6 +7,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { CORPUS } from './corpus';
 import { corpusDir, expect, screenshot, test, type AppFixture } from './fixtures';
@@ -71,6 +72,14 @@ async function sideways(page: Page): Promise<string[]> {
   });
 }
 
+/** Serious and critical axe violations (the splitters, the rails and the pane buttons among them). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
+}
+
 /** Every pane shown is at least as wide as its minimum; returns the columns for further checks. */
 async function expectMinimums(page: Page, where: string) {
   const cols = await columns(page);
@@ -114,6 +123,7 @@ test.describe('pane layout', () => {
     // 1400×900: all three side by side, each at least its minimum.
     const wide = await expectMinimums(page, '1400×900 with chat');
     expect(wide.map((c) => c.kind)).toEqual(['docs', 'splitter', 'chat', 'splitter', 'viewer']);
+    expect(await seriousViolations(page), 'axe at 1400×900').toEqual([]);
     await screenshot(page, 'layout-1400-chat-viewer');
 
     // 900×700: no room for three; the documents fold to a rail that says so and opens them again.
@@ -123,6 +133,7 @@ test.describe('pane layout', () => {
     await expect(showDocs).toBeVisible();
     await expect(chat).toBeVisible();
     await expectMinimums(page, '900×700 with chat');
+    expect(await seriousViolations(page), 'axe at 900×700 with a folded pane').toEqual([]);
     await screenshot(page, 'layout-900-chat-viewer');
     await showDocs.click();
     await expect(docs).toBeVisible();
