@@ -38,18 +38,20 @@ async function openCase(app: AppFixture): Promise<string> {
 /** The workspace's columns in order: each pane, rail or splitter with its width. */
 async function columns(page: Page): Promise<{ kind: string; width: number }[]> {
   return page.locator('.workspace-body > *').evaluateAll((els) =>
-    els.map((el) => ({
-      kind: el.classList.contains('pane-splitter')
-        ? 'splitter'
-        : el.classList.contains('pane-rail')
-          ? `rail:${el.classList.contains('pane-rail-docs') ? 'docs' : 'chat'}`
-          : el.classList.contains('pane-docs')
-            ? 'docs'
-            : el.classList.contains('pane-viewer')
-              ? 'viewer'
-              : 'chat',
-      width: el.getBoundingClientRect().width,
-    })),
+    els
+      .filter((el) => getComputedStyle(el).display !== 'none')
+      .map((el) => ({
+        kind: el.classList.contains('pane-splitter')
+          ? 'splitter'
+          : el.classList.contains('pane-rail')
+            ? `rail:${el.classList.contains('pane-rail-docs') ? 'docs' : 'chat'}`
+            : el.classList.contains('pane-docs')
+              ? 'docs'
+              : el.classList.contains('pane-viewer')
+                ? 'viewer'
+                : 'chat',
+        width: el.getBoundingClientRect().width,
+      })),
   );
 }
 
@@ -238,6 +240,16 @@ test.describe('pane layout', () => {
       .click();
     await expect(chat).toBeVisible();
     await expect(docs).toBeHidden();
+    // Folded, the case's documents are still known: a search hit opens in the viewer.
+    const box = page.getByRole('searchbox', { name: 'Search this case' });
+    await box.fill('late charge on the unpaid past-due amount');
+    await box.press('Enter');
+    const results = page.getByRole('region', { name: 'Search results' });
+    await results.getByRole('listitem').first().getByRole('button').first().click();
+    await expect(viewer.locator('img.page-image')).toBeVisible();
+    await viewer.getByRole('button', { name: 'Close source viewer' }).click();
+    await results.getByRole('button', { name: 'Back to chat' }).click();
+    await expect(chat).toBeVisible();
     // The rail opens them again, from the keyboard.
     const showDocs = page.getByRole('button', { name: 'Show documents' });
     await showDocs.focus();

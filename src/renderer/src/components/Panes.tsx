@@ -114,13 +114,16 @@ export function PaneBody({ docs, middle, middleName, viewer }: BodyProps) {
     observer.observe(el);
     return () => observer.disconnect();
   }, [setBodyWidth]);
+  // A folded pane stays mounted, hidden: its list loaded, its typed question and place kept.
+  const hidden = `${layout.docs === 'open' ? '' : ' docs-hidden'}${layout.chat === 'open' ? '' : ' chat-hidden'}`;
   return (
     <div
       ref={ref}
-      className={`workspace-body${viewer ? ' with-viewer' : ''}`}
+      className={`workspace-body${viewer ? ' with-viewer' : ''}${hidden}`}
       style={{ gridTemplateColumns: layout.columns }}
     >
-      {layout.docs === 'open' ? docs : <PaneRail pane="docs" name="Documents" squeezed={layout.docs === 'squeezed'} />}
+      {docs}
+      {layout.docs !== 'open' && <PaneRail pane="docs" name="Documents" squeezed={layout.docs === 'squeezed'} />}
       {layout.docsSplit && (
         <PaneSplitter
           label="Resize the documents pane"
@@ -129,11 +132,8 @@ export function PaneBody({ docs, middle, middleName, viewer }: BodyProps) {
           onMove={(px, keep) => setDocsWidth(px, viewer !== null, keep)}
         />
       )}
-      {layout.chat === 'open' ? (
-        middle
-      ) : (
-        <PaneRail pane="chat" name={middleName} squeezed={layout.chat === 'squeezed'} />
-      )}
+      {middle}
+      {layout.chat !== 'open' && <PaneRail pane="chat" name={middleName} squeezed={layout.chat === 'squeezed'} />}
       {layout.viewerSplit && (
         <PaneSplitter
           label="Resize the source viewer"
