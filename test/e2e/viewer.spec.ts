@@ -1,5 +1,5 @@
 /**
- * The source viewer as a place to check a citation: half the window or more, a splitter whose
+ * The source viewer as a place to check a citation: at least its minimum width, a splitter whose
  * width is remembered, page keys, the page box, fit width / fit page, a selectable text layer on
  * the words, "Copy quote with citation", the search's words boxed on the page with next/previous
  * across the document, find in the document (Ctrl+F), and lazily drawn page thumbnails.
@@ -155,7 +155,7 @@ async function expectLineSelectable(page: Page, words: PageWords): Promise<void>
 }
 
 test.describe('source viewer', () => {
-  test('half the window or more, a remembered splitter, page keys, the page box, fit width and fit page, Esc closes', async ({
+  test('at least its minimum width, a remembered splitter, page keys, the page box, fit width and fit page, Esc closes', async ({
     app,
   }) => {
     const { page } = app;
@@ -175,9 +175,8 @@ test.describe('source viewer', () => {
     await expect(viewer.locator('img.page-image')).toBeVisible();
     // The result clicked stays where it was: the results list did not jump.
     expect(Math.abs((await opener.boundingBox())!.y - before.y)).toBeLessThan(3);
-    // At least half the window, and the cited words in view.
-    const viewport = page.viewportSize()!;
-    expect((await viewer.boundingBox())!.width).toBeGreaterThanOrEqual(viewport.width / 2 - 1);
+    // At least its minimum width (the chat and the documents keep theirs beside it), and the cited words in view.
+    expect((await viewer.boundingBox())!.width).toBeGreaterThanOrEqual(360);
     await expect(viewer.getByTestId('cite-box').first()).toBeInViewport();
     const citedPage = await shownPage(page);
     const pageBox = viewer.getByRole('textbox', { name: /Page number/ });

@@ -6,6 +6,7 @@
 import type { FileInfo } from '../../../shared/contract/ingest';
 import { useChat } from '../stores/chat';
 import { plural } from '../lib/display-format';
+import { useLayout } from '../stores/layout';
 
 /** A row's tick box: out of the Tab order (the tree is one Tab stop; Space on the row ticks it). */
 export function SelectBox({ file, label }: { file: FileInfo; label: string }) {
@@ -41,7 +42,9 @@ export function SelectionBar({ files }: { files: FileInfo[] }) {
         title="Limit the next questions to the selected documents"
         onClick={() => {
           askAbout(chosen.map((f) => ({ file_id: f.id, file_name: f.name })));
-          document.querySelector<HTMLTextAreaElement>('.chat-input textarea')?.focus();
+          // The question box is in the chat pane: open it if it was folded, then give the box the focus.
+          useLayout.getState().setFolded('chat', false);
+          requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>('.chat-input textarea')?.focus());
         }}
       >
         Ask about these

@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../api/index';
 import { useCases } from '../stores/cases';
 import type { DroppedItems } from '../lib/dropped-items';
@@ -15,7 +15,8 @@ import { FirstRun } from './FirstRun';
 import { formatBytes, plural } from '../lib/display-format';
 import { SearchResults } from './SearchResults';
 import { SourceViewer } from './SourceViewer';
-import { ViewerSplitter } from './viewer/Splitter';
+import { PaneBody, PaneToggles } from './Panes';
+import { useLayout } from '../stores/layout';
 
 /** Add dropped or chosen items to a case, reporting failures in words. */
 export function addItemsToCase(caseId: string, items: DroppedItems): void {
@@ -57,7 +58,6 @@ export function Workspace() {
   const openDialog = useUi((s) => s.openDialog);
   const searchOpen = useSearch((s) => s.open && s.caseId === selected?.id);
   const viewerOpen = useViewer((s) => s.source !== null);
-  const viewerWidth = useViewer((s) => s.width);
   const chronologyOpen = useChronology((s) => s.open && s.caseId === selected?.id);
 
   useEffect(() => {
@@ -65,6 +65,10 @@ export function Workspace() {
     useViewer.getState().close();
     useChronology.getState().close();
   }, [selected?.id]);
+  // A search or the chronology asked for shows in the middle pane: open it if it was folded.
+  useEffect(() => {
+    if (searchOpen || chronologyOpen) useLayout.getState().setFolded('chat', false);
+  }, [searchOpen, chronologyOpen]);
 
   if (!selected) return <FirstRun hasCases={hasCases} />;
 
@@ -81,6 +85,7 @@ export function Workspace() {
         </div>
         <CaseSearch caseId={selected.id} />
         <div className="workspace-actions">
+          <PaneToggles viewer={viewerOpen} />
           <button
             type="button"
             className="btn"
@@ -104,21 +109,20 @@ export function Workspace() {
           </button>
         </div>
       </header>
-      <div
-        className={`workspace-body${viewerOpen ? ' with-viewer' : ''}`}
-        style={viewerOpen && viewerWidth ? ({ '--viewer-width': `${viewerWidth}px` } as CSSProperties) : undefined}
-      >
-        <Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />
-        {searchOpen ? (
-          <SearchResults />
-        ) : chronologyOpen ? (
-          <Chronology caseId={selected.id} />
-        ) : (
-          <Chat caseId={selected.id} />
-        )}
-        {viewerOpen && <ViewerSplitter />}
-        {viewerOpen && <SourceViewer />}
-      </div>
+      <PaneBody
+        docs={<Documents caseId={selected.id} onAdd={(items) => addItemsToCase(selected.id, items)} />}
+        middle={
+          searchOpen ? (
+            <SearchResults />
+          ) : chronologyOpen ? (
+            <Chronology caseId={selected.id} />
+          ) : (
+            <Chat caseId={selected.id} />
+          )
+        }
+        middleName={searchOpen ? 'Search results' : chronologyOpen ? 'Chronology' : 'Chat'}
+        viewer={viewerOpen ? <SourceViewer /> : null}
+      />
     </section>
   );
 }

@@ -51,8 +51,6 @@ interface ViewerState {
   scrollTick: number;
   /** Page thumbnails shown (remembered). */
   thumbs: boolean;
-  /** The viewer's width in pixels as the user dragged it (remembered); null: half the window. */
-  width: number | null;
   open(source: SourceRef): void;
   /** Mark the whole cited passage or only the supporting words (a source with `whole`). */
   setScope(scope: ViewerScope): void;
@@ -70,10 +68,8 @@ interface ViewerState {
   /** Go to the next (1) or previous (-1) hit, across pages. */
   stepHit(dir: 1 | -1): void;
   setThumbs(on: boolean): void;
-  setWidth(px: number, remember: boolean): void;
 }
 
-const WIDTH_KEY = 'casefile.viewer.width';
 const THUMBS_KEY = 'casefile.viewer.thumbs';
 
 function remembered(key: string): string | null {
@@ -90,11 +86,6 @@ function remember(key: string, value: string): void {
   } catch {
     // Storage off (private window): the setting lasts this session only.
   }
-}
-
-function rememberedWidth(): number | null {
-  const n = Number(remembered(WIDTH_KEY));
-  return Number.isFinite(n) && n >= 200 && n <= 10_000 ? n : null;
 }
 
 const closedFind: FindState = { open: false, query: '', mode: 'phrase', hits: [], current: -1 };
@@ -363,8 +354,8 @@ function findActions(
   };
 }
 
-/** The pane's own choices, remembered (the thumbnails shown or not, its width), and the thumbnails' images. */
-function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth' | 'thumbnail'> {
+/** The pane's own choice, remembered (the thumbnails shown or not), and the thumbnails' images. */
+function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'thumbnail'> {
   return {
     thumbnail(caseId, fileId, version, page) {
       return api.call('citations.page', { case_id: caseId, file_id: fileId, version, page, scale: 0.25 });
@@ -372,10 +363,6 @@ function paneActions(set: SetViewer): Pick<ViewerState, 'setThumbs' | 'setWidth'
     setThumbs(on) {
       set({ thumbs: on });
       remember(THUMBS_KEY, on ? '1' : '0');
-    },
-    setWidth(px, keep) {
-      set({ width: Math.round(px) });
-      if (keep) remember(WIDTH_KEY, String(Math.round(px)));
     },
   };
 }
@@ -398,7 +385,6 @@ export const useViewer = create<ViewerState>((set, get) => ({
   scrollTo: 'cite',
   scrollTick: 0,
   thumbs: remembered(THUMBS_KEY) === '1',
-  width: rememberedWidth(),
   ...openActions(set, get),
   ...moveActions(set, get),
   ...findActions(set, get),
