@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { jsonSchema, Output, streamText } from 'ai';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LlamaHost } from '../../src/core/agent/llama-host';
 import { stories260kGguf, tinyRandomGguf } from '../helpers/models';
 
@@ -49,11 +49,12 @@ describe('the local model in its own process', () => {
     const usage = await result.usage;
     expect(usage.outputTokens).toBe(12);
     expect(usage.inputTokens).toBeGreaterThan(0);
-    expect(host.usage.output).toBeGreaterThanOrEqual(12);
+    // The process reports its counts and models when the call's stream has ended.
+    await vi.waitFor(() => expect(host.usage.output).toBeGreaterThanOrEqual(12), { timeout: 30_000, interval: 20 });
+    expect(host.isLoaded(tinyRandomGguf)).toBe(true);
     const pid = host.pid;
     expect(pid).toBeTypeOf('number');
     expect(pid).not.toBe(process.pid);
-    expect(host.isLoaded(tinyRandomGguf)).toBe(true);
     await streamText({ model, prompt: 'Hi', maxOutputTokens: 4, maxRetries: 0 }).text;
     expect(host.pid).toBe(pid);
   });
@@ -103,8 +104,9 @@ describe('the local model in its own process', () => {
         failed = error;
       },
     });
-    const pid = host.pid;
+    let pid: number | undefined;
     for await (const _ of result.textStream) {
+      pid ??= host.pid;
       if (++chunks === 3) controller.abort();
     }
     expect(chunks).toBeLessThan(20);
@@ -146,11 +148,15 @@ describe('the local model in its own process', () => {
         failed = error;
       },
     });
-    const crashed = host.pid!;
+    let crashed = 0;
     let chunks = 0;
     for await (const _ of result.textStream) {
-      if (++chunks === 2) process.kill(crashed, 'SIGKILL');
+      if (++chunks === 2) {
+        crashed = host.pid!;
+        process.kill(crashed, 'SIGKILL');
+      }
     }
+    expect(crashed).toBeGreaterThan(0);
     expect(failed).toMatchObject({
       code: 'failed',
       message: expect.stringMatching(/The local model stopped unexpectedly/),
