@@ -5,13 +5,16 @@ import { defineConfig } from 'electron-vite';
 import { cspMetaPlugin } from './src/main/security';
 
 // Main-process entries: the app, plus the files the engine starts as workers (render, embedding:
-// worker_threads) and as reader processes (ingest: child processes it can measure and stop).
+// worker_threads), as reader processes (ingest: child processes it can measure and stop) and as the
+// model process (the local chat model, below the app's priority).
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts') };
 if (existsSync('src/core/reader/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/reader/worker.ts');
 if (existsSync('src/core/citations/render-worker.ts'))
   mainInputs['render-worker'] = resolve('src/core/citations/render-worker.ts');
 if (existsSync('src/core/retrieval/embed-worker.ts'))
   mainInputs['embed-worker'] = resolve('src/core/retrieval/embed-worker.ts');
+if (existsSync('src/core/agent/llama-worker.ts'))
+  mainInputs['llama-worker'] = resolve('src/core/agent/llama-worker.ts');
 
 export default defineConfig({
   main: {

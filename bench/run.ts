@@ -30,6 +30,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'formats.ts', fn: 'formatsBench' },
   { file: 'e2e.ts', fn: 'e2eBench' },
   { file: 'scale.ts', fn: 'scaleBench' },
+  { file: 'generation.ts', fn: 'generationBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */

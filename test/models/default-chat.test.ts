@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveModel } from '../../src/core/agent/backends';
-import type { LlamaRuntime } from '../../src/core/agent/llama-provider';
+import { LlamaHost } from '../../src/core/agent/llama-host';
 import { Engine } from '../../src/core/engine';
 import { runCasefile } from '../helpers/cli';
 import { repoRoot, sharedDir, tempHome } from '../helpers/home';
@@ -52,7 +52,7 @@ describe('default chat model', () => {
       expect(flags).toEqual({ stories260K: false, 'llama-2-tiny-random': true, [MINILM_ID]: true });
 
       const registry = await engine.catalog();
-      const runtime = {} as LlamaRuntime; // never started: resolving a model does not load it
+      const runtime = new LlamaHost(); // never started: resolving a model starts no process and loads nothing
       expect((await resolveModel(undefined, { runtime: () => runtime, registry })).label).toBe('llama-2-tiny-random');
       expect((await resolveModel('stories260K', { runtime: () => runtime, registry })).label).toBe('stories260K');
       // The environment's model (CASEFILE_CHAT_MODEL) still wins over the saved default.

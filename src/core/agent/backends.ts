@@ -22,7 +22,7 @@ export class NoChatModelError extends CasefileError {
   }
 }
 import type { ModelRegistry } from '../models/registry';
-import { LlamaLanguageModel, type LlamaRuntime } from './llama-provider';
+import type { LlamaHost } from './llama-host';
 import type { StepFormat } from './prompt';
 import { ScriptedLanguageModel } from './scripted';
 
@@ -49,7 +49,7 @@ export interface ResolvedModel {
 }
 
 export interface BackendContext {
-  runtime: () => LlamaRuntime;
+  runtime: () => LlamaHost;
   registry: ModelRegistry;
   endpoint?: EndpointConfig | undefined;
   /** The model of a turn that names none (`scripted:<file>`, an installed id or a .gguf path; config.ts). */
@@ -99,7 +99,7 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
       });
     const small = tooSmallToAnswer({ kind: 'chat', format: 'gguf', bytes: statSync(file).size, quantization: null });
     return {
-      model: new LlamaLanguageModel(ctx.runtime(), file),
+      model: ctx.runtime().languageModel(file),
       format: 'json',
       label: path.basename(file),
       kind: 'llama',
@@ -125,7 +125,7 @@ export async function resolveModel(spec: string | undefined, ctx: BackendContext
     throw new NoChatModelError();
   }
   return {
-    model: new LlamaLanguageModel(ctx.runtime(), pick.path, { modelId: pick.id }),
+    model: ctx.runtime().languageModel(pick.path, { modelId: pick.id }),
     format: 'json',
     label: pick.id,
     kind: 'llama',

@@ -32,7 +32,8 @@ import { newId } from '../util/ids';
 import { NoChatModelError, resolveModel, type EndpointConfig, type ResolvedModel } from './backends';
 import { agentToolsFor, SMALL_MODEL_TOOLS } from './agent-tools';
 import { condenseQuestion } from './condense';
-import { LlamaRuntime, type LlamaRuntimeOptions } from './llama-provider';
+import { LlamaHost } from './llama-host';
+import type { LlamaRuntimeOptions } from './llama-provider';
 import { runAgent, type AgentRunResult } from './loop';
 import { clampMaxSteps } from './policies';
 import { trimText } from './prompt';
@@ -156,7 +157,7 @@ interface Passages {
 }
 
 export class AgentService {
-  private runtimeInstance: LlamaRuntime | undefined;
+  private runtimeInstance: LlamaHost | undefined;
   private readonly running = new Map<string, { caseId: string; controller: AbortController }>();
 
   constructor(
@@ -164,9 +165,9 @@ export class AgentService {
     private readonly options: AgentOptions = {},
   ) {}
 
-  /** The local model runtime, created on first use. */
-  runtime(): LlamaRuntime {
-    this.runtimeInstance ??= new LlamaRuntime(this.options.llama ?? {});
+  /** The local model runtime (its own process, started on first call), created on first use. */
+  runtime(): LlamaHost {
+    this.runtimeInstance ??= new LlamaHost(this.options.llama ?? {});
     return this.runtimeInstance;
   }
 
@@ -451,7 +452,7 @@ export class AgentService {
   }
 
   /** The model of a turn: the one named, else the default (NoChatModelError when none is installed). */
-  private async resolve(model: string | undefined): Promise<ResolvedModel> {
+  async resolve(model: string | undefined): Promise<ResolvedModel> {
     return resolveModel(model, {
       runtime: () => this.runtime(),
       registry: await this.ports.catalog(),

@@ -1,10 +1,12 @@
 /**
  * The embedding stage runs below everything else (on Linux, where a thread has a priority of its
  * own), so parsing — what makes a case searchable — and the window take the cores first, and the
- * vectors catch up when parsing is done. Readers keep the usual priority: their page and file
+ * vectors catch up when parsing is done. The local model's process runs as low, so a page, a search
+ * and the lists are drawn at once while a model writes. Readers keep the usual priority: their page and file
  * limits are wall-clock times, and a lowered reader on a busy computer could be stopped as "took
  * too long" while it was only waiting for a core.
  */
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 
 /** The embedding stage: the lowest. */
@@ -24,5 +26,42 @@ export function lowerThisThread(priority: number): void {
     os.setPriority(0, priority);
   } catch {
     // Not allowed here (a sandbox, a policy): the same work at the usual priority.
+  }
+}
+
+/**
+ * The local model's generation: as low as the embedding stage, so drawing a page, a search and the
+ * lists take the cores first while a model writes, and the search's own query vector shares with it.
+ */
+export const GENERATE_PRIORITY = os.constants.priority.PRIORITY_LOW;
+
+/**
+ * Lower the whole calling process, for a child that only does background work. On Linux each
+ * thread has its own nice value: every thread the process has now is lowered, and a thread started
+ * later inherits its starter's (the model's threads are started by threads lowered here).
+ * Elsewhere the call lowers the process itself.
+ */
+export function lowerThisProcess(priority: number): void {
+  if (!THREAD_PRIORITIES) {
+    try {
+      os.setPriority(0, priority);
+    } catch {
+      // Not allowed here: the same work at the usual priority.
+    }
+    return;
+  }
+  lowerThisThread(priority);
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const tid of tasks) {
+    try {
+      os.setPriority(Number(tid), priority);
+    } catch {
+      // A thread that ended meanwhile, or a policy that forbids it.
+    }
   }
 }
