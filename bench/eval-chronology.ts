@@ -224,6 +224,8 @@ export interface SetResult {
   dateRight: number;
   precision: number;
   recall: number;
+  /** Recall of each document with labels, averaged: a long docket table weighs as one document. */
+  docRecall: number;
   dateAccuracy: number;
   junk: Record<(typeof JUNK_KINDS)[number], number>;
   junkPerDoc: number;
@@ -240,6 +242,7 @@ export function summarise(set: SetName, docs: DocResult[]): SetResult {
   const dateRight = sum(docs, (d) => d.matched.filter((m) => m.dateRight).length);
   const counted = sum(docs, (d) => d.counted);
   const labels = sum(docs, (d) => d.labels);
+  const labelled = docs.filter((d) => d.labels > 0);
   const junk = Object.fromEntries(
     JUNK_KINDS.map((k) => [k, sum(docs, (d) => d.falseHits.filter((f) => f.kind === k).length)]),
   ) as SetResult['junk'];
@@ -253,6 +256,10 @@ export function summarise(set: SetName, docs: DocResult[]): SetResult {
     dateRight,
     precision: ratio(matched, counted),
     recall: ratio(matched, labels),
+    docRecall: ratio(
+      sum(labelled, (d) => d.matched.length / d.labels),
+      labelled.length,
+    ),
     dateAccuracy: ratio(dateRight, matched),
     junk,
     junkPerDoc: ratio(
@@ -296,7 +303,7 @@ function printSet(r: SetResult, verbose: boolean): void {
     for (const q of d.badQuotes) console.log(`     ! label quote not in the document's text: “${q}”`);
   }
   console.log(
-    `precision ${r.precision.toFixed(3)} (${r.matched}/${r.counted}), recall ${r.recall.toFixed(3)} (${r.matched}/${r.labels}), date accuracy ${r.dateAccuracy.toFixed(3)} (${r.dateRight}/${r.matched})`,
+    `precision ${r.precision.toFixed(3)} (${r.matched}/${r.counted}), recall ${r.recall.toFixed(3)} (${r.matched}/${r.labels}; per document ${r.docRecall.toFixed(3)}), date accuracy ${r.dateAccuracy.toFixed(3)} (${r.dateRight}/${r.matched})`,
   );
   console.log(
     `junk rows per document ${r.junkPerDoc.toFixed(2)}: ${JUNK_KINDS.map((k) => `${k} ${r.junk[k]}`).join(', ')}; citation dates ${r.citations}`,
@@ -327,6 +334,11 @@ function metricsOf(r: SetResult): Metrics {
       value: r.recall,
       unit: 'ratio',
       note: `labelled events found / labelled events; ${n}; target ≥ 0.80`,
+    },
+    [`chronology.${r.set}.recall_per_doc`]: {
+      value: r.docRecall,
+      unit: 'ratio',
+      note: `recall of each document with labels, averaged; ${n}`,
     },
     [`chronology.${r.set}.date_accuracy`]: {
       value: r.dateAccuracy,
