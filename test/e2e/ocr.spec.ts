@@ -201,6 +201,8 @@ test.describe('scans and locked PDFs', () => {
     await expect(locked.locator('[data-status]').first()).toHaveAttribute('data-tone', 'needs-you');
     await expect(locked.locator('[data-status]').first()).toHaveText('Password needed');
     expect(await backgroundOf(locked.locator('[data-status]').first())).toBe(await colourOf(page, 'var(--warn-soft)'));
+    // A screen reader hears the row as the pill reads, not "Failed".
+    await expect(locked).toHaveAttribute('aria-label', /, Password needed$/);
     await locked.getByRole('button', { name: 'Enter password…' }).click();
     const field = locked.getByLabel(`Password for ${PROTECTED}`);
     await expect(field).toBeFocused();

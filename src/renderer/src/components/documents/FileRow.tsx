@@ -9,12 +9,12 @@ import {
   STAGE_LABEL,
   STAGE_STATUS,
   stageText,
-  STATUS_LABEL,
   statusClass,
   titleShown,
   typeText,
   UNIT_WORD,
 } from '../../lib/file-labels';
+import { documentStatus } from '../../lib/status-tone';
 import { visibleName } from '../../lib/visible-name';
 import { useChat } from '../../stores/chat';
 import { useDocuments } from '../../stores/documents';
@@ -200,7 +200,12 @@ function FileStatusCell({ caseId, file, base, status, tab, showReason, onWhy, ..
   const reason = file.reason;
   return (
     <div role="gridcell" className="col-status">
-      <StatusPill status={status} reason={reason} />
+      <StatusPill
+        status={status}
+        reason={reason}
+        locked={file.locked}
+        ocrPages={file.versions[file.versions.length - 1]?.ocr_pages}
+      />
       {reason && (
         <button type="button" className="btn-why" tabIndex={tab} aria-expanded={showReason} onClick={onWhy}>
           Why?
@@ -315,7 +320,14 @@ export function FileRow({ caseId, row }: { caseId: string; row: Row & { kind: 'f
   const openIt = useOpenFile(file, readable);
   const named = titleShown(file, base) ? `${file.title}, ${base}` : base;
   // Space ticks the document (for "Ask about these"), as in a multi-select treegrid.
-  const { props, tab, nav } = useRowProps(row, `${named}, ${STATUS_LABEL[status]}`, {
+  // The row's name says its status as its pill shows it ("Password needed", not "Failed").
+  const shown = documentStatus({
+    status,
+    reason: file.reason,
+    locked: file.locked,
+    ocr_pages: file.versions[file.versions.length - 1]?.ocr_pages,
+  });
+  const { props, tab, nav } = useRowProps(row, `${named}, ${shown.label}`, {
     enter: openIt,
     space: () => toggle(file.id),
   });
