@@ -6,7 +6,7 @@
  */
 import { placeOf } from '../text/index';
 import type { IngestFileStatus } from '../../shared/contract/ingest';
-import type { SearchResult } from '../../shared/contract/search';
+import type { SearchFocus, SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
 import type { CitationLedger } from '../domain/index';
@@ -198,9 +198,121 @@ function orList(words: string[]): string {
   return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q.at(-1)}`;
 }
 
+/**
+ * Each graded passage quoted at its best sentence(s) and cited: "p. 3: “…” [cite:id]" (after
+ * `mark`), with the document's title apart, the passage for the session, and its grade.
+ */
+function quoted(
+  o: ExtractiveOptions,
+  shown: Graded[],
+  line: (g: Graded, title: string, quote: string) => string,
+  found: boolean,
+): { lines: string[]; seen: PassageItem[]; relevance: Map<string, PassageRelevance> } {
+  const lines: string[] = [];
+  const seen: PassageItem[] = [];
+  const relevance = new Map<string, PassageRelevance>();
+  for (const g of shown) {
+    const r = g.result;
+    const [s, e] = g.range;
+    const pages = g.doc.pageStarts?.length ? pagesOf(g.doc.pageStarts, s, e) : r.citation.pages;
+    const cite = o.ledger.issue({
+      file_id: r.file_id,
+      file_name: r.file_name,
+      version: r.version,
+      pages,
+      start: s,
+      end: e,
+    });
+    const title = g.doc.title || r.document_title || readableFileName(r.file_name);
+    const place = placeOf(g.doc, pages, s, e) ?? pagesText(pages);
+    lines.push(line(g, title, `${place}: “${quoteOf(g.doc.text.slice(s, e))}” [cite:${cite.id}]`));
+    seen.push({
+      cite: cite.id,
+      file_name: r.file_name,
+      pages,
+      text: g.doc.text.slice(s, e),
+      chunk_id: r.chunk_id,
+      hash: r.hash,
+    });
+    relevance.set(cite.id, found ? g.relevance : 'closest');
+  }
+  return { lines, seen, relevance };
+}
+
+/**
+ * What a comparison asks about, once the documents' names are out of it: "Compare the governing law
+ * of the and agreements." → "the governing law". The words of comparing, and the husk of the names
+ * ("of the and agreements"), would only blur the search within each document.
+ */
+export function comparedTopic(query: string): string {
+  const topic = query
+    .replace(
+      /\b(?:compare|compared|comparison|differ|differs|difference|differences|versus|vs\.?|both|each|either|respectively)\b/gi,
+      ' ',
+    )
+    .replace(
+      /\b(?:of|in|under|between|for|to)?\s*(?:the\s+)?(?:and|or)\s+(?:the\s+)?(?:agreements?|contracts?|documents?|deals?)\b/gi,
+      ' ',
+    )
+    .replace(/\b(?:the\s+)?(?:agreements?|contracts?)\s+(?:and|or)\s+(?:the\s+)?(?:agreements?|contracts?)\b/gi, ' ')
+    .replace(/\s+([?.,;:!])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,.;:]+|[\s,;:]+$/g, '')
+    .trim();
+  return topic.replace(/[?.!]/g, '').trim().length >= 3 ? topic : query;
+}
+
+/** Passages quoted from each document a comparison names, at most. */
+const PER_NAMED_DOCUMENT = 2;
+
+/**
+ * A question that names two or more documents ("compare the termination rights in the Zounds and
+ * Conformis agreements"): each searched on its own, the answer laid out per document, and a
+ * document where nothing answers says so with its closest passage — never left out.
+ */
+async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Promise<ExtractiveAnswer> {
+  const about = comparedTopic(focus.query || o.question);
+  const groups: { title: string; graded: Graded[] }[] = [];
+  for (const f of focus.files) {
+    const response = await o.tools.retrieve({ query: about, file_name: f.file_name, top_k: 6 }, o.signal);
+    const mine = response.results.filter((r) => r.file_id === f.file_id);
+    const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
+    graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || b.order - a.order);
+    groups.push({ title: f.title || readableFileName(f.file_name), graded });
+  }
+  const answered = (g: Graded[]) => g.some((x) => x.relevance !== 'closest' && !x.lacksAskedFact);
+  const found = groups.some((g) => answered(g.graded));
+  const lines: string[] = [];
+  const seen: PassageItem[] = [];
+  const relevance = new Map<string, PassageRelevance>();
+  for (const group of groups) {
+    const has = answered(group.graded);
+    const shown = has
+      ? group.graded.filter((g) => g.relevance !== 'closest').slice(0, PER_NAMED_DOCUMENT)
+      : group.graded.slice(0, 1);
+    const out = quoted(
+      o,
+      shown,
+      (g, _title, quote) => `${RELEVANCE_WORDS[has ? g.relevance : 'closest']} — ${quote}`,
+      has,
+    );
+    lines.push('', `${group.title}:`);
+    lines.push(...(out.lines.length ? out.lines : ['No passage of this document matches.']).map((l) => `- ${l}`));
+    if (!has && out.lines.length) lines.push(`- This document doesn't appear to say.`);
+    seen.push(...out.seen);
+    for (const [k, v] of out.relevance) relevance.set(k, v);
+  }
+  const names = groups.map((g) => g.title);
+  const lead = (why: ExtractiveWhy) =>
+    `${found ? HEADINGS[why].replace(/:$/, '') : `${NOT_FOUND_LEAD[why]}The documents don't appear to say`}, for each of the ${names.length} documents the question names:`;
+  const because = (why: ExtractiveWhy) => [lead(why), ...lines].join('\n');
+  return { answer: because(o.why), seen, relevance, found, because };
+}
+
 /** The extractive answer for `question` (its citations still go through verification like any answer's). */
 export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
   const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
+  if ((response.focus?.files.length ?? 0) >= 2) return perDocumentAnswer(o, response.focus!);
   const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
   const none = {
     answer: NOTHING_FOUND,
@@ -235,35 +347,12 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
     lead = (w) =>
       `${NOT_FOUND_LEAD[w]}The documents don't appear to say${why}. The closest passages, which do not answer the question:`;
   }
-  const lines: string[] = [];
-  const seen: PassageItem[] = [];
-  const relevance = new Map<string, PassageRelevance>();
-  for (const g of shown) {
-    const r = g.result;
-    const [s, e] = g.range;
-    const quote = quoteOf(g.doc.text.slice(s, e));
-    const pages = g.doc.pageStarts?.length ? pagesOf(g.doc.pageStarts, s, e) : r.citation.pages;
-    const cite = o.ledger.issue({
-      file_id: r.file_id,
-      file_name: r.file_name,
-      version: r.version,
-      pages,
-      start: s,
-      end: e,
-    });
-    const title = g.doc.title || r.document_title || readableFileName(r.file_name);
-    const mark = found ? `${RELEVANCE_WORDS[g.relevance]} — ` : '';
-    lines.push(`- ${mark}${title}, ${placeOf(g.doc, pages, s, e) ?? pagesText(pages)}: “${quote}” [cite:${cite.id}]`);
-    seen.push({
-      cite: cite.id,
-      file_name: r.file_name,
-      pages,
-      text: g.doc.text.slice(s, e),
-      chunk_id: r.chunk_id,
-      hash: r.hash,
-    });
-    relevance.set(cite.id, found ? g.relevance : 'closest');
-  }
+  const { lines, seen, relevance } = quoted(
+    o,
+    shown,
+    (g, title, quote) => `- ${found ? `${RELEVANCE_WORDS[g.relevance]} — ` : ''}${title}, ${quote}`,
+    found,
+  );
   const because = (why: ExtractiveWhy) => [lead(why), '', ...lines].join('\n');
   return { answer: because(o.why), seen, relevance, found, because };
 }

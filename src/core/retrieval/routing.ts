@@ -122,6 +122,9 @@ export class DocumentRouter {
     const rare = Math.max(this.tuning.minRareDocs, Math.ceil(this.tuning.rareShare * n));
     const weight = new Map<string, number>();
     const naming = new Set<string>();
+    // Documents a word names alone ("Conformis"): where a question names two or more so, each is kept
+    // ("the Conformis and Water Now agreements"), however many words named the other.
+    const alone = new Set<string>();
     for (const word of new Set(words)) {
       for (const part of word.split(/[.&-]/)) {
         const term = routingTerm(part);
@@ -133,13 +136,14 @@ export class DocumentRouter {
         const idf = Math.log(1 + n / hits.length);
         naming.add(word);
         for (const h of hits) weight.set(String(h.id), (weight.get(String(h.id)) ?? 0) + idf);
+        if (hits.length === 1 && idf >= this.tuning.minWeight) alone.add(String(hits[0]!.id));
       }
     }
     if (weight.size === 0) return null;
     const ranked = [...weight].sort((a, b) => b[1] - a[1]);
     const best = ranked[0]![1];
     if (best < this.tuning.minWeight) return null;
-    const focus = ranked.filter(([, w]) => w >= best * this.tuning.keepShare);
+    const focus = ranked.filter(([id, w]) => w >= best * this.tuning.keepShare || (alone.size > 1 && alone.has(id)));
     if (focus.length > this.tuning.maxFocus) return null;
     const matched = [...naming];
     const dropped = new Set(naming);
