@@ -1,0 +1,96 @@
+/**
+ * `npm run eval:comparison -- --home DIR`: comparison questions over the CUAD case (issue 40):
+ * "Compare the governing law of the Tom Online and Lifeway Foods agreements." Each of the 40
+ * questions (bench/data/comparison-questions.jsonl, FROZEN) names two contracts of the case "eval
+ * cuad-clauses" (as bench/eval-retrieval.ts ingests it) by their company and asks about one CUAD
+ * category; its gold is every span of that category in each contract
+ * (../shared/corpus/cuad/derived_clause_spans_selected.jsonl, by line).
+ *
+ * The set was generated once: ten categories, four question wordings each, pairs of contracts drawn
+ * at random (seed 37) among those with a span of the category and a company name in their file
+ * name. Nothing was tuned on it.
+ *
+ * Each question is asked with `chat.ask` mode 'extractive' (Find passages). A named contract is
+ * covered when a citation of the answer is in it, overlaps a gold page and holds a gold span's words
+ * (the rule of bench/gold.ts). Reported: every_document (questions whose named contracts are all
+ * covered; target ≥ 0.85) and documents (named contracts covered). EVAL_VERBOSE=1 prints each.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../src/core/engine';
+import { holdsAnswer, readJsonl, wordsOf, type GoldAnswer } from './gold';
+import { mergeResults, printTable, type Metrics } from './run';
+
+const here = import.meta.dirname;
+const corpus = path.resolve(here, '..', '..', 'shared', 'corpus');
+
+/** sha256 of bench/data/comparison-questions.jsonl as frozen. Never tune on this set, never change this value. */
+export const COMPARISON_QUESTIONS_SHA256 = '37cc006c3c4f1ee283f2dd56c8a15a58fbf1cd5f2bbc54b9e97a3d43a5f798dc';
+
+interface Row {
+  question: string;
+  category: string;
+  documents: { pdf: string; lines: number[] }[];
+}
+
+interface Span {
+  pdf: string;
+  clause_text: string;
+  pdf_pages: number[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { home: { type: 'string' } } });
+  if (!values.home) throw new Error('--home DIR: a data home with the case "eval cuad-clauses" (see eval:retrieval)');
+  const rows = readJsonl<Row>(path.join(here, 'data', 'comparison-questions.jsonl'), COMPARISON_QUESTIONS_SHA256);
+  const spans = readFileSync(path.join(corpus, 'cuad', 'derived_clause_spans_selected.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Span);
+  const engine = await Engine.open({ home: path.resolve(values.home) });
+  let every = 0;
+  let covered = 0;
+  let named = 0;
+  try {
+    const kept = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === 'eval cuad-clauses');
+    if (!kept) throw new Error('no "eval cuad-clauses" case in this home: run eval:retrieval -- --sets cuad-clauses');
+    const files = (await engine.router.call('files.list', { case_id: kept.id })).files;
+    const pdfOfId = new Map(files.map((f) => [f.id, f.name]));
+    for (const row of rows) {
+      const a = await engine.router.call('chat.ask', { case_id: kept.id, question: row.question, mode: 'extractive' });
+      const hits = row.documents.map((d) => {
+        const golds: GoldAnswer[] = d.lines.map((i) => ({
+          file: path.basename(spans[i]!.pdf),
+          pages: spans[i]!.pdf_pages,
+          words: wordsOf(spans[i]!.clause_text),
+        }));
+        return a.citations.some((c) => {
+          const pages = c.span?.pages ?? c.pages ?? [];
+          if (!c.span || !pages.length) return false;
+          const r = {
+            file: pdfOfId.get(c.file_id ?? '') ?? '',
+            pages: [Math.min(...pages), Math.max(...pages)] as [number, number],
+            text: c.span.text,
+          };
+          return golds.some((g) => holdsAnswer(r, g));
+        });
+      });
+      named += hits.length;
+      covered += hits.filter(Boolean).length;
+      if (hits.every(Boolean)) every++;
+      if (process.env.EVAL_VERBOSE) console.log(`  ${hits.map((h) => (h ? '✓' : '·')).join('')} ${row.question}`);
+    }
+  } finally {
+    await engine.close();
+  }
+  const note = `${rows.length} frozen comparison questions, each naming 2 of the 94 CUAD contracts; chat.ask extractive`;
+  const metrics: Metrics = {
+    'comparison.every_document': { value: Number((every / rows.length).toFixed(4)), unit: 'ratio', note },
+    'comparison.documents': { value: Number((covered / named).toFixed(4)), unit: 'ratio', note },
+  };
+  await mergeResults(metrics);
+  printTable(metrics);
+}
+
+await main();
