@@ -285,7 +285,7 @@ export class ToolCheck {
       second = null;
     }
     if (second && !again) {
-      const how = changed ? `ran it again with ${JSON.stringify(changedArgs(input, first.retry))}` : 'ran it again';
+      const how = changed ? `ran it again with ${changedArgs(input, first.retry)}` : 'ran it again';
       return { outcome: second, input: first.retry, note: `${CORRECTED} ${first.what}; ${how}` };
     }
     const keep = again?.keep ?? first.keep;
@@ -296,9 +296,12 @@ export class ToolCheck {
   }
 }
 
-/** The arguments a retry changed. */
-function changedArgs(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v)));
+/** The arguments a retry changed, in words: `file_name “contracts/msa.txt”`. */
+function changedArgs(before: Record<string, unknown>, after: Record<string, unknown>): string {
+  return Object.entries(after)
+    .filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v))
+    .map(([k, v]) => `${k} ${quoted(String(v))}`)
+    .join(', ');
 }
 
 /** What the model sees of a result that contradicts its call: the reason, and only the passages that agree with the call. */
