@@ -41,6 +41,21 @@ describe('tool check – each corruption is caught, said in the trace, and kept 
     }
   });
 
+  it('calls that are sound as asked are not corrected: part of a name in the chronology, a grep for words not there', async () => {
+    const base = corruptedTurn('empty_query', 0, await filesOf());
+    const steps = [
+      { thought: 'List.', action: 'findFiles', action_input: {} },
+      { thought: 'Dates.', action: 'timeline', action_input: { file_name: 'records' } },
+      { thought: 'Grep.', action: 'grepCase', action_input: { pattern: 'arbitration' } },
+      { final: 'No arbitration clause.' },
+    ];
+    const result = await playTurn(c.engine, c.caseId, { ...base, clean: { script: { steps } } }, { corrupt: false });
+    expect(result.steps.map((s) => s.action)).toEqual(['findFiles', 'timeline', 'grepCase', 'final_answer']);
+    expect(result.steps[1]!.summary!.count).toBeGreaterThan(0);
+    expect(result.steps[2]!.summary!.count).toBe(0);
+    expect(anyCorrection(result), result.steps.map((s) => s.policy).join(' | ')).toBe(false);
+  });
+
   it('passages of another document shown: the answer cites only the document the search was limited to', async () => {
     const turn = corruptedTurn('other_doc_passages', 3, await filesOf());
     const result = await playTurn(c.engine, c.caseId, turn);

@@ -93,9 +93,18 @@ function fileForId(given: string, files: readonly CaseFile[]): CaseFile | null {
   return nearestFile(g, files);
 }
 
-/** Does a passage's document satisfy the call's file filter? */
-function inFilter(input: Record<string, unknown>, fileName: string): boolean {
-  if (typeof input.file_name === 'string' && fileName !== input.file_name) return false;
+/** Tools whose `file_name` also picks every document whose name holds it (the chronology). */
+const LOOSE_NAME = new Set(['timeline']);
+
+/** Does a passage's document satisfy the call's file filter (`tool`'s way of reading `file_name`)? */
+function inFilter(input: Record<string, unknown>, fileName: string, tool = ''): boolean {
+  const name = input.file_name;
+  if (
+    typeof name === 'string' &&
+    fileName !== name &&
+    !(LOOSE_NAME.has(tool) && fileName.toLocaleLowerCase().includes(name.toLocaleLowerCase()))
+  )
+    return false;
   const contains = input.file_name_contains;
   return typeof contains !== 'string' || fileName.toLocaleLowerCase().includes(contains.toLocaleLowerCase());
 }
@@ -134,7 +143,7 @@ export class ToolCheck {
       }
     }
     const files = await this.files();
-    if (typeof input.file_name === 'string' && !files.some((f) => f.name === input.file_name)) {
+    if (typeof input.file_name === 'string' && !files.some((f) => inFilter(input, f.name, action.action))) {
       notes.push(this.renamed(input, 'file_name', input.file_name, files));
     }
     if (
@@ -179,19 +188,22 @@ export class ToolCheck {
     if (tool === LISTING) return null;
     const items = outcome.items ?? [];
     if (typeof input.file_name === 'string' || typeof input.file_name_contains === 'string') {
-      const off = items.filter((i) => !inFilter(input, i.file_name));
+      const off = items.filter((i) => !inFilter(input, i.file_name, tool));
       if (off.length) {
         const filter = String(input.file_name ?? input.file_name_contains);
         const others = [...new Set(off.map((i) => i.file_name))].join(', ');
         return {
           what: `the search limited to ${filter} returned ${off.length} passage${off.length === 1 ? '' : 's'} from ${others}`,
           retry: QUERY_TOOLS.has(tool) ? await this.exactFilter(input) : input,
-          keep: items.filter((i) => inFilter(input, i.file_name)),
+          keep: items.filter((i) => inFilter(input, i.file_name, tool)),
         };
       }
     }
+    // The check reads a document's latest text: a call for an older version, or one limited by type, is taken as it comes.
+    if (input.version !== undefined) return null;
     if (outcome.read && typeof input.file_id === 'string') return this.readContradiction(tool, input, outcome.read);
-    if ((tool === 'grepFile' || tool === 'grepCase') && outcome.count === 0) return this.grepContradiction(tool, input);
+    if ((tool === 'grepFile' || tool === 'grepCase') && outcome.count === 0 && input.doc_type === undefined)
+      return this.grepContradiction(tool, input);
     return null;
   }
 
