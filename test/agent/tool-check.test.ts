@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nearestFile } from '../../src/core/agent/tool-check';
 import { anyCorrection, caseFiles, CORRUPTIONS, corruptedTurn, playTurn, type CaseFile } from './corrupter';
-import { useIngestedCase } from './helpers';
+import { scriptModel, useIngestedCase } from './helpers';
 
 /**
  * Tools that fail silently: each kind of corruption (test/agent/corrupter.ts) in a scripted turn over
@@ -112,5 +112,30 @@ describe('nearestFile – an unknown name is matched to the nearest document, ne
         { id: '2', name: 'c.txt' },
       ]),
     ).toBeNull();
+  });
+});
+
+describe('tool check – through chat.ask (the app, CLI and serve mode)', () => {
+  it('a file name the case does not have is searched as the nearest document, and the step says so', async () => {
+    const r = await c.engine.router.call('chat.ask', {
+      case_id: c.caseId,
+      question: 'What notice is needed to terminate for convenience?',
+      model: scriptModel(c.root, {
+        steps: [
+          { thought: 'List.', action: 'findFiles', action_input: {} },
+          {
+            thought: 'Search.',
+            action: 'retrieve',
+            action_input: { query: 'terminate convenience', file_name: 'msa.pdf' },
+          },
+          { final: 'Sixty days written notice [cite:{{cite}}].' },
+        ],
+      }),
+    });
+    const step = r.steps.find((s) => s.action === 'retrieve')!;
+    expect(step.policy).toBe('Corrected: no document is named “msa.pdf”: searched contracts/msa.txt, the nearest name');
+    expect(step.input.file_name).toBe('contracts/msa.txt');
+    expect(step.error).toBeUndefined();
+    expect(step.summary!.count).toBeGreaterThan(0);
   });
 });
