@@ -21,7 +21,7 @@ import {
 import { isReadable } from '../tools/document-source';
 import { bestLabelOf } from '../retrieval/labels';
 import { pagesLabel } from './prompt';
-import { defineTool, type AgentTool, type PassageItem, type ToolOutcome } from './types';
+import { defineTool, type AgentTool, type CaseFacts, type PassageItem, type ToolOutcome } from './types';
 
 /** The three search tools differ only in mode: one entry each. */
 const SEARCH_TOOLS = [
@@ -144,6 +144,16 @@ function searchOutcome(res: SearchResponse, what: string): ToolOutcome {
  */
 export const SMALL_MODEL_TOOLS: readonly string[] = ['findFiles', 'retrieve', 'readSection', 'grepCase'];
 
+/** What the tool check reads of the case (the files in reach, a file's text, a section's range). */
+export function caseFactsFor(tools: CaseTools): CaseFacts {
+  const scope = tools.scope ? new Set(tools.scope) : null;
+  return {
+    files: async () =>
+      (await tools.inventory()).filter((f) => !scope || scope.has(f.id)).map((f) => ({ id: f.id, name: f.name })),
+    text: async (fileId, section) => (scope && !scope.has(fileId) ? null : tools.plainText(fileId, section)),
+  };
+}
+
 export function agentToolsFor(tools: CaseTools, options: CaseToolOptions = {}): AgentTool[] {
   return [
     findFilesTool(tools, options.listLimit ?? 40),
@@ -228,6 +238,7 @@ function readFileTool(tools: CaseTools, readChars: number): AgentTool {
         count: 1,
         citations: [r.citation],
         coverage: { read: [r.file_name] },
+        read: { file_id: r.file_id, start: r.start, text: r.text },
       };
     },
   });
@@ -285,6 +296,7 @@ function readSectionTool(tools: CaseTools, readChars: number): AgentTool {
         count: 1,
         citations: [r.citation],
         coverage: { read: [r.file_name] },
+        read: { file_id: r.file_id, start: r.start, text: r.text },
       };
     },
   });

@@ -28,8 +28,9 @@ import {
   type TurnRules,
 } from './policies';
 import { FINAL, isExhaustiveQuestion, systemPrompt, type ParsedStep, type StepFormat } from './prompt';
+import { ToolCheck } from './tool-check';
 import { ToolRunner } from './tool-runner';
-import { CancelledError, type AgentTool, type PassageItem } from './types';
+import { CancelledError, type AgentTool, type CaseFacts, type PassageItem } from './types';
 import { contentWords } from '../util/words';
 import { expandQuery } from '../retrieval/lexicon';
 
@@ -80,6 +81,8 @@ export interface RunAgentOptions extends AgentHooks {
   /** The case's similarity model and document names, for claim-level verification. */
   verify?: VerifyOptions;
   temperature?: number;
+  /** What the tool check reads of the case (`caseFactsFor`); without it, tool results are taken as they come. */
+  facts?: CaseFacts;
 }
 
 export interface AgentRunResult {
@@ -149,7 +152,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     observationChars: opts.observationChars ?? 3000,
   });
   const coverage = new CoverageAccumulator();
-  const runner = new ToolRunner(opts.tools, book, coverage, signal);
+  const check = opts.facts ? new ToolCheck(opts.facts, opts.searchQuery ?? opts.question) : undefined;
+  const runner = new ToolRunner(opts.tools, book, coverage, signal, check);
   const turn = new Turn(
     { maxSteps, exhaustive, tools: runner.names(), question: opts.searchQuery ?? opts.question },
     conversation,
@@ -242,7 +246,7 @@ class Turn {
     // An early answer is set aside until the steps the policy requires have run: they run one after
     // another, without asking the model in between for an answer that would be set aside again.
     for (let i = index; ; i++) {
-      const run = this.onTopic(decision);
+      const run = this.onTopic(await this.checked(decision));
       const earlier = this.runner.earlierStep(run.action);
       if (earlier !== null) return this.stop(i, asked, run.action, `${REPEATED_CALL_STOP} (step ${earlier})`);
       const first = i === index;
@@ -269,6 +273,14 @@ class Turn {
     this.push(step, asked, 'observation');
     this.learn(step.observation);
     this.conversation.record(action, step.observation, this.steps.length);
+  }
+
+  /** The call with its arguments checked (an unknown file name, an empty query); the trace says what was corrected. */
+  private async checked(decision: Extract<Decision, { kind: 'run' }>): Promise<Extract<Decision, { kind: 'run' }>> {
+    const { action, notes } = await this.runner.checkArguments(decision.action);
+    if (!notes.length) return decision;
+    const note = notes.join('; ');
+    return { ...decision, action, policy: decision.policy ? `${decision.policy}; ${note}` : note };
   }
 
   /** A search about nothing the turn knows of searches the question instead, and the trace says so. */

@@ -30,7 +30,7 @@ import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { limitLine } from '../tools/scope';
 import { newId } from '../util/ids';
 import { NoChatModelError, resolveModel, type EndpointConfig, type ResolvedModel } from './backends';
-import { agentToolsFor, SMALL_MODEL_TOOLS } from './agent-tools';
+import { agentToolsFor, caseFactsFor, SMALL_MODEL_TOOLS } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaHost } from './llama-host';
 import type { LlamaRuntimeOptions } from './llama-provider';
@@ -321,6 +321,8 @@ export class AgentService {
       citations: ledger,
       sourceText: verifier.sourceText,
       verify: verifier.options,
+      // The case's own tools are checked against its documents (tool-check.ts); tools given in their place are not.
+      ...(this.options.toolsFor ? {} : { facts: caseFactsFor(caseTools) }),
       onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
       onToken: (step, channel, text) => events.emit('agent.token', { ...ref, step, channel, text }),
     });

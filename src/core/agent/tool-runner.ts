@@ -1,12 +1,14 @@
 /**
  * The tool runner: runs one tool step — the turn's defaults filled in, arguments validated against
  * the tool's schema, every failure turned into an observation the model can act on — and remembers
- * each call, so the loop can stop a model that asks for the same call again.
+ * each call, so the loop can stop a model that asks for the same call again. With a tool check
+ * (tool-check.ts), a result that contradicts its call is run once more, corrected, and never shown.
  */
 import type { AgentStep } from '../../shared/contract/chat';
 import type { CoverageAccumulator } from './coverage';
 import type { ObservationBook } from './observations';
 import type { ParsedStep } from './prompt';
+import type { ToolCheck } from './tool-check';
 import { CancelledError, type AgentTool, type SectionRef } from './types';
 
 /** A call's identity (a repeat stops the loop): the tool and its arguments, keys sorted, strings trimmed. */
@@ -49,6 +51,7 @@ export class ToolRunner {
     private readonly book: ObservationBook,
     private readonly coverage: CoverageAccumulator,
     private readonly signal: AbortSignal,
+    private readonly check?: ToolCheck,
   ) {
     this.byName = new Map(tools.map((t) => [t.name, t]));
   }
@@ -80,6 +83,11 @@ export class ToolRunner {
           this.earlier.has(stableKey(t.name, {}))
         ),
     );
+  }
+
+  /** The call with its arguments checked before it runs (tool-check.ts); the trace's notes say what changed. */
+  async checkArguments(parsed: ParsedStep): Promise<{ action: ParsedStep; notes: string[] }> {
+    return this.check && this.byName.has(parsed.action) ? this.check.before(parsed) : { action: parsed, notes: [] };
   }
 
   /** The step that already made the call `parsed` would make (same tool, same arguments with defaults), or null. */
@@ -121,7 +129,17 @@ export class ToolRunner {
   private async execute(tool: AgentTool, input: Record<string, unknown>, step: AgentStep, key: string): Promise<void> {
     const t0 = performance.now();
     try {
-      const outcome = await tool.run(input, { signal: this.signal, rejected: this.book.rejected });
+      const ctx = { signal: this.signal, rejected: this.book.rejected };
+      let outcome = await tool.run(input, ctx);
+      if (this.check) {
+        // A result that contradicts its call is run once more, corrected; the model sees only what holds.
+        const rerun = async (again: Record<string, unknown>) => tool.run(tool.inputSchema.parse(again), ctx);
+        const settled = await this.check.settle(tool.name, input, outcome, rerun);
+        if (this.signal.aborted) throw new CancelledError();
+        outcome = settled.outcome;
+        if (settled.input) step.input = settled.input;
+        if (settled.note) step.policy = step.policy ? `${step.policy}; ${settled.note}` : settled.note;
+      }
       step.observation = this.book.observe(step.index, outcome);
       step.summary = {
         tool: tool.name,

@@ -40,6 +40,19 @@ export interface ToolOutcome {
   coverage?: CoverageDelta;
   /** A search focused on the document a question names: the section its best passage lies in, to read whole before answering. */
   readNext?: SectionRef;
+  /** What a read returned (readFile, readSection): the file, where its text starts, the text; the tool check compares it with the document. */
+  read?: { file_id: string; start: number; text: string };
+}
+
+/** What the tool check (tool-check.ts) reads of the case, without issuing citations. */
+export interface CaseFacts {
+  /** The files in reach of the turn: id and name. */
+  files(): Promise<{ id: string; name: string }[]>;
+  /** A file's latest text and, when `section` is given, that section's range; null when unreadable. */
+  text(
+    fileId: string,
+    section?: string,
+  ): Promise<{ text: string; section?: { id: string; start: number; end: number } } | null>;
 }
 
 /** A section of one document, for `readSection`. */

@@ -162,6 +162,22 @@ export class CaseTools {
     return this.documents.listFiles();
   }
 
+  /**
+   * What the agent's tool check reads (agent/tool-check.ts): a file's latest text and, when `section`
+   * is given, the range of that section; no citation is issued. null when the file is not in reach.
+   */
+  async plainText(
+    fileId: string,
+    section?: string,
+  ): Promise<{ text: string; section?: { id: string; start: number; end: number } } | null> {
+    const file = (await this.documents.listFiles()).find((f) => f.id === fileId);
+    const doc = file ? await this.documents.readText(file.id, file.version) : null;
+    if (!file || !doc) return null;
+    if (section === undefined) return { text: doc.text };
+    const s = findSection(await this.documents.readSections(file.id, file.version), section);
+    return { text: doc.text, ...(s ? { section: { id: s.id, start: s.start, end: s.end } } : {}) };
+  }
+
   /** The case's dated events in order, filtered, each cited (tools/timeline.ts). */
   async timeline(args: TimelineArgs = {}): Promise<TimelineResult> {
     return caseTimeline(this.documents, this.ledger, args, await this.documents.readMarks());
