@@ -179,13 +179,20 @@ function fold(entries: DocEntry[]): CaseDigest {
   };
 }
 
-/** Make the case's digest again from its documents now (reading only the versions not yet in its cache) and store it. */
-export async function refreshDigest(caseDir: string, docs: CaseDocuments): Promise<CaseDigest> {
+/**
+ * Make the case's digest again from its documents now and store it: reading only the versions not
+ * yet in its cache, or (`fresh`, after a re-index named documents again) every one.
+ */
+export async function refreshDigest(
+  caseDir: string,
+  docs: CaseDocuments,
+  opts: { fresh?: boolean } = {},
+): Promise<CaseDigest> {
   const cacheFile = path.join(caseDir, DOCS_FILE);
   const raw = (await readJson(cacheFile).catch(() => undefined)) as
     | { format?: number; docs?: Record<string, DocEntry> }
     | undefined;
-  const cached = raw?.format === DIGEST_FORMAT && raw.docs ? raw.docs : {};
+  const cached = raw?.format === DIGEST_FORMAT && raw.docs && !opts.fresh ? raw.docs : {};
   const kept: Record<string, DocEntry> = {};
   for (const file of await docs.listFiles()) {
     const v = latestVersion(file);

@@ -305,10 +305,10 @@ export class IngestService {
    * Make the case's digest again (what a question asked outside any case is matched against); a
    * failure leaves the former one and is said in the log, never failing the run.
    */
-  async refreshDigest(caseId: string): Promise<CaseDigest | undefined> {
+  async refreshDigest(caseId: string, opts: { fresh?: boolean } = {}): Promise<CaseDigest | undefined> {
     try {
       const open = await this.ports.openCases.open(caseId);
-      return await refreshDigest(open.dir, open.documents);
+      return await refreshDigest(open.dir, open.documents, opts);
     } catch (err) {
       console.error(`casefile: the summary of case ${caseId} could not be made: ${(err as Error).message}`);
       return undefined;
@@ -363,11 +363,14 @@ export class IngestService {
     const onAbort = () => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.queue.run(caseId, () =>
+      const result = await this.queue.run(caseId, () =>
         withCaseLock(caseDir, () =>
           reindexCase(this.ports, caseId, documents, { all: opts.all, signal: controller.signal }),
         ),
       );
+      // Names may have been made again by newer rules: the digest reads every document afresh.
+      if (result.versions > 0) await this.refreshDigest(caseId, { fresh: true });
+      return result;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       this.reindexing.delete(caseId);
