@@ -42,6 +42,7 @@ const OPTIONS = {
   focus: { type: 'string' },
   all: { type: 'boolean' },
   extractive: { type: 'boolean' },
+  'any-case': { type: 'boolean' },
   language: { type: 'string' },
   'password-file': { type: 'string' },
   searchable: { type: 'boolean' },
@@ -59,7 +60,7 @@ const OPTIONS = {
 
 /**
  * Run the CLI. Exit codes: 0 success, 2 usage error (one-line reason + usage on stderr),
- * 1 any other failure (one-line reason on stderr). With --json, stdout carries JSON only.
+ * 1 any other failure (one-line reason on stderr), 3 `ask --any-case` fits several cases (they are listed). With --json, stdout carries JSON only.
  */
 export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
   // Names, reasons and answers come from files and models: printed for people, they are escaped.

@@ -15,6 +15,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] search <case> <query> [--mode hybrid|keyword|vector] [--k N] [--focus auto|off] [--json]
   casefile [--home DIR] reindex <case> [--all] [--json]     # upgrade the index to the current chunking from stored text; make waiting passages searchable by meaning
   casefile [--home DIR] ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]
+  casefile [--home DIR] ask --any-case <question> [--extractive] [--model ID|PATH] [--json]   # finds the case the question means
   casefile [--home DIR] chat <case> list|show <session>|rename <session> <title>|delete <session> --yes
   casefile [--home DIR] chat <case> export <session> [--format md|docx] [--turn TURN] [--out FILE]   # docx needs --out
   casefile [--home DIR] models list [--json]

@@ -7,7 +7,7 @@ import { searchContract } from '../shared/contract/search';
 import { viewerContract } from '../shared/contract/viewer';
 import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
-import { CaseRegistry, caseHandlers } from './cases/index';
+import { type CaseDigest, CaseRegistry, caseHandlers, readDigest } from './cases/index';
 import { CaseStore } from './documents/index';
 import { readConfig, type EnvConfig } from './config';
 import { EventBus } from './bus';
@@ -182,6 +182,11 @@ export class Engine {
   async indexSinkOptions(caseId: string): Promise<IndexSinkOptions> {
     const open = await this.openCases.open(caseId);
     return { caseId, caseDir: open.dir, cases: this.cases, catalog: await this.catalog() };
+  }
+
+  /** A case's digest (`cases.detect`): as stored, else made now by ingest from what the case holds. */
+  async caseDigest(caseId: string): Promise<CaseDigest | undefined> {
+    return (await readDigest(this.cases.caseDir(caseId))) ?? (await this.ingestService()).refreshDigest(caseId);
   }
 
   /** The ingest service (runs, file lists), loaded on first use. */

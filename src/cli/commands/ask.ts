@@ -178,21 +178,61 @@ function printAnswer(io: CliIO, r: ChatAnswer): void {
   io.out(`Session: ${r.session_id} (continue with --session ${r.session_id})`);
 }
 
+/** Exit code of `ask --any-case` when the question fits several cases: the user names one and asks again. */
+export const EXIT_WHICH_CASE = 3;
+
 /**
- * `casefile ask <case> <question> [--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]`:
+ * `--any-case`: the case the question means, from the cases' summaries (`cases.detect`); said
+ * before the answer ("Case: …"). When it fits several about equally (or names none), the cases to
+ * choose from are listed with their summary lines and the exit code is {@link EXIT_WHICH_CASE}.
+ */
+async function detectTarget(
+  engine: Engine,
+  question: string,
+  json: boolean,
+  io: CliIO,
+): Promise<{ id: string; name: string } | number> {
+  const found = await engine.router.call('cases.detect', { question });
+  const chosen = found.candidates.find((c) => c.case_id === found.chosen);
+  if (chosen) {
+    if (!json) io.out(`Case: ${printable(chosen.name)}${found.reason ? ` — ${printable(found.reason)}` : ''}`);
+    return { id: chosen.case_id, name: chosen.name };
+  }
+  if (!found.candidates.length)
+    throw CasefileError.withRemedy('not_found', 'There are no cases yet.', {
+      app: 'Create a case and add its documents first.',
+      cli: 'Create one and add its documents: casefile cases create <name>, then casefile ingest <case> <folder>.',
+    });
+  if (json) {
+    io.out(wireJson({ ambiguous: true, reason: found.reason, candidates: found.candidates }));
+    return EXIT_WHICH_CASE;
+  }
+  io.out(`Which case do you mean? ${printable(found.reason)}`);
+  found.candidates.forEach((c, i) => io.out(`  ${i + 1}. ${printable(c.name)} — ${printable(c.line)}`));
+  const q = question.replace(/"/g, '\\"');
+  io.out(`Ask again naming the case: casefile ask "${printable(found.candidates[0]!.name)}" "${printable(q)}"`);
+  return EXIT_WHICH_CASE;
+}
+
+/**
+ * `casefile ask <case> <question> | ask --any-case <question>` `[--extractive] [--model ID|PATH] [--max-steps N] [--top-k N] [--threshold X] [--file NAME]... [--session ID] [--json]`:
  * the trace as it happens, then the answer with its citations and their verification. `--top-k` and
  * `--threshold` are defaults for the agent's searches (the model's own arguments win). `--file`
  * (repeatable) limits every search of the question to those documents.
  * `--extractive` (or no chat model installed): the best passages quoted, no model.
  */
 export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
-  const [caseRef, ...words] = args.positionals;
-  if (!caseRef || words.length === 0) throw new UsageError('ask takes <case> <question>');
+  const anyCase = args.values['any-case'] === true;
+  const [caseRef, ...words] = anyCase ? ['', ...args.positionals] : args.positionals;
+  if (anyCase ? words.length === 0 : !caseRef || words.length === 0)
+    throw new UsageError(anyCase ? 'ask --any-case takes <question>' : 'ask takes <case> <question>');
   const json = args.values.json === true;
   const { maxSteps, retrieval } = agentOptions(args);
   const model = typeof args.values.model === 'string' ? args.values.model : undefined;
   const sessionId = typeof args.values.session === 'string' ? args.values.session : undefined;
-  const target = await engine.cases.resolve(caseRef);
+  const found = anyCase ? await detectTarget(engine, words.join(' '), json, io) : await engine.cases.resolve(caseRef!);
+  if (typeof found === 'number') return found;
+  const target = found;
   const rawFiles = args.values.file;
   const fileIds = await fileIdsOf(
     engine,
@@ -227,7 +267,7 @@ export async function askCommand(engine: Engine, args: Parsed, io: CliIO): Promi
     for (const off of offs) off();
   }
   if (json) {
-    io.out(wireJson(answerJson(r)));
+    io.out(wireJson({ ...answerJson(r), ...(anyCase ? { case: { id: target.id, name: target.name } } : {}) }));
     return r.status === 'done' ? 0 : 1;
   }
   printAnswer(io, r);

@@ -4,6 +4,8 @@ import type { HandlerMap } from '../router/router';
 import { CasefileError } from '../../shared/errors';
 import { installedLanguages } from '../ocr/languages';
 import type { CaseRegistry } from './registry';
+import { detectCase } from './detect';
+import type { CaseDigest } from './digest';
 
 /** What the case operations need: the registry, events, and the stop of everything a case holds before it goes. */
 export interface CasePorts {
@@ -14,6 +16,8 @@ export interface CasePorts {
   /** Whether the engine reads scanned pages by OCR at all. */
   readonly ocr: boolean;
   beforeCaseDelete(caseId: string): Promise<void>;
+  /** The case's digest as stored, made first when it has none yet (a case ingested before digests). */
+  caseDigest(caseId: string): Promise<CaseDigest | undefined>;
 }
 
 /** A folder newly followed must be there (one followed already may be away for now: a drive unplugged). */
@@ -84,6 +88,18 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       });
       events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
+    },
+    'cases.detect': async ({ question }) => {
+      const metas = await cases.metas();
+      const known = await Promise.all(
+        metas.map(async (m) => ({
+          id: m.id,
+          name: m.name,
+          created: m.created,
+          digest: await ports.caseDigest(m.id).catch(() => undefined),
+        })),
+      );
+      return detectCase(question, known);
     },
     'cases.delete': async ({ case_id: caseId }) => {
       await ports.beforeCaseDelete(caseId);

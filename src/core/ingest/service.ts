@@ -15,6 +15,8 @@ import { newId } from '../util/ids';
 import { passwordKey } from '../util/passwords';
 import { lockCaseWhenFree, withCaseLock } from './case-lock';
 import { VectorCatchUp } from './catch-up';
+import { refreshDigest } from './case-digest';
+import type { CaseDigest } from '../cases/index';
 import { CaseFiles } from './files';
 import { JobStore, type JobRecord } from './jobs';
 import { resolveLimits, type IngestLimits, TERMINAL_STATUSES, type DocType } from '../domain/index';
@@ -285,7 +287,9 @@ export class IngestService {
       try {
         if (waitForCase && !(waited = await this.waitForCase(state)))
           return { job_id: job.id, case_id: caseId, state: 'cancelled', results: [], skipped: [] };
-        return await runIngest(this.runContext, state, resumeCancelled);
+        const result = await runIngest(this.runContext, state, resumeCancelled);
+        await this.refreshDigest(caseId);
+        return result;
       } finally {
         await waited?.(); // a lock the run took over is its own by now, and is left alone
         signal?.removeEventListener('abort', onAbort);
@@ -295,6 +299,20 @@ export class IngestService {
       }
     });
     return { job, done };
+  }
+
+  /**
+   * Make the case's digest again (what a question asked outside any case is matched against); a
+   * failure leaves the former one and is said in the log, never failing the run.
+   */
+  async refreshDigest(caseId: string, opts: { fresh?: boolean } = {}): Promise<CaseDigest | undefined> {
+    try {
+      const open = await this.ports.openCases.open(caseId);
+      return await refreshDigest(open.dir, open.documents, opts);
+    } catch (err) {
+      console.error(`casefile: the summary of case ${caseId} could not be made: ${(err as Error).message}`);
+      return undefined;
+    }
   }
 
   /** When a run ends, the case's passages it left waiting (another model's, a killed run's) are caught up with. */
@@ -345,11 +363,14 @@ export class IngestService {
     const onAbort = () => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.queue.run(caseId, () =>
+      const result = await this.queue.run(caseId, () =>
         withCaseLock(caseDir, () =>
           reindexCase(this.ports, caseId, documents, { all: opts.all, signal: controller.signal }),
         ),
       );
+      // Names may have been made again by newer rules: the digest reads every document afresh.
+      if (result.versions > 0) await this.refreshDigest(caseId, { fresh: true });
+      return result;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       this.reindexing.delete(caseId);
@@ -445,7 +466,9 @@ export class IngestService {
   }
 
   async removeFile(caseId: string, fileId: string, version?: number): Promise<{ file_id: string; versions: number[] }> {
-    return this.files.removeFile(caseId, fileId, version);
+    const removed = await this.files.removeFile(caseId, fileId, version);
+    await this.refreshDigest(caseId);
+    return removed;
   }
 
   /** Set (or clear, with null) the user's doc type of a file; indexed versions are re-indexed so filters see it. */
@@ -454,7 +477,9 @@ export class IngestService {
   }
 
   async setDocType(caseId: string, fileId: string, type: DocType | null): Promise<FileInfo> {
-    return this.files.setDocType(caseId, fileId, type);
+    const file = await this.files.setDocType(caseId, fileId, type);
+    await this.refreshDigest(caseId);
+    return file;
   }
 
   async read(caseId: string, fileId: string, version?: number): Promise<FileContent> {

@@ -36,6 +36,33 @@ export interface AppInfo {
   ocr: { available: boolean; languages: string[] };
 }
 
+/** One case a question may mean (`cases.detect`), with what its summary says. */
+export interface CaseCandidate {
+  case_id: string;
+  name: string;
+  /** How well the question fits the case's summary (0 when nothing in it matched); comparable within one answer only. */
+  score: number;
+  /** The case's summary in one line: its documents, parties and people, dates and subjects. */
+  line: string;
+  /** The question's words that matched the summary, as searched. */
+  matched: string[];
+}
+
+/**
+ * Which case a question asked outside any case means, found from the cases' summaries alone
+ * (never their passages). `chosen`: the one case that clearly fits (or the only case); null when
+ * the user must choose (`ambiguous`: two or more fit about equally, or nothing in the question
+ * names a case) or there is no case.
+ */
+export interface CaseDetection {
+  chosen: string | null;
+  ambiguous: boolean;
+  /** The cases that fit, best first (when ambiguous: the ones to choose from). */
+  candidates: CaseCandidate[];
+  /** Why, in plain words ("Only one case.", "Two cases fit about equally."). */
+  reason: string;
+}
+
 export const casesContract = {
   'app.info': op<AppInfo>()(Empty, 'Version and data folder of the running engine.'),
   'cases.list': op<{ cases: CaseSummary[] }>()(
@@ -90,6 +117,18 @@ export const casesContract = {
       })
       .strict(),
     'Follow the case’s folders, or stop: while on, new and changed files there are added (a changed file as a new version) and deleted ones marked as removed from the folder (the stored copy is kept).',
+  ),
+  'cases.detect': op<CaseDetection>()(
+    z
+      .object({
+        question: z
+          .string({ error: 'Give the question as text.' })
+          .trim()
+          .min(1, 'Type a question.')
+          .max(2000, 'That question is too long (at most 2,000 characters).'),
+      })
+      .strict(),
+    'Find the case a question asked outside any case means, from each case’s summary (its name, parties and people, document types, dates and subjects), never from its passages; when two or more fit about equally, `ambiguous` lists them to choose from.',
   ),
   'cases.delete': op<{ id: string; deleted: true }>()(
     z.object({ case_id: CaseId }).strict(),

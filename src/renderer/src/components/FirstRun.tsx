@@ -1,11 +1,12 @@
 /**
  * What the app shows where there is nothing yet: on the first run, what to do (drop a case folder,
  * import a model, with the recommended models and the memory they need); with cases but none
- * chosen, how to pick or start one. Rendered by Workspace when no case is selected.
+ * chosen, how to pick or start one, and a question box that finds the case a question means. Rendered by Workspace when no case is selected.
  */
 import { readFileTypesText } from '../../../shared/file-types';
 import { useUi } from '../stores/ui';
 import { shortcut } from '../lib/display-format';
+import { AskAnyCase } from './AskAnyCase';
 import { ModelImport, RecommendedModels, useModelsList } from './Models';
 import '../styles/settings.css';
 
@@ -59,6 +60,7 @@ export function FirstRun({ hasCases }: { hasCases: boolean }) {
         <h1>Choose a case</h1>
         <p>Pick a case on the left, or create a new one. You can also drop a folder here to start a case from it.</p>
         <NewCaseButton />
+        <AskAnyCase />
       </section>
     );
   }
