@@ -37,7 +37,7 @@ interface Row {
 interface Span {
   pdf: string;
   clause_text: string;
-  pdf_pages: number[];
+  pdf_pages: number[] | null;
 }
 
 async function main(): Promise<void> {
@@ -59,12 +59,17 @@ async function main(): Promise<void> {
     const pdfOfId = new Map(files.map((f) => [f.id, f.name]));
     for (const row of rows) {
       const a = await engine.router.call('chat.ask', { case_id: kept.id, question: row.question, mode: 'extractive' });
-      const hits = row.documents.map((d) => {
-        const golds: GoldAnswer[] = d.lines.map((i) => ({
-          file: path.basename(spans[i]!.pdf),
-          pages: spans[i]!.pdf_pages,
-          words: wordsOf(spans[i]!.clause_text),
-        }));
+      // A span CUAD could not place on a page of the PDF cannot be checked: it is left out, and a
+      // contract with none left is not scored.
+      const scored = row.documents.filter((d) => d.lines.some((i) => spans[i]!.pdf_pages?.length));
+      const hits = scored.map((d) => {
+        const golds: GoldAnswer[] = d.lines
+          .filter((i) => spans[i]!.pdf_pages?.length)
+          .map((i) => ({
+            file: path.basename(spans[i]!.pdf),
+            pages: spans[i]!.pdf_pages!,
+            words: wordsOf(spans[i]!.clause_text),
+          }));
         return a.citations.some((c) => {
           const pages = c.span?.pages ?? c.pages ?? [];
           if (!c.span || !pages.length) return false;

@@ -122,8 +122,8 @@ export class DocumentRouter {
     const rare = Math.max(this.tuning.minRareDocs, Math.ceil(this.tuning.rareShare * n));
     const weight = new Map<string, number>();
     const naming = new Set<string>();
-    // Documents a word names alone ("Conformis"): where a question names two or more so, each is kept
-    // ("the Conformis and Water Now agreements"), however many words named the other.
+    // Documents a word names alone ("Conformis"): where a question about several documents names two
+    // or more so, each is kept ("the Conformis and Water Now agreements"), however many words named the other.
     const alone = new Set<string>();
     for (const word of new Set(words)) {
       for (const part of word.split(/[.&-]/)) {
@@ -143,7 +143,8 @@ export class DocumentRouter {
     const ranked = [...weight].sort((a, b) => b[1] - a[1]);
     const best = ranked[0]![1];
     if (best < this.tuning.minWeight) return null;
-    const focus = ranked.filter(([id, w]) => w >= best * this.tuning.keepShare || (alone.size > 1 && alone.has(id)));
+    const several = alone.size > 1 && namesSeveral(query);
+    const focus = ranked.filter(([id, w]) => w >= best * this.tuning.keepShare || (several && alone.has(id)));
     if (focus.length > this.tuning.maxFocus) return null;
     const matched = [...naming];
     const dropped = new Set(naming);
@@ -166,6 +167,22 @@ export class DocumentRouter {
       clauseQuery: clauseQuery.trim() ? clauseQuery : query,
     };
   }
+}
+
+/**
+ * Whether a question is about several documents: it compares ("compare", "differ", "both", "each",
+ * "which of"), speaks of agreements in the plural, or of an agreement twice ("the X agreement and
+ * the Y agreement"). A question about one contract can name two parties that each name a document.
+ */
+export function namesSeveral(query: string): boolean {
+  if (
+    /\b(?:compare|comparison|compared|differ|differs|difference|versus|vs|both|each|either|neither|which of)\b/i.test(
+      query,
+    )
+  )
+    return true;
+  if (/\b(?:agreements|contracts|deals|leases|licenses|documents)\b/i.test(query)) return true;
+  return (query.match(/\b(?:agreement|contract|deal|lease|license)\b/gi)?.length ?? 0) >= 2;
 }
 
 function withoutWords(query: string, words: Set<string>): string {
