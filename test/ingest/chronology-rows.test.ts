@@ -106,6 +106,22 @@ describe('captions and the record', () => {
     ]);
   });
 
+  it('a caption’s dates in a parenthesis among the caption’s lines are found; a docket table gives a row per dated entry', async () => {
+    const caption = await eventsOf(
+      'UNITED STATES COURT OF APPEALS\nFOR THE SECOND CIRCUIT\nAugust Term, 2009\n(Argued: January 25, 2010 Decided: February 4, 2010)\nDocket No. 08-6301-cv',
+    );
+    expect(caption.map((e) => e.date)).toEqual(['2010-01-25', '2010-02-04']);
+    const docket = await eventsOf(
+      'Case Management Orders\n11/16/2016 4016 Amended CMO 1 re Leadership Counsel Appointments\n' +
+        '10/30/2015 249 CMO 2 re Setting Deadlines, First Phase of\nDiscovery\n12/01/2015 314 CMO 3 re Non-waiver Order',
+    );
+    expect(docket.map((e) => [e.date, e.line])).toEqual([
+      ['2016-11-16', '11/16/2016 4016 Amended CMO 1 re Leadership Counsel Appointments'],
+      ['2015-10-30', '10/30/2015 249 CMO 2 re Setting Deadlines, First Phase of Discovery'],
+      ['2015-12-01', '12/01/2015 314 CMO 3 re Non-waiver Order'],
+    ]);
+  });
+
   it('counsel’s block under a caption and a citation to the record are not events', async () => {
     const events = await eventsOf(
       '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +

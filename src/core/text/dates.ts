@@ -6,7 +6,15 @@
  * form revisions, citations and durations are not events (see test/ingest/events.test.ts).
  */
 import type { PageIndex } from '../domain/index';
-import { captionParts, eventLine, isJunkSentence, lineNumberColumn, longestNames, peopleOnly } from './event-lines';
+import {
+  captionParts,
+  datedRows,
+  eventLine,
+  isJunkSentence,
+  lineNumberColumn,
+  longestNames,
+  peopleOnly,
+} from './event-lines';
 import { linesOf, runningLines } from './outline';
 import { type Anchor, definedDateTerms, type RelativeDate, relativeDate } from './relative-dates';
 
@@ -415,11 +423,13 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   for (const [i, [a, b]] of sentenceSpans(body).entries()) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
-    if (STAMP.test(sentence)) continue;
-    // A caption's dates ("Argued: … Decided: …") are an event each; any other sentence is one.
-    const parts = captionParts(sentence);
+    // A caption's dates ("Argued: … Decided: …") and a docket table's dated rows are an event each;
+    // any other sentence is one.
+    const caption = captionParts(sentence);
+    const parts = caption.length ? caption : datedRows(body.slice(a, b));
     for (const [from, to] of parts.length ? parts : [[0, sentence.length] as const]) {
       const piece = sentence.slice(from, to);
+      if (STAMP.test(piece)) continue;
       const read = mend(piece);
       const found: (Found & { relative?: RelativeDate }) | null =
         ruleDate(read) ??

@@ -15,6 +15,8 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
     )
   )
     return true;
+  // An opinion's caption dates, even split over lines in their parenthesis ("(Argued: …", "Decided: …)").
+  if (/^\(?\s*(?:Argued|Submitted|Decided|Filed|Heard|Entered)\s*:/.test(sentence)) return false;
   if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
     return true;
   if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
@@ -74,6 +76,33 @@ const CAPTION_DATE =
 export function captionParts(sentence: string): [number, number][] {
   const found = [...sentence.matchAll(CAPTION_DATE)];
   return found.length >= 2 ? found.map((m) => [m.index, m.index + m[0].length]) : [];
+}
+
+/** A line that opens with a date: a row of a docket or exhibit table ("11/16/2016 4016 Amended CMO 1 re …"). */
+const DATED_ROW =
+  /^[ \t]*(?:\d{1,2}\/\d{1,2}\/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4})\b/;
+
+/**
+ * The rows of a table of dated entries read as one sentence (a docket, an exhibit list: no full
+ * stop ends a row): each line that opens with a date, with the lines under it up to the next, is an
+ * event of its own. [start, end) in `raw` (the sentence with its line breaks); [] for a sentence
+ * with fewer than two such lines.
+ */
+export function datedRows(raw: string): [number, number][] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of raw.split('\n')) {
+    if (DATED_ROW.test(line)) starts.push(at + (line.length - line.trimStart().length));
+    at += line.length + 1;
+  }
+  if (starts.length < 2) return [];
+  return starts
+    .map((s, i) => [s, (starts[i + 1] ?? raw.length + 1) - 1] as [number, number])
+    .map(([s, e]) => {
+      let end = Math.min(e, raw.length);
+      while (end > s && /\s/.test(raw[end - 1]!)) end--;
+      return [s, end];
+    });
 }
 
 /** A list or section marker, a footnote number, before the words: "I ", "B. ", "5 ", "(a) ". */
