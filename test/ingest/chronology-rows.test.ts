@@ -122,11 +122,12 @@ describe('captions and the record', () => {
     ]);
   });
 
-  it('counsel’s block under a caption and a citation to the record are not events', async () => {
+  it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events', async () => {
     const events = await eventsOf(
       '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +
         '(IFF’s Reply Br. in Support of Appeal of August 13, 2008 Order and for Leave to File Am. and Supp.\n\n' +
         'Cross-cl. at 15, Nov. 10, 2008.)\n\n' +
+        'Case 10-01234 Doc 35 Filed 03/09/10 Entered 03/09/10 14:22:01 Desc Main Document Page 1 of 5\n\n' +
         'In June 2007, Travelers moved for summary judgment.',
     );
     expect(events.map((e) => [e.date, e.line])).toEqual([['2007-06-01', 'Travelers moved for summary judgment.']]);

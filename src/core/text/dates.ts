@@ -427,9 +427,12 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     // any other sentence is one.
     const caption = captionParts(sentence);
     const parts = caption.length ? caption : datedRows(body.slice(a, b));
+    // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
+    // decision dates are, even in a caption block that carries a stamp.
+    const stamped = STAMP.test(sentence);
     for (const [from, to] of parts.length ? parts : [[0, sentence.length] as const]) {
       const piece = sentence.slice(from, to);
-      if (STAMP.test(piece)) continue;
+      if (STAMP.test(piece) || (stamped && !/^(?:Argued|Submitted|Decided|Heard)\b/.test(piece))) continue;
       const read = mend(piece);
       const found: (Found & { relative?: RelativeDate }) | null =
         ruleDate(read) ??
