@@ -85,7 +85,7 @@ test.describe('ask about these', () => {
     await docs.getByRole('checkbox', { name: 'Select nda-acme.txt' }).check();
     const bar = docs.getByRole('toolbar', { name: 'Selected documents' });
     await expect(bar).toContainText('1 selected');
-    const brightline = docs.getByRole('row', { name: /^nda-brightline\.txt/ });
+    const brightline = docs.getByRole('row', { name: /, nda-brightline\.txt, / });
     await brightline.focus();
     await page.keyboard.press('Space');
     await expect(brightline).toHaveAttribute('aria-selected', 'true');
@@ -100,7 +100,7 @@ test.describe('ask about these', () => {
       .click();
     await expect(bar).toContainText('2 selected');
     await expect(docs.getByRole('checkbox', { name: 'Select nda-acme.txt' })).toBeChecked();
-    await expect(docs.getByRole('row', { name: /^nda-brightline\.txt/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(docs.getByRole('row', { name: /, nda-brightline\.txt, / })).toHaveAttribute('aria-selected', 'true');
     await expect(docs.getByRole('checkbox', { name: 'Select nda-cobalt.txt' })).not.toBeChecked();
 
     await bar.getByRole('button', { name: 'Ask about these' }).click();
