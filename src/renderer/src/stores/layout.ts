@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { FoldablePane, PanePrefs } from '../lib/pane-layout';
+import { remember, remembered } from '../lib/window-storage';
 
 /**
  * The workspace's pane layout as the reviewer set it: the widths the splitters were moved to, the
@@ -25,22 +26,6 @@ const KEYS = {
   folded: 'casefile.layout.folded',
   keep: 'casefile.layout.keep',
 } as const;
-
-function remembered(key: string): string | null {
-  try {
-    return globalThis.localStorage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function remember(key: string, value: string): void {
-  try {
-    globalThis.localStorage?.setItem(key, value);
-  } catch {
-    // Storage off (private window): the layout lasts this session only.
-  }
-}
 
 function rememberedWidth(key: string): number | null {
   const text = remembered(key);

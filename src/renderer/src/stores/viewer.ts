@@ -5,6 +5,7 @@ import type { SourceRange, SourceRef } from '../lib/source-ref';
 import { findHits, phrasePattern, queryTerms, termPattern, type Hit } from '../lib/viewer-find';
 import { api, errorMessage } from '../api/index';
 import { useDocuments } from './documents';
+import { remember, remembered } from '../lib/window-storage';
 
 export type { SourceRef } from '../lib/source-ref';
 
@@ -71,22 +72,6 @@ interface ViewerState {
 }
 
 const THUMBS_KEY = 'casefile.viewer.thumbs';
-
-function remembered(key: string): string | null {
-  try {
-    return globalThis.localStorage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function remember(key: string, value: string): void {
-  try {
-    globalThis.localStorage?.setItem(key, value);
-  } catch {
-    // Storage off (private window): the setting lasts this session only.
-  }
-}
 
 const closedFind: FindState = { open: false, query: '', mode: 'phrase', hits: [], current: -1 };
 
