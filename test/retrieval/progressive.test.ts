@@ -57,6 +57,12 @@ async function rowsOf(engine: Engine, caseId: string): Promise<{ ids: string[]; 
   }
 }
 
+/** A table the other process has not finished creating: null, to poll again; any other error is thrown. */
+function notYet(err: unknown): null {
+  if (/was not found|Not found/i.test(String((err as Error)?.message ?? err))) return null;
+  throw err;
+}
+
 describe('progressive indexing: a file is searchable by its words once parsed, by meaning once its vectors land', () => {
   it('during the embedding stage a search finds the new files by their words and says coverage is partial; after it, hybrid; progress reports both stages to 100%', async () => {
     const { engine, caseId, drop } = await openCase(tempHome('casefile-progressive-'));
@@ -138,9 +144,11 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
         'exited'
       )
         break;
-      const store = await ChunkStore.open(caseDir);
+      // The child may be creating the table at this moment: not there yet is "poll again".
+      const store = await ChunkStore.open(caseDir).catch(notYet);
+      if (!store) continue;
       try {
-        if ((await store.pending(1)).length) killed = child.kill('SIGKILL');
+        if (((await store.pending(1).catch(notYet)) ?? []).length) killed = child.kill('SIGKILL');
       } finally {
         store.close();
       }
