@@ -121,7 +121,8 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
   it('killed (SIGKILL) between the stages: resuming makes the missing vectors; the passages equal a clean run, each with its vector once', async () => {
     const one = await openCase(tempHome('casefile-progressive-clean-'));
     copyFileSync(MID, path.join(one.drop, 'agency.txt'));
-    await one.engine.router.call('ingest.start', { case_id: one.caseId, paths: [one.drop] });
+    // The clean run's passages, as they are once searchable (their vectors change no id).
+    await one.engine.router.call('ingest.start', { case_id: one.caseId, paths: [one.drop], searchable: true });
     const clean = await rowsOf(one.engine, one.caseId);
     await one.engine.close();
 
@@ -317,7 +318,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     }
   });
 
-  it('the stage writes the table in batches of 32, 64, 128, 256, then 512 passages: one write each, progress after each, every passage once', async () => {
+  it('the stage writes the table in batches that double up to the largest (32, 64, … 512 in the app): one write each, progress after each, every passage once', async () => {
     const home = tempHome('casefile-progressive-steps-');
     await installTestModels(home);
     const engine = await Engine.open({ home });
@@ -325,23 +326,22 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       const caseId = (await engine.router.call('cases.create', { name: 'Steps' })).id;
       const sink = await createIndexSink(await engine.indexSinkOptions(caseId));
       try {
-        // About 1,000 short passages (a few dozen tokens each, so the model is quick), keyword-searchable, no vector yet.
-        const text = readFileSync(MID, 'utf8');
-        for (let v = 1; v <= 3; v++)
-          await sink.indexVersion(chunkDoc({ fileId: `f${v}`, name: `agency-${v}.txt`, text }, 130, 10), {
-            defer: true,
-          });
+        // About 150 short passages, keyword-searchable, no vector yet; the ramp is the app's
+        // scaled down (its 32 … 512 would need a thousand passages embedded for the same check).
+        const ramp = { first: 4, max: 64 };
+        const text = readFileSync(MID, 'utf8').slice(0, 20_000);
+        await sink.indexVersion(chunkDoc({ fileId: 'f1', name: 'agency.txt', text }, 130, 10), { defer: true });
         const store = await ChunkStore.open(engine.cases.caseDir(caseId));
         try {
           const table = (await store.table())!;
           const total = await table.countRows();
-          expect(total).toBeGreaterThan(32 + 64 + 128 + 256 + 512);
+          expect(total).toBeGreaterThan(4 + 8 + 16 + 32 + 64);
           const before = await table.version();
           const seen: { embedded: number; total: number }[] = [];
-          await sink.embedPending({ onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
+          await sink.embedPending({ ramp, onProgress: (embedded, all) => seen.push({ embedded, total: all }) });
           // One write a batch (each write is a merge over the whole table), and progress after each.
           const sizes: number[] = [];
-          for (let left = total, size = 32; left > 0; left -= size, size = Math.min(512, size * 2))
+          for (let left = total, size = ramp.first; left > 0; left -= size, size = Math.min(ramp.max, size * 2))
             sizes.push(Math.min(size, left));
           await table.checkoutLatest();
           expect((await table.version()) - before).toBe(sizes.length);

@@ -47,6 +47,8 @@ export interface EmbedPendingOptions {
   threads?: () => number;
   pause?: () => boolean;
   files?: () => ReadonlySet<string>;
+  /** Passages in the first batch and the most in one (the batches double between); the defaults suit the app. */
+  ramp?: { first: number; max: number };
 }
 
 export interface IndexSinkOptions {
@@ -218,14 +220,15 @@ class LanceIndexSink implements IndexSink {
     // read: the model does not wait on the table (about 3 % of the stage on the e2e bench's case).
     let written: Promise<void> = Promise.resolve();
     try {
-      let size = PENDING_BATCH;
+      const ramp = opts.ramp ?? { first: PENDING_BATCH, max: PENDING_BATCH_MAX };
+      let size = ramp.first;
       let batch = await store.pending(size, [], only());
       while (batch.length && !(stopped = opts.pause?.() === true)) {
         aborted(signal);
         const embedding = this.embedBatch(this.withThreads(base, opts.threads?.() ?? base.threads), batch, signal);
         embedding.catch(() => {}); // awaited below, after the write and the read
         await written;
-        size = Math.min(PENDING_BATCH_MAX, size * 2);
+        size = Math.min(ramp.max, size * 2);
         const next = await store.pending(size, batch, only());
         const vectors = await embedding;
         aborted(signal);
