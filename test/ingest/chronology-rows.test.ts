@@ -30,6 +30,15 @@ describe('relative dates', () => {
     });
   });
 
+  it('a count written in words is counted too: “forty five (45) days”, “sixteen days”', async () => {
+    const events = await eventsOf(
+      'This Agreement is entered into as of March 1, 2010 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +
+        'Beta shall deliver the first shipment forty five (45) days after the Effective Date. ' +
+        'Acme shall pay the first invoice sixteen days after the Effective Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2010-03-01', '2010-04-15', '2010-03-17']);
+  });
+
   it('a timing term with no anchor the text dates is no event; nor is a count of business days', async () => {
     const events = await eventsOf(
       'The lease was signed on June 1, 2017.\n\nThe tenant shall give notice 30 days before the lapse of the term. ' +

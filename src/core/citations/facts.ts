@@ -5,6 +5,8 @@
  * "3 March 2021". Names (capitalised words that are not sentence furniture) are facts too. Pure.
  */
 
+import { NUMBER_RUN, NUMBER_WORD, numberWordsValue } from '../util/number-words';
+
 export type FactKind = 'money' | 'percent' | 'duration' | 'date' | 'year' | 'number' | 'name';
 
 export interface Fact {
@@ -15,63 +17,6 @@ export interface Fact {
   text: string;
 }
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fourty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
-const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
-const NUMBER_WORDS = [...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(SCALES)].join('|');
-const NUMBER_WORD = new RegExp(`\\b(?:${NUMBER_WORDS})\\b`, 'i');
-const NUMBER_RUN = new RegExp(`\\b(?:${NUMBER_WORDS})(?:(?:[\\s-]+and)?[\\s-]+(?:${NUMBER_WORDS}))*\\b`, 'gi');
-
-/** The value of a run of number words ("forty-five", "one hundred and twenty", "two million"). */
-function wordsValue(run: string): number | null {
-  let total = 0;
-  let current = 0;
-  let any = false;
-  for (const w of run.toLowerCase().split(/[\s-]+/)) {
-    if (w === 'and' || !w) continue;
-    if (w in UNITS) current += UNITS[w]!;
-    else if (w in TENS) current += TENS[w]!;
-    else if (w === 'hundred') current = (current || 1) * 100;
-    else if (w in SCALES) {
-      total += (current || 1) * SCALES[w]!;
-      current = 0;
-    } else return null;
-    any = true;
-  }
-  return any ? total + current : null;
-}
-
 /**
  * Number words written as digits, "45 (45)" said once, thousands separators dropped. Offsets are
  * not kept: facts are compared by value, and the caller keeps the original text for display.
@@ -79,7 +24,7 @@ function wordsValue(run: string): number | null {
 export function digitsFor(text: string): string {
   let out = NUMBER_WORD.test(text)
     ? text.replace(NUMBER_RUN, (run) => {
-        const v = wordsValue(run);
+        const v = numberWordsValue(run);
         return v === null ? run : String(v);
       })
     : text;

@@ -6,6 +6,8 @@
  * with no anchor ("within 30 days after notice") is no event.
  */
 
+import { NUMBER_RUN_SOURCE, numberWordsValue } from '../util/number-words';
+
 /** How a relative event's date was found. */
 export interface RelativeDate {
   /** The words: "Three days later", "30 days after the Effective Date". */
@@ -33,29 +35,8 @@ export interface Relative {
   relative: RelativeDate;
 }
 
-const NUMBERS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  'forty-five': 45,
-  sixty: 60,
-  ninety: 90,
-};
-const COUNT = `(\\d{1,3}|${Object.keys(NUMBERS).join('|')})(?:\\s*\\((\\d{1,3})\\))?`;
+/** A count in digits or words ("30", "thirty (30)", "a"), its digits in brackets when given. */
+const COUNT = `(\\d{1,3}|an?|${NUMBER_RUN_SOURCE})(?:\\s*\\((\\d{1,3})\\))?`;
 const UNIT = '(business\\s+|calendar\\s+)?(days?|weeks?|months?|years?)';
 /** "Three days later", "less than one month later", "two weeks earlier". */
 const NARRATIVE = new RegExp(
@@ -77,7 +58,8 @@ const TERM_AFTER = /\(\s*(?:the\s+|this\s+)?[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Da
 /** A defined date term before its date: '"Closing Date" means June 30, 2015'. */
 const TERM_MEANS = /[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s+(?:means|shall mean|shall be|is)\s+/g;
 
-const countOf = (word: string, digits?: string) => Number(digits ?? NUMBERS[word.toLowerCase()] ?? word);
+const countOf = (word: string, digits?: string) =>
+  Number(digits ?? (/^an?$/i.test(word) ? 1 : (numberWordsValue(word) ?? word)));
 
 /** `date` moved by `n` days, weeks, months or years (a month from 31 January is the last day of February). */
 export function addTo(date: string, n: number, unit: string): string {
