@@ -236,6 +236,15 @@ function Filters() {
   );
 }
 
+/** The table's columns: heading and the class a narrow pane lays out by. */
+const COLUMNS = [
+  ['Date', 'col-date'],
+  ['Event', 'col-event'],
+  ['People', 'col-people'],
+  ['Document', 'col-doc'],
+  ['Mark and note', 'col-mark'],
+] as const;
+
 /** The events as a table; explicit roles, since a narrow pane lays its rows out as grids (people,
  * document and mark under the event) and it must stay a table to a screen reader. */
 function EventTable({ events }: { events: TimelineEvent[] }) {
@@ -244,21 +253,11 @@ function EventTable({ events }: { events: TimelineEvent[] }) {
       <table role="table" className="chronology-table">
         <thead role="rowgroup">
           <tr role="row">
-            <th role="columnheader" scope="col" className="col-date">
-              Date
-            </th>
-            <th role="columnheader" scope="col" className="col-event">
-              Event
-            </th>
-            <th role="columnheader" scope="col" className="col-people">
-              People
-            </th>
-            <th role="columnheader" scope="col" className="col-doc">
-              Document
-            </th>
-            <th role="columnheader" scope="col" className="col-mark">
-              Mark and note
-            </th>
+            {COLUMNS.map(([name, className]) => (
+              <th key={className} role="columnheader" scope="col" className={className}>
+                {name}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody role="rowgroup">
