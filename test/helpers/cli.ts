@@ -21,10 +21,11 @@ export function runCasefile(
       {
         cwd: repoRoot,
         env: { ...process.env, ...opts.env },
-        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
+    // No input: stdin ends at once, as /dev/null would.
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -136,6 +136,26 @@ describe('firm server – sign-in', () => {
   });
 });
 
+describe('single-token server', () => {
+  const home = tempHome('casefile-token-');
+
+  it('has no accounts: firm operations are refused, and /api/session says so', async () => {
+    const engine = await Engine.open({ home });
+    const server = await startServer({ engine });
+    const auth = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
+    const res = await fetch(`${server.url}api/op/firm.users.add`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'eve', password: 'a long password' }),
+    });
+    const session = await fetch(`${server.url}api/session`, { headers: auth });
+    await server.close();
+    await engine.close();
+    expect(res.status).toBe(403);
+    expect(await session.json()).toEqual({ firm: false, user: null, csrf: null });
+  });
+});
+
 describe('firm server – TLS', () => {
   const home = tempHome('casefile-firm-tls-');
 

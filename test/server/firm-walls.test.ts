@@ -164,6 +164,39 @@ describe('firm server – ethical walls', () => {
     expect(all.cases.map((c) => c.id).sort()).toEqual([walled, mine].sort());
   });
 
+  it('the event stream carries a reviewer the events of member cases only', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${firm.server.url}api/events`, {
+      headers: { Cookie: rex.cookie },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    const until = async (seen: (t: string) => boolean) => {
+      while (!seen(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    };
+    await until((t) => t.includes(': connected'));
+    // Wait for the stream to know rex's cases (it asks when opened): an event of his case gets through.
+    await expect
+      .poll(async () => {
+        await op(firm.server, admin, 'cases.setDateOrder', { case_id: mine, day_first: true });
+        await until((t) => t.includes(mine));
+        return text.includes(mine);
+      })
+      .toBe(true);
+    await op(firm.server, admin, 'cases.setDateOrder', { case_id: walled, day_first: true });
+    await op(firm.server, admin, 'cases.rename', { case_id: mine, name: 'Acme merger (2)' });
+    await until((t) => t.includes('"renamed"'));
+    controller.abort();
+    expect(text).toMatch(new RegExp(`"case_id":"${mine}"[^}]*"kind":"renamed"`));
+    expect(text).not.toContain(walled);
+  });
+
   it('ingest.resume without a case (every case) is for administrators only', async () => {
     expect((await op(firm.server, rex, 'ingest.resume', {})).status).toBe(403);
   });
