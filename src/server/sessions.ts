@@ -120,6 +120,8 @@ export class Throttle {
   }
 
   failed(account: string, address: string): void {
+    // Names tried once and never again would otherwise stay: past many keys, forget the stale ones.
+    if (this.failures.size > 10_000) for (const key of [...this.failures.keys()]) this.recent(key);
     for (const key of [`user:${account}`, `addr:${address}`]) this.failures.set(key, [...this.recent(key), this.now()]);
   }
 

@@ -12,7 +12,7 @@ function casefile(home: string, args: string[], input = ''): string {
 }
 
 test.describe('firm server', () => {
-  test('a reviewer signs in, sees only the case they are a member of, and signs out', async ({
+  test('a reviewer signs in, sees only the case they are a member of, signs out; a removed account is signed out', async ({
     shell,
     home,
     chromiumOnce,
@@ -52,6 +52,16 @@ test.describe('firm server', () => {
       await cases.getByRole('button', { name: 'Sign out' }).click();
       await expect(page.getByRole('form', { name: 'Sign in to Casefile' })).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Cases' })).toHaveCount(0);
+
+      // Signed in again, the account is removed: the next thing asked brings the form back, saying why.
+      const again = page.getByRole('form', { name: 'Sign in to Casefile' });
+      await again.getByLabel('User name').fill('rex');
+      await again.getByLabel('Password').fill('a reviewer password');
+      await again.getByRole('button', { name: 'Sign in' }).click();
+      await cases.getByRole('button', { name: /Acme merger/ }).waitFor();
+      casefile(home, ['firm', 'user', 'remove', 'rex']);
+      await cases.getByRole('button', { name: /Acme merger/ }).click();
+      await expect(again.getByRole('alert')).toHaveText('Your session has ended. Sign in again.');
       expect(errors, 'browser page errors').toEqual([]);
     } finally {
       await context.close();

@@ -10,6 +10,14 @@ const BASE = '/api';
 let csrf: string | null = null;
 const csrfHeader = (): Record<string, string> => (csrf ? { 'X-Casefile-CSRF': csrf } : {});
 
+/** Who hears that a firm server's session has ended (idle, too old, or the account removed). */
+const signedOutListeners = new Set<() => void>();
+
+function signedOut(): void {
+  csrf = null;
+  for (const listener of signedOutListeners) listener();
+}
+
 /** Read `/api/session` or `/api/sign-in`'s answer and keep its CSRF token. */
 async function sessionFrom(res: Response): Promise<SessionInfo> {
   if (!res.ok) throw await readError(res);
@@ -19,7 +27,13 @@ async function sessionFrom(res: Response): Promise<SessionInfo> {
 }
 
 /** Signing in and out of a firm server. */
-const accounts: Pick<Api, 'session' | 'signIn' | 'signOut'> = {
+const accounts: Pick<Api, 'session' | 'signIn' | 'signOut' | 'onSignedOut'> = {
+  onSignedOut(listener) {
+    signedOutListeners.add(listener);
+    return () => {
+      signedOutListeners.delete(listener);
+    };
+  },
   async session() {
     return sessionFrom(await fetch(`${BASE}/session`, { credentials: 'same-origin' }));
   },
@@ -66,7 +80,10 @@ const callOp: Api['call'] = async (name, input) => {
     body: JSON.stringify(input ?? {}),
     credentials: 'same-origin',
   });
-  if (!res.ok) throw await readError(res);
+  if (!res.ok) {
+    if (res.status === 401 && csrf) signedOut();
+    throw await readError(res);
+  }
   return (await res.json()) as never;
 };
 

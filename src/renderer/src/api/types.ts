@@ -39,6 +39,8 @@ export interface Api {
   signIn?(user: string, password: string): Promise<SessionInfo>;
   /** Serve mode only: end this page's session on the server. */
   signOut?(): Promise<void>;
+  /** Serve mode only: called when the server says the session has ended; returns the unsubscribe function. */
+  onSignedOut?(listener: () => void): () => void;
   /** Electron only (absent in serve mode): open a file version in the system's default viewer. */
   openOriginal?(input: { case_id: string; file_id: string; version?: number }): Promise<void>;
   /** Electron only (absent in serve mode): the system's open dialog for a model; null when cancelled. */

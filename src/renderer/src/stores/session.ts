@@ -18,12 +18,25 @@ interface SessionState {
   signOut(): Promise<void>;
 }
 
+/** Whether this page already follows the end of its session (check() runs again on a remount). */
+let following = false;
+/** The session ended while the page was open: after signing in again the page starts afresh. */
+let ended = false;
+
 export const useSession = create<SessionState>((set) => ({
   phase: 'checking',
   info: null,
   error: null,
   busy: false,
   async check() {
+    // A session that ends while the page is open (idle, too old, account removed) brings the form back.
+    if (!following) {
+      following = true;
+      api.onSignedOut?.(() => {
+        ended = true;
+        set({ phase: 'signed-out', error: 'Your session has ended. Sign in again.' });
+      });
+    }
     if (!api.session) {
       set({ phase: 'open', info: { firm: false, user: null } });
       return;
@@ -41,7 +54,9 @@ export const useSession = create<SessionState>((set) => ({
     set({ busy: true, error: null });
     try {
       const info = await api.signIn(user, password);
-      set({ info, phase: 'open', busy: false });
+      // The old page's event stream and views went with the old session: start afresh.
+      if (ended) window.location.reload();
+      else set({ info, phase: 'open', busy: false });
     } catch (err) {
       set({ error: errorMessage(err), busy: false });
     }
