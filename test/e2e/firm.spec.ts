@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, repoRoot, screenshot, startServe, stopServe, test } from './fixtures';
 
 /** Run `casefile --home HOME ...args` to set the firm server up, with `input` on stdin (a password). */
@@ -38,6 +39,10 @@ test.describe('firm server', () => {
       await form.getByLabel('Password').fill('not the password');
       await form.getByRole('button', { name: 'Sign in' }).click();
       await expect(form.getByRole('alert')).toHaveText('The user name or password is wrong.');
+      // The form, with its refusal showing, passes axe (no serious or critical violations).
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+      await screenshot(page, 'firm-sign-in');
       await form.getByLabel('Password').fill('a reviewer password');
       await form.getByRole('button', { name: 'Sign in' }).click();
 
