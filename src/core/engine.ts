@@ -1,12 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { chatContract } from '../shared/contract/chat';
+import { firmContract } from '../shared/contract/firm';
 import { ingestContract } from '../shared/contract/ingest';
 import { modelsContract } from '../shared/contract/models';
 import { searchContract } from '../shared/contract/search';
 import { viewerContract } from '../shared/contract/viewer';
 import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
+import type { FirmStore } from './firm/index';
 import { type CaseDigest, CaseRegistry, caseHandlers, readDigest } from './cases/index';
 import { CaseStore } from './documents/index';
 import { readConfig, type EnvConfig } from './config';
@@ -74,6 +76,7 @@ export class Engine {
   private agentLoaded: Promise<AgentService> | undefined;
   private watchLoaded: Promise<WatchService> | undefined;
   private readonly catalogLoaded = lazy(() => this.makeCatalog());
+  private readonly firmLoaded = lazy(async () => new (await import('./firm/index')).FirmStore(this.home));
   private readonly queryModelsLoaded = lazy(() => this.load(() => this.makeQueryModels()));
 
   private constructor(options: EngineOptions) {
@@ -142,6 +145,14 @@ export class Engine {
     router.registerLazy(opsOf(chatContract), async () =>
       (await import('./agent/service')).agentHandlers(this, await this.agentService()),
     );
+    router.registerLazy(opsOf(firmContract), async () =>
+      (await import('./firm/index')).firmHandlers(await this.firmStore(), this.cases),
+    );
+  }
+
+  /** The firm server's accounts and membership (`<home>/firm/`), read afresh on each question. */
+  firmStore(): Promise<FirmStore> {
+    return this.firmLoaded.get();
   }
 
   get modelsDir(): string {
@@ -317,6 +328,7 @@ export class Engine {
     (await this.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
     await this.openCases.release(caseId);
     this.passwords.forget(`${caseId}/`);
+    await (await this.firmStore()).forgetCase(caseId);
   }
 
   async close(): Promise<void> {

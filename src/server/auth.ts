@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actor } from './actor';
 import { BASE_HEADERS, sendError, sendText } from './respond';
 
 /** Cookie holding the token; the port is part of the name so two servers on one machine do not collide. */
@@ -24,7 +25,7 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(req: IncomingMessage, name: string): string | undefined {
+export function cookieToken(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
@@ -41,7 +42,7 @@ function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 /** Cross-site requests are refused even with a cookie (SameSite=Strict already stops browsers sending it). */
-function sameSite(req: IncomingMessage, method: string): boolean {
+export function sameSite(req: IncomingMessage, method: string): boolean {
   const origin = req.headers.origin;
   if (!origin || method === 'GET' || method === 'HEAD') return true;
   try {
@@ -51,12 +52,25 @@ function sameSite(req: IncomingMessage, method: string): boolean {
   }
 }
 
+/** The address a request came from, as the socket says (a proxy's X-Forwarded-For is not trusted). */
+export function remoteAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? '';
+}
+
+/** On loopback, the Host header must name loopback too (the DNS-rebinding guard); answers 403 when not. */
+export function wrongHost(req: IncomingMessage, res: ServerResponse, host: string): boolean {
+  const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
+  if (!isLoopbackHost(host) || isLoopbackHost(hostHeader)) return false;
+  sendText(res, 403, 'Forbidden: this server only answers requests addressed to 127.0.0.1 or localhost.');
+  return true;
+}
+
 export interface Auth {
   /**
-   * Whether the request may go on to its handler. When not, the request has been answered: refused
-   * (wrong Host, no or wrong token, another site) or, for the sign-in URL, redirected with the cookie.
+   * Who is asking, when the request may go on to its handler. When null, the request has been
+   * answered: refused (wrong Host, not signed in, another site) or a sign-in step answered.
    */
-  admit(req: IncomingMessage, res: ServerResponse, url: URL, method: string): boolean;
+  admit(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<Actor | null>;
   /** The cookie is named after the port, known once listening. */
   setPort(port: number): void;
 }
@@ -88,12 +102,7 @@ export function createAuth(host: string, token: string, port: number): Auth {
   };
 
   const admit = (req: IncomingMessage, res: ServerResponse, url: URL, method: string): boolean => {
-    // DNS-rebinding guard: on loopback, the Host header must name loopback too.
-    const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (isLoopbackHost(host) && !isLoopbackHost(hostHeader)) {
-      sendText(res, 403, 'Forbidden: this server only answers requests addressed to 127.0.0.1 or localhost.');
-      return false;
-    }
+    if (wrongHost(req, res, host)) return false;
     const queryToken = url.searchParams.get('token');
     if (queryToken !== null && (method === 'GET' || method === 'HEAD') && !url.pathname.startsWith('/api/')) {
       signIn(res, url, queryToken);
@@ -122,7 +131,9 @@ export function createAuth(host: string, token: string, port: number): Auth {
   };
 
   return {
-    admit,
+    async admit(req, res, url, method) {
+      return admit(req, res, url, method) ? { user: 'token holder', role: 'token', address: remoteAddress(req) } : null;
+    },
     setPort(p) {
       cookie = cookieName(p);
     },

@@ -9,7 +9,9 @@ import type { OpName, OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
 import { withCurrentNames, withFormerNames } from '../shared/wire-names';
 import { sendError, sendJson, sendThrown } from './respond';
+import type { Actor } from './actor';
 import { checkScope, type ServeScope } from './scope';
+import type { Walls } from './walls';
 
 /**
  * What a module does once an operation has succeeded, before its answer is sent, keyed by the
@@ -24,7 +26,18 @@ export interface DispatchOptions {
   /** Largest JSON body accepted, bytes. */
   maxJsonBytes: number;
   afterOp: AfterOp;
+  /** A firm server's walls between cases (`./walls`); absent for a single-token server. */
+  walls?: Walls;
 }
+
+/** Handles one request under `/api/op/`, asked by `actor`. */
+export type Dispatch = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  method: string,
+  actor: Actor,
+) => Promise<void>;
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -65,13 +78,16 @@ async function readInput(
   }
 }
 
-/** A handler for requests under `/api/op/`. */
-export function createDispatch(
-  options: DispatchOptions,
-): (req: IncomingMessage, res: ServerResponse, url: URL, method: string) => Promise<void> {
-  const { router, scope, maxJsonBytes, afterOp } = options;
+const FIRM_ONLY = new CasefileError(
+  'forbidden',
+  'Accounts exist only on a firm server (casefile serve --firm); manage them there or with casefile firm.',
+);
 
-  const call = async (name: string, req: IncomingMessage, res: ServerResponse) => {
+/** A handler for requests under `/api/op/`. */
+export function createDispatch(options: DispatchOptions): Dispatch {
+  const { router, scope, maxJsonBytes, afterOp, walls } = options;
+
+  const call = async (name: string, req: IncomingMessage, res: ServerResponse, actor: Actor) => {
     const body = await readInput(req, res, maxJsonBytes);
     if (!body) return;
     // Until 0.2 a request may still use a field's former camelCase name; the name now wins (src/shared/wire-names.ts).
@@ -82,8 +98,13 @@ export function createDispatch(
       if (!res.writableFinished) controller.abort();
     });
     try {
+      // The walls come first: a case the caller may not see answers as one that does not exist.
+      if (!walls && name.startsWith('firm.')) throw FIRM_ONLY;
+      const wall = walls ? await walls.check(name, input, actor) : {};
       await checkScope(name, input, scope);
-      const value = await router.call(name, input, { signal: controller.signal });
+      const ctx = { signal: controller.signal, ...(wall.visible ? { visible: wall.visible } : {}) };
+      const raw = 'answer' in wall ? wall.answer : await router.call(name, input, ctx);
+      const value = wall.filter ? wall.filter(raw) : raw;
       // Only an operation of the contract gets here (the router refuses other names), so `name` is a key of AfterOp.
       (afterOp[name as OpName] as ((input: unknown, value: unknown) => void) | undefined)?.(input, value);
       // Until 0.2 each renamed field also under its former name (src/shared/wire-names.ts).
@@ -93,7 +114,7 @@ export function createDispatch(
     }
   };
 
-  return async (req, res, url, method) => {
+  return async (req, res, url, method, actor) => {
     if (method !== 'POST') {
       res.setHeader('Allow', 'POST');
       sendError(res, 405, { code: 'invalid_input', message: 'Operations are called with POST.' });
@@ -110,6 +131,6 @@ export function createDispatch(
       });
       return;
     }
-    await call(name, req, res);
+    await call(name, req, res, actor);
   };
 }

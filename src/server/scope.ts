@@ -71,7 +71,7 @@ function modelPath(spec: string): string | null {
  * Input that is not even shaped right passes through: the contract's validation refuses it.
  */
 export async function checkScope(name: string, input: unknown, scope: ServeScope): Promise<void> {
-  // Whatever the input: the refusal says nothing about the source. (A firm mode would also refuse here unless the caller is an administrator.)
+  // Whatever the input: the refusal says nothing about the source. (On a firm server only administrators get here: ./walls.)
   if (name === 'models.download' && !scope.downloadHosts?.length) {
     throw new CasefileError('forbidden', DOWNLOADS_OFF, [
       { field: 'source', message: 'downloads are off on this server' },

@@ -6,17 +6,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Engine } from '../core/engine';
 import { CasefileError } from '../shared/errors';
-import { createAuth, isLoopbackHost } from './auth';
-import { createDispatch } from './dispatch';
-import { createEventStreams } from './events';
-import { sendError, sendText, sendThrown } from './respond';
+import { createAuth, isLoopbackHost, type Auth } from './auth';
+import { createDispatch, type Dispatch } from './dispatch';
+import { createEventStreams, type EventStreams } from './events';
+import { createFirmAuth, type FirmAuthOptions } from './firm-auth';
+import { sendError, sendJson, sendText, sendThrown } from './respond';
 import type { ServeScope } from './scope';
 import { defaultStaticDir, serveStatic } from './static';
 import { createUploads } from './uploads';
+import { createWalls, type Walls } from './walls';
 
 export { cookieName, isLoopbackHost } from './auth';
 export { SERVE_CSP } from './static';
@@ -46,12 +49,21 @@ export interface ServeOptions {
    * `127.0.0.1:8080`, `*.hf.co`), every redirect included. Default none: downloads are off.
    */
   allowDownloadsFrom?: string[];
+  /**
+   * A firm server (`--firm`): people sign in with their accounts (`<home>/firm/`), reviewers see
+   * only their cases. Session and throttle limits and the clock may be given (tests).
+   */
+  firm?: Pick<FirmAuthOptions, 'sessions' | 'throttle' | 'now'>;
+  /** Serve HTTPS with this certificate and key (PEM). A firm server needs it to listen beyond loopback. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 export interface RunningServer {
   host: string;
   port: number;
+  /** The token of a single-token server; empty on a firm server (people sign in with their accounts). */
   token: string;
+  firm: boolean;
   /** Base URL, without the token. */
   url: string;
   /** URL that signs the browser in (sets the cookie) and opens the app. */
@@ -60,7 +72,7 @@ export interface RunningServer {
 }
 
 /** Listen on `host`:`port` (0: a free one); a port in use or an address this computer lacks is said in a sentence. */
-function listen(server: http.Server, host: string, port: number | undefined): Promise<void> {
+function listen(server: http.Server | https.Server, host: string, port: number | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
@@ -75,23 +87,27 @@ function listen(server: http.Server, host: string, port: number | undefined): Pr
 
 /** The request handler: sign-in check, then the API (operations, events, uploads), then the built renderer. */
 function createRoute(
-  auth: ReturnType<typeof createAuth>,
-  dispatch: ReturnType<typeof createDispatch>,
-  events: ReturnType<typeof createEventStreams>,
+  auth: Auth,
+  dispatch: Dispatch,
+  events: EventStreams,
   uploads: Awaited<ReturnType<typeof createUploads>>,
   staticDir: string,
 ) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://casefile.invalid');
     const method = req.method ?? 'GET';
-    if (!auth.admit(req, res, url, method)) return;
+    const actor = await auth.admit(req, res, url, method);
+    if (!actor) return;
     const { pathname } = url;
-    if (pathname.startsWith('/api/op/')) return dispatch(req, res, url, method);
+    if (pathname.startsWith('/api/op/')) return dispatch(req, res, url, method, actor);
     if (pathname === '/api/events') {
       if (method !== 'GET')
         return sendError(res, 405, { code: 'invalid_input', message: 'The event stream is read with GET.' });
-      return events.open(req, res);
+      return events.open(req, res, actor);
     }
+    // A firm server answers this before sign-in (./firm-auth); a single-token server has no accounts.
+    if (pathname === '/api/session' && method === 'GET')
+      return sendJson(res, 200, { firm: false, user: null, csrf: null });
     if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
     if (pathname.startsWith('/api/upload/') && method === 'PUT')
       return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
@@ -103,29 +119,59 @@ function createRoute(
 }
 
 /** The HTTP server around `route`: a thrown error becomes an error response; long requests are not cut off. */
-function createHttpServer(route: (req: IncomingMessage, res: ServerResponse) => Promise<void>): http.Server {
-  const server = http.createServer((req, res) => {
+function createHttpServer(
+  route: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  tls: ServeOptions['tls'],
+): http.Server | https.Server {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     route(req, res).catch((err) => {
       if (!res.headersSent) sendThrown(res, err);
       else res.end();
     });
-  });
+  };
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, handle) : http.createServer(handle);
   server.requestTimeout = 0; // long operations (a chat turn) and uploads must not be cut off
   server.headersTimeout = 60_000;
   return server;
+}
+
+/** Refuse a host beyond loopback without --allow-remote, and (a firm server) without TLS. */
+function checkHost(options: ServeOptions, host: string): void {
+  if (isLoopbackHost(host)) return;
+  if (!options.allowRemote) {
+    throw new CasefileError(
+      'invalid_input',
+      `Refusing to listen on ${host}: only this computer (127.0.0.1) is allowed unless you add --allow-remote.`,
+    );
+  }
+  if (options.firm && !options.tls) {
+    throw new CasefileError(
+      'invalid_input',
+      `Refusing to listen on ${host} without TLS: a firm server reachable from the network needs --tls-cert FILE and --tls-key FILE, so passwords and documents are encrypted on the way.`,
+    );
+  }
+}
+
+/** Who may ask (a token, or a firm's accounts) and, on a firm server, the walls between its cases. */
+async function accessFor(options: ServeOptions, host: string, token: string): Promise<{ auth: Auth; walls?: Walls }> {
+  const { engine } = options;
+  if (!options.firm) return { auth: createAuth(host, token, options.port ?? 0) };
+  const store = await engine.firmStore();
+  const exists = (id: string) =>
+    engine.cases.get(id).then(
+      () => true,
+      () => false,
+    );
+  const auth = createFirmAuth({ ...options.firm, host, store, port: options.port ?? 0, tls: !!options.tls });
+  return { auth, walls: createWalls(store, exists, engine.events) };
 }
 
 /** Start serving. Resolves once listening. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { engine } = options;
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !options.allowRemote) {
-    throw new CasefileError(
-      'invalid_input',
-      `Refusing to listen on ${host}: only this computer (127.0.0.1) is allowed unless you add --allow-remote.`,
-    );
-  }
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  checkHost(options, host);
+  const token = options.firm ? '' : (options.token ?? randomBytes(24).toString('base64url'));
   const staticDir = options.staticDir ?? defaultStaticDir;
   const uploadsDir = path.join(engine.home, 'uploads');
   const downloadHosts = [...(options.allowDownloadsFrom ?? [])];
@@ -139,39 +185,40 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const catalog = await engine.catalog();
   const downloadLimitBefore = catalog.downloadLimit;
   catalog.limitDownloads(downloadHosts);
-  const events = createEventStreams(engine.events);
+  const { auth, walls } = await accessFor(options, host, token);
+  const events = createEventStreams(engine.events, walls?.casesOf);
   const uploads = await createUploads({
     uploadsDir,
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
     events: engine.events,
   });
-  const auth = createAuth(host, token, options.port ?? 0);
   const dispatch = createDispatch({
     router: engine.router,
     scope,
     maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024,
     afterOp: uploads.afterOp,
+    ...(walls ? { walls } : {}),
   });
-
-  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir));
-
-  const listening = listen(server, host, options.port);
-  await listening.catch((err: unknown) => {
+  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir), options.tls);
+  await listen(server, host, options.port).catch((err: unknown) => {
     catalog.limitDownloads(downloadLimitBefore);
+    walls?.close();
     throw err;
   });
   const port = (server.address() as AddressInfo).port;
   auth.setPort(port);
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}/`;
+  const url = `${options.tls ? 'https' : 'http'}://${urlHost}:${port}/`;
   return {
     host,
     port,
     token,
+    firm: !!options.firm,
     url,
-    loginUrl: `${url}?token=${token}`,
+    loginUrl: options.firm ? url : `${url}?token=${token}`,
     async close() {
       catalog.limitDownloads(downloadLimitBefore);
+      walls?.close();
       uploads.close();
       events.close();
       await new Promise<void>((resolve) => {

@@ -36,7 +36,11 @@ export const serveAllowPaths = [os.tmpdir(), path.resolve(repoRoot, '..', 'share
  * Start `casefile serve` on `home`, started for tests (`--allow-scripted-models`, and the folders
  * above allowed with `--allow-path`), and wait for its JSON line.
  */
-export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+export async function startServe(
+  home: string,
+  env: NodeJS.ProcessEnv = {},
+  extraArgs: string[] = [],
+): Promise<ServeProcess> {
   const allow = serveAllowPaths.flatMap((dir) => ['--allow-path', dir]);
   const args = [
     path.join(repoRoot, 'bin', 'casefile.mjs'),
@@ -48,6 +52,7 @@ export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Pro
     '--json',
     '--allow-scripted-models',
     ...allow,
+    ...extraArgs,
   ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,

@@ -12,7 +12,7 @@ export interface CliResult {
 export function runCasefile(
   home: string,
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {},
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[]; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -21,9 +21,11 @@ export function runCasefile(
       {
         cwd: repoRoot,
         env: { ...process.env, ...opts.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
+    // No input: stdin ends at once, as /dev/null would.
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -51,6 +51,21 @@ describe('casefile serve', () => {
     expect(badPort.stderr).toMatch(/--port must be a number/);
   });
 
+  it('serve --firm – beyond loopback needs TLS; the session flags are for a firm server (usage errors, exit 2)', async () => {
+    const plain = await runCasefile(home, ['serve', '--firm', '--host', '0.0.0.0', '--allow-remote', '--port', '0']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/needs TLS: add --tls-cert FILE and --tls-key FILE/);
+    const half = await runCasefile(home, ['serve', '--firm', '--tls-cert', 'cert.pem', '--port', '0']);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/give both --tls-cert FILE and --tls-key FILE/);
+    const idle = await runCasefile(home, ['serve', '--session-idle', '10', '--port', '0']);
+    expect(idle.code).toBe(2);
+    expect(idle.stderr).toMatch(/for a firm server/);
+    const zero = await runCasefile(home, ['serve', '--firm', '--session-max', '0', '--port', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--session-max must be a positive number/);
+  });
+
   it('serve --allow-path – ingest reads that folder and nothing outside it; a missing folder is a usage error', async () => {
     const missing = await runCasefile(home, [
       'serve',

@@ -41,6 +41,7 @@ const LAYERS: [string, RegExp][] = [
   ['config', /^config\.ts$/],
   ['ocr', /^ocr\//],
   ['cases', /^cases\//],
+  ['firm', /^firm\//],
   ['text', /^text\//],
   ['documents', /^documents\//],
   ['reader', /^reader\//],

@@ -6,6 +6,7 @@ import { batesCommand } from './bates';
 import { chatCommand } from './chat';
 import { chronologyCommand } from './chronology';
 import { filesCommand } from './files';
+import { firmCommand } from './firm';
 import { ingestCommand, retryCommand, unlockCommand } from './ingest';
 import { modelsCommand } from './models';
 import { outlineCommand } from './outline';
@@ -34,4 +35,5 @@ export const commands: Record<string, Command> = {
   watch: watchCommand,
   ask: askCommand,
   chat: chatCommand,
+  firm: firmCommand,
 };

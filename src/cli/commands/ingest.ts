@@ -190,7 +190,7 @@ function readHidden(prompt: string): Promise<string> {
 }
 
 /** The password: the first line of --password-file, typed on the terminal, or the first line piped in. */
-async function passwordFrom(args: Parsed, name: string): Promise<string> {
+export async function passwordFrom(args: Parsed, name: string): Promise<string> {
   const file = args.values['password-file'];
   if (typeof file === 'string') {
     const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {

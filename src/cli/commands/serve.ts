@@ -36,6 +36,38 @@ async function downloadHosts(values: string | boolean | string[] | undefined): P
   return [...new Set(hosts)];
 }
 
+/** A positive number of `unit` given with `flag`, in milliseconds; undefined when not given. */
+function duration(args: Parsed, flag: string, unitMs: number): number | undefined {
+  const v = args.values[flag];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number, not "${String(v)}"`);
+  return n * unitMs;
+}
+
+/** The firm-server flags: --firm, its session limits, and --tls-cert/--tls-key read from their files. */
+async function firmOptions(args: Parsed) {
+  const firm = args.values.firm === true;
+  const idleMs = duration(args, 'session-idle', 60_000);
+  const maxMs = duration(args, 'session-max', 3_600_000);
+  if (!firm && (idleMs !== undefined || maxMs !== undefined))
+    throw new UsageError('--session-idle and --session-max are for a firm server (serve --firm)');
+  const certFile = args.values['tls-cert'];
+  const keyFile = args.values['tls-key'];
+  if ((typeof certFile === 'string') !== (typeof keyFile === 'string'))
+    throw new UsageError('give both --tls-cert FILE and --tls-key FILE');
+  const read = (flag: string, file: string) =>
+    fs.readFile(file).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`--${flag} ${file}: could not read it (${err.code ?? err.message})`);
+    });
+  const tls =
+    typeof certFile === 'string' && typeof keyFile === 'string'
+      ? { cert: await read('tls-cert', certFile), key: await read('tls-key', keyFile) }
+      : undefined;
+  const sessions = { ...(idleMs ? { idleMs } : {}), ...(maxMs ? { maxMs } : {}) };
+  return { ...(firm ? { firm: { sessions } } : {}), ...(tls ? { tls } : {}) };
+}
+
 /** The serve flags, checked: port, host (loopback unless --allow-remote), folders, download hosts. */
 async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => boolean) {
   const portFlag = args.values.port;
@@ -52,7 +84,10 @@ async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => bool
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
-  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom };
+  const firmAndTls = await firmOptions(args);
+  if (firmAndTls.firm && !isLoopbackHost(host) && !firmAndTls.tls)
+    throw new UsageError(`--host ${host} on a firm server needs TLS: add --tls-cert FILE and --tls-key FILE`);
+  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, ...firmAndTls };
 }
 
 /** Starts, in the background, following the cases' folders (within scope) and catching up their vectors. */
@@ -82,7 +117,7 @@ async function startBackgroundWork(
 /** Prints where the server listens, what it reads and downloads, and how to sign in (text or JSON). */
 function printServing(
   engine: Engine,
-  server: { url: string; loginUrl: string; token: string; port: number },
+  server: { url: string; loginUrl: string; token: string; port: number; firm: boolean },
   options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean },
   json: boolean,
   io: CliIO,
@@ -95,6 +130,7 @@ function printServing(
         login_url: server.loginUrl,
         token: server.token,
         port: server.port,
+        firm: server.firm,
         home: engine.home,
         allow_paths: allowPaths,
         allow_downloads_from: allowDownloadsFrom,
@@ -114,7 +150,8 @@ function printServing(
     );
     if (allowScriptedModels) io.out('Scripted test models are on (--allow-scripted-models): for tests only.');
     io.out(`Open: ${server.loginUrl}`);
-    io.out(`Token: ${server.token}   (API clients: Authorization: Bearer <token>)`);
+    if (server.firm) io.out('Firm server: people sign in with their accounts (casefile firm user add NAME).');
+    else io.out(`Token: ${server.token}   (API clients: Authorization: Bearer <token>)`);
     io.out('Press Ctrl+C to stop.');
   }
 }
@@ -141,27 +178,21 @@ function untilStopped(): Promise<void> {
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) {
     throw new UsageError(
-      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models',
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models, --firm, --tls-cert, --tls-key, --session-idle and --session-max',
     );
   }
   const { isLoopbackHost, startServer } = await import('../../server/server');
   const options = await serveOptions(args, isLoopbackHost);
-  const { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom } = options;
-  const server = await startServer({
-    engine,
-    host,
-    port,
-    allowRemote,
-    allowPaths,
-    allowScriptedModels,
-    allowDownloadsFrom,
-  });
+  const { host, allowPaths, allowScriptedModels } = options;
+  const server = await startServer({ engine, ...options });
   await startBackgroundWork(engine, allowPaths, allowScriptedModels, io);
-  if (!isLoopbackHost(host)) {
+  if (!isLoopbackHost(host) && !options.firm) {
     io.err(
-      `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}. Traffic is not encrypted.`,
+      `WARNING: listening on ${host}: anyone who can reach this address and has the token can read every case in ${engine.home}.${options.tls ? '' : ' Traffic is not encrypted.'}`,
     );
   }
+  if (options.firm && (await (await engine.firmStore()).users()).length === 0)
+    io.err('Nobody can sign in yet: create an administrator with casefile firm user add NAME --admin');
   printServing(engine, server, options, args.values.json === true, io);
   await untilStopped();
   await server.close();

@@ -89,8 +89,8 @@ export function caseHandlers(ports: CasePorts): HandlerMap {
       events.emit('cases.changed', { case_id: caseId, kind: 'settings' });
       return changed;
     },
-    'cases.detect': async ({ question }) => {
-      const metas = await cases.metas();
+    'cases.detect': async ({ question }, { visible }) => {
+      const metas = (await cases.metas()).filter((m) => !visible || visible(m.id));
       const known = await Promise.all(
         metas.map(async (m) => ({
           id: m.id,

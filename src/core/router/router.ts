@@ -6,6 +6,11 @@ import { parseInput } from '../../shared/validate';
 export interface CallContext {
   /** Aborted when the caller cancels (window closed, Ctrl+C, HTTP client gone). */
   signal: AbortSignal;
+  /**
+   * Which cases the caller may see (a firm server's member cases); every case when absent. An
+   * operation over several cases (`cases.detect`) looks only at these.
+   */
+  visible?: (caseId: string) => boolean;
 }
 
 export type Handler<N extends OpName> = (input: OpParsed<N>, ctx: CallContext) => Promise<OpOutput<N>>;
@@ -86,6 +91,6 @@ export class Router {
     await this.lazy.get(name)?.(); // bad input is refused before a feature is loaded for it
     const handler = this.handlers.get(name)!;
     const signal = ctx.signal ?? new AbortController().signal;
-    return handler(parsed as never, { signal });
+    return handler(parsed as never, { signal, ...(ctx.visible ? { visible: ctx.visible } : {}) });
   }
 }

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { SignInGate } from './components/Account';
 import { App } from './components/App';
 import './styles/app.css';
 
@@ -7,7 +8,9 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <SignInGate>
+        <App />
+      </SignInGate>
     </StrictMode>,
   );
 }

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { casesContract } from './cases';
 import { chatContract } from './chat';
+import { firmContract } from './firm';
 import { ingestContract } from './ingest';
 import { modelsContract } from './models';
 import { searchContract } from './search';
@@ -19,6 +20,7 @@ export const contract = {
   ...searchContract,
   ...viewerContract,
   ...chatContract,
+  ...firmContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -38,6 +40,7 @@ export function isOpName(name: unknown): name is OpName {
 export * from './common';
 export * from './cases';
 export * from './chat';
+export * from './firm';
 export * from './ingest';
 export * from './models';
 export * from './search';

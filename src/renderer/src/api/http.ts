@@ -1,10 +1,57 @@
 import type { EngineEvents, EventEnvelope, EventName } from '../../../shared/events';
 import { isApiErrorShape } from '../../../shared/errors';
 import { ApiError } from './errors';
-import type { Api } from './types';
+import type { Api, SessionInfo } from './types';
 
 /** Base path of the serve-mode API (same origin as the page; the auth cookie rides along). */
 const BASE = '/api';
+
+/** A firm server's per-session token, sent with every request that changes something (null: none). */
+let csrf: string | null = null;
+const csrfHeader = (): Record<string, string> => (csrf ? { 'X-Casefile-CSRF': csrf } : {});
+
+/** Who hears that a firm server's session has ended (idle, too old, or the account removed). */
+const signedOutListeners = new Set<() => void>();
+
+function signedOut(): void {
+  csrf = null;
+  for (const listener of signedOutListeners) listener();
+}
+
+/** Read `/api/session` or `/api/sign-in`'s answer and keep its CSRF token. */
+async function sessionFrom(res: Response): Promise<SessionInfo> {
+  if (!res.ok) throw await readError(res);
+  const body = (await res.json()) as SessionInfo & { csrf: string | null };
+  csrf = body.csrf;
+  return { firm: body.firm, user: body.user };
+}
+
+/** Signing in and out of a firm server. */
+const accounts: Pick<Api, 'session' | 'signIn' | 'signOut' | 'onSignedOut'> = {
+  onSignedOut(listener) {
+    signedOutListeners.add(listener);
+    return () => {
+      signedOutListeners.delete(listener);
+    };
+  },
+  async session() {
+    return sessionFrom(await fetch(`${BASE}/session`, { credentials: 'same-origin' }));
+  },
+  async signIn(user, password) {
+    const res = await fetch(`${BASE}/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user, password }),
+      credentials: 'same-origin',
+    });
+    return sessionFrom(res);
+  },
+  async signOut() {
+    const res = await fetch(`${BASE}/sign-out`, { method: 'POST', headers: csrfHeader(), credentials: 'same-origin' });
+    if (!res.ok) throw await readError(res);
+    csrf = null;
+  },
+};
 
 async function readError(res: Response): Promise<ApiError> {
   let body: unknown;
@@ -24,6 +71,21 @@ async function readError(res: Response): Promise<ApiError> {
   }
   return new ApiError({ code: 'internal', message: `The Casefile server answered ${res.status} ${res.statusText}.` });
 }
+
+/** An operation over HTTP: its JSON answer, or the error it answered. */
+const callOp: Api['call'] = async (name, input) => {
+  const res = await fetch(`${BASE}/op/${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...csrfHeader() },
+    body: JSON.stringify(input ?? {}),
+    credentials: 'same-origin',
+  });
+  if (!res.ok) {
+    if (res.status === 401 && csrf) signedOut();
+    throw await readError(res);
+  }
+  return (await res.json()) as never;
+};
 
 /** The serve-mode transport: JSON over HTTP for operations, server-sent events for engine events. */
 export function httpApi(): Api {
@@ -49,16 +111,8 @@ export function httpApi(): Api {
   };
 
   return {
-    async call(name, input) {
-      const res = await fetch(`${BASE}/op/${encodeURIComponent(name)}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(input ?? {}),
-        credentials: 'same-origin',
-      });
-      if (!res.ok) throw await readError(res);
-      return (await res.json()) as never;
-    },
+    ...accounts,
+    call: callOp,
     on<E extends EventName>(event: E, listener: (payload: EngineEvents[E]) => void) {
       ensureStream();
       const set = listeners.get(event) ?? new Set();
@@ -81,6 +135,7 @@ export function httpApi(): Api {
         throw new ApiError({ code: 'invalid_input', message: 'Nothing to add: the folder is empty.' });
       const start = await fetch(`${BASE}/upload`, {
         method: 'POST',
+        headers: csrfHeader(),
         credentials: 'same-origin',
         ...(signal ? { signal } : {}),
       });
@@ -94,7 +149,7 @@ export function httpApi(): Api {
           method: 'PUT',
           body: file,
           credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/octet-stream' },
+          headers: { 'Content-Type': 'application/octet-stream', ...csrfHeader() },
           ...(signal ? { signal } : {}),
         });
         if (!res.ok) throw await readError(res);

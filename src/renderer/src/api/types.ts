@@ -8,6 +8,12 @@ export interface PickedFile {
   relPath: string;
 }
 
+/** Who is signed in to a firm server (`casefile serve --firm`); `firm` false: no accounts (Electron, or a single-token server). */
+export interface SessionInfo {
+  firm: boolean;
+  user: { name: string; role: 'admin' | 'reviewer' } | null;
+}
+
 /**
  * Everything the UI may ask of the engine. Two implementations (Electron IPC and HTTP+SSE),
  * picked once at startup; components only ever see this interface.
@@ -27,6 +33,14 @@ export interface Api {
    * in serve mode the folder they were uploaded to. `top` are the dropped entries themselves
    * (folders included), `files` every file below them.
    */
+  /** Serve mode only: whether the server has accounts, and who is signed in. */
+  session?(): Promise<SessionInfo>;
+  /** Serve mode only: sign in to a firm server; throws an {@link ApiError} with a plain message when refused. */
+  signIn?(user: string, password: string): Promise<SessionInfo>;
+  /** Serve mode only: end this page's session on the server. */
+  signOut?(): Promise<void>;
+  /** Serve mode only: called when the server says the session has ended; returns the unsubscribe function. */
+  onSignedOut?(listener: () => void): () => void;
   /** Electron only (absent in serve mode): open a file version in the system's default viewer. */
   openOriginal?(input: { case_id: string; file_id: string; version?: number }): Promise<void>;
   /** Electron only (absent in serve mode): the system's open dialog for a model; null when cancelled. */

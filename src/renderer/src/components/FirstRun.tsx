@@ -4,6 +4,7 @@
  * chosen, how to pick or start one, and a question box that finds the case a question means. Rendered by Workspace when no case is selected.
  */
 import { readFileTypesText } from '../../../shared/file-types';
+import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { shortcut } from '../lib/display-format';
 import { AskAnyCase } from './AskAnyCase';
@@ -54,6 +55,21 @@ function ModelStep() {
 }
 
 export function FirstRun({ hasCases }: { hasCases: boolean }) {
+  // A firm server's reviewer neither creates cases nor installs models: an administrator does.
+  const reviewer = useSession((s) => s.info?.user?.role === 'reviewer');
+  if (reviewer) {
+    return (
+      <section className="empty-state">
+        <h1>{hasCases ? 'Choose a case' : 'No cases yet'}</h1>
+        <p>
+          {hasCases
+            ? 'Pick a case on the left.'
+            : 'No case is shared with you yet. Ask an administrator of this server to add you to a case.'}
+        </p>
+        {hasCases && <AskAnyCase />}
+      </section>
+    );
+  }
   if (hasCases) {
     return (
       <section className="empty-state">

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
 import type { CaseSummary } from '../../../shared/contract/index';
 import { filterCases, useCases } from '../stores/cases';
+import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { formatBytes, plural, shortcut } from '../lib/display-format';
+import { SignedInAs } from './Account';
 
 /** The cases' search box (focused by its shortcut): Escape clears it, Enter opens the first case shown. */
 function CaseSearch({ first }: { first: CaseSummary | undefined }) {
@@ -80,20 +82,24 @@ export function Sidebar() {
   const openDialog = useUi((s) => s.openDialog);
   const view = useUi((s) => s.view);
   const setView = useUi((s) => s.setView);
+  // On a firm server only administrators create cases.
+  const reviewer = useSession((s) => s.info?.user?.role === 'reviewer');
 
   const shown = filterCases(cases, query);
   return (
     <nav className="sidebar" aria-label="Cases">
       <div className="sidebar-head">
         <span className="brand">Casefile</span>
-        <button
-          type="button"
-          className="btn btn-primary btn-small"
-          onClick={() => openDialog({ kind: 'create' })}
-          title={`New case (${shortcut('N')})`}
-        >
-          New case
-        </button>
+        {!reviewer && (
+          <button
+            type="button"
+            className="btn btn-primary btn-small"
+            onClick={() => openDialog({ kind: 'create' })}
+            title={`New case (${shortcut('N')})`}
+          >
+            New case
+          </button>
+        )}
       </div>
       <CaseSearch first={shown[0]} />
       {/* Said first, where the eye starts, not under an empty list. */}
@@ -106,6 +112,7 @@ export function Sidebar() {
       )}
       <CaseList shown={shown} />
       <div className="sidebar-foot">
+        <SignedInAs />
         <button
           type="button"
           className={`btn btn-ghost${view === 'settings' ? ' active' : ''}`}

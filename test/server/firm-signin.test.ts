@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { startServer } from '../../src/server/server';
+import { op, signIn, signedIn, startFirm } from '../helpers/firm';
+import { tempHome } from '../helpers/home';
+
+const PASSWORD = 'correct horse battery';
+
+describe('firm server – sign-in', () => {
+  const home = tempHome('casefile-firm-');
+  let firm: Awaited<ReturnType<typeof startFirm>> | undefined;
+  afterEach(async () => {
+    await firm?.close();
+    firm = undefined;
+  });
+
+  const start = async (options: Parsed = {}) => {
+    firm = await startFirm(home, options);
+    await firm.store.addUser('alice', PASSWORD, 'reviewer');
+    return firm;
+  };
+  type Parsed = Parameters<typeof startFirm>[1];
+
+  it('a right password signs in; the cookie is HttpOnly and SameSite=Strict (not Secure without TLS)', async () => {
+    const { server } = await start();
+    const res = await signIn(server, 'alice', PASSWORD);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toMatch(/Secure/);
+    expect(await res.json()).toMatchObject({ user: { name: 'alice', role: 'reviewer' } });
+  });
+
+  it('not signed in – operations answer 401; the page itself loads to show the sign-in form', async () => {
+    const { server } = await start();
+    expect((await op(server, null, 'cases.list', {})).status).toBe(401);
+    const session = await fetch(`${server.url}api/session`);
+    expect(await session.json()).toEqual({ firm: true, user: null, csrf: null });
+  });
+
+  it('a wrong password and an unknown user get the same answer', async () => {
+    const { server } = await start();
+    const wrong = await signIn(server, 'alice', 'not the password');
+    const unknown = await signIn(server, 'mallory', 'not the password');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(wrong.status);
+    expect(await unknown.text()).toBe(await wrong.text());
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('throttling – after 5 failures the account waits (429, Retry-After), even with the right password, alike for an unknown name', async () => {
+    const { server, clock } = await start();
+    for (let i = 0; i < 5; i++) expect((await signIn(server, 'alice', `wrong ${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await signIn(server, 'nobody', `wrong ${i}`)).status).toBe(401);
+    const locked = await signIn(server, 'alice', PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await locked.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/Too many failed sign-ins\. Try again in \d+ minutes?\./);
+    const lockedUnknown = await signIn(server, 'nobody', PASSWORD);
+    expect(lockedUnknown.status).toBe(429);
+    expect((await lockedUnknown.json()) as unknown).toEqual(body);
+    // The window passes: the right password works again.
+    clock.now += 16 * 60_000;
+    expect((await signIn(server, 'alice', PASSWORD)).status).toBe(200);
+  });
+
+  it('throttling – one address failing on many accounts waits too', async () => {
+    const { server } = await start({ firm: { throttle: { perAddress: 3 } } });
+    for (const name of ['a1', 'a2', 'a3']) expect((await signIn(server, name, 'wrong password')).status).toBe(401);
+    expect((await signIn(server, 'alice', PASSWORD)).status).toBe(429);
+  });
+
+  it('expiry – a session unused past the idle limit ends, and any session ends at the absolute limit', async () => {
+    const { server, clock } = await start({ firm: { sessions: { idleMs: 10 * 60_000, maxMs: 60 * 60_000 } } });
+    const idle = await signedIn(server, 'alice', PASSWORD);
+    clock.now += 9 * 60_000;
+    expect((await op(server, idle, 'cases.list', {})).status).toBe(200);
+    clock.now += 11 * 60_000;
+    expect((await op(server, idle, 'cases.list', {})).status).toBe(401);
+
+    const busy = await signedIn(server, 'alice', PASSWORD);
+    for (let i = 0; i < 6; i++) {
+      clock.now += 9 * 60_000;
+      expect((await op(server, busy, 'cases.list', {})).status).toBe(200);
+    }
+    clock.now += 9 * 60_000; // 63 minutes after sign-in, though used 9 minutes ago
+    const ended = await op(server, busy, 'cases.list', {});
+    expect(ended.status).toBe(401);
+    expect(((await ended.json()) as { error: { message: string } }).error.message).toMatch(/not signed in/);
+  });
+
+  it('sign-out ends the session on the server: the old cookie no longer works', async () => {
+    const { server } = await start();
+    const client = await signedIn(server, 'alice', PASSWORD);
+    const out = await fetch(`${server.url}api/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: client.cookie, 'X-Casefile-CSRF': client.csrf },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect((await op(server, client, 'cases.list', {})).status).toBe(401);
+  });
+
+  it('CSRF – a state-changing request without the session token (or from another site) is refused', async () => {
+    const { server } = await start();
+    const client = await signedIn(server, 'alice', PASSWORD);
+    const bare = await op(server, client, 'cases.list', {}, { csrf: false });
+    expect(bare.status).toBe(403);
+    expect(((await bare.json()) as { error: { message: string } }).error.message).toMatch(/security token/);
+    const forged = await op(server, { ...client, csrf: 'x'.repeat(client.csrf.length) }, 'cases.list', {});
+    expect(forged.status).toBe(403);
+    const crossSite = await fetch(`${server.url}api/op/cases.list`, {
+      method: 'POST',
+      headers: { Cookie: client.cookie, 'X-Casefile-CSRF': client.csrf, Origin: 'https://evil.example' },
+      body: '{}',
+    });
+    expect(crossSite.status).toBe(403);
+    // Sign-out is a change too.
+    const out = await fetch(`${server.url}api/sign-out`, { method: 'POST', headers: { Cookie: client.cookie } });
+    expect(out.status).toBe(403);
+    expect((await op(server, client, 'cases.list', {})).status).toBe(200);
+  });
+
+  it('a removed account is signed out at once', async () => {
+    const { server, store } = await start();
+    await store.addUser('boss', PASSWORD, 'admin');
+    const client = await signedIn(server, 'alice', PASSWORD);
+    await store.removeUser('alice');
+    expect((await op(server, client, 'cases.list', {})).status).toBe(401);
+  });
+});
+
+describe('single-token server', () => {
+  const home = tempHome('casefile-token-');
+
+  it('has no accounts: firm operations are refused, and /api/session says so', async () => {
+    const engine = await Engine.open({ home });
+    const server = await startServer({ engine });
+    const auth = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
+    const res = await fetch(`${server.url}api/op/firm.users.add`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'eve', password: 'a long password' }),
+    });
+    const session = await fetch(`${server.url}api/session`, { headers: auth });
+    await server.close();
+    await engine.close();
+    expect(res.status).toBe(403);
+    expect(await session.json()).toEqual({ firm: false, user: null, csrf: null });
+  });
+});
+
+describe('firm server – TLS', () => {
+  const home = tempHome('casefile-firm-tls-');
+
+  it('refuses to listen beyond loopback without TLS', async () => {
+    const engine = await Engine.open({ home });
+    await expect(startServer({ engine, host: '0.0.0.0', allowRemote: true, firm: {} })).rejects.toThrow(/TLS/);
+    await engine.close();
+  });
+
+  it('over TLS the session cookie is Secure', async () => {
+    const dir = path.join(home, 'tls');
+    mkdirSync(dir, { recursive: true });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = readFileSync(path.join(dir, 'cert.pem'));
+    const key = readFileSync(path.join(dir, 'key.pem'));
+    const firm = await startFirm(home, { tls: { cert, key } });
+    await firm.store.addUser('alice', PASSWORD, 'reviewer');
+    expect(firm.server.url).toMatch(/^https:/);
+    const answer = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+      const req = https.request(
+        `${firm.server.url}api/sign-in`,
+        { method: 'POST', ca: cert, headers: { 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie'] ?? '') });
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ user: 'alice', password: PASSWORD }));
+    });
+    await firm.close();
+    expect(answer.status).toBe(200);
+    expect(answer.cookie).toMatch(/; Secure/);
+    expect(answer.cookie).toMatch(/HttpOnly/);
+  });
+});
