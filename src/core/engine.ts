@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { auditContract } from '../shared/contract/audit';
 import { chatContract } from '../shared/contract/chat';
 import { ingestContract } from '../shared/contract/ingest';
 import { modelsContract } from '../shared/contract/models';
@@ -7,6 +8,7 @@ import { searchContract } from '../shared/contract/search';
 import { viewerContract } from '../shared/contract/viewer';
 import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
+import { AuditLog } from './audit/log';
 import { type CaseDigest, CaseRegistry, caseHandlers, readDigest } from './cases/index';
 import { CaseStore } from './documents/index';
 import { readConfig, type EnvConfig } from './config';
@@ -73,6 +75,8 @@ export class Engine {
   private ingestLoaded: Promise<IngestService> | undefined;
   private agentLoaded: Promise<AgentService> | undefined;
   private watchLoaded: Promise<WatchService> | undefined;
+  /** The audit trail of this home (`<home>/audit`), made on first use: one writer queue for the process. */
+  private auditLog: AuditLog | undefined;
   private readonly catalogLoaded = lazy(() => this.makeCatalog());
   private readonly queryModelsLoaded = lazy(() => this.load(() => this.makeQueryModels()));
 
@@ -142,6 +146,18 @@ export class Engine {
     router.registerLazy(opsOf(chatContract), async () =>
       (await import('./agent/service')).agentHandlers(this, await this.agentService()),
     );
+    router.registerLazy(opsOf(auditContract), async () => (await import('./audit/handlers')).auditHandlers(this));
+  }
+
+  /** The audit trail of this data home: serve mode records into it, `audit.*` reads it. */
+  audit(): AuditLog {
+    this.auditLog ??= new AuditLog(this.home);
+    return this.auditLog;
+  }
+
+  /** Every case's name by its id. */
+  async caseNames(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.cases.metas()).map((m) => [m.id, m.name]));
   }
 
   get modelsDir(): string {

@@ -1,6 +1,7 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { askCommand } from './ask';
+import { auditCommand } from './audit';
 import { casesCommand, type Parsed } from './cases';
 import { batesCommand } from './bates';
 import { chatCommand } from './chat';
@@ -34,4 +35,5 @@ export const commands: Record<string, Command> = {
   watch: watchCommand,
   ask: askCommand,
   chat: chatCommand,
+  audit: auditCommand,
 };

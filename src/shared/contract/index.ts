@@ -4,6 +4,7 @@
  * in one feature file, joined here. Pure TypeScript — no Node, no DOM, no electron.
  */
 import type { z } from 'zod';
+import { auditContract } from './audit';
 import { casesContract } from './cases';
 import { chatContract } from './chat';
 import { ingestContract } from './ingest';
@@ -19,6 +20,7 @@ export const contract = {
   ...searchContract,
   ...viewerContract,
   ...chatContract,
+  ...auditContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -35,6 +37,7 @@ export function isOpName(name: unknown): name is OpName {
   return typeof name === 'string' && Object.hasOwn(contract, name);
 }
 
+export * from './audit';
 export * from './common';
 export * from './cases';
 export * from './chat';
