@@ -4,10 +4,13 @@
  * no operation by name: the scope checks (`./scope`) and after-operation hooks are given to it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditLog } from '../core/audit/log';
 import type { Router } from '../core/router/router';
 import type { OpName, OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
 import { withCurrentNames, withFormerNames } from '../shared/wire-names';
+import { type Actor, tokenActor } from './actor';
+import { recordOp } from './audit-ops';
 import { sendError, sendJson, sendThrown } from './respond';
 import { checkScope, type ServeScope } from './scope';
 
@@ -24,6 +27,10 @@ export interface DispatchOptions {
   /** Largest JSON body accepted, bytes. */
   maxJsonBytes: number;
   afterOp: AfterOp;
+  /** When given, every admitted operation is recorded here before it runs (`./audit-ops`). */
+  audit?: AuditLog;
+  /** Who a request acts for; default: the token holder at the request's address. */
+  actorOf?: (req: IncomingMessage) => Actor;
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -69,7 +76,8 @@ async function readInput(
 export function createDispatch(
   options: DispatchOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL, method: string) => Promise<void> {
-  const { router, scope, maxJsonBytes, afterOp } = options;
+  const { router, scope, maxJsonBytes, afterOp, audit } = options;
+  const actorOf = options.actorOf ?? tokenActor;
 
   const call = async (name: string, req: IncomingMessage, res: ServerResponse) => {
     const body = await readInput(req, res, maxJsonBytes);
@@ -83,6 +91,7 @@ export function createDispatch(
     });
     try {
       await checkScope(name, input, scope);
+      if (audit) await recordOp(audit, name, input, actorOf(req));
       const value = await router.call(name, input, { signal: controller.signal });
       // Only an operation of the contract gets here (the router refuses other names), so `name` is a key of AfterOp.
       (afterOp[name as OpName] as ((input: unknown, value: unknown) => void) | undefined)?.(input, value);

@@ -46,6 +46,8 @@ export interface ServeOptions {
    * `127.0.0.1:8080`, `*.hf.co`), every redirect included. Default none: downloads are off.
    */
   allowDownloadsFrom?: string[];
+  /** Record every operation in the audit trail (`--audit`; `<home>/audit`). Default false. */
+  audit?: boolean;
 }
 
 export interface RunningServer {
@@ -151,6 +153,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     scope,
     maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024,
     afterOp: uploads.afterOp,
+    ...(options.audit ? { audit: engine.audit() } : {}),
   });
 
   const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir));

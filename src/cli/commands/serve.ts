@@ -52,7 +52,8 @@ async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => bool
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
-  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom };
+  const audit = args.values.audit === true;
+  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, audit };
 }
 
 /** Starts, in the background, following the cases' folders (within scope) and catching up their vectors. */
@@ -83,11 +84,11 @@ async function startBackgroundWork(
 function printServing(
   engine: Engine,
   server: { url: string; loginUrl: string; token: string; port: number },
-  options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean },
+  options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean; audit: boolean },
   json: boolean,
   io: CliIO,
 ): void {
-  const { allowPaths, allowDownloadsFrom, allowScriptedModels } = options;
+  const { allowPaths, allowDownloadsFrom, allowScriptedModels, audit } = options;
   if (json) {
     io.out(
       wireJson({
@@ -98,6 +99,7 @@ function printServing(
         home: engine.home,
         allow_paths: allowPaths,
         allow_downloads_from: allowDownloadsFrom,
+        audit,
       }),
     );
   } else {
@@ -112,6 +114,7 @@ function printServing(
         ? `Downloads models only from: ${allowDownloadsFrom.join(', ')}`
         : 'Model downloads are off (allow a host with --allow-downloads-from HOST).',
     );
+    if (audit) io.out(`Audit trail: on, every request recorded in ${path.join(engine.home, 'audit')}`);
     if (allowScriptedModels) io.out('Scripted test models are on (--allow-scripted-models): for tests only.');
     io.out(`Open: ${server.loginUrl}`);
     io.out(`Token: ${server.token}   (API clients: Authorization: Bearer <token>)`);
@@ -133,7 +136,7 @@ function untilStopped(): Promise<void> {
 }
 
 /**
- * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]`:
+ * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models] [--audit]`:
  * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
  * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders, and
  * downloads models only from the --allow-downloads-from hosts (none by default).
@@ -141,12 +144,12 @@ function untilStopped(): Promise<void> {
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) {
     throw new UsageError(
-      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from and --allow-scripted-models',
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models and --audit',
     );
   }
   const { isLoopbackHost, startServer } = await import('../../server/server');
   const options = await serveOptions(args, isLoopbackHost);
-  const { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom } = options;
+  const { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, audit } = options;
   const server = await startServer({
     engine,
     host,
@@ -155,6 +158,7 @@ export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     allowPaths,
     allowScriptedModels,
     allowDownloadsFrom,
+    audit,
   });
   await startBackgroundWork(engine, allowPaths, allowScriptedModels, io);
   if (!isLoopbackHost(host)) {
