@@ -1,10 +1,28 @@
+import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { type AuditRecord, GENESIS } from '../../src/core/audit/entry';
 import { auditCsv } from '../../src/core/audit/export';
 import { AuditLog } from '../../src/core/audit/log';
 import { verifyAudit } from '../../src/core/audit/verify';
-import { tempHome } from '../helpers/home';
+import { repoRoot, tempHome } from '../helpers/home';
+
+/** Start a writer process (test/helpers/audit-writer.ts); resolves once it is ready, with its go signal and its exit. */
+async function writerProcess(home: string, tag: string, count: number) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'test/helpers/audit-writer.ts'), home, tag, String(count)],
+    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', () => resolve());
+    child.once('exit', (code) => reject(new Error(`writer ${tag} exited early (${code})`)));
+  });
+  return { go: () => child.stdin!.write('go\n'), exited };
+}
 
 /**
  * The audit trail as files on disk: every kind of access is one chained line; an edited, removed,
@@ -150,6 +168,21 @@ describe('audit trail', () => {
     const entries = lines(a).map((l) => JSON.parse(l));
     expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     expect(await verifyAudit(a)).toMatchObject({ intact: true, entries: 80 });
+  });
+
+  it('two processes appending at once keep one valid chain', async () => {
+    const home = tempHome();
+    const a = await writerProcess(home, 'alpha', 60);
+    const b = await writerProcess(home, 'beta', 60);
+    a.go();
+    b.go();
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+    const log = new AuditLog(home);
+    const users = lines(log).map((l) => JSON.parse(l).actor.user as string);
+    expect(users.filter((u) => u === 'alpha')).toHaveLength(60);
+    expect(users.filter((u) => u === 'beta')).toHaveLength(60);
+    expect(await verifyAudit(log)).toMatchObject({ intact: true, entries: 120, head: { seq: 120 } });
   });
 
   it('a lock left by a process that is gone is taken over', async () => {
