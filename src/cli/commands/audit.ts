@@ -11,7 +11,10 @@ async function checkCommand(engine: Engine, json: boolean, io: CliIO): Promise<n
   if (json) io.out(wireJson(r));
   else if (r.broken) io.err(`casefile: the audit trail is broken at line ${r.broken.line}: ${r.broken.message}`);
   else if (!r.head) io.out(`The audit trail is empty: nothing has been recorded in ${printable(r.file)} yet.`);
-  else io.out(`The audit trail is intact: ${r.entries} entries, the last one ${r.head.seq} with hash ${r.head.hash}.`);
+  else
+    io.out(
+      `The audit trail is intact: ${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}, the last one ${r.head.seq} with hash ${r.head.hash}.`,
+    );
   return r.intact ? 0 : 1;
 }
 
