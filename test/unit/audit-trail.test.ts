@@ -185,13 +185,18 @@ describe('audit trail', () => {
     expect(await verifyAudit(log)).toMatchObject({ intact: true, entries: 120, head: { seq: 120 } });
   });
 
-  it('a lock left by a process that is gone is taken over', async () => {
+  it('a lock left by a process that is gone, or left empty long ago, is taken over', async () => {
     const home = tempHome();
     const log = await logOf(home, 1);
     // A pid far above any real one: no such process.
     writeFileSync(`${log.dir}/audit.lock`, JSON.stringify({ pid: 2 ** 30, token: 'x' }));
     await log.append(rec('search', { words: 'next' }));
-    expect(await verifyAudit(log)).toMatchObject({ intact: true, entries: 2 });
+    // Left empty by a crash between creating and writing it, a minute ago: taken over by its age.
+    writeFileSync(`${log.dir}/audit.lock`, '');
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await fs.utimes(`${log.dir}/audit.lock`, minuteAgo, minuteAgo);
+    await log.append(rec('search', { words: 'after a crash' }));
+    expect(await verifyAudit(log)).toMatchObject({ intact: true, entries: 3 });
   });
 
   it('CSV export filters by case and period and neutralises formulas', async () => {

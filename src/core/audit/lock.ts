@@ -3,7 +3,9 @@
  * holder's pid and a token of its own. Each entry's hash depends on the one before, so reading the
  * tail and appending must not interleave between two processes sharing a data folder; O_APPEND alone
  * keeps lines whole but would let two writers chain to the same entry. A lock whose process is gone
- * (killed while holding it) is taken over; one held by a live process is waited for, briefly.
+ * (killed while holding it) is taken over, and so is one unchanged for longer than any write takes
+ * (left empty by a crash, or naming a pid the system has given to another program since); one held
+ * by a live process is waited for, briefly.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -13,6 +15,21 @@ import { pidAlive } from '../util/concurrency';
 
 /** How long an append waits for another writer before giving up. The lock is held only for one line's write. */
 const WAIT_LIMIT_MS = 15_000;
+/** A lock older than this is left over, whoever it names: a writer holds it for one line's write and one small file. */
+const STALE_MS = 10_000;
+
+/** Whether the lock as read (`held`) was left by a process that is gone, or is older than any write takes. */
+async function isStale(file: string, held: string): Promise<boolean> {
+  let owner = 0;
+  try {
+    owner = Number((JSON.parse(held) as { pid?: unknown }).pid) || 0;
+  } catch {
+    owner = 0; // being written this instant, or left empty by a crash: judged by its age
+  }
+  if (owner && !pidAlive(owner)) return true;
+  const stat = await fs.stat(file).catch(() => null);
+  return stat !== null && Date.now() - stat.mtimeMs > STALE_MS;
+}
 
 /** Take the lock at `file`; resolves with its release. */
 export async function lockAudit(file: string): Promise<() => Promise<void>> {
@@ -30,21 +47,15 @@ export async function lockAudit(file: string): Promise<() => Promise<void>> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const held = await fs.readFile(file, 'utf8').catch(() => '');
-    let owner = 0;
-    try {
-      owner = Number((JSON.parse(held) as { pid?: unknown }).pid) || 0;
-    } catch {
-      owner = 0; // being written this instant, or left half-written by a crash: judged on the next look
-    }
-    if (owner && !pidAlive(owner)) {
-      // Left by a process that died holding it: removed only if it is still that same lock.
+    if (await isStale(file, held)) {
+      // Removed only if it is still that same lock, so a lock just taken by another writer stays.
       if ((await fs.readFile(file, 'utf8').catch(() => '')) === held) await fs.rm(file, { force: true });
       continue;
     }
     if (Date.now() > deadline)
       throw new CasefileError(
         'unavailable',
-        `The audit trail is busy: another Casefile process (pid ${owner || 'unknown'}) holds ${file}. Try again; if no Casefile is running, remove that file.`,
+        `The audit trail is busy: another Casefile process holds ${file}. Try again in a moment.`,
       );
     await sleep(pause);
   }

@@ -20,15 +20,15 @@ const brk = (line: number, seq: number | null, reason: AuditBreakReason, message
  * further on (`rest`).
  */
 async function gapBreak(e: AuditEntry, prev: AuditHead, line: number, rest: AsyncIterator<string>) {
-  if (e.seq === prev.seq + 1) {
-    const at = Math.max(1, line - 1);
+  if (e.seq === 1 && line === 1)
+    return brk(1, 1, 'edited', 'Line 1 was changed after it was written: it no longer starts the chain.');
+  if (e.seq === prev.seq + 1)
     return brk(
-      at,
-      prev.seq || e.seq,
+      line - 1,
+      prev.seq,
       'edited',
-      `Line ${at} was changed after it was written: the entry after it no longer follows from it.`,
+      `Line ${line - 1} was changed after it was written: the entry after it no longer follows from it.`,
     );
-  }
   if (e.seq <= prev.seq)
     return brk(
       line,
