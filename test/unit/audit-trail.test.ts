@@ -3,7 +3,7 @@ import { promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { type AuditRecord, GENESIS } from '../../src/core/audit/entry';
+import { type AuditRecord, entryHash, GENESIS } from '../../src/core/audit/entry';
 import { auditCsv } from '../../src/core/audit/export';
 import { AuditLog } from '../../src/core/audit/log';
 import { verifyAudit } from '../../src/core/audit/verify';
@@ -106,7 +106,6 @@ describe('audit trail', () => {
     const ls = lines(log);
     const e = JSON.parse(ls[1]!);
     e.what.words = 'something else';
-    const { entryHash } = await import('../../src/core/audit/entry');
     e.hash = entryHash(e);
     ls[1] = JSON.stringify(e);
     writeLines(log, ls);
@@ -168,6 +167,32 @@ describe('audit trail', () => {
     const entries = lines(a).map((l) => JSON.parse(l));
     expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     expect(await verifyAudit(a)).toMatchObject({ intact: true, entries: 80 });
+  });
+
+  it('entries appended while the log is being checked are not taken for tampering', async () => {
+    const home = tempHome();
+    const writer = await logOf(home, 3);
+    // A check that, once it has begun, reads the lines only after two more entries were appended (a long log, a busy server).
+    let begun!: () => void;
+    const reading = new Promise<void>((resolve) => (begun = resolve));
+    let appended!: () => void;
+    const others = new Promise<void>((resolve) => (appended = resolve));
+    class SlowReader extends AuditLog {
+      override async *lines(size?: number): AsyncGenerator<string> {
+        begun();
+        await others;
+        yield* super.lines(size);
+      }
+    }
+    const checking = verifyAudit(new SlowReader(home));
+    await reading;
+    await writer.append(rec('search', { words: 'during 1' }));
+    await writer.append(rec('search', { words: 'during 2' }));
+    appended();
+    const check = await checking;
+    expect(check.broken).toBeNull();
+    expect(check.entries).toBe(3);
+    expect((await verifyAudit(writer)).entries).toBe(5);
   });
 
   it('two processes appending at once keep one valid chain', async () => {

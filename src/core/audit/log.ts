@@ -5,10 +5,9 @@
  * through one queue; between processes the lock file (`./lock`) orders them. Each line is written
  * whole with one O_APPEND write and flushed to disk (fsync) before the head moves on.
  */
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { createReadStream } from 'node:fs';
 import { writeFileAtomic } from '../util/fs';
 import { type AuditEntry, type AuditRecord, cleanWhat, entryHash, GENESIS, parseEntry } from './entry';
 import { lockAudit } from './lock';
@@ -81,12 +80,42 @@ export class AuditLog {
     return { seq: -1, hash: '' };
   }
 
-  /** The log's lines as written (no newline), in order; none when there is no log yet. */
-  async *lines(): AsyncGenerator<string> {
+  /**
+   * The head record and the log's size at one moment, taken under the lock so that no append is
+   * half done: the log's first `size` bytes end where the head says (or one entry after it, after
+   * a crash). A check reads only those bytes, so appends made meanwhile are neither half read nor
+   * taken for lines added behind the head's back. Without write access to the folder (an auditor's
+   * copy), read as it is.
+   */
+  async snapshot(): Promise<{ head: AuditHead | null; size: number }> {
+    const read = async () => ({
+      head: await this.head(),
+      size: (await fs.stat(this.file).catch(() => null))?.size ?? 0,
+    });
+    const release = await lockAudit(this.lockFile).catch((err: NodeJS.ErrnoException) => {
+      if (['ENOENT', 'EACCES', 'EPERM', 'EROFS'].includes(err.code ?? '')) return null;
+      throw err;
+    });
+    try {
+      return await read();
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** The log's lines (no newline) in order, within its first `size` bytes when given; none when there is no log yet. */
+  async *lines(size?: number): AsyncGenerator<string> {
     const exists = await fs.stat(this.file).catch(() => null);
-    if (!exists) return;
-    const rl = createInterface({ input: createReadStream(this.file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
-    yield* rl;
+    if (!exists || size === 0) return;
+    const input = createReadStream(this.file, { encoding: 'utf8', ...(size === undefined ? {} : { end: size - 1 }) });
+    const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    try {
+      yield* rl;
+    } finally {
+      // A reader that stops early (the check at its first break) closes the file now.
+      rl.close();
+      input.destroy();
+    }
   }
 
   private async appendLocked(record: AuditRecord, now: Date): Promise<AuditEntry> {

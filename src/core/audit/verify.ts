@@ -90,8 +90,8 @@ function headBreak(head: AuditHead | null, last: AuditEntry | null, lines: numbe
 
 /** Walk the whole chain; `intact` when every entry is as written, in order, and none is missing. */
 export async function verifyAudit(log: AuditLog): Promise<AuditCheck> {
-  const head = await log.head();
-  const it = log.lines()[Symbol.asyncIterator]();
+  const { head, size } = await log.snapshot();
+  const it = log.lines(size)[Symbol.asyncIterator]();
   let prev: AuditHead = { seq: 0, hash: GENESIS };
   let last: AuditEntry | null = null;
   let line = 0;
