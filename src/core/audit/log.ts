@@ -42,6 +42,26 @@ async function lastLine(file: string): Promise<{ text: string; ended: boolean } 
   }
 }
 
+/**
+ * Append `line` (O_APPEND) and flush it to disk. A write that fails part way (a full disk) is cut
+ * back off, so the log never keeps half a line that the check would take for damage.
+ */
+async function appendLine(file: string, line: string): Promise<void> {
+  const handle = await fs.open(file, 'a');
+  try {
+    const { size } = await handle.stat();
+    try {
+      await handle.writeFile(line);
+      await handle.sync();
+    } catch (err) {
+      await handle.truncate(size).catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export class AuditLog {
   readonly dir: string;
   readonly file: string;
@@ -136,13 +156,7 @@ export class AuditLog {
       const entry: AuditEntry = { ...body, hash: entryHash(body) };
       // A line cut short by a crash is left as it is (verify reports it); this one starts on a line of its own.
       const line = `${tail && !tail.ended ? '\n' : ''}${JSON.stringify(entry)}\n`;
-      const handle = await fs.open(this.file, 'a');
-      try {
-        await handle.write(line);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await appendLine(this.file, line);
       await writeFileAtomic(this.headFile, `${JSON.stringify({ seq: entry.seq, hash: entry.hash })}\n`);
       return entry;
     } finally {
