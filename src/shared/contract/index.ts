@@ -1,7 +1,8 @@
 // Wire field names are snake_case; fields renamed in 0.1 keep former names until 0.2 (../wire-names.ts).
 /**
  * The API contract: every operation any shell can call. Adding an operation is one entry
- * in one feature file, joined here. Pure TypeScript — no Node, no DOM, no electron.
+ * in one feature file, joined here, and one row in the audit table (src/server/audit-ops.ts: what
+ * serve mode records of it). Pure TypeScript — no Node, no DOM, no electron.
  */
 import type { z } from 'zod';
 import { auditContract } from './audit';
