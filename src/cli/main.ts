@@ -62,6 +62,8 @@ const OPTIONS = {
   docx: { type: 'string' },
   on: { type: 'boolean' },
   off: { type: 'boolean' },
+  audit: { type: 'boolean' },
+  case: { type: 'string' },
 } as const;
 
 /**

@@ -23,11 +23,13 @@ export const USAGE = `Usage:
   casefile [--home DIR] models default <id> [--json]   # an embedding model: for new cases; a chat model: for questions that name none
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] watch <case> [<folder>...] [--on|--off] [--json]   # follow the case's folders until Ctrl+C: new and changed files are added, deleted ones marked
-  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models] [--audit]
   casefile [--home DIR] serve --firm [--tls-cert FILE --tls-key FILE] [--session-idle MINUTES] [--session-max HOURS] [serve options]   # people sign in; walls between cases
   casefile [--home DIR] firm user add <name> [--admin] [--password-file FILE] [--json]   # asks for the password (or reads it piped in)
   casefile [--home DIR] firm user list|remove <name> [--json]
   casefile [--home DIR] firm members list <case> | add|remove <case> <user> [--json]
+  casefile [--home DIR] audit check [--json]   # verify the audit trail's chain: exit 0 intact, 1 broken (with the reason)
+  casefile [--home DIR] audit export [--case <case>] [--from DATE] [--to DATE] --out FILE.csv   # the trail as CSV (dates UTC, inclusive)
 
 search focuses on the documents a question names (a party, a title, a contract type, a file
 name) and says so; --focus off searches the whole case.
@@ -41,7 +43,8 @@ else the desktop app's own data folder.
 serve reads only files uploaded through its page, plus folders named with --allow-path
 (repeatable). It downloads models only from hosts named with --allow-downloads-from (repeatable:
 huggingface.co, 127.0.0.1:8080, *.hf.co); without it, downloads are off.
---allow-scripted-models lets requests pick scripted: test models (tests only).
+--allow-scripted-models lets requests pick scripted: test models (tests only). --audit records
+every request (who, when, from where, which case, what) in <home>/audit; a firm server always does.
 
 serve --firm: each person signs in with an account made by \`casefile firm user add\`; a reviewer
 sees only the cases they are a member of (\`casefile firm members add\`). Beyond loopback it needs

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { auditContract } from '../shared/contract/audit';
 import { chatContract } from '../shared/contract/chat';
 import { firmContract } from '../shared/contract/firm';
 import { ingestContract } from '../shared/contract/ingest';
@@ -9,6 +10,7 @@ import { viewerContract } from '../shared/contract/viewer';
 import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
 import type { FirmStore } from './firm/index';
+import { AuditLog } from './audit/log';
 import { type CaseDigest, CaseRegistry, caseHandlers, readDigest } from './cases/index';
 import { CaseStore } from './documents/index';
 import { readConfig, type EnvConfig } from './config';
@@ -75,6 +77,8 @@ export class Engine {
   private ingestLoaded: Promise<IngestService> | undefined;
   private agentLoaded: Promise<AgentService> | undefined;
   private watchLoaded: Promise<WatchService> | undefined;
+  /** The audit trail of this home (`<home>/audit`), made on first use: one writer queue for the process. */
+  private auditLog: AuditLog | undefined;
   private readonly catalogLoaded = lazy(() => this.makeCatalog());
   private readonly firmLoaded = lazy(async () => new (await import('./firm/index')).FirmStore(this.home));
   private readonly queryModelsLoaded = lazy(() => this.load(() => this.makeQueryModels()));
@@ -148,6 +152,18 @@ export class Engine {
     router.registerLazy(opsOf(firmContract), async () =>
       (await import('./firm/index')).firmHandlers(await this.firmStore(), this.cases),
     );
+    router.registerLazy(opsOf(auditContract), async () => (await import('./audit/handlers')).auditHandlers(this));
+  }
+
+  /** The audit trail of this data home: serve mode records into it, `audit.*` reads it. */
+  audit(): AuditLog {
+    this.auditLog ??= new AuditLog(this.home);
+    return this.auditLog;
+  }
+
+  /** Every case's name by its id. */
+  async caseNames(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.cases.metas()).map((m) => [m.id, m.name]));
   }
 
   /** The firm server's accounts and membership (`<home>/firm/`), read afresh on each question. */

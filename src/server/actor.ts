@@ -1,6 +1,13 @@
-/** Who is asking: the signed-in user of a firm server, or whoever holds a single-token server's token. */
+/** Who a request acts for: the one type the serve layer passes to the audit trail and, in firm mode, to the walls. */
+import type { IncomingMessage } from 'node:http';
+
 export interface Actor {
   user: string;
   role: 'admin' | 'reviewer' | 'token';
   address: string;
+}
+
+/** The actor of a single-token server: whoever holds the token, at the request's remote address. */
+export function tokenActor(req: IncomingMessage): Actor {
+  return { user: 'token holder', role: 'token', address: req.socket.remoteAddress ?? '' };
 }

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor } from './actor';
+import { type Actor, tokenActor } from './actor';
 import { BASE_HEADERS, sendError, sendText } from './respond';
 
 /** Cookie holding the token; the port is part of the name so two servers on one machine do not collide. */
@@ -132,7 +132,7 @@ export function createAuth(host: string, token: string, port: number): Auth {
 
   return {
     async admit(req, res, url, method) {
-      return admit(req, res, url, method) ? { user: 'token holder', role: 'token', address: remoteAddress(req) } : null;
+      return admit(req, res, url, method) ? tokenActor(req) : null;
     },
     setPort(p) {
       cookie = cookieName(p);

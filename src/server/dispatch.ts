@@ -4,10 +4,12 @@
  * no operation by name: the scope checks (`./scope`) and after-operation hooks are given to it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditLog } from '../core/audit/log';
 import type { Router } from '../core/router/router';
 import type { OpName, OpOutput } from '../shared/contract/index';
 import { CasefileError } from '../shared/errors';
 import { withCurrentNames, withFormerNames } from '../shared/wire-names';
+import { recordOp } from './audit-ops';
 import { sendError, sendJson, sendThrown } from './respond';
 import type { Actor } from './actor';
 import { checkScope, type ServeScope } from './scope';
@@ -28,6 +30,8 @@ export interface DispatchOptions {
   afterOp: AfterOp;
   /** A firm server's walls between cases (`./walls`); absent for a single-token server. */
   walls?: Walls;
+  /** When given, every operation past the walls and the scope is recorded here before it runs (`./audit-ops`). */
+  audit?: AuditLog;
 }
 
 /** Handles one request under `/api/op/`, asked by `actor`. */
@@ -85,7 +89,7 @@ const FIRM_ONLY = new CasefileError(
 
 /** A handler for requests under `/api/op/`. */
 export function createDispatch(options: DispatchOptions): Dispatch {
-  const { router, scope, maxJsonBytes, afterOp, walls } = options;
+  const { router, scope, maxJsonBytes, afterOp, walls, audit } = options;
 
   const call = async (name: string, req: IncomingMessage, res: ServerResponse, actor: Actor) => {
     const body = await readInput(req, res, maxJsonBytes);
@@ -102,6 +106,7 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       if (!walls && name.startsWith('firm.')) throw FIRM_ONLY;
       const wall = walls ? await walls.check(name, input, actor) : {};
       await checkScope(name, input, scope);
+      if (audit) await recordOp(audit, name, input, actor);
       const ctx = { signal: controller.signal, ...(wall.visible ? { visible: wall.visible } : {}) };
       const raw = 'answer' in wall ? wall.answer : await router.call(name, input, ctx);
       const value = wall.filter ? wall.filter(raw) : raw;

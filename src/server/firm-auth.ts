@@ -6,6 +6,8 @@
  * carries the session's token in `X-Casefile-CSRF` besides coming from the server's own page.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditKind } from '../core/audit/entry';
+import type { AuditLog } from '../core/audit/log';
 import type { FirmStore } from '../core/firm/index';
 import { type FirmUser, UserName } from '../shared/contract/firm';
 import type { Actor } from './actor';
@@ -25,6 +27,8 @@ export interface FirmAuthOptions {
   throttle?: Partial<ThrottleLimits>;
   /** The clock, in milliseconds (tests move it). Default Date.now. */
   now?: () => number;
+  /** The audit trail: sign-ins, refused ones and sign-outs are recorded in it. */
+  audit?: AuditLog;
 }
 
 const WRONG = 'The user name or password is wrong.';
@@ -54,12 +58,37 @@ function waitMessage(seconds: number): string {
 
 interface FirmState {
   store: FirmStore;
+  audit?: AuditLog;
   sessions: Sessions;
   throttle: Throttle;
   /** The Set-Cookie value for a session id ('' and 0: clear it). */
   setCookie(value: string, maxAge?: number): string;
   /** The signed-in account of a request, with its session. */
   current(req: IncomingMessage): Promise<{ session: Session; user: FirmUser } | undefined>;
+}
+
+/**
+ * Record a sign-in event; false once it has answered 503 because the trail could not be written
+ * (as for an operation, nothing is done that the trail does not hold).
+ */
+async function recorded(
+  state: FirmState,
+  res: ServerResponse,
+  actor: Actor,
+  kind: AuditKind,
+  what: Record<string, unknown>,
+): Promise<boolean> {
+  if (!state.audit) return true;
+  try {
+    await state.audit.append({ actor, case_id: null, kind, what });
+    return true;
+  } catch (err) {
+    sendError(res, 503, {
+      code: 'unavailable',
+      message: `This server could not write its audit trail, so it did not sign you in or out. Tell whoever runs it: ${(err as Error).message}`,
+    });
+    return false;
+  }
 }
 
 /** `POST /api/sign-in`: throttled, then the password checked; the same answer for an unknown name and a wrong password. */
@@ -70,8 +99,10 @@ async function signIn(state: FirmState, req: IncomingMessage, res: ServerRespons
     return;
   }
   const address = remoteAddress(req);
+  const asked: Actor = { user: given.user, role: 'reviewer', address };
   const wait = state.throttle.waitSeconds(given.user, address);
   if (wait > 0) {
+    if (!(await recorded(state, res, asked, 'sign_in_refused', { reason: 'too many failed sign-ins' }))) return;
     res.setHeader('Retry-After', String(wait));
     sendError(res, 429, { code: 'unauthorized', message: waitMessage(wait) });
     return;
@@ -79,10 +110,12 @@ async function signIn(state: FirmState, req: IncomingMessage, res: ServerRespons
   const user = await state.store.signIn(given.user, given.password);
   if (!user) {
     state.throttle.failed(given.user, address);
+    if (!(await recorded(state, res, asked, 'sign_in_refused', { reason: 'wrong name or password' }))) return;
     sendError(res, 401, { code: 'unauthorized', message: WRONG });
     return;
   }
   state.throttle.succeeded(given.user);
+  if (!(await recorded(state, res, { user: user.name, role: user.role, address }, 'sign_in', {}))) return;
   const session = state.sessions.start(user.name);
   res.setHeader('Set-Cookie', state.setCookie(session.id));
   sendJson(res, 200, { firm: true, user: { name: user.name, role: user.role }, csrf: session.csrf });
@@ -108,7 +141,11 @@ async function signInRoutes(
   }
   if (path === '/api/sign-out' && method === 'POST') {
     if (signed && !sameSecret(headerOf(req, CSRF_HEADER), signed.session.csrf)) return refuseCsrf(res);
-    if (signed) state.sessions.end(signed.session.id);
+    if (signed) {
+      const actor: Actor = { user: signed.user.name, role: signed.user.role, address: remoteAddress(req) };
+      if (!(await recorded(state, res, actor, 'sign_out', {}))) return true;
+      state.sessions.end(signed.session.id);
+    }
     res.setHeader('Set-Cookie', state.setCookie('', 0));
     sendJson(res, 200, { signed_out: true });
     return true;
@@ -124,6 +161,7 @@ export function createFirmAuth(options: FirmAuthOptions): Auth {
   const sessions = new Sessions({ idleMs: 30 * 60_000, maxMs: 12 * 3600_000, ...options.sessions }, now);
   const state: FirmState = {
     store,
+    ...(options.audit ? { audit: options.audit } : {}),
     sessions,
     throttle: new Throttle({ perAccount: 5, perAddress: 20, windowMs: 15 * 60_000, ...options.throttle }, now),
     setCookie: (value, maxAge) =>

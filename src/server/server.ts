@@ -56,6 +56,8 @@ export interface ServeOptions {
   firm?: Pick<FirmAuthOptions, 'sessions' | 'throttle' | 'now'>;
   /** Serve HTTPS with this certificate and key (PEM). A firm server needs it to listen beyond loopback. */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Record every operation in the audit trail (`--audit`; `<home>/audit`). A firm server always records. Default false. */
+  audit?: boolean;
 }
 
 export interface RunningServer {
@@ -162,7 +164,14 @@ async function accessFor(options: ServeOptions, host: string, token: string): Pr
       () => true,
       () => false,
     );
-  const auth = createFirmAuth({ ...options.firm, host, store, port: options.port ?? 0, tls: !!options.tls });
+  const auth = createFirmAuth({
+    ...options.firm,
+    host,
+    store,
+    port: options.port ?? 0,
+    tls: !!options.tls,
+    audit: engine.audit(),
+  });
   return { auth, walls: createWalls(store, exists, engine.events) };
 }
 
@@ -198,6 +207,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024,
     afterOp: uploads.afterOp,
     ...(walls ? { walls } : {}),
+    ...(options.audit || options.firm ? { audit: engine.audit() } : {}),
   });
   const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir), options.tls);
   await listen(server, host, options.port).catch((err: unknown) => {

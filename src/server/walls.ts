@@ -2,7 +2,7 @@
  * Ethical walls of a firm server: a reviewer reaches only the cases they are a member of. Every
  * operation whose input names a case (`case_id`, per the contract) is answered for any other case
  * exactly as for a case that does not exist; operations over several cases see only member cases;
- * what belongs to an administrator (accounts, membership, creating and deleting cases, models) is
+ * what belongs to an administrator (accounts, membership, the audit trail, creating and deleting cases, models) is
  * refused to reviewers. Administrators see every case.
  */
 import type { EventBus } from '../core/bus';
@@ -42,6 +42,8 @@ const ADMIN_ONLY = new Set<string>([
   'firm.members.list',
   'firm.members.add',
   'firm.members.remove',
+  'audit.check',
+  'audit.export',
 ] satisfies OpName[]);
 
 /** What the engine answers for a case id it does not know (src/core/cases/registry.ts). */

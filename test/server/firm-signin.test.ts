@@ -107,6 +107,37 @@ describe('firm server – sign-in', () => {
     expect((await op(server, client, 'cases.list', {})).status).toBe(401);
   });
 
+  it('the audit trail holds who signed in, who was refused, what each one did, and the sign-out; the trail is for administrators', async () => {
+    const { server, store } = await start();
+    await store.addUser('boss', PASSWORD, 'admin');
+    expect((await signIn(server, 'alice', 'not the password')).status).toBe(401);
+    const client = await signedIn(server, 'alice', PASSWORD);
+    expect((await op(server, client, 'cases.list', {})).status).toBe(200);
+    // A reviewer may not read or check the trail: only administrators.
+    expect((await op(server, client, 'audit.check', {})).status).toBe(403);
+    await fetch(`${server.url}api/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: client.cookie, 'X-Casefile-CSRF': client.csrf },
+    });
+    const boss = await signedIn(server, 'boss', PASSWORD);
+    const check = (await (await op(server, boss, 'audit.check', {})).json()) as { intact: boolean };
+    expect(check.intact).toBe(true);
+    const entries = readFileSync(path.join(home, 'audit', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; actor: { user: string; role: string }; what: object });
+    expect(entries.map((e) => [e.kind, e.actor.user])).toEqual([
+      ['sign_in_refused', 'alice'],
+      ['sign_in', 'alice'],
+      ['list_cases', 'alice'],
+      ['sign_out', 'alice'],
+      ['sign_in', 'boss'],
+      ['check_audit', 'boss'],
+    ]);
+    expect(entries[0]!.what).toEqual({ reason: 'wrong name or password' });
+    expect(JSON.stringify(entries)).not.toContain(PASSWORD);
+  });
+
   it('CSRF – a state-changing request without the session token (or from another site) is refused', async () => {
     const { server } = await start();
     const client = await signedIn(server, 'alice', PASSWORD);

@@ -61,6 +61,7 @@ const CASE_OPS: Partial<Record<OpName, (c: string) => Record<string, unknown>>> 
   'firm.members.list': (c) => ({ case_id: c }),
   'firm.members.add': (c) => ({ case_id: c, user: 'rex' }),
   'firm.members.remove': (c) => ({ case_id: c, user: 'nobody' }),
+  'audit.export': (c) => ({ case_id: c }),
 };
 
 /** Operations that name no case: why, the input sent, and what a reviewer gets. */
@@ -89,6 +90,7 @@ const NO_CASE_OPS: Partial<Record<OpName, { why: string; input: unknown; status:
     status: 403,
   },
   'firm.users.remove': { why: 'accounts: administrators only', input: { name: 'dana' }, status: 403 },
+  'audit.check': { why: 'the audit trail: administrators only', input: {}, status: 403 },
 };
 
 describe('firm server – ethical walls', () => {

@@ -42,6 +42,44 @@ describe('casefile serve', () => {
     expect(await exited).toBe(0);
   });
 
+  it('serve --audit – says so, records each request with the address, and audit check finds the chain intact', async () => {
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--audit'],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      const info = JSON.parse(first) as { url: string; token: string; audit: boolean };
+      expect(info.audit).toBe(true);
+      const res = await fetch(`${info.url}api/op/cases.list`, {
+        method: 'POST',
+        body: JSON.stringify({ query: 'acme' }),
+        headers: { Authorization: `Bearer ${info.token}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const [entry] = readFileSync(path.join(home, 'audit', 'audit.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(JSON.parse(entry!)).toMatchObject({
+      seq: 1,
+      kind: 'list_cases',
+      actor: { user: 'token holder', role: 'token', address: '127.0.0.1' },
+      what: { query: 'acme' },
+    });
+    const check = await runCasefile(home, ['audit', 'check']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/intact: 1 entry,/);
+  });
+
   it('serve – a non-loopback host needs --allow-remote (usage error, exit 2)', async () => {
     const refused = await runCasefile(home, ['serve', '--host', '0.0.0.0', '--port', '0']);
     expect(refused.code).toBe(2);

@@ -4,7 +4,7 @@
  *   - inside src/core, layers import only downwards; a layer is a folder, or one of the app's
  *     top-level files:
  *       foundation (util/, router/, bus.ts, version.ts)
- *       ← domain/ (the shared records) ← config.ts ← ocr/ ← cases/ ← text/ ← documents/ ← reader/
+ *       ← domain/ (the shared records) ← config.ts ← ocr/ ← cases/ ← firm/ ← audit/ ← text/ ← documents/ ← reader/
  *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
@@ -42,6 +42,7 @@ const LAYERS: [string, RegExp][] = [
   ['ocr', /^ocr\//],
   ['cases', /^cases\//],
   ['firm', /^firm\//],
+  ['audit', /^audit\//],
   ['text', /^text\//],
   ['documents', /^documents\//],
   ['reader', /^reader\//],

@@ -1,6 +1,7 @@
 import type { Engine } from '../../core/engine';
 import type { CliIO } from '../io';
 import { askCommand } from './ask';
+import { auditCommand } from './audit';
 import { casesCommand, type Parsed } from './cases';
 import { batesCommand } from './bates';
 import { chatCommand } from './chat';
@@ -36,4 +37,5 @@ export const commands: Record<string, Command> = {
   ask: askCommand,
   chat: chatCommand,
   firm: firmCommand,
+  audit: auditCommand,
 };

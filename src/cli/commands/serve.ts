@@ -87,7 +87,9 @@ async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => bool
   const firmAndTls = await firmOptions(args);
   if (firmAndTls.firm && !isLoopbackHost(host) && !firmAndTls.tls)
     throw new UsageError(`--host ${host} on a firm server needs TLS: add --tls-cert FILE and --tls-key FILE`);
-  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, ...firmAndTls };
+  // A firm server always keeps the audit trail; --audit turns it on for a single-token one.
+  const audit = args.values.audit === true || Boolean(firmAndTls.firm);
+  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, audit, ...firmAndTls };
 }
 
 /** Starts, in the background, following the cases' folders (within scope) and catching up their vectors. */
@@ -118,11 +120,11 @@ async function startBackgroundWork(
 function printServing(
   engine: Engine,
   server: { url: string; loginUrl: string; token: string; port: number; firm: boolean },
-  options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean },
+  options: { allowPaths: string[]; allowDownloadsFrom: string[]; allowScriptedModels: boolean; audit: boolean },
   json: boolean,
   io: CliIO,
 ): void {
-  const { allowPaths, allowDownloadsFrom, allowScriptedModels } = options;
+  const { allowPaths, allowDownloadsFrom, allowScriptedModels, audit } = options;
   if (json) {
     io.out(
       wireJson({
@@ -134,6 +136,7 @@ function printServing(
         home: engine.home,
         allow_paths: allowPaths,
         allow_downloads_from: allowDownloadsFrom,
+        audit,
       }),
     );
   } else {
@@ -148,6 +151,7 @@ function printServing(
         ? `Downloads models only from: ${allowDownloadsFrom.join(', ')}`
         : 'Model downloads are off (allow a host with --allow-downloads-from HOST).',
     );
+    if (audit) io.out(`Audit trail: on, every request recorded in ${path.join(engine.home, 'audit')}`);
     if (allowScriptedModels) io.out('Scripted test models are on (--allow-scripted-models): for tests only.');
     io.out(`Open: ${server.loginUrl}`);
     if (server.firm) io.out('Firm server: people sign in with their accounts (casefile firm user add NAME).');
@@ -170,7 +174,7 @@ function untilStopped(): Promise<void> {
 }
 
 /**
- * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models]`:
+ * `casefile serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models] [--audit]`:
  * the app in a browser on this machine. Prints the sign-in URL (with its one-time token) and runs
  * until Ctrl+C / SIGTERM. The server reads only uploaded files and the --allow-path folders, and
  * downloads models only from the --allow-downloads-from hosts (none by default).
@@ -178,7 +182,7 @@ function untilStopped(): Promise<void> {
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) {
     throw new UsageError(
-      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models, --firm, --tls-cert, --tls-key, --session-idle and --session-max',
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models, --audit, --firm, --tls-cert, --tls-key, --session-idle and --session-max',
     );
   }
   const { isLoopbackHost, startServer } = await import('../../server/server');

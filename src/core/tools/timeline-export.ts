@@ -4,6 +4,7 @@
  */
 import { eventCite, eventDate, eventDateSource } from '../../shared/chronology-text';
 import type { TimelineEvent, TimelineResult } from '../../shared/contract/search';
+import { csvText } from '../util/csv';
 
 export { eventCite, eventDate };
 
@@ -36,13 +37,9 @@ function row(e: TimelineEvent): string[] {
   ];
 }
 
-/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
+/** RFC 4180 CSV, safe to open in a spreadsheet (`util/csv`). */
 export function timelineCsv(result: TimelineResult): string {
-  const cell = (v: string) => {
-    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [HEADER, ...result.events.map(row)].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return csvText([HEADER, ...result.events.map(row)]);
 }
 
 const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');

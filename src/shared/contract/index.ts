@@ -1,9 +1,11 @@
 // Wire field names are snake_case; fields renamed in 0.1 keep former names until 0.2 (../wire-names.ts).
 /**
  * The API contract: every operation any shell can call. Adding an operation is one entry
- * in one feature file, joined here. Pure TypeScript — no Node, no DOM, no electron.
+ * in one feature file, joined here, and one row in the audit table (src/server/audit-ops.ts: what
+ * serve mode records of it). Pure TypeScript — no Node, no DOM, no electron.
  */
 import type { z } from 'zod';
+import { auditContract } from './audit';
 import { casesContract } from './cases';
 import { chatContract } from './chat';
 import { firmContract } from './firm';
@@ -21,6 +23,7 @@ export const contract = {
   ...viewerContract,
   ...chatContract,
   ...firmContract,
+  ...auditContract,
 } satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -37,6 +40,7 @@ export function isOpName(name: unknown): name is OpName {
   return typeof name === 'string' && Object.hasOwn(contract, name);
 }
 
+export * from './audit';
 export * from './common';
 export * from './cases';
 export * from './chat';
