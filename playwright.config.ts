@@ -12,18 +12,40 @@ if (!existsSync('node_modules/electron/dist') && process.env.TEST_WORKER_INDEX =
 // put into models/ (see vitest.config.ts): a spec gives a case a model when it wants one.
 process.env.CASEFILE_BUNDLED_MODELS = 'off';
 
+/** Browser options of the serve projects: Debian's Chromium, headless. */
+const serveUse = {
+  shell: 'serve' as const,
+  browserName: 'chromium' as const,
+  headless: true,
+  launchOptions: {
+    executablePath: process.env.CASEFILE_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  },
+};
+
+/** Specs that measure the renderer's timing: run after the rest, with nothing beside them. */
+const ALONE = /longtask\.spec\.ts$/;
+
 /**
  * End-to-end tests of the real renderer over the real engine. `serve`: Debian's Chromium against
- * `casefile serve` on a temp data home. `electron`: the same specs in the Electron app, run only
- * where an Electron binary is installed (skipped with a message otherwise).
+ * `casefile serve` on a temp data home (`serve-alone` after it: the timing specs). `electron`: the
+ * same specs in the Electron app, run only where an Electron binary is installed (skipped with a
+ * message otherwise).
  */
 export default defineConfig<ShellOptions>({
   testDir: 'test/e2e',
   outputDir: 'test-results/playwright',
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  // Two cores shared with the engine's workers: one browser at a time.
-  workers: 1,
+  // Two spec files at a time: a test waits on its page and its engine for much of its run, so a
+  // second one fills the other core; a spec's tests still run in order.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,
@@ -34,27 +56,8 @@ export default defineConfig<ShellOptions>({
     viewport: { width: 1400, height: 900 },
   },
   projects: [
-    {
-      name: 'serve',
-      use: {
-        shell: 'serve',
-        browserName: 'chromium',
-        headless: true,
-        launchOptions: {
-          executablePath: process.env.CASEFILE_CHROMIUM ?? '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-          ],
-        },
-      },
-    },
-    {
-      name: 'electron',
-      use: { shell: 'electron' },
-    },
+    { name: 'serve', testIgnore: ALONE, use: serveUse },
+    { name: 'serve-alone', testMatch: ALONE, dependencies: ['serve'], workers: 1, use: serveUse },
+    { name: 'electron', use: { shell: 'electron' } },
   ],
 });
