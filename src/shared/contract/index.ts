@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { casesContract } from './cases';
 import { chatContract } from './chat';
 import { ingestContract } from './ingest';
+import { matterContract } from './matter';
 import { modelsContract } from './models';
 import { searchContract } from './search';
 import { viewerContract } from './viewer';
@@ -14,6 +15,7 @@ import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
   ...casesContract,
+  ...matterContract,
   ...ingestContract,
   ...modelsContract,
   ...searchContract,
@@ -39,6 +41,7 @@ export * from './common';
 export * from './cases';
 export * from './chat';
 export * from './ingest';
+export * from './matter';
 export * from './models';
 export * from './search';
 export * from './viewer';
