@@ -12,7 +12,7 @@ export interface CliResult {
 export function runCasefile(
   home: string,
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {},
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[]; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -21,13 +21,14 @@ export function runCasefile(
       {
         cwd: repoRoot,
         env: { ...process.env, ...opts.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       },
     );
+    child.stdin?.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code) => {
