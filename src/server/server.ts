@@ -2,7 +2,7 @@
  * Serve mode: the engine's router behind loopback HTTP, engine events as SSE, and the built renderer.
  * Every request carries the bearer token printed at start (header, or the HttpOnly cookie set by
  * `?token=`). A token opens cases, not the disk: operations read only uploads and the folders allowed
- * at start (`./scope`). Composes `auth`, `dispatch`, `uploads`, `events` and `static`.
+ * at start (`./scope`). Composes `auth`, `dispatch`, `uploads`, `exports`, `events` and `static`.
  */
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +13,7 @@ import { CasefileError } from '../shared/errors';
 import { createAuth, isLoopbackHost } from './auth';
 import { createDispatch } from './dispatch';
 import { createEventStreams } from './events';
+import { createExports, type Exports } from './exports';
 import { sendError, sendText, sendThrown } from './respond';
 import type { ServeScope } from './scope';
 import { defaultStaticDir, serveStatic } from './static';
@@ -79,6 +80,7 @@ function createRoute(
   dispatch: ReturnType<typeof createDispatch>,
   events: ReturnType<typeof createEventStreams>,
   uploads: Awaited<ReturnType<typeof createUploads>>,
+  exports: Exports,
   staticDir: string,
 ) {
   return async (req: IncomingMessage, res: ServerResponse) => {
@@ -95,6 +97,7 @@ function createRoute(
     if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
     if (pathname.startsWith('/api/upload/') && method === 'PUT')
       return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
+    if (pathname === '/api/export' && method === 'POST') return exports.post(req, res);
     if (pathname.startsWith('/api/'))
       return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
     if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
@@ -153,7 +156,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     afterOp: uploads.afterOp,
   });
 
-  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir));
+  const exports = await createExports(engine.router, path.join(engine.home, 'exports'));
+  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, exports, staticDir));
 
   const listening = listen(server, host, options.port);
   await listening.catch((err: unknown) => {
