@@ -10,7 +10,9 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { HEADER_BYTES } from '../../src/core/matter/crypto';
 import { readZipEntries } from '../../src/core/matter/zip-read';
+import { holdCase } from '../helpers/case-holder';
 import { CUAD_SMALL, cuadPdf } from '../helpers/home';
 
 const LETTER = [
@@ -218,6 +220,19 @@ describe('moving a matter', () => {
       /not a Casefile matter file/,
     );
     expectNothingImported(home);
+  });
+
+  it('an export refuses while another process adds files to the case, and leaves no file', async () => {
+    const holder = await holdCase(source.cases.caseDir(caseId));
+    const file = path.join(out, 'busy.casefile');
+    try {
+      await expect(source.router.call('cases.export', { case_id: caseId, out: file })).rejects.toThrow(
+        /Another Casefile process \(pid \d+\) is adding files to this case/,
+      );
+      expect(readdirSync(out).filter((n) => n.startsWith('busy'))).toEqual([]);
+    } finally {
+      await holder.release();
+    }
   });
 
   it('importing a matter already here makes it the current version and keeps the one it replaces', async () => {
