@@ -163,16 +163,27 @@ describe('moving a matter', () => {
     writeFileSync(file, bytes.subarray(0, bytes.length - 200));
     await expect(other.router.call('cases.import', { path: file })).rejects.toThrow(/This matter file is incomplete/);
     expectNothingImported(home);
-    // Locked: cut exactly after a whole chunk, so only the last-chunk flag can tell.
+    // Locked: the last chunk dropped whole, so only the last-chunk flag can tell; then two chunks swapped.
     const locked = readFileSync(sealed);
     const chunk = 64 * 1024 + 16;
-    const header = locked.length - Math.floor((locked.length - 1) / chunk) * chunk;
-    const whole = locked.length - ((locked.length - header) % chunk || chunk);
-    writeFileSync(file, locked.subarray(0, whole));
-    await expect(
-      other.router.call('cases.import', { path: file, passphrase: 'correct horse battery' }),
-    ).rejects.toThrow(/changed or cut short after it was exported/);
-    expectNothingImported(home);
+    const chunks = Math.ceil((locked.length - HEADER_BYTES) / chunk);
+    expect(chunks).toBeGreaterThan(2);
+    const attempts = [
+      locked.subarray(0, HEADER_BYTES + (chunks - 1) * chunk),
+      Buffer.concat([
+        locked.subarray(0, HEADER_BYTES),
+        locked.subarray(HEADER_BYTES + chunk, HEADER_BYTES + 2 * chunk),
+        locked.subarray(HEADER_BYTES, HEADER_BYTES + chunk),
+        locked.subarray(HEADER_BYTES + 2 * chunk),
+      ]),
+    ];
+    for (const cut of attempts) {
+      writeFileSync(file, cut);
+      await expect(
+        other.router.call('cases.import', { path: file, passphrase: 'correct horse battery' }),
+      ).rejects.toThrow(/changed or cut short after it was exported/);
+      expectNothingImported(home);
+    }
   });
 
   it('a foreign file, a path leaving the case, an absolute path or a link is refused', async () => {
