@@ -192,6 +192,10 @@ describe('moving a matter', () => {
     await expect(call('cases.import', { path: cuadPdf(CUAD_SMALL.pcquote) })).rejects.toThrow(
       /This is not a Casefile matter file/,
     );
+    await expect(call('cases.import', { path: out })).rejects.toThrow(/is not a file\. Choose the matter file itself/);
+    await expect(call('cases.import', { path: path.join(out, 'none.casefile') })).rejects.toThrow(
+      /There is no file at/,
+    );
     const manifest = (files: string[]) =>
       new TextEncoder().encode(
         JSON.stringify({

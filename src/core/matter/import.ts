@@ -28,11 +28,10 @@ const refuse = (why: string): CasefileError => new CasefileError('invalid_input'
 
 /** Whether the file is a plain zip or a sealed one, from its first bytes. */
 async function kindOf(file: string): Promise<'zip' | 'sealed'> {
-  const handle = await fs.open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new CasefileError('not_found', `There is no file at “${file}”.`);
-    if (err.code === 'EISDIR') throw refuse(`“${file}” is a folder. Choose the matter file itself.`);
-    throw err;
-  });
+  const st = await fs.stat(file).catch(() => null);
+  if (!st) throw new CasefileError('not_found', `There is no file at “${file}”.`);
+  if (!st.isFile()) throw refuse(`“${file}” is not a file. Choose the matter file itself.`);
+  const handle = await fs.open(file, 'r');
   try {
     const head = Buffer.alloc(8);
     const { bytesRead } = await handle.read(head, 0, 8, 0);
