@@ -237,6 +237,9 @@ describe('moving a matter', () => {
   });
 
   it('an export refuses while another process adds files to the case, and leaves no file', async () => {
+    await expect(
+      source.router.call('cases.export', { case_id: 'cnone', out: path.join(out, 'none.casefile') }),
+    ).rejects.toThrow('No case with id cnone.');
     const holder = await holdCase(source.cases.caseDir(caseId));
     const file = path.join(out, 'busy.casefile');
     try {

@@ -159,6 +159,7 @@ export async function exportCase(
   const st = await fs.stat(target).catch(() => null);
   if (st && !st.isFile())
     throw new CasefileError('invalid_input', `“${target}” is a folder, not a file. Give the matter file’s name too.`);
+  await ports.cases.readMeta(caseId); // not_found before anything else
   const sealer = passphrase ? await ChunkSealer.create(passphrase) : null;
   return ports.exclusive(caseId, async () => {
     const meta = await ports.cases.readMeta(caseId);
