@@ -51,6 +51,7 @@ const OPTIONS = {
   'any-case': { type: 'boolean' },
   language: { type: 'string' },
   'password-file': { type: 'string' },
+  'passphrase-stdin': { type: 'boolean' },
   searchable: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },

@@ -5,6 +5,8 @@ export const USAGE = `Usage:
   casefile [--home DIR] cases delete <case> --yes
   casefile [--home DIR] cases ocr <case> [on|off] [--language CODE] [--json]   # read scanned pages and images by OCR (on by default)
   casefile [--home DIR] cases dates <case> [day-first|month-first] [--json]   # how numeric dates (03/04/2020) are read; by default as the locale writes dates
+  casefile [--home DIR] cases export <case> --out FILE.casefile [--passphrase-stdin] [--json]   # the whole case as one file (originals, index, chats, marks)
+  casefile [--home DIR] cases import FILE.casefile [--passphrase-stdin] [--json]   # a case already here is kept as an earlier version
   casefile [--home DIR] ingest <case> <path...> [--searchable] [--json]   # --searchable: return once searchable by words (vectors next run)
   casefile [--home DIR] retry <case> <file> [--json]        # read a failed or set-aside file again
   casefile [--home DIR] unlock <case> <file> [--password-file FILE] [--json]   # open a password-protected PDF (asks for the password)

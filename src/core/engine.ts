@@ -4,6 +4,7 @@ import { auditContract } from '../shared/contract/audit';
 import { chatContract } from '../shared/contract/chat';
 import { firmContract } from '../shared/contract/firm';
 import { ingestContract } from '../shared/contract/ingest';
+import { matterContract } from '../shared/contract/matter';
 import { modelsContract } from '../shared/contract/models';
 import { searchContract } from '../shared/contract/search';
 import { viewerContract } from '../shared/contract/viewer';
@@ -145,6 +146,9 @@ export class Engine {
         this.disposables.add(() => viewer.close());
         return viewer.handlers;
       }),
+    );
+    router.registerLazy(opsOf(matterContract), () =>
+      this.load(async () => (await import('./matter/handlers')).matterHandlers(this)),
     );
     router.registerLazy(opsOf(chatContract), async () =>
       (await import('./agent/service')).agentHandlers(this, await this.agentService()),
@@ -326,6 +330,11 @@ export class Engine {
     const done = () => this.loading.delete(loaded);
     loaded.then(done, done);
     return loaded;
+  }
+
+  /** Run `fn` while nothing writes the case: behind its ingest and index work, under its lock (moving a matter). */
+  async exclusive<T>(caseId: string, fn: () => Promise<T>): Promise<T> {
+    return (await this.ingestService()).exclusive(caseId, fn);
   }
 
   /**

@@ -21,13 +21,15 @@ import { Engine } from '../core/engine';
 import { applyOfflineEnv } from '../core/util/offline-env';
 import {
   IPC_CHOOSE_FOLDER,
+  IPC_CHOOSE_MATTER,
   IPC_CHOOSE_MODEL,
   IPC_EVENT,
   IPC_INVOKE,
   IPC_OPEN_ORIGINAL,
   type Result,
 } from '../shared/bridge';
-import { chooseFolderPath, chooseModelPath } from './choose-model';
+import { chooseMatterPath, type SaveDialog } from './choose-matter';
+import { chooseFolderPath, chooseModelPath, type OpenDialog } from './choose-model';
 import { followDroppedFolders } from './follow-dropped';
 import { openedCopies, openOriginalInSystemViewer } from './open-original';
 import { KeychainPasswords } from './passwords';
@@ -113,11 +115,13 @@ function bindRouter(eng: Engine): void {
       return { ok: false, error: toApiError(err) };
     }
   });
-  // The system's open dialogs (a model to import, a folder to follow): the page's request is checked in choose-model.ts.
-  const dialogs = [
-    [IPC_CHOOSE_MODEL, chooseModelPath],
-    [IPC_CHOOSE_FOLDER, chooseFolderPath],
-  ] as const;
+  // The system's dialogs (a model to import, a folder to follow, a matter file): the page's request is checked in choose-*.ts.
+  const dialogs: [string, (input: unknown, open: OpenDialog, save: SaveDialog) => Promise<{ path: string | null }>][] =
+    [
+      [IPC_CHOOSE_MODEL, chooseModelPath],
+      [IPC_CHOOSE_FOLDER, chooseFolderPath],
+      [IPC_CHOOSE_MATTER, (input, open, save) => chooseMatterPath(input, { open, save })],
+    ];
   for (const [channel, choose] of dialogs) {
     ipcMain.handle(channel, async (event, input: unknown): Promise<Result<{ path: string | null }>> => {
       if (!isTrustedSender(event.senderFrame?.url, appUrl)) {
@@ -127,8 +131,10 @@ function bindRouter(eng: Engine): void {
         const win = BrowserWindow.fromWebContents(event.sender);
         return {
           ok: true,
-          value: await choose(input, (options) =>
-            win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
+          value: await choose(
+            input,
+            (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options)),
+            (options) => (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options)),
           ),
         };
       } catch (err) {

@@ -4,7 +4,14 @@
  * `pathForFile` — nothing else, no Node surface.
  */
 import type { BridgeOps, CasefileBridge, Result } from '../shared/bridge';
-import { IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_EVENT, IPC_INVOKE, IPC_OPEN_ORIGINAL } from '../shared/bridge';
+import {
+  IPC_CHOOSE_FOLDER,
+  IPC_CHOOSE_MATTER,
+  IPC_CHOOSE_MODEL,
+  IPC_EVENT,
+  IPC_INVOKE,
+  IPC_OPEN_ORIGINAL,
+} from '../shared/bridge';
 import { opNames, type OpName } from '../shared/contract/index';
 import type { EventEnvelope } from '../shared/events';
 import { isEventName } from '../shared/events';
@@ -56,6 +63,9 @@ export function buildBridge(ipc: IpcRendererLike, webUtils: WebUtilsLike): Casef
     },
     chooseFolder(input) {
       return ipc.invoke(IPC_CHOOSE_FOLDER, input) as Promise<Result<{ path: string | null }>>;
+    },
+    chooseMatter(input) {
+      return ipc.invoke(IPC_CHOOSE_MATTER, input) as Promise<Result<{ path: string | null }>>;
     },
   };
 }

@@ -78,6 +78,12 @@ export const AUDITED_OPS: { [N in OpName]: AuditRule<N> } = {
     kind: 'export',
     what: (i) => ({ export: 'chat', session_id: i.session_id, turn_id: i.turn_id, format: i.format }),
   },
+  // Never the passphrase: whether one locked the file.
+  'cases.export': { kind: 'export', what: (i) => ({ export: 'matter', locked: i.passphrase !== undefined }) },
+  'cases.import': {
+    kind: 'change_case',
+    what: (i) => ({ change: 'import matter', locked: i.passphrase !== undefined }),
+  },
   'audit.check': { kind: 'check_audit' },
   'audit.export': { kind: 'export', what: (i) => ({ export: 'audit trail', from: i.from, to: i.to }) },
   'firm.users.list': { kind: 'account', what: () => ({ change: 'list accounts' }) },

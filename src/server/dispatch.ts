@@ -56,7 +56,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** The request's JSON body (`{}` when empty), or undefined once it has answered a body it refuses. */
-async function readInput(
+export async function readInput(
   req: IncomingMessage,
   res: ServerResponse,
   limit: number,

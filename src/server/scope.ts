@@ -60,6 +60,17 @@ async function checkPath(scope: ServeScope, field: string, what: string, p: stri
   ]);
 }
 
+/** A matter file is written on the server only into a folder allowed with --allow-path (never the upload folder). */
+async function checkExportTarget(scope: ServeScope, out: string): Promise<void> {
+  const [first] = scope.allowPaths;
+  if (first !== undefined && (await inScope(out, { uploadsDir: first, allowPaths: scope.allowPaths }))) return;
+  const message =
+    'This server writes a matter file only into a folder allowed with --allow-path. Use “Export matter…” on the page to download it instead.';
+  throw new CasefileError('forbidden', message, [
+    { field: 'out', message: 'outside the folders this server may write' },
+  ]);
+}
+
 /** Mirrors how the agent reads a model choice (`resolveModel`): a path when it ends in .gguf or has a slash. */
 function modelPath(spec: string): string | null {
   if (spec.startsWith('scripted:') || spec.startsWith('endpoint:')) return null;
@@ -87,6 +98,12 @@ export async function checkScope(name: string, input: unknown, scope: ServeScope
     for (const [i, p] of fields.folders.entries())
       if (typeof p === 'string' && p) await checkPath(scope, `folders.${i}`, 'the folder', p);
   }
+  // A matter file comes as an upload (or from an allowed folder); one is written only into an allowed folder (the page downloads it instead).
+  if (name === 'cases.import' && typeof fields.path === 'string' && fields.path) {
+    await checkPath(scope, 'path', 'the matter file', fields.path);
+  }
+  if (name === 'cases.export' && typeof fields.out === 'string' && fields.out)
+    await checkExportTarget(scope, fields.out);
   if (name === 'models.import' && typeof fields.path === 'string' && fields.path) {
     await checkPath(scope, 'path', 'the model', fields.path);
   }

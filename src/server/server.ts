@@ -2,7 +2,7 @@
  * Serve mode: the engine's router behind loopback HTTP, engine events as SSE, and the built renderer.
  * Every request carries the bearer token printed at start (header, or the HttpOnly cookie set by
  * `?token=`). A token opens cases, not the disk: operations read only uploads and the folders allowed
- * at start (`./scope`). Composes `auth`, `dispatch`, `uploads`, `events` and `static`.
+ * at start (`./scope`). Composes `auth`, `dispatch`, `uploads`, `exports`, `events` and `static`.
  */
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,8 +12,10 @@ import path from 'node:path';
 import type { Engine } from '../core/engine';
 import { CasefileError } from '../shared/errors';
 import { createAuth, isLoopbackHost, type Auth } from './auth';
+import { recordOp } from './audit-ops';
 import { createDispatch, type Dispatch } from './dispatch';
 import { createEventStreams, type EventStreams } from './events';
+import { createExports, type Exports } from './exports';
 import { createFirmAuth, type FirmAuthOptions } from './firm-auth';
 import { sendError, sendJson, sendText, sendThrown } from './respond';
 import type { ServeScope } from './scope';
@@ -93,6 +95,7 @@ function createRoute(
   dispatch: Dispatch,
   events: EventStreams,
   uploads: Awaited<ReturnType<typeof createUploads>>,
+  exports: Exports,
   staticDir: string,
 ) {
   return async (req: IncomingMessage, res: ServerResponse) => {
@@ -113,6 +116,7 @@ function createRoute(
     if (pathname === '/api/upload' && method === 'POST') return uploads.start(res);
     if (pathname.startsWith('/api/upload/') && method === 'PUT')
       return uploads.put(pathname.slice('/api/upload/'.length), url.searchParams.get('path'), req, res);
+    if (pathname === '/api/export' && method === 'POST') return exports.post(req, res, actor);
     if (pathname.startsWith('/api/'))
       return sendError(res, 404, { code: 'not_found', message: `No such API endpoint: ${pathname}` });
     if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
@@ -201,15 +205,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
     events: engine.events,
   });
+  const audit = options.audit || options.firm ? engine.audit() : undefined;
   const dispatch = createDispatch({
     router: engine.router,
     scope,
     maxJsonBytes: options.maxJsonBytes ?? 16 * 1024 * 1024,
     afterOp: uploads.afterOp,
     ...(walls ? { walls } : {}),
-    ...(options.audit || options.firm ? { audit: engine.audit() } : {}),
+    ...(audit ? { audit } : {}),
   });
-  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, staticDir), options.tls);
+  const exports = await createExports(engine.router, path.join(engine.home, 'exports'), async (input, actor) => {
+    if (walls) await walls.check('cases.export', input, actor);
+    if (audit) await recordOp(audit, 'cases.export', input, actor);
+  });
+  const server = createHttpServer(createRoute(auth, dispatch, events, uploads, exports, staticDir), options.tls);
   await listen(server, host, options.port).catch((err: unknown) => {
     catalog.limitDownloads(downloadLimitBefore);
     walls?.close();

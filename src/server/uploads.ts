@@ -178,6 +178,8 @@ export async function createUploads(options: UploadOptions): Promise<Uploads> {
     // An imported model is copied into <home>/models: its uploaded file goes at once.
     afterOp: {
       'ingest.start': cleanAfterIngest,
+      // An imported matter is copied into its case: its uploaded file goes at once.
+      'cases.import': (input) => removeBatches(uploadsDir, [(input as { path?: unknown }).path]),
       'models.import': (input) => {
         const { path: p, mode } = input as { path?: unknown; mode?: unknown };
         if (mode !== 'link') removeBatches(uploadsDir, [p]);

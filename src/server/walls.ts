@@ -42,6 +42,7 @@ const ADMIN_ONLY = new Set<string>([
   'firm.members.list',
   'firm.members.add',
   'firm.members.remove',
+  'cases.import',
   'audit.check',
   'audit.export',
 ] satisfies OpName[]);

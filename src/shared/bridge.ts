@@ -22,7 +22,12 @@ export interface BridgeExtras {
   chooseModel(input: ChooseModelInput): Promise<Result<{ path: string | null }>>;
   /** Electron only: the system's folder dialog for a folder the case should follow; `path` is null when cancelled. */
   chooseFolder(input: ChooseFolderInput): Promise<Result<{ path: string | null }>>;
+  /** Electron only: where to save a case's matter file (`export`), or which one to import (`import`); `path` is null when cancelled. */
+  chooseMatter(input: ChooseMatterInput): Promise<Result<{ path: string | null }>>;
 }
+
+/** `export`: a save dialog suggesting `<name>.casefile`; `import`: an open dialog for a .casefile. */
+export type ChooseMatterInput = { purpose: 'export'; name: string } | { purpose: 'import' };
 
 export interface ChooseFolderInput {
   /** `follow`: a folder for the open case to follow (Settings → "Folders … follows"). */
@@ -49,6 +54,7 @@ export const bridgeExtraKeys = [
   'openOriginal',
   'chooseModel',
   'chooseFolder',
+  'chooseMatter',
 ] as const satisfies readonly (keyof BridgeExtras)[];
 
 /** IPC channel names. The main process handles exactly these. */
@@ -57,3 +63,4 @@ export const IPC_EVENT = 'casefile:event';
 export const IPC_OPEN_ORIGINAL = 'casefile:open-original';
 export const IPC_CHOOSE_MODEL = 'casefile:choose-model';
 export const IPC_CHOOSE_FOLDER = 'casefile:choose-folder';
+export const IPC_CHOOSE_MATTER = 'casefile:choose-matter';

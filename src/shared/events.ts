@@ -7,7 +7,16 @@ import type { IndexVectorsStatus, IngestFileEvent, IngestProgress } from './cont
 
 export interface CasesChangedEvent {
   case_id: string;
-  kind: 'created' | 'renamed' | 'deleted' | 'files' | 'settings';
+  kind: 'created' | 'renamed' | 'deleted' | 'files' | 'settings' | 'imported';
+}
+
+/** A matter file being written (`cases.export`) or read into a case (`cases.import`): bytes of the case's files done so far. */
+export interface CasesTransferEvent {
+  case_id: string;
+  direction: 'export' | 'import';
+  done_bytes: number;
+  total_bytes: number;
+  state: 'running' | 'done';
 }
 
 export interface ModelsChangedEvent {
@@ -104,6 +113,7 @@ export interface WatchSyncedEvent {
 
 export interface EngineEvents {
   'cases.changed': CasesChangedEvent;
+  'cases.transfer': CasesTransferEvent;
   'ingest.progress': IngestProgress;
   'ingest.file': IngestFileEvent;
   'index.progress': IndexProgressEvent;
@@ -123,6 +133,7 @@ export type EventName = keyof EngineEvents;
 /** Runtime list of event names, for shells that must refuse anything else (preload, SSE). */
 export const eventNames = [
   'cases.changed',
+  'cases.transfer',
   'models.changed',
   'models.progress',
   'ingest.progress',

@@ -17,7 +17,7 @@ test.describe('settings', () => {
 
     // A bad import path gets a plain error, not a crash.
     await settings.getByLabel('Model path').fill('/nowhere/model.gguf');
-    await settings.getByRole('button', { name: 'Import' }).click();
+    await settings.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).toBeVisible();
     await expect(settings.getByRole('region', { name: 'Models' }).getByRole('alert')).not.toContainText(
       /at \S+\.(ts|js):\d+/,
@@ -30,7 +30,7 @@ test.describe('settings', () => {
     // The toast lasts a few seconds: recorded when shown, checked once the import is listed.
     const statusTexts = await recordTexts(page, '[role="status"]');
     await settings.getByLabel('Model path').fill(gguf);
-    await settings.getByRole('button', { name: 'Import' }).click();
+    await settings.getByRole('button', { name: 'Import', exact: true }).click();
     const row = settings.getByRole('region', { name: 'Models' }).getByRole('row', { name: /llama-2-tiny-random/ });
     await expect(row).toContainText('chat', { timeout: 60_000 });
     await expect(row).toContainText('4096');

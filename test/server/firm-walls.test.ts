@@ -4,7 +4,7 @@
  * below must name every operation (a new one fails this test until it is placed), and those that
  * take no case id say why and what a reviewer gets instead.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,7 @@ const CASE_OPS: Partial<Record<OpName, (c: string) => Record<string, unknown>>> 
   'firm.members.add': (c) => ({ case_id: c, user: 'rex' }),
   'firm.members.remove': (c) => ({ case_id: c, user: 'nobody' }),
   'audit.export': (c) => ({ case_id: c }),
+  'cases.export': (c) => ({ case_id: c, out: '/tmp/walls-matter.casefile' }),
 };
 
 /** Operations that name no case: why, the input sent, and what a reviewer gets. */
@@ -91,6 +92,7 @@ const NO_CASE_OPS: Partial<Record<OpName, { why: string; input: unknown; status:
   },
   'firm.users.remove': { why: 'accounts: administrators only', input: { name: 'dana' }, status: 403 },
   'audit.check': { why: 'the audit trail: administrators only', input: {}, status: 403 },
+  'cases.import': { why: 'a matter brought in: administrators only', input: { path: '/tmp/m.casefile' }, status: 403 },
 };
 
 describe('firm server – ethical walls', () => {
@@ -201,6 +203,35 @@ describe('firm server – ethical walls', () => {
 
   it('ingest.resume without a case (every case) is for administrators only', async () => {
     expect((await op(firm.server, rex, 'ingest.resume', {})).status).toBe(403);
+  });
+
+  it('the page’s Export (POST /api/export) stands behind the walls too, and is on the audit trail', async () => {
+    const exportAs = async (client: Client, caseId: string) => {
+      const res = await fetch(`${firm.server.url}api/export`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: client.cookie, 'X-Casefile-CSRF': client.csrf },
+        body: JSON.stringify({ case_id: caseId }),
+      });
+      return { status: res.status, body: Buffer.from(await res.arrayBuffer()), caseId };
+    };
+    const walledAnswer = await exportAs(rex, walled);
+    const missing = await exportAs(rex, 'c00000000000');
+    expect(walledAnswer.status).toBe(404);
+    expect(walledAnswer.body.toString().split(walled).join('<case>')).toBe(
+      missing.body.toString().split('c00000000000').join('<case>'),
+    );
+    const own = await exportAs(rex, mine);
+    expect(own.status).toBe(200);
+    expect(own.body.subarray(0, 2).toString()).toBe('PK');
+    const trail = readFileSync(path.join(home, 'audit', 'audit.jsonl'), 'utf8');
+    const exports = trail
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; case_id: string; actor: { user: string }; what: object })
+      .filter((e) => e.kind === 'export');
+    // The refused one is not an access; the one made is, with who made it.
+    expect(exports.filter((e) => e.case_id === walled)).toEqual([]);
+    expect(exports.at(-1)).toMatchObject({ actor: { user: 'rex' }, case_id: mine, what: { export: 'matter' } });
   });
 
   it('a member removed by an administrator no longer sees the case', async () => {

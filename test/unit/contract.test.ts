@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { Router } from '../../src/core/router/router';
 import { buildBridge, type IpcRendererLike } from '../../src/preload/bridge';
-import { bridgeExtraKeys, IPC_CHOOSE_FOLDER, IPC_CHOOSE_MODEL, IPC_INVOKE } from '../../src/shared/bridge';
+import {
+  bridgeExtraKeys,
+  IPC_CHOOSE_FOLDER,
+  IPC_CHOOSE_MATTER,
+  IPC_CHOOSE_MODEL,
+  IPC_INVOKE,
+} from '../../src/shared/bridge';
 import { contract, opNames } from '../../src/shared/contract/index';
 import { CasefileError, toApiError } from '../../src/shared/errors';
 import { tempHome } from '../helpers/home';
@@ -161,9 +167,11 @@ describe('preload bridge', () => {
     const bridge = buildBridge(ipc, { getPathForFile: () => '/x' });
     await bridge.chooseModel({ kind: 'file' });
     await bridge.chooseFolder({ purpose: 'follow' });
+    await bridge.chooseMatter({ purpose: 'export', name: 'Smith' });
     expect(calls).toEqual([
       [IPC_CHOOSE_MODEL, { kind: 'file' }],
       [IPC_CHOOSE_FOLDER, { purpose: 'follow' }],
+      [IPC_CHOOSE_MATTER, { purpose: 'export', name: 'Smith' }],
     ]);
   });
 });

@@ -5,7 +5,7 @@
  *     top-level files:
  *       foundation (util/, router/, bus.ts, version.ts)
  *       ← domain/ (the shared records) ← config.ts ← ocr/ ← cases/ ← firm/ ← audit/ ← text/ ← documents/ ← reader/
- *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent
+ *       ← features in this order: models ← retrieval ← ingest ← watch ← citations ← tools ← agent ← matter
  *       ← ports.ts ← the app (engine.ts, the composition root, and open-cases.ts);
  *     ports.ts, the types the app hands the features, holds type imports only, and any feature may use it;
  *   - domain/, cases/, text/, documents/, reader/ and ingest/ each have one public entry, index.ts: another
@@ -53,6 +53,7 @@ const LAYERS: [string, RegExp][] = [
   ['citations', /^citations\//],
   ['tools', /^tools\//],
   ['agent', /^agent\//],
+  ['matter', /^matter\//],
   ['ports', /^ports\.ts$/],
   ['app', /^(engine|open-cases)\.ts$/],
 ];

@@ -1,4 +1,5 @@
 import type { Engine } from '../../core/engine';
+import { exportMatter, importMatter } from './matter';
 import { formatBytes, plural, printable, table, UsageError, type CliIO, wireJson } from '../io';
 
 export interface Parsed {
@@ -111,7 +112,7 @@ async function caseDates(engine: Engine, rest: string[], json: boolean, io: CliI
   return 0;
 }
 
-/** `casefile cases <list|create|rename|delete|ocr|dates> ...`: hands each command to its helper. */
+/** `casefile cases <list|create|rename|delete|ocr|dates|export|import> ...`: hands each command to its helper. */
 export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   const [sub, ...rest] = args.positionals;
   const json = args.values.json === true;
@@ -128,9 +129,15 @@ export async function casesCommand(engine: Engine, args: Parsed, io: CliIO): Pro
       return caseOcr(engine, args, rest, json, io);
     case 'dates':
       return caseDates(engine, rest, json, io);
+    case 'export':
+      return exportMatter(engine, args, rest, json, io);
+    case 'import':
+      return importMatter(engine, args, rest, json, io);
     default:
       throw new UsageError(
-        sub ? `unknown cases command "${sub}"` : 'cases needs a command: list, create, rename, delete, ocr or dates',
+        sub
+          ? `unknown cases command "${sub}"`
+          : 'cases needs a command: list, create, rename, delete, ocr, dates, export or import',
       );
   }
 }

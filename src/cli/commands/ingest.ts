@@ -13,6 +13,7 @@ import {
   wireJson,
 } from '../io';
 import type { Parsed } from './cases';
+import { readHidden } from '../secret';
 
 const STATUS_ORDER = ['indexed', 'unchanged', 'needs_ocr', 'unsupported', 'failed', 'skipped', 'cancelled'] as const;
 const STATUS_WORDS: Record<string, string> = {
@@ -160,33 +161,6 @@ export async function retryCommand(engine: Engine, args: Parsed, io: CliIO): Pro
     );
   else io.out(summarize(run.results));
   return 0;
-}
-
-/** A line typed on the terminal without echoing it. */
-function readHidden(prompt: string): Promise<string> {
-  const stdin = process.stdin;
-  process.stderr.write(prompt);
-  return new Promise((resolve, reject) => {
-    let typed = '';
-    stdin.setRawMode(true);
-    stdin.resume();
-    const done = (err?: Error) => {
-      stdin.setRawMode(false);
-      stdin.pause();
-      stdin.off('data', onData);
-      process.stderr.write('\n');
-      if (err) reject(err);
-      else resolve(typed);
-    };
-    const onData = (chunk: Buffer) => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(Object.assign(new Error('Cancelled'), { name: 'AbortError' }));
-        typed = ch === '\u007f' || ch === '\b' ? typed.slice(0, -1) : typed + ch;
-      }
-    };
-    stdin.on('data', onData);
-  });
 }
 
 /** The password: the first line of --password-file, typed on the terminal, or the first line piped in. */

@@ -86,6 +86,8 @@ export type CaseStatsProvider = (caseDir: string) => Promise<CaseStats>;
 
 const CREATING = '.creating-';
 const DELETING = '.deleting-';
+/** A case being set aside as an earlier version of itself (an import replacing it): finished at the next start if cut short. */
+const EARLIER = '.earlier-';
 
 /**
  * The cases of one data home. A case is a directory `<home>/cases/<id>/` holding everything of
@@ -126,6 +128,8 @@ export class CaseRegistry {
       const full = path.join(this.casesDir, e.name);
       if (e.name.startsWith(CREATING) || e.name.startsWith(DELETING)) {
         await fs.rm(full, { recursive: true, force: true });
+      } else if (e.name.startsWith(EARLIER)) {
+        await this.finishEarlier(full, e.name.slice(EARLIER.length));
       } else if (e.isDirectory()) {
         await cleanTempFiles(full);
       }
@@ -150,6 +154,54 @@ export class CaseRegistry {
     await writeJsonAtomic(path.join(staging, 'case.json'), meta);
     await fs.rename(staging, this.caseDir(id));
     return this.summary(meta);
+  }
+
+  /** A new folder to assemble a case arriving whole (an import) in; `cleanup` removes it if the app dies first. */
+  async newStaging(): Promise<string> {
+    await fs.mkdir(this.casesDir, { recursive: true });
+    const dir = path.join(this.casesDir, `${CREATING}import-${newId('i', 12)}`);
+    await fs.mkdir(dir);
+    return dir;
+  }
+
+  /** Put a case assembled in `staged` (its case.json names `caseId`) in place, in one rename. */
+  async install(staged: string, caseId: string): Promise<CaseSummary> {
+    const target = this.caseDir(caseId);
+    if (await fs.stat(target).catch(() => null))
+      throw new CasefileError('conflict', `A case with id ${caseId} is already here.`);
+    await fs.rename(staged, target);
+    return this.get(caseId);
+  }
+
+  /**
+   * Keep a case as an earlier version of itself under a new id, named “… (earlier version, <when>)”
+   * and following no folder, so its id is free for the version replacing it. Nothing is deleted.
+   */
+  async keepAsEarlier(caseId: string): Promise<CaseSummary> {
+    const meta = await this.readMeta(caseId);
+    const id = newId('c', 12);
+    const hidden = path.join(this.casesDir, `${EARLIER}${id}`);
+    await fs.rename(this.caseDir(caseId), hidden);
+    const suffix = ` (earlier version, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+    const { folders } = watchSettingsOf(meta.settings);
+    const kept: CaseMeta = {
+      ...meta,
+      id,
+      name: `${[...meta.name].slice(0, 200 - suffix.length).join('')}${suffix}`,
+      settings: { ...meta.settings, watch: { enabled: false, folders } },
+    };
+    await writeJsonAtomic(path.join(hidden, 'case.json'), kept);
+    await fs.rename(hidden, this.caseDir(id));
+    return this.summary(kept);
+  }
+
+  /** An earlier version set aside when the app stopped: named for its new id, and made visible. */
+  private async finishEarlier(dir: string, id: string): Promise<void> {
+    const raw = (await readJson(path.join(dir, 'case.json')).catch(() => undefined)) as CaseMeta | undefined;
+    if (!raw || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return;
+    if (raw.id !== id)
+      await writeJsonAtomic(path.join(dir, 'case.json'), { ...raw, id, name: `${raw.name} (earlier version)` });
+    await fs.rename(dir, this.caseDir(id)).catch(() => undefined);
   }
 
   async readMeta(caseId: string): Promise<CaseMeta> {

@@ -389,6 +389,11 @@ export class IngestService {
     }
   }
 
+  /** Run `fn` in the case's queue and under its lock, as a run would: nothing of this process or another writes the case meanwhile. */
+  exclusive<T>(caseId: string, fn: () => Promise<T>): Promise<T> {
+    return this.queue.run(caseId, () => withCaseLock(this.ports.cases.caseDir(caseId), fn));
+  }
+
   /** Cancel every queued and running ingest of a case. */
   cancel(caseId: string): boolean {
     this.reindexing.get(caseId)?.abort();

@@ -10,6 +10,7 @@ import { casesContract } from './cases';
 import { chatContract } from './chat';
 import { firmContract } from './firm';
 import { ingestContract } from './ingest';
+import { matterContract } from './matter';
 import { modelsContract } from './models';
 import { searchContract } from './search';
 import { viewerContract } from './viewer';
@@ -17,6 +18,7 @@ import type { OpSpec, OutputOf } from './op';
 
 export const contract = {
   ...casesContract,
+  ...matterContract,
   ...ingestContract,
   ...modelsContract,
   ...searchContract,
@@ -46,6 +48,7 @@ export * from './cases';
 export * from './chat';
 export * from './firm';
 export * from './ingest';
+export * from './matter';
 export * from './models';
 export * from './search';
 export * from './viewer';

@@ -53,6 +53,43 @@ const accounts: Pick<Api, 'session' | 'signIn' | 'signOut' | 'onSignedOut'> = {
   },
 };
 
+/** The file name a download's Content-Disposition gives (its UTF-8 form first). */
+function attachmentName(header: string | null): string | null {
+  const utf8 = header?.match(/filename\*=UTF-8''([^;]+)/i)?.[1];
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8);
+    } catch {
+      // a broken escape: fall back to the plain name
+    }
+  }
+  return header?.match(/filename="([^"]+)"/i)?.[1] ?? null;
+}
+
+/** Hand a downloaded file to the browser's downloads. */
+function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Serve mode's Export…: the server exports the case and sends the matter file back as a download. */
+export async function downloadMatter(input: { case_id: string; passphrase?: string }): Promise<void> {
+  const res = await fetch(`${BASE}/export`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+    credentials: 'same-origin',
+  });
+  if (!res.ok) throw await readError(res);
+  saveBlob(await res.blob(), attachmentName(res.headers.get('Content-Disposition')) ?? 'matter.casefile');
+}
+
 async function readError(res: Response): Promise<ApiError> {
   let body: unknown;
   try {

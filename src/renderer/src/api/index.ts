@@ -1,5 +1,5 @@
 import type { CasefileBridge } from '../../../shared/bridge';
-import { httpApi } from './http';
+import { downloadMatter, httpApi } from './http';
 import { ipcApi } from './ipc';
 import type { Api } from './types';
 
@@ -8,7 +8,7 @@ export type { Api } from './types';
 
 function pickTransport(): Api {
   const bridge = (globalThis as { casefile?: CasefileBridge }).casefile;
-  return bridge ? ipcApi(bridge) : httpApi();
+  return bridge ? ipcApi(bridge) : { ...httpApi(), downloadMatter };
 }
 
 /** The one api client of the renderer, chosen once: Electron IPC when the preload is present, else HTTP. */

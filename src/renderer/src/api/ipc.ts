@@ -35,6 +35,11 @@ export function ipcApi(bridge: CasefileBridge): Api {
       if (!result.ok) throw new ApiError(result.error);
       return result.value.path;
     },
+    async chooseMatter(input) {
+      const result = await bridge.chooseMatter(input);
+      if (!result.ok) throw new ApiError(result.error);
+      return result.value.path;
+    },
     onResync() {
       // IPC events are not lost while the window lives: nothing to resync.
       return () => {};

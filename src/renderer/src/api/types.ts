@@ -47,6 +47,10 @@ export interface Api {
   chooseModel?(kind: 'file' | 'folder'): Promise<string | null>;
   /** Electron only (absent in serve mode): the system's folder dialog for a folder to follow; null when cancelled. */
   chooseFolder?(): Promise<string | null>;
+  /** Electron only (absent in serve mode): where to save a case's matter file, or which one to import; null when cancelled. */
+  chooseMatter?(input: { purpose: 'export'; name: string } | { purpose: 'import' }): Promise<string | null>;
+  /** Serve mode only (absent in Electron): export a case and download its matter file (`POST /api/export`). */
+  downloadMatter?(input: { case_id: string; passphrase?: string }): Promise<void>;
   stage(
     items: { top: File[]; files: () => Promise<PickedFile[]> },
     onProgress?: (done: number, total: number) => void,

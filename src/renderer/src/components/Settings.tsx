@@ -6,6 +6,7 @@ import { useSettings } from '../stores/settings';
 import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { Models } from './Models';
+import { MoveMatter } from './MoveMatter';
 import { folderPathProblem } from '../lib/folder-path';
 
 /** One setting: its label, its control, and a sentence on what it does. */
@@ -417,6 +418,7 @@ export function Settings() {
       <CaseOcr ocr={info?.ocr} />
       <CaseDates />
       <CaseWatch />
+      <MoveMatter />
       <Retrieval />
       <section className="card">
         <h2>Data folder</h2>

@@ -168,9 +168,9 @@ export function watchIngest(): () => void {
     useDocuments.setState((s) => ({ live: { ...s.live, [e.file_id]: e } }));
     reload();
   });
-  // A file marked deleted from a followed folder (or back in it), a type or Bates prefix set elsewhere.
+  // A file marked deleted from a followed folder (or back in it), a type or Bates prefix set elsewhere; the case replaced by an imported version.
   const offChanged = api.on('cases.changed', (e) => {
-    if (e.kind === 'files' && e.case_id === useDocuments.getState().caseId) reload();
+    if ((e.kind === 'files' || e.kind === 'imported') && e.case_id === useDocuments.getState().caseId) reload();
   });
   return () => {
     watching = false;

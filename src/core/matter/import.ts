@@ -1,0 +1,212 @@
+/**
+ * `cases.import`: a matter file back into a case. Everything is assembled in a staging folder
+ * inside the data home (a sealed file is opened into it first), every entry's path is checked to
+ * stay inside the case, every file's size and SHA-256 against the manifest, and only then is the
+ * case moved into place in one rename. Any refusal removes the staging folder: nothing is left
+ * half-imported. A matter whose case is already here replaces it, the one replaced kept as an
+ * earlier version under a new id.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MatterImport } from '../../shared/contract/matter';
+import { CasefileError } from '../../shared/errors';
+import { CaseMeta } from '../cases/index';
+import { readJson, writeJsonAtomic } from '../util/fs';
+import { ChunkOpener, ENCRYPTED_MAGIC, HEADER_BYTES } from './crypto';
+import { CASE_PREFIX, MANIFEST_ENTRY, type Manifest, parseManifest, safeCasePath } from './manifest';
+import type { MatterPorts } from './ports';
+import { Progress } from './progress';
+import { entryStream, readZipEntries, type ZipEntry } from './zip-read';
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const FOREIGN =
+  'This is not a Casefile matter file. Choose a matter file (its name ends in .casefile) made by “Export matter”.';
+const refuse = (why: string): CasefileError => new CasefileError('invalid_input', why);
+
+/** Whether the file is a plain zip or a sealed one, from its first bytes. */
+async function kindOf(file: string): Promise<'zip' | 'sealed'> {
+  const st = await fs.stat(file).catch(() => null);
+  if (!st) throw new CasefileError('not_found', `There is no file at “${file}”.`);
+  if (!st.isFile()) throw refuse(`“${file}” is not a file. Choose the matter file itself.`);
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    if (bytesRead >= 4 && head.subarray(0, 4).equals(ZIP_MAGIC)) return 'zip';
+    if (bytesRead === 8 && head.equals(ENCRYPTED_MAGIC)) return 'sealed';
+    throw refuse(bytesRead === 0 ? 'This matter file is empty.' : FOREIGN);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Open a sealed matter file into a plain zip at `out`, checking every chunk on the way. */
+async function unseal(file: string, passphrase: string | undefined, out: string): Promise<void> {
+  if (!passphrase)
+    throw CasefileError.withRemedy('invalid_input', 'This matter file is locked with a passphrase.', {
+      app: 'Type the passphrase it was exported with.',
+      cli: 'Give its passphrase: add --passphrase-stdin and type it (or pipe it in).',
+    });
+  const handle = await fs.open(file, 'r');
+  const header = Buffer.alloc(HEADER_BYTES);
+  const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, 0).finally(() => handle.close());
+  const opener = await ChunkOpener.create(header.subarray(0, bytesRead), passphrase);
+  const open = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      try {
+        for (const plain of opener.push(chunk)) this.push(plain);
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+    flush(done) {
+      try {
+        done(null, opener.final());
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+  });
+  await pipeline(createReadStream(file, { start: HEADER_BYTES }), open, createWriteStream(out, { flags: 'wx' }));
+}
+
+/** The zip's entries by their path in the case, with the manifest read and checked against them. */
+async function checkedEntries(zip: string): Promise<{ manifest: Manifest; byPath: Map<string, ZipEntry> }> {
+  const entries = await readZipEntries(zip);
+  const manifestEntry = entries.find((e) => e.name === MANIFEST_ENTRY);
+  if (!manifestEntry) throw refuse('This is a zip file, but not a Casefile matter file (it has no list of contents).');
+  const byPath = new Map<string, ZipEntry>();
+  for (const e of entries) {
+    if (e === manifestEntry) continue;
+    const rel = e.name.startsWith(CASE_PREFIX) ? e.name.slice(CASE_PREFIX.length) : '';
+    if (!safeCasePath(rel))
+      throw refuse(`This matter file holds “${e.name}”, a path that would land outside the case; it was refused.`);
+    if (byPath.has(rel.toLowerCase())) throw refuse(`This matter file holds “${rel}” twice; it was refused.`);
+    byPath.set(rel.toLowerCase(), e);
+  }
+  const chunks: Buffer[] = [];
+  for await (const c of entryStream(zip, manifestEntry, 64 * 1024 * 1024)) chunks.push(c as Buffer);
+  const manifest = parseManifest(Buffer.concat(chunks).toString('utf8'));
+  const listed = new Set(manifest.files.map((f) => f.path.toLowerCase()));
+  for (const f of manifest.files)
+    if (!byPath.has(f.path.toLowerCase()))
+      throw refuse(`This matter file is missing “${f.path}”, which its list of contents names.`);
+  for (const [rel, e] of byPath)
+    if (!listed.has(rel)) throw refuse(`This matter file holds “${e.name}”, which its list of contents does not name.`);
+  return { manifest, byPath };
+}
+
+/** Write every listed file under `dir`, each checked for its size and SHA-256 as it is written. */
+async function extract(
+  zip: string,
+  checked: Awaited<ReturnType<typeof checkedEntries>>,
+  dir: string,
+  progress: Progress,
+) {
+  for (const f of checked.manifest.files) {
+    const entry = checked.byPath.get(f.path.toLowerCase())!;
+    const target = path.join(dir, ...f.path.split('/'));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const hash = createHash('sha256');
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        progress.add(chunk.length);
+        done(null, chunk);
+      },
+    });
+    await pipeline(entryStream(zip, entry, f.size), count, createWriteStream(target, { flags: 'wx' })).catch((err) => {
+      if (err instanceof CasefileError) throw err;
+      throw refuse(`“${f.path}” in this matter file is damaged (${(err as Error).message}). Ask for a fresh copy.`);
+    });
+    if (size !== f.size || hash.digest('hex') !== f.sha256)
+      throw refuse(
+        `“${f.path}” in this matter file does not match its fingerprint: it was changed or damaged after export.`,
+      );
+  }
+}
+
+/** The staged case.json, checked to be the manifest's case; following folders is turned off (they are another computer's). */
+async function stagedMeta(dir: string, manifest: Manifest): Promise<CaseMeta> {
+  const parsed = CaseMeta.safeParse(await readJson(path.join(dir, 'case.json')).catch(() => undefined));
+  if (!parsed.success || parsed.data.id !== manifest.case.id)
+    throw refuse('This matter file’s case.json is damaged or names another case; it was refused.');
+  const meta = parsed.data;
+  const watch = meta.settings.watch as { enabled?: unknown; folders?: unknown } | undefined;
+  if (watch?.enabled === true) {
+    meta.settings = { ...meta.settings, watch: { ...watch, enabled: false } };
+    await writeJsonAtomic(path.join(dir, 'case.json'), meta);
+  }
+  return meta;
+}
+
+/** Chats name their case: the earlier version's chats are renamed with it. */
+async function renameChats(caseDir: string, from: string, to: string): Promise<void> {
+  const dir = path.join(caseDir, 'chats');
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const chat = (await readJson(path.join(dir, name)).catch(() => undefined)) as { caseId?: unknown } | undefined;
+    if (chat?.caseId === from) await writeJsonAtomic(path.join(dir, name), { ...chat, caseId: to });
+  }
+}
+
+/**
+ * Move the staged case into place. A case already here with its id is first stopped (its ingest
+ * cancelled, its index closed) and, under its lock, kept as an earlier version under a new id.
+ */
+async function installCase(ports: MatterPorts, staged: string, caseId: string) {
+  const here = await ports.cases.readMeta(caseId).catch(() => null);
+  if (!here) {
+    const installed = await ports.cases.install(staged, caseId);
+    ports.events.emit('cases.changed', { case_id: caseId, kind: 'imported' });
+    return { installed, earlier: null };
+  }
+  await ports.beforeCaseDelete(caseId);
+  const moved = await ports.exclusive(caseId, async () => {
+    const earlier = await ports.cases.keepAsEarlier(caseId);
+    const earlierDir = ports.cases.caseDir(earlier.id);
+    // The lock taken here moved with the folder; the earlier version is not being written.
+    await fs.rm(path.join(earlierDir, 'ingest.lock'), { force: true });
+    await renameChats(earlierDir, caseId, earlier.id);
+    return { earlier, installed: await ports.cases.install(staged, caseId) };
+  });
+  ports.events.emit('cases.changed', { case_id: moved.earlier.id, kind: 'created' });
+  ports.events.emit('cases.changed', { case_id: caseId, kind: 'imported' });
+  return moved;
+}
+
+export async function importMatter(ports: MatterPorts, file: string, passphrase?: string): Promise<MatterImport> {
+  const source = path.resolve(file);
+  const kind = await kindOf(source);
+  const staging = await ports.cases.newStaging();
+  try {
+    const zip = kind === 'zip' ? source : path.join(staging, 'matter.zip');
+    if (kind === 'sealed') await unseal(source, passphrase, zip);
+    const checked = await checkedEntries(zip);
+    const { manifest } = checked;
+    const total = manifest.files.reduce((n, f) => n + f.size, 0);
+    const progress = new Progress(ports.events, manifest.case.id, 'import', total);
+    const caseDir = path.join(staging, 'case');
+    await fs.mkdir(caseDir);
+    await extract(zip, checked, caseDir, progress);
+    await stagedMeta(caseDir, manifest);
+    const { installed, earlier } = await installCase(ports, caseDir, manifest.case.id);
+    progress.done();
+    return {
+      case: installed,
+      earlier,
+      files: manifest.files.length,
+      encrypted: kind === 'sealed',
+      exported_at: manifest.exported_at,
+      casefile_version: manifest.casefile_version,
+    };
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}
