@@ -5,11 +5,13 @@
  * toolchain into a cache folder, then started on loopback with its data in a temp folder.
  *
  *   node scripts/s3-server.mjs build   build weed into the cache unless it is there; print its path
+ *   node scripts/s3-server.mjs path    print where the build puts weed (without building)
  *   node scripts/s3-server.mjs start   build if needed, start a server, print its endpoint and key
  *                                      (CASEFILE_TEST_S3_* lines), stop it on Ctrl-C
  *
  * The tests start their own servers (they stop and restart one) from the binary named by
- * CASEFILE_TEST_WEED, which `.ci/run` builds in the background while npm installs.
+ * CASEFILE_TEST_WEED, which `.ci/run` builds in the background while the rest goes on (the tests
+ * wait for it while CASEFILE_TEST_WEED_BUILD_PID, the build's process, runs).
  * Never anything but loopback: every port binds 127.0.0.1, and SeaweedFS's telemetry is off.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -193,6 +195,10 @@ export async function startWeed({ binary, dir, readyMs = 120_000 } = {}) {
 }
 
 async function main(command) {
+  if (command === 'path') {
+    process.stdout.write(`${path.join(weedCache(), 'weed')}\n`);
+    return;
+  }
   if (command === 'build') {
     process.stdout.write(`${buildWeed()}\n`);
     return;
@@ -214,7 +220,7 @@ async function main(command) {
     process.once('SIGTERM', stop);
     return;
   }
-  process.stderr.write('usage: node scripts/s3-server.mjs build|start\n');
+  process.stderr.write('usage: node scripts/s3-server.mjs build|path|start\n');
   process.exitCode = 2;
 }
 

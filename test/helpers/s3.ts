@@ -1,10 +1,11 @@
 /**
  * The real S3-compatible server of the object storage tests: SeaweedFS, started from the weed
- * binary `scripts/s3-server.mjs` builds (CASEFILE_TEST_WEED names it; else the one in its cache).
+ * binary `scripts/s3-server.mjs` builds (CASEFILE_TEST_WEED names it; else the one in its cache),
+ * waiting for it while `.ci/run`'s background build runs.
  * On CI a test that needs it fails when it is missing, never skips.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startWeed as startWeedMjs, weedCache } from '../../scripts/s3-server.mjs';
@@ -21,20 +22,41 @@ export interface WeedServer {
   stop(): Promise<void>;
 }
 
-/** The weed binary to run, or null when none is built. */
+/** The build `.ci/run` started in the background (CASEFILE_TEST_WEED_BUILD_PID), while it runs. */
+function buildRunning(): boolean {
+  const pid = Number(process.env.CASEFILE_TEST_WEED_BUILD_PID);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The weed binary to run (one still being built counts), or null when there is none. */
 export function weedBinary(): string | null {
   const named = process.env.CASEFILE_TEST_WEED;
-  if (named) return existsSync(named) ? named : null;
+  if (named) return existsSync(named) || buildRunning() ? named : null;
   const cached = path.join(weedCache() as string, 'weed');
   return existsSync(cached) ? cached : null;
+}
+
+/** Wait while the background build runs; the binary, or why there is none (with the build's log). */
+async function weedReady(binary: string): Promise<string> {
+  while (!existsSync(binary) && buildRunning()) await new Promise((r) => setTimeout(r, 1000));
+  if (existsSync(binary)) return binary;
+  const log = process.env.CASEFILE_TEST_WEED_LOG;
+  const tail = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '';
+  throw new Error(`The SeaweedFS build ended without ${binary}.${tail ? `\nIts log:\n${tail}` : ''}`);
 }
 
 /** Why the S3 tests cannot run here (shown by the failing test on CI). */
 export const NO_WEED =
   'No SeaweedFS binary: run `node scripts/s3-server.mjs build` (Go toolchain needed) or set CASEFILE_TEST_WEED.';
 
-export function startWeed(binary: string): Promise<WeedServer> {
-  return startWeedMjs({ binary }) as Promise<WeedServer>;
+export async function startWeed(binary: string): Promise<WeedServer> {
+  return (await startWeedMjs({ binary: await weedReady(binary) })) as WeedServer;
 }
 
 /** Give the data home `home` the server as its object storage (the key comes from the environment). */
