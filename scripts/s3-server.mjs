@@ -138,8 +138,8 @@ async function waitReady(endpoint, child, deadlineMs) {
 
 /**
  * Start weed mini on loopback with its data in `dir` (a new temp folder by default) and one S3
- * identity; resolves when the S3 endpoint answers. `restart()` stops it and starts it again on the
- * same ports and data; `stop()` ends it (and removes the data folder it made).
+ * identity; resolves when the S3 endpoint answers. `down()` stops it, `restart()` (stopping it if
+ * up) starts it again on the same ports and data; `stop()` ends it (and removes the data folder it made).
  */
 export async function startWeed({ binary, dir, readyMs = 120_000 } = {}) {
   const bin = binary || process.env.CASEFILE_TEST_WEED || buildWeed();
@@ -183,6 +183,8 @@ export async function startWeed({ binary, dir, readyMs = 120_000 } = {}) {
     dataDir: data,
     filer: `http://127.0.0.1:${ports.filer}`,
     pid: () => child.pid,
+    /** Stop the server, keeping its data and ports: `restart()` starts it again. */
+    down: halt,
     async restart() {
       await halt();
       await launch();

@@ -18,6 +18,8 @@ export interface WeedServer {
   accessKeyId: string;
   secretAccessKey: string;
   dataDir: string;
+  /** Stop the server, keeping its data and ports. */
+  down(): Promise<void>;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }

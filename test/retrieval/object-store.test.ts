@@ -1,12 +1,14 @@
 /**
  * A case whose index is on the firm's object storage, against a real S3-compatible server
  * (SeaweedFS on loopback, test/helpers/s3.ts): ingest, search, ask without a model, the viewer's
- * passage, delete (nothing left in the bucket), and a server restart between two searches.
+ * passage, delete (nothing left in the bucket), and the server stopped and started again between
+ * two searches.
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import { toApiError } from '../../src/shared/errors';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
 import { listObjects, NO_WEED, onCi, startWeed, useObjectStore, type WeedServer, weedBinary } from '../helpers/s3';
 
@@ -74,7 +76,7 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     await expect(call('cases.get', { case_id: caseId })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('the server stops and starts again between two searches: the next search finds the same passages', async () => {
+  it('the server stops: a search says so in plain words; it starts again: the next search finds the same passages', async () => {
     const { call, drop } = await firmHome(server, 'firm-b');
     const { id: caseId } = await call('cases.create', { name: 'Restart' });
     await call('ingest.start', { case_id: caseId, paths: [drop] });
@@ -82,6 +84,16 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     const before = (await call('search', query)).results.map((r) => r.chunk_id);
     expect(before.length).toBeGreaterThan(0);
 
+    await server.down();
+    const refused = toApiError(await call('search', query).catch((err: unknown) => err));
+    expect(refused).toEqual({
+      code: 'unavailable',
+      message: expect.stringMatching(
+        new RegExp(
+          `^The firm’s object storage \\(${server.endpoint}\\) that holds this case’s index did not answer\\.`,
+        ),
+      ),
+    });
     await server.restart();
 
     expect((await call('search', query)).results.map((r) => r.chunk_id)).toEqual(before);
