@@ -70,6 +70,14 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
       end: cite.end!,
     });
     expect(passage.text.length).toBeGreaterThan(0);
+    const page = await call('citations.page', {
+      case_id: caseId,
+      file_id: cite.file_id!,
+      version: cite.version!,
+      page: cite.pages![0]!,
+    });
+    expect(page).toMatchObject({ file_id: cite.file_id, page: cite.pages![0] });
+    expect(page.png.length).toBeGreaterThan(0);
 
     await call('cases.delete', { case_id: caseId });
     expect(await listObjects(server, prefix)).toEqual([]);
