@@ -34,10 +34,12 @@ async function firmHome(server: WeedServer, prefix: string) {
 // On CI the server must be there: a missing one fails here instead of skipping the object storage tests.
 describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (SeaweedFS)', () => {
   let server: WeedServer;
+  // On CI this waits for the background build of weed while it runs (.ci/run): a guard against a
+  // hang far above a cold build on a loaded 2-core machine, not a target.
   beforeAll(async () => {
     if (!weed) throw new Error(NO_WEED);
     server = await startWeed(weed);
-  });
+  }, 45 * 60_000);
   afterAll(async () => {
     await server?.stop();
   });
