@@ -31,6 +31,7 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'e2e.ts', fn: 'e2eBench' },
   { file: 'scale.ts', fn: 'scaleBench' },
   { file: 'generation.ts', fn: 'generationBench' },
+  { file: 'object-store.ts', fn: 'objectStoreBench' },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */

@@ -30,6 +30,8 @@ export interface EnvConfig {
   bundledModels?: 'off' | string;
   /** OCR of scanned pages at ingest, on unless CASEFILE_OCR=0 (which turns it off for every case). */
   ocr: boolean;
+  /** CASEFILE_S3_ACCESS_KEY_ID and CASEFILE_S3_SECRET_ACCESS_KEY: the key of the firm's object storage (`<home>/object-store.json`). */
+  s3Credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** A positive number, or undefined. */
@@ -46,6 +48,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const chat = env.CASEFILE_CHAT_MODEL?.trim();
   const baseURL = env.CASEFILE_ENDPOINT_URL?.trim();
   const embedThreads = positive(env.CASEFILE_EMBED_THREADS);
+  const s3Key = env.CASEFILE_S3_ACCESS_KEY_ID?.trim();
+  const s3Secret = env.CASEFILE_S3_SECRET_ACCESS_KEY?.trim();
   return defined({
     limits: limitsFromEnv(env),
     llama: defined({
@@ -71,5 +75,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     pdfjsVerbose: Boolean(env.CASEFILE_PDFJS_VERBOSE),
     ocr: env.CASEFILE_OCR !== '0',
     bundledModels: env.CASEFILE_BUNDLED_MODELS?.trim() || undefined,
+    s3Credentials: s3Key && s3Secret ? { accessKeyId: s3Key, secretAccessKey: s3Secret } : undefined,
   });
 }

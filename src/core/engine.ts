@@ -12,7 +12,8 @@ import type { OpName } from '../shared/contract/index';
 import type { AgentOptions, AgentService } from './agent/service';
 import type { FirmStore } from './firm/index';
 import { AuditLog } from './audit/log';
-import { type CaseDigest, CaseRegistry, caseHandlers, readDigest } from './cases/index';
+import { type CaseDigest, CaseRegistry, caseHandlers, readDigest, readObjectStore } from './cases/index';
+import { CasefileError } from '../shared/errors';
 import { CaseStore } from './documents/index';
 import { readConfig, type EnvConfig } from './config';
 import { EventBus } from './bus';
@@ -92,6 +93,7 @@ export class Engine {
     this.bundledModelDirs = bundled && bundled !== 'off' ? [bundled] : (options.bundledModelDirs ?? []);
     this.passwords = options.passwords ?? new MemoryPasswords();
     this.cases = new CaseRegistry(this.home);
+    this.cases.setObjectStore(readObjectStore(this.home, this.config.s3Credentials));
     this.openCases = new OpenCases(this.cases);
     this.disposables.add(() => this.openCases.close());
   }
@@ -212,7 +214,13 @@ export class Engine {
   /** What a case's index sink needs (not_found for an unknown case). */
   async indexSinkOptions(caseId: string): Promise<IndexSinkOptions> {
     const open = await this.openCases.open(caseId);
-    return { caseId, caseDir: open.dir, cases: this.cases, catalog: await this.catalog() };
+    return {
+      caseId,
+      caseDir: open.dir,
+      index: await this.cases.indexLocation(caseId),
+      cases: this.cases,
+      catalog: await this.catalog(),
+    };
   }
 
   /** A case's digest (`cases.detect`): as stored, else made now by ingest from what the case holds. */
@@ -352,8 +360,26 @@ export class Engine {
     }
     (await this.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
     await this.openCases.release(caseId);
+    await this.dropRemoteIndex(caseId);
     this.passwords.forget(`${caseId}/`);
     await (await this.firmStore()).forgetCase(caseId);
+  }
+
+  /**
+   * A case whose index is on the object storage: its tables go from the bucket before its folder
+   * goes (a local index goes with the folder). If the storage cannot be reached the case is kept,
+   * so nothing of it stays behind in the bucket unseen.
+   */
+  private async dropRemoteIndex(caseId: string): Promise<void> {
+    const location = await this.cases.indexLocation(caseId);
+    if (!location.storageOptions) return;
+    const { ChunkStore } = await import('./retrieval/store');
+    await ChunkStore.drop(location).catch((err: unknown) => {
+      throw new CasefileError(
+        'unavailable',
+        `The case was not deleted: its index on the firm’s object storage could not be removed (${(err as Error).message}). Try again when the storage can be reached.`,
+      );
+    });
   }
 
   async close(): Promise<void> {

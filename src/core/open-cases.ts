@@ -11,7 +11,9 @@ import { lazy } from './util/lazy';
 
 export class CaseContext implements OpenCase {
   readonly documents: CaseDocuments;
-  private readonly table = lazy(async () => (await import('./retrieval/store')).ChunkStore.open(this.dir));
+  private readonly table = lazy(async () =>
+    (await import('./retrieval/store')).ChunkStore.open(await this.registry.indexLocation(this.id)),
+  );
 
   constructor(
     readonly id: string,

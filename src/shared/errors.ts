@@ -100,6 +100,20 @@ function storageExhausted(err: unknown): string | null {
   return null;
 }
 
+/**
+ * LanceDB's words when the object storage holding a case's index (docs/firm-server.md) did not
+ * answer: the server's address, or null for any other error.
+ */
+function objectStoreUnreachable(err: unknown): string | null {
+  const message = err instanceof Error ? err.message : String(err);
+  if (
+    !/\b(Generic S3 error|S3 error)\b/.test(message) ||
+    !/error sending request|connect|timed out|timeout/i.test(message)
+  )
+    return null;
+  return /\bhttps?:\/\/[^/\s?]+/.exec(message)?.[0] ?? 'the configured endpoint';
+}
+
 /** Turn anything thrown into the shape that may cross a boundary. Bugs keep their message but lose their stack. */
 export function toApiError(err: unknown): ApiErrorShape {
   if (err instanceof CasefileError) return err.toJSON();
@@ -114,6 +128,12 @@ export function toApiError(err: unknown): ApiErrorShape {
       message: `${exhausted}${file}. Nothing already in the case was lost; free some space and try again.`,
     };
   }
+  const endpoint = objectStoreUnreachable(err);
+  if (endpoint)
+    return {
+      code: 'unavailable',
+      message: `The firm’s object storage (${endpoint}) that holds this case’s index did not answer. Nothing in the case was lost; try again when it is back, or tell the firm’s administrator.`,
+    };
   if (isApiErrorShape(err))
     return {
       code: err.code,

@@ -1,4 +1,5 @@
-/** The cases: the registry of cases and their `case.json` (registry.ts), their digests and the case a question means (digest.ts, detect.ts), and the `cases.*` ops (handlers.ts). */
+/** The cases: the registry of cases and their `case.json` (registry.ts), their digests and the case a question means (digest.ts, detect.ts), where a case's index lives (object-store.ts: its folder or the firm's object storage), and the `cases.*` ops (handlers.ts). */
 export { caseHandlers } from './handlers';
 export { type CaseDigest, DIGEST_FORMAT, readDigest, writeDigest } from './digest';
 export { CaseMeta, CaseRegistry, dateSettingsOf, ocrSettingsOf } from './registry';
+export { type IndexLocation, readObjectStore } from './object-store';

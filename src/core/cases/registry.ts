@@ -5,6 +5,7 @@ import type { CaseSummary } from '../../shared/contract/cases';
 import { CasefileError } from '../../shared/errors';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
+import { CaseStorage, caseIndexLocation, type IndexLocation, newCaseStorage, type ObjectStore } from './object-store';
 
 export const CASE_SCHEMA_VERSION = 1;
 
@@ -27,6 +28,8 @@ export const CaseMeta = z.object({
     .default(null),
   /** Per-case settings (chunking, retrieval); each feature owns its keys. */
   settings: z.record(z.string(), z.unknown()).default({}),
+  /** Where the case's index lives when not in its folder: the firm's object storage (object-store.ts). */
+  storage: CaseStorage.optional(),
 });
 export type CaseMeta = z.infer<typeof CaseMeta>;
 
@@ -97,6 +100,8 @@ const EARLIER = '.earlier-';
 export class CaseRegistry {
   readonly casesDir: string;
   private statsProvider: CaseStatsProvider = async () => ({ files: 0, bytes: 0 });
+  /** The home's object storage (none: every case local); a promise, so bad settings fail only what needs them. */
+  private objectStore: Promise<ObjectStore | null> = Promise.resolve(null);
 
   constructor(readonly home: string) {
     this.casesDir = path.join(home, 'cases');
@@ -105,6 +110,18 @@ export class CaseRegistry {
   /** Ingest registers how file counts and sizes are computed. */
   setStatsProvider(provider: CaseStatsProvider): void {
     this.statsProvider = provider;
+  }
+
+  /** New cases keep their index on this object storage (read once by the engine from the home's settings). */
+  setObjectStore(store: Promise<ObjectStore | null>): void {
+    store.catch(() => undefined); // reported when a case needs it, not as an unhandled rejection
+    this.objectStore = store;
+  }
+
+  /** Where the case's LanceDB database is (its folder, or the object storage the case recorded). */
+  async indexLocation(caseId: string): Promise<IndexLocation> {
+    const { storage } = await this.readMeta(caseId);
+    return caseIndexLocation(this.caseDir(caseId), storage, storage ? await this.objectStore : null);
   }
 
   caseDir(caseId: string): string {
@@ -140,6 +157,7 @@ export class CaseRegistry {
     await fs.mkdir(this.casesDir, { recursive: true });
     const id = newId('c', 12);
     const now = new Date().toISOString();
+    const storage = newCaseStorage(await this.objectStore, id);
     const meta: CaseMeta = {
       schemaVersion: CASE_SCHEMA_VERSION,
       id,
@@ -148,6 +166,7 @@ export class CaseRegistry {
       updated: now,
       embedding: null,
       settings: {},
+      ...(storage ? { storage } : {}),
     };
     const staging = path.join(this.casesDir, `${CREATING}${id}`);
     await fs.mkdir(staging, { recursive: true });

@@ -178,7 +178,7 @@ export class VectorCatchUp {
     let model = recorded ? await resolveEmbeddingModel(options.catalog, recorded.modelId) : null;
     if (!model?.ok) model = await resolveEmbeddingModel(options.catalog, null);
     const modelId = model.ok ? model.model.id : null;
-    const store = await ChunkStore.open(options.caseDir);
+    const store = await ChunkStore.open(options.index ?? options.caseDir);
     try {
       const total = await store.count('is_latest = true');
       const dimension = await store.vectorDimension();

@@ -7,6 +7,7 @@
  */
 import type { ReindexResult } from '../../shared/contract/ingest';
 import type { IndexProgressEvent } from '../../shared/events';
+import type { IndexLocation } from '../cases/index';
 import { createIndexSink } from '../retrieval/sink';
 import { ChunkStore } from '../retrieval/store';
 import { type CaseDocuments, CaseStore, compactChunks, latestVersion, type StoredChunk } from '../documents/index';
@@ -19,6 +20,7 @@ const READABLE = new Set(['indexed', 'unchanged']);
 /** Readable versions whose index rows have no context yet or whose names older rules made (all readable versions with `all`). */
 async function versionsToDo(
   caseDir: string,
+  index: IndexLocation | undefined,
   files: FileRecord[],
   all: boolean,
 ): Promise<{ file: FileRecord; version: VersionRecord; namesOnly?: boolean }[]> {
@@ -26,7 +28,7 @@ async function versionsToDo(
     file.versions.filter((v) => READABLE.has(v.status)).map((version) => ({ file, version })),
   );
   if (all) return readable;
-  const store = await ChunkStore.open(caseDir);
+  const store = await ChunkStore.open(index ?? caseDir);
   let stale: Set<string>;
   try {
     stale = await store.versionsWithoutContext();
@@ -83,13 +85,14 @@ export async function reindexCase(
   const store = new CaseStore(caseDir);
   const files = (await store.readManifest()).files;
   const chunking = chunkingOf((await ports.cases.readMeta(caseId)).settings);
-  const todo = await versionsToDo(caseDir, files, opts.all === true);
+  const sinkOptions = await ports.indexSinkOptions(caseId);
+  const todo = await versionsToDo(caseDir, sinkOptions.index, files, opts.all === true);
   const readable = files.reduce((n, f) => n + f.versions.filter((v) => READABLE.has(v.status)).length, 0);
   const result: ReindexResult = { case_id: caseId, versions: 0, chunks: 0, current: readable - todo.length };
   if (todo.length === 0) return result;
   const emit = (e: Omit<IndexProgressEvent, 'case_id' | 'total'>) =>
     ports.events.emit('index.progress', { case_id: caseId, total: todo.length, ...e });
-  const sink = await createIndexSink(await ports.indexSinkOptions(caseId));
+  const sink = await createIndexSink(sinkOptions);
   try {
     for (const { file, version, namesOnly } of todo) {
       opts.signal?.throwIfAborted();

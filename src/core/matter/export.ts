@@ -159,7 +159,12 @@ export async function exportCase(
   const st = await fs.stat(target).catch(() => null);
   if (st && !st.isFile())
     throw new CasefileError('invalid_input', `“${target}” is a folder, not a file. Give the matter file’s name too.`);
-  await ports.cases.readMeta(caseId); // not_found before anything else
+  // not_found before anything else; an index on the firm's object storage is not in the folder.
+  if ((await ports.cases.readMeta(caseId)).storage)
+    throw new CasefileError(
+      'invalid_input',
+      'This case’s index is on the firm’s object storage, so it cannot be put in a matter file yet. Export a case kept on this computer.',
+    );
   const sealer = passphrase ? await ChunkSealer.create(passphrase) : null;
   return ports.exclusive(caseId, async () => {
     const meta = await ports.cases.readMeta(caseId);

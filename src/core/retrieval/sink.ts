@@ -1,5 +1,5 @@
 import { CasefileError } from '../../shared/errors';
-import type { CaseRegistry } from '../cases/index';
+import type { CaseRegistry, IndexLocation } from '../cases/index';
 import type { ChunkRecord } from '../domain/index';
 import { EmbedWorkerStopped } from './embed-host';
 import { loadEmbedder, type EmbeddingCatalog, type LoadedEmbedder } from './models';
@@ -54,6 +54,8 @@ export interface EmbedPendingOptions {
 export interface IndexSinkOptions {
   caseId: string;
   caseDir: string;
+  /** Where the case's index is (default: `<caseDir>/lancedb`). */
+  index?: IndexLocation;
   /** case.json records which model made the case's vectors. */
   cases: Pick<CaseRegistry, 'readMeta' | 'updateMeta'>;
   /** Where embedding models come from (the engine's model catalog). */
@@ -106,7 +108,7 @@ class LanceIndexSink implements IndexSink {
   }
 
   private getStore(): Promise<ChunkStore> {
-    this.store ??= ChunkStore.open(this.options.caseDir);
+    this.store ??= ChunkStore.open(this.options.index ?? this.options.caseDir);
     return this.store;
   }
 
@@ -321,7 +323,7 @@ export async function reembedCase(
   const loaded = await loadEmbedder(options.catalog, options.modelId ?? null);
   if (!loaded.ok) throw new CasefileError('unavailable', `Cannot re-embed: ${loaded.reason}.`);
   const embedder = loaded.embedder;
-  const store = await ChunkStore.open(options.caseDir);
+  const store = await ChunkStore.open(options.index ?? options.caseDir);
   try {
     const chunks = await store.rows(undefined);
     const vectors: Float32Array[] = [];

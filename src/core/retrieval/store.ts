@@ -2,6 +2,7 @@ import path from 'node:path';
 import './lancedb-env';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import type { IndexLocation } from '../cases/index';
 import type { ChunkRecord, DocType } from '../domain/index';
 import { and, sqlInt, sqlString, sqlStringList } from './sql';
 
@@ -130,12 +131,26 @@ function toRow(
   return row;
 }
 
+/** A case folder (its index in `<caseDir>/lancedb`) or the place the case's index is. */
+function locate(where: string | IndexLocation): IndexLocation {
+  return typeof where === 'string' ? { uri: path.join(where, 'lancedb') } : where;
+}
+
+function connect(location: IndexLocation): Promise<lancedb.Connection> {
+  return lancedb.connect(location.uri, {
+    readConsistencyInterval: 0,
+    ...(location.storageOptions ? { storageOptions: location.storageOptions } : {}),
+  });
+}
+
 /**
- * One case's LanceDB database (`<caseDir>/lancedb`, table `chunks`). Nothing here can reach another
- * case: the store is opened on one directory and every query runs on that directory's table.
- * Readers use strong read consistency so chunks written by an ingest worker are seen at once.
+ * One case's LanceDB database (`<caseDir>/lancedb`, or an `s3://` address on the firm's object
+ * storage; table `chunks`). Nothing here can reach another case: the store is opened on one
+ * database and every query runs on that database's table. Readers use strong read consistency so
+ * chunks written by an ingest worker are seen at once.
  */
 export class ChunkStore {
+  /** The database's folder or `s3://` address. */
   readonly dir: string;
   private tableHandle: lancedb.Table | null = null;
   private contextColumn: boolean | undefined;
@@ -149,10 +164,19 @@ export class ChunkStore {
     this.dir = dir;
   }
 
-  static async open(caseDir: string): Promise<ChunkStore> {
-    const dir = path.join(caseDir, 'lancedb');
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
-    return new ChunkStore(db, dir);
+  static async open(where: string | IndexLocation): Promise<ChunkStore> {
+    const location = locate(where);
+    return new ChunkStore(await connect(location), location.uri);
+  }
+
+  /** Remove every table of a database on object storage (a local one goes with its case folder). */
+  static async drop(location: IndexLocation): Promise<void> {
+    const db = await connect(location);
+    try {
+      await db.dropAllTables();
+    } finally {
+      db.close();
+    }
   }
 
   /** The `chunks` table, or null while nothing has been indexed in this case. */

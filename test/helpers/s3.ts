@@ -1,0 +1,109 @@
+/**
+ * The real S3-compatible server of the object storage tests: SeaweedFS, started from the weed
+ * binary `scripts/s3-server.mjs` builds (CASEFILE_TEST_WEED names it; else the one in its cache),
+ * waiting for it while `.ci/run`'s background build runs.
+ * On CI a test that needs it fails when it is missing, never skips.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+// @ts-expect-error -- a plain .mjs script without type declarations
+import { startWeed as startWeedMjs, weedCache } from '../../scripts/s3-server.mjs';
+
+export const onCi = Boolean(process.env.CI) && !/^(0|false)$/i.test(process.env.CI ?? '');
+
+export interface WeedServer {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  dataDir: string;
+  /** Stop the server, keeping its data and ports. */
+  down(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The build `.ci/run` started in the background (CASEFILE_TEST_WEED_BUILD_PID), while it runs. */
+function buildRunning(): boolean {
+  const pid = Number(process.env.CASEFILE_TEST_WEED_BUILD_PID);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The weed binary to run (one still being built counts), or null when there is none. */
+export function weedBinary(): string | null {
+  const named = process.env.CASEFILE_TEST_WEED;
+  if (named) return existsSync(named) || buildRunning() ? named : null;
+  const cached = path.join(weedCache() as string, 'weed');
+  return existsSync(cached) ? cached : null;
+}
+
+/** Wait while the background build runs; the binary, or why there is none (with the build's log). */
+async function weedReady(binary: string): Promise<string> {
+  while (!existsSync(binary) && buildRunning()) await new Promise((r) => setTimeout(r, 1000));
+  if (existsSync(binary)) return binary;
+  const log = process.env.CASEFILE_TEST_WEED_LOG;
+  const tail = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '';
+  throw new Error(`The SeaweedFS build ended without ${binary}.${tail ? `\nIts log:\n${tail}` : ''}`);
+}
+
+/** Why the S3 tests cannot run here (shown by the failing test on CI). */
+export const NO_WEED =
+  'No SeaweedFS binary: run `node scripts/s3-server.mjs build` (Go toolchain needed) or set CASEFILE_TEST_WEED.';
+
+export async function startWeed(binary: string): Promise<WeedServer> {
+  return (await startWeedMjs({ binary: await weedReady(binary) })) as WeedServer;
+}
+
+/** Give the data home `home` the server as its object storage (the key comes from the environment). */
+export function useObjectStore(home: string, server: WeedServer, prefix: string): NodeJS.ProcessEnv {
+  writeFileSync(
+    path.join(home, 'object-store.json'),
+    JSON.stringify({ endpoint: server.endpoint, bucket: server.bucket, prefix, pathStyle: true }),
+  );
+  return {
+    ...process.env,
+    CASEFILE_S3_ACCESS_KEY_ID: server.accessKeyId,
+    CASEFILE_S3_SECRET_ACCESS_KEY: server.secretAccessKey,
+  };
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
+
+/**
+ * The keys of the objects under `prefix` in the bucket, from the server's own listing
+ * (ListObjectsV2, signed with AWS Signature V4) — what a firm's administrator would see.
+ */
+export async function listObjects(server: WeedServer, prefix: string): Promise<string[]> {
+  const url = new URL(`${server.endpoint}/${server.bucket}`);
+  const query = `list-type=2&prefix=${encodeURIComponent(prefix)}`;
+  const now = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
+  const day = now.slice(0, 8);
+  const payload = sha256('');
+  const headers = `host:${url.host}\nx-amz-content-sha256:${payload}\nx-amz-date:${now}\n`;
+  const signed = 'host;x-amz-content-sha256;x-amz-date';
+  const request = ['GET', url.pathname, query, headers, signed, payload].join('\n');
+  const scope = `${day}/us-east-1/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', now, scope, sha256(request)].join('\n');
+  let key = hmac(`AWS4${server.secretAccessKey}`, day);
+  for (const part of ['us-east-1', 's3', 'aws4_request']) key = hmac(key, part);
+  const signature = hmac(key, toSign).toString('hex');
+  const res = await fetch(`${url.href}?${query}`, {
+    headers: {
+      'x-amz-content-sha256': payload,
+      'x-amz-date': now,
+      authorization: `AWS4-HMAC-SHA256 Credential=${server.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}`,
+    },
+  });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`listing ${prefix} failed: ${res.status} ${body.slice(0, 300)}`);
+  if (/<IsTruncated>true</.test(body)) throw new Error(`listing ${prefix} is longer than one page`);
+  return [...body.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]!);
+}
