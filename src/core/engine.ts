@@ -346,10 +346,21 @@ export class Engine {
   }
 
   /**
-   * Before a case's folder goes: stop its ingest and drop its persisted jobs, cancel its chat
-   * turns, close what the open case holds.
+   * Before a case's folder goes: stop what holds it (below), and forget its members — the case
+   * is gone from the firm.
    */
   async beforeCaseDelete(caseId: string): Promise<void> {
+    await this.beforeCaseReplace(caseId);
+    await (await this.firmStore()).forgetCase(caseId);
+  }
+
+  /**
+   * Before a case's folder is set aside for a new version of it (an imported matter): stop its
+   * ingest and drop its persisted jobs, cancel its chat turns, close what the open case holds, drop
+   * its index on the object storage. Its members stay: the new version keeps the case's id, and the
+   * people working on it.
+   */
+  async beforeCaseReplace(caseId: string): Promise<void> {
     await (await this.watchLoaded?.catch(() => undefined))?.unfollow(caseId);
     const ingest = await this.ingestLoaded?.catch(() => undefined);
     if (ingest) await ingest.beforeCaseDelete(caseId);
@@ -362,7 +373,6 @@ export class Engine {
     await this.openCases.release(caseId);
     await this.dropRemoteIndex(caseId);
     this.passwords.forget(`${caseId}/`);
-    await (await this.firmStore()).forgetCase(caseId);
   }
 
   /**

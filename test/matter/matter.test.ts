@@ -270,4 +270,19 @@ describe('moving a matter', () => {
     const hits = (await call('search', { case_id: r.earlier!.id, query: 'notice to quit', mode: 'keyword' })).results;
     expect(hits[0]?.file_name).toBe('letter.txt');
   });
+
+  it('a new version of a matter keeps its members on a firm server (the case keeps its id)', async () => {
+    const other = await open(newDir('casefile-matter-h-'));
+    const call = other.router.call.bind(other.router);
+    await call('cases.import', { path: plain });
+    await (await other.firmStore()).addUser('rex', 'correct horse battery', 'reviewer');
+    await call('firm.members.add', { case_id: caseId, user: 'rex' });
+    const r = await call('cases.import', { path: plain });
+    // The reviewer working on the matter still reaches it; the earlier version is the administrators'.
+    expect((await call('firm.members.list', { case_id: caseId })).members).toEqual(['rex']);
+    expect((await call('firm.members.list', { case_id: r.earlier!.id })).members).toEqual([]);
+    // Deleting the case still takes its membership with it.
+    await call('cases.delete', { case_id: caseId });
+    expect(await (await other.firmStore()).members(caseId)).toEqual([]);
+  });
 });

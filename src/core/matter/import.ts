@@ -167,7 +167,7 @@ async function installCase(ports: MatterPorts, staged: string, caseId: string) {
     ports.events.emit('cases.changed', { case_id: caseId, kind: 'imported' });
     return { installed, earlier: null };
   }
-  await ports.beforeCaseDelete(caseId);
+  await ports.beforeCaseReplace(caseId);
   const moved = await ports.exclusive(caseId, async () => {
     const earlier = await ports.cases.keepAsEarlier(caseId);
     const earlierDir = ports.cases.caseDir(earlier.id);

@@ -12,6 +12,9 @@ export interface MatterPorts {
    * process (its queue), under its cross-process lock (a conflict while another process holds it).
    */
   exclusive<T>(caseId: string, fn: () => Promise<T>): Promise<T>;
-  /** Stop everything that holds the case (ingest, watching, chat turns, the open index) before its folder moves. */
-  beforeCaseDelete(caseId: string): Promise<void>;
+  /**
+   * Stop everything that holds the case (ingest, watching, chat turns, the open index) before its
+   * folder is set aside for a new version; its firm members stay with its id.
+   */
+  beforeCaseReplace(caseId: string): Promise<void>;
 }
