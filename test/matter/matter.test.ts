@@ -271,6 +271,23 @@ describe('moving a matter', () => {
     expect(hits[0]?.file_name).toBe('letter.txt');
   });
 
+  it('a matter cannot replace a case here whose index is on the firm’s object storage: said, nothing changed', async () => {
+    const home = newDir('casefile-matter-s3-');
+    const other = await open(home);
+    const call = other.router.call.bind(other.router);
+    await call('cases.import', { path: plain });
+    // The case here as one made on a home with object storage records it (its index kept in a bucket).
+    const meta = path.join(home, 'cases', caseId, 'case.json');
+    const json = JSON.parse(readFileSync(meta, 'utf8')) as Record<string, unknown>;
+    writeFileSync(meta, JSON.stringify({ ...json, storage: { kind: 's3', bucket: 'firm', prefix: 'matters' } }));
+    await expect(call('cases.import', { path: plain })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/object storage, so a matter file cannot replace it yet/),
+    });
+    expect((await call('cases.list', {})).cases.map((c) => c.id)).toEqual([caseId]);
+    expect(readdirSync(path.join(home, 'cases')).filter((d) => d.startsWith('.'))).toEqual([]);
+  });
+
   it('a new version of a matter keeps its members on a firm server (the case keeps its id)', async () => {
     const other = await open(newDir('casefile-matter-h-'));
     const call = other.router.call.bind(other.router);

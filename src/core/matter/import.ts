@@ -167,6 +167,12 @@ async function installCase(ports: MatterPorts, staged: string, caseId: string) {
     ports.events.emit('cases.changed', { case_id: caseId, kind: 'imported' });
     return { installed, earlier: null };
   }
+  // Setting it aside would leave the earlier version without its index, kept in the bucket under this id.
+  if (here.storage)
+    throw new CasefileError(
+      'invalid_input',
+      `“${here.name}” here keeps its index on the firm’s object storage, so a matter file cannot replace it yet. Nothing was changed.`,
+    );
   await ports.beforeCaseReplace(caseId);
   const moved = await ports.exclusive(caseId, async () => {
     const earlier = await ports.cases.keepAsEarlier(caseId);
