@@ -7,6 +7,7 @@ import { useCases } from '../stores/cases';
 import { useUi } from '../stores/ui';
 import { Models } from './Models';
 import { MoveMatter } from './MoveMatter';
+import { People } from './People';
 import { folderPathProblem } from '../lib/folder-path';
 
 /** One setting: its label, its control, and a sentence on what it does. */
@@ -414,6 +415,7 @@ export function Settings() {
   return (
     <section className="settings" aria-label="Settings">
       <h1>Settings</h1>
+      <People />
       <Models />
       <CaseOcr ocr={info?.ocr} />
       <CaseDates />
