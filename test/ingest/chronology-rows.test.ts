@@ -39,6 +39,20 @@ describe('relative dates', () => {
     expect(events.map((e) => e.date)).toEqual(['2010-03-01', '2010-04-15', '2010-03-17']);
   });
 
+  it('a day with no year takes the year of the event just before it (“of that year”, or a later day unsaid); an earlier day unsaid, or a recurring one, is no event', async () => {
+    const events = await eventsOf(
+      'Gildernew applied for naturalization on April 3, 2002. On December 10 of that year, he appeared for the exam. ' +
+        'On March 3 he was told he had failed. On December 20 the agency wrote to him.\n\n' +
+        'The Company was formed on June 1, 2015. Its fiscal year ends on December 31 of each year.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2002-04-03', '2002-12-10', '2002-12-20', '2015-06-01']);
+    expect(events[1]!.relative).toMatchObject({
+      text: 'December 10 of that year',
+      anchor_date: '2002-04-03',
+      computed: true,
+    });
+  });
+
   it('a timing term with no anchor the text dates is no event; nor is a count of business days', async () => {
     const events = await eventsOf(
       'The lease was signed on June 1, 2017.\n\nThe tenant shall give notice 30 days before the lapse of the term. ' +

@@ -53,6 +53,36 @@ const ANCHORED = new RegExp(
   `\\b${COUNT}\\s+${UNIT}\\s+(after|following|before|prior to|from)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
   'i',
 );
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/**
+ * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
+ * shortly after a dated event: the year is the event's ("that year", or unsaid when the day comes
+ * after it), or the next ("the following year"); a day before it, unsaid, has no year the text
+ * gives. A recurring day is no event.
+ */
+const DAY_NO_YEAR =
+  /\b(january|february|march|april|may|june|july|august|september|october|november|december|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.)\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*,?\s*(?:\d|'\d))(?:\s+of\s+(that|the same|the following|the next)\s+year)?/i;
+const RECURRING =
+  /\b(?:each|every|any|per|fiscal|calendar|annual(?:ly)?)\s+(?:year|quarter)|\bannually\b|\beach\s+(?:such\s+)?year\b/i;
+
+/** A day and month without a year, dated by the event before it; null when the sentence has none. */
+function dayInAnchorYear(sentence: string, anchor: Anchor): Relative | null {
+  const m = DAY_NO_YEAR.exec(sentence);
+  if (!m || RECURRING.test(sentence)) return null;
+  const month = MONTH_NAMES.indexOf(m[1]!.slice(0, 3).toLowerCase()) + 1;
+  const day = Number(m[2]);
+  const [y] = anchor.date.split('-').map(Number) as [number];
+  const said = m[3]?.toLowerCase();
+  const year = said === 'the following' || said === 'the next' ? y + 1 : y;
+  const iso = (yy: number) => `${yy}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  // Unsaid, a day before the event is no later in its year: which year the text does not say.
+  if (!said && iso(year) < anchor.date) return null;
+  const t = new Date(Date.UTC(year, month - 1, day));
+  if (t.getUTCMonth() !== month - 1) return null;
+  const relative = { text: m[0], anchor: anchor.date_text, anchor_date: anchor.date, computed: true };
+  return { date: iso(year), precision: 'day', date_text: m[0], relative };
+}
+
 /** A defined date term after its date: 'as of March 1, 2010 (the "Effective Date")'. */
 const TERM_AFTER = /\(\s*(?:the\s+|this\s+)?[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s*\)/g;
 /** A defined date term before its date: '"Closing Date" means June 30, 2015'. */
@@ -118,6 +148,8 @@ export function relativeDate(
     return { date, precision: 'day', date_text: anchored[0], relative };
   }
   if (!anchor || index - anchor.sentence > 2) return null;
+  const inYear = dayInAnchorYear(sentence, anchor);
+  if (inYear) return inYear;
   const near = { anchor: anchor.date_text, anchor_date: anchor.date };
   const narrative = NARRATIVE.exec(sentence);
   const next = narrative ? null : NEXT.exec(sentence);
