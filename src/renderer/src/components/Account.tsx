@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useSession } from '../stores/session';
+import { PasswordField } from './PasswordField';
 
 /** The sign-in form of a firm server: a name, a password, and the server's reason when refused. */
 function SignInForm() {
@@ -21,16 +22,7 @@ function SignInForm() {
           User name
           <input autoComplete="username" value={user} onChange={(e) => setUser(e.target.value)} required />
         </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        </label>
+        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} />
         {error && (
           <p className="error" role="alert">
             {error}

@@ -5,6 +5,7 @@ import { useCases } from '../stores/cases';
 import { useFirm } from '../stores/firm';
 import { useSession } from '../stores/session';
 import { Modal } from './Modal';
+import { PasswordField } from './PasswordField';
 
 const ROLE_NAMES: Record<FirmRole, string> = { admin: 'Administrator', reviewer: 'Reviewer' };
 
@@ -140,26 +141,13 @@ function AddAccount() {
           <option value="admin">Administrator (sees every case, manages accounts)</option>
         </select>
       </label>
-      <label>
-        Password (at least 10 characters)
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          required
-        />
-      </label>
-      <label>
-        Password again
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={again}
-          onChange={(e) => setAgain(e.target.value)}
-          required
-        />
-      </label>
+      <PasswordField
+        label="Password (at least 10 characters)"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+      />
+      <PasswordField label="Password again" autoComplete="new-password" value={again} onChange={setAgain} />
       <button type="submit" className="btn" disabled={busy || !name.trim() || !password}>
         {busy ? 'Adding…' : 'Add account'}
       </button>
