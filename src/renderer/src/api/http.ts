@@ -1,5 +1,6 @@
 import type { EngineEvents, EventEnvelope, EventName } from '../../../shared/events';
 import { isApiErrorShape } from '../../../shared/errors';
+import { download } from '../lib/citations';
 import { ApiError } from './errors';
 import type { Api, SessionInfo } from './types';
 
@@ -66,18 +67,6 @@ function attachmentName(header: string | null): string | null {
   return header?.match(/filename="([^"]+)"/i)?.[1] ?? null;
 }
 
-/** Hand a downloaded file to the browser's downloads. */
-function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /** Serve mode's Export…: the server exports the case and sends the matter file back as a download. */
 export async function downloadMatter(input: { case_id: string; passphrase?: string }): Promise<void> {
   const res = await fetch(`${BASE}/export`, {
@@ -87,7 +76,8 @@ export async function downloadMatter(input: { case_id: string; passphrase?: stri
     credentials: 'same-origin',
   });
   if (!res.ok) throw await readError(res);
-  saveBlob(await res.blob(), attachmentName(res.headers.get('Content-Disposition')) ?? 'matter.casefile');
+  const name = attachmentName(res.headers.get('Content-Disposition')) ?? 'matter.casefile';
+  download(await res.blob(), 'application/octet-stream', name);
 }
 
 async function readError(res: Response): Promise<ApiError> {
