@@ -100,6 +100,49 @@ describe('document routing', () => {
     expect(r.clauseQuery).toBe('Can cap Damages under the agreement?');
   });
 
+  it('a name of several common words names its document as a phrase: "Link Plus", "Legacy Education Alliance"', async () => {
+    const docs: RoutableDocument[] = [
+      ...DOCS,
+      {
+        file_id: 'lp',
+        file_name: 'LinkPlusCorp_20050802_8-K_Affiliate Agreement.pdf',
+        title: 'AGREEMENT',
+        parties: [],
+        date: '',
+      },
+      {
+        file_id: 'le',
+        file_name: 'LegacyEducationAllianceInc_Development Agreement.pdf',
+        title: '',
+        parties: [],
+        date: '',
+      },
+    ];
+    // Every word of those names is in the texts of most documents; only the phrase is rare.
+    const textFrequency = async (term: string, cap: number) =>
+      ['link', 'plus', 'legacy', 'education', 'alliance'].includes(term) ? cap + 1 : 1;
+    const r = await new DocumentRouter(docs).route('Is there an audit right under Link Plus?', { textFrequency });
+    expect(r?.focus.map((f) => f.file_id)).toEqual(['lp']);
+    expect(r?.clauseQuery).toBe('Is there an audit right under?');
+    const both = await new DocumentRouter(docs).route(
+      'What cover do we need under Legacy Education Alliance and Link Plus?',
+      {
+        textFrequency,
+      },
+    );
+    expect(both?.focus.map((f) => f.file_id).sort()).toEqual(['le', 'lp']);
+  });
+
+  it('two documents named side by side are both kept, however unevenly named; two parties of one contract are not', async () => {
+    // The Zounds marketing agreement weighs two naming words, Agape's one: without "against" only the first is kept.
+    expect(await focus('Audit rights: the Zounds marketing deal, Agape.')).toEqual(['zm']);
+    expect(await focus('Audit rights: the Zounds marketing deal against Agape.')).toEqual(['zm', 'ag']);
+    expect(await focus('Set the Agape liability limits beside those of the Zounds marketing deal.')).toEqual(
+      expect.arrayContaining(['ag', 'zm']),
+    );
+    expect(await focus('When was the agreement between Tickets.com and Kubient signed?')).toHaveLength(1);
+  });
+
   it('a case of one document never focuses', async () => {
     expect(await new DocumentRouter(DOCS.slice(0, 1)).route('the Zounds marketing agreement')).toBeNull();
   });

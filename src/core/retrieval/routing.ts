@@ -67,11 +67,20 @@ export class DocumentRouter {
   private readonly index: MiniSearch;
   private readonly docs: Map<string, RoutableDocument>;
 
+  /** Each document's names as lower-case words, fields apart (" | "): where a phrase of the question is looked for. */
+  private readonly nameWords: Map<string, string>;
+
   constructor(
     documents: readonly RoutableDocument[],
     private readonly tuning: RoutingTuning = RETRIEVAL_TUNING.routing,
   ) {
     this.docs = new Map(documents.map((d) => [d.file_id, d]));
+    this.nameWords = new Map(
+      documents.map((d) => [
+        d.file_id,
+        ` ${[readableFileName(d.file_name), d.title, ...d.parties].map(lowerWords).join(' | ')} `,
+      ]),
+    );
     this.index = new MiniSearch({
       idField: 'file_id',
       fields: [...FIELDS],
@@ -109,6 +118,30 @@ export class DocumentRouter {
   private initials?: Set<string>;
 
   /**
+   * The question's runs of two or more capitalised words ("Legacy Education Alliance"), and each
+   * shorter run inside one, longest first, as found in some document's names: a run counts once,
+   * and a shorter run only where no longer one was found ("Simplicity Esports Gaming" of
+   * "Simplicity Esports Gaming Company").
+   */
+  private *phrases(query: string): Generator<{ words: string[]; key: string; at: number }> {
+    for (const m of query.matchAll(/\p{Lu}[\p{L}\p{N}'’&.-]*(?:\s+\p{Lu}[\p{L}\p{N}'’&.-]*)+/gu)) {
+      const words = m[0].split(/\s+/).map((w) => w.replace(/[.]$/, ''));
+      const found = new Array<boolean>(words.length).fill(false);
+      for (let len = words.length; len >= 2; len--) {
+        for (let i = 0; i + len <= words.length; i++) {
+          if (found.slice(i, i + len).some(Boolean)) continue;
+          const part = words.slice(i, i + len);
+          const key = lowerWords(part.join(' '));
+          if (!part.some((w) => routingTerm(w)) || ![...this.nameWords.values()].some((v) => v.includes(` ${key} `)))
+            continue;
+          found.fill(true, i, i + len);
+          yield { words: part, key, at: m.index + m[0].indexOf(part[0]!) };
+        }
+      }
+    }
+  }
+
+  /**
    * The documents `query` names, or null when it names none (or too many to be a focus). A word
    * names documents when it is rare both among their names and, when `textFrequency` is given,
    * among their texts: "Zounds" is in one contract, "license" in the text of most of a data room,
@@ -125,6 +158,22 @@ export class DocumentRouter {
     // Documents a word names alone ("Conformis"): where a question about several documents names two
     // or more so, each is kept ("the Conformis and Water Now agreements"), however many words named the other.
     const alone = new Set<string>();
+    // Where each document named alone was named, for telling "the X and Y agreements" from two parties of one.
+    const namedAt = new Map<string, number[]>();
+    const nameAlone = (id: string, at: number) => {
+      alone.add(id);
+      namedAt.set(id, [...(namedAt.get(id) ?? []), at]);
+    };
+    // Names of several words ("Link Plus", "Legacy Education Alliance") whose words name nothing alone:
+    // capitalised runs found as a phrase in few documents' names.
+    for (const run of this.phrases(query)) {
+      const hits = [...this.nameWords].filter(([, names]) => names.includes(` ${run.key} `)).map(([id]) => id);
+      if (hits.length === 0 || hits.length > rare) continue;
+      const idf = Math.log(1 + n / hits.length) * run.words.length;
+      for (const w of run.words) naming.add(w);
+      for (const id of hits) weight.set(id, (weight.get(id) ?? 0) + idf);
+      if (hits.length === 1) nameAlone(hits[0]!, run.at);
+    }
     for (const word of new Set(words)) {
       for (const part of word.split(/[.&-]/)) {
         const term = routingTerm(part);
@@ -136,14 +185,14 @@ export class DocumentRouter {
         const idf = Math.log(1 + n / hits.length);
         naming.add(word);
         for (const h of hits) weight.set(String(h.id), (weight.get(String(h.id)) ?? 0) + idf);
-        if (hits.length === 1 && idf >= this.tuning.minWeight) alone.add(String(hits[0]!.id));
+        if (hits.length === 1 && idf >= this.tuning.minWeight) nameAlone(String(hits[0]!.id), query.indexOf(word));
       }
     }
     if (weight.size === 0) return null;
     const ranked = [...weight].sort((a, b) => b[1] - a[1]);
     const best = ranked[0]![1];
     if (best < this.tuning.minWeight) return null;
-    const several = alone.size > 1 && namesSeveral(query);
+    const several = alone.size > 1 && (namesSeveral(query) || namesJoined(query, [...namedAt.values()]));
     const focus = ranked.filter(([id, w]) => w >= best * this.tuning.keepShare || (several && alone.has(id)));
     if (focus.length > this.tuning.maxFocus) return null;
     const matched = [...naming];
@@ -183,6 +232,31 @@ export function namesSeveral(query: string): boolean {
     return true;
   if (/\b(?:agreements|contracts|deals|leases|licenses|documents)\b/i.test(query)) return true;
   return (query.match(/\b(?:agreement|contract|deal|lease|license)\b/gi)?.length ?? 0) >= 2;
+}
+
+/**
+ * Whether two documents named alone are named side by side: "Sonos against Magenta", "under Verizon
+ * and under Data Call", "the Cytodyn limits beside those of Magenta" — an "and", "or", "versus",
+ * "against" or "beside" within a few words between their names. Two parties of one contract named
+ * in one breath ("MP3.com's deal with Tickets.com", "the agreement between X and Y") are not.
+ */
+export function namesJoined(query: string, places: number[][]): boolean {
+  for (const [i, a] of places.entries())
+    for (const b of places.slice(i + 1))
+      for (const x of a)
+        for (const y of b) {
+          const between = query.slice(Math.min(x, y), Math.max(x, y));
+          // "the agreement between X and Y" names the two parties of one contract.
+          if (/\b(?:between|among)\s+(?:the\s+)?$/i.test(query.slice(0, Math.min(x, y)))) continue;
+          if ((between.match(/\s+/g)?.length ?? 0) <= 8 && /\b(?:and|or|versus|vs|against|beside)\b/i.test(between))
+            return true;
+        }
+  return false;
+}
+
+/** Lower-case words of a name, joined by single spaces (punctuation between words dropped). */
+function lowerWords(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.&-][\p{L}\p{N}]+)*/gu) ?? []).join(' ');
 }
 
 function withoutWords(query: string, words: Set<string>): string {
