@@ -277,7 +277,9 @@ async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Prom
     const response = await o.tools.retrieve({ query: about, file_name: f.file_name, top_k: 6 }, o.signal);
     const mine = response.results.filter((r) => r.file_id === f.file_id);
     const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
-    graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || b.order - a.order);
+    // Within one document the search's order (the clause's words, the lexicon's, the vector) beats
+    // one sentence's closeness: only the grade moves a passage up.
+    graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance]);
     groups.push({ title: f.title || readableFileName(f.file_name), graded });
   }
   const answered = (g: Graded[]) => g.some((x) => x.relevance !== 'closest' && !x.lacksAskedFact);
