@@ -133,6 +133,20 @@ describe('document routing', () => {
     expect(both?.focus.map((f) => f.file_id).sort()).toEqual(['le', 'lp']);
   });
 
+  it('a defined term every contract uses is not a name, though one title carries it', async () => {
+    const docs: RoutableDocument[] = [
+      ...DOCS,
+      { file_id: 'ci', file_name: 'nda-7.pdf', title: 'CONFIDENTIAL INFORMATION AGREEMENT', parties: [], date: '' },
+      { file_id: 'fn', file_name: 'FNHA-NDA-form.pdf', title: 'NON-DISCLOSURE AGREEMENT', parties: [], date: '' },
+    ];
+    const textFrequency = async (term: string, cap: number) => (term === 'confidential information' ? cap + 1 : 1);
+    const r = await new DocumentRouter(docs).route(
+      "Consider FNHA's Non-Disclosure Agreement; may Confidential Information be shared?",
+      { textFrequency },
+    );
+    expect(r?.focus.map((f) => f.file_id)).toEqual(['fn']);
+  });
+
   it('two documents named side by side are both kept, however unevenly named; two parties of one contract are not', async () => {
     // The Zounds marketing agreement weighs two naming words, Agape's one: without "against" only the first is kept.
     expect(await focus('Audit rights: the Zounds marketing deal, Agape.')).toEqual(['zm']);

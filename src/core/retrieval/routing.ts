@@ -20,7 +20,7 @@ export interface RoutableDocument {
 
 /** Counts from the case's index that sharpen routing (the tools pass the store's). */
 export interface RoutingCounts {
-  /** In how many documents' text `term` occurs, counted up to `cap` + 1. */
+  /** In how many documents' text `term` occurs (every word of it, in one passage), counted up to `cap` + 1. */
   textFrequency?: (term: string, cap: number) => Promise<number>;
   /** The share of the passages of `fileIds` that hold `term`. */
   shareInFocus?: (term: string, fileIds: readonly string[]) => Promise<number>;
@@ -169,6 +169,8 @@ export class DocumentRouter {
     for (const run of this.phrases(query)) {
       const hits = [...this.nameWords].filter(([, names]) => names.includes(` ${run.key} `)).map(([id]) => id);
       if (hits.length === 0 || hits.length > rare) continue;
+      // A defined term every contract uses ("Confidential Information") is not a name, however rare in titles.
+      if (textFrequency && (await textFrequency(run.key, rare)) > rare) continue;
       const idf = Math.log(1 + n / hits.length) * run.words.length;
       for (const w of run.words) naming.add(w);
       for (const id of hits) weight.set(id, (weight.get(id) ?? 0) + idf);

@@ -485,7 +485,8 @@ export class ChunkStore {
     if (!table || !term.trim()) return 0;
     const rows = (await table
       .query()
-      .fullTextSearch(new lancedb.MatchQuery(term, 'text'))
+      // Several words: passages holding all of them (the index keeps no positions for a phrase).
+      .fullTextSearch(new lancedb.MatchQuery(term, 'text', { operator: lancedb.Operator.And }))
       .where('is_latest = true')
       .select(['file_id'])
       .limit(Math.max(50, (cap + 1) * 20))
