@@ -119,11 +119,11 @@ export class DocumentRouter {
 
   /**
    * The question's runs of two or more capitalised words ("Legacy Education Alliance"), and each
-   * shorter run inside one, longest first, as found in some document's names: a run counts once,
+   * shorter run inside one, longest first, with the documents whose names hold it: a run counts once,
    * and a shorter run only where no longer one was found ("Simplicity Esports Gaming" of
    * "Simplicity Esports Gaming Company").
    */
-  private *phrases(query: string): Generator<{ words: string[]; key: string; at: number }> {
+  private *phrases(query: string): Generator<{ words: string[]; key: string; at: number; ids: string[] }> {
     for (const m of query.matchAll(/\p{Lu}[\p{L}\p{N}'’&.-]*(?:\s+\p{Lu}[\p{L}\p{N}'’&.-]*)+/gu)) {
       const words = m[0].split(/\s+/).map((w) => w.replace(/[.]$/, ''));
       const found = new Array<boolean>(words.length).fill(false);
@@ -131,11 +131,12 @@ export class DocumentRouter {
         for (let i = 0; i + len <= words.length; i++) {
           if (found.slice(i, i + len).some(Boolean)) continue;
           const part = words.slice(i, i + len);
+          if (!part.some((w) => routingTerm(w))) continue;
           const key = lowerWords(part.join(' '));
-          if (!part.some((w) => routingTerm(w)) || ![...this.nameWords.values()].some((v) => v.includes(` ${key} `)))
-            continue;
+          const ids = [...this.nameWords].filter(([, names]) => names.includes(` ${key} `)).map(([id]) => id);
+          if (!ids.length) continue;
           found.fill(true, i, i + len);
-          yield { words: part, key, at: m.index + m[0].indexOf(part[0]!) };
+          yield { words: part, key, at: m.index + m[0].indexOf(part[0]!), ids };
         }
       }
     }
@@ -167,8 +168,8 @@ export class DocumentRouter {
     // Names of several words ("Link Plus", "Legacy Education Alliance") whose words name nothing alone:
     // capitalised runs found as a phrase in few documents' names.
     for (const run of this.phrases(query)) {
-      const hits = [...this.nameWords].filter(([, names]) => names.includes(` ${run.key} `)).map(([id]) => id);
-      if (hits.length === 0 || hits.length > rare) continue;
+      const hits = run.ids;
+      if (hits.length > rare) continue;
       // A defined term every contract uses ("Confidential Information") is not a name, however rare in titles.
       if (textFrequency && (await textFrequency(run.key, rare)) > rare) continue;
       const idf = Math.log(1 + n / hits.length) * run.words.length;
