@@ -124,13 +124,26 @@ test.describe('chronology', () => {
     await screenshot(page, '41b-chronology-narrow');
     await page.setViewportSize({ width: 1400, height: 900 });
 
-    // A mark and a note are kept (the list is read again from the engine).
+    // A mark and a note are kept (the list is read again from the engine), even when the note is
+    // still being saved as a filter changes: here the save is held a second on its way, and the
+    // list read for the filter is held longer, so a list read before the save would come last.
     await aug.getByLabel('Mark the event of 2021-08-02').selectOption('key');
+    await expect(aug).toHaveClass(/mark-key/);
+    await page.route('**/op/tools.timelineMark', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.route('**/op/tools.timeline', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 2000));
+      await route.fulfill({ response });
+    });
     await aug.getByLabel('Note on the event of 2021-08-02').fill('Causation: MRI ordered');
     await aug.getByLabel('Note on the event of 2021-08-02').press('Enter');
-    await expect(aug).toHaveClass(/mark-key/);
     await pane.getByLabel('Only events marked').selectOption('key');
     await expect(table.getByRole('rowheader')).toHaveText(['2021-08-02']);
+    await expect(table.getByLabel('Note on the event of 2021-08-02')).toHaveValue('Causation: MRI ordered');
+    await page.unrouteAll({ behavior: 'wait' });
     await expect(table.getByLabel('Note on the event of 2021-08-02')).toHaveValue('Causation: MRI ordered');
 
     // Word: a table with the event, its document and pin cite, and the mark and note.

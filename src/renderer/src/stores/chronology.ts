@@ -49,6 +49,8 @@ export function filterInput(f: ChronologyFilters): Record<string, string> {
 }
 
 let request = 0;
+/** The marks and notes being saved, in order: a list read while one is on its way would lose it. */
+let saving: Promise<unknown> = Promise.resolve();
 
 export const useChronology = create<ChronologyState>((set, get) => ({
   caseId: null,
@@ -75,6 +77,7 @@ export const useChronology = create<ChronologyState>((set, get) => ({
     const id = ++request;
     set({ loading: true, error: null });
     try {
+      await saving;
       const result = await api.call('tools.timeline', { case_id: caseId, ...filterInput(filters), limit: 5000 });
       if (id === request) set({ result, loading: false });
     } catch (err) {
@@ -87,8 +90,10 @@ export const useChronology = create<ChronologyState>((set, get) => ({
   async mark(key, change) {
     const { caseId } = get();
     if (!caseId) return;
+    const call = saving.then(() => api.call('tools.timelineMark', { case_id: caseId, key, ...change }));
+    saving = call.catch(() => undefined);
     try {
-      const saved = await api.call('tools.timelineMark', { case_id: caseId, key, ...change });
+      const saved = await call;
       // The list as it is now: a filter changed while the mark was saved must not be undone.
       const { result } = get();
       if (!result || get().caseId !== caseId) return;
