@@ -348,6 +348,32 @@ describe('ingest pipeline', () => {
     expect(await fs.readdir(path.join(home, 'jobs'))).toEqual([]);
   });
 
+  it('queue – a start while the case is being ingested says it waits its turn; both finish', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    await writeFixtureSet(drop, { 'big.pdf': await multiPagePdf(15, 30, 'big') });
+    const late = path.join(drop, '..', 'late');
+    await writeFixtureSet(late, { 'late.txt': new TextEncoder().encode('Added while the first run works.') });
+    // The second start is made as the first run reads its file, so the first is surely working.
+    let secondStart: Promise<unknown> | undefined;
+    engine.events.on('ingest.file', (e) => {
+      if (e.status === 'parsing' && !secondStart)
+        secondStart = call('ingest.start', { case_id: caseId, paths: [late], wait: false });
+    });
+    const ended = new Set<string>();
+    engine.events.on('ingest.progress', (p) => p.state !== 'running' && ended.add(p.job_id));
+    const first = await call('ingest.start', { case_id: caseId, paths: [drop], wait: false });
+    expect(first).toMatchObject({ state: 'running', queued: false });
+    await expect.poll(() => secondStart, { timeout: 60_000 }).toBeDefined();
+    const second = await secondStart;
+    expect(second).toMatchObject({ state: 'running', queued: true });
+    await expect.poll(() => ended.has((second as { job_id: string }).job_id), { timeout: 60_000 }).toBe(true);
+    const files = await call('files.list', { case_id: caseId });
+    expect(files.files.map((f) => [f.name, f.status]).sort()).toEqual([
+      ['big.pdf', 'indexed'],
+      ['late.txt', 'indexed'],
+    ]);
+  });
+
   it('input – bad input is refused with the field named; unknown case is not_found', async () => {
     const { call } = await setup();
     await expect(call('ingest.start', { case_id: 'nope', paths: [] })).rejects.toMatchObject({

@@ -231,13 +231,14 @@ export class IngestService {
     paths: string[],
     opts: { searchableOnly?: boolean } = {},
   ): Promise<IngestJobHandle> {
+    const queued = (this.active.get(caseId)?.size ?? 0) > 0;
     const { job, done } = await this.enqueue(
       caseId,
       paths.map((p) => path.resolve(p)),
       { searchableOnly: opts.searchableOnly, waitForCase: true },
     );
     done.catch(() => {});
-    return { job_id: job.id, case_id: caseId, state: 'running' };
+    return { job_id: job.id, case_id: caseId, state: 'running', queued };
   }
 
   private async enqueue(

@@ -85,6 +85,8 @@ export interface IngestJobHandle {
   job_id: string;
   case_id: string;
   state: 'running';
+  /** True when the run waits its turn behind another run of the case that is working now. */
+  queued?: boolean;
 }
 
 /** A file being worked on now, with how far its current stage is. */

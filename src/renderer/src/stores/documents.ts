@@ -71,9 +71,9 @@ export const useDocuments = create<DocsState>((set, get) => ({
     const paths = await api.stage(items, (done, total) => set({ upload: { done, total } }));
     set({ upload: null });
     // The engine runs one ingest per case at a time: items added meanwhile wait behind it.
-    const busy = Boolean(get().progress[caseId]);
-    await api.call('ingest.start', { case_id: caseId, paths, wait: false });
-    if (busy) say(`Queued “${items.label}”: it is added when the documents being added now are done.`);
+    const run = await api.call('ingest.start', { case_id: caseId, paths, wait: false });
+    if ('queued' in run && run.queued)
+      say(`Queued “${items.label}”: it is added when the documents being added now are done.`);
     await get().load(caseId);
   },
   async cancel(caseId) {
