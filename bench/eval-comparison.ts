@@ -15,7 +15,9 @@
  * Each question is asked with `chat.ask` mode 'extractive' (Find passages). A named contract is
  * covered when a citation of the answer is in it, overlaps a gold page and holds a gold span's words
  * (the rule of bench/gold.ts). Reported: every_document (questions whose named contracts are all
- * covered; target ≥ 0.85) and documents (named contracts covered). EVAL_VERBOSE=1 prints each.
+ * covered; target ≥ 0.85), documents (named contracts covered) and said_absent (named contracts
+ * the answer says don't appear to say: every one holds the clause, so each is a false absence).
+ * EVAL_VERBOSE=1 prints each.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,6 +44,14 @@ interface Span {
   pdf_pages: number[] | null;
 }
 
+/** The cite ids of each part of a per-document answer that says its document doesn't appear to say. */
+function absentSections(answer: string): string[][] {
+  return answer
+    .split(/\n\s*\n/)
+    .filter((part) => /This document doesn['’]t appear to say/.test(part))
+    .map((part) => [...part.matchAll(/\[cite:([^\]]+)\]/g)].map((m) => m[1]!));
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { home: { type: 'string' }, set: { type: 'string', default: 'frozen' } } });
   if (!values.home) throw new Error('--home DIR: a data home with the case "eval cuad-clauses" (see eval:retrieval)');
@@ -58,6 +68,7 @@ async function main(): Promise<void> {
   let every = 0;
   let covered = 0;
   let named = 0;
+  let saidAbsent = 0;
   try {
     const kept = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === 'eval cuad-clauses');
     if (!kept) throw new Error('no "eval cuad-clauses" case in this home: run eval:retrieval -- --sets cuad-clauses');
@@ -87,6 +98,11 @@ async function main(): Promise<void> {
           return golds.some((g) => holdsAnswer(r, g));
         });
       });
+      // Every named contract holds the clause: a part of the answer saying one doesn't is wrong.
+      const absentFiles = absentSections(a.answer).map((ids) =>
+        pdfOfId.get(a.citations.find((c) => ids.includes(c.id))?.file_id ?? ''),
+      );
+      saidAbsent += scored.filter((d) => absentFiles.includes(path.basename(d.pdf))).length;
       named += hits.length;
       covered += hits.filter(Boolean).length;
       if (hits.every(Boolean)) every++;
@@ -107,6 +123,7 @@ async function main(): Promise<void> {
   const metrics: Metrics = {
     [`${key}.every_document`]: { value: Number((every / rows.length).toFixed(4)), unit: 'ratio', note },
     [`${key}.documents`]: { value: Number((covered / named).toFixed(4)), unit: 'ratio', note },
+    [`${key}.said_absent`]: { value: Number((saidAbsent / named).toFixed(4)), unit: 'ratio', note },
   };
   await mergeResults(metrics);
   printTable(metrics);
