@@ -68,6 +68,37 @@ describe('comparison questions', () => {
     for (const c of a.citations) expect(c.verified).toBe(true);
   });
 
+  it('“Is consent needed to transfer …?”: the Lifeway part quotes its assignment clause, and no part says its contract is silent', async () => {
+    const a = await engine.router.call('chat.ask', {
+      case_id: caseId,
+      question: 'Is consent needed to transfer the Lifeway Foods and Water Now agreements?',
+      mode: 'extractive',
+    });
+    expect(a.answer.split('\n')[0]).toMatch(/^These passages match your question best/);
+    // Both contracts need consent to assign: a part saying one doesn't appear to say would be false.
+    expect(a.answer).not.toMatch(/doesn't appear to say/);
+    const parts = a.answer.split(/\n\n/).slice(1);
+    expect(parts).toHaveLength(2);
+    for (const part of parts) expect(part.split('\n')[1]).toMatch(/^- Related — p\. \d+: “.*\bassign.*\bconsent/i);
+  });
+
+  it('a topic neither contract uses a word of ("earthquake insurance") is said to be absent from each, and why', async () => {
+    const a = await engine.router.call('chat.ask', {
+      case_id: caseId,
+      question: 'What do the Conformis and Water Now agreements say about earthquake insurance?',
+      mode: 'extractive',
+    });
+    expect(a.answer.split('\n')[0]).toBe(
+      "The documents don't appear to say, for each of the 2 documents the question names:",
+    );
+    const parts = a.answer.split(/\n\n/).slice(1);
+    expect(parts).toHaveLength(2);
+    for (const part of parts)
+      expect(part.split('\n').at(-1)).toBe(
+        "- This document doesn't appear to say: it never uses the word “earthquake”.",
+      );
+  });
+
   it('a question that names one document is answered as before, not per document', async () => {
     const a = await engine.router.call('chat.ask', {
       case_id: caseId,

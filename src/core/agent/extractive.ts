@@ -23,7 +23,13 @@ import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
 import { expandQuery } from '../retrieval/lexicon';
-import { asksForAmount, gradePassage, holdsAskedFigure, type PassageRelevance } from '../retrieval/relevance';
+import {
+  asksForAmount,
+  gradePassage,
+  holdsAskedFigure,
+  rareWords,
+  type PassageRelevance,
+} from '../retrieval/relevance';
 import { queryCoverage } from '../retrieval/labels';
 import { contentWords } from '../util/words';
 
@@ -262,6 +268,20 @@ export function comparedTopic(query: string): string {
   return topic.replace(/[?.!]/g, '').trim().length >= 3 ? topic : query;
 }
 
+/**
+ * The words of `words` that `text` never uses in any form: no word of the text starts with the
+ * word's stem, at most six letters of it ("selling" is used where the text says "sell" or "seller").
+ */
+function unusedWords(words: string[], text: string): string[] {
+  return words.filter((w) => {
+    const stem = (contentWords(w)[0] ?? w).slice(0, 6);
+    return !new RegExp(`(?<![\\p{L}])${stem}`, 'iu').test(text);
+  });
+}
+
+/** Search labels of a first passage that both keyword and meaning search put at the top. */
+const ANSWERING_LABELS = new Set(['strong', 'good']);
+
 /** Passages quoted from each document a comparison names, at most. */
 const PER_NAMED_DOCUMENT = 2;
 
@@ -272,15 +292,31 @@ const PER_NAMED_DOCUMENT = 2;
  */
 async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Promise<ExtractiveAnswer> {
   const about = comparedTopic(focus.query || o.question);
-  const groups: { title: string; graded: Graded[] }[] = [];
+  const groups: { title: string; graded: Graded[]; missing: string[] }[] = [];
+  const rare = rareWords(about);
   for (const f of focus.files) {
     const response = await o.tools.retrieve({ query: about, file_name: f.file_name, top_k: 6 }, o.signal);
     const mine = response.results.filter((r) => r.file_id === f.file_id);
     const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
+    // The topic's rarer words ("earthquake") the document never uses: it does not deal with that.
+    const first = graded[0];
+    const missing = first ? unusedWords(rare, first.doc.text) : [];
+    // Otherwise, when no passage is graded above closest, its first passage, put at the top by both
+    // its words and its meaning (labelled strong or good), is where the document deals with the
+    // topic, even when its best sentence is far in meaning from a topic this short ("assigning
+    // them"): related, not silence.
+    if (
+      first &&
+      graded.every((g) => g.relevance === 'closest') &&
+      !first.lacksAskedFact &&
+      !missing.length &&
+      ANSWERING_LABELS.has(first.result.label)
+    )
+      first.relevance = 'related';
     // Within one document the search's order (the clause's words, the lexicon's, the vector) beats
     // one sentence's closeness: only the grade moves a passage up.
     graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance]);
-    groups.push({ title: f.title || readableFileName(f.file_name), graded });
+    groups.push({ title: f.title || readableFileName(f.file_name), graded, missing });
   }
   const answered = (g: Graded[]) => g.some((x) => x.relevance !== 'closest' && !x.lacksAskedFact);
   const found = groups.some((g) => answered(g.graded));
@@ -300,7 +336,10 @@ async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Prom
     );
     lines.push('', `${group.title}:`);
     lines.push(...(out.lines.length ? out.lines : ['No passage of this document matches.']).map((l) => `- ${l}`));
-    if (!has && out.lines.length) lines.push(`- This document doesn't appear to say.`);
+    if (!has && out.lines.length)
+      lines.push(
+        `- This document doesn't appear to say${group.missing.length ? `: it never uses the word${group.missing.length > 1 ? 's' : ''} ${orList(group.missing)}` : ''}.`,
+      );
     seen.push(...out.seen);
     for (const [k, v] of out.relevance) relevance.set(k, v);
   }
