@@ -99,6 +99,29 @@ describe('comparison questions', () => {
       );
   });
 
+  it('“Which agreements are governed by New York law?” in a small case: a part per document, each with its own law', async () => {
+    const a = await engine.router.call('chat.ask', {
+      case_id: caseId,
+      question: 'Which agreements are governed by New York law?',
+      mode: 'extractive',
+    });
+    expect(a.answer.split('\n')[0]).toBe(
+      'These passages match your question best (found without a model), for each of the 3 documents of the case:',
+    );
+    const parts = a.answer.split(/\n\n/).slice(1);
+    expect(parts).toHaveLength(3);
+    const fileOf = new Map(a.citations.map((c) => [c.id, c.file_name ?? '']));
+    const law = (name: string) => {
+      const part = parts.find((p) =>
+        [...p.matchAll(/\[cite:([a-z0-9]+)\]/g)].some((m) => fileOf.get(m[1]!)?.startsWith(name)),
+      );
+      return part?.split('\n')[1] ?? '';
+    };
+    expect(law('ConformisInc')).toMatch(/laws of New York/i);
+    expect(law('LifewayFoods')).toMatch(/laws of the State of Illinois/i);
+    expect(law('WaterNowInc')).toMatch(/GOVERNED BY/);
+  });
+
   it('a question that names one document is answered as before, not per document', async () => {
     const a = await engine.router.call('chat.ask', {
       case_id: caseId,

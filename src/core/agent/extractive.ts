@@ -282,6 +282,12 @@ function unusedWords(words: string[], text: string): string[] {
 /** Search labels of a first passage that both keyword and meaning search put at the top. */
 const ANSWERING_LABELS = new Set(['strong', 'good']);
 
+/** "Which contracts", "which of these agreements", "which of the documents": a question about each document. */
+const WHICH_DOCUMENTS =
+  /\bwhich (?:ones? )?(?:of (?:these|the|those|our|my|all (?:the|these|our) )\s*)?(?:contracts|agreements|documents|deals)\b/i;
+/** The most documents a case may have for a "which of these" question to be answered per document. */
+const EACH_DOCUMENT_MAX = 8;
+
 /** Passages quoted from each document a comparison names, at most. */
 const PER_NAMED_DOCUMENT = 2;
 
@@ -290,7 +296,11 @@ const PER_NAMED_DOCUMENT = 2;
  * Conformis agreements"): each searched on its own, the answer laid out per document, and a
  * document where nothing answers says so with its closest passage — never left out.
  */
-async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Promise<ExtractiveAnswer> {
+async function perDocumentAnswer(
+  o: ExtractiveOptions,
+  focus: SearchFocus,
+  of: 'named' | 'case' = 'named',
+): Promise<ExtractiveAnswer> {
   const about = comparedTopic(focus.query || o.question);
   const groups: { title: string; graded: Graded[]; missing: string[] }[] = [];
   const rare = rareWords(about);
@@ -316,7 +326,7 @@ async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Prom
     // Within one document the search's order (the clause's words, the lexicon's, the vector) beats
     // one sentence's closeness: only the grade moves a passage up.
     graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance]);
-    groups.push({ title: f.title || readableFileName(f.file_name), graded, missing });
+    groups.push({ title: f.title || first?.doc.title || readableFileName(f.file_name), graded, missing });
   }
   const answered = (g: Graded[]) => g.some((x) => x.relevance !== 'closest' && !x.lacksAskedFact);
   const found = groups.some((g) => answered(g.graded));
@@ -345,7 +355,7 @@ async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Prom
   }
   const names = groups.map((g) => g.title);
   const lead = (why: ExtractiveWhy) =>
-    `${found ? HEADINGS[why].replace(/:$/, '') : `${NOT_FOUND_LEAD[why]}The documents don't appear to say`}, for each of the ${names.length} documents the question names:`;
+    `${found ? HEADINGS[why].replace(/:$/, '') : `${NOT_FOUND_LEAD[why]}The documents don't appear to say`}, for each of the ${names.length} documents ${of === 'named' ? 'the question names' : 'of the case'}:`;
   const because = (why: ExtractiveWhy) => [lead(why), ...lines].join('\n');
   return { answer: because(o.why), seen, relevance, found, because };
 }
@@ -354,6 +364,15 @@ async function perDocumentAnswer(o: ExtractiveOptions, focus: SearchFocus): Prom
 export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
   const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
   if ((response.focus?.files.length ?? 0) >= 2) return perDocumentAnswer(o, response.focus!);
+  if (!response.focus && WHICH_DOCUMENTS.test(o.question)) {
+    // "Which of these contracts has a non-compete?" in a small case: each document searched on its own.
+    const docs = (await o.tools.inventory()).filter((d) => isReadable(d.status));
+    if (docs.length >= 2 && docs.length <= EACH_DOCUMENT_MAX) {
+      const files = docs.map((d) => ({ file_id: d.id, file_name: d.name, title: '' }));
+      const query = o.question.replace(WHICH_DOCUMENTS, ' ').replace(/\s+/g, ' ').trim();
+      return perDocumentAnswer(o, { files, matched: [], query, widened: false }, 'case');
+    }
+  }
   const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
   const none = {
     answer: NOTHING_FOUND,
