@@ -32,17 +32,15 @@ describe('comparison questions', () => {
     caseId = (await engine.router.call('cases.create', { name: 'Three contracts' })).id;
     await engine.router.call('ingest.start', { case_id: caseId, paths: [drop], wait: true });
   });
+  /** Find passages (the extractive answer) for a question in the case. */
+  const ask = (question: string) => engine.router.call('chat.ask', { case_id: caseId, question, mode: 'extractive' });
   afterAll(async () => {
     await engine?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('“Compare the governing law of the Conformis and Water Now agreements”: a part per document, each quoting its own governing-law clause', async () => {
-    const a = await engine.router.call('chat.ask', {
-      case_id: caseId,
-      question: 'Compare the governing law of the Conformis and Water Now agreements.',
-      mode: 'extractive',
-    });
+    const a = await ask('Compare the governing law of the Conformis and Water Now agreements.');
     expect(a.answer.split('\n')[0]).toBe(
       'These passages match your question best (found without a model), for each of the 2 documents the question names:',
     );
@@ -69,11 +67,7 @@ describe('comparison questions', () => {
   });
 
   it('“Is consent needed to transfer …?”: the Lifeway part quotes its assignment clause, and no part says its contract is silent', async () => {
-    const a = await engine.router.call('chat.ask', {
-      case_id: caseId,
-      question: 'Is consent needed to transfer the Lifeway Foods and Water Now agreements?',
-      mode: 'extractive',
-    });
+    const a = await ask('Is consent needed to transfer the Lifeway Foods and Water Now agreements?');
     expect(a.answer.split('\n')[0]).toMatch(/^These passages match your question best/);
     // Both contracts need consent to assign: a part saying one doesn't appear to say would be false.
     expect(a.answer).not.toMatch(/doesn't appear to say/);
@@ -83,11 +77,7 @@ describe('comparison questions', () => {
   });
 
   it('a topic neither contract uses a word of ("earthquake insurance") is said to be absent from each, and why', async () => {
-    const a = await engine.router.call('chat.ask', {
-      case_id: caseId,
-      question: 'What do the Conformis and Water Now agreements say about earthquake insurance?',
-      mode: 'extractive',
-    });
+    const a = await ask('What do the Conformis and Water Now agreements say about earthquake insurance?');
     expect(a.answer.split('\n')[0]).toBe(
       "The documents don't appear to say, for each of the 2 documents the question names:",
     );
@@ -100,11 +90,7 @@ describe('comparison questions', () => {
   });
 
   it('“Which agreements are governed by New York law?” in a small case: a part per document, each with its own law', async () => {
-    const a = await engine.router.call('chat.ask', {
-      case_id: caseId,
-      question: 'Which agreements are governed by New York law?',
-      mode: 'extractive',
-    });
+    const a = await ask('Which agreements are governed by New York law?');
     expect(a.answer.split('\n')[0]).toBe(
       'These passages match your question best (found without a model), for each of the 3 documents of the case:',
     );
@@ -123,11 +109,7 @@ describe('comparison questions', () => {
   });
 
   it('a question that names one document is answered as before, not per document', async () => {
-    const a = await engine.router.call('chat.ask', {
-      case_id: caseId,
-      question: 'What law governs the Lifeway Foods agreement?',
-      mode: 'extractive',
-    });
+    const a = await ask('What law governs the Lifeway Foods agreement?');
     expect(a.answer.split('\n')[0]).toBe('These passages match your question best (found without a model):');
   });
 });
