@@ -284,7 +284,7 @@ const ANSWERING_LABELS = new Set(['strong', 'good']);
 
 /** "Which contracts", "which of these agreements", "which of the documents": a question about each document. */
 const WHICH_DOCUMENTS =
-  /\bwhich (?:ones? )?(?:of (?:these|the|those|our|my|all (?:the|these|our) )\s*)?(?:contracts|agreements|documents|deals)\b/i;
+  /\bwhich (?:ones? )?(?:of (?:these|the|those|our|my|all (?:the|these|our)) )?(?:contracts|agreements|documents|deals)\b/i;
 /** The most documents a case may have for a "which of these" question to be answered per document. */
 const EACH_DOCUMENT_MAX = 8;
 
@@ -346,10 +346,11 @@ async function perDocumentAnswer(
     );
     lines.push('', `${group.title}:`);
     lines.push(...(out.lines.length ? out.lines : ['No passage of this document matches.']).map((l) => `- ${l}`));
-    if (!has && out.lines.length)
-      lines.push(
-        `- This document doesn't appear to say${group.missing.length ? `: it never uses the word${group.missing.length > 1 ? 's' : ''} ${orList(group.missing)}` : ''}.`,
-      );
+    if (!has && out.lines.length) {
+      const n = group.missing.length;
+      const why = n ? `: it never uses the word${n > 1 ? 's' : ''} ${orList(group.missing)}` : '';
+      lines.push(`- This document doesn't appear to say${why}.`);
+    }
     seen.push(...out.seen);
     for (const [k, v] of out.relevance) relevance.set(k, v);
   }
