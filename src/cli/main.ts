@@ -31,6 +31,7 @@ const OPTIONS = {
   'allow-remote': { type: 'boolean' },
   'allow-path': { type: 'string', multiple: true },
   'allow-downloads-from': { type: 'string', multiple: true },
+  'trust-proxy': { type: 'string', multiple: true },
   'allow-scripted-models': { type: 'boolean' },
   firm: { type: 'boolean' },
   admin: { type: 'boolean' },

@@ -25,7 +25,7 @@ export const USAGE = `Usage:
   casefile [--home DIR] models default <id> [--json]   # an embedding model: for new cases; a chat model: for questions that name none
   casefile [--home DIR] models download <url|owner/repo[/file.gguf]>
   casefile [--home DIR] watch <case> [<folder>...] [--on|--off] [--json]   # follow the case's folders until Ctrl+C: new and changed files are added, deleted ones marked
-  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models] [--audit]
+  casefile [--home DIR] serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allow-path DIR]... [--allow-downloads-from HOST]... [--allow-scripted-models] [--audit] [--trust-proxy ADDR]...
   casefile [--home DIR] serve --firm [--tls-cert FILE --tls-key FILE] [--session-idle MINUTES] [--session-max HOURS] [serve options]   # people sign in; walls between cases
   casefile [--home DIR] firm user add <name> [--admin] [--password-file FILE] [--json]   # asks for the password (or reads it piped in)
   casefile [--home DIR] firm user list|remove <name> [--json]
@@ -47,7 +47,10 @@ serve reads only files uploaded through its page, plus folders named with --allo
 huggingface.co, 127.0.0.1:8080, *.hf.co); without it, downloads are off.
 --allow-scripted-models lets requests pick scripted: test models (tests only). --audit records
 every request (who, when, from where, which case, what) in <home>/audit; a firm server always does.
+Behind a reverse proxy, --trust-proxy ADDR (its IP address, repeatable) takes a request from it as
+from the client its X-Forwarded-For header names, for the sign-in throttle and the audit trail.
 
 serve --firm: each person signs in with an account made by \`casefile firm user add\`; a reviewer
 sees only the cases they are a member of (\`casefile firm members add\`). Beyond loopback it needs
---allow-remote and TLS (--tls-cert, --tls-key). See docs/firm-server.md.`;
+--allow-remote and TLS (--tls-cert, --tls-key). Sessions outlast a restart of the server (kept in
+<home>/firm/sessions.json, as hashes). See docs/firm-server.md.`;

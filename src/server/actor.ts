@@ -1,5 +1,4 @@
 /** Who a request acts for: the one type the serve layer passes to the audit trail and, in firm mode, to the walls. */
-import type { IncomingMessage } from 'node:http';
 
 export interface Actor {
   user: string;
@@ -8,6 +7,6 @@ export interface Actor {
 }
 
 /** The actor of a single-token server: whoever holds the token, at the request's remote address. */
-export function tokenActor(req: IncomingMessage): Actor {
-  return { user: 'token holder', role: 'token', address: req.socket.remoteAddress ?? '' };
+export function tokenActor(address: string): Actor {
+  return { user: 'token holder', role: 'token', address };
 }

@@ -52,9 +52,28 @@ export function sameSite(req: IncomingMessage, method: string): boolean {
   }
 }
 
-/** The address a request came from, as the socket says (a proxy's X-Forwarded-For is not trusted). */
-export function remoteAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? '';
+function plainAddress(address: string): string {
+  return address.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+}
+
+/**
+ * The address a request came from. The socket's, unless that is one of the reverse proxies the
+ * administrator named (`--trust-proxy`): then the nearest address in X-Forwarded-For that is not one
+ * of them, so the sign-in throttle and the audit trail see the person, not the proxy. A header from
+ * anyone else is ignored, since a client can write what it likes there.
+ */
+export function remoteAddress(req: IncomingMessage, trustedProxies: readonly string[] = []): string {
+  const socket = plainAddress(req.socket.remoteAddress ?? '');
+  if (!trustedProxies.length) return socket;
+  const trusted = new Set(trustedProxies.map(plainAddress));
+  if (!trusted.has(socket)) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const chain = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map(plainAddress);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const hop = chain[i] ?? '';
+    if (hop && !trusted.has(hop)) return hop;
+  }
+  return socket;
 }
 
 /** On loopback, the Host header must name loopback too (the DNS-rebinding guard); answers 403 when not. */
@@ -76,7 +95,7 @@ export interface Auth {
 }
 
 /** The checks of a server bound to `host` whose token is `token`, in the order a request meets them. */
-export function createAuth(host: string, token: string, port: number): Auth {
+export function createAuth(host: string, token: string, port: number, trustedProxies: readonly string[] = []): Auth {
   let cookie = cookieName(port);
   const authorised = (req: IncomingMessage) =>
     sameToken(bearerToken(req), token) || sameToken(cookieToken(req, cookie), token);
@@ -132,7 +151,7 @@ export function createAuth(host: string, token: string, port: number): Auth {
 
   return {
     async admit(req, res, url, method) {
-      return admit(req, res, url, method) ? tokenActor(req) : null;
+      return admit(req, res, url, method) ? tokenActor(remoteAddress(req, trustedProxies)) : null;
     },
     setPort(p) {
       cookie = cookieName(p);

@@ -6,6 +6,7 @@
  * carries the session's token in `X-Casefile-CSRF` besides coming from the server's own page.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { AuditKind } from '../core/audit/entry';
 import type { AuditLog } from '../core/audit/log';
 import type { FirmStore } from '../core/firm/index';
@@ -29,6 +30,8 @@ export interface FirmAuthOptions {
   now?: () => number;
   /** The audit trail: sign-ins, refused ones and sign-outs are recorded in it. */
   audit?: AuditLog;
+  /** Reverse proxies whose X-Forwarded-For names the client (./auth.ts remoteAddress). */
+  trustedProxies?: readonly string[];
 }
 
 const WRONG = 'The user name or password is wrong.';
@@ -58,6 +61,8 @@ function waitMessage(seconds: number): string {
 
 interface FirmState {
   store: FirmStore;
+  /** The address a request came from (through a trusted proxy, the client's). */
+  address(req: IncomingMessage): string;
   audit?: AuditLog;
   sessions: Sessions;
   throttle: Throttle;
@@ -98,7 +103,7 @@ async function signIn(state: FirmState, req: IncomingMessage, res: ServerRespons
     sendError(res, 400, { code: 'invalid_input', message: 'Send the user name and password as JSON.' });
     return;
   }
-  const address = remoteAddress(req);
+  const address = state.address(req);
   const asked: Actor = { user: given.user, role: 'reviewer', address };
   const wait = state.throttle.waitSeconds(given.user, address);
   if (wait > 0) {
@@ -116,8 +121,8 @@ async function signIn(state: FirmState, req: IncomingMessage, res: ServerRespons
   }
   state.throttle.succeeded(given.user);
   if (!(await recorded(state, res, { user: user.name, role: user.role, address }, 'sign_in', {}))) return;
-  const session = state.sessions.start(user.name);
-  res.setHeader('Set-Cookie', state.setCookie(session.id));
+  const { session, token } = await state.sessions.start(user.name);
+  res.setHeader('Set-Cookie', state.setCookie(token));
   sendJson(res, 200, { firm: true, user: { name: user.name, role: user.role }, csrf: session.csrf });
 }
 
@@ -142,9 +147,9 @@ async function signInRoutes(
   if (path === '/api/sign-out' && method === 'POST') {
     if (signed && !sameSecret(headerOf(req, CSRF_HEADER), signed.session.csrf)) return refuseCsrf(res);
     if (signed) {
-      const actor: Actor = { user: signed.user.name, role: signed.user.role, address: remoteAddress(req) };
+      const actor: Actor = { user: signed.user.name, role: signed.user.role, address: state.address(req) };
       if (!(await recorded(state, res, actor, 'sign_out', {}))) return true;
-      state.sessions.end(signed.session.id);
+      await state.sessions.end(signed.session.id);
     }
     res.setHeader('Set-Cookie', state.setCookie('', 0));
     sendJson(res, 200, { signed_out: true });
@@ -153,14 +158,17 @@ async function signInRoutes(
   return false;
 }
 
-/** The checks of a firm server, in the order a request meets them. */
-export function createFirmAuth(options: FirmAuthOptions): Auth {
+/** The checks of a firm server, in the order a request meets them; sessions of an earlier run are read back. */
+export async function createFirmAuth(options: FirmAuthOptions): Promise<Auth> {
   const { host, store, tls } = options;
   const now = options.now ?? Date.now;
   let cookie = `casefile_session_${options.port}`;
-  const sessions = new Sessions({ idleMs: 30 * 60_000, maxMs: 12 * 3600_000, ...options.sessions }, now);
+  const limits = { idleMs: 30 * 60_000, maxMs: 12 * 3600_000, ...options.sessions };
+  const sessions = new Sessions(limits, now, path.join(store.dir, 'sessions.json'));
+  await sessions.load();
   const state: FirmState = {
     store,
+    address: (req) => remoteAddress(req, options.trustedProxies),
     ...(options.audit ? { audit: options.audit } : {}),
     sessions,
     throttle: new Throttle({ perAccount: 5, perAddress: 20, windowMs: 15 * 60_000, ...options.throttle }, now),
@@ -171,7 +179,7 @@ export function createFirmAuth(options: FirmAuthOptions): Auth {
       const session = sessions.touch(cookieToken(req, cookie));
       if (!session) return undefined;
       const user = await store.user(session.user);
-      if (!user) sessions.end(session.id);
+      if (!user) await sessions.end(session.id);
       return user ? { session, user } : undefined;
     },
   };
@@ -184,7 +192,7 @@ export function createFirmAuth(options: FirmAuthOptions): Auth {
     }
     // The page itself (the app's files, no case data) loads before sign-in: it shows the sign-in form.
     if (!url.pathname.startsWith('/api/'))
-      return { user: 'not signed in', role: 'reviewer', address: remoteAddress(req) };
+      return { user: 'not signed in', role: 'reviewer', address: state.address(req) };
     if (await signInRoutes(state, req, res, url.pathname, method)) return null;
     const signed = await state.current(req);
     if (!signed) {
@@ -201,7 +209,7 @@ export function createFirmAuth(options: FirmAuthOptions): Auth {
       refuseCsrf(res);
       return null;
     }
-    return { user: signed.user.name, role: signed.user.role, address: remoteAddress(req) };
+    return { user: signed.user.name, role: signed.user.role, address: state.address(req) };
   };
 
   return {

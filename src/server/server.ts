@@ -60,6 +60,11 @@ export interface ServeOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** Record every operation in the audit trail (`--audit`; `<home>/audit`). A firm server always records. Default false. */
   audit?: boolean;
+  /**
+   * Addresses of the reverse proxies in front of this server (`--trust-proxy ADDR`): a request from
+   * one of them is taken as from the client its X-Forwarded-For names (throttle, audit). Default none.
+   */
+  trustedProxies?: string[];
 }
 
 export interface RunningServer {
@@ -161,20 +166,21 @@ function checkHost(options: ServeOptions, host: string): void {
 /** Who may ask (a token, or a firm's accounts) and, on a firm server, the walls between its cases. */
 async function accessFor(options: ServeOptions, host: string, token: string): Promise<{ auth: Auth; walls?: Walls }> {
   const { engine } = options;
-  if (!options.firm) return { auth: createAuth(host, token, options.port ?? 0) };
+  if (!options.firm) return { auth: createAuth(host, token, options.port ?? 0, options.trustedProxies) };
   const store = await engine.firmStore();
   const exists = (id: string) =>
     engine.cases.get(id).then(
       () => true,
       () => false,
     );
-  const auth = createFirmAuth({
+  const auth = await createFirmAuth({
     ...options.firm,
     host,
     store,
     port: options.port ?? 0,
     tls: !!options.tls,
     audit: engine.audit(),
+    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
   });
   return { auth, walls: createWalls(store, exists, engine.events) };
 }

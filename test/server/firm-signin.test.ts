@@ -167,6 +167,104 @@ describe('firm server – sign-in', () => {
   });
 });
 
+describe('firm server – a restart', () => {
+  const home = tempHome('casefile-firm-restart-');
+  let firm: Awaited<ReturnType<typeof startFirm>> | undefined;
+  afterEach(async () => {
+    await firm?.close();
+    firm = undefined;
+  });
+
+  /** Stop the server and start a new one on the same home and port, as an administrator's restart would. */
+  const restart = async (clockNow: number) => {
+    const port = firm!.server.port;
+    await firm!.close();
+    firm = await startFirm(home, { port });
+    firm.clock.now = clockNow;
+    return firm;
+  };
+
+  it('signs nobody out; the sessions file holds no cookie; sign-out and expiry outlast it too', async () => {
+    firm = await startFirm(home);
+    await firm.store.addUser('alice', PASSWORD, 'reviewer');
+    const kept = await signedIn(firm.server, 'alice', PASSWORD);
+    const leaving = await signedIn(firm.server, 'alice', PASSWORD);
+    const out = await fetch(`${firm.server.url}api/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: leaving.cookie, 'X-Casefile-CSRF': leaving.csrf },
+    });
+    expect(out.status).toBe(200);
+    const file = readFileSync(path.join(home, 'firm', 'sessions.json'), 'utf8');
+    expect(file).not.toContain(kept.cookie.split('=')[1]);
+
+    const t = firm.clock.now;
+    const after = await restart(t + 60_000);
+    // The same cookie and CSRF token work on the new process: nobody signs in again.
+    const list = await op(after.server, kept, 'cases.list', {});
+    expect(list.status).toBe(200);
+    expect(await (await fetch(`${after.server.url}api/session`, { headers: { Cookie: kept.cookie } })).json()).toEqual({
+      firm: true,
+      user: { name: 'alice', role: 'reviewer' },
+      csrf: kept.csrf,
+    });
+    // A session signed out before the restart stays ended.
+    expect((await op(after.server, leaving, 'cases.list', {})).status).toBe(401);
+    // A copied sessions file signs nobody in: what it holds is not a cookie.
+    const stolen = (JSON.parse(file) as { sessions: { id: string; csrf: string }[] }).sessions[0]!;
+    const port = after.server.port;
+    const forged = { cookie: `casefile_session_${port}=${stolen.id}`, csrf: stolen.csrf };
+    expect((await op(after.server, forged, 'cases.list', {})).status).toBe(401);
+    // Idle past the limit while the server was down: ended.
+    const later = await restart(t + 31 * 60_000 + 60_000);
+    expect((await op(later.server, kept, 'cases.list', {})).status).toBe(401);
+  });
+});
+
+describe('firm server – behind a reverse proxy', () => {
+  const home = tempHome('casefile-firm-proxy-');
+  let firm: Awaited<ReturnType<typeof startFirm>> | undefined;
+  afterEach(async () => {
+    await firm?.close();
+    firm = undefined;
+  });
+
+  const fromClient = (server: { url: string }, user: string, password: string, forwardedFor: string) =>
+    fetch(`${server.url}api/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+      body: JSON.stringify({ user, password }),
+    });
+
+  it('with --trust-proxy the throttle and the audit trail see the client the proxy names', async () => {
+    firm = await startFirm(home, { trustedProxies: ['127.0.0.1', '::1'], firm: { throttle: { perAddress: 3 } } });
+    await firm.store.addUser('alice', PASSWORD, 'reviewer');
+    for (const name of ['a1', 'a2', 'a3'])
+      expect((await fromClient(firm.server, name, 'wrong password', '10.0.0.7')).status).toBe(401);
+    // The address that failed waits; another person behind the same proxy does not.
+    expect((await fromClient(firm.server, 'alice', PASSWORD, '10.0.0.7')).status).toBe(429);
+    expect((await fromClient(firm.server, 'alice', PASSWORD, '203.0.113.9, 10.0.0.8')).status).toBe(200);
+    const entries = readFileSync(path.join(home, 'audit', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; actor: { address: string } });
+    expect(entries.map((e) => [e.kind, e.actor.address])).toEqual([
+      ['sign_in_refused', '10.0.0.7'],
+      ['sign_in_refused', '10.0.0.7'],
+      ['sign_in_refused', '10.0.0.7'],
+      ['sign_in_refused', '10.0.0.7'],
+      ['sign_in', '10.0.0.8'],
+    ]);
+  });
+
+  it('without it, X-Forwarded-For is ignored: a client cannot slip the throttle by naming other addresses', async () => {
+    firm = await startFirm(home, { firm: { throttle: { perAddress: 3 } } });
+    await firm.store.addUser('alice', PASSWORD, 'reviewer');
+    for (const [i, name] of ['a1', 'a2', 'a3'].entries())
+      expect((await fromClient(firm.server, name, 'wrong password', `10.0.0.${i + 1}`)).status).toBe(401);
+    expect((await fromClient(firm.server, 'alice', PASSWORD, '10.0.0.99')).status).toBe(429);
+  });
+});
+
 describe('single-token server', () => {
   const home = tempHome('casefile-token-');
 

@@ -87,6 +87,9 @@ describe('casefile serve', () => {
     const badPort = await runCasefile(home, ['serve', '--port', 'eighty']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toMatch(/--port must be a number/);
+    const proxyName = await runCasefile(home, ['serve', '--trust-proxy', 'proxy.example', '--port', '0']);
+    expect(proxyName.code).toBe(2);
+    expect(proxyName.stderr).toMatch(/--trust-proxy proxy\.example: give the reverse proxy's IP address/);
   });
 
   it('serve --firm – beyond loopback needs TLS; the session flags are for a firm server (usage errors, exit 2)', async () => {

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Engine } from '../../core/engine';
 import { UsageError, type CliIO, wireJson } from '../io';
@@ -84,12 +85,32 @@ async function serveOptions(args: Parsed, isLoopbackHost: (host: string) => bool
   const allowPaths = await allowedFolders(args.values['allow-path']);
   const allowScriptedModels = args.values['allow-scripted-models'] === true;
   const allowDownloadsFrom = await downloadHosts(args.values['allow-downloads-from']);
+  const trustedProxies = proxyAddresses(args.values['trust-proxy']);
   const firmAndTls = await firmOptions(args);
   if (firmAndTls.firm && !isLoopbackHost(host) && !firmAndTls.tls)
     throw new UsageError(`--host ${host} on a firm server needs TLS: add --tls-cert FILE and --tls-key FILE`);
   // A firm server always keeps the audit trail; --audit turns it on for a single-token one.
   const audit = args.values.audit === true || Boolean(firmAndTls.firm);
-  return { host, port, allowRemote, allowPaths, allowScriptedModels, allowDownloadsFrom, audit, ...firmAndTls };
+  return {
+    host,
+    port,
+    allowRemote,
+    allowPaths,
+    allowScriptedModels,
+    allowDownloadsFrom,
+    audit,
+    trustedProxies,
+    ...firmAndTls,
+  };
+}
+
+/** `--trust-proxy ADDR`: IP addresses only (a name would be looked up, and could change). */
+function proxyAddresses(values: unknown): string[] {
+  const given = Array.isArray(values) ? values.map(String) : [];
+  for (const address of given)
+    if (isIP(address) === 0)
+      throw new UsageError(`--trust-proxy ${address}: give the reverse proxy's IP address, such as 10.0.0.5`);
+  return [...new Set(given)];
 }
 
 /** Starts, in the background, following the cases' folders (within scope) and catching up their vectors. */
@@ -182,7 +203,7 @@ function untilStopped(): Promise<void> {
 export async function serveCommand(engine: Engine, args: Parsed, io: CliIO): Promise<number> {
   if (args.positionals.length) {
     throw new UsageError(
-      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models, --audit, --firm, --tls-cert, --tls-key, --session-idle and --session-max',
+      'serve takes no arguments, only --port, --host, --allow-remote, --allow-path, --allow-downloads-from, --allow-scripted-models, --audit, --trust-proxy, --firm, --tls-cert, --tls-key, --session-idle and --session-max',
     );
   }
   const { isLoopbackHost, startServer } = await import('../../server/server');
