@@ -53,7 +53,6 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
   await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Read and parse JSON; `undefined` when the file does not exist. */
 /** A text file's contents, or undefined when there is no such file (any other error is thrown). */
 export async function readTextIfExists(file: string): Promise<string | undefined> {
   try {
@@ -64,15 +63,10 @@ export async function readTextIfExists(file: string): Promise<string | undefined
   }
 }
 
+/** Read and parse JSON; `undefined` when the file does not exist. */
 export async function readJson(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  return JSON.parse(text) as unknown;
+  const text = await readTextIfExists(file);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }
 
 async function syncDir(dir: string): Promise<void> {
