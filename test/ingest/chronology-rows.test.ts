@@ -53,6 +53,20 @@ describe('relative dates', () => {
     });
   });
 
+  it('“On the same day” is the day of the event before; a day with no year a few sentences on still takes its year', async () => {
+    const events = await eventsOf(
+      'On February 1, 2008, the Weintraubs applied for a loan with Quicken Loans. On the same day, Quicken Loans sent them a Good Faith Estimate. ' +
+        'The estimate assumed a rate of 5.75%. It assumed a house value of $340,000. The rate was not locked. The deposit was $500. ' +
+        'On February 18, Quicken Loans provided the closing documents.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.computed ?? null])).toEqual([
+      ['2008-02-01', null],
+      ['2008-02-01', true],
+      ['2008-02-18', true],
+    ]);
+    expect(events[1]!.relative?.anchor).toBe('February 1, 2008');
+  });
+
   it('a timing term with no anchor the text dates is no event; nor is a count of business days', async () => {
     const events = await eventsOf(
       'The lease was signed on June 1, 2017.\n\nThe tenant shall give notice 30 days before the lapse of the term. ' +
@@ -145,6 +159,26 @@ describe('captions and the record', () => {
     ]);
   });
 
+  it('“Decided and Filed:” is a caption date; a payment schedule gives a row per instalment, not the signatures under it', async () => {
+    const caption = await eventsOf(
+      'Argued: December 1, 2009\nDecided and Filed: February 5, 2010\nBefore: BATCHELDER, Chief Judge.',
+    );
+    expect(caption.map((e) => [e.date, e.line])).toEqual([
+      ['2009-12-01', 'Argued: December 1, 2009'],
+      ['2010-02-05', 'Decided and Filed: February 5, 2010'],
+    ]);
+    const schedule = await eventsOf(
+      'Payments shall be made according to the following schedule:\nYear 1 - Due: December 31, 2018 - $50,000\n' +
+        'Year 2 - Due: December 31, 2019 - $75,000\nRemaining Balance Due: March 30, 2020 - $25,000\n' +
+        'Signatures:\nAmerican Diabetes Association Freeze Tag, Inc.\nBy: By:\nName Name\nTitle Title\nDate Date',
+    );
+    expect(schedule.map((e) => [e.date, e.text])).toEqual([
+      ['2018-12-31', 'Year 1 - Due: December 31, 2018 - $50,000'],
+      ['2019-12-31', 'Year 2 - Due: December 31, 2019 - $75,000'],
+      ['2020-03-30', 'Remaining Balance Due: March 30, 2020 - $25,000'],
+    ]);
+  });
+
   it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events', async () => {
     const events = await eventsOf(
       '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +
@@ -186,6 +220,47 @@ describe('which date, and who', () => {
       'Acme Supply Co. hereby gives notice of termination of the Distribution Agreement dated November 30, 2017, effective September 2, 2018.',
     );
     expect(event!.date).toBe('2018-09-02');
+  });
+
+  it('a letter that carries the event dates it: “In a letter dated July 25, 2006, Dr. Hackshaw stated …”', async () => {
+    const [letter] = await eventsOf(
+      'In a letter dated July 25, 2006, Dr. Hackshaw stated: “I have received a functional capacity evaluation from March 15th 2006.”',
+    );
+    expect(letter!.date).toBe('2006-07-25');
+    const [advised] = await eventsOf(
+      'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other warrants.',
+    );
+    expect(advised!.date).toBe('2021-05-14');
+  });
+
+  it('clauses and list items with a date of their own are an event each; a range stays one', async () => {
+    const text =
+      'Appellees shall file opposition to the motion by July 17, 2025, and Appellant shall file a reply by July 22, 2025. ' +
+      'The Government seized the iCloud account of Rudolph Giuliani (11/04/19); the e-mail account of Victoria Toensing (12/13/19); and other accounts. ' +
+      'The lease ran from January 1, 2019, and ending December 31, 2019.';
+    const events = await eventsOf(text);
+    expect(events.map((e) => [e.date, text.slice(e.start, e.end)])).toEqual([
+      ['2025-07-17', 'Appellees shall file opposition to the motion by July 17, 2025'],
+      ['2025-07-22', 'Appellant shall file a reply by July 22, 2025.'],
+      ['2019-11-04', 'The Government seized the iCloud account of Rudolph Giuliani (11/04/19);'],
+      ['2019-12-13', 'the e-mail account of Victoria Toensing (12/13/19); and other accounts.'],
+      ['2019-01-01', 'The lease ran from January 1, 2019, and ending December 31, 2019.'],
+    ]);
+  });
+
+  it('a transcript’s line numbers and spacing dots are not in its events', async () => {
+    const lines = [
+      '·1· · · ·IN THE UNITED STATES DISTRICT COURT',
+      '·2',
+      '·3· ·CRYSTAL LONG,· · · · · ·:',
+      '·4· · · · · Plaintiff,· · · ·:',
+      '·5· ·v.· · · · · · · · · · · : Civil Action No:',
+      '·6· · CONFIDENTIAL DEPOSITION OF CRYSTAL M. LONG',
+      '·7· · · · · · ·Monday, February 19, 2018',
+    ];
+    const [event] = await eventsOf(lines.join('\n'));
+    expect(event!.date).toBe('2018-02-19');
+    expect(event!.text).not.toMatch(/·|\b[1-7]\b/);
   });
 
   it('people are people and organisations: not places, not the words a signature block leaves after a name', async () => {

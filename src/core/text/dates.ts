@@ -8,6 +8,7 @@
 import type { PageIndex } from '../domain/index';
 import {
   captionParts,
+  clauseParts,
   datedRows,
   eventLine,
   isJunkSentence,
@@ -44,7 +45,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 3;
+export const EVENTS_FORMAT = 4;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -70,7 +71,8 @@ const MONTH_WORD =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b/;
 const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*\(?\s*$/i;
-const YEAR_ONLY = /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+((?:19|20)\d\d)\b(?![/.-]\d)/gi;
+const YEAR_ONLY =
+  /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+(?:the\s+)?((?:19|20)\d\d)\b(?![/.-]\d)/gi;
 const YEAR_RANGE =
   /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
 /** "20070817", "20011206 - 20061004": ISO 8601 basic dates, as military and registry records write them. */
@@ -108,7 +110,7 @@ const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1
 const COURT = /\(\s*(?:[A-Z][A-Za-z.]*,?\s+)*[A-Z][A-Za-z.]*\.,?\s*$/;
 const SIGNAL = /^(?:See(?:,|\s+also|\s+generally)?|Cf\.|Compare|Accord|But\s+see)\s/;
 const ABBREVIATIONS =
-  /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Corp|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
+  /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|INC|Ltd|LTD|Co|CO|Corp|CORP|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
 
 /**
  * Sentence ranges of a text: paragraphs split at blank lines, then at sentence ends — not after an
@@ -262,6 +264,12 @@ function sharedYear(r: ParsedResult, sentence: string, precision: DatePrecision)
 /** A date that names another document ("the Agreement dated November 30, 2017"), not when this event happened. */
 const DOCUMENT_DATE =
   /\b(?:agreement|contract|lease|letter|amendment|order|notice|memorandum|license|licence|policy|addendum|complaint|motion|opinion|judgment|plan)\s*,?\s+(?:dated|of|made|executed|entered into|signed)(?:\s+(?:on|as of))?\s*$/i;
+/**
+ * A letter that is how the event happened ("In a letter dated July 25, 2006, Dr. Hackshaw stated",
+ * "by letter dated May 14, 2021, the Government advised"): its date is the event's.
+ */
+const BY_LETTER =
+  /\b(?:in|by|through|via)\s+(?:(?:a|an|its|his|her|their)\s+)?(?:letter|e-?mail|memorandum|notice)\s*,?\s+dated(?:\s+on)?\s*$/i;
 
 /**
  * The date chrono finds that the words really give: where a sentence has several, not one that
@@ -282,7 +290,8 @@ function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
       date_text: r.text,
       anchor: true,
     };
-    if (!DOCUMENT_DATE.test(sentence.slice(0, r.index))) return found;
+    const before = sentence.slice(0, r.index);
+    if (!DOCUMENT_DATE.test(before) || BY_LETTER.test(before)) return found;
     first ??= found;
   }
   return first;
@@ -384,7 +393,9 @@ function readableBody(text: string, pages: PageIndex, starts: readonly number[])
     ...edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())),
     ...lineNumberColumn(lines),
   ].sort((x, y) => x.start - y.start);
-  return blankOut(text, blank);
+  const body = blankOut(text, blank);
+  // A court reporter's spacing dots ("·3· ·CRYSTAL LONG,· · · ·:") read as the spaces they stand for.
+  return /(?:· ){3}/.test(body) ? body.replace(/·/g, ' ') : body;
 }
 
 /** An explicit date in a short text (a defined term's), for relative dates counted from it. */
@@ -423,10 +434,11 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   for (const [i, [a, b]] of sentenceSpans(body).entries()) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const sentence = body.slice(a, b).replace(/\n/g, ' ');
-    // A caption's dates ("Argued: … Decided: …") and a docket table's dated rows are an event each;
-    // any other sentence is one.
+    // A caption's dates ("Argued: … Decided: …"), a docket table's dated rows and clauses with a
+    // date of their own are an event each; any other sentence is one.
     const caption = captionParts(sentence);
-    const parts = caption.length ? caption : datedRows(body.slice(a, b));
+    const rows = caption.length ? caption : datedRows(body.slice(a, b));
+    const parts = rows.length ? rows : clauseParts(sentence);
     // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
     // decision dates are, even in a caption block that carries a stamp.
     const stamped = STAMP.test(sentence);

@@ -16,13 +16,16 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
   )
     return true;
   // An opinion's caption dates, even split over lines in their parenthesis ("(Argued: …", "Decided: …)").
-  if (/^\(?\s*(?:Argued|Submitted|Decided|Filed|Heard|Entered)\s*:/.test(sentence)) return false;
+  if (/^\(?\s*(?:Argued|Submitted|Decided|Filed|Heard|Entered)(?:\s+and\s+\w+)?\s*:/.test(sentence)) return false;
   if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
     return true;
   if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
   const labels = sentence.match(/\b(?:By|Name|Title|Its|Signature|Date)\s*:/g)?.length ?? 0;
   if (labels >= 2) return true;
-  if (/_{3,}/.test(sentence) && (/\bDate\b[\s_]*\bDate\b/.test(sentence) || labels)) return true;
+  // The captions under a signature line: "(Title) (Title) 1/12/99 12/18/98", "Name (type or print) Date".
+  if (/\((?:Title|Name|Signature|Print(?:ed)? Name|Date|type or print)\)/i.test(sentence)) return true;
+  // Dates over signature lines of underscores or dashes: "1/30/2000 1/30/2000 ------ ------ Date Date".
+  if (/_{3,}|-{6,}/.test(sentence) && (/\bDate\b[\s_-]*\bDate\b/.test(sentence) || labels)) return true;
   // A row of labelled fields, next to no words of a sentence, none of which dates something
   // ("Inactive: Active: 20011206 - 20061004"; not "Date of Discharge: 20070817").
   const rest = sentence.replace(dateText, ' ');
@@ -33,8 +36,9 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
 }
 
 /**
- * The line-number column of pleading paper: a run of lines, on one page, that open with the numbers
- * 1, 2, 3… ("9", "10 Background", "11 On February 13, 2002, …"). Returns the numbers' ranges.
+ * The line-number column of pleading paper or a transcript: a run of lines, on one page, that open
+ * with the numbers 1, 2, 3… ("9", "10 Background", "11 On February 13, 2002, …", "·4· · Plaintiff,").
+ * Returns the numbers' ranges.
  */
 export function lineNumberColumn(lines: readonly Line[]): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -46,7 +50,8 @@ export function lineNumberColumn(lines: readonly Line[]): { start: number; end: 
     run = [];
   };
   for (const l of lines) {
-    const m = /^(\d{1,2})(?=\s|$)/.exec(l.text);
+    // A court reporter's transcript writes them between middle dots: "·4· · · · Plaintiff,".
+    const m = /^·?(\d{1,2})(?=[\s·]|$)/.exec(l.text);
     if (l.page !== page) {
       close();
       page = l.page;
@@ -55,7 +60,7 @@ export function lineNumberColumn(lines: readonly Line[]): { start: number; end: 
     if (!m) continue;
     const n = Number(m[1]);
     if (n !== last + 1 && run.length) close();
-    if (n === last + 1 || !run.length) run.push({ start: l.start, end: l.start + m[1]!.length });
+    if (n === last + 1 || !run.length) run.push({ start: l.start, end: l.start + m[0].length });
     last = n;
   }
   close();
@@ -68,7 +73,7 @@ const APPOSITIVE =
   /,\s+(?:a|an)\s+(?:[A-Z][\w.]*\s+){0,3}(?:corporation|company|partnership|limited liability company|limited partnership|association|bank|trust|organization|entity|individual|municipality)\b.*?(?=,?\s+and\s+\S*[A-Z]|;|\.\s|$)/g;
 /** The dates of an opinion's caption: "Argued: October 29, 2009 Decided: February 5, 2010". */
 const CAPTION_DATE =
-  /\b(Argued|Submitted|Decided|Filed|Heard|Entered)\s*:?\s*((?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})|\d{1,2}\/\d{1,2}\/\d{2,4})/g;
+  /\b((?:Argued|Submitted|Decided|Filed|Heard|Entered)(?:\s+and\s+(?:Filed|Decided|Entered))?)\s*:?\s*((?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})|\d{1,2}\/\d{1,2}\/\d{2,4})/g;
 /**
  * An opinion's caption dates ("Argued: October 29, 2009 Decided: February 5, 2010"): two events in
  * one sentence, each its own row with its own words ([start, end) in the sentence); [] for any other.
@@ -78,9 +83,13 @@ export function captionParts(sentence: string): [number, number][] {
   return found.length >= 2 ? found.map((m) => [m.index, m.index + m[0].length]) : [];
 }
 
-/** A line that opens with a date: a row of a docket or exhibit table ("11/16/2016 4016 Amended CMO 1 re …"). */
+/**
+ * A line that opens with a date, or with a short label and then a date: a row of a docket or
+ * exhibit table ("11/16/2016 4016 Amended CMO 1 re …") or of a schedule ("Year 1 - Due: December 31,
+ * 2018 - $50,000").
+ */
 const DATED_ROW =
-  /^[ \t]*(?:\d{1,2}\/\d{1,2}\/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4})\b/;
+  /^[ \t]*(?:[^\n.;:]{0,30}\b(?:due|deadline|paid|payable)\s*[:-]\s*)?(?:\d{1,2}\/\d{1,2}\/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4})\b/i;
 
 /**
  * The rows of a table of dated entries read as one sentence (a docket, an exhibit list: no full
@@ -96,13 +105,55 @@ export function datedRows(raw: string): [number, number][] {
     at += line.length + 1;
   }
   if (starts.length < 2) return [];
+  // The last row ends where a signature block or a footer's label line begins under it.
+  const tail = /\n[ \t]*(?:Signatures?|By|Name|Title|Source)\s*:/.exec(raw.slice(starts.at(-1)!));
+  const last = tail ? starts.at(-1)! + tail.index + 1 : raw.length + 1;
   return starts
-    .map((s, i) => [s, (starts[i + 1] ?? raw.length + 1) - 1] as [number, number])
+    .map((s, i) => [s, (starts[i + 1] ?? last) - 1] as [number, number])
     .map(([s, e]) => {
       let end = Math.min(e, raw.length);
       while (end > s && /\s/.test(raw[end - 1]!)) end--;
       return [s, end];
     });
+}
+
+const MONTH_ABBR = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\\.?';
+/** A whole date: "July 17, 2025", "17 July 2025", "11/04/19". */
+const FULL_DATE = new RegExp(
+  `\\b(?:${MONTH_ABBR}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}\\s+${MONTH_ABBR},?\\s+\\d{4}|\\d{1,2}\\/\\d{1,2}\\/\\d{2,4})\\b`,
+);
+/** Where a sentence may part into events: a semicolon, or ", and" between clauses. */
+const CLAUSE_CUT = /;\s+|,\s+and\s+/g;
+
+/**
+ * Events joined in one sentence, each with a date of its own: list items parted by semicolons
+ * ("the iCloud account of … (11/04/19); the e-mail account of … (12/13/19)") or clauses joined by
+ * ", and" ("Appellees shall file … by July 17, 2025, and Appellant shall file a reply by July 22,
+ * 2025"). A part without a whole date stays with the part before it, and so does a clause whose date
+ * comes within its first words (a range's end: "…, and ending December 31, 2019"). [start, end) of
+ * each part in the sentence; [] when fewer than two parts are left.
+ */
+export function clauseParts(sentence: string): [number, number][] {
+  if (!sentence.includes(';') && !/,\s+and\s/.test(sentence)) return [];
+  const parts: [number, number][] = [];
+  let from = 0;
+  const close = (to: number, next: number) => {
+    const piece = sentence.slice(from, to);
+    const date = FULL_DATE.exec(piece);
+    const lead = date ? piece.slice(0, date.index).trim().split(/\s+/).filter(Boolean).length : 0;
+    const prev = parts.at(-1);
+    if (prev && (!date || lead < 3)) prev[1] = to;
+    else parts.push([from, to]);
+    from = next;
+  };
+  for (const m of sentence.matchAll(CLAUSE_CUT)) close(m.index + (m[0].startsWith(';') ? 1 : 0), m.index + m[0].length);
+  close(sentence.length, sentence.length);
+  // The first part keeps what comes before its date; a first part without a date joins the next.
+  if (parts.length > 1 && !FULL_DATE.test(sentence.slice(parts[0]![0], parts[0]![1]))) {
+    const [first, second] = parts as [[number, number], [number, number]];
+    parts.splice(0, 2, [first[0], second[1]]);
+  }
+  return parts.length >= 2 ? parts : [];
 }
 
 /** A list or section marker, a footnote number, before the words: "I ", "B. ", "5 ", "(a) ". */

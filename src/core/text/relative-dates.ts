@@ -45,6 +45,10 @@ const NARRATIVE = new RegExp(
 );
 /** "The next day", "the following week". */
 const NEXT = /\b(?:the\s+)?(next|following)\s+(day|morning|week|month|year)\b/i;
+/** "On the same day", "that same day", "later that day": the day of the event before. */
+const SAME_DAY = /\b(?:(?:on\s+)?(?:the|that)\s+same\s+day|later\s+(?:that|the\s+same)\s+day)\b/i;
+/** How many sentences back a day with no year may find the event whose year it takes. */
+const DAY_NO_YEAR_REACH = 6;
 /** "Shortly after", "a few days later", "months later": after the event before, by no count the text gives. */
 const VAGUE =
   /\b(?:shortly|soon|some time|a few \w+|several \w+|days|weeks|months|years)\s+(?:later|afterwards?|thereafter)\b/i;
@@ -129,7 +133,8 @@ export function definedDateTerms(
 
 /**
  * The date of a sentence that has only a relative one: counted from a defined term, or from the
- * event before it (`anchor`, at most two sentences back); null when the text gives no anchor.
+ * event before it (`anchor`, at most two sentences back; a day with no year, a few more, since a
+ * narrative names its days in order); null when the text gives no anchor.
  */
 export function relativeDate(
   sentence: string,
@@ -147,10 +152,19 @@ export function relativeDate(
     const relative = { text: anchored[0], anchor: `the ${term}`, anchor_date: defined.date, computed: true };
     return { date, precision: 'day', date_text: anchored[0], relative };
   }
-  if (!anchor || index - anchor.sentence > 2) return null;
+  if (!anchor || index - anchor.sentence > DAY_NO_YEAR_REACH) return null;
   const inYear = dayInAnchorYear(sentence, anchor);
   if (inYear) return inYear;
+  if (index - anchor.sentence > 2) return null;
   const near = { anchor: anchor.date_text, anchor_date: anchor.date };
+  const same = anchor.precision === 'day' ? SAME_DAY.exec(sentence) : null;
+  if (same)
+    return {
+      date: anchor.date,
+      precision: 'day',
+      date_text: same[0],
+      relative: { text: same[0], ...near, computed: true },
+    };
   const narrative = NARRATIVE.exec(sentence);
   const next = narrative ? null : NEXT.exec(sentence);
   const exact = narrative && !narrative[1] && !narrative[4] ? narrative : null;
