@@ -1,14 +1,15 @@
 /**
  * `cases.export`: one case's folder — originals, stored text, index, chats, chronology marks,
- * settings — written as one zip (fflate, streamed file by file, so a large case is never held in
- * memory), its manifest last, sealed by a passphrase when one is given (./crypto.ts). The case is
- * read while nothing writes it (the ports' `exclusive`: an ingest here is waited for, one in another
- * process refuses), into a temp file renamed over the target, so a failed export leaves no file.
+ * settings — written as one zip (./zip-write.ts, streamed file by file, so a large case is never
+ * held in memory, with zip64 records past 4 GB or 65,535 files), its manifest last, sealed by a
+ * passphrase when one is given (./crypto.ts). The case is read while nothing writes it (the ports'
+ * `exclusive`: an ingest here is waited for, one in another process refuses), into a temp file
+ * renamed over the target, so a failed export leaves no file.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { pipeline, Transform } from 'node:stream';
 import type { MatterExport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
 import { TEMP_MARK } from '../util/fs';
@@ -23,10 +24,8 @@ import {
 } from './manifest';
 import type { MatterPorts } from './ports';
 import { Progress } from './progress';
+import { writeZip, type ZipSource } from './zip-write';
 
-/** A zip without zip64 (fflate writes none) holds at most this many bytes and entries. */
-const MAX_ZIP_BYTES = 4 * 1024 ** 3 - 64 * 1024 ** 2;
-const MAX_ZIP_ENTRIES = 65_000;
 /** Files of a case folder that are not the case: the ingest lock, and writes in flight. */
 const SKIPPED_AT_ROOT = new Set(['ingest.lock']);
 
@@ -52,19 +51,13 @@ async function caseFiles(caseDir: string): Promise<CaseFile[]> {
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
-function refuseTooLarge(files: CaseFile[]): void {
-  const total = files.reduce((n, f) => n + f.size, 0);
-  if (total > MAX_ZIP_BYTES || files.length > MAX_ZIP_ENTRIES)
-    throw new CasefileError(
-      'failed',
-      `This case is too large to export as one matter file (${files.length.toLocaleString('en-US')} files, ${(total / 1024 ** 3).toFixed(1)} GB; a matter file holds up to 4 GB and 65,000 files).`,
-    );
-}
+/** Plain zip bytes gathered before one write: a case of many small files gives many small pieces. */
+const WRITE_BATCH = 1024 * 1024;
 
 /** Where the zip's bytes go: straight to the file, or through the sealer first. */
 class ArchiveSink {
-  private queued: Uint8Array[] = [];
-  private failure: Error | null = null;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   written = 0;
 
   constructor(
@@ -72,58 +65,62 @@ class ArchiveSink {
     private readonly sealer: ChunkSealer | null,
   ) {}
 
-  /** fflate's callback: it runs inside `push`, so the bytes wait for `flush`. */
-  readonly ondata = (err: Error | null, data: Uint8Array): void => {
-    if (err) this.failure = err;
-    else if (data.length) this.queued.push(data);
+  async start(): Promise<void> {
+    if (this.sealer) this.queue(this.sealer.header);
+  }
+
+  readonly push = async (data: Uint8Array): Promise<void> => {
+    if (!this.sealer) this.queue(data);
+    else for (const sealed of this.sealer.push(data)) this.queue(sealed);
+    if (this.pendingBytes >= WRITE_BATCH) await this.flush();
   };
 
-  async start(): Promise<void> {
-    if (this.sealer) await this.write(this.sealer.header);
-  }
-
-  async flush(): Promise<void> {
-    if (this.failure) throw this.failure;
-    const queued = this.queued;
-    this.queued = [];
-    for (const data of queued) {
-      if (!this.sealer) await this.write(data);
-      else for (const sealed of this.sealer.push(data)) await this.write(sealed);
-    }
-  }
-
   async finish(): Promise<void> {
+    if (this.sealer) this.queue(this.sealer.final());
     await this.flush();
-    if (this.sealer) await this.write(this.sealer.final());
     await this.handle.sync();
   }
 
-  private async write(data: Uint8Array): Promise<void> {
-    await this.handle.write(data);
+  private queue(data: Uint8Array): void {
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+  }
+
+  private async flush(): Promise<void> {
+    const data = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    let at = 0;
+    while (at < data.length) at += (await this.handle.write(data, at)).bytesWritten;
     this.written += data.length;
   }
 }
 
-/** Add one file to the zip, hashing what is read, so the manifest says what the zip holds. */
-async function addFile(zip: Zip, sink: ArchiveSink, file: CaseFile, progress: Progress): Promise<ManifestFile> {
-  // Originals are mostly compressed already (PDF, Office, images); the rest is text and index data.
-  const entry = file.rel.startsWith('files/')
-    ? new ZipPassThrough(`${CASE_PREFIX}${file.rel}`)
-    : new ZipDeflate(`${CASE_PREFIX}${file.rel}`, { level: 6 });
-  zip.add(entry);
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(file.full, { highWaterMark: 256 * 1024 })) {
-    const bytes = chunk as Buffer;
-    hash.update(bytes);
-    size += bytes.length;
-    entry.push(bytes);
-    await sink.flush();
-    progress.add(bytes.length);
-  }
-  entry.push(new Uint8Array(0), true);
-  await sink.flush();
-  return { path: file.rel, size, sha256: hash.digest('hex') };
+/** One file as a zip entry, hashed as it is read, so the manifest says what the zip holds. */
+function source(file: CaseFile, listed: ManifestFile[], progress: Progress): ZipSource {
+  return {
+    name: `${CASE_PREFIX}${file.rel}`,
+    // Originals are mostly compressed already (PDF, Office, images); the rest is text and index data.
+    deflate: !file.rel.startsWith('files/'),
+    open: () => {
+      const hash = createHash('sha256');
+      let size = 0;
+      const hashed = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          progress.add(chunk.length);
+          done(null, chunk);
+        },
+        flush(done) {
+          listed.push({ path: file.rel, size, sha256: hash.digest('hex') });
+          done();
+        },
+      });
+      // A read error destroys `hashed` with it, which fails the zip.
+      return pipeline(createReadStream(file.full, { highWaterMark: 256 * 1024 }), hashed, () => {});
+    },
+  };
 }
 
 /** Write the zip of `files` and its manifest into `handle`. */
@@ -136,14 +133,16 @@ async function writeArchive(
 ): Promise<number> {
   const sink = new ArchiveSink(handle, sealer);
   await sink.start();
-  const zip = new Zip(sink.ondata);
   const listed: ManifestFile[] = [];
-  for (const file of files) listed.push(await addFile(zip, sink, file, progress));
-  const manifest: Manifest = { ...head, files: listed };
-  const entry = new ZipDeflate(MANIFEST_ENTRY, { level: 6 });
-  zip.add(entry);
-  entry.push(new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`), true);
-  zip.end();
+  const manifest = () => {
+    const full: Manifest = { ...head, files: listed };
+    return new TextEncoder().encode(`${JSON.stringify(full, null, 1)}\n`);
+  };
+  await writeZip(
+    files.map((f) => source(f, listed, progress)),
+    { name: MANIFEST_ENTRY, data: manifest },
+    sink.push,
+  );
   await sink.finish();
   return sink.written;
 }
@@ -169,7 +168,6 @@ export async function exportCase(
   return ports.exclusive(caseId, async () => {
     const meta = await ports.cases.readMeta(caseId);
     const files = await caseFiles(ports.cases.caseDir(caseId));
-    refuseTooLarge(files);
     const progress = new Progress(
       ports.events,
       caseId,

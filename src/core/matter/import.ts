@@ -19,7 +19,7 @@ import { ChunkOpener, ENCRYPTED_MAGIC, HEADER_BYTES } from './crypto';
 import { CASE_PREFIX, MANIFEST_ENTRY, type Manifest, parseManifest, safeCasePath } from './manifest';
 import type { MatterPorts } from './ports';
 import { Progress } from './progress';
-import { entryStream, readZipEntries, type ZipEntry } from './zip-read';
+import { MatterZip, type ZipEntry } from './zip-read';
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const FOREIGN =
@@ -75,12 +75,11 @@ async function unseal(file: string, passphrase: string | undefined, out: string)
 }
 
 /** The zip's entries by their path in the case, with the manifest read and checked against them. */
-async function checkedEntries(zip: string): Promise<{ manifest: Manifest; byPath: Map<string, ZipEntry> }> {
-  const entries = await readZipEntries(zip);
-  const manifestEntry = entries.find((e) => e.name === MANIFEST_ENTRY);
+async function checkedEntries(zip: MatterZip): Promise<{ manifest: Manifest; byPath: Map<string, ZipEntry> }> {
+  const manifestEntry = zip.entries.find((e) => e.name === MANIFEST_ENTRY);
   if (!manifestEntry) throw refuse('This is a zip file, but not a Casefile matter file (it has no list of contents).');
   const byPath = new Map<string, ZipEntry>();
-  for (const e of entries) {
+  for (const e of zip.entries) {
     if (e === manifestEntry) continue;
     const rel = e.name.startsWith(CASE_PREFIX) ? e.name.slice(CASE_PREFIX.length) : '';
     if (!safeCasePath(rel))
@@ -89,7 +88,14 @@ async function checkedEntries(zip: string): Promise<{ manifest: Manifest; byPath
     byPath.set(rel.toLowerCase(), e);
   }
   const chunks: Buffer[] = [];
-  for await (const c of entryStream(zip, manifestEntry, 64 * 1024 * 1024)) chunks.push(c as Buffer);
+  try {
+    for await (const c of await zip.stream(manifestEntry, 64 * 1024 * 1024)) chunks.push(c as Buffer);
+  } catch (err) {
+    if (err instanceof CasefileError) throw err;
+    throw refuse(
+      'This matter file’s list of contents is damaged, so nothing in it can be checked. Ask for a fresh copy.',
+    );
+  }
   const manifest = parseManifest(Buffer.concat(chunks).toString('utf8'));
   const listed = new Set(manifest.files.map((f) => f.path.toLowerCase()));
   for (const f of manifest.files)
@@ -102,7 +108,7 @@ async function checkedEntries(zip: string): Promise<{ manifest: Manifest; byPath
 
 /** Write every listed file under `dir`, each checked for its size and SHA-256 as it is written. */
 async function extract(
-  zip: string,
+  zip: MatterZip,
   checked: Awaited<ReturnType<typeof checkedEntries>>,
   dir: string,
   progress: Progress,
@@ -121,7 +127,8 @@ async function extract(
         done(null, chunk);
       },
     });
-    await pipeline(entryStream(zip, entry, f.size), count, createWriteStream(target, { flags: 'wx' })).catch((err) => {
+    const data = await zip.stream(entry, f.size);
+    await pipeline(data, count, createWriteStream(target, { flags: 'wx' })).catch((err) => {
       if (err instanceof CasefileError) throw err;
       throw refuse(`“${f.path}” in this matter file is damaged (${(err as Error).message}). Ask for a fresh copy.`);
     });
@@ -129,6 +136,21 @@ async function extract(
       throw refuse(
         `“${f.path}” in this matter file does not match its fingerprint: it was changed or damaged after export.`,
       );
+  }
+}
+
+/** Check the zip at `zipFile` against its manifest and write its files under `caseDir`. */
+async function unpack(ports: MatterPorts, zipFile: string, caseDir: string) {
+  const zip = await MatterZip.open(zipFile);
+  try {
+    const checked = await checkedEntries(zip);
+    const total = checked.manifest.files.reduce((n, f) => n + f.size, 0);
+    const progress = new Progress(ports.events, checked.manifest.case.id, 'import', total);
+    await fs.mkdir(caseDir);
+    await extract(zip, checked, caseDir, progress);
+    return { manifest: checked.manifest, progress };
+  } finally {
+    zip.close();
   }
 }
 
@@ -192,15 +214,10 @@ export async function importMatter(ports: MatterPorts, file: string, passphrase?
   const kind = await kindOf(source);
   const staging = await ports.cases.newStaging();
   try {
-    const zip = kind === 'zip' ? source : path.join(staging, 'matter.zip');
-    if (kind === 'sealed') await unseal(source, passphrase, zip);
-    const checked = await checkedEntries(zip);
-    const { manifest } = checked;
-    const total = manifest.files.reduce((n, f) => n + f.size, 0);
-    const progress = new Progress(ports.events, manifest.case.id, 'import', total);
+    const zipFile = kind === 'zip' ? source : path.join(staging, 'matter.zip');
+    if (kind === 'sealed') await unseal(source, passphrase, zipFile);
     const caseDir = path.join(staging, 'case');
-    await fs.mkdir(caseDir);
-    await extract(zip, checked, caseDir, progress);
+    const { manifest, progress } = await unpack(ports, zipFile, caseDir);
     await stagedMeta(caseDir, manifest);
     const { installed, earlier } = await installCase(ports, caseDir, manifest.case.id);
     progress.done();
