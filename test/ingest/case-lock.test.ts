@@ -5,7 +5,8 @@
  * other process, says so in its progress, and the file arrives once that process is done; a caller
  * that waits for the answer (the CLI) is still told at once that the case is busy.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
@@ -106,5 +107,62 @@ describe('a drop while another process holds the case', () => {
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: holder.pid });
     expect(existsSync(path.join(home, 'jobs')) ? readdirSync(path.join(home, 'jobs')) : []).toEqual([]);
     expect(await files()).toEqual([]);
+  });
+});
+
+describe('a data folder shared by several machines', () => {
+  it('a lock from another machine holds while its lease is renewed, and is taken over once it is not', async () => {
+    const home = tempHome('casefile-case-lease-');
+    const engine = await Engine.open({ home });
+    engines.push(engine);
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Shared' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop);
+    writeFileSync(path.join(drop, 'letter.txt'), 'The landlord received the notice on the first of May.');
+    const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
+    // A pid that is no process here: on another machine it may well be one.
+    writeFileSync(lock, JSON.stringify({ pid: 999_999, host: 'another-machine', started: new Date().toISOString() }));
+    await expect(engine.router.call('ingest.start', { case_id: caseId, paths: [drop] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/pid 999999 on another-machine/),
+    });
+    // Unrenewed for two minutes: that machine's process is gone.
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(lock, old, old);
+    const run = await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
+    expect('results' in run && run.results.map((r) => r.status)).toEqual(['indexed']);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a job another machine left is not taken up here, a job of this machine whose process is gone is', async () => {
+    const home = tempHome('casefile-case-lease-jobs-');
+    const engine = await Engine.open({ home });
+    engines.push(engine);
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Shared' });
+    const drop = path.join(home, 'drop');
+    mkdirSync(drop);
+    writeFileSync(path.join(drop, 'letter.txt'), 'The landlord received the notice on the first of May.');
+    const jobs = path.join(home, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const job = (id: string, host: string) => ({
+      schemaVersion: 1,
+      id,
+      caseId,
+      paths: [drop],
+      created: new Date().toISOString(),
+      state: 'running',
+      pid: 999_999,
+      host,
+    });
+    writeFileSync(path.join(jobs, 'jremote.json'), JSON.stringify(job('jremote', 'another-machine')));
+    writeFileSync(path.join(jobs, 'jlocal.json'), JSON.stringify(job('jlocal', os.hostname())));
+    const files = async () =>
+      (await engine.router.call('files.list', { case_id: caseId })).files.map((f) => [f.name, f.status]);
+    (await engine.ingestService()).startAdopting(50);
+    await expect.poll(files, POLL).toEqual([['letter.txt', 'indexed']]);
+    // The local orphan was taken up and its record removed; the other machine's, merged with it
+    // had it been taken, is still there.
+    await expect.poll(() => readdirSync(jobs), POLL).not.toContain('jlocal.json');
+    expect(readdirSync(jobs)).toEqual(['jremote.json']);
   });
 });

@@ -131,6 +131,12 @@ async function startBackgroundWork(
       return w.start();
     })
     .catch((err: unknown) => io.err(`casefile: following the cases' folders failed: ${(err as Error).message}`));
+  // Ingests another process of this machine left when killed (a second server on this data
+  // folder, a CLI run) are finished here: looked for now and every 15 seconds.
+  void engine
+    .ingestService()
+    .then((ingest) => ingest.startAdopting(Number(process.env.CASEFILE_ADOPT_EVERY_MS) || 15_000))
+    .catch((err: unknown) => io.err(`casefile: finishing interrupted ingests failed: ${(err as Error).message}`));
   // Cases whose passages wait for vectors (made before a model was installed) catch up in the background.
   void engine
     .startVectorCatchUp()

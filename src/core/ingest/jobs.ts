@@ -22,6 +22,8 @@ export interface JobRecord {
   state: 'running' | 'cancelled';
   /** Process that owns a running job (a job whose process is gone was interrupted). */
   pid: number;
+  /** The machine of that process (a data folder shared by several; absent in jobs of earlier versions). */
+  host?: string;
 }
 
 /** What several jobs read, as one walk: a path any of them reads whole is read whole, else the files they name in it. */

@@ -13,7 +13,7 @@ import { CasefileError } from '../../shared/errors';
 import { KeyedQueue } from '../util/concurrency';
 import { newId } from '../util/ids';
 import { passwordKey } from '../util/passwords';
-import { lockCaseWhenFree, withCaseLock } from './case-lock';
+import { CaseLockedError, HOST, lockCase, lockCaseWhenFree, ownedElsewhere, withCaseLock } from './case-lock';
 import { VectorCatchUp } from './catch-up';
 import { refreshDigest } from './case-digest';
 import type { CaseDigest } from '../cases/index';
@@ -266,8 +266,10 @@ export class IngestService {
       created: new Date().toISOString(),
       state: 'running',
       pid: process.pid,
+      host: HOST,
     };
     job.pid = process.pid;
+    job.host = HOST;
     job.state = 'running';
     await this.jobs.save(job);
     const controller = new AbortController();
@@ -439,6 +441,47 @@ export class IngestService {
     );
   }
 
+  /**
+   * Take up, now and every `everyMs` until closed, the jobs another process of this machine left
+   * when it was killed mid-ingest (two servers on one data folder: the one left running finishes
+   * what the other began). Only orphaned jobs: a case another live process ingests is left to it.
+   */
+  startAdopting(everyMs: number): void {
+    if (this.adopting) return;
+    let busy = false;
+    const look = async () => {
+      if (busy || this.closed) return;
+      busy = true;
+      try {
+        const orphaned = async () =>
+          (await this.jobs.list()).filter((j) => !this.isActiveJob(j.id) && !ownedElsewhere(j));
+        for (const caseId of new Set((await orphaned()).map((j) => j.caseId))) {
+          if (this.closed) break;
+          // The case's lock first: of two processes left running, one takes the orphan, and the
+          // other leaves it alone (it may be finished by the time the lock is free).
+          const release = await lockCase(this.ports.cases.caseDir(caseId)).catch(
+            (err: unknown) => (err instanceof CaseLockedError ? null : async () => {}), // a deleted case: resume drops its jobs
+          );
+          if (!release) continue;
+          try {
+            if ((await orphaned()).some((j) => j.caseId === caseId)) await this.resume(caseId);
+          } catch (err) {
+            console.error(`casefile: finishing case ${caseId}'s interrupted ingest failed: ${(err as Error).message}`);
+          } finally {
+            await release();
+          }
+        }
+      } finally {
+        busy = false;
+      }
+    };
+    this.adopting = setInterval(() => void look(), everyMs);
+    this.adopting.unref();
+    void look();
+  }
+
+  private adopting: NodeJS.Timeout | undefined;
+
   private isActiveJob(jobId: string): boolean {
     for (const set of this.active.values()) for (const s of set) if (s.job.id === jobId) return true;
     return false;
@@ -502,6 +545,7 @@ export class IngestService {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.adopting);
     await this.vectors.close();
     for (const set of this.active.values()) for (const s of set) s.controller.abort();
     for (const c of this.reindexing.values()) c.abort();

@@ -1,0 +1,94 @@
+/**
+ * Two processes on one data folder (issue 41: two servers sharing a store): one is killed while it
+ * adds files to a case; the one left running keeps answering, takes up the orphaned ingest, and
+ * the case ends with every file and exactly the passages a clean run makes.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { ChunkStore } from '../../src/core/retrieval/store';
+import { repoRoot, tempHome } from '../helpers/home';
+
+const FILES = 100;
+const POLL = { timeout: 90_000, interval: 50 };
+
+/** A drop of short, distinct letters: many files, so a run is killed with most of them still to read. */
+function makeDrop(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < FILES; i++)
+    writeFileSync(
+      path.join(dir, `letter-${String(i).padStart(3, '0')}.txt`),
+      `Letter ${i}. On March ${(i % 28) + 1}, 2021 the tenant of unit ${i} reported a leak to the landlord. ` +
+        `The landlord sent plumber number ${i * 7} on the following day and billed ${i * 13} dollars.`,
+    );
+}
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+
+/** Every passage of the case's table, by id and text, in order: what a clean run must equal. */
+async function passages(engine: Engine, caseId: string): Promise<string[]> {
+  const store = await ChunkStore.open(engine.cases.caseDir(caseId));
+  try {
+    const rows = (await (await store.table())!.query().select(['chunk_id', 'text']).toArray()) as {
+      chunk_id: string;
+      text: string;
+    }[];
+    return rows.map((r) => `${r.chunk_id} ${r.text}`).sort();
+  } finally {
+    store.close();
+  }
+}
+
+describe('an ingest whose process was killed', () => {
+  it('is finished by the other process on the same data folder, which answers meanwhile', async () => {
+    const home = tempHome('casefile-adopt-');
+    const drop = path.join(home, 'drop');
+    makeDrop(drop);
+    const engine = await Engine.open({ home });
+    engines.push(engine);
+    const { id: caseId } = await engine.router.call('cases.create', { name: 'Leaks' });
+
+    // The other process: the CLI adding the drop, killed once some files are in and most are not.
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', caseId, drop],
+      {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<string | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const indexed = async () =>
+      (await engine.router.call('files.list', { case_id: caseId })).files.filter((f) => f.status === 'indexed').length;
+    await expect.poll(indexed, POLL).toBeGreaterThanOrEqual(2);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const left = await indexed();
+    expect(left).toBeLessThan(FILES); // killed mid-ingest, not after it
+    expect(readdirSync(path.join(home, 'jobs'))).toHaveLength(1); // its job, orphaned
+
+    const ingest = await engine.ingestService();
+    ingest.startAdopting(100);
+    // Answering while it finishes the other process's work.
+    const hits = await engine.router.call('search', { case_id: caseId, query: 'leak reported to the landlord', k: 5 });
+    expect(hits.results.length).toBeGreaterThan(0);
+    await expect.poll(indexed, POLL).toBe(FILES);
+    await expect
+      .poll(() => (existsSync(path.join(home, 'jobs')) ? readdirSync(path.join(home, 'jobs')) : []), POLL)
+      .toEqual([]);
+
+    // Exactly what a clean run makes: no file lost, none twice, the same passages.
+    const clean = await Engine.open({ home: tempHome('casefile-adopt-clean-') });
+    engines.push(clean);
+    const { id: cleanId } = await clean.router.call('cases.create', { name: 'Leaks' });
+    await clean.router.call('ingest.start', { case_id: cleanId, paths: [drop] });
+    const mine = await passages(engine, caseId);
+    expect(mine.length).toBeGreaterThanOrEqual(FILES);
+    expect(mine).toEqual(await passages(clean, cleanId));
+  }, 180_000);
+});
