@@ -21,7 +21,7 @@ const here = import.meta.dirname;
 export const RESULTS_FILE = path.join(here, 'results.json');
 
 /** Benchmark modules and the function each exports; a module not present yet is reported as skipped. */
-const MODULES: { file: string; fn: string }[] = [
+const MODULES: { file: string; fn: string; named?: boolean }[] = [
   { file: 'ingest.ts', fn: 'ingestBench' },
   { file: 'index.ts', fn: 'indexBench' },
   { file: 'agent.ts', fn: 'agentBench' },
@@ -32,6 +32,8 @@ const MODULES: { file: string; fn: string }[] = [
   { file: 'scale.ts', fn: 'scaleBench' },
   { file: 'generation.ts', fn: 'generationBench' },
   { file: 'object-store.ts', fn: 'objectStoreBench' },
+  // Only when named (`npm run bench million`): tens of minutes and gigabytes of disk.
+  { file: 'million.ts', fn: 'millionBench', named: true },
 ];
 
 /** Merge metrics into bench/results.json (eval:retrieval writes into the same file). */
@@ -67,8 +69,8 @@ async function main(): Promise<void> {
   applyOfflineEnv();
   const only = process.argv.slice(2);
   const metrics: Metrics = {};
-  for (const { file, fn } of MODULES) {
-    if (only.length && !only.some((o) => file.startsWith(o))) continue;
+  for (const { file, fn, named } of MODULES) {
+    if ((only.length || named) && !only.some((o) => file.startsWith(o))) continue;
     const full = path.join(here, file);
     if (!existsSync(full)) {
       console.log(`(skipped ${file}: not written yet)`);
