@@ -8,6 +8,11 @@
  * PDFs in a client's words, about half naming the contract only loosely ("the Zounds deal"), on
  * (contract, category) pairs the 363 do not ask about. Written once and frozen: never tune on it
  * (tune on the 363) and never edit it; its checksum is checked before every run.
+ *
+ * The cuad-client-tune set (bench/data/cuad-client-tune-questions.jsonl) is its tuning twin: 120
+ * client-worded questions over the same PDFs, half naming the contract loosely, on (contract,
+ * category) pairs neither other file asks about, so that client wording can be tuned for without
+ * touching the held-out set.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -55,6 +60,11 @@ export function cuadClientClauses(): ClauseQuestion[] {
     );
   }
   return cuadClauses(file);
+}
+
+/** The cuad-client-tune questions: client-worded like cuad-client, but a tuning set (no checksum). */
+export function cuadClientTuneClauses(): ClauseQuestion[] {
+  return cuadClauses('cuad-client-tune-questions.jsonl');
 }
 
 /** The result holds the clause on a gold page of the gold contract (the rule of bench/gold.ts). */

@@ -15,6 +15,9 @@
  *     client's words, half naming the contract loosely (bench/data/cuad-client-questions.jsonl,
  *     frozen: its sha256 is checked in cuad-clauses.ts and a changed file is refused). Scored as
  *     cuad-clauses; run both in one go: --sets cuad-clauses,cuad-client.
+ *   - cuad-client-tune: the tuning twin of cuad-client (bench/data/cuad-client-tune-questions.jsonl):
+ *     120 client-worded questions over the same case, on (contract, category) pairs neither other
+ *     set asks about. Tune on it and on cuad-clauses; scored the same way.
  * The LegalBench-RAG sets go through the real ingest: each corpus's TXT files in one drop
  * (`ingest.start`: reader process, text loader, chunker, index sink, embedding stage), one case per
  * set, its stored text checked equal to the TXT the spans refer to. CUAD is indexed into its own
@@ -37,8 +40,9 @@
  * given), --sets a,b (default contractnli,privacy_qa,maud,cuad; add cuad-clauses: it ingests 94 PDFs),
  * --cuad-docs N (default 15), --home DIR (keep the data home there and reuse it: the cuad-clauses case
  * is ingested once and searched again by later runs; without it a temporary home is removed),
- * --variants FILE (with --home: the cuad-clauses questions again under each knob setting listed,
- * e.g. bench/data/tuning-variants.json; prints a table, merges nothing).
+ * --variants FILE (with --home: the cuad-clauses questions, or those of cuad-client-tune or
+ * cuad-client when --sets names it, again under each knob setting listed, e.g.
+ * bench/data/tuning-variants.json; prints a table, merges nothing).
  * Prints a table and merges `retrieval.<set>.<mode>.<metric>` into bench/results.json.
  */
 import { createHash } from 'node:crypto';
@@ -47,7 +51,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
-import { cuadClauses, cuadClientClauses, holdsClause } from './cuad-clauses';
+import {
+  type ClauseQuestion,
+  cuadClauses,
+  cuadClientClauses,
+  cuadClientTuneClauses,
+  holdsClause,
+} from './cuad-clauses';
 import { createIndexSink } from '../src/core/retrieval/sink';
 import { chunkDocument, structureOf } from '../src/core/text/structure';
 import { CaseStore, compactChunks } from '../src/core/documents/case-store';
@@ -503,13 +513,25 @@ async function evaluateLegalbench(
 
 const CLAUSE_CASE = 'eval cuad-clauses';
 
+/** The clause sets asked over the ingested CUAD case. */
+type ClauseSet = 'cuad-clauses' | 'cuad-client' | 'cuad-client-tune';
+const CLAUSE_SETS: readonly ClauseSet[] = ['cuad-clauses', 'cuad-client', 'cuad-client-tune'];
+const isClauseSet = (name: string): name is ClauseSet => (CLAUSE_SETS as readonly string[]).includes(name);
+
+/** The questions of a clause set; the ingested case is always the cuad-clauses one. */
+function clauseQuestions(setName: ClauseSet, all: ClauseQuestion[]): ClauseQuestion[] {
+  if (setName === 'cuad-client') return cuadClientClauses();
+  if (setName === 'cuad-client-tune') return cuadClientTuneClauses();
+  return all;
+}
+
 const DEFAULT_KIND = 'default (hybrid, focused)';
 const GOLD_ONLY = 'hybrid, gold contract only';
 
 async function evaluateClauses(
   engine: Engine,
   maxQueries: number,
-  setName: 'cuad-clauses' | 'cuad-client' = 'cuad-clauses',
+  setName: ClauseSet = 'cuad-clauses',
 ): Promise<{
   rows: Record<string, Scores>;
   routing: Record<string, number>;
@@ -562,8 +584,8 @@ async function evaluateClauses(
     `  cuad-clauses: ${pdfs.length} PDFs (${chunks} chunks)${kept ? '' : `, ingested in ${ingestSeconds.toFixed(0)} s`}`,
   );
   const tools = await openCaseTools(engine, caseId);
-  // The held-out set asks about the same case: the 363 set's PDFs are what is ingested.
-  const asked = setName === 'cuad-client' ? cuadClientClauses() : all;
+  // The client sets ask about the same case: the 363 set's PDFs are what is ingested.
+  const asked = clauseQuestions(setName, all);
   const stray = asked.find((q) => !pdfs.includes(q.pdf));
   if (stray) throw new Error(`${setName}: ${stray.pdf} is not in the ingested case`);
   const questions = spread(asked, maxQueries);
@@ -649,11 +671,12 @@ async function sweepClauses(
   engine: Engine,
   variants: Variant[],
   maxQueries: number,
-  setName: 'cuad-clauses' | 'cuad-client',
+  setName: ClauseSet,
 ): Promise<void> {
   const all = cuadClauses();
-  // The held-out set is swept only to report a lever chosen without it (issue 35: report both sets).
-  const asked = setName === 'cuad-client' ? cuadClientClauses() : all;
+  // The held-out set is swept only to report a lever chosen without it (issue 35: report both sets);
+  // cuad-client-tune is the client-worded set to choose levers on.
+  const asked = clauseQuestions(setName, all);
   const nameOf = new Map([...new Set(all.map((q) => q.pdf))].map((pdf) => [path.basename(pdf), pdf]));
   const caseId = (await engine.router.call('cases.list', {})).cases.find((c) => c.name === CLAUSE_CASE)?.id;
   if (!caseId) throw new Error('--variants needs the cuad-clauses case: run with --sets cuad-clauses --home DIR first');
@@ -764,15 +787,23 @@ async function main(): Promise<void> {
           engine,
           variants,
           values['max-queries'] ? maxQueries : Infinity,
-          wanted.includes('cuad-client') ? 'cuad-client' : 'cuad-clauses',
+          wanted.includes('cuad-client')
+            ? 'cuad-client'
+            : wanted.includes('cuad-client-tune')
+              ? 'cuad-client-tune'
+              : 'cuad-clauses',
         );
         return;
       }
       for (const name of wanted) {
-        if (name === 'cuad-clauses' || name === 'cuad-client') {
+        if (isClauseSet(name)) {
           const r = await evaluateClauses(engine, values['max-queries'] ? maxQueries : Infinity, name);
           const what =
-            name === 'cuad-client' ? 'held-out client-worded clause questions' : 'hand-written clause questions';
+            name === 'cuad-client'
+              ? 'held-out client-worded clause questions'
+              : name === 'cuad-client-tune'
+                ? 'client-worded clause questions to tune on'
+                : 'hand-written clause questions';
           const note = `${r.queries} ${what}, ${r.docs} CUAD PDFs ingested as one case (${r.chunks} chunks), all-MiniLM-L6-v2`;
           for (const [kind, s] of Object.entries(r.rows)) {
             rows.push([name, kind, ...[s.r1, s.r5, s.r10, s.mrr, s.ndcg].map((v) => v.toFixed(3)), String(r.queries)]);
@@ -810,9 +841,7 @@ async function main(): Promise<void> {
         }
         const load = loaders[name];
         if (!load)
-          throw new Error(
-            `unknown set "${name}" (sets: ${[...Object.keys(loaders), 'cuad-clauses', 'cuad-client'].join(', ')})`,
-          );
+          throw new Error(`unknown set "${name}" (sets: ${[...Object.keys(loaders), ...CLAUSE_SETS].join(', ')})`);
         const set = load();
         const lb = LEGALBENCH.has(name) ? await evaluateLegalbench(engine, set, maxQueries) : null;
         if (lb) putLegalbench(metrics, charRows, set, lb);
