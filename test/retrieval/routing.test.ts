@@ -157,6 +157,26 @@ describe('document routing', () => {
     expect(await focus('When was the agreement between Tickets.com and Kubient signed?')).toHaveLength(1);
   });
 
+  it('a party only the text names (the other side of a filed contract) names the documents whose text holds it', async () => {
+    // Texts of the data room: the Kubient agreement's preamble names its AP contact; "Licensee" is everywhere.
+    const texts: Record<string, string> = Object.fromEntries(DOCS.map((d) => [d.file_id, 'the Licensee shall pay']));
+    texts.kb = 'Revenue share between Kubient, Inc. and The Associated Press; notices to Ken Turpin.';
+    texts.zs = 'Acme Components Ltd supplies Zounds; Bank of America holds the escrow.';
+    const documentsWith = async (term: string, cap: number) => {
+      const words = term.toLowerCase().split(/\s+/);
+      const ids = Object.keys(texts).filter((id) => words.every((w) => texts[id]!.toLowerCase().includes(w)));
+      return ids.length > cap ? null : ids;
+    };
+    const routed = await router.route('How long does our agreement with Ken Turpin last?', { documentsWith });
+    expect(routed?.focus.map((f) => f.file_id)).toEqual(['kb']);
+    expect(routed?.clauseQuery).toBe('How long does our agreement with last?');
+    expect(
+      (await router.route('Who holds the escrow, Bank of America?', { documentsWith }))?.focus.map((f) => f.file_id),
+    ).toEqual(['zs']);
+    // Capitalised words every text holds, or the word that opens the question, name nothing.
+    expect(await router.route('Can the Licensee end it?', { documentsWith })).toBeNull();
+  });
+
   it('a case of one document never focuses', async () => {
     expect(await new DocumentRouter(DOCS.slice(0, 1)).route('the Zounds marketing agreement')).toBeNull();
   });

@@ -24,6 +24,8 @@ export interface RoutingCounts {
   textFrequency?: (term: string, cap: number) => Promise<number>;
   /** The share of the passages of `fileIds` that hold `term`. */
   shareInFocus?: (term: string, fileIds: readonly string[]) => Promise<number>;
+  /** The documents whose text holds `term` (every word of it, in one passage); null when more than `cap` do. */
+  documentsWith?: (term: string, cap: number) => Promise<string[] | null>;
 }
 
 export interface FocusedDocument {
@@ -191,6 +193,19 @@ export class DocumentRouter {
         if (hits.length === 1 && idf >= this.tuning.minWeight) nameAlone(String(hits[0]!.id), query.indexOf(word));
       }
     }
+    // A party no document's name gives (the other side of a contract one of them filed: "the IBM
+    // hosting contract", "our deal with Ken Turpin"): a name of the question found in the text of
+    // one or two documents names them. Not in a question about several ("which agreements are
+    // governed by New York law?"): there a name is what is asked about, not which document.
+    if (weight.size === 0 && counts.documentsWith && !namesSeveral(query))
+      for (const name of capitalisedNames(query)) {
+        const hits = await counts.documentsWith(name.text, TEXT_NAMED_DOCS);
+        if (!hits?.length) continue;
+        const idf = Math.log(1 + n / hits.length) * name.words.length;
+        for (const w of name.words) naming.add(w);
+        for (const id of hits) weight.set(id, (weight.get(id) ?? 0) + idf);
+        if (hits.length === 1) nameAlone(hits[0]!, name.at);
+      }
     if (weight.size === 0) return null;
     const ranked = [...weight].sort((a, b) => b[1] - a[1]);
     const best = ranked[0]![1];
@@ -255,6 +270,33 @@ export function namesJoined(query: string, places: number[][]): boolean {
             return true;
         }
   return false;
+}
+
+/** At most this many documents hold a name in their text for it to name them (a party is in its own contracts). */
+const TEXT_NAMED_DOCS = 2;
+
+/**
+ * The question's names: runs of capitalised words ("Ken Turpin", "Bank of America", "IBM"), a run's
+ * words joined by "of", "and" or "&", without a first word that only opens the sentence.
+ */
+export function capitalisedNames(query: string): { text: string; words: string[]; at: number }[] {
+  const out: { text: string; words: string[]; at: number }[] = [];
+  const run =
+    /(?:\p{Lu}[\p{L}\p{N}'’&.-]*|\p{N}+\p{L}+)(?:\s+(?:(?:of|and|&|de|la|van|von)\s+)?\p{Lu}[\p{L}\p{N}'’&.-]*)*/gu;
+  for (const m of query.matchAll(run)) {
+    let words = m[0].split(/\s+/).map((w) => w.replace(/['’]s$|[.,]$/g, ''));
+    let at = m.index;
+    // The question's first word is capitalised because it opens the sentence ("Can", "Under", "Does").
+    if (m.index === 0 || /[.?!]\s*$/.test(query.slice(0, m.index))) {
+      at += words[0]!.length + 1;
+      words = words.slice(1);
+    }
+    while (words.length && /^(?:of|and|&|de|la|van|von)$/i.test(words[0]!)) words = words.slice(1);
+    const named = words.filter((w) => routingTerm(w) && !/^(?:of|and|&|de|la|van|von)$/i.test(w));
+    if (!named.length) continue;
+    out.push({ text: words.join(' '), words: named, at });
+  }
+  return out;
 }
 
 /** Lower-case words of a name, joined by single spaces (punctuation between words dropped). */

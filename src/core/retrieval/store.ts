@@ -494,6 +494,21 @@ export class ChunkStore {
     return Math.min(cap + 1, new Set(rows.map((r) => r.file_id)).size);
   }
 
+  /** The documents whose text holds `term` (every word of it, in one passage); null when more than `cap` do. */
+  async documentsWith(term: string, cap: number): Promise<string[] | null> {
+    const table = await this.table();
+    if (!table || !term.trim()) return [];
+    const rows = (await table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(term, 'text', { operator: lancedb.Operator.And }))
+      .where('is_latest = true')
+      .select(['file_id'])
+      .limit(Math.max(50, (cap + 1) * 20))
+      .toArray()) as { file_id: string }[];
+    const ids = [...new Set(rows.map((r) => r.file_id))];
+    return ids.length > cap ? null : ids;
+  }
+
   /** The share of the latest passages of `fileIds` that hold `term` (BM25 over `text`). */
   async shareOfPassages(term: string, fileIds: readonly string[]): Promise<number> {
     const table = await this.table();

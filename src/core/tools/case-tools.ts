@@ -249,6 +249,11 @@ export class CaseTools {
     const routing = await (await this.router()).route(options.query, {
       textFrequency: (term, cap) => this.store.documentFrequency(term, cap),
       shareInFocus: (term, fileIds) => this.store.shareOfPassages(term, fileIds),
+      // Not where the caller chose the document: there a name the text holds is what is asked
+      // about ("governed by New York law" within one contract), not which document.
+      ...(options.file_name === undefined && options.file_id === undefined
+        ? { documentsWith: (term: string, cap: number) => this.store.documentsWith(term, cap) }
+        : {}),
     });
     if (options.file_name !== undefined || options.file_id !== undefined) {
       // Searched within one document: the words that name it are left out, as in a focused search.
