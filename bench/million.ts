@@ -10,7 +10,8 @@
  * text and IVF-PQ) as a case's store is. A fresh process then searches it with the 363 clause
  * questions (keyword and hybrid, top 10; query embedding excluded, as in bench/index.ts, since it
  * does not depend on the store's size) and reports the median and p95, and its own peak memory.
- * Local disk, and with CASEFILE_BENCH_S3=1 the same on SeaweedFS (scripts/s3-server.mjs).
+ * Local disk, and with CASEFILE_BENCH_S3=1 the same on SeaweedFS (scripts/s3-server.mjs);
+ * CASEFILE_BENCH_LOCAL=0 leaves the local disk out.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -257,12 +258,14 @@ export async function millionBench(): Promise<Metrics> {
       };
   };
   try {
-    const local = path.join(tmp, 'case');
-    console.log(`  local: building ${TARGET} passages`);
-    const builtLocal = await build(local, source);
-    console.log(`  local: ${dirBytes(local) >> 20} MB on disk; searching`);
-    record('local', builtLocal, queryInChild(local, vectorsFile));
-    rmSync(local, { recursive: true, force: true });
+    if (process.env.CASEFILE_BENCH_LOCAL !== '0') {
+      const local = path.join(tmp, 'case');
+      console.log(`  local: building ${TARGET} passages`);
+      const builtLocal = await build(local, source);
+      console.log(`  local: ${dirBytes(local) >> 20} MB on disk; searching`);
+      record('local', builtLocal, queryInChild(local, vectorsFile));
+      rmSync(local, { recursive: true, force: true });
+    }
     if (process.env.CASEFILE_BENCH_S3 === '1') {
       const binary = process.env.CASEFILE_TEST_WEED || path.join(weedCache() as string, 'weed');
       const weed = (await startWeed({ binary: existsSync(binary) ? binary : buildWeed() })) as {
