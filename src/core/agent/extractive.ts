@@ -71,6 +71,12 @@ export interface ExtractiveAnswer {
   found: boolean;
   /** The same passages with the first line given for another reason (the draft that becomes the fallback). */
   because(why: ExtractiveWhy): string;
+  /** The passages its searches returned (or the earlier ones it was given), best first: what a chat remembers. */
+  results: SearchResult[];
+  /** The documents it focused on: those the question names, or those it was kept `within`. */
+  focus: SearchFocus['files'];
+  /** Searches of the documents it ran (none when it answered from `earlier`). */
+  searches: number;
 }
 
 export interface ExtractiveOptions {
@@ -81,6 +87,12 @@ export interface ExtractiveOptions {
   question: string;
   why: ExtractiveWhy;
   signal?: AbortSignal;
+  /** What to search, when not the question (a follow-up with the question it leans on); passages are still chosen for the question. */
+  searchQuery?: string;
+  /** Search only these documents (a follow-up that names none keeps the earlier question's). */
+  within?: SearchFocus['files'];
+  /** Answer from these passages, found earlier in the chat, without searching (all from the one document of `within`). */
+  earlier?: readonly SearchResult[];
 }
 
 /**
@@ -358,43 +370,106 @@ async function perDocumentAnswer(
   const lead = (why: ExtractiveWhy) =>
     `${found ? HEADINGS[why].replace(/:$/, '') : `${NOT_FOUND_LEAD[why]}The documents don't appear to say`}, for each of the ${names.length} documents ${of === 'named' ? 'the question names' : 'of the case'}:`;
   const because = (why: ExtractiveWhy) => [lead(why), ...lines].join('\n');
-  return { answer: because(o.why), seen, relevance, found, because };
+  const results = groups.flatMap((g) => g.graded.map((x) => x.result));
+  const searches = focus.files.length;
+  return { answer: because(o.why), seen, relevance, found, because, results, focus: focus.files, searches };
 }
 
-/** The extractive answer for `question` (its citations still go through verification like any answer's). */
-export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
-  const response = await o.tools.retrieve({ query: o.question, top_k: 12 }, o.signal);
-  if ((response.focus?.files.length ?? 0) >= 2) return perDocumentAnswer(o, response.focus!);
-  if (!response.focus && WHICH_DOCUMENTS.test(o.question)) {
+/** Passages to choose from, and where they come from. */
+interface Candidates {
+  results: SearchResult[];
+  focus?: SearchFocus;
+  searches: number;
+}
+
+/**
+ * Passages found earlier, in the order of their share of what is searched (with the lexicon's
+ * words); those that share none (a page number, a clause the follow-up does not touch) are left
+ * out. Ties keep their order.
+ */
+function reordered(results: readonly SearchResult[], query: string): SearchResult[] {
+  const expanded = expandQuery(query);
+  return results
+    .map((r, i) => ({ r, i, share: lexicalOverlap(expanded, r.text) }))
+    .filter((x) => x.share > 0)
+    .sort((a, b) => b.share - a.share || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/**
+ * The passages to answer from: those found earlier (no search), a search within the one document
+ * the question is kept within, or a search of the case (focused on the documents it names).
+ */
+async function candidatesFor(o: ExtractiveOptions): Promise<Candidates> {
+  const query = o.searchQuery ?? o.question;
+  const kept: SearchFocus | undefined = o.within?.length
+    ? { files: [...o.within], matched: [], query: o.question, widened: false }
+    : undefined;
+  if (o.earlier) return { results: reordered(o.earlier, query), ...(kept ? { focus: kept } : {}), searches: 0 };
+  const one = o.within?.length === 1 ? o.within[0]! : undefined;
+  if (one) {
+    const r = await o.tools.retrieve({ query, file_name: one.file_name, top_k: 12 }, o.signal);
+    return { results: r.results.filter((x) => x.file_id === one.file_id), focus: kept!, searches: 1 };
+  }
+  const r = await o.tools.retrieve({ query, top_k: 12 }, o.signal);
+  return { results: r.results, ...(r.focus ? { focus: r.focus } : {}), searches: 1 };
+}
+
+/** A question about several documents, each searched on its own: those it is kept within, those it names, or each document of a small case. */
+async function perDocument(o: ExtractiveOptions, found?: Candidates): Promise<ExtractiveAnswer | null> {
+  if (!found && (o.within?.length ?? 0) >= 2 && !o.earlier) {
+    const focus = { files: [...o.within!], matched: [], query: o.searchQuery ?? o.question, widened: false };
+    return perDocumentAnswer(o, focus);
+  }
+  if (!found) return null;
+  const after = (a: ExtractiveAnswer) => ({ ...a, searches: a.searches + found.searches });
+  if ((found.focus?.files.length ?? 0) >= 2) return after(await perDocumentAnswer(o, found.focus!));
+  if (!found.focus && WHICH_DOCUMENTS.test(o.question)) {
     // "Which of these contracts has a non-compete?" in a small case: each document searched on its own.
     const docs = (await o.tools.inventory()).filter((d) => isReadable(d.status));
     if (docs.length >= 2 && docs.length <= EACH_DOCUMENT_MAX) {
       const files = docs.map((d) => ({ file_id: d.id, file_name: d.name, title: '' }));
       const query = o.question.replace(WHICH_DOCUMENTS, ' ').replace(/\s+/g, ' ').trim();
-      return perDocumentAnswer(o, { files, matched: [], query, widened: false }, 'case');
+      return after(await perDocumentAnswer(o, { files, matched: [], query, widened: false }, 'case'));
     }
   }
-  const picked = distinct(response.results, response.focus?.files.length === 1, CANDIDATES);
+  return null;
+}
+
+/**
+ * The extractive answer for `question` (its citations still go through verification like any
+ * answer's): from the passages a search finds, or from `earlier` ones without searching.
+ */
+export async function extractiveAnswer(o: ExtractiveOptions): Promise<ExtractiveAnswer> {
+  const several = await perDocument(o);
+  if (several) return several;
+  const found = await candidatesFor(o);
+  const each = await perDocument(o, found);
+  if (each) return each;
+  const focusFiles = found.focus?.files ?? [];
+  const kept = { results: found.results, focus: focusFiles, searches: found.searches };
+  const picked = distinct(found.results, focusFiles.length === 1, CANDIDATES);
   const none = {
     answer: NOTHING_FOUND,
     seen: [],
     relevance: new Map<string, PassageRelevance>(),
     found: false,
     because: () => NOTHING_FOUND,
+    ...kept,
   };
   if (!picked.length) return none;
   // Within a document the question names, its name says nothing about which sentence answers: pick by the rest of the question.
-  const about = response.focus?.query || o.question;
+  const about = found.focus?.query || o.question;
   const graded = await grade(o, picked, about);
   if (!graded.length) return none;
   graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || b.order - a.order);
   const { names, words } = await o.tools.unmentioned(o.question);
   // A name no document uses: the documents don't speak of it. A rare word: only if nothing is the likely answer.
   const unmentioned = [...names, ...(graded[0]!.relevance === 'answer' ? [] : words)];
-  const found = !unmentioned.length && graded[0]!.relevance !== 'closest' && graded.some((g) => !g.lacksAskedFact);
+  const isFound = !unmentioned.length && graded[0]!.relevance !== 'closest' && graded.some((g) => !g.lacksAskedFact);
   let lead: (why: ExtractiveWhy) => string;
   let shown: Graded[];
-  if (found) {
+  if (isFound) {
     shown = graded.filter((g) => g.relevance !== 'closest').slice(0, PASSAGES);
     lead = (why) => HEADINGS[why];
   } else {
@@ -411,11 +486,11 @@ export async function extractiveAnswer(o: ExtractiveOptions): Promise<Extractive
   const { lines, seen, relevance } = quoted(
     o,
     shown,
-    (g, title, quote) => `- ${found ? `${RELEVANCE_WORDS[g.relevance]} — ` : ''}${title}, ${quote}`,
-    found,
+    (g, title, quote) => `- ${isFound ? `${RELEVANCE_WORDS[g.relevance]} — ` : ''}${title}, ${quote}`,
+    isFound,
   );
   const because = (why: ExtractiveWhy) => [lead(why), '', ...lines].join('\n');
-  return { answer: because(o.why), seen, relevance, found, because };
+  return { answer: because(o.why), seen, relevance, found: isFound, because, ...kept };
 }
 
 /** What a status means for a user, counted: "2 need OCR", "1 is password protected". */
