@@ -108,5 +108,7 @@ export function answerMessage(result: ChatAnswer, id: string, created: string, r
     ...(result.answer_kind ? { answer_kind: result.answer_kind } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
     ...(result.limited_to ? { limited_to: result.limited_to } : {}),
+    ...(result.searches !== undefined ? { searches: result.searches } : {}),
+    ...(result.earlier ? { earlier: result.earlier } : {}),
   };
 }

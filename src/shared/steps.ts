@@ -153,8 +153,16 @@ const DESCRIBE: Record<string, Describer> = {
   find_passages: (step, done) => {
     const q = str(step.input.query);
     const about = q ? ` for ${quoted(q)}` : '';
-    if (!done) return `Finding the best passages${about}…`;
-    return `Found the best passages${about}${searchResult(step, 'passage')}`;
+    const docs = Array.isArray(step.input.documents) ? step.input.documents.map(str).filter(Boolean) : [];
+    const where = docs.length ? ` in ${listed(docs)}` : '';
+    if (!done) return `Finding the best passages${about}${where}…`;
+    return `Found the best passages${about}${where}${searchResult(step, 'passage')}`;
+  },
+  // A follow-up answered from what the chat found before (src/core/agent/recall.ts): no search.
+  earlier_passages: (step, done) => {
+    if (!done) return 'Looking at the passages found earlier…';
+    const n = step.summary?.count ?? 0;
+    return `Used ${plural(n, 'passage')} found earlier`;
   },
 };
 
@@ -256,6 +264,15 @@ const POLICY_WORDS: [RegExp, string | ((m: RegExpExecArray) => string)][] = [
   [
     /the installed chat model is too small to answer: the best passages, quoted/i,
     'The installed chat model is too small to write answers worth waiting for: the best passages are quoted instead',
+  ],
+  [
+    /follow-up: used (\d+ passages?) found earlier in this chat for “([^”]*)”; not searched again/i,
+    (m) =>
+      `A follow-up: ${m[1]} found earlier in this chat, for “${m[2]}”, answer it, so the documents were not searched again`,
+  ],
+  [
+    /follow-up names no document: searched again in (.+?), which “([^”]*)” was about \(([^)]*)\)/i,
+    (m) => `The follow-up names no document, so it was searched in ${m[1]}, which “${m[2]}” was about (${m[3]})`,
   ],
   [
     /the model's answer was replaced by the best passages: (.+)$/i,

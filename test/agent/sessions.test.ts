@@ -52,8 +52,10 @@ describe('chat sessions', () => {
       turn_id: second.turn_id,
       standalone_question: second.standalone_question,
     });
-    expect(second.steps[0]!.thought).toContain('What notice is needed to terminate the MSA for material breach?');
-    expect(second.steps[0]!.thought).toContain('And for breach?');
+    // The chat's memory shows the model the passages found for the first question first (step 1, no search); its own steps follow.
+    expect(second.steps[0]!.action).toBe('earlier_passages');
+    expect(second.steps[1]!.thought).toContain('What notice is needed to terminate the MSA for material breach?');
+    expect(second.steps[1]!.thought).toContain('And for breach?');
     // The id issued in turn 1 is still valid in turn 2: the conversation's records persist with the session.
     expect(second.citations[0]).toMatchObject({ id: firstCite, status: 'verified' });
 

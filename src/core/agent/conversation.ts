@@ -27,6 +27,8 @@ export interface ConversationOptions {
   question: string;
   history?: { role: 'user' | 'assistant'; content: string }[];
   priorRefs?: string;
+  /** The passages found earlier that the chat's memory reuses for this follow-up, as the model is shown them. */
+  earlierPassages?: string;
   bounds: StepBounds;
   signal: AbortSignal;
   temperature?: number;
@@ -64,7 +66,7 @@ export class Conversation {
     for (const m of o.history ?? []) this.messages.push({ role: m.role, content: m.content });
     this.messages.push({
       role: 'user',
-      content: `Question: ${o.question}${o.priorRefs ? `\n\nSources used earlier in this conversation (re-open them with getAdjacentChunks or readFile if needed):\n${o.priorRefs}` : ''}`,
+      content: `Question: ${o.question}${o.priorRefs ? `\n\nSources used earlier in this conversation (re-open them with getAdjacentChunks or readFile if needed):\n${o.priorRefs}` : ''}${o.earlierPassages ? `\n\n${o.earlierPassages}` : ''}`,
     });
   }
 

@@ -33,6 +33,7 @@ import { ToolRunner } from './tool-runner';
 import { CancelledError, type AgentTool, type CaseFacts, type PassageItem } from './types';
 import { contentWords } from '../util/words';
 import { expandQuery } from '../retrieval/lexicon';
+import { EARLIER_PASSAGES } from './recall';
 
 export type { AgentTokenChannel };
 
@@ -83,6 +84,12 @@ export interface RunAgentOptions extends AgentHooks {
   temperature?: number;
   /** What the tool check reads of the case (`caseFactsFor`); without it, tool results are taken as they come. */
   facts?: CaseFacts;
+  /**
+   * Passages found earlier in the chat that its memory reuses for this follow-up (recall.ts): shown
+   * with the question and as step 1 ("Used 3 passages found earlier"); the documents count as
+   * searched, so the model may answer from them. `note` is the step's policy.
+   */
+  earlier?: { passages: PassageItem[]; question: string; note: string };
 }
 
 export interface AgentRunResult {
@@ -129,6 +136,29 @@ function finalStep(
   };
 }
 
+/** Step 1 of a follow-up that reuses passages found earlier: what the model is shown of them, recorded as seen. */
+function earlierStep(earlier: NonNullable<RunAgentOptions['earlier']>, book: ObservationBook): AgentStep {
+  const n = earlier.passages.length;
+  const observation = book.observe(1, {
+    text: `Passages found earlier in this chat for “${earlier.question}” (they may answer this follow-up; cite them by their ids, or search for more):`,
+    items: earlier.passages,
+    count: n,
+    citations: [],
+  });
+  return {
+    index: 1,
+    kind: 'action',
+    thought: '',
+    action: EARLIER_PASSAGES,
+    input: { question: earlier.question },
+    observation,
+    summary: { tool: EARLIER_PASSAGES, count: n },
+    policy: earlier.note,
+    timing: { model_ms: 0, tool_ms: 0 },
+    tokens: { input: 0, output: 0 },
+  };
+}
+
 /** Run one turn of the agent. Never throws for tool errors or bad model output; a cancel returns the partial trace. */
 export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const started = performance.now();
@@ -141,15 +171,17 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
     thoughtChars: opts.thoughtChars ?? 400,
     answerChars: opts.answerChars ?? 1500,
   };
-  const conversation = new Conversation({
-    ...opts,
-    systemPrompt: (format) => systemPrompt(opts.tools, format, prompted),
-    bounds: { thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars },
-    signal,
-  });
   const book = new ObservationBook({
     passageChars: opts.passageChars ?? 500,
     observationChars: opts.observationChars ?? 3000,
+  });
+  const earlier = opts.earlier && earlierStep(opts.earlier, book);
+  const conversation = new Conversation({
+    ...opts,
+    ...(earlier ? { earlierPassages: earlier.observation } : {}),
+    systemPrompt: (format) => systemPrompt(opts.tools, format, prompted),
+    bounds: { thoughtChars: opts.thoughtChars, answerChars: opts.answerChars, argChars: opts.argChars },
+    signal,
   });
   const coverage = new CoverageAccumulator();
   const check = opts.facts ? new ToolCheck(opts.facts, opts.searchQuery ?? opts.question) : undefined;
@@ -163,6 +195,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   );
   // The question's words, and the words the documents use for what it asks (a query may use either).
   turn.learn(`${opts.question} ${expandQuery(opts.searchQuery ?? opts.question)}`);
+  if (earlier) turn.seed(earlier);
 
   let cancelled = false;
   try {
@@ -201,6 +234,8 @@ class Turn {
   private state: PolicyState = INITIAL_POLICY_STATE;
   /** Content words of the question and of every observation so far (what a query may be about). */
   private readonly known = new Set<string>();
+  /** Steps the turn began with, before the model's first call (the passages found earlier). */
+  private seeded = 0;
 
   constructor(
     private readonly rules: TurnRules,
@@ -209,6 +244,17 @@ class Turn {
     private readonly coverage: CoverageAccumulator,
     private readonly hooks: AgentHooks,
   ) {}
+
+  /**
+   * Begin with a step the model did not ask for (the passages found earlier): announced, its words
+   * known, the documents counted as searched; it uses none of the step budget.
+   */
+  seed(step: AgentStep): void {
+    this.seeded++;
+    this.state = { ...this.state, searched: true };
+    this.push(step, null, 'observation');
+    this.learn(step.observation);
+  }
 
   /** Words the turn knows of (the question; what a tool found). */
   learn(text: string): void {
@@ -221,7 +267,7 @@ class Turn {
       index,
       mustAnswer(this.rules, this.state),
       this.runner.offered(),
-      this.steps.length === 0,
+      this.steps.length === this.seeded,
     );
     if (asked.formatStop) {
       // Its text is kept for "Why?"; the passages already shown stay the answer.

@@ -12,9 +12,11 @@ import type {
   CheckedCitation,
   ChunkRef,
   Coverage,
+  EarlierUse,
   LimitedTo,
   RetrievalDefaults,
 } from '../../shared/contract/chat';
+import type { SearchResult } from '../../shared/contract/search';
 import { CasefileError } from '../../shared/errors';
 import { answerMessage } from '../../shared/citation-text';
 import { CitationLedger } from '../domain/index';
@@ -22,9 +24,16 @@ import { findCites, verifyCitations } from '../citations/verify';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, type DocumentInfo } from '../tools/document-source';
 import { degenerateReason } from './degenerate';
-import { extractiveAnswer, noDocumentsAnswer, type ExtractiveAnswer, type ExtractiveWhy } from './extractive';
+import {
+  extractiveAnswer,
+  noDocumentsAnswer,
+  type ExtractiveAnswer,
+  type ExtractiveOptions,
+  type ExtractiveWhy,
+} from './extractive';
 import { caseVerifier, type CaseVerifier } from './verification';
-import type { CasesPort, EventsPort, ModelCatalogPort } from '../ports';
+import type { CasesPort, ModelCatalogPort } from '../ports';
+import type { EventBus } from '../bus';
 import type { HandlerMap } from '../router/router';
 import { openCaseTools, type ToolsPorts } from '../tools/index';
 import { limitLine } from '../tools/scope';
@@ -34,12 +43,23 @@ import { agentToolsFor, caseFactsFor, SMALL_MODEL_TOOLS } from './agent-tools';
 import { condenseQuestion } from './condense';
 import { LlamaHost } from './llama-host';
 import type { LlamaRuntimeOptions } from './llama-provider';
-import { runAgent, type AgentRunResult } from './loop';
+import { runAgent, type AgentRunResult, type RunAgentOptions } from './loop';
 import { clampMaxSteps } from './policies';
 import { trimText } from './prompt';
 import { exportChat } from './export';
 import { ChatStore, priorRefs, replayHistory, toSession } from './sessions';
 import type { AgentTool, PassageItem } from './types';
+import {
+  EARLIER_PASSAGES,
+  familiesOf,
+  isElliptical,
+  planRecall,
+  type FocusedFile,
+  type FocusReason,
+  type RecallPlan,
+} from './recall';
+import { plural } from '../../shared/format';
+import { citedPassages, documentsKey, SessionMemory } from './session-memory';
 
 /** The step that quotes the best passages (the extractive answer), as the timeline shows it. */
 export const FIND_PASSAGES = 'find_passages';
@@ -53,12 +73,12 @@ const EXTRACTIVE_POLICY: Partial<Record<ExtractiveWhy, string>> = {
 /** Why an answer with no supported sentence is replaced. */
 export const UNSUPPORTED_ANSWER = "no sentence of the model's answer is supported by the passage it cites";
 
-/** Coverage of a turn that took no agent steps. */
-function plainCoverage(files: DocumentInfo[], note: string): Coverage {
+/** Coverage of a turn that took no agent steps (`only`: the documents it searched, when not all of them). */
+function plainCoverage(files: DocumentInfo[], note: string, only?: readonly string[]): Coverage {
   const unsearchable = files
     .filter((f) => !isReadable(f.status))
     .map((f) => ({ file_name: f.name, status: f.status, ...(f.reason ? { reason: f.reason } : {}) }));
-  const searched = files.filter((f) => isReadable(f.status)).map((f) => f.name);
+  const searched = files.filter((f) => isReadable(f.status) && (!only || only.includes(f.name))).map((f) => f.name);
   return {
     files_total: files.length,
     files_listed: files.length,
@@ -74,10 +94,107 @@ function plainCoverage(files: DocumentInfo[], note: string): Coverage {
   };
 }
 
-/** What the agent needs: the tools' ports, the model catalog, case.json and the events it emits. */
+/** Tools whose step searched the documents' words (counted in a turn's `searches`). */
+const SEARCH_TOOLS = new Set(['retrieve', 'keyword_search', 'vector_search', 'grepCase', 'grepFile']);
+
+/** A step of the model's that ran a search (one answered from an earlier step did not). */
+function ranSearch(step: AgentStep): boolean {
+  return SEARCH_TOOLS.has(step.action) && !step.error && !/repeated call/i.test(step.policy ?? '');
+}
+
+/** The passages found earlier that a follow-up's model sees first, when the chat's memory reused them. */
+function earlierFor(first: Passages): Pick<RunAgentOptions, 'earlier'> {
+  const { recall } = first;
+  if (recall?.earlier?.kind !== 'reused') return {};
+  return { earlier: { passages: first.found.seen, question: recall.earlier.question, note: recall.note! } };
+}
+
+/** "msa.txt", "a.pdf and b.pdf", "a.pdf, b.pdf and 3 more". */
+function namesOf(files: readonly { file_name: string }[]): string {
+  const names = files.map((f) => f.file_name);
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+}
+
+/** Why a follow-up was searched again in the earlier question's documents, in plain words. */
+const KEPT_WHY: Record<FocusReason | 'not answered', string> = {
+  'another family': 'it asks about another kind of clause',
+  'not elliptical': 'it asks something new about them',
+  'nothing remembered': 'nothing found there earlier was kept',
+  'several documents': 'each document is searched on its own',
+  'not answered': 'the passages found earlier do not answer it',
+};
+
+/** A follow-up answered from the passages found earlier: what the trace and the answer say. */
+function reusedRecall(plan: Extract<RecallPlan, { kind: 'reuse' }>, found: ExtractiveAnswer): TurnRecall {
+  const n = found.seen.length;
+  const files = plan.focus.map((f) => ({ file_id: f.file_id, file_name: f.file_name }));
+  return {
+    earlier: {
+      kind: 'reused',
+      passages: n,
+      question: plan.from,
+      files,
+      line: `Used ${plural(n, 'passage')} found earlier`,
+    },
+    note: `follow-up: used ${plural(n, 'passage')} found earlier in this chat for “${plan.from}”; not searched again`,
+    followUp: true,
+    focus: plan.focus,
+    passages: [],
+  };
+}
+
+/** A follow-up searched again within the earlier question's documents. */
+function keptRecall(plan: Extract<RecallPlan, { kind: 'reuse' | 'focus' }>, found: ExtractiveAnswer): TurnRecall {
+  const files = plan.focus.map((f) => ({ file_id: f.file_id, file_name: f.file_name }));
+  const why = KEPT_WHY[plan.kind === 'reuse' ? 'not answered' : plan.why];
+  const line = `Searched again in ${namesOf(files)}, which the earlier question was about`;
+  return {
+    earlier: { kind: 'kept_focus', passages: 0, question: plan.from, files, line },
+    note: `follow-up names no document: searched again in ${namesOf(files)}, which “${plan.from}” was about (${why})`,
+    followUp: true,
+    focus: plan.focus,
+    passages: found.results,
+  };
+}
+
+/** The documents a searched turn focused on: those its question named, else the few the user chose. */
+function focusOf(found: ExtractiveAnswer, limited: LimitedTo | undefined): FocusedFile[] {
+  if (found.focus.length || !limited || limited.files.length > CHOSEN_FOCUS_MAX) return found.focus;
+  return limited.files.map((f) => ({ ...f, title: '' }));
+}
+
+/** Documents the user chose that a follow-up may keep to, at most. */
+const CHOSEN_FOCUS_MAX = 5;
+
+/** The step of the passages, as the chat's memory shaped them: used from earlier (no search), or searched in the earlier documents. */
+function recallStep(step: AgentStep, recall: TurnRecall): void {
+  const earlier = recall.earlier!;
+  step.policy = [recall.note, step.policy].filter(Boolean).join('; ');
+  if (earlier.kind === 'kept_focus') {
+    step.input = { ...step.input, documents: earlier.files.map((f) => f.file_name) };
+    return;
+  }
+  step.action = EARLIER_PASSAGES;
+  step.input = { ...step.input, question: earlier.question };
+  step.observation = `${earlier.line} in this chat (for “${earlier.question}”): not searched again.`;
+  step.summary = { tool: EARLIER_PASSAGES, count: earlier.passages };
+}
+
+/** The coverage note of an extractive answer. */
+function extractiveNote(files: DocumentInfo[], earlier: EarlierUse | undefined): string {
+  if (earlier?.kind === 'reused')
+    return `${earlier.line} in this chat, in ${namesOf(earlier.files)}; the documents were not searched again.`;
+  if (earlier?.kind === 'kept_focus')
+    return `Searched ${namesOf(earlier.files)}, the document${earlier.files.length === 1 ? '' : 's'} the earlier question was about, for the passages closest to the question.`;
+  const readable = files.filter((f) => isReadable(f.status)).length;
+  return `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`;
+}
+
+/** What the agent needs: the tools' ports, the model catalog, case.json, the events it emits and those that change a case's documents. */
 export interface AgentPorts extends ToolsPorts, ModelCatalogPort {
   readonly cases: Pick<CasesPort, 'readMeta' | 'caseDir'>;
-  readonly events: EventsPort;
+  readonly events: Pick<EventBus, 'emit' | 'on'>;
 }
 
 export interface AgentOptions {
@@ -96,6 +213,8 @@ export interface AgentOptions {
   /** Passage characters shown per result, and per observation. */
   passageChars?: number;
   observationChars?: number;
+  /** The chat's memory of what it found (default on): a follow-up may use passages found earlier, or keep the earlier documents. */
+  sessionMemory?: boolean;
   /** Replace the case tools (benchmarks); default: the index's tools bound to the case. */
   toolsFor?: (caseId: string, ledger: CitationLedger, retrieval?: RetrievalDefaults) => Promise<AgentTool[]>;
 }
@@ -143,6 +262,25 @@ interface TurnState {
   limited?: LimitedTo;
   /** When the first cited answer was ready (ms since `started`). */
   firstAnswerMs?: number;
+  /** The case's documents when the turn began (`documentsKey`), for the chat's memory. */
+  documents?: string;
+  /** What the chat's memory did for the turn, and what the turn leaves it; set by its first passages. */
+  recall?: TurnRecall;
+  /** Searches of the documents the turn ran so far. */
+  searches: number;
+}
+
+/** What the chat's memory did for a turn, and what the turn leaves it. */
+interface TurnRecall {
+  /** Set when memory shaped the turn (passages found earlier, or the earlier documents kept). */
+  earlier?: EarlierUse;
+  /** The step's note in the trace: why the passages were not searched, or searched where they were. */
+  note?: string;
+  /** The turn leant on an earlier one (a follow-up the memory had something for). */
+  followUp: boolean;
+  /** The documents the turn focused on, and the passages found there (what the chat remembers). */
+  focus: FocusedFile[];
+  passages: SearchResult[];
 }
 
 /** The best passages for a question, quoted, verified and graded: a turn's first answer, or its last. */
@@ -154,16 +292,33 @@ interface Passages {
   ms: number;
   /** The question they answer. */
   question: string;
+  /** Set when they are the turn's first passages and the chat's memory shaped them. */
+  recall?: TurnRecall;
 }
 
 export class AgentService {
   private runtimeInstance: LlamaHost | undefined;
   private readonly running = new Map<string, { caseId: string; controller: AbortController }>();
+  /** What each chat found so far (null when the options turn it off). */
+  private readonly memory: SessionMemory | null;
+  private readonly unlisten: (() => void)[] = [];
 
   constructor(
     private readonly ports: AgentPorts,
     private readonly options: AgentOptions = {},
-  ) {}
+  ) {
+    this.memory = options.sessionMemory === false ? null : new SessionMemory();
+    const memory = this.memory;
+    if (memory) {
+      // A document added, changed, read again or removed may change any answer found before.
+      this.unlisten.push(
+        ports.events.on('cases.changed', ({ case_id: caseId, kind }) => {
+          if (kind !== 'renamed' && kind !== 'settings') memory.forgetCase(caseId);
+        }),
+        ports.events.on('ingest.file', ({ case_id: caseId }) => memory.forgetCase(caseId)),
+      );
+    }
+  }
 
   /** The local model runtime (its own process, started on first call), created on first use. */
   runtime(): LlamaHost {
@@ -186,7 +341,13 @@ export class AgentService {
     for (const [id, t] of this.running) if (t.caseId === caseId) this.cancel(id);
   }
 
+  /** A chat was deleted: what it found is forgotten. */
+  forgetChat(caseId: string, sessionId: string): void {
+    this.memory?.forgetChat(caseId, sessionId);
+  }
+
   async close(): Promise<void> {
+    for (const off of this.unlisten.splice(0)) off();
     for (const id of [...this.running.keys()]) this.cancel(id);
     await this.runtimeInstance?.close();
     this.runtimeInstance = undefined;
@@ -214,6 +375,7 @@ export class AgentService {
       started,
       label: input.model ?? 'default',
       standalone: input.question,
+      searches: 0,
     };
     try {
       return await this.runTurn(turn);
@@ -321,6 +483,7 @@ export class AgentService {
       citations: ledger,
       sourceText: verifier.sourceText,
       verify: verifier.options,
+      ...earlierFor(first),
       // The case's own tools are checked against its documents (tool-check.ts); tools given in their place are not.
       ...(this.options.toolsFor ? {} : { facts: caseFactsFor(caseTools) }),
       onStep: (step, phase) => events.emit('agent.step', { ...ref, phase, step }),
@@ -346,6 +509,12 @@ export class AgentService {
         ...(shown ? { shown } : {}),
       });
     }
+    // What the model's answer cites and verification found green is remembered for the chat's follow-ups.
+    if (turn.recall)
+      turn.recall.passages = [
+        ...(await citedPassages(run.citations, ledger, verifier.sourceText)),
+        ...turn.recall.passages,
+      ];
     return this.finish(turn, {
       answer: run.answer,
       kind: 'agent',
@@ -435,6 +604,8 @@ export class AgentService {
   /** The case's tools for the turn: limited to the documents the user chose when it names some (unknown ids refused). */
   private async toolsOf(turn: TurnState, ledger: CitationLedger): Promise<CaseTools> {
     const all = await openCaseTools(this.ports, turn.ref.case_id, { ledger });
+    // The whole case's documents, whatever the question is limited to: what the chat's memory is checked against.
+    turn.documents = documentsKey(await all.inventory());
     if (!turn.input.file_ids) return all;
     const { tools, files } = await all.limitedTo(turn.input.file_ids);
     turn.limited = { files: files.map((f) => ({ file_id: f.id, file_name: f.name })), line: limitLine(files) };
@@ -470,7 +641,7 @@ export class AgentService {
   ): Promise<Passages> {
     const t0 = performance.now();
     const { verifier } = o;
-    const found = await extractiveAnswer({
+    const base: ExtractiveOptions = {
       tools: o.caseTools,
       ledger: o.ledger,
       sourceText: verifier.sourceText,
@@ -478,13 +649,76 @@ export class AgentService {
       question: o.question,
       why: o.why,
       signal: turn.signal,
-    });
+    };
+    // The turn's first passages are the chat's memory's to decide; any later ones (a fallback) are searched.
+    const first = !turn.recall;
+    const found = first ? await this.recalled(turn, base) : await extractiveAnswer(base);
+    turn.searches += found.searches;
     const checked = await verifyCitations(found.answer, o.ledger, verifier.sourceText, verifier.options);
     const citations = checked.citations.map((c) =>
       found.relevance.has(c.id) ? { ...c, relevance: found.relevance.get(c.id)! } : c,
     );
     turn.firstAnswerMs ??= performance.now() - turn.started;
-    return { found, citations, grounded: checked.grounded, ms: performance.now() - t0, question: o.question };
+    return {
+      found,
+      citations,
+      grounded: checked.grounded,
+      ms: performance.now() - t0,
+      question: o.question,
+      ...(first && turn.recall?.earlier ? { recall: turn.recall } : {}),
+    };
+  }
+
+  /**
+   * The turn's first passages as the chat's memory decides (recall.ts): the passages found earlier
+   * when they answer the follow-up, else a search within the earlier question's documents, or the
+   * usual search.
+   */
+  private async recalled(turn: TurnState, base: ExtractiveOptions): Promise<ExtractiveAnswer> {
+    const plan = await this.planFor(turn, base.tools);
+    if (plan.kind === 'reuse') {
+      const reused = await extractiveAnswer({
+        ...base,
+        earlier: plan.passages,
+        within: plan.focus,
+        searchQuery: plan.searchQuery,
+      });
+      if (reused.found) {
+        turn.recall = reusedRecall(plan, reused);
+        return reused;
+      }
+    }
+    if (plan.kind === 'search') {
+      const found = await extractiveAnswer(base);
+      turn.recall = { followUp: false, focus: focusOf(found, turn.limited), passages: found.results };
+      return found;
+    }
+    const found = await extractiveAnswer({ ...base, within: plan.focus, searchQuery: plan.searchQuery });
+    turn.recall = keptRecall(plan, found);
+    return found;
+  }
+
+  /** What the chat's memory would do with the turn's question (a search as usual when it remembers nothing). */
+  private async planFor(turn: TurnState, tools: CaseTools): Promise<RecallPlan> {
+    const { ref, input, documents } = turn;
+    const earlier = this.memory && documents ? this.memory.turns(ref.case_id, ref.session_id, documents) : [];
+    if (!earlier.length) return { kind: 'search' };
+    const named = await tools.named(input.question);
+    return planRecall({ question: input.question, earlier, named, chosen: input.file_ids });
+  }
+
+  /** The finished turn, remembered for the chat's follow-ups: its question, families, documents and what it found there. */
+  private remember(turn: TurnState): void {
+    const { recall, documents, ref, input } = turn;
+    if (!this.memory || !recall || !documents) return;
+    const inFocus = new Set(recall.focus.map((f) => f.file_id));
+    this.memory.remember(ref.case_id, ref.session_id, documents, {
+      question: input.question,
+      families: [...new Set([...familiesOf(input.question), ...familiesOf(turn.standalone)])],
+      elliptical: recall.followUp && isElliptical(input.question),
+      focus: recall.focus,
+      passages: recall.passages.filter((p) => inFocus.has(p.file_id)),
+    });
   }
 
   /** End the turn with the extractive answer (`shown`: the passages already sent first); its search is one more step of the timeline. */
@@ -534,16 +768,14 @@ export class AgentService {
       ? 'No passage matches the question.'
       : `${found.found ? '' : "The documents don't appear to say. "}Quoted ${found.seen.length} passage${found.seen.length === 1 ? '' : 's'}.`;
     step.summary = { tool: FIND_PASSAGES, count: found.seen.length };
+    // Passages found earlier are one line of the timeline: the model's turn already shows them as its first step.
+    if (p.recall && !o.steps.some((x) => x.action === EARLIER_PASSAGES)) recallStep(step, p.recall);
     this.ports.events.emit('agent.step', { ...ref, phase: 'observation', step });
     // The same passages and citations; only the first line says why they are the answer.
     const answer = found.because(o.why);
-    const readable = o.files.filter((f) => isReadable(f.status)).length;
-    const coverage =
-      o.run?.coverage ??
-      plainCoverage(
-        o.files,
-        `Searched the ${readable} readable file${readable === 1 ? '' : 's'} of the case for the passages closest to the question.`,
-      );
+    const earlier = p.recall?.earlier;
+    const only = earlier && (earlier.kind === 'reused' ? [] : earlier.files.map((f) => f.file_name));
+    const coverage = o.run?.coverage ?? plainCoverage(o.files, extractiveNote(o.files, earlier), only);
     return this.finish(turn, {
       answer,
       kind: 'extractive',
@@ -572,7 +804,13 @@ export class AgentService {
     },
   ): Promise<ChatAnswer> {
     const { input, ref, limited } = turn;
-    const coverage = limited ? { ...o.coverage, note: `${limited.line}. ${o.coverage.note}`.trim() } : o.coverage;
+    const reused = turn.recall?.earlier?.kind === 'reused' ? turn.recall.earlier : undefined;
+    // The model's turn counts what it searched itself; the passages it was given from earlier are said too.
+    const noted =
+      reused && o.kind === 'agent'
+        ? { ...o.coverage, note: `${o.coverage.note} ${reused.line} in this chat, in ${namesOf(reused.files)}.` }
+        : o.coverage;
+    const coverage = limited ? { ...noted, note: `${limited.line}. ${noted.note}`.trim() } : noted;
     const result: ChatAnswer = {
       ...ref,
       question: input.question,
@@ -591,7 +829,10 @@ export class AgentService {
       answer_kind: o.kind,
       ...(o.fallback ? { fallback: o.fallback } : {}),
       ...(limited ? { limited_to: limited } : {}),
+      searches: turn.searches + o.steps.filter(ranSearch).length,
+      ...(turn.recall?.earlier ? { earlier: turn.recall.earlier } : {}),
     };
+    if (!o.cancelled) this.remember(turn);
     await this.persist(turn.chats, ref.session_id, input.question, result, o.seen, o.ledger);
     this.ports.events.emit('agent.done', { ...ref, result });
     return result;
@@ -685,6 +926,7 @@ export function agentHandlers(ports: Pick<AgentPorts, 'cases'>, service: AgentSe
       service.store(caseId).rename(sessionId, title),
     'chat.delete': async ({ case_id: caseId, session_id: sessionId }) => {
       await service.store(caseId).delete(sessionId);
+      service.forgetChat(caseId, sessionId);
       return { id: sessionId, deleted: true as const };
     },
     'chat.export': async ({ case_id: caseId, session_id: sessionId, format, turn_id: turnId }) => {

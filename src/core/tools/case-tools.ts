@@ -8,6 +8,7 @@ import type {
   OutlineResult,
   ReadFileResult,
   ReadSectionResult,
+  SearchFocus,
   SearchResponse,
   SearchResult,
 } from '../../shared/contract/search';
@@ -297,6 +298,18 @@ export class CaseTools {
       results: [...inDocs.results, ...rest],
       focus: { files: routing.focus, matched: routing.matched, query: routing.clauseQuery, widened: rest.length > 0 },
     };
+  }
+
+  /**
+   * The documents `query` names (the focus a search of it would have), without searching their
+   * passages; null when it names none. A chat's memory asks it of a follow-up before searching.
+   */
+  async named(query: string): Promise<SearchFocus['files'] | null> {
+    const routing = await (await this.router()).route(query, {
+      textFrequency: (term, cap) => this.store.documentFrequency(term, cap),
+      shareInFocus: (term, fileIds) => this.store.shareOfPassages(term, fileIds),
+    });
+    return routing?.focus ?? null;
   }
 
   /**

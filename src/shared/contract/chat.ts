@@ -158,6 +158,27 @@ export interface ChatAnswer {
   fallback?: AnswerFallback;
   /** Present when the question was limited to documents the user chose (`file_ids`): which, and the line the trace shows. */
   limited_to?: LimitedTo;
+  /** Searches of the documents the turn ran: its passages' search(es) and the model's searches (absent in sessions saved before it existed). */
+  searches?: number;
+  /** Present when the chat's memory shaped this follow-up: passages found earlier used, or the earlier question's documents kept. */
+  earlier?: EarlierUse;
+}
+
+/**
+ * What the chat's memory did for a follow-up. `reused`: answered from passages found earlier in
+ * the chat, without searching again; `kept_focus`: the follow-up names no document, so it was
+ * searched again within the documents the earlier question was about.
+ */
+export interface EarlierUse {
+  kind: 'reused' | 'kept_focus';
+  /** Passages found earlier that the answer quotes (0 when it searched again). */
+  passages: number;
+  /** The earlier question the follow-up leans on. */
+  question: string;
+  /** The documents: where the passages come from, or where it searched. */
+  files: { file_id: string; file_name: string }[];
+  /** The plain-words line the timeline shows ("Used 3 passages found earlier…"). */
+  line: string;
 }
 
 /** The documents a turn's searches were limited to, and the plain-words line that says so. */
@@ -189,6 +210,8 @@ export interface ChatMessage {
   answer_kind?: AnswerKind;
   fallback?: AnswerFallback;
   limited_to?: LimitedTo;
+  searches?: number;
+  earlier?: EarlierUse;
 }
 
 export interface ChunkRef {
