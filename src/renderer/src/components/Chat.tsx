@@ -118,10 +118,20 @@ function AssistantMessage({
   const caseId = useChat((s) => s.caseId);
   const exportChat = useExportChat();
   const kind = message.answer_kind ?? 'agent';
+  // A follow-up searched in the earlier question's documents: said once, unless a step of the timeline names them.
+  const kept =
+    message.earlier?.kind === 'kept_focus' && !message.steps?.some((st) => Array.isArray(st.input?.documents))
+      ? message.earlier.line
+      : undefined;
   return (
     <article className="message message-assistant" aria-label="Answer" data-turn={message.turn_id}>
       {message.steps && message.steps.length > 0 && (
-        <Timeline steps={message.steps} limitedTo={message.limited_to?.line} turnId={message.turn_id} />
+        <Timeline
+          steps={message.steps}
+          limitedTo={message.limited_to?.line}
+          keptFocus={kept}
+          turnId={message.turn_id}
+        />
       )}
       <div className="answer-slot" data-testid="answer-slot" data-state="final">
         <AnswerBody message={message} />

@@ -132,12 +132,15 @@ export function Timeline({
   live,
   defaultOpen,
   limitedTo,
+  keptFocus,
   turnId,
 }: {
   steps: AgentStep[];
   live?: LiveLine | null;
   defaultOpen?: boolean;
   limitedTo?: string | undefined;
+  /** A follow-up searched in the documents the earlier question was about: the line that says so. */
+  keptFocus?: string | undefined;
   turnId?: string | undefined;
 }) {
   const [open, setOpen] = useState(
@@ -164,6 +167,11 @@ export function Timeline({
       {limitedTo && (
         <p className="small notice timeline-limit" data-testid="timeline-limit">
           {limitedTo}.
+        </p>
+      )}
+      {keptFocus && (
+        <p className="small notice timeline-limit" data-testid="timeline-kept-focus">
+          {keptFocus}.
         </p>
       )}
       <ol className="steps" aria-label="Agent steps">
