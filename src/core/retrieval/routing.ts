@@ -145,6 +145,24 @@ export class DocumentRouter {
   }
 
   /**
+   * A party no document's name gives (the other side of a contract one of them filed: "the IBM
+   * hosting contract", "our deal with Ken Turpin"): each name of the question held by the text of
+   * one or two documents, with them. Asked only of a question about one document: in one about
+   * several ("which agreements are governed by New York law?") a name is what is asked about.
+   */
+  private async textNamed(
+    query: string,
+    documentsWith: NonNullable<RoutingCounts['documentsWith']>,
+  ): Promise<{ ids: string[]; words: string[]; at: number }[]> {
+    const out: { ids: string[]; words: string[]; at: number }[] = [];
+    for (const name of capitalisedNames(query)) {
+      const ids = await documentsWith(name.text, TEXT_NAMED_DOCS);
+      if (ids?.length) out.push({ ids, words: name.words, at: name.at });
+    }
+    return out;
+  }
+
+  /**
    * The documents `query` names, or null when it names none (or too many to be a focus). A word
    * names documents when it is rare both among their names and, when `textFrequency` is given,
    * among their texts: "Zounds" is in one contract, "license" in the text of most of a data room,
@@ -193,18 +211,12 @@ export class DocumentRouter {
         if (hits.length === 1 && idf >= this.tuning.minWeight) nameAlone(String(hits[0]!.id), query.indexOf(word));
       }
     }
-    // A party no document's name gives (the other side of a contract one of them filed: "the IBM
-    // hosting contract", "our deal with Ken Turpin"): a name of the question found in the text of
-    // one or two documents names them. Not in a question about several ("which agreements are
-    // governed by New York law?"): there a name is what is asked about, not which document.
     if (weight.size === 0 && counts.documentsWith && !namesSeveral(query))
-      for (const name of capitalisedNames(query)) {
-        const hits = await counts.documentsWith(name.text, TEXT_NAMED_DOCS);
-        if (!hits?.length) continue;
-        const idf = Math.log(1 + n / hits.length) * name.words.length;
-        for (const w of name.words) naming.add(w);
+      for (const { ids: hits, words: named, at } of await this.textNamed(query, counts.documentsWith)) {
+        const idf = Math.log(1 + n / hits.length) * named.length;
+        for (const w of named) naming.add(w);
         for (const id of hits) weight.set(id, (weight.get(id) ?? 0) + idf);
-        if (hits.length === 1) nameAlone(hits[0]!, name.at);
+        if (hits.length === 1) nameAlone(hits[0]!, at);
       }
     if (weight.size === 0) return null;
     const ranked = [...weight].sort((a, b) => b[1] - a[1]);
