@@ -40,7 +40,7 @@ const WORDS = (
 ).split(' ');
 
 /** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -102,7 +102,7 @@ function makeChunks(n: number, seed: number): { chunks: ChunkRecord[]; vectors: 
   return { chunks, vectors };
 }
 
-function dirBytes(dir: string): number {
+export function dirBytes(dir: string): number {
   let total = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);

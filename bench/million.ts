@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChunkRecord } from '../src/core/domain/types';
@@ -24,6 +24,7 @@ import { type IndexLocation, lanceStorageOptions } from '../src/core/cases/objec
 import { ChunkStore } from '../src/core/retrieval/store';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { buildWeed, startWeed, weedCache } from '../scripts/s3-server.mjs';
+import { dirBytes, rng } from './index';
 import type { Metrics } from './run';
 
 const here = import.meta.dirname;
@@ -33,18 +34,6 @@ const DIM_NOISE = 0.01;
 
 interface Row extends ChunkRecord {
   vector: Float32Array;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The passages and vectors of the source case "eval cuad-clauses". */
@@ -139,15 +128,6 @@ function copyOf(row: Row, k: number, names: string[], r: () => number): { chunk:
   n = Math.sqrt(n);
   for (let i = 0; i < v.length; i++) v[i]! /= n;
   return { chunk, vector: v };
-}
-
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
-  }
-  return total;
 }
 
 /** Build the store at `where`; seconds for the rows and for the indexes. */

@@ -111,7 +111,8 @@ describe('a drop while another process holds the case', () => {
 });
 
 describe('a data folder shared by several machines', () => {
-  it('a lock from another machine holds while its lease is renewed, and is taken over once it is not', async () => {
+  /** A case and a drop of one letter, with no other process about. */
+  async function sharedCase() {
     const home = tempHome('casefile-case-lease-');
     const engine = await Engine.open({ home });
     engines.push(engine);
@@ -119,6 +120,11 @@ describe('a data folder shared by several machines', () => {
     const drop = path.join(home, 'drop');
     mkdirSync(drop);
     writeFileSync(path.join(drop, 'letter.txt'), 'The landlord received the notice on the first of May.');
+    return { home, engine, caseId, drop };
+  }
+
+  it('a lock from another machine holds while its lease is renewed, and is taken over once it is not', async () => {
+    const { engine, caseId, drop } = await sharedCase();
     const lock = path.join(engine.cases.caseDir(caseId), 'ingest.lock');
     // A pid that is no process here: on another machine it may well be one.
     writeFileSync(lock, JSON.stringify({ pid: 999_999, host: 'another-machine', started: new Date().toISOString() }));
@@ -135,13 +141,7 @@ describe('a data folder shared by several machines', () => {
   });
 
   it('a job another machine left is not taken up here, a job of this machine whose process is gone is', async () => {
-    const home = tempHome('casefile-case-lease-jobs-');
-    const engine = await Engine.open({ home });
-    engines.push(engine);
-    const { id: caseId } = await engine.router.call('cases.create', { name: 'Shared' });
-    const drop = path.join(home, 'drop');
-    mkdirSync(drop);
-    writeFileSync(path.join(drop, 'letter.txt'), 'The landlord received the notice on the first of May.');
+    const { home, engine, caseId, drop } = await sharedCase();
     const jobs = path.join(home, 'jobs');
     mkdirSync(jobs, { recursive: true });
     const job = (id: string, host: string) => ({

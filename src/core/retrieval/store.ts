@@ -481,8 +481,19 @@ export class ChunkStore {
    * enough to tell a party's name (one contract) from a word most documents use.
    */
   async documentFrequency(term: string, cap: number): Promise<number> {
+    return Math.min(cap + 1, (await this.filesHolding(term, cap)).length);
+  }
+
+  /** The documents whose text holds `term` (every word of it, in one passage); null when more than `cap` do. */
+  async documentsWith(term: string, cap: number): Promise<string[] | null> {
+    const ids = await this.filesHolding(term, cap);
+    return ids.length > cap ? null : ids;
+  }
+
+  /** Ids of the documents with a latest passage holding every word of `term`, enough of them to tell more than `cap`. */
+  private async filesHolding(term: string, cap: number): Promise<string[]> {
     const table = await this.table();
-    if (!table || !term.trim()) return 0;
+    if (!table || !term.trim()) return [];
     const rows = (await table
       .query()
       // Several words: passages holding all of them (the index keeps no positions for a phrase).
@@ -491,22 +502,7 @@ export class ChunkStore {
       .select(['file_id'])
       .limit(Math.max(50, (cap + 1) * 20))
       .toArray()) as { file_id: string }[];
-    return Math.min(cap + 1, new Set(rows.map((r) => r.file_id)).size);
-  }
-
-  /** The documents whose text holds `term` (every word of it, in one passage); null when more than `cap` do. */
-  async documentsWith(term: string, cap: number): Promise<string[] | null> {
-    const table = await this.table();
-    if (!table || !term.trim()) return [];
-    const rows = (await table
-      .query()
-      .fullTextSearch(new lancedb.MatchQuery(term, 'text', { operator: lancedb.Operator.And }))
-      .where('is_latest = true')
-      .select(['file_id'])
-      .limit(Math.max(50, (cap + 1) * 20))
-      .toArray()) as { file_id: string }[];
-    const ids = [...new Set(rows.map((r) => r.file_id))];
-    return ids.length > cap ? null : ids;
+    return [...new Set(rows.map((r) => r.file_id))];
   }
 
   /** The share of the latest passages of `fileIds` that hold `term` (BM25 over `text`). */
