@@ -16,6 +16,11 @@ describe('the clause lexicon', () => {
     expect(expandQuery('Can they hand it over to another company if they get bought?')).toMatch(/assign/);
     expect(expandQuery('What did the court hold in Gildernew v. Gantner?')).toMatch(/affirm.*reverse.*remand/);
     expect(expandQuery('Must the supplier hold the customer harmless?')).not.toMatch(/affirm/);
+    // How clients say a cap, a right of first refusal, a change of control and an ending.
+    expect(expandQuery("What's the most they could ever owe us?")).toMatch(/liability.*exceed/);
+    expect(expandQuery('If they get an outside offer, how long do we have to match it?')).toMatch(/first refusal/);
+    expect(expandQuery('Can they end it if someone buys half of our shares?')).toMatch(/control/);
+    expect(expandQuery('How much notice does the supplier give if it wants to stop supplying us?')).toMatch(/terminat/);
   });
 
   it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {

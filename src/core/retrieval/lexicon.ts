@@ -18,7 +18,7 @@ interface LexiconEntry {
 export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   {
     kind: 'termination',
-    when: /\b(terminat\w*|cancel\w*|get out|walk away|pull out|back out|exit|quit|drop (us|them|him|her|it)|end (the|this|that|our|their|its) (deal|contract|agreement|relationship|alliance|arrangement|partnership))\b/,
+    when: /\b(terminat\w*|cancel\w*|get out|walk away|pull out|back out|exit|quit|drop (us|them|him|her|it)|stop (supplying|selling|buying|working|serving)|end (the|this|that|our|their|its) (deal|contract|agreement|relationship|alliance|arrangement|partnership))\b/,
     add: 'terminate termination notice convenience',
   },
   {
@@ -38,7 +38,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   },
   {
     kind: 'assignment',
-    when: /\b(assign\w*|transfer\w*|hand (it )?over|pass (it )?on|acquired|acquisition|takeover|taken over|change of control|merg\w*|bought|sold)\b/,
+    when: /\b(assign\w*|transfer\w*|hand (it )?over|hand (\w+ ){0,3}to (another|someone|a third)|pass (it )?on|acquired|acquisition|takeover|taken over|change of control|merg\w*|bought|sold|buys? (us|our company|control|(half|most|a majority) of (us|our))|our shares)\b/,
     add: 'assign assignment transfer consent merger control',
   },
   {
@@ -68,7 +68,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   },
   {
     kind: 'first refusal',
-    when: /\b(first (refusal|offer|negotiation|look|dibs|chance|right)|match (an|any|the) offer)\b/,
+    when: /\b(first (refusal|offer|negotiation|look|dibs|chance|right)|match (an|any|the|that|their)( \w+)? (offer|bid)|match it\b|outside (offer|bid|buyer)|offer from (someone|a third|an outsider))\b/,
     add: 'first refusal offer right negotiate',
   },
   {
@@ -116,7 +116,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   { kind: 'audit', when: /\b(audit\w*|inspect\w*|examin\w*|books|records)\b/, add: 'audit inspect books records' },
   {
     kind: 'liability cap',
-    when: /\b(liab\w*|on the hook|damages|cap(ped)?|limit(ed)? (on )?(what|how much))\b/,
+    when: /\b(liab\w*|on the hook|damages|cap(ped)?|limit(ed)? (on )?(what|how much)|(the )?most (\w+ ){0,4}(owe|pay)|maximum (\w+ ){0,3}(owe|pay))\b/,
     add: 'liability damages exceed limitation aggregate',
   },
   {
