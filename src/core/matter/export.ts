@@ -6,10 +6,10 @@
  * `exclusive`: an ingest here is waited for, one in another process refuses), into a temp file
  * renamed over the target, so a failed export leaves no file.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline } from 'node:stream';
 import type { MatterExport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
 import { TEMP_MARK } from '../util/fs';
@@ -23,7 +23,7 @@ import {
   type ManifestFile,
 } from './manifest';
 import type { MatterPorts } from './ports';
-import { Progress } from './progress';
+import { fingerprinting, Progress } from './progress';
 import { writeZip, type ZipSource } from './zip-write';
 
 /** Files of a case folder that are not the case: the ingest lock, and writes in flight. */
@@ -103,20 +103,8 @@ function source(file: CaseFile, listed: ManifestFile[], progress: Progress): Zip
     // Originals are mostly compressed already (PDF, Office, images); the rest is text and index data.
     deflate: !file.rel.startsWith('files/'),
     open: () => {
-      const hash = createHash('sha256');
-      let size = 0;
-      const hashed = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          progress.add(chunk.length);
-          done(null, chunk);
-        },
-        flush(done) {
-          listed.push({ path: file.rel, size, sha256: hash.digest('hex') });
-          done();
-        },
-      });
+      const { stream: hashed, result } = fingerprinting(progress);
+      hashed.once('end', () => listed.push({ path: file.rel, ...result() }));
       // A read error destroys `hashed` with it, which fails the zip.
       return pipeline(createReadStream(file.full, { highWaterMark: 256 * 1024 }), hashed, () => {});
     },

@@ -6,7 +6,6 @@
  * half-imported. A matter whose case is already here replaces it, the one replaced kept as an
  * earlier version under a new id.
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -18,7 +17,7 @@ import { readJson, writeJsonAtomic } from '../util/fs';
 import { ChunkOpener, ENCRYPTED_MAGIC, HEADER_BYTES } from './crypto';
 import { CASE_PREFIX, MANIFEST_ENTRY, type Manifest, parseManifest, safeCasePath } from './manifest';
 import type { MatterPorts } from './ports';
-import { Progress } from './progress';
+import { fingerprinting, Progress } from './progress';
 import { MatterZip, type ZipEntry } from './zip-read';
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -117,22 +116,14 @@ async function extract(
     const entry = checked.byPath.get(f.path.toLowerCase())!;
     const target = path.join(dir, ...f.path.split('/'));
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const hash = createHash('sha256');
-    let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        progress.add(chunk.length);
-        done(null, chunk);
-      },
-    });
+    const { stream: count, result } = fingerprinting(progress);
     const data = await zip.stream(entry, f.size);
     await pipeline(data, count, createWriteStream(target, { flags: 'wx' })).catch((err) => {
       if (err instanceof CasefileError) throw err;
       throw refuse(`“${f.path}” in this matter file is damaged (${(err as Error).message}). Ask for a fresh copy.`);
     });
-    if (size !== f.size || hash.digest('hex') !== f.sha256)
+    const { size, sha256 } = result();
+    if (size !== f.size || sha256 !== f.sha256)
       throw refuse(
         `“${f.path}” in this matter file does not match its fingerprint: it was changed or damaged after export.`,
       );

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import type { MatterPorts } from './ports';
 
 /** Bytes between two `cases.transfer` events. */
@@ -36,4 +38,23 @@ export class Progress {
       state,
     });
   }
+}
+
+/**
+ * A pass-through stream that fingerprints the bytes of one file as they go by and counts them into
+ * `progress`; `result()` gives their size and sha256 once the stream has ended.
+ */
+export function fingerprinting(progress: Progress): { stream: Transform; result(): { size: number; sha256: string } } {
+  const hash = createHash('sha256');
+  let size = 0;
+  let sha256: string | undefined;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      progress.add(chunk.length);
+      done(null, chunk);
+    },
+  });
+  return { stream, result: () => ({ size, sha256: (sha256 ??= hash.digest('hex')) }) };
 }
