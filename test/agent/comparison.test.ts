@@ -76,6 +76,15 @@ describe('comparison questions', () => {
     for (const part of parts) expect(part.split('\n')[1]).toMatch(/^- Related — p\. \d+: “.*\bassign.*\bconsent/i);
   });
 
+  it("“Are we the only one allowed to sell …?”: a client's everyday words do not make a part say its contract is silent", async () => {
+    const a = await ask('Are we the only one allowed to sell under the Water Now and Conformis agreements?');
+    expect(a.answer).not.toMatch(/doesn't appear to say/);
+    const parts = a.answer.split(/\n\n/).slice(1);
+    expect(parts).toHaveLength(2);
+    // Neither contract uses the word "allowed": an everyday word, not a topic they are silent on.
+    for (const part of parts) expect(part.split('\n')[1]).toMatch(/^- Related — p\. \d+: “/);
+  });
+
   it('a topic neither contract uses a word of ("earthquake insurance") is said to be absent from each, and why', async () => {
     const a = await ask('What do the Conformis and Water Now agreements say about earthquake insurance?');
     expect(a.answer.split('\n')[0]).toBe(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery } from '../../src/core/retrieval/lexicon';
+import { clauseTerms, expandQuery } from '../../src/core/retrieval/lexicon';
 import {
   asksForAmount,
   factTerms,
@@ -21,6 +21,19 @@ describe('the clause lexicon', () => {
     expect(expandQuery('If they get an outside offer, how long do we have to match it?')).toMatch(/first refusal/);
     expect(expandQuery('Can they end it if someone buys half of our shares?')).toMatch(/control/);
     expect(expandQuery('How much notice does the supplier give if it wants to stop supplying us?')).toMatch(/terminat/);
+    expect(expandQuery('How much could we recover at most under the deal?')).toMatch(/liability.*exceed/);
+    expect(expandQuery('What cover do we need to keep?')).toMatch(/insurance/);
+    expect(expandQuery('What can we use of theirs?')).toMatch(/license/);
+    // "Cover" alone is not insurance: what a license covers is not.
+    expect(expandQuery('Is the license exclusive, and what does it cover?')).not.toMatch(/insurance/);
+  });
+
+  it("names the contract's own word for a client's word: a contract that uses it is not silent on the topic", () => {
+    expect(clauseTerms('poaching')).toEqual(['solicit']);
+    expect(clauseTerms('Are we the only one?')).toEqual(['exclusive']);
+    // A word that is its clause's own word stays itself: a contract without it does not deal with it.
+    expect(clauseTerms('insurance')).toEqual(['insurance']);
+    expect(clauseTerms('earthquake')).toEqual([]);
   });
 
   it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {
@@ -114,5 +127,6 @@ describe('passage relevance', () => {
     ]);
     expect(rareWords('How is revenue split between Kubient and the Associated Press?')).toEqual(['revenue']);
     expect(rareWords('Can TruckThat be paid in bitcoin?')).toEqual(['bitcoin']);
+    expect(rareWords('Are we the only one allowed to do this?')).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
-import { expandQuery } from '../retrieval/lexicon';
+import { clauseTerms, expandQuery } from '../retrieval/lexicon';
 import {
   asksForAmount,
   gradePassage,
@@ -291,7 +291,12 @@ function unusedWords(words: string[], text: string): string[] {
   });
 }
 
-/** Search labels of a first passage that both keyword and meaning search put at the top. */
+/** Whether `text` uses any of `words` in some form (the stem test of unusedWords). */
+function usesAny(words: string[], text: string): boolean {
+  return unusedWords(words, text).length < words.length;
+}
+
+/** Search labels of a passage that both keyword and meaning search put near the top. */
 const ANSWERING_LABELS = new Set(['strong', 'good']);
 
 /** "Which contracts", "which of these agreements", "which of the documents": a question about each document. */
@@ -320,24 +325,28 @@ async function perDocumentAnswer(
     const response = await o.tools.retrieve({ query: about, file_name: f.file_name, top_k: 6 }, o.signal);
     const mine = response.results.filter((r) => r.file_id === f.file_id);
     const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
-    // The topic's rarer words ("earthquake") the document never uses: it does not deal with that.
+    // The topic's rarer words ("earthquake") the document never uses: it does not deal with that —
+    // unless the word is a client's for a clause whose own word the document uses ("poaching"
+    // where it says "solicit").
     const first = graded[0];
-    const missing = first ? unusedWords(rare, first.doc.text) : [];
-    // Otherwise, when no passage is graded above closest, its first passage, put at the top by both
-    // its words and its meaning (labelled strong or good), is where the document deals with the
-    // topic, even when its best sentence is far in meaning from a topic this short ("assigning
-    // them"): related, not silence.
-    if (
-      first &&
-      graded.every((g) => g.relevance === 'closest') &&
-      !first.lacksAskedFact &&
-      !missing.length &&
-      ANSWERING_LABELS.has(first.result.label)
-    )
-      first.relevance = 'related';
+    const missing = first
+      ? unusedWords(rare, first.doc.text).filter((w) => !usesAny(clauseTerms(w), first.doc.text))
+      : [];
+    // Otherwise a passage put near the top by both its words and its meaning (labelled strong or
+    // good) is where the document deals with the topic, even when its best sentence is far in
+    // meaning from a topic this short ("assigning them"): related, not silence.
+    const byLabel = new Set<Graded>();
+    for (const g of graded)
+      if (g.relevance === 'closest' && !g.lacksAskedFact && !missing.length && ANSWERING_LABELS.has(g.result.label)) {
+        g.relevance = 'related';
+        byLabel.add(g);
+      }
     // Within one document the search's order (the clause's words, the lexicon's, the vector) beats
-    // one sentence's closeness: only the grade moves a passage up.
+    // one sentence's closeness: only the grade moves a passage up, and the first passage whose
+    // sentence is close in meaning leads.
     graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance]);
+    const lead = graded.findIndex((g) => g.relevance !== 'closest' && !byLabel.has(g));
+    if (lead > 0) graded.unshift(...graded.splice(lead, 1));
     groups.push({ title: f.title || first?.doc.title || readableFileName(f.file_name), graded, missing });
   }
   const answered = (g: Graded[]) => g.some((x) => x.relevance !== 'closest' && !x.lacksAskedFact);

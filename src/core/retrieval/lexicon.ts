@@ -98,7 +98,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   },
   {
     kind: 'license',
-    when: /\b(licen[cs]\w*|permission|allowed to use|right to use|use (the|their|its|our) (name|trademarks?|logo|brand|software|content|technology|marks?))\b/,
+    when: /\b(licen[cs]\w*|permission|allowed to use|right to use|use (the|their|its|our) (name|trademarks?|logo|brand|software|content|technology|marks?)|use (\w+ ){0,2}of (theirs|ours))\b/,
     add: 'license grant right use',
   },
   { kind: 'sublicense', when: /\b(sub-?licen[cs]\w*)\b/, add: 'sublicense transferable' },
@@ -116,7 +116,7 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   { kind: 'audit', when: /\b(audit\w*|inspect\w*|examin\w*|books|records)\b/, add: 'audit inspect books records' },
   {
     kind: 'liability cap',
-    when: /\b(liab\w*|on the hook|damages|cap(ped)?|limit(ed)? (on )?(what|how much)|(the )?most (\w+ ){0,4}(owe|pay)|maximum (\w+ ){0,3}(owe|pay))\b/,
+    when: /\b(liab\w*|on the hook|damages|cap(ped)?|limit(ed)? (on )?(what|how much)|(the )?most (\w+ ){0,4}(owe|pay)|maximum (\w+ ){0,3}(owe|pay|recover)|(recover|claim|get back)\w* (\w+ ){0,2}at most)\b/,
     add: 'liability damages exceed limitation aggregate',
   },
   {
@@ -126,7 +126,11 @@ export const CLAUSE_LEXICON: readonly LexiconEntry[] = [
   },
   { kind: 'liquidated damages', when: /\b(penalt\w*|liquidated|late fees?)\b/, add: 'liquidated damages penalty' },
   { kind: 'warranty', when: /\b(warrant\w*|defect\w*|guarantee\w*)\b/, add: 'warranty warrants defects period' },
-  { kind: 'insurance', when: /\b(insur\w*|coverage|insured)\b/, add: 'insurance coverage policy maintain' },
+  {
+    kind: 'insurance',
+    when: /\b(insur\w*|coverage|insured|what (kind of )?cover|(keep|maintain|carry|buy|take out) (\w+ ){0,2}cover)\b/,
+    add: 'insurance coverage policy maintain',
+  },
   {
     kind: 'covenant not to sue',
     when: /\b(sue|suing|lawsuits?|challenge|contest)\b/,
@@ -177,4 +181,13 @@ export function expandQuery(question: string): string {
     }
   }
   return extra.length ? `${question} ${extra.join(' ')}` : question;
+}
+
+/**
+ * The contract's own word for each kind of clause `question` speaks of, the first of its words
+ * ("solicit" for "poaching", "exclusive" for "the only one").
+ */
+export function clauseTerms(question: string): string[] {
+  const lower = question.toLowerCase();
+  return [...new Set(CLAUSE_LEXICON.filter((e) => e.when.test(lower)).map((e) => e.add.split(' ')[0]!))];
 }

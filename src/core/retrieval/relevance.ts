@@ -113,7 +113,8 @@ const PLAIN = new Set(
     'what which who whom whose when where why how whether if any all each every some such other than then so not no nor only also ' +
     'much many long often ever still yet just even please tell show find give say says said case document documents court agreement contract ' +
     'between through besides without against another whether because although however therefore whatever whenever wherever whichever ' +
-    'anything something everything nothing anyone someone everyone themselves yourself ourselves'
+    'anything something everything nothing anyone someone everyone themselves yourself ourselves ' +
+    'allow allowed allows permit permitted'
   ).split(' '),
 );
 
