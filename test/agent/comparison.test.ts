@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparedTopic } from '../../src/core/agent/extractive';
 import { Engine } from '../../src/core/engine';
 import { corpusDir } from '../helpers/home';
 import { installTestModels } from '../helpers/models';
@@ -120,5 +121,20 @@ describe('comparison questions', () => {
   it('a question that names one document is answered as before, not per document', async () => {
     const a = await ask('What law governs the Lifeway Foods agreement?');
     expect(a.answer.split('\n')[0]).toBe('These passages match your question best (found without a model):');
+  });
+});
+
+describe('what a comparison asks about', () => {
+  it('leaves the words that joined the names out once the names are gone', () => {
+    // As routing hands it over: the documents' names already taken out of the question.
+    expect(comparedTopic('Compare the governing law of the and agreements.')).toBe('the governing law.');
+    expect(comparedTopic('Exclusivity in and in, compared.')).toBe('Exclusivity.');
+    expect(comparedTopic('Audit and inspection rights, against.')).toBe('Audit and inspection rights.');
+    expect(comparedTopic('Can they check our records under and under?')).toBe('Can they check our records?');
+    expect(comparedTopic('Is the license under or under exclusive, and what does it cover?')).toBe(
+      'Is the license exclusive, and what does it cover?',
+    );
+    // An "and" inside the topic stays.
+    expect(comparedTopic('What caps on liability do and agree to?')).toBe('What caps on liability do and agree to?');
   });
 });

@@ -23,6 +23,7 @@ import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
 import { clauseTerms, expandQuery } from '../retrieval/lexicon';
+import { capitalisedNames } from '../retrieval/routing';
 import {
   asksForAmount,
   gradePassage,
@@ -273,7 +274,14 @@ export function comparedTopic(query: string): string {
       ' ',
     )
     .replace(/\b(?:the\s+)?(?:agreements?|contracts?)\s+(?:and|or)\s+(?:the\s+)?(?:agreements?|contracts?)\b/gi, ' ')
+    // What joined the names, left dangling once they are out: "Exclusivity in and in,", "under and under?".
+    .replace(/\b(in|under|of|for|with)\s+(?:and|or)\s+\1\b/gi, ' ')
+    .replace(
+      /\b(?:(?:in|under|of|for|to|with|from)\s+)?(?:and|or|against|beside|versus)(?:\s+(?:in|under|of|for|to|with|from))?(?=\s*(?:[,.?!;:]|$))/gi,
+      ' ',
+    )
     .replace(/\s+([?.,;:!])/g, '$1')
+    .replace(/[,;:]+([.?!])/g, '$1')
     .replace(/\s+/g, ' ')
     .replace(/^[\s,.;:]+|[\s,;:]+$/g, '')
     .trim();
@@ -289,6 +297,24 @@ function unusedWords(words: string[], text: string): string[] {
     const stem = (contentWords(w)[0] ?? w).slice(0, 6);
     return !new RegExp(`(?<![\\p{L}])${stem}`, 'iu').test(text);
   });
+}
+
+/**
+ * `about` without the question's capitalised words that are in document `f`'s title or file name
+ * ("Water" of "Water Now" when routing kept it): searched within that document they only find its
+ * name — the signature block, the page footer.
+ */
+function withoutOwnName(about: string, f: SearchFocus['files'][number]): string {
+  const own = new Set(contentWords(`${f.title} ${readableFileName(f.file_name)}`));
+  const names = new Set(
+    capitalisedNames(about).flatMap((n) => n.words.filter((w) => own.has(contentWords(w)[0] ?? ''))),
+  );
+  const out = about
+    .replace(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu, (w) => (names.has(w.replace(/['’]s$|[.,]$/g, '')) ? ' ' : w))
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([?.,;:!])/g, '$1')
+    .trim();
+  return /\p{L}{3}/u.test(out) ? out : about;
 }
 
 /** Whether `text` uses any of `words` in some form (the stem test of unusedWords). */
@@ -322,7 +348,8 @@ async function perDocumentAnswer(
   const groups: { title: string; graded: Graded[]; missing: string[] }[] = [];
   const rare = rareWords(about);
   for (const f of focus.files) {
-    const response = await o.tools.retrieve({ query: about, file_name: f.file_name, top_k: 6 }, o.signal);
+    const query = withoutOwnName(about, f);
+    const response = await o.tools.retrieve({ query, file_name: f.file_name, top_k: 6 }, o.signal);
     const mine = response.results.filter((r) => r.file_id === f.file_id);
     const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
     // The topic's rarer words ("earthquake") the document never uses: it does not deal with that —
