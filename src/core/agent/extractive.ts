@@ -331,8 +331,8 @@ const WHICH_DOCUMENTS =
 /** The most documents a case may have for a "which of these" question to be answered per document. */
 const EACH_DOCUMENT_MAX = 8;
 
-/** Passages quoted from each document a comparison names, at most. */
-const PER_NAMED_DOCUMENT = 2;
+/** Passages quoted from each document a comparison names, at most (only those graded above closest). */
+const PER_NAMED_DOCUMENT = 3;
 
 /**
  * A question that names two or more documents ("compare the termination rights in the Zounds and
