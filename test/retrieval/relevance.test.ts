@@ -71,6 +71,8 @@ describe('passage relevance', () => {
     expect(asksForAmount('How long is the initial term?')).toBe(true);
     expect(asksForAmount('What fee per tonne does Karakudukmunay pay?')).toBe(true);
     expect(asksForAmount('Which state law governs the agreement?')).toBe(false);
+    expect(asksForAmount("What was Nichole Jagels' bail set at before her plea?")).toBe(true);
+    expect(asksForAmount('What fine and restitution were imposed on Robert Wilson?')).toBe(true);
     expect(holdsAmount('a monthly fee of $4,500')).toBe(true);
     expect(holdsAmount('for sixty days')).toBe(true);
     expect(holdsAmount('The Provider shall maintain insurance.')).toBe(false);
@@ -82,6 +84,9 @@ describe('passage relevance', () => {
     expect(holdsAmount('effective as of January 1, 2018')).toBe(false);
     expect(holdsAmount('made this 21st day of January 2003')).toBe(false);
     expect(holdsAmount('jurisdiction under 28 U.S.C. § 1291')).toBe(false);
+    // A bankruptcy chapter or a court's number is no sum settled on.
+    expect(holdsAmount('While in the midst of a Chapter 13 bankruptcy plan, she brought a claim')).toBe(false);
+    expect(holdsAmount('appealed to the 11th Circuit under the 14th Amendment')).toBe(false);
     expect(holdsAmount('one of the parties')).toBe(false);
     expect(holdsAmount('ninety (90) days prior written notice')).toBe(true);
     expect(holdsAmount('a royalty of five percent (5%) of Net Sales')).toBe(true);
