@@ -23,7 +23,7 @@ import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
 import { clauseTerms, expandQuery } from '../retrieval/lexicon';
-import { capitalisedNames } from '../retrieval/routing';
+import { capitalisedNames, withoutWords } from '../retrieval/routing';
 import {
   asksForAmount,
   gradePassage,
@@ -309,11 +309,7 @@ function withoutOwnName(about: string, f: SearchFocus['files'][number]): string 
   const names = new Set(
     capitalisedNames(about).flatMap((n) => n.words.filter((w) => own.has(contentWords(w)[0] ?? ''))),
   );
-  const out = about
-    .replace(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu, (w) => (names.has(w.replace(/['’]s$|[.,]$/g, '')) ? ' ' : w))
-    .replace(/\s+/g, ' ')
-    .replace(/\s+([?.,;:!])/g, '$1')
-    .trim();
+  const out = withoutWords(about, names);
   return /\p{L}{3}/u.test(out) ? out : about;
 }
 

@@ -316,7 +316,8 @@ function lowerWords(text: string): string {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.&-][\p{L}\p{N}]+)*/gu) ?? []).join(' ');
 }
 
-function withoutWords(query: string, words: Set<string>): string {
+/** `query` without `words` (each whole, with a possessive "'s"), its spaces tidied. */
+export function withoutWords(query: string, words: Set<string>): string {
   let out = query;
   for (const w of words)
     out = out.replace(
