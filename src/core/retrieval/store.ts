@@ -261,7 +261,7 @@ export class ChunkStore {
     }
     await table.delete(and(`file_id = ${sqlString(fileId)}`, `version = ${sqlInt(version)}`)!);
     if (rows.length) await table.add(rows);
-    await this.ensureFtsIndex();
+    await this.ensureIndexes();
   }
 
   /** Whether the table has the `embedded` column (a table with vectors made before it has not, until a write adds it: all its rows are embedded). */
@@ -316,7 +316,7 @@ export class ChunkStore {
     this.tableHandle = table;
     this.contextColumn = true;
     this.embeddedColumn = true;
-    await this.ensureFtsIndex();
+    await this.ensureIndexes();
   }
 
   /**
@@ -405,17 +405,25 @@ export class ChunkStore {
     await table.delete(where);
   }
 
-  /** Create the BM25 indexes on `text` and `context` the first time there are rows to index. */
-  async ensureFtsIndex(): Promise<void> {
+  /**
+   * Create the indexes the first time there are rows to index: BM25 on `text` and `context`, and
+   * scalar indexes on the columns every search filters by (`is_latest`, `embedded`, `file_id`),
+   * which otherwise are read for every row of the case on each query.
+   */
+  async ensureIndexes(): Promise<void> {
     const table = await this.table();
     if (!table) return;
+    type Wanted = [column: string, config: () => lancedb.Index];
+    const fts = ((await this.hasContext()) ? ['text', 'context'] : ['text']).map((c): Wanted => [c, ftsIndex]);
+    const flags = ((await this.hasEmbeddedColumn()) ? ['is_latest', 'embedded'] : ['is_latest']).map(
+      (c): Wanted => [c, () => lancedb.Index.bitmap()],
+    );
     const indices = await table.listIndices();
-    const wanted = (await this.hasContext()) ? ['text', 'context'] : ['text'];
-    const missing = wanted.filter(
-      (column) => !indices.some((i) => i.columns.includes(column) && i.indexType === 'FTS'),
+    const missing = [...fts, ...flags, ['file_id', () => lancedb.Index.btree()] as Wanted].filter(
+      ([column]) => !indices.some((i) => i.columns.includes(column)),
     );
     if (!missing.length || (await table.countRows()) === 0) return;
-    for (const column of missing) await table.createIndex(column, { config: ftsIndex(), replace: true });
+    for (const [column, config] of missing) await table.createIndex(column, { config: config(), replace: true });
   }
 
   /**
@@ -425,7 +433,7 @@ export class ChunkStore {
   async optimize(options: { keepVersionsMs?: number; annMinRows?: number } = {}): Promise<void> {
     const table = await this.table();
     if (!table) return;
-    await this.ensureFtsIndex();
+    await this.ensureIndexes();
     // Old table versions go after a minute (a query running on one is long finished by then).
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - (options.keepVersionsMs ?? 60_000)) });
     const dim = await this.vectorDimension();
@@ -580,7 +588,7 @@ export class ChunkStore {
     this.tableHandle = table;
     this.contextColumn = true;
     this.embeddedColumn = dimension !== null;
-    await this.ensureFtsIndex();
+    await this.ensureIndexes();
   }
 
   close(): void {
