@@ -113,17 +113,19 @@ export async function searchChunks(
   throwIfAborted(options.signal);
   const expanded = RETRIEVAL_TUNING.lexicon || RETRIEVAL_TUNING.lexiconVector ? expandQuery(query) : query;
   const keywordQuery = RETRIEVAL_TUNING.lexicon ? expanded : query;
-  const keywordRows =
+  // The keyword and the vector search run side by side: a hybrid search waits for the slower, not the sum.
+  const keywordSearch = async (): Promise<ScoredChunk[]> =>
     mode === 'vector'
       ? []
       : dedupByHash(await store.keyword(keywordQuery, where, fetch, { contextBoost: RETRIEVAL_TUNING.contextBoost }));
-  throwIfAborted(options.signal);
-  let vectorRows: ScoredChunk[] = [];
-  if (useVectors) {
+  const vectorSearch = async (): Promise<ScoredChunk[]> => {
+    if (!useVectors) return [];
     const vec = await semantic.embedder!.embedQuery(RETRIEVAL_TUNING.lexiconVector ? expanded : query, options.signal);
     throwIfAborted(options.signal);
-    vectorRows = dedupByHash(await store.vector(vec, where, fetch));
-  }
+    return dedupByHash(await store.vector(vec, where, fetch));
+  };
+  const [keywordRows, vectorRows] = await Promise.all([keywordSearch(), vectorSearch()]);
+  throwIfAborted(options.signal);
 
   let fused: Fused[];
   if (mode === 'keyword' || (mode === 'hybrid' && !useVectors)) {
