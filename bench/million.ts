@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChunkRecord } from '../src/core/domain/types';
@@ -213,7 +213,12 @@ export async function millionBench(): Promise<Metrics> {
     throw new Error('set CASEFILE_BENCH_SOURCE_HOME to a data folder holding the case "eval cuad-clauses"');
   const source = await sourceRows(sourceHome);
   const r = rng(9);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'casefile-bench-million-'));
+  // CASEFILE_BENCH_KEEP=DIR keeps the stores in DIR (the local one, and SeaweedFS's data) and
+  // reuses them when they are there, so the query side can be measured again without building a
+  // million passages again.
+  const keep = process.env.CASEFILE_BENCH_KEEP;
+  const tmp = keep ?? mkdtempSync(path.join(os.tmpdir(), 'casefile-bench-million-'));
+  mkdirSync(tmp, { recursive: true });
   const vectorsFile = path.join(tmp, 'query-vectors.json');
   // Query vectors: passages' own, as a question about a clause lands near its passage.
   const picked = Array.from({ length: 64 }, () => Array.from(source[Math.floor(r() * source.length)]!.vector));
@@ -224,12 +229,14 @@ export async function millionBench(): Promise<Metrics> {
     `${TARGET} passages (${source.length} CUAD passages copied with names and years changed), ${where}; 363 clause questions, top 10, query embedding excluded`;
   const record = (where: 'local' | 's3', built: { rowsS: number; indexS: number }, q: Record<string, number>) => {
     const n = note(where === 'local' ? 'local disk' : 'SeaweedFS on loopback');
-    metrics[`million.${where}.write_s.${label}`] = { value: Number(built.rowsS.toFixed(1)), unit: 's', note: n };
-    metrics[`million.${where}.index_s.${label}`] = {
-      value: Number(built.indexS.toFixed(1)),
-      unit: 's',
-      note: `${n}; full text, compaction and IVF-PQ`,
-    };
+    if (Number.isFinite(built.rowsS)) {
+      metrics[`million.${where}.write_s.${label}`] = { value: Number(built.rowsS.toFixed(1)), unit: 's', note: n };
+      metrics[`million.${where}.index_s.${label}`] = {
+        value: Number(built.indexS.toFixed(1)),
+        unit: 's',
+        note: `${n}; full text, compaction and IVF-PQ`,
+      };
+    }
     for (const [k, v] of Object.entries(q))
       metrics[`million.${where}.${k.replace('max_rss_mb', 'query_process_max_rss')}.${label}`] = {
         value: Number(v.toFixed(1)),
@@ -240,15 +247,19 @@ export async function millionBench(): Promise<Metrics> {
   try {
     if (process.env.CASEFILE_BENCH_LOCAL !== '0') {
       const local = path.join(tmp, 'case');
-      console.log(`  local: building ${TARGET} passages`);
-      const builtLocal = await build(local, source);
+      const reuse = keep !== undefined && existsSync(path.join(local, 'lancedb'));
+      console.log(reuse ? `  local: reusing ${local}` : `  local: building ${TARGET} passages`);
+      const builtLocal = reuse ? { rowsS: Number.NaN, indexS: Number.NaN } : await build(local, source);
       console.log(`  local: ${dirBytes(local) >> 20} MB on disk; searching`);
       record('local', builtLocal, queryInChild(local, vectorsFile));
-      rmSync(local, { recursive: true, force: true });
+      if (!keep) rmSync(local, { recursive: true, force: true });
     }
     if (process.env.CASEFILE_BENCH_S3 === '1') {
       const binary = process.env.CASEFILE_TEST_WEED || path.join(weedCache() as string, 'weed');
-      const weed = (await startWeed({ binary: existsSync(binary) ? binary : buildWeed() })) as {
+      const weedDir = keep ? path.join(tmp, 'weed') : undefined;
+      const reuse = weedDir !== undefined && existsSync(weedDir);
+      if (weedDir) mkdirSync(weedDir, { recursive: true });
+      const weed = (await startWeed({ binary: existsSync(binary) ? binary : buildWeed(), dir: weedDir })) as {
         endpoint: string;
         bucket: string;
         accessKeyId: string;
@@ -268,15 +279,16 @@ export async function millionBench(): Promise<Metrics> {
             secretAccessKey: weed.secretAccessKey,
           }),
         };
-        console.log(`  s3: building ${TARGET} passages`);
-        const builtS3 = await build(where, source);
+        console.log(reuse ? `  s3: reusing ${weedDir}` : `  s3: building ${TARGET} passages`);
+        const builtS3 = reuse ? { rowsS: Number.NaN, indexS: Number.NaN } : await build(where, source);
+        if (keep) writeFileSync(path.join(tmp, 's3-location.json'), JSON.stringify(where));
         record('s3', builtS3, queryInChild(where, vectorsFile));
       } finally {
         await weed.stop();
       }
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    if (!keep) rmSync(tmp, { recursive: true, force: true });
   }
   return metrics;
 }

@@ -23,6 +23,7 @@ export const RESULTS_FILE = path.join(here, 'results.json');
 /** Benchmark modules and the function each exports; a module not present yet is reported as skipped. */
 const MODULES: { file: string; fn: string; named?: boolean }[] = [
   { file: 'ingest.ts', fn: 'ingestBench' },
+  { file: 'parallel-ingest.ts', fn: 'parallelIngestBench' },
   { file: 'index.ts', fn: 'indexBench' },
   { file: 'agent.ts', fn: 'agentBench' },
   { file: 'hostile.ts', fn: 'hostileBench' },
