@@ -127,22 +127,7 @@ export async function searchChunks(
   const [keywordRows, vectorRows] = await Promise.all([keywordSearch(), vectorSearch()]);
   throwIfAborted(options.signal);
 
-  let fused: Fused[];
-  if (mode === 'keyword' || (mode === 'hybrid' && !useVectors)) {
-    fused = keywordRows.map((r, i) => ({
-      chunk: r.chunk,
-      rrf: 0,
-      keyword: { rank: i + 1, score: r.score, label: keywordLabel(r.score) },
-    }));
-  } else if (mode === 'vector') {
-    fused = vectorRows.map((r, i) => ({
-      chunk: r.chunk,
-      rrf: 0,
-      vector: { rank: i + 1, score: r.score, label: vectorLabel(r.score) },
-    }));
-  } else {
-    fused = reciprocalRankFusion(keywordRows, vectorRows);
-  }
+  const fused = fuse(mode, useVectors, keywordRows, vectorRows);
   const hybrid = mode === 'hybrid' && useVectors;
 
   const queryWords = new Set(contentWords(query));
@@ -174,6 +159,23 @@ export async function searchChunks(
     ...(coverage && coverage.embedded < coverage.total ? { semantic_coverage: coverage } : {}),
     ...rerank,
   };
+}
+
+/** The rows in the mode searched: one list ranked as it came, or both fused by reciprocal rank. */
+function fuse(mode: SearchMode, useVectors: boolean, keywordRows: ScoredChunk[], vectorRows: ScoredChunk[]): Fused[] {
+  if (mode === 'keyword' || (mode === 'hybrid' && !useVectors))
+    return keywordRows.map((r, i) => ({
+      chunk: r.chunk,
+      rrf: 0,
+      keyword: { rank: i + 1, score: r.score, label: keywordLabel(r.score) },
+    }));
+  if (mode === 'vector')
+    return vectorRows.map((r, i) => ({
+      chunk: r.chunk,
+      rrf: 0,
+      vector: { rank: i + 1, score: r.score, label: vectorLabel(r.score) },
+    }));
+  return reciprocalRankFusion(keywordRows, vectorRows);
 }
 
 /** One fused row as a search result, scored and labelled in the mode searched (its citation id is issued later). */
