@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clauseTerms, expandQuery } from '../../src/core/retrieval/lexicon';
+import { clauseTerms, expandQuery, headingSpeaksOf } from '../../src/core/retrieval/lexicon';
 import {
   asksForAmount,
   factTerms,
@@ -34,6 +34,23 @@ describe('the clause lexicon', () => {
     // A word that is its clause's own word stays itself: a contract without it does not deal with it.
     expect(clauseTerms('insurance')).toEqual(['insurance']);
     expect(clauseTerms('earthquake')).toEqual([]);
+  });
+
+  it('knows a clause by its heading: the kind of clause asked about, not any word the question shares', () => {
+    expect(headingSpeaksOf('Are we barred from competing?', '2.6 Competitive Products')).toBe(true);
+    expect(headingSpeaksOf('Exclusivity, compared.', '3.2 Exclusivity')).toBe(true);
+    expect(headingSpeaksOf('What cover do we need to keep?', '13 Insurance')).toBe(true);
+    expect(headingSpeaksOf('Whose law would apply?', '14.3 Governing Law')).toBe(true);
+    // A question's word in a heading of another kind ("disputes" of governing law), a heading no
+    // clause kind names ("Notices"), a table of contents' line (its page number at the end).
+    expect(headingSpeaksOf('If we sued, whose law would apply?', '2.8 Escalation of Certain Disputes')).toBe(false);
+    expect(headingSpeaksOf('Can they drop us whenever they want?', '14.2 Notices')).toBe(false);
+    expect(headingSpeaksOf('Could they hand the contract over to someone else?', '19.1 Assignment; Inurement 41')).toBe(
+      false,
+    );
+    expect(headingSpeaksOf('Could they hand the contract over to someone else?', '19.1 Assignment; Inurement')).toBe(
+      true,
+    );
   });
 
   it('leaves a question that names no kind of clause as it is, and adds no word it already has', () => {

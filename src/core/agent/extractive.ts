@@ -22,7 +22,7 @@ import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';
 import type { PassageItem } from './types';
-import { clauseTerms, expandQuery } from '../retrieval/lexicon';
+import { clauseTerms, expandQuery, headingSpeaksOf } from '../retrieval/lexicon';
 import { capitalisedNames, withoutWords } from '../retrieval/routing';
 import {
   asksForAmount,
@@ -358,16 +358,23 @@ async function perDocumentAnswer(
     // Otherwise a passage put near the top by both its words and its meaning (labelled strong or
     // good) is where the document deals with the topic, even when its best sentence is far in
     // meaning from a topic this short ("assigning them"): related, not silence.
+    // So is a passage under a heading that names the clause ("2.6 Competitive Products" for
+    // "barred from competing"), as a reader finds a clause by its heading; those come first.
     const byLabel = new Set<Graded>();
-    for (const g of graded)
-      if (g.relevance === 'closest' && !g.lacksAskedFact && !missing.length && ANSWERING_LABELS.has(g.result.label)) {
+    const byHeading = new Set<Graded>();
+    for (const g of graded) {
+      if (missing.length || g.lacksAskedFact) continue;
+      if ((g.result.section_path ?? []).some((h) => headingSpeaksOf(about, h))) byHeading.add(g);
+      if (g.relevance === 'closest' && (byHeading.has(g) || ANSWERING_LABELS.has(g.result.label))) {
         g.relevance = 'related';
         byLabel.add(g);
       }
+    }
     // Within one document the search's order (the clause's words, the lexicon's, the vector) beats
-    // one sentence's closeness: only the grade moves a passage up, and the first passage whose
-    // sentence is close in meaning leads.
-    graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance]);
+    // one sentence's closeness: only the grade and the heading move a passage up, and the first
+    // passage whose sentence is close in meaning leads.
+    const headed = (g: Graded) => (byHeading.has(g) ? 0 : 1);
+    graded.sort((a, b) => TIER[a.relevance] - TIER[b.relevance] || headed(a) - headed(b));
     const lead = graded.findIndex((g) => g.relevance !== 'closest' && !byLabel.has(g));
     if (lead > 0) graded.unshift(...graded.splice(lead, 1));
     groups.push({ title: f.title || first?.doc.title || readableFileName(f.file_name), graded, missing });

@@ -191,3 +191,23 @@ export function clauseTerms(question: string): string[] {
   const lower = question.toLowerCase();
   return [...new Set(CLAUSE_LEXICON.filter((e) => e.when.test(lower)).map((e) => e.add.split(' ')[0]!))];
 }
+
+/**
+ * Whether a section heading ("2.6 Competitive Products", "Exclusivity") names a kind of clause
+ * `question` speaks of: it holds the kind's name or the contract's own word for it (a heading
+ * "Notices" or "Escalation of Disputes" names no clause, though a question's words may match it).
+ * A table of contents' line ("19.1 Assignment 41", ending in its page number) names where the
+ * clause is, not the clause.
+ */
+export function headingSpeaksOf(question: string, heading: string): boolean {
+  if (/[a-z]\W*\s\d+$/i.test(heading)) return false;
+  const words = stems(heading);
+  const q = question.toLowerCase();
+  return CLAUSE_LEXICON.some(
+    (e) =>
+      e.when.test(q) &&
+      [e.add.split(' ')[0]!, ...e.kind.split(/[^a-z]+/).filter((w) => w.length >= 4)].some((w) =>
+        words.has(w.slice(0, 6)),
+      ),
+  );
+}
