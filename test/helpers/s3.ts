@@ -7,6 +7,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startWeed as startWeedMjs, weedCache } from '../../scripts/s3-server.mjs';
 
@@ -59,6 +60,27 @@ export const NO_WEED =
 
 export async function startWeed(binary: string): Promise<WeedServer> {
   return (await startWeedMjs({ binary: await weedReady(binary) })) as WeedServer;
+}
+
+/**
+ * The server of the tests of one describe block: started before them, stopped after; the object
+ * returned is that server once they run. On CI this waits for the background build of weed while it
+ * runs (.ci/run): the limit guards against a hang far above a cold build on a loaded 2-core
+ * machine, it is not a target.
+ */
+export function weedForSuite(): WeedServer {
+  const server = {} as WeedServer;
+  let started = false;
+  beforeAll(async () => {
+    const binary = weedBinary();
+    if (!binary) throw new Error(NO_WEED);
+    Object.assign(server, await startWeed(binary));
+    started = true;
+  }, 45 * 60_000);
+  afterAll(async () => {
+    if (started) await server.stop();
+  });
+  return server;
 }
 
 /** Give the data home `home` the server as its object storage (the key comes from the environment). */

@@ -8,11 +8,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
 import { repoRoot, tempHome } from '../helpers/home';
-import { NO_WEED, onCi, startWeed, useObjectStore, type WeedServer, weedBinary } from '../helpers/s3';
+import { onCi, useObjectStore, weedBinary, weedForSuite } from '../helpers/s3';
 
 const weed = weedBinary();
 
@@ -113,14 +113,7 @@ describe('an ingest whose process was killed', () => {
 
 // On CI the server must be there: a missing one fails here instead of skipping.
 describe.skipIf(!weed && !onCi)('an ingest killed on a case whose index is on object storage (SeaweedFS)', () => {
-  let server: WeedServer;
-  beforeAll(async () => {
-    if (!weed) throw new Error(NO_WEED);
-    server = await startWeed(weed);
-  }, 45 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = weedForSuite();
 
   it('is finished by the other process, with the passages of a clean run in the bucket', async () => {
     let n = 0;

@@ -6,11 +6,11 @@
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { toApiError } from '../../src/shared/errors';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
-import { listObjects, NO_WEED, onCi, startWeed, useObjectStore, type WeedServer, weedBinary } from '../helpers/s3';
+import { listObjects, onCi, useObjectStore, type WeedServer, weedBinary, weedForSuite } from '../helpers/s3';
 
 const weed = weedBinary();
 const engines: Engine[] = [];
@@ -33,16 +33,7 @@ async function firmHome(server: WeedServer, prefix: string) {
 
 // On CI the server must be there: a missing one fails here instead of skipping the object storage tests.
 describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (SeaweedFS)', () => {
-  let server: WeedServer;
-  // On CI this waits for the background build of weed while it runs (.ci/run): a guard against a
-  // hang far above a cold build on a loaded 2-core machine, not a target.
-  beforeAll(async () => {
-    if (!weed) throw new Error(NO_WEED);
-    server = await startWeed(weed);
-  }, 45 * 60_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = weedForSuite();
 
   it('ingest, search, ask and the viewer work from the bucket; deleting the case empties its folder there', async () => {
     const { home, call, drop } = await firmHome(server, 'firm-a');
