@@ -96,21 +96,28 @@ export interface ExtractiveOptions {
   earlier?: readonly SearchResult[];
 }
 
+/** Characters two passages of one document share (a passage's overlap with its neighbour, or more). */
+function sharedChars(a: SearchResult, b: SearchResult): number {
+  if (a.file_id !== b.file_id || a.version !== b.version) return 0;
+  return Math.max(0, Math.min(a.citation.end, b.citation.end) - Math.max(a.citation.start, b.citation.start));
+}
+
 /**
  * Passages that are the same words (one hash) or overlap in one document version count once; at
  * most PER_DOCUMENT from a document, unless the search focused on one document the question named.
+ * With `neighbours`, a passage that shares only the splitter's overlap with one already taken is a
+ * passage of its own (it may hold the sentence the other stops before): within one contract of a
+ * comparison, where the next passage of the clause is worth more than another part of the contract.
  */
-function distinct(results: SearchResult[], focusedOnOne: boolean, max: number): SearchResult[] {
+function distinct(results: SearchResult[], focusedOnOne: boolean, max: number, neighbours = false): SearchResult[] {
   const out: SearchResult[] = [];
   const perDoc = new Map<string, number>();
   const cap = focusedOnOne ? max : PER_DOCUMENT;
+  const length = (r: SearchResult) => r.citation.end - r.citation.start;
+  const same = (o: SearchResult, r: SearchResult) =>
+    neighbours ? sharedChars(o, r) * 2 > Math.min(length(o), length(r)) : sharedChars(o, r) > 0;
   for (const r of results) {
-    const c = r.citation;
-    const dup = out.some(
-      (o) =>
-        o.hash === r.hash ||
-        (o.file_id === r.file_id && o.version === r.version && o.citation.start < c.end && c.start < o.citation.end),
-    );
+    const dup = out.some((o) => o.hash === r.hash || same(o, r));
     if (dup || (perDoc.get(r.file_id) ?? 0) >= cap) continue;
     perDoc.set(r.file_id, (perDoc.get(r.file_id) ?? 0) + 1);
     out.push(r);
@@ -186,6 +193,9 @@ async function grade(o: ExtractiveOptions, picked: SearchResult[], about: string
     const doc: SourceDoc | null = typeof raw === 'string' ? { text: raw } : raw;
     if (!doc) continue;
     const best = await bestSentences(about, expanded, doc, r.citation.start, r.citation.end, o.similarity);
+    // Two neighbours whose best sentence is the same one (in the stretch they share): quoted once.
+    const [s0, e0] = best.range;
+    if (out.some((g) => sharedChars(g.result, r) > 0 && g.range[0] < e0 && s0 < g.range[1])) continue;
     const lacksAskedFact = amount && !holdsAskedFigure(doc.text.slice(best.range[0], best.range[1]), o.question);
     const relevance = gradePassage({
       sentenceCosine: best.cosine,
@@ -347,7 +357,7 @@ async function perDocumentAnswer(
     const query = withoutOwnName(about, f);
     const response = await o.tools.retrieve({ query, file_name: f.file_name, top_k: 6 }, o.signal);
     const mine = response.results.filter((r) => r.file_id === f.file_id);
-    const graded = await grade(o, distinct(mine, true, CANDIDATES), about);
+    const graded = await grade(o, distinct(mine, true, CANDIDATES, true), about);
     // The topic's rarer words ("earthquake") the document never uses: it does not deal with that —
     // unless the word is a client's for a clause whose own word the document uses ("poaching"
     // where it says "solicit").
