@@ -76,7 +76,11 @@ export async function parallelIngestBench(): Promise<Metrics> {
         unit: 'pages/s',
         note: `${note}; two processes at once, a case each, one data folder`,
       },
-      'ingest.parallel.ratio': { value: twoPs / onePs, unit: 'ratio', note: `${note}; two processes ÷ one (target 1.8)` },
+      'ingest.parallel.ratio': {
+        value: twoPs / onePs,
+        unit: 'ratio',
+        note: `${note}; two processes ÷ one (target 1.8)`,
+      },
     };
   } finally {
     rmSync(home, { recursive: true, force: true });
