@@ -23,7 +23,7 @@ import { type SemanticState, searchChunks } from '../src/core/retrieval/search';
 import { type IndexLocation, lanceStorageOptions } from '../src/core/cases/object-store';
 import { ChunkStore } from '../src/core/retrieval/store';
 // @ts-expect-error -- a plain .mjs script without type declarations
-import { buildWeed, startWeed, weedCache } from '../scripts/s3-server.mjs';
+import { startWeed } from '../scripts/s3-server.mjs';
 import { dirBytes, rng } from './index';
 import type { Metrics } from './run';
 
@@ -260,11 +260,10 @@ export async function millionBench(): Promise<Metrics> {
       if (!keep) rmSync(local, { recursive: true, force: true });
     }
     if (process.env.CASEFILE_BENCH_S3 === '1') {
-      const binary = process.env.CASEFILE_TEST_WEED || path.join(weedCache() as string, 'weed');
       const weedDir = keep ? path.join(tmp, 'weed') : undefined;
       const reuse = weedDir !== undefined && existsSync(weedDir);
       if (weedDir) mkdirSync(weedDir, { recursive: true });
-      const weed = (await startWeed({ binary: existsSync(binary) ? binary : buildWeed(), dir: weedDir })) as {
+      const weed = (await startWeed({ dir: weedDir })) as {
         endpoint: string;
         bucket: string;
         accessKeyId: string;

