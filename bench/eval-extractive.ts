@@ -6,6 +6,7 @@
  * gold clause on its page of the gold contract (the retrieval eval's rule, on the quoted words
  * instead of the chunk). Reports hit@1 (the first quote), hit@any, the share of citations that
  * verify as quoted, the share that wrongly say the documents don't say, and the median time per answer. Writes bench/extractive-results.json.
+ * `EVAL_VERBOSE=1` lists each question wrongly answered "the documents don't appear to say", with the answer's first line.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,7 +56,10 @@ for (const q of questions) {
   });
   if (hits[0]) first++;
   // Every question here is answered by its contract: saying the documents don't is wrong.
-  if (saysAbsent(r.answer)) absent++;
+  if (saysAbsent(r.answer)) {
+    absent++;
+    if (process.env.EVAL_VERBOSE) console.log(`  says absent: ${q.query}\n    → ${r.answer.split('\n')[0]}`);
+  }
   if (hits.some(Boolean)) any++;
   citations += r.citations.length;
   quoted += r.citations.filter((c) => c.support === 'quoted').length;
