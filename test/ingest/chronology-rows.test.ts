@@ -67,6 +67,20 @@ describe('relative dates', () => {
     expect(events[1]!.relative?.anchor).toBe('February 1, 2008');
   });
 
+  it('a day with no year a few weeks before the event just told is in its year; months before, it has none', async () => {
+    const events = await eventsOf(
+      'The notice read: "You may cancel until midnight of the date of the transaction, which is February 26, 2008." ' +
+        'On February 20 they advised Quicken Loans of their decision. On June 3 they sued.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.computed ?? null])).toEqual([
+      ['2008-02-26', null],
+      ['2008-02-20', true],
+      ['2008-06-03', true],
+    ]);
+    const far = await eventsOf('The Board met on December 10, 2018. On March 3 the agency wrote to him.');
+    expect(far.map((e) => e.date)).toEqual(['2018-12-10']);
+  });
+
   it('a timing term with no anchor the text dates is no event; nor is a count of business days', async () => {
     const events = await eventsOf(
       'The lease was signed on June 1, 2017.\n\nThe tenant shall give notice 30 days before the lapse of the term. ' +
@@ -157,6 +171,15 @@ describe('captions and the record', () => {
       ['2015-10-30', '10/30/2015 249 CMO 2 re Setting Deadlines, First Phase of Discovery'],
       ['2015-12-01', '12/01/2015 314 CMO 3 re Non-waiver Order'],
     ]);
+    const exhibits = await eventsOf(
+      'Ex. No. Notes Description\n8583 G3 Project Status Report April 19, 2006\n8837 Joint Report on Filter Type\n' +
+        '9080 10/7/07 Email from Dr. Lehman\n908 Ciavarella Deposition, 03/01/2011 - Exhibit 12',
+    );
+    expect(exhibits.map((e) => [e.date, e.text])).toEqual([
+      ['2006-04-19', '8583 G3 Project Status Report April 19, 2006 8837 Joint Report on Filter Type'],
+      ['2007-10-07', '9080 10/7/07 Email from Dr. Lehman'],
+      ['2011-03-01', '908 Ciavarella Deposition, 03/01/2011 - Exhibit 12'],
+    ]);
   });
 
   it('“Decided and Filed:” is a caption date; a payment schedule gives a row per instalment, not the signatures under it', async () => {
@@ -179,7 +202,7 @@ describe('captions and the record', () => {
     ]);
   });
 
-  it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events', async () => {
+  it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events; a sentence that runs into a stamp ends there', async () => {
     const events = await eventsOf(
       '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +
         '(IFF’s Reply Br. in Support of Appeal of August 13, 2008 Order and for Leave to File Am. and Supp.\n\n' +
@@ -188,6 +211,12 @@ describe('captions and the record', () => {
         'In June 2007, Travelers moved for summary judgment.',
     );
     expect(events.map((e) => [e.date, e.line])).toEqual([['2007-06-01', 'Travelers moved for summary judgment.']]);
+    const runInto = await eventsOf(
+      'On March 1, 2010 the Court held a hearing on confirmation of the Plan, at which hearing the Court considered\n' +
+        'testimony from Allen Henry Choy and other evidence in\nFiled on\n3/9/2010\n' +
+        'Case 09-00429 Doc 83 Filed 03/09/10 Entered 03/09/10 09:03:58 Desc Main\nDocument Page 1 of 4',
+    );
+    expect(runInto.map((e) => e.date)).toEqual(['2010-03-01']);
   });
 });
 

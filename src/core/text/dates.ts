@@ -45,7 +45,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 4;
+export const EVENTS_FORMAT = 5;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -101,9 +101,9 @@ const SHARED_YEAR = new RegExp(
  * of the pass: they are skipped.
  */
 const MAYBE_DATE = /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
-/** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "DktEntry: 19", "Copyright (c) 1996-2015". */
+/** E-filing stamps and page footers: "Case … Document 12-2 Filed 08/18/21 Page 1 of 21", "Case … Doc 83 Filed …", "DktEntry: 19", "Copyright (c) 1996-2015". */
 const STAMP =
-  /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Document:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
+  /\bPage:?\s*\d+\s*of\s*\d+\b|\bDktEntry\b|\bEntry ID\b|\bPage ?ID\b|\bCase:?\s+[\w:.-]*\d[\w:.-]*\s+Doc(?:ument)?:?\s+[\d-]+\b.*\bFiled\b|\bCopyright\b|©/i;
 /** A citation: a reporter ("245 F.3d 1321", "228 Fed. Appx. 837"), a database ("2020 WL 2059848", "LEXIS 39") or a pin cite ("at *6"). */
 const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1,5}\b|\bWL\s+\d+|\bLEXIS\b|\bat\s+\*\d/;
 /** A court and date closing a citation's parenthetical: "(D.D.C. Feb. 9, 2007)", "(WD Okla., July 16, 2010)", "(U.S. Nov. 25, 2020)". */
@@ -188,8 +188,16 @@ function yearOf(words: string): number {
   return (w.startsWith('two') ? 2000 : 1900) + n;
 }
 
-/** Same-length repairs of the text layer before parsing: form blanks ("_Dec. 8") and split ordinals ("1s t day", "24t h,"). */
-const mend = (sentence: string) => sentence.replace(/_/g, ' ').replace(/\b(\d{1,2})(s|n|r|t) (t|d|h)\b/g, ' $1$2$3');
+/**
+ * Same-length repairs of the text layer before parsing: form blanks ("_Dec. 8"), split ordinals
+ * ("1s t day", "24t h,") and an exhibit number before a numeric date ("9080 10/7/07", which chrono
+ * reads as the year 9080).
+ */
+const mend = (sentence: string) =>
+  sentence
+    .replace(/_/g, ' ')
+    .replace(/\b(\d{1,2})(s|n|r|t) (t|d|h)\b/g, ' $1$2$3')
+    .replace(/\b(\d{3,6}) (?=\d{1,2}\/\d{1,2}\/\d{2,4}\b)/g, '$1;');
 
 /** Dates the fixed rules read before chrono: "the 5th day of June, 2020" and "Sep 12–13, 2022". */
 function ruleDate(sentence: string): Found | null {
@@ -433,11 +441,12 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const out: DatedEvent[] = [];
   for (const [i, [a, b]] of sentenceSpans(body).entries()) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
-    const sentence = body.slice(a, b).replace(/\n/g, ' ');
+    const raw = beforeStamp(body.slice(a, b));
+    const sentence = raw.replace(/\n/g, ' ');
     // A caption's dates ("Argued: … Decided: …"), a docket table's dated rows and clauses with a
     // date of their own are an event each; any other sentence is one.
     const caption = captionParts(sentence);
-    const rows = caption.length ? caption : datedRows(body.slice(a, b));
+    const rows = caption.length ? caption : datedRows(raw);
     const parts = rows.length ? rows : clauseParts(sentence);
     // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
     // decision dates are, even in a caption block that carries a stamp.
@@ -468,6 +477,22 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     }
   }
   return out;
+}
+
+/**
+ * A sentence that runs into a page's e-filing stamp ("… at which hearing the Court considered
+ * testimony … in\nCase 09-00429 Doc 83 Filed 03/09/10 …") ends where the stamp's line begins; one
+ * that opens with it is left whole, as a caption block.
+ */
+function beforeStamp(raw: string): string {
+  const lines = raw.split('\n');
+  let at = lines[0]!.length + 1;
+  if (STAMP.test(lines[0]!)) return raw;
+  for (const line of lines.slice(1)) {
+    if (STAMP.test(line)) return raw.slice(0, at - 1);
+    at += line.length + 1;
+  }
+  return raw;
 }
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */

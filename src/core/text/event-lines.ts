@@ -84,12 +84,13 @@ export function captionParts(sentence: string): [number, number][] {
 }
 
 /**
- * A line that opens with a date, or with a short label and then a date: a row of a docket or
- * exhibit table ("11/16/2016 4016 Amended CMO 1 re …") or of a schedule ("Year 1 - Due: December 31,
+ * A line that opens with a date, or with a short label and then a date: a row of a docket
+ * ("11/16/2016 4016 Amended CMO 1 re …"), of an exhibit list ("9080 10/7/07 Email from Dr. Lehman",
+ * "8583 G3 Project Status Report April 19, 2006") or of a schedule ("Year 1 - Due: December 31,
  * 2018 - $50,000").
  */
 const DATED_ROW =
-  /^[ \t]*(?:[^\n.;:]{0,30}\b(?:due|deadline|paid|payable)\s*[:-]\s*)?(?:\d{1,2}\/\d{1,2}\/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4})\b/i;
+  /^[ \t]*(?:[^\n.;:]{0,30}\b(?:due|deadline|paid|payable)\s*[:-]\s*|\d{3,6}[ \t]+(?:[^\n]{0,50}?[ \t])?)?(?:\d{1,2}\/\d{1,2}\/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4})\b/i;
 
 /**
  * The rows of a table of dated entries read as one sentence (a docket, an exhibit list: no full

@@ -61,11 +61,13 @@ const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'se
 /**
  * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
  * shortly after a dated event: the year is the event's ("that year", or unsaid when the day comes
- * after it), or the next ("the following year"); a day before it, unsaid, has no year the text
- * gives. A recurring day is no event.
+ * after it or a few weeks before it), or the next ("the following year"); a day months before it,
+ * unsaid, has no year the text gives. A recurring day is no event.
  */
 const DAY_NO_YEAR =
   /\b(january|february|march|april|may|june|july|august|september|october|november|december|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.)\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*,?\s*(?:\d|'\d))(?:\s+of\s+(that|the same|the following|the next)\s+year)?/i;
+/** How far before the event a day with no year may step back and still be in its year. */
+const STEP_BACK_MS = 45 * 86_400_000;
 const RECURRING =
   /\b(?:each|every|any|per|fiscal|calendar|annual(?:ly)?)\s+(?:year|quarter)|\bannually\b|\beach\s+(?:such\s+)?year\b/i;
 
@@ -79,8 +81,9 @@ function dayInAnchorYear(sentence: string, anchor: Anchor): Relative | null {
   const said = m[3]?.toLowerCase();
   const year = said === 'the following' || said === 'the next' ? y + 1 : y;
   const iso = (yy: number) => `${yy}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  // Unsaid, a day before the event is no later in its year: which year the text does not say.
-  if (!said && iso(year) < anchor.date) return null;
+  // Unsaid, a day weeks before the event is a step back in the same story ("on February 20" after a
+  // quoted notice dated February 26); months before, the text does not say which year.
+  if (!said && iso(year) < anchor.date && Date.parse(anchor.date) - Date.parse(iso(year)) > STEP_BACK_MS) return null;
   const t = new Date(Date.UTC(year, month - 1, day));
   if (t.getUTCMonth() !== month - 1) return null;
   const relative = { text: m[0], anchor: anchor.date_text, anchor_date: anchor.date, computed: true };
