@@ -30,6 +30,21 @@ describe('relative dates', () => {
     });
   });
 
+  it('“within fourteen (14) days of the date of this letter” is counted from the letter’s own date', async () => {
+    const events = await eventsOf(
+      'March 12, 2019\n\nDear Counsel:\n\nThe Concise Summary of the Case is due within fourteen (14) days of the date of this letter. ' +
+        'A reply is due within 10 business days of the date of this letter.',
+      '2019-03-12',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2019-03-12', '2019-03-26']);
+    expect(events[1]!.relative).toEqual({
+      text: 'fourteen (14) days of the date of this letter',
+      anchor: 'the date of this letter',
+      anchor_date: '2019-03-12',
+      computed: true,
+    });
+  });
+
   it('a count written in words is counted too: “forty five (45) days”, “sixteen days”', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of March 1, 2010 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -460,7 +460,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         (MAYBE_DATE.test(read)
           ? chronoDate(read, parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false }))
           : null) ??
-        fromRelative(relativeDate(read, i, anchor, terms)) ??
+        fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
         fallbackDate(read);
       if (!found || isJunkSentence(piece, found.date_text)) continue;
       const { anchor: anchors, ...date } = found;

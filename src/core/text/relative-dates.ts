@@ -57,6 +57,11 @@ const ANCHORED = new RegExp(
   `\\b${COUNT}\\s+${UNIT}\\s+(after|following|before|prior to|from)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
   'i',
 );
+/** "within fourteen (14) days of the date of this letter", "30 days from the date of this notice": counted from the document's own date. */
+const FROM_THIS = new RegExp(
+  `\\b${COUNT}\\s+${UNIT}\\s+(?:of|after|following|from)\\s+(?:the\\s+)?(?:date\\s+of\\s+)?this\\s+(letter|notice|memorandum)\\b`,
+  'i',
+);
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /**
  * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
@@ -135,16 +140,25 @@ export function definedDateTerms(
 }
 
 /**
- * The date of a sentence that has only a relative one: counted from a defined term, or from the
- * event before it (`anchor`, at most two sentences back; a day with no year, a few more, since a
- * narrative names its days in order); null when the text gives no anchor.
+ * The date of a sentence that has only a relative one: counted from a defined term, from the
+ * document's own date (`own`, YYYY-MM-DD or '') where it names itself ("of the date of this
+ * letter"), or from the event before it (`anchor`, at most two sentences back; a day with no year,
+ * a few more, since a narrative names its days in order); null when the text gives no anchor.
  */
 export function relativeDate(
   sentence: string,
   index: number,
   anchor: Anchor | null,
   terms: ReadonlyMap<string, { date: string; date_text: string }>,
+  own = '',
 ): Relative | null {
+  const fromThis = own ? FROM_THIS.exec(sentence) : null;
+  if (fromThis && !fromThis[3]) {
+    const [text, word, digits, , unit, kind] = fromThis;
+    const date = addTo(own, countOf(word!, digits), unit!);
+    const relative = { text, anchor: `the date of this ${kind!.toLowerCase()}`, anchor_date: own, computed: true };
+    return { date, precision: 'day', date_text: text, relative };
+  }
   const anchored = ANCHORED.exec(sentence);
   if (anchored) {
     const [, word, digits, business, unit, , term] = anchored;
