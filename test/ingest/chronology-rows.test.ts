@@ -292,6 +292,18 @@ describe('which date, and who', () => {
     ]);
   });
 
+  it('a dated report of a dated fact is two events: the report and the fact', async () => {
+    const text =
+      'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other search warrants. ' +
+      'The Government advised counsel on May 20, 2021 that it would produce the returns.';
+    const events = await eventsOf(text);
+    expect(events.map((e) => [e.date, e.precision, text.slice(e.start, e.end).slice(0, 40)])).toEqual([
+      ['2021-05-14', 'day', 'In response, by letter dated May 14, 202'],
+      ['2019-11-01', 'month', 'beginning in early November 2019, it had'],
+      ['2021-05-20', 'day', 'The Government advised counsel on May 20'],
+    ]);
+  });
+
   it('a transcript’s line numbers and spacing dots are not in its events', async () => {
     const lines = [
       '·1· · · ·IN THE UNITED STATES DISTRICT COURT',

@@ -15,6 +15,7 @@ import {
   lineNumberColumn,
   longestNames,
   peopleOnly,
+  reportedParts,
 } from './event-lines';
 import { linesOf, runningLines } from './outline';
 import { type Anchor, definedDateTerms, type RelativeDate, relativeDate } from './relative-dates';
@@ -448,6 +449,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     const caption = captionParts(sentence);
     const rows = caption.length ? caption : datedRows(raw);
     const parts = rows.length ? rows : clauseParts(sentence);
+    if (!parts.length) parts.push(...reportedParts(sentence));
     // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
     // decision dates are, even in a caption block that carries a stamp.
     const stamped = STAMP.test(sentence);

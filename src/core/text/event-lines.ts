@@ -157,6 +157,29 @@ export function clauseParts(sentence: string): [number, number][] {
   return parts.length >= 2 ? parts : [];
 }
 
+/** A date, a month and year or a season of a year: what dates a reported fact ("beginning in early November 2019"). */
+const SOME_DATE = new RegExp(`${FULL_DATE.source}|\\b${MONTH_ABBR}\\s+(?:of\\s+)?\\d{4}\\b`);
+/** A report of a fact: "the Government advised defense counsel … that", "Smith testified that". */
+const REPORTED =
+  /\b(?:advised|informed|notified|stated|testified|reported|explained|told|wrote|alleged|asserted|represented|disclosed|acknowledged|admitted|confirmed|conceded)\b[^.;:]{0,80}?\bthat\b,?\s*/g;
+
+/**
+ * A dated report of a dated fact ("by letter dated May 14, 2021, the Government advised … that,
+ * beginning in early November 2019, it had applied for … warrants"): two events, the report (the
+ * whole sentence) and the fact (the words after "that"). [] for any other sentence.
+ */
+export function reportedParts(sentence: string): [number, number][] {
+  for (const m of sentence.matchAll(REPORTED)) {
+    const after = m.index + m[0].length;
+    if (SOME_DATE.test(sentence.slice(0, m.index)) && SOME_DATE.test(sentence.slice(after)))
+      return [
+        [0, sentence.length],
+        [after, sentence.length],
+      ];
+  }
+  return [];
+}
+
 /** A list or section marker, a footnote number, before the words: "I ", "B. ", "5 ", "(a) ". */
 const MARKER = /^(?:\(?[a-z0-9]{1,3}\)|[IVX]{1,4}\.?|[A-Z]\.|\d{1,3}\.?)\s+(?=[A-Z(])/;
 
