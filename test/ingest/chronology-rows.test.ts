@@ -292,6 +292,16 @@ describe('which date, and who', () => {
     ]);
   });
 
+  it('the date of an instrument cited as authority is no event; the board’s decision is', async () => {
+    const events = await eventsOf(
+      'B. Secretary of the Navy Instruction 5420.174D of 22 December 2004, Naval Discharge Review Board Procedures. ' +
+        'For claims involving PTSD, the review implemented the guidance set forth in the SECDEF Memorandum of 3 September 2014. ' +
+        'A. Paragraph 6210 of the Marine Corps Separation and Retirement Manual, (MCO P1900.16), effective 26 November 2013 until Present. ' +
+        'On 30 November 2016 the Board denied relief.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2016-11-30']);
+  });
+
   it('a dated report of a dated fact is two events: the report and the fact', async () => {
     const text =
       'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other search warrants. ' +

@@ -221,9 +221,18 @@ function precisionOf(r: ParsedResult['start']): DatePrecision | null {
   return r.isCertain('month') ? 'month' : 'year';
 }
 
-/** The date of a cited case, article or form, not of the case's facts: "(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011", "Form X (9/1/2009)". */
+/**
+ * The date of an instrument cited as authority: "Secretary of the Navy Instruction 5420.174D of 22
+ * December 2004", "the SECDEF Memorandum of 3 September 2014", "Manual, (MCO P1900.16), effective 26
+ * November 2013".
+ */
+const AUTHORITY =
+  /\b(?:Instruction|Directive|Manual|Regulations?|Guidance|Circular|Bulletin|[A-Z]{2,}\s+Memorandum)\b(?:[^.;]|\.(?=\w)){0,40}?\b(?:of|dated|effective)\s+(?:\d{1,2}\s+)?$/;
+
+/** The date of a cited case, article, form or instrument, not of the case's facts: "(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011", "Form X (9/1/2009)". */
 function citedDate(r: ParsedResult, sentence: string): boolean {
   if (FORM_DATE.test(sentence.slice(Math.max(0, r.index - 30), r.index))) return true;
+  if (AUTHORITY.test(sentence.slice(Math.max(0, r.index - 80), r.index))) return true;
   const before = sentence.slice(0, r.index);
   const closesParen =
     before.lastIndexOf('(') > before.lastIndexOf(')') && /^\s*\)/.test(sentence.slice(r.index + r.text.length));
