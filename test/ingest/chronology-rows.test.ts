@@ -45,6 +45,28 @@ describe('relative dates', () => {
     });
   });
 
+  it('a notice’s “docketed today” is its own date; a judgment’s deadlines count from the judgment the letter dates', async () => {
+    const notice = await eventsOf(
+      'Date: October 31, 2017\nDocket #: 17-3510\nShort Title: NFL v. NFLPA\nDOCKETING NOTICE\n' +
+        'A notice of appeal filed by the NFLPA in the above referenced\ncase was docketed today as 17-3510.',
+      '2017-10-31',
+    );
+    expect(notice.map((e) => [e.date, e.line])).toEqual([
+      ['2017-10-31', 'A notice of appeal filed by the NFLPA in the above referenced case was docketed today as 17-3510.'],
+    ]);
+    const judgment = await eventsOf(
+      'Today, August 17, 2022 the Court entered its judgment in the above-captioned matter.\n\n' +
+        'Time for Filing:\n14 days after entry of judgment.\n\n' +
+        'A party may show cause in writing within 20 days of the date of this order.',
+      '2022-08-17',
+    );
+    expect(judgment.map((e) => [e.date, e.relative?.anchor ?? null])).toEqual([
+      ['2022-08-17', null],
+      ['2022-08-31', 'the entry of judgment'],
+      ['2022-09-06', 'the date of this order'],
+    ]);
+  });
+
   it('a count written in words is counted too: “forty five (45) days”, “sixteen days”', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of March 1, 2010 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -113,21 +113,28 @@ const SIGNAL = /^(?:See(?:,|\s+also|\s+generally)?|Cf\.|Compare|Accord|But\s+see
 const ABBREVIATIONS =
   /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|INC|Ltd|LTD|Co|CO|Corp|CORP|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
 
+/** A heading's line in capitals, of two words or more: "DOCKETING NOTICE", "ORDER TO SHOW CAUSE". */
+const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
+/** Where a sentence ends: see sentenceSpans. */
+const SENTENCE_END = new RegExp(
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n`,
+  'g',
+);
+
 /**
- * Sentence ranges of a text: paragraphs split at blank lines, then at sentence ends — not after an
- * abbreviation or an initial ("P. Mackun", "N.D. Cal."), nor inside a parenthesis that closes soon
- * after ("(D.D.C. Feb. 9, 2007)").
+ * Sentence ranges of a text: paragraphs split at blank lines and around a heading's line in
+ * capitals ("DOCKETING NOTICE"), then at sentence ends — not after an abbreviation or an initial
+ * ("P. Mackun", "N.D. Cal."), nor inside a parenthesis that closes soon after ("(D.D.C. Feb. 9, 2007)").
  */
 export function sentenceSpans(text: string): [number, number][] {
   const out: [number, number][] = [];
-  const boundary = /[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)/g;
   let from = 0;
   const push = (a: number, b: number) => {
     while (a < b && /\s/.test(text[a]!)) a++;
     while (b > a && /\s/.test(text[b - 1]!)) b--;
     if (b - a >= 6) out.push([a, b]);
   };
-  for (const m of text.matchAll(boundary)) {
+  for (const m of text.matchAll(SENTENCE_END)) {
     const cut = m.index + m[0].trimEnd().length;
     if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
     if (

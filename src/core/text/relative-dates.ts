@@ -57,11 +57,23 @@ const ANCHORED = new RegExp(
   `\\b${COUNT}\\s+${UNIT}\\s+(after|following|before|prior to|from)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
   'i',
 );
-/** "within fourteen (14) days of the date of this letter", "30 days from the date of this notice": counted from the document's own date. */
+/** "within fourteen (14) days of the date of this letter", "20 days of the date of this order": counted from the document's own date. */
 const FROM_THIS = new RegExp(
-  `\\b${COUNT}\\s+${UNIT}\\s+(?:of|after|following|from)\\s+(?:the\\s+)?(?:date\\s+of\\s+)?this\\s+(letter|notice|memorandum)\\b`,
+  `\\b${COUNT}\\s+${UNIT}\\s+(?:of|after|following|from)\\s+(?:the\\s+)?(?:date\\s+of\\s+)?this\\s+(letter|notice|memorandum|order|judgment)\\b`,
   'i',
 );
+/** "was docketed today", "Today, the Court entered its judgment": the day of the letter or notice itself. */
+const TODAY = /\b(?:[a-z]+ed\s+today|today,?\s+(?:the\s+\w+\s+|we\s+|I\s+)?[a-z]+ed)\b/i;
+/** "14 days after entry of judgment", "within 14 days from the entry of judgment": counted from the judgment the text dates. */
+const AFTER_JUDGMENT = new RegExp(
+  `\\b${COUNT}\\s+${UNIT}\\s+(?:after|following|from|of)\\s+(?:the\\s+)?entry\\s+of\\s+(?:the\\s+)?judgment\\b`,
+  'i',
+);
+/** Where the text dates the judgment: "Today, August 17, 2022 the Court entered its judgment", "Judgment was entered on March 3, 2020". */
+const JUDGMENT_ENTERED =
+  /\b(?:court\s+entered\s+(?:its|the|a|final)\s+judgment|judgment\s+(?:was|is|has been)\s+entered)\b/gi;
+/** The key of the judgment's date among a document's date terms. */
+const ENTRY_OF_JUDGMENT = 'entry of judgment';
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /**
  * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
@@ -136,7 +148,53 @@ export function definedDateTerms(
     const from = m.index + m[0].length;
     add(m[1]!, dateIn(text.slice(from, from + 60), false));
   }
+  for (const m of text.matchAll(JUDGMENT_ENTERED)) {
+    const end = m.index + m[0].length;
+    add(
+      ENTRY_OF_JUDGMENT,
+      dateIn(text.slice(Math.max(0, m.index - 40), m.index), true) ?? dateIn(text.slice(end, end + 40), false),
+    );
+  }
   return terms;
+}
+
+/** A date `n` units from `from`, with the words it was counted by and what it was counted from. */
+function counted(text: string, from: string, anchorWords: string, n: number, unit: string): Relative {
+  const relative = { text, anchor: anchorWords, anchor_date: from, computed: true };
+  return { date: addTo(from, n, unit), precision: 'day', date_text: text, relative };
+}
+
+/**
+ * A date counted from something the document names: its own date ("within 14 days of the date of
+ * this letter", "docketed today"), the judgment it dates, or a date term it defines. undefined when
+ * the sentence names none; null when it does but gives no date (a count of business days, an
+ * undefined term).
+ */
+function countedFromNamed(
+  sentence: string,
+  terms: ReadonlyMap<string, { date: string; date_text: string }>,
+  own: string,
+): Relative | null | undefined {
+  const fromThis = own ? FROM_THIS.exec(sentence) : null;
+  if (fromThis && !fromThis[3]) {
+    const [text, word, digits, , unit, kind] = fromThis;
+    return counted(text, own, `the date of this ${kind!.toLowerCase()}`, countOf(word!, digits), unit!);
+  }
+  const today = own ? TODAY.exec(sentence) : null;
+  if (today) return counted(today[0], own, 'the date of this document', 0, 'days');
+  const judgment = terms.get(ENTRY_OF_JUDGMENT);
+  const afterJudgment = judgment ? AFTER_JUDGMENT.exec(sentence) : null;
+  if (judgment && afterJudgment && !afterJudgment[3]) {
+    const [text, word, digits, , unit] = afterJudgment;
+    return counted(text, judgment.date, 'the entry of judgment', countOf(word!, digits), unit!);
+  }
+  const anchored = ANCHORED.exec(sentence);
+  if (!anchored) return undefined;
+  const [text, word, digits, business, unit, direction, term] = anchored;
+  const defined = terms.get(term!.trim().toLowerCase());
+  if (!defined || business) return null;
+  const sign = /before|prior/i.test(direction!) ? -1 : 1;
+  return counted(text, defined.date, `the ${term}`, sign * countOf(word!, digits), unit!);
 }
 
 /**
@@ -152,23 +210,8 @@ export function relativeDate(
   terms: ReadonlyMap<string, { date: string; date_text: string }>,
   own = '',
 ): Relative | null {
-  const fromThis = own ? FROM_THIS.exec(sentence) : null;
-  if (fromThis && !fromThis[3]) {
-    const [text, word, digits, , unit, kind] = fromThis;
-    const date = addTo(own, countOf(word!, digits), unit!);
-    const relative = { text, anchor: `the date of this ${kind!.toLowerCase()}`, anchor_date: own, computed: true };
-    return { date, precision: 'day', date_text: text, relative };
-  }
-  const anchored = ANCHORED.exec(sentence);
-  if (anchored) {
-    const [, word, digits, business, unit, , term] = anchored;
-    const defined = terms.get(term!.trim().toLowerCase());
-    if (!defined || business) return null;
-    const sign = /before|prior/i.test(anchored[5]!) ? -1 : 1;
-    const date = addTo(defined.date, sign * countOf(word!, digits), unit!);
-    const relative = { text: anchored[0], anchor: `the ${term}`, anchor_date: defined.date, computed: true };
-    return { date, precision: 'day', date_text: anchored[0], relative };
-  }
+  const named = countedFromNamed(sentence, terms, own);
+  if (named !== undefined) return named;
   if (!anchor || index - anchor.sentence > DAY_NO_YEAR_REACH) return null;
   const inYear = dayInAnchorYear(sentence, anchor);
   if (inYear) return inYear;
