@@ -52,7 +52,10 @@ describe('relative dates', () => {
       '2017-10-31',
     );
     expect(notice.map((e) => [e.date, e.line])).toEqual([
-      ['2017-10-31', 'A notice of appeal filed by the NFLPA in the above referenced case was docketed today as 17-3510.'],
+      [
+        '2017-10-31',
+        'A notice of appeal filed by the NFLPA in the above referenced case was docketed today as 17-3510.',
+      ],
     ]);
     const judgment = await eventsOf(
       'Today, August 17, 2022 the Court entered its judgment in the above-captioned matter.\n\n' +
@@ -322,6 +325,18 @@ describe('which date, and who', () => {
         'On 30 November 2016 the Board denied relief.',
     );
     expect(events.map((e) => e.date)).toEqual(['2016-11-30']);
+  });
+
+  it('an email’s proposal of later dates is an event of the day it was sent; a date it reports is its own', async () => {
+    const events = await eventsOf(
+      'Counsel,\n\nWe propose February 14 or February 21, 2023 for the deposition of Dr. Xiang, in St. Louis. ' +
+        'The hearing was continued to March 3, 2023.',
+      '2023-01-20',
+    );
+    expect(events.map((e) => [e.date, e.relative?.text ?? null])).toEqual([
+      ['2023-01-20', 'We propose'],
+      ['2023-03-03', null],
+    ]);
   });
 
   it('a dated report of a dated fact is two events: the report and the fact', async () => {

@@ -481,7 +481,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
         fallbackDate(read);
       if (!found || isJunkSentence(piece, found.date_text)) continue;
-      const { anchor: anchors, ...date } = found;
+      const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
       out.push({
         ...date,
         start: a + from,
@@ -511,6 +511,21 @@ function beforeStamp(raw: string): string {
     at += line.length + 1;
   }
   return raw;
+}
+
+/** The writer's own act, said in the present: "We propose February 14 or February 21, 2023", "I offer to settle …". */
+const PROPOSAL =
+  /^(?:(?:We|I)\s+(?:hereby\s+|now\s+)?(?:propose|offer|suggest|request|ask|demand|write|am writing|are writing)|Please\s+(?:confirm|advise|let\s+(?:me|us)\s+know))\b/i;
+
+/**
+ * A letter's or email's proposal of a later date is an event of the day it was sent (the
+ * document's date), counted from it; the date it proposes stays in its words. null for any other.
+ */
+function proposedOn(sentence: string, found: Found, docDate: string): (Found & { relative: RelativeDate }) | null {
+  const act = docDate && found.date > docDate ? PROPOSAL.exec(sentence.trimStart()) : null;
+  if (!act) return null;
+  const relative = { text: act[0], anchor: 'the date of this document', anchor_date: docDate, computed: true };
+  return { date: docDate, precision: 'day', date_text: act[0], anchor: false, relative };
 }
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
