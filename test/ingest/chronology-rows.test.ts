@@ -152,14 +152,18 @@ describe('relative dates', () => {
 });
 
 describe('rows that are not facts', () => {
-  it('signature blocks and a form’s status fields are not events; a dated form field is', async () => {
+  it('signature blocks and a form’s status fields are not events; a dated form field is, and a cover sheet’s effective date', async () => {
     const events = await eventsOf(
       'By: /s/ Jane Roe Name: Jane Roe Title: President Date: 3/27/2020\n\n' +
         '03/24/06 03/24/06 ____________ ____________ Date Date\n\n' +
         'Inactive: FORMDROPDOWN Active: FORMDROPDOWN 20011206 - 20061004\n\n' +
-        'Date of Discharge: FORMTEXT 20070817 Highest Rank: Sgt',
+        'Date of Discharge: FORMTEXT 20070817 Highest Rank: Sgt\n\n' +
+        'Agreement Number: CW251207 Effective Date: 11/4/10 Company Name: Cardlytics, Inc. Company Address: 621 North Avenue NE',
     );
-    expect(events.map((e) => e.date)).toEqual(['2007-08-17']);
+    expect(events.map((e) => [e.date, e.text])).toEqual([
+      ['2007-08-17', 'Date of Discharge: FORMTEXT 20070817 Highest Rank: Sgt'],
+      ['2010-11-04', 'Effective Date: 11/4/10'],
+    ]);
   });
 
   it('the line numbers of pleading paper are not inside an event', async () => {

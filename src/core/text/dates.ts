@@ -11,6 +11,7 @@ import {
   clauseParts,
   datedRows,
   eventLine,
+  fieldParts,
   isJunkSentence,
   lineNumberColumn,
   longestNames,
@@ -465,7 +466,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     const caption = captionParts(sentence);
     const rows = caption.length ? caption : datedRows(raw);
     const parts = rows.length ? rows : clauseParts(sentence);
-    if (!parts.length) parts.push(...reportedParts(sentence));
+    if (!parts.length) parts.push(...reportedParts(sentence), ...fieldParts(sentence));
     // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
     // decision dates are, even in a caption block that carries a stamp.
     const stamped = STAMP.test(sentence);

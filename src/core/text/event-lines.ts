@@ -157,6 +157,22 @@ export function clauseParts(sentence: string): [number, number][] {
   return parts.length >= 2 ? parts : [];
 }
 
+/** A form's dated field that is an event of the agreement: "Effective Date: 11/4/10", "Commencement Date: June 1, 2019". */
+const EVENT_FIELD = new RegExp(
+  `\\b(?:Effective|Commencement|Start|Expiration|Expiry|Termination|Closing|Completion|Go-Live)\\s+Date\\s*:\\s*(?:${FULL_DATE.source})`,
+  'gi',
+);
+
+/**
+ * The agreement's dates among a cover sheet's fields ("Agreement Number: CW251207 Effective Date:
+ * 11/4/10 Company Name: …"), each an event of its own words; [] for a sentence that is not a row of
+ * labelled fields or has none.
+ */
+export function fieldParts(sentence: string): [number, number][] {
+  if ((sentence.match(/\b[A-Z][\w ]{0,30}:/g)?.length ?? 0) < 2) return [];
+  return [...sentence.matchAll(EVENT_FIELD)].map((m) => [m.index, m.index + m[0].length]);
+}
+
 /** A date, a month and year or a season of a year: what dates a reported fact ("beginning in early November 2019"). */
 const SOME_DATE = new RegExp(`${FULL_DATE.source}|\\b${MONTH_ABBR}\\s+(?:of\\s+)?\\d{4}\\b`);
 /** A report of a fact: "the Government advised defense counsel … that", "Smith testified that". */
