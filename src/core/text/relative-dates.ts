@@ -64,6 +64,8 @@ const FROM_THIS = new RegExp(
 );
 /** "was docketed today", "Today, the Court entered its judgment": the day of the letter or notice itself. */
 const TODAY = /\b(?:[a-z]+ed\s+today|today,?\s+(?:the\s+\w+\s+|we\s+|I\s+)?[a-z]+ed)\b/i;
+/** "I spoke with Mr. Hale yesterday": the day before the letter or email. */
+const YESTERDAY = /\byesterday\b(?!['’]s)/i;
 /** "14 days after entry of judgment", "within 14 days from the entry of judgment": counted from the judgment the text dates. */
 const AFTER_JUDGMENT = new RegExp(
   `\\b${COUNT}\\s+${UNIT}\\s+(?:after|following|from|of)\\s+(?:the\\s+)?entry\\s+of\\s+(?:the\\s+)?judgment\\b`,
@@ -166,7 +168,7 @@ function counted(text: string, from: string, anchorWords: string, n: number, uni
 
 /**
  * A date counted from something the document names: its own date ("within 14 days of the date of
- * this letter", "docketed today"), the judgment it dates, or a date term it defines. undefined when
+ * this letter", "docketed today", "yesterday"), the judgment it dates, or a date term it defines. undefined when
  * the sentence names none; null when it does but gives no date (a count of business days, an
  * undefined term).
  */
@@ -182,6 +184,8 @@ function countedFromNamed(
   }
   const today = own ? TODAY.exec(sentence) : null;
   if (today) return counted(today[0], own, 'the date of this document', 0, 'days');
+  const yesterday = own ? YESTERDAY.exec(sentence) : null;
+  if (yesterday) return counted(yesterday[0], own, 'the date of this document', -1, 'days');
   const judgment = terms.get(ENTRY_OF_JUDGMENT);
   const afterJudgment = judgment ? AFTER_JUDGMENT.exec(sentence) : null;
   if (judgment && afterJudgment && !afterJudgment[3]) {
