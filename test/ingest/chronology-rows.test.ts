@@ -345,6 +345,14 @@ describe('which date, and who', () => {
     expect(spoke.map((e) => [e.date, e.relative?.anchor])).toEqual([['2023-01-19', 'the date of this document']]);
   });
 
+  it('a sentence a contract repeats word for word is one event', async () => {
+    const option = 'Once exercisable, this Option may be exercised at any time until May 30, 2001.';
+    const events = await eventsOf(
+      `The first Option vests on June 1, 1999. ${option}\n\nThe second Option vests on June 1, 2000. ${option}`,
+    );
+    expect(events.map((e) => e.date)).toEqual(['1999-06-01', '2001-05-30', '2000-06-01']);
+  });
+
   it('a dated report of a dated fact is two events: the report and the fact', async () => {
     const text =
       'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other search warrants. ' +

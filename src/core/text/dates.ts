@@ -495,7 +495,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
     }
   }
-  return out;
+  return onceEach(out);
 }
 
 /**
@@ -527,6 +527,17 @@ function proposedOn(sentence: string, found: Found, docDate: string): (Found & {
   if (!act) return null;
   const relative = { text: act[0], anchor: 'the date of this document', anchor_date: docDate, computed: true };
   return { date: docDate, precision: 'day', date_text: act[0], anchor: false, relative };
+}
+
+/** A sentence a contract repeats word for word with the same date (each option's "Once exercisable, … until May 30, 2001") is one event: its first. */
+function onceEach(events: DatedEvent[]): DatedEvent[] {
+  const seen = new Set<string>();
+  return events.filter((e) => {
+    const key = `${e.date}|${e.precision}|${e.text.replace(/\s+/g, ' ').trim().toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
