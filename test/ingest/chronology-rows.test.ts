@@ -166,6 +166,18 @@ describe('rows that are not facts', () => {
     ]);
   });
 
+  it('the signed date under a court’s sign-off is the order’s event; a contract’s signature date is not', async () => {
+    const judgment = await eventsOf(
+      'JUDGMENT\n\nTHIS CAUSE having been heard and considered, it is\nORDERED and ADJUDGED:\nAFFIRMED\n\n' +
+        'ENTERED BY ORDER OF THE COURT\n\nFebruary 10, 2010\t/s/ Jan Horbaly\nDate\tJan Horbaly\nClerk',
+    );
+    expect(judgment.map((e) => [e.date, e.line])).toEqual([['2010-02-10', 'Entered by order of the court']]);
+    const contract = await eventsOf(
+      'IN WITNESS WHEREOF, the parties have signed this Agreement.\n\nFebruary 10, 2010 /s/ Jan Horbaly\nDate Jan Horbaly',
+    );
+    expect(contract).toEqual([]);
+  });
+
   it('the line numbers of pleading paper are not inside an event', async () => {
     const numbered = [
       'IN THE UNITED STATES DISTRICT COURT',

@@ -457,10 +457,14 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const instant = options.docDate ? new Date(`${options.docDate}T12:00:00Z`) : undefined;
   let anchor: Anchor | null = null;
   const out: DatedEvent[] = [];
+  let signoff = '';
   for (const [i, [a, b]] of sentenceSpans(body).entries()) {
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const raw = beforeStamp(body.slice(a, b));
     const sentence = raw.replace(/\n/g, ' ');
+    // The court's sign-off ("ENTERED BY ORDER OF THE COURT") dates the order by the signed date under it.
+    const signed = signoff;
+    signoff = SIGNOFF.exec(sentence.trim())?.[0].replace(/[.:]?\s*$/, '') ?? '';
     // A caption's dates ("Argued: … Decided: …"), a docket table's dated rows and clauses with a
     // date of their own are an event each; any other sentence is one.
     const caption = captionParts(sentence);
@@ -481,7 +485,8 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
           : null) ??
         fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
         fallbackDate(read);
-      if (!found || isJunkSentence(piece, found.date_text)) continue;
+      const order = signed && SIGNATURE.test(piece) ? signed : '';
+      if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
       const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
       out.push({
         ...date,
@@ -490,7 +495,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         text: piece,
         page: pageAt(a + from),
         people: peopleIn(piece, options.parties),
-        line: eventLine(piece, found.date_text),
+        line: order ? order.charAt(0) + order.slice(1).toLowerCase() : eventLine(piece, found.date_text),
       });
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
     }
@@ -539,6 +544,11 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
     return true;
   });
 }
+
+/** How a court signs off an order or judgment, at the end of its last words or over the signed date. */
+const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
+/** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
+const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
 const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
