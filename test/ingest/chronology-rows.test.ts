@@ -357,6 +357,20 @@ describe('which date, and who', () => {
     expect(spoke.map((e) => [e.date, e.relative?.anchor])).toEqual([['2023-01-19', 'the date of this document']]);
   });
 
+  it('two dates joined by “and” are two events of the same words; “between … and …” is one', async () => {
+    const events = await eventsOf(
+      'The Government seized the iPhone of Alexander Levin (02/28/2020 and 3/02/2020). On March 3 and March 5, 2019, the parties met. ' +
+        'The parties negotiated between May 1, 2019 and June 1, 2019.',
+    );
+    expect(events.map((e) => [e.date, e.line])).toEqual([
+      ['2020-02-28', 'The Government seized the iPhone of Alexander Levin.'],
+      ['2020-03-02', 'The Government seized the iPhone of Alexander Levin.'],
+      ['2019-03-03', 'The parties met.'],
+      ['2019-03-05', 'The parties met.'],
+      ['2019-05-01', 'The parties negotiated between May 1, 2019 and June 1, 2019.'],
+    ]);
+  });
+
   it('a sentence a contract repeats word for word is one event', async () => {
     const option = 'Once exercisable, this Option may be exercised at any time until May 30, 2001.';
     const events = await eventsOf(

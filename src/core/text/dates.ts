@@ -323,6 +323,28 @@ function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
   return first;
 }
 
+/**
+ * The second of two dates joined by "and" ("(02/28/2020 and 3/02/2020)", "on March 3 and March 5,
+ * 2019"): a second event of the same words. Not the end of "between … and …", nor the date `first`.
+ */
+function pairedDate(sentence: string, results: ParsedResult[], first: string): Omit<Found, 'anchor'> | null {
+  for (const [k, r] of results.entries()) {
+    const prev = results[k - 1];
+    if (!prev || !/^\s*,?\s*(?:and|&)\s*$/.test(sentence.slice(prev.index + prev.text.length, r.index))) continue;
+    if (/\bbetween\s*$/i.test(sentence.slice(0, prev.index))) continue;
+    const explicit = explicitDate(r, sentence);
+    const date = iso(r.start.date());
+    if (explicit && date !== first)
+      return {
+        date,
+        precision: explicit.precision,
+        ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
+        date_text: r.text,
+      };
+  }
+  return null;
+}
+
 /** What chrono leaves out: compact dates ("20070817"), year ranges ("from 1998 to 2000") and a year said as a time ("in 2018"). */
 function fallbackDate(sentence: string): Found | null {
   const c = COMPACT.exec(sentence);
@@ -478,25 +500,27 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
       const piece = sentence.slice(from, to);
       if (STAMP.test(piece) || (stamped && !/^(?:Argued|Submitted|Decided|Heard)\b/.test(piece))) continue;
       const read = mend(piece);
+      const results = MAYBE_DATE.test(read)
+        ? parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false })
+        : [];
       const found: (Found & { relative?: RelativeDate }) | null =
         ruleDate(read) ??
-        (MAYBE_DATE.test(read)
-          ? chronoDate(read, parser.parse(read, { instant, timezone: 'UTC' }, { forwardDate: false }))
-          : null) ??
+        chronoDate(read, results) ??
         fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
         fallbackDate(read);
       const order = signed && SIGNATURE.test(piece) ? signed : '';
       if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
       const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
-      out.push({
-        ...date,
+      const row = {
         start: a + from,
         end: a + to,
         text: piece,
         page: pageAt(a + from),
         people: peopleIn(piece, options.parties),
         line: order ? order.charAt(0) + order.slice(1).toLowerCase() : eventLine(piece, found.date_text),
-      });
+      };
+      const second = pairedDate(read, results, date.date);
+      out.push({ ...date, ...row }, ...(second ? [{ ...second, ...row }] : []));
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
     }
   }
