@@ -343,7 +343,7 @@ describe('which date, and who', () => {
     expect(events.map((e) => e.date)).toEqual(['2016-11-30']);
   });
 
-  it('an email’s proposal of later dates is an event of the day it was sent, “yesterday” the day before; a date it reports is its own', async () => {
+  it('an email’s proposal of later dates is an event of the day it was sent, “yesterday” the day before; a deadline it sets or a date it reports is its own', async () => {
     const events = await eventsOf(
       'Counsel,\n\nWe propose February 14 or February 21, 2023 for the deposition of Dr. Xiang, in St. Louis. ' +
         'The hearing was continued to March 3, 2023.',
@@ -353,6 +353,8 @@ describe('which date, and who', () => {
       ['2023-01-20', 'We propose'],
       ['2023-03-03', null],
     ]);
+    const deadline = await eventsOf('We demand payment of the medical bills by November 1, 2021.', '2021-10-04');
+    expect(deadline.map((e) => e.date)).toEqual(['2021-11-01']);
     const spoke = await eventsOf('I spoke with Mr. Hale yesterday about the settlement.', '2023-01-20');
     expect(spoke.map((e) => [e.date, e.relative?.anchor])).toEqual([['2023-01-19', 'the date of this document']]);
   });

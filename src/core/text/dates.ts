@@ -547,13 +547,19 @@ function beforeStamp(raw: string): string {
 const PROPOSAL =
   /^(?:(?:We|I)\s+(?:hereby\s+|now\s+)?(?:propose|offer|suggest|request|ask|demand|write|am writing|are writing)|Please\s+(?:confirm|advise|let\s+(?:me|us)\s+know))\b/i;
 
+/** The words before a deadline: "by November 1, 2021", "no later than …". */
+const DEADLINE = /\b(?:by|before|until|no later than|not later than|on or before)\s*$/i;
+
 /**
  * A letter's or email's proposal of a later date is an event of the day it was sent (the
- * document's date), counted from it; the date it proposes stays in its words. null for any other.
+ * document's date), counted from it; the date it proposes stays in its words. A deadline it sets
+ * keeps its own date. null for any other.
  */
 function proposedOn(sentence: string, found: Found, docDate: string): (Found & { relative: RelativeDate }) | null {
   const act = docDate && found.date > docDate ? PROPOSAL.exec(sentence.trimStart()) : null;
-  if (!act) return null;
+  // A deadline it sets ("We demand payment … by November 1, 2021") is an event of its own date.
+  const at = sentence.indexOf(found.date_text);
+  if (!act || (at >= 0 && DEADLINE.test(sentence.slice(0, at)))) return null;
   const relative = { text: act[0], anchor: 'the date of this document', anchor_date: docDate, computed: true };
   return { date: docDate, precision: 'day', date_text: act[0], anchor: false, relative };
 }
