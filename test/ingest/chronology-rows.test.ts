@@ -381,6 +381,23 @@ describe('which date, and who', () => {
     expect(events.map((e) => e.date)).toEqual(['1999-06-01', '2001-05-30', '2000-06-01']);
   });
 
+  it('an email is an event of the day it was sent: its first words after the greeting, not its header', async () => {
+    const head = (subject: string) =>
+      `From: Dana Price <dprice@waternow.example>\nTo: Mark Ellis <mellis@bestev.example>\nDate: 2019-12-02 15:04 UTC\nSubject: ${subject}\n\n`;
+    const territory = await eventsOf(
+      `${head('Re: territory')}Mark,\n\nFollowing our call, Hydraspin agrees that the territory covers Texas and Oklahoma only. Louisiana stays open.\n\nRegards,\nDana`,
+      '2019-12-02',
+    );
+    expect(territory.map((e) => [e.date, e.line])).toEqual([
+      [
+        '2019-12-02',
+        'Dana Price: Following our call, Hydraspin agrees that the territory covers Texas and Oklahoma only.',
+      ],
+    ]);
+    const demand = await eventsOf(`${head('Demand')}We demand payment of the bills by January 6, 2020.`, '2019-12-02');
+    expect(demand.map((e) => e.date)).toEqual(['2020-01-06', '2019-12-02']);
+  });
+
   it('a dated report of a dated fact is two events: the report and the fact', async () => {
     const text =
       'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other search warrants. ' +

@@ -480,7 +480,10 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   let anchor: Anchor | null = null;
   const out: DatedEvent[] = [];
   let signoff = '';
-  for (const [i, [a, b]] of sentenceSpans(body).entries()) {
+  const spans = sentenceSpans(body);
+  const email = emailOpening(body, spans, options.docDate);
+  for (const [i, [a, b]] of spans.entries()) {
+    if (email && a < email.headEnd) continue;
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
     const raw = beforeStamp(body.slice(a, b));
     const sentence = raw.replace(/\n/g, ' ');
@@ -507,7 +510,8 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         ruleDate(read) ??
         chronoDate(read, results) ??
         fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
-        fallbackDate(read);
+        fallbackDate(read) ??
+        (i === email?.index ? { ...email.sent, anchor: true } : null);
       const order = signed && SIGNATURE.test(piece) ? signed : '';
       if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
       const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
@@ -517,9 +521,13 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         text: piece,
         page: pageAt(a + from),
         people: peopleIn(piece, options.parties),
-        line: order ? order.charAt(0) + order.slice(1).toLowerCase() : eventLine(piece, found.date_text),
+        line: order
+          ? order.charAt(0) + order.slice(1).toLowerCase()
+          : eventLine(i === email?.index ? `${email.sender}: ${piece}` : piece, found.date_text),
       };
-      const second = pairedDate(read, results, date.date);
+      // An email's opening with a date of its own ("We demand payment … by November 1") is also the sending.
+      const sending = i === email?.index && date.date !== email.sent.date ? email.sent : null;
+      const second = pairedDate(read, results, date.date) ?? sending;
       out.push({ ...date, ...row }, ...(second ? [{ ...second, ...row }] : []));
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
     }
@@ -579,6 +587,31 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
+
+/** An email's header as the reader writes it: "From: …", "To: …", "Date: 2019-12-02 15:04 UTC", "Subject: …", then a blank line. */
+const EMAIL_HEAD =
+  /^From:[ \t]*([^\n<]*?)\s*(?:<[^>\n]*>)?[ \t]*\n(?:(?:To|Cc|Sent|Date|Subject):[^\n]*\n)*?Date:[ \t]*([^\n]+)\n(?:(?:To|Cc|Subject):[^\n]*\n)*\n/;
+/** A letter's or email's greeting line: "Mark,", "Dear Ms. Ortiz:", "Hi all,". */
+const SALUTATION = /^(?:(?:Dear|Hi|Hello|Good (?:morning|afternoon))\b.{0,40}|[A-Z][\w .'’-]{0,40})[,:]$/;
+
+/**
+ * An email is an event of the day it was sent: its header is no row, and its first sentence after
+ * the greeting is dated by the header's date when it gives none of its own (the sender's words:
+ * "Following our call, Hydraspin agrees that the territory … covers Texas and Oklahoma only").
+ * null for a document that is not an email.
+ */
+function emailOpening(
+  body: string,
+  spans: readonly [number, number][],
+  docDate: string,
+): { headEnd: number; index: number; sent: Omit<Found, 'anchor'>; sender: string } | null {
+  const head = docDate ? EMAIL_HEAD.exec(body) : null;
+  if (!head) return null;
+  const headEnd = head[0].length;
+  const index = spans.findIndex(([a, b]) => a >= headEnd && !SALUTATION.test(body.slice(a, b).trim()));
+  const sent = { date: docDate, precision: 'day' as const, date_text: head[2]!.trim() };
+  return { headEnd, index, sent, sender: head[1]!.trim() || 'Email' };
+}
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
 const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
