@@ -238,13 +238,16 @@ describe('captions and the record', () => {
     ]);
   });
 
-  it('“Decided and Filed:” is a caption date; a payment schedule gives a row per instalment, not the signatures under it', async () => {
+  it('“Decided and Filed:” and “Argued and Submitted” are caption dates; a payment schedule gives a row per instalment, not the signatures under it', async () => {
     const caption = await eventsOf(
-      'Argued: December 1, 2009\nDecided and Filed: February 5, 2010\nBefore: BATCHELDER, Chief Judge.',
+      'Argued: December 1, 2009\nDecided and Filed: February 5, 2010\nBefore: BATCHELDER, Chief Judge.\n\n' +
+        'Argued and Submitted August 7, 2009 Pasadena, California Filed September 4, 2009',
     );
     expect(caption.map((e) => [e.date, e.line])).toEqual([
       ['2009-12-01', 'Argued: December 1, 2009'],
       ['2010-02-05', 'Decided and Filed: February 5, 2010'],
+      ['2009-08-07', 'Argued and Submitted August 7, 2009'],
+      ['2009-09-04', 'Filed September 4, 2009'],
     ]);
     const schedule = await eventsOf(
       'Payments shall be made according to the following schedule:\nYear 1 - Due: December 31, 2018 - $50,000\n' +
@@ -258,7 +261,7 @@ describe('captions and the record', () => {
     ]);
   });
 
-  it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events; a sentence that runs into a stamp ends there', async () => {
+  it('counsel’s block under a caption, a citation to the record and an e-filing stamp are not events (the decision date heading the block is); a sentence that runs into a stamp ends there', async () => {
     const events = await eventsOf(
       '(Filed:February 5, 2010) Robert G. Rose (Argued) Day Pitney P.O. Box 1945 Morristown, NJ 07962 Counsel for Appellant, International Flavors & Fragrances Inc.\n\n' +
         '(IFF’s Reply Br. in Support of Appeal of August 13, 2008 Order and for Leave to File Am. and Supp.\n\n' +
@@ -266,7 +269,10 @@ describe('captions and the record', () => {
         'Case 10-01234 Doc 35 Filed 03/09/10 Entered 03/09/10 14:22:01 Desc Main Document Page 1 of 5\n\n' +
         'In June 2007, Travelers moved for summary judgment.',
     );
-    expect(events.map((e) => [e.date, e.line])).toEqual([['2007-06-01', 'Travelers moved for summary judgment.']]);
+    expect(events.map((e) => [e.date, e.line])).toEqual([
+      ['2010-02-05', 'Filed:February 5, 2010'],
+      ['2007-06-01', 'Travelers moved for summary judgment.'],
+    ]);
     const runInto = await eventsOf(
       'On March 1, 2010 the Court held a hearing on confirmation of the Plan, at which hearing the Court considered\n' +
         'testimony from Allen Henry Choy and other evidence in\nFiled on\n3/9/2010\n' +

@@ -73,14 +73,17 @@ const APPOSITIVE =
   /,\s+(?:a|an)\s+(?:[A-Z][\w.]*\s+){0,3}(?:corporation|company|partnership|limited liability company|limited partnership|association|bank|trust|organization|entity|individual|municipality)\b.*?(?=,?\s+and\s+\S*[A-Z]|;|\.\s|$)/g;
 /** The dates of an opinion's caption: "Argued: October 29, 2009 Decided: February 5, 2010". */
 const CAPTION_DATE =
-  /\b((?:Argued|Submitted|Decided|Filed|Heard|Entered)(?:\s+and\s+(?:Filed|Decided|Entered))?)\s*:?\s*((?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})|\d{1,2}\/\d{1,2}\/\d{2,4})/g;
+  /\b((?:Argued|Submitted|Decided|Filed|Heard|Entered)(?:\s+and\s+(?:Filed|Decided|Entered|Submitted))?)\s*:?\s*((?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})|\d{1,2}\/\d{1,2}\/\d{2,4})/g;
 /**
  * An opinion's caption dates ("Argued: October 29, 2009 Decided: February 5, 2010"): two events in
  * one sentence, each its own row with its own words ([start, end) in the sentence); [] for any other.
  */
 export function captionParts(sentence: string): [number, number][] {
   const found = [...sentence.matchAll(CAPTION_DATE)];
-  return found.length >= 2 ? found.map((m) => [m.index, m.index + m[0].length]) : [];
+  // "(Filed:February 5, 2010) Robert G. Rose (Argued) … Counsel for Appellant": the decision's date
+  // heads counsel's block, which is no event.
+  const heads = found.length === 1 && /^\(\s*$/.test(sentence.slice(0, found[0]!.index));
+  return found.length >= 2 || heads ? found.map((m) => [m.index, m.index + m[0].length]) : [];
 }
 
 /**
