@@ -583,7 +583,7 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
   });
 }
 
-/** How a court signs off an order or judgment, at the end of its last words or over the signed date. */
+/** How a court's order or judgment ends, above its signed date: "ENTERED BY ORDER OF THE COURT", "IT IS SO ORDERED." */
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
