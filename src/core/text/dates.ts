@@ -485,6 +485,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   for (const [i, [a, b]] of spans.entries()) {
     if (email && a < email.headEnd) continue;
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
+    const opening = i === email?.index;
     const raw = beforeStamp(body.slice(a, b));
     const sentence = raw.replace(/\n/g, ' ');
     // The court's sign-off ("ENTERED BY ORDER OF THE COURT") dates the order by the signed date under it.
@@ -511,7 +512,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         chronoDate(read, results) ??
         fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
         fallbackDate(read) ??
-        (i === email?.index ? { ...email.sent, anchor: true } : null);
+        (opening ? { ...email!.sent, anchor: true } : null);
       const order = signed && SIGNATURE.test(piece) ? signed : '';
       if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
       const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
@@ -523,10 +524,10 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         people: peopleIn(piece, options.parties),
         line: order
           ? order.charAt(0) + order.slice(1).toLowerCase()
-          : eventLine(i === email?.index ? `${email.sender}: ${piece}` : piece, found.date_text),
+          : eventLine(opening ? `${email!.sender}: ${piece}` : piece, found.date_text),
       };
       // An email's opening with a date of its own ("We demand payment … by November 1") is also the sending.
-      const sending = i === email?.index && date.date !== email.sent.date ? email.sent : null;
+      const sending = opening && date.date !== email!.sent.date ? email!.sent : null;
       const second = pairedDate(read, results, date.date) ?? sending;
       out.push({ ...date, ...row }, ...(second ? [{ ...second, ...row }] : []));
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
