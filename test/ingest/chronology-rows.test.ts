@@ -198,6 +198,15 @@ describe('rows that are not facts', () => {
   });
 });
 
+it('a ruled line (an old filing’s page break) is not part of the event after it', async () => {
+  const [event] = await eventsOf(
+    'The Company shall pay the royalty quarterly.\n- -------------------\n' +
+      'On June 1, 1994, Nantz Communications received notice of the merger.',
+  );
+  expect(event!.date).toBe('1994-06-01');
+  expect(event!.text).toMatch(/^On June 1, 1994, Nantz/);
+});
+
 describe('captions and the record', () => {
   it('an opinion’s caption gives the argument and the decision, each its own row cited to its own words', async () => {
     const text =

@@ -47,7 +47,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 5;
+export const EVENTS_FORMAT = 6;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -116,15 +116,17 @@ const ABBREVIATIONS =
 
 /** A heading's line in capitals, of two words or more: "DOCKETING NOTICE", "ORDER TO SHOW CAUSE". */
 const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
+/** A line that only rules off (dashes, underscores, equals signs): old filings' page breaks. */
+const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<rule>${RULE})`,
   'g',
 );
 
 /**
- * Sentence ranges of a text: paragraphs split at blank lines and around a heading's line in
- * capitals ("DOCKETING NOTICE"), then at sentence ends — not after an abbreviation or an initial
+ * Sentence ranges of a text: paragraphs split at blank lines, at a ruled line and around a
+ * heading's line in capitals ("DOCKETING NOTICE"), then at sentence ends — not after an abbreviation or an initial
  * ("P. Mackun", "N.D. Cal."), nor inside a parenthesis that closes soon after ("(D.D.C. Feb. 9, 2007)").
  */
 export function sentenceSpans(text: string): [number, number][] {
@@ -136,7 +138,7 @@ export function sentenceSpans(text: string): [number, number][] {
     if (b - a >= 6) out.push([a, b]);
   };
   for (const m of text.matchAll(SENTENCE_END)) {
-    const cut = m.index + m[0].trimEnd().length;
+    const cut = m.groups?.rule ? m.index : m.index + m[0].trimEnd().length;
     if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
     if (
       m[0].trim() &&
