@@ -342,9 +342,25 @@ describe('which date, and who', () => {
     expect(events.map((e) => [e.date, text.slice(e.start, e.end)])).toEqual([
       ['2025-07-17', 'Appellees shall file opposition to the motion by July 17, 2025'],
       ['2025-07-22', 'Appellant shall file a reply by July 22, 2025.'],
-      ['2019-11-04', 'The Government seized the iCloud account of Rudolph Giuliani (11/04/19);'],
+      ['2019-11-04', 'The Government seized the iCloud account of Rudolph Giuliani (11/04/19)'],
       ['2019-12-13', 'the e-mail account of Victoria Toensing (12/13/19); and other accounts.'],
       ['2019-01-01', 'The lease ran from January 1, 2019, and ending December 31, 2019.'],
+    ]);
+  });
+
+  it('facts each dated in a parenthesis of their own are an event each, without the words joining them', async () => {
+    const text =
+      'Whether the statute of limitations began to run on the date Appellees filed a lawsuit against Beavers (December 2, 2015) ' +
+      'rather than the date Appellees served the lawsuit on Beavers (December 10, 2015), and granting the motion to dismiss ' +
+      'Beavers’ complaint (filed on December 8, 2016) as barred.';
+    const events = await eventsOf(text);
+    expect(events.map((e) => [e.date, text.slice(e.start, e.end)])).toEqual([
+      [
+        '2015-12-02',
+        'Whether the statute of limitations began to run on the date Appellees filed a lawsuit against Beavers (December 2, 2015)',
+      ],
+      ['2015-12-10', 'Appellees served the lawsuit on Beavers (December 10, 2015)'],
+      ['2016-12-08', 'granting the motion to dismiss Beavers’ complaint (filed on December 8, 2016) as barred.'],
     ]);
   });
 

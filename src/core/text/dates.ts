@@ -9,6 +9,7 @@ import type { PageIndex } from '../domain/index';
 import {
   captionParts,
   clauseParts,
+  parenParts,
   datedRows,
   eventLine,
   fieldParts,
@@ -497,7 +498,8 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
     // date of their own are an event each; any other sentence is one.
     const caption = captionParts(sentence);
     const rows = caption.length ? caption : datedRows(raw);
-    const parts = rows.length ? rows : clauseParts(sentence);
+    const parts = rows.length ? rows : parenParts(sentence);
+    if (!parts.length) parts.push(...clauseParts(sentence));
     if (!parts.length) parts.push(...reportedParts(sentence), ...fieldParts(sentence));
     // An e-filing stamp's "Filed 03/09/10 Entered 03/09/10" is no event; an opinion's argument and
     // decision dates are, even in a caption block that carries a stamp.

@@ -160,6 +160,36 @@ export function clauseParts(sentence: string): [number, number][] {
   return parts.length >= 2 ? parts : [];
 }
 
+/** A parenthesis that holds only dates, or the act and its date: "(December 2, 2015)", "(02/28/2020 and 3/02/2020)", "(filed on December 8, 2016)". */
+const PAREN_DATE = new RegExp(
+  `\\((?:(?:filed|entered|served|issued|decided|signed|dated|sent|received)\\s+(?:on\\s+)?)?${FULL_DATE.source}(?:\\s*(?:,|and|&)\\s*${FULL_DATE.source})*\\)`,
+  'gi',
+);
+/** The words that join the next fact to the one before: ", and", "rather than the date". */
+const JOINER = /^[\s,;]*(?:(?:and|but|or|while|whereas|rather than|instead of)\b\s*)?(?:(?:on\s+)?the\s+date\s+)?/i;
+
+/**
+ * Facts each dated in a parenthesis of their own, in one sentence ("… began to run on the date
+ * Appellees filed a debt collection lawsuit against Beavers (December 2, 2015) rather than the date
+ * Appellees served the debt collection lawsuit on Beavers (December 10, 2015)"): each fact is a
+ * part, up to its parenthesis, without the words that join it to the one before; what follows the
+ * last stays with it. [] for a sentence with fewer than two such parentheses.
+ */
+export function parenParts(sentence: string): [number, number][] {
+  const ends = [...sentence.matchAll(PAREN_DATE)].map((m) => m.index + m[0].length);
+  if (ends.length < 2) return [];
+  const parts: [number, number][] = [];
+  let from = 0;
+  for (const [i, end] of ends.entries()) {
+    parts.push([
+      from + (JOINER.exec(sentence.slice(from, end))?.[0].length ?? 0),
+      i === ends.length - 1 ? sentence.length : end,
+    ]);
+    from = end;
+  }
+  return parts;
+}
+
 /** A form's dated field that is an event of the agreement: "Effective Date: 11/4/10", "Commencement Date: June 1, 2019". */
 const EVENT_FIELD = new RegExp(
   `\\b(?:Effective|Commencement|Start|Expiration|Expiry|Termination|Closing|Completion|Go-Live)\\s+Date\\s*:\\s*(?:${FULL_DATE.source})`,
