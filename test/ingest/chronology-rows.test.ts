@@ -107,6 +107,31 @@ describe('relative dates', () => {
     expect(events[1]!.relative?.anchor).toBe('February 1, 2008');
   });
 
+  it('“that same month”, “the following year” are the month or year of the event before; after a bare year, a month is unknown', async () => {
+    const events = await eventsOf(
+      'On March 3, 2019, Acme fired Smith. That same month, the parties met. Later that year, Smith sued. ' +
+        'The following month, Acme posted the job. In December 2019, the court dismissed the case. The following year, Smith appealed.',
+    );
+    expect(events.map((e) => [e.date, e.precision, e.relative?.computed ?? null])).toEqual([
+      ['2019-03-03', 'day', null],
+      ['2019-03-01', 'month', true],
+      ['2019-01-01', 'year', true],
+      ['2019-12-01', 'month', null],
+      ['2020-01-01', 'year', true],
+    ]);
+  });
+
+  it('a year said as a season or a part of it is the year: “mid-2017”, “the summer of 2016”, “the end of 2019”', async () => {
+    const events = await eventsOf(
+      'In mid-2017, the company changed hands.\n\nIn the summer of 2016, Jones met Smith.\n\nAt the end of 2019, the plant reopened.',
+    );
+    expect(events.map((e) => [e.date, e.precision])).toEqual([
+      ['2017-01-01', 'year'],
+      ['2016-01-01', 'year'],
+      ['2019-01-01', 'year'],
+    ]);
+  });
+
   it('a day with no year a few weeks before the event just told is in its year; months before, it has none', async () => {
     const events = await eventsOf(
       'The notice read: "You may cancel until midnight of the date of the transaction, which is February 26, 2008." ' +

@@ -74,8 +74,9 @@ const MONTH_WORD =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b/;
 const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*\(?\s*$/i;
+/** A year said as a time: "in 2018", "mid-2017", "the summer of 2016", "the end of 2019". */
 const YEAR_ONLY =
-  /\b(?:in|during|since|until|by|throughout|early|late|mid-?)\s+(?:the\s+)?((?:19|20)\d\d)\b(?![/.-]\d)/gi;
+  /\b(?:(?:in|during|since|until|by|throughout|early|late|mid-?)\s+(?:the\s+)?|mid-|(?:spring|summer|fall|autumn|winter|end|beginning|start|middle|(?:first|second)\s+half)\s+(?:of\s+)?)((?:19|20)\d\d)\b(?![/.-]\d)/i;
 const YEAR_RANGE =
   /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
 /** "20070817", "20011206 - 20061004": ISO 8601 basic dates, as military and registry records write them. */
@@ -365,7 +366,7 @@ function fallbackDate(sentence: string): Found | null {
       date_text: years[0],
       anchor: false,
     };
-  const year = new RegExp(YEAR_ONLY.source, 'i').exec(sentence);
+  const year = YEAR_ONLY.exec(sentence);
   return year ? { date: `${year[1]}-01-01`, precision: 'year', date_text: year[0], anchor: false } : null;
 }
 

@@ -47,6 +47,8 @@ const NARRATIVE = new RegExp(
 const NEXT = /\b(?:the\s+)?(next|following)\s+(day|morning|week|month|year)\b/i;
 /** "On the same day", "that same day", "later that day": the day of the event before. */
 const SAME_DAY = /\b(?:(?:on\s+)?(?:the|that)\s+same\s+day|later\s+(?:that|the\s+same)\s+day)\b/i;
+/** "That same month", "later that year": the month or year of the event before. */
+const SAME_PERIOD = /\b(?:(?:the|that)\s+same|later\s+(?:that|the\s+same))\s+(month|year)\b/i;
 /** How many sentences back a day with no year may find the event whose year it takes. */
 const DAY_NO_YEAR_REACH = 6;
 /** "Shortly after", "a few days later", "months later": after the event before, by no count the text gives. */
@@ -229,8 +231,23 @@ export function relativeDate(
       date_text: same[0],
       relative: { text: same[0], ...near, computed: true },
     };
+  const period = SAME_PERIOD.exec(sentence);
+  if (period && (anchor.precision !== 'year' || period[1]!.toLowerCase() === 'year'))
+    return {
+      ...periodOf(anchor.date, period[1]!, 0),
+      date_text: period[0],
+      relative: { text: period[0], ...near, computed: true },
+    };
   const narrative = NARRATIVE.exec(sentence);
   const next = narrative ? null : NEXT.exec(sentence);
+  // "The following month" is a month, not the day a month on; a year after a month or a year too.
+  const nextPeriod = next && /^(?:month|year)$/i.test(next[2]!) ? next[2]!.toLowerCase() : '';
+  if (nextPeriod && (anchor.precision !== 'year' || nextPeriod === 'year'))
+    return {
+      ...periodOf(anchor.date, nextPeriod, 1),
+      date_text: next![0],
+      relative: { text: next![0], ...near, computed: true },
+    };
   const exact = narrative && !narrative[1] && !narrative[4] ? narrative : null;
   if (anchor.precision === 'day' && (exact || next)) {
     const [n, unit, sign] = exact
@@ -244,4 +261,12 @@ export function relativeDate(
   if (!vague) return null;
   const relative = { text: vague[0], ...near, computed: false };
   return { date: anchor.date, precision: anchor.precision, date_text: vague[0], relative };
+}
+
+/** The month or year of a date (`unit`), `by` of them on: as the date of its first day, with that precision. */
+function periodOf(date: string, unit: string, by: number): { date: string; precision: 'month' | 'year' } {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  if (/^year$/i.test(unit)) return { date: `${y + by}-01-01`, precision: 'year' };
+  const t = new Date(Date.UTC(y, m - 1 + by, 1));
+  return { date: t.toISOString().slice(0, 10), precision: 'month' };
 }
