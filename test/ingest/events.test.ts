@@ -14,6 +14,7 @@ const LABELLED: [string, string | null, ('day' | 'month' | 'year')?, string?][] 
   ['Plaintiff filed the complaint on 2022-11-30 in the Superior Court.', '2022-11-30', 'day'],
   ['From January 2019 through March 2020 he worked at Acme Holdings LLC.', '2019-01-01', 'month', '2020-03-01'],
   ['The hearing was held Sep 12–13, 2022.', '2022-09-12', 'day', '2022-09-13'],
+  ['On March 4 and 5, 2019, the trial was held.', '2019-03-04', 'day', '2019-03-05'],
   ['In 2018 the company moved its offices to Denver.', '2018-01-01', 'year'],
   ['During 2016 the tenant paid rent late four times.', '2016-01-01', 'year'],
   ['The notice of default was served on 12 March 2023.', '2023-03-12', 'day'],

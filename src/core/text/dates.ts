@@ -83,8 +83,11 @@ const YEAR_RANGE =
 const COMPACT =
   /(?<![\d.,/-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,/])(?:\s*[-–—]\s*((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d))?/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** "Sep 12–13, 2022", "September 12-13 2022": a range of days that chrono reads as one day without its year. */
-const DAY_RANGE = new RegExp(`\\b(${MONTH_WORD})\\.?\\s+(\\d{1,2})\\s*[–—-]\\s*(\\d{1,2}),?\\s+(\\d{4})\\b`, 'i');
+/** "Sep 12–13, 2022", "September 12-13 2022", "March 4 and 5, 2019": days of one month that chrono reads as one day without its year. */
+const DAY_RANGE = new RegExp(
+  `\\b(${MONTH_WORD})\\.?\\s+(\\d{1,2})\\s*(?:[–—-]|\\s(?:and|&|through|to)\\s)\\s*(\\d{1,2}),?\\s+(\\d{4})\\b`,
+  'i',
+);
 const WORD_YEAR = '(?:two thousand|nineteen hundred)(?:(?:\\s+and)?[\\s-]+[a-z]+(?:-[a-z]+)?)?';
 /** "the 5th day of June, 2020", "the 15th day of July, two thousand twenty-five": how deeds and orders date things. */
 const DAY_OF = new RegExp(
