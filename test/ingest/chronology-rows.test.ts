@@ -454,6 +454,30 @@ describe('which date, and who', () => {
     expect(demand.map((e) => e.date)).toEqual(['2020-01-06', '2019-12-02']);
   });
 
+  it('each message quoted in an email thread is an event of the day it was sent, told by its sender', async () => {
+    const head =
+      'From: Dana Price <dana@hydraspin.example>\nTo: Rex Moore <rex@acme.example>\nDate: 2019-03-13 15:00 UTC\nSubject: Re: Delivery\n\n';
+    const reply = await eventsOf(
+      `${head}Rex,\n\nThanks.\n\nWe will ship the remaining pumps next week.\n\nDana\n\n` +
+        'On Mon, Mar 11, 2019 at 4:02 PM Rex Moore <rex@acme.example> wrote:\n> Dana,\n>\n> The first delivery arrived damaged on March 8.\n>\n> Rex',
+      '2019-03-13',
+    );
+    expect(reply.map((e) => [e.date, e.line])).toEqual([
+      ['2019-03-13', 'Dana Price: We will ship the remaining pumps next week.'],
+      ['2019-03-08', 'Rex Moore: The first delivery arrived damaged on March 8.'],
+      ['2019-03-11', 'Rex Moore: The first delivery arrived damaged on March 8.'],
+    ]);
+    const forwarded = await eventsOf(
+      `${head}Rex, see below. We dispute this.\n\n-----Original Message-----\nFrom: Rex Moore <rex@acme.example>\n` +
+        'Sent: Monday, March 11, 2019 4:02 PM\nTo: Dana Price\nSubject: Delivery\n\nDana,\n\nThe pumps we received leak.\n\nRex',
+      '2019-03-13',
+    );
+    expect(forwarded.map((e) => [e.date, e.line])).toEqual([
+      ['2019-03-13', 'Dana Price: Rex, see below.'],
+      ['2019-03-11', 'Rex Moore: The pumps we received leak.'],
+    ]);
+  });
+
   it('a dated report of a dated fact is two events: the report and the fact', async () => {
     const text =
       'In response, by letter dated May 14, 2021, the Government advised defense counsel that, beginning in early November 2019, it had obtained other search warrants. ' +

@@ -19,6 +19,7 @@ import {
   peopleOnly,
   reportedParts,
 } from './event-lines';
+import { emailMessages, messageAt } from './email-messages';
 import { linesOf, runningLines } from './outline';
 import { type Anchor, definedDateTerms, type RelativeDate, relativeDate } from './relative-dates';
 
@@ -125,7 +126,7 @@ const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
 const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<rule>${RULE})`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|(?<rule>${RULE})`,
   'g',
 );
 
@@ -448,7 +449,8 @@ function readableBody(text: string, pages: PageIndex, starts: readonly number[])
     ...edges.filter((l) => running.has(l.text.replace(/\d+/g, '#').toLowerCase())),
     ...lineNumberColumn(lines),
   ].sort((x, y) => x.start - y.start);
-  const body = blankOut(text, blank);
+  // An email's quote marks ("> The first delivery arrived …") read as the spaces they stand for.
+  const body = blankOut(text, blank).replace(/^(?:[ \t]*>)+/gm, (marks) => ' '.repeat(marks.length));
   // A court reporter's spacing dots ("·3· ·CRYSTAL LONG,· · · ·:") read as the spaces they stand for.
   return /(?:· ){3}/.test(body) ? body.replace(/·/g, ' ') : body;
 }
@@ -464,6 +466,17 @@ function dateIn(
     .filter((r) => explicitDate(r, words)?.precision === 'day');
   const r = last ? found.at(-1) : found[0];
   return r ? { date: iso(r.start.date()), date_text: r.text } : null;
+}
+
+/** The day a quoted message was sent, from its attribution ("Mon, Mar 11, 2019 at 4:02 PM Rex Moore"), and where that date ends. */
+function sentOn(
+  parser: Chrono['en']['casual'],
+  words: string,
+): { date: string; date_text: string; end: number } | null {
+  const r = parser
+    .parse(words, { timezone: 'UTC' }, { forwardDate: false })
+    .find((found) => explicitDate(found, words)?.precision === 'day');
+  return r ? { date: iso(r.start.date()), date_text: r.text, end: r.index + r.text.length } : null;
 }
 
 /**
@@ -488,11 +501,16 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const out: DatedEvent[] = [];
   let signoff = '';
   const spans = sentenceSpans(body);
-  const email = emailOpening(body, spans, options.docDate);
+  const messages = emailMessages(body, spans, options.docDate, (words) => sentOn(parser, words));
   for (const [i, [a, b]] of spans.entries()) {
-    if (email && a < email.headEnd) continue;
+    const message = messageAt(messages, a);
+    if (message && a < message.headEnd) continue;
+    const email = message?.index === i ? message : undefined;
+    const own = message?.sent.date ?? options.docDate;
+    // A quoted message's days without a year are in the year it was sent.
+    if (email?.headStart)
+      anchor = { date: email.sent.date, precision: 'day', date_text: email.sent.date_text, sentence: i };
     // Line wraps inside a sentence are spaces (same length, so offsets hold).
-    const opening = i === email?.index;
     const raw = beforeStamp(body.slice(a, b));
     const sentence = raw.replace(/\n/g, ' ');
     // The court's sign-off ("ENTERED BY ORDER OF THE COURT") dates the order by the signed date under it.
@@ -518,12 +536,12 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
       const found: (Found & { relative?: RelativeDate }) | null =
         ruleDate(read) ??
         chronoDate(read, results) ??
-        fromRelative(relativeDate(read, i, anchor, terms, options.docDate)) ??
+        fromRelative(relativeDate(read, i, anchor, terms, own)) ??
         fallbackDate(read) ??
-        (opening ? { ...email!.sent, anchor: true } : null);
+        (email ? { ...email.sent, anchor: true } : null);
       const order = signed && SIGNATURE.test(piece) ? signed : '';
       if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
-      const { anchor: anchors, ...date } = proposedOn(read, found, options.docDate) ?? found;
+      const { anchor: anchors, ...date } = proposedOn(read, found, own) ?? found;
       const row = {
         start: a + from,
         end: a + to,
@@ -532,10 +550,10 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         people: peopleIn(piece, options.parties),
         line: order
           ? order.charAt(0) + order.slice(1).toLowerCase()
-          : eventLine(opening ? `${email!.sender}: ${piece}` : piece, found.date_text),
+          : eventLine(email ? `${email.sender}: ${piece}` : piece, found.date_text),
       };
       // An email's opening with a date of its own ("We demand payment … by November 1") is also the sending.
-      const sending = opening && date.date !== email!.sent.date ? email!.sent : null;
+      const sending = email && date.date !== email.sent.date ? email.sent : null;
       const second = pairedDate(read, results, date.date) ?? sending;
       out.push({ ...date, ...row }, ...(second ? [{ ...second, ...row }] : []));
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
@@ -596,31 +614,6 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
-
-/** An email's header as the reader writes it: "From: …", "To: …", "Date: 2019-12-02 15:04 UTC", "Subject: …", then a blank line. */
-const EMAIL_HEAD =
-  /^From:[ \t]*([^\n<]*?)\s*(?:<[^>\n]*>)?[ \t]*\n(?:(?:To|Cc|Sent|Date|Subject):[^\n]*\n)*?Date:[ \t]*([^\n]+)\n(?:(?:To|Cc|Subject):[^\n]*\n)*\n/;
-/** A letter's or email's greeting line: "Mark,", "Dear Ms. Ortiz:", "Hi all,". */
-const SALUTATION = /^(?:(?:Dear|Hi|Hello|Good (?:morning|afternoon))\b.{0,40}|[A-Z][\w .'’-]{0,40})[,:]$/;
-
-/**
- * An email is an event of the day it was sent: its header is no row, and its first sentence after
- * the greeting is dated by the header's date when it gives none of its own (the sender's words:
- * "Following our call, Hydraspin agrees that the territory … covers Texas and Oklahoma only").
- * null for a document that is not an email.
- */
-function emailOpening(
-  body: string,
-  spans: readonly [number, number][],
-  docDate: string,
-): { headEnd: number; index: number; sent: Omit<Found, 'anchor'>; sender: string } | null {
-  const head = docDate ? EMAIL_HEAD.exec(body) : null;
-  if (!head) return null;
-  const headEnd = head[0].length;
-  const index = spans.findIndex(([a, b]) => a >= headEnd && !SALUTATION.test(body.slice(a, b).trim()));
-  const sent = { date: docDate, precision: 'day' as const, date_text: head[2]!.trim() };
-  return { headEnd, index, sent, sender: head[1]!.trim() || 'Email' };
-}
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
 const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
