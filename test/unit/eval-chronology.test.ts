@@ -100,7 +100,7 @@ describe('chronology eval junk classes', () => {
 
 describe('chronology eval labels', () => {
   it('label at least 20 documents with quotes and event lines of the stated size', () => {
-    const docs = [...readSet('tuning'), ...readSet('heldout')];
+    const docs = [...readSet('tuning'), ...readSet('heldout'), ...readSet('heldout-2')];
     expect(docs.length).toBeGreaterThanOrEqual(20);
     for (const d of docs)
       for (const e of d.events) {
