@@ -203,6 +203,21 @@ describe('rows that are not facts', () => {
     expect(contract).toEqual([]);
   });
 
+  it('a representation’s look-back, a section range and a session law’s date are not events; a narrative’s “since” is', async () => {
+    const events = await eventsOf(
+      'Since December 31, 2018, neither the Company nor any of its Subsidiaries has received any notice of a violation. ' +
+        'The Company has filed all reports with the SEC on or after January 1, 2017, in all material respects. ' +
+        'The rights survive as set out in Sections 15.4-15.6 of this Agreement. ' +
+        'Act of June 6, 2006, N.C. Sess. Laws 2006-6. ' +
+        'The General Assembly passed the Act on June 6, 2006. ' +
+        'Since March 3, 2015, Smith has worked at the plant.',
+    );
+    expect(events.map((e) => [e.date, e.line])).toEqual([
+      ['2006-06-06', 'The General Assembly passed the Act on June 6, 2006.'],
+      ['2015-03-03', 'Since March 3, 2015, Smith has worked at the plant.'],
+    ]);
+  });
+
   it('the line numbers of pleading paper are not inside an event', async () => {
     const numbered = [
       'IN THE UNITED STATES DISTRICT COURT',

@@ -240,10 +240,10 @@ function precisionOf(r: ParsedResult['start']): DatePrecision | null {
 /**
  * The date of an instrument cited as authority: "Secretary of the Navy Instruction 5420.174D of 22
  * December 2004", "the SECDEF Memorandum of 3 September 2014", "Manual, (MCO P1900.16), effective 26
- * November 2013".
+ * November 2013", a session law's "Act of June 6, 2006".
  */
 const AUTHORITY =
-  /\b(?:Instruction|Directive|Manual|Regulations?|Guidance|Circular|Bulletin|[A-Z]{2,}\s+Memorandum)\b(?:[^.;]|\.(?=\w)){0,40}?\b(?:of|dated|effective)\s+(?:\d{1,2}\s+)?$/;
+  /\b(?:Act|Instruction|Directive|Manual|Regulations?|Guidance|Circular|Bulletin|[A-Z]{2,}\s+Memorandum)\b(?:[^.;]|\.(?=\w)){0,40}?\b(?:of|dated|effective)\s+(?:\d{1,2}\s+)?$/;
 
 /** The date of a cited case, article, form or instrument, not of the case's facts: "(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011", "Form X (9/1/2009)". */
 function citedDate(r: ParsedResult, sentence: string): boolean {
@@ -256,11 +256,21 @@ function citedDate(r: ParsedResult, sentence: string): boolean {
   return SIGNAL.test(sentence) && /[(,]\s*(?:[A-Z][\w.]*\.?\s+)*$/.test(before);
 }
 
+/**
+ * The start of the period a contract's representation speaks of ("Since December 31, 2018, neither
+ * the Company nor any of its Subsidiaries has received …", "filed with the SEC on or after January 1,
+ * 2017"): nothing happened that day. Told by a look-back's lead and the words of a representation.
+ */
+const LOOK_BACK = /\b(?:since|on or after|from)\s*(?:\([a-z0-9]{1,4}\)\s*)?$/i;
+const REPRESENTATION =
+  /\b(?:the date (?:hereof|of this Agreement)|the Agreement Date|(?:execution|signing) (?:and delivery )?of this Agreement|Material Adverse Effect|in all material respects|individually or in the aggregate|(?:to the|Company[’']s) knowledge|knowledge of the Company|Subsidiar(?:y|ies)|there (?:has|have) been no)\b/i;
+
 /** A date the words really give (not a duration, not "now", not a citation's), with its precision; null otherwise. */
 function explicitDate(r: ParsedResult, sentence: string): { precision: DatePrecision; ambiguous: boolean } | null {
   const words = r.text;
   if (!MONTH.test(words) && !NUMERIC_DATE.test(words)) return null;
   if (citedDate(r, sentence)) return null;
+  if (LOOK_BACK.test(sentence.slice(Math.max(0, r.index - 20), r.index)) && REPRESENTATION.test(sentence)) return null;
   const precision = precisionOf(r.start);
   if (!precision) return null;
   // "§ 7306-2.8" is a section, not the year 7306.
@@ -268,6 +278,9 @@ function explicitDate(r: ParsedResult, sentence: string): { precision: DatePreci
   if (year < 1700 || year > 2199) return null;
   // A month and day without a year ("on the 5th", "Sep 12") are read against the reference year: only with a year in the words.
   if (!/\b\d{4}\b|'\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b/.test(words)) return null;
+  // "15.4-15" (a section's range) mixes its separators; a date keeps one ("3/4/19", "3.4.2019").
+  const seps = /\b\d{1,4}([/.-])\d{1,2}([/.-])\d{1,4}\b/.exec(words);
+  if (seps && seps[1] !== seps[2]) return null;
   const nums = /\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b/.exec(words);
   const ambiguous = Boolean(nums && Number(nums[1]) <= 12 && Number(nums[2]) <= 12 && nums[1] !== nums[2]);
   return { precision, ambiguous };
