@@ -203,6 +203,19 @@ describe('rows that are not facts', () => {
     expect(contract).toEqual([]);
   });
 
+  it('a year in a court’s or a party’s reasoning is not an event; a year in the facts is, and a day in reasoning is', async () => {
+    const events = await eventsOf(
+      'In 2011 Kilgore LLC borrowed $550,000 from the bank. ' +
+        'The Commissioner disagrees, arguing that Mr. Bordelon’s basis did not increase in 2011. ' +
+        'Therefore, we find that Mr. Bordelon was at risk in 2011 for the Kilgore Loan. ' +
+        'We find that Mr. Bordelon signed the guarantee on February 18, 2011.',
+    );
+    expect(events.map((e) => [e.date, e.precision])).toEqual([
+      ['2011-01-01', 'year'],
+      ['2011-02-18', 'day'],
+    ]);
+  });
+
   it('a representation’s look-back, a section range and a session law’s date are not events; a narrative’s “since” is', async () => {
     const events = await eventsOf(
       'Since December 31, 2018, neither the Company nor any of its Subsidiaries has received any notice of a violation. ' +

@@ -554,6 +554,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         (email ? { ...email.sent, anchor: true } : null);
       const order = signed && SIGNATURE.test(piece) ? signed : '';
       if (!found || (!order && isJunkSentence(piece, found.date_text))) continue;
+      if (found.precision === 'year' && REASONING.test(piece)) continue;
       const { anchor: anchors, ...date } = proposedOn(read, found, own) ?? found;
       const row = {
         start: a + from,
@@ -627,6 +628,15 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
+
+/**
+ * A court's or a party's reasoning about a year, not a fact of it: "The Commissioner disagrees,
+ * arguing that Mr. Bordelon's basis did not increase in 2011", "Therefore, we find that he was at
+ * risk in 2011", "whether for 2008 … he was at risk". Only a year is dropped so: a day said in
+ * reasoning is still the day something happened.
+ */
+const REASONING =
+  /\b(?:argues|contends|asserts|disagrees|maintains|arguing|contending|whether|we (?:find|hold|conclude|agree|are (?:persuaded|satisfied|convinced))|it is (?:clear|unclear)|would (?:have|not)|could (?:have|not))\b/i;
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
 const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
