@@ -486,7 +486,7 @@ describe('which date, and who', () => {
     const head =
       'From: Dana Price <dana@hydraspin.example>\nTo: Rex Moore <rex@acme.example>\nDate: 2019-03-13 15:00 UTC\nSubject: Re: Delivery\n\n';
     const reply = await eventsOf(
-      `${head}Rex,\n\nThanks.\n\nWe will ship the remaining pumps next week.\n\nDana\n\n` +
+      `${head}Rex,\n\nThanks.\n\nWe will ship the remaining pumps next week.\n\nDana\n` +
         'On Mon, Mar 11, 2019 at 4:02 PM Rex Moore <rex@acme.example> wrote:\n> Dana,\n>\n> The first delivery arrived damaged on March 8.\n>\n> Rex',
       '2019-03-13',
     );

@@ -126,7 +126,7 @@ const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
 const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|(?<rule>${RULE})`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
   'g',
 );
 
@@ -636,7 +636,7 @@ const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
  * reasoning is still the day something happened.
  */
 const REASONING =
-  /\b(?:argues|contends|asserts|disagrees|maintains|arguing|contending|whether|we (?:find|hold|conclude|agree|are (?:persuaded|satisfied|convinced))|it is (?:clear|unclear)|would (?:have|not)|could (?:have|not))\b/i;
+  /\b(?:argues|contends|asserts|disagrees|maintains|arguing|contending|whether|we (?:find|hold|conclude|agree|are (?:persuaded|satisfied|convinced))|it is (?:clear|unclear)|would have|could have)\b/i;
 
 /** A relative date as a found one: it anchors the next only where it was counted, not where it sits with its anchor. */
 const fromRelative = (r: ReturnType<typeof relativeDate>): (Found & { relative: RelativeDate }) | null =>
