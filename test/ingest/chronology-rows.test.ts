@@ -191,6 +191,16 @@ describe('rows that are not facts', () => {
     ]);
   });
 
+  it('a brief’s or a form’s signature block gives no row: its “Dated:” line, “s/ Jane Roe”, “Date / Signature of Counsel”', async () => {
+    const events = await eventsOf(
+      'The motion should be granted.\n\nDated: August 5, 2020\n\n/s/ Jane Roe\nAttorney for Defendants\n\n' +
+        'August 5, 2020        Respectfully submitted,\n        s/ Jane Roe\n\n' +
+        '3/18/2014          Jane Roe\nDate               Signature of Counsel\n\n' +
+        'On March 3, 2019, Acme filed its reply.',
+    );
+    expect(events.map((e) => [e.date, e.text])).toEqual([['2019-03-03', 'On March 3, 2019, Acme filed its reply.']]);
+  });
+
   it('the signed date under a court’s sign-off is the order’s event; a contract’s signature date is not', async () => {
     const judgment = await eventsOf(
       'JUDGMENT\n\nTHIS CAUSE having been heard and considered, it is\nORDERED and ADJUDGED:\nAFFIRMED\n\n' +

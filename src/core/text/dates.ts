@@ -517,7 +517,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const messages = emailMessages(body, spans, options.docDate, (words) => sentOn(parser, words));
   for (const [i, [a, b]] of spans.entries()) {
     const message = messageAt(messages, a);
-    if (message && a < message.headEnd) continue;
+    if ((message && a < message.headEnd) || (!signoff && signedDateLine(body, spans, i))) continue;
     const email = message?.index === i ? message : undefined;
     const own = message?.sent.date ?? options.docDate;
     // A quoted message's days without a year are in the year it was sent.
@@ -626,6 +626,22 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
 
 /** How a court's order or judgment ends, above its signed date: "ENTERED BY ORDER OF THE COURT", "IT IS SO ORDERED." */
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
+/** A line that only dates what follows: "Dated: August 5, 2020", "Date: 3/18/2014". */
+const DATE_LINE = /^Dated?\s*:?\s*[\w ,./-]{6,30}$/i;
+/** How a signature begins: "/s/ Jane Roe", "s/ Jane Roe", "Respectfully submitted,", "By: ____". */
+const SIGNATURE_START = /^(?:\/s\/|s\/\s*[A-Z]|Respectfully submitted|By\s*:|_{3,})/i;
+
+/** A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe"): a filing's signing, not an event (a court's sign-off above it makes it the order's). */
+function signedDateLine(body: string, spans: readonly [number, number][], i: number): boolean {
+  const [a, b] = spans[i]!;
+  const next = spans[i + 1];
+  return (
+    Boolean(next) &&
+    DATE_LINE.test(body.slice(a, b).trim()) &&
+    SIGNATURE_START.test(body.slice(next![0], next![1]).trim())
+  );
+}
+
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
 

@@ -7,7 +7,14 @@ import type { Line } from './outline';
 
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
 export function isJunkSentence(sentence: string, dateText: string): boolean {
-  if (/\/s\//i.test(sentence)) return true;
+  // An e-signature ("/s/ Jane Roe", "s/ Jane Roe"), a brief's close, a form's signature captions.
+  if (/\/s\/|(?:^|\s)s\/\s*[A-Z]/i.test(sentence)) return true;
+  if (
+    /\bRespectfully submitted\b|\bSignature of (?:Counsel|Attorney|Debtor|Party|Applicant|Petitioner|Declarant)\b|\bDate\s+Signature\b/i.test(
+      sentence,
+    )
+  )
+    return true;
   // Counsel's names and addresses under a caption; a citation to the record ("(IFF's Reply Br. … Order …").
   if (
     /\bCounsel for (?:the )?(?:Appellants?|Appellees?|Plaintiffs?|Defendants?|Petitioners?|Respondents?)\b/.test(
