@@ -5,16 +5,16 @@
  */
 import type { Line } from './outline';
 
+/** A brief's close and a form's signature captions: "Respectfully submitted", "Date  Signature of Counsel". */
+const SIGNATURE_WORDS =
+  /\bRespectfully submitted\b|\bSignature of (?:Counsel|Attorney|Debtor|Party|Applicant|Petitioner|Declarant)\b|\bDate\s+Signature\b/i;
+
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
 export function isJunkSentence(sentence: string, dateText: string): boolean {
   // An e-signature ("/s/ Jane Roe", "s/ Jane Roe"), a brief's close, a form's signature captions.
-  if (/\/s\/|(?:^|\s)s\/\s*[A-Z]/i.test(sentence)) return true;
-  if (
-    /\bRespectfully submitted\b|\bSignature of (?:Counsel|Attorney|Debtor|Party|Applicant|Petitioner|Declarant)\b|\bDate\s+Signature\b/i.test(
-      sentence,
-    )
-  )
-    return true;
+  if (/\/s\/|(?:^|\s)s\/\s*[A-Z]/i.test(sentence) || SIGNATURE_WORDS.test(sentence)) return true;
+  // Dates and nothing else ("1/30/2000 1/30/2000"): the dates under a contract's signatures, their captions lost.
+  if (/^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\s*)+$/.test(sentence.trim())) return true;
   // Counsel's names and addresses under a caption; a citation to the record ("(IFF's Reply Br. … Order …").
   if (
     /\bCounsel for (?:the )?(?:Appellants?|Appellees?|Plaintiffs?|Defendants?|Petitioners?|Respondents?)\b/.test(
