@@ -215,6 +215,18 @@ describe('rows that are not facts', () => {
     expect(contract).toEqual([]);
   });
 
+  it('a dotted section number, a defined term’s period and the dates under nameless signatures are not events', async () => {
+    const events = await eventsOf(
+      'This Agreement is dated as of December 31, 2018 (the “Effective Date”).\n\n' +
+        '13.8.11 Survival FMI’s obligations to maintain privacy survive. Article 13.8.12 shall survive as well.\n\n' +
+        '(i) “Licensed Copyrights” means all Copyrights owned by Seller within five (5) years prior to the Effective Date.\n\n' +
+        'Michael Bentley Michael Schuett December 8, 2005 December 7, 2005\n\n' +
+        '10.Jan.2017 [Signature page to Outsourcing Agreement]\n\n' +
+        'On 13.8.11 the parties met in Basel. Buyer shall pay the deposit 30 days after the Effective Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2018-12-31', '2011-08-13', '2019-01-30']);
+  });
+
   it('a year in a court’s or a party’s reasoning is not an event; a year in the facts is, and a day in reasoning is', async () => {
     const events = await eventsOf(
       'In 2011 Kilgore LLC borrowed $550,000 from the bank. ' +

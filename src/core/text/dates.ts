@@ -265,6 +265,13 @@ const LOOK_BACK = /\b(?:since|on or after|from)\s*(?:\([a-z0-9]{1,4}\)\s*)?$/i;
 const REPRESENTATION =
   /\b(?:the date (?:hereof|of this Agreement)|the Agreement Date|(?:execution|signing) (?:and delivery )?of this Agreement|Material Adverse Effect|in all material respects|individually or in the aggregate|(?:to the|Company[’']s) knowledge|knowledge of the Company|Subsidiar(?:y|ies)|there (?:has|have) been no)\b/i;
 
+/** A dotted number that numbers a section: it opens the sentence before a heading ("13.8.11 Survival") or follows "Article", "Section", "§". */
+function sectionNumber(sentence: string, r: ParsedResult): boolean {
+  const before = sentence.slice(0, r.index);
+  if (/\b(?:Articles?|Sections?|Clauses?|Paragraphs?)\s*$|§\s*$/i.test(before)) return true;
+  return !before.trim() && /^\s+[A-Z][a-z]/.test(sentence.slice(r.index + r.text.length));
+}
+
 /** A date the words really give (not a duration, not "now", not a citation's), with its precision; null otherwise. */
 function explicitDate(r: ParsedResult, sentence: string): { precision: DatePrecision; ambiguous: boolean } | null {
   const words = r.text;
@@ -281,6 +288,8 @@ function explicitDate(r: ParsedResult, sentence: string): { precision: DatePreci
   // "15.4-15" (a section's range) mixes its separators; a date keeps one ("3/4/19", "3.4.2019").
   const seps = /\b\d{1,4}([/.-])\d{1,2}([/.-])\d{1,4}\b/.exec(words);
   if (seps && seps[1] !== seps[2]) return null;
+  // "13.8.11 Survival", "Article 13.8.11": a section's number, not 13 August 2011.
+  if (/^\d{1,2}\.\d{1,2}\.\d{1,2}$/.test(words) && sectionNumber(sentence, r)) return null;
   const nums = /\b(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}\b/.exec(words);
   const ambiguous = Boolean(nums && Number(nums[1]) <= 12 && Number(nums[2]) <= 12 && nums[1] !== nums[2]);
   return { precision, ambiguous };

@@ -5,6 +5,15 @@
  */
 import type { Line } from './outline';
 
+/** Two dates or more among names, with no word in lower case: signatures whose captions the text lost. */
+function namesAndDates(sentence: string): boolean {
+  const dates = sentence.match(new RegExp(FULL_DATE.source, 'g'))?.length ?? 0;
+  const rest = sentence.replace(new RegExp(FULL_DATE.source, 'g'), ' ');
+  // A table of periods ("Interim Fee Application (08/17/18 – 09/30/18)") has ranges or parentheses; signatures have neither.
+  if (dates < 2 || /[()–—]/.test(rest)) return false;
+  return !/\b[a-z]{2,}/.test(rest) && (rest.match(/\b[A-Z][a-z]+\b/g)?.length ?? 0) >= 2;
+}
+
 /** A brief's close and a form's signature captions: "Respectfully submitted", "Date  Signature of Counsel". */
 const SIGNATURE_WORDS =
   /\bRespectfully submitted\b|\bSignature of (?:Counsel|Attorney|Debtor|Party|Applicant|Petitioner|Declarant)\b|\bDate\s+Signature\b/i;
@@ -24,6 +33,9 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
     return true;
   // An opinion's caption dates, even split over lines in their parenthesis ("(Argued: …", "Decided: …)").
   if (/^\(?\s*(?:Argued|Submitted|Decided|Filed|Heard|Entered)(?:\s+and\s+\w+)?\s*:/.test(sentence)) return false;
+  // Names and dates, no words between ("Michael Bentley Michael Schuett December 8, 2005 December 7,
+  // 2005"), or a signature page's label: the dates under signatures.
+  if (/\bSignature page\b/i.test(sentence) || namesAndDates(sentence)) return true;
   if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
     return true;
   if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
