@@ -246,6 +246,7 @@ describe('rows that are not facts', () => {
         'The Company has filed all reports with the SEC on or after January 1, 2017, in all material respects. ' +
         'The rights survive as set out in Sections 15.4-15.6 of this Agreement. ' +
         'Act of June 6, 2006, N.C. Sess. Laws 2006-6. ' +
+        'The Disclosee complies with the Belgian Law of 2 August 2002 on the supervision of the financial sector. ' +
         'The General Assembly passed the Act on June 6, 2006. ' +
         'Since March 3, 2015, Smith has worked at the plant.',
     );

@@ -240,10 +240,10 @@ function precisionOf(r: ParsedResult['start']): DatePrecision | null {
 /**
  * The date of an instrument cited as authority: "Secretary of the Navy Instruction 5420.174D of 22
  * December 2004", "the SECDEF Memorandum of 3 September 2014", "Manual, (MCO P1900.16), effective 26
- * November 2013", a session law's "Act of June 6, 2006".
+ * November 2013", a session law's "Act of June 6, 2006", "the Belgian Law of 2 August 2002".
  */
 const AUTHORITY =
-  /\b(?:Act|Instruction|Directive|Manual|Regulations?|Guidance|Circular|Bulletin|[A-Z]{2,}\s+Memorandum)\b(?:[^.;]|\.(?=\w)){0,40}?\b(?:of|dated|effective)\s+(?:\d{1,2}\s+)?$/;
+  /\b(?:Act|Law|Decree|Instruction|Directive|Manual|Regulations?|Guidance|Circular|Bulletin|[A-Z]{2,}\s+Memorandum)\b(?:[^.;]|\.(?=\w)){0,40}?\b(?:of|dated|effective)\s+(?:\d{1,2}\s+)?$/;
 
 /** The date of a cited case, article, form or instrument, not of the case's facts: "(N.D. Cal. Apr. 29, 2020)", "See …, Oct. 3, 2011", "Form X (9/1/2009)". */
 function citedDate(r: ParsedResult, sentence: string): boolean {
