@@ -1,7 +1,8 @@
 /**
  * `npm run eval:chronology`: the case chronology on whole documents (issue 37). Each document of
- * bench/data/chronology-docs (tuning.json; heldout.json and heldout-2.json, frozen: never tuned on)
- * is read by the real parse path in-process — `parseFile` (OCR for scans), `structureOf`, then `extractEvents`
+ * bench/data/chronology-docs (tuning.json; heldout.json, heldout-2.json, heldout-3.json, frozen:
+ * never tuned on) is read by the real parse path in-process — `parseFile` (OCR for scans),
+ * `structureOf`, then `extractEvents`
  * with the document's date and parties, as the reader does (src/core/reader/worker.ts) — so its
  * events are the rows the chronology shows. They are matched to the hand labels (every event a
  * litigator would put in a chronology; see bench/data/chronology-docs/README.md):
@@ -20,8 +21,8 @@
  * line numbers, signature, form field; citations apart), matched rows whose shown text still
  * carries a pleading's line numbers, and, when events carry a short `line`,
  * the share of lines of at most 160 characters. `EVAL_VERBOSE=1` (or --verbose) lists every miss,
- * false hit and wrong date of the tuning set (a frozen set's only as totals); --set tuning|heldout|heldout-2
- * runs one set; --no-save leaves bench/results.json. With both frozen sets, they are also reported as one.
+ * false hit and wrong date of the tuning set (a frozen set's only as totals); --set NAME runs one
+ * set; --no-save leaves bench/results.json. With several frozen sets, they are also reported as one.
  * Targets (the issue): precision ≥ 0.90, recall ≥ 0.80, no junk rows.
  */
 import { readFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ const here = import.meta.dirname;
 const repo = path.resolve(here, '..');
 const corpus = process.env.CORPUS_DIR ?? path.resolve(repo, '..', 'shared', 'corpus');
 const DATA = path.join(here, 'data', 'chronology-docs');
-export const SETS = ['tuning', 'heldout', 'heldout-2'] as const;
+export const SETS = ['tuning', 'heldout', 'heldout-2', 'heldout-3'] as const;
 type SetName = (typeof SETS)[number];
 /** The frozen sets (all but tuning) and, where more than one ran, all of them as one. */
 const frozen = (set: string) => set !== 'tuning';

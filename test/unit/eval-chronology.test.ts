@@ -4,7 +4,7 @@
  * does not earn, so its rules are pinned here on small made-up documents.
  */
 import { describe, expect, it } from 'vitest';
-import { junkKind, matchDocument, readSet, type LabelDoc, type Row } from '../../bench/eval-chronology';
+import { junkKind, matchDocument, readSet, SETS, type LabelDoc, type Row } from '../../bench/eval-chronology';
 
 function rowAt(
   text: string,
@@ -100,7 +100,7 @@ describe('chronology eval junk classes', () => {
 
 describe('chronology eval labels', () => {
   it('label at least 20 documents with quotes and event lines of the stated size', () => {
-    const docs = [...readSet('tuning'), ...readSet('heldout'), ...readSet('heldout-2')];
+    const docs = SETS.flatMap((s) => readSet(s));
     expect(docs.length).toBeGreaterThanOrEqual(20);
     for (const d of docs)
       for (const e of d.events) {
