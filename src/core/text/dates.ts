@@ -18,6 +18,7 @@ import {
   longestNames,
   peopleOnly,
   reportedParts,
+  signedDateLine,
 } from './event-lines';
 import { emailMessages, messageAt } from './email-messages';
 import { linesOf, runningLines } from './outline';
@@ -477,27 +478,19 @@ function readableBody(text: string, pages: PageIndex, starts: readonly number[])
   return /(?:· ){3}/.test(body) ? body.replace(/·/g, ' ') : body;
 }
 
-/** An explicit date in a short text (a defined term's), for relative dates counted from it. */
+/**
+ * An explicit day in a short text, and where its words end: a defined term's (for relative dates
+ * counted from it) or a quoted message's attribution ("Mon, Mar 11, 2019 at 4:02 PM Rex Moore").
+ */
 function dateIn(
   parser: Chrono['en']['casual'],
   words: string,
-  last: boolean,
-): { date: string; date_text: string } | null {
+  last = false,
+): { date: string; date_text: string; end: number } | null {
   const found = parser
     .parse(mend(words), { timezone: 'UTC' }, { forwardDate: false })
     .filter((r) => explicitDate(r, words)?.precision === 'day');
   const r = last ? found.at(-1) : found[0];
-  return r ? { date: iso(r.start.date()), date_text: r.text } : null;
-}
-
-/** The day a quoted message was sent, from its attribution ("Mon, Mar 11, 2019 at 4:02 PM Rex Moore"), and where that date ends. */
-function sentOn(
-  parser: Chrono['en']['casual'],
-  words: string,
-): { date: string; date_text: string; end: number } | null {
-  const r = parser
-    .parse(words, { timezone: 'UTC' }, { forwardDate: false })
-    .find((found) => explicitDate(found, words)?.precision === 'day');
   return r ? { date: iso(r.start.date()), date_text: r.text, end: r.index + r.text.length } : null;
 }
 
@@ -523,10 +516,11 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const out: DatedEvent[] = [];
   let signoff = '';
   const spans = sentenceSpans(body);
-  const messages = emailMessages(body, spans, options.docDate, (words) => sentOn(parser, words));
+  const messages = emailMessages(body, spans, options.docDate, (words) => dateIn(parser, words));
   for (const [i, [a, b]] of spans.entries()) {
     const message = messageAt(messages, a);
-    if ((message && a < message.headEnd) || (!signoff && signedDateLine(body, spans, i))) continue;
+    if ((message && a < message.headEnd) || (!signoff && signedDateLine(body.slice(a, b), body.slice(b, b + 40))))
+      continue;
     const email = message?.index === i ? message : undefined;
     const own = message?.sent.date ?? options.docDate;
     // A quoted message's days without a year are in the year it was sent.
@@ -635,22 +629,6 @@ function onceEach(events: DatedEvent[]): DatedEvent[] {
 
 /** How a court's order or judgment ends, above its signed date: "ENTERED BY ORDER OF THE COURT", "IT IS SO ORDERED." */
 const SIGNOFF = /\b(?:ENTERED BY ORDER OF THE COURT|FOR THE COURT|BY THE COURT|(?:IT IS )?SO ORDERED)\b[.:]?\s*$/i;
-/** A line that only dates what follows: "Dated: August 5, 2020", "Date: 3/18/2014". */
-const DATE_LINE = /^Dated?\s*:?\s*[\w ,./-]{6,30}$/i;
-/** How a signature begins: "/s/ Jane Roe", "s/ Jane Roe", "Respectfully submitted,", "By: ____". */
-const SIGNATURE_START = /^(?:\/s\/|s\/\s*[A-Z]|Respectfully submitted|By\s*:|_{3,})/i;
-
-/** A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe"): a filing's signing, not an event (a court's sign-off above it makes it the order's). */
-function signedDateLine(body: string, spans: readonly [number, number][], i: number): boolean {
-  const [a, b] = spans[i]!;
-  const next = spans[i + 1];
-  return (
-    Boolean(next) &&
-    DATE_LINE.test(body.slice(a, b).trim()) &&
-    SIGNATURE_START.test(body.slice(next![0], next![1]).trim())
-  );
-}
-
 /** A signature block's marks: "/s/ Jan Horbaly", "Date", a rule to sign on. */
 const SIGNATURE = /\/s\/|\bDated?\b|_{3,}/i;
 

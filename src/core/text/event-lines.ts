@@ -7,8 +7,8 @@ import type { Line } from './outline';
 
 /** Two dates or more among names, with no word in lower case: signatures whose captions the text lost. */
 function namesAndDates(sentence: string): boolean {
-  const dates = sentence.match(new RegExp(FULL_DATE.source, 'g'))?.length ?? 0;
-  const rest = sentence.replace(new RegExp(FULL_DATE.source, 'g'), ' ');
+  const dates = sentence.match(FULL_DATES)?.length ?? 0;
+  const rest = sentence.replace(FULL_DATES, ' ');
   // A table of periods ("Interim Fee Application (08/17/18 – 09/30/18)") has ranges or parentheses; signatures have neither.
   if (dates < 2 || /[()–—]/.test(rest)) return false;
   return !/\b[a-z]{2,}/.test(rest) && (rest.match(/\b[A-Z][a-z]+\b/g)?.length ?? 0) >= 2;
@@ -18,10 +18,27 @@ function namesAndDates(sentence: string): boolean {
 const SIGNATURE_WORDS =
   /\bRespectfully submitted\b|\bSignature of (?:Counsel|Attorney|Debtor|Party|Applicant|Petitioner|Declarant)\b|\bDate\s+Signature\b/i;
 
+/** An e-signature: "/s/ Jane Roe", "s/ Jane Roe". */
+const E_SIGNATURE = /\/s\/|(?:^|\s)s\/\s*[A-Z]/i;
+/** A line that only dates what follows: "Dated: August 5, 2020", "Date: 3/18/2014". */
+const DATE_LINE = /^Dated?\s*:?\s*[\w ,./-]{6,30}$/i;
+/** How a filer's signature begins (besides an e-signature): "Respectfully submitted,", "By:". A judge's line to sign on is not one: "DATED:" over it dates the judgment. */
+const SIGNATURE_START = /^(?:Respectfully submitted|By\s*:)/i;
+
+/**
+ * A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe", the text `after` it):
+ * a filing's signing, not an event. (Under a court's sign-off the caller keeps it as the order's.)
+ */
+export function signedDateLine(sentence: string, after: string): boolean {
+  if (!DATE_LINE.test(sentence.trim())) return false;
+  const start = after.trimStart();
+  return SIGNATURE_START.test(start) || E_SIGNATURE.test(start.slice(0, 24));
+}
+
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
 export function isJunkSentence(sentence: string, dateText: string): boolean {
-  // An e-signature ("/s/ Jane Roe", "s/ Jane Roe"), a brief's close, a form's signature captions.
-  if (/\/s\/|(?:^|\s)s\/\s*[A-Z]/i.test(sentence) || SIGNATURE_WORDS.test(sentence)) return true;
+  // An e-signature, a brief's close, a form's signature captions.
+  if (E_SIGNATURE.test(sentence) || SIGNATURE_WORDS.test(sentence)) return true;
   // Dates and nothing else ("1/30/2000 1/30/2000"): the dates under a contract's signatures, their captions lost.
   if (/^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\s*)+$/.test(sentence.trim())) return true;
   // Counsel's names and addresses under a caption; a citation to the record ("(IFF's Reply Br. … Order …").
@@ -145,6 +162,7 @@ const MONTH_ABBR = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z
 const FULL_DATE = new RegExp(
   `\\b(?:${MONTH_ABBR}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}\\s+${MONTH_ABBR},?\\s+\\d{4}|\\d{1,2}\\/\\d{1,2}\\/\\d{2,4})\\b`,
 );
+const FULL_DATES = new RegExp(FULL_DATE.source, 'g');
 /** Where a sentence may part into events: a semicolon, or ", and" between clauses. */
 const CLAUSE_CUT = /;\s+|,\s+and\s+/g;
 
