@@ -30,6 +30,38 @@ describe('relative dates', () => {
     });
   });
 
+  it('a contract’s schedule counts from its defined date: “within seven (7) days of”, “the third anniversary of”, “the first month after”, each installment of its own', async () => {
+    const events = await eventsOf(
+      'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +
+        'Within seven (7) days of the Effective Date, Beta shall make an equity investment of $4,000,000 in Acme. ' +
+        'This Agreement will terminate on the third anniversary of the Effective Date. ' +
+        'Beginning on the first month after the Effective Date, Beta will provide monthly sales reports. ' +
+        'The first payment is due one month subsequent to the Effective Date. ' +
+        'Beta will pay a license fee of $230,500 as follows: $115,250.00 Net thirty (30) days from the Effective Date of this Agreement. ' +
+        '$115,250.00 Net ninety (90) days from the Effective Date of this Agreement.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.text ?? null])).toEqual([
+      ['2000-07-31', null],
+      ['2000-08-07', 'seven (7) days of the Effective Date'],
+      ['2003-07-31', 'the third anniversary of the Effective Date'],
+      ['2000-08-31', 'the first month after the Effective Date'],
+      ['2000-08-31', 'one month subsequent to the Effective Date'],
+      ['2000-08-30', 'thirty (30) days from the Effective Date'],
+      ['2000-10-29', 'ninety (90) days from the Effective Date'],
+    ]);
+  });
+
+  it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
+    const events = await eventsOf(
+      'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +
+        'Acme will pay, within thirty (30) days after the effective date of termination, all amounts owing to Beta. ' +
+        'Licensed Copyrights are those used by Acme during the five (5) years prior to the Effective Date. ' +
+        'Beta may terminate this Agreement with effect from the 3rd, 4th or 5th anniversary of the Effective Date by giving six months notice. ' +
+        'The parties shall meet 30 days of the Effective Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2000-07-31']);
+  });
+
   it('“within fourteen (14) days of the date of this letter” is counted from the letter’s own date', async () => {
     const events = await eventsOf(
       'March 12, 2019\n\nDear Counsel:\n\nThe Concise Summary of the Case is due within fourteen (14) days of the date of this letter. ' +

@@ -50,7 +50,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 6;
+export const EVENTS_FORMAT = 7;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -127,7 +127,7 @@ const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
 const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d$])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
   'g',
 );
 

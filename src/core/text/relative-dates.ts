@@ -37,6 +37,22 @@ export interface Relative {
 
 /** A count in digits or words ("30", "thirty (30)", "a"), its digits in brackets when given. */
 const COUNT = `(\\d{1,3}|an?|${NUMBER_RUN_SOURCE})(?:\\s*\\((\\d{1,3})\\))?`;
+/** "first" to "twelfth", or "3rd", "10th". */
+const ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+];
+const ORDINAL_SOURCE = `${ORDINALS.join('|')}|\\d{1,2}(?:st|nd|rd|th)`;
 const UNIT = '(business\\s+|calendar\\s+)?(days?|weeks?|months?|years?)';
 /** "Three days later", "less than one month later", "two weeks earlier". */
 const NARRATIVE = new RegExp(
@@ -56,11 +72,22 @@ const DAY_NO_YEAR_REACH = 6;
 /** "Shortly after", "a few days later", "months later": after the event before, by no count the text gives. */
 const VAGUE =
   /\b(?:shortly|soon|some time|a few \w+|several \w+|days|weeks|months|years)\s+(?:later|afterwards?|thereafter)\b/i;
-/** "30 days after the Effective Date", "ninety (90) days prior to the Closing Date". */
+/** "30 days after the Effective Date", "ninety (90) days prior to the Closing Date", "within seven (7) days of the Effective Date". */
 const ANCHORED = new RegExp(
-  `\\b${COUNT}\\s+${UNIT}\\s+(after|following|before|prior to|from)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
+  `\\b(within\\s+(?:a\\s+period\\s+of\\s+)?)?${COUNT}\\s+${UNIT}\\s+(after|following|subsequent to|before|prior to|from|of)\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
+  'gi',
+);
+/** "the third anniversary of the Effective Date", "the first month after the Effective Date": an ordinal period counted from a date term. */
+const ORDINAL = new RegExp(
+  `\\b(?:the\\s+)?(${ORDINAL_SOURCE})\\s+(anniversary\\s+(?:of|after|following)|(?:month|year)\\s+(?:after|following))\\s+(?:the\\s+)?((?:[A-Z][\\w-]*\\s+){0,3}Date)\\b`,
   'i',
 );
+/** An ordinal that ends a list ("the 3rd, 4th or 5th anniversary"): a choice of days, none of them the event. */
+const ORDINAL_LIST = new RegExp(`(?:${ORDINAL_SOURCE})\\s*(?:,|\\bor\\b|\\band\\b)\\s*(?:the\\s+)?$`, 'i');
+/** A look-back period, not a day: "during the five (5) years prior to the Effective Date". */
+const PERIOD_BEFORE = /\b(?:during|in|for)\s+the\s+(?:last\s+|past\s+|preceding\s+)?$/i;
+/** A term's words that name another date: "the effective date of termination", "the Effective Date of the CA". */
+const OTHER_DATE = /^\s+of\s+(?!(?:this|the)\s+(?:Agreement|Contract|Amendment|Addendum|Lease|License)\b)/i;
 /** "within fourteen (14) days of the date of this letter", "20 days of the date of this order": counted from the document's own date. */
 const FROM_THIS = new RegExp(
   `\\b${COUNT}\\s+${UNIT}\\s+(?:of|after|following|from)\\s+(?:the\\s+)?(?:date\\s+of\\s+)?this\\s+(letter|notice|memorandum|order|judgment)\\b`,
@@ -196,13 +223,44 @@ function countedFromNamed(
     const [text, word, digits, , unit] = afterJudgment;
     return counted(text, judgment.date, 'the entry of judgment', countOf(word!, digits), unit!);
   }
-  const anchored = ANCHORED.exec(sentence);
-  if (!anchored) return undefined;
-  const [text, word, digits, business, unit, direction, term] = anchored;
-  const defined = terms.get(term!.trim().toLowerCase());
-  if (!defined || business) return null;
-  const sign = /before|prior/i.test(direction!) ? -1 : 1;
-  return counted(text, defined.date, `the ${term}`, sign * countOf(word!, digits), unit!);
+  return countedFromTerm(sentence, terms);
+}
+
+/**
+ * A date counted from a date term the document defines: "30 days after the Effective Date",
+ * "within seven (7) days of the Effective Date", "the third anniversary of the Effective Date".
+ * undefined when the sentence counts from no term; null when it does but gives no day (business
+ * days, an undefined term, another date the words name, a look-back period).
+ */
+function countedFromTerm(
+  sentence: string,
+  terms: ReadonlyMap<string, { date: string; date_text: string }>,
+): Relative | null | undefined {
+  let seen = false;
+  const usable = (term: string, at: number, end: number) => {
+    seen = true;
+    const defined = terms.get(term.trim().toLowerCase());
+    if (!defined || OTHER_DATE.test(sentence.slice(end)) || PERIOD_BEFORE.test(sentence.slice(0, at))) return null;
+    return defined;
+  };
+  for (const m of sentence.matchAll(ANCHORED)) {
+    const [text, within, word, digits, business, unit, direction, term] = m;
+    if (direction!.toLowerCase() === 'of' && !within) continue;
+    const defined = usable(term!, m.index, m.index + text.length);
+    if (!defined || business) continue;
+    const sign = /before|prior/i.test(direction!) ? -1 : 1;
+    const words = within ? text.slice(within.length) : text;
+    return counted(words, defined.date, `the ${term}`, sign * countOf(word!, digits), unit!);
+  }
+  const ordinal = ORDINAL.exec(sentence);
+  const listed = ordinal && ORDINAL_LIST.test(sentence.slice(0, ordinal.index));
+  const defined = ordinal && !listed && usable(ordinal[3]!, ordinal.index, ordinal.index + ordinal[0].length);
+  if (ordinal && defined) {
+    const [text, nth, unit] = ordinal;
+    const n = ORDINALS.indexOf(nth!.toLowerCase()) + 1 || Number.parseInt(nth!, 10);
+    return counted(text, defined.date, `the ${ordinal[3]}`, n, /month/i.test(unit!) ? 'months' : 'years');
+  }
+  return seen ? null : undefined;
 }
 
 /**
