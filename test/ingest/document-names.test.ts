@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { parseFile } from '../../src/core/reader/parse';
 import { CaseStore } from '../../src/core/documents/case-store';
+import { profileOf } from '../../src/core/text/profile';
 import { structureOf } from '../../src/core/text/structure';
 import { DocumentRouter, type RoutableDocument } from '../../src/core/retrieval/routing';
 import { ChunkStore } from '../../src/core/retrieval/store';
@@ -67,6 +68,40 @@ describe('court opinions and orders are named by their caption', () => {
   it("a party's motion under the caption stays a pleading", async () => {
     const { type } = await named(path.join(corpusDir, 'freelaw-doctor/recap_documents/ca9_19.pdf'));
     expect(type).toBe('pleading');
+  });
+});
+
+describe('contracts are named by the title they give themselves', () => {
+  const part = (p: string) => path.join(corpusDir, 'cuad/full_contract_pdf', p);
+  it('a title in capitals broken over two lines, or whose last line the outline took, is named whole; "Form of" is no part of it', async () => {
+    const revmed = await named(
+      part('Part_I/Development/RevolutionMedicinesInc_20200117_S-1_EX-10.1_11948417_EX-10.1_Development Agreement.pdf'),
+    );
+    expect(revmed.profile.short_name).toBe('COLLABORATIVE RESEARCH, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT');
+    const healthgate = await named(
+      part('Part_II/Hosting/HEALTHGATEDATACORP_11_24_1999-EX-10.1-HOSTING AND MANAGEMENT AGREEMENT (1).pdf'),
+    );
+    expect(healthgate.profile.short_name).toBe(
+      'ELECTRONIC JOURNAL SOFT WARE DEVELOPMENT, HOSTING AND MANAGEMENT AGREEMENT',
+    );
+    const verizon = await named(
+      part('Part_I/Service/VerizonAbsLlc_20200123_8-K_EX-10.4_11952335_EX-10.4_Service Agreement.pdf'),
+    );
+    expect(verizon.profile.short_name).toBe('TRANSFER AND SERVICING AGREEMENT');
+  });
+
+  it('a name kept in lower case ("e-business Hosting Agreement") is a title, not the file name', async () => {
+    const bluefly = await named(
+      part('Part_III/Hosting/BLUEFLYINC_03_27_2002-EX-10.27-e-business Hosting Agreement.PDF'),
+    );
+    expect(bluefly.profile.short_name).toBe('e-business Hosting Agreement');
+  });
+
+  it('a filed exhibit whose text cannot be read is named by the title its file name gives after the exhibit number', () => {
+    const garbled = 'COMPLETION AND LIOUDm MAINTENANCE 4GRFFMFST THIS COMPLEHON AGREEMENT {5 made';
+    const name = 'PRIMEENERGYRESOURCESCORP_04_02_2007-EX-10.28-COMPLETION AND LIQUIDITY MAINTENANCE AGREEMENT.PDF';
+    expect(profileOf(garbled, [], name).title).toBe('COMPLETION AND LIQUIDITY MAINTENANCE AGREEMENT');
+    expect(profileOf(garbled, [], 'Smith lease.pdf').title).toBe('Smith lease');
   });
 });
 

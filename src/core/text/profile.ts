@@ -10,7 +10,7 @@ import { courtCaption } from './caption';
 import type { Section } from './outline';
 
 /** The rules a stored profile's names were made by: `reindex` names again the versions made by older ones. */
-export const NAMES_FORMAT = 1;
+export const NAMES_FORMAT = 2;
 
 /** What the file says of itself beyond its text: an email's subject, a Word file's core properties title. */
 export interface NameHints {
@@ -237,9 +237,23 @@ function documentName(text: string, sections: readonly Section[], fileName: stri
       ? outline
       : '';
   const line = titleLine(text);
-  if (heading && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line)) return heading;
-  return line || heading || selfName(text) || readableFileName(fileName);
+  // The outline's heading may be the last line of a longer title ("HOSTING AND MANAGEMENT AGREEMENT").
+  const fuller = heading && line.length > heading.length && line.toLowerCase().endsWith(heading.toLowerCase());
+  if (heading && !fuller && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line))
+    return heading.replace(/^(?:final\s+version\s+)?form\s+of\s+/i, '');
+  return line || heading || selfName(text) || exhibitTitle(fileName) || readableFileName(fileName);
 }
+
+/** A filed exhibit's name after its exhibit number ("…_2007-EX-10.28-COMPLETION AND LIQUIDITY MAINTENANCE AGREEMENT.PDF"), when it names a kind of document. */
+function exhibitTitle(fileName: string): string {
+  const base = (fileName.split(/[\\/]/).pop() ?? fileName).replace(/\.[a-z0-9]{1,5}$/i, '');
+  const m = /(?:^|[_-])EX-[\w.()]+?[_-](?:\d{5,}[_-]EX-[\w.()]+?[_-])?([A-Za-z][^_]*?)\d*(?:\s*\(\d+\))?$/i.exec(base);
+  const title = m?.[1]?.trim() ?? '';
+  return DOC_KIND.test(title) ? title : '';
+}
+
+/** A line in capitals, as a title broken over two lines starts. */
+const CAPS_LINE = /^(?=.*\p{Lu}{3})[^\p{Ll}]{8,80}$/u;
 
 /** Whether the opening text's title line names a contract ("Business Associate Agreement", "One-Way NDA"). */
 export const titledAsContract = (head: string): boolean => CONTRACT_KIND.test(titleLine(head));
@@ -250,14 +264,24 @@ export const titledAsContract = (head: string): boolean => CONTRACT_KIND.test(ti
  */
 export function titleLine(text: string): string {
   let first = true;
+  let prev = '';
   for (const raw of text.slice(0, TITLE_WITHIN).split('\n')) {
     const opening = first && raw.trim() !== '';
     if (opening) first = false;
-    const line = raw
+    const cleaned = raw
       .replace(/^[#*\s]+|[*\s]+$/g, '')
       .replace(/^\{[^}]*\}\]?\s*/, '')
       .replace(/^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s+/i, '')
+      .replace(/^(?:final\s+version\s+)?form\s+of\s+/i, '')
       .trim();
+    // A title in capitals broken over two lines: "COLLABORATIVE RESEARCH, DEVELOPMENT AND COMMERCIALIZATION" / "AGREEMENT".
+    const runsOn =
+      CAPS_LINE.test(prev) &&
+      !NOT_A_TITLE.test(prev) &&
+      !/\p{Ll}/u.test(cleaned) &&
+      (/(?:,|\b(?:AND|OF|FOR|TO|THE|&))$/.test(prev) || !/\s/.test(cleaned));
+    const line = runsOn ? `${prev} ${cleaned}` : cleaned;
+    if (cleaned) prev = cleaned;
     if (
       line.length < 4 ||
       line.length > 90 ||
@@ -271,7 +295,8 @@ export function titleLine(text: string): string {
     const words = line
       .split(/\s+/)
       .filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
-    if (words.every((w) => /^[\p{Lu}\d("“'‘-]/u.test(w))) return line.replace(/[.:]$/, '');
+    // Each word capitalised, or a prefix the name keeps in lower case ("e-business Hosting Agreement").
+    if (words.every((w) => /^[\p{Lu}\d("“'‘-]|^[a-z]-\p{L}/u.test(w))) return line.replace(/[.:]$/, '');
   }
   return '';
 }
