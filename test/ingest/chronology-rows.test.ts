@@ -245,6 +245,14 @@ describe('rows that are not facts', () => {
       'IN WITNESS WHEREOF, the parties have signed this Agreement.\n\nFebruary 10, 2010 /s/ Jan Horbaly\nDate Jan Horbaly',
     );
     expect(contract).toEqual([]);
+    // The date line under a signer's fields ("By: /s/ … Name: … Title: … Date: 9/21/98"), its rules lost.
+    const fields = await eventsOf(
+      'The Effective Date of this Agreement is September 21, 1998.\n\nNETWORK ASSOCIATES, INC.\n' +
+        'By: /s/ JAMES R. LUSSIOR\n-------------------------------------\nName: James R. Lussior\n' +
+        '-------------------------------------\nTitle: Vice President\n-------------------------------------\n' +
+        'Date: 9/21/98\n-------------------------------------\n',
+    );
+    expect(fields.map((e) => e.text)).toEqual(['The Effective Date of this Agreement is September 21, 1998.']);
   });
 
   it('a dotted section number, a defined term’s period and the dates under nameless signatures are not events', async () => {

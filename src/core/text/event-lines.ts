@@ -25,14 +25,18 @@ const DATE_LINE = /^Dated?\s*:?\s*[\w ,./-]{6,30}$/i;
 /** How a filer's signature begins (besides an e-signature): "Respectfully submitted,", "By:". A judge's line to sign on is not one: "DATED:" over it dates the judgment. */
 const SIGNATURE_START = /^(?:Respectfully submitted|By\s*:)/i;
 
+/** A signer's fields just above a date line: "By: /s/ Jane Roe", "Name: Jane Roe", "Title: CFO". */
+const SIGNED_ABOVE = /\bBy\s*:[^\n]*\n(?:[^\n]*\n){0,6}?[ \t-]*(?:Name|Title|Its)\s*:/i;
+
 /**
- * A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe", the text `after` it):
- * a filing's signing, not an event. (Under a court's sign-off the caller keeps it as the order's.)
+ * A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe", the text `after` it;
+ * or "Date: 9/21/98" under "By: … Name: … Title: …", the text `before` it): a signing, not an
+ * event. (Under a court's sign-off the caller keeps it as the order's.)
  */
-export function signedDateLine(sentence: string, after: string): boolean {
+export function signedDateLine(sentence: string, after: string, before = ''): boolean {
   if (!DATE_LINE.test(sentence.trim())) return false;
   const start = after.trimStart();
-  return SIGNATURE_START.test(start) || E_SIGNATURE.test(start.slice(0, 24));
+  return SIGNATURE_START.test(start) || E_SIGNATURE.test(start.slice(0, 24)) || SIGNED_ABOVE.test(before);
 }
 
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
