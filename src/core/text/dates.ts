@@ -519,11 +519,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const messages = emailMessages(body, spans, options.docDate, (words) => dateIn(parser, words));
   for (const [i, [a, b]] of spans.entries()) {
     const message = messageAt(messages, a);
-    if (
-      (message && a < message.headEnd) ||
-      (!signoff && signedDateLine(body.slice(a, b), body.slice(b, b + 40), body.slice(Math.max(0, a - 240), a)))
-    )
-      continue;
+    if ((message && a < message.headEnd) || (!signoff && signedDateLine(body, a, b))) continue;
     const email = message?.index === i ? message : undefined;
     const own = message?.sent.date ?? options.docDate;
     // A quoted message's days without a year are in the year it was sent.

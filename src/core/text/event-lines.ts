@@ -29,14 +29,18 @@ const SIGNATURE_START = /^(?:Respectfully submitted|By\s*:)/i;
 const SIGNED_ABOVE = /\bBy\s*:[^\n]*\n(?:[^\n]*\n){0,6}?[ \t-]*(?:Name|Title|Its)\s*:/i;
 
 /**
- * A signature block's date line ("Dated: August 5, 2020" over "/s/ Jane Roe", the text `after` it;
- * or "Date: 9/21/98" under "By: … Name: … Title: …", the text `before` it): a signing, not an
- * event. (Under a court's sign-off the caller keeps it as the order's.)
+ * Whether the sentence `text.slice(a, b)` is a signature block's date line ("Dated: August 5, 2020"
+ * over "/s/ Jane Roe", or "Date: 9/21/98" under "By: … Name: … Title: …"): a signing, not an event.
+ * (Under a court's sign-off the caller keeps it as the order's.)
  */
-export function signedDateLine(sentence: string, after: string, before = ''): boolean {
-  if (!DATE_LINE.test(sentence.trim())) return false;
-  const start = after.trimStart();
-  return SIGNATURE_START.test(start) || E_SIGNATURE.test(start.slice(0, 24)) || SIGNED_ABOVE.test(before);
+export function signedDateLine(text: string, a: number, b: number): boolean {
+  if (!DATE_LINE.test(text.slice(a, b).trim())) return false;
+  const start = text.slice(b, b + 40).trimStart();
+  return (
+    SIGNATURE_START.test(start) ||
+    E_SIGNATURE.test(start.slice(0, 24)) ||
+    SIGNED_ABOVE.test(text.slice(Math.max(0, a - 240), a))
+  );
 }
 
 /** A signature block ("/s/", "____ Date Date", "By: … Title: …") or a form's field row ("Inactive: Active: 20011206"). */
