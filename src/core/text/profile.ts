@@ -239,8 +239,7 @@ function documentName(text: string, sections: readonly Section[], fileName: stri
   const line = titleLine(text);
   // The outline's heading may be the last line of a longer title ("HOSTING AND MANAGEMENT AGREEMENT").
   const fuller = heading && line.length > heading.length && line.toLowerCase().endsWith(heading.toLowerCase());
-  if (heading && !fuller && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line))
-    return heading.replace(/^(?:final\s+version\s+)?form\s+of\s+/i, '');
+  if (heading && !fuller && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line)) return heading.replace(FORM_OF, '');
   return line || heading || selfName(text) || exhibitTitle(fileName) || readableFileName(fileName);
 }
 
@@ -252,6 +251,8 @@ function exhibitTitle(fileName: string): string {
   return DOC_KIND.test(title) ? title : '';
 }
 
+/** A draft's words before a title: "FORM OF TRANSFER AND SERVICING AGREEMENT", "Final Version Form of …". */
+const FORM_OF = /^(?:final\s+version\s+)?form\s+of\s+/i;
 /** A line in capitals, as a title broken over two lines starts. */
 const CAPS_LINE = /^(?=.*\p{Lu}{3})[^\p{Ll}]{8,80}$/u;
 
@@ -272,7 +273,7 @@ export function titleLine(text: string): string {
       .replace(/^[#*\s]+|[*\s]+$/g, '')
       .replace(/^\{[^}]*\}\]?\s*/, '')
       .replace(/^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s+/i, '')
-      .replace(/^(?:final\s+version\s+)?form\s+of\s+/i, '')
+      .replace(FORM_OF, '')
       .trim();
     // A title in capitals broken over two lines: "COLLABORATIVE RESEARCH, DEVELOPMENT AND COMMERCIALIZATION" / "AGREEMENT".
     const runsOn =
