@@ -1,7 +1,7 @@
 // The main flows of Casefile, each through the real `casefile` command as a user runs it: import
 // the embedding model, create a case, ingest real PDFs, hybrid search, ask with a GGUF model, and
-// serve answering an authenticated request. Run by test/egress/egress.test.ts under strace and
-// under `unshare -n`; plain Node (no tsx), so the tracer sees only Casefile's own processes and
+// serve answering an authenticated request. Run by test/egress/egress.test.ts under strace inside
+// `unshare -n`; plain Node (no tsx), so the tracer sees only Casefile's own processes and
 // this driver. Prints one JSON object: {steps: [{name, ok, code, detail}], interfaces, servePort}.
 //
 //   node test/egress/flows.mjs <config.json>
