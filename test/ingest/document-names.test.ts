@@ -97,6 +97,47 @@ describe('contracts are named by the title they give themselves', () => {
     expect(bluefly.profile.short_name).toBe('e-business Hosting Agreement');
   });
 
+  it('a merger agreement laid out in columns is named "Agreement and Plan of Merger" and typed a contract, whatever its parties are called', async () => {
+    const maud = path.join(corpusDir, 'legalbench-rag/corpus/maud');
+    const glu = await named(path.join(maud, 'Glu Mobile Inc._Electronic Arts Inc..txt'));
+    expect(glu.profile.short_name).toBe('Agreement and Plan of Merger');
+    expect(glu.type).toBe('contract');
+    // "Varian Medical Systems" and "Siemens Healthineers" in its name do not make it a medical record.
+    const varian = await named(path.join(maud, 'Varian Medical Systems, Inc._Siemens Healthineers AG.txt'));
+    expect(varian.profile.short_name).toBe('AGREEMENT AND PLAN OF MERGER');
+    expect(varian.type).toBe('contract');
+    // "EXHIBIT 2.1 - " is the filing's number, not the title.
+    const progressive = await named(
+      path.join(maud, 'Protective Insurance Corporation_The Progressive Corporation.txt'),
+    );
+    expect(progressive.profile.short_name).toBe('AGREEMENT AND PLAN OF MERGER');
+  });
+
+  it('an NDA is named by the title it opens with, never by a recital heading or a heading pages later', async () => {
+    const ndas = path.join(corpusDir, 'legalbench-rag/corpus/contractnli');
+    // "NON-DISCLOSURE AGREEMENT BETWEEN LONDON SCHOOL OF …": the title, not its parties or "AGREED TERMS".
+    const lse = await named(path.join(ndas, 'IGC-Non-Disclosure-Agreement-LSE-Sample.txt'));
+    expect(lse.profile.short_name).toBe('NON-DISCLOSURE AGREEMENT');
+    // The heading "NOW THE PARTIES HEREBY AGREE AS FOLLOWS" (or "WHEREAS") names no document.
+    const kenway = await named(path.join(ndas, 'Kenway-NDA-Form-Blank.txt'));
+    expect(kenway.profile.short_name).not.toMatch(/AGREE AS FOLLOWS/);
+    const artop = await named(path.join(ndas, 'NDA-Artop-Inno-2017.txt'));
+    expect(artop.profile.short_name).not.toMatch(/WHEREAS/i);
+    // The opening title, not the shorter "NON-DISCLOSURE AGREEMENT" heading further down.
+    const nebraska = await named(
+      path.join(
+        ndas,
+        'NU%20Confidentiality%20Non-Disclosure%20%20Information%20Security%20Agreement%20Final%20....txt',
+      ),
+    );
+    expect(nebraska.profile.short_name).toBe(
+      'CONFIDENTIALITY, NON-DISCLOSURE AND COMPUTER ACCESS (SECURITY) AGREEMENT',
+    );
+    // A title in capitals broken after a slash: "NONDISCLOSURE AGREEMENT /" "CONDUCT POLICY".
+    const vmware = await named(path.join(ndas, 'vmw-certification-conduct-policy.txt'));
+    expect(vmware.profile.short_name).toBe('NONDISCLOSURE AGREEMENT / CONDUCT POLICY');
+  });
+
   it('a filed exhibit whose text cannot be read is named by the title its file name gives after the exhibit number', () => {
     const garbled = 'COMPLETION AND LIOUDm MAINTENANCE 4GRFFMFST THIS COMPLEHON AGREEMENT {5 made';
     const name = 'PRIMEENERGYRESOURCESCORP_04_02_2007-EX-10.28-COMPLETION AND LIQUIDITY MAINTENANCE AGREEMENT.PDF';

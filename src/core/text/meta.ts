@@ -82,7 +82,7 @@ const CAPTION_TYPE = { opinion: 'opinion', order: 'order', filing: 'pleading' } 
  * Doc type: a document under a court's caption is an opinion, an order or a pleading as the
  * caption's page says (text/caption.ts). Otherwise a heuristic over the file name (weighted
  * double) and the first page's text: each type scores one point per distinct cue found (a title
- * line naming a contract, two); the best score of at least 2 wins, else `other`.
+ * line naming a contract, three); the best score of at least 2 wins, else `other`.
  */
 export function guessDocType(name: string, firstText: string): DocType {
   const caption = firstText ? courtCaption(firstText) : null;
@@ -93,7 +93,7 @@ export function guessDocType(name: string, firstText: string): DocType {
   let bestScore = 1;
   for (const [type, cues] of RULES) {
     // A title line that names a contract ("Cloud Service Agreement") counts as the file name would.
-    let score = type === 'contract' && titledAsContract(head) ? 2 : 0;
+    let score = type === 'contract' && titledAsContract(head) ? 3 : 0;
     for (const cue of cues) {
       if (cue.test(base)) score += 2;
       if (cue.test(head)) score += 1;

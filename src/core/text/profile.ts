@@ -10,7 +10,7 @@ import { courtCaption } from './caption';
 import type { Section } from './outline';
 
 /** The rules a stored profile's names were made by: `reindex` names again the versions made by older ones. */
-export const NAMES_FORMAT = 2;
+export const NAMES_FORMAT = 3;
 
 /** What the file says of itself beyond its text: an email's subject, a Word file's core properties title. */
 export interface NameHints {
@@ -201,10 +201,10 @@ const clip = (t: string) => (t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS 
 
 /** Words a signature block, a cover page's table or a form labels its fields with: never a title. */
 const NOT_A_NAME =
-  /^(?:party\s*[a-z\d]?|parties|contractor|company|customer|provider|recipient|discloser|disclosing party|receiving party|licensor|licensee|buyer|seller|vendor|supplier|client|consultant|employer|employee|landlord|tenant|lessor|lessee|signature|signed|name|print name|title|date|by|address|email|notice address|witness|partner|key terms|business terms|framework terms|cover page|order form|preface|recitals|background|definitions|interpreting help text|schedule|exhibits?|sow|template|document\d*|untitled|microsoft word.*|using (?:this|the)\b.*)$/i;
+  /^(?:party\s*[a-z\d]?|parties|contractor|company|customer|provider|recipient|discloser|disclosing party|receiving party|licensor|licensee|buyer|seller|vendor|supplier|client|consultant|employer|employee|landlord|tenant|lessor|lessee|signature|signed|name|print name|title|date|by|address|email|notice address|witness|partner|key terms|business terms|framework terms|agreed terms|cover page|order form|preface|recitals|background|definitions|whereas:?|witnesseth:?|dated|now,? (?:therefore|the parties)\b.*|it is (?:hereby )?agreed\b.*|interpreting help text|schedule|exhibits?|sow|template|document\d*|untitled|microsoft word.*|using (?:this|the)\b.*)$/i;
 /** The kinds of document a title line names. */
 const DOC_KIND =
-  /\b(?:agreement|addendum|amendment|nda|contract|terms of service|terms and conditions|terms|letter of intent|term sheet|order form|lease|licen[cs]e|statement of work|memorandum of understanding|policy|plan|deed|note|guarant(?:y|ee)|warranty|bylaws|charter|consent|resolution|release|waiver|assignment|notice)$/i;
+  /\b(?:agreement|addendum|amendment|nda|contract|terms of service|terms and conditions|terms|letter of intent|term sheet|order form|lease|licen[cs]e|statement of work|memorandum of understanding|plan of (?:merger|reorganization|arrangement)|policy|plan|deed|note|guarant(?:y|ee)|warranty|bylaws|charter|consent|resolution|release|waiver|assignment|notice)$/i;
 /** A contract (its title adds its parties). */
 const CONTRACT_KIND = /\b(?:agreement|addendum|amendment|contract|lease|licen[cs]e|nda)\b/i;
 
@@ -237,9 +237,14 @@ function documentName(text: string, sections: readonly Section[], fileName: stri
       ? outline
       : '';
   const line = titleLine(text);
-  // The outline's heading may be the last line of a longer title ("HOSTING AND MANAGEMENT AGREEMENT").
-  const fuller = heading && line.length > heading.length && line.toLowerCase().endsWith(heading.toLowerCase());
-  if (heading && !fuller && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line)) return heading.replace(FORM_OF, '');
+  // The outline's heading may be the last line of a longer title ("HOSTING AND MANAGEMENT AGREEMENT"),
+  // or come pages after the title the document opens with.
+  const fuller =
+    heading &&
+    ((line.length > heading.length && line.toLowerCase().endsWith(heading.toLowerCase())) ||
+      (opensWith(text, line) && !opensWith(text, heading)));
+  if (heading && !fuller && (DOC_KIND.test(heading.replace(/[.:]$/, '')) || !line))
+    return heading.replace(EXHIBIT_NO, '').replace(FORM_OF, '');
   return line || heading || selfName(text) || exhibitTitle(fileName) || readableFileName(fileName);
 }
 
@@ -253,6 +258,13 @@ function exhibitTitle(fileName: string): string {
 
 /** A draft's words before a title: "FORM OF TRANSFER AND SERVICING AGREEMENT", "Final Version Form of …". */
 const FORM_OF = /^(?:final\s+version\s+)?form\s+of\s+/i;
+/** A filed exhibit's number before its title: "EXHIBIT 10.15 CO-BRANDING AGREEMENT", "EXHIBIT 2.1 - AGREEMENT AND PLAN OF MERGER". */
+const EXHIBIT_NO = /^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s*[-–—:]?\s+/i;
+/** Where a title line goes on to name the parties or its subject: "NON-DISCLOSURE AGREEMENT BETWEEN LONDON SCHOOL OF …". */
+const PARTIES_FOLLOW = /\s+(?:(?:by\s+and\s+)?(?:between|among)|concerning|regarding)\b.*$/i;
+/** Whether `line` is among the document's first 300 characters: the title it opens with. */
+const opensWith = (text: string, line: string): boolean =>
+  line !== '' && text.slice(0, 300).replace(/\s+/g, ' ').includes(line.replace(/\s+/g, ' '));
 /** A line in capitals, as a title broken over two lines starts. */
 const CAPS_LINE = /^(?=.*\p{Lu}{3})[^\p{Ll}]{8,80}$/u;
 
@@ -266,13 +278,14 @@ export const titledAsContract = (head: string): boolean => CONTRACT_KIND.test(ti
 export function titleLine(text: string): string {
   let first = true;
   let prev = '';
-  for (const raw of text.slice(0, TITLE_WITHIN).split('\n')) {
+  // A run of three spaces or more sets lines apart as a break does (text laid out in columns).
+  for (const raw of text.slice(0, TITLE_WITHIN).split(/\n| {3,}/)) {
     const opening = first && raw.trim() !== '';
     if (opening) first = false;
     const cleaned = raw
       .replace(/^[#*\s]+|[*\s]+$/g, '')
       .replace(/^\{[^}]*\}\]?\s*/, '')
-      .replace(/^(?:exhibit|ex\.?)\s+[\d.a-z-]+\s+/i, '')
+      .replace(EXHIBIT_NO, '')
       .replace(FORM_OF, '')
       .trim();
     // A title in capitals broken over two lines: "COLLABORATIVE RESEARCH, DEVELOPMENT AND COMMERCIALIZATION" / "AGREEMENT".
@@ -280,8 +293,10 @@ export function titleLine(text: string): string {
       CAPS_LINE.test(prev) &&
       !NOT_A_TITLE.test(prev) &&
       !/\p{Ll}/u.test(cleaned) &&
-      (/(?:,|\b(?:AND|OF|FOR|TO|THE|&))$/.test(prev) || !/\s/.test(cleaned));
-    const line = runsOn ? `${prev} ${cleaned}` : cleaned;
+      (/(?:,|\/|\b(?:AND|OF|FOR|TO|THE|&))$/.test(prev) || !/\s/.test(cleaned));
+    const joined = runsOn ? `${prev} ${cleaned}` : cleaned;
+    const named = joined.replace(PARTIES_FOLLOW, '');
+    const line = DOC_KIND.test(named.replace(/[.:]$/, '')) ? named : joined;
     if (cleaned) prev = cleaned;
     if (
       line.length < 4 ||
@@ -295,7 +310,7 @@ export function titleLine(text: string): string {
     if (!/\s/.test(line) && !opening) continue;
     const words = line
       .split(/\s+/)
-      .filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—)$/i.test(w));
+      .filter((w) => !/^(?:of|and|the|for|to|in|on|with|between|a|an|or|&|-|–|—|\/)$/i.test(w));
     // Each word capitalised, or a prefix the name keeps in lower case ("e-business Hosting Agreement").
     if (words.every((w) => /^[\p{Lu}\d("“'‘-]|^[a-z]-\p{L}/u.test(w))) return line.replace(/[.:]$/, '');
   }
