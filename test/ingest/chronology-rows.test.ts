@@ -51,6 +51,28 @@ describe('relative dates', () => {
     ]);
   });
 
+  it('each day a payment schedule lists is an event: a table row of days and amounts, a list of installment days', async () => {
+    const events = await eventsOf(
+      'Minimum Quarterly Payment Due Date Payment Payment Due Date Payment\n' +
+        '---------------------------------------- ----------------------------------------\n' +
+        'October 1, 2000 $62,500 October 1, 2001 $62,500 October 1, 2002 $62,500\n\n' +
+        'YEAR 2 $50,710.00 due and payable in four (4) equal quarterly installments of $12,677.50 on: July 1, 2001, ' +
+        'October 1, 2001 January 1, 2002 and April 1, 2002.\n\n' +
+        // Two days in a sentence that schedules nothing stay one event, of the day its verb is about.
+        'The Agreement dated March 1, 1999 was amended on June 5, 2000 and again on July 9, 2001.',
+    );
+    expect(events.map((e) => e.date)).toEqual([
+      '2000-10-01',
+      '2001-10-01',
+      '2002-10-01',
+      '2001-07-01',
+      '2001-10-01',
+      '2002-01-01',
+      '2002-04-01',
+      '2000-06-05',
+    ]);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -50,7 +50,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 7;
+export const EVENTS_FORMAT = 8;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -376,6 +376,28 @@ function pairedDate(sentence: string, results: ParsedResult[], first: string): O
   return null;
 }
 
+/** A sentence that sets out payments or deliveries: an amount, or the words that schedule one. */
+const SCHEDULE = /\$\s?\d|\b(?:installments?|instal(?:l)?ments?|payments?|payable|due)\b/i;
+
+/**
+ * The other days a schedule lists ("installments of $12,677.50 on: July 1, 2001, October 1, 2001
+ * January 1, 2002 and April 1, 2002"; a table row "October 1, 2000 $62,500 October 1, 2001 $62,500
+ * …"): each is a date to be paid or done by, an event of its own. Only a payment's sentence with
+ * three days or more is a schedule; [] for any other.
+ */
+function scheduledDates(sentence: string, results: ParsedResult[], first: string): Omit<Found, 'anchor'>[] {
+  if (!SCHEDULE.test(sentence)) return [];
+  const days = results.flatMap((r) => {
+    const explicit = explicitDate(r, sentence);
+    return explicit?.precision === 'day' && !explicit.ambiguous
+      ? [{ date: iso(r.start.date()), precision: 'day' as const, date_text: r.text }]
+      : [];
+  });
+  if (days.length < 3) return [];
+  const seen = new Set([first]);
+  return days.filter((d) => !seen.has(d.date) && seen.add(d.date));
+}
+
 /** What chrono leaves out: compact dates ("20070817"), year ranges ("from 1998 to 2000") and a year said as a time ("in 2018"). */
 function fallbackDate(sentence: string): Found | null {
   const c = COMPACT.exec(sentence);
@@ -570,8 +592,9 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
       };
       // An email's opening with a date of its own ("We demand payment … by November 1") is also the sending.
       const sending = email && date.date !== email.sent.date ? email.sent : null;
-      const second = pairedDate(read, results, date.date) ?? sending;
-      out.push({ ...date, ...row }, ...(second ? [{ ...second, ...row }] : []));
+      const listed = scheduledDates(read, results, date.date);
+      const second = listed.length ? null : (pairedDate(read, results, date.date) ?? sending);
+      out.push({ ...date, ...row }, ...[...listed, ...(second ? [second] : [])].map((d) => ({ ...d, ...row })));
       if (anchors) anchor = { date: found.date, precision: found.precision, date_text: found.date_text, sentence: i };
     }
   }
