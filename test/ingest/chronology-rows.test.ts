@@ -73,6 +73,18 @@ describe('relative dates', () => {
     ]);
   });
 
+  it('a sentence runs on over a page break after "on or before", and past "12:01 a.m."', async () => {
+    const events = await eventsOf(
+      'Co-Host shall pay a non-refundable initial payment of $2,500,000 payable as follows: $2,000,000 on or before\n\n' +
+        'September 30, 1998, and the balance within sixty (60) days of the execution of this Agreement.\n\n' +
+        '1.9. "EFFECTIVE DATE" means 12:01 a.m. Eastern Standard Time on March 3, 2003.',
+    );
+    expect(events.map((e) => [e.date, e.text.slice(0, 24)])).toEqual([
+      ['1998-09-30', 'Co-Host shall pay a non-'],
+      ['2003-03-03', '"EFFECTIVE DATE" means 1'],
+    ]);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -119,7 +119,7 @@ const CITATION = /\b\d{1,4}\s+(?:[A-Z][A-Za-z]*\.\s?)+(?:[234]d\s|4th\s)?\s*\d{1
 const COURT = /\(\s*(?:[A-Z][A-Za-z.]*,?\s+)*[A-Z][A-Za-z.]*\.,?\s*$/;
 const SIGNAL = /^(?:See(?:,|\s+also|\s+generally)?|Cf\.|Compare|Accord|But\s+see)\s/;
 const ABBREVIATIONS =
-  /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|INC|Ltd|LTD|Co|CO|Corp|CORP|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|Sec|Art|Ex|cf|approx|Fed|Reg|Stat|Supp|Cir|App|Ct|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
+  /(?<![A-Za-z0-9])([A-Z]|Dr|Mr|Mrs|Ms|Prof|Inc|INC|Ltd|LTD|Co|CO|Corp|CORP|No|Nos|v|vs|St|Jr|Sr|U\.S|e\.g|i\.e|a\.m|p\.m|A\.M|P\.M|Sec|Art|Ex|cf|approx|Fed|Reg|Stat|Supp|Cir|App|Ct|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/;
 
 /** A heading's line in capitals, of two words or more: "DOCKETING NOTICE", "ORDER TO SHOW CAUSE". */
 const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
@@ -127,7 +127,7 @@ const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
 const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d$])|\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d$])|(?<!\b(?:on|or|before|after|by|of|to|the|and|within|from|until|dated)\s*)\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
   'g',
 );
 
