@@ -85,6 +85,25 @@ describe('relative dates', () => {
     ]);
   });
 
+  it('a date term defined as "(herein called the "Effective Date") is …" or in capitals counts the schedule', async () => {
+    const events = await eventsOf(
+      'The Effective Date of this Agreement (herein called the "Effective Date") is September 21, 1998.\n\n' +
+        'This Agreement will terminate on the third anniversary of the Effective Date.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.anchor_date ?? null])).toEqual([
+      ['1998-09-21', null],
+      ['2001-09-21', '1998-09-21'],
+    ]);
+    const capitals = await eventsOf(
+      '1.9. "EFFECTIVE DATE" means 12:01 a.m. Eastern Standard Time on March 3, 2003.\n\n' +
+        'Prior to one year from the Effective Date, a Party may not sell its interest in the Operating Company.',
+    );
+    expect(capitals.map((e) => [e.date, e.relative?.anchor_date ?? null])).toEqual([
+      ['2003-03-03', null],
+      ['2004-03-03', '2003-03-03'],
+    ]);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

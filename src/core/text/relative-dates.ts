@@ -142,8 +142,11 @@ function dayInAnchorYear(sentence: string, anchor: Anchor): Relative | null {
 
 /** A defined date term after its date: 'as of March 1, 2010 (the "Effective Date")'. */
 const TERM_AFTER = /\(\s*(?:the\s+|this\s+)?[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s*\)/g;
-/** A defined date term before its date: '"Closing Date" means June 30, 2015'. */
-const TERM_MEANS = /[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Date)[”"'’]\s+(?:means|shall mean|shall be|is)\s+/g;
+/**
+ * A defined date term before its date: '"Closing Date" means June 30, 2015', '(herein called the
+ * "Effective Date") is September 21, 1998', '"EFFECTIVE DATE" means 12:01 a.m. … on March 3, 2003'.
+ */
+const TERM_MEANS = /[“"'‘]((?:[A-Z][\w-]*\s+){0,3}(?:Date|DATE))[”"'’]\s*\)?\s+(?:means|shall mean|shall be|is)\s+/g;
 
 const countOf = (word: string, digits?: string) =>
   Number(digits ?? (/^an?$/i.test(word) ? 1 : (numberWordsValue(word) ?? word)));
