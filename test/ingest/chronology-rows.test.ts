@@ -104,6 +104,18 @@ describe('relative dates', () => {
     ]);
   });
 
+  it('a payment on a date term’s own day, the term set as a cover page’s field ("Effective Date: April 17, 2017")', async () => {
+    const events = await eventsOf(
+      'STRATEGIC ALLIANCE AGREEMENT\nEffective Date: April 17, 2017\n\n' +
+        'This Agreement is made as of the date set forth above (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +
+        'An upfront payment of $250,000 shall be invoiced by Acme on the Effective Date. ' +
+        'Each Party shall keep its records after the Effective Date.',
+    );
+    const paid = events.find((e) => e.text.startsWith('An upfront payment'));
+    expect(paid).toMatchObject({ date: '2017-04-17', relative: { anchor: 'the Effective Date', computed: true } });
+    expect(events.some((e) => e.text.startsWith('Each Party shall keep'))).toBe(false);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

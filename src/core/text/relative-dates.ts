@@ -146,6 +146,8 @@ const TERM_AFTER = /\(\s*(?:the\s+|this\s+)?[“"'‘]((?:[A-Z][\w-]*\s+){0,3}Da
  * A defined date term before its date: '"Closing Date" means June 30, 2015', '(herein called the
  * "Effective Date") is September 21, 1998', '"EFFECTIVE DATE" means 12:01 a.m. … on March 3, 2003'.
  */
+/** A defined date term as a cover page's field: "Effective Date: April 17, 2017". */
+const TERM_FIELD = /\b([A-Z][\w-]*\s+Date)\s*:\s*/g;
 const TERM_MEANS = /[“"'‘]((?:[A-Z][\w-]*\s+){0,3}(?:Date|DATE))[”"'’]\s*\)?\s+(?:means|shall mean|shall be|is)\s+/g;
 
 const countOf = (word: string, digits?: string) =>
@@ -183,6 +185,11 @@ export function definedDateTerms(
   for (const m of text.matchAll(TERM_MEANS)) {
     const from = m.index + m[0].length;
     add(m[1]!, dateIn(text.slice(from, from + 60), false));
+  }
+  for (const m of text.matchAll(TERM_FIELD)) {
+    const from = m.index + m[0].length;
+    const found = dateIn(text.slice(from, from + 30), false);
+    if (found && text.slice(from).startsWith(found.date_text)) add(m[1]!, found);
   }
   for (const m of text.matchAll(JUDGMENT_ENTERED)) {
     const end = m.index + m[0].length;
@@ -229,6 +236,10 @@ function countedFromNamed(
   return countedFromTerm(sentence, terms);
 }
 
+/** A payment made on a date term itself: "shall be invoiced by MDACC on the Effective Date", "payable upon the Closing Date". */
+const PAID_ON =
+  /\b(?:pay|pays|paid|payable|due|invoiced)\b[^.;]{0,60}?\b(?:on|upon)\s+the\s+((?:[A-Z][\w-]*\s+){0,3}Date)\b/;
+
 /**
  * A date counted from a date term the document defines: "30 days after the Effective Date",
  * "within seven (7) days of the Effective Date", "the third anniversary of the Effective Date".
@@ -255,6 +266,9 @@ function countedFromTerm(
     const words = within ? text.slice(within.length) : text;
     return counted(words, defined.date, `the ${term}`, sign * countOf(word!, digits), unit!);
   }
+  const paid = PAID_ON.exec(sentence);
+  const payday = paid && usable(paid[1]!, paid.index, paid.index + paid[0].length);
+  if (paid && payday) return counted(paid[0], payday.date, `the ${paid[1]}`, 0, 'days');
   const ordinal = ORDINAL.exec(sentence);
   const listed = ordinal && ORDINAL_LIST.test(sentence.slice(0, ordinal.index));
   const defined = ordinal && !listed && usable(ordinal[3]!, ordinal.index, ordinal.index + ordinal[0].length);
