@@ -116,6 +116,14 @@ describe('relative dates', () => {
     expect(events.some((e) => e.text.startsWith('Each Party shall keep'))).toBe(false);
   });
 
+  it('an agreement "dated as of March 19, 2001 as amended August 5, 2002" is two events: made, and amended', async () => {
+    const events = await eventsOf(
+      'Notwithstanding the preceding sentence, the terms of the Nondisclosure Agreement dated as of March 19, 2001 as ' +
+        'amended August 5, 2002 between the Parties shall remain in effect.',
+    );
+    expect(events.map((e) => e.date).sort()).toEqual(['2001-03-19', '2002-08-05']);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

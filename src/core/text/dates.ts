@@ -356,21 +356,29 @@ function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
 
 /**
  * The second of two dates joined by "and" ("(02/28/2020 and 3/02/2020)", "on March 3 and March 5,
- * 2019"): a second event of the same words. Not the end of "between … and …", nor the date `first`.
+ * 2019") or by an amendment ("dated as of March 19, 2001 as amended August 5, 2002"): a second event
+ * of the same words. Not the end of "between … and …", nor the date `first`.
  */
 function pairedDate(sentence: string, results: ParsedResult[], first: string): Omit<Found, 'anchor'> | null {
   for (const [k, r] of results.entries()) {
     const prev = results[k - 1];
-    if (!prev || !/^\s*,?\s*(?:and|&)\s*$/.test(sentence.slice(prev.index + prev.text.length, r.index))) continue;
+    const between = sentence.slice(prev ? prev.index + prev.text.length : 0, r.index);
+    if (
+      !prev ||
+      !/^\s*,?\s*(?:and|&|(?:as|and)\s+(?:amended|restated|modified)(?:\s+(?:on|as\s+of))?)\s*$/.test(between)
+    )
+      continue;
     if (/\bbetween\s*$/i.test(sentence.slice(0, prev.index))) continue;
-    const explicit = explicitDate(r, sentence);
-    const date = iso(r.start.date());
+    // The one of the two that is not the sentence's first event (an amendment's verb takes the later).
+    const other = iso(r.start.date()) === first ? prev : r;
+    const explicit = explicitDate(other, sentence);
+    const date = iso(other.start.date());
     if (explicit && date !== first)
       return {
         date,
         precision: explicit.precision,
         ...(explicit.ambiguous ? { ambiguous: true as const } : {}),
-        date_text: r.text,
+        date_text: other.text,
       };
   }
   return null;
