@@ -124,6 +124,14 @@ describe('relative dates', () => {
     expect(events.map((e) => e.date).sort()).toEqual(['2001-03-19', '2002-08-05']);
   });
 
+  it('signers’ fields in capitals above a contract’s opening ("NAME: … DATE: 9/29/04") are no event; the opening is', async () => {
+    const events = await eventsOf(
+      'NAME: Bruce Chumley NAME: Ron Umagat TITLE: VP Channel Sales TITLE: VP of Operations DATE: 9/29/04 DATE: 9/24/04 ' +
+        'This Reseller Agreement (the "Agreement") is entered into by and between McDATA and Reseller as of September 1, 2004.',
+    );
+    expect(events.map((e) => [e.date, e.text.slice(0, 22)])).toEqual([['2004-09-01', 'This Reseller Agreemen']]);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

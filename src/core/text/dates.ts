@@ -125,15 +125,18 @@ const ABBREVIATIONS =
 const HEADING = "[A-Z][A-Z&'’-]*(?:,? [A-Z&'’-]+){1,8}";
 /** A line that only rules off (dashes, underscores, equals signs): old filings' page breaks. */
 const RULE = String.raw`(?<=^|\n)[ \t]*[-_=][-_= \t]*[-_=]{4,}[ \t]*(?=\n|$)`;
+/** A signer's fields: "NAME:", "Title:", "By:". */
+const SIGNER_FIELDS = /\b(?:NAME|Name|TITLE|Title|BY|By)\s*:/;
 /** Where a sentence ends: see sentenceSpans. */
 const SENTENCE_END = new RegExp(
-  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d$])|(?<!\b(?:on|or|before|after|by|of|to|the|and|within|from|until|dated)\s*)\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
+  String.raw`[.!?]["”’)]?\s+(?=[A-Z(“"'‘\d$])|(?<!\b(?:on|or|before|after|by|of|to|the|and|within|from|until|dated)\s*)\n\s*\n|\n(?=\s*(?:[-•*]|\(?[a-z0-9]{1,3}[.)])\s)|\n(?=${HEADING}\n)|(?<=\n${HEADING})\n|(?<=\bwrote:)[ \t]*\n|(?<preamble>\s+)(?=(?:This|THIS)\s+(?:[A-Z][\w-]*\s+){0,5}(?:Agreement|AGREEMENT)\s*\()|\n(?=[ \t]*On\s[^\n]{6,160}\swrote:)|(?<rule>${RULE})`,
   'g',
 );
 
 /**
  * Sentence ranges of a text: paragraphs split at blank lines, at a ruled line and around a
- * heading's line in capitals ("DOCKETING NOTICE"), then at sentence ends — not after an abbreviation or an initial
+ * heading's line in capitals ("DOCKETING NOTICE"), before a contract's opening words under its signers' fields,
+ * then at sentence ends — not after an abbreviation or an initial
  * ("P. Mackun", "N.D. Cal."), nor inside a parenthesis that closes soon after ("(D.D.C. Feb. 9, 2007)").
  */
 export function sentenceSpans(text: string): [number, number][] {
@@ -147,6 +150,9 @@ export function sentenceSpans(text: string): [number, number][] {
   for (const m of text.matchAll(SENTENCE_END)) {
     const cut = m.groups?.rule ? m.index : m.index + m[0].trimEnd().length;
     if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
+    // A contract's opening words start a sentence of their own only after a signer's fields
+    // ("NAME: … TITLE: … DATE: 9/24/04 This Reseller Agreement (the "Agreement") is …").
+    if (m.groups?.preamble && !SIGNER_FIELDS.test(text.slice(Math.max(from, m.index - 300), m.index))) continue;
     if (
       m[0].trim() &&
       openParen(text.slice(from, m.index)) &&

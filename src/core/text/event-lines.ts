@@ -64,7 +64,8 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
   if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
     return true;
   if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
-  const labels = sentence.match(/\b(?:By|Name|Title|Its|Signature|Date)\s*:/g)?.length ?? 0;
+  const labels =
+    sentence.match(/\b(?:By|Name|Title|Its|Signature|Date|BY|NAME|TITLE|ITS|SIGNATURE|DATE)\s*:/g)?.length ?? 0;
   if (labels >= 2) return true;
   // The captions under a signature line: "(Title) (Title) 1/12/99 12/18/98", "Name (type or print) Date".
   if (/\((?:Title|Name|Signature|Print(?:ed)? Name|Date|type or print)\)/i.test(sentence)) return true;
