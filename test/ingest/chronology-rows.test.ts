@@ -132,6 +132,14 @@ describe('relative dates', () => {
     expect(events.map((e) => [e.date, e.text.slice(0, 22)])).toEqual([['2004-09-01', 'This Reseller Agreemen']]);
   });
 
+  it('a bankruptcy form’s footnote on its dollar limits ("Subject to adjustment on 4/01/19 …") is no event', async () => {
+    const events = await eventsOf(
+      'The debtor filed for bankruptcy on March 2, 2017.\n\n' +
+        '* Subject to adjustment on 4/01/19 and every 3 years after that for cases filed on or after the date of adjustment.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2017-03-02']);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

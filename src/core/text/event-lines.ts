@@ -61,6 +61,8 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
   // Names and dates, no words between ("Michael Bentley Michael Schuett December 8, 2005 December 7,
   // 2005"), or a signature page's label: the dates under signatures.
   if (/\bSignature page\b/i.test(sentence) || namesAndDates(sentence)) return true;
+  // An official bankruptcy form's footnote on its dollar limits: "* Subject to adjustment on 4/01/19 and every 3 years after that".
+  if (/\bsubject to adjustment on\b[^.]*\bevery (?:3|three) years\b/i.test(sentence)) return true;
   if (/^\(/.test(sentence) && !/^\([a-z0-9]{1,3}\)\s/i.test(sentence) && !/\)\s+\S/.test(sentence.slice(0, 60)))
     return true;
   if (/\)\.?$/.test(sentence) && !sentence.includes('(')) return true;
