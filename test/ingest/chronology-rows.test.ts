@@ -140,6 +140,14 @@ describe('relative dates', () => {
     expect(events.map((e) => e.date)).toEqual(['2017-03-02']);
   });
 
+  it('a running header on each page ("Volk, Frank W. Date of Report 05/13/2019 III.") is one row', async () => {
+    const pages = ['III. NON-INVESTMENT INCOME.', 'V. GIFTS.', 'VII. INVESTMENTS.'].map(
+      (section) => `Volk, Frank W. Date of Report 05/13/2019 ${section}\n\nNone.`,
+    );
+    const events = await eventsOf(pages.join('\n\n'));
+    expect(events.map((e) => e.date)).toEqual(['2019-05-13']);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -656,9 +656,16 @@ function proposedOn(sentence: string, found: Found, docDate: string): (Found & {
 function onceEach(events: DatedEvent[]): DatedEvent[] {
   const seen = new Set<string>();
   return events.filter((e) => {
-    const key = `${e.date}|${e.precision}|${e.text.replace(/\s+/g, ' ').trim().toLowerCase()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const text = e.text.replace(/\s+/g, ' ').trim().toLowerCase();
+    const keys = [`${e.date}|${e.precision}|${text}`];
+    // A page's running header, its section's words after it ("Volk, Frank W. Date of Report
+    // 05/13/2019 III.", "… V. GIFTS."): once, by its words up to the date.
+    const date = e.date_text.replace(/\s+/g, ' ').toLowerCase();
+    const end = text.indexOf(date) + date.length;
+    if (end >= date.length && text.slice(end).split(' ').filter(Boolean).length <= 3)
+      keys.push(`${e.date}|head|${text.slice(0, end)}`);
+    if (keys.some((k) => seen.has(k))) return false;
+    for (const k of keys) seen.add(k);
     return true;
   });
 }
