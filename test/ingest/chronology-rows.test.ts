@@ -140,12 +140,14 @@ describe('relative dates', () => {
     expect(events.map((e) => e.date)).toEqual(['2017-03-02']);
   });
 
-  it('a running header on each page ("Volk, Frank W. Date of Report 05/13/2019 III.") is one row', async () => {
+  it('a running header on each page ("Volk, Frank W. Date of Report 05/13/2019 III.") is one row; "01/01/2018 to" none', async () => {
     const pages = ['III. NON-INVESTMENT INCOME.', 'V. GIFTS.', 'VII. INVESTMENTS.'].map(
       (section) => `Volk, Frank W. Date of Report 05/13/2019 ${section}\n\nNone.`,
     );
     const events = await eventsOf(pages.join('\n\n'));
     expect(events.map((e) => e.date)).toEqual(['2019-05-13']);
+    // A reporting period cut from its label ("01/01/2018 to") is no event either.
+    expect(await eventsOf('FINANCIAL DISCLOSURE REPORT\n\n01/01/2018 to')).toEqual([]);
   });
 
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
