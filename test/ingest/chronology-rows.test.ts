@@ -150,6 +150,15 @@ describe('relative dates', () => {
     expect(await eventsOf('FINANCIAL DISCLOSURE REPORT\n\n01/01/2018 to')).toEqual([]);
   });
 
+  it('a date the contract defines by a count ("“Launch Date” means … no later than 90 days after the Effective Date") is an event', async () => {
+    const events = await eventsOf(
+      'This Agreement, dated as of January 30, 2000 ("Effective Date"), is made by Acme Supply Co. and Beta LLC.\n\n' +
+        '"Launch Date" means the date on which the Parties agree to launch the Store, but in any event no later than 90 days after the Effective Date.\n\n' +
+        '"Licensed Works" means the works Beta published during the five (5) years prior to the Effective Date.',
+    );
+    expect(events.map((e) => e.date)).toEqual(['2000-01-30', '2000-04-29']);
+  });
+
   it('a count from another date the words name, a look-back period or a choice of anniversaries is no event', async () => {
     const events = await eventsOf(
       'This Agreement is entered into as of July 31, 2000 (the "Effective Date") by Acme Supply Co. and Beta LLC.\n\n' +

@@ -63,6 +63,8 @@ const NARRATIVE = new RegExp(
 const NEXT = /\b(?:the\s+)?(next|following)\s+(day|morning|week|month|year)\b/i;
 /** A definition: "(i) “Arizona Licensed Copyrights” means …", "\"Term\" shall mean …". */
 const DEFINITION = /^(?:\(?[a-z0-9]{1,4}[.)]\s*)?[“"][^”"]{2,80}[”"]\s+(?:shall\s+)?means?\b/;
+/** The definition of a date: "“Launch Date” means …". */
+const DATE_DEFINITION = /^(?:\(?[a-z0-9]{1,4}[.)]\s*)?[“"][^”"]{0,60}\bDate[”"]\s+(?:shall\s+)?means?\b/;
 /** "On the same day", "that same day", "later that day": the day of the event before. */
 const SAME_DAY = /\b(?:(?:on\s+)?(?:the|that)\s+same\s+day|later\s+(?:that|the\s+same)\s+day)\b/i;
 /** "That same month", "later that year": the month or year of the event before. */
@@ -293,8 +295,10 @@ export function relativeDate(
   terms: ReadonlyMap<string, { date: string; date_text: string }>,
   own = '',
 ): Relative | null {
-  // A defined term's period ("“Licensed Copyrights” means … five (5) years prior to the Effective Date") is no event.
-  if (DEFINITION.test(sentence)) return null;
+  // A defined term's period ("“Licensed Copyrights” means … five (5) years prior to the Effective Date")
+  // is no event; a date the contract defines by a count is ("“Launch Date” means … no later than 90
+  // days after the Effective Date").
+  if (DEFINITION.test(sentence) && !DATE_DEFINITION.test(sentence)) return null;
   const named = countedFromNamed(sentence, terms, own);
   if (named !== undefined) return named;
   if (!anchor || index - anchor.sentence > DAY_NO_YEAR_REACH) return null;
