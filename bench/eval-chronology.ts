@@ -1,6 +1,6 @@
 /**
  * `npm run eval:chronology`: the case chronology on whole documents (issue 37). Each document of
- * bench/data/chronology-docs (tuning.json; heldout.json to heldout-4.json, frozen:
+ * bench/data/chronology-docs (tuning.json and tuning-2.json; heldout.json to heldout-4.json, frozen:
  * never tuned on) is read by the real parse path in-process — `parseFile` (OCR for scans),
  * `structureOf`, then `extractEvents`
  * with the document's date and parties, as the reader does (src/core/reader/worker.ts) — so its
@@ -37,10 +37,10 @@ const here = import.meta.dirname;
 const repo = path.resolve(here, '..');
 const corpus = process.env.CORPUS_DIR ?? path.resolve(repo, '..', 'shared', 'corpus');
 const DATA = path.join(here, 'data', 'chronology-docs');
-export const SETS = ['tuning', 'heldout', 'heldout-2', 'heldout-3', 'heldout-4'] as const;
+export const SETS = ['tuning', 'tuning-2', 'heldout', 'heldout-2', 'heldout-3', 'heldout-4'] as const;
 type SetName = (typeof SETS)[number];
-/** The frozen sets (all but tuning) and, where more than one ran, all of them as one. */
-const frozen = (set: string) => set !== 'tuning';
+/** The frozen sets (all but the tuning ones) and, where more than one ran, all of them as one. */
+const frozen = (set: string) => !set.startsWith('tuning');
 const POOLED = 'heldout-all';
 
 export interface LabelEvent {
