@@ -391,7 +391,7 @@ function pairedDate(sentence: string, results: ParsedResult[], first: string): O
 }
 
 /** A sentence that sets out payments or deliveries: an amount, or the words that schedule one. */
-const SCHEDULE = /\$\s?\d|\b(?:installments?|instal(?:l)?ments?|payments?|payable|due)\b/i;
+const SCHEDULE = /\$\s?\d|\b(?:instal(?:l)?ments?|payments?|payable|due)\b/i;
 
 /**
  * The other days a schedule lists ("installments of $12,677.50 on: July 1, 2001, October 1, 2001
