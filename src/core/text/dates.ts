@@ -365,15 +365,13 @@ function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
  * 2019") or by an amendment ("dated as of March 19, 2001 as amended August 5, 2002"): a second event
  * of the same words. Not the end of "between … and …", nor the date `first`.
  */
+/** What joins two dates of one sentence into two events: "and", "as amended (on)". */
+const PAIRED_BY = /^\s*,?\s*(?:and|&|(?:as|and)\s+(?:amended|restated|modified)(?:\s+(?:on|as\s+of))?)\s*$/;
+
 function pairedDate(sentence: string, results: ParsedResult[], first: string): Omit<Found, 'anchor'> | null {
   for (const [k, r] of results.entries()) {
     const prev = results[k - 1];
-    const between = sentence.slice(prev ? prev.index + prev.text.length : 0, r.index);
-    if (
-      !prev ||
-      !/^\s*,?\s*(?:and|&|(?:as|and)\s+(?:amended|restated|modified)(?:\s+(?:on|as\s+of))?)\s*$/.test(between)
-    )
-      continue;
+    if (!prev || !PAIRED_BY.test(sentence.slice(prev.index + prev.text.length, r.index))) continue;
     if (/\bbetween\s*$/i.test(sentence.slice(0, prev.index))) continue;
     // The one of the two that is not the sentence's first event (an amendment's verb takes the later).
     const other = iso(r.start.date()) === first ? prev : r;
