@@ -693,8 +693,9 @@ class IngestRun {
     const { summary, chunks } = parsed;
     let status: FinalStatus = summary.status;
     let reason = summary.reason;
+    const written = status === 'indexed' && chunks.length > 0;
     try {
-      if (status === 'indexed' && chunks.length) {
+      if (written) {
         pagesKnown(state, key, summary.pages, item.size);
         // Keyword-searchable now; its vectors come from the run's embedding stage (embedAll).
         this.setStage(item.name, 'indexing', item.size, summary.pages);
@@ -709,8 +710,12 @@ class IngestRun {
         // A redone version that indexed chunks before a crash and now yields none: drop them.
         await sink.removeFile(item.fileId, [item.version]);
       }
-      const latest = await this.highestVersion(item.fileId);
-      if (latest === item.version) await sink.setLatest(item.fileId, latest);
+      // A file's only version whose rows went in as the latest leaves no row of the file to change:
+      // no table write (a write commits even when it changes nothing, and slowed small files most).
+      const file = await this.store.file(item.fileId);
+      const latest = file ? (latestVersion(file)?.version ?? null) : null;
+      const alone = file?.versions.length === 1 && (!written || chunks.every((c) => c.is_latest));
+      if (latest === item.version && !alone) await sink.setLatest(item.fileId, latest);
     } catch (err) {
       if (isAbort(err) || signal.aborted) return null;
       status = 'failed';
@@ -862,11 +867,6 @@ class IngestRun {
       tallies.set(top.id, tally);
     }
     return (this.tallies ??= tallies);
-  }
-
-  private async highestVersion(fileId: string): Promise<number | null> {
-    const file = await this.store.file(fileId);
-    return file ? (latestVersion(file)?.version ?? null) : null;
   }
 
   /** Record a version's final status in the manifest; returns the file's name there (renamed since?). */

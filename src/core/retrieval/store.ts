@@ -386,13 +386,11 @@ export class ChunkStore {
       await table.update({ values: { is_latest: false }, where: and(file, 'is_latest = true')! });
       return;
     }
+    // One write: every update commits a table version, even one that changes no row.
+    const latest = `version = ${sqlInt(latestVersion)}`;
     await table.update({
-      values: { is_latest: false },
-      where: and(file, 'is_latest = true', `version <> ${sqlInt(latestVersion)}`)!,
-    });
-    await table.update({
-      values: { is_latest: true },
-      where: and(file, `version = ${sqlInt(latestVersion)}`, 'is_latest = false')!,
+      valuesSql: { is_latest: latest },
+      where: and(file, `(is_latest = true AND NOT (${latest}) OR is_latest = false AND ${latest})`)!,
     });
   }
 
