@@ -161,6 +161,8 @@ class IngestRun {
   private wakeEmbedding: (() => void) | undefined;
   /** Parse lanes reading a file now (each drives one reader process). */
   private busyLanes = 0;
+  /** Versions this run registered (key `fileId@version`): the index holds no row of them yet. */
+  private readonly added = new Set<string>();
   /** The files whose passages this run wrote: all its embedding stage makes while the case catches up with its model. */
   private readonly indexedFiles = new Set<string>();
   /** Versions waiting for a parse lane: the work found at the start, then the files found inside files. */
@@ -352,6 +354,7 @@ class IngestRun {
       latest.reason = '';
     } else {
       file.versions.push(newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now));
+      this.added.add(`${file.id}@${(latest?.version ?? 0) + 1}`);
     }
     const v = latestVersion(file)!;
     this.results.set(it.name, { file_id: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
@@ -700,13 +703,13 @@ class IngestRun {
         // Keyword-searchable now; its vectors come from the run's embedding stage (embedAll).
         this.setStage(item.name, 'indexing', item.size, summary.pages);
         this.emitFile(item, 'indexing', '', 'indexing', summary.pages);
-        await sink.indexVersion(chunks, { signal, defer: true });
+        await sink.indexVersion(chunks, { signal, defer: true, added: this.added.delete(key) });
         this.indexedFiles.add(item.fileId);
         // The run's coverage counts these passages now; the embedding stage picks them up.
         const share = await sink.embeddedShare(this.indexedFiles);
         if (share) state.progress.semantic = share;
         this.wakeEmbedding?.();
-      } else {
+      } else if (!this.added.delete(key)) {
         // A redone version that indexed chunks before a crash and now yields none: drop them.
         await sink.removeFile(item.fileId, [item.version]);
       }

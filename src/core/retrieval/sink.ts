@@ -14,12 +14,10 @@ export interface IndexSink {
   /**
    * Add (or replace) all chunks of one file version; `onProgress(done, total)` reports chunks
    * embedded. With `defer`, the chunks are written keyword-searchable at once and their vectors
-   * come later, from `embedPending`.
+   * come later, from `embedPending`. `added`: the version is new to this index (registered by the
+   * caller's own run), so there is nothing to replace.
    */
-  indexVersion(
-    chunks: ChunkRecord[],
-    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean },
-  ): Promise<void>;
+  indexVersion(chunks: ChunkRecord[], opts: IndexVersionOptions): Promise<void>;
   /**
    * Embed the case's passages still without vectors, oldest first, until none is left (also those
    * a killed process left). `onProgress(embedded, total)` counts the case's latest passages.
@@ -39,6 +37,13 @@ export interface IndexSink {
   /** Remove chunks of a file: every version, or only those listed. */
   removeFile(fileId: string, versions?: number[]): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface IndexVersionOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  defer?: boolean;
+  added?: boolean;
 }
 
 export interface EmbedPendingOptions {
@@ -162,10 +167,7 @@ class LanceIndexSink implements IndexSink {
     return (await this.embedder())?.modelId ?? null;
   }
 
-  async indexVersion(
-    chunks: ChunkRecord[],
-    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; defer?: boolean } = {},
-  ): Promise<void> {
+  async indexVersion(chunks: ChunkRecord[], opts: IndexVersionOptions = {}): Promise<void> {
     const { signal, onProgress } = opts;
     aborted(signal);
     if (chunks.length === 0) return;
@@ -177,7 +179,7 @@ class LanceIndexSink implements IndexSink {
     const embedder = await this.embedder(signal);
     if (embedder && opts.defer) {
       await this.write(store, () =>
-        store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }),
+        store.replaceVersion(first.file_id, first.version, chunks, { pending: embedder.dimension }, opts.added),
       );
       return;
     }
@@ -194,7 +196,7 @@ class LanceIndexSink implements IndexSink {
       onProgress?.(chunks.length, chunks.length);
     }
     aborted(signal);
-    await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, vectors));
+    await this.write(store, () => store.replaceVersion(first.file_id, first.version, chunks, vectors, opts.added));
   }
 
   /** A table write, one at a time, compacting every OPTIMIZE_EVERY writes. */

@@ -230,13 +230,15 @@ export class ChunkStore {
   /**
    * Replace all chunks of one (file_id, version) by `chunks`, with `vectors` (same order) when the
    * case has embeddings, or `{ pending: dimension }`: keyword-searchable now, vectors to come
-   * (`setVectors`). Idempotent: indexing the same version twice leaves one copy.
+   * (`setVectors`). Idempotent: indexing the same version twice leaves one copy. `added`: the
+   * caller knows the table holds no row of the version, and no delete looks for them.
    */
   async replaceVersion(
     fileId: string,
     version: number,
     chunks: ChunkRecord[],
     vectors: (Float32Array | number[])[] | { pending: number } | null,
+    added = false,
   ): Promise<void> {
     const pending = vectors && !Array.isArray(vectors) ? vectors.pending : undefined;
     const list = Array.isArray(vectors) ? vectors : null;
@@ -259,7 +261,7 @@ export class ChunkStore {
       }
       if (withVectors) await this.ensureEmbeddedColumn();
     }
-    await table.delete(and(`file_id = ${sqlString(fileId)}`, `version = ${sqlInt(version)}`)!);
+    if (!added) await table.delete(and(`file_id = ${sqlString(fileId)}`, `version = ${sqlInt(version)}`)!);
     if (rows.length) await table.add(rows);
     await this.ensureIndexes();
   }
