@@ -477,11 +477,12 @@ class IngestRun {
       // Armed before the pass: a version written (or a lane finished) during it wakes the next pass at once.
       const woken = new Promise<void>((resolve) => (this.wakeEmbedding = resolve));
       const last = this.parsingDone;
-      const share = await sink.embeddedShare(this.indexedFiles);
-      if (share) report(share.embedded, share.total);
       try {
         // Beside the readers, the cores they leave; once parsing is done, the cores that are free.
+        // While the readers fill them, each file written reports the coverage (`indexVersion`).
         if (!this.readersFillCores()) {
+          const share = await sink.embeddedShare(this.indexedFiles);
+          if (share) report(share.embedded, share.total);
           await sink.embedPending({
             signal,
             onProgress: report,
