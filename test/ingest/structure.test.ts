@@ -128,6 +128,20 @@ describe('document profile', () => {
     ]);
   });
 
+  it('parties: a name spelt with a small letter first is whole; a title with "Co-" is no company', () => {
+    // The preambles of two CUAD co-branding agreements, as the reader gives them.
+    expect(
+      findParties(
+        'EXHIBIT 10.15 CO-BRANDING AGREEMENT This Agreement is made this 21st day of January 2003 by and between Lucent Technologies Inc., a Delaware corporation having a principal place of business at 600 Mountain Avenue ("Lucent") and mPhase Technologies Inc., a New Jersey corporation located at 587 Connecticut Avenue, Norwalk ("mPhase").',
+      ),
+    ).toEqual(['Lucent Technologies Inc.', 'mPhase Technologies Inc.', 'Lucent', 'mPhase']);
+    expect(
+      findParties(
+        'CO-BRANDING AGREEMENT This Co-Branding Agreement is entered into as of March 1, 2000 by and between iVillage, Inc. ("iVillage") and PlanetCAD Inc. ("PlanetCAD").',
+      ),
+    ).toEqual(['iVillage, Inc.', 'PlanetCAD Inc.', 'iVillage', 'PlanetCAD']);
+  });
+
   it('title: the outline’s, else the file name', () => {
     expect(documentTitle([], 'x/Lease_123MainSt.pdf')).toBe('Lease 123Main St');
   });

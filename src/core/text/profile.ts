@@ -10,7 +10,7 @@ import { courtCaption } from './caption';
 import type { Section } from './outline';
 
 /** The rules a stored profile's names were made by: `reindex` names again the versions made by older ones. */
-export const NAMES_FORMAT = 3;
+export const NAMES_FORMAT = 4;
 
 /** What the file says of itself beyond its text: an email's subject, a Word file's core properties title. */
 export interface NameHints {
@@ -68,9 +68,14 @@ const SUFFIXES =
 const SUFFIX = SUFFIXES.split('|')
   .flatMap((x) => (x.toUpperCase() === x ? [x] : [x, x.toUpperCase()]))
   .join('|');
-const NAME_WORD = "(?:[A-Z][\\w&.'’-]*|of|and|&|the|de|du)";
-/** "Zounds Hearing, Inc.", "AGAPE ATP INTERNATIONAL HOLDING LIMITED": capitalised words ending in a company form. */
-const ENTITY = new RegExp(`\\b([A-Z][\\w&.'’-]*(?:[ \\t]+${NAME_WORD}){0,6}?,?[ \\t]+(?:${SUFFIX})\\b\\.?)`, 'g');
+/** A capitalised word, or a name spelt with a small letter first ("mPhase", "eBay"). */
+const CAP_WORD = "(?:[A-Z]|[a-z]{1,2}[A-Z])[\\w&.'’-]*";
+const NAME_WORD = `(?:${CAP_WORD}|of|and|&|the|de|du)`;
+/**
+ * "Zounds Hearing, Inc.", "AGAPE ATP INTERNATIONAL HOLDING LIMITED": capitalised words ending in
+ * a company form (not a word's first part: "the Lucent Co-Branding Agreement").
+ */
+const ENTITY = new RegExp(`\\b(${CAP_WORD}(?:[ \\t]+${NAME_WORD}){0,6}?,?[ \\t]+(?:${SUFFIX})\\b(?!-)\\.?)`, 'g');
 /** ("Zounds"), (the "Distributor"), (hereinafter referred to as ‘the Customer’) */
 const DEFINED =
   /\(\s*(?:each\s+a\s+|the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“‘']\s*(?:the\s+)?([^"”’']{2,40}?)\s*["”’']/g;
