@@ -353,8 +353,9 @@ class IngestRun {
       latest.status = 'queued';
       latest.reason = '';
     } else {
-      file.versions.push(newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now));
-      this.added.add(`${file.id}@${(latest?.version ?? 0) + 1}`);
+      const added = newVersion((latest?.version ?? 0) + 1, it.sha256, it.size, now);
+      file.versions.push(added);
+      this.added.add(`${file.id}@${added.version}`);
     }
     const v = latestVersion(file)!;
     this.results.set(it.name, { file_id: file.id, name: file.name, version: v.version, status: 'queued', reason: '' });
