@@ -170,6 +170,30 @@ describe('relative dates', () => {
     expect(events.map((e) => e.date)).toEqual(['2000-07-31']);
   });
 
+  it('“30 days from the date hereof”, “after the execution of this Agreement” count from the date the contract opens with; another agreement’s execution, or an “as of” date’s signing, does not', async () => {
+    const events = await eventsOf(
+      'THIS ENDORSEMENT AGREEMENT (this "Agreement"), made and entered into this 31st day of May, 1999, by and between Famous Fixins, Inc. and Pey Dirt (the "Endorser").\n\n' +
+        'Within thirty (30) days from the date hereof, the Company will submit to Pey Dirt a fully paid policy of insurance.\n\n' +
+        'Pey Dirt shall deliver the artwork within 2 weeks following execution of this Agreement.\n\n' +
+        'The term of this Agreement is twelve (12) months from the date hereof.\n\n' +
+        'Each summary shall be provided within thirty (30) days after execution, modification or termination of the summarized agreement.\n\n' +
+        'You must find a suitable site within 90 days of signing the Franchise Agreement.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.anchor])).toEqual([
+      ['1999-05-31', undefined],
+      ['1999-06-30', 'the date of this agreement'],
+      ['1999-06-14', 'the signing of this agreement'],
+      ['2000-05-31', 'the date of this agreement'],
+    ]);
+    // "As of" is a date the parties deem: the day they signed is not said, so a count from it has no date.
+    const asOf = await eventsOf(
+      'This Agreement is entered into as of September 21, 1998 by Beyond.com Corporation and Network Associates (the "Parties").\n\n' +
+        'Network Associates shall pay the balance within sixty (60) days of the execution of this Agreement.\n\n' +
+        'Beyond.com shall deliver its plan within thirty (30) days from the date hereof.',
+    );
+    expect(asOf.map((e) => e.date)).toEqual(['1998-09-21', '1998-10-21']);
+  });
+
   it('“within fourteen (14) days of the date of this letter” is counted from the letter’s own date', async () => {
     const events = await eventsOf(
       'March 12, 2019\n\nDear Counsel:\n\nThe Concise Summary of the Case is due within fourteen (14) days of the date of this letter. ' +

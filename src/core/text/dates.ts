@@ -50,7 +50,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 8;
+export const EVENTS_FORMAT = 9;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -528,6 +528,17 @@ function dateIn(
   return r ? { date: iso(r.start.date()), date_text: r.text, end: r.index + r.text.length } : null;
 }
 
+/** `dateIn` for a date term's words, where "the 30th day of November, 2017" (a month to chrono) opening them is a day. */
+function termDateIn(
+  parser: Chrono['en']['casual'],
+  words: string,
+  last: boolean,
+): { date: string; date_text: string } | null {
+  const day = last ? null : ruleDate(words);
+  if (day && !day.date_end && words.indexOf(day.date_text) <= 2) return { date: day.date, date_text: day.date_text };
+  return dateIn(parser, words, last);
+}
+
 /**
  * The dated events of a document's text. `pages` gives page numbers and the running lines to skip.
  * One pass over the sentences holds the event that relative dates may count from.
@@ -538,7 +549,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const body = readableBody(text, pages, starts);
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
-  const terms = definedDateTerms(body.replace(/\n/g, ' '), (words, last) => dateIn(parser, words, last));
+  const terms = definedDateTerms(body.replace(/\n/g, ' '), (words, last) => termDateIn(parser, words, last));
   // Sentences come in order: the page cursor only moves forward.
   let p = 0;
   const pageAt = (offset: number) => {

@@ -109,6 +109,27 @@ const JUDGMENT_ENTERED =
   /\b(?:court\s+entered\s+(?:its|the|a|final)\s+judgment|judgment\s+(?:was|is|has been)\s+entered)\b/gi;
 /** The key of the judgment's date among a document's date terms. */
 const ENTRY_OF_JUDGMENT = 'entry of judgment';
+/**
+ * A contract's own date in its opening sentence: "This Agreement is made this 21st day of January
+ * 2003", "THIS AGREEMENT … is entered into as of September 21, 1998". ("dated" is left out: "This
+ * Amendment to the Agreement dated …" names another agreement's date.)
+ */
+const MADE_ON =
+  /\b(?:This|THIS)\b[^.]{0,200}?\b(?:made|entered\s+into|executed)(?:\s+and\s+(?:entered\s+into|executed))?\s+(?:(as\s+of)\s+)?(?:on\s+|this\s+)?(?:the\s+)?/;
+/** How far into a document its opening sentence may be (a cover page, an exhibit's heading before it). */
+const OPENING_CHARS = 2500;
+/** The keys of a contract's own date, and of the day it was signed (not an "as of" date: a deemed one). */
+const DATE_HEREOF = 'date hereof';
+const SIGNED_ON = 'signing hereof';
+/**
+ * "within 30 days of the execution of this Agreement", "thirty (30) days from the date hereof", "2
+ * weeks following execution of this Agreement"; a bare "after the signing" only at a sentence's end
+ * ("after execution, modification or termination of the summarized agreement" is another's).
+ */
+const FROM_HEREOF = new RegExp(
+  `\\b(within\\s+)?${COUNT}\\s+${UNIT}\\s+(after|following|from|of)\\s+(?:the\\s+)?(?:(date\\s+(?:hereof|of\\s+this\\s+Agreement))|(?:execution|signing)(?:\\s+hereof|\\s+of\\s+(?:this|the)\\s+Agreement\\b|(?=\\s*(?:[.;]|$))))`,
+  'i',
+);
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /**
  * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
@@ -193,6 +214,15 @@ export function definedDateTerms(
     const found = dateIn(text.slice(from, from + 30), false);
     if (found && text.slice(from).startsWith(found.date_text)) add(m[1]!, found);
   }
+  const opening = MADE_ON.exec(text.slice(0, OPENING_CHARS));
+  if (opening) {
+    const from = opening.index + opening[0].length;
+    const found = dateIn(text.slice(from, from + 40), false);
+    if (found && text.slice(from, from + 40).indexOf(found.date_text) <= 2) {
+      add(DATE_HEREOF, found);
+      if (!opening[1]) add(SIGNED_ON, found);
+    }
+  }
   for (const m of text.matchAll(JUDGMENT_ENTERED)) {
     const end = m.index + m[0].length;
     add(
@@ -234,6 +264,14 @@ function countedFromNamed(
   if (judgment && afterJudgment && !afterJudgment[3]) {
     const [text, word, digits, , unit] = afterJudgment;
     return counted(text, judgment.date, 'the entry of judgment', countOf(word!, digits), unit!);
+  }
+  const hereof = FROM_HEREOF.exec(sentence);
+  if (hereof && (hereof[6]!.toLowerCase() !== 'of' || hereof[1])) {
+    const [text, within, word, digits, business, unit, , dateWords] = hereof;
+    const own = terms.get(dateWords ? DATE_HEREOF : SIGNED_ON);
+    if (!own || business) return null;
+    const anchor = dateWords ? 'the date of this agreement' : 'the signing of this agreement';
+    return counted(within ? text.slice(within.length) : text, own.date, anchor, countOf(word!, digits), unit!);
   }
   return countedFromTerm(sentence, terms);
 }
