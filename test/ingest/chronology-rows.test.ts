@@ -340,6 +340,21 @@ describe('relative dates', () => {
   });
 });
 
+describe('sentences', () => {
+  it('a paragraph that ends with "Inc." or "Co." ends its sentence: each paragraph’s event is a row of its own', async () => {
+    const events = await eventsOf(
+      'The lease was signed on January 5, 2020 by the tenant, Acme Holdings, Inc.\n\n' +
+        'On March 3, 2021 the landlord served a notice to quit on Acme Holdings Co.\n\n' +
+        'Acme moved out on April 30, 2021.',
+    );
+    expect(events.map((e) => [e.date, e.text])).toEqual([
+      ['2020-01-05', 'The lease was signed on January 5, 2020 by the tenant, Acme Holdings, Inc.'],
+      ['2021-03-03', 'On March 3, 2021 the landlord served a notice to quit on Acme Holdings Co.'],
+      ['2021-04-30', 'Acme moved out on April 30, 2021.'],
+    ]);
+  });
+});
+
 describe('rows that are not facts', () => {
   it('signature blocks and a form’s status fields are not events; a dated form field is, and a cover sheet’s effective date', async () => {
     const events = await eventsOf(

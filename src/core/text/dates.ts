@@ -149,7 +149,10 @@ export function sentenceSpans(text: string): [number, number][] {
   };
   for (const m of text.matchAll(SENTENCE_END)) {
     const cut = m.groups?.rule ? m.index : m.index + m[0].trimEnd().length;
-    if (m[0][0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1))) continue;
+    // An abbreviation's period ends no sentence ("Acme, Inc. and"), but a paragraph break after it does.
+    const paragraph = /\n\s*\n/.test(m[0]);
+    if (m[0][0] === '.' && !paragraph && ABBREVIATIONS.test(text.slice(Math.max(from, m.index - 6), m.index + 1)))
+      continue;
     // A contract's opening words start a sentence of their own only after a signer's fields
     // ("NAME: … TITLE: … DATE: 9/24/04 This Reseller Agreement (the "Agreement") is …").
     if (m.groups?.preamble && !SIGNER_FIELDS.test(text.slice(Math.max(from, m.index - 300), m.index))) continue;
