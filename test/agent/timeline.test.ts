@@ -2,7 +2,7 @@
  * The chronology of a case: dated events from every kind of document, in order, filtered, cited;
  * exported as CSV and Word; used by the agent for "when did … last …" questions; and the CLI.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +186,29 @@ describe('the chronology', () => {
 });
 
 describe('the case’s date order', () => {
+  it('a document named by older rules gets the people of today’s: its events name "mPhase Technologies Inc.", not the cut "Technologies Inc."', async () => {
+    const { engine, call, caseId } = await ingestedCase('Lucent and mPhase', {
+      'co-branding.txt':
+        'CO-BRANDING AGREEMENT\n\nThis Agreement is made this 21st day of January 2003 by and between Lucent Technologies Inc., a Delaware corporation ("Lucent") and mPhase Technologies Inc., a New Jersey corporation ("mPhase").\n\n' +
+        'On February 3, 2003 mPhase Technologies Inc. delivered the first circuit boards to Lucent.\n',
+    });
+    const eventOf = async () =>
+      (await call('tools.timeline', { case_id: caseId })).events.find((e) => e.date === '2003-02-03')!;
+    expect((await eventOf()).people).toContain('mPhase Technologies Inc.');
+    // As a version named before today's rules left it: its profile's parties cut, no events stored.
+    const { files } = await call('files.list', { case_id: caseId });
+    const dir = path.join(engine.cases.caseDir(caseId), 'docs', files[0]!.id, `v${files[0]!.version}`);
+    const structure = JSON.parse(readFileSync(path.join(dir, 'structure.json'), 'utf8'));
+    delete structure.profile.names;
+    structure.profile.parties = ['Lucent Technologies Inc.', 'Technologies Inc.', 'Lucent Co', 'Lucent', 'mPhase'];
+    writeFileSync(path.join(dir, 'structure.json'), JSON.stringify(structure));
+    rmSync(path.join(dir, 'events.json'));
+    await engine.openCases.release(caseId);
+    const people = (await eventOf()).people;
+    expect(people).toContain('mPhase Technologies Inc.');
+    expect(people).not.toContain('Technologies Inc.');
+  });
+
   it('a case set to day first reads 03/04/2020 as 3 April, and its chronology follows at once', async () => {
     const { call, caseId, drop } = await ingestedCase('London lease', {});
     // Never set, a case follows this computer's locale; set, it keeps what it was told.

@@ -8,6 +8,8 @@ import {
   type DocumentStructure,
   extractEvents,
   type DatedEvent,
+  NAMES_FORMAT,
+  profileOf,
 } from '../text/index';
 import { CaseStore, expandChunks, latestVersion } from './case-store';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/index';
@@ -173,8 +175,11 @@ export class CaseDocuments {
       : undefined;
     if (stored) return stored;
     const { text, pages } = await this.load(file.id, v.version);
-    const { profile } = await this.getStructure(file.id, v.version);
-    const events = await extractEvents(text, pages, { docDate: v.doc_date, dayFirst, parties: profile.parties });
+    const { sections, profile } = await this.getStructure(file.id, v.version);
+    // Named by older rules (the case not reindexed since): its parties by today's.
+    const parties =
+      (profile.names ?? 0) < NAMES_FORMAT ? profileOf(text, sections, file.name).parties : profile.parties;
+    const events = await extractEvents(text, pages, { docDate: v.doc_date, dayFirst, parties });
     await this.store.writeEvents(file.id, v.version, events, dayFirst).catch(() => undefined);
     return events;
   }

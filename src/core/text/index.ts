@@ -12,7 +12,7 @@ export { EVENTS_FORMAT, extractEvents, type DatedEvent } from './dates';
 export { findDocDate, guessDocType } from './meta';
 export { findSection, sectionPath, type Section } from './outline';
 export { placeFacts, placeOf } from './place';
-export { findDefinedTerms, NAMES_FORMAT, type DocumentProfile } from './profile';
+export { findDefinedTerms, NAMES_FORMAT, profileOf, type DocumentProfile } from './profile';
 export { CSV_LABEL, ROW_MARKER, spreadsheetRowLabel } from './rows';
 export { chunkDocument, structureOf, type DocumentStructure } from './structure';
 export { detectTranscript } from './transcript';
