@@ -1,7 +1,8 @@
 /**
  * Relative dates of a chronology ("Three days later…", "30 days after the Effective Date"). A date
- * is computed only from an anchor the text gives: a date term the document defines, or the event
- * just before it in the same passage; the event then says what it was counted from. A vaguer one
+ * is computed only from an anchor the text gives: a date term the document defines, its own date
+ * (a letter's, a contract's opening "made this 31st day of May, 1999"), or the event just before it
+ * in the same passage; the event then says what it was counted from. A vaguer one
  * ("less than one month later") gets no date of its own and sits with its anchor. A timing term
  * with no anchor ("within 30 days after notice") is no event.
  */
@@ -241,9 +242,10 @@ function counted(text: string, from: string, anchorWords: string, n: number, uni
 
 /**
  * A date counted from something the document names: its own date ("within 14 days of the date of
- * this letter", "docketed today", "yesterday"), the judgment it dates, or a date term it defines. undefined when
- * the sentence names none; null when it does but gives no date (a count of business days, an
- * undefined term).
+ * this letter", "docketed today", "yesterday", a contract's "30 days from the date hereof"), the
+ * judgment it dates, or a date term it defines. undefined when the sentence names none; null when
+ * it does but gives no date (a count of business days, an undefined term, a contract that opens
+ * with no date).
  */
 function countedFromNamed(
   sentence: string,
