@@ -363,14 +363,14 @@ function chronoDate(sentence: string, results: ParsedResult[]): Found | null {
   return first;
 }
 
+/** What joins two dates of one sentence into two events: "and", "as amended (on)". */
+const PAIRED_BY = /^\s*,?\s*(?:and|&|(?:as|and)\s+(?:amended|restated|modified)(?:\s+(?:on|as\s+of))?)\s*$/;
+
 /**
  * The second of two dates joined by "and" ("(02/28/2020 and 3/02/2020)", "on March 3 and March 5,
  * 2019") or by an amendment ("dated as of March 19, 2001 as amended August 5, 2002"): a second event
  * of the same words. Not the end of "between … and …", nor the date `first`.
  */
-/** What joins two dates of one sentence into two events: "and", "as amended (on)". */
-const PAIRED_BY = /^\s*,?\s*(?:and|&|(?:as|and)\s+(?:amended|restated|modified)(?:\s+(?:on|as\s+of))?)\s*$/;
-
 function pairedDate(sentence: string, results: ParsedResult[], first: string): Omit<Found, 'anchor'> | null {
   for (const [k, r] of results.entries()) {
     const prev = results[k - 1];

@@ -218,8 +218,9 @@ export function definedDateTerms(
   const opening = MADE_ON.exec(text.slice(0, OPENING_CHARS));
   if (opening) {
     const from = opening.index + opening[0].length;
-    const found = dateIn(text.slice(from, from + 40), false);
-    if (found && text.slice(from, from + 40).indexOf(found.date_text) <= 2) {
+    const words = text.slice(from, from + 40);
+    const found = dateIn(words, false);
+    if (found && words.indexOf(found.date_text) <= 2) {
       add(DATE_HEREOF, found);
       if (!opening[1]) add(SIGNED_ON, found);
     }
