@@ -10,14 +10,8 @@ import type { SearchFocus, SearchResult } from '../../shared/contract/search';
 import { pagesText, RELEVANCE_WORDS } from '../../shared/citation-text';
 import { plural } from '../../shared/format';
 import type { CitationLedger } from '../domain/index';
-import {
-  lexicalOverlap,
-  passageSentences,
-  passageWindow,
-  type Similarity,
-  type SourceDoc,
-  type SourceText,
-} from '../citations/verify';
+import { lexicalOverlap, passageWindow, type Similarity, type SourceDoc, type SourceText } from '../citations/verify';
+import { passageSentences } from '../text/index';
 import type { CaseTools } from '../tools/case-tools';
 import { isReadable, pagesOf, type DocumentInfo } from '../tools/document-source';
 import { readableFileName } from '../util/names';

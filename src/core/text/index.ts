@@ -14,5 +14,6 @@ export { findSection, sectionPath, type Section } from './outline';
 export { placeFacts, placeOf } from './place';
 export { findDefinedTerms, NAMES_FORMAT, profileOf, type DocumentProfile } from './profile';
 export { CSV_LABEL, ROW_MARKER, spreadsheetRowLabel } from './rows';
+export { passageSentences, sentenceRanges } from './sentences';
 export { chunkDocument, structureOf, type DocumentStructure } from './structure';
 export { detectTranscript } from './transcript';
