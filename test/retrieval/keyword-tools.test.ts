@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { keywordLabel, vectorLabel } from '../../src/core/retrieval/labels';
@@ -72,6 +74,21 @@ describe('filters – SQL escaping', () => {
     expect(sqlString("O'Brien")).toBe("'O''Brien'");
     const where = filterToWhere({ file_name: "x' OR '1'='1", file_version: 'latest' })!;
     expect(where).toContain("file_name = 'x'' OR ''1''=''1'");
+  });
+});
+
+describe('a case whose first write is still making its table', () => {
+  it('reads as a case with nothing indexed yet, not as an error (the embedding stage asks then)', async () => {
+    const dir = tempHome();
+    // What another connection sees while the first add is under way: the table's folder, no version yet.
+    mkdirSync(path.join(dir, 'lancedb', 'chunks.lance', 'data'), { recursive: true });
+    const store = await ChunkStore.open(dir);
+    try {
+      expect(await store.table()).toBeNull();
+      expect(await store.embeddedShare()).toBeNull();
+    } finally {
+      store.close();
+    }
   });
 });
 

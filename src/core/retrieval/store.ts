@@ -185,7 +185,13 @@ export class ChunkStore {
     if (this.tableHandle) return this.tableHandle;
     const names = await this.db.tableNames();
     if (!names.includes(CHUNKS_TABLE)) return null;
-    this.tableHandle = await this.db.openTable(CHUNKS_TABLE);
+    try {
+      this.tableHandle = await this.db.openTable(CHUNKS_TABLE);
+    } catch (err) {
+      // Listed while its first write is still making it (no version committed yet): nothing indexed yet.
+      if (/was not found/i.test((err as Error).message)) return null;
+      throw err;
+    }
     this.contextColumn = undefined;
     this.embeddedColumn = undefined;
     return this.tableHandle;
