@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
+import type { SearchResult } from '../../src/shared/contract/search';
 import { ChunkStore } from '../../src/core/retrieval/store';
 import { RETRIEVAL_TUNING } from '../../src/core/retrieval/tuning';
 import { openCaseTools, type CaseTools } from '../../src/core/tools/index';
@@ -149,6 +150,50 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     expect(mrr.hybrid).toBeGreaterThanOrEqual(mrr.vector!);
     // Focusing on the named NDA is what lifts it most (measured: 0.33 → 0.64).
     expect(mrr.default).toBeGreaterThan(1.5 * mrr.hybrid!);
+  });
+
+  it('the second look – after the first passage, the passages of the named contract are placed by their sentence closest to the question', async () => {
+    const all = (
+      JSON.parse(readFileSync(path.join(corpusDir, 'legalbench-rag', 'benchmarks', 'contractnli.json'), 'utf8')) as {
+        tests: Labelled[];
+      }
+    ).tests;
+    // Every third question about these NDAs.
+    const labelled = all
+      .filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`))
+      .filter((_t, i) => i % 3 === 0);
+    const saved = RETRIEVAL_TUNING.sentences;
+    const { rank, rankK, chunk } = saved;
+    let looks = 0;
+    try {
+      for (const t of labelled) {
+        RETRIEVAL_TUNING.sentences = { ...saved, head: 0 };
+        const off = await tools.retrieve({ query: t.query, top_k: 15 });
+        RETRIEVAL_TUNING.sentences = saved;
+        const on = await tools.retrieve({ query: t.query, top_k: 15 });
+        // The first passage stays; the rest are the same passages, placed by their closest sentence.
+        expect(on.results[0]!.chunk_id).toBe(off.results[0]!.chunk_id);
+        const place = new Map(off.results.map((r, i) => [r.chunk_id, i]));
+        // (Passages of the rest of the case that fill a short list are looked at apart.)
+        const looked = on.results
+          .slice(1)
+          .filter(
+            (r) => r.scores.sentence !== undefined && r.file_id === on.results[0]!.file_id && place.has(r.chunk_id),
+          );
+        const key = (r: SearchResult) =>
+          (rank * rankK) / (rankK + place.get(r.chunk_id)! + 1) +
+          r.scores.sentence! +
+          chunk * (r.scores.vector?.score ?? 0);
+        for (let i = 1; i < looked.length; i++) expect(key(looked[i - 1]!)).toBeGreaterThanOrEqual(key(looked[i]!));
+        if (looked.length >= 2) looks++;
+        // Cosines of sentences, kept for the caller.
+        expect(looked.every((r) => Math.abs(r.scores.sentence!) <= 1)).toBe(true);
+      }
+    } finally {
+      RETRIEVAL_TUNING.sentences = saved;
+    }
+    // What it gains and costs on labelled questions is measured by `npm run eval:retrieval` (bench/RESULTS.md).
+    expect(looks).toBeGreaterThan(labelled.length / 2);
   });
 
   it('a case indexed before any model was installed – says why semantic search is off; a new file gets its vectors first, the rest catch up', async () => {

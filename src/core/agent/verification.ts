@@ -76,8 +76,11 @@ export async function caseVerifier(
 
   const options: VerifyOptions = { documentNamed };
   const meta = await ports.cases.readMeta(caseId);
-  const load = await (await ports.queryModels()).embedder(meta.embedding?.modelId ?? null).catch(() => null);
-  if (load?.ok && (!meta.embedding || load.embedder.modelId === meta.embedding.modelId))
-    options.similarity = embeddingSimilarity(load.embedder, signal);
+  const models = await ports.queryModels();
+  const load = await models.embedder(meta.embedding?.modelId ?? null).catch(() => null);
+  if (load?.ok && (!meta.embedding || load.embedder.modelId === meta.embedding.modelId)) {
+    const embedder = load.embedder;
+    options.similarity = embeddingSimilarity({ embed: (texts, s) => models.embedTexts(embedder, texts, s) }, signal);
+  }
   return { sourceText, options };
 }

@@ -13,12 +13,15 @@ import { contentWords } from '../util/words';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
 import { expandQuery } from './lexicon';
+import { passageSentences } from '../text/index';
 
 /** Turns a query into a normalised vector with the same model that embedded the case. */
 export interface QueryEmbedder {
   readonly modelId: string;
   readonly dimension: number;
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** Vectors of several texts in one batch (a hybrid search's second look, `secondLook`); absent: no second look. */
+  embedTexts?(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 /** A cross-encoder: one relevance score per (query, passage) pair, higher is better. */
@@ -137,6 +140,8 @@ export async function searchChunks(
 
   if (reranker && options.rerank_top_n)
     results = await rerankHead(reranker, query, results, options.rerank_top_n, options.signal);
+  else if (hybrid && semantic.embedder!.embedTexts && queryWords.size >= SECOND_LOOK_WORDS)
+    results = await secondLook(semantic.embedder!, query, results, options.signal);
 
   results = results.slice(0, topK);
   for (const r of results) {
@@ -227,6 +232,57 @@ function toResult(
       end: c.end,
     },
   };
+}
+
+/** A query of fewer words ("governing law") is ranked by its words: no second look, and none of its cost. */
+const SECOND_LOOK_WORDS = 3;
+
+/** Sentences shorter than this ("Termination.", "(a)") say too little to be compared with a question. */
+const MIN_SENTENCE = 20;
+
+/**
+ * A hybrid search's second look (RETRIEVAL_TUNING.sentences): a passage is as close to the query
+ * as its closest sentence, so a long passage with one answering sentence (the termination sentence
+ * among the renewal terms) is not outranked by one that only shares the question's words. The
+ * passages after the first, up to `head`, are re-ordered by that sentence's cosine, their own
+ * cosine and their place in search's order; the first passage stays where fusion put it, which is
+ * where the best-ranked answer sits most often. The cosines are kept in `scores.sentence`.
+ * `query` is what was searched: within the documents a question names, the question without the
+ * words that named them, so a sentence is not preferred for naming a party.
+ */
+async function secondLook(
+  embedder: QueryEmbedder,
+  query: string,
+  results: SearchResult[],
+  signal?: AbortSignal,
+): Promise<SearchResult[]> {
+  const t = RETRIEVAL_TUNING.sentences;
+  const head = results.slice(1, t.head);
+  if (head.length < 2) return results;
+  const sentences = head.map((r) =>
+    passageSentences(r.text, 0, r.text.length)
+      .map(([a, b]) => r.text.slice(a, b))
+      .filter((x) => x.length >= MIN_SENTENCE),
+  );
+  const texts = [...new Set([query, ...sentences.flat()])];
+  const vectors = await embedder.embedTexts!(texts, signal);
+  throwIfAborted(signal);
+  const vectorOf = new Map(texts.map((x, i) => [x, vectors[i]!]));
+  const q = vectorOf.get(query)!;
+  head.forEach((r, i) => {
+    // A passage of short items only ("(a) Fees.") has no sentence to compare: 0.
+    r.scores.sentence = Math.max(0, ...sentences[i]!.map((x) => dot(q, vectorOf.get(x)!)));
+  });
+  const order = (r: SearchResult, rank: number) =>
+    (t.rank * t.rankK) / (t.rankK + rank + 1) + r.scores.sentence! + t.chunk * (r.scores.vector?.score ?? 0);
+  const ranked = head.map((r, i) => ({ r, key: order(r, i + 1) })).sort((a, b) => b.key - a.key);
+  return [results[0]!, ...ranked.map((x) => x.r), ...results.slice(t.head)];
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }
 
 /** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */

@@ -7,6 +7,8 @@ import type { ChunkStore } from './store';
 
 /** Query vectors kept per engine (384 floats each for the default model: about 0.4 MB in all). */
 export const RECENT_QUERIES = 256;
+/** Sentence vectors kept per engine (a search's second look, an answer's choice of sentence): about 6 MB. */
+export const RECENT_TEXTS = 4096;
 
 /**
  * The models that answer queries, loaded once per engine and shared by every case: query embedders
@@ -18,6 +20,8 @@ export class QueryModels {
   private rerankerLoad: Promise<Reranker | null> | null = null;
   /** The latest query vectors, by model and text, least recently used first (a model loaded again starts afresh). */
   private readonly recent = new Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>();
+  /** The latest sentence vectors, the same way. */
+  private readonly texts = new Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>();
 
   constructor(private readonly catalog: EmbeddingCatalog) {}
 
@@ -58,6 +62,32 @@ export class QueryModels {
     return vector;
   }
 
+  /**
+   * The vectors of several texts (sentences of passages), those made lately reused: a search's
+   * second look and the answer that quotes the same passages compare the same sentences.
+   */
+  async embedTexts(embedder: LoadedEmbedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const key = (text: string) => `${embedder.modelId}\u0000${text}`;
+    const found = new Map<string, Float32Array>();
+    for (const text of texts) {
+      const kept = this.texts.get(key(text));
+      if (kept?.embedder !== embedder) continue;
+      this.texts.delete(key(text));
+      this.texts.set(key(text), kept);
+      found.set(text, kept.vector);
+    }
+    const todo = [...new Set(texts.filter((t) => !found.has(t)))];
+    if (todo.length) {
+      const vectors = await embedder.embed(todo, signal);
+      todo.forEach((text, i) => {
+        found.set(text, vectors[i]!);
+        this.texts.set(key(text), { embedder, vector: vectors[i]! });
+        if (this.texts.size > RECENT_TEXTS) this.texts.delete(this.texts.keys().next().value!);
+      });
+    }
+    return texts.map((t) => found.get(t)!);
+  }
+
   /** The installed cross-encoder reranker (null when none is installed). */
   async reranker(): Promise<Reranker | null> {
     this.rerankerLoad ??= loadReranker(this.catalog).catch(() => null);
@@ -70,6 +100,7 @@ export class QueryModels {
     const loads = [...this.embedders.values()];
     this.embedders.clear();
     this.recent.clear();
+    this.texts.clear();
     for (const l of loads) {
       const r = await l.catch(() => null);
       if (r?.ok) await r.embedder.dispose();
@@ -121,6 +152,7 @@ export async function caseSemantics(models: QueryModels, meta: CaseMeta, store: 
       modelId: embedder.modelId,
       dimension: embedder.dimension,
       embedQuery: (text, signal) => models.embedQuery(embedder, text, signal),
+      embedTexts: (texts, signal) => models.embedTexts(embedder, texts, signal),
     },
   };
 }

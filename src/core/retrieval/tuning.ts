@@ -43,7 +43,21 @@ export interface RetrievalTuning {
   lexicon: boolean;
   /** …and so does the text the question's vector is made from. */
   lexiconVector: boolean;
+  sentences: SentenceTuning;
   routing: RoutingTuning;
+}
+
+/**
+ * A hybrid search's second look: the passages after the first, up to `head`, re-ordered by the
+ * best sentence's cosine with the query, plus `chunk` × the passage's own cosine and `rank` ×
+ * k/(k + rank + 1) for search's order. The first passage stays first.
+ */
+export interface SentenceTuning {
+  /** How many of the first passages take part (0: off). */
+  head: number;
+  rank: number;
+  rankK: number;
+  chunk: number;
 }
 
 export const RETRIEVAL_TUNING: RetrievalTuning = {
@@ -55,6 +69,7 @@ export const RETRIEVAL_TUNING: RetrievalTuning = {
   adjacency: true,
   lexicon: true,
   lexiconVector: true,
+  sentences: { head: 15, rank: 0.3, rankK: 2, chunk: 0.6 },
   routing: {
     rareShare: 0.08,
     minRareDocs: 2,

@@ -52,6 +52,8 @@ export interface SearchResult {
     vector?: ComponentScore<VectorLabel>;
     rrf?: number;
     rerank?: number;
+    /** Hybrid: the cosine of the passage's sentence closest in meaning to the query (the order's second look). */
+    sentence?: number;
   };
   citation: CitationRecord;
   /** Where the passage sits in its document's outline, outermost first ("7 Limitation of Liability", "7.2 Cap"); absent when the document has no headings there. */
