@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import type { SearchResult } from '../../src/shared/contract/search';
 import { ChunkStore } from '../../src/core/retrieval/store';
@@ -127,6 +127,12 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
     const labelled = all.filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`));
     expect(labelled.length).toBeGreaterThan(150);
     const mrr: Record<string, number> = {};
+    // Fusion and focus alone: the second look (tested below) would embed each list's sentences again.
+    const saved = RETRIEVAL_TUNING.sentences;
+    RETRIEVAL_TUNING.sentences = { ...saved, head: 0 };
+    onTestFinished(() => {
+      RETRIEVAL_TUNING.sentences = saved;
+    });
     // Each question names its NDA ("Consider the Non-Disclosure Agreement between CopAcc and ToP Mentors; …").
     for (const [name, mode, focus] of [
       ['keyword', 'keyword', 'off'],
@@ -158,10 +164,10 @@ describe('semantic search (all-MiniLM-L6-v2)', () => {
         tests: Labelled[];
       }
     ).tests;
-    // Every third question about these NDAs.
+    // Every fifth question about these NDAs.
     const labelled = all
       .filter((t) => NAMES.some((n) => t.snippets[0]!.file_path === `contractnli/${n}`))
-      .filter((_t, i) => i % 3 === 0);
+      .filter((_t, i) => i % 5 === 0);
     const saved = RETRIEVAL_TUNING.sentences;
     const { rank, rankK, chunk } = saved;
     let looks = 0;
