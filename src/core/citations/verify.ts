@@ -10,6 +10,7 @@ import type { CitationRecord } from '../../shared/contract/search';
 import { pagesOf, passageSentences, placeOf as pinCiteOf, sentenceRanges } from '../text/index';
 import type { TranscriptLayout } from '../domain/index';
 import { contentWords } from '../util/words';
+import { dot } from '../util/vectors';
 import { factsOf, indexFacts, missingFacts, type Fact, type FactIndex } from './facts';
 
 export interface CitationLookup {
@@ -702,11 +703,6 @@ export function embeddingSimilarity(embedder: TextEmbedder, signal?: AbortSignal
       todo.forEach((t, i) => cache.set(t, vectors[i]!));
     }
     const a = cache.get(sentence)!;
-    return candidates.map((c) => {
-      const b = cache.get(c)!;
-      let dot = 0;
-      for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
-      return dot;
-    });
+    return candidates.map((c) => dot(a, cache.get(c)!));
   };
 }

@@ -10,6 +10,7 @@ import { CasefileError } from '../../shared/errors';
 import { CitationLedger, pageRange, type ChunkRecord } from '../domain/index';
 import { hybridLabel, keywordLabel, queryCoverage, vectorLabel } from './labels';
 import { contentWords } from '../util/words';
+import { dot } from '../util/vectors';
 import { filterToWhere, type ChunkFilter, type ChunkStore, type ScoredChunk } from './store';
 import { RETRIEVAL_TUNING } from './tuning';
 import { expandQuery } from './lexicon';
@@ -277,12 +278,6 @@ async function secondLook(
     (t.rank * t.rankK) / (t.rankK + rank + 1) + r.scores.sentence! + t.chunk * (r.scores.vector?.score ?? 0);
   const ranked = head.map((r, i) => ({ r, key: order(r, i + 1) })).sort((a, b) => b.key - a.key);
   return [results[0]!, ...ranked.map((x) => x.r), ...results.slice(t.head)];
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
 
 /** The first `topN` results re-ordered by the cross-encoder's score (kept in `scores.rerank`); the rest follow unchanged. */

@@ -19,9 +19,9 @@ export class QueryModels {
   private readonly embedders = new Map<string, Promise<EmbedderLoad>>();
   private rerankerLoad: Promise<Reranker | null> | null = null;
   /** The latest query vectors, by model and text, least recently used first (a model loaded again starts afresh). */
-  private readonly recent = new Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>();
+  private readonly recent: Recent = new Map();
   /** The latest sentence vectors, the same way. */
-  private readonly texts = new Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>();
+  private readonly texts: Recent = new Map();
 
   constructor(private readonly catalog: EmbeddingCatalog) {}
 
@@ -49,16 +49,10 @@ export class QueryModels {
    * Only finished vectors are kept, so a cancelled query is made again next time.
    */
   async embedQuery(embedder: LoadedEmbedder, text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const key = `${embedder.modelId}\u0000${text}`;
-    const kept = this.recent.get(key);
-    this.recent.delete(key);
-    if (kept?.embedder === embedder) {
-      this.recent.set(key, kept);
-      return kept.vector;
-    }
+    const kept = recall(this.recent, embedder, text);
+    if (kept) return kept;
     const vector = await embedder.embedOne(text, signal);
-    this.recent.set(key, { embedder, vector });
-    if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value!);
+    keep(this.recent, embedder, text, vector, RECENT_QUERIES);
     return vector;
   }
 
@@ -67,22 +61,17 @@ export class QueryModels {
    * second look and the answer that quotes the same passages compare the same sentences.
    */
   async embedTexts(embedder: LoadedEmbedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const key = (text: string) => `${embedder.modelId}\u0000${text}`;
     const found = new Map<string, Float32Array>();
     for (const text of texts) {
-      const kept = this.texts.get(key(text));
-      if (kept?.embedder !== embedder) continue;
-      this.texts.delete(key(text));
-      this.texts.set(key(text), kept);
-      found.set(text, kept.vector);
+      const kept = recall(this.texts, embedder, text);
+      if (kept) found.set(text, kept);
     }
     const todo = [...new Set(texts.filter((t) => !found.has(t)))];
     if (todo.length) {
       const vectors = await embedder.embed(todo, signal);
       todo.forEach((text, i) => {
         found.set(text, vectors[i]!);
-        this.texts.set(key(text), { embedder, vector: vectors[i]! });
-        if (this.texts.size > RECENT_TEXTS) this.texts.delete(this.texts.keys().next().value!);
+        keep(this.texts, embedder, text, vectors[i]!, RECENT_TEXTS);
       });
     }
     return texts.map((t) => found.get(t)!);
@@ -106,6 +95,24 @@ export class QueryModels {
       if (r?.ok) await r.embedder.dispose();
     }
   }
+}
+
+type Recent = Map<string, { embedder: LoadedEmbedder; vector: Float32Array }>;
+
+/** A vector `embedder` made for `text` lately, moved to the newest end; undefined when none. */
+function recall(recent: Recent, embedder: LoadedEmbedder, text: string): Float32Array | undefined {
+  const key = `${embedder.modelId}\u0000${text}`;
+  const kept = recent.get(key);
+  recent.delete(key);
+  if (kept?.embedder !== embedder) return undefined;
+  recent.set(key, kept);
+  return kept.vector;
+}
+
+/** Keep a vector, the least recently used going once there are more than `cap`. */
+function keep(recent: Recent, embedder: LoadedEmbedder, text: string, vector: Float32Array, cap: number): void {
+  recent.set(`${embedder.modelId}\u0000${text}`, { embedder, vector });
+  if (recent.size > cap) recent.delete(recent.keys().next().value!);
 }
 
 /** Where a case's query models come from. */
