@@ -346,19 +346,20 @@ export class Engine {
   }
 
   /**
-   * Before a case's folder goes: stop what holds it (below), and forget its members — the case
-   * is gone from the firm.
+   * Before a case's folder goes: stop what holds it (below), drop its index on the object
+   * storage, and forget its members — the case is gone from the firm.
    */
   async beforeCaseDelete(caseId: string): Promise<void> {
     await this.beforeCaseReplace(caseId);
+    await this.dropRemoteIndex(caseId);
     await (await this.firmStore()).forgetCase(caseId);
   }
 
   /**
    * Before a case's folder is set aside for a new version of it (an imported matter): stop its
-   * ingest and drop its persisted jobs, cancel its chat turns, close what the open case holds, drop
-   * its index on the object storage. Its members stay: the new version keeps the case's id, and the
-   * people working on it.
+   * ingest and drop its persisted jobs, cancel its chat turns, close what the open case holds. Its
+   * index on the object storage stays with it (the earlier version), and its members stay: the new
+   * version keeps the case's id, and the people working on it.
    */
   async beforeCaseReplace(caseId: string): Promise<void> {
     await (await this.watchLoaded?.catch(() => undefined))?.unfollow(caseId);
@@ -371,7 +372,6 @@ export class Engine {
     }
     (await this.agentLoaded?.catch(() => undefined))?.cancelCase(caseId);
     await this.openCases.release(caseId);
-    await this.dropRemoteIndex(caseId);
     this.passwords.forget(`${caseId}/`);
   }
 

@@ -272,7 +272,7 @@ describe('moving a matter', () => {
     expect(hits[0]?.file_name).toBe('letter.txt');
   });
 
-  it('a matter cannot replace a case here whose index is on the firm’s object storage: said, nothing changed', async () => {
+  it('a matter replacing a case whose index is on object storage: the earlier version keeps its bucket, the new one its folder', async () => {
     const home = newDir('casefile-matter-s3-');
     const other = await open(home);
     const call = other.router.call.bind(other.router);
@@ -280,13 +280,15 @@ describe('moving a matter', () => {
     // The case here as one made on a home with object storage records it (its index kept in a bucket).
     const meta = path.join(home, 'cases', caseId, 'case.json');
     const json = JSON.parse(readFileSync(meta, 'utf8')) as Record<string, unknown>;
-    writeFileSync(meta, JSON.stringify({ ...json, storage: { kind: 's3', bucket: 'firm', prefix: 'matters' } }));
-    await expect(call('cases.import', { path: plain })).rejects.toMatchObject({
-      code: 'invalid_input',
-      message: expect.stringMatching(/object storage, so a matter file cannot replace it yet/),
-    });
-    expect((await call('cases.list', {})).cases.map((c) => c.id)).toEqual([caseId]);
-    expect(readdirSync(path.join(home, 'cases')).filter((d) => d.startsWith('.'))).toEqual([]);
+    const storage = { kind: 's3', bucket: 'firm', prefix: `matters/${caseId}` };
+    writeFileSync(meta, JSON.stringify({ ...json, storage }));
+    // This home has no object storage: the new version keeps its index in its own folder.
+    const r = await call('cases.import', { path: plain });
+    const earlier = JSON.parse(readFileSync(path.join(home, 'cases', r.earlier!.id, 'case.json'), 'utf8'));
+    expect(earlier.storage).toEqual(storage);
+    expect(JSON.parse(readFileSync(meta, 'utf8'))).not.toHaveProperty('storage');
+    const hits = (await call('search', { case_id: caseId, query: 'notice to quit', mode: 'keyword' })).results;
+    expect(hits[0]?.file_name).toBe('letter.txt');
   });
 
   it('a new version of a matter keeps its members on a firm server (the case keeps its id)', async () => {

@@ -4,8 +4,10 @@
  * passage, delete (nothing left in the bucket), and the server stopped and started again between
  * two searches.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { toApiError } from '../../src/shared/errors';
@@ -29,6 +31,24 @@ async function firmHome(server: WeedServer, prefix: string) {
   copyFileSync(cuadPdf(CUAD_SMALL.pcquote), path.join(drop, 'pcquote.pdf'));
   copyFileSync(cuadPdf(CUAD_SMALL.mphase), path.join(drop, 'mphase.pdf'));
   return { home, engine, call: engine.router.call.bind(engine.router), drop };
+}
+
+/** A copy of the matter file `file` whose case.json names `storage`, its manifest made to match: what a tampered file could say. */
+function withStorage(file: string, storage: object): string {
+  const entries = unzipSync(readFileSync(file));
+  const meta = JSON.parse(strFromU8(entries['case/case.json']!)) as object;
+  const json = strToU8(JSON.stringify({ ...meta, storage }));
+  entries['case/case.json'] = json;
+  const manifest = JSON.parse(strFromU8(entries['manifest.json']!)) as {
+    files: { path: string; size: number; sha256: string }[];
+  };
+  const listed = manifest.files.find((f) => f.path === 'case.json')!;
+  listed.size = json.length;
+  listed.sha256 = createHash('sha256').update(json).digest('hex');
+  entries['manifest.json'] = strToU8(JSON.stringify(manifest));
+  const crafted = file.replace(/\.casefile$/, '-bucket.casefile');
+  writeFileSync(crafted, zipSync(entries));
+  return crafted;
 }
 
 // On CI the server must be there: a missing one fails here instead of skipping the object storage tests.
@@ -72,16 +92,67 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     expect(page).toMatchObject({ file_id: cite.file_id, page: cite.pages![0] });
     expect(page.png.length).toBeGreaterThan(0);
 
-    // A matter file cannot hold an index kept in the bucket yet: said plainly, nothing written.
-    const out = path.join(home, 'co-branding.casefile');
-    await expect(call('cases.export', { case_id: caseId, out })).rejects.toMatchObject({
-      message: expect.stringMatching(/object storage, so it cannot be put in a matter file/),
-    });
-    expect(existsSync(out)).toBe(false);
-
     await call('cases.delete', { case_id: caseId });
     expect(await listObjects(server, prefix)).toEqual([]);
     await expect(call('cases.get', { case_id: caseId })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a matter moves: exported from the bucket, worked on at a desktop, imported back as a new version kept in the bucket', async () => {
+    const server1 = await firmHome(server, 'firm-m');
+    const { id: caseId } = await server1.call('cases.create', { name: 'Moving' });
+    await server1.call('ingest.start', { case_id: caseId, paths: [server1.drop] });
+    const query = { case_id: caseId, query: 'exclusive co-branded web site', mode: 'keyword' as const, k: 5 };
+    const before = (await server1.call('search', query)).results.map((r) => r.chunk_id);
+    expect(before.length).toBeGreaterThan(0);
+
+    // The matter file carries the index copied out of the bucket, and a case.json naming no bucket.
+    const out = path.join(server1.home, 'moving.casefile');
+    await server1.call('cases.export', { case_id: caseId, out });
+    const entries = unzipSync(readFileSync(out));
+    expect(Object.keys(entries).some((e) => e.startsWith('case/lancedb/chunks.lance/'))).toBe(true);
+    const archived = JSON.parse(strFromU8(entries['case/case.json']!)) as Record<string, unknown>;
+    expect(archived).toMatchObject({ id: caseId, name: 'Moving' });
+    expect(archived).not.toHaveProperty('storage');
+
+    // At a desktop with no object storage: the same passages, from the case's own folder. A bucket
+    // written into the file's case.json is not followed (here the server's own folder of the case).
+    const desktopHome = tempHome('casefile-s3-desktop-');
+    const desktop = await Engine.open({ home: desktopHome, ingest: { concurrency: 1, ocr: false } });
+    engines.push(desktop);
+    const bucket = { kind: 's3', bucket: server.bucket, prefix: `firm-m/${caseId}` };
+    await desktop.router.call('cases.import', { path: withStorage(out, bucket) });
+    expect(existsSync(path.join(desktopHome, 'cases', caseId, 'lancedb'))).toBe(true);
+    expect((await desktop.router.call('search', query)).results.map((r) => r.chunk_id)).toEqual(before);
+    const more = path.join(desktopHome, 'more');
+    mkdirSync(more);
+    copyFileSync(cuadPdf(CUAD_SMALL.datacall), path.join(more, 'datacall.pdf'));
+    await desktop.router.call('ingest.start', { case_id: caseId, paths: [more] });
+    const worked = (await desktop.router.call('search', query)).results.map((r) => r.chunk_id);
+    expect(worked.some((id) => id.startsWith('datacall.pdf'))).toBe(true);
+    const back = path.join(desktopHome, 'moving-v2.casefile');
+    await desktop.router.call('cases.export', { case_id: caseId, out: back });
+
+    // Back on the server: the new version's index goes to the bucket beside the earlier version's,
+    // and both answer.
+    const imported = await server1.call('cases.import', { path: back });
+    expect(imported.earlier).not.toBeNull();
+    expect(existsSync(path.join(server1.home, 'cases', caseId, 'lancedb'))).toBe(false);
+    const files = (await server1.call('files.list', { case_id: caseId })).files.map((f) => f.name);
+    expect(files.sort()).toEqual(['datacall.pdf', 'mphase.pdf', 'pcquote.pdf']);
+    expect((await server1.call('search', query)).results.map((r) => r.chunk_id)).toEqual(worked);
+    const earlierId = imported.earlier!.id;
+    expect((await server1.call('search', { ...query, case_id: earlierId })).results.map((r) => r.chunk_id)).toEqual(
+      before,
+    );
+    const keys = await listObjects(server, 'firm-m/');
+    const folders = new Set(keys.map((k) => k.split('/')[1]));
+    expect(folders.size).toBe(2);
+    expect(folders.has(caseId)).toBe(true);
+
+    // Deleting the earlier version leaves the new one's index in the bucket.
+    await server1.call('cases.delete', { case_id: earlierId });
+    expect(await listObjects(server, `firm-m/${caseId}/`)).toEqual([]);
+    expect((await server1.call('search', query)).results.map((r) => r.chunk_id)).toEqual(worked);
   });
 
   it('the server stops: a search says so in plain words; it starts again: the next search finds the same passages', async () => {

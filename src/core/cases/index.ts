@@ -2,4 +2,4 @@
 export { caseHandlers } from './handlers';
 export { type CaseDigest, DIGEST_FORMAT, readDigest, writeDigest } from './digest';
 export { CaseMeta, CaseRegistry, dateSettingsOf, ocrSettingsOf } from './registry';
-export { type IndexLocation, readObjectStore } from './object-store';
+export { caseIndexLocation, type IndexLocation, newCaseStorage, readObjectStore } from './object-store';

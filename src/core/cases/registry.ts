@@ -118,6 +118,11 @@ export class CaseRegistry {
     this.objectStore = store;
   }
 
+  /** The home's object storage settings (null: every case keeps its index in its folder). */
+  objectStorage(): Promise<ObjectStore | null> {
+    return this.objectStore;
+  }
+
   /** Where the case's LanceDB database is (its folder, or the object storage the case recorded). */
   async indexLocation(caseId: string): Promise<IndexLocation> {
     const { storage } = await this.readMeta(caseId);

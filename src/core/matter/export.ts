@@ -12,6 +12,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream';
 import type { MatterExport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
+import type { CaseMeta } from '../cases/index';
+import { ChunkStore } from '../retrieval/store';
 import { TEMP_MARK } from '../util/fs';
 import { ChunkSealer } from './crypto';
 import {
@@ -35,6 +37,8 @@ interface CaseFile {
   size: number;
 }
 
+const byPath = (a: CaseFile, b: CaseFile): number => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+
 /** Every regular file of the case folder, by its path inside the case (forward slashes), sorted. */
 async function caseFiles(caseDir: string): Promise<CaseFile[]> {
   const out: CaseFile[] = [];
@@ -48,7 +52,7 @@ async function caseFiles(caseDir: string): Promise<CaseFile[]> {
     }
   };
   await walk(caseDir, '');
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return out.sort(byPath);
 }
 
 /** Plain zip bytes gathered before one write: a case of many small files gives many small pieces. */
@@ -146,39 +150,58 @@ export async function exportCase(
   const st = await fs.stat(target).catch(() => null);
   if (st && !st.isFile())
     throw new CasefileError('invalid_input', `“${target}” is a folder, not a file. Give the matter file’s name too.`);
-  // not_found before anything else; an index on the firm's object storage is not in the folder.
-  if ((await ports.cases.readMeta(caseId)).storage)
-    throw new CasefileError(
-      'invalid_input',
-      'This case’s index is on the firm’s object storage, so it cannot be put in a matter file yet. Export a case kept on this computer.',
-    );
+  await ports.cases.readMeta(caseId); // not_found before anything else
   const sealer = passphrase ? await ChunkSealer.create(passphrase) : null;
   return ports.exclusive(caseId, async () => {
     const meta = await ports.cases.readMeta(caseId);
-    const files = await caseFiles(ports.cases.caseDir(caseId));
-    const progress = new Progress(
-      ports.events,
-      caseId,
-      'export',
-      files.reduce((n, f) => n + f.size, 0),
-    );
     const temp = `${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
-    const handle = await fs.open(temp, 'wx');
-    const head = {
-      format: MATTER_FORMAT,
-      format_version: MATTER_FORMAT_VERSION,
-      casefile_version: ports.version,
-      exported_at: new Date().toISOString(),
-      case: { id: meta.id, name: meta.name },
-    } as const;
+    // A case whose index is on the firm's object storage: the index is copied out beside the file first.
+    const staged = meta.storage ? `${temp}-index` : null;
     try {
-      const bytes = await writeArchive(handle, files, head, sealer, progress).finally(() => handle.close());
+      const files = await caseFiles(ports.cases.caseDir(caseId));
+      const all = staged ? await withIndexFromBucket(ports, meta, files, staged) : files;
+      const progress = new Progress(
+        ports.events,
+        caseId,
+        'export',
+        all.reduce((n, f) => n + f.size, 0),
+      );
+      const handle = await fs.open(temp, 'wx');
+      const head = {
+        format: MATTER_FORMAT,
+        format_version: MATTER_FORMAT_VERSION,
+        casefile_version: ports.version,
+        exported_at: new Date().toISOString(),
+        case: { id: meta.id, name: meta.name },
+      } as const;
+      const bytes = await writeArchive(handle, all, head, sealer, progress).finally(() => handle.close());
       await fs.rename(temp, target);
       progress.done();
-      return { case_id: meta.id, name: meta.name, path: target, bytes, files: files.length, encrypted: !!sealer };
+      return { case_id: meta.id, name: meta.name, path: target, bytes, files: all.length, encrypted: !!sealer };
     } catch (err) {
       await fs.rm(temp, { force: true });
       throw err;
+    } finally {
+      if (staged) await fs.rm(staged, { recursive: true, force: true });
     }
   });
+}
+
+/**
+ * The files of a case whose index is on the firm's object storage, as a matter file holds them:
+ * the index copied from the bucket into `staged` as a folder's `lancedb/`, and a case.json that
+ * names no bucket, so the matter opens anywhere as a case kept in its folder.
+ */
+async function withIndexFromBucket(
+  ports: MatterPorts,
+  meta: CaseMeta,
+  files: CaseFile[],
+  staged: string,
+): Promise<CaseFile[]> {
+  await fs.mkdir(staged);
+  await ChunkStore.copy(await ports.cases.indexLocation(meta.id), staged);
+  const { storage: _bucket, ...local } = meta;
+  await fs.writeFile(path.join(staged, 'case.json'), `${JSON.stringify(local, null, 2)}\n`);
+  const kept = files.filter((f) => f.rel !== 'case.json' && !f.rel.startsWith('lancedb/'));
+  return [...kept, ...(await caseFiles(staged))].sort(byPath);
 }

@@ -12,7 +12,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MatterImport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
-import { CaseMeta } from '../cases/index';
+import { CaseMeta, caseIndexLocation, type IndexLocation, newCaseStorage } from '../cases/index';
+import { ChunkStore } from '../retrieval/store';
 import { readJson, writeJsonAtomic } from '../util/fs';
 import { ChunkOpener, ENCRYPTED_MAGIC, HEADER_BYTES } from './crypto';
 import { CASE_PREFIX, MANIFEST_ENTRY, type Manifest, parseManifest, safeCasePath } from './manifest';
@@ -150,13 +151,33 @@ async function stagedMeta(dir: string, manifest: Manifest): Promise<CaseMeta> {
   const parsed = CaseMeta.safeParse(await readJson(path.join(dir, 'case.json')).catch(() => undefined));
   if (!parsed.success || parsed.data.id !== manifest.case.id)
     throw refuse('This matter file’s case.json is damaged or names another case; it was refused.');
-  const meta = parsed.data;
+  // A bucket named in the file is never followed: the matter's index is the one it carries.
+  const { storage, ...meta } = parsed.data;
   const watch = meta.settings.watch as { enabled?: unknown; folders?: unknown } | undefined;
-  if (watch?.enabled === true) {
-    meta.settings = { ...meta.settings, watch: { ...watch, enabled: false } };
-    await writeJsonAtomic(path.join(dir, 'case.json'), meta);
-  }
+  if (watch?.enabled === true) meta.settings = { ...meta.settings, watch: { ...watch, enabled: false } };
+  if (storage || watch?.enabled === true) await writeJsonAtomic(path.join(dir, 'case.json'), meta);
   return meta;
+}
+
+/**
+ * On a home whose cases keep their index on the firm's object storage, the staged case's index
+ * goes there too, as a new case's would: under the case's own folder in the bucket, or a fresh
+ * one beside it where a version it replaces (or anything else) is already there. Returns the
+ * place written, to be removed if the import fails after this.
+ */
+async function indexToBucket(ports: MatterPorts, dir: string, meta: CaseMeta): Promise<IndexLocation | null> {
+  const store = await ports.cases.objectStorage();
+  if (!store) return null;
+  const here = await ports.cases.readMeta(meta.id).catch(() => null);
+  let storage = newCaseStorage(store, meta.id)!;
+  const taken = async () =>
+    here?.storage?.prefix === storage.prefix || !(await ChunkStore.isEmpty(caseIndexLocation(dir, storage, store)));
+  if (await taken()) storage = { ...storage, prefix: `${storage.prefix}-${Date.now().toString(36)}` };
+  const location = caseIndexLocation(dir, storage, store);
+  if (await fs.stat(path.join(dir, 'lancedb')).catch(() => null)) await ChunkStore.copy(dir, location);
+  await fs.rm(path.join(dir, 'lancedb'), { recursive: true, force: true });
+  await writeJsonAtomic(path.join(dir, 'case.json'), { ...meta, storage });
+  return location;
 }
 
 /** Chats name their case: the earlier version's chats are renamed with it. */
@@ -180,12 +201,6 @@ async function installCase(ports: MatterPorts, staged: string, caseId: string) {
     ports.events.emit('cases.changed', { case_id: caseId, kind: 'imported' });
     return { installed, earlier: null };
   }
-  // Setting it aside would leave the earlier version without its index, kept in the bucket under this id.
-  if (here.storage)
-    throw new CasefileError(
-      'invalid_input',
-      `“${here.name}” here keeps its index on the firm’s object storage, so a matter file cannot replace it yet. Nothing was changed.`,
-    );
   await ports.beforeCaseReplace(caseId);
   const moved = await ports.exclusive(caseId, async () => {
     const earlier = await ports.cases.keepAsEarlier(caseId);
@@ -209,8 +224,11 @@ export async function importMatter(ports: MatterPorts, file: string, passphrase?
     if (kind === 'sealed') await unseal(source, passphrase, zipFile);
     const caseDir = path.join(staging, 'case');
     const { manifest, progress } = await unpack(ports, zipFile, caseDir);
-    await stagedMeta(caseDir, manifest);
-    const { installed, earlier } = await installCase(ports, caseDir, manifest.case.id);
+    const bucket = await indexToBucket(ports, caseDir, await stagedMeta(caseDir, manifest));
+    const { installed, earlier } = await installCase(ports, caseDir, manifest.case.id).catch(async (err) => {
+      if (bucket) await ChunkStore.drop(bucket).catch(() => undefined);
+      throw err;
+    });
     progress.done();
     return {
       case: installed,

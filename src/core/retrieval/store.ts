@@ -179,6 +179,44 @@ export class ChunkStore {
     }
   }
 
+  /**
+   * Copy a case's index to another place (its folder and the firm's object storage, either way):
+   * the table as it is now, streamed in batches with its schema, and its indexes built there as
+   * an optimize would. The target must hold no table yet. Returns the rows copied.
+   */
+  static async copy(from: string | IndexLocation, to: string | IndexLocation): Promise<number> {
+    const source = await ChunkStore.open(from);
+    const target = await ChunkStore.open(to);
+    try {
+      const table = await source.table();
+      if (!table) return 0;
+      const copy = await target.db.createEmptyTable(CHUNKS_TABLE, await table.schema());
+      let rows = 0;
+      for await (const batch of table.query()) {
+        if (!batch.numRows) continue;
+        // LanceDB's batches are of its own (CommonJS) Arrow: handed back as a table-like, not wrapped in ours.
+        await copy.add({ schema: batch.schema, batches: [batch] });
+        rows += batch.numRows;
+      }
+      target.tableHandle = copy;
+      await target.optimize({ keepVersionsMs: 0 });
+      return rows;
+    } finally {
+      source.close();
+      target.close();
+    }
+  }
+
+  /** Whether the place holds no table at all (nothing was ever indexed there, or it was dropped). */
+  static async isEmpty(location: string | IndexLocation): Promise<boolean> {
+    const db = await connect(locate(location));
+    try {
+      return (await db.tableNames()).length === 0;
+    } finally {
+      db.close();
+    }
+  }
+
   /** The `chunks` table, or null while nothing has been indexed in this case. */
   async table(): Promise<lancedb.Table | null> {
     if (this.closed) throw new Error('ChunkStore is closed');
