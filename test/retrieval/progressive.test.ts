@@ -235,14 +235,22 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
       const offIndexed = engine.events.on('ingest.file', (e) => {
         if (e.case_id === caseId && e.status === 'indexed') indexed++;
       });
-      // How many files of the drop were indexed each time the stage took passages to embed.
+      // How many files of the drop were indexed each time the stage took passages it then embedded.
+      // (A batch read and put back does not count: a pass that starts between two files reads one,
+      // finds the readers on every core again, and stops before embedding it.)
       const looked: number[] = [];
+      const readAt = new WeakMap<object, number>();
       const pending = ChunkStore.prototype.pending;
+      const setVectors = ChunkStore.prototype.setVectors;
       ChunkStore.prototype.pending = async function (this: ChunkStore, ...args: Parameters<typeof pending>) {
         const at = indexed;
         const batch = await pending.apply(this, args);
-        if (batch.length) looked.push(at);
+        readAt.set(batch, at);
         return batch;
+      };
+      ChunkStore.prototype.setVectors = async function (this: ChunkStore, ...args: Parameters<typeof setVectors>) {
+        looked.push(readAt.get(args[0]) ?? indexed);
+        return setVectors.apply(this, args);
       };
       try {
         await engine.router.call('ingest.start', { case_id: caseId, paths: [drop] });
@@ -255,6 +263,7 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
         expect(last.embedded).toBe(last.total);
       } finally {
         ChunkStore.prototype.pending = pending;
+        ChunkStore.prototype.setVectors = setVectors;
         offIndexed();
         moments.off();
         await engine.close();
