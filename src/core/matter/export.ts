@@ -155,8 +155,10 @@ export async function exportCase(
   return ports.exclusive(caseId, async () => {
     const meta = await ports.cases.readMeta(caseId);
     const temp = `${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
-    // A case whose index is on the firm's object storage: the index is copied out beside the file first.
-    const staged = meta.storage ? `${temp}-index` : null;
+    // A case whose index is on the firm's object storage: its index is copied out first, into the
+    // data home's staging (removed at the next start if this process is killed), never beside the
+    // matter file, where a sealed export would leave it readable.
+    const staged = meta.storage ? await ports.cases.newStaging() : null;
     try {
       const files = await caseFiles(ports.cases.caseDir(caseId));
       const all = staged ? await withIndexFromBucket(ports, meta, files, staged) : files;
@@ -198,7 +200,6 @@ async function withIndexFromBucket(
   files: CaseFile[],
   staged: string,
 ): Promise<CaseFile[]> {
-  await fs.mkdir(staged);
   await ChunkStore.copy(await ports.cases.indexLocation(meta.id), staged);
   const { storage: _bucket, ...local } = meta;
   await fs.writeFile(path.join(staged, 'case.json'), `${JSON.stringify(local, null, 2)}\n`);
