@@ -169,10 +169,9 @@ async function indexToBucket(ports: MatterPorts, dir: string, meta: CaseMeta): P
   const store = await ports.cases.objectStorage();
   if (!store) return null;
   const here = await ports.cases.readMeta(meta.id).catch(() => null);
-  let storage = newCaseStorage(store, meta.id)!;
-  const taken = async () =>
-    here?.storage?.prefix === storage.prefix || !(await ChunkStore.isEmpty(caseIndexLocation(dir, storage, store)));
-  if (await taken()) storage = { ...storage, prefix: `${storage.prefix}-${Date.now().toString(36)}` };
+  const own = newCaseStorage(store, meta.id)!;
+  const free = here?.storage?.prefix !== own.prefix && (await ChunkStore.isEmpty(caseIndexLocation(dir, own, store)));
+  const storage = free ? own : { ...own, prefix: `${own.prefix}-${Date.now().toString(36)}` };
   const location = caseIndexLocation(dir, storage, store);
   if (await fs.stat(path.join(dir, 'lancedb')).catch(() => null)) await ChunkStore.copy(dir, location);
   await fs.rm(path.join(dir, 'lancedb'), { recursive: true, force: true });
