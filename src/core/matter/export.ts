@@ -14,7 +14,7 @@ import type { MatterExport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
 import type { CaseMeta } from '../cases/index';
 import { ChunkStore } from '../retrieval/store';
-import { TEMP_MARK } from '../util/fs';
+import { TEMP_MARK, writeJsonAtomic } from '../util/fs';
 import { ChunkSealer } from './crypto';
 import {
   CASE_PREFIX,
@@ -202,7 +202,7 @@ async function withIndexFromBucket(
 ): Promise<CaseFile[]> {
   await ChunkStore.copy(await ports.cases.indexLocation(meta.id), staged);
   const { storage: _bucket, ...local } = meta;
-  await fs.writeFile(path.join(staged, 'case.json'), `${JSON.stringify(local, null, 2)}\n`);
+  await writeJsonAtomic(path.join(staged, 'case.json'), local);
   const kept = files.filter((f) => f.rel !== 'case.json' && !f.rel.startsWith('lancedb/'));
   return [...kept, ...(await caseFiles(staged))].sort(byPath);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import './lancedb-env';
 import * as lancedb from '@lancedb/lancedb';
-import { Bool, Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Bool, Field, FixedSizeList, Float32, Int32, type RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import type { IndexLocation } from '../cases/index';
 import type { ChunkRecord, DocType } from '../domain/index';
 import { and, sqlInt, sqlString, sqlStringList } from './sql';
@@ -15,6 +15,8 @@ export const ANN_MIN_ROWS = 50_000;
  * vectors, three index builds).
  */
 const REFINE_FACTOR = 10;
+/** Rows written per commit when a case's index is copied to another place. */
+const COPY_ROWS = 10_000;
 
 export interface ScoredChunk {
   chunk: ChunkRecord;
@@ -191,13 +193,21 @@ export class ChunkStore {
       const table = await source.table();
       if (!table) return 0;
       const copy = await target.db.createEmptyTable(CHUNKS_TABLE, await table.schema());
+      // Each add is a commit (a round trip to the bucket): the batches go in groups of COPY_ROWS.
+      // LanceDB's batches are of its own (CommonJS) Arrow: handed back as a table-like, not wrapped in ours.
       let rows = 0;
+      let group: RecordBatch[] = [];
+      const flush = async () => {
+        if (group.length) await copy.add({ schema: group[0]!.schema, batches: group });
+        group = [];
+      };
       for await (const batch of table.query()) {
         if (!batch.numRows) continue;
-        // LanceDB's batches are of its own (CommonJS) Arrow: handed back as a table-like, not wrapped in ours.
-        await copy.add({ schema: batch.schema, batches: [batch] });
+        group.push(batch);
         rows += batch.numRows;
+        if (group.reduce((n, b) => n + b.numRows, 0) >= COPY_ROWS) await flush();
       }
+      await flush();
       target.tableHandle = copy;
       await target.optimize({ keepVersionsMs: 0 });
       return rows;
