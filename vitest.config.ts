@@ -29,6 +29,8 @@ export default defineConfig({
     // ~95 s and the slowest tests at ~120 s on a loaded machine): a guard against hangs, not a target.
     testTimeout: 300_000,
     hookTimeout: 600_000,
+    // The tests start the built `casefile` (out/main/cli.js): build it once before any file runs.
+    globalSetup: ['test/helpers/build-app.ts'],
     pool: 'forks',
     // 2-core CI machine: two files at a time keeps model-loading tests from starving each other.
     maxWorkers: 2,

@@ -6,14 +6,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-
 /** `fast`: the integer LSTM model (4.0.0_best_int); `best`: the float model (4.0.0), slower. */
 export type OcrQuality = 'fast' | 'best';
 
 /** The folder of an installed language package's data for `quality`, or null when it is not installed. */
 export function languageData(lang: string, quality: OcrQuality = 'fast'): string | null {
   if (!/^[a-z_]{3,12}$/.test(lang)) return null;
+  // Declared in each function, not once in the module: the app's bundle declares a module-level
+  // `require` of its own, and a second one there does not parse.
+  const require = createRequire(import.meta.url);
   let pkg: string;
   try {
     pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
@@ -26,6 +27,7 @@ export function languageData(lang: string, quality: OcrQuality = 'fast'): string
 
 /** The codes of the installed OCR languages (e.g. `eng`), sorted. */
 export function installedLanguages(): string[] {
+  const require = createRequire(import.meta.url);
   let scope: string;
   try {
     scope = path.dirname(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')));
