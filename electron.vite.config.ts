@@ -6,7 +6,8 @@ import { cspMetaPlugin } from './src/main/security';
 
 // Main-process entries: the app, plus the files the engine starts as workers (render, embedding:
 // worker_threads), as reader processes (ingest: child processes it can measure and stop) and as the
-// model process (the local chat model, below the app's priority).
+// model process (the local chat model, below the app's priority). `cli`: the `casefile` command,
+// built beside them (the tests start it; it finds its workers as the app does).
 const mainInputs: Record<string, string> = { index: resolve('src/main/index.ts'), cli: resolve('src/cli/index.ts') };
 if (existsSync('src/core/reader/worker.ts')) mainInputs['ingest-worker'] = resolve('src/core/reader/worker.ts');
 if (existsSync('src/core/citations/render-worker.ts'))

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine';
+import { appRoot } from '../core/util/app-root';
 import { messageWithRemedy, toApiError } from '../shared/errors';
 import { resolveHome } from './home';
 import { safeIO, UsageError, type CliIO } from './io';
@@ -9,8 +10,9 @@ import { USAGE } from './usage';
 
 /** The package's own `models/` folder (what an installer ships), when it exists. */
 function bundledModelDirs(): string[] {
-  const dir = fileURLToPath(new URL('../../models', import.meta.url));
-  return existsSync(dir) ? [dir] : [];
+  const root = appRoot(import.meta.url);
+  const dir = root && path.join(root, 'models');
+  return dir && existsSync(dir) ? [dir] : [];
 }
 
 /** Options any command may take; commands ignore the ones they do not use. */

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appRoot } from '../core/util/app-root';
 import { BASE_HEADERS, sendText } from './respond';
 
 /** Content-Security-Policy of the served page: our own bundle only. */
@@ -20,8 +21,11 @@ export const SERVE_CSP = [
   "object-src 'none'",
 ].join('; ');
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const defaultStaticDir = path.resolve(here, '..', '..', 'out', 'renderer');
+export const defaultStaticDir = path.join(
+  appRoot(import.meta.url) ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'),
+  'out',
+  'renderer',
+);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

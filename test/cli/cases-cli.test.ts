@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
-import { tempHome } from '../helpers/home';
+import { cliEntry, tempHome } from '../helpers/home';
 
 describe('casefile cases (child process)', () => {
   it('create – list – rename – delete, in text and JSON', async () => {
@@ -118,16 +118,10 @@ describe('casefile cases (child process)', () => {
   it('CASEFILE_HOME – is the data folder when --home is absent', async () => {
     const home = tempHome();
     const { spawnSync } = await import('node:child_process');
-    const path = await import('node:path');
-    const { repoRoot } = await import('../helpers/home');
-    const r = spawnSync(
-      process.execPath,
-      [path.join(repoRoot, 'bin/casefile.mjs'), 'cases', 'create', 'Via env', '--json'],
-      {
-        env: { ...process.env, CASEFILE_HOME: home },
-        encoding: 'utf8',
-      },
-    );
+    const r = spawnSync(process.execPath, [cliEntry, 'cases', 'create', 'Via env', '--json'], {
+      env: { ...process.env, CASEFILE_HOME: home },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     const listed = await runCasefile(home, ['cases', 'list', '--json']);
     expect(JSON.parse(listed.stdout).cases[0].name).toBe('Via env');

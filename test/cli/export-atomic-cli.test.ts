@@ -4,7 +4,7 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCasefile, type CliResult } from '../helpers/cli';
-import { repoRoot, tempHome } from '../helpers/home';
+import { cliEntry, repoRoot, tempHome } from '../helpers/home';
 
 /**
  * Exports replace the file the user named atomically: a write that fails half-way (here the
@@ -39,11 +39,10 @@ const session = {
 function runLimited(kib: number, args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const script = `ulimit -f ${kib} && exec "$0" "$@"`;
-    const child = spawn(
-      'bash',
-      ['-c', script, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn('bash', ['-c', script, process.execPath, cliEntry, '--home', home, ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

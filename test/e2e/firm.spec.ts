@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, repoRoot, screenshot, startServe, stopServe, test } from './fixtures';
+import { cliEntry, expect, repoRoot, screenshot, startServe, stopServe, test } from './fixtures';
 
 /** Run `casefile --home HOME ...args` to set the firm server up, with `input` on stdin (a password). */
 function casefile(home: string, args: string[], input = ''): string {
-  return execFileSync(process.execPath, [path.join(repoRoot, 'bin', 'casefile.mjs'), '--home', home, ...args], {
+  return execFileSync(process.execPath, [cliEntry, '--home', home, ...args], {
     cwd: repoRoot,
     input,
     encoding: 'utf8',

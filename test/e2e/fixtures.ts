@@ -12,6 +12,8 @@ import { test as base, _electron, expect, type Browser, type Page } from '@playw
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const corpusDir = path.resolve(repoRoot, '..', 'shared', 'corpus');
 export const screensDir = path.join(repoRoot, 'test-results', 'screens');
+/** The `casefile` command as the app's build has it (`npm test` builds before Playwright). */
+export const cliEntry = path.join(repoRoot, 'out', 'main', 'cli.js');
 const electronDist = path.join(repoRoot, 'node_modules', 'electron', 'dist');
 
 export interface ShellOptions {
@@ -43,7 +45,7 @@ export async function startServe(
 ): Promise<ServeProcess> {
   const allow = serveAllowPaths.flatMap((dir) => ['--allow-path', dir]);
   const args = [
-    path.join(repoRoot, 'bin', 'casefile.mjs'),
+    cliEntry,
     '--home',
     home,
     'serve',

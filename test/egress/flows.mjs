@@ -1,7 +1,7 @@
 // The main flows of Casefile, each through the real `casefile` command as a user runs it: import
 // the embedding model, create a case, ingest real PDFs, hybrid search, ask with a GGUF model, and
 // serve answering an authenticated request. Run by test/egress/egress.test.ts under strace inside
-// `unshare -n`; plain Node (no tsx), so the tracer sees only Casefile's own processes and
+// `unshare -n`; plain Node, so the tracer sees only Casefile's own processes and
 // this driver. Prints one JSON object: {steps: [{name, ok, code, detail}], interfaces, servePort}.
 //
 //   node test/egress/flows.mjs <config.json>
@@ -13,7 +13,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(repoRoot, 'bin', 'casefile.mjs');
+// The built command (out/main/cli.js, `npm test` builds it first): no TypeScript loader either.
+const bin = path.join(repoRoot, 'out', 'main', 'cli.js');
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const steps = [];
 const STEP_TIMEOUT_MS = 240_000;

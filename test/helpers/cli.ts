@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { repoRoot } from './home';
+import { cliEntry, repoRoot } from './home';
 
 export interface CliResult {
   code: number | null;
@@ -15,15 +14,11 @@ export function runCasefile(
   opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[]; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...(opts.nodeArgs ?? []), path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, ...opts.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), cliEntry, '--home', home, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     // No input: stdin ends at once, as /dev/null would.
     child.stdin.end(opts.input ?? '');
     let stdout = '';

@@ -13,6 +13,12 @@ export function tempHome(prefix = 'casefile-test-'): string {
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const sharedDir = path.resolve(repoRoot, '..', 'shared');
 export const corpusDir = path.join(sharedDir, 'corpus');
+/**
+ * The `casefile` command as the app's build has it (vitest's global setup builds it first, and
+ * `npm test` before Playwright): it and its worker processes start without a TypeScript loader.
+ * `bin/casefile.mjs`, which runs the source through tsx, is what serve-cli.test starts by its first line.
+ */
+export const cliEntry = path.join(repoRoot, 'out', 'main', 'cli.js');
 
 /** Small CUAD contracts (PDF, text layer) that name their parties: a data room for routing and upgrade tests. */
 export const CUAD_SMALL = {

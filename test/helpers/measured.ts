@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { repoRoot } from './home';
+import { cliEntry, repoRoot } from './home';
 
 export interface MeasuredRun {
   code: number | null;
@@ -33,20 +32,16 @@ export function runMeasured(
   opts: { env?: NodeJS.ProcessEnv; uid?: number; timeoutMs?: number } = {},
 ): Promise<MeasuredRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'python3',
-      ['-c', WRAPPER, process.execPath, path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          CASEFILE_HOME: '',
-          ...opts.env,
-          ...(opts.uid !== undefined ? { MEASURED_UID: String(opts.uid) } : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn('python3', ['-c', WRAPPER, process.execPath, cliEntry, '--home', home, ...args], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        CASEFILE_HOME: '',
+        ...opts.env,
+        ...(opts.uid !== undefined ? { MEASURED_UID: String(opts.uid) } : {}),
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

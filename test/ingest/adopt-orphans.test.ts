@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
-import { repoRoot, tempHome } from '../helpers/home';
+import { cliEntry, repoRoot, tempHome } from '../helpers/home';
 import { onCi, useObjectStore, weedBinary, weedForSuite } from '../helpers/s3';
 
 const weed = weedBinary();
@@ -64,15 +64,11 @@ async function killedAndAdopted(files: number, objectStore?: (home: string) => N
   const { id: caseId } = await engine.router.call('cases.create', { name: 'Leaks' });
 
   // The other process: the CLI adding the drop, killed once some files are in and most are not.
-  const child = spawn(
-    process.execPath,
-    [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', caseId, drop],
-    {
-      cwd: repoRoot,
-      env,
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(process.execPath, [cliEntry, '--home', home, 'ingest', caseId, drop], {
+    cwd: repoRoot,
+    env,
+    stdio: 'ignore',
+  });
   const exited = new Promise<string | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
   const indexed = async () =>
     (await engine.router.call('files.list', { case_id: caseId })).files.filter((f) => f.status === 'indexed').length;

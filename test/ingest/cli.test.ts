@@ -5,11 +5,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ChunkStore } from '../../src/core/retrieval/store';
 import { CaseDocuments } from '../../src/core/documents/case-documents';
-import { corpusDir, repoRoot, tempHome } from '../helpers/home';
+import { corpusDir, cliEntry, repoRoot, tempHome } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, writeFixtureSet } from '../fixtures/pdfs';
 
 const run = promisify(execFile);
-const BIN = path.join(repoRoot, 'bin', 'casefile.mjs');
+const BIN = cliEntry;
 
 async function cli(home: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return cliEnv(home, {}, ...args);

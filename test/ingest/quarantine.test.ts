@@ -11,11 +11,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bombPdf } from '../fixtures/hostile';
 import { multiPagePdf } from '../fixtures/pdfs';
-import { repoRoot, tempHome } from '../helpers/home';
+import { cliEntry, repoRoot, tempHome } from '../helpers/home';
 import { runMeasured } from '../helpers/measured';
 import { largestDescendantRss } from '../helpers/proc';
 
-const BIN = path.join(repoRoot, 'bin', 'casefile.mjs');
+const BIN = cliEntry;
 
 interface Result {
   name: string;

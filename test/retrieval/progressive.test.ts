@@ -14,7 +14,7 @@ import {
 import { sharedEmbedHost } from '../../src/core/retrieval/embed-host';
 import { createIndexSink } from '../../src/core/retrieval/sink';
 import { THREAD_PRIORITIES } from '../../src/core/util/priority';
-import { corpusDir, repoRoot, tempHome } from '../helpers/home';
+import { corpusDir, cliEntry, repoRoot, tempHome } from '../helpers/home';
 import { holdVectors, ingestMoments } from '../helpers/ingest-stages';
 import { installTestModels, MINILM_ID } from '../helpers/models';
 import { chunkDoc, NDA_DIR } from './helpers';
@@ -130,11 +130,10 @@ describe('progressive indexing: a file is searchable by its words once parsed, b
     const two = await openCase(home);
     copyFileSync(MID, path.join(two.drop, 'agency.txt'));
     await two.engine.close();
-    const child = spawn(
-      process.execPath,
-      [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'ingest', 'Progressive', two.drop],
-      { cwd: repoRoot, stdio: 'ignore' },
-    );
+    const child = spawn(process.execPath, [cliEntry, '--home', home, 'ingest', 'Progressive', two.drop], {
+      cwd: repoRoot,
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Killed as soon as passages are in the table without their vectors (between the two stages).
     let killed = false;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
-import { repoRoot, tempHome } from '../helpers/home';
+import { cliEntry, repoRoot, tempHome } from '../helpers/home';
 
 describe('casefile serve', () => {
   const home = tempHome('casefile-serve-cli-');
@@ -43,11 +43,10 @@ describe('casefile serve', () => {
   });
 
   it('serve --audit – says so, records each request with the address, and audit check finds the chain intact', async () => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'serve', '--port', '0', '--json', '--audit'],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [cliEntry, '--home', home, 'serve', '--port', '0', '--json', '--audit'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const first = await new Promise<string>((resolve, reject) => {
@@ -125,17 +124,7 @@ describe('casefile serve', () => {
     writeFileSync(path.join(outside, 'secret.txt'), 'not for the server');
     const child = spawn(
       process.execPath,
-      [
-        path.join(repoRoot, 'bin/casefile.mjs'),
-        '--home',
-        home,
-        'serve',
-        '--port',
-        '0',
-        '--json',
-        '--allow-path',
-        allowed,
-      ],
+      [cliEntry, '--home', home, 'serve', '--port', '0', '--json', '--allow-path', allowed],
       {
         cwd: repoRoot,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -200,7 +189,7 @@ describe('casefile serve', () => {
       '--allow-downloads-from',
       '*.hf.co',
     ];
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), ...args], {
+    const child = spawn(process.execPath, [cliEntry, ...args], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -224,17 +213,7 @@ describe('casefile serve', () => {
   it('serve --allow-remote – binds and prints a warning', async () => {
     const child = spawn(
       process.execPath,
-      [
-        path.join(repoRoot, 'bin/casefile.mjs'),
-        '--home',
-        home,
-        'serve',
-        '--host',
-        '0.0.0.0',
-        '--port',
-        '0',
-        '--allow-remote',
-      ],
+      [cliEntry, '--home', home, 'serve', '--host', '0.0.0.0', '--port', '0', '--allow-remote'],
       {
         cwd: repoRoot,
         stdio: ['ignore', 'pipe', 'pipe'],

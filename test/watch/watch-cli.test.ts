@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCasefile } from '../helpers/cli';
-import { repoRoot, tempHome } from '../helpers/home';
+import { cliEntry, repoRoot, tempHome } from '../helpers/home';
 
 /** Resolves once `text` has appeared in what `read()` returns (checked on each chunk of output). */
 function waitForText(child: ReturnType<typeof spawn>, read: () => string, text: string | RegExp): Promise<void> {
@@ -34,7 +34,7 @@ function startWatch(
   home: string,
   args: string[],
 ): { child: ReturnType<typeof spawn>; out: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/casefile.mjs'), '--home', home, 'watch', ...args], {
+  const child = spawn(process.execPath, [cliEntry, '--home', home, 'watch', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
