@@ -134,9 +134,19 @@ export async function loadEml(bytes: Uint8Array): Promise<ParsedDoc> {
 
 type MsgFields = ReturnType<import('@kenjiuno/msgreader').default['getFileData']>;
 
+/**
+ * The package's class. It is CommonJS compiled from ES modules (`exports.default = MsgReader`):
+ * Node's own import() gives the whole exports object as `default` (the class one level down), as
+ * in the app's build, where tsx unwraps it once.
+ */
+function msgReaderClass(mod: typeof import('@kenjiuno/msgreader')): typeof import('@kenjiuno/msgreader').default {
+  const exported = mod.default as unknown as { default?: typeof mod.default };
+  return exported.default ?? mod.default;
+}
+
 /** An Outlook .msg file. */
 export async function loadMsg(bytes: Uint8Array): Promise<ParsedDoc> {
-  const MsgReader = (await import('@kenjiuno/msgreader')).default;
+  const MsgReader = msgReaderClass(await import('@kenjiuno/msgreader'));
   let reader: InstanceType<typeof MsgReader>;
   let data: MsgFields;
   try {
