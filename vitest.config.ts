@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Vitest 5's reporter calls Map.groupBy (Node ≥ 21) when it prints a failure; on Node 20 that
@@ -38,6 +39,8 @@ export default defineConfig({
     // The app's models/ holds the default embedding model after `npm ci`; tests (and the CLI and
     // serve processes they start) read only its manifest.json, so a case is keyword-only unless a
     // test gives it a model.
-    env: { CASEFILE_BUNDLED_MODELS: 'off' },
+    // The readers, embedding and render threads an engine opened in a test starts come from the
+    // same build (util/worker-start.ts), not from the source through tsx.
+    env: { CASEFILE_BUNDLED_MODELS: 'off', CASEFILE_WORKER_DIR: path.resolve('out', 'main') },
   },
 });

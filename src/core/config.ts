@@ -32,6 +32,13 @@ export interface EnvConfig {
   ocr: boolean;
   /** CASEFILE_S3_ACCESS_KEY_ID and CASEFILE_S3_SECRET_ACCESS_KEY: the key of the firm's object storage (`<home>/object-store.json`). */
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * CASEFILE_WORKER_DIR: a folder of built worker entries (out/main) the engine starts its readers
+   * and threads from instead of the TypeScript source beside it; the tests set it, so those do not
+   * load the source through tsx. Ignored inside Electron, whose fuses keep the environment from
+   * changing what the app runs.
+   */
+  workerDir?: string;
 }
 
 /** A positive number, or undefined. */
@@ -76,5 +83,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     ocr: env.CASEFILE_OCR !== '0',
     bundledModels: env.CASEFILE_BUNDLED_MODELS?.trim() || undefined,
     s3Credentials: s3Key && s3Secret ? { accessKeyId: s3Key, secretAccessKey: s3Secret } : undefined,
+    workerDir: process.versions.electron ? undefined : env.CASEFILE_WORKER_DIR?.trim() || undefined,
   });
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/core/domain/limits';
 import { readerV8Flags, WorkerPool } from '../../src/core/ingest/pool';
 import { DEFAULT_CHUNKING } from '../../src/core/domain/types';
-import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
+import { CUAD_SMALL, cuadPdf, repoRoot, tempHome } from '../helpers/home';
 import { procStat } from '../helpers/proc';
 
 // Real reader processes (pdf.js) on real contracts. A reader keeps what its native and WebAssembly
@@ -70,9 +70,11 @@ describe('reader recycling', () => {
     expect(childPids()).toEqual([]);
   });
 
-  it('keeps a reader below the threshold for the next file, with the same results', async () => {
+  it('keeps a reader below the threshold for the next file, with the same results; the source through tsx reads as the build does', async () => {
     const caseDir = tempHome();
-    pool = new WorkerPool({ concurrency: 1 });
+    // This reader runs the TypeScript source through tsx (as `bin/casefile.mjs` starts it); the
+    // other tests' readers are the app's build (CASEFILE_WORKER_DIR, vitest.config.ts).
+    pool = new WorkerPool({ concurrency: 1, workerPath: path.join(repoRoot, 'src', 'core', 'reader', 'worker.ts') });
     const results = await readAll(caseDir);
     expect(results.map((r) => r.status)).toEqual(['indexed', 'indexed', 'indexed']);
     expect(pool.started).toBe(1);

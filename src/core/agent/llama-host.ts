@@ -23,10 +23,11 @@ import {
   type LlamaRuntimeOptions,
 } from './llama-provider';
 import type { LlamaCallOptions, LlamaWorkerRequest, LlamaWorkerResponse, WireStreamPart } from './llama-protocol';
+import { readConfig } from '../config';
 
 /** llama-worker.ts next to this module (source), or `llama-worker.js` next to the bundle. */
 export function defaultLlamaWorkerPath(): string | null {
-  return findWorkerEntry(import.meta.url, 'llama-worker', 'llama-worker');
+  return findWorkerEntry(import.meta.url, 'llama-worker', 'llama-worker', readConfig().workerDir);
 }
 
 /** How long close() lets the model process unload its models before it is killed. */

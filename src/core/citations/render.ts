@@ -3,9 +3,6 @@
  * thread) and map a cited character span to pixel rectangles on it from the geometry stored at
  * ingest; or cut the passage around a span out of a DOCX / text document.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { PageImage, Passage, PixelRect } from '../../shared/contract/viewer';
 import { CasefileError } from '../../shared/errors';
@@ -13,12 +10,13 @@ import type { CaseDocuments } from '../documents/index';
 import type { PageIndex } from '../domain/index';
 import type { OpenCasesPort } from '../ports';
 import type { HandlerMap } from '../router/router';
-import { packageFileUrl, startWorker } from '../util/worker-start';
+import { findWorkerEntry, packageFileUrl, startWorker } from '../util/worker-start';
 import { passwordKey, type PasswordStore } from '../util/passwords';
 import { spanToRects } from './geometry';
 import { pageWords } from './words';
 import type { RenderedPage, RenderRequest } from './pdf-render';
 import type { RenderWorkerRequest, RenderWorkerResponse } from './render-worker';
+import { readConfig } from '../config';
 
 /** Renders pages somewhere: a worker thread, or this thread when no worker file exists. */
 export interface PageRenderer {
@@ -28,15 +26,7 @@ export interface PageRenderer {
 
 /** render-worker.ts next to this module (source), or `render-worker.js` next to the bundle. */
 export function defaultRenderWorkerPath(): string | null {
-  const here = fileURLToPath(import.meta.url);
-  const dir = path.dirname(here);
-  const candidates = [
-    path.join(dir, `render-worker${path.extname(here) || '.js'}`),
-    path.join(dir, 'render-worker.js'),
-    path.join(dir, 'render-worker.mjs'),
-    path.join(dir, '..', 'render-worker.js'),
-  ];
-  return candidates.find((c) => existsSync(c)) ?? null;
+  return findWorkerEntry(import.meta.url, 'render-worker', 'render-worker', readConfig().workerDir);
 }
 
 /** pdf.js, imported natively before tsx loads a TypeScript worker entry (tests, CLI; see startWorker). */

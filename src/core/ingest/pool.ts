@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageFileUrl, startChild } from '../util/worker-start';
+import { builtWorkerEntry, packageFileUrl, startChild } from '../util/worker-start';
 import {
   DEFAULT_LIMITS,
   formatBytes,
@@ -13,6 +13,7 @@ import {
   type ChunkRecord,
 } from '../domain/index';
 import type { ParseSummary, ParseTask, WorkerRequest, WorkerResponse } from '../reader/index';
+import { readConfig } from '../config';
 
 export interface PoolOptions {
   /** Path of the worker entry (src/core/reader/worker.ts from source, or the bundled worker file). */
@@ -53,6 +54,8 @@ export function readerV8Flags(readers: number, cores = os.availableParallelism()
  * entry of that name).
  */
 export function defaultWorkerPath(): string {
+  const built = builtWorkerEntry(readConfig().workerDir, 'ingest-worker');
+  if (built) return built;
   const here = fileURLToPath(import.meta.url);
   const dir = path.dirname(here);
   const candidates = [

@@ -20,6 +20,7 @@ import {
   type EmbedWorkerResponse,
   type EmbedWorkerStats,
 } from './embed-protocol';
+import { readConfig } from '../config';
 
 /** A model no embedder holds any more is unloaded from the worker after this long (the next ingest or query often wants it again). */
 const UNLOAD_AFTER_MS = 60_000;
@@ -31,7 +32,7 @@ const DRAIN_MS = 30_000;
 
 /** embed-worker.ts next to this module (source), or `embed-worker.js` next to the bundle. */
 export function defaultEmbedWorkerPath(): string | null {
-  return findWorkerEntry(import.meta.url, 'embed-worker', 'embed-worker');
+  return findWorkerEntry(import.meta.url, 'embed-worker', 'embed-worker', readConfig().workerDir);
 }
 
 function abortError(signal?: AbortSignal): unknown {

@@ -6,12 +6,30 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 /**
+ * A built worker entry (`<bundleName>.js`) in `dir` (config.ts's `workerDir`), used before the
+ * source beside the calling module. Null when no folder is given or it holds no such entry.
+ */
+export function builtWorkerEntry(dir: string | undefined, bundleName: string): string | null {
+  if (!dir) return null;
+  const file = path.join(dir, `${bundleName}.js`);
+  return existsSync(file) ? file : null;
+}
+
+/**
  * Where a worker entry lives: `<sourceName>.ts` next to the calling module when running from
  * TypeScript source (tests, CLI under tsx), `<sourceName>.js` when compiled, or `<bundleName>.js`
  * next to the electron-vite bundle (the module may itself sit in a shared chunk, out/main/chunks/).
- * `moduleUrl` is the caller's `import.meta.url`. Null when none exists.
+ * `moduleUrl` is the caller's `import.meta.url`; `builtDir`, a folder of built entries tried first
+ * (see builtWorkerEntry). Null when none exists.
  */
-export function findWorkerEntry(moduleUrl: string, sourceName: string, bundleName: string): string | null {
+export function findWorkerEntry(
+  moduleUrl: string,
+  sourceName: string,
+  bundleName: string,
+  builtDir?: string,
+): string | null {
+  const built = builtWorkerEntry(builtDir, bundleName);
+  if (built) return built;
   const here = fileURLToPath(moduleUrl);
   const dir = path.dirname(here);
   const candidates = [
