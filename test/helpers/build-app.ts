@@ -8,7 +8,9 @@ import path from 'node:path';
 
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '..', '..');
-  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+  // Its own script run by this Node (node_modules/.bin/ holds a shell script, or a .cmd on Windows).
+  const cli = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+  const r = spawnSync(process.execPath, [cli, 'build'], {
     cwd: root,
     encoding: 'utf8',
   });
