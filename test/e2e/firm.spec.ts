@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { cliEntry, expect, repoRoot, screenshot, startServe, stopServe, test } from './fixtures';
 
