@@ -197,15 +197,18 @@ export class ChunkStore {
       // LanceDB's batches are of its own (CommonJS) Arrow: handed back as a table-like, not wrapped in ours.
       let rows = 0;
       let group: RecordBatch[] = [];
+      let groupRows = 0;
       const flush = async () => {
         if (group.length) await copy.add({ schema: group[0]!.schema, batches: group });
         group = [];
+        groupRows = 0;
       };
       for await (const batch of table.query()) {
         if (!batch.numRows) continue;
         group.push(batch);
+        groupRows += batch.numRows;
         rows += batch.numRows;
-        if (group.reduce((n, b) => n + b.numRows, 0) >= COPY_ROWS) await flush();
+        if (groupRows >= COPY_ROWS) await flush();
       }
       await flush();
       target.tableHandle = copy;
