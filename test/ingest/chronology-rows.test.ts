@@ -194,6 +194,38 @@ describe('relative dates', () => {
     expect(asOf.map((e) => e.date)).toEqual(['1998-09-21', '1998-10-21']);
   });
 
+  it('with no dated opening, “after the signing” counts from the last day a signer wrote; signers months apart give none', async () => {
+    const contract = (dates: [string, string]) =>
+      'CONTENT LICENSING AGREEMENT between Data Call Technologies, Inc. and Plan B Media AG.\n\n' +
+      'Licensor shall make a first delivery of Content within 14 days after the signing of this Agreement.\n\n' +
+      `${dates[0]}\n______________________________\nDate\n\n${dates[1]}\n_____________________________\nDate\n\n/s/ Heim Brecht`;
+    const agreed = await eventsOf(contract(['03/24/06', '03/24/06']));
+    expect(agreed.map((e) => [e.date, e.relative?.anchor])).toEqual([['2006-04-07', 'the signing of this agreement']]);
+    // The agreement is signed when its last signer signs; an EDGAR footer's date is no signer's.
+    const later = await eventsOf(
+      `Source: DATA CALL TECHNOLOGIES, SB-2/A, 9/18/2006\n\n${contract(['03/24/06', '03/23/06'])}`,
+    );
+    expect(later.filter((e) => e.text.startsWith('Licensor')).map((e) => e.date)).toEqual(['2006-04-07']);
+    expect(await eventsOf(contract(['03/24/06', '09/02/06']))).toEqual([]);
+    // Two signers side by side: their dates share a line, as do their rules and captions.
+    const sideBySide = await eventsOf(
+      'Licensor shall make a first delivery of Content within 14 days after the signing of this Agreement.\n\n' +
+        '03/24/06 03/24/06\n______________________________ _____________________________\nDate Date\n/s/ Heim Brecht /s/ Stefan Meyes',
+    );
+    expect(sideBySide.map((e) => e.date)).toEqual(['2006-04-07']);
+  });
+
+  it('a term defined after “this 31 day of July, 2000” counts a price list’s “Net thirty (30) days from the Effective Date”', async () => {
+    const events = await eventsOf(
+      'This ASP and Outsourcing Agreement ("Agreement") is entered into as of this\n31 day of July, 2000 ("Effective Date") by and between E.piphany, Inc. and High Speed Net Solutions, Inc.\n\n' +
+        '$ 115,250.00\n\nNet thirty (30) days from the Effective Date\nof this Agreement.',
+    );
+    expect(events.map((e) => [e.date, e.relative?.anchor_date ?? null])).toEqual([
+      ['2000-07-31', null],
+      ['2000-08-30', '2000-07-31'],
+    ]);
+  });
+
   it('“within fourteen (14) days of the date of this letter” is counted from the letter’s own date', async () => {
     const events = await eventsOf(
       'March 12, 2019\n\nDear Counsel:\n\nThe Concise Summary of the Case is due within fourteen (14) days of the date of this letter. ' +
@@ -293,6 +325,17 @@ describe('relative dates', () => {
       ['2017-01-01', 'year'],
       ['2016-01-01', 'year'],
       ['2019-01-01', 'year'],
+    ]);
+  });
+
+  it('a quarter of a year is its three months: “during the fourth quarter of 1998”, “Q3 2021”; a fiscal or recurring quarter is not', async () => {
+    const events = await eventsOf(
+      'NAI will make five e-mail promotions during the fourth quarter of 1998.\n\nSales fell in Q3 2021.\n\n' +
+        'Revenue for the fourth quarter of fiscal 1998 fell.\n\nEach quarter of 2001 Acme shall report its sales.',
+    );
+    expect(events.map((e) => [e.date, e.date_end, e.precision])).toEqual([
+      ['1998-10-01', '1998-12-01', 'month'],
+      ['2021-07-01', '2021-09-01', 'month'],
     ]);
   });
 

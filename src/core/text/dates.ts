@@ -50,7 +50,7 @@ export interface DatedEvent {
 }
 
 /** Version of the extraction rules: a stored list of another version is extracted again. */
-export const EVENTS_FORMAT = 9;
+export const EVENTS_FORMAT = 10;
 
 export interface EventOptions {
   /** The document's own date (YYYY-MM-DD or ''): the day chrono reads the document's dates against. */
@@ -79,11 +79,15 @@ const FORM_DATE = /\b(rev(ised)?\.?|form|version|ver\.)(\s+[\w.-]*\d[\w.-]*)?\s*
 /** A year said as a time: "in 2018", "mid-2017", "the summer of 2016", "the end of 2019". */
 const YEAR_ONLY =
   /\b(?:(?:in|during|since|until|by|throughout|early|late|mid-?)\s+(?:the\s+)?|mid-|(?:spring|summer|fall|autumn|winter|end|beginning|start|middle|(?:first|second)\s+half)\s+(?:of\s+)?)((?:19|20)\d\d)\b(?![/.-]\d)/i;
+/** "the fourth quarter of 1998", "Q3 2021", "the first calendar quarter of 2004": three months of a year (not a fiscal quarter). */
+const QUARTER =
+  /\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:calendar\s+)?quarter\s+of\s+(?:calendar\s+(?:year\s+)?)?|Q([1-4])\s+)((?:19|20)\d\d)\b(?![/.-]\d)/i;
 const YEAR_RANGE =
   /\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|through|until|and|[-–—])\s+((?:19|20)\d\d)\b(?![/.-]\d)/i;
 /** "20070817", "20011206 - 20061004": ISO 8601 basic dates, as military and registry records write them. */
 const COMPACT =
   /(?<![\d.,/-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,/])(?:\s*[-–—]\s*((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d))?/;
+const QUARTERS = ['fir', 'sec', 'thi', 'fou'];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "Sep 12–13, 2022", "September 12-13 2022", "March 4 and 5, 2019": days of one month that chrono reads as one day without its year. */
 const DAY_RANGE = new RegExp(
@@ -96,6 +100,7 @@ const DAY_OF = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+day\\s+of\\s+(${MONTH_WORD}),?\\s+(\\d{4}\\b|${WORD_YEAR})`,
   'i',
 );
+const DAY_OF_ALL = new RegExp(DAY_OF.source, 'gi');
 /** A day and month, or a month, without a year: an item of a list or range whose year comes at its end. */
 const DAY_MONTH = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_WORD})|(${MONTH_WORD})\\.?(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?)`;
 const JOIN = `\\s*(?:,\\s*(?:and|or)?|and|or|to|through|until|/|–|—|-)\\s*`;
@@ -226,13 +231,16 @@ const mend = (sentence: string) =>
     .replace(/\b(\d{1,2})(s|n|r|t) (t|d|h)\b/g, ' $1$2$3')
     .replace(/\b(\d{3,6}) (?=\d{1,2}\/\d{1,2}\/\d{2,4}\b)/g, '$1;');
 
+/** The date of a "5th day of June, 2020" match. */
+function dayOfDate(m: RegExpExecArray | RegExpMatchArray): Found {
+  const date = `${yearOf(m[3]!)}-${pad(monthOf(m[2]!))}-${pad(m[1]!)}`;
+  return { date, precision: 'day', date_text: m[0], anchor: true };
+}
+
 /** Dates the fixed rules read before chrono: "the 5th day of June, 2020" and "Sep 12–13, 2022". */
 function ruleDate(sentence: string): Found | null {
   const dayOf = DAY_OF.exec(sentence);
-  if (dayOf) {
-    const date = `${yearOf(dayOf[3]!)}-${pad(monthOf(dayOf[2]!))}-${pad(dayOf[1]!)}`;
-    return { date, precision: 'day', date_text: dayOf[0], anchor: true };
-  }
+  if (dayOf) return dayOfDate(dayOf);
   const range = DAY_RANGE.exec(sentence);
   if (range) {
     const day = (d: string) => `${range[4]}-${pad(monthOf(range[1]!))}-${pad(d)}`;
@@ -421,6 +429,19 @@ function fallbackDate(sentence: string): Found | null {
       c[4] && validDay(Number(c[4]), Number(c[5]), Number(c[6])) ? { date_end: `${c[4]}-${c[5]}-${c[6]}` } : {};
     return { date: `${c[1]}-${c[2]}-${c[3]}`, ...end, precision: 'day', date_text: c[0], anchor: true };
   }
+  const quarter = QUARTER.exec(sentence);
+  if (quarter) {
+    const word = quarter[2] ?? quarter[1]!;
+    const n = Number.parseInt(word, 10) || QUARTERS.indexOf(word.toLowerCase().slice(0, 3)) + 1;
+    const month = (n - 1) * 3 + 1;
+    return {
+      date: `${quarter[3]}-${pad(month)}-01`,
+      date_end: `${quarter[3]}-${pad(month + 2)}-01`,
+      precision: 'month',
+      date_text: quarter[0],
+      anchor: false,
+    };
+  }
   const years = YEAR_RANGE.exec(sentence);
   if (years)
     return {
@@ -537,8 +558,15 @@ function termDateIn(
   words: string,
   last: boolean,
 ): { date: string; date_text: string } | null {
-  const day = last ? null : ruleDate(words);
-  if (day && !day.date_end && words.indexOf(day.date_text) <= 2) return { date: day.date, date_text: day.date_text };
+  // Before the term, the day must end the words: "entered into as of this 31 day of July, 2000 ("Effective Date")".
+  const tail = last ? [...words.matchAll(DAY_OF_ALL)].at(-1) : undefined;
+  const day = last
+    ? tail && /^[\s,]*$/.test(words.slice(tail.index + tail[0].length))
+      ? dayOfDate(tail)
+      : null
+    : ruleDate(words);
+  if (day && !day.date_end && (last || words.indexOf(day.date_text) <= 2))
+    return { date: day.date, date_text: day.date_text };
   return dateIn(parser, words, last);
 }
 

@@ -131,6 +131,14 @@ const FROM_HEREOF = new RegExp(
   `\\b(within\\s+)?${COUNT}\\s+${UNIT}\\s+(after|following|from|of)\\s+(?:the\\s+)?(?:(date\\s+(?:hereof|of\\s+this\\s+Agreement))|(?:execution|signing)(?:\\s+hereof|\\s+of\\s+(?:this|the)\\s+Agreement\\b|(?=\\s*(?:[.;]|$))))`,
   'i',
 );
+/**
+ * The dates signers wrote on a signature block's lines: "03/24/06 ________ Date", side by side
+ * ("03/24/06 03/24/06 ____ ____ Date Date"), or "Date: 9/21/98" under "/s/".
+ */
+const SIGNER_DATE =
+  /(?<![,:]\s*)((?:\b\d{1,2}\/\d{1,2}\/\d{2,4}\s+)+)_{3,}(?:\s+_{3,})*\s*Date\b|\/s\/[^/]{0,120}?\bDated?\s*:\s*(\d{1,2}\/\d{1,2}\/\d{2,4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4})/g;
+/** How far apart signers' dates may be and still be one signing. */
+const SIGNING_DAYS = 60;
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /**
  * A day of a month with no year — "On December 10 of that year", "on March 3" — in a sentence
@@ -224,6 +232,19 @@ export function definedDateTerms(
       add(DATE_HEREOF, found);
       if (!opening[1]) add(SIGNED_ON, found);
     }
+  }
+  // No opening date says when it was signed: the last of the dates its signers wrote, where they
+  // fall within weeks of each other (far apart, which signing the words mean is not said).
+  if (!terms.has(SIGNED_ON)) {
+    const signed: { date: string; date_text: string }[] = [];
+    for (const m of text.matchAll(SIGNER_DATE))
+      for (const words of m[1]?.trim().split(/\s+/) ?? [m[2]!]) {
+        const found = dateIn(words, false);
+        if (found) signed.push({ date: found.date, date_text: found.date_text });
+      }
+    signed.sort((x, y) => x.date.localeCompare(y.date));
+    const last = signed.at(-1);
+    if (last && addTo(signed[0]!.date, SIGNING_DAYS, 'days') >= last.date) add(SIGNED_ON, last);
   }
   for (const m of text.matchAll(JUDGMENT_ENTERED)) {
     const end = m.index + m[0].length;
