@@ -351,7 +351,7 @@ export class Engine {
    */
   async beforeCaseDelete(caseId: string): Promise<void> {
     await this.beforeCaseReplace(caseId);
-    await this.dropRemoteIndex(caseId);
+    await this.dropFromBucket(caseId);
     await (await this.firmStore()).forgetCase(caseId);
   }
 
@@ -376,18 +376,19 @@ export class Engine {
   }
 
   /**
-   * A case whose index is on the object storage: its tables go from the bucket before its folder
-   * goes (a local index goes with the folder). If the storage cannot be reached the case is kept,
-   * so nothing of it stays behind in the bucket unseen.
+   * A case on the object storage: its tables and its originals go from the bucket before its
+   * folder goes (a local case's go with the folder). If the storage cannot be reached the case is
+   * kept, so nothing of it stays behind in the bucket unseen.
    */
-  private async dropRemoteIndex(caseId: string): Promise<void> {
+  private async dropFromBucket(caseId: string): Promise<void> {
     const location = await this.cases.indexLocation(caseId);
     if (!location.storageOptions) return;
     const { ChunkStore } = await import('./retrieval/store');
-    await ChunkStore.drop(location).catch((err: unknown) => {
+    const originals = await this.cases.originals(caseId);
+    await Promise.all([ChunkStore.drop(location), originals?.removeAll()]).catch((err: unknown) => {
       throw new CasefileError(
         'unavailable',
-        `The case was not deleted: its index on the firm’s object storage could not be removed (${(err as Error).message}). Try again when the storage can be reached.`,
+        `The case was not deleted: its index or originals on the firm’s object storage could not be removed (${(err as Error).message}). Try again when the storage can be reached.`,
       );
     });
   }

@@ -20,7 +20,7 @@ export class CaseContext implements OpenCase {
     readonly dir: string,
     private readonly registry: CaseRegistry,
   ) {
-    this.documents = new CaseDocuments(dir);
+    this.documents = new CaseDocuments(dir, { remote: () => registry.originals(id) });
   }
 
   meta() {

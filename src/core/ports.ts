@@ -28,7 +28,7 @@ export interface OpenCasesPort {
 }
 
 /** case.json of the cases (reads, the embedding record, folders). */
-export type CasesPort = Pick<CaseRegistry, 'caseDir' | 'readMeta' | 'updateMeta' | 'list' | 'get'>;
+export type CasesPort = Pick<CaseRegistry, 'caseDir' | 'readMeta' | 'updateMeta' | 'list' | 'get' | 'originals'>;
 
 /** Engine events the features emit. */
 export type EventsPort = Pick<EventBus, 'emit'>;

@@ -5,7 +5,7 @@
  * two searches.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,11 +59,26 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     const { home, call, drop } = await firmHome(server, 'firm-a');
     const { id: caseId } = await call('cases.create', { name: 'Co-branding' });
     const prefix = `firm-a/${caseId}/`;
-    await call('ingest.start', { case_id: caseId, paths: [drop] });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
+    expect(run).not.toHaveProperty('originals_error');
 
-    // The index is in the bucket under the case's folder, not in the case's local folder.
+    // The index is in the bucket under the case's folder, not in the case's local folder; the
+    // originals are there too, by their sha256, and the folder keeps a copy of each.
     expect(existsSync(path.join(home, 'cases', caseId, 'lancedb'))).toBe(false);
-    expect((await listObjects(server, prefix)).some((k) => k.startsWith(`${prefix}lancedb/chunks.lance/`))).toBe(true);
+    const keys = await listObjects(server, prefix);
+    expect(keys.some((k) => k.startsWith(`${prefix}lancedb/chunks.lance/`))).toBe(true);
+    const shas = ['pcquote.pdf', 'mphase.pdf'].map((f) =>
+      createHash('sha256')
+        .update(readFileSync(path.join(drop, f)))
+        .digest('hex'),
+    );
+    expect(keys.filter((k) => k.startsWith(`${prefix}files/`)).sort()).toEqual(
+      shas.map((sha) => `${prefix}files/${sha}`).sort(),
+    );
+    // This computer's copies go (another server's view of the case, or a lost disk): the viewer
+    // fetches each original it needs back from the bucket.
+    const copies = path.join(home, 'cases', caseId, 'files');
+    rmSync(copies, { recursive: true });
 
     const found = await call('search', { case_id: caseId, query: 'co-branding agreement', mode: 'keyword', k: 5 });
     expect(new Set(found.results.map((r) => r.file_name))).toEqual(new Set(['pcquote.pdf', 'mphase.pdf']));
@@ -91,6 +106,7 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     });
     expect(page).toMatchObject({ file_id: cite.file_id, page: cite.pages![0] });
     expect(page.png.length).toBeGreaterThan(0);
+    expect(readdirSync(copies)).toHaveLength(1);
 
     await call('cases.delete', { case_id: caseId });
     expect(await listObjects(server, prefix)).toEqual([]);
@@ -148,6 +164,11 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     const folders = new Set(keys.map((k) => k.split('/')[1]));
     expect(folders.size).toBe(2);
     expect(folders.has(caseId)).toBe(true);
+    // Each version's originals are in its folder in the bucket: the earlier's two where they were,
+    // the new version's three (the desktop's added one among them) beside them.
+    const originalsIn = (folder: string) => keys.filter((k) => k.startsWith(`firm-m/${folder}/files/`));
+    expect(originalsIn(caseId)).toHaveLength(2);
+    expect(originalsIn([...folders].find((f) => f !== caseId)!)).toHaveLength(3);
 
     // Deleting the earlier version leaves the new one's index in the bucket.
     await server1.call('cases.delete', { case_id: earlierId });

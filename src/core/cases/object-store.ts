@@ -53,6 +53,18 @@ export interface IndexLocation {
 export const CaseStorage = z.object({ kind: z.literal('s3'), bucket: z.string(), prefix: z.string() });
 export type CaseStorage = z.infer<typeof CaseStorage>;
 
+/** How a case's store reaches originals kept elsewhere than its folder (the firm's bucket). */
+export interface RemoteOriginals {
+  /** The sha256 of every original there. */
+  list(signal?: AbortSignal): Promise<Set<string>>;
+  /** Put the original at `file` (whose content hashes to `sha256`) there. */
+  put(sha256: string, file: string, signal?: AbortSignal): Promise<void>;
+  /** Fetch an original to `dest` (written whole or not at all); false when it is not there. */
+  get(sha256: string, dest: string, signal?: AbortSignal): Promise<boolean>;
+  /** Remove every original of the case. */
+  removeAll(signal?: AbortSignal): Promise<void>;
+}
+
 /** The `[default]` (or only) profile's keys of an AWS-style credentials file. */
 export function parseCredentials(text: string): S3Credentials | null {
   let section = '';

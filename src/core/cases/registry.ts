@@ -5,7 +5,14 @@ import type { CaseSummary } from '../../shared/contract/cases';
 import { CasefileError } from '../../shared/errors';
 import { cleanTempFiles, readJson, writeJsonAtomic } from '../util/fs';
 import { newId } from '../util/ids';
-import { CaseStorage, caseIndexLocation, type IndexLocation, newCaseStorage, type ObjectStore } from './object-store';
+import {
+  CaseStorage,
+  caseIndexLocation,
+  type IndexLocation,
+  newCaseStorage,
+  type ObjectStore,
+  type RemoteOriginals,
+} from './object-store';
 
 export const CASE_SCHEMA_VERSION = 1;
 
@@ -92,6 +99,12 @@ const DELETING = '.deleting-';
 /** A case being set aside as an earlier version of itself (an import replacing it): finished at the next start if cut short. */
 const EARLIER = '.earlier-';
 
+/** A bucket case's originals on `store` (the S3 client loaded on first use). */
+export async function bucketOriginals(store: ObjectStore, storage: CaseStorage): Promise<RemoteOriginals> {
+  const { BucketOriginals } = await import('./bucket-originals');
+  return new BucketOriginals(store, storage);
+}
+
 /**
  * The cases of one data home. A case is a directory `<home>/cases/<id>/` holding everything of
  * that case; creation and deletion go through a dot-prefixed staging name so a crash never leaves
@@ -127,6 +140,15 @@ export class CaseRegistry {
   async indexLocation(caseId: string): Promise<IndexLocation> {
     const { storage } = await this.readMeta(caseId);
     return caseIndexLocation(this.caseDir(caseId), storage, storage ? await this.objectStore : null);
+  }
+
+  /** Where the case keeps its originals besides its folder: the bucket of a bucket case; null for a local case. */
+  async originals(caseId: string): Promise<RemoteOriginals | null> {
+    const { storage } = await this.readMeta(caseId);
+    if (!storage) return null;
+    // Without settings the case cannot be reached: said as for its index.
+    caseIndexLocation(this.caseDir(caseId), storage, await this.objectStore);
+    return bucketOriginals((await this.objectStore)!, storage);
   }
 
   caseDir(caseId: string): string {

@@ -12,6 +12,7 @@ import {
   profileOf,
 } from '../text/index';
 import { CaseStore, expandChunks, latestVersion } from './case-store';
+import type { RemoteOriginals } from '../cases/index';
 import type { ChunkRecord, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
 /** Structures kept (each a few kB: sections, title, parties, defined terms). */
@@ -44,8 +45,9 @@ export class CaseDocuments {
   private readonly titles = new Map<string, StoredNames>();
   private readonly cacheSize: number;
 
-  constructor(caseDir: string, options: { cacheSize?: number } = {}) {
-    this.store = new CaseStore(caseDir);
+  /** `remote`: where else the case keeps its originals (the bucket of a bucket case), for `originalPath`. */
+  constructor(caseDir: string, options: { cacheSize?: number; remote?: () => Promise<RemoteOriginals | null> } = {}) {
+    this.store = new CaseStore(caseDir, options.remote);
     this.cacheSize = options.cacheSize ?? 16;
   }
 
@@ -226,7 +228,7 @@ export class CaseDocuments {
   /** Path of a version's original bytes (for rendering pages or "open in system viewer"). */
   async originalPath(fileId: string, version?: number): Promise<string> {
     const r = await this.resolve(fileId, version);
-    return this.store.blobPath(r.version.sha256);
+    return (await this.store.localBlob(r.version.sha256)) ?? this.store.blobPath(r.version.sha256);
   }
 
   /** Drop what is cached of a file's versions, or of all (after a file was removed or re-indexed). */

@@ -14,6 +14,7 @@ import {
   type ManifestChange,
 } from './manifest';
 import { type DocumentStructure, EVENTS_FORMAT, type DatedEvent } from '../text/index';
+import type { RemoteOriginals } from '../cases/index';
 import type { ChunkRecord, FileManifest, FileRecord, PageIndex, VersionRecord } from '../domain/index';
 
 /** A chunk as stored on disk: its text is `docText.slice(s, e)`, so only offsets are kept. */
@@ -42,7 +43,15 @@ export { JOURNAL_FILE, MANIFEST_FILE, type ManifestChange } from './manifest';
  * unreferenced artifacts that are rewritten.
  */
 export class CaseStore {
-  constructor(readonly caseDir: string) {}
+  /**
+   * `remote` gives where else the case keeps its originals (a bucket case's bucket), if anywhere:
+   * an original missing from the folder is fetched from there, and `syncOriginals` puts there what
+   * the folder has.
+   */
+  constructor(
+    readonly caseDir: string,
+    private readonly remote?: () => Promise<RemoteOriginals | null>,
+  ) {}
 
   get manifestPath(): string {
     return path.join(this.caseDir, MANIFEST_FILE);
@@ -51,6 +60,35 @@ export class CaseStore {
   blobPath(sha256: string): string {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new CasefileError('invalid_input', `Not a sha256: ${sha256}`);
     return path.join(this.caseDir, 'files', sha256);
+  }
+
+  /**
+   * The folder's copy of an original, fetched from the case's bucket first when the folder lacks
+   * it (another server added it, or the copy was lost); null when neither has it.
+   */
+  async localBlob(sha256: string, signal?: AbortSignal): Promise<string | null> {
+    const target = this.blobPath(sha256);
+    if (await exists(target)) return target;
+    const remote = await this.remote?.();
+    return remote && (await remote.get(sha256, target, signal)) ? target : null;
+  }
+
+  /** Fetch from the case's bucket every original the manifest lists and the folder lacks (nothing for a local case). */
+  async fetchOriginals(signal?: AbortSignal): Promise<void> {
+    if (!this.remote) return;
+    const listed = new Set((await this.files()).flatMap((f) => f.versions.map((v) => v.sha256)));
+    for (const sha of listed) await this.localBlob(sha, signal);
+  }
+
+  /** Put every original the folder has and the case's bucket lacks there (nothing for a local case). */
+  async syncOriginals(signal?: AbortSignal): Promise<void> {
+    const remote = await this.remote?.();
+    if (!remote) return;
+    const names = await fs.readdir(path.join(this.caseDir, 'files')).catch(() => [] as string[]);
+    const local = names.filter((n) => /^[0-9a-f]{64}$/.test(n));
+    if (!local.length) return;
+    const there = await remote.list(signal);
+    for (const sha of local) if (!there.has(sha)) await remote.put(sha, this.blobPath(sha), signal);
   }
 
   versionDir(fileId: string, version: number): string {

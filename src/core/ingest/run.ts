@@ -4,7 +4,6 @@
  * chunk and index every unfinished version of the case in the worker pool, recording each final
  * status. Every step is persisted, so a killed process resumes (see {@link JobStore}).
  */
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { IngestFileStatus, IngestResultItem, IngestRunResult, IngestStage } from '../../shared/contract/ingest';
@@ -184,7 +183,7 @@ class IngestRun {
     this.signal = state.controller.signal;
     this.caseId = state.job.caseId;
     this.caseDir = ctx.ports.cases.caseDir(this.caseId);
-    this.store = new CaseStore(this.caseDir);
+    this.store = new CaseStore(this.caseDir, () => ctx.ports.cases.originals(this.caseId));
   }
 
   async execute(): Promise<IngestRunResult> {
@@ -215,6 +214,7 @@ class IngestRun {
       cancelled = true;
     }
     if (cancelled) await this.markCancelled();
+    const originalsError = await this.storeOriginals();
     await this.finish(cancelled ? 'cancelled' : 'done');
     // This run's job, and the interrupted ones it took over, are done.
     const finished = (await this.ctx.jobs.list(caseId)).filter(
@@ -228,7 +228,21 @@ class IngestRun {
       state: cancelled ? 'cancelled' : 'done',
       results: [...this.results.values()],
       skipped: this.skipped,
+      ...(originalsError ? { originals_error: originalsError } : {}),
     };
+  }
+
+  /**
+   * A bucket case's new originals go to its bucket at the end of each run (a killed run's, at the
+   * end of the next). The files are indexed either way: a failure is said, not thrown.
+   */
+  private async storeOriginals(): Promise<string | undefined> {
+    try {
+      await this.store.syncOriginals();
+      return undefined;
+    } catch (err) {
+      return `The files are indexed, but their originals were not copied to the firm’s object storage: ${(err as Error).message} The next run of this case copies them.`;
+    }
   }
 
   /** This run's paths, and those of interrupted runs of this case that no process owns any more. */
@@ -613,12 +627,8 @@ class IngestRun {
         return failedResult(
           `too large (${Math.round(item.size / 1048576)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB)`,
         );
-      const blob = this.store.blobPath(item.sha256);
-      const present = await fs.access(blob).then(
-        () => true,
-        () => false,
-      );
-      if (!present) return failedResult('the stored copy of this file is missing; add the file again');
+      const blob = await this.store.localBlob(item.sha256, this.signal);
+      if (!blob) return failedResult('the stored copy of this file is missing; add the file again');
       return await this.readInPool(item, key, blob, chunking);
     } catch (err) {
       if (isAbort(err) || this.signal.aborted) return null;

@@ -202,12 +202,13 @@ export class IngestService {
     opts: { wait?: boolean; signal?: AbortSignal } = {},
   ): Promise<UnlockResult> {
     await this.ports.cases.readMeta(caseId);
-    const store = new CaseStore(this.ports.cases.caseDir(caseId));
+    const store = new CaseStore(this.ports.cases.caseDir(caseId), () => this.ports.cases.originals(caseId));
     const file = (await store.readManifest()).files.find((f) => f.id === fileId);
     const latest = file ? latestVersion(file) : undefined;
     if (!file || !latest) throw new CasefileError('not_found', `No file with id ${fileId} in this case.`);
     if (!latest.locked) throw new CasefileError('invalid_input', `${file.name} is not password protected.`);
-    const bytes = await fs.readFile(store.blobPath(latest.sha256)).catch(() => null);
+    const blob = await store.localBlob(latest.sha256);
+    const bytes = blob ? await fs.readFile(blob).catch(() => null) : null;
     if (!bytes)
       throw new CasefileError('failed', `Casefile's copy of ${file.name} is missing: add it again from its folder.`);
     const { pdfPasswordOpens } = await import('../reader/loaders');

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream';
 import type { MatterExport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
 import type { CaseMeta } from '../cases/index';
+import { CaseStore } from '../documents/index';
 import { ChunkStore } from '../retrieval/store';
 import { TEMP_MARK, writeJsonAtomic } from '../util/fs';
 import { ChunkSealer } from './crypto';
@@ -160,6 +161,9 @@ export async function exportCase(
     // matter file, where a sealed export would leave it readable.
     const staged = meta.storage ? await ports.cases.newStaging() : null;
     try {
+      // A bucket case's originals this computer has not fetched yet go into the matter too.
+      if (meta.storage)
+        await new CaseStore(ports.cases.caseDir(caseId), () => ports.cases.originals(caseId)).fetchOriginals();
       const files = await caseFiles(ports.cases.caseDir(caseId));
       const all = staged ? await withIndexFromBucket(ports, meta, files, staged) : files;
       const progress = new Progress(

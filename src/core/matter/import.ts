@@ -12,7 +12,15 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MatterImport } from '../../shared/contract/matter';
 import { CasefileError } from '../../shared/errors';
-import { CaseMeta, caseIndexLocation, type IndexLocation, newCaseStorage } from '../cases/index';
+import {
+  bucketOriginals,
+  CaseMeta,
+  caseIndexLocation,
+  type IndexLocation,
+  newCaseStorage,
+  type RemoteOriginals,
+} from '../cases/index';
+import { CaseStore } from '../documents/index';
 import { ChunkStore } from '../retrieval/store';
 import { readJson, writeJsonAtomic } from '../util/fs';
 import { ChunkOpener, ENCRYPTED_MAGIC, HEADER_BYTES } from './crypto';
@@ -161,11 +169,15 @@ async function stagedMeta(dir: string, manifest: Manifest): Promise<CaseMeta> {
 
 /**
  * On a home whose cases keep their index on the firm's object storage, the staged case's index
- * goes there too, as a new case's would: under the case's own folder in the bucket, or a fresh
- * one beside it where a version it replaces (or anything else) is already there. Returns the
- * place written, to be removed if the import fails after this.
+ * and originals go there too, as a new case's would: under the case's own folder in the bucket,
+ * or a fresh one beside it where a version it replaces (or anything else) is already there.
+ * Returns what was written, to be removed if the import fails after this.
  */
-async function indexToBucket(ports: MatterPorts, dir: string, meta: CaseMeta): Promise<IndexLocation | null> {
+async function toBucket(
+  ports: MatterPorts,
+  dir: string,
+  meta: CaseMeta,
+): Promise<{ location: IndexLocation; originals: RemoteOriginals } | null> {
   const store = await ports.cases.objectStorage();
   if (!store) return null;
   const here = await ports.cases.readMeta(meta.id).catch(() => null);
@@ -173,10 +185,12 @@ async function indexToBucket(ports: MatterPorts, dir: string, meta: CaseMeta): P
   const free = here?.storage?.prefix !== own.prefix && (await ChunkStore.isEmpty(caseIndexLocation(dir, own, store)));
   const storage = free ? own : { ...own, prefix: `${own.prefix}-${Date.now().toString(36)}` };
   const location = caseIndexLocation(dir, storage, store);
+  const originals = await bucketOriginals(store, storage);
   if (await fs.stat(path.join(dir, 'lancedb')).catch(() => null)) await ChunkStore.copy(dir, location);
+  await new CaseStore(dir, async () => originals).syncOriginals();
   await fs.rm(path.join(dir, 'lancedb'), { recursive: true, force: true });
   await writeJsonAtomic(path.join(dir, 'case.json'), { ...meta, storage });
-  return location;
+  return { location, originals };
 }
 
 /** Chats name their case: the earlier version's chats are renamed with it. */
@@ -223,9 +237,10 @@ export async function importMatter(ports: MatterPorts, file: string, passphrase?
     if (kind === 'sealed') await unseal(source, passphrase, zipFile);
     const caseDir = path.join(staging, 'case');
     const { manifest, progress } = await unpack(ports, zipFile, caseDir);
-    const bucket = await indexToBucket(ports, caseDir, await stagedMeta(caseDir, manifest));
+    const bucket = await toBucket(ports, caseDir, await stagedMeta(caseDir, manifest));
     const { installed, earlier } = await installCase(ports, caseDir, manifest.case.id).catch(async (err) => {
-      if (bucket) await ChunkStore.drop(bucket).catch(() => undefined);
+      if (bucket)
+        await Promise.all([ChunkStore.drop(bucket.location), bucket.originals.removeAll()]).catch(() => undefined);
       throw err;
     });
     progress.done();

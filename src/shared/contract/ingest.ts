@@ -78,6 +78,8 @@ export interface IngestRunResult {
   results: IngestResultItem[];
   /** Dropped paths not taken (links leaving the folder, pipes, unreadable folders, missing paths); also in `results` as `skipped`. */
   skipped: { path: string; name: string; reason: string }[];
+  /** A case on the firm's object storage whose new originals could not be copied there this run: why, in plain words. */
+  originals_error?: string;
 }
 
 /** A running ingest's handle (ingest.start with `wait: false`). */
