@@ -413,12 +413,13 @@ describe('rows that are not facts', () => {
     ]);
   });
 
-  it('a signature block gives no row: a brief’s “Dated:” line, “s/ Jane Roe”, “Date / Signature of Counsel”, bare dates; nor a Federal Register cite', async () => {
+  it('a signature block gives no row: a brief’s “Dated:” line, “s/ Jane Roe”, “Date / Signature of Counsel”, bare dates, dates under an exhibit’s stamp; nor a Federal Register cite', async () => {
     const events = await eventsOf(
       'The motion should be granted.\n\nDated: August 5, 2020\n\n/s/ Jane Roe\nAttorney for Defendants\n\n' +
         'August 5, 2020        Respectfully submitted,\n        s/ Jane Roe\n\n' +
         '3/18/2014          Jane Roe\nDate               Signature of Counsel\n\n' +
         '1/30/2000 1/30/2000\n\n' +
+        '03/23/2019\n03/23/2019\n03/23/2019 03/23/2019\n03/23/2019\nPage 242\nEXHIBIT 57\n\n' +
         'Under Release No. 33-8518, 70 Fed. Reg. 1,506, 1,531 (Jan. 7, 2005), the filing is due.\n\n' +
         'On March 3, 2019, Acme filed its reply.',
     );

@@ -48,8 +48,10 @@ export function isJunkSentence(sentence: string, dateText: string): boolean {
   // An e-signature, a brief's close, a form's signature captions.
   if (E_SIGNATURE.test(sentence) || SIGNATURE_WORDS.test(sentence)) return true;
   // Dates and nothing else ("1/30/2000 1/30/2000", "01/01/2018 to"): the dates under a contract's
-  // signatures, their captions lost, or a form's reporting period cut from its label.
-  if (/^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:to|through|-|–)?\s*)+$/.test(sentence.trim())) return true;
+  // signatures, their captions lost, or a form's reporting period cut from its label; also with
+  // only an exhibit's stamp beside them ("03/23/2019 Page 242 EXHIBIT 57").
+  const unstamped = sentence.replace(/\b(?:Page|Exhibit)\s+\d+\b/gi, ' ').trim();
+  if (/^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:to|through|-|–)?\s*)+$/.test(unstamped)) return true;
   // Counsel's names and addresses under a caption; a citation to the record ("(IFF's Reply Br. … Order …").
   if (
     /\bCounsel for (?:the )?(?:Appellants?|Appellees?|Plaintiffs?|Defendants?|Petitioners?|Respondents?)\b/.test(
