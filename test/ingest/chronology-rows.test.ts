@@ -446,10 +446,11 @@ describe('rows that are not facts', () => {
     expect(fields.map((e) => e.text)).toEqual(['The Effective Date of this Agreement is September 21, 1998.']);
   });
 
-  it('a dotted section number, a defined term’s period and the dates under nameless signatures are not events', async () => {
+  it('a dotted section number (before a heading or a redaction), a defined term’s period and the dates under nameless signatures are not events', async () => {
     const events = await eventsOf(
       'This Agreement is dated as of December 31, 2018 (the “Effective Date”).\n\n' +
         '13.8.11 Survival FMI’s obligations to maintain privacy survive. Article 13.8.12 shall survive as well.\n\n' +
+        '10.2.13 [***] as of the Effective Date, neither the Development nor the Manufacture of Antibody infringes.\n\n' +
         '(i) “Licensed Copyrights” means all Copyrights owned by Seller within five (5) years prior to the Effective Date.\n\n' +
         'Michael Bentley Michael Schuett December 8, 2005 December 7, 2005\n\n' +
         '10.Jan.2017 [Signature page to Outsourcing Agreement]\n\n' +

@@ -283,11 +283,14 @@ const LOOK_BACK = /\b(?:since|on or after|from)\s*(?:\([a-z0-9]{1,4}\)\s*)?$/i;
 const REPRESENTATION =
   /\b(?:the date (?:hereof|of this Agreement)|the Agreement Date|(?:execution|signing) (?:and delivery )?of this Agreement|Material Adverse Effect|in all material respects|individually or in the aggregate|(?:to the|Company[’']s) knowledge|knowledge of the Company|Subsidiar(?:y|ies)|there (?:has|have) been no)\b/i;
 
-/** A dotted number that numbers a section: it opens the sentence before a heading ("13.8.11 Survival") or follows "Article", "Section", "§". */
+/**
+ * A dotted number that numbers a section: it opens the sentence before a heading ("13.8.11
+ * Survival") or a redaction ("10.2.13 [***] as of …"), or follows "Article", "Section", "§".
+ */
 function sectionNumber(sentence: string, r: ParsedResult): boolean {
   const before = sentence.slice(0, r.index);
   if (/\b(?:Articles?|Sections?|Clauses?|Paragraphs?)\s*$|§\s*$/i.test(before)) return true;
-  return !before.trim() && /^\s+[A-Z][a-z]/.test(sentence.slice(r.index + r.text.length));
+  return !before.trim() && /^\s+(?:[A-Z][a-z]|\[\*)/.test(sentence.slice(r.index + r.text.length));
 }
 
 /** A date the words really give (not a duration, not "now", not a citation's), with its precision; null otherwise. */
