@@ -805,4 +805,15 @@ describe('which date, and who', () => {
     const [form] = await eventsOf('Date of Discharge: 20070817 Highest Rank/Rate: Sgt Jane Roe');
     expect(form!.people).toEqual(['Sgt Jane Roe']);
   });
+
+  it('the terms a contract defines, its documents and periods, and titles are not people; a party defined in quotes is', async () => {
+    const events = await eventsOf(
+      'This Agreement is made as of January 29, 2020 between Cellco Partnership and Tom Online Inc. (“Tom Holding”).\n\n' +
+        '“Cap Agreement” means the interest rate cap agreement with the Cap Counterparty (the “Cap Counterparty”).\n\n' +
+        'On March 1, 2020 Tom Holding, Jane Roe and the Cap Counterparty signed the Cap Agreement and the Joint Venture Agreement ' +
+        'for the first Contract Year, witnessed by the Financial Director Mr Smith of Date Bogota.',
+    );
+    const signed = events.find((e) => e.text.startsWith('On March 1'))!;
+    expect(signed.people).toEqual(['Tom Holding', 'Jane Roe', 'Financial Director Mr Smith']);
+  });
 });

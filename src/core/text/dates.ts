@@ -16,6 +16,7 @@ import {
   isJunkSentence,
   lineNumberColumn,
   longestNames,
+  definedTerms,
   peopleOnly,
   reportedParts,
   signedDateLine,
@@ -472,8 +473,8 @@ function numericOrder(text: string): 'day' | 'month' | null {
 }
 
 /** The people and organisations of a sentence: its capitalised names, and the document's parties it names. */
-function peopleIn(sentence: string, parties: readonly string[] = []): string[] {
-  const names = peopleOnly(namesIn(sentence), sentence);
+function peopleIn(sentence: string, parties: readonly string[], terms: ReadonlySet<string>): string[] {
+  const names = peopleOnly(namesIn(sentence), sentence, terms);
   const lower = sentence.toLowerCase();
   for (const party of parties) {
     const p = party.trim();
@@ -584,6 +585,8 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
   const terms = definedDateTerms(body.replace(/\n/g, ' '), (words, last) => termDateIn(parser, words, last));
+  const parties = options.parties ?? [];
+  const termNames = definedTerms(body, parties);
   // Sentences come in order: the page cursor only moves forward.
   let p = 0;
   const pageAt = (offset: number) => {
@@ -642,7 +645,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         end: a + to,
         text: piece,
         page: pageAt(a + from),
-        people: peopleIn(piece, options.parties),
+        people: peopleIn(piece, parties, termNames),
         line: order
           ? order.charAt(0) + order.slice(1).toLowerCase()
           : eventLine(email ? `${email.sender}: ${piece}` : piece, found.date_text),

@@ -350,14 +350,21 @@ const PLACES = new Set(
     'British Virgin Islands',
   ].map((p) => p.toLowerCase()),
 );
-/** Words a signature block or a form leaves after a name ("Scott Grime By"). */
-const TRAILING = /(?:\s+(?:By|Its|Name|Title|Date|Dated|And|Of|Per|Signature|Witness))+$/;
+/** Words a signature block or a form leaves after a name ("Scott Grime By", "Financial Director Mr", "Charity No"). */
+const TRAILING =
+  /(?:\s+(?:By|Its|Name|Title|Date|Dated|And|Of|Per|Signature|Witness|Mr|Mrs|Ms|No|January|February|March|April|June|July|August|September|October|November|December))+$/;
+/** The last word of a document's, a period's or a thing's name, never of a person's or an organisation's. */
+const THING =
+  /\s(?:Agreements?|Amendment|Addendum|Schedule|Exhibit|Annex|Appendix|Deed|Contract|Conditions|Rights|Products?|Field|Term|Period|Year|Dates?|Report|Application|Summary|Overview|Requirements|Guidelines?|Practices?|Receipt|Table|Milestone|Subsidiaries|Entit(?:y|ies)|Business|Property|Committee)$/;
+/** A form's label before a name ("Date Bogota"). */
+const LEADING = /^(?:Date|Dated|Name|Title|Re)\s+/;
+const NO_TERMS: ReadonlySet<string> = new Set();
 /** A caption's or a court's words, not a name: "Argued December", "Circuit Judges", "Third Party Appellee". */
 const NOT_A_NAME =
   /^(?:Argued|Submitted|Decided|Filed|Before|Counsel|Circuit|District)\b|^(?:(?:United States|Third Party|Chief|Senior|Circuit|District|Magistrate|Bankruptcy|Supreme|Appellate)\s+)*(?:Judges?|Justices?|Court|Clerk|Appellants?|Appellees?|Petitioners?|Respondents?|Plaintiffs?|Defendants?)$/;
 /** A street, a box or a suite: part of an address. */
 const ADDRESS =
-  /\b(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Way|Place|Suites?|Pike|Highway|Box|Floor)\b/;
+  /\b(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Way|Place|Suites?|Pike|Highway|Box|Floor|Parkway|Pkwy|Terrace|Court Road)\b/;
 const STATES =
   'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|[A-Z]{2}';
 
@@ -366,13 +373,17 @@ const STATES =
  * name followed by its state: "Murray Hill, New Jersey"), no addresses or court titles, no form
  * words after a name, and no part of a longer name listed with it.
  */
-export function peopleOnly(names: readonly string[], sentence = ''): string[] {
+export function peopleOnly(names: readonly string[], sentence = '', terms: ReadonlySet<string> = NO_TERMS): string[] {
   const kept: string[] = [];
   for (const raw of names) {
     const name = raw
+      .replace(LEADING, '')
       .replace(TRAILING, '')
       .replace(/(?:’s|'s|\.)$/, '')
       .trim();
+    // A term the document defines ("Business Day", "Cap Agreement"), not one of its parties; a
+    // document, a period or a thing by its last word ("Joint Venture Agreement", "Contract Year").
+    if (terms.has(name.toLowerCase()) || THING.test(name)) continue;
     // A form's label ("Highest Rank/Rate:", "Application Received:").
     if (new RegExp(`${escapeRegExp(raw)}\\s*[:/]`).test(sentence)) continue;
     if (!/\s/.test(name) && !/^(?:Dr|Mr|Mrs|Ms|Judge|Officer)\b/.test(name)) continue;
@@ -382,6 +393,27 @@ export function peopleOnly(names: readonly string[], sentence = ''): string[] {
     if (!kept.includes(name)) kept.push(name);
   }
   return longestNames(kept);
+}
+
+/** A corporate form or a public body's word: a defined term holding one names an organisation ("Forty Niners SC Stadium Company"). */
+const ORGANISATION =
+  /\b(?:Inc|LLC|L\.L\.C|Ltd|Limited|Corp|Corporation|Company|Co|LLP|LP|PLC|AG|GmbH|SA|NV|BV|Bank|Trust|University|Institute|Authority|Agency|Commission|Board|Department|Ministry|Council|Court|Association|Foundation|Partnership|Group|Holdings?|Partners|Industries|Technologies|Enterprises|Wireless|Communications|Airlines|Pharmaceuticals|Therapeutics)\b/;
+
+/**
+ * The capitalised terms a document defines in quotes ("Business Day", (the “Cap Agreement”)), in
+ * lower case: words of the document, not its people. Not a party's name or part of one, nor a term
+ * naming an organisation.
+ */
+export function definedTerms(text: string, parties: readonly string[] = []): Set<string> {
+  const partyNames = parties.map((p) => p.toLowerCase());
+  const terms = new Set<string>();
+  for (const m of text.matchAll(/[“"]((?:[A-Z][\w&’'-]*\s+){1,5}[A-Z][\w&’'-]*)[”"]/g)) {
+    const term = m[1]!.replace(/\s+/g, ' ');
+    const key = term.toLowerCase();
+    if (ORGANISATION.test(term) || partyNames.some((p) => p.includes(key))) continue;
+    terms.add(key);
+  }
+  return terms;
 }
 
 /** Names without those that are the start or end of a longer one listed ("Technologies Inc" of "Lucent Technologies Inc"). */
