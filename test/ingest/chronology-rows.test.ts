@@ -806,12 +806,13 @@ describe('which date, and who', () => {
     expect(form!.people).toEqual(['Sgt Jane Roe']);
   });
 
-  it('the terms a contract defines, its documents and periods, and titles are not people; a party defined in quotes is', async () => {
+  it('the terms a contract defines (or their first words), its documents and periods, and titles are not people; a party defined in quotes is', async () => {
     const events = await eventsOf(
       'This Agreement is made as of January 29, 2020 between Cellco Partnership and Tom Online Inc. (“Tom Holding”).\n\n' +
         '“Cap Agreement” means the interest rate cap agreement with the Cap Counterparty (the “Cap Counterparty”).\n\n' +
         'On March 1, 2020 Tom Holding, Jane Roe and the Cap Counterparty signed the Cap Agreement and the Joint Venture Agreement ' +
-        'for the first Contract Year, witnessed by the Financial Director Mr Smith of Date Bogota.',
+        'for the first Contract Year, witnessed by the Financial Director Mr Smith of Date Bogota, due by the Final Maturity Date.\n\n' +
+        '“Final Maturity Date” means the Payment Date in July, 2024.',
     );
     const signed = events.find((e) => e.text.startsWith('On March 1'))!;
     expect(signed.people).toEqual(['Tom Holding', 'Jane Roe', 'Financial Director Mr Smith']);

@@ -381,9 +381,10 @@ export function peopleOnly(names: readonly string[], sentence = '', terms: Reado
       .replace(TRAILING, '')
       .replace(/(?:’s|'s|\.)$/, '')
       .trim();
-    // A term the document defines ("Business Day", "Cap Agreement"), not one of its parties; a
-    // document, a period or a thing by its last word ("Joint Venture Agreement", "Contract Year").
-    if (terms.has(name.toLowerCase()) || THING.test(name)) continue;
+    // A term the document defines ("Business Day", "Cap Agreement") or its first words ("Final
+    // Maturity" of "Final Maturity Date"), not one of its parties; a document, a period or a thing
+    // by its last word ("Joint Venture Agreement", "Contract Year").
+    if (definedTerm(name, terms) || THING.test(name)) continue;
     // A form's label ("Highest Rank/Rate:", "Application Received:").
     if (new RegExp(`${escapeRegExp(raw)}\\s*[:/]`).test(sentence)) continue;
     if (!/\s/.test(name) && !/^(?:Dr|Mr|Mrs|Ms|Judge|Officer)\b/.test(name)) continue;
@@ -393,6 +394,14 @@ export function peopleOnly(names: readonly string[], sentence = '', terms: Reado
     if (!kept.includes(name)) kept.push(name);
   }
   return longestNames(kept);
+}
+
+/** `name` is a term of `terms` or opens one. */
+function definedTerm(name: string, terms: ReadonlySet<string>): boolean {
+  const key = name.toLowerCase();
+  if (terms.has(key)) return true;
+  for (const t of terms) if (t.startsWith(`${key} `)) return true;
+  return false;
 }
 
 /** A corporate form or a public body's word: a defined term holding one names an organisation ("Forty Niners SC Stadium Company"). */
@@ -406,11 +415,15 @@ const ORGANISATION =
  */
 export function definedTerms(text: string, parties: readonly string[] = []): Set<string> {
   const partyNames = parties.map((p) => p.toLowerCase());
+  // A party's name without its corporate form ("violin memory" of "Violin Memory, Inc."): a term
+  // it opens ("Violin Memory Tower") still leaves the party a name.
+  const stems = partyNames.map((p) => p.replace(/[,\s]+(?:inc|llc|ltd|corp|co|l\.?p|plc|s\.?a|ag)\.?$/, '').trim());
   const terms = new Set<string>();
   for (const m of text.matchAll(/[“"]((?:[A-Z][\w&’'-]*\s+){1,5}[A-Z][\w&’'-]*)[”"]/g)) {
     const term = m[1]!.replace(/\s+/g, ' ');
     const key = term.toLowerCase();
     if (ORGANISATION.test(term) || partyNames.some((p) => p.includes(key))) continue;
+    if (stems.some((s) => s.includes(' ') && key.startsWith(`${s} `))) continue;
     terms.add(key);
   }
   return terms;
