@@ -816,5 +816,10 @@ describe('which date, and who', () => {
     );
     const signed = events.find((e) => e.text.startsWith('On March 1'))!;
     expect(signed.people).toEqual(['Tom Holding', 'Jane Roe', 'Financial Director Mr Smith']);
+    // An opinion's: a pleading, a loan, an address, a caption's docket words.
+    const [filed] = await eventsOf(
+      'On May 5, 2020 Jane Roe filed Plaintiffs’ First Amended Complaint at Park Plaza, For Federal review, against the Kilgore Loan of Home Federal Bank, Respondent Docket Nos. 19031-13.',
+    );
+    expect(filed!.people).toEqual(['Jane Roe', 'Home Federal Bank']);
   });
 });

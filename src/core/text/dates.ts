@@ -492,7 +492,9 @@ export function namesIn(sentence: string): string[] {
     const name = m[0].trim();
     if (
       MONTH.test(name.split(/\s+/)[0]!) ||
-      /^(The|This|That|On|In|At|By|From|Between|During|After|Before|Plaintiff|Defendant)\b/.test(name)
+      /^(The|This|That|On|In|At|By|For|From|With|Under|Upon|Between|During|After|Before|Plaintiff|Defendant)\b/.test(
+        name,
+      )
     )
       continue;
     // An address is not a party ("12 Elm Street").

@@ -352,10 +352,10 @@ const PLACES = new Set(
 );
 /** Words a signature block or a form leaves after a name ("Scott Grime By", "Financial Director Mr", "Charity No"). */
 const TRAILING =
-  /(?:\s+(?:By|Its|Name|Title|Date|Dated|And|Of|Per|Signature|Witness|Mr|Mrs|Ms|No|January|February|March|April|June|July|August|September|October|November|December))+$/;
+  /(?:\s+(?:By|Its|Name|Title|Date|Dated|And|Of|Per|Signature|Witness|Mr|Mrs|Ms|No|Nos|Docket|January|February|March|April|June|July|August|September|October|November|December))+$/;
 /** The last word of a document's, a period's or a thing's name, never of a person's or an organisation's. */
 const THING =
-  /\s(?:Agreements?|Amendment|Addendum|Schedule|Exhibit|Annex|Appendix|Deed|Contract|Conditions|Rights|Products?|Field|Term|Period|Year|Dates?|Report|Application|Summary|Overview|Requirements|Guidelines?|Practices?|Receipt|Table|Milestone|Subsidiaries|Entit(?:y|ies)|Business|Property|Committee)$/;
+  /\s(?:Agreements?|Amendment|Addendum|Schedule|Exhibit|Annex|Appendix|Deed|Contract|Conditions|Rights|Products?|Field|Term|Period|Year|Dates?|Report|Application|Summary|Overview|Requirements|Guidelines?|Practices?|Receipt|Table|Milestone|Subsidiaries|Entit(?:y|ies)|Business|Property|Committee|Complaint|Motion|Brief|Petition|Loan|Compact)$/;
 /** A form's label before a name ("Date Bogota"). */
 const LEADING = /^(?:Date|Dated|Name|Title|Re)\s+/;
 const NO_TERMS: ReadonlySet<string> = new Set();
@@ -364,7 +364,7 @@ const NOT_A_NAME =
   /^(?:Argued|Submitted|Decided|Filed|Before|Counsel|Circuit|District)\b|^(?:(?:United States|Third Party|Chief|Senior|Circuit|District|Magistrate|Bankruptcy|Supreme|Appellate)\s+)*(?:Judges?|Justices?|Court|Clerk|Appellants?|Appellees?|Petitioners?|Respondents?|Plaintiffs?|Defendants?)$/;
 /** A street, a box or a suite: part of an address. */
 const ADDRESS =
-  /\b(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Way|Place|Suites?|Pike|Highway|Box|Floor|Parkway|Pkwy|Terrace|Court Road)\b/;
+  /\b(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Drive|Way|Place|Suites?|Pike|Highway|Box|Floor|Parkway|Pkwy|Terrace|Plaza|Court Road)\b/;
 const STATES =
   'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|[A-Z]{2}';
 
