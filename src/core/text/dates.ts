@@ -472,15 +472,30 @@ function numericOrder(text: string): 'day' | 'month' | null {
   return dayOnly > monthOnly ? 'day' : monthOnly > dayOnly ? 'month' : null;
 }
 
-/** The people and organisations of a sentence: its capitalised names, and the document's parties it names. */
-function peopleIn(sentence: string, parties: readonly string[], terms: ReadonlySet<string>): string[] {
-  const names = peopleOnly(namesIn(sentence), sentence, terms);
-  const lower = sentence.toLowerCase();
-  for (const party of parties) {
-    const p = party.trim();
-    if (p.length >= 3 && lower.includes(p.toLowerCase())) names.push(p);
-  }
-  return longestNames(names);
+/**
+ * The people and organisations of a sentence of `body`: its capitalised names less the terms the
+ * document defines, and the document's parties it names.
+ */
+function peopleFinder(body: string, parties: readonly string[]): (sentence: string) => string[] {
+  const terms = definedTerms(body, parties);
+  return (sentence) => {
+    const names = peopleOnly(namesIn(sentence), sentence, terms);
+    const lower = sentence.toLowerCase();
+    for (const party of parties) {
+      const p = party.trim();
+      if (p.length >= 3 && lower.includes(p.toLowerCase())) names.push(p);
+    }
+    return longestNames(names);
+  };
+}
+
+/** The page of each offset, asked in order (sentences come in order: the cursor only moves forward). */
+function pageCursor(starts: readonly number[]): (offset: number) => number {
+  let p = 0;
+  return (offset) => {
+    while (p + 1 < starts.length && starts[p + 1]! <= offset) p++;
+    return p + 1;
+  };
 }
 
 /** Capitalised names in a sentence: "Dr. Maria Alvarez", "Acme Holdings LLC" (not its first word alone, not months). */
@@ -587,14 +602,8 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
   const order = numericOrder(body);
   const parser = (order ? order === 'day' : options.dayFirst) ? chrono.en.GB : chrono.en.casual;
   const terms = definedDateTerms(body.replace(/\n/g, ' '), (words, last) => termDateIn(parser, words, last));
-  const parties = options.parties ?? [];
-  const termNames = definedTerms(body, parties);
-  // Sentences come in order: the page cursor only moves forward.
-  let p = 0;
-  const pageAt = (offset: number) => {
-    while (p + 1 < starts.length && starts[p + 1]! <= offset) p++;
-    return p + 1;
-  };
+  const peopleOf = peopleFinder(body, options.parties ?? []);
+  const pageAt = pageCursor(starts);
   const instant = options.docDate ? new Date(`${options.docDate}T12:00:00Z`) : undefined;
   let anchor: Anchor | null = null;
   const out: DatedEvent[] = [];
@@ -647,7 +656,7 @@ export async function extractEvents(text: string, pages: PageIndex, options: Eve
         end: a + to,
         text: piece,
         page: pageAt(a + from),
-        people: peopleIn(piece, parties, termNames),
+        people: peopleOf(piece),
         line: order
           ? order.charAt(0) + order.slice(1).toLowerCase()
           : eventLine(email ? `${email.sender}: ${piece}` : piece, found.date_text),
