@@ -4,9 +4,9 @@
  * waiting for it while `.ci/run`'s background install runs.
  * On CI a test that needs it fails when it is missing, never skips.
  */
-import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { AwsClient } from 'aws4fetch';
 import { afterAll, beforeAll } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startWeed as startWeedMjs, weedCache } from '../../scripts/s3-server.mjs';
@@ -96,36 +96,28 @@ export function useObjectStore(home: string, server: WeedServer, prefix: string)
   };
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
-
-/**
- * The keys of the objects under `prefix` in the bucket, from the server's own listing
- * (ListObjectsV2, signed with AWS Signature V4) — what a firm's administrator would see.
- */
-export async function listObjects(server: WeedServer, prefix: string): Promise<string[]> {
-  const url = new URL(`${server.endpoint}/${server.bucket}`);
-  const query = `list-type=2&prefix=${encodeURIComponent(prefix)}`;
-  const now = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
-  const day = now.slice(0, 8);
-  const payload = sha256('');
-  const headers = `host:${url.host}\nx-amz-content-sha256:${payload}\nx-amz-date:${now}\n`;
-  const signed = 'host;x-amz-content-sha256;x-amz-date';
-  const request = ['GET', url.pathname, query, headers, signed, payload].join('\n');
-  const scope = `${day}/us-east-1/s3/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', now, scope, sha256(request)].join('\n');
-  let key = hmac(`AWS4${server.secretAccessKey}`, day);
-  for (const part of ['us-east-1', 's3', 'aws4_request']) key = hmac(key, part);
-  const signature = hmac(key, toSign).toString('hex');
-  const res = await fetch(`${url.href}?${query}`, {
-    headers: {
-      'x-amz-content-sha256': payload,
-      'x-amz-date': now,
-      authorization: `AWS4-HMAC-SHA256 Credential=${server.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}`,
-    },
+/** A client signed with the server's key (AWS Signature V4): what the firm's administrator holds. */
+const admin = (server: WeedServer) =>
+  new AwsClient({
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    service: 's3',
+    region: 'us-east-1',
+    retries: 0,
   });
+
+/** The keys of the objects under `prefix` in the bucket, from the server's own listing (ListObjectsV2). */
+export async function listObjects(server: WeedServer, prefix: string): Promise<string[]> {
+  const query = `list-type=2&prefix=${encodeURIComponent(prefix)}`;
+  const res = await admin(server).fetch(`${server.endpoint}/${server.bucket}?${query}`);
   const body = await res.text();
   if (!res.ok) throw new Error(`listing ${prefix} failed: ${res.status} ${body.slice(0, 300)}`);
   if (/<IsTruncated>true</.test(body)) throw new Error(`listing ${prefix} is longer than one page`);
   return [...body.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]!);
+}
+
+/** Write `text` at `key` in the bucket, as anyone holding the key could. */
+export async function putObject(server: WeedServer, key: string, text: string): Promise<void> {
+  const res = await admin(server).fetch(`${server.endpoint}/${server.bucket}/${key}`, { method: 'PUT', body: text });
+  if (!res.ok) throw new Error(`writing ${key} failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
 }

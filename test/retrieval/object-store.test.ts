@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { toApiError } from '../../src/shared/errors';
 import { CUAD_SMALL, cuadPdf, tempHome } from '../helpers/home';
-import { listObjects, onCi, useObjectStore, type WeedServer, weedBinary, weedForSuite } from '../helpers/s3';
+import { listObjects, onCi, putObject, useObjectStore, type WeedServer, weedBinary, weedForSuite } from '../helpers/s3';
 
 const weed = weedBinary();
 const engines: Engine[] = [];
@@ -106,6 +106,15 @@ describe.skipIf(!weed && !onCi)('a case on S3-compatible object storage (Seaweed
     });
     expect(page).toMatchObject({ file_id: cite.file_id, page: cite.pages![0] });
     expect(page.png.length).toBeGreaterThan(0);
+    expect(readdirSync(copies)).toHaveLength(1);
+
+    // An original changed in the bucket behind the case's back is refused, not shown.
+    const other = (await call('files.list', { case_id: caseId })).files.find((f) => f.id !== cite.file_id)!;
+    const otherSha = shas.find((sha) => !readdirSync(copies).includes(sha))!;
+    await putObject(server, `${prefix}files/${otherSha}`, 'not the contract');
+    await expect(call('citations.page', { case_id: caseId, file_id: other.id, version: 1, page: 1 })).rejects.toThrow(
+      /is not the file that was added: it was changed there/,
+    );
     expect(readdirSync(copies)).toHaveLength(1);
 
     await call('cases.delete', { case_id: caseId });

@@ -112,9 +112,16 @@ export class BucketOriginals implements RemoteOriginals {
     }
     if (!res.ok) throw await this.failed(res, 'fetching an original');
     const bytes = Buffer.from(await res.arrayBuffer());
-    // What comes back must be the original it is named by.
+    // What comes back must be the original it is named by: a changed one is refused, not shown.
     if (createHash('sha256').update(bytes).digest('hex') !== sha256)
-      throw this.unavailable('an original came back different from the one stored');
+      throw CasefileError.withRemedy(
+        'failed',
+        `A file of this case on the firm’s object storage (${this.store.endpoint}) is not the file that was added: it was changed there, so it is not shown.`,
+        {
+          app: 'Ask the firm’s administrator to restore the case’s files from a backup, or add the file again.',
+          cli: 'Restore the bucket’s copy from a backup, or add the file to the case again.',
+        },
+      );
     await fs.mkdir(path.dirname(dest), { recursive: true });
     const tmp = `${dest}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
     await fs.writeFile(tmp, bytes);
