@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { ChunkStore } from '../../src/core/retrieval/store';
 import { CaseDocuments } from '../../src/core/documents/case-documents';
+import { CasefileError } from '../../src/shared/errors';
 import type { EngineEvents } from '../../src/shared/events';
 import { corpusDir, tempHome } from '../helpers/home';
 import { imageOnlyPdf, multiPagePdf, truncatedPdf, writeFixtureSet } from '../fixtures/pdfs';
@@ -251,6 +252,28 @@ describe('ingest pipeline', () => {
     expect('results' in run && run.results[0]!.status).toBe('failed');
     expect('results' in run && run.results[0]!.reason).toMatch(/^too large/);
     expect(await fs.readdir(path.join(engine.cases.caseDir(caseId), 'files'))).toEqual([]);
+  });
+
+  it('originals – a bucket that fails as a run ends: the files are indexed, and the run says their originals were not copied', async () => {
+    const { engine, caseId, drop, call } = await setup();
+    writeFileSync(path.join(drop, 'lease.txt'), 'The rent is 1000 dollars per month.\n');
+    // The firm's storage is the boundary: here it refuses every call (the real server is in object-store.test.ts).
+    const down = (): never => {
+      throw new CasefileError('unavailable', 'The firm’s object storage (http://127.0.0.1:9) did not answer.');
+    };
+    engine.cases.originals = async () => ({
+      list: async () => down(),
+      put: async () => down(),
+      get: async () => down(),
+      removeAll: async () => down(),
+    });
+    const run = await call('ingest.start', { case_id: caseId, paths: [drop] });
+    expect('results' in run && run.results[0]!.status).toBe('indexed');
+    expect('results' in run && run.originals_error).toMatch(
+      /^The files are indexed, but their originals were not copied to the firm’s object storage: .*did not answer\. The next run of this case copies them\.$/,
+    );
+    const found = await call('search', { case_id: caseId, query: 'rent', mode: 'keyword', k: 3 });
+    expect(found.results.map((r) => r.file_name)).toEqual(['lease.txt']);
   });
 
   it('symlinks – links out of the dropped folder are skipped, loops end', async () => {
