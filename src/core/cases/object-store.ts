@@ -156,14 +156,19 @@ export function caseIndexLocation(
   store: ObjectStore | null,
 ): IndexLocation {
   if (!storage) return { uri: path.join(caseDir, 'lancedb') };
-  if (!store)
-    throw CasefileError.withRemedy(
-      'unavailable',
-      `This case’s index is on the firm’s object storage (bucket ${storage.bucket}), and this computer has no object storage settings.`,
-      {
-        app: 'Ask the firm’s administrator to set up object storage on this computer.',
-        cli: `Add ${OBJECT_STORE_FILE} to the data folder (see docs/firm-server.md, “Object storage”).`,
-      },
-    );
-  return { uri: `s3://${storage.bucket}/${storage.prefix}/lancedb`, storageOptions: lanceStorageOptions(store) };
+  const reach = storeFor(storage, store);
+  return { uri: `s3://${storage.bucket}/${storage.prefix}/lancedb`, storageOptions: lanceStorageOptions(reach) };
+}
+
+/** The settings that reach a bucket case's storage; a bucket case on a computer without them says so. */
+export function storeFor(storage: CaseStorage, store: ObjectStore | null): ObjectStore {
+  if (store) return store;
+  throw CasefileError.withRemedy(
+    'unavailable',
+    `This case’s index is on the firm’s object storage (bucket ${storage.bucket}), and this computer has no object storage settings.`,
+    {
+      app: 'Ask the firm’s administrator to set up object storage on this computer.',
+      cli: `Add ${OBJECT_STORE_FILE} to the data folder (see docs/firm-server.md, “Object storage”).`,
+    },
+  );
 }

@@ -12,6 +12,7 @@ import {
   newCaseStorage,
   type ObjectStore,
   type RemoteOriginals,
+  storeFor,
 } from './object-store';
 
 export const CASE_SCHEMA_VERSION = 1;
@@ -145,10 +146,7 @@ export class CaseRegistry {
   /** Where the case keeps its originals besides its folder: the bucket of a bucket case; null for a local case. */
   async originals(caseId: string): Promise<RemoteOriginals | null> {
     const { storage } = await this.readMeta(caseId);
-    if (!storage) return null;
-    // Without settings the case cannot be reached: said as for its index.
-    caseIndexLocation(this.caseDir(caseId), storage, await this.objectStore);
-    return bucketOriginals((await this.objectStore)!, storage);
+    return storage ? bucketOriginals(storeFor(storage, await this.objectStore), storage) : null;
   }
 
   caseDir(caseId: string): string {
